@@ -1,0 +1,1 @@
+# bench: part of the top-level Makefile.am (included, non-recursive).

@@ -1,0 +1,1 @@
+# kernels: part of the top-level Makefile.am (included, non-recursive).

@@ -1,0 +1,1 @@
+# models/core: part of the top-level Makefile.am (included, non-recursive).

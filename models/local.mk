@@ -1,0 +1,1 @@
+# models: part of the top-level Makefile.am (included, non-recursive).

@@ -1,0 +1,1 @@
+// Empty: makes libtool link libgpusc with the C++ driver.

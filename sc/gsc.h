@@ -1,0 +1,256 @@
+/* gsc.h — the C face of SystemC.
+ *
+ * A thin extern "C" API over the real Accellera SystemC kernel (sc/gsc.cc is the only C++ in the
+ * tree). Models are written in C against this header; they never see a C++ type.
+ *
+ * Time model. One clock (the "core clock", created with gsc_clock_new) defines the cycle: cycle
+ * k is the simulated time k * period. Every process activation happens at some cycle; within a
+ * cycle the order of activations is unspecified, so blocks communicate only through channels
+ * whose semantics do not depend on that order:
+ *
+ *   - a latch is a pipeline register: a value written in cycle N is read in cycle N+1 and after
+ *     (until overwritten); a reader in cycle N still sees the previous value. gsc_latch_fresh()
+ *     tells whether the value was written exactly in the previous cycle (a "valid" pulse).
+ *   - a FIFO is bounded: an item put in cycle N can be got from cycle N+1; a slot freed by a get in
+ *     cycle N can be refilled from cycle N+1. can_put/can_get/occupancy answer for the current
+ *     cycle.
+ *
+ * Types. A channel carries one C struct, described by a gsc_type: a name, a size and a table of
+ * fields (name, C type, offset, bit width). The table is declared once next to the struct (see
+ * GSC_FIELD). Ports have a type too; binding a port to a channel of another type is an
+ * elaboration error that names the port, the channel and both types.
+ *
+ * Errors. User-visible errors (binding, elaboration, SystemC error reports) end the program with
+ * "gpusc: message" on stderr and exit status 1. Warnings and infos of SystemC go to GLib logging
+ * (domain "systemc").
+ */
+#ifndef GPUSC_SC_GSC_H
+#define GPUSC_SC_GSC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Types of channels and ports
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum {
+    GSC_BOOL, /* bool */
+    GSC_U8,
+    GSC_U16,
+    GSC_U32,
+    GSC_U64,
+    GSC_I8,
+    GSC_I16,
+    GSC_I32,
+    GSC_I64,
+    GSC_F32, /* traced as a VCD real */
+    GSC_F64, /* traced as a VCD real */
+    GSC_OPAQUE /* bytes that are carried but never traced (e.g. 32 lanes of operand values) */
+} gsc_ctype;
+
+typedef struct {
+    const char *name;  /* field name; appears in the VCD as <channel>.<name> */
+    gsc_ctype ctype;   /* C type of the member */
+    size_t offset;     /* offsetof(struct, member) */
+    unsigned width;    /* bits traced (1..64); 0 = the full width of ctype; ignored for OPAQUE/F32/F64 */
+    size_t size;       /* sizeof the member (for OPAQUE; filled by GSC_FIELD) */
+} gsc_field;
+
+typedef struct {
+    const char *name;         /* type name used in error messages, e.g. "issue_packet" */
+    size_t size;              /* sizeof(struct) */
+    const gsc_field *fields;  /* field table */
+    unsigned n_fields;
+} gsc_type;
+
+/* A field of struct S, member M, of C type CT traced on W bits. */
+#define GSC_FIELD(S, M, CT, W) {#M, CT, offsetof(S, M), W, sizeof(((S *)0)->M)}
+/* Declare the gsc_type of a struct from its field table: GSC_TYPE(issue_packet, issue_packet_fields) */
+#define GSC_TYPE(S, FIELDS) {#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0]))}
+
+/* ---------------------------------------------------------------------------------------------
+ * Simulation control
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct gsc_module gsc_module;
+typedef struct gsc_clock gsc_clock;
+typedef struct gsc_event gsc_event;
+typedef struct gsc_process gsc_process;
+typedef struct gsc_latch gsc_latch;
+typedef struct gsc_fifo gsc_fifo;
+typedef struct gsc_port gsc_port;
+
+/* Initialise the kernel for a program. Call once, before anything else. argv[0] is kept for
+ * messages. Routes SystemC reports to GLib logging and errors to gsc_fatal. */
+void gsc_init(const char *program_name);
+
+/* End of elaboration: checks that every port is bound (error otherwise), creates the processes,
+ * opens traces. Called implicitly by the first gsc_run* if not called before. */
+void gsc_elaborate(void);
+
+/* Run for n cycles of the core clock (from the current cycle). Returns the cycle reached. */
+uint64_t gsc_run_cycles(uint64_t n);
+/* Run until gsc_stop() is called from a process or no activity remains; at most max_cycles
+ * (0 = no limit). Returns the cycle reached. */
+uint64_t gsc_run(uint64_t max_cycles);
+/* Called from a process: the simulation stops at the end of the current cycle. */
+void gsc_stop(void);
+bool gsc_stopped(void);
+/* The current cycle of the core clock (0 during elaboration). */
+uint64_t gsc_cycle(void);
+/* The current simulated time in picoseconds. */
+uint64_t gsc_time_ps(void);
+/* Number of process activations so far (for benchmarks). */
+uint64_t gsc_activations(void);
+
+/* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
+void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* Reset the whole kernel (a new simulation context) so that a test can build several systems in
+ * one process. Invalidates every handle. */
+void gsc_reset(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Modules (the hierarchy) and clocks
+ * ------------------------------------------------------------------------------------------- */
+
+/* A module named `name` under `parent` (NULL: top level). Its full name is the dotted path
+ * ("gpu.sm3.issue0"). Only during elaboration. */
+gsc_module *gsc_module_new(gsc_module *parent, const char *name);
+const char *gsc_module_name(const gsc_module *m);     /* full dotted name */
+const char *gsc_module_basename(const gsc_module *m); /* last component */
+gsc_module *gsc_module_parent(const gsc_module *m);
+
+/* The core clock: period in picoseconds (e.g. 1000 = 1 GHz). Exactly one core clock per
+ * simulation; cycle numbers count its rising edges, the first at cycle 0. */
+gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps);
+uint64_t gsc_clock_period_ps(const gsc_clock *c);
+
+/* ---------------------------------------------------------------------------------------------
+ * Processes (SC_METHOD with a C callback)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef void (*gsc_process_fn)(void *ctx);
+
+/* Create a method process `name` in module m calling fn(ctx). Sensitivity is added with the
+ * calls below before elaboration ends. By default a process does not run at time 0 unless it is
+ * sensitive to the clock (dont_initialize semantics); gsc_process_initialize() makes it run once
+ * at cycle 0. */
+gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_process_fn fn, void *ctx);
+void gsc_process_initialize(gsc_process *p);
+/* Static sensitivity. */
+void gsc_sensitive_clock(gsc_process *p, gsc_clock *c);     /* every rising edge */
+void gsc_sensitive_event(gsc_process *p, gsc_event *e);
+void gsc_sensitive_latch(gsc_process *p, gsc_latch *l);     /* runs in the cycle after a write that changed the value */
+void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f);   /* runs in the cycle after an item was put */
+void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f);   /* runs in the cycle after an item was got */
+
+/* Dynamic sensitivity, from inside a running process: the next activation is at the given
+ * event only, or n cycles from now only (n >= 1), instead of the static sensitivity. Calling
+ * neither keeps the static sensitivity. */
+void gsc_next_trigger_event(gsc_event *e);
+void gsc_next_trigger_cycles(uint64_t n);
+/* n cycles from now or the event, whichever is first. */
+void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n);
+
+/* ---------------------------------------------------------------------------------------------
+ * Events
+ * ------------------------------------------------------------------------------------------- */
+
+gsc_event *gsc_event_new(gsc_module *m, const char *name);
+/* Fire the event `cycles` cycles from now (0: later in the current cycle — processes woken by it
+ * run in this same cycle, after the current one returns). An earlier pending notification wins,
+ * as in SystemC. */
+void gsc_event_notify(gsc_event *e, uint64_t cycles);
+void gsc_event_cancel(gsc_event *e);
+
+/* ---------------------------------------------------------------------------------------------
+ * Channels: latches and FIFOs
+ * ------------------------------------------------------------------------------------------- */
+
+/* A latch (pipeline register) holding one value of `type`, initially all zero bytes. */
+gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_type *type);
+/* Write in cycle N; visible to readers from cycle N+1. Writing twice in a cycle keeps the last. */
+void gsc_latch_write(gsc_latch *l, const void *value);
+/* The value visible in the current cycle (written in an earlier cycle). Valid until the next
+ * write in a later cycle. */
+const void *gsc_latch_read(const gsc_latch *l);
+/* True when the visible value was written in exactly the previous cycle. */
+bool gsc_latch_fresh(const gsc_latch *l);
+const gsc_type *gsc_latch_type(const gsc_latch *l);
+const char *gsc_latch_name(const gsc_latch *l);
+
+/* A bounded FIFO of `depth` items of `type`. */
+gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth);
+bool gsc_fifo_can_put(const gsc_fifo *f);
+void gsc_fifo_put(gsc_fifo *f, const void *item);          /* g_error if !can_put (a model bug) */
+bool gsc_fifo_can_get(const gsc_fifo *f);
+const void *gsc_fifo_peek(const gsc_fifo *f);             /* the head, or NULL if !can_get */
+void gsc_fifo_get(gsc_fifo *f, void *item_out);            /* item_out may be NULL; g_error if !can_get */
+unsigned gsc_fifo_occupancy(const gsc_fifo *f);           /* items stored (including those put this cycle) */
+unsigned gsc_fifo_depth(const gsc_fifo *f);
+const char *gsc_fifo_name(const gsc_fifo *f);
+
+/* ---------------------------------------------------------------------------------------------
+ * Ports: typed, bound to a channel at elaboration
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum { GSC_IN, GSC_OUT } gsc_dir;
+
+gsc_port *gsc_port_new(gsc_module *m, const char *name, gsc_dir dir, const gsc_type *type);
+/* Bind to a latch or a FIFO. A type mismatch is a fatal error naming the port, the channel and
+ * both types. A port left unbound is reported by gsc_elaborate. */
+void gsc_port_bind_latch(gsc_port *p, gsc_latch *l);
+void gsc_port_bind_fifo(gsc_port *p, gsc_fifo *f);
+const char *gsc_port_name(const gsc_port *p); /* full dotted name */
+bool gsc_port_bound(const gsc_port *p);
+/* The bound channel (NULL if not bound or of the other kind). */
+gsc_latch *gsc_port_latch(const gsc_port *p);
+gsc_fifo *gsc_port_fifo(const gsc_port *p);
+
+/* Port access, for blocks that keep port handles. Equivalent to the channel calls above. */
+static inline const void *gsc_in_read(const gsc_port *p)
+{
+    return gsc_latch_read(gsc_port_latch(p));
+}
+static inline bool gsc_in_fresh(const gsc_port *p)
+{
+    return gsc_latch_fresh(gsc_port_latch(p));
+}
+static inline void gsc_out_write(const gsc_port *p, const void *v)
+{
+    gsc_latch_write(gsc_port_latch(p), v);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * VCD tracing
+ * ------------------------------------------------------------------------------------------- */
+
+/* Open a VCD trace file (path without or with ".vcd"). Must be called during elaboration. Only
+ * objects whose full name matches one of the glob patterns (comma separated, e.g. "sm0.*,gpu.l2*";
+ * NULL or "*" = everything) are traced. from_cycle/to_cycle bound the traced window (to_cycle 0 =
+ * to the end). */
+void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);
+/* Trace every field of every latch (as <latch full name>.<field>) matching the patterns; called
+ * by gsc_elaborate, exposed for tests. */
+/* Trace a block-internal state variable by address. The address must stay valid for the whole run.
+ * name is relative to the module (full name <module>.<name>). width in bits (1..64). */
+void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width);
+/* The full names and widths of what was traced, in declaration order (for .gtkw writers). */
+unsigned gsc_trace_count(void);
+const char *gsc_trace_signal_name(unsigned i);
+unsigned gsc_trace_signal_width(unsigned i);
+/* Flush and close the trace file (also done at exit). */
+void gsc_trace_close(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUSC_SC_GSC_H */

@@ -1,0 +1,1 @@
+# sc: part of the top-level Makefile.am (included, non-recursive).

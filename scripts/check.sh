@@ -1,0 +1,27 @@
+#!/bin/sh
+# The whole test suite, as CI runs it: install dependencies, build, `make check` (unit, harness,
+# workload and waveform tests), the same suite again under ASan+UBSan, then one summary line
+# "N passed, N failed, N skipped" counted from the TAP results.
+#   SANITIZERS=0 scripts/check.sh    skips the sanitizer pass (faster local runs)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+sh scripts/install-deps.sh || { echo "check: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
+status=0
+dirs=
+run_suite() {
+    name=$1; shift
+    rm -rf "$name/tests" 2>/dev/null
+    find "$name" -name '*.trs' -delete 2>/dev/null || true
+    if ! BUILD=$name sh scripts/build.sh "$@"; then
+        echo "check: build in $name failed"; status=1; return
+    fi
+    make -C "$name" -s -j"$(nproc)" check || { status=1; cat "$name"/test-suite.log 2>/dev/null | tail -n 80; }
+    dirs="$dirs $name"
+}
+run_suite build
+[ "${SANITIZERS:-1}" = 0 ] || run_suite build-san --enable-sanitizers
+summary=$(sh scripts/tap-summary.sh $dirs) || status=1
+[ $status = 0 ] || case "$summary" in *" 0 failed"*) summary=$(echo "$summary" | sed 's/ 0 failed/ 1 failed/');; esac
+echo "$summary"
+exit $status

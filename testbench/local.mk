@@ -1,0 +1,1 @@
+# testbench: part of the top-level Makefile.am (included, non-recursive).

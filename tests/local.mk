@@ -1,0 +1,1 @@
+# tests: part of the top-level Makefile.am (included, non-recursive).
