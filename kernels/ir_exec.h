@@ -1,0 +1,59 @@
+/* ir_exec.h — functional semantics of single instructions, exactly as the PTX ISA defines them.
+ *
+ * Given an instruction, per-lane source values and an active mask, compute the per-lane results:
+ * integer wrap-around, shift counts >= width, division by zero, signed overflow cases, NaN/inf,
+ * rounding modes, .ftz, .sat, denormals. Used by the functional runner and by the timing model's
+ * execution units alike, so both compute the same bits.
+ *
+ * Values are raw bits in uint64_t as described in ir.h (predicates 0/1, f32 in the low 32 bits).
+ * Source values are what the operands hold: a register's value, an immediate's bits, a special
+ * register's value — the caller fetches them; the callee interprets them by the instruction's
+ * type(s). Lanes outside `active` are neither read nor written.
+ */
+#ifndef GPUSC_KERNELS_IR_EXEC_H
+#define GPUSC_KERNELS_IR_EXEC_H
+
+#include "kernels/ir.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+    uint64_t v[IR_WARP_SIZE];
+} ir_lanes;
+
+typedef struct {
+    const ir_instr *in;
+    uint32_t active;              /* lanes to compute */
+    ir_lanes src[IR_MAX_SRC];     /* in: values of in->src[0..n_src-1] */
+    ir_lanes dst[IR_MAX_DST];     /* out: values for in->dst[0..n_dst-1] */
+    uint32_t cc_in;               /* carry flag per lane (bit i = lane i), read by addc/subc/madc */
+    uint32_t cc_out;              /* carry flag written by .cc forms */
+    uint32_t dst_written;         /* out: bit j set when dst[j] was written (setp with one dst, ...) */
+} ir_exec_ctx;
+
+typedef enum {
+    IR_EXEC_OK = 0,
+    IR_EXEC_NOT_ALU,      /* memory, control, barrier instruction: the caller executes it */
+    IR_EXEC_UNSUPPORTED   /* a combination of type/modifiers that is not implemented */
+} ir_exec_status;
+
+/* Execute an ALU/SFU/INT/DP/WARP-class instruction (everything except ld/st/atom/red/bra/call/
+ * ret/exit/bar/membar/fence/prefetch). shfl/vote/activemask read all lanes of src and write dst of
+ * the active lanes. */
+ir_exec_status ir_exec(ir_exec_ctx *x);
+
+/* Atomics: the value an atom/red stores, given the old memory value and operands b (and c for
+ * cas), for the instruction's type. The value returned to the register is `old`. */
+uint64_t ir_exec_atom(const ir_instr *in, uint64_t old, uint64_t b, uint64_t c);
+
+/* Memory: the register value of a loaded element of type t from bytes (sign/zero extension per
+ * the ld type rules), and the bytes to store from a register value. */
+uint64_t ir_exec_load_value(ir_type t, const void *bytes);
+void ir_exec_store_value(ir_type t, uint64_t value, void *bytes);
+
+/* Evaluate a comparison (setp/set/slct) on two values of type t. */
+bool ir_exec_compare(ir_cmp cmp, ir_type t, uint64_t a, uint64_t b, bool ftz);
+
+G_END_DECLS
+
+#endif
