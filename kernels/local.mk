@@ -1,1 +1,7 @@
-# kernels: part of the top-level Makefile.am (included, non-recursive).
+# kernels/: part of the top-level Makefile.am (included, non-recursive).
+# One fragment per part of the toolchain, so that each can be edited independently.
+include kernels/workloads.mk
+include kernels/frontend.mk
+include kernels/semantics.mk
+include kernels/analysis.mk
+include kernels/frun.mk

@@ -1,0 +1,1 @@
+# kernels/analysis.mk: included from kernels/local.mk.

@@ -1,0 +1,1 @@
+# kernels/frontend.mk: included from kernels/local.mk.

@@ -1,0 +1,1 @@
+# kernels/frun.mk: included from kernels/local.mk.

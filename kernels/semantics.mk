@@ -1,0 +1,1 @@
+# kernels/semantics.mk: included from kernels/local.mk.

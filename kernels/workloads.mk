@@ -1,0 +1,1 @@
+# kernels/workloads.mk: included from kernels/local.mk.
