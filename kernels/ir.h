@@ -126,7 +126,8 @@ typedef enum {
 /* shfl modes, vote modes, bar kinds, testp kinds, membar/fence scopes share `sub`. */
 typedef enum { IR_SHFL_UP = 1, IR_SHFL_DOWN, IR_SHFL_BFLY, IR_SHFL_IDX } ir_shfl_mode;
 typedef enum { IR_VOTE_ALL = 1, IR_VOTE_ANY, IR_VOTE_UNI, IR_VOTE_BALLOT } ir_vote_mode;
-typedef enum { IR_BAR_SYNC = 1, IR_BAR_ARRIVE, IR_BAR_RED_POPC, IR_BAR_RED_AND, IR_BAR_RED_OR } ir_bar_kind;
+typedef enum { IR_BAR_SYNC = 1, IR_BAR_ARRIVE, IR_BAR_RED_POPC, IR_BAR_RED_AND, IR_BAR_RED_OR,
+               IR_BAR_WARP_SYNC /* bar.warp.sync membermask (__syncwarp) */ } ir_bar_kind;
 typedef enum {
     IR_TESTP_FINITE = 1, IR_TESTP_INFINITE, IR_TESTP_NUMBER, IR_TESTP_NOTANUMBER,
     IR_TESTP_NORMAL, IR_TESTP_SUBNORMAL
@@ -157,6 +158,8 @@ enum {
     IR_F_RELEASE = 1u << 17,
     IR_F_ACQ_REL = 1u << 18,
     IR_F_NOFTZ = 1u << 19,
+    IR_F_SC = 1u << 20,    /* fence.sc */
+    IR_F_NAN = 1u << 21,   /* min.NaN / max.NaN */
     IR_F_ALL_MASK = 0xffffffffu
 };
 
@@ -241,6 +244,9 @@ typedef struct {
     char *name;       /* "%r12" */
     uint8_t type;     /* ir_type as declared (.b32, .f32, .pred, ...) */
     uint32_t phys;    /* physical register after allocation (regalloc.h), IR_NONE before */
+    uint32_t scope;   /* `{ }` scope that declared it (index in ir_func.scopes; 0 = function body).
+                         Names are unique per scope only: two call sequences may both declare
+                         `temp_param_reg`. */
 } ir_reg;
 
 typedef struct {
@@ -289,7 +295,22 @@ typedef struct ir_func {
     void *analysis;      /* owned by cfg.h: dominators, loops, ... (opaque here) */
     uint32_t n_phys_regs;  /* after regalloc: 32-bit registers per thread (IR_NONE before) */
     uint32_t n_phys_preds; /* after regalloc: predicate registers per thread */
+    /* Added by the front end: */
+    GArray *scopes;      /* ir_lexscope: [0] = the function body, then each `{ }` in opening order */
+    bool is_defined;     /* has a body (false: a prototype / .extern .func only) */
+    bool is_extern;      /* declared .extern */
+    uint32_t maxntid[3], reqntid[3]; /* performance directives, 0 = not given */
+    uint32_t minnctapersm, maxnreg;  /* 0 = not given */
+    GDestroyNotify analysis_free;    /* called on `analysis` by ir_module_free if both are set */
 } ir_func;
+
+/* A `{ }` scope of a function body. Instructions [first, end) lie inside it (end = first when empty).
+ * Scopes nest: parent is the enclosing scope (IR_NONE for scope 0, the body). */
+typedef struct {
+    uint32_t parent;
+    uint32_t first, end;
+    uint32_t line;
+} ir_lexscope;
 
 typedef struct {
     char *filename;
@@ -317,6 +338,13 @@ static inline uint32_t ir_func_n_instrs(const ir_func *f)
     return f->instrs->len;
 }
 
+/* First register of `f` named `name` (any scope), IR_NONE if absent. */
+uint32_t ir_func_find_reg(const ir_func *f, const char *name);
+/* Index of a function in m->funcs, IR_NONE if absent. */
+uint32_t ir_module_func_index(const ir_module *m, const char *name);
+/* "s32" -> IR_T_S32; IR_T_NONE if not a type name (no dot). */
+ir_type ir_type_from_name(const char *name);
+
 /* Static facts about an instruction. */
 ir_class ir_instr_class(const ir_instr *in);
 bool ir_instr_is_branch(const ir_instr *in);     /* bra */
@@ -330,6 +358,32 @@ unsigned ir_instr_defs(const ir_instr *in, uint32_t *out, unsigned max);
 void ir_print_operand(GString *s, const ir_module *m, const ir_func *f, const ir_instr *in, const ir_operand *o);
 void ir_print_instr(GString *s, const ir_module *m, const ir_func *f, const ir_instr *in);
 void ir_print_func(GString *s, const ir_module *m, const ir_func *f);
+/* The whole module (directives, module-scope data, functions); the output parses back to the same IR
+ * (labels are renamed `$L__<index>`, register declarations are compacted to `%r<N>` runs). */
+void ir_print_module(GString *s, const ir_module *m);
+
+/* The type of a source / destination operand, from the opcode and its types: cvt's source is type2,
+ * set's destination is type2, setp/testp destinations and selp's third source are PRED, mul.wide's
+ * destination (and mad.wide's third source) are twice as wide, shift amounts and bit positions are
+ * U32, popc/clz/bfind give U32, vote gives PRED (B32 for ballot), shfl's second destination is PRED.
+ * Memory operands give IR_T_NONE. */
+ir_type ir_instr_src_type(const ir_instr *in, unsigned i);
+ir_type ir_instr_dst_type(const ir_instr *in, unsigned i);
+
+/* Immediates (IR_OPND_IMM.imm), as the parser stores them:
+ *  - integer literals (decimal, 0x hex, 0 octal, 0b binary, optional U suffix, optional leading '-')
+ *    keep their full 64-bit two's-complement value (-1 -> 0xffffffffffffffff, 0xffffffff ->
+ *    0x00000000ffffffff); semantics truncate to the operand type.
+ *  - in an operand whose type (ir_instr_src_type) is F32: the f32 bits in the low 32 bits. 0fXXXXXXXX
+ *    is taken as is, 0dXXXXXXXXXXXXXXXX is rounded to f32, an integer or decimal literal is converted
+ *    to the nearest f32 (as C does).
+ *  - in an F64 operand: the f64 bits. 0f is widened exactly, integer and decimal literals converted.
+ *  - in a non-float operand, 0f / 0d literals are raw bits (mov.b32 %r1, 0f3F800000 -> 0x3f800000);
+ *    a decimal floating-point literal there is an error.
+ *
+ * Labels: a branch target is the index of the first instruction after the label. A label at the end
+ * of a function resolves to ir_func_n_instrs(f): a runner treats reaching that index like `ret`
+ * (falling off the end of the function). */
 
 G_END_DECLS
 
