@@ -1,0 +1,14 @@
+# models/lib: pure-C building blocks of the baseline machine (no SystemC, no models/core).
+# Part of the top-level Makefile.am through models/local.mk (included, non-recursive).
+# The objects live in their own convenience library so that their unit tests link without SystemC;
+# models/libgpusc-models.la re-exports them for every program.
+noinst_LTLIBRARIES += models/lib/libgpusc-lib.la
+models_lib_libgpusc_lib_la_SOURCES = \
+	models/lib/occupancy.c models/lib/occupancy.h
+models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
+
+GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
+
+check_PROGRAMS += tests/lib/test_occupancy
+TESTS += tests/lib/test_occupancy
+tests_lib_test_occupancy_LDADD = $(GPUSC_LIB_TEST_LIBS)
