@@ -1,1 +1,2 @@
 # models: part of the top-level Makefile.am (included, non-recursive).
+include models/lib/local.mk
