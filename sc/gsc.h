@@ -246,6 +246,8 @@ void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void 
 unsigned gsc_trace_count(void);
 const char *gsc_trace_signal_name(unsigned i);
 unsigned gsc_trace_signal_width(unsigned i);
+/* True for F32/F64 signals (VCD reals; their width is 32 or 64 but GTKWave shows no bit range). */
+bool gsc_trace_signal_is_real(unsigned i);
 /* Flush and close the trace file (also done at exit). */
 void gsc_trace_close(void);
 

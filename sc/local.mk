@@ -8,3 +8,15 @@
 # - Commit only your paths: git add sc tests/sc bench docs/sc-api.md && git commit -m "..."
 #   Never git add -A / git add . / git stash / git reset / git clean. If .git/index.lock exists, wait and retry.
 # - Build and run only your own targets (other directories may be mid-edit); 2 cores: make -j2 at most.
+sc_libgsc_la_SOURCES += sc/gsc.cc sc/gsc_channel.cc sc/gsc_trace.cc sc/gsc_impl.h
+nobase_pkginclude_HEADERS += sc/gsc.h
+
+# Tests of the C API (each builds its systems in subprocesses: one SystemC kernel per process).
+SC_TESTS = tests/sc/test_latch
+check_PROGRAMS += $(SC_TESTS)
+TESTS += $(SC_TESTS)
+tests_sc_test_latch_LDADD = $(GPUSC_LIBS)
+
+# The test driver runs `$(LOG_COMPILER) $(AM_LOG_FLAGS) program`: with AM_LOG_FLAGS = --tap and no
+# LOG_COMPILER it would try to execute "--tap". Run every g_test program as `program --tap`.
+LOG_COMPILER = $(SHELL) -c 'if test "x$$1" = x--tap; then shift; fi; exec "$$1" --tap' gtest-tap

@@ -1,0 +1,540 @@
+/* gsc.cc — the C face of SystemC: simulation control, modules, clock, processes, events, errors.
+ *
+ * Everything here drives the real Accellera kernel: modules are sc_module objects, processes are
+ * spawned method processes (sc_spawn with spawn_method), the core clock is an sc_clock, events are
+ * sc_events and dynamic sensitivity is next_trigger. What this file adds is the cycle view of time
+ * (cycle = ceil(time / period)) and the channel semantics (latches, FIFOs) that make a cycle's
+ * result independent of the order of activations inside it. See docs/sc-api.md.
+ */
+#include "sc/gsc_impl.h"
+
+#include <glib.h>
+#include <sysc/tracing/sc_tracing_ids.h>
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+
+using namespace sc_core;
+
+gsc_state gsc_g;
+
+/* libsystemc references sc_main; our programs have their own main() and call gsc_init. */
+int sc_main(int, char **)
+{
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors and reports
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" void gsc_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("gpusc: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    exit(1);
+}
+
+static const char *severity_name(sc_severity s)
+{
+    switch (s) {
+    case SC_INFO: return "info";
+    case SC_WARNING: return "warning";
+    case SC_ERROR: return "error";
+    default: return "fatal error";
+    }
+}
+
+/* SystemC reports: infos and warnings to GLib logging (domain "systemc"), errors end the run. */
+static void report_handler(const sc_report &rep, const sc_actions &actions)
+{
+    std::string text = std::string(rep.get_msg_type());
+    if (rep.get_msg() && *rep.get_msg())
+        text += std::string(": ") + rep.get_msg();
+    if (rep.get_process_name() && *rep.get_process_name())
+        text += std::string(" (in process ") + rep.get_process_name() + ")";
+
+    switch (rep.get_severity()) {
+    case SC_INFO:
+        if (actions & (SC_DISPLAY | SC_LOG))
+            g_log("systemc", G_LOG_LEVEL_MESSAGE, "%s", text.c_str());
+        break;
+    case SC_WARNING:
+        if (actions & (SC_DISPLAY | SC_LOG)) {
+            /* g_test_init makes warnings fatal; a SystemC warning must never be. */
+            GLogLevelFlags old = g_log_set_always_fatal((GLogLevelFlags)G_LOG_FATAL_MASK);
+            g_log("systemc", G_LOG_LEVEL_WARNING, "%s", text.c_str());
+            g_log_set_always_fatal(old);
+        }
+        break;
+    default:
+        if (actions == SC_DO_NOTHING)
+            break;
+        gsc_fatal("SystemC %s: %s", severity_name(rep.get_severity()), text.c_str());
+    }
+}
+
+static void at_exit(void)
+{
+    gsc_trace_atexit();
+}
+
+extern "C" void gsc_init(const char *program_name)
+{
+    if (gsc_g.inited)
+        gsc_fatal("gsc_init called twice");
+    gsc_g.inited = true;
+    gsc_g.program = program_name ? program_name : "gpusc";
+    /* The kernel prints its banner at the first elaboration unless told not to. */
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    sc_report_handler::set_handler(report_handler);
+    /* We set the trace timescale on purpose: do not tell about it. */
+    sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
+    sc_report_handler::set_actions(SC_ID_TRACING_TIMESCALE_UNIT_, SC_INFO, SC_DO_NOTHING);
+    sc_report_handler::set_actions(SC_ID_TRACING_TIMESCALE_DEFAULT_, SC_INFO, SC_DO_NOTHING);
+    /* A trace window that was never reached leaves an empty file; that is expected. */
+    sc_report_handler::set_actions(SC_ID_TRACING_CLOSE_EMPTY_FILE_, SC_WARNING, SC_DO_NOTHING);
+    sc_set_time_resolution(1, SC_PS);
+    atexit(at_exit);
+}
+
+extern "C" void gsc_reset(void)
+{
+    gsc_fatal("gsc_reset: SystemC 2.3 cannot reset its kernel within a process; build each test "
+              "system in its own process (g_test_trap_subprocess)");
+}
+
+static void need_init(const char *what)
+{
+    if (!gsc_g.inited)
+        gsc_fatal("%s called before gsc_init", what);
+}
+
+static void need_elaboration(const char *what)
+{
+    need_init(what);
+    if (gsc_g.elaborated)
+        gsc_fatal("%s: only allowed during elaboration (before gsc_elaborate / the first run)", what);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Time
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" uint64_t gsc_cycle(void)
+{
+    return gsc_now_cycle();
+}
+
+extern "C" uint64_t gsc_time_ps(void)
+{
+    return sc_time_stamp().value(); /* resolution is 1 ps (gsc_init) */
+}
+
+extern "C" uint64_t gsc_activations(void)
+{
+    return gsc_g.activations;
+}
+
+void gsc_notify_at(sc_event *e, int64_t target)
+{
+    if (target > gsc_g.horizon)
+        gsc_g.horizon = target;
+    uint64_t now = sc_time_stamp().value();
+    uint64_t at = target > 0 ? (uint64_t)target * gsc_g.period : 0;
+    if (at <= now)
+        e->notify(SC_ZERO_TIME);
+    else
+        e->notify(sc_time::from_value(at - now));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Modules and the clock
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" gsc_module *gsc_module_new(gsc_module *parent, const char *name)
+{
+    need_init("gsc_module_new");
+    sc_simcontext *simc = sc_get_curr_simcontext();
+    if (parent)
+        simc->hierarchy_push(parent);
+    gsc_module *m = new gsc_module(sc_module_name(name), parent);
+    if (parent)
+        simc->hierarchy_pop();
+    return m;
+}
+
+extern "C" const char *gsc_module_name(const gsc_module *m)
+{
+    return m->name();
+}
+
+extern "C" const char *gsc_module_basename(const gsc_module *m)
+{
+    return m->basename();
+}
+
+extern "C" gsc_module *gsc_module_parent(const gsc_module *m)
+{
+    return m->parent_;
+}
+
+extern "C" gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps)
+{
+    need_elaboration("gsc_clock_new");
+    if (gsc_g.clock)
+        gsc_fatal("clock '%s': there is already a core clock ('%s'); exactly one is allowed", name,
+                  gsc_g.clock->clk->name());
+    if (period_ps < 2)
+        gsc_fatal("clock '%s': period %" PRIu64 " ps is too short (at least 2 ps)", name, period_ps);
+    gsc_clock *c = new gsc_clock;
+    /* Rising edges at k * period, the first at time 0 (posedge_first, start time 0). */
+    c->clk = new sc_clock(name, sc_time::from_value(period_ps), 0.5, SC_ZERO_TIME, true);
+    c->period_ps = period_ps;
+    gsc_g.clock = c;
+    gsc_g.period = period_ps;
+    return c;
+}
+
+extern "C" uint64_t gsc_clock_period_ps(const gsc_clock *c)
+{
+    return c->period_ps;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Processes
+ * ------------------------------------------------------------------------------------------- */
+
+namespace {
+/* The body of every C method process. */
+struct trampoline {
+    gsc_process_fn fn;
+    void *ctx;
+    void operator()() const
+    {
+        gsc_g.activations++;
+        fn(ctx);
+    }
+};
+} // namespace
+
+extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_process_fn fn, void *ctx)
+{
+    need_elaboration("gsc_process_new");
+    if (!fn)
+        gsc_fatal("process '%s': no callback", name);
+    gsc_process *p = new gsc_process;
+    p->name = name;
+    p->m = m;
+    p->fn = fn;
+    p->ctx = ctx;
+    p->initialize = false;
+    p->clocked = false;
+    gsc_g.procs.push_back(p);
+    return p;
+}
+
+extern "C" void gsc_process_initialize(gsc_process *p)
+{
+    need_elaboration("gsc_process_initialize");
+    p->initialize = true;
+}
+
+extern "C" void gsc_sensitive_clock(gsc_process *p, gsc_clock *c)
+{
+    need_elaboration("gsc_sensitive_clock");
+    if (!p->clocked)
+        gsc_g.n_clocked++;
+    p->clocked = true;
+    p->events.push_back(&c->clk->posedge_event());
+}
+
+extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
+{
+    need_elaboration("gsc_sensitive_event");
+    p->events.push_back(&e->ev);
+}
+
+extern "C" void gsc_sensitive_latch(gsc_process *p, gsc_latch *l)
+{
+    need_elaboration("gsc_sensitive_latch");
+    if (!l->changed)
+        l->changed = new sc_event();
+    p->events.push_back(l->changed);
+}
+
+extern "C" void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f)
+{
+    need_elaboration("gsc_sensitive_fifo_put");
+    if (!f->put_ev)
+        f->put_ev = new sc_event();
+    p->events.push_back(f->put_ev);
+}
+
+extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
+{
+    need_elaboration("gsc_sensitive_fifo_get");
+    if (!f->get_ev)
+        f->get_ev = new sc_event();
+    p->events.push_back(f->get_ev);
+}
+
+static void need_process(const char *what)
+{
+    if (!gsc_g.in_run || !sc_get_current_process_handle().valid())
+        gsc_fatal("%s: only allowed inside a running process", what);
+}
+
+extern "C" void gsc_next_trigger_event(gsc_event *e)
+{
+    need_process("gsc_next_trigger_event");
+    next_trigger(e->ev);
+}
+
+static sc_time cycles_from_now(uint64_t n, const char *what)
+{
+    if (n == 0)
+        gsc_fatal("%s: n must be at least 1", what);
+    int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
+    if (target > gsc_g.horizon)
+        gsc_g.horizon = target;
+    return sc_time::from_value((uint64_t)target * gsc_g.period - sc_time_stamp().value());
+}
+
+extern "C" void gsc_next_trigger_cycles(uint64_t n)
+{
+    need_process("gsc_next_trigger_cycles");
+    next_trigger(cycles_from_now(n, "gsc_next_trigger_cycles"));
+}
+
+extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
+{
+    need_process("gsc_next_trigger_event_or_cycles");
+    next_trigger(cycles_from_now(n, "gsc_next_trigger_event_or_cycles"), e->ev);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Events
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" gsc_event *gsc_event_new(gsc_module *m, const char *name)
+{
+    need_elaboration("gsc_event_new");
+    sc_simcontext *simc = sc_get_curr_simcontext();
+    if (m)
+        simc->hierarchy_push(m);
+    gsc_event *e = new gsc_event(name);
+    if (m)
+        simc->hierarchy_pop();
+    return e;
+}
+
+extern "C" void gsc_event_notify(gsc_event *e, uint64_t cycles)
+{
+    /* Inside a run "now" is the current cycle; between runs it is the next cycle to execute. */
+    gsc_notify_at(&e->ev, (int64_t)gsc_now_cycle() + (int64_t)cycles);
+}
+
+extern "C" void gsc_event_cancel(gsc_event *e)
+{
+    e->ev.cancel();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Elaboration and running
+ * ------------------------------------------------------------------------------------------- */
+
+static void spawn_in(gsc_module *m, const char *name, const sc_spawn_options &opts, trampoline t)
+{
+    sc_simcontext *simc = sc_get_curr_simcontext();
+    if (m)
+        simc->hierarchy_push(m);
+    sc_spawn(t, name, &opts);
+    if (m)
+        simc->hierarchy_pop();
+}
+
+namespace {
+struct stopper {
+    void operator()() const
+    {
+        sc_pause();
+    }
+};
+/* Fires just before a cycle that nothing is scheduled for: ends a gsc_run for lack of activity. */
+struct starvation_watch {
+    void operator()() const
+    {
+        if (!gsc_g.watch_starvation)
+            return;
+        int64_t c = (int64_t)gsc_now_cycle(); /* the cycle about to start */
+        if (gsc_g.horizon < c) {
+            gsc_g.starved = true;
+            sc_pause();
+        } else {
+            /* fire 1 ps before that cycle, after every activation of the cycle before */
+            gsc_g.starve_ev->cancel();
+            gsc_g.starve_ev->notify(sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 -
+                                                        sc_time_stamp().value()));
+        }
+    }
+};
+} // namespace
+
+static void check_ports(void)
+{
+    std::string unbound;
+    unsigned n = 0;
+    for (gsc_port *p : gsc_g.ports) {
+        if (p->latch || p->fifo)
+            continue;
+        if (n++)
+            unbound += ", ";
+        unbound += "'" + p->name + "'";
+    }
+    if (n == 1)
+        gsc_fatal("port %s is not bound", unbound.c_str());
+    if (n > 1)
+        gsc_fatal("%u ports are not bound: %s", n, unbound.c_str());
+}
+
+extern "C" void gsc_elaborate(void)
+{
+    need_init("gsc_elaborate");
+    if (gsc_g.elaborated)
+        return;
+    if (!gsc_g.clock)
+        gsc_fatal("no core clock: call gsc_clock_new during elaboration");
+    check_ports();
+
+    for (gsc_process *p : gsc_g.procs) {
+        sc_spawn_options o;
+        o.spawn_method();
+        for (const sc_event *e : p->events)
+            o.set_sensitivity(e);
+        if (p->initialize && !p->clocked) {
+            if (gsc_g.horizon < 0)
+                gsc_g.horizon = 0;
+        } else {
+            /* a clocked process runs at cycle 0 through the first rising edge */
+            o.dont_initialize();
+        }
+        spawn_in(p->m, p->name.c_str(), o, trampoline{p->fn, p->ctx});
+    }
+
+    gsc_g.stop_ev = new sc_event("gsc_stop_event");
+    gsc_g.starve_ev = new sc_event("gsc_starvation_event");
+    {
+        sc_spawn_options o;
+        o.spawn_method();
+        o.set_sensitivity(gsc_g.stop_ev);
+        o.dont_initialize();
+        sc_spawn(stopper(), "gsc_stopper", &o);
+    }
+    {
+        sc_spawn_options o;
+        o.spawn_method();
+        o.set_sensitivity(gsc_g.starve_ev);
+        o.dont_initialize();
+        sc_spawn(starvation_watch(), "gsc_starvation_watch", &o);
+    }
+    gsc_g.elaborated = true;
+    gsc_trace_elaborate();
+}
+
+extern "C" void gsc_stop(void)
+{
+    if (!gsc_g.in_run)
+        gsc_fatal("gsc_stop: only allowed inside a running process");
+    if (gsc_g.stopped)
+        return;
+    gsc_g.stopped = true;
+    /* Pause 1 ps after the cycle's time: after every activation (and delta) of this cycle. */
+    gsc_g.stop_ev->notify(sc_time::from_value(1));
+}
+
+extern "C" bool gsc_stopped(void)
+{
+    return gsc_g.stopped;
+}
+
+/* Run the kernel until just before cycle `target` (all of cycle target-1 executed), or a pause. */
+static void run_until(uint64_t target)
+{
+    uint64_t now = sc_time_stamp().value();
+    if (target == 0 || target * gsc_g.period - 1 <= now)
+        return;
+    uint64_t end = target * gsc_g.period - 1;
+    gsc_g.in_run = true;
+    try {
+        sc_start(sc_time::from_value(end - now));
+    } catch (const std::exception &e) {
+        gsc_fatal("SystemC: %s", e.what());
+    } catch (...) {
+        gsc_fatal("SystemC: unknown C++ exception escaped the kernel");
+    }
+    gsc_g.in_run = false;
+}
+
+/* Run cycles up to `target` (exclusive), pausing at trace window boundaries; stops early on
+ * gsc_stop or starvation. */
+static void run_to(uint64_t target)
+{
+    for (;;) {
+        uint64_t next = gsc_now_cycle();
+        if (next >= target || gsc_g.stopped || gsc_g.starved)
+            break;
+        uint64_t seg = target;
+        uint64_t b = gsc_trace_next_boundary(next);
+        if (b > next && b < seg)
+            seg = b;
+        run_until(seg);
+        gsc_trace_at_boundary(gsc_now_cycle());
+    }
+}
+
+static void begin_run(void)
+{
+    need_init("gsc_run");
+    gsc_elaborate();
+    gsc_g.stopped = false;
+    gsc_g.starved = false;
+    gsc_trace_at_boundary(gsc_now_cycle());
+}
+
+extern "C" uint64_t gsc_run_cycles(uint64_t n)
+{
+    begin_run();
+    run_to(gsc_now_cycle() + n);
+    return gsc_now_cycle();
+}
+
+extern "C" uint64_t gsc_run(uint64_t max_cycles)
+{
+    begin_run();
+    uint64_t next = gsc_now_cycle();
+    uint64_t limit = max_cycles ? next + max_cycles : UINT64_MAX / 2 / gsc_g.period;
+    if (gsc_g.n_clocked == 0) {
+        /* Only events can wake processes: watch for the moment nothing is scheduled any more. */
+        if (gsc_g.horizon < (int64_t)next)
+            return next;
+        gsc_g.watch_starvation = true;
+        gsc_g.starve_ev->cancel();
+        gsc_g.starve_ev->notify(
+            sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 - sc_time_stamp().value()));
+    }
+    run_to(limit);
+    gsc_g.watch_starvation = false;
+    gsc_g.starve_ev->cancel();
+    return gsc_now_cycle();
+}

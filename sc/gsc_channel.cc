@@ -1,0 +1,287 @@
+/* gsc_channel.cc — latches, FIFOs and typed ports.
+ *
+ * Both channels stamp every write with the cycle it happened in and answer reads by comparing
+ * stamps with the current cycle, so the result of a cycle does not depend on the order of the
+ * activations inside it nor on delta cycles:
+ *   - a latch keeps two slots (the latest write and the one before); a read in cycle R returns the
+ *     latest value written in a cycle < R;
+ *   - a FIFO item carries its put cycle (gettable from the next cycle); slots freed by gets in
+ *     cycle N are counted apart and become free in N+1.
+ */
+#include "sc/gsc_impl.h"
+
+#include <glib.h>
+
+#include <cstring>
+
+using namespace sc_core;
+
+static const int64_t NEVER = INT64_MIN / 2;
+
+static std::string full_name(gsc_module *m, const char *name)
+{
+    if (!name || !*name)
+        gsc_fatal("a channel or port needs a name (in '%s')", m ? m->name() : "(top)");
+    if (!m)
+        return name;
+    return std::string(m->name()) + "." + name;
+}
+
+static size_t round_up(size_t n, size_t a)
+{
+    return (n + a - 1) / a * a;
+}
+
+static void need_elab(const char *what, const std::string &name)
+{
+    if (gsc_g.elaborated)
+        gsc_fatal("%s '%s': only allowed during elaboration", what, name.c_str());
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Latches
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_type *type)
+{
+    gsc_latch *l = new gsc_latch;
+    l->name = full_name(m, name);
+    need_elab("gsc_latch_new", l->name);
+    if (!type || type->size == 0)
+        gsc_fatal("latch '%s': no type (or a type of size 0)", l->name.c_str());
+    l->type = type;
+    l->size = type->size;
+    size_t stride = round_up(type->size, 16);
+    unsigned char *mem = (unsigned char *)g_malloc0(2 * stride);
+    l->buf[0] = mem;
+    l->buf[1] = mem + stride;
+    l->stamp[0] = l->stamp[1] = NEVER;
+    l->w = 0;
+    l->mirror = nullptr;
+    l->changed = nullptr;
+    gsc_traceable t{};
+    t.latch = l;
+    gsc_g.traceables.push_back(t);
+    return l;
+}
+
+extern "C" void gsc_latch_write(gsc_latch *l, const void *value)
+{
+    int64_t now = gsc_write_cycle();
+    unsigned w = l->w;
+    /* visible: the slot readers of this cycle see (written before `now`) */
+    const unsigned char *visible;
+    if (l->stamp[w] != now) {
+        visible = l->buf[w];
+        w ^= 1;
+        l->w = w;
+        l->stamp[w] = now;
+    } else {
+        visible = l->buf[w ^ 1];
+    }
+    if (l->changed && memcmp(visible, value, l->size) != 0)
+        gsc_notify_at(l->changed, now + 1);
+    memcpy(l->buf[w], value, l->size);
+    if (l->mirror)
+        memcpy(l->mirror, value, l->size);
+}
+
+extern "C" const void *gsc_latch_read(const gsc_latch *l)
+{
+    int64_t now = (int64_t)gsc_now_cycle();
+    unsigned w = l->w;
+    return l->stamp[w] < now ? l->buf[w] : l->buf[w ^ 1];
+}
+
+extern "C" bool gsc_latch_fresh(const gsc_latch *l)
+{
+    int64_t now = (int64_t)gsc_now_cycle();
+    unsigned w = l->w;
+    int64_t s = l->stamp[w] < now ? l->stamp[w] : l->stamp[w ^ 1];
+    return s == now - 1;
+}
+
+extern "C" const gsc_type *gsc_latch_type(const gsc_latch *l)
+{
+    return l->type;
+}
+
+extern "C" const char *gsc_latch_name(const gsc_latch *l)
+{
+    return l->name.c_str();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * FIFOs
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth)
+{
+    gsc_fifo *f = new gsc_fifo;
+    f->name = full_name(m, name);
+    need_elab("gsc_fifo_new", f->name);
+    if (!type || type->size == 0)
+        gsc_fatal("fifo '%s': no type (or a type of size 0)", f->name.c_str());
+    if (depth == 0)
+        gsc_fatal("fifo '%s': depth must be at least 1", f->name.c_str());
+    f->type = type;
+    f->size = type->size;
+    f->stride = round_up(type->size, 16);
+    f->depth = depth;
+    f->items = (unsigned char *)g_malloc0(f->stride * depth);
+    f->stamps = g_new0(int64_t, depth);
+    f->head = f->n = 0;
+    f->freed_at = NEVER;
+    f->freed_n = 0;
+    f->put_ev = f->get_ev = nullptr;
+    return f;
+}
+
+static inline unsigned fifo_freed(const gsc_fifo *f, int64_t now)
+{
+    return f->freed_at == now ? f->freed_n : 0;
+}
+
+extern "C" bool gsc_fifo_can_put(const gsc_fifo *f)
+{
+    return f->n + fifo_freed(f, gsc_write_cycle()) < f->depth;
+}
+
+extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
+{
+    int64_t now = gsc_write_cycle();
+    if (f->n + fifo_freed(f, now) >= f->depth)
+        gsc_fatal("fifo '%s': put on a full FIFO at cycle %" G_GINT64_FORMAT " (depth %u; a model bug: check "
+                  "gsc_fifo_can_put)",
+                  f->name.c_str(), now, f->depth);
+    unsigned tail = (f->head + f->n) % f->depth;
+    memcpy(f->items + (size_t)tail * f->stride, item, f->size);
+    f->stamps[tail] = now;
+    f->n++;
+    if (f->put_ev)
+        gsc_notify_at(f->put_ev, now + 1);
+}
+
+extern "C" bool gsc_fifo_can_get(const gsc_fifo *f)
+{
+    return f->n > 0 && f->stamps[f->head] < (int64_t)gsc_now_cycle();
+}
+
+extern "C" const void *gsc_fifo_peek(const gsc_fifo *f)
+{
+    return gsc_fifo_can_get(f) ? f->items + (size_t)f->head * f->stride : nullptr;
+}
+
+extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
+{
+    if (!gsc_fifo_can_get(f))
+        gsc_fatal("fifo '%s': get on an empty FIFO at cycle %" G_GUINT64_FORMAT " (a model bug: check "
+                  "gsc_fifo_can_get)",
+                  f->name.c_str(), gsc_now_cycle());
+    int64_t now = gsc_write_cycle();
+    if (item_out)
+        memcpy(item_out, f->items + (size_t)f->head * f->stride, f->size);
+    f->head = (f->head + 1) % f->depth;
+    f->n--;
+    if (f->freed_at != now) {
+        f->freed_at = now;
+        f->freed_n = 0;
+    }
+    f->freed_n++;
+    if (f->get_ev)
+        gsc_notify_at(f->get_ev, now + 1);
+}
+
+extern "C" unsigned gsc_fifo_occupancy(const gsc_fifo *f)
+{
+    return f->n;
+}
+
+extern "C" unsigned gsc_fifo_depth(const gsc_fifo *f)
+{
+    return f->depth;
+}
+
+extern "C" const char *gsc_fifo_name(const gsc_fifo *f)
+{
+    return f->name.c_str();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Ports
+ * ------------------------------------------------------------------------------------------- */
+
+extern "C" gsc_port *gsc_port_new(gsc_module *m, const char *name, gsc_dir dir, const gsc_type *type)
+{
+    gsc_port *p = new gsc_port;
+    p->name = full_name(m, name);
+    need_elab("gsc_port_new", p->name);
+    if (!type)
+        gsc_fatal("port '%s': no type", p->name.c_str());
+    p->m = m;
+    p->dir = dir;
+    p->type = type;
+    p->latch = nullptr;
+    p->fifo = nullptr;
+    gsc_g.ports.push_back(p);
+    return p;
+}
+
+static bool same_type(const gsc_type *a, const gsc_type *b)
+{
+    if (a == b)
+        return true;
+    if (strcmp(a->name, b->name) != 0 || a->size != b->size || a->n_fields != b->n_fields)
+        return false;
+    for (unsigned i = 0; i < a->n_fields; i++) {
+        const gsc_field *x = &a->fields[i], *y = &b->fields[i];
+        if (strcmp(x->name, y->name) != 0 || x->ctype != y->ctype || x->offset != y->offset ||
+            x->width != y->width || x->size != y->size)
+            return false;
+    }
+    return true;
+}
+
+static void check_bind(gsc_port *p, const char *kind, const std::string &chan, const gsc_type *t)
+{
+    if (gsc_g.elaborated)
+        gsc_fatal("port '%s': binding is only allowed during elaboration", p->name.c_str());
+    if (p->latch || p->fifo)
+        gsc_fatal("port '%s' is already bound (to '%s'); cannot bind it to %s '%s'", p->name.c_str(),
+                  p->latch ? p->latch->name.c_str() : p->fifo->name.c_str(), kind, chan.c_str());
+    if (!same_type(p->type, t))
+        gsc_fatal("type mismatch binding port '%s' (type '%s') to %s '%s' (type '%s')", p->name.c_str(),
+                  p->type->name, kind, chan.c_str(), t->name);
+}
+
+extern "C" void gsc_port_bind_latch(gsc_port *p, gsc_latch *l)
+{
+    check_bind(p, "latch", l->name, l->type);
+    p->latch = l;
+}
+
+extern "C" void gsc_port_bind_fifo(gsc_port *p, gsc_fifo *f)
+{
+    check_bind(p, "fifo", f->name, f->type);
+    p->fifo = f;
+}
+
+extern "C" const char *gsc_port_name(const gsc_port *p)
+{
+    return p->name.c_str();
+}
+
+extern "C" bool gsc_port_bound(const gsc_port *p)
+{
+    return p->latch || p->fifo;
+}
+
+extern "C" gsc_latch *gsc_port_latch(const gsc_port *p)
+{
+    return p->latch;
+}
+
+extern "C" gsc_fifo *gsc_port_fifo(const gsc_port *p)
+{
+    return p->fifo;
+}

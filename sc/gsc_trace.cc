@@ -1,0 +1,310 @@
+/* gsc_trace.cc — VCD tracing through SystemC's own VCD writer (sc_create_vcd_trace_file, sc_trace).
+ *
+ * - Selection: at elaboration, every latch field (<latch>.<field>) and every gsc_trace_var whose
+ *   full dotted name matches one of the glob patterns (g_pattern_match_simple), or has a dotted
+ *   prefix that matches one, is traced. OPAQUE fields are never traced.
+ * - A latch is traced through a mirror of its latest write, so a value written in cycle N shows at
+ *   time N * period.
+ * - Window: the file is created when the run reaches from_cycle (the run pauses there) and closed
+ *   once to_cycle has executed, so no value change is recorded outside [from, to].
+ * - Timescale 1 ps: cycle k is at #(k * period_ps).
+ * - The writer's header is patched in place at close: the $date is replaced by a fixed date (runs
+ *   are byte-identical) and the writer's root scope "SystemC" is blanked out (turned into an empty
+ *   $comment of the same length), so the scopes are exactly our dotted names.
+ */
+#include "sc/gsc_impl.h"
+
+#include <glib.h>
+
+#include <cstdio>
+#include <cstring>
+
+using namespace sc_core;
+
+namespace {
+struct traced_signal {
+    std::string name;
+    unsigned width;
+    bool real;
+    gsc_ctype ctype;
+    const void *addr;
+};
+
+struct trace_state {
+    bool requested = false;
+    bool open = false;
+    bool closed = false;
+    std::string path; /* without ".vcd" */
+    std::vector<std::string> patterns;
+    uint64_t from = 0, to = 0;
+    sc_trace_file *tf = nullptr;
+    std::vector<traced_signal> sigs;
+};
+trace_state T;
+} // namespace
+
+static unsigned full_width(gsc_ctype t)
+{
+    switch (t) {
+    case GSC_BOOL: return 1;
+    case GSC_U8: case GSC_I8: return 8;
+    case GSC_U16: case GSC_I16: return 16;
+    case GSC_U32: case GSC_I32: case GSC_F32: return 32;
+    case GSC_U64: case GSC_I64: case GSC_F64: return 64;
+    default: return 0;
+    }
+}
+
+static bool pattern_matches(const std::string &pat, const std::string &name)
+{
+    if (g_pattern_match_simple(pat.c_str(), name.c_str()))
+        return true;
+    /* the pattern may name an ancestor: try every dotted prefix of the name */
+    for (size_t i = name.find('.'); i != std::string::npos; i = name.find('.', i + 1))
+        if (g_pattern_match_simple(pat.c_str(), name.substr(0, i).c_str()))
+            return true;
+    return false;
+}
+
+static bool selected(const std::string &name)
+{
+    for (const std::string &p : T.patterns)
+        if (pattern_matches(p, name))
+            return true;
+    return false;
+}
+
+extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle)
+{
+    if (!gsc_g.inited)
+        gsc_fatal("gsc_trace_open called before gsc_init");
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_open('%s'): only allowed during elaboration", path);
+    if (T.requested)
+        gsc_fatal("gsc_trace_open('%s'): a trace file is already open ('%s.vcd')", path, T.path.c_str());
+    if (!path || !*path)
+        gsc_fatal("gsc_trace_open: no path");
+    if (to_cycle && to_cycle < from_cycle)
+        gsc_fatal("gsc_trace_open('%s'): to_cycle %" G_GUINT64_FORMAT " is before from_cycle %" G_GUINT64_FORMAT,
+                  path, to_cycle, from_cycle);
+    T.requested = true;
+    T.path = path;
+    if (g_str_has_suffix(path, ".vcd"))
+        T.path.resize(T.path.size() - 4);
+    if (!patterns || !*patterns)
+        patterns = "*";
+    gchar **v = g_strsplit(patterns, ",", -1);
+    for (gchar **p = v; *p; p++) {
+        g_strstrip(*p);
+        if (**p)
+            T.patterns.push_back(*p);
+    }
+    g_strfreev(v);
+    T.from = from_cycle;
+    T.to = to_cycle;
+}
+
+extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width)
+{
+    if (!gsc_g.inited)
+        gsc_fatal("gsc_trace_var called before gsc_init");
+    std::string full = m ? std::string(m->name()) + "." + name : std::string(name);
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_var('%s'): only allowed during elaboration", full.c_str());
+    if (!addr)
+        gsc_fatal("gsc_trace_var('%s'): NULL address", full.c_str());
+    if (ctype != GSC_OPAQUE && ctype != GSC_F32 && ctype != GSC_F64 && width > full_width(ctype))
+        gsc_fatal("gsc_trace_var('%s'): width %u is wider than the variable (%u bits)", full.c_str(), width,
+                  full_width(ctype));
+    gsc_traceable t{};
+    t.latch = nullptr;
+    t.name = full;
+    t.ctype = ctype;
+    t.addr = addr;
+    t.width = width;
+    gsc_g.traceables.push_back(t);
+}
+
+static void add_signal(const std::string &name, gsc_ctype ctype, const void *addr, unsigned width)
+{
+    if (ctype == GSC_OPAQUE)
+        return;
+    traced_signal s;
+    s.name = name;
+    s.real = ctype == GSC_F32 || ctype == GSC_F64;
+    s.width = (s.real || width == 0) ? full_width(ctype) : width;
+    s.ctype = ctype;
+    s.addr = addr;
+    T.sigs.push_back(s);
+}
+
+static void trace_signal(const traced_signal &s)
+{
+    const int w = (int)s.width;
+    switch (s.ctype) {
+    case GSC_BOOL: sc_trace(T.tf, *(const bool *)s.addr, s.name); break;
+    case GSC_U8: sc_trace(T.tf, *(const unsigned char *)s.addr, s.name, w); break;
+    case GSC_U16: sc_trace(T.tf, *(const unsigned short *)s.addr, s.name, w); break;
+    case GSC_U32: sc_trace(T.tf, *(const unsigned int *)s.addr, s.name, w); break;
+    case GSC_U64: sc_trace(T.tf, *(const sc_dt::uint64 *)s.addr, s.name, w); break;
+    case GSC_I8: sc_trace(T.tf, *(const char *)s.addr, s.name, w); break;
+    case GSC_I16: sc_trace(T.tf, *(const short *)s.addr, s.name, w); break;
+    case GSC_I32: sc_trace(T.tf, *(const int *)s.addr, s.name, w); break;
+    case GSC_I64: sc_trace(T.tf, *(const sc_dt::int64 *)s.addr, s.name, w); break;
+    case GSC_F32: sc_trace(T.tf, *(const float *)s.addr, s.name); break;
+    case GSC_F64: sc_trace(T.tf, *(const double *)s.addr, s.name); break;
+    default: break;
+    }
+}
+
+static void open_file(void)
+{
+    T.tf = sc_create_vcd_trace_file(T.path.c_str());
+    T.tf->set_time_unit(1, SC_PS);
+    for (const traced_signal &s : T.sigs)
+        trace_signal(s);
+    T.open = true;
+}
+
+/* Called at the end of gsc_elaborate: choose what is traced, and open the file if the window
+ * starts at cycle 0. */
+void gsc_trace_elaborate(void)
+{
+    if (!T.requested)
+        return;
+    for (const gsc_traceable &t : gsc_g.traceables) {
+        if (!t.latch) {
+            if (selected(t.name))
+                add_signal(t.name, t.ctype, t.addr, t.width);
+            continue;
+        }
+        gsc_latch *l = t.latch;
+        const gsc_type *ty = l->type;
+        for (unsigned i = 0; i < ty->n_fields; i++) {
+            const gsc_field *f = &ty->fields[i];
+            std::string name = l->name + "." + f->name;
+            if (f->ctype == GSC_OPAQUE || !selected(name))
+                continue;
+            if (!l->mirror) {
+                l->mirror = (unsigned char *)g_malloc0(l->size);
+                memcpy(l->mirror, l->buf[l->w], l->size);
+            }
+            add_signal(name, f->ctype, l->mirror + f->offset, f->width);
+        }
+    }
+    if (T.from == 0)
+        open_file();
+}
+
+uint64_t gsc_trace_next_boundary(uint64_t next_cycle)
+{
+    (void)next_cycle;
+    if (!T.requested || T.closed)
+        return UINT64_MAX;
+    if (!T.open)
+        return T.from;
+    if (T.to)
+        return T.to + 1;
+    return UINT64_MAX;
+}
+
+/* Replace `len` bytes at `off` with `repl` padded with spaces. */
+static void patch(FILE *fp, long off, size_t len, const char *repl)
+{
+    std::string s(repl);
+    if (s.size() > len)
+        s.resize(len);
+    s.append(len - s.size(), ' ');
+    fseek(fp, off, SEEK_SET);
+    fwrite(s.data(), 1, len, fp);
+}
+
+/* Make the header reproducible and drop the writer's "SystemC" root scope (see the top comment). */
+static void fixup_header(const char *file)
+{
+    FILE *fp = fopen(file, "r+b");
+    if (!fp)
+        return;
+    std::string head;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0) {
+        head.append(buf, n);
+        if (head.find("$enddefinitions") != std::string::npos)
+            break;
+    }
+    size_t end = head.find("$enddefinitions");
+    if (end != std::string::npos) {
+        head.resize(end);
+        size_t d = head.find("$date");
+        if (d != std::string::npos) {
+            size_t s = d + 5, e = head.find("$end", s);
+            if (e != std::string::npos && e - s >= 2) {
+                /* keep the leading newline and the one before $end */
+                patch(fp, (long)s + 1, e - s - 2, "     Jan 01, 1970       00:00:00");
+            }
+        }
+        const char *root = "$scope module SystemC $end";
+        size_t r = head.find(root);
+        size_t u = head.rfind("$upscope $end");
+        if (r != std::string::npos && u != std::string::npos && u > r) {
+            patch(fp, (long)r, strlen(root), "$comment");
+            patch(fp, (long)(r + strlen(root) - 4), 4, "$end");
+            patch(fp, (long)u, strlen("$upscope $end"), "$comment $end");
+        }
+    }
+    fclose(fp);
+}
+
+static void close_file(void)
+{
+    if (!T.open)
+        return;
+    sc_close_vcd_trace_file(T.tf);
+    T.tf = nullptr;
+    T.open = false;
+    T.closed = true;
+    fixup_header((T.path + ".vcd").c_str());
+}
+
+void gsc_trace_at_boundary(uint64_t next_cycle)
+{
+    if (!T.requested || T.closed)
+        return;
+    if (!T.open && next_cycle >= T.from)
+        open_file();
+    if (T.open && T.to && next_cycle > T.to)
+        close_file();
+}
+
+extern "C" void gsc_trace_close(void)
+{
+    close_file();
+    if (T.requested)
+        T.closed = true;
+}
+
+void gsc_trace_atexit(void)
+{
+    gsc_trace_close();
+}
+
+extern "C" unsigned gsc_trace_count(void)
+{
+    return (unsigned)T.sigs.size();
+}
+
+extern "C" const char *gsc_trace_signal_name(unsigned i)
+{
+    return i < T.sigs.size() ? T.sigs[i].name.c_str() : nullptr;
+}
+
+extern "C" unsigned gsc_trace_signal_width(unsigned i)
+{
+    return i < T.sigs.size() ? T.sigs[i].width : 0;
+}
+
+extern "C" bool gsc_trace_signal_is_real(unsigned i)
+{
+    return i < T.sigs.size() && T.sigs[i].real;
+}
