@@ -107,6 +107,8 @@ const char *workload_size_name(wl_size s);
 /* Helpers for workload drivers (kernels/workloads/common.c). */
 /* Compare float arrays with a mixed absolute/relative tolerance; report up to 5 mismatches. */
 int wl_check_f32(const char *what, const float *want, const float *got, size_t n, float tol, GString *err);
+/* The same for doubles (added for scalarprod, which accumulates in double). */
+int wl_check_f64(const char *what, const double *want, const double *got, size_t n, double tol, GString *err);
 int wl_check_u32(const char *what, const uint32_t *want, const uint32_t *got, size_t n, GString *err);
 int wl_check_i32(const char *what, const int32_t *want, const int32_t *got, size_t n, GString *err);
 
