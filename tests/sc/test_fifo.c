@@ -1,0 +1,249 @@
+/* FIFO semantics: an item put in cycle N can be got from N+1, a slot freed by a get in cycle N can
+ * be refilled from N+1, back-pressure when the producer is faster than the consumer, occupancy,
+ * and a put on a full FIFO is fatal. Independent of the order the processes were registered in. */
+#include "sc/gsc.h"
+
+#include <glib.h>
+
+typedef struct {
+    uint64_t put_cycle;
+    uint32_t seq;
+} item;
+static const gsc_field item_fields[] = {
+    GSC_FIELD(item, put_cycle, GSC_U64, 0),
+    GSC_FIELD(item, seq, GSC_U32, 0),
+};
+static const gsc_type item_type = GSC_TYPE(item, item_fields);
+
+#define NCYC 40
+
+typedef struct {
+    gsc_fifo *f;
+    unsigned consume_every; /* the consumer gets in cycles that are multiples of this */
+    uint32_t next_seq, expect_seq;
+    unsigned puts, gets, refused;
+    uint64_t put_at[NCYC], got_at[NCYC];
+    unsigned occ[NCYC];
+    bool can_get_before_put[NCYC];
+} sys;
+
+static void producer(void *ctx)
+{
+    sys *s = ctx;
+    uint64_t c = gsc_cycle();
+    if (!gsc_fifo_can_put(s->f)) {
+        s->refused++;
+        return;
+    }
+    item it = {c, s->next_seq++};
+    gsc_fifo_put(s->f, &it);
+    s->put_at[s->puts++] = c;
+    g_assert_true(gsc_fifo_occupancy(s->f) <= gsc_fifo_depth(s->f));
+}
+
+static void consumer(void *ctx)
+{
+    sys *s = ctx;
+    uint64_t c = gsc_cycle();
+    s->occ[c] = gsc_fifo_occupancy(s->f);
+    if (c % s->consume_every != 0 || !gsc_fifo_can_get(s->f))
+        return;
+    const item *head = gsc_fifo_peek(s->f);
+    g_assert_nonnull(head);
+    uint32_t head_seq = head->seq;
+    item it;
+    gsc_fifo_get(s->f, &it);
+    g_assert_cmpuint(it.seq, ==, head_seq);
+    g_assert_cmpuint(it.seq, ==, s->expect_seq++);
+    /* never in the cycle it was put */
+    g_assert_cmpuint(it.put_cycle, <, c);
+    s->got_at[s->gets++] = c;
+}
+
+static sys *build(bool producer_first, unsigned depth, unsigned consume_every)
+{
+    static sys s;
+    s.consume_every = consume_every;
+    gsc_init("test_fifo");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    s.f = gsc_fifo_new(top, "q", &item_type, depth);
+    g_assert_cmpstr(gsc_fifo_name(s.f), ==, "tb.q");
+    g_assert_cmpuint(gsc_fifo_depth(s.f), ==, depth);
+    gsc_process *p, *q;
+    if (producer_first) {
+        p = gsc_process_new(top, "producer", producer, &s);
+        q = gsc_process_new(top, "consumer", consumer, &s);
+    } else {
+        q = gsc_process_new(top, "consumer", consumer, &s);
+        p = gsc_process_new(top, "producer", producer, &s);
+    }
+    gsc_sensitive_clock(p, clk);
+    gsc_sensitive_clock(q, clk);
+    return &s;
+}
+
+/* Depth 1, consumer always ready: put at 0, got at 1 (the slot is free again only at 2), put at 2,
+ * got at 3, ... one item every two cycles whatever the order. */
+static void check_depth1(bool producer_first)
+{
+    sys *s = build(producer_first, 1, 1);
+    gsc_run_cycles(NCYC);
+    g_assert_cmpuint(s->puts, ==, NCYC / 2);
+    g_assert_cmpuint(s->gets, ==, NCYC / 2);
+    for (unsigned i = 0; i < s->puts; i++) {
+        g_assert_cmpuint(s->put_at[i], ==, 2 * i);
+        g_assert_cmpuint(s->got_at[i], ==, 2 * i + 1);
+    }
+    g_assert_cmpuint(s->refused, ==, NCYC / 2);
+}
+
+static void test_depth1_pf(void)
+{
+    if (g_test_subprocess()) {
+        check_depth1(true);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+static void test_depth1_cf(void)
+{
+    if (g_test_subprocess()) {
+        check_depth1(false);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+/* Depth 3, consumer every 4th cycle: the producer fills the FIFO (puts at 0,1,2), is held back, and
+ * then refills exactly one cycle after each get. */
+static void check_backpressure(bool producer_first)
+{
+    sys *s = build(producer_first, 3, 4);
+    gsc_run_cycles(NCYC);
+    g_assert_cmpuint(s->put_at[0], ==, 0);
+    g_assert_cmpuint(s->put_at[1], ==, 1);
+    g_assert_cmpuint(s->put_at[2], ==, 2);
+    /* gets at 4, 8, 12, ...; each frees a slot refilled in the next cycle */
+    for (unsigned i = 0; i < s->gets; i++) {
+        g_assert_cmpuint(s->got_at[i], ==, 4 * (i + 1));
+        if (3 + i < s->puts)
+            g_assert_cmpuint(s->put_at[3 + i], ==, s->got_at[i] + 1);
+    }
+    g_assert_cmpuint(s->gets, ==, (NCYC - 1) / 4);
+    g_assert_cmpuint(s->puts, ==, 3 + s->gets);
+    g_assert_cmpuint(s->refused, ==, NCYC - s->puts);
+    /* occupancy as seen by the consumer at the start of its cycle (the producer may already have
+     * put in the same cycle, so it is 2 or 3 after the first fill, never more than the depth) */
+    g_assert_cmpuint(gsc_fifo_occupancy(s->f), ==, 3);
+    for (unsigned c = 4; c < NCYC; c++)
+        g_assert_cmpuint(s->occ[c], >=, 2);
+    g_assert_false(gsc_fifo_can_put(s->f));
+}
+
+static void test_backpressure_pf(void)
+{
+    if (g_test_subprocess()) {
+        check_backpressure(true);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+static void test_backpressure_cf(void)
+{
+    if (g_test_subprocess()) {
+        check_backpressure(false);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+/* Between runs (a harness): empty/full, occupancy, peek; a put is gettable in the next cycle. */
+static void test_harness(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *f = gsc_fifo_new(NULL, "q", &item_type, 2);
+        g_assert_false(gsc_fifo_can_get(f));
+        g_assert_null(gsc_fifo_peek(f));
+        g_assert_true(gsc_fifo_can_put(f));
+        item a = {0, 1}, b = {0, 2}, out;
+        gsc_fifo_put(f, &a);
+        gsc_fifo_put(f, &b);
+        g_assert_false(gsc_fifo_can_put(f));
+        g_assert_cmpuint(gsc_fifo_occupancy(f), ==, 2);
+        gsc_run_cycles(1);
+        g_assert_true(gsc_fifo_can_get(f));
+        g_assert_cmpuint(((const item *)gsc_fifo_peek(f))->seq, ==, 1);
+        gsc_fifo_get(f, &out);
+        g_assert_cmpuint(out.seq, ==, 1);
+        gsc_fifo_get(f, NULL);
+        g_assert_cmpuint(gsc_fifo_occupancy(f), ==, 0);
+        g_assert_false(gsc_fifo_can_get(f));
+        /* the slots freed now are free for the next cycle */
+        g_assert_false(gsc_fifo_can_put(f));
+        gsc_run_cycles(1);
+        g_assert_true(gsc_fifo_can_put(f));
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+static void overfill(void *ctx)
+{
+    gsc_fifo *f = ctx;
+    item it = {gsc_cycle(), 0};
+    gsc_fifo_put(f, &it); /* no can_put check: the second cycle overflows depth 1 */
+}
+
+static void test_put_on_full(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock *clk = gsc_clock_new("clk", 1000);
+        gsc_module *top = gsc_module_new(NULL, "tb");
+        gsc_fifo *f = gsc_fifo_new(top, "q", &item_type, 1);
+        gsc_process *p = gsc_process_new(top, "p", overfill, f);
+        gsc_sensitive_clock(p, clk);
+        gsc_run_cycles(5);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': put on a full FIFO at cycle 1*");
+}
+
+static void test_get_on_empty(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *f = gsc_fifo_new(NULL, "q", &item_type, 1);
+        gsc_fifo_get(f, NULL);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*gpusc: fifo 'q': get on an empty FIFO*");
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/sc/fifo/depth1/producer-first", test_depth1_pf);
+    g_test_add_func("/sc/fifo/depth1/consumer-first", test_depth1_cf);
+    g_test_add_func("/sc/fifo/backpressure/producer-first", test_backpressure_pf);
+    g_test_add_func("/sc/fifo/backpressure/consumer-first", test_backpressure_cf);
+    g_test_add_func("/sc/fifo/harness", test_harness);
+    g_test_add_func("/sc/fifo/put-on-full", test_put_on_full);
+    g_test_add_func("/sc/fifo/get-on-empty", test_get_on_empty);
+    return g_test_run();
+}

@@ -1,0 +1,384 @@
+/* Sensitivity: clocked processes, dynamic sensitivity (n cycles, an event), event delays and
+ * cancellation, latch and FIFO sensitivity, the cost of an idle process, gsc_stop and starvation.
+ * Every system runs in its own subprocess. */
+#include "sc/gsc.h"
+
+#include <glib.h>
+
+#define MAXLOG 64
+
+typedef struct {
+    uint64_t at[MAXLOG];
+    unsigned n;
+} log_t;
+
+static void log_cycle(log_t *l)
+{
+    g_assert_cmpuint(l->n, <, MAXLOG);
+    l->at[l->n++] = gsc_cycle();
+}
+
+static void assert_log(const log_t *l, const uint64_t *want, unsigned n)
+{
+    for (unsigned i = 0; i < n && i < l->n; i++)
+        g_assert_cmpuint(l->at[i], ==, want[i]);
+    g_assert_cmpuint(l->n, ==, n);
+}
+
+#define SUBPROCESS(body)                                                                           \
+    do {                                                                                           \
+        if (g_test_subprocess()) {                                                                 \
+            body;                                                                                  \
+            return;                                                                                \
+        }                                                                                          \
+        g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);                                \
+        g_test_trap_assert_passed();                                                               \
+    } while (0)
+
+/* ---- next_trigger_cycles: wakes exactly n cycles later, numbered as the clocked processes are */
+
+static log_t sleeper_log, clocked_log;
+static uint64_t clocked_seen_sleeper_at[MAXLOG];
+
+static void sleeper(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&sleeper_log);
+    if (sleeper_log.n < 4)
+        gsc_next_trigger_cycles(5);
+    else
+        gsc_next_trigger_cycles(1000); /* beyond the run */
+}
+
+static void clocked(void *ctx)
+{
+    (void)ctx;
+    clocked_seen_sleeper_at[clocked_log.n] = sleeper_log.n;
+    log_cycle(&clocked_log);
+}
+
+static void body_next_trigger_cycles(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    gsc_process *s = gsc_process_new(top, "sleeper", sleeper, NULL);
+    gsc_process_initialize(s);
+    gsc_process *c = gsc_process_new(top, "clocked", clocked, NULL);
+    gsc_sensitive_clock(c, clk);
+    g_assert_cmpuint(gsc_cycle(), ==, 0);
+    gsc_run_cycles(20);
+    static const uint64_t want[] = {0, 5, 10, 15};
+    assert_log(&sleeper_log, want, 4);
+    g_assert_cmpuint(clocked_log.n, ==, 20);
+    for (unsigned i = 0; i < 20; i++)
+        g_assert_cmpuint(clocked_log.at[i], ==, i);
+    /* 20 clocked + 4 sleeper activations */
+    g_assert_cmpuint(gsc_activations(), ==, 24);
+}
+
+static void test_next_trigger_cycles(void)
+{
+    SUBPROCESS(body_next_trigger_cycles());
+}
+
+/* ---- events: delay, delta notification, cancel, sleeping on an event */
+
+static gsc_event *ev, *ev2;
+static log_t ev_log, waiter_log, either_log;
+
+static void driver(void *ctx)
+{
+    (void)ctx;
+    switch (gsc_cycle()) {
+    case 3: gsc_event_notify(ev, 4); break; /* fires at 7 */
+    case 9: gsc_event_notify(ev, 0); break; /* fires in this cycle */
+    case 12: gsc_event_notify(ev, 5); break;
+    case 13: gsc_event_cancel(ev); break; /* nothing at 17 */
+    case 20:
+        gsc_event_notify(ev, 3); /* 23 */
+        gsc_event_notify(ev, 1); /* the earlier one wins: 21 */
+        break;
+    case 30: gsc_event_notify(ev2, 2); break; /* 32 */
+    default: break;
+    }
+}
+
+static void on_event(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&ev_log);
+}
+
+/* initialised at 0, then sleeps on ev2 (dynamic); after waking, on ev2 or 6 cycles */
+static void waiter(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&waiter_log);
+    gsc_next_trigger_event(ev2);
+}
+
+static void either(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&either_log);
+    gsc_next_trigger_event_or_cycles(ev2, 25);
+}
+
+static void body_events(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    ev = gsc_event_new(top, "ev");
+    ev2 = gsc_event_new(top, "ev2");
+    gsc_process *d = gsc_process_new(top, "driver", driver, NULL);
+    gsc_sensitive_clock(d, clk);
+    gsc_process *o = gsc_process_new(top, "on_event", on_event, NULL);
+    gsc_sensitive_event(o, ev);
+    gsc_process *w = gsc_process_new(top, "waiter", waiter, NULL);
+    gsc_process_initialize(w);
+    gsc_process *e = gsc_process_new(top, "either", either, NULL);
+    gsc_process_initialize(e);
+    gsc_run_cycles(40);
+    static const uint64_t want_ev[] = {7, 9, 21};
+    assert_log(&ev_log, want_ev, 3);
+    static const uint64_t want_waiter[] = {0, 32};
+    assert_log(&waiter_log, want_waiter, 2);
+    static const uint64_t want_either[] = {0, 25, 32};
+    assert_log(&either_log, want_either, 3);
+}
+
+static void test_events(void)
+{
+    SUBPROCESS(body_events());
+}
+
+/* ---- an idle process asleep on an event costs no activation */
+
+static log_t idle_log;
+static unsigned ticks;
+
+static void tick(void *ctx)
+{
+    (void)ctx;
+    ticks++;
+}
+
+static void idle(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&idle_log);
+    gsc_next_trigger_event(ev);
+}
+
+static void body_idle(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    ev = gsc_event_new(NULL, "never");
+    gsc_process *p = gsc_process_new(NULL, "idle", idle, NULL);
+    gsc_process_initialize(p);
+    gsc_process *c = gsc_process_new(NULL, "tick", tick, NULL);
+    gsc_sensitive_clock(c, clk);
+    gsc_run_cycles(1000);
+    g_assert_cmpuint(ticks, ==, 1000);
+    g_assert_cmpuint(idle_log.n, ==, 1);
+    g_assert_cmpuint(gsc_activations(), ==, 1 + 1000);
+}
+
+static void test_idle(void)
+{
+    SUBPROCESS(body_idle());
+}
+
+/* ---- latch and FIFO sensitivity: the reader runs in the cycle after the write / put / get */
+
+typedef struct {
+    uint32_t v;
+} word;
+static const gsc_field word_fields[] = {GSC_FIELD(word, v, GSC_U32, 0)};
+static const gsc_type word_type = GSC_TYPE(word, word_fields);
+
+static gsc_latch *lat;
+static gsc_fifo *fifo;
+static log_t latch_log, put_log, get_log;
+static uint32_t latch_seen[MAXLOG];
+
+static void chan_driver(void *ctx)
+{
+    (void)ctx;
+    word w;
+    switch (gsc_cycle()) {
+    case 2: w.v = 1; gsc_latch_write(lat, &w); break;  /* reader at 3 */
+    case 5: w.v = 1; gsc_latch_write(lat, &w); break;  /* same value: no wake-up */
+    case 8: w.v = 2; gsc_latch_write(lat, &w); w.v = 3; gsc_latch_write(lat, &w); break; /* at 9 */
+    case 11: w.v = 4; gsc_fifo_put(fifo, &w); break; /* put reader at 12 */
+    case 14: gsc_fifo_get(fifo, NULL); break;        /* get reader at 15 */
+    default: break;
+    }
+}
+
+static void latch_reader(void *ctx)
+{
+    (void)ctx;
+    latch_seen[latch_log.n] = ((const word *)gsc_latch_read(lat))->v;
+    g_assert_true(gsc_latch_fresh(lat));
+    log_cycle(&latch_log);
+}
+
+static void put_reader(void *ctx)
+{
+    (void)ctx;
+    g_assert_true(gsc_fifo_can_get(fifo));
+    log_cycle(&put_log);
+}
+
+static void get_reader(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&get_log);
+}
+
+static void body_channels(bool driver_first)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    lat = gsc_latch_new(top, "lat", &word_type);
+    fifo = gsc_fifo_new(top, "fifo", &word_type, 2);
+    gsc_process *d = NULL;
+    if (driver_first)
+        d = gsc_process_new(top, "driver", chan_driver, NULL);
+    gsc_process *lr = gsc_process_new(top, "latch_reader", latch_reader, NULL);
+    gsc_sensitive_latch(lr, lat);
+    gsc_process *pr = gsc_process_new(top, "put_reader", put_reader, NULL);
+    gsc_sensitive_fifo_put(pr, fifo);
+    gsc_process *gr = gsc_process_new(top, "get_reader", get_reader, NULL);
+    gsc_sensitive_fifo_get(gr, fifo);
+    if (!driver_first)
+        d = gsc_process_new(top, "driver", chan_driver, NULL);
+    gsc_sensitive_clock(d, clk);
+    gsc_run_cycles(20);
+    static const uint64_t want_latch[] = {3, 9};
+    assert_log(&latch_log, want_latch, 2);
+    g_assert_cmpuint(latch_seen[0], ==, 1);
+    g_assert_cmpuint(latch_seen[1], ==, 3);
+    static const uint64_t want_put[] = {12};
+    assert_log(&put_log, want_put, 1);
+    static const uint64_t want_get[] = {15};
+    assert_log(&get_log, want_get, 1);
+}
+
+static void test_channels_driver_first(void)
+{
+    SUBPROCESS(body_channels(true));
+}
+
+static void test_channels_driver_last(void)
+{
+    SUBPROCESS(body_channels(false));
+}
+
+/* ---- gsc_stop ends the run after all of the stop cycle's activations */
+
+static log_t counter_log;
+
+static void stopper(void *ctx)
+{
+    (void)ctx;
+    if (gsc_cycle() == 7)
+        gsc_stop();
+}
+
+static void counter(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&counter_log);
+}
+
+static void body_stop(bool stopper_first)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_process *s = NULL, *c;
+    if (stopper_first)
+        s = gsc_process_new(NULL, "stopper", stopper, NULL);
+    c = gsc_process_new(NULL, "counter", counter, NULL);
+    if (!stopper_first)
+        s = gsc_process_new(NULL, "stopper", stopper, NULL);
+    gsc_sensitive_clock(s, clk);
+    gsc_sensitive_clock(c, clk);
+    g_assert_false(gsc_stopped());
+    g_assert_cmpuint(gsc_run(100), ==, 8);
+    g_assert_true(gsc_stopped());
+    g_assert_cmpuint(counter_log.n, ==, 8);
+    g_assert_cmpuint(counter_log.at[7], ==, 7);
+    g_assert_cmpuint(gsc_cycle(), ==, 8);
+    /* the simulation can go on afterwards */
+    g_assert_cmpuint(gsc_run_cycles(2), ==, 10);
+    g_assert_false(gsc_stopped());
+    g_assert_cmpuint(counter_log.n, ==, 10);
+    g_assert_cmpuint(counter_log.at[8], ==, 8);
+    /* max_cycles bounds gsc_run */
+    g_assert_cmpuint(gsc_run(5), ==, 15);
+    g_assert_false(gsc_stopped());
+}
+
+static void test_stop_first(void)
+{
+    SUBPROCESS(body_stop(true));
+}
+
+static void test_stop_last(void)
+{
+    SUBPROCESS(body_stop(false));
+}
+
+/* ---- gsc_run ends when no activity remains (no clocked process) */
+
+static log_t burst_log;
+
+static void burst(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&burst_log);
+    if (burst_log.n < 3)
+        gsc_next_trigger_cycles(5);
+    else
+        gsc_next_trigger_event(ev); /* never notified */
+}
+
+static void body_starvation(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock_new("clk", 1000);
+    ev = gsc_event_new(NULL, "never");
+    gsc_process *p = gsc_process_new(NULL, "burst", burst, NULL);
+    gsc_process_initialize(p);
+    /* activity at 0, 5, 10: nothing after cycle 10 */
+    g_assert_cmpuint(gsc_run(0), ==, 11);
+    g_assert_false(gsc_stopped());
+    static const uint64_t want[] = {0, 5, 10};
+    assert_log(&burst_log, want, 3);
+    g_assert_cmpuint(gsc_run(0), ==, 11);
+}
+
+static void test_starvation(void)
+{
+    SUBPROCESS(body_starvation());
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/sc/sensitivity/next-trigger-cycles", test_next_trigger_cycles);
+    g_test_add_func("/sc/sensitivity/events", test_events);
+    g_test_add_func("/sc/sensitivity/idle-costs-nothing", test_idle);
+    g_test_add_func("/sc/sensitivity/channels/driver-first", test_channels_driver_first);
+    g_test_add_func("/sc/sensitivity/channels/driver-last", test_channels_driver_last);
+    g_test_add_func("/sc/run/stop/stopper-first", test_stop_first);
+    g_test_add_func("/sc/run/stop/stopper-last", test_stop_last);
+    g_test_add_func("/sc/run/starvation", test_starvation);
+    return g_test_run();
+}
