@@ -54,6 +54,36 @@ void ir_exec_store_value(ir_type t, uint64_t value, void *bytes);
 /* Evaluate a comparison (setp/set/slct) on two values of type t. */
 bool ir_exec_compare(ir_cmp cmp, ir_type t, uint64_t a, uint64_t b, bool ftz);
 
+/* ---- conventions of this implementation (added by the semantics engineer; see docs/semantics.md)
+ *
+ *  - Predicate negation: the caller passes the RAW value of a predicate source register (0/1);
+ *    ir_exec applies the operand's `neg` (`!%p`) itself for predicate-typed sources: setp/set's c,
+ *    selp's c, and/or/xor/not/mov on .pred, vote's a. (The guard predicate is the caller's.)
+ *  - Results: integer and bXX results are zero-extended in their type's width (add.s16 -1 ->
+ *    0xffff; mul.wide.s32 -> 64 bits); predicates 0/1; f32 in the low 32 bits. Sources are read in
+ *    the instruction's type width (high bits beyond it are ignored).
+ *  - Operand order follows the PTX text: src[0] = a, src[1] = b, ... e.g. setp: a, b[, c];
+ *    selp: a, b, c; mad/fma: a, b, c; bfe: a, pos, len; bfi: a, b, pos, len; prmt: a, b, c;
+ *    shf: a, b, c; shfl: a, b, c[, membermask] with dst[0] = d and dst[1] = p when n_dst == 2;
+ *    vote: a[, membermask]; setp with n_dst == 2 writes dst[1] = q (dst_written bit 1).
+ *  - Carry (add.cc/sub.cc/mad.cc/addc/subc/madc): cc_out keeps its bits outside `active`. sub.cc
+ *    and subc use the PTX borrow convention: CF = borrow, subc: d = a - (b + CF).
+ *  - Types: cvt: type = destination, type2 = source. set: type = comparison type, type2 = dst
+ *    type. slct: type = dst type, type2 = c's type (s32 or f32).
+ *  - Load values: ir_exec_load_value sign-extends signed types to 64 bits (ld.s8 into a .b32
+ *    register: keep the low 32 bits); unsigned, bXX and float types are zero-extended.
+ *  - Vector operands ({%r1, %r2} in mov.b64 %rd1, {%r1, %r2}; and the unpacking form): the value
+ *    of a VEC operand is its elements concatenated, element 0 in the low bits. Use the helpers
+ *    below; mov then copies the packed value. */
+
+/* Pack n elements of elem_bits each (element 0 lowest) / unpack into elems[0..n-1]. */
+uint64_t ir_exec_vec_pack(const uint64_t *elems, unsigned n, unsigned elem_bits);
+void ir_exec_vec_unpack(uint64_t v, unsigned n, unsigned elem_bits, uint64_t *elems);
+
+/* IEEE half precision: exact widening, and rounding to f16 per rnd (.rn/.rz/.rm/.rp). */
+double ir_exec_f16_to_f64(uint16_t h);
+uint16_t ir_exec_f16_from_f64(double d, ir_round rnd);
+
 G_END_DECLS
 
 #endif
