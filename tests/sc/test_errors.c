@@ -1,0 +1,236 @@
+/* Elaboration and run-time errors: each ends the program with "gpusc: ..." on stderr and exit
+ * status 1 (checked in a subprocess). */
+#include "sc/gsc.h"
+
+#include <glib.h>
+
+typedef struct {
+    uint32_t pc;
+    uint8_t warp;
+} issue_packet;
+static const gsc_field issue_fields[] = {
+    GSC_FIELD(issue_packet, pc, GSC_U32, 0),
+    GSC_FIELD(issue_packet, warp, GSC_U8, 6),
+};
+static const gsc_type issue_type = GSC_TYPE(issue_packet, issue_fields);
+/* the same description, declared twice (as two translation units would) */
+static const gsc_type issue_type_copy = GSC_TYPE(issue_packet, issue_fields);
+
+typedef struct {
+    uint64_t addr;
+} mem_req;
+static const gsc_field mem_fields[] = {GSC_FIELD(mem_req, addr, GSC_U64, 48)};
+static const gsc_type mem_type = GSC_TYPE(mem_req, mem_fields);
+
+#define EXPECT_FATAL(pattern)                                                                      \
+    do {                                                                                           \
+        g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);                                \
+        g_test_trap_assert_failed();                                                               \
+        g_test_trap_assert_stderr(pattern);                                                        \
+    } while (0)
+
+static void test_type_mismatch(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *sm = gsc_module_new(NULL, "sm0");
+        gsc_module *issue = gsc_module_new(sm, "issue");
+        gsc_latch *l = gsc_latch_new(sm, "mem_req", &mem_type);
+        gsc_port *in = gsc_port_new(issue, "in", GSC_IN, &issue_type);
+        gsc_port_bind_latch(in, l);
+        return;
+    }
+    EXPECT_FATAL("gpusc: type mismatch binding port 'sm0.issue.in' (type 'issue_packet') to latch 'sm0.mem_req' "
+                 "(type 'mem_req')\n");
+}
+
+static void test_type_mismatch_fifo(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *m = gsc_module_new(NULL, "l2");
+        gsc_fifo *f = gsc_fifo_new(m, "q", &issue_type, 4);
+        gsc_port *p = gsc_port_new(m, "req", GSC_OUT, &mem_type);
+        gsc_port_bind_fifo(p, f);
+        return;
+    }
+    EXPECT_FATAL("gpusc: type mismatch binding port 'l2.req' (type 'mem_req') to fifo 'l2.q' (type 'issue_packet')\n");
+}
+
+static void test_same_type_other_pointer(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *m = gsc_module_new(NULL, "m");
+        gsc_latch *l = gsc_latch_new(m, "l", &issue_type);
+        gsc_port *p = gsc_port_new(m, "p", GSC_IN, &issue_type_copy);
+        gsc_port_bind_latch(p, l);
+        g_assert_true(gsc_port_bound(p));
+        g_assert_true(gsc_port_latch(p) == l);
+        g_assert_null(gsc_port_fifo(p));
+        g_assert_cmpstr(gsc_port_name(p), ==, "m.p");
+        gsc_elaborate();
+        issue_packet v = {0x40, 3};
+        gsc_out_write(p, &v); /* seen by cycle 0, fresh there only */
+        g_assert_true(gsc_in_fresh(p));
+        gsc_run_cycles(1);
+        g_assert_cmpuint(((const issue_packet *)gsc_in_read(p))->pc, ==, 0x40);
+        g_assert_false(gsc_in_fresh(p));
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+static void test_unbound_port(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *gpu = gsc_module_new(NULL, "gpu");
+        gsc_module *fetch = gsc_module_new(gpu, "fetch");
+        gsc_latch *l = gsc_latch_new(gpu, "l", &issue_type);
+        gsc_port *out = gsc_port_new(fetch, "out", GSC_OUT, &issue_type);
+        gsc_port_bind_latch(out, l);
+        gsc_port_new(fetch, "in", GSC_IN, &issue_type);
+        gsc_elaborate();
+        return;
+    }
+    EXPECT_FATAL("gpusc: port 'gpu.fetch.in' is not bound\n");
+}
+
+static void test_unbound_ports_at_run(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *m = gsc_module_new(NULL, "m");
+        gsc_port_new(m, "a", GSC_IN, &issue_type);
+        gsc_port_new(m, "b", GSC_OUT, &mem_type);
+        gsc_run_cycles(3); /* elaborates implicitly */
+        return;
+    }
+    EXPECT_FATAL("gpusc: 2 ports are not bound: 'm.a', 'm.b'\n");
+}
+
+static void test_double_bind(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_latch *a = gsc_latch_new(NULL, "a", &issue_type);
+        gsc_latch *b = gsc_latch_new(NULL, "b", &issue_type);
+        gsc_port *p = gsc_port_new(NULL, "p", GSC_IN, &issue_type);
+        gsc_port_bind_latch(p, a);
+        gsc_port_bind_latch(p, b);
+        return;
+    }
+    EXPECT_FATAL("gpusc: port 'p' is already bound (to 'a'); cannot bind it to latch 'b'\n");
+}
+
+static void test_no_clock(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_run_cycles(1);
+        return;
+    }
+    EXPECT_FATAL("gpusc: no core clock*");
+}
+
+/* A real SystemC error report (creating a module while the simulation runs) ends the run. */
+static void late_module(void *ctx)
+{
+    (void)ctx;
+    if (gsc_cycle() == 2)
+        gsc_module_new(NULL, "late");
+}
+
+static void test_systemc_error(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock *clk = gsc_clock_new("clk", 1000);
+        gsc_process *p = gsc_process_new(NULL, "p", late_module, NULL);
+        gsc_sensitive_clock(p, clk);
+        gsc_run_cycles(5);
+        g_print("not reached\n");
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stdout_unmatched("*not reached*");
+    g_test_trap_assert_stderr("gpusc: SystemC error: *");
+}
+
+/* A SystemC warning goes to GLib logging and is not fatal, even under g_test. */
+static void test_systemc_warning(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module_new(NULL, "twin");
+        gsc_module_new(NULL, "twin"); /* duplicate name: a SystemC warning */
+        gsc_run_cycles(1);
+        g_print("survived\n");
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+    g_test_trap_assert_stdout("*survived*");
+    g_test_trap_assert_stderr("*systemc-WARNING*twin*");
+}
+
+static void test_reset(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_reset();
+        return;
+    }
+    EXPECT_FATAL("gpusc: gsc_reset: *g_test_trap_subprocess*");
+}
+
+static void test_fatal(void)
+{
+    if (g_test_subprocess()) {
+        gsc_fatal("%s:%d: bad thing", "k.ptx", 12);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("gpusc: k.ptx:12: bad thing\n");
+}
+
+static void test_after_elaboration(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_elaborate();
+        gsc_latch_new(NULL, "late", &issue_type);
+        return;
+    }
+    EXPECT_FATAL("gpusc: gsc_latch_new 'late': only allowed during elaboration\n");
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/sc/errors/type-mismatch/latch", test_type_mismatch);
+    g_test_add_func("/sc/errors/type-mismatch/fifo", test_type_mismatch_fifo);
+    g_test_add_func("/sc/errors/same-type-other-pointer", test_same_type_other_pointer);
+    g_test_add_func("/sc/errors/unbound-port", test_unbound_port);
+    g_test_add_func("/sc/errors/unbound-ports-at-run", test_unbound_ports_at_run);
+    g_test_add_func("/sc/errors/double-bind", test_double_bind);
+    g_test_add_func("/sc/errors/no-clock", test_no_clock);
+    g_test_add_func("/sc/errors/systemc-error", test_systemc_error);
+    g_test_add_func("/sc/errors/systemc-warning", test_systemc_warning);
+    g_test_add_func("/sc/errors/reset", test_reset);
+    g_test_add_func("/sc/errors/fatal", test_fatal);
+    g_test_add_func("/sc/errors/after-elaboration", test_after_elaboration);
+    return g_test_run();
+}
