@@ -1,2 +1,12 @@
 # models: part of the top-level Makefile.am (included, non-recursive).
 include models/lib/local.mk
+
+# models/demo: the framework's demo blocks (source -> ALU -> sink), used by testbench/tb-pipeline.
+models_libgpusc_models_la_SOURCES += \
+	models/demo/demo.c models/demo/demo.h models/demo/demo_word.h \
+	models/demo/demo_source.c models/demo/demo_source.h \
+	models/demo/demo_alu.c models/demo/demo_alu.h \
+	models/demo/demo_sink.c models/demo/demo_sink.h
+nobase_pkginclude_HEADERS += \
+	models/demo/demo.h models/demo/demo_word.h models/demo/demo_source.h \
+	models/demo/demo_alu.h models/demo/demo_sink.h

@@ -1,1 +1,15 @@
 # models/core: part of the top-level Makefile.am (included, non-recursive).
+# The block framework: descriptors and registry, configuration, statistics, command line, test
+# harness, VCD reader, GTKWave save files. Its tests live in tests/core/.
+models_libgpusc_models_la_SOURCES += \
+	models/core/block.c models/core/block.h \
+	models/core/config.c models/core/config.h \
+	models/core/stats.c models/core/stats.h \
+	models/core/cli.c models/core/cli.h \
+	models/core/harness.c models/core/harness.h \
+	models/core/vcd.c models/core/vcd.h \
+	models/core/gtkw.c models/core/gtkw.h
+nobase_pkginclude_HEADERS += \
+	models/core/block.h models/core/config.h models/core/stats.h models/core/cli.h \
+	models/core/harness.h models/core/vcd.h models/core/gtkw.h
+

@@ -1,0 +1,510 @@
+/* block.c — descriptors, registry, parameter values, instances. */
+#include "models/core/block.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "models/core/config.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Registry: name -> descriptor. The only mutable global of the framework (with the presets).
+ * ------------------------------------------------------------------------------------------- */
+
+static GPtrArray *registry; /* const blk_desc *, sorted by name */
+
+static gint desc_cmp(gconstpointer a, gconstpointer b)
+{
+    const blk_desc *da = *(const blk_desc *const *)a;
+    const blk_desc *db = *(const blk_desc *const *)b;
+    return strcmp(da->name, db->name);
+}
+
+/* A descriptor whose own defaults do not validate is a programming error in the block. */
+static void desc_check_defaults(const blk_desc *desc)
+{
+    for (unsigned i = 0; i < desc->n_params; i++) {
+        blk_value v;
+        char *problem = NULL;
+        if (!blk_value_parse(&desc->params[i], desc->params[i].def, &v, &problem))
+            g_error("block %s: default of parameter %s: %s", desc->name, desc->params[i].name, problem);
+        blk_value_clear(&v);
+    }
+    for (unsigned i = 0; i < desc->n_ports; i++) {
+        const blk_port_desc *pd = &desc->ports[i];
+        if (pd->depth_param) {
+            const blk_param_desc *p = blk_desc_param(desc, pd->depth_param);
+            if (!p || p->type != BLK_PARAM_UINT)
+                g_error("block %s: port %s: depth parameter %s is not a uint parameter", desc->name,
+                        pd->name, pd->depth_param);
+        }
+    }
+    for (unsigned i = 0; i < desc->n_stats; i++)
+        if ((desc->stats[i].kind == BLK_STAT_DERIVED) != (desc->stats[i].derive != NULL))
+            g_error("block %s: statistic %s: derived statistics need derive() and counters must not have it",
+                    desc->name, desc->stats[i].name);
+}
+
+void blk_registry_add(const blk_desc *desc)
+{
+    if (!registry)
+        registry = g_ptr_array_new();
+    const blk_desc *old = blk_registry_find(desc->name);
+    if (old == desc)
+        return;
+    if (old)
+        g_error("two different block descriptors are named %s", desc->name);
+    desc_check_defaults(desc);
+    g_ptr_array_add(registry, (gpointer)desc);
+    g_ptr_array_sort(registry, desc_cmp);
+}
+
+const blk_desc *blk_registry_find(const char *name)
+{
+    if (!registry)
+        return NULL;
+    for (unsigned i = 0; i < registry->len; i++) {
+        const blk_desc *d = g_ptr_array_index(registry, i);
+        if (strcmp(d->name, name) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+unsigned blk_registry_count(void)
+{
+    return registry ? registry->len : 0;
+}
+
+const blk_desc *blk_registry_nth(unsigned i)
+{
+    g_assert(registry && i < registry->len);
+    return g_ptr_array_index(registry, i);
+}
+
+int blk_desc_param_index(const blk_desc *desc, const char *name)
+{
+    for (unsigned i = 0; i < desc->n_params; i++)
+        if (strcmp(desc->params[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const blk_param_desc *blk_desc_param(const blk_desc *desc, const char *name)
+{
+    int i = blk_desc_param_index(desc, name);
+    return i < 0 ? NULL : &desc->params[i];
+}
+
+int blk_desc_port_index(const blk_desc *desc, const char *name)
+{
+    for (unsigned i = 0; i < desc->n_ports; i++)
+        if (strcmp(desc->ports[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *blk_param_type_name(blk_param_type t)
+{
+    switch (t) {
+    case BLK_PARAM_INT: return "int";
+    case BLK_PARAM_UINT: return "uint";
+    case BLK_PARAM_BOOL: return "bool";
+    case BLK_PARAM_DOUBLE: return "double";
+    case BLK_PARAM_ENUM: return "enum";
+    case BLK_PARAM_STRING: return "string";
+    }
+    g_assert_not_reached();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------------------------- */
+
+static bool parse_int(const char *t, int64_t *out)
+{
+    return g_ascii_string_to_signed(t, 10, G_MININT64, G_MAXINT64, out, NULL);
+}
+
+static bool parse_uint(const char *t, uint64_t *out)
+{
+    /* g_ascii_string_to_unsigned accepts a leading '+', not '-'. */
+    guint64 v;
+    if (!g_ascii_string_to_unsigned(t, 10, 0, G_MAXUINT64, &v, NULL))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *t, double *out)
+{
+    char *end = NULL;
+    if (!*t || g_ascii_isspace(*t))
+        return false;
+    errno = 0;
+    double d = g_ascii_strtod(t, &end);
+    if (errno || *end || !isfinite(d))
+        return false;
+    *out = d;
+    return true;
+}
+
+static bool parse_bool(const char *t, bool *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(yes); i++) {
+        if (g_ascii_strcasecmp(t, yes[i]) == 0) {
+            *out = true;
+            return true;
+        }
+        if (g_ascii_strcasecmp(t, no[i]) == 0) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+static char *choices_text(const char *const *choices)
+{
+    GString *s = g_string_new(NULL);
+    for (unsigned i = 0; choices && choices[i]; i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : "", choices[i]);
+    return g_string_free(s, FALSE);
+}
+
+static char *range_text(const blk_param_desc *p)
+{
+    return g_strdup_printf("[%s, %s]", p->min ? p->min : "-inf", p->max ? p->max : "+inf");
+}
+
+/* Range check of a parsed number; the bounds are descriptor text, parsed like values. */
+static bool value_in_range(const blk_param_desc *p, const blk_value *v)
+{
+    for (int side = 0; side < 2; side++) {
+        const char *b = side ? p->max : p->min;
+        if (!b)
+            continue;
+        int cmp = 0;
+        if (p->type == BLK_PARAM_INT) {
+            int64_t bv;
+            g_assert(parse_int(b, &bv));
+            cmp = v->i < bv ? -1 : v->i > bv;
+        } else if (p->type == BLK_PARAM_UINT) {
+            uint64_t bv;
+            g_assert(parse_uint(b, &bv));
+            cmp = v->u < bv ? -1 : v->u > bv;
+        } else if (p->type == BLK_PARAM_DOUBLE) {
+            double bv;
+            g_assert(parse_double(b, &bv));
+            cmp = v->d < bv ? -1 : v->d > bv;
+        }
+        if ((side == 0 && cmp < 0) || (side == 1 && cmp > 0))
+            return false;
+    }
+    return true;
+}
+
+bool blk_value_parse(const blk_param_desc *p, const char *text, blk_value *out, char **problem)
+{
+    memset(out, 0, sizeof *out);
+    out->type = p->type;
+    bool ok = true;
+    const char *expected = NULL;
+    switch (p->type) {
+    case BLK_PARAM_INT:
+        ok = parse_int(text, &out->i);
+        expected = "an integer";
+        break;
+    case BLK_PARAM_UINT:
+        ok = parse_uint(text, &out->u);
+        expected = "an unsigned integer";
+        break;
+    case BLK_PARAM_BOOL:
+        ok = parse_bool(text, &out->b);
+        expected = "a boolean (true/false)";
+        break;
+    case BLK_PARAM_DOUBLE:
+        ok = parse_double(text, &out->d);
+        expected = "a number";
+        break;
+    case BLK_PARAM_ENUM:
+        ok = false;
+        for (unsigned i = 0; p->choices && p->choices[i]; i++)
+            if (strcmp(p->choices[i], text) == 0) {
+                out->u = i;
+                ok = true;
+            }
+        if (!ok) {
+            char *c = choices_text(p->choices);
+            *problem = g_strdup_printf("expected one of {%s}, got '%s'", c, text);
+            g_free(c);
+            return false;
+        }
+        break;
+    case BLK_PARAM_STRING:
+        break;
+    }
+    if (!ok) {
+        *problem = g_strdup_printf("expected %s, got '%s'", expected, text);
+        return false;
+    }
+    if (!value_in_range(p, out)) {
+        char *r = range_text(p);
+        *problem = g_strdup_printf("%s is out of range %s", text, r);
+        g_free(r);
+        return false;
+    }
+    out->s = g_strdup(text);
+    return true;
+}
+
+void blk_value_clear(blk_value *v)
+{
+    g_free(v->s);
+    v->s = NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Context
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    char *name, *unit, *meaning;
+    blk_derived_fn fn;
+    void *data;
+} derived_fig;
+
+struct blk_ctx {
+    const cfg *config;
+    gsc_clock *clock;
+    GPtrArray *insts;   /* blk_inst *, creation order */
+    GArray *derived;    /* derived_fig */
+};
+
+blk_ctx *blk_ctx_new(const cfg *config, gsc_clock *clock)
+{
+    blk_ctx *ctx = g_new0(blk_ctx, 1);
+    ctx->config = config;
+    ctx->clock = clock;
+    ctx->insts = g_ptr_array_new();
+    ctx->derived = g_array_new(FALSE, TRUE, sizeof(derived_fig));
+    return ctx;
+}
+
+static void inst_free(blk_inst *inst)
+{
+    for (unsigned i = 0; i < inst->desc->n_params; i++)
+        blk_value_clear(&inst->params[i]);
+    g_free(inst->params);
+    g_free(inst->param_src);
+    g_free(inst->stats);
+    g_free(inst->ports);
+    g_free((char *)inst->path);
+    g_free((char *)inst->log_domain);
+    g_free(inst);
+}
+
+void blk_ctx_free(blk_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    for (unsigned i = 0; i < ctx->insts->len; i++)
+        inst_free(g_ptr_array_index(ctx->insts, i));
+    g_ptr_array_free(ctx->insts, TRUE);
+    for (unsigned i = 0; i < ctx->derived->len; i++) {
+        derived_fig *f = &g_array_index(ctx->derived, derived_fig, i);
+        g_free(f->name);
+        g_free(f->unit);
+        g_free(f->meaning);
+    }
+    g_array_free(ctx->derived, TRUE);
+    g_free(ctx);
+}
+
+gsc_clock *blk_ctx_clock(const blk_ctx *ctx)
+{
+    return ctx->clock;
+}
+
+const cfg *blk_ctx_config(const blk_ctx *ctx)
+{
+    return ctx->config;
+}
+
+unsigned blk_ctx_n_insts(const blk_ctx *ctx)
+{
+    return ctx->insts->len;
+}
+
+blk_inst *blk_ctx_inst(const blk_ctx *ctx, unsigned i)
+{
+    g_assert(i < ctx->insts->len);
+    return g_ptr_array_index(ctx->insts, i);
+}
+
+blk_inst *blk_ctx_find(const blk_ctx *ctx, const char *path)
+{
+    for (unsigned i = 0; i < ctx->insts->len; i++) {
+        blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        if (strcmp(inst->path, path) == 0)
+            return inst;
+    }
+    return NULL;
+}
+
+void blk_ctx_add_derived(blk_ctx *ctx, const char *name, const char *unit, const char *meaning,
+                         blk_derived_fn fn, void *data)
+{
+    derived_fig f = {g_strdup(name), g_strdup(unit), g_strdup(meaning), fn, data};
+    g_array_append_val(ctx->derived, f);
+}
+
+unsigned blk_ctx_n_derived(const blk_ctx *ctx)
+{
+    return ctx->derived->len;
+}
+
+void blk_ctx_derived(const blk_ctx *ctx, unsigned i, const char **name, const char **unit,
+                     const char **meaning, double *value)
+{
+    g_assert(i < ctx->derived->len);
+    const derived_fig *f = &g_array_index(ctx->derived, derived_fig, i);
+    *name = f->name;
+    *unit = f->unit;
+    *meaning = f->meaning;
+    *value = f->fn(ctx, f->data);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Instances
+ * ------------------------------------------------------------------------------------------- */
+
+blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc)
+{
+    blk_registry_add(desc);
+    blk_inst *inst = g_new0(blk_inst, 1);
+    inst->desc = desc;
+    inst->ctx = ctx;
+    inst->mod = gsc_module_new(parent, name);
+    inst->path = g_strdup(gsc_module_name(inst->mod));
+    inst->log_domain = g_strdup_printf("gpusc.%s", desc->name);
+    inst->params = g_new0(blk_value, desc->n_params);
+    inst->param_src = g_new0(const char *, desc->n_params);
+    inst->stats = g_new0(uint64_t, desc->n_stats ? desc->n_stats : 1);
+    inst->ports = g_new0(gsc_port *, desc->n_ports ? desc->n_ports : 1);
+    for (unsigned i = 0; i < desc->n_params; i++) {
+        const blk_param_desc *p = &desc->params[i];
+        cfg_value_ref ref;
+        cfg_lookup(ctx->config, inst->path, desc->name, p, &ref);
+        char *problem = NULL;
+        if (!blk_value_parse(p, ref.text, &inst->params[i], &problem)) {
+            /* Type sections are validated at load; an instance section is validated here first
+             * (cfg_check_instances then reports the remaining unknown sections and keys). */
+            gsc_fatal("%s: [%s] %s: %s", ref.where, ref.section, p->name, problem);
+        }
+        inst->param_src[i] = ref.source;
+    }
+    for (unsigned i = 0; i < desc->n_ports; i++)
+        inst->ports[i] = gsc_port_new(inst->mod, desc->ports[i].name, desc->ports[i].dir, desc->ports[i].type);
+    g_ptr_array_add(ctx->insts, inst);
+    return inst;
+}
+
+void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self)
+{
+    inst->elaborate = fn;
+    inst->self = self;
+}
+
+void blk_ctx_elaborate(blk_ctx *ctx)
+{
+    for (unsigned i = 0; i < ctx->insts->len; i++) {
+        blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        if (inst->elaborate)
+            inst->elaborate(inst->self);
+    }
+}
+
+static const blk_value *param_get(const blk_inst *inst, const char *name, blk_param_type type)
+{
+    int i = blk_desc_param_index(inst->desc, name);
+    if (i < 0)
+        g_error("block %s has no parameter %s", inst->desc->name, name);
+    if (inst->desc->params[i].type != type)
+        g_error("parameter %s.%s is a %s, not a %s", inst->desc->name, name,
+                blk_param_type_name(inst->desc->params[i].type), blk_param_type_name(type));
+    return &inst->params[i];
+}
+
+int64_t blk_param_int(const blk_inst *inst, const char *name)
+{
+    return param_get(inst, name, BLK_PARAM_INT)->i;
+}
+
+uint64_t blk_param_uint(const blk_inst *inst, const char *name)
+{
+    return param_get(inst, name, BLK_PARAM_UINT)->u;
+}
+
+bool blk_param_bool(const blk_inst *inst, const char *name)
+{
+    return param_get(inst, name, BLK_PARAM_BOOL)->b;
+}
+
+double blk_param_double(const blk_inst *inst, const char *name)
+{
+    return param_get(inst, name, BLK_PARAM_DOUBLE)->d;
+}
+
+unsigned blk_param_enum(const blk_inst *inst, const char *name)
+{
+    return (unsigned)param_get(inst, name, BLK_PARAM_ENUM)->u;
+}
+
+const char *blk_param_string(const blk_inst *inst, const char *name)
+{
+    int i = blk_desc_param_index(inst->desc, name);
+    if (i < 0)
+        g_error("block %s has no parameter %s", inst->desc->name, name);
+    return inst->params[i].s;
+}
+
+gsc_port *blk_port_by_name(const blk_inst *inst, const char *name)
+{
+    int i = blk_desc_port_index(inst->desc, name);
+    if (i < 0)
+        g_error("block %s has no port %s", inst->desc->name, name);
+    return inst->ports[i];
+}
+
+unsigned blk_port_fifo_depth(const blk_inst *inst, unsigned idx)
+{
+    g_assert(idx < inst->desc->n_ports);
+    const blk_port_desc *pd = &inst->desc->ports[idx];
+    if (!pd->depth_param)
+        return 2;
+    uint64_t d = blk_param_uint(inst, pd->depth_param);
+    g_assert(d >= 1 && d <= G_MAXUINT);
+    return (unsigned)d;
+}
+
+double blk_stat_value(const blk_inst *inst, unsigned idx)
+{
+    g_assert(idx < inst->desc->n_stats);
+    const blk_stat_desc *s = &inst->desc->stats[idx];
+    if (s->kind == BLK_STAT_DERIVED)
+        return s->derive(inst);
+    return (double)inst->stats[idx];
+}
+
+void blk_trace_state(blk_inst *inst, const char *name, gsc_ctype ctype, const void *addr)
+{
+    for (unsigned i = 0; i < inst->desc->n_state; i++)
+        if (strcmp(inst->desc->state[i].name, name) == 0) {
+            gsc_trace_var(inst->mod, name, ctype, addr, inst->desc->state[i].width);
+            return;
+        }
+    g_error("block %s declares no traced state %s", inst->desc->name, name);
+}

@@ -1,0 +1,87 @@
+/* cli.h — the common command line of every gpusc program.
+ *
+ *   --list-blocks             list the registered block types and exit
+ *   --describe BLOCK          print a block's descriptor (gst-inspect style) and exit
+ *   --preset NAME             load a built-in preset (repeatable; default: the program's)
+ *   --config FILE             load an INI file (repeatable)
+ *   --set SECTION.KEY=VALUE   override one parameter (repeatable)
+ *   --seed N                  set the `seed` parameter of every block type that has one
+ *   --dump-config             print the effective parameters of every instance and exit
+ *   --stats-json FILE         also write the statistics as JSON
+ *   --trace=PATTERNS          trace the instances matching these globs (default "*")
+ *   --no-trace                no VCD
+ *   --trace-window=FROM:TO    trace cycles FROM..TO only (either side may be empty)
+ *   --vcd PATH                VCD path (default waveforms/<program>.vcd; a .gtkw is written beside)
+ *   --max-cycles N            stop after N cycles (0: no limit)
+ *
+ * A program:
+ *     demo_register();                                   // descriptors and presets
+ *     cli_run *run = cli_new("tb-pipeline", "what it does", &tb_pipeline_desc, "tb", NULL);
+ *     cli_parse(run, &argc, &argv);                      // may exit (listing, errors)
+ *     ... build blocks under run->top->mod with run->ctx ...
+ *     cli_elaborate(run);                                // config check, --dump-config, gsc_elaborate
+ *     uint64_t cycles = gsc_run(run->max_cycles);
+ *     ... check results ...
+ *     cli_finish(run, cycles);                           // VCD, .gtkw, statistics
+ *
+ * The program's descriptor (parameters, no ports) is instantiated as the top-level module; if it
+ * declares a uint parameter "period_ps", that is the core clock period (otherwise 1000 ps).
+ */
+#ifndef GPUSC_MODELS_CORE_CLI_H
+#define GPUSC_MODELS_CORE_CLI_H
+
+#include <glib.h>
+
+#include "models/core/block.h"
+#include "models/core/config.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+    /* set by cli_new */
+    const char *program;
+    const char *summary;
+    const blk_desc *top_desc;
+    const char *top_name;
+    const char *default_preset; /* NULL: none */
+    GOptionContext *options;
+
+    /* options (read them after cli_parse) */
+    char **configs, **presets, **sets;
+    gboolean list_blocks, dump_config, no_trace;
+    char *describe, *stats_json, *trace, *trace_window, *vcd_path, *gtkw_path;
+    gint64 max_cycles, seed;
+    uint64_t trace_from, trace_to;
+
+    /* made by cli_parse */
+    cfg *config;
+    gsc_clock *clock;
+    blk_ctx *ctx;
+    blk_inst *top;
+} cli_run;
+
+cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_desc, const char *top_name,
+                 const char *default_preset);
+/* Add a program-specific option group (ownership passes to the context). */
+void cli_add_group(cli_run *run, GOptionGroup *group);
+/* Parse, handle --list-blocks/--describe (exit 0), load the configuration (errors: message and
+ * exit 1), call gsc_init, open the trace, create the core clock, the context and the top instance. */
+void cli_parse(cli_run *run, int *argc, char ***argv);
+/* After the blocks are built: check instance sections, handle --dump-config (exit 0), elaborate. */
+void cli_elaborate(cli_run *run);
+/* After the run: close the VCD and write the .gtkw beside it, print statistics on stdout, write
+ * --stats-json. */
+void cli_finish(cli_run *run, uint64_t cycles);
+void cli_free(cli_run *run);
+
+/* Print a descriptor as --describe does / the list as --list-blocks does. */
+void cli_describe(const blk_desc *d, FILE *out);
+void cli_list_blocks(FILE *out);
+/* Print "gpusc: message" on stderr and exit(1). */
+void cli_die(const char *fmt, ...) G_GNUC_PRINTF(1, 2) G_GNUC_NORETURN;
+/* Parse "FROM:TO" (either side may be empty: 0 / 0 = to the end). */
+bool cli_parse_window(const char *text, uint64_t *from, uint64_t *to, char **problem);
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_CORE_CLI_H */

@@ -1,0 +1,365 @@
+/* config.c — presets, INI files, --set overrides, validation, --dump-config.
+ *
+ * GKeyFile parses the INI text but does not report line numbers, so each text is also scanned line
+ * by line to find the line of every key (and to report syntax errors with their line).
+ */
+#include "models/core/config.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(gpusc-config-error-quark, cfg_error)
+
+/* ---------------------------------------------------------------------------------------------
+ * Presets (a registry, like blocks)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name, *description, *text;
+} preset;
+
+static GArray *presets; /* preset, registration order */
+
+void cfg_preset_register(const char *name, const char *description, const char *ini_text)
+{
+    if (!presets)
+        presets = g_array_new(FALSE, TRUE, sizeof(preset));
+    for (unsigned i = 0; i < presets->len; i++) {
+        const preset *p = &g_array_index(presets, preset, i);
+        if (strcmp(p->name, name) == 0) {
+            if (strcmp(p->text, ini_text) != 0)
+                g_error("two different presets are named %s", name);
+            return;
+        }
+    }
+    preset p = {name, description, ini_text};
+    g_array_append_val(presets, p);
+}
+
+unsigned cfg_preset_count(void)
+{
+    return presets ? presets->len : 0;
+}
+
+void cfg_preset_nth(unsigned i, const char **name, const char **description)
+{
+    g_assert(presets && i < presets->len);
+    *name = g_array_index(presets, preset, i).name;
+    *description = g_array_index(presets, preset, i).description;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Entries
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    char *section, *key, *value;
+    char *source; /* for --dump-config */
+    char *where;  /* for error messages */
+} cfg_entry;
+
+struct cfg {
+    GPtrArray *all;       /* every cfg_entry loaded, in order (owned) */
+    GHashTable *latest;   /* "section\nkey" -> the latest cfg_entry for it */
+};
+
+static void entry_free(gpointer p)
+{
+    cfg_entry *e = p;
+    g_free(e->section);
+    g_free(e->key);
+    g_free(e->value);
+    g_free(e->source);
+    g_free(e->where);
+    g_free(e);
+}
+
+cfg *cfg_new(void)
+{
+    cfg *c = g_new0(cfg, 1);
+    c->all = g_ptr_array_new_with_free_func(entry_free);
+    c->latest = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    return c;
+}
+
+void cfg_free(cfg *c)
+{
+    if (!c)
+        return;
+    g_hash_table_destroy(c->latest);
+    g_ptr_array_free(c->all, TRUE);
+    g_free(c);
+}
+
+static char *entry_key(const char *section, const char *key)
+{
+    return g_strconcat(section, "\n", key, NULL);
+}
+
+static void cfg_add(cfg *c, const char *section, const char *key, const char *value, char *source, char *where)
+{
+    cfg_entry *e = g_new0(cfg_entry, 1);
+    e->section = g_strdup(section);
+    e->key = g_strdup(key);
+    e->value = g_strdup(value);
+    e->source = source;
+    e->where = where;
+    g_ptr_array_add(c->all, e);
+    g_hash_table_insert(c->latest, entry_key(section, key), e);
+}
+
+static const cfg_entry *cfg_get(const cfg *c, const char *section, const char *key)
+{
+    char *k = entry_key(section, key);
+    const cfg_entry *e = g_hash_table_lookup(c->latest, k);
+    g_free(k);
+    return e;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Validation of one entry
+ * ------------------------------------------------------------------------------------------- */
+
+static char *param_names(const blk_desc *d)
+{
+    GString *s = g_string_new(NULL);
+    for (unsigned i = 0; i < d->n_params; i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : "", d->params[i].name);
+    if (!d->n_params)
+        g_string_append(s, "none");
+    return g_string_free(s, FALSE);
+}
+
+/* Check key=value of `section` against descriptor d. */
+static bool check_entry(const blk_desc *d, const char *where, const char *section, const char *key,
+                        const char *value, GError **err)
+{
+    const blk_param_desc *p = blk_desc_param(d, key);
+    if (!p) {
+        char *names = param_names(d);
+        g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key (parameters of %s: %s)", where,
+                    section, key, d->name, names);
+        g_free(names);
+        return false;
+    }
+    blk_value v;
+    char *problem = NULL;
+    if (!blk_value_parse(p, value, &v, &problem)) {
+        int code = strstr(problem, "out of range") ? CFG_ERROR_RANGE : CFG_ERROR_TYPE;
+        g_set_error(err, CFG_ERROR, code, "%s: [%s] %s: %s", where, section, key, problem);
+        g_free(problem);
+        return false;
+    }
+    blk_value_clear(&v);
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Loading INI text
+ * ------------------------------------------------------------------------------------------- */
+
+/* Scan the text for syntax errors and the line of each "section\nkey" (the last occurrence, as
+ * GKeyFile keeps the last value). */
+static GHashTable *scan_lines(const char *origin, const char *text, GError **err)
+{
+    GHashTable *lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    char **v = g_strsplit(text, "\n", -1);
+    char *section = NULL;
+    bool ok = true;
+    for (unsigned i = 0; v[i] && ok; i++) {
+        char *line = g_strstrip(v[i]);
+        unsigned lineno = i + 1;
+        if (!*line || *line == '#')
+            continue;
+        if (*line == '[') {
+            size_t n = strlen(line);
+            if (line[n - 1] != ']' || n < 3) {
+                g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: expected [section]", origin, lineno);
+                ok = false;
+                break;
+            }
+            g_free(section);
+            section = g_strndup(line + 1, n - 2);
+            continue;
+        }
+        char *eq = strchr(line, '=');
+        if (!eq || eq == line) {
+            g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: expected key=value or [section]",
+                        origin, lineno);
+            ok = false;
+            break;
+        }
+        if (!section) {
+            g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: key outside of any [section]", origin,
+                        lineno);
+            ok = false;
+            break;
+        }
+        *eq = '\0';
+        char *key = g_strstrip(line);
+        g_hash_table_insert(lines, entry_key(section, key), GUINT_TO_POINTER(lineno));
+    }
+    g_free(section);
+    g_strfreev(v);
+    if (!ok) {
+        g_hash_table_destroy(lines);
+        return NULL;
+    }
+    return lines;
+}
+
+/* Load text whose entries are located as "<origin>:<line>" and sourced as `source` (NULL: the
+ * location itself). Type sections are validated now; instance sections by cfg_check_instances. */
+static bool load_text(cfg *c, const char *origin, const char *source, const char *text, GError **err)
+{
+    GHashTable *lines = scan_lines(origin, text, err);
+    if (!lines)
+        return false;
+    GKeyFile *kf = g_key_file_new();
+    GError *kerr = NULL;
+    bool ok = g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &kerr);
+    if (!ok) {
+        g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s: %s", origin, kerr->message);
+        g_error_free(kerr);
+    }
+    gchar **groups = ok ? g_key_file_get_groups(kf, NULL) : NULL;
+    for (unsigned g = 0; ok && groups[g]; g++) {
+        gchar **keys = g_key_file_get_keys(kf, groups[g], NULL, NULL);
+        const blk_desc *d = blk_registry_find(groups[g]);
+        for (unsigned k = 0; ok && keys && keys[k]; k++) {
+            char *ek = entry_key(groups[g], keys[k]);
+            unsigned line = GPOINTER_TO_UINT(g_hash_table_lookup(lines, ek));
+            g_free(ek);
+            char *where = g_strdup_printf("%s:%u", origin, line);
+            char *value = g_key_file_get_string(kf, groups[g], keys[k], &kerr);
+            if (!value) {
+                g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s: [%s] %s: %s", where, groups[g], keys[k],
+                            kerr->message);
+                g_clear_error(&kerr);
+                ok = false;
+            } else if (d && !check_entry(d, where, groups[g], keys[k], value, err)) {
+                ok = false;
+            }
+            if (ok)
+                cfg_add(c, groups[g], keys[k], value, source ? g_strdup(source) : g_strdup(where), where);
+            else
+                g_free(where);
+            g_free(value);
+        }
+        g_strfreev(keys);
+    }
+    g_strfreev(groups);
+    g_key_file_free(kf);
+    g_hash_table_destroy(lines);
+    return ok;
+}
+
+bool cfg_load_preset(cfg *c, const char *name, GError **err)
+{
+    for (unsigned i = 0; presets && i < presets->len; i++) {
+        const preset *p = &g_array_index(presets, preset, i);
+        if (strcmp(p->name, name) == 0) {
+            char *origin = g_strdup_printf("preset %s", name);
+            bool ok = load_text(c, origin, origin, p->text, err);
+            g_free(origin);
+            return ok;
+        }
+    }
+    GString *known = g_string_new(NULL);
+    for (unsigned i = 0; presets && i < presets->len; i++)
+        g_string_append_printf(known, "%s%s", i ? ", " : "", g_array_index(presets, preset, i).name);
+    g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN, "unknown preset '%s' (known: %s)", name,
+                known->len ? known->str : "none");
+    g_string_free(known, TRUE);
+    return false;
+}
+
+bool cfg_load_file(cfg *c, const char *path, GError **err)
+{
+    char *text = NULL;
+    GError *ferr = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &ferr)) {
+        g_set_error(err, CFG_ERROR, CFG_ERROR_IO, "%s", ferr->message);
+        g_error_free(ferr);
+        return false;
+    }
+    bool ok = load_text(c, path, NULL, text, err);
+    g_free(text);
+    return ok;
+}
+
+bool cfg_load_data(cfg *c, const char *origin, const char *text, GError **err)
+{
+    return load_text(c, origin, NULL, text, err);
+}
+
+bool cfg_set(cfg *c, const char *assignment, GError **err)
+{
+    char *where = g_strdup_printf("--set %s", assignment);
+    const char *eq = strchr(assignment, '=');
+    char *lhs = eq ? g_strndup(assignment, (gsize)(eq - assignment)) : NULL;
+    char *dot = lhs ? strrchr(lhs, '.') : NULL;
+    if (!dot || dot == lhs || !dot[1]) {
+        g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s: expected section.key=value", where);
+        g_free(lhs);
+        g_free(where);
+        return false;
+    }
+    *dot = '\0';
+    const char *section = lhs, *key = dot + 1, *value = eq + 1;
+    const blk_desc *d = blk_registry_find(section);
+    bool ok = !d || check_entry(d, where, section, key, value, err);
+    if (ok)
+        cfg_add(c, section, key, value, g_strdup("--set"), where);
+    else
+        g_free(where);
+    g_free(lhs);
+    return ok;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Lookup, instance checks, dump
+ * ------------------------------------------------------------------------------------------- */
+
+bool cfg_lookup(const cfg *c, const char *path, const char *type, const blk_param_desc *p, cfg_value_ref *out)
+{
+    const cfg_entry *e = c ? cfg_get(c, path, p->name) : NULL;
+    if (!e && c)
+        e = cfg_get(c, type, p->name);
+    if (!e) {
+        *out = (cfg_value_ref){p->def, "default", "default", NULL};
+        return false;
+    }
+    *out = (cfg_value_ref){e->value, e->source, e->where, e->section};
+    return true;
+}
+
+bool cfg_check_instances(const cfg *c, const blk_ctx *ctx, GError **err)
+{
+    for (unsigned i = 0; i < c->all->len; i++) {
+        const cfg_entry *e = g_ptr_array_index(c->all, i);
+        if (blk_registry_find(e->section))
+            continue; /* a type section, checked at load */
+        const blk_inst *inst = blk_ctx_find(ctx, e->section);
+        if (!inst) {
+            g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN,
+                        "%s: [%s] %s: unknown section (neither a block type nor an instance)", e->where, e->section,
+                        e->key);
+            return false;
+        }
+        if (!check_entry(inst->desc, e->where, e->section, e->key, e->value, err))
+            return false;
+    }
+    return true;
+}
+
+void cfg_dump(const blk_ctx *ctx, FILE *out)
+{
+    fprintf(out, "# gpusc effective configuration: every instance, every parameter, with its source\n");
+    for (unsigned i = 0; i < blk_ctx_n_insts(ctx); i++) {
+        const blk_inst *inst = blk_ctx_inst(ctx, i);
+        const blk_desc *d = inst->desc;
+        fprintf(out, "\n[%s]\n# %s: %s\n", inst->path, d->name, d->description);
+        for (unsigned k = 0; k < d->n_params; k++)
+            fprintf(out, "# %s\n%s=%s\n", inst->param_src[k], d->params[k].name, inst->params[k].s);
+    }
+}

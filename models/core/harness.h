@@ -1,0 +1,70 @@
+/* harness.h — test one block alone, cycle by cycle (in the spirit of GStreamer's GstHarness).
+ *
+ * harness_new() builds a fresh simulation holding a core clock (1000 ps), the block under test
+ * (instance "dut", made by the block's constructor) and, in a module "harness", one channel per
+ * port of the block (a latch or a FIFO as the port descriptor says; FIFO depth from the block's
+ * depth parameter) plus a driver process that runs every cycle:
+ *   - input latch ports: writes the next queued value (one per cycle; visible to the block in the
+ *     next cycle, as from any upstream stage);
+ *   - input FIFO ports: puts queued items while the FIFO has room;
+ *   - output latch ports: samples the value visible in that cycle (and whether it is fresh);
+ *   - output FIFO ports: gets every available item (unless draining is turned off), recording the
+ *     cycle it was got in.
+ * harness_step() runs one cycle. Cycle numbers are gsc_cycle() as seen by the driver.
+ *
+ * A SystemC kernel cannot be rebuilt inside one process, so each harness test runs in its own
+ * subprocess: register it with harness_test_add(), which also calls gsc_init() in the child (the
+ * test's main() must not call gsc_init itself).
+ */
+#ifndef GPUSC_MODELS_CORE_HARNESS_H
+#define GPUSC_MODELS_CORE_HARNESS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/core/block.h"
+
+G_BEGIN_DECLS
+
+#define HARNESS_PERIOD_PS 1000
+
+typedef struct harness harness;
+
+/* A block constructor: builds instance `name` under parent and returns the block's struct. */
+typedef void *(*harness_ctor)(blk_ctx *ctx, gsc_module *parent, const char *name);
+
+/* settings: NULL-terminated "key=value" parameters of the block (applied like --set to the block's
+ * type section); an invalid setting is a test bug (g_error). vcd_path: NULL or a VCD to write
+ * (everything traced). The simulation is elaborated by the first harness_step(). */
+harness *harness_new(const blk_desc *desc, harness_ctor make, const char *const *settings, const char *vcd_path);
+void *harness_block(const harness *h);
+blk_inst *harness_inst(const harness *h);
+
+/* Queue a value for an input port (a latch or a FIFO); the driver applies it from the next step. */
+void harness_push(harness *h, const char *port, const void *value);
+/* Values queued on an input port and not yet written/put. */
+unsigned harness_pending(const harness *h, const char *port);
+
+/* Output latch: the value sampled in the last step, and whether it was fresh (written in the
+ * cycle before). */
+const void *harness_read(const harness *h, const char *port);
+bool harness_fresh(const harness *h, const char *port);
+/* Output FIFO: take the oldest item got by the driver; false if none. cycle may be NULL. */
+bool harness_pop(harness *h, const char *port, void *item, uint64_t *cycle);
+/* Output FIFO: stop (false) or resume (true) getting items, to apply back-pressure. */
+void harness_set_drain(harness *h, const char *port, bool drain);
+
+/* Run one cycle; returns the cycle the driver ran in. */
+uint64_t harness_step(harness *h);
+/* Run n cycles; returns the last cycle. */
+uint64_t harness_run(harness *h, unsigned n);
+/* Close the VCD (if any). The simulation itself ends with the (sub)process. */
+void harness_free(harness *h);
+
+/* Register a g_test that runs fn in a subprocess (see above). */
+void harness_test_add(const char *path, void (*fn)(void));
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_CORE_HARNESS_H */
