@@ -4,7 +4,8 @@
 # models/libgpusc-models.la re-exports them for every program.
 noinst_LTLIBRARIES += models/lib/libgpusc-lib.la
 models_lib_libgpusc_lib_la_SOURCES = \
-	models/lib/occupancy.c models/lib/occupancy.h
+	models/lib/occupancy.c models/lib/occupancy.h \
+	models/lib/cache.c models/lib/cache.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
@@ -12,3 +13,7 @@ GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
 check_PROGRAMS += tests/lib/test_occupancy
 TESTS += tests/lib/test_occupancy
 tests_lib_test_occupancy_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_cache
+TESTS += tests/lib/test_cache
+tests_lib_test_cache_LDADD = $(GPUSC_LIB_TEST_LIBS)

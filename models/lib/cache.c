@@ -1,0 +1,466 @@
+/* cache.c — tag array, MSHR table and L1D policy decisions; see cache.h. */
+#include "models/lib/cache.h"
+
+G_DEFINE_QUARK(gpusc-cache-error-quark, cache_error)
+
+struct cache_tags {
+    cache_config cfg;
+    unsigned line_shift;
+    unsigned set_bits;   /* log2(sets) when sets is a power of two */
+    cache_line *lines;   /* sets * ways, set-major */
+    uint64_t tick;       /* LRU clock: one step per touch */
+    cache_index_fn index_fn;
+    void *index_ctx;
+    cache_evict_fn evict_fn;
+    void *evict_ctx;
+};
+
+static const char *const status_names[CACHE_STATUS_COUNT] = {
+    "HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL",
+};
+static const char *const fail_names[CACHE_FAIL_COUNT] = {"none", "no-line", "mshr-full", "merge-full"};
+
+const char *cache_status_name(cache_status s)
+{
+    g_return_val_if_fail(s < CACHE_STATUS_COUNT, "?");
+    return status_names[s];
+}
+
+const char *cache_fail_name(cache_fail f)
+{
+    g_return_val_if_fail(f < CACHE_FAIL_COUNT, "?");
+    return fail_names[f];
+}
+
+/* ---- tag array ------------------------------------------------------------------------------- */
+
+static unsigned index_xor(uint64_t line_addr, unsigned set_bits)
+{
+    uint64_t mask = ((uint64_t)1 << set_bits) - 1, h = 0;
+    for (uint64_t a = line_addr; a; a >>= set_bits)
+        h ^= a & mask;
+    return (unsigned)h;
+}
+
+cache_tags *cache_tags_new(const cache_config *cfg, GError **err)
+{
+    const char *bad = NULL;
+    if (cfg->sets == 0 || cfg->ways == 0)
+        bad = "sets and ways must be at least 1";
+    else if (cfg->line_size == 0 || (cfg->line_size & (cfg->line_size - 1)))
+        bad = "line size must be a power of two";
+    else if (cfg->index == CACHE_INDEX_XOR && (cfg->sets & (cfg->sets - 1)))
+        bad = "the XOR set index needs a power-of-two number of sets";
+    if (bad) {
+        g_set_error(err, CACHE_ERROR, 0, "cache: %s (sets %u, ways %u, line %u)", bad, cfg->sets, cfg->ways,
+                    cfg->line_size);
+        return NULL;
+    }
+    cache_tags *t = g_new0(cache_tags, 1);
+    t->cfg = *cfg;
+    t->line_shift = (unsigned)g_bit_nth_lsf(cfg->line_size, -1);
+    t->set_bits = (cfg->sets & (cfg->sets - 1)) ? 0 : (unsigned)g_bit_nth_lsf(cfg->sets, -1);
+    t->lines = g_new0(cache_line, (gsize)cfg->sets * cfg->ways);
+    return t;
+}
+
+void cache_tags_free(cache_tags *t)
+{
+    if (!t)
+        return;
+    g_free(t->lines);
+    g_free(t);
+}
+
+const cache_config *cache_tags_config(const cache_tags *t)
+{
+    return &t->cfg;
+}
+
+void cache_tags_set_index_fn(cache_tags *t, cache_index_fn fn, void *ctx)
+{
+    t->index_fn = fn;
+    t->index_ctx = ctx;
+}
+
+void cache_tags_set_evict_hook(cache_tags *t, cache_evict_fn fn, void *ctx)
+{
+    t->evict_fn = fn;
+    t->evict_ctx = ctx;
+}
+
+uint64_t cache_tags_line_addr(const cache_tags *t, uint64_t addr)
+{
+    return addr >> t->line_shift;
+}
+
+static unsigned set_of_line(const cache_tags *t, uint64_t line_addr)
+{
+    switch (t->cfg.index) {
+    case CACHE_INDEX_XOR:
+        return t->set_bits ? index_xor(line_addr, t->set_bits) : 0;
+    case CACHE_INDEX_CUSTOM: {
+        g_assert(t->index_fn);
+        unsigned s = t->index_fn(line_addr, t->cfg.sets, t->index_ctx);
+        g_assert(s < t->cfg.sets);
+        return s;
+    }
+    case CACHE_INDEX_LINEAR:
+    default:
+        return (unsigned)(line_addr % t->cfg.sets);
+    }
+}
+
+unsigned cache_tags_set_of(const cache_tags *t, uint64_t addr)
+{
+    return set_of_line(t, cache_tags_line_addr(t, addr));
+}
+
+static cache_line *line_at(const cache_tags *t, unsigned set, unsigned way)
+{
+    return &t->lines[(gsize)set * t->cfg.ways + way];
+}
+
+const cache_line *cache_tags_line(const cache_tags *t, unsigned set, unsigned way)
+{
+    g_return_val_if_fail(set < t->cfg.sets && way < t->cfg.ways, NULL);
+    return line_at(t, set, way);
+}
+
+/* The way holding line_addr in `set` (any non-INVALID state), or -1. */
+static int find_way(const cache_tags *t, unsigned set, uint64_t line_addr)
+{
+    for (unsigned w = 0; w < t->cfg.ways; w++) {
+        const cache_line *l = line_at(t, set, w);
+        if (l->state != CACHE_LINE_INVALID && l->line_addr == line_addr)
+            return (int)w;
+    }
+    return -1;
+}
+
+/* First INVALID way, else the LRU way among VALID/MODIFIED ones; -1 if all are RESERVED. */
+static int find_victim(const cache_tags *t, unsigned set)
+{
+    int lru = -1;
+    for (unsigned w = 0; w < t->cfg.ways; w++) {
+        const cache_line *l = line_at(t, set, w);
+        if (l->state == CACHE_LINE_INVALID)
+            return (int)w;
+        if (l->state == CACHE_LINE_RESERVED)
+            continue;
+        if (lru < 0 || l->last_use < line_at(t, set, (unsigned)lru)->last_use)
+            lru = (int)w;
+    }
+    return lru;
+}
+
+cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_out)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la);
+    int w = find_way(t, set, la);
+    if (w >= 0) {
+        if (way_out)
+            *way_out = (unsigned)w;
+        return line_at(t, set, (unsigned)w)->state == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
+    }
+    w = find_victim(t, set);
+    if (w < 0)
+        return CACHE_RESERVATION_FAIL;
+    if (way_out)
+        *way_out = (unsigned)w;
+    return CACHE_MISS;
+}
+
+static void drop_line(cache_tags *t, unsigned set, unsigned way, cache_evict_reason reason)
+{
+    cache_line *l = line_at(t, set, way);
+    if ((l->state == CACHE_LINE_VALID || l->state == CACHE_LINE_MODIFIED) && t->evict_fn) {
+        cache_eviction ev = {.line_addr = l->line_addr, .state = l->state, .meta = l->meta,
+                             .set = set, .way = way, .reason = reason};
+        t->evict_fn(&ev, t->evict_ctx);
+    }
+    l->state = CACHE_LINE_INVALID;
+}
+
+static void install(cache_tags *t, unsigned set, unsigned way, uint64_t la, cache_line_state st, uint64_t meta)
+{
+    drop_line(t, set, way, CACHE_EVICT_REPLACE);
+    cache_line *l = line_at(t, set, way);
+    *l = (cache_line){.line_addr = la, .state = st, .last_use = ++t->tick, .meta = meta};
+}
+
+cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint64_t meta, unsigned *way_out)
+{
+    unsigned way = 0;
+    cache_status st = cache_tags_probe(t, addr, &way);
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la);
+    if (st == CACHE_HIT || st == CACHE_HIT_RESERVED)
+        line_at(t, set, way)->last_use = ++t->tick;
+    else if (st == CACHE_MISS && allocate)
+        install(t, set, way, la, CACHE_LINE_RESERVED, meta);
+    if (way_out && st != CACHE_RESERVATION_FAIL)
+        *way_out = way;
+    return st;
+}
+
+bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
+{
+    unsigned way = 0;
+    cache_status st = cache_tags_probe(t, addr, &way);
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la);
+    if (st == CACHE_HIT_RESERVED) {
+        cache_line *l = line_at(t, set, way);
+        l->state = CACHE_LINE_VALID;
+        l->last_use = ++t->tick;
+        return true;
+    }
+    if (st != CACHE_MISS)
+        return false;
+    install(t, set, way, la, CACHE_LINE_VALID, meta);
+    return true;
+}
+
+bool cache_tags_invalidate(cache_tags *t, uint64_t addr)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la);
+    int w = find_way(t, set, la);
+    if (w < 0 || line_at(t, set, (unsigned)w)->state == CACHE_LINE_RESERVED)
+        return false;
+    drop_line(t, set, (unsigned)w, CACHE_EVICT_INVALIDATE);
+    return true;
+}
+
+void cache_tags_invalidate_all(cache_tags *t)
+{
+    for (unsigned s = 0; s < t->cfg.sets; s++)
+        for (unsigned w = 0; w < t->cfg.ways; w++)
+            if (line_at(t, s, w)->state != CACHE_LINE_RESERVED)
+                drop_line(t, s, w, CACHE_EVICT_INVALIDATE);
+}
+
+static cache_line *find_line(const cache_tags *t, uint64_t addr)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la);
+    int w = find_way(t, set, la);
+    return w < 0 ? NULL : line_at(t, set, (unsigned)w);
+}
+
+const cache_line *cache_tags_find(const cache_tags *t, uint64_t addr)
+{
+    return find_line(t, addr);
+}
+
+bool cache_tags_mark_modified(cache_tags *t, uint64_t addr)
+{
+    cache_line *l = find_line(t, addr);
+    if (!l || l->state == CACHE_LINE_RESERVED)
+        return false;
+    l->state = CACHE_LINE_MODIFIED;
+    return true;
+}
+
+bool cache_tags_set_meta(cache_tags *t, uint64_t addr, uint64_t meta)
+{
+    cache_line *l = find_line(t, addr);
+    if (!l)
+        return false;
+    l->meta = meta;
+    return true;
+}
+
+/* ---- MSHR table ------------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t line_addr;
+    GArray *requests; /* uint64_t, in merge order */
+    unsigned next;    /* next request to release once ready */
+    bool ready;
+} mshr_entry;
+
+struct cache_mshr {
+    unsigned entries, max_merged;
+    GHashTable *by_line; /* uint64_t line -> mshr_entry* */
+    GQueue ready;        /* mshr_entry*, in fill order */
+};
+
+static void mshr_entry_free(gpointer p)
+{
+    mshr_entry *e = p;
+    g_array_free(e->requests, TRUE);
+    g_free(e);
+}
+
+cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
+{
+    g_return_val_if_fail(entries > 0 && max_merged > 0, NULL);
+    cache_mshr *m = g_new0(cache_mshr, 1);
+    m->entries = entries;
+    m->max_merged = max_merged;
+    m->by_line = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, mshr_entry_free);
+    g_queue_init(&m->ready);
+    return m;
+}
+
+void cache_mshr_free(cache_mshr *m)
+{
+    if (!m)
+        return;
+    g_queue_clear(&m->ready);
+    g_hash_table_destroy(m->by_line);
+    g_free(m);
+}
+
+static mshr_entry *mshr_lookup(const cache_mshr *m, uint64_t line_addr)
+{
+    return g_hash_table_lookup(m->by_line, &line_addr);
+}
+
+cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
+{
+    mshr_entry *e = mshr_lookup(m, line_addr);
+    if (e && !e->ready)
+        return e->requests->len >= m->max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
+    /* A ready entry still draining is not merged into: the new request starts a new fetch, but the
+     * line address is busy in the table until it drains, so it cannot get a second entry either. */
+    if (e)
+        return CACHE_MSHR_FULL;
+    return g_hash_table_size(m->by_line) >= m->entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
+}
+
+cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
+{
+    cache_mshr_status st = cache_mshr_check(m, line_addr);
+    if (st == CACHE_MSHR_NEW) {
+        mshr_entry *e = g_new0(mshr_entry, 1);
+        e->line_addr = line_addr;
+        e->requests = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        g_hash_table_insert(m->by_line, &e->line_addr, e);
+        g_array_append_val(e->requests, request);
+    } else if (st == CACHE_MSHR_MERGED) {
+        g_array_append_val(mshr_lookup(m, line_addr)->requests, request);
+    }
+    return st;
+}
+
+bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
+{
+    mshr_entry *e = mshr_lookup(m, line_addr);
+    return e && !e->ready;
+}
+
+unsigned cache_mshr_used(const cache_mshr *m)
+{
+    return g_hash_table_size(m->by_line);
+}
+
+unsigned cache_mshr_merged(const cache_mshr *m, uint64_t line_addr)
+{
+    mshr_entry *e = mshr_lookup(m, line_addr);
+    return e ? e->requests->len - e->next : 0;
+}
+
+bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr)
+{
+    mshr_entry *e = mshr_lookup(m, line_addr);
+    if (!e || e->ready)
+        return false;
+    e->ready = true;
+    g_queue_push_tail(&m->ready, e);
+    return true;
+}
+
+bool cache_mshr_has_ready(const cache_mshr *m)
+{
+    return m->ready.length > 0;
+}
+
+bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr)
+{
+    mshr_entry *e = g_queue_peek_head(&m->ready);
+    if (!e)
+        return false;
+    if (request)
+        *request = g_array_index(e->requests, uint64_t, e->next);
+    if (line_addr)
+        *line_addr = e->line_addr;
+    if (++e->next == e->requests->len) {
+        g_queue_pop_head(&m->ready);
+        g_hash_table_remove(m->by_line, &e->line_addr);
+    }
+    return true;
+}
+
+/* ---- read path and L1D policy ---------------------------------------------------------------- */
+
+static cache_status fail(cache_fail reason, cache_fail *why)
+{
+    if (why)
+        *why = reason;
+    return CACHE_RESERVATION_FAIL;
+}
+
+cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
+                        cache_fail *why)
+{
+    if (why)
+        *why = CACHE_FAIL_NONE;
+    uint64_t la = cache_tags_line_addr(t, addr);
+    cache_status st = cache_tags_probe(t, addr, NULL);
+    cache_mshr_status ms = cache_mshr_check(m, la);
+    if (st == CACHE_HIT) {
+        cache_tags_access(t, addr, false, meta, NULL);
+        return CACHE_HIT;
+    }
+    if (st == CACHE_HIT_RESERVED || ms == CACHE_MSHR_MERGED || ms == CACHE_MSHR_MERGE_FULL) {
+        if (ms == CACHE_MSHR_MERGE_FULL)
+            return fail(CACHE_FAIL_MERGE_FULL, why);
+        if (ms == CACHE_MSHR_FULL) /* the line's entry is draining (fill being delivered): retry */
+            return fail(CACHE_FAIL_MSHR_FULL, why);
+        cache_tags_access(t, addr, false, meta, NULL);
+        cache_mshr_add(m, la, request);
+        return CACHE_HIT_RESERVED;
+    }
+    if (st == CACHE_RESERVATION_FAIL)
+        return fail(CACHE_FAIL_NO_LINE, why);
+    if (ms != CACHE_MSHR_NEW)
+        return fail(CACHE_FAIL_MSHR_FULL, why);
+    cache_tags_access(t, addr, true, meta, NULL);
+    cache_mshr_add(m, la, request);
+    return CACHE_MISS;
+}
+
+cache_l1d_action cache_l1d_policy(cache_op op, cache_data_kind kind, cache_status st)
+{
+    cache_l1d_action a = {0};
+    if (op == CACHE_OP_LOAD) {
+        a.allocate = a.to_memory = (st == CACHE_MISS);
+        return a;
+    }
+    if (st == CACHE_HIT && kind == CACHE_DATA_LOCAL) {
+        a.dirty = true;
+        return a;
+    }
+    a.invalidate = (st == CACHE_HIT); /* global write-evict */
+    a.to_memory = true;
+    return a;
+}
+
+cache_status cache_l1d_store(cache_tags *t, uint64_t addr, cache_data_kind kind, cache_l1d_action *action)
+{
+    cache_status st = cache_tags_probe(t, addr, NULL);
+    cache_l1d_action a = cache_l1d_policy(CACHE_OP_STORE, kind, st);
+    if (a.invalidate)
+        cache_tags_invalidate(t, addr);
+    if (a.dirty) {
+        cache_tags_access(t, addr, false, 0, NULL); /* a write hit is a use */
+        cache_tags_mark_modified(t, addr);
+    }
+    if (action)
+        *action = a;
+    return st;
+}
