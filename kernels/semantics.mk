@@ -1,3 +1,11 @@
 # kernels/semantics.mk: included from kernels/local.mk.
+# The functional semantics of single PTX instructions (ir_exec.h) and their tests.
 kernels_libgpusc_kernels_core_la_SOURCES += kernels/ir_exec.c
 nobase_pkginclude_HEADERS += kernels/ir_exec.h
+noinst_HEADERS += tests/kernels/test_exec_util.h
+
+SEMANTICS_TESTS = \
+	tests/kernels/test_exec_int
+check_PROGRAMS += $(SEMANTICS_TESTS)
+TESTS += $(SEMANTICS_TESTS)
+tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
