@@ -1,0 +1,417 @@
+/* VCD tracing: a traced run writes a VCD whose scopes are the dotted hierarchy; a latch field
+ * changes at the cycle it was written, with its declared width; the trace window bounds the value
+ * changes; glob patterns select what is traced; vcd2fst accepts the file; two runs are
+ * byte-identical. The systems run in subprocesses; the parent parses what they wrote. */
+#include "sc/gsc.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* ---- the traced system */
+
+typedef struct {
+    uint32_t pc;
+    bool valid;
+    uint8_t warp;
+    float f;
+    int16_t s;
+    uint8_t lanes[16];
+} pkt;
+static const gsc_field pkt_fields[] = {
+    GSC_FIELD(pkt, pc, GSC_U32, 12),       GSC_FIELD(pkt, valid, GSC_BOOL, 1), GSC_FIELD(pkt, warp, GSC_U8, 6),
+    GSC_FIELD(pkt, f, GSC_F32, 0),         GSC_FIELD(pkt, s, GSC_I16, 0),
+    GSC_FIELD(pkt, lanes, GSC_OPAQUE, 0),
+};
+static const gsc_type pkt_type = GSC_TYPE(pkt, pkt_fields);
+
+static gsc_latch *out, *other;
+static uint32_t state;
+
+static void fetch(void *ctx)
+{
+    (void)ctx;
+    uint64_t k = gsc_cycle();
+    pkt p;
+    memset(&p, 0, sizeof p);
+    p.pc = (uint32_t)k * 4;
+    p.valid = k & 1;
+    p.warp = (uint8_t)(k % 64);
+    p.f = (float)k / 2;
+    p.s = (int16_t)-(int)k;
+    gsc_latch_write(out, &p);
+    gsc_latch_write(other, &p);
+    state = (uint32_t)k * 3;
+}
+
+/* Build and run the system; the trace path, patterns and window come from the environment. */
+static void run_traced(void)
+{
+    const char *path = g_getenv("GSC_TEST_VCD");
+    const char *patterns = g_getenv("GSC_TEST_PATTERNS");
+    uint64_t from = g_ascii_strtoull(g_getenv("GSC_TEST_FROM"), NULL, 10);
+    uint64_t to = g_ascii_strtoull(g_getenv("GSC_TEST_TO"), NULL, 10);
+    gsc_init("test_vcd");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *tb = gsc_module_new(NULL, "tb");
+    gsc_module *sm = gsc_module_new(tb, "sm0");
+    gsc_module *f = gsc_module_new(sm, "fetch");
+    out = gsc_latch_new(f, "out", &pkt_type);
+    other = gsc_latch_new(tb, "other", &pkt_type);
+    gsc_trace_var(f, "state", GSC_U32, &state, 10);
+    gsc_process *p = gsc_process_new(f, "p", fetch, NULL);
+    gsc_sensitive_clock(p, clk);
+    gsc_trace_open(path, patterns, from, to);
+    gsc_elaborate();
+    /* the list for .gtkw writers, printed for the parent to compare with the VCD */
+    for (unsigned i = 0; i < gsc_trace_count(); i++)
+        g_print("signal %s %u %d\n", gsc_trace_signal_name(i), gsc_trace_signal_width(i),
+                gsc_trace_signal_is_real(i));
+    gsc_run_cycles(10);
+    if (to) {
+        /* closed once to_cycle has run: the header was already made reproducible */
+        gchar *text = NULL;
+        g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+        g_assert_nonnull(strstr(text, "Jan 01, 1970"));
+        g_free(text);
+    }
+}
+
+/* ---- a small VCD reader */
+
+typedef struct {
+    char *name; /* dotted: scopes + reference */
+    int width;
+    bool real;
+    GPtrArray *times;  /* guint64* per change */
+    GPtrArray *values; /* char* per change */
+} vcd_var;
+
+typedef struct {
+    GHashTable *by_id;   /* id -> vcd_var */
+    GHashTable *by_name; /* name -> vcd_var */
+    char *timescale;
+    guint64 first_change, last_change;
+    guint n_changes_after_dump;
+    bool saw_systemc_scope;
+} vcd;
+
+static void var_free(gpointer p)
+{
+    vcd_var *v = p;
+    g_free(v->name);
+    g_ptr_array_free(v->times, TRUE);
+    g_ptr_array_free(v->values, TRUE);
+    g_free(v);
+}
+
+static void record(vcd *d, const char *id, const char *value, guint64 t, bool in_dump)
+{
+    vcd_var *v = g_hash_table_lookup(d->by_id, id);
+    g_assert_nonnull(v);
+    guint64 *tp = g_new(guint64, 1);
+    *tp = t;
+    g_ptr_array_add(v->times, tp);
+    g_ptr_array_add(v->values, g_strdup(value));
+    if (!in_dump) {
+        if (d->n_changes_after_dump++ == 0)
+            d->first_change = t;
+        d->last_change = t;
+    }
+}
+
+static vcd *vcd_parse(const char *path)
+{
+    gchar *text = NULL;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    vcd *d = g_new0(vcd, 1);
+    d->by_id = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    d->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, var_free);
+    gchar **tok = g_strsplit_set(text, " \t\n", -1);
+    GPtrArray *scope = g_ptr_array_new();
+    guint64 t = 0;
+    bool defs = true, in_dump = false;
+    for (gchar **p = tok; *p; p++) {
+        const char *w = *p;
+        if (!*w)
+            continue;
+        if (defs) {
+            if (!strcmp(w, "$scope")) {
+                /* $scope module NAME $end, with any number of blanks */
+                gchar **q = p + 1;
+                while (!**q)
+                    q++;
+                q++;
+                while (!**q)
+                    q++;
+                const char *name = *q;
+                if (!strcmp(name, "SystemC"))
+                    d->saw_systemc_scope = true;
+                g_ptr_array_add(scope, (gpointer)name);
+                p = q;
+            } else if (!strcmp(w, "$upscope")) {
+                g_assert_cmpuint(scope->len, >, 0);
+                g_ptr_array_remove_index(scope, scope->len - 1);
+            } else if (!strcmp(w, "$timescale")) {
+                GString *ts = g_string_new(NULL);
+                for (p++; strcmp(*p, "$end"); p++)
+                    if (**p)
+                        g_string_append(ts, *p);
+                d->timescale = g_string_free(ts, FALSE);
+            } else if (!strcmp(w, "$var")) {
+                gchar *f[4];
+                int n = 0;
+                gchar **q = p + 1;
+                for (; n < 4; q++)
+                    if (**q)
+                        f[n++] = *q;
+                vcd_var *v = g_new0(vcd_var, 1);
+                GString *name = g_string_new(NULL);
+                for (guint i = 0; i < scope->len; i++)
+                    g_string_append_printf(name, "%s.", (char *)scope->pdata[i]);
+                g_string_append(name, f[3]);
+                v->name = g_string_free(name, FALSE);
+                v->real = !strcmp(f[0], "real");
+                v->width = atoi(f[1]);
+                v->times = g_ptr_array_new_with_free_func(g_free);
+                v->values = g_ptr_array_new_with_free_func(g_free);
+                g_hash_table_insert(d->by_id, g_strdup(f[2]), v);
+                g_hash_table_insert(d->by_name, v->name, v);
+                while (strcmp(*q, "$end"))
+                    q++;
+                p = q;
+            } else if (!strcmp(w, "$enddefinitions")) {
+                defs = false;
+                g_assert_cmpuint(scope->len, ==, 0);
+            }
+            continue;
+        }
+        if (!strcmp(w, "$comment")) {
+            while (strcmp(*p, "$end"))
+                p++;
+        } else if (!strcmp(w, "$dumpvars")) {
+            in_dump = true;
+        } else if (!strcmp(w, "$end")) {
+            in_dump = false;
+        } else if (w[0] == '#') {
+            t = g_ascii_strtoull(w + 1, NULL, 10);
+        } else if (w[0] == 'b' || w[0] == 'r') {
+            gchar **q = p + 1;
+            while (!**q)
+                q++;
+            record(d, *q, w + 1, t, in_dump);
+            p = q;
+        } else {
+            record(d, w + 1, (char[]){w[0], 0}, t, in_dump);
+        }
+    }
+    g_ptr_array_free(scope, TRUE);
+    g_strfreev(tok);
+    g_free(text);
+    return d;
+}
+
+static void vcd_free(vcd *d)
+{
+    g_hash_table_destroy(d->by_id);
+    g_hash_table_destroy(d->by_name);
+    g_free(d->timescale);
+    g_free(d);
+}
+
+/* The value of a var at time t (the last change at or before t), as a number. */
+static guint64 value_at(vcd_var *v, guint64 t)
+{
+    const char *val = NULL;
+    for (guint i = 0; i < v->times->len; i++)
+        if (*(guint64 *)v->times->pdata[i] <= t)
+            val = v->values->pdata[i];
+    g_assert_nonnull(val);
+    return v->real ? (guint64)(g_ascii_strtod(val, NULL) * 2) : g_ascii_strtoull(val, NULL, 2);
+}
+
+/* ---- running a traced system in a subprocess */
+
+static gchar *tmpdir;
+
+static gchar *traced_run(const char *name, const char *patterns, unsigned from, unsigned to)
+{
+    gchar *path = g_build_filename(tmpdir, name, NULL);
+    gchar *f = g_strdup_printf("%u", from), *t = g_strdup_printf("%u", to);
+    g_setenv("GSC_TEST_VCD", path, TRUE);
+    g_setenv("GSC_TEST_PATTERNS", patterns, TRUE);
+    g_setenv("GSC_TEST_FROM", f, TRUE);
+    g_setenv("GSC_TEST_TO", t, TRUE);
+    g_test_trap_subprocess("/sc/vcd/subprocess/run", 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+    g_free(f);
+    g_free(t);
+    return path;
+}
+
+static void test_subprocess_run(void)
+{
+    if (g_test_subprocess())
+        run_traced();
+}
+
+static void test_fields(void)
+{
+    gchar *path = traced_run("fields.vcd", "tb.sm0", 0, 0);
+    /* the list for .gtkw writers: full dotted names, declared widths, OPAQUE left out */
+    g_test_trap_assert_stdout("signal tb.sm0.fetch.out.pc 12 0\n"
+                              "signal tb.sm0.fetch.out.valid 1 0\n"
+                              "signal tb.sm0.fetch.out.warp 6 0\n"
+                              "signal tb.sm0.fetch.out.f 32 1\n"
+                              "signal tb.sm0.fetch.out.s 16 0\n"
+                              "signal tb.sm0.fetch.state 10 0\n");
+    vcd *d = vcd_parse(path);
+    g_assert_cmpstr(d->timescale, ==, "1ps");
+    g_assert_false(d->saw_systemc_scope);
+    g_assert_cmpuint(g_hash_table_size(d->by_name), ==, 6);
+    vcd_var *pc = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.pc");
+    g_assert_nonnull(pc);
+    g_assert_cmpint(pc->width, ==, 12);
+    vcd_var *valid = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.valid");
+    g_assert_nonnull(valid);
+    g_assert_cmpint(valid->width, ==, 1);
+    vcd_var *f = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.f");
+    g_assert_nonnull(f);
+    g_assert_true(f->real);
+    vcd_var *s = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.s");
+    g_assert_nonnull(s);
+    g_assert_cmpint(s->width, ==, 16);
+    vcd_var *st = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.state");
+    g_assert_nonnull(st);
+    g_assert_cmpint(st->width, ==, 10);
+    g_assert_null(g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.lanes"));
+    g_assert_null(g_hash_table_lookup(d->by_name, "tb.other.pc"));
+    /* a value written in cycle k shows at time k * period */
+    for (guint64 k = 0; k < 10; k++) {
+        g_assert_cmpuint(value_at(pc, k * 1000), ==, k * 4);
+        g_assert_cmpuint(value_at(pc, k * 1000 + 999), ==, k * 4);
+        g_assert_cmpuint(value_at(valid, k * 1000), ==, k & 1);
+        g_assert_cmpuint(value_at(f, k * 1000), ==, k);
+        g_assert_cmpuint(value_at(s, k * 1000), ==, (guint64)(uint16_t)(int16_t)-(int)k);
+        g_assert_cmpuint(value_at(st, k * 1000), ==, k * 3);
+    }
+    /* pc changes every cycle: one change per cycle, at the cycle's time */
+    g_assert_cmpuint(pc->times->len, ==, 10);
+    for (guint i = 0; i < pc->times->len; i++)
+        g_assert_cmpuint(*(guint64 *)pc->times->pdata[i], ==, i * 1000);
+    vcd_free(d);
+    g_free(path);
+}
+
+static void test_window(void)
+{
+    gchar *path = traced_run("window.vcd", "*", 3, 6);
+    vcd *d = vcd_parse(path);
+    g_assert_cmpuint(d->n_changes_after_dump, >, 0);
+    g_assert_cmpuint(d->first_change, ==, 3000);
+    g_assert_cmpuint(d->last_change, ==, 6000);
+    vcd_var *pc = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.pc");
+    g_assert_nonnull(pc);
+    /* the dump holds the state before the window (written in cycle 2), then cycles 3..6 */
+    g_assert_cmpuint(pc->times->len, ==, 5);
+    g_assert_cmpuint(value_at(pc, 2999), ==, 8);
+    g_assert_cmpuint(value_at(pc, 3000), ==, 12);
+    g_assert_cmpuint(value_at(pc, 6000), ==, 24);
+    g_assert_cmpuint(value_at(pc, 9000), ==, 24);
+    /* "*" traces the other latch too */
+    g_assert_nonnull(g_hash_table_lookup(d->by_name, "tb.other.pc"));
+    vcd_free(d);
+    g_free(path);
+}
+
+static void test_glob(void)
+{
+    gchar *path = traced_run("glob.vcd", "tb.sm0.fetch.out.p*, tb.other.*", 0, 0);
+    g_test_trap_assert_stdout("signal tb.sm0.fetch.out.pc 12 0\n"
+                              "signal tb.other.pc 12 0\n"
+                              "signal tb.other.valid 1 0\n*");
+    vcd *d = vcd_parse(path);
+    g_assert_nonnull(g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.pc"));
+    g_assert_null(g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.valid"));
+    g_assert_null(g_hash_table_lookup(d->by_name, "tb.sm0.fetch.state"));
+    g_assert_nonnull(g_hash_table_lookup(d->by_name, "tb.other.valid"));
+    g_assert_cmpuint(g_hash_table_size(d->by_name), ==, 1 + 5);
+    vcd_free(d);
+    g_free(path);
+}
+
+static void test_reproducible(void)
+{
+    gchar *a = traced_run("a.vcd", "*", 0, 0);
+    g_usleep(1100 * 1000); /* a different wall-clock second */
+    gchar *b = traced_run("b", "*", 0, 0); /* ".vcd" is added */
+    gchar *ta = NULL, *tb = NULL;
+    gsize la, lb;
+    gchar *bpath = g_strconcat(b, ".vcd", NULL);
+    g_assert_true(g_file_get_contents(a, &ta, &la, NULL));
+    g_assert_true(g_file_get_contents(bpath, &tb, &lb, NULL));
+    g_assert_cmpuint(la, ==, lb);
+    g_assert_true(memcmp(ta, tb, la) == 0);
+    g_free(ta);
+    g_free(tb);
+    g_free(a);
+    g_free(b);
+    g_free(bpath);
+}
+
+static void test_vcd2fst(void)
+{
+    const char *tool = g_getenv("VCD2FST");
+    gchar *found = NULL;
+    if (!tool || !*tool)
+        tool = found = g_find_program_in_path("vcd2fst");
+    if (!tool) {
+        g_test_skip("vcd2fst not found (set VCD2FST or install gtkwave)");
+        return;
+    }
+    gchar *path = traced_run("tofst.vcd", "*", 0, 0);
+    gchar *fst = g_build_filename(tmpdir, "tofst.fst", NULL);
+    const gchar *argv[] = {tool, path, fst, NULL};
+    gint status = -1;
+    gchar *err = NULL;
+    g_assert_true(g_spawn_sync(NULL, (gchar **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                               &status, NULL));
+    if (!g_spawn_check_wait_status(status, NULL))
+        g_test_message("vcd2fst: %s", err);
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    g_assert_true(g_file_test(fst, G_FILE_TEST_IS_REGULAR));
+    g_free(err);
+    g_free(fst);
+    g_free(path);
+    g_free(found);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    if (!g_test_subprocess()) {
+        tmpdir = g_dir_make_tmp("gsc-vcd-XXXXXX", NULL);
+        g_assert_nonnull(tmpdir);
+    }
+    g_test_add_func("/sc/vcd/subprocess/run", test_subprocess_run);
+    g_test_add_func("/sc/vcd/fields", test_fields);
+    g_test_add_func("/sc/vcd/window", test_window);
+    g_test_add_func("/sc/vcd/glob", test_glob);
+    g_test_add_func("/sc/vcd/reproducible", test_reproducible);
+    g_test_add_func("/sc/vcd/vcd2fst", test_vcd2fst);
+    int rc = g_test_run();
+    if (tmpdir) {
+        GDir *dir = g_dir_open(tmpdir, 0, NULL);
+        const gchar *n;
+        while (dir && (n = g_dir_read_name(dir))) {
+            gchar *p = g_build_filename(tmpdir, n, NULL);
+            g_unlink(p);
+            g_free(p);
+        }
+        if (dir)
+            g_dir_close(dir);
+        g_rmdir(tmpdir);
+        g_free(tmpdir);
+    }
+    return rc;
+}
