@@ -5,7 +5,8 @@
 noinst_LTLIBRARIES += models/lib/libgpusc-lib.la
 models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/occupancy.c models/lib/occupancy.h \
-	models/lib/cache.c models/lib/cache.h
+	models/lib/cache.c models/lib/cache.h \
+	models/lib/coalesce.c models/lib/coalesce.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
@@ -17,3 +18,7 @@ tests_lib_test_occupancy_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_cache
 TESTS += tests/lib/test_cache
 tests_lib_test_cache_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_coalesce
+TESTS += tests/lib/test_coalesce
+tests_lib_test_coalesce_LDADD = $(GPUSC_LIB_TEST_LIBS)

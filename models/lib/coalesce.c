@@ -1,0 +1,122 @@
+/* coalesce.c — warp accesses into transactions and scratchpad bank cycles; see coalesce.h. */
+#include "models/lib/coalesce.h"
+
+#include <string.h>
+
+static unsigned part_size(const coalesce_access *a, unsigned lanes_per_part)
+{
+    return lanes_per_part == 0 || lanes_per_part > a->lanes ? a->lanes : lanes_per_part;
+}
+
+/* The transaction for segment `base` among out[first..*n), created if absent. */
+static coalesce_txn *txn_for(coalesce_txn *out, unsigned first, unsigned *n, uint64_t base, unsigned segment)
+{
+    for (unsigned i = first; i < *n; i++)
+        if (out[i].addr == base)
+            return &out[i];
+    g_assert(*n < COALESCE_MAX_TXNS);
+    coalesce_txn *t = &out[(*n)++];
+    memset(t, 0, sizeof *t);
+    t->addr = base;
+    t->size = segment;
+    return t;
+}
+
+static int txn_cmp_addr(const void *x, const void *y)
+{
+    const coalesce_txn *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsigned lanes_per_part,
+                               coalesce_txn *out)
+{
+    g_assert(a->lanes <= COALESCE_MAX_LANES);
+    g_assert(segment >= 4 && segment <= COALESCE_MAX_SEGMENT && !(segment & (segment - 1)));
+    g_assert(a->size >= 1 && a->size <= 16);
+    unsigned n = 0, part = part_size(a, lanes_per_part);
+    for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
+        unsigned first = n;
+        for (unsigned lane = p0; lane < p0 + part && lane < a->lanes; lane++) {
+            if (!(a->active >> lane & 1))
+                continue;
+            for (unsigned b = 0; b < a->size; b++) {
+                uint64_t byte = a->addr[lane] + b;
+                coalesce_txn *t = txn_for(out, first, &n, byte & ~(uint64_t)(segment - 1), segment);
+                unsigned off = (unsigned)(byte & (segment - 1));
+                t->byte_mask[off / 64] |= (uint64_t)1 << (off % 64);
+                t->lanes |= (uint32_t)1 << lane;
+            }
+        }
+        qsort(out + first, n - first, sizeof *out, txn_cmp_addr);
+    }
+    return n;
+}
+
+unsigned coalesce_txn_bytes(const coalesce_txn *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < G_N_ELEMENTS(t->byte_mask); i++)
+        n += (unsigned)__builtin_popcountll(t->byte_mask[i]);
+    return n;
+}
+
+bool coalesce_txn_byte(const coalesce_txn *t, unsigned offset)
+{
+    return offset < t->size && (t->byte_mask[offset / 64] >> (offset % 64) & 1);
+}
+
+void coalesce_smem_config_init(coalesce_smem_config *c)
+{
+    *c = (coalesce_smem_config){.banks = 32, .bank_width = 4, .broadcast = true, .lanes_per_part = 0};
+}
+
+/* Cost of one part: max over banks of distinct (or, without broadcast, all) words requested. */
+static unsigned smem_part_cycles(const coalesce_access *a, const coalesce_smem_config *c, unsigned lo,
+                                 unsigned hi, unsigned *worst)
+{
+    uint64_t words[COALESCE_MAX_LANES * 16];
+    unsigned nwords = 0;
+    for (unsigned lane = lo; lane < hi; lane++) {
+        if (!(a->active >> lane & 1))
+            continue;
+        uint64_t w0 = a->addr[lane] / c->bank_width, w1 = (a->addr[lane] + a->size - 1) / c->bank_width;
+        for (uint64_t w = w0; w <= w1; w++) {
+            bool dup = false;
+            for (unsigned i = 0; c->broadcast && i < nwords && !dup; i++)
+                dup = words[i] == w;
+            if (!dup)
+                words[nwords++] = w;
+        }
+    }
+    unsigned best = 0;
+    for (unsigned bank = 0; bank < c->banks; bank++) {
+        unsigned count = 0;
+        for (unsigned i = 0; i < nwords; i++)
+            count += (words[i] % c->banks) == bank;
+        if (count > best) {
+            best = count;
+            *worst = bank;
+        }
+    }
+    return best;
+}
+
+unsigned coalesce_smem_cycles(const coalesce_access *a, const coalesce_smem_config *c, unsigned *worst_bank)
+{
+    g_assert(a->lanes <= COALESCE_MAX_LANES && c->banks > 0 && c->bank_width > 0);
+    g_assert(a->size >= 1 && a->size <= 16);
+    unsigned part = part_size(a, c->lanes_per_part), total = 0, worst_cost = 0, worst = 0;
+    for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
+        unsigned bank = 0, hi = MIN(p0 + part, a->lanes);
+        unsigned cost = smem_part_cycles(a, c, p0, hi, &bank);
+        total += cost;
+        if (cost > worst_cost) {
+            worst_cost = cost;
+            worst = bank;
+        }
+    }
+    if (worst_bank)
+        *worst_bank = worst;
+    return total;
+}
