@@ -42,15 +42,21 @@ bool cfg_branch_is_divergent(const ir_instr *in)
     return in->op == IR_OP_BRA && in->guard != IR_NONE && !(in->flags & IR_F_UNI);
 }
 
+/* ret, exit and trap leave the function (trap abnormally): an edge to the virtual exit. */
+static bool leaves(const ir_instr *in)
+{
+    return in->op == IR_OP_RET || in->op == IR_OP_EXIT || in->op == IR_OP_TRAP;
+}
+
 static bool is_terminator(const ir_instr *in)
 {
-    return in->op == IR_OP_BRA || in->op == IR_OP_RET || in->op == IR_OP_EXIT;
+    return in->op == IR_OP_BRA || leaves(in);
 }
 
 /* Whether control can continue to the next instruction after `in`. */
 static bool falls_through(const ir_instr *in)
 {
-    if (in->op == IR_OP_RET || in->op == IR_OP_EXIT)
+    if (leaves(in))
         return in->guard != IR_NONE; /* @%p ret: the other lanes go on */
     if (in->op == IR_OP_BRA)
         return in->guard != IR_NONE;
@@ -107,6 +113,7 @@ void cfg_clear(ir_func *f)
 {
     info_free(f->analysis);
     f->analysis = NULL;
+    f->analysis_free = NULL;
     blocks_free_edges(f);
 }
 
@@ -134,7 +141,7 @@ bool cfg_block_exits(const ir_func *f, uint32_t b)
 {
     const ir_block *bl = cfg_block(f, b);
     const ir_instr *last = ir_func_instr(f, bl->last);
-    if (last->op == IR_OP_RET || last->op == IR_OP_EXIT)
+    if (leaves(last))
         return true;
     uint32_t n = ir_func_n_instrs(f);
     if (last->op == IR_OP_BRA && cfg_branch_target(last) >= n)
@@ -189,6 +196,7 @@ void cfg_build(ir_func *f)
     cfg_info *ci = g_new0(cfg_info, 1);
     ci->n = nb;
     f->analysis = ci;
+    f->analysis_free = (GDestroyNotify)info_free;
 }
 
 /* ---- dominators ------------------------------------------------------------------------------------

@@ -27,9 +27,11 @@ void cfg_compute_reconvergence(ir_func *f);
 /* ---- additions (append-only below) ---------------------------------------------------------------
  *
  * Blocks. Leaders are: the first instruction, every branch target, and the instruction after a
- * bra/ret/exit. A guarded bra (with or without .uni) has two successors (target, fall-through; one if
- * they coincide), an unguarded bra one; ret and exit have none and an edge to the virtual exit, as has
- * a last block that falls off the end of the function. `call` does not end a block.
+ * bra/ret/exit/trap. A guarded bra (with or without .uni) has two successors (target, fall-through;
+ * one if they coincide), an unguarded bra one; ret, exit and trap have an edge to the virtual exit
+ * (plus the fall-through when guarded), as has a last block that falls off the end of the function
+ * and a bra to a label at the very end. `call` does not end a block.
+ * cfg_build sets f->analysis_free, so ir_module_free releases the cached analyses.
  *
  * Unreachable blocks (from the entry): cfg_idom gives IR_NONE, cfg_dominates(a, b) is false for
  * a != b. Blocks that cannot reach the exit (infinite loops): cfg_ipdom gives the virtual exit for
@@ -38,8 +40,7 @@ void cfg_compute_reconvergence(ir_func *f);
  * anyway, and the lanes that do finish meet at the post-dominator computed over finishing paths).
  */
 
-/* Free the edges and the cached analyses (f->blocks stays, emptied; f->analysis = NULL). Call before
- * freeing a function if cfg_build ran on it and the module's free function does not do it. */
+/* Free the edges and the cached analyses (f->blocks stays, emptied; f->analysis = NULL). */
 void cfg_clear(ir_func *f);
 
 static inline uint32_t cfg_n_blocks(const ir_func *f)
