@@ -5,7 +5,9 @@ nobase_pkginclude_HEADERS += kernels/ir_exec.h
 noinst_HEADERS += tests/kernels/test_exec_util.h
 
 SEMANTICS_TESTS = \
-	tests/kernels/test_exec_int
+	tests/kernels/test_exec_int \
+	tests/kernels/test_exec_logic
 check_PROGRAMS += $(SEMANTICS_TESTS)
 TESTS += $(SEMANTICS_TESTS)
 tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_exec_logic_LDADD = $(KERNELS_LIBS)
