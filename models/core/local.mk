@@ -13,3 +13,9 @@ nobase_pkginclude_HEADERS += \
 	models/core/block.h models/core/config.h models/core/stats.h models/core/cli.h \
 	models/core/harness.h models/core/vcd.h models/core/gtkw.h
 
+CORE_TESTS = tests/core/test_block tests/core/test_config tests/core/test_vcd
+check_PROGRAMS += $(CORE_TESTS)
+TESTS += $(CORE_TESTS)
+tests_core_test_block_LDADD = $(GPUSC_LIBS)
+tests_core_test_config_LDADD = $(GPUSC_LIBS)
+tests_core_test_vcd_LDADD = $(GPUSC_LIBS)

@@ -1,0 +1,264 @@
+/* test_vcd — the VCD reader on a handwritten VCD, malformed inputs, a small fuzz loop, and the
+ * .gtkw writer. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "models/core/gtkw.h"
+#include "models/core/vcd.h"
+
+/* Timescale 10 ns; a clock period of 20 ns is 2 units per cycle. */
+static const char good_vcd[] =
+    "$date today $end\n"
+    "$version handwritten $end\n"
+    "$timescale 10 ns $end\n"
+    "$scope module top $end\n"
+    "$scope module alu $end\n"
+    "$var wire 4 ! occ [3:0] $end\n"
+    "$var wire 1 \" busy $end\n"
+    "$var real 64 # temp $end\n"
+    "$upscope $end\n"
+    "$scope module sink $end\n"
+    "$var wire 8 $ count $end\n"
+    "$var wire 1 \" busy_alias $end\n"
+    "$upscope $end\n"
+    "$upscope $end\n"
+    "$enddefinitions $end\n"
+    "$comment initial values $end\n"
+    "$dumpvars\n"
+    "b0 !\n"
+    "0\"\n"
+    "r0.5 #\n"
+    "bx $\n"
+    "$end\n"
+    "#2\n"
+    "b11 !\n"
+    "1\"\n"
+    "b1 $\n"
+    "#4\n"
+    "b101 !\n"
+    "r1.25 #\n"
+    "b10 $\n"
+    "#5\n"
+    "0\"\n"
+    "#8\n"
+    "b1111 !\n"
+    "b00000011 $\n";
+
+#define PERIOD_PS 20000 /* 20 ns */
+
+static vcd *load_good(void)
+{
+    GError *err = NULL;
+    vcd *v = vcd_parse("good.vcd", good_vcd, strlen(good_vcd), &err);
+    g_assert_no_error(err);
+    g_assert_nonnull(v);
+    return v;
+}
+
+static void test_header(void)
+{
+    vcd *v = load_good();
+    g_assert_cmpuint(vcd_timescale_fs(v), ==, 10000000);
+    g_assert_cmpuint(vcd_n_signals(v), ==, 5);
+    int occ = vcd_find(v, "top.alu.occ");
+    g_assert_cmpint(occ, >=, 0);
+    g_assert_cmpint(vcd_find(v, "alu.occ"), ==, occ); /* without the top scope */
+    g_assert_cmpint(vcd_find(v, "top.alu.nothing"), ==, -1);
+    g_assert_cmpuint(vcd_signal_width(v, (unsigned)occ), ==, 4);
+    g_assert_cmpstr(vcd_signal_range(v, (unsigned)occ), ==, "[3:0]");
+    int count = vcd_find(v, "top.sink.count");
+    g_assert_null(vcd_signal_range(v, (unsigned)count));
+    g_assert_true(vcd_signal_is_real(v, (unsigned)vcd_find(v, "top.alu.temp")));
+    g_assert_false(vcd_signal_is_real(v, (unsigned)occ));
+    vcd_free(v);
+}
+
+static void test_values(void)
+{
+    vcd *v = load_good();
+    unsigned occ = (unsigned)vcd_find(v, "top.alu.occ");
+    /* Vectors are extended to the declared width. */
+    g_assert_cmpstr(vcd_value_at_time(v, occ, 0), ==, "0000");
+    g_assert_cmpstr(vcd_value_at_time(v, occ, 3), ==, "0011");
+    g_assert_cmpstr(vcd_value_at_time(v, occ, 4), ==, "0101");
+    /* Cycle c ends at (c+1)*2 units: the value at the end of cycle 0 is the one before time 2. */
+    uint64_t x;
+    g_assert_true(vcd_uint_at_cycle(v, occ, 0, PERIOD_PS, &x));
+    g_assert_cmpuint(x, ==, 0);
+    g_assert_true(vcd_uint_at_cycle(v, occ, 1, PERIOD_PS, &x));
+    g_assert_cmpuint(x, ==, 3);
+    g_assert_true(vcd_uint_at_cycle(v, occ, 2, PERIOD_PS, &x));
+    g_assert_cmpuint(x, ==, 5);
+    g_assert_true(vcd_uint_at_cycle(v, occ, 100, PERIOD_PS, &x));
+    g_assert_cmpuint(x, ==, 15);
+    /* x values: extended with x, not an integer. */
+    unsigned count = (unsigned)vcd_find(v, "top.sink.count");
+    g_assert_cmpstr(vcd_value_at_time(v, count, 0), ==, "xxxxxxxx");
+    g_assert_false(vcd_uint_at_cycle(v, count, 0, PERIOD_PS, &x));
+    g_assert_true(vcd_uint_at_cycle(v, count, 4, PERIOD_PS, &x));
+    g_assert_cmpuint(x, ==, 3);
+    /* Reals. */
+    unsigned temp = (unsigned)vcd_find(v, "top.alu.temp");
+    g_assert_cmpstr(vcd_value_at_cycle(v, temp, 2, PERIOD_PS), ==, "1.25");
+    g_assert_false(vcd_uint_at_cycle(v, temp, 2, PERIOD_PS, &x));
+    vcd_free(v);
+}
+
+static void test_transitions(void)
+{
+    vcd *v = load_good();
+    unsigned busy = (unsigned)vcd_find(v, "top.alu.busy");
+    unsigned alias = (unsigned)vcd_find(v, "top.sink.busy_alias");
+    static const struct {
+        uint64_t time;
+        const char *value;
+    } want[] = {{0, "0"}, {2, "1"}, {5, "0"}};
+    g_assert_cmpuint(vcd_n_changes(v, busy), ==, G_N_ELEMENTS(want));
+    g_assert_cmpuint(vcd_n_changes(v, alias), ==, G_N_ELEMENTS(want)); /* shares the identifier */
+    for (unsigned i = 0; i < G_N_ELEMENTS(want); i++) {
+        vcd_change c = vcd_change_nth(v, busy, i);
+        g_assert_cmpuint(c.time, ==, want[i].time);
+        g_assert_cmpstr(c.value, ==, want[i].value);
+    }
+    /* Time 5 is in cycle 2 (units 4..5). */
+    g_assert_cmpuint(vcd_time_to_cycle(v, vcd_change_nth(v, busy, 2).time, PERIOD_PS), ==, 2);
+    vcd_free(v);
+}
+
+static void test_malformed(void)
+{
+    static const struct {
+        const char *text;
+        const char *message; /* a glob on the error */
+    } bad[] = {
+        {"$scope module a $end\n$var wire 1 ! x $end\n", "*before $enddefinitions*"},
+        {"$timescale 3 ps $end\n$enddefinitions $end\n", "bad.vcd:1: bad $timescale*"},
+        {"$var wire 0 ! x $end\n$enddefinitions $end\n", "*bad width*"},
+        {"$var wire 1 ! $end\n$enddefinitions $end\n", "*needs type, width*"},
+        {"$scope module a $end\n$enddefinitions $end\n", "*not closed*"},
+        {"$upscope $end\n", "*without $scope*"},
+        {"$var wire 1 ! x $end\n$enddefinitions $end\n#1\n1?\n", "bad.vcd:4: *undeclared identifier*"},
+        {"$var wire 2 ! x $end\n$enddefinitions $end\nb101 !\n", "bad.vcd:3: *does not fit*"},
+        {"$var wire 2 ! x $end\n$enddefinitions $end\nb12 !\n", "*bad bit*"},
+        {"$var wire 2 ! x $end\n$enddefinitions $end\n#5\n#4\n", "bad.vcd:4: time goes backwards*"},
+        {"$var wire 2 ! x $end\n$enddefinitions $end\n#abc\n", "*bad time*"},
+        {"$var wire 2 ! x $end\n$enddefinitions $end\nb10\n", "*without an identifier*"},
+        {"$var wire 2 ! x $end\n$enddefinitions $end\nr1.0 !\n", "*real value for non-real*"},
+        {"$var real 64 ! x $end\n$enddefinitions $end\nrabc !\n", "*bad real value*"},
+        {"$var wire 1 ! x $end\n$var wire 2 ! y $end\n", "*another width*"},
+        {"$comment never ends\n", "*without $end*"},
+        {"hello\n", "bad.vcd:1: unexpected 'hello'*"},
+        {"$enddefinitions $end\nhello\n", "*unexpected 'hello'*"},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
+        GError *err = NULL;
+        vcd *v = vcd_parse("bad.vcd", bad[i].text, strlen(bad[i].text), &err);
+        g_assert_null(v);
+        g_assert_nonnull(err);
+        if (!g_pattern_match_simple(bad[i].message, err->message))
+            g_error("case %u: error '%s' does not match '%s'", i, err->message, bad[i].message);
+        g_error_free(err);
+    }
+    GError *err = NULL;
+    g_assert_null(vcd_parse("nul.vcd", "$end\0x", 6, &err));
+    g_assert_nonnull(err);
+    g_clear_error(&err);
+    g_assert_null(vcd_load("/nonexistent/x.vcd", &err));
+    g_assert_nonnull(err);
+    g_error_free(err);
+}
+
+/* Truncations and random byte mutations: the reader must return a vcd or an error, never crash
+ * (run it under the sanitizer build). */
+static void test_fuzz(void)
+{
+    size_t n = strlen(good_vcd);
+    unsigned ok = 0, failed = 0;
+    for (size_t len = 0; len <= n; len++) {
+        GError *err = NULL;
+        vcd *v = vcd_parse("trunc.vcd", good_vcd, len, &err);
+        g_assert_true((v == NULL) == (err != NULL));
+        v ? ok++ : failed++;
+        vcd_free(v);
+        g_clear_error(&err);
+    }
+    GRand *r = g_rand_new_with_seed(1234);
+    static const char alphabet[] = "01xzbr#$ \n!\"end[]:.-9";
+    char *buf = g_malloc(n);
+    for (unsigned iter = 0; iter < 3000; iter++) {
+        memcpy(buf, good_vcd, n);
+        unsigned k = (unsigned)g_rand_int_range(r, 1, 6);
+        for (unsigned j = 0; j < k; j++) {
+            size_t at = (size_t)g_rand_int_range(r, 0, (gint32)n);
+            buf[at] = (iter % 7 == 0) ? (char)g_rand_int_range(r, 1, 256)
+                                      : alphabet[g_rand_int_range(r, 0, (gint32)sizeof alphabet - 1)];
+        }
+        GError *err = NULL;
+        vcd *v = vcd_parse("mut.vcd", buf, n, &err);
+        g_assert_true((v == NULL) == (err != NULL));
+        if (v) {
+            /* Exercise the queries on whatever was accepted. */
+            for (unsigned s = 0; s < vcd_n_signals(v); s++) {
+                uint64_t x;
+                vcd_uint_at_cycle(v, s, 3, PERIOD_PS, &x);
+                g_assert_nonnull(vcd_signal_name(v, s));
+            }
+        }
+        v ? ok++ : failed++;
+        vcd_free(v);
+        g_clear_error(&err);
+    }
+    g_free(buf);
+    g_rand_free(r);
+    /* Both outcomes happened: the loop did exercise the error paths and the accepting path. */
+    g_assert_cmpuint(ok, >, 0);
+    g_assert_cmpuint(failed, >, 0);
+}
+
+static void test_gtkw(void)
+{
+    char *dir = g_dir_make_tmp("gpusc-gtkw-XXXXXX", NULL);
+    char *vcd_path = g_build_filename(dir, "run.vcd", NULL);
+    char *gtkw_path = g_build_filename(dir, "run.gtkw", NULL);
+    g_assert_true(g_file_set_contents(vcd_path, good_vcd, -1, NULL));
+    /* Traced names as gsc reports them: without the VCD's top scope. */
+    static const gtkw_signal sigs[] = {
+        {"alu.occ", 4}, {"alu.busy", 1}, {"sink.count", 8}, {"other.thing", 3},
+    };
+    GError *err = NULL;
+    g_assert_true(gtkw_write(gtkw_path, vcd_path, PERIOD_PS, sigs, G_N_ELEMENTS(sigs), &err));
+    g_assert_no_error(err);
+    char *text = NULL;
+    g_assert_true(g_file_get_contents(gtkw_path, &text, NULL, NULL));
+    char *dumpfile = g_strdup_printf("[dumpfile] \"%s\"\n", vcd_path);
+    g_assert_nonnull(strstr(text, dumpfile));
+    /* Groups per block, signals in order, vectors hex (@22) with ranges, bits binary (@28). */
+    const char *expected = "@800200\n-alu\n@22\ntop.alu.occ[3:0]\n@28\ntop.alu.busy\n@1000200\n-alu\n"
+                           "@800200\n-sink\n@22\ntop.sink.count[7:0]\n@1000200\n-sink\n"
+                           "@800200\n-other\n@22\nother.thing[2:0]\n@1000200\n-other\n";
+    g_assert_nonnull(strstr(text, expected));
+    g_free(dumpfile);
+    g_free(text);
+    g_remove(gtkw_path);
+    g_remove(vcd_path);
+    g_rmdir(dir);
+    g_free(gtkw_path);
+    g_free(vcd_path);
+    g_free(dir);
+    char *group = gtkw_group_of("tb.alu.occupancy");
+    g_assert_cmpstr(group, ==, "tb.alu");
+    g_free(group);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/vcd/header", test_header);
+    g_test_add_func("/vcd/values", test_values);
+    g_test_add_func("/vcd/transitions", test_transitions);
+    g_test_add_func("/vcd/malformed", test_malformed);
+    g_test_add_func("/vcd/fuzz", test_fuzz);
+    g_test_add_func("/gtkw/write", test_gtkw);
+    return g_test_run();
+}
