@@ -105,6 +105,7 @@ extern "C" void gsc_init(const char *program_name)
     /* A trace window that was never reached leaves an empty file; that is expected. */
     sc_report_handler::set_actions(SC_ID_TRACING_CLOSE_EMPTY_FILE_, SC_WARNING, SC_DO_NOTHING);
     sc_set_time_resolution(1, SC_PS);
+    gsc_g.simc = sc_get_curr_simcontext();
     atexit(at_exit);
 }
 

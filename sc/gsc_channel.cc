@@ -20,6 +20,8 @@ static const int64_t NEVER = INT64_MIN / 2;
 
 static std::string full_name(gsc_module *m, const char *name)
 {
+    if (!gsc_g.inited)
+        gsc_fatal("a channel or port ('%s') was created before gsc_init", name ? name : "");
     if (!name || !*name)
         gsc_fatal("a channel or port needs a name (in '%s')", m ? m->name() : "(top)");
     if (!m)

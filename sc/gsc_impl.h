@@ -100,6 +100,8 @@ struct gsc_state {
     uint64_t activations = 0;
     /* gsc_cycle cache: the time it was computed at and the result */
     uint64_t cache_t = 0, cache_c = 0;
+    /* the kernel's context, cached: one simulation per process, it never changes */
+    sc_core::sc_simcontext *simc = nullptr;
     sc_core::sc_event *stop_ev = nullptr;
     sc_core::sc_event *starve_ev = nullptr;
     std::vector<gsc_process *> procs;
@@ -113,7 +115,7 @@ extern gsc_state gsc_g;
  * cycle * period; between runs it is just below the next cycle to execute. */
 static inline uint64_t gsc_now_cycle()
 {
-    uint64_t t = sc_core::sc_get_curr_simcontext()->time_stamp().value();
+    uint64_t t = gsc_g.simc->time_stamp().value();
     if (__builtin_expect(t != gsc_g.cache_t, 0)) {
         gsc_g.cache_t = t;
         gsc_g.cache_c = gsc_g.period ? (t + gsc_g.period - 1) / gsc_g.period : 0;
