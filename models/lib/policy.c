@@ -1,0 +1,383 @@
+/* policy.c — issue policy registry and the built-in classes (lrr, gto, oldest, two_level_active). */
+#include "models/lib/policy.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(gpusc-policy-error-quark, policy_error)
+
+/* ---- ordering helpers -------------------------------------------------------------------------- */
+
+typedef int (*warp_cmp)(const policy_warp *a, const policy_warp *b);
+
+/* Stable insertion sort of indices (lists are a few dozen warps). */
+static void sort_indices(const policy_warp *w, unsigned *idx, unsigned n, warp_cmp cmp)
+{
+    for (unsigned i = 1; i < n; i++) {
+        unsigned v = idx[i], j = i;
+        for (; j > 0 && cmp(&w[v], &w[idx[j - 1]]) < 0; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = v;
+    }
+}
+
+static int cmp_oldest(const policy_warp *a, const policy_warp *b)
+{
+    if (a->age != b->age)
+        return a->age < b->age ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int cmp_id(const policy_warp *a, const policy_warp *b)
+{
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Index (among sel) of the most recently issued warp, or -1. Ties: the older warp. */
+static int last_issued(const policy_warp *w, const unsigned *sel, unsigned n)
+{
+    int best = -1;
+    for (unsigned i = 0; i < n; i++) {
+        const policy_warp *x = &w[sel[i]];
+        if (x->last_issue == POLICY_NEVER_ISSUED)
+            continue;
+        if (best < 0 || x->last_issue > w[sel[best]].last_issue ||
+            (x->last_issue == w[sel[best]].last_issue && cmp_oldest(x, &w[sel[best]]) < 0))
+            best = (int)i;
+    }
+    return best;
+}
+
+/* Keeps the ready entries of idx (order preserved); returns the new count. */
+static unsigned keep_ready(const policy_warp *w, unsigned *idx, unsigned n)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (w[idx[i]].ready)
+            idx[k++] = idx[i];
+    return k;
+}
+
+/* LRR over the warps sel[0..n): by id, starting after the last issued one. Writes ready ones to out. */
+static unsigned order_lrr_sel(const policy_warp *w, unsigned *sel, unsigned n, unsigned *out)
+{
+    int last = last_issued(w, sel, n);
+    unsigned last_id = last >= 0 ? w[sel[last]].id : 0;
+    sort_indices(w, sel, n, cmp_id);
+    unsigned start = 0;
+    if (last >= 0)
+        while (start < n && w[sel[start]].id <= last_id)
+            start++;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        out[k++] = sel[(start + i) % n];
+    return keep_ready(w, out, k);
+}
+
+/* GTO over sel[0..n): the last issued warp first, then oldest first. */
+static unsigned order_gto_sel(const policy_warp *w, unsigned *sel, unsigned n, unsigned *out)
+{
+    int last = last_issued(w, sel, n);
+    unsigned k = 0, greedy = last >= 0 ? sel[last] : UINT_MAX;
+    if (last >= 0)
+        out[k++] = greedy;
+    sort_indices(w, sel, n, cmp_oldest);
+    for (unsigned i = 0; i < n; i++)
+        if (sel[i] != greedy)
+            out[k++] = sel[i];
+    return keep_ready(w, out, k);
+}
+
+static unsigned *all_indices(unsigned n)
+{
+    unsigned *sel = g_new(unsigned, n ? n : 1);
+    for (unsigned i = 0; i < n; i++)
+        sel[i] = i;
+    return sel;
+}
+
+/* ---- lrr, gto, oldest --------------------------------------------------------------------------- */
+
+static void *create_noargs(const char *args, GError **err)
+{
+    if (args && *args) {
+        g_set_error(err, POLICY_ERROR, 0, "this issue policy takes no arguments (got \"%s\")", args);
+        return NULL;
+    }
+    return g_new0(char, 1); /* a non-NULL token */
+}
+
+static unsigned order_lrr(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
+{
+    (void)self, (void)cycle;
+    g_autofree unsigned *sel = all_indices(n);
+    return order_lrr_sel(w, sel, n, out);
+}
+
+static unsigned order_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
+{
+    (void)self, (void)cycle;
+    g_autofree unsigned *sel = all_indices(n);
+    return order_gto_sel(w, sel, n, out);
+}
+
+static unsigned order_oldest(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
+{
+    (void)self, (void)cycle;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = i;
+    sort_indices(w, out, n, cmp_oldest);
+    return keep_ready(w, out, n);
+}
+
+/* ---- two_level_active ---------------------------------------------------------------------------- */
+
+enum { TL_NEW = 0, TL_ACTIVE = 1, TL_PENDING = 2 };
+enum { TL_INNER_LRR = 0, TL_INNER_GTO = 2, TL_OUTER_SRR = 1, TL_OUTER_OLDEST = 5 };
+
+typedef struct {
+    unsigned active_max;
+    int inner, outer;
+    uint64_t next_seq; /* pending-set entry order */
+} two_level;
+
+static unsigned tl_state(const policy_warp *w)
+{
+    return (unsigned)(w->policy_data & 3);
+}
+
+static uint64_t tl_seq(const policy_warp *w)
+{
+    return w->policy_data >> 2;
+}
+
+static void tl_make_pending(two_level *t, policy_warp *w)
+{
+    w->policy_data = (t->next_seq++ << 2) | TL_PENDING;
+}
+
+static int cmp_pending_seq(const policy_warp *a, const policy_warp *b)
+{
+    return tl_seq(a) < tl_seq(b) ? -1 : tl_seq(a) > tl_seq(b);
+}
+
+static bool parse_level(const char *s, bool inner, int *out)
+{
+    static const struct { const char *name; int code; bool inner; } names[] = {
+        {"0", TL_INNER_LRR, true}, {"lrr", TL_INNER_LRR, true}, {"2", TL_INNER_GTO, true},
+        {"gto", TL_INNER_GTO, true}, {"1", TL_OUTER_SRR, false}, {"srr", TL_OUTER_SRR, false},
+        {"5", TL_OUTER_OLDEST, false}, {"oldest", TL_OUTER_OLDEST, false},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
+        if (names[i].inner == inner && strcmp(s, names[i].name) == 0) {
+            *out = names[i].code;
+            return true;
+        }
+    return false;
+}
+
+static void *create_two_level(const char *args, GError **err)
+{
+    g_auto(GStrv) f = g_strsplit(args ? args : "", ":", -1);
+    guint nf = g_strv_length(f);
+    guint64 n = 0;
+    two_level t = {.inner = TL_INNER_LRR, .outer = TL_OUTER_SRR};
+    if (nf < 1 || nf > 3 || !g_ascii_string_to_unsigned(f[0], 10, 1, 1024, &n, NULL)) {
+        g_set_error(err, POLICY_ERROR, 0,
+                    "two_level_active needs an active-set size 1..1024 and at most two more fields "
+                    "(two_level_active:N[:inner[:outer]]), got \"%s\"", args ? args : "");
+        return NULL;
+    }
+    t.active_max = (unsigned)n;
+    if ((nf >= 2 && !parse_level(f[1], true, &t.inner)) || (nf >= 3 && !parse_level(f[2], false, &t.outer))) {
+        g_set_error(err, POLICY_ERROR, 0,
+                    "two_level_active: inner must be 0/lrr or 2/gto and outer 1/srr or 5/oldest, got \"%s\"",
+                    args);
+        return NULL;
+    }
+    return g_memdup2(&t, sizeof t);
+}
+
+/* Demote long-stalled active warps, enrol new warps as pending, promote into free active slots. */
+static void tl_update_sets(two_level *t, policy_warp *w, unsigned n)
+{
+    unsigned *fresh = g_new(unsigned, n ? n : 1), nfresh = 0, active = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned st = tl_state(&w[i]);
+        if (st == TL_NEW)
+            fresh[nfresh++] = i;
+        else if (st == TL_ACTIVE && w[i].long_stall)
+            tl_make_pending(t, &w[i]);
+        else if (st == TL_ACTIVE)
+            active++;
+    }
+    sort_indices(w, fresh, nfresh, cmp_oldest);
+    for (unsigned i = 0; i < nfresh; i++)
+        tl_make_pending(t, &w[fresh[i]]);
+    g_free(fresh);
+
+    unsigned *pend = g_new(unsigned, n ? n : 1), np = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (tl_state(&w[i]) == TL_PENDING && w[i].ready && !w[i].long_stall)
+            pend[np++] = i;
+    sort_indices(w, pend, np, t->outer == TL_OUTER_OLDEST ? cmp_oldest : cmp_pending_seq);
+    for (unsigned i = 0; i < np && active < t->active_max; i++, active++)
+        w[pend[i]].policy_data = TL_ACTIVE;
+    g_free(pend);
+}
+
+static unsigned order_two_level(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
+{
+    (void)cycle;
+    two_level *t = self;
+    tl_update_sets(t, w, n);
+    g_autofree unsigned *sel = g_new(unsigned, n ? n : 1);
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (tl_state(&w[i]) == TL_ACTIVE)
+            sel[k++] = i;
+    return t->inner == TL_INNER_GTO ? order_gto_sel(w, sel, k, out) : order_lrr_sel(w, sel, k, out);
+}
+
+/* ---- registry ------------------------------------------------------------------------------------ */
+
+static const policy_class builtin_classes[] = {
+    {"lrr", "loose round-robin: by warp id, starting after the last issued warp", create_noargs, g_free,
+     order_lrr},
+    {"gto", "greedy-then-oldest: the last issued warp while ready, else the oldest ready warp", create_noargs,
+     g_free, order_gto},
+    {"oldest", "oldest first (dispatch order, then warp id)", create_noargs, g_free, order_oldest},
+    {"two_level_active", "two-level: active set of N (inner lrr/gto), long-stalled warps demoted to pending",
+     create_two_level, g_free, order_two_level},
+};
+
+static GPtrArray *registry(void)
+{
+    static GPtrArray *classes; /* the policy registry: the one mutable global */
+    if (!classes) {
+        classes = g_ptr_array_new();
+        for (unsigned i = 0; i < G_N_ELEMENTS(builtin_classes); i++)
+            g_ptr_array_add(classes, (gpointer)&builtin_classes[i]);
+    }
+    return classes;
+}
+
+const policy_class *policy_lookup(const char *name)
+{
+    GPtrArray *r = registry();
+    for (unsigned i = 0; i < r->len; i++) {
+        const policy_class *c = g_ptr_array_index(r, i);
+        if (strcmp(c->name, name) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+void policy_register(const policy_class *c)
+{
+    g_return_if_fail(c && c->name && c->create && c->order);
+    if (policy_lookup(c->name))
+        g_error("issue policy \"%s\" registered twice", c->name);
+    g_ptr_array_add(registry(), (gpointer)c);
+}
+
+unsigned policy_count(void)
+{
+    return registry()->len;
+}
+
+const policy_class *policy_nth(unsigned i)
+{
+    GPtrArray *r = registry();
+    return i < r->len ? g_ptr_array_index(r, i) : NULL;
+}
+
+/* ---- instances ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    policy_veto_fn fn;
+    void *ctx;
+} veto;
+
+struct policy {
+    const policy_class *cls;
+    void *self;
+    GArray *vetoes; /* veto */
+};
+
+policy *policy_new(const char *spec, GError **err)
+{
+    g_return_val_if_fail(spec, NULL);
+    const char *colon = strchr(spec, ':');
+    g_autofree char *name = colon ? g_strndup(spec, (gsize)(colon - spec)) : g_strdup(spec);
+    const policy_class *c = policy_lookup(name);
+    if (!c) {
+        GString *known = g_string_new(NULL);
+        for (unsigned i = 0; i < policy_count(); i++)
+            g_string_append_printf(known, "%s%s", i ? ", " : "", policy_nth(i)->name);
+        g_set_error(err, POLICY_ERROR, 0, "unknown issue policy \"%s\" (known: %s)", name, known->str);
+        g_string_free(known, TRUE);
+        return NULL;
+    }
+    void *self = c->create(colon ? colon + 1 : NULL, err);
+    if (!self)
+        return NULL;
+    policy *p = g_new0(policy, 1);
+    p->cls = c;
+    p->self = self;
+    p->vetoes = g_array_new(FALSE, FALSE, sizeof(veto));
+    return p;
+}
+
+void policy_free(policy *p)
+{
+    if (!p)
+        return;
+    if (p->cls->destroy)
+        p->cls->destroy(p->self);
+    g_array_free(p->vetoes, TRUE);
+    g_free(p);
+}
+
+const policy_class *policy_get_class(const policy *p)
+{
+    return p->cls;
+}
+
+void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx)
+{
+    veto v = {fn, ctx};
+    g_array_append_val(p->vetoes, v);
+}
+
+/* SWL: only the `limit` oldest warps of the list may issue. */
+static bool veto_swl(void *ctx, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
+{
+    (void)cycle;
+    unsigned limit = GPOINTER_TO_UINT(ctx), older = 0;
+    for (unsigned j = 0; j < n; j++)
+        older += cmp_oldest(&w[j], &w[i]) < 0;
+    return older >= limit;
+}
+
+void policy_add_swl(policy *p, unsigned limit)
+{
+    policy_add_veto(p, veto_swl, GUINT_TO_POINTER(limit));
+}
+
+unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
+{
+    unsigned k = p->cls->order(p->self, warps, n, cycle, out), kept = 0;
+    for (unsigned i = 0; i < k; i++) {
+        g_assert(out[i] < n && warps[out[i]].ready);
+        bool vetoed = false;
+        for (unsigned v = 0; v < p->vetoes->len && !vetoed; v++) {
+            veto *x = &g_array_index(p->vetoes, veto, v);
+            vetoed = x->fn(x->ctx, warps, n, out[i], cycle);
+        }
+        if (!vetoed)
+            out[kept++] = out[i];
+    }
+    return kept;
+}

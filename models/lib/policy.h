@@ -1,0 +1,94 @@
+/* policy.h — the warp issue policy interface and its registry.
+ *
+ * An issue scheduler owns a list of its warps (policy_warp, one per resident warp, kept by the
+ * caller from cycle to cycle) and each cycle asks its policy for an ordered list of candidates:
+ * indices into that list, highest priority first, ready warps only, vetoed warps removed. The caller
+ * walks the list and issues the first candidate that can really go (free collector, free unit,
+ * lock granted, ...), then stamps that warp's last_issue with the cycle.
+ *
+ * Built-in classes (ccws-daws-vws.md §3; GPGPU-Sim's scheduler names):
+ *  - "lrr":  loose round-robin: warps by id, starting after the last issued warp (wrapping).
+ *  - "gto":  greedy-then-oldest: the last issued warp if ready, then the others oldest first
+ *            (age, then id).
+ *  - "oldest": oldest first (age, then id); what OWF reduces to without sharing.
+ *  - "two_level_active:N[:inner[:outer]]": GPGPU-Sim two_level_active. An active set of at most N
+ *    warps is scheduled by `inner` (0 = lrr, 2 = gto; names also accepted); only active warps are
+ *    candidates. Each cycle, before ordering: an active warp with long_stall set (the caller decides
+ *    which stalls count: a pending global load, a barrier, ...) is demoted to the pending set; then
+ *    while the active set has room, a pending warp that is ready (and not long-stalled) is promoted:
+ *    outer 1 = "srr": the one longest in the pending set (demotion order; new warps enter in age
+ *    order); outer 5 = "oldest": the oldest by age. Defaults: inner lrr, outer srr, as GPGPU-Sim's
+ *    published "two_level_active:6:0:1". The set membership lives in policy_warp.policy_data.
+ *
+ * Vetoes: any number of veto functions can be chained on a policy instance; a vetoed warp is removed
+ * from the candidate list after ordering (SWL, CCWS/DAWS throttling, OWF lock denial, Malekeh
+ * postponing). policy_add_swl() is the static warp limiting veto (ccws-daws-vws.md §4 [A]: only the
+ * `limit` oldest warps of the list may issue).
+ *
+ * Policies needing block state (OWF class, "has data in a CCU", gang size) read it from the
+ * caller-filled `key` and `flags` fields, or from a veto's context; they register their own class.
+ */
+#ifndef GPUSC_MODELS_LIB_POLICY_H
+#define GPUSC_MODELS_LIB_POLICY_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+#define POLICY_NEVER_ISSUED (-1)
+
+/* policy_warp.flags bits the built-ins know (others are free for mechanisms). */
+enum {
+    POLICY_F_MEM = 1u << 0, /* the warp's next instruction is a memory instruction */
+};
+
+typedef struct {
+    unsigned id;          /* dynamic warp id within the SM */
+    uint64_t age;         /* dispatch order: smaller is older (CTA launch order, then warp in CTA) */
+    bool ready;           /* could issue this cycle (valid I-buffer entry, scoreboard clear, ...) */
+    bool long_stall;      /* waits on a long-latency event (two-level demotion) */
+    int64_t last_issue;   /* cycle of the warp's last issue, POLICY_NEVER_ISSUED if none */
+    unsigned stall;       /* the caller's stall reason code (0 = none); informational */
+    int64_t key;          /* caller-provided priority key for mechanism policies */
+    uint32_t flags;       /* POLICY_F_* and mechanism bits */
+    uint64_t policy_data; /* owned by the policy class; 0 for a warp new to the list */
+} policy_warp;
+
+typedef struct {
+    const char *name;        /* the spec's first field: "gto" */
+    const char *description; /* one line */
+    /* args: the spec after "name:" (NULL if none). Returns the instance state, or NULL with err set. */
+    void *(*create)(const char *args, GError **err);
+    void (*destroy)(void *self);
+    /* Writes candidate indices into out (room for n), best first; returns how many. May update the
+     * warps' policy_data. Must list only ready warps. */
+    unsigned (*order)(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
+} policy_class;
+
+/* Registry (built-ins are present from the start). Registering a taken name is a g_error. */
+void policy_register(const policy_class *c);
+const policy_class *policy_lookup(const char *name);
+unsigned policy_count(void);
+const policy_class *policy_nth(unsigned i); /* registration order */
+
+typedef struct policy policy;
+
+/* Returns true to veto warps[i]. */
+typedef bool (*policy_veto_fn)(void *ctx, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle);
+
+/* spec: "name" or "name:args". NULL with err (POLICY_ERROR) for an unknown name or bad args. */
+policy *policy_new(const char *spec, GError **err);
+void policy_free(policy *p);
+const policy_class *policy_get_class(const policy *p);
+void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx);
+void policy_add_swl(policy *p, unsigned limit);
+unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
+
+#define POLICY_ERROR (policy_error_quark())
+GQuark policy_error_quark(void);
+
+G_END_DECLS
+
+#endif
