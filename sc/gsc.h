@@ -22,7 +22,15 @@
  *
  * Errors. User-visible errors (binding, elaboration, SystemC error reports) end the program with
  * "gpusc: message" on stderr and exit status 1. Warnings and infos of SystemC go to GLib logging
- * (domain "systemc").
+ * (domain "systemc"; a SystemC warning is never fatal, even under g_test).
+ *
+ * Between runs. Outside a run (during elaboration, or after gsc_run* returned) gsc_cycle() is the
+ * next cycle to execute; latch writes and FIFO puts/gets made there (a test harness driving
+ * inputs) count as made at the end of the previous cycle, so the next cycle sees them. Reads there
+ * see everything written so far.
+ *
+ * The semantics in full, the tracing details and the measured cost of an activation are in
+ * docs/sc-api.md.
  */
 #ifndef GPUSC_SC_GSC_H
 #define GPUSC_SC_GSC_H
@@ -94,17 +102,25 @@ void gsc_init(const char *program_name);
  * opens traces. Called implicitly by the first gsc_run* if not called before. */
 void gsc_elaborate(void);
 
-/* Run for n cycles of the core clock (from the current cycle). Returns the cycle reached. */
+/* Run for n cycles of the core clock (from the current cycle). Returns the cycle reached: the next
+ * cycle to execute, i.e. the number of cycles executed since the start (gsc_run_cycles(10) from
+ * the start runs cycles 0..9 and returns 10). A gsc_stop() ends it early too. */
 uint64_t gsc_run_cycles(uint64_t n);
 /* Run until gsc_stop() is called from a process or no activity remains; at most max_cycles
- * (0 = no limit). Returns the cycle reached. */
+ * (0 = no limit). Returns the cycle reached (as gsc_run_cycles). "No activity" means no process
+ * is statically sensitive to the clock and no notification (event, next_trigger, latch/FIFO
+ * sensitivity) is pending: a system with a clocked process runs until gsc_stop or max_cycles. */
 uint64_t gsc_run(uint64_t max_cycles);
-/* Called from a process: the simulation stops at the end of the current cycle. */
+/* Called from a process: the run ends after every activation of the current cycle (the cycle
+ * completes; the run returns the next cycle). A later gsc_run* goes on from there. */
 void gsc_stop(void);
+/* True when the last run ended through gsc_stop() (cleared when the next run starts). */
 bool gsc_stopped(void);
-/* The current cycle of the core clock (0 during elaboration). */
+/* The current cycle of the core clock (0 during elaboration; between runs, the next cycle to
+ * execute). Cheap: meant for the hot path. */
 uint64_t gsc_cycle(void);
-/* The current simulated time in picoseconds. */
+/* The current simulated time in picoseconds (the kernel resolution is 1 ps). Cycle k is at time
+ * k * period; between runs the time is just below the next cycle's. */
 uint64_t gsc_time_ps(void);
 /* Number of process activations so far (for benchmarks). */
 uint64_t gsc_activations(void);
@@ -112,8 +128,9 @@ uint64_t gsc_activations(void);
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-/* Reset the whole kernel (a new simulation context) so that a test can build several systems in
- * one process. Invalidates every handle. */
+/* NOT SUPPORTED: SystemC 2.3 cannot reset its kernel within a process, so this is a fatal error
+ * that says so. Build each system in its own process: in g_test, g_test_trap_subprocess (see
+ * tests/sc/). Kept so that callers fail clearly. */
 void gsc_reset(void);
 
 /* ---------------------------------------------------------------------------------------------
@@ -121,14 +138,14 @@ void gsc_reset(void);
  * ------------------------------------------------------------------------------------------- */
 
 /* A module named `name` under `parent` (NULL: top level). Its full name is the dotted path
- * ("gpu.sm3.issue0"). Only during elaboration. */
+ * ("gpu.sm3.issue0"). Only during elaboration (SystemC reports an error otherwise). */
 gsc_module *gsc_module_new(gsc_module *parent, const char *name);
 const char *gsc_module_name(const gsc_module *m);     /* full dotted name */
 const char *gsc_module_basename(const gsc_module *m); /* last component */
 gsc_module *gsc_module_parent(const gsc_module *m);
 
-/* The core clock: period in picoseconds (e.g. 1000 = 1 GHz). Exactly one core clock per
- * simulation; cycle numbers count its rising edges, the first at cycle 0. */
+/* The core clock: period in picoseconds (e.g. 1000 = 1 GHz; at least 2). Exactly one core clock
+ * per simulation; cycle numbers count its rising edges, the first at cycle 0 (time 0). */
 gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps);
 uint64_t gsc_clock_period_ps(const gsc_clock *c);
 
@@ -141,7 +158,8 @@ typedef void (*gsc_process_fn)(void *ctx);
 /* Create a method process `name` in module m calling fn(ctx). Sensitivity is added with the
  * calls below before elaboration ends. By default a process does not run at time 0 unless it is
  * sensitive to the clock (dont_initialize semantics); gsc_process_initialize() makes it run once
- * at cycle 0. */
+ * at cycle 0 (a clocked process runs once at cycle 0 either way). The SystemC process is spawned
+ * by gsc_elaborate. */
 gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_process_fn fn, void *ctx);
 void gsc_process_initialize(gsc_process *p);
 /* Static sensitivity. */
@@ -189,10 +207,10 @@ const char *gsc_latch_name(const gsc_latch *l);
 /* A bounded FIFO of `depth` items of `type`. */
 gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth);
 bool gsc_fifo_can_put(const gsc_fifo *f);
-void gsc_fifo_put(gsc_fifo *f, const void *item);          /* g_error if !can_put (a model bug) */
+void gsc_fifo_put(gsc_fifo *f, const void *item);          /* gsc_fatal if !can_put (a model bug) */
 bool gsc_fifo_can_get(const gsc_fifo *f);
 const void *gsc_fifo_peek(const gsc_fifo *f);             /* the head, or NULL if !can_get */
-void gsc_fifo_get(gsc_fifo *f, void *item_out);            /* item_out may be NULL; g_error if !can_get */
+void gsc_fifo_get(gsc_fifo *f, void *item_out);            /* item_out may be NULL; gsc_fatal if !can_get */
 unsigned gsc_fifo_occupancy(const gsc_fifo *f);           /* items stored (including those put this cycle) */
 unsigned gsc_fifo_depth(const gsc_fifo *f);
 const char *gsc_fifo_name(const gsc_fifo *f);
@@ -235,12 +253,24 @@ static inline void gsc_out_write(const gsc_port *p, const void *v)
 /* Open a VCD trace file (path without or with ".vcd"). Must be called during elaboration. Only
  * objects whose full name matches one of the glob patterns (comma separated, e.g. "sm0.*,gpu.l2*";
  * NULL or "*" = everything) are traced. from_cycle/to_cycle bound the traced window (to_cycle 0 =
- * to the end). */
+ * to the end).
+ *
+ * - Matching (g_pattern_match_simple, '*' also matches dots): a signal is traced when its full name
+ *   matches a pattern, or one of its dotted prefixes does ("tb.sm0" and "tb.sm0.*" both select
+ *   "tb.sm0.fetch.out.pc").
+ * - Names: the VCD scopes are the dotted components (scope tb, sm0, fetch, out; var pc), with no
+ *   extra root scope, so GTKWave shows "tb.sm0.fetch.out.pc" (a multi-bit var is "pc[11:0]").
+ * - Timescale 1 ps: cycle k is at #(k * period_ps). A value written in cycle k shows at cycle k.
+ * - Window (inclusive): the file is created when the run reaches from_cycle (its $dumpvars holds
+ *   the state before the window) and closed once to_cycle has run; no change is recorded outside.
+ * - Reproducible: at close the $date is set to a fixed date, so identical runs give identical
+ *   files. One trace file per simulation. */
 void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);
-/* Trace every field of every latch (as <latch full name>.<field>) matching the patterns; called
- * by gsc_elaborate, exposed for tests. */
-/* Trace a block-internal state variable by address. The address must stay valid for the whole run.
- * name is relative to the module (full name <module>.<name>). width in bits (1..64). */
+/* gsc_elaborate traces every field of every latch (as <latch full name>.<field>, OPAQUE fields
+ * excepted) that the patterns select, with the field's width (0 = the full width of its C type). */
+/* Trace a block-internal state variable by address (during elaboration; selected by the same
+ * patterns). The address must stay valid for the whole run. name is relative to the module (full
+ * name <module>.<name>). width in bits (1..64; 0 = the full width of ctype; ignored for F32/F64). */
 void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width);
 /* The full names and widths of what was traced, in declaration order (for .gtkw writers). */
 unsigned gsc_trace_count(void);
@@ -248,7 +278,7 @@ const char *gsc_trace_signal_name(unsigned i);
 unsigned gsc_trace_signal_width(unsigned i);
 /* True for F32/F64 signals (VCD reals; their width is 32 or 64 but GTKWave shows no bit range). */
 bool gsc_trace_signal_is_real(unsigned i);
-/* Flush and close the trace file (also done at exit). */
+/* Flush and close the trace file (also done at exit, and at the end of the window). */
 void gsc_trace_close(void);
 
 #ifdef __cplusplus
