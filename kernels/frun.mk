@@ -1,1 +1,11 @@
 # kernels/frun.mk: included from kernels/local.mk.
+# The functional runner: memory image (fmem), module loading and layout (kload), the SIMT stack
+# (simt), the runner (frun), the gpusc-run program, and their tests.
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/fmem.c kernels/kload.c kernels/simt.c kernels/frun.c
+nobase_pkginclude_HEADERS += kernels/fmem.h kernels/kload.h kernels/simt.h kernels/frun.h
+
+FRUN_UNIT_TESTS = tests/kernels/test_fmem tests/kernels/test_simt
+check_PROGRAMS += $(FRUN_UNIT_TESTS)
+TESTS += $(FRUN_UNIT_TESTS)
+tests_kernels_test_fmem_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_simt_LDADD = $(KERNELS_LIBS)

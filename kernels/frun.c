@@ -1,0 +1,1148 @@
+/* frun.c — the functional runner (see frun.h). */
+#include "kernels/frun.h"
+
+#include "kernels/ir_exec.h"
+#include "kernels/simt.h"
+
+#include <string.h>
+
+#define FULL_MASK 0xffffffffu
+#define N_BARRIERS 16
+
+/* ---- decoded instructions: what the hot loop dispatches on, computed once per module ---------- */
+typedef enum {
+    D_ALU,
+    D_MOV_VEC, /* mov with a {a,b} vector operand: pack/unpack */
+    D_LD,
+    D_ST,
+    D_ATOM,
+    D_RED,
+    D_CVTA,
+    D_BRA,
+    D_CALL,
+    D_RET,
+    D_EXIT,
+    D_BAR,
+    D_NOP,
+    D_TRAP,
+    D_BAD /* cannot run: reason in why */
+} dkind;
+
+typedef struct {
+    uint8_t kind;   /* dkind */
+    uint8_t cls;    /* ir_class */
+    uint8_t mem_in_dst; /* st/red: the address operand is dst[0] */
+    uint8_t esize;  /* ld/st/atom element bytes */
+    uint32_t target; /* bra: target pc; call: callee */
+    const char *why; /* D_BAD */
+} dinstr;
+
+typedef struct {
+    const ir_func *f;
+    uint32_t n;
+    const ir_instr *instrs;
+    dinstr *d;
+    uint64_t *reg_mask; /* value mask per register (by declared width) */
+} dfunc;
+
+typedef struct {
+    wl_device dev; /* first: the wl_device handed out */
+    ir_module *mod;
+    fmem *mem;
+    kload_module *k;
+    dfunc *df;
+    frun_stats stats;
+    uint64_t max_instr;
+    uint32_t gridid;
+} frun_dev;
+
+/* ---- per-launch state ---------------------------------------------------------------------- */
+enum { W_READY, W_BAR, W_DONE };
+
+typedef struct {
+    uint32_t id;
+    uint32_t valid; /* lanes that exist */
+    uint8_t state;
+    uint8_t bar_id, bar_kind;
+    uint32_t bar_dst; /* bar.red destination register slot, IR_NONE */
+    uint32_t bar_mask;
+    uint32_t cc; /* carry flag per lane */
+    simt_stack st;
+    uint64_t *regs;
+    uint8_t *local;  /* 32 lanes x local_bytes */
+    uint8_t *cparam; /* 32 lanes x cparam_bytes */
+} fwarp;
+
+typedef struct {
+    uint32_t warps, threads, expected;
+    uint32_t popc;
+    bool all, any;
+} fbar;
+
+typedef struct {
+    frun_dev *d;
+    const wl_launch *l;
+    uint32_t entry;
+    const ir_func *kf;
+    uint8_t *kparam;
+    uint64_t kparam_size;
+    fmem_seg shared;
+    uint64_t shared_static;
+    uint32_t ctaid[3];
+    uint32_t nthreads, nwarps, live;
+    fwarp *warps;
+    fbar bar[N_BARRIERS];
+    uint64_t local_bytes, cparam_bytes;
+    uint64_t executed, budget;
+    GString *err;
+} flaunch;
+
+/* ---- decoding ------------------------------------------------------------------------------ */
+static const ir_operand *find_opnd(const ir_instr *in, ir_opnd_kind kind)
+{
+    for (unsigned j = 0; j < in->n_src; j++)
+        if (in->src[j].kind == kind)
+            return &in->src[j];
+    return NULL;
+}
+
+static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
+{
+    memset(di, 0, sizeof *di);
+    di->cls = (uint8_t)ir_instr_class(in);
+    di->esize = (uint8_t)(ir_type_bits(in->type) / 8);
+    switch ((ir_opcode)in->op) {
+    case IR_OP_LD:
+    case IR_OP_LDU:
+        di->kind = D_LD;
+        if (in->n_src < 1 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1) {
+            di->kind = D_BAD, di->why = "malformed ld";
+        }
+        break;
+    case IR_OP_ST:
+    case IR_OP_RED:
+        di->kind = in->op == IR_OP_ST ? D_ST : D_RED;
+        if (in->n_dst > 0 && in->dst[0].kind == IR_OPND_MEM)
+            di->mem_in_dst = 1;
+        else if (!(in->n_src >= 2 && in->src[0].kind == IR_OPND_MEM))
+            di->kind = D_BAD, di->why = "malformed st/red";
+        break;
+    case IR_OP_ATOM:
+        di->kind = D_ATOM;
+        if (in->n_src < 2 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1)
+            di->kind = D_BAD, di->why = "malformed atom";
+        break;
+    case IR_OP_CVTA: di->kind = D_CVTA; break;
+    case IR_OP_BRA: {
+        const ir_operand *t = find_opnd(in, IR_OPND_LABEL);
+        if (t) {
+            di->kind = D_BRA;
+            di->target = t->u.target;
+        } else {
+            di->kind = D_BAD, di->why = "indirect branch";
+        }
+        break;
+    }
+    case IR_OP_CALL: {
+        const ir_operand *t = find_opnd(in, IR_OPND_FUNC);
+        if (!t) {
+            di->kind = D_BAD, di->why = "indirect call";
+        } else if (t->u.func >= m->funcs->len) {
+            di->kind = D_BAD, di->why = "call to an unknown function";
+        } else {
+            const ir_func *callee = g_ptr_array_index(m->funcs, t->u.func);
+            di->kind = D_CALL;
+            di->target = t->u.func;
+            if (!callee->instrs || ir_func_n_instrs(callee) == 0)
+                di->kind = D_BAD, di->why = "call to a function without a body";
+        }
+        break;
+    }
+    case IR_OP_RET: di->kind = D_RET; break;
+    case IR_OP_EXIT: di->kind = D_EXIT; break;
+    case IR_OP_BAR:
+    case IR_OP_BARRIER: di->kind = D_BAR; break;
+    case IR_OP_MEMBAR:
+    case IR_OP_FENCE:
+    case IR_OP_PREFETCH:
+    case IR_OP_NANOSLEEP: di->kind = D_NOP; break;
+    case IR_OP_TRAP:
+    case IR_OP_BRKPT: di->kind = D_TRAP; break;
+    case IR_OP_MOV:
+        di->kind = (in->n_dst > 0 && in->dst[0].kind == IR_OPND_VEC) ||
+                           (in->n_src > 0 && in->src[0].kind == IR_OPND_VEC)
+                       ? D_MOV_VEC
+                       : D_ALU;
+        break;
+    default: di->kind = D_ALU; break;
+    }
+}
+
+static uint64_t type_mask(ir_type t)
+{
+    unsigned b = ir_type_bits(t);
+    if (b == 0 || b >= 64)
+        return UINT64_MAX;
+    return (UINT64_C(1) << b) - 1;
+}
+
+static void decode_module(frun_dev *d)
+{
+    const ir_module *m = d->mod;
+    d->df = g_new0(dfunc, m->funcs->len ? m->funcs->len : 1);
+    for (guint f = 0; f < m->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(m->funcs, f);
+        dfunc *df = &d->df[f];
+        df->f = fn;
+        df->n = fn->instrs ? ir_func_n_instrs(fn) : 0;
+        df->instrs = df->n ? ir_func_instr(fn, 0) : NULL;
+        df->d = g_new0(dinstr, df->n ? df->n : 1);
+        for (uint32_t i = 0; i < df->n; i++)
+            decode_instr(m, &df->instrs[i], &df->d[i]);
+        guint nr = fn->regs ? fn->regs->len : 0;
+        df->reg_mask = g_new(uint64_t, nr ? nr : 1);
+        for (guint r = 0; r < nr; r++)
+            df->reg_mask[r] = type_mask(g_array_index(fn->regs, ir_reg, r).type);
+    }
+}
+
+/* ---- error reporting ------------------------------------------------------------------------ */
+static void thread_coords(const flaunch *L, uint32_t warp, uint32_t lane, uint32_t t[3])
+{
+    uint32_t lt = warp * IR_WARP_SIZE + lane;
+    t[0] = lt % L->l->block[0];
+    t[1] = lt / L->l->block[0] % L->l->block[1];
+    t[2] = lt / (L->l->block[0] * L->l->block[1]);
+}
+
+/* "kernel K: FUNC pc N (FILE:LINE `instr`) block (x,y,z) thread (x,y,z): " then the message. */
+static int G_GNUC_PRINTF(6, 7)
+    fail(flaunch *L, const fwarp *w, uint32_t func, uint32_t pc, int lane, const char *fmt, ...)
+{
+    GString *e = L->err;
+    const dfunc *df = &L->d->df[func];
+    g_string_append_printf(e, "kernel %s: ", L->kf->name);
+    if (func != L->entry)
+        g_string_append_printf(e, "in .func %s: ", df->f->name);
+    if (pc < df->n) {
+        const ir_instr *in = &df->instrs[pc];
+        g_string_append_printf(e, "pc %u (%s:%u `", pc, L->d->mod->filename ? L->d->mod->filename : "?", in->line);
+        ir_print_instr(e, L->d->mod, df->f, in);
+        g_string_append(e, "`)");
+    } else {
+        g_string_append_printf(e, "pc %u (end of function)", pc);
+    }
+    g_string_append_printf(e, " block (%u,%u,%u)", L->ctaid[0], L->ctaid[1], L->ctaid[2]);
+    if (w && lane >= 0) {
+        uint32_t t[3];
+        thread_coords(L, w->id, (uint32_t)lane, t);
+        g_string_append_printf(e, " thread (%u,%u,%u)", t[0], t[1], t[2]);
+    } else if (w) {
+        g_string_append_printf(e, " warp %u", w->id);
+    }
+    g_string_append(e, ": ");
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append_vprintf(e, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static void dump_state(flaunch *L)
+{
+    static const char *const states[] = {"ready", "at barrier", "done"};
+    g_string_append_printf(L->err, "\nstate of block (%u,%u,%u), %u warps:\n", L->ctaid[0], L->ctaid[1],
+                           L->ctaid[2], L->nwarps);
+    for (uint32_t i = 0; i < L->nwarps; i++) {
+        const fwarp *w = &L->warps[i];
+        g_string_append_printf(L->err, "  warp %u: %s", i, states[w->state]);
+        if (w->state == W_BAR)
+            g_string_append_printf(L->err, " %u", w->bar_id);
+        g_string_append_printf(L->err, ", exited lanes 0x%08x\n", w->st.exited);
+        simt_dump(&w->st, L->err, "    ");
+    }
+    for (unsigned b = 0; b < N_BARRIERS; b++)
+        if (L->bar[b].warps)
+            g_string_append_printf(L->err, "  barrier %u: %u warps (%u threads) arrived, %u warps not finished%s\n", b,
+                                   L->bar[b].warps, L->bar[b].threads, L->live,
+                                   L->bar[b].expected ? " (count given)" : "");
+}
+
+/* ---- operands ------------------------------------------------------------------------------- */
+static inline uint64_t *reg_slot(const flaunch *L, const fwarp *w, uint32_t func, uint32_t reg)
+{
+    return &w->regs[((uint64_t)L->d->k->funcs[func].reg_base + reg) * IR_WARP_SIZE];
+}
+
+static uint64_t sreg_value(const flaunch *L, const fwarp *w, const ir_operand *o, uint32_t lane)
+{
+    unsigned c = o->comp < 3 ? o->comp : 0;
+    switch ((ir_sreg)o->u.sreg) {
+    case IR_SREG_TID: {
+        uint32_t t[3];
+        thread_coords(L, w->id, lane, t);
+        return t[c];
+    }
+    case IR_SREG_NTID: return L->l->block[c];
+    case IR_SREG_CTAID: return L->ctaid[c];
+    case IR_SREG_NCTAID: return L->l->grid[c];
+    case IR_SREG_LANEID: return lane;
+    case IR_SREG_WARPID: return w->id;
+    case IR_SREG_NWARPID: return L->nwarps;
+    case IR_SREG_SMID: return 0;
+    case IR_SREG_NSMID: return 1;
+    case IR_SREG_GRIDID: return L->d->gridid;
+    case IR_SREG_CLOCK: return (uint32_t)L->executed;
+    case IR_SREG_CLOCK64: return L->executed;
+    case IR_SREG_GLOBALTIMER: return L->executed;
+    case IR_SREG_LANEMASK_EQ: return UINT32_C(1) << lane;
+    case IR_SREG_LANEMASK_LE: return (uint32_t)((UINT64_C(2) << lane) - 1);
+    case IR_SREG_LANEMASK_LT: return (UINT32_C(1) << lane) - 1;
+    case IR_SREG_LANEMASK_GE: return ~((UINT32_C(1) << lane) - 1);
+    case IR_SREG_LANEMASK_GT: return (uint32_t) ~((UINT64_C(2) << lane) - 1);
+    case IR_SREG_DYN_SMEM_SIZE: return L->l->shared_bytes;
+    case IR_SREG_TOTAL_SMEM_SIZE: return L->shared.size;
+    case IR_SREG_COUNT: break;
+    }
+    return 0;
+}
+
+/* Address of a symbol in its own space. */
+static inline uint64_t sym_addr(const flaunch *L, uint32_t sym)
+{
+    return kload_sym_address(L->d->k, L->entry, sym);
+}
+
+/* Fetch an operand's value for all 32 lanes. Returns false for an operand that has no value. */
+static bool fetch(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *o, ir_lanes *out)
+{
+    switch ((ir_opnd_kind)o->kind) {
+    case IR_OPND_REG:
+        memcpy(out->v, reg_slot(L, w, func, o->u.reg), sizeof out->v);
+        if (o->neg)
+            for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+                out->v[i] = !out->v[i];
+        return true;
+    case IR_OPND_IMM:
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            out->v[i] = o->u.imm;
+        return true;
+    case IR_OPND_SREG:
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            out->v[i] = sreg_value(L, w, o, i);
+        return true;
+    case IR_OPND_ADDR: {
+        uint64_t a = (o->u.mem.base_sym != IR_NONE ? sym_addr(L, o->u.mem.base_sym) : 0) + (uint64_t)o->u.mem.offset;
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            out->v[i] = a;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static inline void write_lanes(uint64_t *slot, const uint64_t *v, uint32_t mask, uint64_t vmask)
+{
+    if (mask == FULL_MASK && vmask == UINT64_MAX) {
+        memcpy(slot, v, IR_WARP_SIZE * sizeof *slot);
+        return;
+    }
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        slot[l] = v[l] & vmask;
+    }
+}
+
+static inline uint32_t pred_mask(const flaunch *L, const fwarp *w, uint32_t func, uint32_t reg, bool neg, uint32_t mask)
+{
+    const uint64_t *p = reg_slot(L, w, func, reg);
+    uint32_t out = 0;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        if ((p[l] != 0) != neg)
+            out |= UINT32_C(1) << l;
+    }
+    return out;
+}
+
+/* ---- memory --------------------------------------------------------------------------------- */
+static const char *space_label(ir_space s)
+{
+    return s == IR_SPACE_NONE ? "generic" : ir_space_name(s);
+}
+
+/* Host pointer for `len` bytes at `addr` in `space` for a lane, or NULL with the reason in why. */
+static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len, bool write,
+                        GString *why)
+{
+    fmem_seg seg;
+    uint8_t *p;
+    switch (space) {
+    case IR_SPACE_NONE:
+        if (addr - KLOAD_SHARED_WINDOW < KLOAD_WINDOW_SIZE)
+            return resolve(L, w, lane, IR_SPACE_SHARED, addr - KLOAD_SHARED_WINDOW, len, write, why);
+        if (addr - KLOAD_LOCAL_WINDOW < KLOAD_WINDOW_SIZE)
+            return resolve(L, w, lane, IR_SPACE_LOCAL, addr - KLOAD_LOCAL_WINDOW, len, write, why);
+        return resolve(L, w, lane, IR_SPACE_GLOBAL, addr, len, write, why);
+    case IR_SPACE_GLOBAL:
+    case IR_SPACE_CONST:
+        p = fmem_translate(L->d->mem, addr, len, write);
+        if (!p)
+            fmem_describe_fault(L->d->mem, addr, len, write, why);
+        return p;
+    case IR_SPACE_SHARED:
+        p = fmem_seg_ptr(&L->shared, addr, len);
+        if (!p)
+            g_string_append_printf(why, "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
+                                        ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
+                                   addr, len, L->shared.size);
+        return p;
+    case IR_SPACE_LOCAL:
+        seg = (fmem_seg){.data = w->local + lane * L->local_bytes, .size = L->local_bytes};
+        p = fmem_seg_ptr(&seg, addr, len);
+        if (!p)
+            g_string_append_printf(why, "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
+                                        ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
+                                   addr, len, L->local_bytes);
+        return p;
+    case IR_SPACE_PARAM:
+        if (addr >= KLOAD_CPARAM_BASE) {
+            seg = (fmem_seg){.data = w->cparam + lane * L->cparam_bytes, .size = L->cparam_bytes};
+            p = fmem_seg_ptr(&seg, addr - KLOAD_CPARAM_BASE, len);
+        } else {
+            seg = (fmem_seg){.data = L->kparam, .size = L->kparam_size};
+            p = write ? NULL : fmem_seg_ptr(&seg, addr, len);
+        }
+        if (!p)
+            g_string_append_printf(why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s",
+                                   addr, len, write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
+        return p;
+    default:
+        g_string_append_printf(why, "state space %s is not addressable", ir_space_name(space));
+        return NULL;
+    }
+}
+
+/* Per-lane address of a MEM operand. */
+static inline uint64_t mem_addr(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *m, uint32_t lane)
+{
+    uint64_t a = (uint64_t)m->u.mem.offset;
+    if (m->u.mem.base_reg != IR_NONE)
+        a += reg_slot(L, w, func, m->u.mem.base_reg)[lane];
+    else if (m->u.mem.base_sym != IR_NONE)
+        a += sym_addr(L, m->u.mem.base_sym);
+    return a;
+}
+
+/* Checks and translates one lane's access; reports a failure. */
+static uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane, const ir_instr *in,
+                            uint64_t addr, uint64_t len, bool write)
+{
+    if (len > 1 && (addr & (len - 1)) != 0) {
+        fail(L, w, func, pc, (int)lane, "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
+             space_label(in->space), write ? "store" : "load", len, addr);
+        return NULL;
+    }
+    GString *why = g_string_new(NULL);
+    uint8_t *p = resolve(L, w, lane, in->space, addr, len, write, why);
+    if (!p)
+        fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load", why->str);
+    g_string_free(why, TRUE);
+    return p;
+}
+
+static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, const dinstr *di,
+                   uint32_t active)
+{
+    const ir_operand *m = &in->src[0];
+    const ir_operand *d = &in->dst[0];
+    unsigned nv = d->kind == IR_OPND_VEC ? d->comp : 1;
+    uint64_t es = di->esize;
+    if (es == 0 || es > 8)
+        return fail(L, w, func, pc, -1, "unsupported load type .%s", ir_type_name(in->type));
+    const uint64_t *rmask = L->d->df[func].reg_mask;
+    uint64_t *slots[4];
+    uint64_t vm[4];
+    for (unsigned e = 0; e < nv; e++) {
+        uint32_t r = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
+        slots[e] = r == IR_NONE ? NULL : reg_slot(L, w, func, r);
+        vm[e] = r == IR_NONE ? 0 : rmask[r];
+    }
+    uint32_t mask = active;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        uint64_t a = mem_addr(L, w, func, m, l);
+        const uint8_t *p = lane_access(L, w, func, pc, l, in, a, es * nv, false);
+        if (!p)
+            return 1;
+        for (unsigned e = 0; e < nv; e++)
+            if (slots[e])
+                slots[e][l] = ir_exec_load_value((ir_type)in->type, p + e * es) & vm[e];
+    }
+    return 0;
+}
+
+/* Value of a store's source element e for a lane. */
+static inline uint64_t store_elem(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *v, unsigned e,
+                                  uint32_t lane)
+{
+    if (v->kind == IR_OPND_VEC)
+        return v->u.vec_regs[e] == IR_NONE ? 0 : reg_slot(L, w, func, v->u.vec_regs[e])[lane];
+    if (v->kind == IR_OPND_REG)
+        return reg_slot(L, w, func, v->u.reg)[lane];
+    if (v->kind == IR_OPND_IMM)
+        return v->u.imm;
+    return 0;
+}
+
+static int exec_st(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, const dinstr *di,
+                   uint32_t active)
+{
+    const ir_operand *m = di->mem_in_dst ? &in->dst[0] : &in->src[0];
+    const ir_operand *v = di->mem_in_dst ? &in->src[0] : &in->src[1];
+    unsigned nv = v->kind == IR_OPND_VEC ? v->comp : 1;
+    uint64_t es = di->esize;
+    if (es == 0 || es > 8)
+        return fail(L, w, func, pc, -1, "unsupported store type .%s", ir_type_name(in->type));
+    if (v->kind == IR_OPND_SREG || v->kind == IR_OPND_ADDR) {
+        ir_lanes val;
+        fetch(L, w, func, v, &val);
+        uint32_t mask = active;
+        while (mask) {
+            unsigned l = (unsigned)__builtin_ctz(mask);
+            mask &= mask - 1;
+            uint8_t *p = lane_access(L, w, func, pc, l, in, mem_addr(L, w, func, m, l), es, true);
+            if (!p)
+                return 1;
+            ir_exec_store_value((ir_type)in->type, val.v[l], p);
+        }
+        return 0;
+    }
+    uint32_t mask = active;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        uint8_t *p = lane_access(L, w, func, pc, l, in, mem_addr(L, w, func, m, l), es * nv, true);
+        if (!p)
+            return 1;
+        for (unsigned e = 0; e < nv; e++)
+            ir_exec_store_value((ir_type)in->type, store_elem(L, w, func, v, e, l), p + e * es);
+    }
+    return 0;
+}
+
+/* atom (returns the old value) and red: lane by lane in lane order. */
+static int exec_atom(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, const dinstr *di,
+                     uint32_t active)
+{
+    bool is_red = di->kind == D_RED;
+    const ir_operand *m = is_red && di->mem_in_dst ? &in->dst[0] : &in->src[0];
+    const ir_operand *b = is_red && di->mem_in_dst ? &in->src[0] : &in->src[1];
+    const ir_operand *c = NULL;
+    if (!is_red && in->n_src >= 3)
+        c = &in->src[2];
+    else if (is_red && di->mem_in_dst && in->n_src >= 2)
+        c = &in->src[1];
+    uint64_t es = di->esize;
+    if (es != 4 && es != 8)
+        return fail(L, w, func, pc, -1, "unsupported atomic type .%s", ir_type_name(in->type));
+    ir_lanes bv, cv;
+    if (!fetch(L, w, func, b, &bv))
+        return fail(L, w, func, pc, -1, "atomic operand is not a value");
+    if (c && !fetch(L, w, func, c, &cv))
+        return fail(L, w, func, pc, -1, "atomic operand is not a value");
+    uint64_t *dslot = NULL;
+    uint64_t dm = UINT64_MAX;
+    if (!is_red && in->dst[0].kind == IR_OPND_REG) {
+        dslot = reg_slot(L, w, func, in->dst[0].u.reg);
+        dm = L->d->df[func].reg_mask[in->dst[0].u.reg];
+    }
+    uint32_t mask = active;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        uint8_t *p = lane_access(L, w, func, pc, l, in, mem_addr(L, w, func, m, l), es, true);
+        if (!p)
+            return 1;
+        uint64_t old = ir_exec_load_value((ir_type)in->type, p);
+        uint64_t nw = ir_exec_atom(in, old, bv.v[l], c ? cv.v[l] : 0);
+        ir_exec_store_value((ir_type)in->type, nw, p);
+        if (dslot)
+            dslot[l] = old & dm;
+    }
+    return 0;
+}
+
+static int exec_cvta(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, uint32_t active)
+{
+    ir_lanes v;
+    if (in->n_src < 1 || in->n_dst < 1 || in->dst[0].kind != IR_OPND_REG || !fetch(L, w, func, &in->src[0], &v))
+        return fail(L, w, func, pc, -1, "malformed cvta");
+    uint64_t base;
+    switch (in->space) {
+    case IR_SPACE_GLOBAL:
+    case IR_SPACE_CONST: base = 0; break;
+    case IR_SPACE_SHARED: base = KLOAD_SHARED_WINDOW; break;
+    case IR_SPACE_LOCAL: base = KLOAD_LOCAL_WINDOW; break;
+    default: return fail(L, w, func, pc, -1, "cvta for .%s is not supported", ir_space_name(in->space));
+    }
+    bool to = (in->flags & IR_F_TO) != 0;
+    uint64_t tm = type_mask((ir_type)in->type);
+    for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+        v.v[i] = (to ? v.v[i] - base : v.v[i] + base) & tm;
+    write_lanes(reg_slot(L, w, func, in->dst[0].u.reg), v.v, active, L->d->df[func].reg_mask[in->dst[0].u.reg]);
+    return 0;
+}
+
+/* mov with a vector: {a,b,..} -> wide register (pack) or wide register -> {a,b,..} (unpack). */
+static int exec_mov_vec(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, uint32_t active)
+{
+    const ir_operand *d = &in->dst[0], *s = &in->src[0];
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    if (d->kind == IR_OPND_VEC && s->kind == IR_OPND_VEC)
+        return fail(L, w, func, pc, -1, "mov between two vectors is not supported");
+    const ir_operand *vec = d->kind == IR_OPND_VEC ? d : s;
+    unsigned n = vec->comp;
+    if (n == 0 || bits % n || bits > 64)
+        return fail(L, w, func, pc, -1, "malformed vector mov");
+    unsigned eb = bits / n;
+    uint64_t em = eb >= 64 ? UINT64_MAX : (UINT64_C(1) << eb) - 1;
+    if (d->kind == IR_OPND_VEC) {
+        ir_lanes v;
+        if (!fetch(L, w, func, s, &v))
+            return fail(L, w, func, pc, -1, "malformed vector mov");
+        for (unsigned e = 0; e < n; e++) {
+            if (d->u.vec_regs[e] == IR_NONE)
+                continue;
+            ir_lanes part;
+            for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+                part.v[i] = (v.v[i] >> (e * eb)) & em;
+            write_lanes(reg_slot(L, w, func, d->u.vec_regs[e]), part.v, active,
+                        L->d->df[func].reg_mask[d->u.vec_regs[e]]);
+        }
+    } else {
+        if (d->kind != IR_OPND_REG)
+            return fail(L, w, func, pc, -1, "malformed vector mov");
+        ir_lanes v = {{0}};
+        for (unsigned e = 0; e < n; e++) {
+            if (s->u.vec_regs[e] == IR_NONE)
+                continue;
+            const uint64_t *r = reg_slot(L, w, func, s->u.vec_regs[e]);
+            for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+                v.v[i] |= (r[i] & em) << (e * eb);
+        }
+        write_lanes(reg_slot(L, w, func, d->u.reg), v.v, active, L->d->df[func].reg_mask[d->u.reg]);
+    }
+    return 0;
+}
+
+static int exec_alu(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, uint32_t active)
+{
+    ir_exec_ctx x;
+    x.in = in;
+    x.active = active;
+    x.cc_in = w->cc;
+    x.cc_out = 0;
+    x.dst_written = 0;
+    for (unsigned j = 0; j < in->n_src; j++)
+        if (!fetch(L, w, func, &in->src[j], &x.src[j]))
+            return fail(L, w, func, pc, -1, "source operand %u has no value", j + 1);
+    ir_exec_status st = ir_exec(&x);
+    if (st == IR_EXEC_UNSUPPORTED)
+        return fail(L, w, func, pc, -1, "unsupported instruction (type/modifier combination)");
+    if (st != IR_EXEC_OK)
+        return fail(L, w, func, pc, -1, "not an ALU instruction (internal error)");
+    const uint64_t *rmask = L->d->df[func].reg_mask;
+    for (unsigned j = 0; j < in->n_dst; j++)
+        if ((x.dst_written >> j & 1) && in->dst[j].kind == IR_OPND_REG)
+            write_lanes(reg_slot(L, w, func, in->dst[j].u.reg), x.dst[j].v, active, rmask[in->dst[j].u.reg]);
+    if (in->flags & IR_F_CC)
+        w->cc = (w->cc & ~active) | (x.cc_out & active);
+    return 0;
+}
+
+/* ---- barriers ------------------------------------------------------------------------------- */
+static void bar_release(flaunch *L, unsigned id)
+{
+    fbar *b = &L->bar[id];
+    for (uint32_t i = 0; i < L->nwarps; i++) {
+        fwarp *w = &L->warps[i];
+        if (w->state != W_BAR || w->bar_id != id)
+            continue;
+        w->state = W_READY;
+        if (w->bar_dst != IR_NONE) {
+            uint64_t r = w->bar_kind == IR_BAR_RED_POPC ? b->popc : w->bar_kind == IR_BAR_RED_AND ? b->all : b->any;
+            uint32_t m = w->bar_mask;
+            while (m) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                m &= m - 1;
+                w->regs[(uint64_t)w->bar_dst * IR_WARP_SIZE + l] = r;
+            }
+            w->bar_dst = IR_NONE;
+        }
+    }
+    *b = (fbar){0};
+}
+
+static void bar_try_release(flaunch *L, unsigned id)
+{
+    const fbar *b = &L->bar[id];
+    if (b->warps == 0)
+        return;
+    if (b->expected ? b->threads >= b->expected : b->warps >= L->live)
+        bar_release(L, id);
+}
+
+static int exec_bar(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, uint32_t active)
+{
+    unsigned kind = in->sub ? in->sub : IR_BAR_SYNC;
+    simt_advance(&w->st, pc + 1);
+    if (kind == IR_BAR_WARP_SYNC || active == 0)
+        return 0;
+    bool red = kind == IR_BAR_RED_POPC || kind == IR_BAR_RED_AND || kind == IR_BAR_RED_OR;
+    unsigned n_plain = red ? in->n_src - 1 : in->n_src; /* barrier id, optional count */
+    if (n_plain < 1 || (red && in->n_src < 2))
+        return fail(L, w, func, pc, -1, "malformed barrier");
+    unsigned first = (unsigned)__builtin_ctz(active);
+    ir_lanes v;
+    if (!fetch(L, w, func, &in->src[0], &v))
+        return fail(L, w, func, pc, -1, "malformed barrier");
+    uint64_t id = v.v[first];
+    if (id >= N_BARRIERS)
+        return fail(L, w, func, pc, (int)first, "barrier id %" G_GUINT64_FORMAT " is out of range (0..15)", id);
+    uint32_t count = 0;
+    if (n_plain >= 2) {
+        if (!fetch(L, w, func, &in->src[1], &v))
+            return fail(L, w, func, pc, -1, "malformed barrier");
+        count = (uint32_t)v.v[first];
+        if (count == 0 || count % IR_WARP_SIZE)
+            return fail(L, w, func, pc, (int)first, "barrier thread count %u is not a positive multiple of 32", count);
+    }
+    fbar *b = &L->bar[id];
+    if (b->warps == 0) {
+        b->all = true;
+        b->any = false;
+    }
+    if (red) {
+        ir_lanes p;
+        if (!fetch(L, w, func, &in->src[in->n_src - 1], &p))
+            return fail(L, w, func, pc, -1, "malformed barrier");
+        uint32_t m = active;
+        while (m) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            m &= m - 1;
+            bool t = p.v[l] != 0;
+            b->popc += t;
+            b->all = b->all && t;
+            b->any = b->any || t;
+        }
+    }
+    b->warps++;
+    b->threads += (uint32_t)__builtin_popcount(w->valid);
+    if (count)
+        b->expected = count;
+    if (kind != IR_BAR_ARRIVE) {
+        w->state = W_BAR;
+        w->bar_id = (uint8_t)id;
+        w->bar_kind = (uint8_t)kind;
+        w->bar_mask = active;
+        w->bar_dst = red && in->n_dst > 0 && in->dst[0].kind == IR_OPND_REG
+                         ? L->d->k->funcs[func].reg_base + in->dst[0].u.reg
+                         : IR_NONE;
+    }
+    bar_try_release(L, (unsigned)id);
+    return 0;
+}
+
+/* ---- calls ---------------------------------------------------------------------------------- */
+static uint64_t sym_size(const ir_module *m, uint32_t sym)
+{
+    return g_array_index(m->syms, ir_sym, sym).size;
+}
+
+/* Copy `bytes` of each active lane's call-parameter segment from one symbol to another. */
+static void cparam_copy(flaunch *L, fwarp *w, uint32_t dst_sym, uint32_t src_sym, uint64_t bytes, uint32_t active)
+{
+    const kload_sym *ds = &L->d->k->syms[dst_sym], *ss = &L->d->k->syms[src_sym];
+    uint32_t m = active;
+    while (m) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        m &= m - 1;
+        uint8_t *seg = w->cparam + l * L->cparam_bytes;
+        memmove(seg + ds->offset, seg + ss->offset, bytes);
+    }
+}
+
+static int exec_call(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, const dinstr *di,
+                     uint32_t active)
+{
+    if (active == 0) {
+        simt_advance(&w->st, pc + 1);
+        return 0;
+    }
+    const ir_func *callee = L->d->df[di->target].f;
+    if (L->d->k->funcs[di->target].recursive)
+        return fail(L, w, func, pc, -1, "recursive call of %s is not supported", callee->name);
+    guint np = callee->params ? callee->params->len : 0;
+    guint nr = callee->rets ? callee->rets->len : 0;
+    if (in->call_n_args != np || in->call_n_ret > nr)
+        return fail(L, w, func, pc, -1, "call passes %u argument%s and %u return value%s; %s takes %u and %u",
+                    in->call_n_args, in->call_n_args == 1 ? "" : "s", in->call_n_ret, in->call_n_ret == 1 ? "" : "s",
+                    callee->name, np, nr);
+    for (guint i = 0; i < np; i++) {
+        const ir_param *pa = &g_array_index(callee->params, ir_param, i);
+        uint64_t n = MIN(pa->size, sym_size(L->d->mod, in->call_args[i]));
+        cparam_copy(L, w, pa->sym, in->call_args[i], n, active);
+    }
+    simt_call(&w->st, pc, pc + 1, di->target, 0, active);
+    return 0;
+}
+
+/* ret (or falling off the end) of lanes `active` in the current function. */
+static void do_ret(flaunch *L, fwarp *w, uint32_t func, uint32_t next_pc, uint32_t active)
+{
+    const simt_entry *fr = simt_frame(&w->st);
+    if (fr->call_pc != UINT32_MAX) {
+        uint32_t fi = (uint32_t)(fr - w->st.e);
+        uint32_t caller = w->st.e[fi - 1].func;
+        const ir_instr *call = &L->d->df[caller].instrs[fr->call_pc];
+        const ir_func *callee = L->d->df[func].f;
+        for (unsigned j = 0; j < call->call_n_ret; j++) {
+            const ir_param *pa = &g_array_index(callee->rets, ir_param, j);
+            uint64_t n = MIN(pa->size, sym_size(L->d->mod, call->call_ret[j]));
+            cparam_copy(L, w, call->call_ret[j], pa->sym, n, active);
+        }
+    }
+    simt_advance(&w->st, next_pc);
+    simt_ret(&w->st, active);
+}
+
+/* ---- the warp loop -------------------------------------------------------------------------- */
+static void warp_finish(flaunch *L, fwarp *w)
+{
+    w->state = W_DONE;
+    L->live--;
+    for (unsigned b = 0; b < N_BARRIERS; b++)
+        bar_try_release(L, b);
+}
+
+static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
+{
+    frun_stats *S = &L->d->stats;
+    while (quantum-- > 0) {
+        if (simt_done(&w->st)) {
+            warp_finish(L, w);
+            return 0;
+        }
+        const simt_entry *t = simt_top(&w->st);
+        uint32_t func = t->func, pc = t->pc, mask = t->mask;
+        const dfunc *df = &L->d->df[func];
+        if (pc >= df->n) {
+            if (pc == SIMT_PC_EXIT)
+                return fail(L, w, func, pc, -1, "lanes 0x%08x are waiting at the function exit without having returned (internal error)",
+                            mask);
+            do_ret(L, w, func, pc, mask); /* falling off the end is ret */
+            continue;
+        }
+        const ir_instr *in = &df->instrs[pc];
+        const dinstr *di = &df->d[pc];
+        uint32_t active = mask;
+        if (in->guard != IR_NONE)
+            active = pred_mask(L, w, func, in->guard, in->guard_neg != 0, mask);
+        if (++L->executed > L->budget) {
+            fail(L, w, func, pc, -1, "instruction limit of %" G_GUINT64_FORMAT " warp instructions reached (an infinite loop?)",
+                 L->budget);
+            dump_state(L);
+            return 1;
+        }
+        S->warp_instrs++;
+        S->thread_instrs += (uint64_t)__builtin_popcount(active);
+        S->by_class[di->cls]++;
+        int rc = 0;
+        switch ((dkind)di->kind) {
+        case D_ALU:
+            if (active)
+                rc = exec_alu(L, w, func, pc, in, active);
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_MOV_VEC:
+            if (active)
+                rc = exec_mov_vec(L, w, func, pc, in, active);
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_LD:
+            if (active)
+                rc = exec_ld(L, w, func, pc, in, di, active);
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_ST:
+            if (active)
+                rc = exec_st(L, w, func, pc, in, di, active);
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_ATOM:
+        case D_RED:
+            if (active)
+                rc = exec_atom(L, w, func, pc, in, di, active);
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_CVTA:
+            if (active)
+                rc = exec_cvta(L, w, func, pc, in, active);
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_BRA:
+            if (simt_branch(&w->st, active, di->target, pc + 1, in->reconv))
+                S->divergent_branches++;
+            break;
+        case D_CALL: rc = exec_call(L, w, func, pc, in, di, active); break;
+        case D_RET:
+            if (active)
+                do_ret(L, w, func, pc + 1, active);
+            else
+                simt_advance(&w->st, pc + 1);
+            break;
+        case D_EXIT:
+            simt_advance(&w->st, pc + 1);
+            simt_exit(&w->st, active);
+            break;
+        case D_BAR:
+            rc = exec_bar(L, w, func, pc, in, active);
+            if (rc == 0 && w->state == W_BAR)
+                return 0;
+            break;
+        case D_NOP: simt_advance(&w->st, pc + 1); break;
+        case D_TRAP:
+            if (active)
+                return fail(L, w, func, pc, (int)__builtin_ctz(active), "%s executed", ir_op_name((ir_opcode)in->op));
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_BAD: return fail(L, w, func, pc, -1, "cannot execute: %s", di->why);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Run one CTA to completion. */
+static int cta_run(flaunch *L)
+{
+    const kload_module *k = L->d->k;
+    uint64_t regs_per_warp = (uint64_t)k->total_regs * IR_WARP_SIZE;
+    memset(L->warps[0].regs, 0, L->nwarps * regs_per_warp * sizeof(uint64_t));
+    if (L->local_bytes)
+        memset(L->warps[0].local, 0, L->nwarps * IR_WARP_SIZE * L->local_bytes);
+    if (L->cparam_bytes)
+        memset(L->warps[0].cparam, 0, L->nwarps * IR_WARP_SIZE * L->cparam_bytes);
+    if (L->shared.size)
+        memset(L->shared.data, 0, L->shared.size);
+    memset(L->bar, 0, sizeof L->bar);
+    for (uint32_t i = 0; i < L->nwarps; i++) {
+        fwarp *w = &L->warps[i];
+        uint32_t left = L->nthreads - i * IR_WARP_SIZE;
+        w->valid = left >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << left) - 1;
+        w->state = W_READY;
+        w->cc = 0;
+        w->bar_dst = IR_NONE;
+        simt_init(&w->st, L->entry, 0, w->valid);
+    }
+    L->live = L->nwarps;
+    for (;;) {
+        bool progress = false;
+        for (uint32_t i = 0; i < L->nwarps; i++) {
+            fwarp *w = &L->warps[i];
+            if (w->state != W_READY)
+                continue;
+            progress = true;
+            if (warp_run(L, w, FRUN_QUANTUM))
+                return 1;
+        }
+        if (L->live == 0)
+            return 0;
+        if (!progress) {
+            g_string_append_printf(L->err, "kernel %s: barrier deadlock in block (%u,%u,%u): every unfinished warp waits at a barrier that cannot complete",
+                                   L->kf->name, L->ctaid[0], L->ctaid[1], L->ctaid[2]);
+            dump_state(L);
+            return 1;
+        }
+    }
+}
+
+static int launch_check(frun_dev *d, const wl_launch *l, uint32_t *entry, GString *err)
+{
+    *entry = kload_find_entry(d->k, l->entry ? l->entry : "");
+    if (*entry == IR_NONE) {
+        g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", l->entry ? l->entry : "",
+                               d->mod->filename ? d->mod->filename : "the module");
+        return 1;
+    }
+    for (unsigned i = 0; i < 3; i++) {
+        if (l->grid[i] == 0 || l->block[i] == 0) {
+            g_string_append_printf(err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive",
+                                   l->entry, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            return 1;
+        }
+    }
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    if (threads > 1024) {
+        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)", l->entry, threads);
+        return 1;
+    }
+    if (d->k->funcs[*entry].recursive) {
+        g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);
+        return 1;
+    }
+    return 0;
+}
+
+int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
+{
+    frun_dev *d = (frun_dev *)dev;
+    uint32_t entry;
+    if (launch_check(d, l, &entry, err))
+        return 1;
+    const kload_module *k = d->k;
+    const kload_func *kf = &k->funcs[entry];
+    flaunch L = {.d = d, .l = l, .entry = entry, .kf = d->df[entry].f, .err = err};
+    L.kparam_size = kf->kparam_bytes;
+    L.kparam = g_malloc0(L.kparam_size ? L.kparam_size : 1);
+    GString *perr = g_string_new(NULL);
+    if (kload_pack_params(k, entry, l->args, l->n_args, L.kparam, perr)) {
+        g_string_append_printf(err, "kernel %s: %s", l->entry, perr->str);
+        g_string_free(perr, TRUE);
+        g_free(L.kparam);
+        return 1;
+    }
+    g_string_free(perr, TRUE);
+    uint64_t shared = kf->shared_static;
+    if (l->shared_bytes)
+        shared = kf->dyn_shared_offset + l->shared_bytes;
+    L.shared = (fmem_seg){.data = g_malloc0(shared ? shared : 1), .size = shared};
+    L.nthreads = l->block[0] * l->block[1] * l->block[2];
+    L.nwarps = (L.nthreads + IR_WARP_SIZE - 1) / IR_WARP_SIZE;
+    L.local_bytes = k->local_bytes;
+    L.cparam_bytes = k->cparam_bytes;
+    L.warps = g_new0(fwarp, L.nwarps);
+    uint64_t regs_per_warp = (uint64_t)k->total_regs * IR_WARP_SIZE;
+    uint64_t *regs = g_new0(uint64_t, L.nwarps * regs_per_warp + 1);
+    uint8_t *local = g_malloc0(L.nwarps * IR_WARP_SIZE * L.local_bytes + 1);
+    uint8_t *cparam = g_malloc0(L.nwarps * IR_WARP_SIZE * L.cparam_bytes + 1);
+    for (uint32_t i = 0; i < L.nwarps; i++) {
+        L.warps[i].id = i;
+        L.warps[i].regs = regs + i * regs_per_warp;
+        L.warps[i].local = local + i * IR_WARP_SIZE * L.local_bytes;
+        L.warps[i].cparam = cparam + i * IR_WARP_SIZE * L.cparam_bytes;
+    }
+    L.budget = d->max_instr;
+    gint64 t0 = g_get_monotonic_time();
+    int rc = 0;
+    for (uint32_t z = 0; z < l->grid[2] && !rc; z++)
+        for (uint32_t y = 0; y < l->grid[1] && !rc; y++)
+            for (uint32_t x = 0; x < l->grid[0] && !rc; x++) {
+                L.ctaid[0] = x, L.ctaid[1] = y, L.ctaid[2] = z;
+                rc = cta_run(&L);
+                d->stats.ctas++;
+            }
+    d->stats.seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
+    d->stats.launches++;
+    d->gridid++;
+    for (uint32_t i = 0; i < L.nwarps; i++)
+        simt_release(&L.warps[i].st);
+    g_free(L.warps);
+    g_free(regs);
+    g_free(local);
+    g_free(cparam);
+    g_free(L.shared.data);
+    g_free(L.kparam);
+    return rc;
+}
+
+/* ---- the wl_device -------------------------------------------------------------------------- */
+static uint64_t dev_alloc(wl_device *dev, size_t bytes)
+{
+    return fmem_alloc(((frun_dev *)dev)->mem, bytes);
+}
+
+static int dev_write(wl_device *dev, uint64_t addr, const void *src, size_t bytes, GString *err)
+{
+    frun_dev *d = (frun_dev *)dev;
+    if (fmem_write(d->mem, addr, src, bytes))
+        return 0;
+    g_string_append_printf(err, "device write of %zu bytes: ", bytes);
+    fmem_describe_fault(d->mem, addr, bytes, false, err);
+    return 1;
+}
+
+static int dev_read(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GString *err)
+{
+    frun_dev *d = (frun_dev *)dev;
+    if (fmem_read(d->mem, addr, dst, bytes))
+        return 0;
+    g_string_append_printf(err, "device read of %zu bytes: ", bytes);
+    fmem_describe_fault(d->mem, addr, bytes, false, err);
+    return 1;
+}
+
+static const wl_device_ops frun_ops = {
+    .alloc = dev_alloc,
+    .write = dev_write,
+    .read = dev_read,
+    .launch = frun_launch,
+};
+
+wl_device *frun_device_new(ir_module *m, GString *err)
+{
+    frun_dev *d = g_new0(frun_dev, 1);
+    d->dev.ops = &frun_ops;
+    d->dev.impl = d;
+    d->mod = m;
+    d->mem = fmem_new();
+    d->max_instr = FRUN_DEFAULT_MAX_INSTRUCTIONS;
+    d->k = kload_module_new(m, d->mem, err);
+    if (!d->k) {
+        fmem_free(d->mem);
+        g_free(d);
+        return NULL;
+    }
+    decode_module(d);
+    return &d->dev;
+}
+
+void frun_device_free(wl_device *dev)
+{
+    frun_dev *d = (frun_dev *)dev;
+    if (!d)
+        return;
+    for (guint f = 0; f < d->mod->funcs->len; f++) {
+        g_free(d->df[f].d);
+        g_free(d->df[f].reg_mask);
+    }
+    g_free(d->df);
+    kload_module_free(d->k);
+    fmem_free(d->mem);
+    g_free(d);
+}
+
+void frun_device_set_max_instructions(wl_device *dev, uint64_t max)
+{
+    ((frun_dev *)dev)->max_instr = max ? max : FRUN_DEFAULT_MAX_INSTRUCTIONS;
+}
+
+const frun_stats *frun_device_stats(const wl_device *dev)
+{
+    return &((const frun_dev *)dev)->stats;
+}
+
+fmem *frun_device_mem(wl_device *dev)
+{
+    return ((frun_dev *)dev)->mem;
+}
+
+const kload_module *frun_device_module(const wl_device *dev)
+{
+    return ((const frun_dev *)dev)->k;
+}

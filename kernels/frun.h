@@ -1,0 +1,58 @@
+/* frun.h — the functional-only runner: executes a whole grid with no timing.
+ *
+ * The correctness oracle and the speed floor of the timing model. CTAs run one after another; within
+ * a CTA, warps run round-robin, each for a quantum of instructions or until it blocks on a barrier or
+ * finishes. A warp executes in lockstep under its SIMT stack (simt.h, reconvergence at immediate
+ * post-dominators computed by cfg.h); ALU-class instructions go through ir_exec (ir_exec.h), memory,
+ * control, barrier and call instructions are executed here on the memory image (fmem.h) laid out by
+ * the loader (kload.h, which documents the address map).
+ *
+ * Barriers: a warp that reaches bar.sync/barrier.sync blocks (the whole warp, as on pre-Volta parts);
+ * barrier `a` releases when every warp of the CTA that has not finished has arrived at it (or, with a
+ * thread count b, when b threads have arrived, counting whole warps). bar.red.{popc,and,or} reduce the
+ * predicate over the arriving threads and give every one the result. When every remaining warp is
+ * blocked and no barrier can release, the launch fails with a state dump (a deadlock, not a hang).
+ *
+ * Errors (an out-of-range or unmapped access, a misaligned access, a store to .const, trap, the
+ * instruction limit, an unsupported instruction) end the launch with a message naming the kernel, the
+ * PC and source line, the instruction, the CTA and thread, and the address.
+ */
+#ifndef GPUSC_KERNELS_FRUN_H
+#define GPUSC_KERNELS_FRUN_H
+
+#include "kernels/fmem.h"
+#include "kernels/ir.h"
+#include "kernels/kload.h"
+#include "kernels/workload.h"
+
+G_BEGIN_DECLS
+
+#define FRUN_DEFAULT_MAX_INSTRUCTIONS 10000000000ull /* warp instructions per launch */
+#define FRUN_QUANTUM 4096u                          /* warp instructions per turn */
+
+typedef struct {
+    uint64_t warp_instrs;               /* warp instructions issued (guarded-off ones included) */
+    uint64_t thread_instrs;             /* lanes that executed them (active and guard true) */
+    uint64_t by_class[IR_CLASS_COUNT];  /* warp instructions by ir_class */
+    uint64_t ctas, launches;
+    uint64_t divergent_branches;
+    double seconds;                     /* wall time spent in launches */
+} frun_stats;
+
+/* A device over `m` (not owned; it must outlive the device): a fresh memory image with the module's
+ * data loaded. NULL with a message in err on a load error. */
+wl_device *frun_device_new(ir_module *m, GString *err);
+void frun_device_free(wl_device *dev);
+
+/* The launch watchdog: a launch that executes more warp instructions fails (0 = the default). */
+void frun_device_set_max_instructions(wl_device *dev, uint64_t max);
+const frun_stats *frun_device_stats(const wl_device *dev);
+fmem *frun_device_mem(wl_device *dev);
+const kload_module *frun_device_module(const wl_device *dev);
+
+/* Run one grid to completion (also reachable as dev->ops->launch). 0, or nonzero with a message. */
+int frun_launch(wl_device *dev, const wl_launch *launch, GString *err);
+
+G_END_DECLS
+
+#endif /* GPUSC_KERNELS_FRUN_H */

@@ -1,0 +1,108 @@
+/* kload.h — "loading" a PTX module for execution: the data layout every runner shares.
+ *
+ * Address spaces and the generic address map (address_size 64):
+ *
+ *   generic address                      space      space address
+ *   [FMEM_ALLOC_BASE, FMEM_ALLOC_LIMIT)  global     = generic (device allocations, 256-aligned, guarded)
+ *   [KLOAD_GLOBALS_BASE, +global bytes)  global     = generic (module-scope .global variables)
+ *   [KLOAD_CONST_BASE, +const bytes)     const      = generic (module-scope .const, read-only)
+ *   [KLOAD_SHARED_WINDOW, +4 GiB)        shared     = generic - KLOAD_SHARED_WINDOW (the running CTA's)
+ *   [KLOAD_LOCAL_WINDOW, +4 GiB)         local      = generic - KLOAD_LOCAL_WINDOW (the thread's own)
+ *
+ * So cvta to/from .global and .const is the identity, cvta to/from .shared and .local adds/subtracts
+ * the window base, and a generic ld/st/atom resolves by window: shared window, local window, else the
+ * global image (which holds the const bank too, read-only). Shared addresses are offsets in the CTA's
+ * shared segment: static .shared variables first (module scope, then the kernel's own), then the
+ * .extern dynamic array at the next 16-byte boundary. Local addresses are offsets in the thread's
+ * local segment: every function's .local variables at a fixed place (functions do not recurse, which
+ * the loader checks, so frames never overlap in use).
+ *
+ * Parameters: a kernel's .param variables live in the launch's parameter buffer (uniform for all
+ * threads; param-space address = offset in it). The .param variables of .func functions (parameters
+ * and return values) and of call sequences (`.param .b64 param0;` inside `{ }`) live in a per-thread
+ * call-parameter segment at fixed offsets; their param-space addresses are KLOAD_CPARAM_BASE +
+ * offset. A call copies the caller's argument variables into the callee's parameters; `ret` copies
+ * the callee's return parameters into the call's return variables.
+ *
+ * Registers: each function's virtual registers occupy [reg_base, reg_base + n_regs) of one per-thread
+ * register array (again static, as there is no recursion).
+ */
+#ifndef GPUSC_KERNELS_KLOAD_H
+#define GPUSC_KERNELS_KLOAD_H
+
+#include "kernels/fmem.h"
+#include "kernels/ir.h"
+#include "kernels/workload.h"
+
+G_BEGIN_DECLS
+
+#define KLOAD_CONST_BASE 0x08000000ull
+#define KLOAD_GLOBALS_BASE 0x0c000000ull
+#define KLOAD_SEG_LIMIT 0x04000000ull /* 64 MiB each for module .const and .global data */
+#define KLOAD_SHARED_WINDOW 0x100000000000ull
+#define KLOAD_LOCAL_WINDOW 0x200000000000ull
+#define KLOAD_WINDOW_SIZE 0x100000000ull
+#define KLOAD_CPARAM_BASE 0x01000000ull
+#define KLOAD_DYN_SHARED_ALIGN 16u
+
+/* What a symbol is, for address computation. */
+typedef enum {
+    KLOAD_SYM_GLOBAL,   /* address = KLOAD_GLOBALS_BASE + offset */
+    KLOAD_SYM_CONST,    /* address = KLOAD_CONST_BASE + offset */
+    KLOAD_SYM_SHARED,   /* shared address = offset */
+    KLOAD_SYM_DYN_SHARED, /* .extern .shared: shared address = the kernel's dyn_shared_offset */
+    KLOAD_SYM_LOCAL,    /* local address = offset */
+    KLOAD_SYM_KPARAM,   /* kernel parameter: param address = offset in the parameter buffer */
+    KLOAD_SYM_CPARAM,   /* call parameter: param address = KLOAD_CPARAM_BASE + offset */
+    KLOAD_SYM_OTHER     /* not addressable (a .reg, a function-scope thing we do not lay out) */
+} kload_sym_kind;
+
+typedef struct {
+    uint8_t kind;    /* kload_sym_kind */
+    uint64_t offset; /* in its segment (also written to ir_sym.offset) */
+} kload_sym;
+
+typedef struct {
+    uint32_t reg_base;          /* first slot of this function's registers */
+    uint32_t n_regs;
+    uint64_t shared_static;     /* entries: static shared bytes a CTA of this kernel needs */
+    uint64_t dyn_shared_offset; /* entries: where the .extern shared array starts */
+    uint64_t kparam_bytes;      /* entries: parameter buffer size */
+    uint64_t *param_offset;     /* entries: offset of each parameter in the buffer */
+    bool recursive;             /* part of a call cycle (the runner refuses to run it) */
+} kload_func;
+
+typedef struct {
+    ir_module *mod;        /* not owned */
+    fmem *mem;             /* not owned: module .global / .const data are mapped into it */
+    kload_func *funcs;     /* per module function */
+    kload_sym *syms;       /* per module symbol */
+    uint32_t total_regs;   /* registers per thread, all functions */
+    uint64_t local_bytes;  /* local segment per thread, all functions */
+    uint64_t cparam_bytes; /* call-parameter segment per thread */
+    uint64_t module_shared_bytes;
+    uint64_t global_bytes, const_bytes;
+} kload_module;
+
+/* Lay out `m` and map its .global/.const data (with initialisers) into `mem`. Computes the CFG
+ * reconvergence points of every defined function (cfg_compute_reconvergence). NULL with a message on
+ * error (a symbol that does not fit, a data segment over its limit). */
+kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err);
+void kload_module_free(kload_module *k);
+
+/* The address of symbol `sym` in its own space (see the kinds), for a launch of `entry`. */
+uint64_t kload_sym_address(const kload_module *k, uint32_t entry, uint32_t sym);
+
+/* Pack a kernel's parameter buffer (kload_func.kparam_bytes bytes, zeroed first) from `args` in
+ * parameter order, converting each to the parameter's PTX type. Returns 0, or nonzero with a
+ * message naming the parameter (count mismatch, a by-value array given a scalar or the wrong number
+ * of bytes, a pointer given to a 32-bit parameter, ...). */
+int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args, unsigned n_args, uint8_t *buf,
+                      GString *err);
+
+/* Index of an entry by name, IR_NONE if absent or not an .entry. */
+uint32_t kload_find_entry(const kload_module *k, const char *name);
+
+G_END_DECLS
+
+#endif /* GPUSC_KERNELS_KLOAD_H */
