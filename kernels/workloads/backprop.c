@@ -36,8 +36,8 @@ static int backprop_run(wl_size size, uint32_t seed, wl_device *dev, GString *er
     g_autofree float *in = g_new(float, n);
     g_autofree float *w = g_new(float, nw);
     g_autofree float *old = g_new(float, nw);
-    g_autofree float *partial = g_new(float, (size_t)blocks * HID);
-    g_autofree float *got_partial = g_new(float, (size_t)blocks * HID);
+    g_autofree float *partial = g_new(float, (size_t)blocks *HID);
+    g_autofree float *got_partial = g_new(float, (size_t)blocks *HID);
     g_autofree float *got_w = g_new(float, nw);
     g_autofree float *got_old = g_new(float, nw);
     float delta[HID], hidden[HID], got_hidden[HID];
@@ -50,9 +50,11 @@ static int backprop_run(wl_size size, uint32_t seed, wl_device *dev, GString *er
 
     uint64_t din, dw, dold, dpart, dhid, ddelta;
     if (wl_upload(dev, in, (size_t)n * 4, &din, err) || wl_upload(dev, w, nw * 4, &dw, err) ||
-        wl_upload(dev, old, nw * 4, &dold, err) || wl_upload(dev, NULL, (size_t)blocks * HID * 4, &dpart, err) ||
+        wl_upload(dev, old, nw * 4, &dold, err) ||
+        wl_upload(dev, NULL, (size_t)blocks * HID * 4, &dpart, err) ||
         wl_upload(dev, NULL, HID * 4, &dhid, err) || wl_upload(dev, delta, HID * 4, &ddelta, err) ||
-        WL_LAUNCH(dev, err, "bp_forward", blocks, 1, 1, HID, HID, 1, WL_PTR(din), WL_PTR(dw), WL_PTR(dpart)) ||
+        WL_LAUNCH(dev, err, "bp_forward", blocks, 1, 1, HID, HID, 1, WL_PTR(din), WL_PTR(dw),
+                  WL_PTR(dpart)) ||
         WL_LAUNCH(dev, err, "bp_squash", 1, 1, 1, HID, 1, 1, WL_PTR(dpart), WL_PTR(dhid), WL_S32(blocks)) ||
         WL_LAUNCH(dev, err, "bp_adjust", blocks, 1, 1, HID, HID, 1, WL_PTR(ddelta), WL_PTR(din), WL_PTR(dw),
                   WL_PTR(dold), WL_F32(ETA), WL_F32(MOMENTUM)) ||

@@ -73,8 +73,8 @@ static int bfs_device(const bfs_graph *g, int src, wl_device *dev, int *cost, GS
     for (int level = 0; level <= n; level++) {
         int again = 0;
         if (wl_write(dev, dagain, &again, 4, err) ||
-            WL_LAUNCH(dev, err, "bfs_expand", grid, 1, 1, BLOCK, 1, 1, WL_PTR(drow), WL_PTR(dcol), WL_PTR(dfront),
-                      WL_PTR(dvisited), WL_PTR(dnext), WL_PTR(dcost), WL_S32(n)) ||
+            WL_LAUNCH(dev, err, "bfs_expand", grid, 1, 1, BLOCK, 1, 1, WL_PTR(drow), WL_PTR(dcol),
+                      WL_PTR(dfront), WL_PTR(dvisited), WL_PTR(dnext), WL_PTR(dcost), WL_S32(n)) ||
             WL_LAUNCH(dev, err, "bfs_update", grid, 1, 1, BLOCK, 1, 1, WL_PTR(dfront), WL_PTR(dvisited),
                       WL_PTR(dnext), WL_PTR(dagain), WL_S32(n)) ||
             wl_download(dev, dagain, &again, 4, err))

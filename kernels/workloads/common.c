@@ -81,8 +81,8 @@ int wl_launch_kernel(wl_device *dev, const char *entry, unsigned gx, unsigned gy
         .n_args = n_args,
     };
     if (dev->ops->launch(dev, &l, err) != 0) {
-        char *what = g_strdup_printf("launch of %s (grid %ux%ux%u, block %ux%ux%u) failed: ", entry, gx, gy, gz,
-                                     bx, by, bz);
+        char *what = g_strdup_printf("launch of %s (grid %ux%ux%u, block %ux%ux%u) failed: ", entry, gx, gy,
+                                     gz, bx, by, bz);
         g_string_prepend(err, what);
         g_free(what);
         return -1;
@@ -110,8 +110,8 @@ int wl_check_f32(const char *what, const float *want, const float *got, size_t n
         if (ok)
             continue;
         if (bad++ < MAX_REPORTED)
-            g_string_append_printf(err, "%s[%zu]: expected %.9g, got %.9g (tolerance %g)\n", what, i, (double)w,
-                                   (double)g, (double)lim);
+            g_string_append_printf(err, "%s[%zu]: expected %.9g, got %.9g (tolerance %g)\n", what, i,
+                                   (double)w, (double)g, (double)lim);
     }
     return check_finish(what, bad, n, err);
 }
@@ -126,7 +126,8 @@ int wl_check_f64(const char *what, const double *want, const double *got, size_t
         if (ok)
             continue;
         if (bad++ < MAX_REPORTED)
-            g_string_append_printf(err, "%s[%zu]: expected %.17g, got %.17g (tolerance %g)\n", what, i, w, g, lim);
+            g_string_append_printf(err, "%s[%zu]: expected %.17g, got %.17g (tolerance %g)\n", what, i, w, g,
+                                   lim);
     }
     return check_finish(what, bad, n, err);
 }

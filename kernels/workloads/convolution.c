@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#define R 8
+#define R    8
 #define TAPS (2 * R + 1)
 
 typedef struct {
@@ -25,7 +25,8 @@ static void conv_reference(const float *in, float *out, const float *taps, int w
         for (int x = 0; x < w; x++) {
             float sum = 0.0f;
             for (int j = -R; j <= R; j++)
-                sum = fmaf(taps[R - j], rows ? conv_at(in, w, h, x + j, y) : conv_at(in, w, h, x, y + j), sum);
+                sum =
+                    fmaf(taps[R - j], rows ? conv_at(in, w, h, x + j, y) : conv_at(in, w, h, x, y + j), sum);
             out[(size_t)y * w + x] = sum;
         }
     }
@@ -50,8 +51,8 @@ static int convolution_run(wl_size size, uint32_t seed, wl_device *dev, GString 
     uint64_t din, dtmp, dout, dtaps;
     if (wl_upload(dev, in, bytes, &din, err) || wl_upload(dev, NULL, bytes, &dtmp, err) ||
         wl_upload(dev, NULL, bytes, &dout, err) || wl_upload(dev, taps, sizeof taps, &dtaps, err) ||
-        WL_LAUNCH(dev, err, "conv_rows", (unsigned)w / 64, (unsigned)h / 4, 1, 16, 4, 1, WL_PTR(din), WL_PTR(dtmp),
-                  WL_PTR(dtaps), WL_S32(w), WL_S32(h)) ||
+        WL_LAUNCH(dev, err, "conv_rows", (unsigned)w / 64, (unsigned)h / 4, 1, 16, 4, 1, WL_PTR(din),
+                  WL_PTR(dtmp), WL_PTR(dtaps), WL_S32(w), WL_S32(h)) ||
         WL_LAUNCH(dev, err, "conv_cols", (unsigned)w / 16, (unsigned)h / 32, 1, 16, 8, 1, WL_PTR(dtmp),
                   WL_PTR(dout), WL_PTR(dtaps), WL_S32(w), WL_S32(h)) ||
         wl_download(dev, dtmp, got_tmp, bytes, err) || wl_download(dev, dout, got_out, bytes, err))

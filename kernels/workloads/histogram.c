@@ -4,7 +4,7 @@
 #include "kernels/workloads/wl-common.h"
 
 #define BLOCK 256
-#define BINS 256
+#define BINS  256
 
 static const unsigned WORDS[] = {2048, 1u << 20, 8u << 20};
 static const unsigned GRID[] = {8, 120, 120};

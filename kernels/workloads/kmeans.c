@@ -40,8 +40,8 @@ static void kmeans_generate(const kmeans_params *p, wl_rng *rng, float *points, 
         centroids[j] = centres[j] + wl_rng_float(rng, -1.0f, 1.0f);
 }
 
-static int kmeans_check(const kmeans_params *p, const float *points, const float *centroids, const int *member,
-                        const float *dist, const int *counts, GString *err)
+static int kmeans_check(const kmeans_params *p, const float *points, const float *centroids,
+                        const int *member, const float *dist, const int *counts, GString *err)
 {
     g_autofree float *want_dist = g_new(float, p->n);
     g_autofree int *want_counts = g_new0(int, p->k);
@@ -84,19 +84,23 @@ static int kmeans_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
 
     uint64_t dpts, dcen, dmem, ddist, dcnt;
     if (wl_upload(dev, points, pbytes, &dpts, err) || wl_upload(dev, centroids, cbytes, &dcen, err) ||
-        wl_upload(dev, NULL, (size_t)p->n * 4, &dmem, err) || wl_upload(dev, NULL, (size_t)p->n * 4, &ddist, err) ||
+        wl_upload(dev, NULL, (size_t)p->n * 4, &dmem, err) ||
+        wl_upload(dev, NULL, (size_t)p->n * 4, &ddist, err) ||
         wl_upload(dev, NULL, (size_t)p->k * 4, &dcnt, err) ||
-        WL_LAUNCH(dev, err, "kmeans_assign", wl_div_up(p->n, BLOCK), 1, 1, BLOCK, 1, 1, WL_PTR(dpts), WL_PTR(dcen),
-                  WL_PTR(dmem), WL_PTR(ddist), WL_PTR(dcnt), WL_S32(p->n), WL_S32(p->k), WL_S32(p->d)) ||
+        WL_LAUNCH(dev, err, "kmeans_assign", wl_div_up(p->n, BLOCK), 1, 1, BLOCK, 1, 1, WL_PTR(dpts),
+                  WL_PTR(dcen), WL_PTR(dmem), WL_PTR(ddist), WL_PTR(dcnt), WL_S32(p->n), WL_S32(p->k),
+                  WL_S32(p->d)) ||
         wl_download(dev, dmem, member, (size_t)p->n * 4, err) ||
-        wl_download(dev, ddist, dist, (size_t)p->n * 4, err) || wl_download(dev, dcnt, counts, (size_t)p->k * 4, err))
+        wl_download(dev, ddist, dist, (size_t)p->n * 4, err) ||
+        wl_download(dev, dcnt, counts, (size_t)p->k * 4, err))
         return -1;
     return kmeans_check(p, points, centroids, member, dist, counts, err);
 }
 
 const workload wl_kmeans = {
     .name = "kmeans",
-    .blurb = "k-means assignment: strided point-major loads, a __noinline__ call per centroid, sqrtf, atomicAdd",
+    .blurb =
+        "k-means assignment: strided point-major loads, a __noinline__ call per centroid, sqrtf, atomicAdd",
     .ptx = "kmeans.ptx",
     .tags = "cache-sensitive,memory-divergent,call,atomics,special-functions,limit-registers",
     .run = kmeans_run,

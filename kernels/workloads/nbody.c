@@ -61,8 +61,8 @@ static int nbody_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
     uint64_t dpos, dvel, dout;
     if (wl_upload(dev, pos, bytes, &dpos, err) || wl_upload(dev, vel, bytes, &dvel, err) ||
         wl_upload(dev, NULL, bytes, &dout, err) ||
-        WL_LAUNCH(dev, err, "nbody_step", n / BLOCK, 1, 1, BLOCK, 1, 1, WL_PTR(dpos), WL_PTR(dvel), WL_PTR(dout),
-                  WL_S32(n), WL_F32(DT), WL_F32(EPS2)) ||
+        WL_LAUNCH(dev, err, "nbody_step", n / BLOCK, 1, 1, BLOCK, 1, 1, WL_PTR(dpos), WL_PTR(dvel),
+                  WL_PTR(dout), WL_S32(n), WL_F32(DT), WL_F32(EPS2)) ||
         wl_download(dev, dvel, got_vel, bytes, err) || wl_download(dev, dout, got_pos, bytes, err))
         return -1;
 

@@ -2,7 +2,7 @@
  * anti-diagonal of 32 x 32 tiles. Integer: checked exactly. */
 #include "kernels/workloads/wl-common.h"
 
-#define T 32
+#define T        32
 #define ALPHABET 24
 
 static const unsigned DIM[] = {64, 512, 1536};
@@ -39,7 +39,7 @@ static int nw_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
         seq_a[i] = (int)wl_rng_below(&rng, ALPHABET);
         seq_b[i] = (int)wl_rng_below(&rng, ALPHABET);
     }
-    g_autofree int *ref = g_new(int, (size_t)n * n);
+    g_autofree int *ref = g_new(int, (size_t)n *n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             ref[(size_t)i * n + j] = table[seq_a[i]][seq_b[j]];

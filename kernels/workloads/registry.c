@@ -4,9 +4,9 @@
 #include <string.h>
 
 static const workload *const workloads[] = {
-    &wl_vecadd,  &wl_sgemm,   &wl_reduction, &wl_histogram,  &wl_hotspot,     &wl_stencil3d,
-    &wl_bfs,     &wl_spmv,    &wl_kmeans,    &wl_backprop,   &wl_srad,        &wl_nw,
-    &wl_scalarprod, &wl_convolution, &wl_nbody, &wl_pathfinder, &wl_transpose,
+    &wl_vecadd,     &wl_sgemm,       &wl_reduction, &wl_histogram,  &wl_hotspot,   &wl_stencil3d,
+    &wl_bfs,        &wl_spmv,        &wl_kmeans,    &wl_backprop,   &wl_srad,      &wl_nw,
+    &wl_scalarprod, &wl_convolution, &wl_nbody,     &wl_pathfinder, &wl_transpose,
 };
 
 static const char *const size_names[] = {"tiny", "default", "large"};

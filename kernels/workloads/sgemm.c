@@ -14,10 +14,10 @@ static int sgemm_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
     g_assert((unsigned)size < G_N_ELEMENTS(DIM));
     unsigned m = DIM[size], n = DIM[size], k = DIM[size];
     const float alpha = 1.5f, beta = 0.5f;
-    g_autofree float *a = g_new(float, (size_t)m * k);
-    g_autofree float *b = g_new(float, (size_t)k * n);
-    g_autofree float *c = g_new(float, (size_t)m * n);
-    g_autofree float *got = g_new(float, (size_t)m * n);
+    g_autofree float *a = g_new(float, (size_t)m *k);
+    g_autofree float *b = g_new(float, (size_t)k *n);
+    g_autofree float *c = g_new(float, (size_t)m *n);
+    g_autofree float *got = g_new(float, (size_t)m *n);
     wl_rng rng;
     wl_rng_seed(&rng, seed, 0);
     wl_rng_fill_f32(&rng, a, (size_t)m * k, -1.0f, 1.0f);

@@ -22,7 +22,8 @@ static int spmv_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
     for (int r = 0; r < n; r++) {
         unsigned len = 1 + wl_rng_below(&rng, 31);
         for (unsigned j = 0; j < len; j++) {
-            int c = (wl_rng_u32(&rng) & 1) ? r + (int)wl_rng_below(&rng, 129) - 64 : (int)wl_rng_below(&rng, n);
+            int c =
+                (wl_rng_u32(&rng) & 1) ? r + (int)wl_rng_below(&rng, 129) - 64 : (int)wl_rng_below(&rng, n);
             c = CLAMP(c, 0, n - 1);
             g_array_append_val(cols, c);
         }
@@ -38,9 +39,9 @@ static int spmv_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
     wl_rng_fill_f32(&rng, x, (size_t)n, -1.0f, 1.0f);
 
     uint64_t drow, dcol, dval, dx, dy;
-    if (wl_upload(dev, row_ptr, ((size_t)n + 1) * 4, &drow, err) || wl_upload(dev, col_idx, nnz * 4, &dcol, err) ||
-        wl_upload(dev, vals, nnz * 4, &dval, err) || wl_upload(dev, x, (size_t)n * 4, &dx, err) ||
-        wl_upload(dev, NULL, (size_t)n * 4, &dy, err) ||
+    if (wl_upload(dev, row_ptr, ((size_t)n + 1) * 4, &drow, err) ||
+        wl_upload(dev, col_idx, nnz * 4, &dcol, err) || wl_upload(dev, vals, nnz * 4, &dval, err) ||
+        wl_upload(dev, x, (size_t)n * 4, &dx, err) || wl_upload(dev, NULL, (size_t)n * 4, &dy, err) ||
         WL_LAUNCH(dev, err, "spmv_csr", wl_div_up(n, BLOCK), 1, 1, BLOCK, 1, 1, WL_PTR(drow), WL_PTR(dcol),
                   WL_PTR(dval), WL_PTR(dx), WL_PTR(dy), WL_S32(n)) ||
         wl_download(dev, dy, y, (size_t)n * 4, err))

@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#define BS 16
+#define BS     16
 #define RBLOCK 256
 
 typedef struct {
@@ -97,18 +97,22 @@ static int srad_device(const srad_params *p, const float *img, float *out, wl_de
     if (wl_upload(dev, img, bytes, &dimg, err) || wl_upload(dev, NULL, bytes, &dc, err) ||
         wl_upload(dev, NULL, bytes, &dd[0], err) || wl_upload(dev, NULL, bytes, &dd[1], err) ||
         wl_upload(dev, NULL, bytes, &dd[2], err) || wl_upload(dev, NULL, bytes, &dd[3], err) ||
-        wl_upload(dev, NULL, (size_t)blocks * 4, &dps, err) || wl_upload(dev, NULL, (size_t)blocks * 4, &dpq, err))
+        wl_upload(dev, NULL, (size_t)blocks * 4, &dps, err) ||
+        wl_upload(dev, NULL, (size_t)blocks * 4, &dpq, err))
         return -1;
     for (unsigned it = 0; it < p->iters; it++) {
-        if (WL_LAUNCH(dev, err, "srad_sums", blocks, 1, 1, RBLOCK, 1, 1, WL_PTR(dimg), WL_PTR(dps), WL_PTR(dpq),
-                      WL_S32((int)cells)) ||
-            wl_download(dev, dps, psum, (size_t)blocks * 4, err) || wl_download(dev, dpq, psq, (size_t)blocks * 4, err))
+        if (WL_LAUNCH(dev, err, "srad_sums", blocks, 1, 1, RBLOCK, 1, 1, WL_PTR(dimg), WL_PTR(dps),
+                      WL_PTR(dpq), WL_S32((int)cells)) ||
+            wl_download(dev, dps, psum, (size_t)blocks * 4, err) ||
+            wl_download(dev, dpq, psq, (size_t)blocks * 4, err))
             return -1;
         float q0sqr = srad_q0sqr(psum, psq, blocks, cells);
-        if (WL_LAUNCH(dev, err, "srad_coeff", tiles, tiles, 1, BS, BS, 1, WL_PTR(dimg), WL_PTR(dc), WL_PTR(dd[0]),
-                      WL_PTR(dd[1]), WL_PTR(dd[2]), WL_PTR(dd[3]), WL_S32(n), WL_S32(n), WL_F32(q0sqr)) ||
-            WL_LAUNCH(dev, err, "srad_update", tiles, tiles, 1, BS, BS, 1, WL_PTR(dimg), WL_PTR(dc), WL_PTR(dd[0]),
-                      WL_PTR(dd[1]), WL_PTR(dd[2]), WL_PTR(dd[3]), WL_S32(n), WL_S32(n), WL_F32(LAMBDA)))
+        if (WL_LAUNCH(dev, err, "srad_coeff", tiles, tiles, 1, BS, BS, 1, WL_PTR(dimg), WL_PTR(dc),
+                      WL_PTR(dd[0]), WL_PTR(dd[1]), WL_PTR(dd[2]), WL_PTR(dd[3]), WL_S32(n), WL_S32(n),
+                      WL_F32(q0sqr)) ||
+            WL_LAUNCH(dev, err, "srad_update", tiles, tiles, 1, BS, BS, 1, WL_PTR(dimg), WL_PTR(dc),
+                      WL_PTR(dd[0]), WL_PTR(dd[1]), WL_PTR(dd[2]), WL_PTR(dd[3]), WL_S32(n), WL_S32(n),
+                      WL_F32(LAMBDA)))
             return -1;
     }
     return wl_download(dev, dimg, out, bytes, err);

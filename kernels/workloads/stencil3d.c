@@ -2,8 +2,8 @@
  * the final c0 * centre + c1 * sum may be contracted to an fma by nvcc: tolerance 1e-5. */
 #include "kernels/workloads/wl-common.h"
 
-#define BX 32
-#define BY 4
+#define BX     32
+#define BY     4
 #define SWEEPS 2
 
 static const unsigned DIM[] = {16, 64, 128};
@@ -47,8 +47,9 @@ static int stencil3d_run(wl_size size, uint32_t seed, wl_device *dev, GString *e
     if (wl_upload(dev, a, bytes, &d[0], err) || wl_upload(dev, NULL, bytes, &d[1], err))
         return -1;
     for (unsigned s = 0; s < SWEEPS; s++) {
-        if (WL_LAUNCH(dev, err, "stencil7", wl_div_up(n, BX), wl_div_up(n, BY), n, BX, BY, 1, WL_PTR(d[s & 1]),
-                      WL_PTR(d[(s & 1) ^ 1]), WL_S32(n), WL_S32(n), WL_S32(n), WL_F32(C0), WL_F32(C1)))
+        if (WL_LAUNCH(dev, err, "stencil7", wl_div_up(n, BX), wl_div_up(n, BY), n, BX, BY, 1,
+                      WL_PTR(d[s & 1]), WL_PTR(d[(s & 1) ^ 1]), WL_S32(n), WL_S32(n), WL_S32(n), WL_F32(C0),
+                      WL_F32(C1)))
             return -1;
     }
     if (wl_download(dev, d[SWEEPS & 1], got, bytes, err))

@@ -2,7 +2,7 @@
  * movement: checked exactly. */
 #include "kernels/workloads/wl-common.h"
 
-#define TD 32
+#define TD   32
 #define ROWS 8
 
 typedef struct {

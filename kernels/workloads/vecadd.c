@@ -22,8 +22,8 @@ static int vecadd_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
     uint64_t da, db, dc;
     if (wl_upload(dev, a, bytes, &da, err) || wl_upload(dev, b, bytes, &db, err) ||
         wl_upload(dev, NULL, bytes, &dc, err) ||
-        WL_LAUNCH(dev, err, "vecadd", wl_div_up(n, BLOCK), 1, 1, BLOCK, 1, 1, WL_PTR(da), WL_PTR(db), WL_PTR(dc),
-                  WL_U32(n)) ||
+        WL_LAUNCH(dev, err, "vecadd", wl_div_up(n, BLOCK), 1, 1, BLOCK, 1, 1, WL_PTR(da), WL_PTR(db),
+                  WL_PTR(dc), WL_U32(n)) ||
         wl_download(dev, dc, c, bytes, err))
         return -1;
 

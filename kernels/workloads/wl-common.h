@@ -28,8 +28,8 @@ int wl_write(wl_device *dev, uint64_t addr, const void *src, size_t bytes, GStri
 int wl_launch_kernel(wl_device *dev, const char *entry, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                      unsigned by, unsigned bz, const wl_arg *args, unsigned n_args, GString *err);
 
-#define WL_LAUNCH(dev, err, entry, gx, gy, gz, bx, by, bz, ...)                                             \
-    wl_launch_kernel((dev), (entry), (gx), (gy), (gz), (bx), (by), (bz), (const wl_arg[]){__VA_ARGS__},     \
+#define WL_LAUNCH(dev, err, entry, gx, gy, gz, bx, by, bz, ...)                                              \
+    wl_launch_kernel((dev), (entry), (gx), (gy), (gz), (bx), (by), (bz), (const wl_arg[]){__VA_ARGS__},      \
                      (unsigned)(sizeof((const wl_arg[]){__VA_ARGS__}) / sizeof(wl_arg)), (err))
 
 /* Integer ceiling division. */

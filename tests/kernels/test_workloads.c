@@ -40,7 +40,8 @@ static uint64_t fake_alloc(wl_device *dev, size_t bytes)
 static guint8 *fake_span(fake_device *f, uint64_t addr, size_t bytes, GString *err)
 {
     if (addr < BASE_ADDR || addr - BASE_ADDR + bytes > f->mem->len) {
-        g_string_append_printf(err, "fake device: [0x%" G_GINT64_MODIFIER "x, +%zu) is not allocated", addr, bytes);
+        g_string_append_printf(err, "fake device: [0x%" G_GINT64_MODIFIER "x, +%zu) is not allocated", addr,
+                               bytes);
         return NULL;
     }
     return f->mem->data + (addr - BASE_ADDR);
@@ -114,7 +115,9 @@ static const wl_device_ops FAKE_OPS = {fake_alloc, fake_write, fake_read, fake_l
 
 static void fake_init(fake_device *f, wl_device *dev, fake_mode mode)
 {
-    *f = (fake_device){.mode = mode, .mem = g_byte_array_new(), .entries = g_ptr_array_new_with_free_func(g_free),
+    *f = (fake_device){.mode = mode,
+                       .mem = g_byte_array_new(),
+                       .entries = g_ptr_array_new_with_free_func(g_free),
                        .write_hash = 0xcbf29ce484222325ull};
     *dev = (wl_device){.ops = &FAKE_OPS, .impl = f};
 }
@@ -293,8 +296,8 @@ static void test_resources(gconstpointer data)
         char name[128];
         unsigned regs, shared, local, cnst;
         int end = 0;
-        int got = sscanf(*l, "entry=%127s registers=%u shared=%u local=%u const=%u%n", name, &regs, &shared, &local,
-                         &cnst, &end);
+        int got = sscanf(*l, "entry=%127s registers=%u shared=%u local=%u const=%u%n", name, &regs, &shared,
+                         &local, &cnst, &end);
         if (got != 5 || (*l)[end] != '\0')
             g_error("%s: cannot parse '%s'", res_file, *l);
         g_assert_true(names_contain(entries, name));
