@@ -7,9 +7,11 @@ noinst_HEADERS += tests/kernels/test_exec_util.h
 SEMANTICS_TESTS = \
 	tests/kernels/test_exec_int \
 	tests/kernels/test_exec_logic \
-	tests/kernels/test_exec_float
+	tests/kernels/test_exec_float \
+	tests/kernels/test_exec_cvt
 check_PROGRAMS += $(SEMANTICS_TESTS)
 TESTS += $(SEMANTICS_TESTS)
 tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_logic_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_float_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_exec_cvt_LDADD = $(KERNELS_LIBS)
