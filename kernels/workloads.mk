@@ -27,23 +27,44 @@ kernels_libgpusc_kernels_core_la_SOURCES += \
 	kernels/workloads/transpose.c
 
 EXTRA_DIST += kernels/gen-ptx.sh kernels/ptx/README.md \
-	kernels/cuda/vecadd.cu kernels/ptx/vecadd.ptx kernels/ptx/vecadd.resources \
-	kernels/cuda/sgemm.cu kernels/ptx/sgemm.ptx kernels/ptx/sgemm.resources \
-	kernels/cuda/reduction.cu kernels/ptx/reduction.ptx kernels/ptx/reduction.resources \
-	kernels/cuda/histogram.cu kernels/ptx/histogram.ptx kernels/ptx/histogram.resources \
-	kernels/cuda/hotspot.cu kernels/ptx/hotspot.ptx kernels/ptx/hotspot.resources \
-	kernels/cuda/stencil3d.cu kernels/ptx/stencil3d.ptx kernels/ptx/stencil3d.resources \
-	kernels/cuda/bfs.cu kernels/ptx/bfs.ptx kernels/ptx/bfs.resources \
-	kernels/cuda/spmv.cu kernels/ptx/spmv.ptx kernels/ptx/spmv.resources \
-	kernels/cuda/kmeans.cu kernels/ptx/kmeans.ptx kernels/ptx/kmeans.resources \
-	kernels/cuda/backprop.cu kernels/ptx/backprop.ptx kernels/ptx/backprop.resources \
-	kernels/cuda/srad.cu kernels/ptx/srad.ptx kernels/ptx/srad.resources \
-	kernels/cuda/nw.cu kernels/ptx/nw.ptx kernels/ptx/nw.resources \
-	kernels/cuda/scalarprod.cu kernels/ptx/scalarprod.ptx kernels/ptx/scalarprod.resources \
-	kernels/cuda/convolution.cu kernels/ptx/convolution.ptx kernels/ptx/convolution.resources \
-	kernels/cuda/nbody.cu kernels/ptx/nbody.ptx kernels/ptx/nbody.resources \
-	kernels/cuda/pathfinder.cu kernels/ptx/pathfinder.ptx kernels/ptx/pathfinder.resources \
-	kernels/cuda/transpose.cu kernels/ptx/transpose.ptx kernels/ptx/transpose.resources
+	kernels/cuda/vecadd.cu kernels/ptx/vecadd.resources \
+	kernels/cuda/sgemm.cu kernels/ptx/sgemm.resources \
+	kernels/cuda/reduction.cu kernels/ptx/reduction.resources \
+	kernels/cuda/histogram.cu kernels/ptx/histogram.resources \
+	kernels/cuda/hotspot.cu kernels/ptx/hotspot.resources \
+	kernels/cuda/stencil3d.cu kernels/ptx/stencil3d.resources \
+	kernels/cuda/bfs.cu kernels/ptx/bfs.resources \
+	kernels/cuda/spmv.cu kernels/ptx/spmv.resources \
+	kernels/cuda/kmeans.cu kernels/ptx/kmeans.resources \
+	kernels/cuda/backprop.cu kernels/ptx/backprop.resources \
+	kernels/cuda/srad.cu kernels/ptx/srad.resources \
+	kernels/cuda/nw.cu kernels/ptx/nw.resources \
+	kernels/cuda/scalarprod.cu kernels/ptx/scalarprod.resources \
+	kernels/cuda/convolution.cu kernels/ptx/convolution.resources \
+	kernels/cuda/nbody.cu kernels/ptx/nbody.resources \
+	kernels/cuda/pathfinder.cu kernels/ptx/pathfinder.resources \
+	kernels/cuda/transpose.cu kernels/ptx/transpose.resources
+
+# The PTX is installed too, so installed tools can run the built-in workloads ($(pkgdatadir)/ptx).
+workloadptxdir = $(pkgdatadir)/ptx
+dist_workloadptx_DATA = \
+	kernels/ptx/vecadd.ptx \
+	kernels/ptx/sgemm.ptx \
+	kernels/ptx/reduction.ptx \
+	kernels/ptx/histogram.ptx \
+	kernels/ptx/hotspot.ptx \
+	kernels/ptx/stencil3d.ptx \
+	kernels/ptx/bfs.ptx \
+	kernels/ptx/spmv.ptx \
+	kernels/ptx/kmeans.ptx \
+	kernels/ptx/backprop.ptx \
+	kernels/ptx/srad.ptx \
+	kernels/ptx/nw.ptx \
+	kernels/ptx/scalarprod.ptx \
+	kernels/ptx/convolution.ptx \
+	kernels/ptx/nbody.ptx \
+	kernels/ptx/pathfinder.ptx \
+	kernels/ptx/transpose.ptx
 
 check_PROGRAMS += tests/kernels/test_workloads
 TESTS += tests/kernels/test_workloads
