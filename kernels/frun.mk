@@ -9,3 +9,9 @@ check_PROGRAMS += $(FRUN_UNIT_TESTS)
 TESTS += $(FRUN_UNIT_TESTS)
 tests_kernels_test_fmem_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_simt_LDADD = $(KERNELS_LIBS)
+
+bin_PROGRAMS += kernels/tools/gpusc-run
+kernels_tools_gpusc_run_SOURCES = kernels/tools/gpusc-run.c
+kernels_tools_gpusc_run_LDADD = $(KERNELS_LIBS)
+kernels_tools_gpusc_run_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_top_srcdir)/kernels/ptx"' \
+	-DGPUSC_DATA_PTX_DIR='"$(pkgdatadir)/ptx"'

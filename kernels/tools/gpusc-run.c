@@ -1,0 +1,442 @@
+/* gpusc-run — run a workload, or any PTX kernel with arguments given on the command line.
+ *
+ *   gpusc-run --functional --workload NAME [--size tiny|default|large] [--seed N]
+ *   gpusc-run --functional --ptx FILE --entry NAME --grid X,Y,Z --block X,Y,Z [--shared BYTES]
+ *             --arg A --arg B ...
+ *
+ * Only the functional runner exists for now (kernels/frun.h); --functional is required until the
+ * timing mode is added. Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.
+ */
+#include "kernels/frun.h"
+#include "kernels/ptx_parse.h"
+#include "kernels/workload.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GPUSC_SRC_PTX_DIR
+#define GPUSC_SRC_PTX_DIR "kernels/ptx"
+#endif
+#ifndef GPUSC_DATA_PTX_DIR
+#define GPUSC_DATA_PTX_DIR "/usr/local/share/gpusc/ptx"
+#endif
+
+enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
+
+typedef struct {
+    gboolean functional, list, stats;
+    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
+    gint64 seed, shared, max_instr;
+    char **args;
+} options;
+
+static int G_GNUC_PRINTF(2, 3) die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpusc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+/* An output buffer to write after the run. */
+typedef struct {
+    char *path;
+    uint64_t addr, bytes;
+} out_buf;
+
+static bool parse_dims(const char *s, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    char **parts = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(parts);
+    bool ok = n >= 1 && n <= 3;
+    for (guint i = 0; ok && i < n; i++) {
+        guint64 v;
+        if (!g_ascii_string_to_unsigned(g_strstrip(parts[i]), 10, 1, UINT32_MAX, &v, NULL))
+            ok = false;
+        else
+            out[i] = (unsigned)v;
+    }
+    g_strfreev(parts);
+    return ok;
+}
+
+static void print_stats(const frun_stats *s)
+{
+    printf("launches: %" G_GUINT64_FORMAT "\n", s->launches);
+    printf("ctas: %" G_GUINT64_FORMAT "\n", s->ctas);
+    printf("warp instructions: %" G_GUINT64_FORMAT "\n", s->warp_instrs);
+    printf("thread instructions: %" G_GUINT64_FORMAT "\n", s->thread_instrs);
+    printf("divergent branches: %" G_GUINT64_FORMAT "\n", s->divergent_branches);
+    printf("warp instructions by class:");
+    for (unsigned c = 0; c < IR_CLASS_COUNT; c++)
+        printf(" %s %" G_GUINT64_FORMAT, ir_class_name((ir_class)c), s->by_class[c]);
+    printf("\nelapsed seconds: %.3f\n", s->seconds);
+    printf("thread instructions/s: %.0f\n", s->seconds > 0 ? (double)s->thread_instrs / s->seconds : 0.0);
+}
+
+/* Where a workload's PTX is: --ptx-dir, $GPUSC_PTX_DIR, the source tree, the installed data. */
+static char *find_ptx(const options *o, const char *name)
+{
+    const char *dirs[] = {o->ptx_dir, g_getenv("GPUSC_PTX_DIR"), GPUSC_SRC_PTX_DIR, GPUSC_DATA_PTX_DIR};
+    for (unsigned i = 0; i < G_N_ELEMENTS(dirs); i++) {
+        if (!dirs[i])
+            continue;
+        char *p = g_build_filename(dirs[i], name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    return NULL;
+}
+
+static int run_workload(const options *o)
+{
+    const workload *w = workload_find(o->workload);
+    if (!w)
+        return die(EXIT_USAGE, "unknown workload '%s' (--list-workloads lists them)", o->workload);
+    wl_size size = WL_SIZE_DEFAULT;
+    if (o->size && !workload_size_parse(o->size, &size))
+        return die(EXIT_USAGE, "unknown size '%s' (tiny, default or large)", o->size);
+    char *path = find_ptx(o, w->ptx);
+    if (!path)
+        return die(EXIT_USAGE, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", w->ptx);
+    GError *gerr = NULL;
+    ir_module *m = ptx_parse_file(path, &gerr);
+    g_free(path);
+    if (!m) {
+        int rc = die(EXIT_USAGE, "%s", gerr->message);
+        g_error_free(gerr);
+        return rc;
+    }
+    GString *err = g_string_new(NULL);
+    wl_device *dev = frun_device_new(m, err);
+    int rc = EXIT_OK;
+    if (!dev) {
+        rc = die(EXIT_USAGE, "%s", err->str);
+    } else {
+        frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
+        if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
+            rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size), (unsigned)o->seed,
+                     err->len ? err->str : "failed");
+        else
+            printf("%s (%s): ok\n", w->name, workload_size_name(size));
+        if (o->stats)
+            print_stats(frun_device_stats(dev));
+        frun_device_free(dev);
+    }
+    g_string_free(err, TRUE);
+    ir_module_free(m);
+    return rc;
+}
+
+/* ---- --arg conversion ------------------------------------------------------------------------ */
+static int arg_error(GString *e, unsigned pos, const ir_param *pa, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static int arg_error(GString *e, unsigned pos, const ir_param *pa, const char *fmt, ...)
+{
+    g_string_append_printf(e, "--arg %u: parameter %s is .%s", pos, pa->name, ir_type_name((ir_type)pa->type));
+    if (pa->size != ir_type_bits((ir_type)pa->type) / 8)
+        g_string_append_printf(e, "[%" G_GUINT64_FORMAT "]", pa->size);
+    g_string_append(e, " but ");
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append_vprintf(e, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static bool param_is_scalar(const ir_param *pa)
+{
+    return pa->size > 0 && pa->size == ir_type_bits((ir_type)pa->type) / 8;
+}
+
+static int convert_scalar(const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GString *e)
+{
+    ir_type t = (ir_type)pa->type;
+    if (!param_is_scalar(pa))
+        return arg_error(e, pos, pa, "'%s' is a scalar (use bytes:HEX)", s);
+    if (ir_type_is_float(t)) {
+        char *end;
+        errno = 0;
+        double d = g_ascii_strtod(s, &end);
+        if (*s == '\0' || *end != '\0' || errno == ERANGE)
+            return arg_error(e, pos, pa, "'%s' is not a number", s);
+        if (t == IR_T_F32)
+            *a = (wl_arg){.kind = WL_ARG_F32, .v.f32 = (float)d};
+        else if (t == IR_T_F64)
+            *a = (wl_arg){.kind = WL_ARG_F64, .v.f64 = d};
+        else
+            return arg_error(e, pos, pa, "that type is not supported");
+        return 0;
+    }
+    unsigned bits = ir_type_bits(t);
+    if (bits == 0 || bits > 64)
+        return arg_error(e, pos, pa, "that type is not supported");
+    char *end;
+    errno = 0;
+    if (s[0] == '-') {
+        long long v = strtoll(s, &end, 0);
+        if (*end != '\0' || errno == ERANGE || end == s)
+            return arg_error(e, pos, pa, "'%s' is not an integer", s);
+        if (bits < 64 && v < -(1LL << (bits - 1)))
+            return arg_error(e, pos, pa, "'%s' does not fit", s);
+        *a = (wl_arg){.kind = WL_ARG_S64, .v.s64 = v};
+        if (bits < 64) /* two's complement in the parameter's width */
+            *a = (wl_arg){.kind = WL_ARG_U64, .v.u64 = (uint64_t)v & ((UINT64_C(1) << bits) - 1)};
+        return 0;
+    }
+    if (!g_ascii_isdigit(s[0]))
+        return arg_error(e, pos, pa, "'%s' is not an integer", s);
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end != '\0' || errno == ERANGE)
+        return arg_error(e, pos, pa, "'%s' is not an integer", s);
+    if (bits < 64 && v >> bits)
+        return arg_error(e, pos, pa, "'%s' does not fit", s);
+    *a = (wl_arg){.kind = WL_ARG_U64, .v.u64 = v};
+    return 0;
+}
+
+static int parse_hex(const char *s, GByteArray *out)
+{
+    if (g_str_has_prefix(s, "0x") || g_str_has_prefix(s, "0X"))
+        s += 2;
+    size_t n = strlen(s);
+    if (n == 0 || n % 2)
+        return 1;
+    for (size_t i = 0; i < n; i += 2) {
+        int hi = g_ascii_xdigit_value(s[i]), lo = g_ascii_xdigit_value(s[i + 1]);
+        if (hi < 0 || lo < 0)
+            return 1;
+        guint8 b = (guint8)(hi * 16 + lo);
+        g_byte_array_append(out, &b, 1);
+    }
+    return 0;
+}
+
+/* Convert --arg number pos (1-based) for parameter pa. Buffers are allocated on dev. */
+static int convert_arg(const char *s, const ir_param *pa, unsigned pos, wl_device *dev, wl_arg *a, GPtrArray *outs,
+                       GPtrArray *keep, GString *e)
+{
+    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"), inout = g_str_has_prefix(s, "inout:");
+    if (g_str_has_prefix(s, "bytes:")) {
+        GByteArray *b = g_byte_array_new();
+        g_ptr_array_add(keep, b);
+        if (parse_hex(s + 6, b))
+            return arg_error(e, pos, pa, "'%s' is not an even number of hex digits", s + 6);
+        if (b->len != pa->size)
+            return arg_error(e, pos, pa, "%u bytes were given (%" G_GUINT64_FORMAT " needed)", b->len, pa->size);
+        *a = (wl_arg){.kind = WL_ARG_BYTES, .v.raw = {.bytes = b->data, .n_bytes = b->len}};
+        return 0;
+    }
+    if (!in && !out && !inout)
+        return convert_scalar(s, pa, pos, a, e);
+    if (!param_is_scalar(pa) || pa->size != 8 || ir_type_is_float((ir_type)pa->type))
+        return arg_error(e, pos, pa, "a buffer ('%s') needs a 64-bit pointer parameter", s);
+    const char *rest = s + (in ? 3 : out ? 4 : 6);
+    char *path = NULL, *outpath = NULL;
+    gchar *data = NULL;
+    gsize len = 0;
+    uint64_t bytes = 0;
+    if (out) {
+        const char *colon = strrchr(rest, ':');
+        guint64 v;
+        if (!colon || colon == rest || !g_ascii_string_to_unsigned(colon + 1, 10, 1, G_MAXUINT64, &v, NULL))
+            return arg_error(e, pos, pa, "'%s' is not out:PATH:BYTES with BYTES > 0", s);
+        path = g_strndup(rest, (gsize)(colon - rest));
+        bytes = v;
+        outpath = path;
+    } else {
+        const char *colon = inout ? strrchr(rest, ':') : NULL;
+        if (inout && (!colon || colon == rest || colon[1] == '\0'))
+            return arg_error(e, pos, pa, "'%s' is not inout:PATH:OUTPATH", s);
+        path = inout ? g_strndup(rest, (gsize)(colon - rest)) : g_strdup(rest);
+        if (inout)
+            outpath = g_strdup(colon + 1);
+        GError *gerr = NULL;
+        if (!g_file_get_contents(path, &data, &len, &gerr)) {
+            g_string_append_printf(e, "--arg %u: cannot read '%s': %s", pos, path, gerr->message);
+            g_error_free(gerr);
+            g_free(path);
+            g_free(outpath);
+            return 1;
+        }
+        bytes = len;
+        g_free(path);
+        path = NULL;
+    }
+    uint64_t addr = dev->ops->alloc(dev, bytes);
+    if (addr == 0) {
+        g_free(data);
+        g_free(outpath);
+        return arg_error(e, pos, pa, "%" G_GUINT64_FORMAT " bytes cannot be allocated", bytes);
+    }
+    if (data) {
+        dev->ops->write(dev, addr, data, len, e);
+        g_free(data);
+    }
+    if (outpath) {
+        out_buf *ob = g_new0(out_buf, 1);
+        ob->path = outpath;
+        ob->addr = addr;
+        ob->bytes = bytes;
+        g_ptr_array_add(outs, ob);
+    }
+    *a = WL_PTR(addr);
+    return 0;
+}
+
+static void out_buf_free(gpointer p)
+{
+    out_buf *o = p;
+    g_free(o->path);
+    g_free(o);
+}
+
+static int run_ptx(const options *o)
+{
+    if (!o->entry)
+        return die(EXIT_USAGE, "--ptx needs --entry NAME");
+    unsigned grid[3], block[3];
+    if (!o->grid || !parse_dims(o->grid, grid))
+        return die(EXIT_USAGE, "--grid X,Y,Z is missing or malformed ('%s')", o->grid ? o->grid : "");
+    if (!o->block || !parse_dims(o->block, block))
+        return die(EXIT_USAGE, "--block X,Y,Z is missing or malformed ('%s')", o->block ? o->block : "");
+    if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
+        return die(EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range", o->shared);
+    GError *gerr = NULL;
+    ir_module *m = ptx_parse_file(o->ptx, &gerr);
+    if (!m) {
+        int rc = die(EXIT_USAGE, "%s", gerr->message);
+        g_error_free(gerr);
+        return rc;
+    }
+    ir_func *f = ir_module_find_func(m, o->entry);
+    if (!f || !f->is_entry) {
+        ir_module_free(m);
+        return die(EXIT_USAGE, "%s: no kernel (.entry) named '%s'", o->ptx, o->entry);
+    }
+    guint np = f->params ? f->params->len : 0;
+    guint na = o->args ? g_strv_length(o->args) : 0;
+    if (na != np) {
+        ir_module_free(m);
+        return die(EXIT_USAGE, "kernel %s takes %u parameter%s but %u --arg %s given", o->entry, np, np == 1 ? "" : "s",
+                   na, na == 1 ? "was" : "were");
+    }
+    GString *err = g_string_new(NULL);
+    wl_device *dev = frun_device_new(m, err);
+    if (!dev) {
+        int rc = die(EXIT_USAGE, "%s", err->str);
+        g_string_free(err, TRUE);
+        ir_module_free(m);
+        return rc;
+    }
+    frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
+    wl_arg *args = g_new0(wl_arg, np ? np : 1);
+    GPtrArray *outs = g_ptr_array_new_with_free_func(out_buf_free);
+    GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
+    int rc = EXIT_OK;
+    for (guint i = 0; i < np && rc == EXIT_OK; i++)
+        if (convert_arg(o->args[i], &g_array_index(f->params, ir_param, i), i + 1, dev, &args[i], outs, keep, err))
+            rc = die(EXIT_USAGE, "%s", err->str);
+    if (rc == EXIT_OK) {
+        wl_launch l = {.entry = o->entry, .shared_bytes = (unsigned)o->shared, .args = args, .n_args = np};
+        memcpy(l.grid, grid, sizeof grid);
+        memcpy(l.block, block, sizeof block);
+        if (frun_launch(dev, &l, err))
+            rc = die(EXIT_RUN, "%s", err->str);
+    }
+    for (guint i = 0; i < outs->len && rc == EXIT_OK; i++) {
+        const out_buf *ob = g_ptr_array_index(outs, i);
+        guint8 *buf = g_malloc(ob->bytes);
+        GError *ge = NULL;
+        dev->ops->read(dev, ob->addr, buf, ob->bytes, err);
+        if (!g_file_set_contents(ob->path, (const gchar *)buf, (gssize)ob->bytes, &ge)) {
+            rc = die(EXIT_RUN, "cannot write '%s': %s", ob->path, ge->message);
+            g_error_free(ge);
+        }
+        g_free(buf);
+    }
+    if (o->stats)
+        print_stats(frun_device_stats(dev));
+    g_ptr_array_free(outs, TRUE);
+    g_ptr_array_free(keep, TRUE);
+    g_free(args);
+    frun_device_free(dev);
+    g_string_free(err, TRUE);
+    ir_module_free(m);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {.seed = 1, .max_instr = 0};
+    GOptionEntry entries[] = {
+        {"functional", 0, 0, G_OPTION_ARG_NONE, &o.functional,
+         "Run on the functional (untimed) runner; required for now: the timing mode is not there yet", NULL},
+        {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the built-in workloads (name, tab, description)", NULL},
+        {"workload", 'w', 0, G_OPTION_ARG_STRING, &o.workload, "Run a built-in workload and check it against its CPU reference", "NAME"},
+        {"size", 0, 0, G_OPTION_ARG_STRING, &o.size, "Workload size: tiny, default (the default) or large", "SIZE"},
+        {"seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, "Input generator seed (default 1)", "N"},
+        {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.ptx_dir, "Where the workloads' PTX files are (default: the source tree, then the installed copy)", "DIR"},
+        {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &o.ptx, "Run a kernel of this PTX file", "FILE"},
+        {"entry", 0, 0, G_OPTION_ARG_STRING, &o.entry, "The kernel (.entry) to run", "NAME"},
+        {"grid", 0, 0, G_OPTION_ARG_STRING, &o.grid, "Blocks per grid", "X,Y,Z"},
+        {"block", 0, 0, G_OPTION_ARG_STRING, &o.block, "Threads per block", "X,Y,Z"},
+        {"shared", 0, 0, G_OPTION_ARG_INT64, &o.shared, "Dynamic shared memory per block", "BYTES"},
+        {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o.args,
+         "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), in:PATH, "
+         "out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)", "A"},
+        {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &o.max_instr,
+         "Fail a launch after this many warp instructions (default 1e10)", "N"},
+        {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats, "Print instruction counts, time and thread instructions/s", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("- run a workload or a PTX kernel on the functional runner");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(ctx,
+        "Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.\n"
+        "Relative paths are relative to the working directory.\n");
+    GError *gerr = NULL;
+    int rc = EXIT_OK;
+    if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
+        rc = die(EXIT_USAGE, "%s", gerr->message);
+        g_error_free(gerr);
+    } else if (argc > 1) {
+        rc = die(EXIT_USAGE, "unexpected argument '%s' (kernel arguments are given with --arg)", argv[1]);
+    } else if (o.list) {
+        for (unsigned i = 0; i < workload_count(); i++) {
+            const workload *w = workload_get(i);
+            printf("%s\t%s\n", w->name, w->blurb ? w->blurb : "");
+        }
+    } else if (!o.functional) {
+        rc = die(EXIT_USAGE, "--functional is required (only the functional runner exists for now)");
+    } else if (o.max_instr < 0) {
+        rc = die(EXIT_USAGE, "--max-instructions must not be negative");
+    } else if (o.workload && o.ptx) {
+        rc = die(EXIT_USAGE, "--workload and --ptx exclude each other");
+    } else if (o.workload) {
+        if (o.seed < 0 || o.seed > (gint64)UINT32_MAX)
+            rc = die(EXIT_USAGE, "--seed %" G_GINT64_FORMAT " is out of range", o.seed);
+        else
+            rc = run_workload(&o);
+    } else if (o.ptx) {
+        rc = run_ptx(&o);
+    } else {
+        rc = die(EXIT_USAGE, "nothing to run: give --workload NAME or --ptx FILE (see --help)");
+    }
+    g_option_context_free(ctx);
+    g_free(o.workload);
+    g_free(o.size);
+    g_free(o.ptx);
+    g_free(o.entry);
+    g_free(o.grid);
+    g_free(o.block);
+    g_free(o.ptx_dir);
+    g_strfreev(o.args);
+    return rc;
+}
