@@ -1,0 +1,181 @@
+/* bankmap.c — register -> bank functions and the bank arbiter; see bankmap.h. */
+#include "models/lib/bankmap.h"
+
+#include <string.h>
+
+unsigned bankmap_bank(const bankmap *m, unsigned reg, unsigned warp, unsigned group)
+{
+    unsigned groups = m->groups > 1 ? m->groups : 1;
+    unsigned per = m->banks / groups;
+    g_assert(per > 0 && group < groups);
+    unsigned b;
+    switch (m->kind) {
+    case BANKMAP_REG:
+        b = reg % per;
+        break;
+    case BANKMAP_CUSTOM:
+        g_assert(m->fn);
+        b = m->fn(reg, warp, per, m->ctx);
+        g_assert(b < per);
+        break;
+    case BANKMAP_REG_PLUS_WARP:
+    default:
+        b = (unsigned)(((uint64_t)reg + warp) % per);
+        break;
+    }
+    return group * per + b;
+}
+
+/* Indices of reqs sorted by (seq, bank, index). */
+static void sort_by_age(const bankmap_req *reqs, unsigned *idx, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) {
+        unsigned v = idx[i], j = i;
+        for (; j > 0; j--) {
+            const bankmap_req *a = &reqs[v], *b = &reqs[idx[j - 1]];
+            if (a->seq > b->seq || (a->seq == b->seq && a->bank >= b->bank))
+                break;
+            idx[j] = idx[j - 1];
+        }
+        idx[j] = v;
+    }
+}
+
+void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, unsigned nreads,
+                       const bankmap_req *writes, unsigned nwrites, bool *read_granted, bool *write_granted,
+                       bankmap_arb_result *res)
+{
+    g_assert(c->banks > 0 && c->ports > 0);
+    bankmap_arb_result r = {0};
+    g_autofree unsigned *ports = g_new0(unsigned, c->banks);
+    g_autofree unsigned *taken = g_new0(unsigned, c->collectors ? c->collectors : 1);
+    g_autofree bool *blocked = g_new0(bool, c->banks); /* queue stalled behind a refused head */
+    unsigned nmax = MAX(nreads, nwrites);
+    g_autofree unsigned *idx = g_new(unsigned, nmax ? nmax : 1);
+
+    for (unsigned i = 0; i < nwrites; i++)
+        idx[i] = i;
+    sort_by_age(writes, idx, nwrites);
+    for (unsigned k = 0; k < nwrites; k++) {
+        unsigned i = idx[k], b = writes[i].bank;
+        g_assert(b < c->banks);
+        write_granted[i] = ports[b] < c->ports;
+        if (write_granted[i]) {
+            ports[b]++;
+            r.writes_granted++;
+        } else {
+            r.writes_waiting++;
+        }
+    }
+
+    for (unsigned i = 0; i < nreads; i++) {
+        idx[i] = i;
+        read_granted[i] = false;
+        g_assert(reads[i].bank < c->banks);
+        g_assert(c->collector_ports == 0 || reads[i].collector < c->collectors);
+    }
+    sort_by_age(reads, idx, nreads);
+    /* Reads oldest first: a read is its bank's head when every older read of that bank was granted. */
+    for (unsigned k = 0; k < nreads; k++) {
+        unsigned i = idx[k], b = reads[i].bank, col = reads[i].collector;
+        if (blocked[b]) {
+            r.collector_conflicts++;
+            continue;
+        }
+        if (ports[b] >= c->ports) {
+            r.bank_conflicts++;
+            continue;
+        }
+        if (c->collector_ports && taken[col] >= c->collector_ports) {
+            blocked[b] = true;
+            r.collector_conflicts++;
+            continue;
+        }
+        read_granted[i] = true;
+        ports[b]++;
+        if (c->collector_ports)
+            taken[col]++;
+        r.reads_granted++;
+    }
+    if (res)
+        *res = r;
+}
+
+/* ---- queues ---------------------------------------------------------------------------------- */
+
+struct bankmap_queues {
+    bankmap_arb_config cfg;
+    GArray *reads;  /* bankmap_req, arrival order */
+    GArray *writes; /* bankmap_req */
+    uint64_t next_seq;
+};
+
+bankmap_queues *bankmap_queues_new(const bankmap_arb_config *c)
+{
+    bankmap_queues *q = g_new0(bankmap_queues, 1);
+    q->cfg = *c;
+    q->reads = g_array_new(FALSE, FALSE, sizeof(bankmap_req));
+    q->writes = g_array_new(FALSE, FALSE, sizeof(bankmap_req));
+    return q;
+}
+
+void bankmap_queues_free(bankmap_queues *q)
+{
+    if (!q)
+        return;
+    g_array_free(q->reads, TRUE);
+    g_array_free(q->writes, TRUE);
+    g_free(q);
+}
+
+void bankmap_queues_push_read(bankmap_queues *q, unsigned bank, unsigned collector, uint64_t tag)
+{
+    bankmap_req r = {.bank = bank, .collector = collector, .seq = q->next_seq++, .tag = tag};
+    g_array_append_val(q->reads, r);
+}
+
+void bankmap_queues_push_write(bankmap_queues *q, unsigned bank, uint64_t tag)
+{
+    bankmap_req r = {.bank = bank, .seq = q->next_seq++, .tag = tag};
+    g_array_append_val(q->writes, r);
+}
+
+unsigned bankmap_queues_pending(const bankmap_queues *q)
+{
+    return q->reads->len + q->writes->len;
+}
+
+/* Removes granted entries (order kept), appending their tags to out. */
+static void remove_granted(GArray *reqs, const bool *granted, GArray *out)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < reqs->len; i++) {
+        bankmap_req *r = &g_array_index(reqs, bankmap_req, i);
+        if (granted[i]) {
+            if (out)
+                g_array_append_val(out, r->tag);
+        } else {
+            g_array_index(reqs, bankmap_req, k++) = *r;
+        }
+    }
+    g_array_set_size(reqs, k);
+}
+
+void bankmap_queues_step(bankmap_queues *q, GArray *granted_reads, GArray *granted_writes,
+                         bankmap_arb_result *totals)
+{
+    g_autofree bool *rg = g_new0(bool, q->reads->len ? q->reads->len : 1);
+    g_autofree bool *wg = g_new0(bool, q->writes->len ? q->writes->len : 1);
+    bankmap_arb_result r;
+    bankmap_arbitrate(&q->cfg, (const bankmap_req *)(void *)q->reads->data, q->reads->len,
+                      (const bankmap_req *)(void *)q->writes->data, q->writes->len, rg, wg, &r);
+    remove_granted(q->reads, rg, granted_reads);
+    remove_granted(q->writes, wg, granted_writes);
+    if (totals) {
+        totals->reads_granted += r.reads_granted;
+        totals->writes_granted += r.writes_granted;
+        totals->writes_waiting += r.writes_waiting;
+        totals->bank_conflicts += r.bank_conflicts;
+        totals->collector_conflicts += r.collector_conflicts;
+    }
+}
