@@ -13,9 +13,13 @@ nobase_pkginclude_HEADERS += \
 	models/core/block.h models/core/config.h models/core/stats.h models/core/cli.h \
 	models/core/harness.h models/core/vcd.h models/core/gtkw.h
 
-CORE_TESTS = tests/core/test_block tests/core/test_config tests/core/test_vcd
+CORE_TESTS = tests/core/test_block tests/core/test_config tests/core/test_stats \
+	tests/core/test_harness tests/core/test_vcd tests/core/test_tb_pipeline
 check_PROGRAMS += $(CORE_TESTS)
 TESTS += $(CORE_TESTS)
 tests_core_test_block_LDADD = $(GPUSC_LIBS)
 tests_core_test_config_LDADD = $(GPUSC_LIBS)
+tests_core_test_stats_LDADD = $(GPUSC_LIBS)
+tests_core_test_harness_LDADD = $(GPUSC_LIBS)
 tests_core_test_vcd_LDADD = $(GPUSC_LIBS)
+tests_core_test_tb_pipeline_LDADD = $(GPUSC_LIBS)
