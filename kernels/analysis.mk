@@ -2,10 +2,13 @@
 # The analyses and passes of the kernel toolchain: CFG, dominators, loops, reconvergence (cfg), the
 # generic dataflow solver, liveness and reaching definitions (dataflow), register allocation
 # (regalloc), instruction/operand annotations (annot), and the gpusc-ptx disassembler tool.
-kernels_libgpusc_kernels_core_la_SOURCES += kernels/cfg.c kernels/dataflow.c
-nobase_pkginclude_HEADERS += kernels/cfg.h kernels/dataflow.h
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/cfg.c kernels/dataflow.c kernels/regalloc.c
+nobase_pkginclude_HEADERS += kernels/cfg.h kernels/dataflow.h kernels/regalloc.h
+noinst_HEADERS += tests/kernels/test_cfg_build.h
 
-check_PROGRAMS += tests/kernels/test_cfg
-TESTS += tests/kernels/test_cfg
-tests_kernels_test_cfg_SOURCES = tests/kernels/test_cfg.c tests/kernels/test_cfg_build.h
+ANALYSIS_TESTS = tests/kernels/test_cfg tests/kernels/test_dataflow tests/kernels/test_regalloc
+check_PROGRAMS += $(ANALYSIS_TESTS)
+TESTS += $(ANALYSIS_TESTS)
 tests_kernels_test_cfg_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_dataflow_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_regalloc_LDADD = $(KERNELS_LIBS)

@@ -1,0 +1,696 @@
+/* regalloc.c — interference-graph register allocation with greedy coloring in several orders. */
+#include "kernels/regalloc.h"
+
+#include "kernels/cfg.h"
+#include "kernels/dataflow.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(gpusc-regalloc-error-quark, regalloc_error)
+
+#define MAX_OPND_REGS 32
+
+unsigned regalloc_units(ir_type t)
+{
+    switch (t) {
+    case IR_T_PRED: return 0;
+    case IR_T_B64: case IR_T_U64: case IR_T_S64: case IR_T_F64: return 2;
+    case IR_T_B128: return 4;
+    default: return 1;
+    }
+}
+
+static unsigned reg_units(const ir_func *f, uint32_t r)
+{
+    return regalloc_units((ir_type)g_array_index(f->regs, ir_reg, r).type);
+}
+
+/* 0: 32-bit file, 1: predicate file */
+static unsigned reg_file(const ir_func *f, uint32_t r)
+{
+    return reg_units(f, r) == 0;
+}
+
+/* A plain unguarded register copy `mov d, s` of one file and width: d may share s's register. */
+static bool copy_source(const ir_func *f, const ir_instr *in, uint32_t *d, uint32_t *s)
+{
+    if (in->op != IR_OP_MOV || in->guard != IR_NONE || in->n_dst != 1 || in->n_src != 1)
+        return false;
+    if (in->dst[0].kind != IR_OPND_REG || in->src[0].kind != IR_OPND_REG || in->src[0].neg)
+        return false;
+    *d = in->dst[0].u.reg;
+    *s = in->src[0].u.reg;
+    return reg_units(f, *d) == reg_units(f, *s);
+}
+
+/* ---- interference graph ---------------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t n;
+    df_bits **adj;
+    bool *used;          /* referenced by some instruction */
+    uint32_t *first_def; /* position of the first reference in reverse-postorder layout */
+    GArray *moves;       /* uint32_t pairs (d, s) */
+} igraph;
+
+static void ig_edge(igraph *g, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return;
+    df_bits_set(g->adj[a], b);
+    df_bits_set(g->adj[b], a);
+}
+
+static void ig_build(ir_func *f, igraph *g)
+{
+    uint32_t n = f->regs->len, ni = ir_func_n_instrs(f);
+    g->n = n;
+    g->adj = g_new(df_bits *, n + 1);
+    for (uint32_t r = 0; r < n; r++)
+        g->adj[r] = df_bits_new(n);
+    g->used = g_new0(bool, n + 1);
+    g->first_def = g_new(uint32_t, n + 1);
+    for (uint32_t r = 0; r < n; r++)
+        g->first_def[r] = IR_NONE;
+    g->moves = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+
+    df_liveness *l = df_liveness_compute(f);
+    df_bits **after = df_live_after_all(l);
+    uint32_t regs[MAX_OPND_REGS], defs[MAX_OPND_REGS];
+    for (uint32_t i = 0; i < ni; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        unsigned nu = ir_instr_uses(in, regs, MAX_OPND_REGS);
+        unsigned nd = ir_instr_defs(in, defs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nu; k++)
+            g->used[regs[k]] = true;
+        uint32_t cd = IR_NONE, cs = IR_NONE;
+        if (copy_source(f, in, &cd, &cs)) {
+            g_array_append_val(g->moves, cd);
+            g_array_append_val(g->moves, cs);
+        }
+        for (unsigned k = 0; k < nd; k++) {
+            uint32_t d = defs[k];
+            g->used[d] = true;
+            for (uint32_t r = df_bits_next(after[i], 0); r != IR_NONE; r = df_bits_next(after[i], r + 1))
+                if (!(d == cd && r == cs) && reg_file(f, r) == reg_file(f, d))
+                    ig_edge(g, d, r);
+            for (unsigned k2 = k + 1; k2 < nd; k2++)
+                if (reg_file(f, defs[k2]) == reg_file(f, d))
+                    ig_edge(g, d, defs[k2]);
+        }
+    }
+    /* Registers live at the entry (read before any write on some path) overlap there. */
+    if (cfg_n_blocks(f) > 0) {
+        const df_bits *li = df_live_in(l, 0);
+        for (uint32_t a = df_bits_next(li, 0); a != IR_NONE; a = df_bits_next(li, a + 1))
+            for (uint32_t b = df_bits_next(li, a + 1); b != IR_NONE; b = df_bits_next(li, b + 1))
+                if (reg_file(f, a) == reg_file(f, b))
+                    ig_edge(g, a, b);
+    }
+    /* First reference in reverse-postorder layout (the order a linear scan would meet them). */
+    uint32_t n_rpo, pos = 0;
+    const uint32_t *rpo = cfg_rpo(f, &n_rpo);
+    for (uint32_t j = 0; j < n_rpo; j++) {
+        const ir_block *bl = cfg_block(f, rpo[j]);
+        for (uint32_t i = bl->first; i <= bl->last; i++, pos++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            unsigned nu = ir_instr_uses(in, regs, MAX_OPND_REGS);
+            unsigned nd = ir_instr_defs(in, regs + nu, MAX_OPND_REGS - nu);
+            for (unsigned k = 0; k < nu + nd; k++)
+                if (g->first_def[regs[k]] == IR_NONE)
+                    g->first_def[regs[k]] = pos;
+        }
+    }
+    for (uint32_t r = 0; r < n; r++)
+        if (g->used[r] && g->first_def[r] == IR_NONE)
+            g->first_def[r] = pos + r; /* only in unreachable code */
+    df_live_after_all_free(l, after);
+    df_liveness_free(l);
+}
+
+static void ig_free(igraph *g)
+{
+    for (uint32_t r = 0; r < g->n; r++)
+        df_bits_free(g->adj[r]);
+    g_free(g->adj);
+    g_free(g->used);
+    g_free(g->first_def);
+    g_array_free(g->moves, TRUE);
+}
+
+/* ---- coloring ------------------------------------------------------------------------------------- */
+
+/* Color registers in `order`; slot[r] receives the first slot. Returns the slots used in file 0 and,
+ * via *n_pred, in file 1. */
+static uint32_t color(const ir_func *f, const igraph *g, const uint32_t *order, uint32_t cnt, uint32_t *slot,
+                      uint32_t *n_pred)
+{
+    uint32_t n = g->n, cap = 4 * n + 8, used0 = 0, used1 = 0;
+    bool *busy = g_new(bool, cap);
+    for (uint32_t r = 0; r < n; r++)
+        slot[r] = IR_NONE;
+    for (uint32_t k = 0; k < cnt; k++) {
+        uint32_t r = order[k];
+        unsigned w = reg_units(f, r), file = w == 0, width = w ? w : 1;
+        memset(busy, 0, cap * sizeof *busy);
+        for (uint32_t q = df_bits_next(g->adj[r], 0); q != IR_NONE; q = df_bits_next(g->adj[r], q + 1)) {
+            if (slot[q] == IR_NONE || reg_file(f, q) != file)
+                continue;
+            unsigned wq = reg_units(f, q) ? reg_units(f, q) : 1;
+            for (unsigned u = 0; u < wq; u++)
+                busy[slot[q] + u] = true;
+        }
+        uint32_t pick = IR_NONE;
+        /* Coalescing: a copy partner's slot, when free and aligned. */
+        for (guint m = 0; m + 1 < g->moves->len && pick == IR_NONE; m += 2) {
+            uint32_t d = g_array_index(g->moves, uint32_t, m), s = g_array_index(g->moves, uint32_t, m + 1);
+            uint32_t other = d == r ? s : s == r ? d : IR_NONE;
+            if (other == IR_NONE || slot[other] == IR_NONE)
+                continue;
+            bool ok = slot[other] % width == 0;
+            for (unsigned u = 0; u < width && ok; u++)
+                ok = !busy[slot[other] + u];
+            if (ok)
+                pick = slot[other];
+        }
+        for (uint32_t s = 0; pick == IR_NONE; s += width) {
+            bool ok = true;
+            for (unsigned u = 0; u < width && ok; u++)
+                ok = !busy[s + u];
+            if (ok)
+                pick = s;
+        }
+        g_assert(pick + width <= cap);
+        slot[r] = pick;
+        if (file == 0)
+            used0 = MAX(used0, pick + width);
+        else
+            used1 = MAX(used1, pick + 1);
+    }
+    g_free(busy);
+    *n_pred = used1;
+    return used0;
+}
+
+typedef struct {
+    const igraph *g;
+    const ir_func *f;
+} order_ctx;
+
+static int cmp_first_def(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const order_ctx *c = data;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint32_t px = c->g->first_def[x], py = c->g->first_def[y];
+    if (px != py)
+        return px < py ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Wider registers first at equal positions helps keep pairs aligned without holes. */
+static int cmp_wide_first(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const order_ctx *c = data;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    unsigned wx = reg_units(c->f, x), wy = reg_units(c->f, y);
+    if (wx != wy)
+        return wx > wy ? -1 : 1;
+    return cmp_first_def(a, b, data);
+}
+
+/* Chaitin-style: repeatedly remove the register with the fewest neighbour units; color in reverse. */
+static void simplify_order(const ir_func *f, const igraph *g, uint32_t *order, uint32_t cnt)
+{
+    uint32_t *deg = g_new0(uint32_t, g->n + 1);
+    bool *gone = g_new0(bool, g->n + 1);
+    uint32_t *nodes = g_memdup2(order, cnt * sizeof *order);
+    for (uint32_t k = 0; k < cnt; k++) {
+        uint32_t r = nodes[k];
+        for (uint32_t q = df_bits_next(g->adj[r], 0); q != IR_NONE; q = df_bits_next(g->adj[r], q + 1))
+            deg[r] += MAX(reg_units(f, q), 1u);
+    }
+    for (uint32_t k = 0; k < cnt; k++) {
+        uint32_t best = IR_NONE;
+        for (uint32_t j = 0; j < cnt; j++) {
+            uint32_t r = nodes[j];
+            if (!gone[r] && (best == IR_NONE || deg[r] < deg[best]))
+                best = r;
+        }
+        gone[best] = true;
+        order[cnt - 1 - k] = best;
+        for (uint32_t q = df_bits_next(g->adj[best], 0); q != IR_NONE; q = df_bits_next(g->adj[best], q + 1))
+            deg[q] -= MIN(deg[q], MAX(reg_units(f, best), 1u));
+    }
+    g_free(deg);
+    g_free(gone);
+    g_free(nodes);
+}
+
+regalloc_result *regalloc_func(ir_func *f)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    igraph g;
+    ig_build(f, &g);
+    uint32_t n = g.n, cnt = 0;
+    uint32_t *order = g_new(uint32_t, n + 1);
+    for (uint32_t r = 0; r < n; r++)
+        if (g.used[r])
+            order[cnt++] = r;
+    order_ctx oc = { .g = &g, .f = f };
+
+    /* Candidate orders; keep the one with the fewest 32-bit registers (then predicates). */
+    uint32_t *best = g_new(uint32_t, n + 1), *cur = g_new(uint32_t, n + 1);
+    uint32_t best_regs = IR_NONE, best_preds = IR_NONE;
+    for (int strategy = 0; strategy < 3; strategy++) {
+        uint32_t *o = g_memdup2(order, (cnt + 1) * sizeof *order);
+        if (strategy == 0)
+            g_qsort_with_data(o, cnt, sizeof *o, cmp_first_def, &oc);
+        else if (strategy == 1)
+            g_qsort_with_data(o, cnt, sizeof *o, cmp_wide_first, &oc);
+        else
+            simplify_order(f, &g, o, cnt);
+        uint32_t np, nr = color(f, &g, o, cnt, cur, &np);
+        if (nr < best_regs || (nr == best_regs && np < best_preds)) {
+            best_regs = nr;
+            best_preds = np;
+            memcpy(best, cur, n * sizeof *cur);
+        }
+        g_free(o);
+    }
+    if (cnt == 0)
+        best_regs = best_preds = 0;
+
+    regalloc_result *res = g_new0(regalloc_result, 1);
+    res->n_vregs = n;
+    res->slot = best;
+    res->n_slots = best_regs;
+    res->n_pred_slots = best_preds;
+    res->order = g_new(uint32_t, best_regs + 1);
+    res->pred_order = g_new(uint32_t, best_preds + 1);
+    for (uint32_t s = 0; s < best_regs; s++)
+        res->order[s] = s;
+    for (uint32_t s = 0; s < best_preds; s++)
+        res->pred_order[s] = s;
+    for (guint m = 0; m + 1 < g.moves->len; m += 2) {
+        uint32_t d = g_array_index(g.moves, uint32_t, m), s = g_array_index(g.moves, uint32_t, m + 1);
+        res->n_moves++;
+        res->n_moves_coalesced += best[d] == best[s];
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        ir_reg *rg = &g_array_index(f->regs, ir_reg, r);
+        if (best[r] == IR_NONE)
+            rg->phys = IR_NONE;
+        else
+            rg->phys = reg_file(f, r) ? res->pred_order[best[r]] : res->order[best[r]];
+    }
+    f->n_phys_regs = best_regs;
+    f->n_phys_preds = best_preds;
+    g_free(cur);
+    g_free(order);
+    ig_free(&g);
+    return res;
+}
+
+void regalloc_result_free(regalloc_result *r)
+{
+    if (!r)
+        return;
+    g_free(r->slot);
+    g_free(r->order);
+    g_free(r->pred_order);
+    g_free(r);
+}
+
+static void restore_func(ir_func *f, GArray *instrs, GArray *scopes, uint32_t n_regs)
+{
+    g_array_free(f->instrs, TRUE);
+    f->instrs = instrs;
+    if (f->scopes)
+        g_array_free(f->scopes, TRUE);
+    f->scopes = scopes;
+    for (guint r = n_regs; r < f->regs->len; r++)
+        g_free(g_array_index(f->regs, ir_reg, r).name);
+    g_array_set_size(f->regs, n_regs);
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+}
+
+regalloc_result *regalloc_func_remat(ir_func *f)
+{
+    regalloc_result *plain = regalloc_func(f);
+    uint32_t plain_regs = f->n_phys_regs;
+    GArray *instrs = g_array_copy(f->instrs), *scopes = f->scopes ? g_array_copy(f->scopes) : NULL;
+    uint32_t n_regs = f->regs->len;
+    if (regalloc_remat(f) == 0) {
+        g_array_free(instrs, TRUE);
+        if (scopes)
+            g_array_free(scopes, TRUE);
+        return plain;
+    }
+    regalloc_result *rem = regalloc_func(f);
+    if (f->n_phys_regs < plain_regs) {
+        g_array_free(instrs, TRUE);
+        if (scopes)
+            g_array_free(scopes, TRUE);
+        regalloc_result_free(plain);
+        return rem;
+    }
+    regalloc_result_free(rem);
+    regalloc_result_free(plain);
+    restore_func(f, instrs, scopes, n_regs);
+    return regalloc_func(f);
+}
+
+uint32_t regalloc_module(ir_module *m, uint32_t *max_preds)
+{
+    uint32_t mr = 0, mp = 0;
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined)
+            continue;
+        regalloc_result_free(regalloc_func_remat(f));
+        mr = MAX(mr, f->n_phys_regs);
+        mp = MAX(mp, f->n_phys_preds);
+    }
+    if (max_preds)
+        *max_preds = mp;
+    return mr;
+}
+
+/* ---- permutation ------------------------------------------------------------------------------------ */
+
+bool regalloc_permute(ir_func *f, regalloc_result *r, const uint32_t *perm, GError **err)
+{
+    uint32_t n = f->n_phys_regs;
+    bool *hit = g_new0(bool, n + 1);
+    for (uint32_t p = 0; p < n; p++) {
+        if (perm[p] >= n || hit[perm[p]]) {
+            g_free(hit);
+            g_set_error(err, REGALLOC_ERROR, REGALLOC_ERROR_PERMUTATION, "not a permutation of R0..R%u (at R%u)",
+                        n ? n - 1 : 0, p);
+            return false;
+        }
+        hit[perm[p]] = true;
+    }
+    g_free(hit);
+    for (uint32_t v = 0; v < f->regs->len; v++) {
+        const ir_reg *rg = &g_array_index(f->regs, ir_reg, v);
+        unsigned w = regalloc_units((ir_type)rg->type);
+        if (rg->phys == IR_NONE || w < 2)
+            continue;
+        uint32_t base = perm[rg->phys];
+        bool ok = base % w == 0;
+        for (unsigned u = 1; u < w && ok; u++)
+            ok = perm[rg->phys + u] == base + u;
+        if (!ok) {
+            g_set_error(err, REGALLOC_ERROR, REGALLOC_ERROR_PERMUTATION,
+                        "the permutation breaks the aligned %u-register group R%u of %s", w, rg->phys, rg->name);
+            return false;
+        }
+    }
+    for (uint32_t s = 0; s < r->n_slots; s++)
+        r->order[s] = perm[r->order[s]];
+    for (uint32_t v = 0; v < f->regs->len; v++) {
+        ir_reg *rg = &g_array_index(f->regs, ir_reg, v);
+        if (rg->phys != IR_NONE && regalloc_units((ir_type)rg->type) > 0)
+            rg->phys = perm[rg->phys];
+    }
+    return true;
+}
+
+/* ---- independent check --------------------------------------------------------------------------------- */
+
+static bool overlap(const ir_func *f, uint32_t a, uint32_t b)
+{
+    const ir_reg *ra = &g_array_index(f->regs, ir_reg, a), *rb = &g_array_index(f->regs, ir_reg, b);
+    unsigned wa = regalloc_units((ir_type)ra->type), wb = regalloc_units((ir_type)rb->type);
+    if ((wa == 0) != (wb == 0))
+        return false;
+    wa = MAX(wa, 1u);
+    wb = MAX(wb, 1u);
+    return ra->phys < rb->phys + wb && rb->phys < ra->phys + wa;
+}
+
+static bool check_fail(GError **err, const ir_func *f, uint32_t a, uint32_t b, const char *where, uint32_t at)
+{
+    const ir_reg *ra = &g_array_index(f->regs, ir_reg, a), *rb = &g_array_index(f->regs, ir_reg, b);
+    g_set_error(err, REGALLOC_ERROR, REGALLOC_ERROR_INVALID, "%s: %s and %s share a register (%s %u)", f->name,
+                ra->name, rb->name, where, at);
+    return false;
+}
+
+bool regalloc_check(ir_func *f, GError **err)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    uint32_t regs[MAX_OPND_REGS], ni = ir_func_n_instrs(f);
+    /* Allocation and alignment. */
+    for (uint32_t i = 0; i < ni; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        unsigned k = ir_instr_uses(in, regs, MAX_OPND_REGS);
+        k += ir_instr_defs(in, regs + k, MAX_OPND_REGS - k);
+        for (unsigned j = 0; j < k; j++) {
+            const ir_reg *rg = &g_array_index(f->regs, ir_reg, regs[j]);
+            unsigned w = regalloc_units((ir_type)rg->type);
+            uint32_t limit = w ? f->n_phys_regs : f->n_phys_preds;
+            if (rg->phys == IR_NONE || rg->phys + MAX(w, 1u) > limit || (w > 1 && rg->phys % w)) {
+                g_set_error(err, REGALLOC_ERROR, REGALLOC_ERROR_INVALID, "%s: %s badly allocated (%u) at instruction %u",
+                            f->name, rg->name, rg->phys, i);
+                return false;
+            }
+        }
+    }
+    df_liveness *l = df_liveness_compute(f);
+    df_bits **after = df_live_after_all(l);
+    bool ok = true;
+    for (uint32_t i = 0; i < ni && ok; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        uint32_t cd = IR_NONE, cs = IR_NONE;
+        copy_source(f, in, &cd, &cs);
+        unsigned nd = ir_instr_defs(in, regs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nd && ok; k++) {
+            for (uint32_t r = df_bits_next(after[i], 0); r != IR_NONE && ok; r = df_bits_next(after[i], r + 1))
+                if (r != regs[k] && !(regs[k] == cd && r == cs) && overlap(f, regs[k], r))
+                    ok = check_fail(err, f, regs[k], r, "defined while live at instruction", i);
+            for (unsigned k2 = k + 1; k2 < nd && ok; k2++)
+                if (regs[k2] != regs[k] && overlap(f, regs[k], regs[k2]))
+                    ok = check_fail(err, f, regs[k], regs[k2], "both defined by instruction", i);
+        }
+    }
+    if (ok && cfg_n_blocks(f) > 0) {
+        const df_bits *li = df_live_in(l, 0);
+        for (uint32_t a = df_bits_next(li, 0); a != IR_NONE && ok; a = df_bits_next(li, a + 1))
+            for (uint32_t b = df_bits_next(li, a + 1); b != IR_NONE && ok; b = df_bits_next(li, b + 1))
+                if (overlap(f, a, b))
+                    ok = check_fail(err, f, a, b, "live at the entry, block", 0);
+    }
+    df_live_after_all_free(l, after);
+    df_liveness_free(l);
+    return ok;
+}
+
+/* ---- rematerialization ----------------------------------------------------------------------------------
+ * A value that can be recomputed anywhere from constants (a kernel parameter, an immediate, a special
+ * register that is fixed for the thread, a symbol's address) or from such values by a short chain of
+ * pure operations is recomputed right before its first use in every block that uses it, instead of
+ * occupying a register from its definition to its last use. This is what ptxas achieves by reading
+ * parameters straight from the constant bank. */
+
+#define REMAT_MAX_CHAIN 3
+
+static bool sreg_is_fixed(uint32_t s)
+{
+    switch ((ir_sreg)s) {
+    case IR_SREG_TID: case IR_SREG_NTID: case IR_SREG_CTAID: case IR_SREG_NCTAID: case IR_SREG_LANEID:
+    case IR_SREG_NWARPID: case IR_SREG_NSMID: case IR_SREG_GRIDID: case IR_SREG_LANEMASK_EQ:
+    case IR_SREG_LANEMASK_LE: case IR_SREG_LANEMASK_LT: case IR_SREG_LANEMASK_GE: case IR_SREG_LANEMASK_GT:
+    case IR_SREG_DYN_SMEM_SIZE: case IR_SREG_TOTAL_SMEM_SIZE:
+        return true;
+    default:
+        return false; /* clocks, timers, %warpid and %smid may change during a thread's life */
+    }
+}
+
+static bool op_is_pure_arith(ir_opcode op)
+{
+    switch (op) {
+    case IR_OP_MOV: case IR_OP_CVT: case IR_OP_CVTA: case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL:
+    case IR_OP_SHL: case IR_OP_SHR: case IR_OP_AND: case IR_OP_OR: case IR_OP_NEG:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Chain cost of recomputing register r (IR_NONE: not rematerializable). def[r] = its only def. */
+static uint32_t remat_cost(const ir_func *f, const uint32_t *def, uint32_t *memo, uint32_t r, unsigned depth)
+{
+    if (memo[r] != IR_NONE - 1)
+        return memo[r];
+    memo[r] = IR_NONE;
+    if (def[r] == IR_NONE || depth > REMAT_MAX_CHAIN || reg_units(f, r) == 0)
+        return IR_NONE;
+    const ir_instr *in = ir_func_instr(f, def[r]);
+    if (in->guard != IR_NONE || in->n_dst != 1 || (in->flags & IR_F_CC))
+        return IR_NONE;
+    uint32_t cost = 1;
+    if (in->op == IR_OP_LD) {
+        const ir_operand *s = &in->src[0];
+        if (!f->is_entry || in->space != IR_SPACE_PARAM || in->vec != 1 || in->n_src != 1 ||
+            s->kind != IR_OPND_MEM || s->u.mem.base_reg != IR_NONE)
+            return IR_NONE;
+    } else if (op_is_pure_arith((ir_opcode)in->op)) {
+        for (unsigned k = 0; k < in->n_src; k++) {
+            const ir_operand *s = &in->src[k];
+            if (s->kind == IR_OPND_IMM || s->kind == IR_OPND_ADDR)
+                continue;
+            if (s->kind == IR_OPND_SREG && sreg_is_fixed(s->u.sreg))
+                continue;
+            if (s->kind != IR_OPND_REG || s->neg)
+                return IR_NONE;
+            uint32_t c = remat_cost(f, def, memo, s->u.reg, depth + 1);
+            if (c == IR_NONE)
+                return IR_NONE;
+            cost += c;
+        }
+    } else {
+        return IR_NONE;
+    }
+    if (cost > REMAT_MAX_CHAIN)
+        return IR_NONE;
+    memo[r] = cost;
+    return cost;
+}
+
+/* Append to `out` the instructions recomputing r into a fresh register; returns that register. */
+static uint32_t remat_emit(ir_func *f, const uint32_t *def, uint32_t r, GArray *out, const ir_instr *at)
+{
+    ir_instr c = *ir_func_instr(f, def[r]);
+    for (unsigned k = 0; k < c.n_src; k++)
+        if (c.src[k].kind == IR_OPND_REG)
+            c.src[k].u.reg = remat_emit(f, def, c.src[k].u.reg, out, at);
+    const ir_reg *orig = &g_array_index(f->regs, ir_reg, r);
+    ir_reg nr = { .type = orig->type, .phys = IR_NONE, .scope = orig->scope };
+    nr.name = g_strdup_printf("%%remat%u", f->regs->len);
+    g_array_append_val(f->regs, nr);
+    c.dst[0].u.reg = f->regs->len - 1;
+    c.line = at->line;
+    c.col = at->col;
+    c.annot = 0;
+    c.block = IR_NONE;
+    c.reconv = IR_NONE;
+    for (unsigned k = 0; k < c.n_src; k++)
+        c.src[k].annot = 0;
+    c.dst[0].annot = 0;
+    g_array_append_val(out, c);
+    return f->regs->len - 1;
+}
+
+static void replace_use(ir_instr *in, uint32_t from, uint32_t to)
+{
+    if (in->guard == from)
+        in->guard = to;
+    for (unsigned k = 0; k < in->n_src; k++) {
+        ir_operand *o = &in->src[k];
+        if (o->kind == IR_OPND_REG && o->u.reg == from)
+            o->u.reg = to;
+        else if (o->kind == IR_OPND_MEM && o->u.mem.base_reg == from)
+            o->u.mem.base_reg = to;
+        else if (o->kind == IR_OPND_VEC)
+            for (unsigned e = 0; e < o->comp && e < 4; e++)
+                if (o->u.vec_regs[e] == from)
+                    o->u.vec_regs[e] = to;
+    }
+}
+
+uint32_t regalloc_remat(ir_func *f)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    uint32_t n = ir_func_n_instrs(f), nr = f->regs->len;
+    uint32_t *def = g_new(uint32_t, nr + 1), *ndefs = g_new0(uint32_t, nr + 1), *memo = g_new(uint32_t, nr + 1);
+    uint32_t regs[MAX_OPND_REGS];
+    for (uint32_t r = 0; r < nr; r++) {
+        def[r] = IR_NONE;
+        memo[r] = IR_NONE - 1; /* not computed */
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned nd = ir_instr_defs(ir_func_instr(f, i), regs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nd; k++) {
+            ndefs[regs[k]]++;
+            def[regs[k]] = i;
+        }
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        if (ndefs[r] != 1)
+            def[r] = IR_NONE;
+    bool *cand = g_new0(bool, nr + 1), *is_cand_def = g_new0(bool, n + 1);
+    for (uint32_t r = 0; r < nr; r++)
+        if (remat_cost(f, def, memo, r, 0) != IR_NONE) {
+            cand[r] = true;
+            is_cand_def[def[r]] = true;
+        }
+    /* New layout: per block and candidate, the recomputation goes right before the first use. */
+    GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ir_instr), n);
+    uint32_t *new_index = g_new(uint32_t, n + 1);
+    GHashTable *local = g_hash_table_new(g_direct_hash, g_direct_equal); /* candidate -> copy in this block */
+    uint32_t inserted = 0, cur_block = IR_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        new_index[i] = out->len;
+        ir_instr in = *ir_func_instr(f, i);
+        if (in.block != cur_block) {
+            g_hash_table_remove_all(local);
+            cur_block = in.block;
+        }
+        if (is_cand_def[i])
+            continue; /* every use gets its own recomputation */
+        unsigned nu = ir_instr_uses(&in, regs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nu; k++) {
+            uint32_t r = regs[k];
+            if (!cand[r])
+                continue;
+            gpointer copy;
+            if (!g_hash_table_lookup_extended(local, GUINT_TO_POINTER(r), NULL, &copy)) {
+                guint before = out->len;
+                copy = GUINT_TO_POINTER(remat_emit(f, def, r, out, &in));
+                inserted += out->len - before;
+                g_hash_table_insert(local, GUINT_TO_POINTER(r), copy);
+            }
+            replace_use(&in, r, GPOINTER_TO_UINT(copy));
+        }
+        g_array_append_val(out, in);
+    }
+    new_index[n] = out->len;
+    g_hash_table_destroy(local);
+    bool changed = inserted > 0;
+    for (uint32_t i = 0; i < n; i++)
+        changed |= is_cand_def[i];
+    if (changed) {
+        for (guint i = 0; i < out->len; i++) {
+            ir_instr *in = &g_array_index(out, ir_instr, i);
+            for (unsigned k = 0; k < in->n_src; k++)
+                if (in->src[k].kind == IR_OPND_LABEL)
+                    in->src[k].u.target = in->src[k].u.target >= n ? out->len : new_index[in->src[k].u.target];
+        }
+        if (f->scopes)
+            for (guint s = 0; s < f->scopes->len; s++) {
+                ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
+                sc->first = sc->first >= n ? out->len : new_index[sc->first];
+                sc->end = sc->end >= n ? out->len : new_index[sc->end];
+            }
+        g_array_free(f->instrs, TRUE);
+        f->instrs = out;
+        cfg_build(f);
+        cfg_compute_reconvergence(f);
+    } else {
+        g_array_free(out, TRUE);
+    }
+    g_free(new_index);
+    g_free(cand);
+    g_free(is_cand_def);
+    g_free(def);
+    g_free(ndefs);
+    g_free(memo);
+    return inserted;
+}

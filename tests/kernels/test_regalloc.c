@@ -1,0 +1,334 @@
+/* test_regalloc.c — register allocation: exact counts on hand-made functions, pairs and predicates,
+ * copy coalescing, the independent checker catching bad allocations, permutations, rematerialization,
+ * and the bound against ptxas over every committed kernel (kernels/ptx/<name>.ptx + .resources). */
+#include "kernels/dataflow.h"
+#include "kernels/ptx_parse.h"
+#include "kernels/regalloc.h"
+#include "tests/kernels/test_cfg_build.h"
+
+#include <stdio.h>
+
+static uint32_t phys(ir_func *f, uint32_t r)
+{
+    return g_array_index(f->regs, ir_reg, r).phys;
+}
+
+/* Three 32-bit values live together need 3 registers; a 64-bit value and a 32-bit one need 3 with
+ * the pair aligned; the predicate goes to its own file. */
+static void test_counts(void)
+{
+    ir_func *f = tb_func();
+    uint32_t a = tb_reg(f, IR_T_B32), b = tb_reg(f, IR_T_B32), c = tb_reg(f, IR_T_B32), s = tb_reg(f, IR_T_B32);
+    tb_movi(f, a, 1);
+    tb_movi(f, b, 2);
+    tb_movi(f, c, 3);
+    tb_op(f, IR_OP_ADD, IR_T_S32, s, a, b);
+    tb_op(f, IR_OP_ADD, IR_T_S32, s, s, c);
+    tb_op(f, IR_OP_ST, IR_T_B32, IR_NONE, s, s);
+    tb_ret(f);
+    regalloc_result *r = regalloc_func(f);
+    g_assert_cmpuint(f->n_phys_regs, ==, 3);
+    g_assert_cmpuint(f->n_phys_preds, ==, 0);
+    g_assert_cmpuint(r->n_slots, ==, 3);
+    g_assert_cmpuint(phys(f, a) == phys(f, b) || phys(f, b) == phys(f, c) || phys(f, a) == phys(f, c), ==, 0);
+    g_assert_true(regalloc_check(f, NULL));
+    regalloc_result_free(r);
+    tb_free(f);
+
+    f = tb_func();
+    uint32_t x = tb_reg(f, IR_T_B32), d = tb_reg(f, IR_T_U64), e = tb_reg(f, IR_T_U64), p = tb_reg(f, IR_T_PRED);
+    uint32_t q = tb_reg(f, IR_T_PRED);
+    tb_movi(f, x, 1);                                      /* x live ...         */
+    tb_movi(f, d, 2);                                      /* d live with x      */
+    tb_op(f, IR_OP_SETP, IR_T_S32, p, x, x);
+    tb_op(f, IR_OP_SETP, IR_T_S32, q, x, x);
+    tb_op(f, IR_OP_ADD, IR_T_U64, e, d, d);                /* d dies, e born     */
+    tb_op(f, IR_OP_ST, IR_T_B32, IR_NONE, e, x);
+    tb_op(f, IR_OP_ST, IR_T_B32, IR_NONE, p, q);
+    tb_ret(f);
+    r = regalloc_func(f);
+    g_assert_cmpuint(f->n_phys_regs, ==, 3);
+    g_assert_cmpuint(f->n_phys_preds, ==, 2);
+    g_assert_cmpuint(phys(f, d) % 2, ==, 0);
+    g_assert_cmpuint(phys(f, e) % 2, ==, 0);
+    g_assert_cmpuint(phys(f, p), !=, phys(f, q));
+    g_assert_true(regalloc_check(f, NULL));
+    regalloc_result_free(r);
+    tb_free(f);
+}
+
+/* mov b, a with a dead afterwards: the copy is coalesced (same register). */
+static void test_coalesce(void)
+{
+    ir_func *f = tb_func();
+    uint32_t a = tb_reg(f, IR_T_B32), k = tb_reg(f, IR_T_B32), b = tb_reg(f, IR_T_B32), c = tb_reg(f, IR_T_B32);
+    tb_movi(f, a, 1);
+    tb_movi(f, k, 7);
+    tb_op(f, IR_OP_MOV, IR_T_B32, b, a, IR_NONE);
+    tb_op(f, IR_OP_ADD, IR_T_S32, c, b, k);
+    tb_op(f, IR_OP_ST, IR_T_B32, IR_NONE, c, k);
+    tb_ret(f);
+    regalloc_result *r = regalloc_func(f);
+    g_assert_cmpuint(r->n_moves, ==, 1);
+    g_assert_cmpuint(r->n_moves_coalesced, ==, 1);
+    g_assert_cmpuint(phys(f, a), ==, phys(f, b));
+    g_assert_cmpuint(f->n_phys_regs, ==, 2);
+    g_assert_true(regalloc_check(f, NULL));
+    regalloc_result_free(r);
+    tb_free(f);
+}
+
+/* The checker is independent of the allocator: it catches a hand-made conflict, and a copy whose
+ * source is redefined while the destination lives. */
+static void test_check_catches(void)
+{
+    ir_func *f = tb_func();
+    uint32_t a = tb_reg(f, IR_T_B32), b = tb_reg(f, IR_T_B32), c = tb_reg(f, IR_T_B32);
+    tb_movi(f, a, 1);
+    tb_op(f, IR_OP_MOV, IR_T_B32, b, a, IR_NONE);
+    tb_op(f, IR_OP_ADD, IR_T_S32, a, a, a); /* a redefined while b (its copy) is live */
+    tb_op(f, IR_OP_ADD, IR_T_S32, c, a, b);
+    tb_op(f, IR_OP_ST, IR_T_B32, IR_NONE, c, c);
+    tb_ret(f);
+    regalloc_result *r = regalloc_func(f);
+    g_assert_cmpuint(phys(f, a), !=, phys(f, b));
+    g_assert_true(regalloc_check(f, NULL));
+    g_array_index(f->regs, ir_reg, b).phys = phys(f, a);
+    GError *err = NULL;
+    g_assert_false(regalloc_check(f, &err));
+    g_assert_error(err, REGALLOC_ERROR, REGALLOC_ERROR_INVALID);
+    g_test_message("%s", err->message);
+    g_clear_error(&err);
+    /* misaligned pair */
+    regalloc_result_free(r);
+    tb_free(f);
+
+    f = tb_func();
+    uint32_t d = tb_reg(f, IR_T_B64);
+    tb_movi(f, d, 1);
+    tb_op(f, IR_OP_ST, IR_T_B64, IR_NONE, d, d);
+    tb_ret(f);
+    r = regalloc_func(f);
+    g_assert_true(regalloc_check(f, NULL));
+    g_array_index(f->regs, ir_reg, d).phys = 1;
+    f->n_phys_regs = 3;
+    g_assert_false(regalloc_check(f, &err));
+    g_clear_error(&err);
+    regalloc_result_free(r);
+    tb_free(f);
+}
+
+static ir_module *parse_kernel(const char *name)
+{
+    const char *src = g_getenv("top_srcdir");
+    char *path = g_build_filename(src ? src : ".", "kernels", "ptx", name, NULL);
+    GError *err = NULL;
+    ir_module *m = ptx_parse_file(path, &err);
+    g_assert_no_error(err);
+    g_free(path);
+    return m;
+}
+
+/* A permutation that moves aligned pairs as units and shuffles the rest keeps every allocation
+ * valid; one that splits a pair is refused and changes nothing. */
+static void test_permute(void)
+{
+    ir_module *m = parse_kernel("bfs.ptx");
+    GRand *rng = g_rand_new_with_seed(3);
+    for (guint fi = 0; fi < m->funcs->len; fi++) {
+        ir_func *f = g_ptr_array_index(m->funcs, fi);
+        regalloc_result *r = regalloc_func(f);
+        g_assert_true(regalloc_check(f, NULL));
+        uint32_t n = f->n_phys_regs, npairs = n / 2;
+        for (int iter = 0; iter < 50; iter++) {
+            uint32_t *pp = g_new(uint32_t, npairs + 1), *perm = g_new(uint32_t, n + 1);
+            for (uint32_t i = 0; i < npairs; i++)
+                pp[i] = i;
+            for (uint32_t i = npairs; i > 1; i--) {
+                uint32_t j = g_rand_int_range(rng, 0, i), t = pp[i - 1];
+                pp[i - 1] = pp[j];
+                pp[j] = t;
+            }
+            for (uint32_t p = 0; p < 2 * npairs; p++)
+                perm[p] = 2 * pp[p / 2] + p % 2;
+            if (n % 2)
+                perm[n - 1] = n - 1;
+            GError *err = NULL;
+            g_assert_true(regalloc_permute(f, r, perm, &err));
+            g_assert_no_error(err);
+            g_assert_true(regalloc_check(f, NULL));
+            g_free(pp);
+            g_free(perm);
+        }
+        /* slot -> physical mapping follows the permutations */
+        for (uint32_t v = 0; v < f->regs->len; v++) {
+            const ir_reg *rg = &g_array_index(f->regs, ir_reg, v);
+            if (rg->phys != IR_NONE && regalloc_units((ir_type)rg->type) > 0)
+                g_assert_cmpuint(rg->phys, ==, r->order[r->slot[v]]);
+        }
+        /* a rotation by one breaks pairs if any 64-bit register exists */
+        bool has_pair = false;
+        for (uint32_t v = 0; v < f->regs->len; v++) {
+            const ir_reg *rg = &g_array_index(f->regs, ir_reg, v);
+            has_pair |= rg->phys != IR_NONE && regalloc_units((ir_type)rg->type) == 2;
+        }
+        g_assert_true(has_pair);
+        uint32_t *rot = g_new(uint32_t, n + 1), *before = g_new(uint32_t, f->regs->len + 1);
+        for (uint32_t p = 0; p < n; p++)
+            rot[p] = (p + 1) % n;
+        for (uint32_t v = 0; v < f->regs->len; v++)
+            before[v] = g_array_index(f->regs, ir_reg, v).phys;
+        GError *err = NULL;
+        g_assert_false(regalloc_permute(f, r, rot, &err));
+        g_assert_error(err, REGALLOC_ERROR, REGALLOC_ERROR_PERMUTATION);
+        g_clear_error(&err);
+        for (uint32_t v = 0; v < f->regs->len; v++)
+            g_assert_cmpuint(before[v], ==, g_array_index(f->regs, ir_reg, v).phys);
+        rot[0] = rot[1];
+        g_assert_false(regalloc_permute(f, r, rot, &err)); /* not a bijection */
+        g_clear_error(&err);
+        g_free(rot);
+        g_free(before);
+        regalloc_result_free(r);
+    }
+    g_rand_free(rng);
+    ir_module_free(m);
+}
+
+/* Rematerialization: after it, no ld.param result is live across a block boundary, the register
+ * count does not grow, and the allocation checks. */
+static void test_remat(void)
+{
+    ir_module *m = parse_kernel("srad.ptx");
+    for (guint fi = 0; fi < m->funcs->len; fi++) {
+        ir_func *f = g_ptr_array_index(m->funcs, fi);
+        regalloc_result_free(regalloc_func(f));
+        uint32_t plain = f->n_phys_regs;
+        uint32_t n_before = ir_func_n_instrs(f);
+        uint32_t ins = regalloc_remat(f);
+        g_assert_cmpuint(ins, >, 0);
+        g_assert_cmpuint(ir_func_n_instrs(f), <=, n_before + ins);
+        df_liveness *l = df_liveness_compute(f);
+        for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            if (in->op != IR_OP_LD || in->space != IR_SPACE_PARAM)
+                continue;
+            uint32_t d = in->dst[0].u.reg;
+            for (uint32_t b = 0; b < cfg_n_blocks(f); b++)
+                g_assert_false(df_bits_test(df_live_in(l, b), d));
+        }
+        df_liveness_free(l);
+        regalloc_result_free(regalloc_func(f));
+        g_assert_true(regalloc_check(f, NULL));
+        g_test_message("%s: %u registers plain, %u after rematerialization", f->name, plain, f->n_phys_regs);
+        g_assert_cmpuint(f->n_phys_regs, <, plain);
+        /* Branch targets still land on block leaders, and reconvergence points were recomputed. */
+        for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            uint32_t t = cfg_branch_target(in);
+            if (t != IR_NONE && t < ir_func_n_instrs(f))
+                g_assert_cmpuint(cfg_block(f, ir_func_instr(f, t)->block)->first, ==, t);
+            if (in->op == IR_OP_BRA && in->reconv != IR_NONE)
+                g_assert_cmpuint(cfg_block(f, cfg_ipdom(f, in->block))->first, ==, in->reconv);
+        }
+    }
+    ir_module_free(m);
+}
+
+/* ---- against ptxas ---- */
+
+/* The count for an entry: its own and that of every function it calls, transitively (each .func
+ * has its own frame; the deepest frame decides). */
+static uint32_t entry_count(ir_module *m, ir_func *f, int depth)
+{
+    uint32_t n = f->n_phys_regs;
+    if (depth > 16)
+        return n;
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op != IR_OP_CALL)
+            continue;
+        for (unsigned k = 0; k < in->n_src; k++)
+            if (in->src[k].kind == IR_OPND_FUNC) {
+                ir_func *c = g_ptr_array_index(m->funcs, in->src[k].u.func);
+                if (c->is_defined)
+                    n = MAX(n, entry_count(m, c, depth + 1));
+            }
+    }
+    return n;
+}
+
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+    return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_vs_ptxas(void)
+{
+    const char *src = g_getenv("top_srcdir");
+    char *dir = g_build_filename(src ? src : ".", "kernels", "ptx", NULL);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    g_assert_nonnull(d);
+    const char *name;
+    unsigned n_entries = 0, worst_pct = 0;
+    GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+    while ((name = g_dir_read_name(d)))
+        if (g_str_has_suffix(name, ".ptx"))
+            g_ptr_array_add(files, g_strdup(name));
+    g_dir_close(d);
+    g_ptr_array_sort(files, cmp_str);
+    for (guint fi = 0; fi < files->len; fi++) {
+        const char *ptx = g_ptr_array_index(files, fi);
+        char *base = g_strndup(ptx, strlen(ptx) - 4);
+        char *res_path = g_strdup_printf("%s/%s.resources", dir, base);
+        char *text = NULL;
+        if (!g_file_get_contents(res_path, &text, NULL, NULL)) {
+            g_test_message("%s: no .resources, skipped", ptx);
+            g_free(base);
+            g_free(res_path);
+            continue;
+        }
+        ir_module *m = parse_kernel(ptx);
+        regalloc_module(m, NULL);
+        char **lines = g_strsplit(text, "\n", -1);
+        for (char **ln = lines; *ln; ln++) {
+            char entry[256];
+            unsigned regs;
+            if (sscanf(*ln, "entry=%255s registers=%u", entry, &regs) != 2)
+                continue;
+            ir_func *f = ir_module_find_func(m, entry);
+            g_assert_nonnull(f);
+            g_assert_true(regalloc_check(f, NULL));
+            uint32_t ours = entry_count(m, f, 0);
+            unsigned pct = regs ? ours * 100 / regs : 0;
+            worst_pct = MAX(worst_pct, pct);
+            g_test_message("%-12s %-18s ours %3u ptxas %3u (%u%%)", base, entry, ours, regs, pct);
+            /* ours <= 1.25 * ptxas */
+            if (ours * 4 > regs * 5)
+                g_test_message("  over the bound");
+            g_assert_cmpuint(ours * 4, <=, regs * 5);
+            n_entries++;
+        }
+        g_strfreev(lines);
+        g_free(text);
+        ir_module_free(m);
+        g_free(base);
+        g_free(res_path);
+    }
+    g_test_message("%u entries, worst ratio %u%% of ptxas", n_entries, worst_pct);
+    g_assert_cmpuint(n_entries, >, 0);
+    g_ptr_array_free(files, TRUE);
+    g_free(dir);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/regalloc/counts", test_counts);
+    g_test_add_func("/regalloc/coalesce", test_coalesce);
+    g_test_add_func("/regalloc/check-catches", test_check_catches);
+    g_test_add_func("/regalloc/permute", test_permute);
+    g_test_add_func("/regalloc/remat", test_remat);
+    g_test_add_func("/regalloc/vs-ptxas", test_vs_ptxas);
+    return g_test_run();
+}
