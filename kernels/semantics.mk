@@ -8,10 +8,12 @@ SEMANTICS_TESTS = \
 	tests/kernels/test_exec_int \
 	tests/kernels/test_exec_logic \
 	tests/kernels/test_exec_float \
-	tests/kernels/test_exec_cvt
+	tests/kernels/test_exec_cvt \
+	tests/kernels/test_exec_warp
 check_PROGRAMS += $(SEMANTICS_TESTS)
 TESTS += $(SEMANTICS_TESTS)
 tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_logic_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_float_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_cvt_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_exec_warp_LDADD = $(KERNELS_LIBS)
