@@ -8,7 +8,8 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/cache.c models/lib/cache.h \
 	models/lib/coalesce.c models/lib/coalesce.h \
 	models/lib/policy.c models/lib/policy.h \
-	models/lib/bankmap.c models/lib/bankmap.h
+	models/lib/bankmap.c models/lib/bankmap.h \
+	models/lib/pipe.c models/lib/pipe.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
@@ -32,3 +33,7 @@ tests_lib_test_policy_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_bankmap
 TESTS += tests/lib/test_bankmap
 tests_lib_test_bankmap_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_pipe
+TESTS += tests/lib/test_pipe
+tests_lib_test_pipe_LDADD = $(GPUSC_LIB_TEST_LIBS)
