@@ -1,0 +1,373 @@
+/* test_frun — the functional runner on hand-written PTX (tests/kernels/ptx/): divergence and
+ * reconvergence, barriers (exchange, bar.red, deadlock, early exit), contended atomics, call/ret
+ * with .param passing under divergence, generic addressing through cvta, .v4 accesses, module data
+ * with initialisers, by-value parameters, and the errors (out of bounds with the PC, store to
+ * .const, the watchdog). */
+#include "kernels/frun.h"
+#include "kernels/ptx_parse.h"
+
+#include <string.h>
+
+#ifndef TEST_PTX_DIR
+#define TEST_PTX_DIR "tests/kernels/ptx"
+#endif
+
+typedef struct {
+    ir_module *m;
+    wl_device *dev;
+    GString *err;
+} rig;
+
+static void rig_init(rig *r, const char *file)
+{
+    char *path = g_build_filename(TEST_PTX_DIR, file, NULL);
+    GError *gerr = NULL;
+    r->m = ptx_parse_file(path, &gerr);
+    g_assert_no_error(gerr);
+    g_free(path);
+    r->err = g_string_new(NULL);
+    r->dev = frun_device_new(r->m, r->err);
+    if (!r->dev)
+        g_error("frun_device_new: %s", r->err->str);
+}
+
+static void rig_free(rig *r)
+{
+    frun_device_free(r->dev);
+    ir_module_free(r->m);
+    g_string_free(r->err, TRUE);
+}
+
+static uint64_t rig_alloc(rig *r, const void *src, size_t bytes)
+{
+    uint64_t a = r->dev->ops->alloc(r->dev, bytes);
+    g_assert_cmpuint(a, !=, 0);
+    if (src)
+        g_assert_cmpint(r->dev->ops->write(r->dev, a, src, bytes, r->err), ==, 0);
+    return a;
+}
+
+static void rig_read(rig *r, uint64_t a, void *dst, size_t bytes)
+{
+    g_assert_cmpint(r->dev->ops->read(r->dev, a, dst, bytes, r->err), ==, 0);
+}
+
+static int rig_launch(rig *r, const char *entry, unsigned gx, unsigned bx, const wl_arg *args, unsigned n)
+{
+    wl_launch l = {.entry = entry, .grid = {gx, 1, 1}, .block = {bx, 1, 1}, .args = args, .n_args = n};
+    g_string_truncate(r->err, 0);
+    return r->dev->ops->launch(r->dev, &l, r->err);
+}
+
+static void launch_ok(rig *r, const char *entry, unsigned gx, unsigned bx, const wl_arg *args, unsigned n)
+{
+    if (rig_launch(r, entry, gx, bx, args, n))
+        g_error("%s: %s", entry, r->err->str);
+}
+
+/* Runs a diverge.ptx kernel on 64 threads (2 warps); out and mask arrays of 64 + 32 words. */
+static void run_diverge(const char *entry, uint32_t *out, uint32_t *mask)
+{
+    rig r;
+    rig_init(&r, "diverge.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 96 * 4), m = rig_alloc(&r, NULL, 96 * 4);
+    wl_arg args[] = {WL_PTR(o), WL_PTR(m)};
+    launch_ok(&r, entry, 1, 64, args, 2);
+    rig_read(&r, o, out, 96 * 4);
+    rig_read(&r, m, mask, 96 * 4);
+    rig_free(&r);
+}
+
+static void test_ifelse(void)
+{
+    uint32_t out[96], mask[96];
+    run_diverge("ifelse", out, mask);
+    for (unsigned t = 0; t < 64; t++) {
+        g_assert_cmpuint(out[t], ==, t & 1 ? t * 3 : t + 100);
+        g_assert_cmphex(mask[t], ==, 0xffffffffu); /* reconverged at the join */
+    }
+}
+
+static void test_nested(void)
+{
+    uint32_t out[96], mask[96];
+    run_diverge("nested", out, mask);
+    for (unsigned t = 0; t < 64; t++) {
+        uint32_t want = t < 16 ? (t & 1 ? 3u : 4u) + 10 + 100 : 101;
+        g_assert_cmpuint(out[t], ==, want);
+        g_assert_cmphex(mask[t], ==, 0xffffffffu);
+        if (t < 16)
+            g_assert_cmphex(mask[64 + t], ==, 0x0000ffffu); /* the inner join: lanes 0..15 together */
+    }
+}
+
+static void test_loop(void)
+{
+    uint32_t out[96], mask[96];
+    run_diverge("loop", out, mask);
+    for (unsigned t = 0; t < 64; t++) {
+        uint32_t n = t % 7 + 1, want = 0;
+        for (uint32_t i = 0; i < n; i++)
+            want += i * t;
+        g_assert_cmpuint(out[t], ==, want);
+        g_assert_cmphex(mask[t], ==, 0xffffffffu);
+    }
+}
+
+static void test_early_exit(void)
+{
+    uint32_t out[96], mask[96];
+    run_diverge("early_exit", out, mask);
+    for (unsigned t = 0; t < 64; t++) {
+        g_assert_cmpuint(out[t], ==, t % 4 ? t + 1 : 0);
+        g_assert_cmphex(mask[t], ==, t % 4 ? 0xeeeeeeeeu : 0);
+    }
+}
+
+static void test_barrier_exchange(void)
+{
+    rig r;
+    rig_init(&r, "barrier.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 128 * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(&r, "exchange", 2, 128, args, 1);
+    uint32_t out[128];
+    rig_read(&r, o, out, sizeof out);
+    for (unsigned t = 0; t < 128; t++)
+        g_assert_cmpuint(out[t], ==, (127 - t) * 2);
+    rig_free(&r);
+}
+
+static void test_barrier_reduce(void)
+{
+    rig r;
+    rig_init(&r, "barrier.ptx");
+    const unsigned n = 96;
+    uint64_t o = rig_alloc(&r, NULL, n * 16);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(&r, "reduce", 1, n, args, 1);
+    uint32_t out[96 * 4];
+    rig_read(&r, o, out, sizeof out);
+    for (unsigned t = 0; t < n; t++) {
+        g_assert_cmpuint(out[4 * t], ==, 32);    /* 0, 3, ..., 93 */
+        g_assert_cmpuint(out[4 * t + 1], ==, 1); /* all tid < 1000 */
+        g_assert_cmpuint(out[4 * t + 2], ==, 1); /* tid 77 exists */
+        g_assert_cmpuint(out[4 * t + 3], ==, 0); /* tid 5 is not != 5 */
+    }
+    rig_free(&r);
+}
+
+static void test_barrier_deadlock(void)
+{
+    rig r;
+    rig_init(&r, "barrier.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 4);
+    wl_arg args[] = {WL_PTR(o)};
+    g_assert_cmpint(rig_launch(&r, "deadlock", 1, 64, args, 1), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "deadlock"));
+    g_assert_nonnull(strstr(r.err->str, "warp 0: at barrier 1"));
+    g_assert_nonnull(strstr(r.err->str, "warp 1: at barrier 2"));
+    rig_free(&r);
+}
+
+static void test_barrier_after_exit(void)
+{
+    rig r;
+    rig_init(&r, "barrier.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 96 * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(&r, "exit_then_bar", 1, 96, args, 1);
+    uint32_t out[96];
+    rig_read(&r, o, out, sizeof out);
+    for (unsigned t = 0; t < 96; t++)
+        g_assert_cmpuint(out[t], ==, t / 32 == 1 ? 0 : 1);
+    rig_free(&r);
+}
+
+static void test_atomics(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    const unsigned blocks = 3, threads = 256, n = blocks * threads;
+    uint64_t c = rig_alloc(&r, NULL, 4), olds = rig_alloc(&r, NULL, n * 4), sc = rig_alloc(&r, NULL, blocks * 4);
+    wl_arg args[] = {WL_PTR(c), WL_PTR(olds), WL_PTR(sc)};
+    launch_ok(&r, "atomics", blocks, threads, args, 3);
+    uint32_t count, old[768], scount[3];
+    rig_read(&r, c, &count, 4);
+    rig_read(&r, olds, old, sizeof old);
+    rig_read(&r, sc, scount, sizeof scount);
+    g_assert_cmpuint(count, ==, n);
+    bool seen[768] = {false};
+    for (unsigned i = 0; i < n; i++) {
+        g_assert_cmpuint(old[i], <, n);
+        g_assert_false(seen[old[i]]);
+        seen[old[i]] = true;
+    }
+    for (unsigned b = 0; b < blocks; b++)
+        g_assert_cmpuint(scount[b], ==, threads);
+    rig_free(&r);
+}
+
+static void test_generic(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 32 * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(&r, "generic", 1, 32, args, 1);
+    uint32_t out[32];
+    rig_read(&r, o, out, sizeof out);
+    static const uint32_t gtab[4] = {10, 20, 30, 40}, ctab[4] = {1, 2, 3, 4};
+    for (unsigned t = 0; t < 32; t++) {
+        uint32_t want = (t ^ 1) * 5 + (t & 3) * 1000 + t + gtab[t & 3] + ctab[t & 3];
+        g_assert_cmpuint(out[t], ==, want);
+    }
+    rig_free(&r);
+}
+
+static void test_vec4(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    float in[64 * 4], out[64 * 4];
+    for (unsigned i = 0; i < 64 * 4; i++)
+        in[i] = (float)i * 0.5f;
+    uint64_t a = rig_alloc(&r, in, sizeof in), b = rig_alloc(&r, NULL, sizeof out);
+    wl_arg args[] = {WL_PTR(a), WL_PTR(b)};
+    launch_ok(&r, "vec4", 1, 64, args, 2);
+    rig_read(&r, b, out, sizeof out);
+    for (unsigned i = 0; i < 64 * 4; i++)
+        g_assert_cmpfloat(out[i], ==, in[i] * 2 + (float)(i % 4));
+    rig_free(&r);
+}
+
+static void test_oob(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    uint64_t a = rig_alloc(&r, NULL, 40 * 4), b = rig_alloc(&r, NULL, 64 * 4);
+    wl_arg args[] = {WL_PTR(a), WL_PTR(b)};
+    g_assert_cmpint(rig_launch(&r, "oob", 1, 64, args, 2), !=, 0);
+    /* The first failing thread is 40 (lane 8 of warp 1), at the ld (pc 5). */
+    g_assert_nonnull(strstr(r.err->str, "kernel oob: pc 5 "));
+    g_assert_nonnull(strstr(r.err->str, "ld.global.u32"));
+    g_assert_nonnull(strstr(r.err->str, "thread (40,0,0)"));
+    g_assert_nonnull(strstr(r.err->str, "invalid global load"));
+    char addr[32];
+    g_snprintf(addr, sizeof addr, "0x%" G_GINT64_MODIFIER "x", a + 160);
+    g_assert_nonnull(strstr(r.err->str, addr));
+    rig_free(&r);
+}
+
+static void test_store_const(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    g_assert_cmpint(rig_launch(&r, "store_const", 1, 1, NULL, 0), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "read-only"));
+    rig_free(&r);
+}
+
+static void test_watchdog(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    frun_device_set_max_instructions(r.dev, 10000);
+    g_assert_cmpint(rig_launch(&r, "forever", 1, 32, NULL, 0), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "instruction limit of 10000"));
+    rig_free(&r);
+}
+
+static void test_byval(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 24);
+    uint8_t s[16];
+    uint32_t a = 0x11223344, b = 0x55667788;
+    uint64_t c = 0x0123456789abcdefull;
+    memcpy(s, &a, 4);
+    memcpy(s + 4, &b, 4);
+    memcpy(s + 8, &c, 8);
+    wl_arg args[] = {WL_PTR(o), {.kind = WL_ARG_BYTES, .v.raw = {s, 16}}, WL_U32(77), WL_F32(1.75f)};
+    launch_ok(&r, "byval", 1, 1, args, 4);
+    uint8_t out[24];
+    rig_read(&r, o, out, sizeof out);
+    g_assert_cmpmem(out, 16, s, 16);
+    uint32_t k;
+    float f;
+    memcpy(&k, out + 16, 4);
+    memcpy(&f, out + 20, 4);
+    g_assert_cmpuint(k, ==, 77);
+    g_assert_cmpfloat(f, ==, 1.75f);
+    /* Wrong argument count and a scalar for the struct are refused with the parameter's name. */
+    g_assert_cmpint(rig_launch(&r, "byval", 1, 1, args, 3), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "takes 4 parameters but 3 arguments were given"));
+    wl_arg bad[] = {WL_PTR(o), WL_U32(1), WL_U32(77), WL_F32(1.75f)};
+    g_assert_cmpint(rig_launch(&r, "byval", 1, 1, bad, 4), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "parameter s "));
+    rig_free(&r);
+}
+
+static void test_call(void)
+{
+    rig r;
+    rig_init(&r, "call.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 64 * 4), m = rig_alloc(&r, NULL, 64 * 4);
+    wl_arg args[] = {WL_PTR(o), WL_PTR(m)};
+    launch_ok(&r, "caller", 1, 64, args, 2);
+    int32_t out[64];
+    uint32_t mask[64];
+    rig_read(&r, o, out, sizeof out);
+    rig_read(&r, m, mask, sizeof mask);
+    for (int t = 0; t < 64; t++) {
+        if (t % 3 == 0) {
+            g_assert_cmpint(out[t], ==, -1);
+            continue;
+        }
+        int b = 10 + (t & 7);
+        int want = (t > b ? t - b : t * b + 1) + 1000;
+        g_assert_cmpint(out[t], ==, want);
+        /* after the call, every calling lane of the warp is back together */
+        uint32_t calling = 0;
+        for (int l = 0; l < 32; l++)
+            if (((t / 32) * 32 + l) % 3 != 0)
+                calling |= 1u << l;
+        g_assert_cmphex(mask[t], ==, calling);
+    }
+    rig_free(&r);
+}
+
+static void test_bad_launch(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    g_assert_cmpint(rig_launch(&r, "nosuch", 1, 1, NULL, 0), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "no kernel (.entry) named 'nosuch'"));
+    g_assert_cmpint(rig_launch(&r, "forever", 1, 2048, NULL, 0), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "at most 1024"));
+    rig_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/frun/diverge/ifelse", test_ifelse);
+    g_test_add_func("/frun/diverge/nested", test_nested);
+    g_test_add_func("/frun/diverge/loop", test_loop);
+    g_test_add_func("/frun/diverge/early-exit", test_early_exit);
+    g_test_add_func("/frun/barrier/exchange", test_barrier_exchange);
+    g_test_add_func("/frun/barrier/reduce", test_barrier_reduce);
+    g_test_add_func("/frun/barrier/deadlock", test_barrier_deadlock);
+    g_test_add_func("/frun/barrier/after-exit", test_barrier_after_exit);
+    g_test_add_func("/frun/memory/atomics", test_atomics);
+    g_test_add_func("/frun/memory/generic", test_generic);
+    g_test_add_func("/frun/memory/vec4", test_vec4);
+    g_test_add_func("/frun/memory/oob", test_oob);
+    g_test_add_func("/frun/memory/store-const", test_store_const);
+    g_test_add_func("/frun/memory/byval", test_byval);
+    g_test_add_func("/frun/watchdog", test_watchdog);
+    g_test_add_func("/frun/call", test_call);
+    g_test_add_func("/frun/bad-launch", test_bad_launch);
+    return g_test_run();
+}
