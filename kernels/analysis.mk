@@ -6,9 +6,11 @@ kernels_libgpusc_kernels_core_la_SOURCES += kernels/cfg.c kernels/dataflow.c ker
 nobase_pkginclude_HEADERS += kernels/cfg.h kernels/dataflow.h kernels/regalloc.h
 noinst_HEADERS += tests/kernels/test_cfg_build.h
 
-ANALYSIS_TESTS = tests/kernels/test_cfg tests/kernels/test_dataflow tests/kernels/test_regalloc
+ANALYSIS_TESTS = tests/kernels/test_cfg tests/kernels/test_dataflow tests/kernels/test_regalloc \
+	tests/kernels/test_regalloc_frun
 check_PROGRAMS += $(ANALYSIS_TESTS)
 TESTS += $(ANALYSIS_TESTS)
 tests_kernels_test_cfg_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_dataflow_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_regalloc_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_regalloc_frun_LDADD = $(KERNELS_LIBS)
