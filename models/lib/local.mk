@@ -9,7 +9,9 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/coalesce.c models/lib/coalesce.h \
 	models/lib/policy.c models/lib/policy.h \
 	models/lib/bankmap.c models/lib/bankmap.h \
-	models/lib/pipe.c models/lib/pipe.h
+	models/lib/pipe.c models/lib/pipe.h \
+	models/lib/dram.c models/lib/dram.h \
+	models/lib/icnt.c models/lib/icnt.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
@@ -37,3 +39,11 @@ tests_lib_test_bankmap_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_pipe
 TESTS += tests/lib/test_pipe
 tests_lib_test_pipe_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_dram
+TESTS += tests/lib/test_dram
+tests_lib_test_dram_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_icnt
+TESTS += tests/lib/test_icnt
+tests_lib_test_icnt_LDADD = $(GPUSC_LIB_TEST_LIBS)
