@@ -4,11 +4,13 @@
 kernels_libgpusc_kernels_core_la_SOURCES += kernels/fmem.c kernels/kload.c kernels/simt.c kernels/frun.c
 nobase_pkginclude_HEADERS += kernels/fmem.h kernels/kload.h kernels/simt.h kernels/frun.h
 
-FRUN_UNIT_TESTS = tests/kernels/test_fmem tests/kernels/test_simt tests/kernels/test_frun
+FRUN_UNIT_TESTS = tests/kernels/test_fmem tests/kernels/test_simt tests/kernels/test_kload \
+	tests/kernels/test_frun
 check_PROGRAMS += $(FRUN_UNIT_TESTS)
 TESTS += $(FRUN_UNIT_TESTS)
 tests_kernels_test_fmem_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_simt_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_kload_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_PTX_DIR='"$(abs_top_srcdir)/tests/kernels/ptx"'
 EXTRA_DIST += tests/kernels/ptx/diverge.ptx tests/kernels/ptx/barrier.ptx tests/kernels/ptx/memory.ptx \

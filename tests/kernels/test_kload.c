@@ -1,0 +1,245 @@
+/* test_kload — module layout: kernel parameter packing (alignment, by-value .b8 structs, type
+ * conversion, errors naming the parameter), module .global/.const data with initialisers mapped in
+ * the memory image, static/dynamic shared layout per kernel, local and call-parameter segments,
+ * recursion detection. */
+#include "kernels/kload.h"
+#include "kernels/ptx_parse.h"
+
+#include <string.h>
+
+static const char *const params_ptx =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry k(.param .u32 a, .param .u64 b, .param .align 8 .b8 s[12], .param .f32 f,\n"
+    "                  .param .u8 c, .param .f64 d, .param .s16 e)\n"
+    "{\n\tret;\n}\n";
+
+typedef struct {
+    ir_module *m;
+    fmem *mem;
+    kload_module *k;
+    GString *err;
+} rig;
+
+static void rig_init(rig *r, const char *text)
+{
+    GError *gerr = NULL;
+    r->m = ptx_parse_string(text, -1, "test.ptx", &gerr);
+    g_assert_no_error(gerr);
+    r->mem = fmem_new();
+    r->err = g_string_new(NULL);
+    r->k = kload_module_new(r->m, r->mem, r->err);
+    if (!r->k)
+        g_error("kload: %s", r->err->str);
+}
+
+static void rig_free(rig *r)
+{
+    kload_module_free(r->k);
+    fmem_free(r->mem);
+    ir_module_free(r->m);
+    g_string_free(r->err, TRUE);
+}
+
+static void test_param_layout_and_pack(void)
+{
+    rig r;
+    rig_init(&r, params_ptx);
+    uint32_t e = kload_find_entry(r.k, "k");
+    g_assert_cmpuint(e, !=, IR_NONE);
+    const kload_func *kf = &r.k->funcs[e];
+    static const uint64_t want[] = {0, 8, 16, 28, 32, 40, 48};
+    for (unsigned i = 0; i < G_N_ELEMENTS(want); i++)
+        g_assert_cmpuint(kf->param_offset[i], ==, want[i]);
+    g_assert_cmpuint(kf->kparam_bytes, ==, 50);
+    uint8_t s[12];
+    for (unsigned i = 0; i < sizeof s; i++)
+        s[i] = (uint8_t)(0xa0 + i);
+    wl_arg args[] = {WL_S32(-2), WL_PTR(0x10000100), {.kind = WL_ARG_BYTES, .v.raw = {s, 12}}, WL_F64(0.5),
+                     WL_U32(255), WL_F32(-3.0f), WL_S32(-1)};
+    uint8_t buf[50];
+    memset(buf, 0xee, sizeof buf);
+    g_assert_cmpint(kload_pack_params(r.k, e, args, 7, buf, r.err), ==, 0);
+    uint32_t a;
+    uint64_t b;
+    float f;
+    double d;
+    memcpy(&a, buf, 4);
+    memcpy(&b, buf + 8, 8);
+    memcpy(&f, buf + 28, 4);
+    memcpy(&d, buf + 40, 8);
+    g_assert_cmphex(a, ==, 0xfffffffeu);
+    for (unsigned i = 4; i < 8; i++)
+        g_assert_cmpuint(buf[i], ==, 0); /* padding is zeroed */
+    g_assert_cmphex(b, ==, 0x10000100);
+    g_assert_cmpmem(buf + 16, 12, s, 12);
+    g_assert_cmpfloat(f, ==, 0.5f);
+    g_assert_cmpuint(buf[32], ==, 255);
+    g_assert_cmpfloat(d, ==, -3.0);
+    g_assert_cmpuint(buf[48], ==, 0xff);
+    g_assert_cmpuint(buf[49], ==, 0xff);
+    /* Symbols of kernel parameters address the buffer. */
+    uint32_t sym = ir_module_find_sym(r.m, e, "d");
+    g_assert_cmpuint(sym, !=, IR_NONE);
+    g_assert_cmpuint(r.k->syms[sym].kind, ==, KLOAD_SYM_KPARAM);
+    g_assert_cmpuint(kload_sym_address(r.k, e, sym), ==, 40);
+    rig_free(&r);
+}
+
+static void expect_pack_error(rig *r, const wl_arg *args, unsigned n, const char *needle)
+{
+    uint8_t buf[64];
+    g_string_truncate(r->err, 0);
+    g_assert_cmpint(kload_pack_params(r->k, 0, args, n, buf, r->err), !=, 0);
+    if (!strstr(r->err->str, needle))
+        g_error("expected '%s' in '%s'", needle, r->err->str);
+}
+
+static void test_pack_errors(void)
+{
+    rig r;
+    rig_init(&r, params_ptx);
+    uint8_t s[12] = {0};
+    wl_arg ok[] = {WL_U32(1), WL_PTR(1), {.kind = WL_ARG_BYTES, .v.raw = {s, 12}}, WL_F32(1), WL_U32(1), WL_F64(1), WL_S32(1)};
+    expect_pack_error(&r, ok, 6, "kernel k takes 7 parameters but 6 arguments were given");
+    wl_arg a1[7];
+    memcpy(a1, ok, sizeof ok);
+    a1[0] = WL_PTR(0x10000000);
+    expect_pack_error(&r, a1, 7, "parameter a is .u32 (4 bytes) but was given a 64-bit pointer");
+    memcpy(a1, ok, sizeof ok);
+    a1[4] = WL_U32(256);
+    expect_pack_error(&r, a1, 7, "parameter c is .u8 but the value 256 does not fit");
+    memcpy(a1, ok, sizeof ok);
+    a1[6] = WL_S32(-40000);
+    expect_pack_error(&r, a1, 7, "parameter e is .s16 but the value -40000 does not fit");
+    memcpy(a1, ok, sizeof ok);
+    a1[2] = (wl_arg){.kind = WL_ARG_BYTES, .v.raw = {s, 8}};
+    expect_pack_error(&r, a1, 7, "parameter s is 12 bytes but 8 bytes were given");
+    memcpy(a1, ok, sizeof ok);
+    a1[2] = WL_U32(3);
+    expect_pack_error(&r, a1, 7, "parameter s is a 12-byte .b8 array and needs bytes");
+    memcpy(a1, ok, sizeof ok);
+    a1[0] = WL_F32(1.5f);
+    expect_pack_error(&r, a1, 7, "parameter a is .u32 but was given a f32 value");
+    rig_free(&r);
+}
+
+static const char *const data_ptx =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".global .align 4 .u32 g[3] = {1, 2, 3};\n"
+    ".global .u8 byte1 = 7;\n"
+    ".global .align 8 .u64 zero8;\n"
+    ".const .align 8 .f64 c[2] = {0d3FF8000000000000, 0d4004000000000000};\n"
+    ".shared .align 4 .b8 modsh[20];\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".func (.param .b32 r) helper(.param .b32 x)\n{\n"
+    "\t.local .align 4 .b8 hl[8];\n\t.reg .b32 %r<2>;\n\tld.param.b32 %r1, [x];\n\tst.param.b32 [r], %r1;\n\tret;\n}\n"
+    ".visible .entry k1()\n{\n\t.shared .align 8 .b8 own1[100];\n\t.local .align 8 .b8 l1[24];\n\tret;\n}\n"
+    ".visible .entry k2()\n{\n\t.shared .align 4 .b8 own2[8];\n\tret;\n}\n";
+
+static void test_module_data(void)
+{
+    rig r;
+    rig_init(&r, data_ptx);
+    uint32_t sg = ir_module_find_sym(r.m, IR_NONE, "g"), sb = ir_module_find_sym(r.m, IR_NONE, "byte1");
+    uint32_t sz = ir_module_find_sym(r.m, IR_NONE, "zero8"), sc = ir_module_find_sym(r.m, IR_NONE, "c");
+    g_assert_cmpuint(sg, !=, IR_NONE);
+    g_assert_cmpuint(sc, !=, IR_NONE);
+    uint64_t ag = kload_sym_address(r.k, IR_NONE, sg), ab = kload_sym_address(r.k, IR_NONE, sb);
+    uint64_t az = kload_sym_address(r.k, IR_NONE, sz), ac = kload_sym_address(r.k, IR_NONE, sc);
+    g_assert_cmpuint(ag, ==, KLOAD_GLOBALS_BASE);
+    g_assert_cmpuint(ab, ==, KLOAD_GLOBALS_BASE + 12);
+    g_assert_cmpuint(az, ==, KLOAD_GLOBALS_BASE + 16);
+    g_assert_cmpuint(ac, ==, KLOAD_CONST_BASE);
+    uint32_t gv[3];
+    uint8_t bv;
+    uint64_t zv = 1;
+    double cv[2];
+    g_assert_true(fmem_read(r.mem, ag, gv, sizeof gv));
+    g_assert_true(fmem_read(r.mem, ab, &bv, 1));
+    g_assert_true(fmem_read(r.mem, az, &zv, 8));
+    g_assert_true(fmem_read(r.mem, ac, cv, sizeof cv));
+    g_assert_cmpuint(gv[0], ==, 1);
+    g_assert_cmpuint(gv[2], ==, 3);
+    g_assert_cmpuint(bv, ==, 7);
+    g_assert_cmpuint(zv, ==, 0);
+    g_assert_cmpfloat(cv[0], ==, 1.5);
+    g_assert_cmpfloat(cv[1], ==, 2.5);
+    /* The const bank is read-only for kernels, the globals are not. */
+    g_assert_null(fmem_translate(r.mem, ac, 8, true));
+    g_assert_nonnull(fmem_translate(r.mem, ag, 4, true));
+    g_assert_cmpuint(r.k->global_bytes, ==, 24);
+    g_assert_cmpuint(r.k->const_bytes, ==, 16);
+    rig_free(&r);
+}
+
+static void test_shared_local_layout(void)
+{
+    rig r;
+    rig_init(&r, data_ptx);
+    uint32_t k1 = kload_find_entry(r.k, "k1"), k2 = kload_find_entry(r.k, "k2");
+    g_assert_cmpuint(k1, !=, IR_NONE);
+    g_assert_cmpuint(kload_find_entry(r.k, "helper"), ==, IR_NONE); /* not an entry */
+    /* module-scope 20 bytes, then own1 at 24 (align 8) -> 124; own2 at 20 -> 28. */
+    g_assert_cmpuint(r.k->module_shared_bytes, ==, 20);
+    g_assert_cmpuint(r.k->funcs[k1].shared_static, ==, 124);
+    g_assert_cmpuint(r.k->funcs[k2].shared_static, ==, 28);
+    g_assert_cmpuint(r.k->funcs[k1].dyn_shared_offset, ==, 128);
+    g_assert_cmpuint(r.k->funcs[k2].dyn_shared_offset, ==, 32);
+    uint32_t own1 = ir_module_find_sym(r.m, k1, "own1"), dyn = ir_module_find_sym(r.m, IR_NONE, "dyn");
+    g_assert_cmpuint(own1, !=, IR_NONE);
+    g_assert_cmpuint(kload_sym_address(r.k, k1, own1), ==, 24);
+    g_assert_cmpuint(dyn, !=, IR_NONE);
+    g_assert_cmpuint(r.k->syms[dyn].kind, ==, KLOAD_SYM_DYN_SHARED);
+    g_assert_cmpuint(kload_sym_address(r.k, k1, dyn), ==, 128);
+    g_assert_cmpuint(kload_sym_address(r.k, k2, dyn), ==, 32);
+    /* Local: helper's 8 bytes and k1's 24 never overlap. */
+    uint32_t helper = ir_module_func_index(r.m, "helper");
+    uint32_t hl = ir_module_find_sym(r.m, helper, "hl"), l1 = ir_module_find_sym(r.m, k1, "l1");
+    g_assert_cmpuint(r.k->syms[hl].kind, ==, KLOAD_SYM_LOCAL);
+    g_assert_cmpuint(r.k->syms[l1].kind, ==, KLOAD_SYM_LOCAL);
+    uint64_t ohl = r.k->syms[hl].offset, ol1 = r.k->syms[l1].offset;
+    g_assert_true(ohl + 8 <= ol1 || ol1 + 24 <= ohl);
+    g_assert_cmpuint(ol1 % 8, ==, 0);
+    g_assert_cmpuint(r.k->local_bytes, >=, 32);
+    /* helper's parameter and return value are call parameters, 4 bytes each, apart. */
+    uint32_t x = ir_module_find_sym(r.m, helper, "x"), rv = ir_module_find_sym(r.m, helper, "r");
+    g_assert_cmpuint(r.k->syms[x].kind, ==, KLOAD_SYM_CPARAM);
+    g_assert_cmpuint(r.k->syms[rv].kind, ==, KLOAD_SYM_CPARAM);
+    g_assert_cmpuint(r.k->syms[x].offset, !=, r.k->syms[rv].offset);
+    g_assert_cmpuint(kload_sym_address(r.k, k1, x), ==, KLOAD_CPARAM_BASE + r.k->syms[x].offset);
+    g_assert_cmpuint(r.k->cparam_bytes, >=, 8);
+    /* Registers: each function has its own slice. */
+    g_assert_cmpuint(r.k->funcs[helper].n_regs, >=, 2);
+    g_assert_cmpuint(r.k->total_regs, >=, r.k->funcs[helper].n_regs);
+    g_assert_false(r.k->funcs[k1].recursive);
+    rig_free(&r);
+}
+
+static void test_recursion(void)
+{
+    rig r;
+    rig_init(&r, ".version 7.0\n.target sm_70\n.address_size 64\n"
+                 ".func a();\n"
+                 ".func b()\n{\n\tcall.uni a, ();\n\tret;\n}\n"
+                 ".func a()\n{\n\tcall.uni b, ();\n\tret;\n}\n"
+                 ".func leaf()\n{\n\tret;\n}\n"
+                 ".visible .entry k()\n{\n\tcall.uni a, ();\n\tcall.uni leaf, ();\n\tret;\n}\n");
+    uint32_t a = ir_module_func_index(r.m, "a"), b = ir_module_func_index(r.m, "b");
+    uint32_t leaf = ir_module_func_index(r.m, "leaf"), k = ir_module_func_index(r.m, "k");
+    g_assert_true(r.k->funcs[a].recursive);
+    g_assert_true(r.k->funcs[b].recursive);
+    g_assert_false(r.k->funcs[leaf].recursive);
+    g_assert_false(r.k->funcs[k].recursive);
+    rig_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/kload/param-layout-and-pack", test_param_layout_and_pack);
+    g_test_add_func("/kload/pack-errors", test_pack_errors);
+    g_test_add_func("/kload/module-data", test_module_data);
+    g_test_add_func("/kload/shared-local-layout", test_shared_local_layout);
+    g_test_add_func("/kload/recursion", test_recursion);
+    return g_test_run();
+}
