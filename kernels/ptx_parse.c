@@ -431,7 +431,7 @@ static void init_store(ptx_parser *P, ir_sym *s, uint64_t k, const ptx_token *at
         if (!int_value(at, &v))
             fail_at(P, at, "bad integer literal %s", tok_show(P, at));
         if (negative)
-            v = (uint64_t)(-(int64_t)v);
+            v = (UINT64_C(0) - v);
         if (t == IR_T_F32) {
             float f = negative ? (float)(int64_t)v : (float)v;
             uint32_t u;
@@ -781,7 +781,8 @@ static void parse_func(ptx_parser *P, bool is_entry, bool is_extern, bool is_vis
                 f->minnctapersm = (uint32_t)MIN(v, UINT32_MAX);
         } else if (tok_eq(&P->tok, ".maxnreg")) {
             advance(P);
-            f->maxnreg = (uint32_t)MIN(expect_uint(P, "a register count"), UINT32_MAX);
+            uint64_t v = expect_uint(P, "a register count");
+            f->maxnreg = (uint32_t)MIN(v, UINT32_MAX);
         } else if (tok_eq(&P->tok, ".pragma")) {
             advance(P);
             if (P->tok.kind != PTX_TOK_STRING)
@@ -1381,7 +1382,7 @@ static void parse_operand(ptx_parser *P, ir_instr *in, raw_operand *r)
         if (!int_value(&at, &v))
             fail_at(P, &at, "bad integer literal %s", tok_show(P, &at));
         o->kind = IR_OPND_IMM;
-        o->u.imm = neg_num ? (uint64_t)(-(int64_t)v) : v;
+        o->u.imm = neg_num ? (UINT64_C(0) - v) : v;
         r->lit = LIT_INT;
         r->fval = neg_num ? -(double)v : (double)v;
         advance(P);
