@@ -22,4 +22,7 @@ tests_core_test_config_LDADD = $(GPUSC_LIBS)
 tests_core_test_stats_LDADD = $(GPUSC_LIBS)
 tests_core_test_harness_LDADD = $(GPUSC_LIBS)
 tests_core_test_vcd_LDADD = $(GPUSC_LIBS)
-tests_core_test_tb_pipeline_LDADD = $(GPUSC_LIBS)
+# Only the VCD reader: the program under test is run as a separate process.
+tests_core_test_tb_pipeline_SOURCES = tests/core/test_tb_pipeline.c models/core/vcd.c
+tests_core_test_tb_pipeline_CFLAGS = $(AM_CFLAGS)
+tests_core_test_tb_pipeline_LDADD = $(GLIB_LIBS)
