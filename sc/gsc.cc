@@ -109,12 +109,6 @@ extern "C" void gsc_init(const char *program_name)
     atexit(at_exit);
 }
 
-extern "C" void gsc_reset(void)
-{
-    gsc_fatal("gsc_reset: SystemC 2.3 cannot reset its kernel within a process; build each test "
-              "system in its own process (g_test_trap_subprocess)");
-}
-
 static void need_init(const char *what)
 {
     if (!gsc_g.inited)
@@ -126,6 +120,27 @@ static void need_elaboration(const char *what)
     need_init(what);
     if (gsc_g.elaborated)
         gsc_fatal("%s: only allowed during elaboration (before gsc_elaborate / the first run)", what);
+}
+
+/* SystemC 2.3 has no reset: the kernel lives in one global simulation context. We replace it with
+ * a fresh context (the kernel's own sc_curr_simcontext / sc_default_global_context pointers) and
+ * forget ours. The old context and every object in it are leaked on purpose: 2.3 cannot destroy a
+ * context safely (its objects point at each other and at it). Meant for tests that build several
+ * systems in one process; the report handler and its actions are global and stay installed. */
+extern "C" void gsc_reset(void)
+{
+    need_init("gsc_reset");
+    if (gsc_g.in_run)
+        gsc_fatal("gsc_reset: not allowed inside a run (from a process)");
+    gsc_trace_reset();
+    sc_curr_simcontext = new sc_simcontext();
+    sc_default_global_context = sc_curr_simcontext;
+    std::string program = gsc_g.program;
+    gsc_g = gsc_state();
+    gsc_g.inited = true;
+    gsc_g.program = program;
+    sc_set_time_resolution(1, SC_PS);
+    gsc_g.simc = sc_get_curr_simcontext();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -290,9 +305,10 @@ extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
     p->events.push_back(f->get_ev);
 }
 
+/* (SystemC itself reports next_trigger outside a method process as an error.) */
 static void need_process(const char *what)
 {
-    if (!gsc_g.in_run || !sc_get_current_process_handle().valid())
+    if (!gsc_g.in_run)
         gsc_fatal("%s: only allowed inside a running process", what);
 }
 

@@ -128,9 +128,11 @@ uint64_t gsc_activations(void);
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-/* NOT SUPPORTED: SystemC 2.3 cannot reset its kernel within a process, so this is a fatal error
- * that says so. Build each system in its own process: in g_test, g_test_trap_subprocess (see
- * tests/sc/). Kept so that callers fail clearly. */
+/* Reset the whole kernel (a new simulation context) so that a test can build several systems in
+ * one process. Invalidates every handle; closes the trace file. Not from inside a run. SystemC 2.3
+ * has no reset of its own: the kernel's global context is replaced by a fresh one and the old one,
+ * with everything in it, is leaked (fine for tests, not for a loop of thousands). A test that
+ * expects a fatal error still needs its own process (g_test_trap_subprocess). */
 void gsc_reset(void);
 
 /* ---------------------------------------------------------------------------------------------

@@ -141,5 +141,7 @@ void gsc_trace_elaborate(void);
 uint64_t gsc_trace_next_boundary(uint64_t next_cycle);
 void gsc_trace_at_boundary(uint64_t next_cycle);
 void gsc_trace_atexit(void);
+/* gsc_reset: close the trace file if open and forget the trace state. */
+void gsc_trace_reset(void);
 
 #endif /* GPUSC_SC_GSC_IMPL_H */

@@ -289,6 +289,12 @@ void gsc_trace_atexit(void)
     gsc_trace_close();
 }
 
+void gsc_trace_reset(void)
+{
+    gsc_trace_close();
+    T = trace_state();
+}
+
 extern "C" unsigned gsc_trace_count(void)
 {
     return (unsigned)T.sigs.size();

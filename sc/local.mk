@@ -11,8 +11,8 @@
 sc_libgsc_la_SOURCES += sc/gsc.cc sc/gsc_channel.cc sc/gsc_trace.cc sc/gsc_impl.h
 nobase_pkginclude_HEADERS += sc/gsc.h
 
-# Tests of the C API (each builds its systems in subprocesses: one SystemC kernel per process).
-SC_TESTS = tests/sc/test_latch tests/sc/test_fifo tests/sc/test_sensitivity tests/sc/test_errors tests/sc/test_vcd
+# Tests of the C API (most build each system in a subprocess; test_reset builds several in one).
+SC_TESTS = tests/sc/test_latch tests/sc/test_fifo tests/sc/test_sensitivity tests/sc/test_errors tests/sc/test_vcd tests/sc/test_reset
 check_PROGRAMS += $(SC_TESTS)
 TESTS += $(SC_TESTS)
 tests_sc_test_latch_LDADD = $(GPUSC_LIBS)
@@ -20,6 +20,7 @@ tests_sc_test_fifo_LDADD = $(GPUSC_LIBS)
 tests_sc_test_sensitivity_LDADD = $(GPUSC_LIBS)
 tests_sc_test_errors_LDADD = $(GPUSC_LIBS)
 tests_sc_test_vcd_LDADD = $(GPUSC_LIBS)
+tests_sc_test_reset_LDADD = $(GPUSC_LIBS)
 
 # The test driver runs `$(LOG_COMPILER) $(AM_LOG_FLAGS) program`: with AM_LOG_FLAGS = --tap and no
 # LOG_COMPILER it would try to execute "--tap". Run every g_test program as `program --tap`.

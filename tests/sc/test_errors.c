@@ -184,15 +184,6 @@ static void test_systemc_warning(void)
     g_test_trap_assert_stderr("*systemc-WARNING*twin*");
 }
 
-static void test_reset(void)
-{
-    if (g_test_subprocess()) {
-        gsc_init("test_errors");
-        gsc_reset();
-        return;
-    }
-    EXPECT_FATAL("gpusc: gsc_reset: *g_test_trap_subprocess*");
-}
 
 static void test_fatal(void)
 {
@@ -229,7 +220,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/errors/no-clock", test_no_clock);
     g_test_add_func("/sc/errors/systemc-error", test_systemc_error);
     g_test_add_func("/sc/errors/systemc-warning", test_systemc_warning);
-    g_test_add_func("/sc/errors/reset", test_reset);
     g_test_add_func("/sc/errors/fatal", test_fatal);
     g_test_add_func("/sc/errors/after-elaboration", test_after_elaboration);
     return g_test_run();
