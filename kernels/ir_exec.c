@@ -625,15 +625,22 @@ static inline double dmin_ptx(double a, double b, bool is_max)
 static ir_exec_status exec_minmax(ir_exec_ctx *x, bool is_max)
 {
     const ir_instr *in = x->in;
-    bool ftz = (in->flags & IR_F_FTZ) != 0;
+    bool ftz = (in->flags & IR_F_FTZ) != 0, nan = (in->flags & IR_F_NAN) != 0;
     if (in->type == IR_T_F32) {
-        FOR_LANES(l, x->active)
-        x->dst[0].v[l] = wr_f32(fmin_ptx(rd_f32(x, 0, l, ftz), rd_f32(x, 1, l, ftz), is_max), ftz, false);
+        FOR_LANES(l, x->active) {
+            float a = rd_f32(x, 0, l, ftz), b = rd_f32(x, 1, l, ftz);
+            /* min.NaN/max.NaN: a NaN operand makes the result NaN */
+            float r = nan && (a != a || b != b) ? NAN : fmin_ptx(a, b, is_max);
+            x->dst[0].v[l] = wr_f32(r, ftz, false);
+        }
         return IR_EXEC_OK;
     }
     if (in->type == IR_T_F64) {
-        FOR_LANES(l, x->active)
-        x->dst[0].v[l] = wr_f64(dmin_ptx(rd_f64(x, 0, l, false), rd_f64(x, 1, l, false), is_max), false, false);
+        FOR_LANES(l, x->active) {
+            double a = rd_f64(x, 0, l, false), b = rd_f64(x, 1, l, false);
+            double r = nan && (a != a || b != b) ? NAN : dmin_ptx(a, b, is_max);
+            x->dst[0].v[l] = wr_f64(r, false, false);
+        }
         return IR_EXEC_OK;
     }
     unsigned n = type_bits(in->type);

@@ -203,6 +203,15 @@ static void test_min_max(void)
     in.op = IR_OP_MIN;
     CHECK_HEX(T2(&in, db(1.0), db(1.5)), db(1.0));
     CHECK_HEX(T2(&in, 0, 0x8000000000000000ull), 0x8000000000000000ull);
+    /* min.NaN / max.NaN propagate a NaN */
+    in.flags = IR_F_NAN;
+    CHECK_HEX(T2(&in, 0x7ff8000000000000ull, db(-2.0)), 0x7fffffffffffffffull);
+    CHECK_HEX(T2(&in, db(1.0), db(1.5)), db(1.0));
+    in.type = IR_T_F32;
+    CHECK_HEX(T2(&in, fb(1.0f), 0x7fc00000), 0x7fffffff);
+    in.op = IR_OP_MAX;
+    CHECK_HEX(T2(&in, 0xffc00000, fb(1.0f)), 0x7fffffff);
+    CHECK_HEX(T2(&in, fb(1.0f), fb(-1.0f)), fb(1.0f));
 }
 
 static void test_abs_neg_copysign(void)
