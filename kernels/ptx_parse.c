@@ -1712,6 +1712,19 @@ static void parse_call(ptx_parser *P, ir_instr *in)
     }
 }
 
+/* Whether a token can begin an operand (otherwise the operand list is empty). */
+static bool operand_start(const ptx_token *t)
+{
+    switch (t->kind) {
+    case PTX_TOK_WORD: case PTX_TOK_INT: case PTX_TOK_FBITS: case PTX_TOK_FLOAT:
+        return true;
+    case PTX_TOK_PUNCT:
+        return strchr("[{-!", t->text[0]) != NULL;
+    default:
+        return false;
+    }
+}
+
 static void split_opcode(ptx_parser *P, const ptx_token *t, char *buf, size_t bufsz, char **parts, unsigned *n)
 {
     if (t->len >= bufsz)
@@ -1770,7 +1783,9 @@ static void parse_instruction(ptx_parser *P, uint32_t guard, bool guard_neg)
     } else {
         raw_operand raw[PTX_MAX_OPNDS];
         unsigned n = 0;
-        if (!is_punct(&P->tok, ';')) {
+        bool no_operands = op == IR_OP_RET || op == IR_OP_EXIT || op == IR_OP_TRAP || op == IR_OP_BRKPT ||
+                           op == IR_OP_MEMBAR || op == IR_OP_FENCE;
+        if (!no_operands && operand_start(&P->tok)) {
             for (;;) {
                 if (n == PTX_MAX_OPNDS)
                     fail_at(P, &P->tok, "too many operands");
