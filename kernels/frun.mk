@@ -14,7 +14,16 @@ tests_kernels_test_kload_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_PTX_DIR='"$(abs_top_srcdir)/tests/kernels/ptx"'
 EXTRA_DIST += tests/kernels/ptx/diverge.ptx tests/kernels/ptx/barrier.ptx tests/kernels/ptx/memory.ptx \
-	tests/kernels/ptx/call.ptx
+	tests/kernels/ptx/call.ptx tests/kernels/ptx/cli.ptx
+
+# Shell tests (TAP): every workload at the tiny size, the gpusc-run command line; the default size
+# runs in `make check-long`.
+TESTS += tests/kernels/test_workloads_functional.sh tests/kernels/test_gpusc_run_cli.sh
+EXTRA_DIST += tests/kernels/test_workloads_functional.sh tests/kernels/test_gpusc_run_cli.sh \
+	tests/kernels/test_workloads_functional_long.sh
+# Makefile.am sets `LONG_TESTS =` after including the fragments, so a fragment cannot `+=` to it;
+# until it is initialised before the includes, `override` keeps this entry (GNU make).
+override LONG_TESTS += tests/kernels/test_workloads_functional_long.sh
 
 bin_PROGRAMS += kernels/tools/gpusc-run
 kernels_tools_gpusc_run_SOURCES = kernels/tools/gpusc-run.c
