@@ -9,7 +9,8 @@ SEMANTICS_TESTS = \
 	tests/kernels/test_exec_logic \
 	tests/kernels/test_exec_float \
 	tests/kernels/test_exec_cvt \
-	tests/kernels/test_exec_warp
+	tests/kernels/test_exec_warp \
+	tests/kernels/test_exec_parsed
 check_PROGRAMS += $(SEMANTICS_TESTS)
 TESTS += $(SEMANTICS_TESTS)
 tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
@@ -17,3 +18,4 @@ tests_kernels_test_exec_logic_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_float_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_cvt_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_warp_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_exec_parsed_LDADD = $(KERNELS_LIBS)
