@@ -16,8 +16,17 @@ static const blk_param_desc tb_params[] = {
 };
 
 static const blk_desc tb_pipeline_desc = {
-    "tb_pipeline", "testbench: the framework demo pipeline (source -> ALU -> sink)", "", NULL, 0, tb_params,
-    BLK_N(tb_params), NULL, 0, NULL, 0,
+    "tb_pipeline",
+    "testbench: the framework demo pipeline (source -> ALU -> sink)",
+    "",
+    NULL,
+    0,
+    tb_params,
+    BLK_N(tb_params),
+    NULL,
+    0,
+    NULL,
+    0,
 };
 
 typedef struct {
@@ -35,7 +44,8 @@ static pipeline build(cli_run *run)
     p.src = demo_source_new(ctx, top, "src");
     p.alu = demo_alu_new(ctx, top, "alu");
     p.sink = demo_sink_new(ctx, top, "sink");
-    gsc_fifo *src_alu = gsc_fifo_new(top, "src_alu", &demo_word_type, blk_port_fifo_depth(p.alu->inst, DEMO_ALU_IN));
+    gsc_fifo *src_alu =
+        gsc_fifo_new(top, "src_alu", &demo_word_type, blk_port_fifo_depth(p.alu->inst, DEMO_ALU_IN));
     gsc_fifo *alu_sink =
         gsc_fifo_new(top, "alu_sink", &demo_word_type, blk_port_fifo_depth(p.sink->inst, DEMO_SINK_IN));
     gsc_port_bind_fifo(blk_port(p.src->inst, DEMO_SOURCE_OUT), src_alu);
@@ -85,7 +95,8 @@ int main(int argc, char **argv)
     uint64_t received = blk_stat_get(p.sink->inst, DEMO_SINK_STAT_RECEIVED);
     uint64_t mismatches = blk_stat_get(p.sink->inst, DEMO_SINK_STAT_MISMATCHES);
     if (mismatches) {
-        fprintf(stderr, "gpusc: tb-pipeline: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " results are wrong\n",
+        fprintf(stderr,
+                "gpusc: tb-pipeline: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " results are wrong\n",
                 mismatches, received);
         status = 1;
     } else if (received != n) {
@@ -95,8 +106,8 @@ int main(int argc, char **argv)
                 received, n, cycles);
         status = 1;
     } else {
-        printf("tb-pipeline: PASS: %" G_GUINT64_FORMAT " results checked in %" G_GUINT64_FORMAT " cycles\n", n,
-               cycles);
+        printf("tb-pipeline: PASS: %" G_GUINT64_FORMAT " results checked in %" G_GUINT64_FORMAT " cycles\n",
+               n, cycles);
     }
     g_free(expected);
     return status;

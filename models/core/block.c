@@ -35,8 +35,8 @@ static void desc_check_defaults(const blk_desc *desc)
         if (pd->depth_param) {
             const blk_param_desc *p = blk_desc_param(desc, pd->depth_param);
             if (!p || p->type != BLK_PARAM_UINT)
-                g_error("block %s: port %s: depth parameter %s is not a uint parameter", desc->name,
-                        pd->name, pd->depth_param);
+                g_error("block %s: port %s: depth parameter %s is not a uint parameter", desc->name, pd->name,
+                        pd->depth_param);
         }
     }
     for (unsigned i = 0; i < desc->n_stats; i++)
@@ -107,12 +107,18 @@ int blk_desc_port_index(const blk_desc *desc, const char *name)
 const char *blk_param_type_name(blk_param_type t)
 {
     switch (t) {
-    case BLK_PARAM_INT: return "int";
-    case BLK_PARAM_UINT: return "uint";
-    case BLK_PARAM_BOOL: return "bool";
-    case BLK_PARAM_DOUBLE: return "double";
-    case BLK_PARAM_ENUM: return "enum";
-    case BLK_PARAM_STRING: return "string";
+    case BLK_PARAM_INT:
+        return "int";
+    case BLK_PARAM_UINT:
+        return "uint";
+    case BLK_PARAM_BOOL:
+        return "bool";
+    case BLK_PARAM_DOUBLE:
+        return "double";
+    case BLK_PARAM_ENUM:
+        return "enum";
+    case BLK_PARAM_STRING:
+        return "string";
     }
     g_assert_not_reached();
 }
@@ -279,8 +285,8 @@ typedef struct {
 struct blk_ctx {
     const cfg *config;
     gsc_clock *clock;
-    GPtrArray *insts;   /* blk_inst *, creation order */
-    GArray *derived;    /* derived_fig */
+    GPtrArray *insts; /* blk_inst *, creation order */
+    GArray *derived;  /* derived_fig */
 };
 
 blk_ctx *blk_ctx_new(const cfg *config, gsc_clock *clock)
@@ -407,7 +413,8 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
         inst->param_src[i] = ref.source;
     }
     for (unsigned i = 0; i < desc->n_ports; i++)
-        inst->ports[i] = gsc_port_new(inst->mod, desc->ports[i].name, desc->ports[i].dir, desc->ports[i].type);
+        inst->ports[i] =
+            gsc_port_new(inst->mod, desc->ports[i].name, desc->ports[i].dir, desc->ports[i].type);
     g_ptr_array_add(ctx->insts, inst);
     return inst;
 }

@@ -53,11 +53,11 @@ typedef struct {
 typedef struct {
     const char *name;
     blk_param_type type;
-    const char *def;             /* default, as it would be written in an INI file */
-    const char *min, *max;       /* inclusive range for INT/UINT/DOUBLE; NULL = unbounded */
-    const char *const *choices;  /* ENUM: NULL-terminated */
-    const char *unit;            /* "cycles", "bytes", "" ... */
-    const char *meaning;         /* one line */
+    const char *def;            /* default, as it would be written in an INI file */
+    const char *min, *max;      /* inclusive range for INT/UINT/DOUBLE; NULL = unbounded */
+    const char *const *choices; /* ENUM: NULL-terminated */
+    const char *unit;           /* "cycles", "bytes", "" ... */
+    const char *meaning;        /* one line */
 } blk_param_desc;
 
 typedef struct blk_inst blk_inst;
@@ -76,8 +76,8 @@ typedef struct {
 } blk_stat_desc;
 
 typedef struct {
-    const char *name;  /* relative to the instance: <instance>.<name> in the VCD */
-    unsigned width;    /* bits */
+    const char *name; /* relative to the instance: <instance>.<name> in the VCD */
+    unsigned width;   /* bits */
     const char *meaning;
 } blk_state_desc;
 
@@ -157,12 +157,12 @@ struct blk_inst {
     const blk_desc *desc;
     blk_ctx *ctx;
     gsc_module *mod;
-    const char *path;        /* full dotted name (the module's) */
-    blk_value *params;       /* desc->n_params effective values */
-    const char **param_src;  /* where each value came from ("default", "preset x", "f.ini:3", "--set") */
-    uint64_t *stats;         /* desc->n_stats counters (DERIVED slots stay 0) */
-    gsc_port **ports;        /* desc->n_ports ports, created from the descriptors */
-    const char *log_domain;  /* "gpusc.<type>" */
+    const char *path;       /* full dotted name (the module's) */
+    blk_value *params;      /* desc->n_params effective values */
+    const char **param_src; /* where each value came from ("default", "preset x", "f.ini:3", "--set") */
+    uint64_t *stats;        /* desc->n_stats counters (DERIVED slots stay 0) */
+    gsc_port **ports;       /* desc->n_ports ports, created from the descriptors */
+    const char *log_domain; /* "gpusc.<type>" */
     void (*elaborate)(void *self); /* see blk_inst_on_elaborate */
     void *self;
 };
@@ -184,7 +184,7 @@ int64_t blk_param_int(const blk_inst *inst, const char *name);
 uint64_t blk_param_uint(const blk_inst *inst, const char *name);
 bool blk_param_bool(const blk_inst *inst, const char *name);
 double blk_param_double(const blk_inst *inst, const char *name);
-unsigned blk_param_enum(const blk_inst *inst, const char *name); /* index in choices */
+unsigned blk_param_enum(const blk_inst *inst, const char *name);      /* index in choices */
 const char *blk_param_string(const blk_inst *inst, const char *name); /* also the text of any type */
 
 static inline gsc_port *blk_port(const blk_inst *inst, unsigned idx)

@@ -46,7 +46,7 @@ void cli_list_blocks(FILE *out)
 
 static const char *ctype_name(gsc_ctype t)
 {
-    static const char *const names[] = {"bool", "u8",  "u16", "u32", "u64",   "i8",
+    static const char *const names[] = {"bool", "u8",  "u16", "u32", "u64", "i8",
                                         "i16",  "i32", "i64", "f32", "f64", "opaque"};
     return (unsigned)t < G_N_ELEMENTS(names) ? names[t] : "?";
 }
@@ -61,7 +61,8 @@ static void describe_ports(const blk_desc *d, FILE *out)
         fprintf(out, "  %s\n", p->name);
         fprintf(out, "    Direction: %s\n", p->dir == GSC_IN ? "input" : "output");
         if (p->chan == BLK_CHAN_FIFO)
-            fprintf(out, "    Channel: FIFO (depth: parameter %s)\n", p->depth_param ? p->depth_param : "none, 2");
+            fprintf(out, "    Channel: FIFO (depth: parameter %s)\n",
+                    p->depth_param ? p->depth_param : "none, 2");
         else
             fprintf(out, "    Channel: latch\n");
         fprintf(out, "    Meaning: %s\n", p->meaning);
@@ -150,19 +151,22 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
     GOptionEntry entries[] = {
         {"list-blocks", 0, 0, G_OPTION_ARG_NONE, &run->list_blocks, "List the block types and exit", NULL},
         {"describe", 0, 0, G_OPTION_ARG_STRING, &run->describe, "Describe a block type and exit", "BLOCK"},
-        {"preset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &run->presets, "Load a built-in preset (repeatable)", "NAME"},
+        {"preset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &run->presets, "Load a built-in preset (repeatable)",
+         "NAME"},
         {"config", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &run->configs, "Load an INI file (repeatable)", "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &run->sets, "Override a parameter (repeatable)",
          "SECTION.KEY=VALUE"},
-        {"seed", 0, 0, G_OPTION_ARG_INT64, &run->seed, "Set the seed parameter of every block that has one", "N"},
-        {"dump-config", 0, 0, G_OPTION_ARG_NONE, &run->dump_config, "Print the effective configuration and exit",
-         NULL},
+        {"seed", 0, 0, G_OPTION_ARG_INT64, &run->seed, "Set the seed parameter of every block that has one",
+         "N"},
+        {"dump-config", 0, 0, G_OPTION_ARG_NONE, &run->dump_config,
+         "Print the effective configuration and exit", NULL},
         {"stats-json", 0, 0, G_OPTION_ARG_FILENAME, &run->stats_json, "Write the statistics as JSON", "FILE"},
-        {"trace", 0, 0, G_OPTION_ARG_STRING, &run->trace, "Trace the instances matching these globs (default *)",
-         "PATTERNS"},
+        {"trace", 0, 0, G_OPTION_ARG_STRING, &run->trace,
+         "Trace the instances matching these globs (default *)", "PATTERNS"},
         {"no-trace", 0, 0, G_OPTION_ARG_NONE, &run->no_trace, "Write no VCD", NULL},
         {"trace-window", 0, 0, G_OPTION_ARG_STRING, &run->trace_window, "Trace these cycles only", "FROM:TO"},
-        {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &run->vcd_path, "VCD path (default waveforms/PROGRAM.vcd)", "PATH"},
+        {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &run->vcd_path, "VCD path (default waveforms/PROGRAM.vcd)",
+         "PATH"},
         {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &run->max_cycles, "Stop after N cycles (0: no limit)", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     run->options = g_option_context_new(NULL);

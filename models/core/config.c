@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK(gpusc-config-error-quark, cfg_error)
+G_DEFINE_QUARK(gpusc - config - error - quark, cfg_error)
 
 /* ---------------------------------------------------------------------------------------------
  * Presets (a registry, like blocks)
@@ -58,8 +58,8 @@ typedef struct {
 } cfg_entry;
 
 struct cfg {
-    GPtrArray *all;       /* every cfg_entry loaded, in order (owned) */
-    GHashTable *latest;   /* "section\nkey" -> the latest cfg_entry for it */
+    GPtrArray *all;     /* every cfg_entry loaded, in order (owned) */
+    GHashTable *latest; /* "section\nkey" -> the latest cfg_entry for it */
 };
 
 static void entry_free(gpointer p)
@@ -95,7 +95,8 @@ static char *entry_key(const char *section, const char *key)
     return g_strconcat(section, "\n", key, NULL);
 }
 
-static void cfg_add(cfg *c, const char *section, const char *key, const char *value, char *source, char *where)
+static void cfg_add(cfg *c, const char *section, const char *key, const char *value, char *source,
+                    char *where)
 {
     cfg_entry *e = g_new0(cfg_entry, 1);
     e->section = g_strdup(section);
@@ -136,8 +137,8 @@ static bool check_entry(const blk_desc *d, const char *where, const char *sectio
     const blk_param_desc *p = blk_desc_param(d, key);
     if (!p) {
         char *names = param_names(d);
-        g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key (parameters of %s: %s)", where,
-                    section, key, d->name, names);
+        g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key (parameters of %s: %s)",
+                    where, section, key, d->name, names);
         g_free(names);
         return false;
     }
@@ -173,7 +174,8 @@ static GHashTable *scan_lines(const char *origin, const char *text, GError **err
         if (*line == '[') {
             size_t n = strlen(line);
             if (line[n - 1] != ']' || n < 3) {
-                g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: expected [section]", origin, lineno);
+                g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: expected [section]",
+                            origin, lineno);
                 ok = false;
                 break;
             }
@@ -183,14 +185,14 @@ static GHashTable *scan_lines(const char *origin, const char *text, GError **err
         }
         char *eq = strchr(line, '=');
         if (!eq || eq == line) {
-            g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: expected key=value or [section]",
-                        origin, lineno);
+            g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX,
+                        "%s:%u: syntax error: expected key=value or [section]", origin, lineno);
             ok = false;
             break;
         }
         if (!section) {
-            g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: key outside of any [section]", origin,
-                        lineno);
+            g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: key outside of any [section]",
+                        origin, lineno);
             ok = false;
             break;
         }
@@ -342,8 +344,8 @@ bool cfg_check_instances(const cfg *c, const blk_ctx *ctx, GError **err)
         const blk_inst *inst = blk_ctx_find(ctx, e->section);
         if (!inst) {
             g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN,
-                        "%s: [%s] %s: unknown section (neither a block type nor an instance)", e->where, e->section,
-                        e->key);
+                        "%s: [%s] %s: unknown section (neither a block type nor an instance)", e->where,
+                        e->section, e->key);
             return false;
         }
         if (!check_entry(inst->desc, e->where, e->section, e->key, e->value, err))

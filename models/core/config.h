@@ -31,7 +31,13 @@ G_BEGIN_DECLS
 
 #define CFG_ERROR (cfg_error_quark())
 GQuark cfg_error_quark(void);
-typedef enum { CFG_ERROR_SYNTAX, CFG_ERROR_UNKNOWN, CFG_ERROR_TYPE, CFG_ERROR_RANGE, CFG_ERROR_IO } cfg_error_code;
+typedef enum {
+    CFG_ERROR_SYNTAX,
+    CFG_ERROR_UNKNOWN,
+    CFG_ERROR_TYPE,
+    CFG_ERROR_RANGE,
+    CFG_ERROR_IO
+} cfg_error_code;
 
 /* ---- preset registry ---- */
 /* A preset is named INI text. Registering the same name twice with the same text is harmless. */

@@ -14,10 +14,10 @@
 #include "models/core/vcd.h"
 #include "sc/gsc.h"
 
-#define GTKW_FLAGS_HEX "@22"
-#define GTKW_FLAGS_BIN "@28"
+#define GTKW_FLAGS_HEX         "@22"
+#define GTKW_FLAGS_BIN         "@28"
 #define GTKW_FLAGS_GROUP_BEGIN "@800200"
-#define GTKW_FLAGS_GROUP_END "@1000200"
+#define GTKW_FLAGS_GROUP_END   "@1000200"
 
 char *gtkw_group_of(const char *name)
 {
@@ -44,8 +44,8 @@ static char *gtkw_name(const vcd *v, const char *name, unsigned width)
     return width > 1 ? g_strdup_printf("%s[%u:0]", name, width - 1) : g_strdup(name);
 }
 
-static void write_body(FILE *f, const char *vcd_abs, uint64_t period_ps, const vcd *v, const gtkw_signal *sigs,
-                       unsigned n)
+static void write_body(FILE *f, const char *vcd_abs, uint64_t period_ps, const vcd *v,
+                       const gtkw_signal *sigs, unsigned n)
 {
     fprintf(f, "[*] GTKWave save file written by gpusc\n");
     fprintf(f, "[*] timescale 1 ps, clock period %" G_GUINT64_FORMAT " ps\n", period_ps);

@@ -14,10 +14,10 @@ typedef struct {
     const blk_port_desc *pd;
     gsc_latch *latch;
     gsc_fifo *fifo;
-    GQueue pending;   /* inputs: g_memdup'd values not yet applied */
+    GQueue pending;        /* inputs: g_memdup'd values not yet applied */
     unsigned char *sample; /* output latches: the value seen in the last cycle */
     bool fresh;
-    GQueue drained;   /* output FIFOs: harness_item * */
+    GQueue drained; /* output FIFOs: harness_item * */
     bool drain;
 } harness_port;
 
@@ -111,7 +111,8 @@ static void make_channels(harness *h)
     }
 }
 
-harness *harness_new(const blk_desc *desc, harness_ctor make, const char *const *settings, const char *vcd_path)
+harness *harness_new(const blk_desc *desc, harness_ctor make, const char *const *settings,
+                     const char *vcd_path)
 {
     harness *h = g_new0(harness, 1);
     h->desc = desc;
@@ -152,7 +153,8 @@ static harness_port *port_of(const harness *h, const char *name, gsc_dir dir)
         g_error("harness: block %s has no port %s", h->desc->name, name);
     harness_port *p = &h->ports[i];
     if (p->pd->dir != dir)
-        g_error("harness: port %s of %s is an %s port", name, h->desc->name, p->pd->dir == GSC_IN ? "input" : "output");
+        g_error("harness: port %s of %s is an %s port", name, h->desc->name,
+                p->pd->dir == GSC_IN ? "input" : "output");
     return p;
 }
 

@@ -142,7 +142,8 @@ void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, F
     fputs("  }\n}\n", out);
 }
 
-bool stats_write_json(const blk_ctx *ctx, const char *program, uint64_t cycles, const char *path, GError **err)
+bool stats_write_json(const blk_ctx *ctx, const char *program, uint64_t cycles, const char *path,
+                      GError **err)
 {
     FILE *f = fopen(path, "w");
     if (!f) {

@@ -18,7 +18,8 @@ void stats_dump_text(const blk_ctx *ctx, uint64_t cycles, FILE *out);
  * derived values (null if not finite). */
 void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, FILE *out);
 /* Write the JSON to a file; false and a message in *err on I/O failure. */
-bool stats_write_json(const blk_ctx *ctx, const char *program, uint64_t cycles, const char *path, GError **err);
+bool stats_write_json(const blk_ctx *ctx, const char *program, uint64_t cycles, const char *path,
+                      GError **err);
 
 /* A ratio helper for derived statistics: a / b, or 0 when b is 0. */
 static inline double stats_ratio(uint64_t a, uint64_t b)

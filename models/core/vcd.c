@@ -5,14 +5,14 @@
 #include <math.h>
 #include <string.h>
 
-G_DEFINE_QUARK(gpusc-vcd-error-quark, vcd_error)
+G_DEFINE_QUARK(gpusc - vcd - error - quark, vcd_error)
 
 #define VCD_MAX_WIDTH (1u << 16)
 
 typedef struct {
     unsigned width;
     bool real;
-    GArray *times;    /* uint64_t */
+    GArray *times;     /* uint64_t */
     GPtrArray *values; /* char * */
 } vcd_wire;
 
@@ -24,10 +24,10 @@ typedef struct {
 
 struct vcd {
     uint64_t timescale_fs;
-    GArray *wires;      /* vcd_wire */
-    GArray *vars;       /* vcd_var */
-    GHashTable *ids;    /* identifier code -> wire index + 1 */
-    GHashTable *names;  /* full name and name without top scope -> var index + 1 */
+    GArray *wires;     /* vcd_wire */
+    GArray *vars;      /* vcd_var */
+    GHashTable *ids;   /* identifier code -> wire index + 1 */
+    GHashTable *names; /* full name and name without top scope -> var index + 1 */
 };
 
 /* ---- tokenizer ---- */
@@ -35,7 +35,7 @@ struct vcd {
 typedef struct {
     const char *p, *end, *origin;
     unsigned line;
-    char *tok;          /* current token (owned) */
+    char *tok; /* current token (owned) */
     unsigned tok_line;
 } lexer;
 
@@ -114,7 +114,7 @@ static bool parse_timescale(lexer *lx, const char *text, uint64_t *fs, GError **
         const char *unit;
         uint64_t fs;
     } units[] = {{"s", 1000000000000000ull}, {"ms", 1000000000000ull}, {"us", 1000000000ull},
-                 {"ns", 1000000ull},         {"ps", 1000ull},           {"fs", 1ull}};
+                 {"ns", 1000000ull},         {"ps", 1000ull},          {"fs", 1ull}};
     char *compact = g_strdup(text);
     char *w = compact;
     for (const char *r = text; *r; r++)
@@ -267,9 +267,12 @@ static bool record(vcd *v, lexer *lx, uint64_t time, const char *id, const char 
         if (wire->real)
             return fail(lx, err, "bit value for real identifier '%s'", id);
         if (n == 0 || n > wire->width)
-            return fail(lx, err, "value '%s' does not fit identifier '%s' of width %u", value, id, wire->width);
+            return fail(lx, err, "value '%s' does not fit identifier '%s' of width %u", value, id,
+                        wire->width);
         val = g_malloc(wire->width + 1);
-        char pad = (value[0] == 'x' || value[0] == 'X') ? 'x' : (value[0] == 'z' || value[0] == 'Z') ? 'z' : '0';
+        char pad = (value[0] == 'x' || value[0] == 'X')   ? 'x'
+                   : (value[0] == 'z' || value[0] == 'Z') ? 'z'
+                                                          : '0';
         memset(val, pad, wire->width - n);
         for (size_t i = 0; i < n; i++) {
             char c = g_ascii_tolower(value[i]);

@@ -11,7 +11,8 @@ static const blk_port_desc ports[] = {
 static const char *const ops[] = {"add", "sub", "mul", "xor", NULL};
 
 static const blk_param_desc params[] = {
-    {"latency", BLK_PARAM_UINT, "3", "1", "64", NULL, "cycles", "cycles from taking an operand to putting its result"},
+    {"latency", BLK_PARAM_UINT, "3", "1", "64", NULL, "cycles",
+     "cycles from taking an operand to putting its result"},
     {"op", BLK_PARAM_ENUM, "mul", NULL, NULL, ops, "", "operation: value OP imm"},
     {"imm", BLK_PARAM_UINT, "2654435761", "0", "4294967295", NULL, "", "the constant operand"},
     {"in_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the input FIFO"},
@@ -24,11 +25,12 @@ static double ops_per_cycle(const blk_inst *inst)
 
 static const blk_stat_desc stats[] = {
     [DEMO_ALU_STAT_OPS] = {"ops", BLK_STAT_COUNTER, "ops", "results put on the output", NULL},
-    [DEMO_ALU_STAT_STALLS] = {"stalls", BLK_STAT_COUNTER, "events", "times a result found the output full", NULL},
+    [DEMO_ALU_STAT_STALLS] = {"stalls", BLK_STAT_COUNTER, "events", "times a result found the output full",
+                              NULL},
     [DEMO_ALU_STAT_STALL_CYCLES] = {"stall_cycles", BLK_STAT_COUNTER, "cycles",
                                     "cycles a result waited for room in the output", NULL},
-    [DEMO_ALU_STAT_OPS_PER_CYCLE] = {"ops_per_cycle", BLK_STAT_DERIVED, "ops/cycle", "throughput over the run",
-                                     ops_per_cycle},
+    [DEMO_ALU_STAT_OPS_PER_CYCLE] = {"ops_per_cycle", BLK_STAT_DERIVED, "ops/cycle",
+                                     "throughput over the run", ops_per_cycle},
 };
 
 static const blk_state_desc state[] = {
@@ -38,17 +40,30 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc demo_alu_desc = {
-    "demo_alu", "demo: a pipelined ALU stage with a configurable latency", "", ports, BLK_N(ports), params,
-    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "demo_alu",
+    "demo: a pipelined ALU stage with a configurable latency",
+    "",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 uint32_t demo_alu_compute(demo_alu_op op, uint32_t imm, uint32_t value)
 {
     switch (op) {
-    case DEMO_ALU_ADD: return value + imm;
-    case DEMO_ALU_SUB: return value - imm;
-    case DEMO_ALU_MUL: return value * imm;
-    case DEMO_ALU_XOR: return value ^ imm;
+    case DEMO_ALU_ADD:
+        return value + imm;
+    case DEMO_ALU_SUB:
+        return value - imm;
+    case DEMO_ALU_MUL:
+        return value * imm;
+    case DEMO_ALU_XOR:
+        return value ^ imm;
     }
     g_assert_not_reached();
 }

@@ -30,8 +30,8 @@ typedef struct {
     uint32_t imm;
     demo_alu_slot *ring; /* latency slots */
     unsigned head;
-    uint8_t occupancy;   /* traced: items in flight */
-    bool stalled;        /* traced: a result is waiting for room in `out` */
+    uint8_t occupancy;    /* traced: items in flight */
+    bool stalled;         /* traced: a result is waiting for room in `out` */
     uint32_t last_result; /* traced */
     uint64_t stalled_since;
 } demo_alu;

@@ -9,7 +9,8 @@ static const blk_port_desc ports[] = {
 
 static const blk_param_desc params[] = {
     {"depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items", "depth of the input FIFO"},
-    {"burst", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "items", "items taken between pauses (0: never pause)"},
+    {"burst", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "items",
+     "items taken between pauses (0: never pause)"},
     {"pause", BLK_PARAM_UINT, "0", "0", "1000", NULL, "cycles", "length of a pause"},
 };
 
@@ -17,7 +18,8 @@ static const blk_stat_desc stats[] = {
     [DEMO_SINK_STAT_RECEIVED] = {"received", BLK_STAT_COUNTER, "items", "items taken from the input", NULL},
     [DEMO_SINK_STAT_MISMATCHES] = {"mismatches", BLK_STAT_COUNTER, "items",
                                    "items out of order or with a wrong value", NULL},
-    [DEMO_SINK_STAT_PAUSE_CYCLES] = {"pause_cycles", BLK_STAT_COUNTER, "cycles", "cycles spent pausing", NULL},
+    [DEMO_SINK_STAT_PAUSE_CYCLES] = {"pause_cycles", BLK_STAT_COUNTER, "cycles", "cycles spent pausing",
+                                     NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -27,8 +29,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc demo_sink_desc = {
-    "demo_sink", "demo: a checking sink with a FIFO input and back-pressure", "", ports, BLK_N(ports), params,
-    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "demo_sink",
+    "demo: a checking sink with a FIFO input and back-pressure",
+    "",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 static void demo_sink_check(demo_sink *s, const demo_word *w)
@@ -39,8 +50,9 @@ static void demo_sink_check(demo_sink *s, const demo_word *w)
     if (ok)
         return;
     if (blk_stat_get(s->inst, DEMO_SINK_STAT_MISMATCHES) < DEMO_SINK_MAX_REPORTS)
-        g_log(s->inst->log_domain, G_LOG_LEVEL_MESSAGE, "%s: cycle %" G_GUINT64_FORMAT ": item %u: got seq %u value %u",
-              s->inst->path, gsc_cycle(), s->received, w->seq, w->value);
+        g_log(s->inst->log_domain, G_LOG_LEVEL_MESSAGE,
+              "%s: cycle %" G_GUINT64_FORMAT ": item %u: got seq %u value %u", s->inst->path, gsc_cycle(),
+              s->received, w->seq, w->value);
     blk_stat_add(s->inst, DEMO_SINK_STAT_MISMATCHES, 1);
 }
 

@@ -17,7 +17,8 @@ static const blk_param_desc params[] = {
 
 static const blk_stat_desc stats[] = {
     [DEMO_SOURCE_STAT_VALUES] = {"values", BLK_STAT_COUNTER, "values", "values put on the output", NULL},
-    [DEMO_SOURCE_STAT_BUBBLES] = {"bubbles", BLK_STAT_COUNTER, "cycles", "cycles skipped on purpose (rate)", NULL},
+    [DEMO_SOURCE_STAT_BUBBLES] = {"bubbles", BLK_STAT_COUNTER, "cycles", "cycles skipped on purpose (rate)",
+                                  NULL},
     [DEMO_SOURCE_STAT_FULL_CYCLES] = {"full_cycles", BLK_STAT_COUNTER, "cycles",
                                       "cycles spent waiting for room in the output FIFO", NULL},
 };
@@ -28,8 +29,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc demo_source_desc = {
-    "demo_source", "demo: a seeded sequence of values into a FIFO", "", ports, BLK_N(ports), params,
-    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "demo_source",
+    "demo: a seeded sequence of values into a FIFO",
+    "",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 uint32_t *demo_source_values(uint64_t seed, uint64_t n)

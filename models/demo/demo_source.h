@@ -19,8 +19,8 @@ typedef struct {
     uint64_t count;
     unsigned rate;
     GRand *values, *bubbles;
-    uint32_t produced;   /* traced */
-    bool blocked;        /* traced: waiting for room in the FIFO */
+    uint32_t produced; /* traced */
+    bool blocked;      /* traced: waiting for room in the FIFO */
     uint64_t blocked_since;
 } demo_source;
 

@@ -30,8 +30,8 @@ static void check_value(const blk_param_desc *p, const char *text, bool ok, cons
     char *problem = NULL;
     bool got = blk_value_parse(p, text, &v, &problem);
     if (got != ok)
-        g_error("%s=%s: expected %s, got %s (%s)", p->name, text, ok ? "ok" : "an error", got ? "ok" : "an error",
-                problem ? problem : "");
+        g_error("%s=%s: expected %s, got %s (%s)", p->name, text, ok ? "ok" : "an error",
+                got ? "ok" : "an error", problem ? problem : "");
     if (ok) {
         g_assert_cmpstr(v.s, ==, text);
         blk_value_clear(&v);
@@ -152,7 +152,8 @@ static void test_cli_describe(void)
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_passed();
-    g_test_trap_assert_stdout("Block Details:\n  Name                 demo_sink\n*depth*Range: 1 - 64. Default: 4*");
+    g_test_trap_assert_stdout(
+        "Block Details:\n  Name                 demo_sink\n*depth*Range: 1 - 64. Default: 4*");
 }
 
 static void test_cli_describe_unknown(void)

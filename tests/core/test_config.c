@@ -28,7 +28,8 @@ static char *write_ini(const char *name, const char *text)
 
 /* ---- in-process: the configuration API ---- */
 
-static const char *lookup(const cfg *c, const char *path, const blk_desc *d, const char *key, const char **source)
+static const char *lookup(const cfg *c, const char *path, const blk_desc *d, const char *key,
+                          const char **source)
 {
     cfg_value_ref ref;
     cfg_lookup(c, path, d->name, blk_desc_param(d, key), &ref);
@@ -130,21 +131,22 @@ static void child_program(const char *ini, const char *const *args)
 static void test_dump_config(void)
 {
     if (g_test_subprocess()) {
-        static const char *const args[] = {"--preset",     "demo-backpressure", "--set", "demo_alu.latency=9",
-                                           "--seed",       "42",                "--set", "tb.sink.pause=11",
-                                           "--dump-config", NULL};
+        static const char *const args[] = {
+            "--preset",         "demo-backpressure", "--set", "demo_alu.latency=9", "--seed", "42", "--set",
+            "tb.sink.pause=11", "--dump-config",     NULL};
         child_program("[demo_alu]\nlatency=5\n[tb.alu]\nlatency=7\nop=xor\n", args);
         return;
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_passed();
     /* Instances in creation order, each value with its source; instance section beats --set on the type. */
-    g_test_trap_assert_stdout("*\n[tb]\n# test_config_top: the test's top level\n# default\nperiod_ps=1000\n"
-                              "\n[tb.src]\n*# preset demo-backpressure\ncount=64\n# --set\nseed=42\n# default\nrate=100\n"
-                              "\n[tb.alu]\n*# */run.ini:4\nlatency=7\n# */run.ini:5\nop=xor\n*"
-                              "\n[tb.alu2]\n*# --set\nlatency=9\n# default\nop=mul\n*"
-                              "\n[tb.sink]\n*# preset demo-backpressure\ndepth=2\n# preset demo-backpressure\nburst=8\n"
-                              "# --set\npause=11\n");
+    g_test_trap_assert_stdout(
+        "*\n[tb]\n# test_config_top: the test's top level\n# default\nperiod_ps=1000\n"
+        "\n[tb.src]\n*# preset demo-backpressure\ncount=64\n# --set\nseed=42\n# default\nrate=100\n"
+        "\n[tb.alu]\n*# */run.ini:4\nlatency=7\n# */run.ini:5\nop=xor\n*"
+        "\n[tb.alu2]\n*# --set\nlatency=9\n# default\nop=mul\n*"
+        "\n[tb.sink]\n*# preset demo-backpressure\ndepth=2\n# preset demo-backpressure\nburst=8\n"
+        "# --set\npause=11\n");
 }
 
 static void test_default_preset(void)
@@ -162,14 +164,15 @@ static void test_default_preset(void)
 
 typedef struct {
     const char *path;
-    const char *ini;     /* NULL: no file */
+    const char *ini; /* NULL: no file */
     const char *arg1, *arg2;
     const char *stderr_glob;
 } error_case;
 
 static const error_case error_cases[] = {
     {"/config/error/unknown-key", "# demo\n[demo_alu]\nlatency=2\nbogus=1\n", NULL, NULL,
-     "gpusc: */run.ini:4: [demo_alu] bogus: unknown key (parameters of demo_alu: latency, op, imm, in_depth)\n"},
+     "gpusc: */run.ini:4: [demo_alu] bogus: unknown key (parameters of demo_alu: latency, op, imm, "
+     "in_depth)\n"},
     {"/config/error/wrong-type", "[demo_sink]\n\nburst=lots\n", NULL, NULL,
      "gpusc: */run.ini:3: [demo_sink] burst: expected an unsigned integer, got 'lots'\n"},
     {"/config/error/syntax", "[demo_source]\ncount=5\n; not a comment in GKeyFile\n", NULL, NULL,

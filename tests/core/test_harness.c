@@ -29,8 +29,8 @@ static const blk_port_desc inc_ports[] = {
     {"in", GSC_IN, &demo_word_type, BLK_CHAN_LATCH, NULL, "operand"},
     {"out", GSC_OUT, &demo_word_type, BLK_CHAN_LATCH, NULL, "operand + 1"},
 };
-static const blk_desc inc_desc = {"test_inc", "out = in + 1 through latches", "", inc_ports, BLK_N(inc_ports),
-                                  NULL, 0, NULL, 0, NULL, 0};
+static const blk_desc inc_desc = {
+    "test_inc", "out = in + 1 through latches", "", inc_ports, BLK_N(inc_ports), NULL, 0, NULL, 0, NULL, 0};
 
 static void inc_run(void *self)
 {

@@ -43,7 +43,8 @@ static blk_ctx *make_ctx(void)
     blk_stat_add(a, HITS, 2);
     blk_stat_add(a, HITS, 1);
     blk_stat_add(a, MISSES, 1);
-    blk_ctx_add_derived(ctx, "total_hits", "events", "hits of every instance", total_hits, (void *)&stat_test_desc);
+    blk_ctx_add_derived(ctx, "total_hits", "events", "hits of every instance", total_hits,
+                        (void *)&stat_test_desc);
     return ctx;
 }
 
@@ -82,28 +83,30 @@ static void test_json(void)
 {
     blk_ctx *ctx = make_ctx();
     char *text = capture(ctx, true);
-    g_assert_cmpstr(text, ==,
-                    "{\n"
-                    "  \"program\": \"test-stats\",\n"
-                    "  \"cycles\": 100,\n"
-                    "  \"instances\": [\n"
-                    "    {\"path\": \"a\", \"type\": \"stat_test\", \"stats\": {\n"
-                    "        \"hits\": {\"value\": 3, \"unit\": \"events\", \"meaning\": \"hits\"},\n"
-                    "        \"misses\": {\"value\": 1, \"unit\": \"events\", \"meaning\": "
-                    "\"misses (\\\"cold\\\" \\\\ conflict)\"},\n"
-                    "        \"hit_ratio\": {\"value\": 0.75, \"unit\": \"ratio\", \"meaning\": \"hits per access\"}\n"
-                    "      }},\n"
-                    "    {\"path\": \"bb\", \"type\": \"stat_test\", \"stats\": {\n"
-                    "        \"hits\": {\"value\": 0, \"unit\": \"events\", \"meaning\": \"hits\"},\n"
-                    "        \"misses\": {\"value\": 0, \"unit\": \"events\", \"meaning\": "
-                    "\"misses (\\\"cold\\\" \\\\ conflict)\"},\n"
-                    "        \"hit_ratio\": {\"value\": 0, \"unit\": \"ratio\", \"meaning\": \"hits per access\"}\n"
-                    "      }}\n"
-                    "  ],\n"
-                    "  \"derived\": {\n"
-                    "        \"total_hits\": {\"value\": 3, \"unit\": \"events\", \"meaning\": \"hits of every instance\"}\n"
-                    "  }\n"
-                    "}\n");
+    g_assert_cmpstr(
+        text, ==,
+        "{\n"
+        "  \"program\": \"test-stats\",\n"
+        "  \"cycles\": 100,\n"
+        "  \"instances\": [\n"
+        "    {\"path\": \"a\", \"type\": \"stat_test\", \"stats\": {\n"
+        "        \"hits\": {\"value\": 3, \"unit\": \"events\", \"meaning\": \"hits\"},\n"
+        "        \"misses\": {\"value\": 1, \"unit\": \"events\", \"meaning\": "
+        "\"misses (\\\"cold\\\" \\\\ conflict)\"},\n"
+        "        \"hit_ratio\": {\"value\": 0.75, \"unit\": \"ratio\", \"meaning\": \"hits per access\"}\n"
+        "      }},\n"
+        "    {\"path\": \"bb\", \"type\": \"stat_test\", \"stats\": {\n"
+        "        \"hits\": {\"value\": 0, \"unit\": \"events\", \"meaning\": \"hits\"},\n"
+        "        \"misses\": {\"value\": 0, \"unit\": \"events\", \"meaning\": "
+        "\"misses (\\\"cold\\\" \\\\ conflict)\"},\n"
+        "        \"hit_ratio\": {\"value\": 0, \"unit\": \"ratio\", \"meaning\": \"hits per access\"}\n"
+        "      }}\n"
+        "  ],\n"
+        "  \"derived\": {\n"
+        "        \"total_hits\": {\"value\": 3, \"unit\": \"events\", \"meaning\": \"hits of every "
+        "instance\"}\n"
+        "  }\n"
+        "}\n");
     g_free(text);
     blk_ctx_free(ctx);
 }

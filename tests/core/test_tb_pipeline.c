@@ -10,11 +10,12 @@
 #include "models/core/vcd.h"
 
 #define PERIOD_PS 1000
-#define LATENCY 3
-#define COUNT 40
+#define LATENCY   3
+#define COUNT     40
 
 /* Parameters every run pins down, so the expectations below follow from them. */
-#define PIN_ARGS "--set", "demo_alu.latency=3", "--set", "demo_source.count=40", "--set", "tb_pipeline.period_ps=1000"
+#define PIN_ARGS                                                                                             \
+    "--set", "demo_alu.latency=3", "--set", "demo_source.count=40", "--set", "tb_pipeline.period_ps=1000"
 
 typedef struct {
     int status;
@@ -41,8 +42,8 @@ static tb_result run_tb(const char *const *args)
         g_ptr_array_add(argv, g_strdup(args[i]));
     g_ptr_array_add(argv, NULL);
     GError *err = NULL;
-    if (!g_spawn_sync(r.dir, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err, &r.status,
-                      &err))
+    if (!g_spawn_sync(r.dir, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err,
+                      &r.status, &err))
         g_error("cannot run %s: %s", (char *)argv->pdata[0], err->message);
     g_ptr_array_free(argv, TRUE);
     return r;
@@ -181,7 +182,8 @@ static void test_vcd2fst(void)
     const char *argv[] = {tool, vcd_path, fst_path, NULL};
     int status;
     char *out = NULL, *err = NULL;
-    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_true(
+        g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
     if (!g_spawn_check_wait_status(status, NULL))
         g_error("vcd2fst rejected the VCD:\n%s%s", out, err);
     GStatBuf st;
@@ -207,8 +209,8 @@ static char *slurp(const tb_result *r, const char *rel)
 
 static void test_deterministic(void)
 {
-    const char *args[] = {"--preset", "demo-backpressure", "--set", "demo_source.rate=70", "--stats-json",
-                          "stats.json", NULL};
+    const char *args[] = {"--preset",     "demo-backpressure", "--set", "demo_source.rate=70",
+                          "--stats-json", "stats.json",        NULL};
     tb_result a = run_tb(args), b = run_tb(args);
     g_assert_true(exited_ok(&a));
     g_assert_true(exited_ok(&b));
@@ -225,7 +227,8 @@ static void test_deterministic(void)
     /* The back-pressure preset makes the ALU stall and the sink pause. */
     char *json = slurp(&a, "stats.json");
     g_assert_null(strstr(json, "\"stalls\": {\"value\": 0,"));
-    g_assert_nonnull(strstr(json, "\"pause_cycles\": {\"value\": 42,")); /* 7 pauses of 6 (64 items, burst 8) */
+    g_assert_nonnull(
+        strstr(json, "\"pause_cycles\": {\"value\": 42,")); /* 7 pauses of 6 (64 items, burst 8) */
     g_free(json);
     tb_result_clear(&a);
     tb_result_clear(&b);
@@ -292,7 +295,8 @@ static void test_config_error(void)
     const char *args[] = {"--set", "demo_alu.latency=0", NULL};
     tb_result r = run_tb(args);
     g_assert_false(exited_ok(&r));
-    g_assert_cmpstr(r.err, ==, "gpusc: --set demo_alu.latency=0: [demo_alu] latency: 0 is out of range [1, 64]\n");
+    g_assert_cmpstr(r.err, ==,
+                    "gpusc: --set demo_alu.latency=0: [demo_alu] latency: 0 is out of range [1, 64]\n");
     tb_result_clear(&r);
 
     const char *args2[] = {"--max-cycles", "abc", NULL};
@@ -305,7 +309,8 @@ static void test_config_error(void)
 /* --dump-config prints INI that loads back as a --config file and gives the same configuration. */
 static void test_dump_roundtrip(void)
 {
-    const char *args[] = {"--preset", "demo-backpressure", "--set", "tb.alu.latency=5", "--dump-config", NULL};
+    const char *args[] = {"--preset",         "demo-backpressure", "--set",
+                          "tb.alu.latency=5", "--dump-config",     NULL};
     tb_result r = run_tb(args);
     g_assert_true(exited_ok(&r));
     g_assert_nonnull(strstr(r.out, "[tb.alu]\n"));

@@ -8,42 +8,41 @@
 #include "models/core/vcd.h"
 
 /* Timescale 10 ns; a clock period of 20 ns is 2 units per cycle. */
-static const char good_vcd[] =
-    "$date today $end\n"
-    "$version handwritten $end\n"
-    "$timescale 10 ns $end\n"
-    "$scope module top $end\n"
-    "$scope module alu $end\n"
-    "$var wire 4 ! occ [3:0] $end\n"
-    "$var wire 1 \" busy $end\n"
-    "$var real 64 # temp $end\n"
-    "$upscope $end\n"
-    "$scope module sink $end\n"
-    "$var wire 8 $ count $end\n"
-    "$var wire 1 \" busy_alias $end\n"
-    "$upscope $end\n"
-    "$upscope $end\n"
-    "$enddefinitions $end\n"
-    "$comment initial values $end\n"
-    "$dumpvars\n"
-    "b0 !\n"
-    "0\"\n"
-    "r0.5 #\n"
-    "bx $\n"
-    "$end\n"
-    "#2\n"
-    "b11 !\n"
-    "1\"\n"
-    "b1 $\n"
-    "#4\n"
-    "b101 !\n"
-    "r1.25 #\n"
-    "b10 $\n"
-    "#5\n"
-    "0\"\n"
-    "#8\n"
-    "b1111 !\n"
-    "b00000011 $\n";
+static const char good_vcd[] = "$date today $end\n"
+                               "$version handwritten $end\n"
+                               "$timescale 10 ns $end\n"
+                               "$scope module top $end\n"
+                               "$scope module alu $end\n"
+                               "$var wire 4 ! occ [3:0] $end\n"
+                               "$var wire 1 \" busy $end\n"
+                               "$var real 64 # temp $end\n"
+                               "$upscope $end\n"
+                               "$scope module sink $end\n"
+                               "$var wire 8 $ count $end\n"
+                               "$var wire 1 \" busy_alias $end\n"
+                               "$upscope $end\n"
+                               "$upscope $end\n"
+                               "$enddefinitions $end\n"
+                               "$comment initial values $end\n"
+                               "$dumpvars\n"
+                               "b0 !\n"
+                               "0\"\n"
+                               "r0.5 #\n"
+                               "bx $\n"
+                               "$end\n"
+                               "#2\n"
+                               "b11 !\n"
+                               "1\"\n"
+                               "b1 $\n"
+                               "#4\n"
+                               "b101 !\n"
+                               "r1.25 #\n"
+                               "b10 $\n"
+                               "#5\n"
+                               "0\"\n"
+                               "#8\n"
+                               "b1111 !\n"
+                               "b00000011 $\n";
 
 #define PERIOD_PS 20000 /* 20 ns */
 
@@ -224,7 +223,10 @@ static void test_gtkw(void)
     g_assert_true(g_file_set_contents(vcd_path, good_vcd, -1, NULL));
     /* Traced names as gsc reports them: without the VCD's top scope. */
     static const gtkw_signal sigs[] = {
-        {"alu.occ", 4}, {"alu.busy", 1}, {"sink.count", 8}, {"other.thing", 3},
+        {"alu.occ", 4},
+        {"alu.busy", 1},
+        {"sink.count", 8},
+        {"other.thing", 3},
     };
     GError *err = NULL;
     g_assert_true(gtkw_write(gtkw_path, vcd_path, PERIOD_PS, sigs, G_N_ELEMENTS(sigs), &err));
