@@ -318,10 +318,8 @@ static bool fetch(const flaunch *L, const fwarp *w, uint32_t func, const ir_oper
 {
     switch ((ir_opnd_kind)o->kind) {
     case IR_OPND_REG:
+        /* Raw values: ir_exec applies a predicate operand's `!` itself. */
         memcpy(out->v, reg_slot(L, w, func, o->u.reg), sizeof out->v);
-        if (o->neg)
-            for (unsigned i = 0; i < IR_WARP_SIZE; i++)
-                out->v[i] = !out->v[i];
         return true;
     case IR_OPND_IMM:
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
@@ -734,7 +732,7 @@ static int exec_bar(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_i
         while (m) {
             unsigned l = (unsigned)__builtin_ctz(m);
             m &= m - 1;
-            bool t = p.v[l] != 0;
+            bool t = (p.v[l] != 0) != (in->src[in->n_src - 1].neg != 0);
             b->popc += t;
             b->all = b->all && t;
             b->any = b->any || t;

@@ -124,6 +124,14 @@ static void test_early_exit(void)
     }
 }
 
+static void test_negpred(void)
+{
+    uint32_t out[96], mask[96];
+    run_diverge("negpred", out, mask);
+    for (unsigned t = 0; t < 64; t++)
+        g_assert_cmpuint(out[t], ==, t & 1 ? 9 : 7);
+}
+
 static void test_barrier_exchange(void)
 {
     rig r;
@@ -356,6 +364,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/diverge/nested", test_nested);
     g_test_add_func("/frun/diverge/loop", test_loop);
     g_test_add_func("/frun/diverge/early-exit", test_early_exit);
+    g_test_add_func("/frun/diverge/negated-predicate", test_negpred);
     g_test_add_func("/frun/barrier/exchange", test_barrier_exchange);
     g_test_add_func("/frun/barrier/reduce", test_barrier_reduce);
     g_test_add_func("/frun/barrier/deadlock", test_barrier_deadlock);
