@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/core/cli.h"
 #include "models/core/config.h"
@@ -16,14 +17,35 @@ static const blk_desc top_desc = {
     "test_config_top", "the test's top level", "", NULL, 0, top_params, BLK_N(top_params), NULL, 0, NULL, 0,
 };
 
+/* INI files live in a directory named after the test process (the parent of a subprocess), so
+ * the parent can remove what its children wrote. */
+static char *ini_dir(void)
+{
+    int pid = g_test_subprocess() ? (int)getppid() : (int)getpid();
+    return g_strdup_printf("%s/gpusc-config-%d", g_get_tmp_dir(), pid);
+}
+
 static char *write_ini(const char *name, const char *text)
 {
-    char *dir = g_dir_make_tmp("gpusc-config-XXXXXX", NULL);
-    g_assert_nonnull(dir);
+    char *dir = ini_dir();
+    g_assert_cmpint(g_mkdir_with_parents(dir, 0700), ==, 0);
     char *path = g_build_filename(dir, name, NULL);
     g_assert_true(g_file_set_contents(path, text, -1, NULL));
     g_free(dir);
     return path;
+}
+
+static void remove_inis(void)
+{
+    char *dir = ini_dir();
+    static const char *const names[] = {"run.ini", "p.ini"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
+        char *path = g_build_filename(dir, names[i], NULL);
+        g_remove(path);
+        g_free(path);
+    }
+    g_rmdir(dir);
+    g_free(dir);
 }
 
 /* ---- in-process: the configuration API ---- */
@@ -96,6 +118,7 @@ static void test_precedence(void)
     g_free(where);
     g_free(path);
     cfg_free(c);
+    remove_inis();
 }
 
 /* ---- in a subprocess: a program's command line ---- */
@@ -138,6 +161,7 @@ static void test_dump_config(void)
         return;
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    remove_inis();
     g_test_trap_assert_passed();
     /* Instances in creation order, each value with its source; instance section beats --set on the type. */
     g_test_trap_assert_stdout(
@@ -157,6 +181,7 @@ static void test_default_preset(void)
         return;
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    remove_inis();
     g_test_trap_assert_passed();
     /* The program's default preset ("demo"), then the file over it. */
     g_test_trap_assert_stdout("*[tb.src]\n*# */run.ini:2\ncount=10\n*[tb.alu]\n*# preset demo\nlatency=3\n*");
@@ -212,6 +237,7 @@ static void test_error(gconstpointer data)
         return;
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    remove_inis();
     g_test_trap_assert_failed();
     g_test_trap_assert_stderr(ec->stderr_glob);
 }
