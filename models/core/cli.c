@@ -147,7 +147,6 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
     run->top_name = top_name;
     run->default_preset = default_preset;
     run->trace = g_strdup("*");
-    run->seed = -1;
     GOptionEntry entries[] = {
         {"list-blocks", 0, 0, G_OPTION_ARG_NONE, &run->list_blocks, "List the block types and exit", NULL},
         {"describe", 0, 0, G_OPTION_ARG_STRING, &run->describe, "Describe a block type and exit", "BLOCK"},
@@ -156,7 +155,7 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
         {"config", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &run->configs, "Load an INI file (repeatable)", "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &run->sets, "Override a parameter (repeatable)",
          "SECTION.KEY=VALUE"},
-        {"seed", 0, 0, G_OPTION_ARG_INT64, &run->seed, "Set the seed parameter of every block that has one",
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &run->seed, "Set the seed parameter of every block that has one",
          "N"},
         {"dump-config", 0, 0, G_OPTION_ARG_NONE, &run->dump_config,
          "Print the effective configuration and exit", NULL},
@@ -222,12 +221,12 @@ static void load_config(cli_run *run)
     for (unsigned i = 0; run->configs && run->configs[i]; i++)
         if (!cfg_load_file(run->config, run->configs[i], &err))
             cli_die("%s", err->message);
-    if (run->seed >= 0) {
+    if (run->seed) {
         for (unsigned i = 0; i < blk_registry_count(); i++) {
             const blk_desc *d = blk_registry_nth(i);
             if (!blk_desc_param(d, "seed"))
                 continue;
-            char *a = g_strdup_printf("%s.seed=%" G_GINT64_FORMAT, d->name, run->seed);
+            char *a = g_strdup_printf("%s.seed=%s", d->name, run->seed);
             if (!cfg_set(run->config, a, &err))
                 cli_die("--seed: %s", err->message);
             g_free(a);
@@ -348,6 +347,7 @@ void cli_free(cli_run *run)
     g_strfreev(run->presets);
     g_strfreev(run->sets);
     g_free(run->describe);
+    g_free(run->seed);
     g_free(run->stats_json);
     g_free(run->trace);
     g_free(run->trace_window);

@@ -50,7 +50,8 @@ typedef struct {
     char **configs, **presets, **sets;
     gboolean list_blocks, dump_config, no_trace;
     char *describe, *stats_json, *trace, *trace_window, *vcd_path, *gtkw_path;
-    gint64 max_cycles, seed;
+    char *seed; /* validated as the seed parameters' values */
+    gint64 max_cycles;
     uint64_t trace_from, trace_to;
 
     /* made by cli_parse */
