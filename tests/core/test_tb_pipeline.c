@@ -103,6 +103,106 @@ static unsigned vcd_signal(const vcd *v, const char *name)
     return (unsigned)s;
 }
 
+/* A strict JSON syntax check (RFC 8259), enough to know the statistics file parses. */
+static bool json_value(const char **p);
+
+static void json_ws(const char **p)
+{
+    while (**p == ' ' || **p == '\n' || **p == '\t' || **p == '\r')
+        (*p)++;
+}
+
+static bool json_string(const char **p)
+{
+    if (*(*p)++ != '"')
+        return false;
+    while (**p && **p != '"') {
+        if ((unsigned char)**p < 0x20)
+            return false;
+        if (**p == '\\') {
+            (*p)++;
+            if (!strchr("\"\\/bfnrtu", **p) || !**p)
+                return false;
+        }
+        (*p)++;
+    }
+    return *(*p)++ == '"';
+}
+
+static bool json_number(const char **p)
+{
+    const char *s = *p;
+    if (**p == '-')
+        (*p)++;
+    if (!g_ascii_isdigit(**p))
+        return false;
+    if (**p == '0' && g_ascii_isdigit((*p)[1]))
+        return false;
+    while (g_ascii_isdigit(**p) || strchr(".eE+-", **p))
+        (*p)++;
+    char *end = NULL;
+    g_ascii_strtod(s, &end);
+    return end == *p;
+}
+
+static bool json_members(const char **p, char close, bool keyed)
+{
+    (*p)++;
+    json_ws(p);
+    if (**p == close) {
+        (*p)++;
+        return true;
+    }
+    for (;;) {
+        json_ws(p);
+        if (keyed) {
+            if (!json_string(p))
+                return false;
+            json_ws(p);
+            if (*(*p)++ != ':')
+                return false;
+        }
+        if (!json_value(p))
+            return false;
+        json_ws(p);
+        char c = *(*p)++;
+        if (c == close)
+            return true;
+        if (c != ',')
+            return false;
+    }
+}
+
+static bool json_value(const char **p)
+{
+    json_ws(p);
+    switch (**p) {
+    case '{':
+        return json_members(p, '}', true);
+    case '[':
+        return json_members(p, ']', false);
+    case '"':
+        return json_string(p);
+    case 't':
+        return strncmp(*p, "true", 4) == 0 && (*p += 4);
+    case 'f':
+        return strncmp(*p, "false", 5) == 0 && (*p += 5);
+    case 'n':
+        return strncmp(*p, "null", 4) == 0 && (*p += 4);
+    default:
+        return json_number(p);
+    }
+}
+
+static bool json_valid(const char *text)
+{
+    const char *p = text;
+    if (!json_value(&p))
+        return false;
+    json_ws(&p);
+    return *p == '\0';
+}
+
 /* The sink takes its first result in cycle LATENCY + 2 (source puts in 0, ALU gets in 1 and puts
  * in 1 + LATENCY, sink gets in 2 + LATENCY), then one per cycle. */
 static uint64_t expected_received(uint64_t cycle)
@@ -159,6 +259,12 @@ static void test_run(void)
     g_assert_true(g_file_get_contents(json, &text, NULL, NULL));
     g_assert_nonnull(strstr(text, "\"received\": {\"value\": 40, \"unit\": \"items\""));
     g_assert_nonnull(strstr(text, "\"mismatches\": {\"value\": 0,"));
+    g_assert_true(json_valid(text));
+    /* The checker does reject broken JSON. */
+    g_assert_false(json_valid("{\"a\": 1,}"));
+    g_assert_false(json_valid("{\"a\": [1, 2}"));
+    g_assert_false(json_valid("{\"a\": nan}"));
+    g_assert_true(json_valid("{\"a\": [1, -2.5e3, \"x\\\"y\", null, true]}"));
     g_free(text);
     g_free(json);
     tb_result_clear(&r);
