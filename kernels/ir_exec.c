@@ -149,6 +149,28 @@ static inline uint64_t f64_to_f16(double d, unsigned rnd)
     return ir_exec_f16_from_f64(d, (ir_round)rnd);
 }
 
+/* An f16 operand as a double, its subnormals flushed under .ftz. */
+static inline double f16_in(uint64_t v, bool ftz)
+{
+    uint16_t h = (uint16_t)v;
+    if (ftz && (h & 0x7c00u) == 0)
+        h &= 0x8000u;
+    return f16_to_f64(h);
+}
+
+/* An f16 result (from an exact or round-to-odd double): rounded to nearest, flushed, saturated. */
+static inline uint64_t f16_out(double d, bool ftz, bool sat)
+{
+    if (d != d)
+        return sat ? 0 : F16_CANONICAL_NAN;
+    if (sat)
+        d = d <= 0.0 ? 0.0 : d > 1.0 ? 1.0 : d;
+    uint16_t h = (uint16_t)f64_to_f16(d, IR_RND_RN);
+    if (ftz && (h & 0x7c00u) == 0)
+        h &= 0x8000u;
+    return h;
+}
+
 /* ---- lane values ------------------------------------------------------------------------------ */
 
 #define FOR_LANES(l, mask) \
@@ -472,6 +494,27 @@ static inline double fop_f64(fop o, double a, double b, double c)
     return 0.0;
 }
 
+/* f16 add/sub/mul/fma (PTX: .rn only), computed in double and rounded once to f16. That is exact:
+ * f16 products have at most 22 significant bits, and whenever the result is within f16 range the
+ * sum p + c spans fewer than 53 bits (|p| < 2^17, the lowest bit of c >= 2^-24); when |p| is
+ * larger the result overflows f16 whatever double did. */
+static ir_exec_status exec_fop_f16(ir_exec_ctx *x, fop o)
+{
+    const ir_instr *in = x->in;
+    bool ftz = (in->flags & IR_F_FTZ) != 0, sat = (in->flags & IR_F_SAT) != 0;
+    FOR_LANES(l, x->active) {
+        double a = f16_in(src(x, 0, l), ftz), b = f16_in(src(x, 1, l), ftz), r;
+        switch (o) {
+        case FOP_ADD: r = a + b; break;
+        case FOP_SUB: r = a - b; break;
+        case FOP_MUL: r = a * b; break;
+        default: r = a * b + f16_in(src(x, 2, l), ftz); break;
+        }
+        x->dst[0].v[l] = f16_out(r, ftz, sat);
+    }
+    return IR_EXEC_OK;
+}
+
 static ir_exec_status exec_fop(ir_exec_ctx *x, fop o)
 {
     const ir_instr *in = x->in;
@@ -493,6 +536,9 @@ static ir_exec_status exec_fop(ir_exec_ctx *x, fop o)
             double c = ns > 2 ? rd_f64(x, 2, l, false) : 0.0;
             x->dst[0].v[l] = wr_f64(fop_f64(o, a, b, c), false, sat);
         }
+    } else if (in->type == IR_T_F16 && o <= FOP_FMA) {
+        round_leave(saved);
+        return exec_fop_f16(x, o);
     } else {
         round_leave(saved);
         return IR_EXEC_UNSUPPORTED;
@@ -640,6 +686,14 @@ static ir_exec_status exec_minmax(ir_exec_ctx *x, bool is_max)
             double a = rd_f64(x, 0, l, false), b = rd_f64(x, 1, l, false);
             double r = nan && (a != a || b != b) ? NAN : dmin_ptx(a, b, is_max);
             x->dst[0].v[l] = wr_f64(r, false, false);
+        }
+        return IR_EXEC_OK;
+    }
+    if (in->type == IR_T_F16) {
+        FOR_LANES(l, x->active) {
+            double a = f16_in(src(x, 0, l), ftz), b = f16_in(src(x, 1, l), ftz);
+            double r = nan && (a != a || b != b) ? NAN : dmin_ptx(a, b, is_max);
+            x->dst[0].v[l] = f16_out(r, ftz, false);
         }
         return IR_EXEC_OK;
     }

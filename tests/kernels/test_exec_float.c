@@ -363,6 +363,46 @@ static void test_sfu(void)
     g_assert_cmpuint(ulp_diff(T1(&in, fb(0.5f)), 0.46211716f), <=, 2);
 }
 
+static void test_f16_arith(void)
+{
+    ir_instr in = t_instr(IR_OP_ADD, IR_T_F16, 2);
+    CHECK_HEX(T2(&in, 0x3c00, 0x3c00), 0x4000);
+    CHECK_HEX(T2(&in, 0x3c00, 0x1000), 0x3c00); /* 1 + 2^-11: a tie, to even */
+    CHECK_HEX(T2(&in, 0x3c00, 0x1200), 0x3c01); /* 1 + 0.75 ulp */
+    CHECK_HEX(T2(&in, 0x7bff, 0x7bff), 0x7c00);
+    CHECK_HEX(T2(&in, 0x7c00, 0xfc00), 0x7fff);
+    CHECK_HEX(T2(&in, 0x0001, 0x0000), 0x0001);
+    CHECK_HEX(T2(&in, 0x12345, 0x0000), 0x2345); /* only 16 bits */
+    in.flags = IR_F_FTZ;
+    CHECK_HEX(T2(&in, 0x0001, 0x0000), 0x0000);
+    CHECK_HEX(T2(&in, 0x8001, 0x8000), 0x8000);
+    in.flags = IR_F_SAT;
+    CHECK_HEX(T2(&in, 0x3c00, 0x3c00), 0x3c00);
+    CHECK_HEX(T2(&in, 0xbc00, 0x3800), 0x0000);
+    in.flags = 0;
+    in.op = IR_OP_SUB;
+    CHECK_HEX(T2(&in, 0x3c00, 0x3c00), 0x0000);
+    CHECK_HEX(T2(&in, 0x3c00, 0x4000), 0xbc00);
+    in.op = IR_OP_MUL;
+    CHECK_HEX(T2(&in, 0x3c01, 0x3c01), 0x3c02); /* (1+2^-10)^2 = 1 + 2^-9 + 2^-20 */
+    CHECK_HEX(T2(&in, 0x0200, 0x0200), 0x0000); /* 2^-15 * 2^-15 underflows */
+    CHECK_HEX(T2(&in, 0x0000, 0x7c00), 0x7fff);
+    in = t_instr(IR_OP_FMA, IR_T_F16, 3);
+    in.rnd = IR_RND_RN;
+    /* 48 * 683 = 32784 = 2^15 + 16, a tie in f16; -2^-24 tips it down */
+    CHECK_HEX(T3(&in, 0x5200, 0x6156, 0x8001), 0x7800);
+    CHECK_HEX(T3(&in, 0x5200, 0x6156, 0x0001), 0x7801);
+    CHECK_HEX(T3(&in, 0x5200, 0x6156, 0x0000), 0x7800);
+    in = t_instr(IR_OP_MIN, IR_T_F16, 2);
+    CHECK_HEX(T2(&in, 0x7e00, 0x3c00), 0x3c00);
+    CHECK_HEX(T2(&in, 0xbc00, 0x3c00), 0xbc00);
+    in.op = IR_OP_MAX;
+    CHECK_HEX(T2(&in, 0xbc00, 0x3c00), 0x3c00);
+    CHECK_HEX(T2(&in, 0x8000, 0x0000), 0x0000);
+    in.flags = IR_F_NAN;
+    CHECK_HEX(T2(&in, 0x7e00, 0x3c00), 0x7fff);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -374,5 +414,6 @@ int main(int argc, char **argv)
     g_test_add_func("/exec/float/abs-neg-copysign", test_abs_neg_copysign);
     g_test_add_func("/exec/float/testp", test_testp);
     g_test_add_func("/exec/float/sfu", test_sfu);
+    g_test_add_func("/exec/float/f16-arith", test_f16_arith);
     return g_test_run();
 }
