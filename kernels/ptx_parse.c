@@ -1809,9 +1809,9 @@ static void parse_instruction(ptx_parser *P, uint32_t guard, bool guard_neg)
         else if (ndst > dmax)
             fail_at(P, &raw[1].tok, "%s has one destination", parts[0]);
         unsigned nsrc = (unsigned)strlen(shape);
-        if (n < dmin + nsrc) {
+        if (n < MAX(ndst, dmin) + nsrc) {
             ptx_token at = P->tok;
-            fail_at(P, &at, "missing operand for %s (expected %u, got %u)", parts[0], dmin + nsrc, n);
+            fail_at(P, &at, "missing operand for %s (expected %u, got %u)", parts[0], MAX(ndst, dmin) + nsrc, n);
         }
         if (n > ndst + nsrc)
             fail_at(P, &raw[ndst + nsrc].tok, "too many operands for %s (expected %u)", parts[0], ndst + nsrc);
