@@ -8,6 +8,7 @@ if [ ! -x "$run" ] || ! command -v python3 >/dev/null 2>&1; then
     echo "1..0 # SKIP needs $run and python3"
     exit 0
 fi
+run="$(cd "$(dirname "$run")" && pwd)/gpusc-run" # absolute: one test runs from another directory
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..20"
