@@ -207,6 +207,11 @@ static inline uint64_t blk_stat_get(const blk_inst *inst, unsigned idx)
 /* The value of any statistic (a counter or a derived one). */
 double blk_stat_value(const blk_inst *inst, unsigned idx);
 
+/* Logging in the block's domain "gpusc.<type>" (G_MESSAGES_DEBUG=gpusc.demo_alu shows the debug
+ * messages of every demo_alu). Keep them off the per-cycle path: arguments are evaluated. */
+#define blk_debug(inst, ...)   g_log((inst)->log_domain, G_LOG_LEVEL_DEBUG, __VA_ARGS__)
+#define blk_message(inst, ...) g_log((inst)->log_domain, G_LOG_LEVEL_MESSAGE, __VA_ARGS__)
+
 /* Trace declared state variable `name` (width from the descriptor; g_error if undeclared). */
 void blk_trace_state(blk_inst *inst, const char *name, gsc_ctype ctype, const void *addr);
 

@@ -76,8 +76,10 @@ static void demo_alu_retire(demo_alu *a, gsc_fifo *out, uint64_t now, bool was_s
     if (!gsc_fifo_can_put(out)) {
         a->stalled = true;
         a->stalled_since = now;
-        if (!was_stalled)
+        if (!was_stalled) {
             blk_stat_add(a->inst, DEMO_ALU_STAT_STALLS, 1);
+            blk_debug(a->inst, "%s: cycle %" G_GUINT64_FORMAT ": output full, stalling", a->inst->path, now);
+        }
         return;
     }
     gsc_fifo_put(out, &head->item);
