@@ -1366,6 +1366,8 @@ uint64_t ir_exec_atom(const ir_instr *in, uint64_t old, uint64_t b, uint64_t c)
         }
         if (t == IR_T_F64)
             return wr_f64(bits_f64(old) + bits_f64(b), false, false);
+        if (t == IR_T_F16) /* atom.add.noftz.f16: round to nearest, subnormals kept */
+            return f16_out(f16_in(old, false) + f16_in(b, false), false, false);
         return (old + b) & m;
     case IR_ATOM_MIN:
     case IR_ATOM_MAX: {
@@ -1374,6 +1376,8 @@ uint64_t ir_exec_atom(const ir_instr *in, uint64_t old, uint64_t b, uint64_t c)
             return wr_f32(fmin_ptx(bits_f32((uint32_t)old), bits_f32((uint32_t)b), is_max), false, false);
         if (t == IR_T_F64)
             return wr_f64(dmin_ptx(bits_f64(old), bits_f64(b), is_max), false, false);
+        if (t == IR_T_F16)
+            return f16_out(dmin_ptx(f16_in(old, false), f16_in(b, false), is_max), false, false);
         bool lt = sg ? sext(old, n) < sext(b, n) : old < b;
         return (lt != is_max) ? old : b;
     }

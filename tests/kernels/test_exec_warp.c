@@ -208,6 +208,9 @@ static void test_atom(void)
     CHECK_HEX(atom(IR_ATOM_ADD, IR_T_F32, 0x00000001, 0, 0), 0); /* .ftz */
     CHECK_HEX(atom(IR_ATOM_ADD, IR_T_F32, fb(1.0f), 0x33c00000, 0), 0x3f800001); /* RN */
     CHECK_HEX(atom(IR_ATOM_ADD, IR_T_F64, db(0.1), db(0.2), 0), 0x3fd3333333333334ull);
+    CHECK_HEX(atom(IR_ATOM_ADD, IR_T_F16, 0x3c00, 0x1200, 0), 0x3c01);
+    CHECK_HEX(atom(IR_ATOM_ADD, IR_T_F16, 0x0001, 0x0001, 0), 0x0002); /* .noftz */
+    CHECK_HEX(atom(IR_ATOM_MAX, IR_T_F16, 0xbc00, 0x3c00, 0), 0x3c00);
 
     CHECK_HEX(atom(IR_ATOM_MIN, IR_T_S32, 0xffffffff, 1, 0), 0xffffffff);
     CHECK_HEX(atom(IR_ATOM_MIN, IR_T_U32, 0xffffffff, 1, 0), 1);
