@@ -50,9 +50,8 @@ static void demo_sink_check(demo_sink *s, const demo_word *w)
     if (ok)
         return;
     if (blk_stat_get(s->inst, DEMO_SINK_STAT_MISMATCHES) < DEMO_SINK_MAX_REPORTS)
-        g_log(s->inst->log_domain, G_LOG_LEVEL_MESSAGE,
-              "%s: cycle %" G_GUINT64_FORMAT ": item %u: got seq %u value %u", s->inst->path, gsc_cycle(),
-              s->received, w->seq, w->value);
+        blk_message(s->inst, "%s: cycle %" G_GUINT64_FORMAT ": item %u: got seq %u value %u", s->inst->path,
+                    gsc_cycle(), s->received, w->seq, w->value);
     blk_stat_add(s->inst, DEMO_SINK_STAT_MISMATCHES, 1);
 }
 
