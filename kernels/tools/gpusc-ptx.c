@@ -1,0 +1,441 @@
+/* gpusc-ptx — print a PTX kernel the way the toolchain sees it, like a disassembler.
+ *
+ *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--resources] [--occupancy THREADS [--markdown]]
+ *
+ * PASS is one of: parse (as parsed: instructions with their index), cfg (basic blocks with preds,
+ * succs, loop depth, idom, ipdom, reconvergence points), split (cfg after critical-edge splitting),
+ * regalloc (rematerialization + allocation: physical registers R12, pairs R12:R13, predicates P3),
+ * lastuse and reconv (regalloc, then that annotation pass: its fields after each instruction).
+ * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
+ * --occupancy T prints the occupancy of the entry on the default GTX480-like SM with T threads per
+ * block (docs/regalloc.md states the allocation units); --markdown prints it as a table row.
+ *
+ * Exit status: 0 success, 1 input error (unreadable file, parse error, unknown entry), 2 usage error.
+ */
+#include "kernels/annot.h"
+#include "kernels/cfg.h"
+#include "kernels/ptx_parse.h"
+#include "kernels/regalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+/* The default SM (GTX480-like). */
+#define SM_REGS 32768u
+#define SM_SHARED 49152u
+#define SM_THREADS 1536u
+#define SM_BLOCKS 8u
+#define SM_WARP 32u
+#define SM_REG_UNIT 4u /* registers per thread rounded up to a multiple of 4: 128 per warp */
+
+typedef enum { STAGE_PARSE, STAGE_CFG, STAGE_SPLIT, STAGE_REGALLOC, STAGE_ANNOT } stage;
+
+static int G_GNUC_PRINTF(2, 3) die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpusc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+/* ---- ptxas's numbers ---- */
+typedef struct {
+    bool found;
+    unsigned regs, shared;
+} ptxas_info;
+
+static ptxas_info ptxas_lookup(const char *ptx_path, const char *entry)
+{
+    ptxas_info pi = { 0 };
+    char *base = g_str_has_suffix(ptx_path, ".ptx") ? g_strndup(ptx_path, strlen(ptx_path) - 4) : g_strdup(ptx_path);
+    char *path = g_strconcat(base, ".resources", NULL), *text = NULL;
+    if (g_file_get_contents(path, &text, NULL, NULL)) {
+        char **lines = g_strsplit(text, "\n", -1);
+        for (char **ln = lines; *ln && !pi.found; ln++) {
+            char name[256];
+            unsigned r, s;
+            if (sscanf(*ln, "entry=%255s registers=%u shared=%u", name, &r, &s) == 3 && strcmp(name, entry) == 0) {
+                pi.found = true;
+                pi.regs = r;
+                pi.shared = s;
+            }
+        }
+        g_strfreev(lines);
+        g_free(text);
+    }
+    g_free(path);
+    g_free(base);
+    return pi;
+}
+
+/* ---- resources of an entry from the IR ---- */
+
+/* Static shared bytes the function (and its callees) reference: every distinct .shared symbol. */
+static void shared_syms(const ir_module *m, const ir_func *f, GHashTable *seen, int depth)
+{
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        for (unsigned k = 0; k < in->n_src + in->n_dst; k++) {
+            const ir_operand *o = k < in->n_src ? &in->src[k] : &in->dst[k - in->n_src];
+            uint32_t sym = IR_NONE;
+            if (o->kind == IR_OPND_MEM || o->kind == IR_OPND_ADDR)
+                sym = o->u.mem.base_sym;
+            if (sym != IR_NONE && g_array_index(m->syms, ir_sym, sym).space == IR_SPACE_SHARED)
+                g_hash_table_add(seen, GUINT_TO_POINTER(sym + 1));
+            if (o->kind == IR_OPND_FUNC && depth < 16) {
+                const ir_func *c = g_ptr_array_index(m->funcs, o->u.func);
+                if (c != f)
+                    shared_syms(m, c, seen, depth + 1);
+            }
+        }
+    }
+}
+
+static int cmp_ptr_uint(gconstpointer a, gconstpointer b)
+{
+    guint x = GPOINTER_TO_UINT(*(const gpointer *)a), y = GPOINTER_TO_UINT(*(const gpointer *)b);
+    return x < y ? -1 : x > y;
+}
+
+/* Laid out in declaration order, each symbol at its alignment. */
+static uint64_t shared_bytes(const ir_module *m, const ir_func *f)
+{
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    shared_syms(m, f, seen, 0);
+    GPtrArray *keys = g_ptr_array_new();
+    GHashTableIter it;
+    gpointer k;
+    g_hash_table_iter_init(&it, seen);
+    while (g_hash_table_iter_next(&it, &k, NULL))
+        g_ptr_array_add(keys, k);
+    g_ptr_array_sort(keys, cmp_ptr_uint);
+    uint64_t total = 0;
+    for (guint i = 0; i < keys->len; i++) {
+        const ir_sym *s = &g_array_index(m->syms, ir_sym, GPOINTER_TO_UINT(g_ptr_array_index(keys, i)) - 1);
+        uint64_t a = s->align ? s->align : 1;
+        total = (total + a - 1) / a * a + s->size;
+    }
+    g_ptr_array_unref(keys);
+    g_hash_table_destroy(seen);
+    return total;
+}
+
+/* Registers of an entry: its own frame and every callee's (the deepest frame decides). */
+static uint32_t entry_regs(const ir_module *m, const ir_func *f, int depth)
+{
+    uint32_t n = f->n_phys_regs == IR_NONE ? 0 : f->n_phys_regs;
+    for (uint32_t i = 0; i < ir_func_n_instrs(f) && depth < 16; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        for (unsigned k = 0; in->op == IR_OP_CALL && k < in->n_src; k++)
+            if (in->src[k].kind == IR_OPND_FUNC) {
+                const ir_func *c = g_ptr_array_index(m->funcs, in->src[k].u.func);
+                if (c != f && c->is_defined)
+                    n = MAX(n, entry_regs(m, c, depth + 1));
+            }
+    }
+    return n;
+}
+
+/* ---- occupancy ---- */
+typedef struct {
+    unsigned by_blocks, by_threads, by_regs, by_shared, blocks, warps;
+    char limiter[64];
+} occupancy;
+
+static occupancy occupancy_compute(unsigned regs, uint64_t shared, unsigned threads)
+{
+    occupancy o;
+    unsigned warps = (threads + SM_WARP - 1) / SM_WARP, padded = warps * SM_WARP;
+    unsigned regs_warp = (regs + SM_REG_UNIT - 1) / SM_REG_UNIT * SM_REG_UNIT * SM_WARP;
+    o.by_blocks = SM_BLOCKS;
+    o.by_threads = SM_THREADS / padded;
+    o.by_regs = regs ? SM_REGS / (warps * regs_warp) : UINT32_MAX;
+    o.by_shared = shared ? (unsigned)(SM_SHARED / shared) : UINT32_MAX;
+    o.blocks = MIN(MIN(o.by_blocks, o.by_threads), MIN(o.by_regs, o.by_shared));
+    o.warps = o.blocks * warps;
+    o.limiter[0] = 0;
+    const char *names[] = { "blocks", "threads", "registers", "shared" };
+    unsigned vals[] = { o.by_blocks, o.by_threads, o.by_regs, o.by_shared };
+    for (int i = 0; i < 4; i++)
+        if (vals[i] == o.blocks) {
+            if (o.limiter[0])
+                g_strlcat(o.limiter, " = ", sizeof o.limiter);
+            g_strlcat(o.limiter, names[i], sizeof o.limiter);
+        }
+    return o;
+}
+
+static void fmt_limit(char *buf, size_t n, unsigned v)
+{
+    if (v == UINT32_MAX)
+        g_strlcpy(buf, "-", n);
+    else
+        g_snprintf(buf, n, "%u", v);
+}
+
+/* ---- printing ---- */
+
+static char *phys_name(const ir_reg *r)
+{
+    if (r->phys == IR_NONE)
+        return g_strdup(r->name);
+    unsigned w = regalloc_units((ir_type)r->type);
+    if (w == 0)
+        return g_strdup_printf("P%u", r->phys);
+    if (w == 1)
+        return g_strdup_printf("R%u", r->phys);
+    return g_strdup_printf("R%u:R%u", r->phys, r->phys + w - 1);
+}
+
+static void print_block_list(GString *s, const GArray *a, const char *none)
+{
+    if (a->len == 0)
+        g_string_append(s, none);
+    for (guint i = 0; i < a->len; i++)
+        g_string_append_printf(s, "%sB%u", i ? " " : "", g_array_index(a, uint32_t, i));
+}
+
+static void print_block_header(GString *s, ir_func *f, uint32_t b)
+{
+    const ir_block *bl = cfg_block(f, b);
+    g_string_append_printf(s, "B%u: [%u..%u] preds ", b, bl->first, bl->last);
+    print_block_list(s, bl->pred, "-");
+    g_string_append(s, " | succs ");
+    bool exits = cfg_block_exits(f, b);
+    print_block_list(s, bl->succ, exits ? "" : "-");
+    if (exits)
+        g_string_append(s, bl->succ->len ? " exit" : "exit");
+    g_string_append_printf(s, " | depth %u", cfg_loop_depth(f, b));
+    uint32_t l = cfg_block_loop(f, b);
+    if (l != IR_NONE && cfg_get_loop(f, l)->header == b)
+        g_string_append(s, " header");
+    uint32_t id = cfg_idom(f, b), ip = cfg_ipdom(f, b);
+    if (id == IR_NONE)
+        g_string_append(s, cfg_reachable(f, b) ? " | idom -" : " | unreachable");
+    else
+        g_string_append_printf(s, " | idom B%u", id);
+    if (ip == cfg_exit(f))
+        g_string_append(s, " | ipdom exit\n");
+    else
+        g_string_append_printf(s, " | ipdom B%u\n", ip);
+}
+
+static void print_func(GString *s, const ir_module *m, ir_func *f, stage st, const char *pass)
+{
+    g_string_append_printf(s, "%s %s", f->is_entry ? ".entry" : ".func", f->name);
+    if (st >= STAGE_REGALLOC) {
+        g_string_append_printf(s, "  // %u registers", f->n_phys_regs);
+        if (f->n_phys_regs)
+            g_string_append_printf(s, " (R0..R%u)", f->n_phys_regs - 1);
+        g_string_append_printf(s, ", %u predicates", f->n_phys_preds);
+    }
+    g_string_append_printf(s, ", %u instructions", ir_func_n_instrs(f));
+    if (st >= STAGE_CFG)
+        g_string_append_printf(s, ", %u blocks, %u loops", cfg_n_blocks(f), cfg_n_loops(f));
+    g_string_append_c(s, '\n');
+    /* After allocation, print physical names: swap them into the register table while printing. */
+    char **saved = NULL;
+    if (st >= STAGE_REGALLOC) {
+        saved = g_new(char *, f->regs->len + 1);
+        for (guint r = 0; r < f->regs->len; r++) {
+            ir_reg *rg = &g_array_index(f->regs, ir_reg, r);
+            saved[r] = rg->name;
+            rg->name = phys_name(rg);
+        }
+    }
+    bool *target = g_new0(bool, ir_func_n_instrs(f) + 1);
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        uint32_t t = cfg_branch_target(ir_func_instr(f, i));
+        if (t != IR_NONE && t <= ir_func_n_instrs(f))
+            target[t] = true;
+    }
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        ir_instr *in = ir_func_instr(f, i);
+        if (st >= STAGE_CFG && cfg_block(f, in->block)->first == i)
+            print_block_header(s, f, in->block);
+        else if (st == STAGE_PARSE && target[i])
+            g_string_append_printf(s, "$L__%u:\n", i);
+        g_string_append_printf(s, "%6u  ", i);
+        ir_print_instr(s, m, f, in);
+        if (st >= STAGE_CFG && cfg_branch_is_divergent(in)) {
+            if (in->reconv == IR_NONE)
+                g_string_append(s, "  // reconv exit");
+            else
+                g_string_append_printf(s, "  // reconv %u", in->reconv);
+        }
+        if (pass)
+            annot_print_instr(s, in, pass);
+        g_string_append_c(s, '\n');
+    }
+    if (st == STAGE_PARSE && target[ir_func_n_instrs(f)])
+        g_string_append_printf(s, "$L__%u:\n", ir_func_n_instrs(f));
+    g_free(target);
+    if (saved) {
+        for (guint r = 0; r < f->regs->len; r++) {
+            ir_reg *rg = &g_array_index(f->regs, ir_reg, r);
+            g_free(rg->name);
+            rg->name = saved[r];
+        }
+        g_free(saved);
+    }
+}
+
+static int run_stage(ir_func *f, stage st, const char *pass)
+{
+    if (st >= STAGE_CFG) {
+        cfg_build(f);
+        cfg_compute_reconvergence(f);
+    }
+    if (st == STAGE_SPLIT)
+        cfg_split_critical_edges(f);
+    if (st >= STAGE_REGALLOC) {
+        regalloc_result_free(regalloc_func_remat(f));
+        GError *err = NULL;
+        if (!regalloc_check(f, &err)) {
+            /* An internal invariant: the allocator produced a conflict. */
+            g_error("%s", err->message);
+        }
+    }
+    if (st == STAGE_ANNOT && !annot_pass_run(pass, f))
+        return -1;
+    return 0;
+}
+
+static bool parse_stage(const char *name, stage *st, const char **pass)
+{
+    static const struct {
+        const char *name;
+        stage st;
+    } stages[] = { { "parse", STAGE_PARSE }, { "cfg", STAGE_CFG }, { "split", STAGE_SPLIT }, { "regalloc", STAGE_REGALLOC } };
+    *pass = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(stages); i++)
+        if (strcmp(name, stages[i].name) == 0) {
+            *st = stages[i].st;
+            return true;
+        }
+    for (const char *const *p = annot_pass_names(); *p; p++)
+        if (strcmp(name, *p) == 0) {
+            *st = STAGE_ANNOT;
+            *pass = *p;
+            return true;
+        }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    char *entry = NULL, *after = NULL;
+    gboolean resources = FALSE, markdown = FALSE;
+    gint occupancy_threads = 0;
+    GOptionEntry opts[] = {
+        { "entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME" },
+        { "after", 'a', 0, G_OPTION_ARG_STRING, &after,
+          "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv (default: parse)", "PASS" },
+        { "resources", 'r', 0, G_OPTION_ARG_NONE, &resources, "Print our register count beside ptxas's", NULL },
+        { "occupancy", 'o', 0, G_OPTION_ARG_INT, &occupancy_threads,
+          "Print the occupancy on the default GTX480-like SM for blocks of THREADS threads", "THREADS" },
+        { "markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown, "With --occupancy: one markdown table row per entry", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL }
+    };
+    GOptionContext *ctx = g_option_context_new("FILE - print a PTX kernel as the toolchain sees it");
+    g_option_context_add_main_entries(ctx, opts, NULL);
+    GError *err = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        int rc = die(EXIT_USAGE, "%s", err->message);
+        g_error_free(err);
+        g_option_context_free(ctx);
+        return rc;
+    }
+    g_option_context_free(ctx);
+    if (argc != 2)
+        return die(EXIT_USAGE, "expected one PTX file (gpusc-ptx FILE [--entry NAME] [--after PASS])");
+    if (occupancy_threads < 0 || occupancy_threads > 1024)
+        return die(EXIT_USAGE, "--occupancy: %d threads per block is out of range (1..1024)", occupancy_threads);
+    stage st = STAGE_PARSE;
+    const char *pass = NULL;
+    if (after && !parse_stage(after, &st, &pass))
+        return die(EXIT_USAGE, "unknown pass '%s' (known: parse, cfg, split, regalloc, lastuse, reconv)", after);
+    if ((resources || occupancy_threads) && st < STAGE_REGALLOC)
+        st = STAGE_REGALLOC;
+
+    const char *file = argv[1];
+    ir_module *m = ptx_parse_file(file, &err);
+    if (!m) {
+        int rc = die(EXIT_INPUT, "%s", err->message);
+        g_error_free(err);
+        return rc;
+    }
+    if (entry && !ir_module_find_func(m, entry)) {
+        ir_module_free(m);
+        return die(EXIT_INPUT, "%s: no function named '%s'", file, entry);
+    }
+    GString *out = g_string_new(NULL);
+    bool listing = !markdown && !resources && !occupancy_threads;
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined || (entry && strcmp(f->name, entry) != 0))
+            continue;
+        if (run_stage(f, st, pass) != 0)
+            g_assert_not_reached(); /* the pass name was checked */
+        if (listing) {
+            print_func(out, m, f, st, pass);
+            g_string_append_c(out, '\n');
+        }
+    }
+    /* Entry-level reports (a .func's registers count in its callers' frames). */
+    for (guint i = 0; !listing && i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined || !f->is_entry || (entry && strcmp(f->name, entry) != 0))
+            continue;
+        uint32_t ours = entry_regs(m, f, 0);
+        uint64_t shared = shared_bytes(m, f);
+        ptxas_info pi = ptxas_lookup(file, f->name);
+        char ptxas_regs[32] = "n/a";
+        if (pi.found)
+            g_snprintf(ptxas_regs, sizeof ptxas_regs, "%u", pi.regs);
+        if (resources && !markdown) {
+            g_string_append_printf(out, "%s: registers ours %u ptxas %s", f->name, ours, ptxas_regs);
+            if (pi.found && pi.regs)
+                g_string_append_printf(out, " (%u%%)", ours * 100 / pi.regs);
+            g_string_append_printf(out, ", predicates %u, shared %" G_GUINT64_FORMAT " bytes", f->n_phys_preds, shared);
+            if (pi.found)
+                g_string_append_printf(out, " (ptxas %u)", pi.shared);
+            g_string_append_c(out, '\n');
+        }
+        if (!occupancy_threads)
+            continue;
+        occupancy o = occupancy_compute(ours, shared, (unsigned)occupancy_threads);
+        char r[16], sh[16];
+        fmt_limit(r, sizeof r, o.by_regs);
+        fmt_limit(sh, sizeof sh, o.by_shared);
+        if (markdown) {
+            char po[64] = "n/a";
+            if (pi.found) {
+                occupancy op = occupancy_compute(pi.regs, pi.shared, (unsigned)occupancy_threads);
+                g_snprintf(po, sizeof po, "%u (%s)", op.blocks, op.limiter);
+            }
+            g_string_append_printf(out, "| %s | %u | %s | %" G_GUINT64_FORMAT " | %u | %u | %u | %s | %s | %u (%u) | %s | %s |\n",
+                                   f->name, ours, ptxas_regs, shared, occupancy_threads, o.by_blocks, o.by_threads, r,
+                                   sh, o.blocks, o.warps, o.limiter, po);
+        } else {
+            g_string_append_printf(out,
+                                   "%s: %d threads/block, %u registers, %" G_GUINT64_FORMAT
+                                   " shared bytes: blocks/SM by blocks %u, threads %u, registers %s, shared %s -> %u "
+                                   "blocks (%u warps), limited by %s\n",
+                                   f->name, occupancy_threads, ours, shared, o.by_blocks, o.by_threads, r, sh, o.blocks,
+                                   o.warps, o.limiter);
+        }
+    }
+    fputs(out->str, stdout);
+    g_string_free(out, TRUE);
+    ir_module_free(m);
+    g_free(entry);
+    g_free(after);
+    return EXIT_OK;
+}
