@@ -9,7 +9,7 @@
 
 #define HID 16
 
-static const unsigned INPUTS[] = {64, 65536, 524288};
+static const unsigned INPUTS[] = {64, 16384, 163840};
 static const float ETA = 0.3f, MOMENTUM = 0.3f;
 
 static void backprop_forward(const float *in, const float *w, float *partial, unsigned blocks)

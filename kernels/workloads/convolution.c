@@ -12,7 +12,7 @@ typedef struct {
     unsigned w, h;
 } conv_params;
 
-static const conv_params P[] = {{64, 32}, {512, 512}, {2048, 1024}};
+static const conv_params P[] = {{64, 32}, {384, 384}, {1280, 1152}};
 
 static float conv_at(const float *img, int w, int h, int x, int y)
 {

@@ -6,7 +6,7 @@
 #define BLOCK 256
 #define BINS  256
 
-static const unsigned WORDS[] = {2048, 1u << 20, 8u << 20};
+static const unsigned WORDS[] = {2048, 512u << 10, 5u << 20};
 static const unsigned GRID[] = {8, 120, 120};
 
 static uint32_t histogram_byte(wl_rng *rng)

@@ -12,7 +12,7 @@ typedef struct {
     unsigned dim, steps, pyramid;
 } hotspot_params;
 
-static const hotspot_params P[] = {{32, 2, 2}, {256, 4, 2}, {768, 4, 2}};
+static const hotspot_params P[] = {{24, 2, 2}, {224, 4, 2}, {704, 4, 2}};
 
 static const float STEP_DIV_CAP = 0.2f, RX_INV = 1.0f, RY_INV = 1.0f, RZ_INV = 0.05f, AMB = 80.0f;
 

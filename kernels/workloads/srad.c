@@ -14,7 +14,7 @@ typedef struct {
     unsigned dim, iters;
 } srad_params;
 
-static const srad_params P[] = {{32, 2}, {256, 3}, {768, 3}};
+static const srad_params P[] = {{32, 2}, {256, 2}, {800, 2}};
 static const float LAMBDA = 0.5f;
 
 /* q0^2 = variance / mean^2 of the image, from per-block sums and sums of squares (host side). */
