@@ -13,6 +13,8 @@ static const blk_param_desc tb_params[] = {
     {"period_ps", BLK_PARAM_UINT, "1000", "1", "1000000", NULL, "ps", "core clock period"},
     {"timeout", BLK_PARAM_UINT, "100000", "1", "1000000000", NULL, "cycles",
      "give up (failure) if the sink has not received everything by then"},
+    {"selftest_corrupt", BLK_PARAM_INT, "-1", "-1", "1000000", NULL, "",
+     "corrupt the expected value of this item, to check the checker (-1: off)"},
 };
 
 static const blk_desc tb_pipeline_desc = {
@@ -81,6 +83,9 @@ int main(int argc, char **argv)
     pipeline p = build(run);
     uint32_t *expected = reference(&p);
     uint64_t n = blk_param_uint(p.src->inst, "count");
+    int64_t corrupt = blk_param_int(run->top, "selftest_corrupt");
+    if (corrupt >= 0 && (uint64_t)corrupt < n)
+        expected[corrupt] ^= 1;
     demo_sink_expect(p.sink, expected, n);
     blk_ctx_add_derived(run->ctx, "tb.activations_per_cycle", "activations/cycle",
                         "process activations per cycle (idle blocks sleep)", activations_per_cycle, NULL);

@@ -412,6 +412,28 @@ static void test_config_error(void)
     tb_result_clear(&r);
 }
 
+/* A wrong result is caught: the reference of item 5 is corrupted on purpose. */
+static void test_mismatch(void)
+{
+    const char *args[] = {PIN_ARGS, "--no-trace", "--set", "tb.selftest_corrupt=5", NULL};
+    tb_result r = run_tb(args);
+    g_assert_false(exited_ok(&r));
+    g_assert_nonnull(strstr(r.err, "tb.sink: cycle 10: item 5: got seq 5 value "));
+    g_assert_nonnull(strstr(r.err, "gpusc: tb-pipeline: 1 of 40 results are wrong\n"));
+    g_assert_null(strstr(r.out, "PASS"));
+    tb_result_clear(&r);
+}
+
+/* A run cut short is a failure too. */
+static void test_incomplete(void)
+{
+    const char *args[] = {PIN_ARGS, "--no-trace", "--max-cycles", "20", NULL};
+    tb_result r = run_tb(args);
+    g_assert_false(exited_ok(&r));
+    g_assert_nonnull(strstr(r.err, "gpusc: tb-pipeline: the sink received 15 of 40 items in 20 cycles\n"));
+    tb_result_clear(&r);
+}
+
 /* --dump-config prints INI that loads back as a --config file and gives the same configuration. */
 static void test_dump_roundtrip(void)
 {
@@ -449,5 +471,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tb-pipeline/no-trace", test_no_trace);
     g_test_add_func("/tb-pipeline/config-error", test_config_error);
     g_test_add_func("/tb-pipeline/dump-roundtrip", test_dump_roundtrip);
+    g_test_add_func("/tb-pipeline/mismatch", test_mismatch);
+    g_test_add_func("/tb-pipeline/incomplete", test_incomplete);
     return g_test_run();
 }
