@@ -371,7 +371,8 @@ static const char *space_label(ir_space s)
     return s == IR_SPACE_NONE ? "generic" : ir_space_name(s);
 }
 
-/* Host pointer for `len` bytes at `addr` in `space` for a lane, or NULL with the reason in why. */
+/* Host pointer for `len` bytes at `addr` in `space` for a lane, or NULL (with the reason appended to
+ * `why` unless it is NULL: the hot path passes NULL and asks again only to report a failure). */
 static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len, bool write,
                         GString *why)
 {
@@ -387,12 +388,12 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
         p = fmem_translate(L->d->mem, addr, len, write);
-        if (!p)
+        if (!p && why)
             fmem_describe_fault(L->d->mem, addr, len, write, why);
         return p;
     case IR_SPACE_SHARED:
         p = fmem_seg_ptr(&L->shared, addr, len);
-        if (!p)
+        if (!p && why)
             g_string_append_printf(why, "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
                                         ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
                                    addr, len, L->shared.size);
@@ -400,7 +401,7 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
     case IR_SPACE_LOCAL:
         seg = (fmem_seg){.data = w->local + lane * L->local_bytes, .size = L->local_bytes};
         p = fmem_seg_ptr(&seg, addr, len);
-        if (!p)
+        if (!p && why)
             g_string_append_printf(why, "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
                                         ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
                                    addr, len, L->local_bytes);
@@ -413,12 +414,13 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
             seg = (fmem_seg){.data = L->kparam, .size = L->kparam_size};
             p = write ? NULL : fmem_seg_ptr(&seg, addr, len);
         }
-        if (!p)
+        if (!p && why)
             g_string_append_printf(why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s",
                                    addr, len, write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
         return p;
     default:
-        g_string_append_printf(why, "state space %s is not addressable", ir_space_name(space));
+        if (why)
+            g_string_append_printf(why, "state space %s is not addressable", ir_space_name(space));
         return NULL;
     }
 }
@@ -443,12 +445,33 @@ static uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, ui
              space_label(in->space), write ? "store" : "load", len, addr);
         return NULL;
     }
+    uint8_t *p = resolve(L, w, lane, in->space, addr, len, write, NULL);
+    if (G_LIKELY(p))
+        return p;
     GString *why = g_string_new(NULL);
-    uint8_t *p = resolve(L, w, lane, in->space, addr, len, write, why);
-    if (!p)
-        fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load", why->str);
+    resolve(L, w, lane, in->space, addr, len, write, why);
+    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load", why->str);
     g_string_free(why, TRUE);
-    return p;
+    return NULL;
+}
+
+/* A loaded element as a register value. Unsigned, bit and float types of 4 or 8 bytes are the bytes
+ * zero-extended, which is what ir_exec_load_value gives; the hot path skips the call for them. */
+static inline uint64_t load_elem(ir_type t, const uint8_t *p)
+{
+    switch (t) {
+    case IR_T_U32: case IR_T_B32: case IR_T_F32: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case IR_T_U64: case IR_T_B64: case IR_T_S64: case IR_T_F64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    default: return ir_exec_load_value(t, p);
+    }
 }
 
 static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, const dinstr *di,
@@ -478,7 +501,7 @@ static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
             return 1;
         for (unsigned e = 0; e < nv; e++)
             if (slots[e])
-                slots[e][l] = ir_exec_load_value((ir_type)in->type, p + e * es) & vm[e];
+                slots[e][l] = load_elem((ir_type)in->type, p + e * es) & vm[e];
     }
     return 0;
 }
