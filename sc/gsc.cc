@@ -162,10 +162,16 @@ extern "C" uint64_t gsc_activations(void)
     return gsc_g.activations;
 }
 
-void gsc_notify_at(sc_event *e, int64_t target)
+/* Every notification of ours goes through here: the starvation watcher needs the latest target. */
+static inline void extend_horizon(int64_t target)
 {
     if (target > gsc_g.horizon)
         gsc_g.horizon = target;
+}
+
+void gsc_notify_at(sc_event *e, int64_t target)
+{
+    extend_horizon(target);
     uint64_t now = sc_time_stamp().value();
     uint64_t at = target > 0 ? (uint64_t)target * gsc_g.period : 0;
     if (at <= now)
@@ -178,16 +184,30 @@ void gsc_notify_at(sc_event *e, int64_t target)
  * Modules and the clock
  * ------------------------------------------------------------------------------------------- */
 
+namespace {
+/* Objects created while this lives are children of m (NULL: top level) in the kernel's hierarchy. */
+struct in_module {
+    gsc_module *m;
+    explicit in_module(gsc_module *m_) : m(m_)
+    {
+        if (m)
+            sc_get_curr_simcontext()->hierarchy_push(m);
+    }
+    ~in_module()
+    {
+        if (m)
+            sc_get_curr_simcontext()->hierarchy_pop();
+    }
+    in_module(const in_module &) = delete;
+    in_module &operator=(const in_module &) = delete;
+};
+} // namespace
+
 extern "C" gsc_module *gsc_module_new(gsc_module *parent, const char *name)
 {
     need_init("gsc_module_new");
-    sc_simcontext *simc = sc_get_curr_simcontext();
-    if (parent)
-        simc->hierarchy_push(parent);
-    gsc_module *m = new gsc_module(sc_module_name(name), parent);
-    if (parent)
-        simc->hierarchy_pop();
-    return m;
+    in_module under(parent);
+    return new gsc_module(sc_module_name(name), parent);
 }
 
 extern "C" const char *gsc_module_name(const gsc_module *m)
@@ -323,8 +343,7 @@ static sc_time cycles_from_now(uint64_t n, const char *what)
     if (n == 0)
         gsc_fatal("%s: n must be at least 1", what);
     int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
-    if (target > gsc_g.horizon)
-        gsc_g.horizon = target;
+    extend_horizon(target);
     return sc_time::from_value((uint64_t)target * gsc_g.period - sc_time_stamp().value());
 }
 
@@ -347,13 +366,8 @@ extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 extern "C" gsc_event *gsc_event_new(gsc_module *m, const char *name)
 {
     need_elaboration("gsc_event_new");
-    sc_simcontext *simc = sc_get_curr_simcontext();
-    if (m)
-        simc->hierarchy_push(m);
-    gsc_event *e = new gsc_event(name);
-    if (m)
-        simc->hierarchy_pop();
-    return e;
+    in_module under(m);
+    return new gsc_event(name);
 }
 
 extern "C" void gsc_event_notify(gsc_event *e, uint64_t cycles)
@@ -371,14 +385,13 @@ extern "C" void gsc_event_cancel(gsc_event *e)
  * Elaboration and running
  * ------------------------------------------------------------------------------------------- */
 
-static void spawn_in(gsc_module *m, const char *name, const sc_spawn_options &opts, trampoline t)
+/* Fire the starvation watcher 1 ps before cycle horizon+1: after every activation of the last
+ * cycle anything is scheduled for. */
+static void arm_starvation_watch(void)
 {
-    sc_simcontext *simc = sc_get_curr_simcontext();
-    if (m)
-        simc->hierarchy_push(m);
-    sc_spawn(t, name, &opts);
-    if (m)
-        simc->hierarchy_pop();
+    gsc_g.starve_ev->cancel();
+    gsc_g.starve_ev->notify(
+        sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 - sc_time_stamp().value()));
 }
 
 namespace {
@@ -399,10 +412,7 @@ struct starvation_watch {
             gsc_g.starved = true;
             sc_pause();
         } else {
-            /* fire 1 ps before that cycle, after every activation of the cycle before */
-            gsc_g.starve_ev->cancel();
-            gsc_g.starve_ev->notify(sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 -
-                                                        sc_time_stamp().value()));
+            arm_starvation_watch();
         }
     }
 };
@@ -440,13 +450,13 @@ extern "C" void gsc_elaborate(void)
         for (const sc_event *e : p->events)
             o.set_sensitivity(e);
         if (p->initialize && !p->clocked) {
-            if (gsc_g.horizon < 0)
-                gsc_g.horizon = 0;
+            extend_horizon(0);
         } else {
             /* a clocked process runs at cycle 0 through the first rising edge */
             o.dont_initialize();
         }
-        spawn_in(p->m, p->name.c_str(), o, trampoline{p->fn, p->ctx});
+        in_module under(p->m);
+        sc_spawn(trampoline{p->fn, p->ctx}, p->name.c_str(), &o);
     }
 
     gsc_g.stop_ev = new sc_event("gsc_stop_event");
@@ -546,9 +556,7 @@ extern "C" uint64_t gsc_run(uint64_t max_cycles)
         if (gsc_g.horizon < (int64_t)next)
             return next;
         gsc_g.watch_starvation = true;
-        gsc_g.starve_ev->cancel();
-        gsc_g.starve_ev->notify(
-            sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 - sc_time_stamp().value()));
+        arm_starvation_watch();
     }
     run_to(limit);
     gsc_g.watch_starvation = false;
