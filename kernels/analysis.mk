@@ -21,4 +21,4 @@ tests_kernels_test_regalloc_frun_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_dataflow_annot_LDADD = $(KERNELS_LIBS)
 
 TESTS += tests/kernels/test_gpusc_ptx.sh
-EXTRA_DIST += tests/kernels/test_gpusc_ptx.sh
+EXTRA_DIST += tests/kernels/test_gpusc_ptx.sh kernels/tools/regalloc-table.sh

@@ -1,13 +1,59 @@
 /* test_regalloc_frun.c — the rewrites of the analysis passes preserve what kernels compute: every
  * workload is run on the functional runner (tiny size) after rematerialization + allocation
- * (regalloc_module) and after critical-edge splitting, and checked against its CPU reference. */
+ * (regalloc_module), with the physical registers the allocator chose as storage, and after
+ * critical-edge splitting, and checked against its CPU reference. */
 #include "kernels/cfg.h"
 #include "kernels/frun.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "kernels/workload.h"
 
-typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_SPLIT } rewrite;
+typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_PHYS, REWRITE_SPLIT } rewrite;
+static const char *const rewrite_names[] = { "none", "regalloc", "physical registers", "split" };
+
+/* Execute the allocation itself: every virtual register is replaced by one register per physical
+ * location (file, width, number), so values that the allocator put in the same place really share
+ * storage, and a wrong sharing corrupts the result. (A 64-bit location and a 32-bit one overlapping
+ * it stay distinct storage here; regalloc_check covers that case.) */
+static void rename_to_physical(ir_func *f)
+{
+    GHashTable *loc = g_hash_table_new(g_direct_hash, g_direct_equal);
+    uint32_t n = f->regs->len, *map = g_new(uint32_t, n + 1);
+    for (uint32_t r = 0; r < n; r++) {
+        ir_reg *rg = &g_array_index(f->regs, ir_reg, r);
+        map[r] = r;
+        if (rg->phys == IR_NONE)
+            continue;
+        unsigned w = regalloc_units((ir_type)rg->type);
+        guint key = (rg->phys << 4) | (w << 1) | (w == 0);
+        gpointer v;
+        if (g_hash_table_lookup_extended(loc, GUINT_TO_POINTER(key), NULL, &v)) {
+            map[r] = GPOINTER_TO_UINT(v);
+        } else {
+            g_hash_table_insert(loc, GUINT_TO_POINTER(key), GUINT_TO_POINTER(r));
+        }
+    }
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        ir_instr *in = ir_func_instr(f, i);
+        if (in->guard != IR_NONE)
+            in->guard = map[in->guard];
+        for (unsigned k = 0; k < IR_MAX_DST + IR_MAX_SRC; k++) {
+            ir_operand *o = k < IR_MAX_DST ? &in->dst[k] : &in->src[k - IR_MAX_DST];
+            if (k < IR_MAX_DST ? k >= in->n_dst : k - IR_MAX_DST >= in->n_src)
+                continue;
+            if (o->kind == IR_OPND_REG)
+                o->u.reg = map[o->u.reg];
+            else if (o->kind == IR_OPND_MEM && o->u.mem.base_reg != IR_NONE)
+                o->u.mem.base_reg = map[o->u.mem.base_reg];
+            else if (o->kind == IR_OPND_VEC)
+                for (unsigned e = 0; e < o->comp && e < 4; e++)
+                    if (o->u.vec_regs[e] != IR_NONE)
+                        o->u.vec_regs[e] = map[o->u.vec_regs[e]];
+        }
+    }
+    g_free(map);
+    g_hash_table_destroy(loc);
+}
 
 static int run_workload(const workload *w, rewrite rw, GString *err)
 {
@@ -24,12 +70,15 @@ static int run_workload(const workload *w, rewrite rw, GString *err)
         if (rw == REWRITE_SPLIT)
             cfg_split_critical_edges(f);
     }
-    if (rw == REWRITE_REGALLOC) {
+    if (rw == REWRITE_REGALLOC || rw == REWRITE_PHYS) {
         regalloc_module(m, NULL);
         for (guint i = 0; i < m->funcs->len; i++) {
             ir_func *f = g_ptr_array_index(m->funcs, i);
-            if (f->is_defined)
-                g_assert_true(regalloc_check(f, NULL));
+            if (!f->is_defined)
+                continue;
+            g_assert_true(regalloc_check(f, NULL));
+            if (rw == REWRITE_PHYS)
+                rename_to_physical(f);
         }
     }
     wl_device *dev = frun_device_new(m, err);
@@ -56,7 +105,7 @@ static void test_workloads(void)
             g_string_truncate(err, 0);
             int rc = run_workload(w, rw, err);
             if (rc != 0)
-                g_test_message("%s after %s: %s", w->name, rw == REWRITE_REGALLOC ? "regalloc" : "split", err->str);
+                g_test_message("%s after %s: %s", w->name, rewrite_names[rw], err->str);
             g_assert_cmpint(rc, ==, 0);
         }
         g_string_free(err, TRUE);
