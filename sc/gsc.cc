@@ -115,6 +115,12 @@ static void need_init(const char *what)
         gsc_fatal("%s called before gsc_init", what);
 }
 
+static void need_name(const char *what, const char *name)
+{
+    if (!name || !*name)
+        gsc_fatal("%s: a name is needed", what);
+}
+
 static void need_elaboration(const char *what)
 {
     need_init(what);
@@ -206,6 +212,7 @@ struct in_module {
 extern "C" gsc_module *gsc_module_new(gsc_module *parent, const char *name)
 {
     need_init("gsc_module_new");
+    need_name("gsc_module_new", name);
     in_module under(parent);
     return new gsc_module(sc_module_name(name), parent);
 }
@@ -228,6 +235,7 @@ extern "C" gsc_module *gsc_module_parent(const gsc_module *m)
 extern "C" gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps)
 {
     need_elaboration("gsc_clock_new");
+    need_name("gsc_clock_new", name);
     if (gsc_g.clock)
         gsc_fatal("clock '%s': there is already a core clock ('%s'); exactly one is allowed", name,
                   gsc_g.clock->clk->name());
@@ -267,6 +275,7 @@ struct trampoline {
 extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_process_fn fn, void *ctx)
 {
     need_elaboration("gsc_process_new");
+    need_name("gsc_process_new", name);
     if (!fn)
         gsc_fatal("process '%s': no callback", name);
     gsc_process *p = new gsc_process;
@@ -366,6 +375,7 @@ extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 extern "C" gsc_event *gsc_event_new(gsc_module *m, const char *name)
 {
     need_elaboration("gsc_event_new");
+    need_name("gsc_event_new", name);
     in_module under(m);
     return new gsc_event(name);
 }
