@@ -1033,7 +1033,10 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
     L.kparam = g_malloc0(L.kparam_size ? L.kparam_size : 1);
     GString *perr = g_string_new(NULL);
     if (kload_pack_params(k, entry, l->args, l->n_args, L.kparam, perr)) {
-        g_string_append_printf(err, "kernel %s: %s", l->entry, perr->str);
+        if (g_str_has_prefix(perr->str, "kernel "))
+            g_string_append(err, perr->str);
+        else
+            g_string_append_printf(err, "kernel %s: %s", l->entry, perr->str);
         g_string_free(perr, TRUE);
         g_free(L.kparam);
         return 1;

@@ -196,16 +196,16 @@ static void test_atomics(void)
 {
     rig r;
     rig_init(&r, "memory.ptx");
-    const unsigned blocks = 3, threads = 256, n = blocks * threads;
+    const unsigned blocks = 3, threads = 200, n = blocks * threads; /* partial last warp */
     uint64_t c = rig_alloc(&r, NULL, 4), olds = rig_alloc(&r, NULL, n * 4), sc = rig_alloc(&r, NULL, blocks * 4);
     wl_arg args[] = {WL_PTR(c), WL_PTR(olds), WL_PTR(sc)};
     launch_ok(&r, "atomics", blocks, threads, args, 3);
-    uint32_t count, old[768], scount[3];
+    uint32_t count, old[600], scount[3];
     rig_read(&r, c, &count, 4);
     rig_read(&r, olds, old, sizeof old);
     rig_read(&r, sc, scount, sizeof scount);
     g_assert_cmpuint(count, ==, n);
-    bool seen[768] = {false};
+    bool seen[600] = {false};
     for (unsigned i = 0; i < n; i++) {
         g_assert_cmpuint(old[i], <, n);
         g_assert_false(seen[old[i]]);
@@ -246,6 +246,53 @@ static void test_vec4(void)
     rig_read(&r, b, out, sizeof out);
     for (unsigned i = 0; i < 64 * 4; i++)
         g_assert_cmpfloat(out[i], ==, in[i] * 2 + (float)(i % 4));
+    rig_free(&r);
+}
+
+static void test_dynshared(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    const unsigned n = 96;
+    uint64_t o = rig_alloc(&r, NULL, n * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    wl_launch l = {.entry = "dynshared", .grid = {2, 1, 1}, .block = {n, 1, 1}, .shared_bytes = n * 4,
+                   .args = args, .n_args = 1};
+    if (r.dev->ops->launch(r.dev, &l, r.err))
+        g_error("%s", r.err->str);
+    uint32_t out[96];
+    rig_read(&r, o, out, sizeof out);
+    for (unsigned t = 0; t < n; t++)
+        g_assert_cmpuint(out[t], ==, n * 4 * 1000 + (n - 1 - t));
+    /* Without the dynamic size the array has no room: the first store faults. */
+    l.shared_bytes = 0;
+    g_string_truncate(r.err, 0);
+    g_assert_cmpint(r.dev->ops->launch(r.dev, &l, r.err), !=, 0);
+    g_assert_nonnull(strstr(r.err->str, "outside the CTA's 0 bytes of shared memory"));
+    rig_free(&r);
+}
+
+static void test_coords(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    const unsigned bx = 5, by = 3, bz = 3, gx = 2, gy = 2, per = bx * by * bz, n = per * gx * gy;
+    uint64_t o = rig_alloc(&r, NULL, n * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    wl_launch l = {.entry = "coords", .grid = {gx, gy, 1}, .block = {bx, by, bz}, .args = args, .n_args = 1};
+    if (r.dev->ops->launch(r.dev, &l, r.err))
+        g_error("%s", r.err->str);
+    uint32_t out[180];
+    g_assert_cmpuint(n, ==, 180);
+    rig_read(&r, o, out, sizeof out);
+    for (unsigned cy = 0; cy < gy; cy++)
+        for (unsigned cx = 0; cx < gx; cx++)
+            for (unsigned lt = 0; lt < per; lt++) {
+                unsigned tx = lt % bx, ty = lt / bx % by, tz = lt / (bx * by);
+                uint32_t want = tx | ty << 4 | tz << 8 | cx << 12 | cy << 16 | (lt % 32) << 20 | (lt / 32) << 26;
+                g_assert_cmphex(out[(cy * gx + cx) * per + lt], ==, want);
+            }
+    g_assert_cmpuint(frun_device_stats(r.dev)->ctas, ==, 4);
     rig_free(&r);
 }
 
@@ -373,6 +420,8 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/memory/generic", test_generic);
     g_test_add_func("/frun/memory/vec4", test_vec4);
     g_test_add_func("/frun/memory/oob", test_oob);
+    g_test_add_func("/frun/memory/dynamic-shared", test_dynshared);
+    g_test_add_func("/frun/coords", test_coords);
     g_test_add_func("/frun/memory/store-const", test_store_const);
     g_test_add_func("/frun/memory/byval", test_byval);
     g_test_add_func("/frun/watchdog", test_watchdog);
