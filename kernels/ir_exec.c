@@ -221,6 +221,8 @@ static inline double rd_f64(const ir_exec_ctx *x, unsigned s, unsigned l, bool f
  * canonical (0x7fffffff, as the hardware writes). */
 static inline uint64_t wr_f32(float f, bool ftz, bool sat)
 {
+    if (!ftz && !sat && __builtin_expect(f == f, 1))
+        return f32_bits(f);
     if (f != f)
         return sat ? 0 : F32_CANONICAL_NAN;
     if (ftz)
@@ -332,6 +334,14 @@ static ir_exec_status exec_addsub_int(ir_exec_ctx *x, bool sub, bool carry_in)
         }
         return IR_EXEC_OK;
     }
+    if (!cc && !carry_in) { /* the common case: plain wrap-around */
+        if (sub) {
+            FOR_LANES(l, x->active) x->dst[0].v[l] = (src(x, 0, l) - src(x, 1, l)) & m;
+        } else {
+            FOR_LANES(l, x->active) x->dst[0].v[l] = (src(x, 0, l) + src(x, 1, l)) & m;
+        }
+        return IR_EXEC_OK;
+    }
     uint32_t cout = 0;
     FOR_LANES(l, x->active) {
         unsigned __int128 a = src(x, 0, l) & m, b = src(x, 1, l) & m;
@@ -376,6 +386,23 @@ static ir_exec_status exec_mulmad_int(ir_exec_ctx *x, bool mad, bool carry_in, b
         return IR_EXEC_UNSUPPORTED;
     unsigned rn = wide ? 2 * n : n; /* result width */
     uint64_t rm = mask_n(rn);
+    if (!is24 && !hi && !cc && !carry_in && !(sat && sg)) {
+        /* the common cases in 64-bit arithmetic: .lo (same bits signed or not) and .wide of <= 32
+         * bits (the product fits an int64) */
+        bool two = mad;
+        if (!wide) {
+            FOR_LANES(l, x->active)
+            x->dst[0].v[l] = (src(x, 0, l) * src(x, 1, l) + (two ? src(x, 2, l) : 0)) & rm;
+        } else if (sg) {
+            FOR_LANES(l, x->active)
+            x->dst[0].v[l] = ((uint64_t)(sext_src(x, 0, l, n) * sext_src(x, 1, l, n)) + (two ? src(x, 2, l) : 0)) & rm;
+        } else {
+            uint64_t m = mask_n(n);
+            FOR_LANES(l, x->active)
+            x->dst[0].v[l] = ((src(x, 0, l) & m) * (src(x, 1, l) & m) + (two ? src(x, 2, l) : 0)) & rm;
+        }
+        return IR_EXEC_OK;
+    }
     uint32_t cout = 0;
     FOR_LANES(l, x->active) {
         uint64_t a = src(x, 0, l), b = src(x, 1, l);
@@ -522,12 +549,23 @@ static ir_exec_status exec_fop(ir_exec_ctx *x, fop o)
     unsigned ns = (o == FOP_SQRT || o == FOP_RCP) ? 1 : (o == FOP_FMA ? 3 : 2);
     int saved = round_enter(in->rnd);
     if (in->type == IR_T_F32) {
-        FOR_LANES(l, x->active) {
-            float a = rd_f32(x, 0, l, ftz);
-            float b = ns > 1 ? rd_f32(x, 1, l, ftz) : 0.0f;
-            float c = ns > 2 ? rd_f32(x, 2, l, ftz) : 0.0f;
-            x->dst[0].v[l] = wr_f32(fop_f32(o, a, b, c), ftz, sat);
+        /* one loop per operation (the op switch hoisted out of the lane loop) */
+#define F32_LOOP(EXPR)                                                                      \
+    FOR_LANES(l, x->active) {                                                               \
+        float a = rd_f32(x, 0, l, ftz);                                                     \
+        float b = ns > 1 ? rd_f32(x, 1, l, ftz) : 0.0f;                                     \
+        float c = ns > 2 ? rd_f32(x, 2, l, ftz) : 0.0f;                                     \
+        (void)b, (void)c;                                                                   \
+        x->dst[0].v[l] = wr_f32((EXPR), ftz, sat);                                          \
+    }
+        switch (o) {
+        case FOP_ADD: F32_LOOP(a + b); break;
+        case FOP_SUB: F32_LOOP(a - b); break;
+        case FOP_MUL: F32_LOOP(a * b); break;
+        case FOP_FMA: F32_LOOP(fmaf(a, b, c)); break;
+        default: F32_LOOP(fop_f32(o, a, b, c)); break;
         }
+#undef F32_LOOP
     } else if (in->type == IR_T_F64) {
         /* .ftz exists for f64 only on rcp.approx.ftz.f64 (handled separately). */
         FOR_LANES(l, x->active) {
@@ -777,46 +815,63 @@ static ir_exec_status exec_shf(ir_exec_ctx *x)
 
 /* ---- comparisons, setp, set, selp, slct ---------------------------------------------------------- */
 
+/* Comparisons as a set of outcomes: bit 0 = less, bit 1 = equal, bit 2 = greater, bit 3 =
+ * unordered. A comparison is true when its mask holds the outcome, so the per-lane work is
+ * branch-free. lo/ls/hi/hs are the unsigned forms. */
+enum { CO_LT = 1, CO_EQ = 2, CO_GT = 4, CO_UN = 8 };
+
+static inline unsigned cmp_mask(ir_cmp cmp)
+{
+    switch (cmp) {
+    case IR_CMP_EQ: return CO_EQ;
+    case IR_CMP_NE: return CO_LT | CO_GT;
+    case IR_CMP_LT: case IR_CMP_LO: return CO_LT;
+    case IR_CMP_LE: case IR_CMP_LS: return CO_LT | CO_EQ;
+    case IR_CMP_GT: case IR_CMP_HI: return CO_GT;
+    case IR_CMP_GE: case IR_CMP_HS: return CO_GT | CO_EQ;
+    case IR_CMP_EQU: return CO_EQ | CO_UN;
+    case IR_CMP_NEU: return CO_LT | CO_GT | CO_UN;
+    case IR_CMP_LTU: return CO_LT | CO_UN;
+    case IR_CMP_LEU: return CO_LT | CO_EQ | CO_UN;
+    case IR_CMP_GTU: return CO_GT | CO_UN;
+    case IR_CMP_GEU: return CO_GT | CO_EQ | CO_UN;
+    case IR_CMP_NUM: return CO_LT | CO_EQ | CO_GT;
+    case IR_CMP_NAN: return CO_UN;
+    default: return 0;
+    }
+}
+
+static inline bool cmp_is_unsigned(ir_cmp cmp)
+{
+    return cmp == IR_CMP_LO || cmp == IR_CMP_LS || cmp == IR_CMP_HI || cmp == IR_CMP_HS;
+}
+
+/* outcome index: 0 less, 1 equal, 2 greater, 3 unordered */
+static inline unsigned outcome_float(double a, double b)
+{
+    unsigned un = (a != a) | (b != b);
+    return un * 3u + (unsigned)(a > b) * 2u + (unsigned)(a == b);
+}
+
+static inline unsigned outcome_int(uint64_t a, uint64_t b, unsigned n, bool sg)
+{
+    if (sg) {
+        int64_t sa = sext(a, n), sb = sext(b, n);
+        return (unsigned)(sa > sb) * 2u + (unsigned)(sa == sb);
+    }
+    a &= mask_n(n);
+    b &= mask_n(n);
+    return (unsigned)(a > b) * 2u + (unsigned)(a == b);
+}
+
 static inline bool cmp_float(ir_cmp cmp, double a, double b)
 {
-    bool un = a != a || b != b;
-    switch (cmp) {
-    case IR_CMP_EQ: return !un && a == b;
-    case IR_CMP_NE: return !un && a != b;
-    case IR_CMP_LT: return !un && a < b;
-    case IR_CMP_LE: return !un && a <= b;
-    case IR_CMP_GT: return !un && a > b;
-    case IR_CMP_GE: return !un && a >= b;
-    case IR_CMP_EQU: return un || a == b;
-    case IR_CMP_NEU: return un || a != b;
-    case IR_CMP_LTU: return un || a < b;
-    case IR_CMP_LEU: return un || a <= b;
-    case IR_CMP_GTU: return un || a > b;
-    case IR_CMP_GEU: return un || a >= b;
-    case IR_CMP_NUM: return !un;
-    case IR_CMP_NAN: return un;
-    default: return false;
-    }
+    return (cmp_mask(cmp) >> outcome_float(a, b)) & 1u;
 }
 
 static inline bool cmp_int(ir_cmp cmp, uint64_t a, uint64_t b, unsigned n, bool sg)
 {
-    int64_t sa = sext(a, n), sb = sext(b, n);
-    a &= mask_n(n);
-    b &= mask_n(n);
-    switch (cmp) {
-    case IR_CMP_EQ: return a == b;
-    case IR_CMP_NE: return a != b;
-    case IR_CMP_LT: return sg ? sa < sb : a < b;
-    case IR_CMP_LE: return sg ? sa <= sb : a <= b;
-    case IR_CMP_GT: return sg ? sa > sb : a > b;
-    case IR_CMP_GE: return sg ? sa >= sb : a >= b;
-    case IR_CMP_LO: return a < b;
-    case IR_CMP_LS: return a <= b;
-    case IR_CMP_HI: return a > b;
-    case IR_CMP_HS: return a >= b;
-    default: return false;
-    }
+    return (cmp_mask(cmp) >> outcome_int(a, b, n, sg && !cmp_is_unsigned(cmp))) & 1u;
 }
 
 /* A float operand of type t (f16/f32/f64 bits) as a double, flushed under ftz (f32 only). */
@@ -853,13 +908,47 @@ static inline bool boolop_apply(unsigned op, bool t, bool c)
 }
 
 /* setp.cmp[.bop].type p[|q], a, b[, {!}c]: p = (a cmp b) bop c, q = !(a cmp b) bop c. */
+/* The comparison of lane l's a and b as a bit of `mask` (cmp_mask); sg already accounts for the
+ * unsigned comparison forms. */
+static inline bool lane_compare(const ir_exec_ctx *x, unsigned l, unsigned mask, ir_type t, unsigned n, bool sg,
+                                bool ftz)
+{
+    unsigned o;
+    if (t == IR_T_F32)
+        o = outcome_float(rd_f32(x, 0, l, ftz), rd_f32(x, 1, l, ftz));
+    else if (t == IR_T_F64)
+        o = outcome_float(bits_f64(src(x, 0, l)), bits_f64(src(x, 1, l)));
+    else if (t == IR_T_F16)
+        o = outcome_float(f16_to_f64((uint16_t)src(x, 0, l)), f16_to_f64((uint16_t)src(x, 1, l)));
+    else
+        o = outcome_int(src(x, 0, l), src(x, 1, l), n, sg);
+    return (mask >> o) & 1u;
+}
+
 static ir_exec_status exec_setp(ir_exec_ctx *x)
 {
     const ir_instr *in = x->in;
     ir_type t = in->type;
+    ir_cmp cmp = (ir_cmp)in->cmp;
+    unsigned mask = cmp_mask(cmp);
+    unsigned n = t == IR_T_PRED ? 1 : type_bits(t) > 64 ? 64 : type_bits(t);
+    bool sg = type_signed(t) && !cmp_is_unsigned(cmp);
     bool ftz = (in->flags & IR_F_FTZ) != 0, two = in->n_dst >= 2, bop = in->boolop != IR_BOOL_NONE;
+    if (!two && !bop) { /* the common case */
+        if (t == IR_T_F32 && !ftz) {
+            FOR_LANES(l, x->active)
+            x->dst[0].v[l] = (mask >> outcome_float(bits_f32((uint32_t)src(x, 0, l)), bits_f32((uint32_t)src(x, 1, l)))) & 1u;
+        } else if (n == 32 && !type_float(t)) {
+            FOR_LANES(l, x->active)
+            x->dst[0].v[l] = (mask >> outcome_int(src(x, 0, l), src(x, 1, l), 32, sg)) & 1u;
+        } else {
+            FOR_LANES(l, x->active) x->dst[0].v[l] = lane_compare(x, l, mask, t, n, sg, ftz);
+        }
+        x->dst_written |= 1u;
+        return IR_EXEC_OK;
+    }
     FOR_LANES(l, x->active) {
-        bool r = ir_exec_compare(in->cmp, t, src(x, 0, l), src(x, 1, l), ftz);
+        bool r = lane_compare(x, l, mask, t, n, sg, ftz);
         bool c = bop ? src_pred(x, 2, l) != 0 : false;
         x->dst[0].v[l] = boolop_apply(in->boolop, r, c);
         if (two)
