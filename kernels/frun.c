@@ -379,12 +379,11 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
     fmem_seg seg;
     uint8_t *p;
     switch (space) {
-    case IR_SPACE_NONE:
-        if (addr - KLOAD_SHARED_WINDOW < KLOAD_WINDOW_SIZE)
-            return resolve(L, w, lane, IR_SPACE_SHARED, addr - KLOAD_SHARED_WINDOW, len, write, why);
-        if (addr - KLOAD_LOCAL_WINDOW < KLOAD_WINDOW_SIZE)
-            return resolve(L, w, lane, IR_SPACE_LOCAL, addr - KLOAD_LOCAL_WINDOW, len, write, why);
-        return resolve(L, w, lane, IR_SPACE_GLOBAL, addr, len, write, why);
+    case IR_SPACE_NONE: {
+        uint64_t a;
+        ir_space sp = kload_generic_resolve(addr, &a);
+        return resolve(L, w, lane, sp, a, len, write, why);
+    }
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
         p = fmem_translate(L->d->mem, addr, len, write);
@@ -603,13 +602,8 @@ static int exec_cvta(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_
     if (in->n_src < 1 || in->n_dst < 1 || in->dst[0].kind != IR_OPND_REG || !fetch(L, w, func, &in->src[0], &v))
         return fail(L, w, func, pc, -1, "malformed cvta");
     uint64_t base;
-    switch (in->space) {
-    case IR_SPACE_GLOBAL:
-    case IR_SPACE_CONST: base = 0; break;
-    case IR_SPACE_SHARED: base = KLOAD_SHARED_WINDOW; break;
-    case IR_SPACE_LOCAL: base = KLOAD_LOCAL_WINDOW; break;
-    default: return fail(L, w, func, pc, -1, "cvta for .%s is not supported", ir_space_name(in->space));
-    }
+    if (!kload_cvta_base((ir_space)in->space, &base))
+        return fail(L, w, func, pc, -1, "cvta for .%s is not supported", ir_space_name(in->space));
     bool to = (in->flags & IR_F_TO) != 0;
     uint64_t tm = type_mask((ir_type)in->type);
     for (unsigned i = 0; i < IR_WARP_SIZE; i++)

@@ -45,6 +45,35 @@ G_BEGIN_DECLS
 #define KLOAD_CPARAM_BASE 0x01000000ull
 #define KLOAD_DYN_SHARED_ALIGN 16u
 
+/* The space a generic address falls in (shared window, local window, else global — which holds the
+ * const bank too) and the address within that space. */
+static inline ir_space kload_generic_resolve(uint64_t addr, uint64_t *space_addr)
+{
+    if (addr - KLOAD_SHARED_WINDOW < KLOAD_WINDOW_SIZE) {
+        *space_addr = addr - KLOAD_SHARED_WINDOW;
+        return IR_SPACE_SHARED;
+    }
+    if (addr - KLOAD_LOCAL_WINDOW < KLOAD_WINDOW_SIZE) {
+        *space_addr = addr - KLOAD_LOCAL_WINDOW;
+        return IR_SPACE_LOCAL;
+    }
+    *space_addr = addr;
+    return IR_SPACE_GLOBAL;
+}
+
+/* The generic window base of a space for cvta (0 for global and const: identity); false for a
+ * space cvta does not support here (param). */
+static inline bool kload_cvta_base(ir_space space, uint64_t *base)
+{
+    switch (space) {
+    case IR_SPACE_GLOBAL:
+    case IR_SPACE_CONST: *base = 0; return true;
+    case IR_SPACE_SHARED: *base = KLOAD_SHARED_WINDOW; return true;
+    case IR_SPACE_LOCAL: *base = KLOAD_LOCAL_WINDOW; return true;
+    default: return false;
+    }
+}
+
 /* What a symbol is, for address computation. */
 typedef enum {
     KLOAD_SYM_GLOBAL,   /* address = KLOAD_GLOBALS_BASE + offset */

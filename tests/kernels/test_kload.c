@@ -233,6 +233,30 @@ static void test_recursion(void)
     rig_free(&r);
 }
 
+static void test_generic_map(void)
+{
+    uint64_t a;
+    g_assert_cmpint(kload_generic_resolve(KLOAD_SHARED_WINDOW + 40, &a), ==, IR_SPACE_SHARED);
+    g_assert_cmpuint(a, ==, 40);
+    g_assert_cmpint(kload_generic_resolve(KLOAD_LOCAL_WINDOW + KLOAD_WINDOW_SIZE - 1, &a), ==, IR_SPACE_LOCAL);
+    g_assert_cmpuint(a, ==, KLOAD_WINDOW_SIZE - 1);
+    g_assert_cmpint(kload_generic_resolve(KLOAD_LOCAL_WINDOW + KLOAD_WINDOW_SIZE, &a), ==, IR_SPACE_GLOBAL);
+    g_assert_cmpint(kload_generic_resolve(FMEM_ALLOC_BASE, &a), ==, IR_SPACE_GLOBAL);
+    g_assert_cmpuint(a, ==, FMEM_ALLOC_BASE);
+    g_assert_cmpint(kload_generic_resolve(KLOAD_CONST_BASE + 8, &a), ==, IR_SPACE_GLOBAL);
+    g_assert_cmpint(kload_generic_resolve(KLOAD_SHARED_WINDOW - 1, &a), ==, IR_SPACE_GLOBAL);
+    uint64_t b;
+    g_assert_true(kload_cvta_base(IR_SPACE_SHARED, &b));
+    g_assert_cmpuint(b, ==, KLOAD_SHARED_WINDOW);
+    g_assert_true(kload_cvta_base(IR_SPACE_CONST, &b));
+    g_assert_cmpuint(b, ==, 0);
+    g_assert_false(kload_cvta_base(IR_SPACE_PARAM, &b));
+    /* The windows do not overlap the allocation range or the module data. */
+    g_assert_cmpuint(FMEM_ALLOC_LIMIT, <=, KLOAD_SHARED_WINDOW);
+    g_assert_cmpuint(KLOAD_CONST_BASE + KLOAD_SEG_LIMIT, <=, KLOAD_GLOBALS_BASE);
+    g_assert_cmpuint(KLOAD_GLOBALS_BASE + KLOAD_SEG_LIMIT, <=, FMEM_ALLOC_BASE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -241,5 +265,6 @@ int main(int argc, char **argv)
     g_test_add_func("/kload/module-data", test_module_data);
     g_test_add_func("/kload/shared-local-layout", test_shared_local_layout);
     g_test_add_func("/kload/recursion", test_recursion);
+    g_test_add_func("/kload/generic-map", test_generic_map);
     return g_test_run();
 }
