@@ -111,6 +111,6 @@ const workload wl_bfs = {
     .name = "bfs",
     .blurb = "level-synchronous BFS on a random CSR graph: irregular, divergent, atomicMin, host loop",
     .ptx = "bfs.ptx",
-    .tags = "irregular,divergent,atomics,byte-access,cache-sensitive,multi-launch,limit-threads",
+    .tags = "irregular,divergent,atomics,warp-vote,byte-access,cache-sensitive,multi-launch,limit-threads",
     .run = bfs_run,
 };

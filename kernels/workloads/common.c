@@ -70,13 +70,14 @@ int wl_download(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GString 
 }
 
 int wl_launch_kernel(wl_device *dev, const char *entry, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                     unsigned by, unsigned bz, const wl_arg *args, unsigned n_args, GString *err)
+                     unsigned by, unsigned bz, unsigned shared_bytes, const wl_arg *args, unsigned n_args,
+                     GString *err)
 {
     wl_launch l = {
         .entry = entry,
         .grid = {gx, gy, gz},
         .block = {bx, by, bz},
-        .shared_bytes = 0,
+        .shared_bytes = shared_bytes,
         .args = args,
         .n_args = n_args,
     };

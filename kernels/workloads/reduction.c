@@ -28,7 +28,8 @@ static int reduction_run(wl_size size, uint32_t seed, wl_device *dev, GString *e
     if (wl_upload(dev, in, (size_t)n * 4, &din, err) || wl_upload(dev, NULL, 4, &dsum, err) ||
         wl_upload(dev, &lowest, 4, &dmax, err) ||
         WL_LAUNCH(dev, err, "reduce_sum", grid, 1, 1, BLOCK, 1, 1, WL_PTR(din), WL_PTR(dsum), WL_U32(n)) ||
-        WL_LAUNCH(dev, err, "reduce_max", grid, 1, 1, BLOCK, 1, 1, WL_PTR(din), WL_PTR(dmax), WL_U32(n)) ||
+        WL_LAUNCH_DYN(dev, err, "reduce_max", grid, 1, 1, BLOCK, 1, 1, BLOCK * sizeof(float), WL_PTR(din),
+                      WL_PTR(dmax), WL_U32(n)) ||
         wl_download(dev, dsum, &got[0], 4, err) || wl_download(dev, dmax, &got[1], 4, err))
         return -1;
 
@@ -48,6 +49,6 @@ const workload wl_reduction = {
     .name = "reduction",
     .blurb = "sum and max of a float array: shared-memory tree, warp shuffles, float atomicAdd, atomicCAS",
     .ptx = "reduction.ptx",
-    .tags = "shared,barrier,atomics,warp-shuffle,divergent,limit-threads",
+    .tags = "shared,dynamic-shared,barrier,atomics,warp-shuffle,divergent,limit-threads",
     .run = reduction_run,
 };

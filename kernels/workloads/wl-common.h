@@ -24,13 +24,21 @@ void wl_rng_fill_f32(wl_rng *rng, float *dst, size_t n, float lo, float hi);
 int wl_upload(wl_device *dev, const void *src, size_t bytes, uint64_t *addr, GString *err);
 int wl_download(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GString *err);
 int wl_write(wl_device *dev, uint64_t addr, const void *src, size_t bytes, GString *err);
-/* Launch `entry` on a grid x block; on failure the message names the entry. */
+/* Launch `entry` on a grid x block with `shared_bytes` of dynamic shared memory per block; on failure
+ * the message names the entry and the geometry. */
 int wl_launch_kernel(wl_device *dev, const char *entry, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                     unsigned by, unsigned bz, const wl_arg *args, unsigned n_args, GString *err);
+                     unsigned by, unsigned bz, unsigned shared_bytes, const wl_arg *args, unsigned n_args,
+                     GString *err);
 
+#define WL_ARGS(...)                                                                                         \
+    (const wl_arg[]){__VA_ARGS__}, (unsigned)(sizeof((const wl_arg[]){__VA_ARGS__}) / sizeof(wl_arg))
+/* The usual launch (no dynamic shared memory), arguments listed inline. */
 #define WL_LAUNCH(dev, err, entry, gx, gy, gz, bx, by, bz, ...)                                              \
-    wl_launch_kernel((dev), (entry), (gx), (gy), (gz), (bx), (by), (bz), (const wl_arg[]){__VA_ARGS__},      \
-                     (unsigned)(sizeof((const wl_arg[]){__VA_ARGS__}) / sizeof(wl_arg)), (err))
+    wl_launch_kernel((dev), (entry), (gx), (gy), (gz), (bx), (by), (bz), 0, WL_ARGS(__VA_ARGS__), (err))
+/* The same with `shared` bytes of dynamic shared memory per block (extern __shared__). */
+#define WL_LAUNCH_DYN(dev, err, entry, gx, gy, gz, bx, by, bz, shared, ...)                                  \
+    wl_launch_kernel((dev), (entry), (gx), (gy), (gz), (bx), (by), (bz), (shared), WL_ARGS(__VA_ARGS__),     \
+                     (err))
 
 /* Integer ceiling division. */
 static inline unsigned wl_div_up(unsigned a, unsigned b)
