@@ -237,6 +237,9 @@ void harness_free(harness *h)
     blk_ctx_free(h->ctx);
     cfg_free(h->config);
     g_free(h);
+    /* A fresh kernel for the next harness in this process (the block structs made by the
+     * constructor belong to the old simulation and are not freed). */
+    gsc_reset();
 }
 
 /* ---- subprocess tests ---- */

@@ -12,9 +12,10 @@
  *     cycle it was got in.
  * harness_step() runs one cycle. Cycle numbers are gsc_cycle() as seen by the driver.
  *
- * A SystemC kernel cannot be rebuilt inside one process, so each harness test runs in its own
- * subprocess: register it with harness_test_add(), which also calls gsc_init() in the child (the
- * test's main() must not call gsc_init itself).
+ * harness_free() resets the kernel (gsc_reset), so harnesses may follow one another in a process.
+ * Still, register harness tests with harness_test_add(): each runs in its own subprocess (a fresh
+ * SystemC kernel, a crash or fatal error fails only that test), which calls gsc_init() in the
+ * child (the test's main() must not call gsc_init itself).
  */
 #ifndef GPUSC_MODELS_CORE_HARNESS_H
 #define GPUSC_MODELS_CORE_HARNESS_H
@@ -60,7 +61,8 @@ void harness_set_drain(harness *h, const char *port, bool drain);
 uint64_t harness_step(harness *h);
 /* Run n cycles; returns the last cycle. */
 uint64_t harness_run(harness *h, unsigned n);
-/* Close the VCD (if any). The simulation itself ends with the (sub)process. */
+/* Close the VCD (if any), free the harness and reset the kernel (gsc_reset) for the next one. The
+ * block's own struct (from the constructor) is not freed. */
 void harness_free(harness *h);
 
 /* Register a g_test that runs fn in a subprocess (see above). */

@@ -332,10 +332,30 @@ static void test_sink_pause(void)
     harness_free(h);
 }
 
+/* harness_free resets the kernel: several harnesses one after the other in one process. */
+static void test_sequential(void)
+{
+    for (unsigned latency = 1; latency <= 3; latency++) {
+        char *set = g_strdup_printf("latency=%u", latency);
+        const char *settings[] = {set, NULL};
+        harness *h = harness_new(&demo_alu_desc, make_alu, settings, NULL);
+        demo_word w = {0, 4};
+        harness_push(h, "in", &w);
+        uint64_t when = 0;
+        demo_word out;
+        for (unsigned i = 0; i < 12 && !harness_pop(h, "out", &out, &when); i++)
+            harness_step(h);
+        g_assert_cmpuint(when, ==, latency + 2);
+        g_free(set);
+        harness_free(h);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/harness/latch-ports", test_latch_ports);
+    harness_test_add("/harness/sequential", test_sequential);
     harness_test_add("/harness/alu/latency1", test_alu_latency1);
     harness_test_add("/harness/alu/latency3", test_alu_latency3);
     harness_test_add("/harness/alu/latency7", test_alu_latency7);
