@@ -1251,6 +1251,15 @@ static ir_exec_status exec_testp(ir_exec_ctx *x)
 
 /* ---- bit manipulation -------------------------------------------------------------------------- */
 
+/* Bit reversal of 64 bits: swap adjacent bits, pairs, nibbles, then the bytes. */
+static inline uint64_t brev64(uint64_t v)
+{
+    v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
+    v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
+    v = ((v >> 4) & 0x0f0f0f0f0f0f0f0full) | ((v & 0x0f0f0f0f0f0f0f0full) << 4);
+    return __builtin_bswap64(v);
+}
+
 static ir_exec_status exec_bits(ir_exec_ctx *x, ir_opcode op)
 {
     const ir_instr *in = x->in;
@@ -1264,13 +1273,7 @@ static ir_exec_status exec_bits(ir_exec_ctx *x, ir_opcode op)
         switch (op) {
         case IR_OP_POPC: r = (uint64_t)__builtin_popcountll(a); break;
         case IR_OP_CLZ: r = a ? (uint64_t)(__builtin_clzll(a) - (64 - (int)n)) : n; break;
-        case IR_OP_BREV: {
-            uint64_t v = a, b = 0;
-            for (unsigned i = 0; i < n; i++, v >>= 1)
-                b = (b << 1) | (v & 1);
-            r = b;
-            break;
-        }
+        case IR_OP_BREV: r = brev64(a) >> (64 - n); break;
         default: { /* bfind: most significant non-sign bit */
             uint64_t v = (sg && sext(a, n) < 0) ? ~a & m : a;
             if (v == 0) {
@@ -1503,8 +1506,9 @@ uint64_t ir_exec_atom(const ir_instr *in, uint64_t old, uint64_t b, uint64_t c)
     switch (in->atom) {
     case IR_ATOM_ADD:
         if (t == IR_T_F32) {
-            float r = f32_flush(bits_f32((uint32_t)old)) + f32_flush(bits_f32((uint32_t)b));
-            return wr_f32(r, true, false);
+            bool ftz = !(in->flags & IR_F_NOFTZ);
+            float fo = bits_f32((uint32_t)old), fb = bits_f32((uint32_t)b);
+            return wr_f32((ftz ? f32_flush(fo) : fo) + (ftz ? f32_flush(fb) : fb), ftz, false);
         }
         if (t == IR_T_F64)
             return wr_f64(bits_f64(old) + bits_f64(b), false, false);

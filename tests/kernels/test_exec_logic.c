@@ -292,6 +292,10 @@ static void test_bit_counts(void)
     in.type = IR_T_B64;
     CHECK_HEX(T1(&in, 1), 0x8000000000000000ull);
     CHECK_HEX(T1(&in, 0x12345678), 0x1e6a2c4800000000ull);
+    CHECK_HEX(T1(&in, 0x0123456789abcdefull), 0xf7b3d591e6a2c480ull);
+    in.type = IR_T_B32;
+    CHECK_HEX(T1(&in, 0xf0000000), 0x0000000f);
+    CHECK_HEX(T1(&in, 0x1f0000000ull), 0x0000000f); /* bits above 32 ignored */
 }
 
 static void test_bfe_bfi(void)

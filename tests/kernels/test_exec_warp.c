@@ -241,6 +241,16 @@ static void test_atom(void)
     CHECK_HEX(atom(IR_ATOM_CAS, IR_T_B32, 5, 6, 9), 5);
     CHECK_HEX(atom(IR_ATOM_CAS, IR_T_B64, 0x100000005ull, 5, 9), 0x100000005ull);
     CHECK_HEX(atom(IR_ATOM_CAS, IR_T_B64, 0x100000005ull, 0x100000005ull, 9), 9);
+
+    /* red computes the same new value; .noftz keeps f32 subnormals */
+    ir_instr in = t_instr(IR_OP_RED, IR_T_U32, 2);
+    in.atom = IR_ATOM_INC;
+    CHECK_HEX(ir_exec_atom(&in, 3, 3, 0), 0);
+    in.atom = IR_ATOM_ADD;
+    in.type = IR_T_F32;
+    CHECK_HEX(ir_exec_atom(&in, 0x00000001, 0x00000001, 0), 0);
+    in.flags = IR_F_NOFTZ;
+    CHECK_HEX(ir_exec_atom(&in, 0x00000001, 0x00000001, 0), 0x00000002);
 }
 
 static void test_load_store(void)
