@@ -115,9 +115,9 @@ static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
     case IR_OP_LD:
     case IR_OP_LDU:
         di->kind = D_LD;
-        if (in->n_src < 1 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1) {
+        if (in->n_src < 1 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1 ||
+            (in->dst[0].kind != IR_OPND_REG && in->dst[0].kind != IR_OPND_VEC))
             di->kind = D_BAD, di->why = "malformed ld";
-        }
         break;
     case IR_OP_ST:
     case IR_OP_RED:
@@ -155,6 +155,18 @@ static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
             di->target = t->u.func;
             if (!callee->instrs || ir_func_n_instrs(callee) == 0)
                 di->kind = D_BAD, di->why = "call to a function without a body";
+            for (guint p = 0; callee->params && p < callee->params->len; p++)
+                if (g_array_index(callee->params, ir_param, p).sym >= m->syms->len)
+                    di->kind = D_BAD, di->why = "callee parameter without a symbol";
+            for (guint p = 0; callee->rets && p < callee->rets->len; p++)
+                if (g_array_index(callee->rets, ir_param, p).sym >= m->syms->len)
+                    di->kind = D_BAD, di->why = "callee return value without a symbol";
+            for (unsigned a = 0; a < in->call_n_args; a++)
+                if (in->call_args[a] >= m->syms->len)
+                    di->kind = D_BAD, di->why = "call argument without a symbol";
+            for (unsigned a = 0; a < in->call_n_ret; a++)
+                if (in->call_ret[a] >= m->syms->len)
+                    di->kind = D_BAD, di->why = "call return variable without a symbol";
         }
         break;
     }
