@@ -1206,6 +1206,10 @@ static ir_exec_status exec_sfu(ir_exec_ctx *x, sfun f)
         }
         return IR_EXEC_OK;
     }
+    if (in->type == IR_T_F16 && (f == SF_EX2 || f == SF_TANH)) { /* ex2.approx.f16, tanh.approx.f16 */
+        FOR_LANES(l, x->active) x->dst[0].v[l] = f16_out(sf_eval(f, f16_in(src(x, 0, l), ftz)), ftz, false);
+        return IR_EXEC_OK;
+    }
     return IR_EXEC_UNSUPPORTED;
 }
 

@@ -401,6 +401,15 @@ static void test_f16_arith(void)
     CHECK_HEX(T2(&in, 0x8000, 0x0000), 0x0000);
     in.flags = IR_F_NAN;
     CHECK_HEX(T2(&in, 0x7e00, 0x3c00), 0x7fff);
+
+    in = t_instr(IR_OP_EX2, IR_T_F16, 1);
+    in.flags = IR_F_APPROX;
+    CHECK_HEX(T1(&in, 0x4200), 0x4800); /* 2^3 = 8 */
+    CHECK_HEX(T1(&in, 0xce00), 0x0001); /* 2^-24: subnormal kept */
+    CHECK_HEX(T1(&in, 0x7c00), 0x7c00);
+    in.op = IR_OP_TANH;
+    CHECK_HEX(T1(&in, 0x0000), 0x0000);
+    CHECK_HEX(T1(&in, 0xc900), 0xbc00); /* tanh(-10) = -1 */
 }
 
 int main(int argc, char **argv)
