@@ -359,6 +359,34 @@ static void test_reproducible(void)
     g_free(bpath);
 }
 
+/* vcd2fst exits 0 even on garbage: read the FST back with fst2vcd (beside vcd2fst, or on PATH) and
+ * check that our scopes and a field made it through. */
+static void check_fst(const char *vcd2fst, const char *fst)
+{
+    gchar *dir = g_path_get_dirname(vcd2fst);
+    gchar *tool = g_build_filename(dir, "fst2vcd", NULL);
+    if (!g_file_test(tool, G_FILE_TEST_IS_EXECUTABLE)) {
+        g_free(tool);
+        tool = g_find_program_in_path("fst2vcd");
+    }
+    g_free(dir);
+    if (!tool) {
+        g_test_message("fst2vcd not found: only vcd2fst's exit status was checked");
+        return;
+    }
+    const gchar *argv[] = {tool, fst, NULL};
+    gchar *out = NULL;
+    gint status = -1;
+    g_assert_true(g_spawn_sync(NULL, (gchar **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                               &status, NULL));
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    g_assert_nonnull(strstr(out, "$scope module sm0 $end"));
+    g_assert_nonnull(strstr(out, " pc [11:0] $end"));
+    g_assert_null(strstr(out, "SystemC $end"));
+    g_free(out);
+    g_free(tool);
+}
+
 static void test_vcd2fst(void)
 {
     const char *tool = g_getenv("VCD2FST");
@@ -369,20 +397,24 @@ static void test_vcd2fst(void)
         g_test_skip("vcd2fst not found (set VCD2FST or install gtkwave)");
         return;
     }
-    gchar *path = traced_run("tofst.vcd", "*", 0, 0);
-    gchar *fst = g_build_filename(tmpdir, "tofst.fst", NULL);
-    const gchar *argv[] = {tool, path, fst, NULL};
-    gint status = -1;
-    gchar *err = NULL;
-    g_assert_true(g_spawn_sync(NULL, (gchar **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
-                               &status, NULL));
-    if (!g_spawn_check_wait_status(status, NULL))
-        g_test_message("vcd2fst: %s", err);
-    g_assert_true(g_spawn_check_wait_status(status, NULL));
-    g_assert_true(g_file_test(fst, G_FILE_TEST_IS_REGULAR));
-    g_free(err);
-    g_free(fst);
-    g_free(path);
+    /* a whole run, and a window (its $dumpvars is not at time 0) */
+    for (int w = 0; w < 2; w++) {
+        gchar *path = w ? traced_run("tofst-window.vcd", "*", 3, 6) : traced_run("tofst.vcd", "*", 0, 0);
+        gchar *fst = g_strconcat(path, ".fst", NULL);
+        const gchar *argv[] = {tool, path, fst, NULL};
+        gint status = -1;
+        gchar *err = NULL;
+        g_assert_true(g_spawn_sync(NULL, (gchar **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                                   &err, &status, NULL));
+        if (!g_spawn_check_wait_status(status, NULL))
+            g_test_message("vcd2fst %s: %s", path, err);
+        g_assert_true(g_spawn_check_wait_status(status, NULL));
+        g_assert_true(g_file_test(fst, G_FILE_TEST_IS_REGULAR));
+        check_fst(tool, fst);
+        g_free(err);
+        g_free(fst);
+        g_free(path);
+    }
     g_free(found);
 }
 
