@@ -14,6 +14,7 @@ nobase_pkginclude_HEADERS += sc/gsc.h
 # Tests of the C API (most build each system in a subprocess; test_reset builds several in one).
 SC_TESTS = tests/sc/test_latch tests/sc/test_fifo tests/sc/test_sensitivity tests/sc/test_errors tests/sc/test_vcd tests/sc/test_reset
 check_PROGRAMS += $(SC_TESTS)
+noinst_HEADERS += tests/sc/sc_test.h
 TESTS += $(SC_TESTS)
 tests_sc_test_latch_LDADD = $(GPUSC_LIBS)
 tests_sc_test_fifo_LDADD = $(GPUSC_LIBS)

@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "tests/sc/sc_test.h"
+
 typedef struct {
     uint64_t put_cycle;
     uint32_t seq;
@@ -100,22 +102,12 @@ static void check_depth1(bool producer_first)
 
 static void test_depth1_pf(void)
 {
-    if (g_test_subprocess()) {
-        check_depth1(true);
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_passed();
+    SC_TEST_IN_SUBPROCESS(check_depth1(true));
 }
 
 static void test_depth1_cf(void)
 {
-    if (g_test_subprocess()) {
-        check_depth1(false);
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_passed();
+    SC_TEST_IN_SUBPROCESS(check_depth1(false));
 }
 
 /* Depth 3, consumer every 4th cycle: the producer fills the FIFO (puts at 0,1,2), is held back, and
@@ -146,22 +138,12 @@ static void check_backpressure(bool producer_first)
 
 static void test_backpressure_pf(void)
 {
-    if (g_test_subprocess()) {
-        check_backpressure(true);
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_passed();
+    SC_TEST_IN_SUBPROCESS(check_backpressure(true));
 }
 
 static void test_backpressure_cf(void)
 {
-    if (g_test_subprocess()) {
-        check_backpressure(false);
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_passed();
+    SC_TEST_IN_SUBPROCESS(check_backpressure(false));
 }
 
 /* Between runs (a harness): empty/full, occupancy, peek; a put is gettable in the next cycle. */

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "tests/sc/sc_test.h"
+
 typedef struct {
     uint32_t v;
     bool flag;
@@ -87,22 +89,12 @@ static void run_system(bool writer_first)
 
 static void test_writer_first(void)
 {
-    if (g_test_subprocess()) {
-        run_system(true);
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_passed();
+    SC_TEST_IN_SUBPROCESS(run_system(true));
 }
 
 static void test_reader_first(void)
 {
-    if (g_test_subprocess()) {
-        run_system(false);
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_passed();
+    SC_TEST_IN_SUBPROCESS(run_system(false));
 }
 
 /* Writes between runs (a harness driving inputs) are seen by the next cycle that runs. */

@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "tests/sc/sc_test.h"
+
 #define MAXLOG 64
 
 typedef struct {
@@ -24,16 +26,6 @@ static void assert_log(const log_t *l, const uint64_t *want, unsigned n)
         g_assert_cmpuint(l->at[i], ==, want[i]);
     g_assert_cmpuint(l->n, ==, n);
 }
-
-#define SUBPROCESS(body)                                                                           \
-    do {                                                                                           \
-        if (g_test_subprocess()) {                                                                 \
-            body;                                                                                  \
-            return;                                                                                \
-        }                                                                                          \
-        g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);                                \
-        g_test_trap_assert_passed();                                                               \
-    } while (0)
 
 /* ---- next_trigger_cycles: wakes exactly n cycles later, numbered as the clocked processes are */
 
@@ -79,7 +71,7 @@ static void body_next_trigger_cycles(void)
 
 static void test_next_trigger_cycles(void)
 {
-    SUBPROCESS(body_next_trigger_cycles());
+    SC_TEST_IN_SUBPROCESS(body_next_trigger_cycles());
 }
 
 /* ---- events: delay, delta notification, cancel, sleeping on an event */
@@ -151,7 +143,7 @@ static void body_events(void)
 
 static void test_events(void)
 {
-    SUBPROCESS(body_events());
+    SC_TEST_IN_SUBPROCESS(body_events());
 }
 
 /* ---- an idle process asleep on an event costs no activation */
@@ -189,7 +181,7 @@ static void body_idle(void)
 
 static void test_idle(void)
 {
-    SUBPROCESS(body_idle());
+    SC_TEST_IN_SUBPROCESS(body_idle());
 }
 
 /* ---- latch and FIFO sensitivity: the reader runs in the cycle after the write / put / get */
@@ -272,12 +264,12 @@ static void body_channels(bool driver_first)
 
 static void test_channels_driver_first(void)
 {
-    SUBPROCESS(body_channels(true));
+    SC_TEST_IN_SUBPROCESS(body_channels(true));
 }
 
 static void test_channels_driver_last(void)
 {
-    SUBPROCESS(body_channels(false));
+    SC_TEST_IN_SUBPROCESS(body_channels(false));
 }
 
 /* ---- gsc_stop ends the run after all of the stop cycle's activations */
@@ -327,12 +319,12 @@ static void body_stop(bool stopper_first)
 
 static void test_stop_first(void)
 {
-    SUBPROCESS(body_stop(true));
+    SC_TEST_IN_SUBPROCESS(body_stop(true));
 }
 
 static void test_stop_last(void)
 {
-    SUBPROCESS(body_stop(false));
+    SC_TEST_IN_SUBPROCESS(body_stop(false));
 }
 
 /* ---- gsc_run ends when no activity remains (no clocked process) */
@@ -366,7 +358,7 @@ static void body_starvation(void)
 
 static void test_starvation(void)
 {
-    SUBPROCESS(body_starvation());
+    SC_TEST_IN_SUBPROCESS(body_starvation());
 }
 
 int main(int argc, char **argv)
