@@ -5,6 +5,7 @@
 #include "kernels/simt.h"
 
 #include <string.h>
+#include <time.h>
 
 #define FULL_MASK 0xffffffffu
 #define N_BARRIERS 16
@@ -95,6 +96,10 @@ typedef struct {
     uint64_t local_bytes, cparam_bytes;
     uint64_t executed, budget;
     GString *err;
+    /* The last global region hit (no allocation happens during a launch, so it stays valid). */
+    uint64_t gbase, gsize;
+    uint8_t *gdata;
+    bool greadonly;
 } flaunch;
 
 /* ---- decoding ------------------------------------------------------------------------------ */
@@ -436,34 +441,81 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
     }
 }
 
-/* Per-lane address of a MEM operand. */
-static inline uint64_t mem_addr(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *m, uint32_t lane)
+/* A MEM operand's per-lane addresses: base[lane] + off (base NULL: off alone). Computed once per
+ * instruction. */
+typedef struct {
+    const uint64_t *base;
+    uint64_t off;
+} maddr;
+
+static inline maddr mem_addr_of(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *m)
 {
-    uint64_t a = (uint64_t)m->u.mem.offset;
+    maddr a = {.base = NULL, .off = (uint64_t)m->u.mem.offset};
     if (m->u.mem.base_reg != IR_NONE)
-        a += reg_slot(L, w, func, m->u.mem.base_reg)[lane];
+        a.base = reg_slot(L, w, func, m->u.mem.base_reg);
     else if (m->u.mem.base_sym != IR_NONE)
-        a += sym_addr(L, m->u.mem.base_sym);
+        a.off += sym_addr(L, m->u.mem.base_sym);
     return a;
 }
 
-/* Checks and translates one lane's access; reports a failure. */
-static uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane, const ir_instr *in,
-                            uint64_t addr, uint64_t len, bool write)
+static inline uint64_t maddr_lane(const maddr *a, uint32_t lane)
+{
+    return a->off + (a->base ? a->base[lane] : 0);
+}
+
+/* The hot path of resolve(): shared, local and the cached global region inline. NULL means "ask
+ * resolve()", which also explains failures. */
+static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len,
+                                bool write)
+{
+    if (space == IR_SPACE_NONE)
+        space = kload_generic_resolve(addr, &addr);
+    switch (space) {
+    case IR_SPACE_SHARED:
+        return addr <= L->shared.size && len <= L->shared.size - addr ? L->shared.data + addr : NULL;
+    case IR_SPACE_LOCAL:
+        return addr <= L->local_bytes && len <= L->local_bytes - addr ? w->local + lane * L->local_bytes + addr : NULL;
+    case IR_SPACE_GLOBAL:
+    case IR_SPACE_CONST:
+        if (G_UNLIKELY(addr - L->gbase >= L->gsize)) {
+            const fmem_region *r = fmem_find(L->d->mem, addr);
+            if (!r)
+                return NULL;
+            L->gbase = r->base, L->gsize = r->size, L->gdata = r->data, L->greadonly = r->readonly;
+        }
+        if (len > L->gsize - (addr - L->gbase) || (write && L->greadonly))
+            return NULL;
+        return L->gdata + (addr - L->gbase);
+    default: return resolve(L, w, lane, space, addr, len, write, NULL);
+    }
+}
+
+static G_GNUC_NO_INLINE uint8_t *lane_access_fail(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane,
+                                                  const ir_instr *in, uint64_t addr, uint64_t len, bool write)
 {
     if (len > 1 && (addr & (len - 1)) != 0) {
         fail(L, w, func, pc, (int)lane, "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
              space_label(in->space), write ? "store" : "load", len, addr);
         return NULL;
     }
-    uint8_t *p = resolve(L, w, lane, in->space, addr, len, write, NULL);
-    if (G_LIKELY(p))
-        return p;
     GString *why = g_string_new(NULL);
-    resolve(L, w, lane, in->space, addr, len, write, why);
+    if (resolve(L, w, lane, in->space, addr, len, write, why))
+        g_string_append(why, "(internal error: the fast path refused a valid access)");
     fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load", why->str);
     g_string_free(why, TRUE);
     return NULL;
+}
+
+/* Checks and translates one lane's access (len a power of two, aligned); reports a failure. */
+static inline uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane, const ir_instr *in,
+                                   uint64_t addr, uint64_t len, bool write)
+{
+    uint8_t *p = NULL;
+    if (G_LIKELY((addr & (len - 1)) == 0))
+        p = fast_ptr(L, w, lane, (ir_space)in->space, addr, len, write);
+    if (G_LIKELY(p != NULL))
+        return p;
+    return lane_access_fail(L, w, func, pc, lane, in, addr, len, write);
 }
 
 /* A loaded element as a register value. Unsigned, bit and float types of 4 or 8 bytes are the bytes
@@ -502,12 +554,12 @@ static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
         slots[e] = r == IR_NONE ? NULL : reg_slot(L, w, func, r);
         vm[e] = r == IR_NONE ? 0 : rmask[r];
     }
+    maddr ma = mem_addr_of(L, w, func, m);
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        uint64_t a = mem_addr(L, w, func, m, l);
-        const uint8_t *p = lane_access(L, w, func, pc, l, in, a, es * nv, false);
+        const uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es * nv, false);
         if (!p)
             return 1;
         for (unsigned e = 0; e < nv; e++)
@@ -542,22 +594,24 @@ static int exec_st(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
     if (v->kind == IR_OPND_SREG || v->kind == IR_OPND_ADDR) {
         ir_lanes val;
         fetch(L, w, func, v, &val);
+        maddr ma = mem_addr_of(L, w, func, m);
         uint32_t mask = active;
         while (mask) {
             unsigned l = (unsigned)__builtin_ctz(mask);
             mask &= mask - 1;
-            uint8_t *p = lane_access(L, w, func, pc, l, in, mem_addr(L, w, func, m, l), es, true);
+            uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es, true);
             if (!p)
                 return 1;
             ir_exec_store_value((ir_type)in->type, val.v[l], p);
         }
         return 0;
     }
+    maddr ma = mem_addr_of(L, w, func, m);
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        uint8_t *p = lane_access(L, w, func, pc, l, in, mem_addr(L, w, func, m, l), es * nv, true);
+        uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es * nv, true);
         if (!p)
             return 1;
         for (unsigned e = 0; e < nv; e++)
@@ -592,11 +646,12 @@ static int exec_atom(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_
         dslot = reg_slot(L, w, func, in->dst[0].u.reg);
         dm = L->d->df[func].reg_mask[in->dst[0].u.reg];
     }
+    maddr ma = mem_addr_of(L, w, func, m);
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        uint8_t *p = lane_access(L, w, func, pc, l, in, mem_addr(L, w, func, m, l), es, true);
+        uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es, true);
         if (!p)
             return 1;
         uint64_t old = ir_exec_load_value((ir_type)in->type, p);
@@ -955,6 +1010,14 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
     return 0;
 }
 
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* Run one CTA to completion. */
 static int cta_run(flaunch *L)
 {
@@ -1069,6 +1132,7 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
     }
     L.budget = d->max_instr;
     gint64 t0 = g_get_monotonic_time();
+    double c0 = thread_cpu_seconds();
     int rc = 0;
     for (uint32_t z = 0; z < l->grid[2] && !rc; z++)
         for (uint32_t y = 0; y < l->grid[1] && !rc; y++)
@@ -1078,6 +1142,7 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
                 d->stats.ctas++;
             }
     d->stats.seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
+    d->stats.cpu_seconds += thread_cpu_seconds() - c0;
     d->stats.launches++;
     d->gridid++;
     for (uint32_t i = 0; i < L.nwarps; i++)

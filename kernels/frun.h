@@ -37,6 +37,8 @@ typedef struct {
     uint64_t ctas, launches;
     uint64_t divergent_branches;
     double seconds;                     /* wall time spent in launches */
+    double cpu_seconds;                 /* CPU time of the running thread spent in launches (a
+                                           steadier speed measure on a loaded machine) */
 } frun_stats;
 
 /* A device over `m` (not owned; it must outlive the device): a fresh memory image with the module's

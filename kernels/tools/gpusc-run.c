@@ -77,7 +77,9 @@ static void print_stats(const frun_stats *s)
     for (unsigned c = 0; c < IR_CLASS_COUNT; c++)
         printf(" %s %" G_GUINT64_FORMAT, ir_class_name((ir_class)c), s->by_class[c]);
     printf("\nelapsed seconds: %.3f\n", s->seconds);
+    printf("cpu seconds: %.3f\n", s->cpu_seconds);
     printf("thread instructions/s: %.0f\n", s->seconds > 0 ? (double)s->thread_instrs / s->seconds : 0.0);
+    printf("thread instructions/cpu s: %.0f\n", s->cpu_seconds > 0 ? (double)s->thread_instrs / s->cpu_seconds : 0.0);
 }
 
 /* Where a workload's PTX is: --ptx-dir, $GPUSC_PTX_DIR, the source tree, the installed data. */
