@@ -1,6 +1,7 @@
 /* gpusc-ptx — print a PTX kernel the way the toolchain sees it, like a disassembler.
  *
- *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--resources] [--occupancy THREADS [--markdown]]
+ *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--resources]
+ *             [--occupancy THREADS [--dynamic-shared BYTES] [--markdown]]
  *
  * PASS is one of: parse (as parsed: instructions with their index), cfg (basic blocks with preds,
  * succs, loop depth, idom, ipdom, reconvergence points), split (cfg after critical-edge splitting),
@@ -8,7 +9,8 @@
  * lastuse and reconv (regalloc, then that annotation pass: its fields after each instruction).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
  * --occupancy T prints the occupancy of the entry on the default GTX480-like SM with T threads per
- * block (docs/regalloc.md states the allocation units); --markdown prints it as a table row.
+ * block (docs/regalloc.md states the allocation units), plus BYTES of dynamic shared memory per block;
+ * --markdown prints it as a table row.
  *
  * Exit status: 0 success, 1 input error (unreadable file, parse error, unknown entry), 2 usage error.
  */
@@ -328,53 +330,12 @@ static bool parse_stage(const char *name, stage *st, const char **pass)
     return false;
 }
 
-int main(int argc, char **argv)
+/* Run the stages and print the listing or the reports. */
+static void report(ir_module *m, const char *file, const char *entry, stage st, const char *pass, bool resources,
+                   int occupancy_threads, int dynamic_shared, bool markdown)
 {
-    char *entry = NULL, *after = NULL;
-    gboolean resources = FALSE, markdown = FALSE;
-    gint occupancy_threads = 0;
-    GOptionEntry opts[] = {
-        { "entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME" },
-        { "after", 'a', 0, G_OPTION_ARG_STRING, &after,
-          "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv (default: parse)", "PASS" },
-        { "resources", 'r', 0, G_OPTION_ARG_NONE, &resources, "Print our register count beside ptxas's", NULL },
-        { "occupancy", 'o', 0, G_OPTION_ARG_INT, &occupancy_threads,
-          "Print the occupancy on the default GTX480-like SM for blocks of THREADS threads", "THREADS" },
-        { "markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown, "With --occupancy: one markdown table row per entry", NULL },
-        { NULL, 0, 0, 0, NULL, NULL, NULL }
-    };
-    GOptionContext *ctx = g_option_context_new("FILE - print a PTX kernel as the toolchain sees it");
-    g_option_context_add_main_entries(ctx, opts, NULL);
-    GError *err = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        int rc = die(EXIT_USAGE, "%s", err->message);
-        g_error_free(err);
-        g_option_context_free(ctx);
-        return rc;
-    }
-    g_option_context_free(ctx);
-    if (argc != 2)
-        return die(EXIT_USAGE, "expected one PTX file (gpusc-ptx FILE [--entry NAME] [--after PASS])");
-    if (occupancy_threads < 0 || occupancy_threads > 1024)
-        return die(EXIT_USAGE, "--occupancy: %d threads per block is out of range (1..1024)", occupancy_threads);
-    stage st = STAGE_PARSE;
-    const char *pass = NULL;
-    if (after && !parse_stage(after, &st, &pass))
-        return die(EXIT_USAGE, "unknown pass '%s' (known: parse, cfg, split, regalloc, lastuse, reconv)", after);
     if ((resources || occupancy_threads) && st < STAGE_REGALLOC)
         st = STAGE_REGALLOC;
-
-    const char *file = argv[1];
-    ir_module *m = ptx_parse_file(file, &err);
-    if (!m) {
-        int rc = die(EXIT_INPUT, "%s", err->message);
-        g_error_free(err);
-        return rc;
-    }
-    if (entry && !ir_module_find_func(m, entry)) {
-        ir_module_free(m);
-        return die(EXIT_INPUT, "%s: no function named '%s'", file, entry);
-    }
     GString *out = g_string_new(NULL);
     bool listing = !markdown && !resources && !occupancy_threads;
     for (guint i = 0; i < m->funcs->len; i++) {
@@ -410,32 +371,87 @@ int main(int argc, char **argv)
         }
         if (!occupancy_threads)
             continue;
-        occupancy o = occupancy_compute(ours, shared, (unsigned)occupancy_threads);
+        uint64_t total_shared = shared + (unsigned)dynamic_shared;
+        occupancy o = occupancy_compute(ours, total_shared, (unsigned)occupancy_threads);
+        char shared_text[64];
+        if (dynamic_shared)
+            g_snprintf(shared_text, sizeof shared_text, "%" G_GUINT64_FORMAT " + %d dynamic", shared, dynamic_shared);
+        else
+            g_snprintf(shared_text, sizeof shared_text, "%" G_GUINT64_FORMAT, shared);
         char r[16], sh[16];
         fmt_limit(r, sizeof r, o.by_regs);
         fmt_limit(sh, sizeof sh, o.by_shared);
         if (markdown) {
             char po[64] = "n/a";
             if (pi.found) {
-                occupancy op = occupancy_compute(pi.regs, pi.shared, (unsigned)occupancy_threads);
+                occupancy op = occupancy_compute(pi.regs, pi.shared + (unsigned)dynamic_shared, (unsigned)occupancy_threads);
                 g_snprintf(po, sizeof po, "%u (%s)", op.blocks, op.limiter);
             }
-            g_string_append_printf(out, "| %s | %u | %s | %" G_GUINT64_FORMAT " | %u | %u | %u | %s | %s | %u (%u) | %s | %s |\n",
-                                   f->name, ours, ptxas_regs, shared, occupancy_threads, o.by_blocks, o.by_threads, r,
+            g_string_append_printf(out, "| %s | %u | %s | %s | %u | %u | %u | %s | %s | %u (%u) | %s | %s |\n",
+                                   f->name, ours, ptxas_regs, shared_text, occupancy_threads, o.by_blocks, o.by_threads, r,
                                    sh, o.blocks, o.warps, o.limiter, po);
         } else {
             g_string_append_printf(out,
-                                   "%s: %d threads/block, %u registers, %" G_GUINT64_FORMAT
+                                   "%s: %d threads/block, %u registers, %s"
                                    " shared bytes: blocks/SM by blocks %u, threads %u, registers %s, shared %s -> %u "
                                    "blocks (%u warps), limited by %s\n",
-                                   f->name, occupancy_threads, ours, shared, o.by_blocks, o.by_threads, r, sh, o.blocks,
+                                   f->name, occupancy_threads, ours, shared_text, o.by_blocks, o.by_threads, r, sh, o.blocks,
                                    o.warps, o.limiter);
         }
     }
     fputs(out->str, stdout);
     g_string_free(out, TRUE);
+}
+
+int main(int argc, char **argv)
+{
+    char *entry = NULL, *after = NULL;
+    gboolean resources = FALSE, markdown = FALSE;
+    gint occupancy_threads = 0, dynamic_shared = 0;
+    GOptionEntry opts[] = {
+        { "entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME" },
+        { "after", 'a', 0, G_OPTION_ARG_STRING, &after,
+          "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv (default: parse)", "PASS" },
+        { "resources", 'r', 0, G_OPTION_ARG_NONE, &resources, "Print our register count beside ptxas's", NULL },
+        { "occupancy", 'o', 0, G_OPTION_ARG_INT, &occupancy_threads,
+          "Print the occupancy on the default GTX480-like SM for blocks of THREADS threads", "THREADS" },
+        { "dynamic-shared", 'd', 0, G_OPTION_ARG_INT, &dynamic_shared,
+          "With --occupancy: dynamic shared bytes per block given at launch", "BYTES" },
+        { "markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown, "With --occupancy: one markdown table row per entry", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL }
+    };
+    GOptionContext *ctx = g_option_context_new("FILE - print a PTX kernel as the toolchain sees it");
+    g_option_context_add_main_entries(ctx, opts, NULL);
+    GError *err = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        int rc = die(EXIT_USAGE, "%s", err->message);
+        g_error_free(err);
+        g_option_context_free(ctx);
+        return rc;
+    }
+    g_option_context_free(ctx);
+    int rc = EXIT_OK;
+    stage st = STAGE_PARSE;
+    const char *pass = NULL;
+    ir_module *m = NULL;
+    if (argc != 2)
+        rc = die(EXIT_USAGE, "expected one PTX file (gpusc-ptx FILE [--entry NAME] [--after PASS])");
+    else if (occupancy_threads < 0 || occupancy_threads > 1024)
+        rc = die(EXIT_USAGE, "--occupancy: %d threads per block is out of range (1..1024)", occupancy_threads);
+    else if (dynamic_shared < 0 || (unsigned)dynamic_shared > SM_SHARED)
+        rc = die(EXIT_USAGE, "--dynamic-shared: %d bytes is out of range (0..%u)", dynamic_shared, SM_SHARED);
+    else if (after && !parse_stage(after, &st, &pass))
+        rc = die(EXIT_USAGE, "unknown pass '%s' (known: parse, cfg, split, regalloc, lastuse, reconv)", after);
+    else if (!(m = ptx_parse_file(argv[1], &err))) {
+        rc = die(EXIT_INPUT, "%s", err->message);
+        g_error_free(err);
+    } else if (entry && !ir_module_find_func(m, entry)) {
+        rc = die(EXIT_INPUT, "%s: no function named '%s'", argv[1], entry);
+    }
+    if (rc == EXIT_OK)
+        report(m, argv[1], entry, st, pass, resources, occupancy_threads, dynamic_shared, markdown);
     ir_module_free(m);
     g_free(entry);
     g_free(after);
-    return EXIT_OK;
+    return rc;
 }

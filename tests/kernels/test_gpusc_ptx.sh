@@ -15,7 +15,7 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
 # has FILE REGEX: a line of FILE matches
 has() { grep -Eq -- "$2" "$1"; }
 
-echo "1..22"
+echo "1..24"
 
 "$ptx_tool" "$ptx/vecadd.ptx" >"$tmp/parse" 2>"$tmp/err"; rc=$?
 check "parse: exit 0" test $rc -eq 0
@@ -46,10 +46,15 @@ check "lastuse: guard annotation" has "$tmp/lu" '@P0 bra .*lastuse\.guard=1'
 check "reconv: divergent branch and its reconvergence point" sh -c "grep -Eq 'bra .*reconv\\.div=1' '$tmp/rc' && grep -Eq '^ +21  ret; \\{reconv\\.point=1\\}$' '$tmp/rc'"
 
 "$ptx_tool" "$ptx/bfs.ptx" --resources >"$tmp/res"
-check "resources: ours beside ptxas" has "$tmp/res" '^bfs_update: registers ours [0-9]+ ptxas 7 \([0-9]+%\), predicates [0-9]+, shared 0 bytes \(ptxas 0\)$'
+want=$(sed -n 's/^entry=bfs_update registers=\([0-9]*\) .*/\1/p' "$ptx/bfs.resources")
+check "resources: ours beside ptxas's (from bfs.resources)" has "$tmp/res" "^bfs_update: registers ours [0-9]+ ptxas $want \\([0-9]+%\\), predicates [0-9]+, shared 0 bytes \\(ptxas 0\\)\$"
 
 "$ptx_tool" "$ptx/srad.ptx" --entry srad_sums --occupancy 256 >"$tmp/occ"
 check "occupancy: shared bytes and limiter" has "$tmp/occ" '^srad_sums: 256 threads/block, [0-9]+ registers, 2048 shared bytes: .* limited by threads$'
+"$ptx_tool" "$ptx/nw.ptx" --occupancy 32 --dynamic-shared 16384 --markdown >"$tmp/occ2"
+check "occupancy: dynamic shared memory counts" has "$tmp/occ2" '^\| nw_tile \| [0-9]+ \| [0-9]+ \| 8452 \+ 16384 dynamic \| 32 \| 8 \| 48 \| [0-9]+ \| 1 \| 1 \(1\) \| shared \|'
+"$ptx_tool" "$ptx/nw.ptx" --occupancy 2000 >/dev/null 2>"$tmp/e5"; rc=$?
+check "error: block size out of range" sh -c "test $rc -eq 2 && grep -q '^gpusc: --occupancy' '$tmp/e5'"
 
 "$ptx_tool" "$tmp/missing.ptx" >/dev/null 2>"$tmp/e1"; rc=$?
 check "error: missing file" sh -c "test $rc -ne 0 && grep -q '^gpusc: ' '$tmp/e1'"
