@@ -10,3 +10,9 @@ models_libgpusc_models_la_SOURCES += \
 nobase_pkginclude_HEADERS += \
 	models/demo/demo.h models/demo/demo_word.h models/demo/demo_source.h \
 	models/demo/demo_alu.h models/demo/demo_sink.h
+
+# The memory payloads shared by the SM and the memory side.
+models_libgpusc_models_la_SOURCES += models/mem_types.c models/mem_types.h
+nobase_pkginclude_HEADERS += models/mem_types.h
+include models/sm/local.mk
+include models/mem/local.mk
