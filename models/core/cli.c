@@ -146,7 +146,6 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
     run->top_desc = top_desc;
     run->top_name = top_name;
     run->default_preset = default_preset;
-    run->trace = g_strdup("*");
     GOptionEntry entries[] = {
         {"list-blocks", 0, 0, G_OPTION_ARG_NONE, &run->list_blocks, "List the block types and exit", NULL},
         {"describe", 0, 0, G_OPTION_ARG_STRING, &run->describe, "Describe a block type and exit", "BLOCK"},
@@ -298,6 +297,8 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
         if (!cli_parse_window(run->trace_window, &run->trace_from, &run->trace_to, &problem))
             cli_die("%s", problem);
     }
+    if (!run->trace)
+        run->trace = g_strdup("*");
     if (!*run->trace)
         cli_die("--trace: empty pattern list (use --no-trace)");
     load_config(run);
