@@ -1,6 +1,8 @@
 /* test_workloads.c — what can be checked about the workloads without a PTX runner:
  *  - every registered workload names a committed PTX file whose .entry lines include every entry
- *    its driver launches (drivers run against a recording fake device);
+ *    its driver launches (drivers run against a recording fake device), every launch passes as
+ *    many arguments as the entry has parameters, each of a kind that fits the parameter's PTX type,
+ *    and entries that use dynamic shared memory (.extern .shared) get shared_bytes > 0;
  *  - a device failure is reported through err and a nonzero return, not a crash;
  *  - the input generators are deterministic (same seed -> same bytes written, other seed -> other);
  *  - vecadd's driver and check work end to end against a fake device that emulates the kernel on the
@@ -25,6 +27,8 @@ typedef struct {
     GPtrArray *entries; /* distinct entry names launched */
     unsigned n_launches;
     uint64_t write_hash;
+    const char *ptx;   /* the workload's PTX text, when launches are to be checked against it */
+    GString *problems; /* what those checks found */
 } fake_device;
 
 static uint64_t fake_alloc(wl_device *dev, size_t bytes)
@@ -89,6 +93,85 @@ static int fake_vecadd(fake_device *f, const wl_launch *l, GString *err)
     return 0;
 }
 
+/* The text of `.entry name(...) { ... }`: from its header to the next .entry (or the end). */
+static char *ptx_entry_text(const char *ptx, const char *entry)
+{
+    g_autofree char *head = g_strdup_printf(".entry %s(", entry);
+    const char *start = strstr(ptx, head);
+    if (!start)
+        return NULL;
+    const char *end = strstr(start + strlen(head), ".entry ");
+    return end ? g_strndup(start, (gsize)(end - start)) : g_strdup(start);
+}
+
+/* Does an argument of this kind fit a parameter of this PTX type (".u64", ".f32", ...)? */
+static bool arg_fits(wl_arg_kind kind, const char *type)
+{
+    switch (kind) {
+    case WL_ARG_PTR:
+    case WL_ARG_U64:
+    case WL_ARG_S64:
+        return !strcmp(type, ".u64") || !strcmp(type, ".s64") || !strcmp(type, ".b64");
+    case WL_ARG_U32:
+    case WL_ARG_S32:
+        return !strcmp(type, ".u32") || !strcmp(type, ".s32") || !strcmp(type, ".b32");
+    case WL_ARG_F32:
+        return !strcmp(type, ".f32");
+    case WL_ARG_F64:
+        return !strcmp(type, ".f64");
+    case WL_ARG_BYTES:
+        return !strcmp(type, ".align"); /* .param .align N .b8 name[bytes] */
+    }
+    return false;
+}
+
+/* Does `text` contain `sym` as a whole identifier? */
+static bool text_has_symbol(const char *text, const char *sym)
+{
+    size_t len = strlen(sym);
+    for (const char *p = strstr(text, sym); p; p = strstr(p + 1, sym)) {
+        bool before = p > text && (g_ascii_isalnum(p[-1]) || p[-1] == '_' || p[-1] == '$' || p[-1] == '%');
+        bool after = g_ascii_isalnum(p[len]) || p[len] == '_' || p[len] == '$';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* Compare a launch with its entry's parameter list and its use of dynamic shared memory. */
+static void launch_check_against_ptx(fake_device *f, const wl_launch *l)
+{
+    g_autofree char *text = ptx_entry_text(f->ptx, l->entry);
+    if (!text)
+        return; /* test_entries_exist reports it */
+    const char *close = strchr(text, ')');
+    g_assert_nonnull(close);
+    g_autofree char *params = g_strndup(text, (gsize)(close - text));
+    unsigned n = 0;
+    for (const char *p = strstr(params, ".param "); p; p = strstr(p + 1, ".param ")) {
+        char type[16] = "";
+        g_assert_cmpint(sscanf(p, ".param %15s", type), ==, 1);
+        if (n < l->n_args && !arg_fits(l->args[n].kind, type))
+            g_string_append_printf(f->problems, "%s: argument %u (kind %d) does not fit a %s parameter\n",
+                                   l->entry, n, (int)l->args[n].kind, type);
+        n++;
+    }
+    if (n != l->n_args)
+        g_string_append_printf(f->problems, "%s: %u arguments for %u parameters\n", l->entry, l->n_args, n);
+    /* Symbols declared `.extern .shared ... NAME[]` in the module and used in this entry's body. */
+    for (const char *p = strstr(f->ptx, ".extern .shared"); p; p = strstr(p + 1, ".extern .shared")) {
+        const char *bracket = strchr(p, '[');
+        g_assert_nonnull(bracket);
+        const char *name = bracket;
+        while (name > p && name[-1] != ' ' && name[-1] != '\t')
+            name--;
+        g_autofree char *sym = g_strndup(name, (gsize)(bracket - name));
+        if (text_has_symbol(close, sym) && l->shared_bytes == 0)
+            g_string_append_printf(f->problems, "%s uses dynamic shared memory (%s) but launches with none\n",
+                                   l->entry, sym);
+    }
+}
+
 static int fake_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
     fake_device *f = dev->impl;
@@ -98,6 +181,8 @@ static int fake_launch(wl_device *dev, const wl_launch *l, GString *err)
     g_assert_cmpuint(l->grid[0] * l->grid[1] * l->grid[2], >, 0);
     g_assert_cmpuint(l->block[0] * l->block[1] * l->block[2], >, 0);
     g_assert_cmpuint(l->block[0] * l->block[1] * l->block[2], <=, 1024);
+    if (f->ptx)
+        launch_check_against_ptx(f, l);
     switch (f->mode) {
     case FAKE_FAIL:
         g_string_append(err, "fake device refuses to launch");
@@ -118,7 +203,8 @@ static void fake_init(fake_device *f, wl_device *dev, fake_mode mode)
     *f = (fake_device){.mode = mode,
                        .mem = g_byte_array_new(),
                        .entries = g_ptr_array_new_with_free_func(g_free),
-                       .write_hash = 0xcbf29ce484222325ull};
+                       .write_hash = 0xcbf29ce484222325ull,
+                       .problems = g_string_new(NULL)};
     *dev = (wl_device){.ops = &FAKE_OPS, .impl = f};
 }
 
@@ -126,6 +212,7 @@ static void fake_clear(fake_device *f)
 {
     g_byte_array_unref(f->mem);
     g_ptr_array_unref(f->entries);
+    g_string_free(f->problems, TRUE);
 }
 
 static char *ptx_path(const char *file)
@@ -134,14 +221,20 @@ static char *ptx_path(const char *file)
     return g_build_filename(top ? top : ".", "kernels", "ptx", file, NULL);
 }
 
+static char *ptx_read(const char *file)
+{
+    g_autofree char *path = ptx_path(file);
+    char *text = NULL;
+    g_autoptr(GError) error = NULL;
+    g_file_get_contents(path, &text, NULL, &error);
+    g_assert_no_error(error);
+    return text;
+}
+
 /* The names of the .entry functions in a PTX file. */
 static GPtrArray *ptx_entries(const char *file)
 {
-    g_autofree char *path = ptx_path(file);
-    g_autofree char *text = NULL;
-    g_autoptr(GError) error = NULL;
-    g_assert_true(g_file_get_contents(path, &text, NULL, &error));
-    g_assert_no_error(error);
+    g_autofree char *text = ptx_read(file);
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     for (char **l = lines; *l; l++) {
@@ -189,9 +282,13 @@ static void test_entries_exist(gconstpointer data)
     fake_device f;
     wl_device dev;
     fake_init(&f, &dev, FAKE_RECORD);
+    g_autofree char *ptx = ptx_read(w->ptx);
+    f.ptx = ptx;
     g_autoptr(GString) err = g_string_new(NULL);
     w->run(WL_SIZE_TINY, 1, &dev, err);
     g_assert_cmpuint(f.n_launches, >, 0);
+    if (f.problems->len)
+        g_error("%s: launches do not match %s:\n%s", w->name, w->ptx, f.problems->str);
     g_autoptr(GPtrArray) entries = ptx_entries(w->ptx);
     for (guint i = 0; i < f.entries->len; i++) {
         const char *e = f.entries->pdata[i];
