@@ -412,6 +412,22 @@ static void test_config_error(void)
     tb_result_clear(&r);
 }
 
+/* The testbench's period_ps sets the core clock: the same cycles at other times. */
+static void test_period(void)
+{
+    const char *args[] = {"--set", "demo_alu.latency=3", "--set", "demo_source.count=40",
+                          "--set", "tb.period_ps=2500",  NULL};
+    tb_result r = run_tb(args);
+    g_assert_true(exited_ok(&r));
+    vcd *v = load_vcd(&r, "waveforms/tb-pipeline.vcd");
+    unsigned received = vcd_signal(v, "tb.sink.received");
+    g_assert_cmpuint(vcd_n_changes(v, received), ==, COUNT + 1);
+    for (unsigned k = 1; k <= COUNT; k++)
+        g_assert_cmpuint(vcd_change_nth(v, received, k).time, ==, (LATENCY + 1 + k) * 2500);
+    vcd_free(v);
+    tb_result_clear(&r);
+}
+
 /* A wrong result is caught: the reference of item 5 is corrupted on purpose. */
 static void test_mismatch(void)
 {
@@ -471,6 +487,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tb-pipeline/no-trace", test_no_trace);
     g_test_add_func("/tb-pipeline/config-error", test_config_error);
     g_test_add_func("/tb-pipeline/dump-roundtrip", test_dump_roundtrip);
+    g_test_add_func("/tb-pipeline/period", test_period);
     g_test_add_func("/tb-pipeline/mismatch", test_mismatch);
     g_test_add_func("/tb-pipeline/incomplete", test_incomplete);
     return g_test_run();
