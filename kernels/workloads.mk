@@ -26,7 +26,7 @@ kernels_libgpusc_kernels_core_la_SOURCES += \
 	kernels/workloads/pathfinder.c \
 	kernels/workloads/transpose.c
 
-EXTRA_DIST += kernels/gen-ptx.sh kernels/ptx/README.md \
+EXTRA_DIST += kernels/gen-ptx.sh kernels/ptx/README.md docs/workloads.md \
 	kernels/cuda/vecadd.cu kernels/ptx/vecadd.resources \
 	kernels/cuda/sgemm.cu kernels/ptx/sgemm.resources \
 	kernels/cuda/reduction.cu kernels/ptx/reduction.resources \
