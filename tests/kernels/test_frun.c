@@ -314,6 +314,20 @@ static void test_oob(void)
     rig_free(&r);
 }
 
+static void test_misaligned(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    uint64_t a = rig_alloc(&r, NULL, 64);
+    wl_arg args[] = {WL_PTR(a)};
+    g_assert_cmpint(rig_launch(&r, "misaligned", 1, 1, args, 1), !=, 0);
+    char want[96];
+    g_snprintf(want, sizeof want, "misaligned global load of 4 bytes at address 0x%" G_GINT64_MODIFIER "x", a + 2);
+    g_assert_nonnull(strstr(r.err->str, want));
+    g_assert_nonnull(strstr(r.err->str, "kernel misaligned: pc 1 "));
+    rig_free(&r);
+}
+
 static void test_store_const(void)
 {
     rig r;
@@ -423,6 +437,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/memory/dynamic-shared", test_dynshared);
     g_test_add_func("/frun/coords", test_coords);
     g_test_add_func("/frun/memory/store-const", test_store_const);
+    g_test_add_func("/frun/memory/misaligned", test_misaligned);
     g_test_add_func("/frun/memory/byval", test_byval);
     g_test_add_func("/frun/watchdog", test_watchdog);
     g_test_add_func("/frun/call", test_call);
