@@ -64,7 +64,7 @@ static int bfs_device(const bfs_graph *g, int src, wl_device *dev, int *cost, GS
     mask[src] = 1;
     uint64_t drow, dcol, dfront, dvisited, dnext, dcost, dagain;
     if (wl_upload(dev, g->row_ptr, (nb + 1) * 4, &drow, err) ||
-        wl_upload(dev, g->col_idx, (size_t)g->row_ptr[n] * 4 + 4, &dcol, err) ||
+        wl_upload(dev, g->col_idx, (size_t)g->row_ptr[n] * 4, &dcol, err) ||
         wl_upload(dev, mask, nb, &dfront, err) || wl_upload(dev, mask, nb, &dvisited, err) ||
         wl_upload(dev, NULL, nb, &dnext, err) || wl_upload(dev, cost, nb * 4, &dcost, err) ||
         wl_upload(dev, NULL, 4, &dagain, err))
