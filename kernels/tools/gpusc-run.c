@@ -419,6 +419,8 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--functional is required (only the functional runner exists for now)");
     } else if (o.max_instr < 0) {
         rc = die(EXIT_USAGE, "--max-instructions must not be negative");
+    } else if (!o.workload && (o.size || o.seed != 1)) {
+        rc = die(EXIT_USAGE, "--size and --seed go with --workload");
     } else if (o.workload && o.ptx) {
         rc = die(EXIT_USAGE, "--workload and --ptx exclude each other");
     } else if (o.workload) {
