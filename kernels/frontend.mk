@@ -16,3 +16,23 @@ tests_kernels_test_ptx_errors_SOURCES = tests/kernels/test_ptx_errors.c
 tests_kernels_test_ptx_errors_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_ptx_robust_SOURCES = tests/kernels/test_ptx_robust.c
 tests_kernels_test_ptx_robust_LDADD = $(KERNELS_LIBS)
+
+# The libFuzzer target: clang only (automake's compiler is gcc), so an explicit rule that compiles
+# the fuzzer with the front-end sources. Built by `make check` where configure found clang.
+FUZZ_PTX_DEPS = $(top_srcdir)/kernels/fuzz/fuzz_ptx_parse.c $(top_srcdir)/kernels/ir.c \
+	$(top_srcdir)/kernels/ptx_lex.c $(top_srcdir)/kernels/ptx_parse.c \
+	$(top_srcdir)/kernels/ir.h $(top_srcdir)/kernels/ptx_lex.h $(top_srcdir)/kernels/ptx_parse.h
+if HAVE_CLANG
+check_SCRIPTS += kernels/fuzz/fuzz_ptx_parse
+CLEANFILES += kernels/fuzz/fuzz_ptx_parse
+kernels/fuzz/fuzz_ptx_parse: $(FUZZ_PTX_DEPS)
+	@$(MKDIR_P) kernels/fuzz
+	$(AM_V_CC)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -I$(top_srcdir) -I$(top_builddir) $(GLIB_CFLAGS) \
+	  $(top_srcdir)/kernels/fuzz/fuzz_ptx_parse.c $(top_srcdir)/kernels/ir.c \
+	  $(top_srcdir)/kernels/ptx_lex.c $(top_srcdir)/kernels/ptx_parse.c \
+	  $(GLIB_LIBS) -lm -o $@
+endif
+TESTS += tests/kernels/fuzz_ptx_short.sh
+EXTRA_DIST += tests/kernels/fuzz_ptx_short.sh kernels/fuzz/fuzz_ptx_parse.c kernels/fuzz/ptx.dict \
+	kernels/fuzz/corpus kernels/fuzz/stress.cu
