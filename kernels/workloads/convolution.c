@@ -70,6 +70,6 @@ const workload wl_convolution = {
     .name = "convolution",
     .blurb = "separable 17-tap convolution, row and column passes through shared-memory aprons",
     .ptx = "convolution.ptx",
-    .tags = "shared,barrier,convergent,readonly-cache,multi-kernel,limit-blocks",
+    .tags = "shared,barrier,convergent,readonly-cache,multi-kernel,limit-blocks,limit-registers",
     .run = convolution_run,
 };

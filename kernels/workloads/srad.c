@@ -149,6 +149,6 @@ const workload wl_srad = {
     .name = "srad",
     .blurb = "speckle-reducing diffusion: three kernels per iteration, shared tiles with halos, host step",
     .ptx = "srad.ptx",
-    .tags = "shared,barrier,stencil,multi-kernel,divergent,special-functions,limit-threads",
+    .tags = "shared,barrier,stencil,multi-kernel,divergent,special-functions,limit-threads,limit-registers",
     .run = srad_run,
 };

@@ -46,6 +46,6 @@ const workload wl_transpose = {
     .name = "transpose",
     .blurb = "matrix transpose, naive (uncoalesced stores) and through a padded shared tile",
     .ptx = "transpose.ptx",
-    .tags = "shared,barrier,convergent,memory-divergent,limit-threads",
+    .tags = "shared,barrier,convergent,memory-divergent,limit-threads,limit-registers",
     .run = transpose_run,
 };
