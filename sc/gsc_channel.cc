@@ -18,15 +18,16 @@ using namespace sc_core;
 
 static const int64_t NEVER = INT64_MIN / 2;
 
-static std::string full_name(gsc_module *m, const char *name)
+std::string gsc_new_name(const char *what, gsc_module *m, const char *name)
 {
     if (!gsc_g.inited)
-        gsc_fatal("a channel or port ('%s') was created before gsc_init", name ? name : "");
+        gsc_fatal("%s('%s') called before gsc_init", what, name ? name : "");
     if (!name || !*name)
-        gsc_fatal("a channel or port needs a name (in '%s')", m ? m->name() : "(top)");
-    if (!m)
-        return name;
-    return std::string(m->name()) + "." + name;
+        gsc_fatal("%s: a name is needed (in '%s')", what, m ? m->name() : "(top)");
+    std::string full = m ? std::string(m->name()) + "." + name : std::string(name);
+    if (!gsc_g.names.insert(full).second || sc_find_object(full.c_str()))
+        gsc_fatal("%s: the name '%s' is already used", what, full.c_str());
+    return full;
 }
 
 static size_t round_up(size_t n, size_t a)
@@ -47,7 +48,7 @@ static void need_elab(const char *what, const std::string &name)
 extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_type *type)
 {
     gsc_latch *l = new gsc_latch;
-    l->name = full_name(m, name);
+    l->name = gsc_new_name("gsc_latch_new", m, name);
     need_elab("gsc_latch_new", l->name);
     if (!type || type->size == 0)
         gsc_fatal("latch '%s': no type (or a type of size 0)", l->name.c_str());
@@ -120,7 +121,7 @@ extern "C" const char *gsc_latch_name(const gsc_latch *l)
 extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth)
 {
     gsc_fifo *f = new gsc_fifo;
-    f->name = full_name(m, name);
+    f->name = gsc_new_name("gsc_fifo_new", m, name);
     need_elab("gsc_fifo_new", f->name);
     if (!type || type->size == 0)
         gsc_fatal("fifo '%s': no type (or a type of size 0)", f->name.c_str());
@@ -216,7 +217,7 @@ extern "C" const char *gsc_fifo_name(const gsc_fifo *f)
 extern "C" gsc_port *gsc_port_new(gsc_module *m, const char *name, gsc_dir dir, const gsc_type *type)
 {
     gsc_port *p = new gsc_port;
-    p->name = full_name(m, name);
+    p->name = gsc_new_name("gsc_port_new", m, name);
     need_elab("gsc_port_new", p->name);
     if (!type)
         gsc_fatal("port '%s': no type", p->name.c_str());

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "sc/gsc.h"
@@ -107,6 +108,8 @@ struct gsc_state {
     std::vector<gsc_process *> procs;
     std::vector<gsc_port *> ports;
     std::vector<gsc_traceable> traceables;
+    /* full names of the latches, FIFOs, ports and traced variables (kernel objects have their own) */
+    std::unordered_set<std::string> names;
 };
 
 extern gsc_state gsc_g;
@@ -131,6 +134,10 @@ static inline int64_t gsc_write_cycle()
     int64_t c = (int64_t)gsc_now_cycle();
     return gsc_g.in_run ? c : c - 1;
 }
+
+/* The full dotted name of `name` under m (NULL: top level), checked to be new; `what` names the
+ * call for error messages. */
+std::string gsc_new_name(const char *what, gsc_module *m, const char *name);
 
 /* Notify e so that it fires at the start of cycle `target` (delta-notify if that is now). */
 void gsc_notify_at(sc_core::sc_event *e, int64_t target);

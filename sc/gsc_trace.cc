@@ -106,9 +106,7 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
 
 extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width)
 {
-    if (!gsc_g.inited)
-        gsc_fatal("gsc_trace_var called before gsc_init");
-    std::string full = m ? std::string(m->name()) + "." + name : std::string(name);
+    std::string full = gsc_new_name("gsc_trace_var", m, name);
     if (gsc_g.elaborated)
         gsc_fatal("gsc_trace_var('%s'): only allowed during elaboration", full.c_str());
     if (!addr)

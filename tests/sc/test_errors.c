@@ -131,6 +131,32 @@ static void test_double_bind(void)
     EXPECT_FATAL("gpusc: port 'p' is already bound (to 'a'); cannot bind it to latch 'b'\n");
 }
 
+static void test_duplicate_name(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *m = gsc_module_new(NULL, "sm0");
+        gsc_latch_new(m, "out", &issue_type);
+        gsc_fifo_new(m, "out", &issue_type, 2);
+        return;
+    }
+    EXPECT_FATAL("gpusc: gsc_fifo_new: the name 'sm0.out' is already used\n");
+}
+
+static void test_name_of_a_module(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *m = gsc_module_new(NULL, "sm0");
+        gsc_module_new(m, "fetch");
+        gsc_port_new(m, "fetch", GSC_IN, &issue_type);
+        return;
+    }
+    EXPECT_FATAL("gpusc: gsc_port_new: the name 'sm0.fetch' is already used\n");
+}
+
 static void test_no_clock(void)
 {
     if (g_test_subprocess()) {
@@ -217,6 +243,8 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/errors/unbound-port", test_unbound_port);
     g_test_add_func("/sc/errors/unbound-ports-at-run", test_unbound_ports_at_run);
     g_test_add_func("/sc/errors/double-bind", test_double_bind);
+    g_test_add_func("/sc/errors/duplicate-name", test_duplicate_name);
+    g_test_add_func("/sc/errors/name-of-a-module", test_name_of_a_module);
     g_test_add_func("/sc/errors/no-clock", test_no_clock);
     g_test_add_func("/sc/errors/systemc-error", test_systemc_error);
     g_test_add_func("/sc/errors/systemc-warning", test_systemc_warning);
