@@ -86,6 +86,6 @@ const workload wl_backprop = {
     .name = "backprop",
     .blurb = "neural-network layer: shared-memory products and tree sums, sigmoid (expf), weight update",
     .ptx = "backprop.ptx",
-    .tags = "shared,barrier,divergent,special-functions,multi-kernel,limit-threads",
+    .tags = "shared,barrier,mostly-convergent,special-functions,multi-kernel,limit-threads",
     .run = backprop_run,
 };

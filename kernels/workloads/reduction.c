@@ -49,6 +49,6 @@ const workload wl_reduction = {
     .name = "reduction",
     .blurb = "sum and max of a float array: shared-memory tree, warp shuffles, float atomicAdd, atomicCAS",
     .ptx = "reduction.ptx",
-    .tags = "shared,dynamic-shared,barrier,atomics,warp-shuffle,divergent,limit-threads",
+    .tags = "shared,dynamic-shared,barrier,atomics,warp-shuffle,mostly-convergent,limit-threads",
     .run = reduction_run,
 };

@@ -58,6 +58,6 @@ const workload wl_scalarprod = {
     .name = "scalarprod",
     .blurb = "many dot products, one block per pair, double-precision accumulation and shared tree",
     .ptx = "scalarprod.ptx",
-    .tags = "shared,barrier,double,convergent,limit-registers",
+    .tags = "shared,barrier,double,mostly-convergent,limit-registers",
     .run = scalarprod_run,
 };

@@ -68,6 +68,6 @@ const workload wl_stencil3d = {
     .name = "stencil3d",
     .blurb = "3-D 7-point Jacobi stencil from global memory: cache-sensitive, 64-bit plane offsets",
     .ptx = "stencil3d.ptx",
-    .tags = "stencil,cache-sensitive,convergent,64bit-addr,limit-blocks",
+    .tags = "stencil,cache-sensitive,mostly-convergent,64bit-addr,limit-blocks",
     .run = stencil3d_run,
 };
