@@ -376,11 +376,20 @@ static void parse_var_head(ptx_parser *P, var_head *h, bool in_param_list)
             h->type_tok = P->tok;
             h->type = t;
             advance(P);
-        } else if (in_param_list && tok_eq(&P->tok, ".ptr")) {
-            /* .ptr [.space] [.align N]: an attribute for the optimiser; the value is an address. */
+        } else if (in_param_list && P->tok.kind == PTX_TOK_WORD && P->tok.len >= 4 &&
+                   memcmp(P->tok.text, ".ptr", 4) == 0 && (P->tok.len == 4 || P->tok.text[4] == '.')) {
+            /* `.ptr [.space] [.align N]`, also written `.ptr.global.align N`: an attribute for the
+             * optimiser; the value is an address either way. */
+            bool align_follows = P->tok.len >= 10 && memcmp(P->tok.text + P->tok.len - 6, ".align", 6) == 0;
             advance(P);
-            if (space_of(&P->tok) != IR_SPACE_NONE)
+            if (!align_follows && space_of(&P->tok) != IR_SPACE_NONE)
                 advance(P);
+            if (!align_follows && tok_eq(&P->tok, ".align")) {
+                advance(P);
+                align_follows = true;
+            }
+            if (align_follows)
+                parse_align(P); /* the pointee's alignment, not the parameter's */
         } else if (tok_eq(&P->tok, ".v2") || tok_eq(&P->tok, ".v4") || tok_eq(&P->tok, ".v8")) {
             fail_at(P, &P->tok, "unsupported vector variable declaration %s", tok_show(P, &P->tok));
         } else {

@@ -43,13 +43,15 @@ static void test_struct_param_offsets(void)
                             "\t.param .align 8 .b8 k_param_2[16],\n"
                             "\t.param .u8 k_param_3,\n"
                             "\t.param .align 4 .b8 k_param_4[6],\n"
-                            "\t.param .f64 k_param_5\n"
+                            "\t.param .f64 k_param_5,\n"
+                            "\t.param .u64 .ptr .global .align 16 k_param_6,\n"
+                            "\t.param .u64 .ptr.shared.align 8 k_param_7\n"
                             ")\n{\n\tret;\n}\n");
     ir_func *f = ir_module_find_func(m, "k");
     g_assert_nonnull(f);
     g_assert_true(f->is_entry);
     g_assert_true(f->is_visible);
-    g_assert_cmpuint(f->params->len, ==, 6);
+    g_assert_cmpuint(f->params->len, ==, 8);
     static const uint64_t off[] = { 0, 8, 16, 32, 36, 48 }, size[] = { 8, 4, 16, 1, 6, 8 };
     static const uint32_t align[] = { 8, 4, 8, 1, 4, 8 };
     for (unsigned i = 0; i < 6; i++) {
@@ -64,7 +66,8 @@ static void test_struct_param_offsets(void)
         g_assert_cmpuint(s->offset, ==, off[i]);
     }
     g_assert_cmpuint(g_array_index(f->params, ir_param, 2).type, ==, IR_T_B8);
-    g_assert_cmpuint(f->param_bytes, ==, 56);
+    g_assert_cmpuint(g_array_index(f->params, ir_param, 7).offset, ==, 64);
+    g_assert_cmpuint(f->param_bytes, ==, 72);
     ir_module_free(m);
 }
 
