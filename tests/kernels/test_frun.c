@@ -216,6 +216,29 @@ static void test_atomics(void)
     rig_free(&r);
 }
 
+static void test_atom_mix(void)
+{
+    rig r;
+    rig_init(&r, "memory.ptx");
+    uint32_t init[8] = {0, 0, 0x80000000u, 0, 0, 0, 0, 0};
+    uint64_t p = rig_alloc(&r, init, sizeof init);
+    wl_arg args[] = {WL_PTR(p)};
+    launch_ok(&r, "atom_mix", 2, 100, args, 1);
+    uint32_t out[8];
+    rig_read(&r, p, out, sizeof out);
+    g_assert_cmpuint(out[0], ==, 200);
+    g_assert_cmpuint(out[1], ==, 2 * 4950);
+    g_assert_cmpint((int32_t)out[2], ==, 49);
+    uint64_t sum64;
+    memcpy(&sum64, &out[4], 8);
+    g_assert_cmphex(sum64, ==, (uint64_t)(2 * 4950) << 32);
+    float f;
+    memcpy(&f, &out[6], 4);
+    g_assert_cmpfloat(f, ==, 100.0f);
+    g_assert_cmpuint(frun_device_stats(r.dev)->divergent_branches, >, 0); /* the CAS retry loop */
+    rig_free(&r);
+}
+
 static void test_generic(void)
 {
     rig r;
@@ -431,6 +454,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/barrier/deadlock", test_barrier_deadlock);
     g_test_add_func("/frun/barrier/after-exit", test_barrier_after_exit);
     g_test_add_func("/frun/memory/atomics", test_atomics);
+    g_test_add_func("/frun/memory/atom-mix", test_atom_mix);
     g_test_add_func("/frun/memory/generic", test_generic);
     g_test_add_func("/frun/memory/vec4", test_vec4);
     g_test_add_func("/frun/memory/oob", test_oob);
