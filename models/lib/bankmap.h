@@ -64,9 +64,9 @@ typedef struct {
 typedef struct {
     unsigned reads_granted;
     unsigned writes_granted;
-    unsigned writes_waiting;       /* writes over the bank's ports this cycle */
-    unsigned bank_conflicts;       /* reads waiting because of their bank */
-    unsigned collector_conflicts;  /* reads waiting because of their collector */
+    unsigned writes_waiting;      /* writes over the bank's ports this cycle */
+    unsigned bank_conflicts;      /* reads waiting because of their bank */
+    unsigned collector_conflicts; /* reads waiting because of their collector */
 } bankmap_arb_result;
 
 /* One cycle of arbitration. read_granted[i] / write_granted[i] are set for each request. */

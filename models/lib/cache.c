@@ -1,14 +1,14 @@
 /* cache.c — tag array, MSHR table and L1D policy decisions; see cache.h. */
 #include "models/lib/cache.h"
 
-G_DEFINE_QUARK(gpusc-cache-error-quark, cache_error)
+G_DEFINE_QUARK(gpusc - cache - error - quark, cache_error)
 
 struct cache_tags {
     cache_config cfg;
     unsigned line_shift;
-    unsigned set_bits;   /* log2(sets) when sets is a power of two */
-    cache_line *lines;   /* sets * ways, set-major */
-    uint64_t tick;       /* LRU clock: one step per touch */
+    unsigned set_bits; /* log2(sets) when sets is a power of two */
+    cache_line *lines; /* sets * ways, set-major */
+    uint64_t tick;     /* LRU clock: one step per touch */
     cache_index_fn index_fn;
     void *index_ctx;
     cache_evict_fn evict_fn;
@@ -16,7 +16,10 @@ struct cache_tags {
 };
 
 static const char *const status_names[CACHE_STATUS_COUNT] = {
-    "HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL",
+    "HIT",
+    "HIT_RESERVED",
+    "MISS",
+    "RESERVATION_FAIL",
 };
 static const char *const fail_names[CACHE_FAIL_COUNT] = {"none", "no-line", "mshr-full", "merge-full"};
 
@@ -176,14 +179,19 @@ static void drop_line(cache_tags *t, unsigned set, unsigned way, cache_evict_rea
 {
     cache_line *l = line_at(t, set, way);
     if ((l->state == CACHE_LINE_VALID || l->state == CACHE_LINE_MODIFIED) && t->evict_fn) {
-        cache_eviction ev = {.line_addr = l->line_addr, .state = l->state, .meta = l->meta,
-                             .set = set, .way = way, .reason = reason};
+        cache_eviction ev = {.line_addr = l->line_addr,
+                             .state = l->state,
+                             .meta = l->meta,
+                             .set = set,
+                             .way = way,
+                             .reason = reason};
         t->evict_fn(&ev, t->evict_ctx);
     }
     l->state = CACHE_LINE_INVALID;
 }
 
-static void install(cache_tags *t, unsigned set, unsigned way, uint64_t la, cache_line_state st, uint64_t meta)
+static void install(cache_tags *t, unsigned set, unsigned way, uint64_t la, cache_line_state st,
+                    uint64_t meta)
 {
     drop_line(t, set, way, CACHE_EVICT_REPLACE);
     cache_line *l = line_at(t, set, way);

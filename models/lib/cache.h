@@ -52,10 +52,10 @@ typedef enum {
 } cache_line_state;
 
 typedef struct {
-    uint64_t line_addr;     /* addr / line_size; meaningless when INVALID */
+    uint64_t line_addr; /* addr / line_size; meaningless when INVALID */
     cache_line_state state;
-    uint64_t last_use;      /* LRU stamp: larger = more recent */
-    uint64_t meta;          /* user payload (e.g. the reserving warp id) */
+    uint64_t last_use; /* LRU stamp: larger = more recent */
+    uint64_t meta;     /* user payload (e.g. the reserving warp id) */
 } cache_line;
 
 typedef enum {
@@ -140,8 +140,8 @@ cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged);
 void cache_mshr_free(cache_mshr *m);
 cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr); /* no side effects */
 cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request);
-bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr); /* an entry (not yet ready) exists */
-unsigned cache_mshr_used(const cache_mshr *m);                   /* entries in use (incl. ready ones) */
+bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr);    /* an entry (not yet ready) exists */
+unsigned cache_mshr_used(const cache_mshr *m);                       /* entries in use (incl. ready ones) */
 unsigned cache_mshr_merged(const cache_mshr *m, uint64_t line_addr); /* requests queued for the line */
 /* The fill for line_addr arrived; false if no pending entry exists for it. */
 bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr);

@@ -26,21 +26,21 @@
 
 G_BEGIN_DECLS
 
-#define COALESCE_MAX_LANES 32
+#define COALESCE_MAX_LANES   32
 #define COALESCE_MAX_SEGMENT 256 /* bytes; segment sizes are powers of two from 4 to this */
-#define COALESCE_MAX_TXNS (2 * COALESCE_MAX_LANES)
+#define COALESCE_MAX_TXNS    (2 * COALESCE_MAX_LANES)
 
 typedef struct {
-    unsigned lanes;                     /* lanes in the warp (<= 32) */
-    uint32_t active;                    /* bit i: lane i takes part */
-    unsigned size;                      /* bytes per lane: 1, 2, 4, 8 or 16 */
-    uint64_t addr[COALESCE_MAX_LANES];  /* byte address per lane */
+    unsigned lanes;                    /* lanes in the warp (<= 32) */
+    uint32_t active;                   /* bit i: lane i takes part */
+    unsigned size;                     /* bytes per lane: 1, 2, 4, 8 or 16 */
+    uint64_t addr[COALESCE_MAX_LANES]; /* byte address per lane */
 } coalesce_access;
 
 typedef struct {
-    uint64_t addr;                                /* segment base, aligned to the segment size */
-    unsigned size;                                /* segment bytes */
-    uint32_t lanes;                               /* lanes served */
+    uint64_t addr;                                 /* segment base, aligned to the segment size */
+    unsigned size;                                 /* segment bytes */
+    uint32_t lanes;                                /* lanes served */
     uint64_t byte_mask[COALESCE_MAX_SEGMENT / 64]; /* bit i: byte addr+i is touched */
 } coalesce_txn;
 

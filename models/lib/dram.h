@@ -38,7 +38,7 @@ typedef struct {
     uint64_t arrival; /* cycle it entered the queue (set by dram_push) */
     unsigned bank;    /* set by dram_push from the mapping */
     uint64_t row;
-    uint64_t done;    /* reply cycle (set when service starts) */
+    uint64_t done; /* reply cycle (set when service starts) */
 } dram_req;
 
 typedef struct dram_channel dram_channel;
@@ -51,7 +51,8 @@ typedef unsigned (*dram_sched_fn)(const dram_channel *ch, const dram_req *queue,
 dram_channel *dram_new(const dram_config *c);
 void dram_free(dram_channel *ch);
 void dram_set_scheduler(dram_channel *ch, dram_sched_fn fn, void *ctx); /* default: FCFS */
-unsigned dram_sched_fcfs(const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle, void *ctx);
+unsigned dram_sched_fcfs(const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle,
+                         void *ctx);
 
 /* Row-interleaved mapping: consecutive rows of row_bytes go to consecutive banks. */
 void dram_map_address(const dram_config *c, uint64_t addr, unsigned *bank, uint64_t *row);

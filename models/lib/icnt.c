@@ -4,7 +4,7 @@
 struct icnt {
     icnt_config cfg;
     uint64_t *src_free, *dst_free;
-    GArray **inject; /* per source: uint64_t inject-end cycles of packets not yet fully injected */
+    GArray **inject;  /* per source: uint64_t inject-end cycles of packets not yet fully injected */
     GArray **deliver; /* per destination: icnt_packet sorted by delivery */
     unsigned in_flight;
 };
@@ -82,8 +82,8 @@ uint64_t icnt_send(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned
     g_array_append_val(n->inject[src], end);
     uint64_t eject = MAX(inject + n->cfg.latency, n->dst_free[dst]);
     n->dst_free[dst] = eject + s;
-    icnt_packet p = {.src = src, .dst = dst, .bytes = bytes, .payload = payload, .sent = cycle,
-                     .delivered = eject + s};
+    icnt_packet p = {
+        .src = src, .dst = dst, .bytes = bytes, .payload = payload, .sent = cycle, .delivered = eject + s};
     GArray *d = n->deliver[dst];
     unsigned pos = d->len;
     while (pos > 0 && g_array_index(d, icnt_packet, pos - 1).delivered > p.delivered)

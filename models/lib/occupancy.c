@@ -4,13 +4,11 @@
 
 #include <limits.h>
 
-G_DEFINE_QUARK(gpusc-occupancy-error-quark, occupancy_error)
+G_DEFINE_QUARK(gpusc - occupancy - error - quark, occupancy_error)
 
 static const char *const limit_names[OCCUPANCY_LIMIT_COUNT] = {
-    [OCCUPANCY_LIMIT_REGS] = "registers",
-    [OCCUPANCY_LIMIT_SMEM] = "shared memory",
-    [OCCUPANCY_LIMIT_THREADS] = "threads",
-    [OCCUPANCY_LIMIT_WARPS] = "warps",
+    [OCCUPANCY_LIMIT_REGS] = "registers",  [OCCUPANCY_LIMIT_SMEM] = "shared memory",
+    [OCCUPANCY_LIMIT_THREADS] = "threads", [OCCUPANCY_LIMIT_WARPS] = "warps",
     [OCCUPANCY_LIMIT_CTAS] = "CTA slots",
 };
 
@@ -100,8 +98,7 @@ static void set_no_fit_error(const occupancy_sm *sm, const occupancy_kernel *k, 
     }
 }
 
-bool occupancy_compute(const occupancy_sm *sm, const occupancy_kernel *k, occupancy_result *out,
-                       GError **err)
+bool occupancy_compute(const occupancy_sm *sm, const occupancy_kernel *k, occupancy_result *out, GError **err)
 {
     g_return_val_if_fail(sm && k && out, false);
     if (!check_limits(sm, k, err))

@@ -45,22 +45,22 @@ typedef struct {
 } occupancy_sm;
 
 typedef struct {
-    unsigned regs_per_thread;  /* as ptxas -v reports */
-    unsigned smem_static;      /* bytes of .shared declared in the kernel */
-    unsigned smem_dynamic;     /* bytes given at launch */
-    unsigned threads_per_cta;  /* blockDim.x * y * z */
+    unsigned regs_per_thread; /* as ptxas -v reports */
+    unsigned smem_static;     /* bytes of .shared declared in the kernel */
+    unsigned smem_dynamic;    /* bytes given at launch */
+    unsigned threads_per_cta; /* blockDim.x * y * z */
 } occupancy_kernel;
 
 typedef struct {
-    unsigned ctas;                              /* CTAs per SM (>= 1 on success) */
-    occupancy_limit limiter;                    /* the resource that gives `ctas` */
+    unsigned ctas;                               /* CTAs per SM (>= 1 on success) */
+    occupancy_limit limiter;                     /* the resource that gives `ctas` */
     unsigned by_resource[OCCUPANCY_LIMIT_COUNT]; /* CTAs each resource alone allows (UINT_MAX: unlimited) */
-    unsigned warps_per_cta;                     /* ceil(threads / warp_size) */
-    unsigned padded_threads;                    /* warps_per_cta * warp_size */
-    uint64_t regs_per_cta;                      /* after rounding */
-    uint64_t smem_per_cta;                      /* after rounding (static + dynamic) */
-    uint64_t regs_unused;                       /* regs_per_sm - ctas * regs_per_cta */
-    uint64_t smem_unused;                       /* smem_per_sm - ctas * smem_per_cta */
+    unsigned warps_per_cta;                      /* ceil(threads / warp_size) */
+    unsigned padded_threads;                     /* warps_per_cta * warp_size */
+    uint64_t regs_per_cta;                       /* after rounding */
+    uint64_t smem_per_cta;                       /* after rounding (static + dynamic) */
+    uint64_t regs_unused;                        /* regs_per_sm - ctas * regs_per_cta */
+    uint64_t smem_unused;                        /* smem_per_sm - ctas * smem_per_cta */
 } occupancy_result;
 
 /* The GTX480 (Fermi) limits of GPGPU-Sim's configs/GTX480/gpgpusim.config: 32768 registers,

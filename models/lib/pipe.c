@@ -95,7 +95,8 @@ bool pipe_pop_done(gpusc_pipe *p, uint64_t cycle, pipe_result *out)
     return true;
 }
 
-unsigned pipe_writeback(gpusc_pipe *const *pipes, unsigned n, uint64_t cycle, unsigned ports, pipe_result *out)
+unsigned pipe_writeback(gpusc_pipe *const *pipes, unsigned n, uint64_t cycle, unsigned ports,
+                        pipe_result *out)
 {
     unsigned k = 0;
     while (k < ports) {

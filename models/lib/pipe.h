@@ -60,7 +60,8 @@ bool pipe_pop_done(gpusc_pipe *p, uint64_t cycle, pipe_result *out);
 
 /* Takes up to `ports` completed results (by `cycle`) from pipes[0..n); writes them to out (room for
  * `ports`), in grant order; returns how many. */
-unsigned pipe_writeback(gpusc_pipe *const *pipes, unsigned n, uint64_t cycle, unsigned ports, pipe_result *out);
+unsigned pipe_writeback(gpusc_pipe *const *pipes, unsigned n, uint64_t cycle, unsigned ports,
+                        pipe_result *out);
 
 G_END_DECLS
 

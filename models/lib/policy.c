@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-G_DEFINE_QUARK(gpusc-policy-error-quark, policy_error)
+G_DEFINE_QUARK(gpusc - policy - error - quark, policy_error)
 
 /* ---- ordering helpers -------------------------------------------------------------------------- */
 
@@ -164,9 +164,13 @@ static int cmp_pending_seq(const policy_warp *a, const policy_warp *b)
 
 static bool parse_level(const char *s, bool inner, int *out)
 {
-    static const struct { const char *name; int code; bool inner; } names[] = {
-        {"0", TL_INNER_LRR, true}, {"lrr", TL_INNER_LRR, true}, {"2", TL_INNER_GTO, true},
-        {"gto", TL_INNER_GTO, true}, {"1", TL_OUTER_SRR, false}, {"srr", TL_OUTER_SRR, false},
+    static const struct {
+        const char *name;
+        int code;
+        bool inner;
+    } names[] = {
+        {"0", TL_INNER_LRR, true},     {"lrr", TL_INNER_LRR, true},        {"2", TL_INNER_GTO, true},
+        {"gto", TL_INNER_GTO, true},   {"1", TL_OUTER_SRR, false},         {"srr", TL_OUTER_SRR, false},
         {"5", TL_OUTER_OLDEST, false}, {"oldest", TL_OUTER_OLDEST, false},
     };
     for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
@@ -186,7 +190,8 @@ static void *create_two_level(const char *args, GError **err)
     if (nf < 1 || nf > 3 || !g_ascii_string_to_unsigned(f[0], 10, 1, 1024, &n, NULL)) {
         g_set_error(err, POLICY_ERROR, 0,
                     "two_level_active needs an active-set size 1..1024 and at most two more fields "
-                    "(two_level_active:N[:inner[:outer]]), got \"%s\"", args ? args : "");
+                    "(two_level_active:N[:inner[:outer]]), got \"%s\"",
+                    args ? args : "");
         return NULL;
     }
     t.active_max = (unsigned)n;

@@ -26,13 +26,13 @@ G_BEGIN_DECLS
 typedef enum { RFACCESS_ALLOW, RFACCESS_DELAY, RFACCESS_RETRY } rfaccess_verdict;
 
 typedef struct {
-    unsigned warp;      /* dynamic warp id */
-    unsigned reg;       /* architectural register */
+    unsigned warp; /* dynamic warp id */
+    unsigned reg;  /* architectural register */
     bool write;
     uint64_t cycle;
-    unsigned phys;      /* the register the bank sees; starts as the caller sets it, hooks may rewrite */
-    unsigned delay;     /* extra cycles accumulated by DELAY verdicts */
-    int refused_by;     /* index of the hook that said RETRY, -1 otherwise */
+    unsigned phys;  /* the register the bank sees; starts as the caller sets it, hooks may rewrite */
+    unsigned delay; /* extra cycles accumulated by DELAY verdicts */
+    int refused_by; /* index of the hook that said RETRY, -1 otherwise */
 } rfaccess_req;
 
 /* A hook returns its verdict; for DELAY it sets *delay (>= 1). */

@@ -63,8 +63,8 @@ unsigned scoreboard_check(const scoreboard *sb, unsigned warp, const unsigned *s
     return h;
 }
 
-void scoreboard_reserve(scoreboard *sb, unsigned warp, const unsigned *srcs, unsigned nsrc, const unsigned *dsts,
-                        unsigned ndst, bool long_op)
+void scoreboard_reserve(scoreboard *sb, unsigned warp, const unsigned *srcs, unsigned nsrc,
+                        const unsigned *dsts, unsigned ndst, bool long_op)
 {
     for (unsigned i = 0; i < ndst; i++) {
         sb_entry *x = entry(sb, warp, dsts[i]);

@@ -22,9 +22,9 @@ G_BEGIN_DECLS
 
 typedef enum {
     SCOREBOARD_CLEAR = 0,
-    SCOREBOARD_RAW = 1u << 0, /* a source has a pending write */
-    SCOREBOARD_WAW = 1u << 1, /* a destination has a pending write */
-    SCOREBOARD_WAR = 1u << 2, /* a destination has a pending read (source reservations only) */
+    SCOREBOARD_RAW = 1u << 0,  /* a source has a pending write */
+    SCOREBOARD_WAW = 1u << 1,  /* a destination has a pending write */
+    SCOREBOARD_WAR = 1u << 2,  /* a destination has a pending read (source reservations only) */
     SCOREBOARD_LONG = 1u << 3, /* one of the pending writes involved is a long-latency one */
 } scoreboard_hazard_bits;
 
@@ -38,15 +38,15 @@ bool scoreboard_source_reservations(const scoreboard *sb);
 unsigned scoreboard_check(const scoreboard *sb, unsigned warp, const unsigned *srcs, unsigned nsrc,
                           const unsigned *dsts, unsigned ndst);
 /* Reserves the destinations (and, with source reservations, the sources). */
-void scoreboard_reserve(scoreboard *sb, unsigned warp, const unsigned *srcs, unsigned nsrc, const unsigned *dsts,
-                        unsigned ndst, bool long_op);
+void scoreboard_reserve(scoreboard *sb, unsigned warp, const unsigned *srcs, unsigned nsrc,
+                        const unsigned *dsts, unsigned ndst, bool long_op);
 /* long_op: the write being released was reserved as long-latency (the result came from a load). */
 void scoreboard_release_write(scoreboard *sb, unsigned warp, unsigned reg, bool long_op);
-void scoreboard_release_read(scoreboard *sb, unsigned warp, unsigned reg);  /* g_assert a pending read */
+void scoreboard_release_read(scoreboard *sb, unsigned warp, unsigned reg); /* g_assert a pending read */
 unsigned scoreboard_pending_writes(const scoreboard *sb, unsigned warp, unsigned reg);
 unsigned scoreboard_pending_reads(const scoreboard *sb, unsigned warp, unsigned reg);
 bool scoreboard_warp_idle(const scoreboard *sb, unsigned warp); /* nothing reserved (a warp may exit) */
-void scoreboard_clear_warp(scoreboard *sb, unsigned warp);     /* slot reuse by a new warp */
+void scoreboard_clear_warp(scoreboard *sb, unsigned warp);      /* slot reuse by a new warp */
 
 G_END_DECLS
 

@@ -7,8 +7,8 @@
 static cache_tags *tags_new(unsigned sets, unsigned ways, cache_index_kind idx)
 {
     GError *err = NULL;
-    cache_tags *t = cache_tags_new(&(cache_config){.sets = sets, .ways = ways, .line_size = LINE, .index = idx},
-                                   &err);
+    cache_tags *t =
+        cache_tags_new(&(cache_config){.sets = sets, .ways = ways, .line_size = LINE, .index = idx}, &err);
     g_assert_no_error(err);
     return t;
 }
@@ -38,8 +38,8 @@ static void test_config_errors(void)
     g_assert_null(cache_tags_new(&(cache_config){.sets = 4, .ways = 4, .line_size = 100}, &err));
     g_assert_nonnull(strstr(err->message, "power of two"));
     g_clear_error(&err);
-    g_assert_null(cache_tags_new(&(cache_config){.sets = 6, .ways = 4, .line_size = 128, .index = CACHE_INDEX_XOR},
-                                 &err));
+    g_assert_null(cache_tags_new(
+        &(cache_config){.sets = 6, .ways = 4, .line_size = 128, .index = CACHE_INDEX_XOR}, &err));
     g_clear_error(&err);
     cache_tags *t = cache_tags_new(&(cache_config){.sets = 6, .ways = 4, .line_size = 128}, &err);
     g_assert_no_error(err);
@@ -104,7 +104,7 @@ static void test_hit_miss_sequence(void)
     g_assert_cmpuint(way, ==, 0);
     g_assert_cmpuint(cache_tags_find(t, 0x1000)->meta, ==, 7); /* written on reservation only */
     g_assert_cmpint(cache_tags_access(t, 0x1080, true, 0, NULL), ==, CACHE_MISS); /* next line, next set */
-    g_assert_false(cache_tags_fill(t, 0x1000, 0)); /* already valid */
+    g_assert_false(cache_tags_fill(t, 0x1000, 0));                                /* already valid */
     cache_tags_free(t);
 }
 

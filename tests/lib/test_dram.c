@@ -1,8 +1,8 @@
 /* Unit tests for models/lib/dram: closed-form reply cycles, queue bound, scheduler hook. */
 #include "models/lib/dram.h"
 
-static const dram_config cfg = {.latency = 100, .bytes_per_cycle = 8, .queue_depth = 4, .banks = 4,
-                                .row_bytes = 2048};
+static const dram_config cfg = {
+    .latency = 100, .bytes_per_cycle = 8, .queue_depth = 4, .banks = 4, .row_bytes = 2048};
 
 /* Steps the channel every cycle until `cycle`, collecting replies. */
 static void run_until(dram_channel *ch, uint64_t from, uint64_t to, GArray *done)

@@ -46,8 +46,8 @@ static void test_spec_lavamd(void)
     occupancy_sm sm;
     occupancy_sm_init_gtx480(&sm);
     sm.smem_per_sm = 16384;
-    occupancy_result r = compute_ok(&sm, (occupancy_kernel){.regs_per_thread = 20, .smem_static = 7200,
-                                                            .threads_per_cta = 128});
+    occupancy_result r = compute_ok(
+        &sm, (occupancy_kernel){.regs_per_thread = 20, .smem_static = 7200, .threads_per_cta = 128});
     g_assert_cmpuint(r.ctas, ==, 2);
     g_assert_cmpint(r.limiter, ==, OCCUPANCY_LIMIT_SMEM);
     g_assert_cmpuint(r.smem_unused, ==, 1984);
@@ -131,12 +131,14 @@ static void test_round_smem_unit(void)
     occupancy_sm sm;
     occupancy_sm_init_gtx480(&sm);
     sm.smem_unit = 128;
-    occupancy_result r = compute_ok(&sm, (occupancy_kernel){.regs_per_thread = 8, .smem_static = 1000,
-                                                            .smem_dynamic = 24, .threads_per_cta = 32});
+    occupancy_result r = compute_ok(
+        &sm, (occupancy_kernel){
+                 .regs_per_thread = 8, .smem_static = 1000, .smem_dynamic = 24, .threads_per_cta = 32});
     g_assert_cmpuint(r.smem_per_cta, ==, 1024);
     g_assert_cmpuint(r.by_resource[OCCUPANCY_LIMIT_SMEM], ==, 48);
-    r = compute_ok(&sm, (occupancy_kernel){.regs_per_thread = 8, .smem_static = 1000, .smem_dynamic = 25,
-                                           .threads_per_cta = 32});
+    r = compute_ok(&sm,
+                   (occupancy_kernel){
+                       .regs_per_thread = 8, .smem_static = 1000, .smem_dynamic = 25, .threads_per_cta = 32});
     g_assert_cmpuint(r.smem_per_cta, ==, 1152);
     g_assert_cmpuint(r.by_resource[OCCUPANCY_LIMIT_SMEM], ==, 42);
 }
@@ -146,11 +148,12 @@ static void test_exact_boundaries(void)
 {
     occupancy_sm sm;
     occupancy_sm_init_gtx480(&sm);
-    occupancy_result r = compute_ok(&sm, (occupancy_kernel){.regs_per_thread = 8, .smem_static = 12288,
-                                                            .threads_per_cta = 32});
+    occupancy_result r = compute_ok(
+        &sm, (occupancy_kernel){.regs_per_thread = 8, .smem_static = 12288, .threads_per_cta = 32});
     g_assert_cmpuint(r.ctas, ==, 4);
     g_assert_cmpuint(r.smem_unused, ==, 0);
-    r = compute_ok(&sm, (occupancy_kernel){.regs_per_thread = 8, .smem_static = 12289, .threads_per_cta = 32});
+    r = compute_ok(&sm,
+                   (occupancy_kernel){.regs_per_thread = 8, .smem_static = 12289, .threads_per_cta = 32});
     g_assert_cmpuint(r.ctas, ==, 3);
     /* 1536 threads: exactly one CTA; the whole SM. */
     r = compute_ok(&sm, (occupancy_kernel){.regs_per_thread = 20, .threads_per_cta = 1536});
@@ -183,7 +186,8 @@ static void test_errors(void)
     g_assert_nonnull(strstr(m, "65536 registers"));
     g_assert_nonnull(strstr(m, "32768"));
     g_free(m);
-    m = compute_fail(&sm, (occupancy_kernel){.smem_static = 40000, .smem_dynamic = 10000, .threads_per_cta = 32},
+    m = compute_fail(&sm,
+                     (occupancy_kernel){.smem_static = 40000, .smem_dynamic = 10000, .threads_per_cta = 32},
                      OCCUPANCY_ERROR_DOES_NOT_FIT);
     g_assert_nonnull(strstr(m, "50000 bytes of shared memory"));
     g_assert_nonnull(strstr(m, "49152"));

@@ -107,7 +107,8 @@ static void test_candidate_lists(void)
     policy *p = must_new("gto");
     policy_warp w[4];
     for (unsigned i = 0; i < 4; i++)
-        w[i] = (policy_warp){.id = 10 + i, .age = rev_age[i], .ready = true, .last_issue = POLICY_NEVER_ISSUED};
+        w[i] =
+            (policy_warp){.id = 10 + i, .age = rev_age[i], .ready = true, .last_issue = POLICY_NEVER_ISSUED};
     w[1].last_issue = 7;
     w[2].ready = false;
     unsigned out[4];

@@ -22,7 +22,7 @@ static rfaccess_verdict hook_lock(void *ctx, rfaccess_req *r, unsigned *delay)
 static rfaccess_verdict hook_rename(void *ctx, rfaccess_req *r, unsigned *delay)
 {
     (void)delay;
-    const unsigned (*table)[8] = ctx;
+    const unsigned(*table)[8] = ctx;
     r->phys = table[r->warp][r->reg];
     return RFACCESS_ALLOW;
 }
