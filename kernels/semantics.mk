@@ -10,7 +10,8 @@ SEMANTICS_TESTS = \
 	tests/kernels/test_exec_float \
 	tests/kernels/test_exec_cvt \
 	tests/kernels/test_exec_warp \
-	tests/kernels/test_exec_parsed
+	tests/kernels/test_exec_parsed \
+	tests/kernels/test_exec_random
 check_PROGRAMS += $(SEMANTICS_TESTS)
 TESTS += $(SEMANTICS_TESTS)
 tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
@@ -19,3 +20,4 @@ tests_kernels_test_exec_float_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_cvt_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_warp_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_parsed_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_exec_random_LDADD = $(KERNELS_LIBS)

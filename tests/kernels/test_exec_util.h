@@ -55,6 +55,13 @@ static inline uint32_t fb(float f)
     return u;
 }
 
+static inline float bits_to_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 static inline uint64_t db(double d)
 {
     uint64_t u;
