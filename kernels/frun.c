@@ -275,7 +275,20 @@ static void dump_state(flaunch *L)
         g_string_append_printf(L->err, "  warp %u: %s", i, states[w->state]);
         if (w->state == W_BAR)
             g_string_append_printf(L->err, " %u", w->bar_id);
-        g_string_append_printf(L->err, ", exited lanes 0x%08x\n", w->st.exited);
+        g_string_append_printf(L->err, ", exited lanes 0x%08x", w->st.exited);
+        if (!simt_done(&w->st)) {
+            /* Where it stands: the instruction before the top entry's pc is what it last executed
+             * (the barrier, for a blocked warp). */
+            const simt_entry *t = simt_top(&w->st);
+            const dfunc *df = &L->d->df[t->func];
+            uint32_t at = w->state == W_BAR && t->pc > 0 ? t->pc - 1 : t->pc;
+            if (at < df->n) {
+                g_string_append_printf(L->err, ", at pc %u (line %u `", at, df->instrs[at].line);
+                ir_print_instr(L->err, L->d->mod, df->f, &df->instrs[at]);
+                g_string_append(L->err, "`)");
+            }
+        }
+        g_string_append_c(L->err, '\n');
         simt_dump(&w->st, L->err, "    ");
     }
     for (unsigned b = 0; b < N_BARRIERS; b++)

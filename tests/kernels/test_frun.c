@@ -175,6 +175,7 @@ static void test_barrier_deadlock(void)
     g_assert_nonnull(strstr(r.err->str, "deadlock"));
     g_assert_nonnull(strstr(r.err->str, "warp 0: at barrier 1"));
     g_assert_nonnull(strstr(r.err->str, "warp 1: at barrier 2"));
+    g_assert_nonnull(strstr(r.err->str, "`bar.sync 1;`"));
     rig_free(&r);
 }
 
