@@ -8,7 +8,7 @@ struct fmem {
     GArray *regions; /* fmem_region, sorted by base, non-overlapping */
     uint64_t next;   /* next allocation address */
     unsigned n_allocs;
-    guint last;      /* index of the last region hit (cache) */
+    guint last; /* index of the last region hit (cache) */
 };
 
 fmem *fmem_new(void)
@@ -177,8 +177,10 @@ void fmem_describe_fault(fmem *m, uint64_t addr, uint64_t len, bool write, GStri
     const fmem_region *r = fmem_find(m, addr);
     if (r) {
         if (len > r->size - (addr - r->base))
-            g_string_append_printf(out, "%" G_GUINT64_FORMAT "-byte access at 0x%" G_GINT64_MODIFIER
-                                        "x runs past the end of %s [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT ")",
+            g_string_append_printf(out,
+                                   "%" G_GUINT64_FORMAT "-byte access at 0x%" G_GINT64_MODIFIER
+                                   "x runs past the end of %s [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                                   ")",
                                    len, addr, r->name, r->base, r->size);
         else if (write && r->readonly)
             g_string_append_printf(out, "store to read-only %s at 0x%" G_GINT64_MODIFIER "x", r->name, addr);
@@ -190,12 +192,15 @@ void fmem_describe_fault(fmem *m, uint64_t addr, uint64_t len, bool write, GStri
     guint i = regions_upper_bound(m, addr);
     if (i > 0) {
         const fmem_region *p = &g_array_index(m->regions, fmem_region, i - 1);
-        g_string_append_printf(out, " (%" G_GUINT64_FORMAT " bytes past the end of %s [0x%" G_GINT64_MODIFIER
-                                    "x, +%" G_GUINT64_FORMAT "))",
+        g_string_append_printf(out,
+                               " (%" G_GUINT64_FORMAT " bytes past the end of %s [0x%" G_GINT64_MODIFIER
+                               "x, +%" G_GUINT64_FORMAT "))",
                                addr - (p->base + p->size), p->name, p->base, p->size);
     } else if (i < m->regions->len) {
         const fmem_region *n = &g_array_index(m->regions, fmem_region, i);
-        g_string_append_printf(out, " (%" G_GUINT64_FORMAT " bytes before %s [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT "))",
+        g_string_append_printf(out,
+                               " (%" G_GUINT64_FORMAT " bytes before %s [0x%" G_GINT64_MODIFIER
+                               "x, +%" G_GUINT64_FORMAT "))",
                                n->base - addr, n->name, n->base, n->size);
     }
 }

@@ -19,10 +19,10 @@
 
 G_BEGIN_DECLS
 
-#define FMEM_ALLOC_BASE 0x10000000ull   /* first device allocation */
+#define FMEM_ALLOC_BASE  0x10000000ull     /* first device allocation */
 #define FMEM_ALLOC_LIMIT 0x100000000000ull /* allocations stay below this (the generic windows) */
-#define FMEM_ALIGN 256ull
-#define FMEM_GUARD 256ull
+#define FMEM_ALIGN       256ull
+#define FMEM_GUARD       256ull
 
 typedef struct fmem fmem;
 

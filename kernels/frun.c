@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#define FULL_MASK 0xffffffffu
+#define FULL_MASK  0xffffffffu
 #define N_BARRIERS 16
 
 /* ---- decoded instructions: what the hot loop dispatches on, computed once per module ---------- */
@@ -30,12 +30,12 @@ typedef enum {
 } dkind;
 
 typedef struct {
-    uint8_t kind;   /* dkind */
-    uint8_t cls;    /* ir_class */
+    uint8_t kind;       /* dkind */
+    uint8_t cls;        /* ir_class */
     uint8_t mem_in_dst; /* st/red: the address operand is dst[0] */
-    uint8_t esize;  /* ld/st/atom element bytes */
-    uint32_t target; /* bra: target pc; call: callee */
-    const char *why; /* D_BAD */
+    uint8_t esize;      /* ld/st/atom element bytes */
+    uint32_t target;    /* bra: target pc; call: callee */
+    const char *why;    /* D_BAD */
 } dinstr;
 
 typedef struct {
@@ -137,7 +137,9 @@ static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
         if (in->n_src < 2 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1)
             di->kind = D_BAD, di->why = "malformed atom";
         break;
-    case IR_OP_CVTA: di->kind = D_CVTA; break;
+    case IR_OP_CVTA:
+        di->kind = D_CVTA;
+        break;
     case IR_OP_BRA: {
         const ir_operand *t = find_opnd(in, IR_OPND_LABEL);
         if (t) {
@@ -175,23 +177,35 @@ static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
         }
         break;
     }
-    case IR_OP_RET: di->kind = D_RET; break;
-    case IR_OP_EXIT: di->kind = D_EXIT; break;
+    case IR_OP_RET:
+        di->kind = D_RET;
+        break;
+    case IR_OP_EXIT:
+        di->kind = D_EXIT;
+        break;
     case IR_OP_BAR:
-    case IR_OP_BARRIER: di->kind = D_BAR; break;
+    case IR_OP_BARRIER:
+        di->kind = D_BAR;
+        break;
     case IR_OP_MEMBAR:
     case IR_OP_FENCE:
     case IR_OP_PREFETCH:
-    case IR_OP_NANOSLEEP: di->kind = D_NOP; break;
+    case IR_OP_NANOSLEEP:
+        di->kind = D_NOP;
+        break;
     case IR_OP_TRAP:
-    case IR_OP_BRKPT: di->kind = D_TRAP; break;
+    case IR_OP_BRKPT:
+        di->kind = D_TRAP;
+        break;
     case IR_OP_MOV:
         di->kind = (in->n_dst > 0 && in->dst[0].kind == IR_OPND_VEC) ||
                            (in->n_src > 0 && in->src[0].kind == IR_OPND_VEC)
                        ? D_MOV_VEC
                        : D_ALU;
         break;
-    default: di->kind = D_ALU; break;
+    default:
+        di->kind = D_ALU;
+        break;
     }
 }
 
@@ -243,7 +257,8 @@ static int G_GNUC_PRINTF(6, 7)
         g_string_append_printf(e, "in .func %s: ", df->f->name);
     if (pc < df->n) {
         const ir_instr *in = &df->instrs[pc];
-        g_string_append_printf(e, "pc %u (%s:%u `", pc, L->d->mod->filename ? L->d->mod->filename : "?", in->line);
+        g_string_append_printf(e, "pc %u (%s:%u `", pc, L->d->mod->filename ? L->d->mod->filename : "?",
+                               in->line);
         ir_print_instr(e, L->d->mod, df->f, in);
         g_string_append(e, "`)");
     } else {
@@ -293,9 +308,9 @@ static void dump_state(flaunch *L)
     }
     for (unsigned b = 0; b < N_BARRIERS; b++)
         if (L->bar[b].warps)
-            g_string_append_printf(L->err, "  barrier %u: %u warps (%u threads) arrived, %u warps not finished%s\n", b,
-                                   L->bar[b].warps, L->bar[b].threads, L->live,
-                                   L->bar[b].expected ? " (count given)" : "");
+            g_string_append_printf(
+                L->err, "  barrier %u: %u warps (%u threads) arrived, %u warps not finished%s\n", b,
+                L->bar[b].warps, L->bar[b].threads, L->live, L->bar[b].expected ? " (count given)" : "");
 }
 
 /* ---- operands ------------------------------------------------------------------------------- */
@@ -313,26 +328,46 @@ static uint64_t sreg_value(const flaunch *L, const fwarp *w, const ir_operand *o
         thread_coords(L, w->id, lane, t);
         return t[c];
     }
-    case IR_SREG_NTID: return L->l->block[c];
-    case IR_SREG_CTAID: return L->ctaid[c];
-    case IR_SREG_NCTAID: return L->l->grid[c];
-    case IR_SREG_LANEID: return lane;
-    case IR_SREG_WARPID: return w->id;
-    case IR_SREG_NWARPID: return L->nwarps;
-    case IR_SREG_SMID: return 0;
-    case IR_SREG_NSMID: return 1;
-    case IR_SREG_GRIDID: return L->d->gridid;
-    case IR_SREG_CLOCK: return (uint32_t)L->executed;
-    case IR_SREG_CLOCK64: return L->executed;
-    case IR_SREG_GLOBALTIMER: return L->executed;
-    case IR_SREG_LANEMASK_EQ: return UINT32_C(1) << lane;
-    case IR_SREG_LANEMASK_LE: return (uint32_t)((UINT64_C(2) << lane) - 1);
-    case IR_SREG_LANEMASK_LT: return (UINT32_C(1) << lane) - 1;
-    case IR_SREG_LANEMASK_GE: return ~((UINT32_C(1) << lane) - 1);
-    case IR_SREG_LANEMASK_GT: return (uint32_t) ~((UINT64_C(2) << lane) - 1);
-    case IR_SREG_DYN_SMEM_SIZE: return L->l->shared_bytes;
-    case IR_SREG_TOTAL_SMEM_SIZE: return L->shared.size;
-    case IR_SREG_COUNT: break;
+    case IR_SREG_NTID:
+        return L->l->block[c];
+    case IR_SREG_CTAID:
+        return L->ctaid[c];
+    case IR_SREG_NCTAID:
+        return L->l->grid[c];
+    case IR_SREG_LANEID:
+        return lane;
+    case IR_SREG_WARPID:
+        return w->id;
+    case IR_SREG_NWARPID:
+        return L->nwarps;
+    case IR_SREG_SMID:
+        return 0;
+    case IR_SREG_NSMID:
+        return 1;
+    case IR_SREG_GRIDID:
+        return L->d->gridid;
+    case IR_SREG_CLOCK:
+        return (uint32_t)L->executed;
+    case IR_SREG_CLOCK64:
+        return L->executed;
+    case IR_SREG_GLOBALTIMER:
+        return L->executed;
+    case IR_SREG_LANEMASK_EQ:
+        return UINT32_C(1) << lane;
+    case IR_SREG_LANEMASK_LE:
+        return (uint32_t)((UINT64_C(2) << lane) - 1);
+    case IR_SREG_LANEMASK_LT:
+        return (UINT32_C(1) << lane) - 1;
+    case IR_SREG_LANEMASK_GE:
+        return ~((UINT32_C(1) << lane) - 1);
+    case IR_SREG_LANEMASK_GT:
+        return (uint32_t) ~((UINT64_C(2) << lane) - 1);
+    case IR_SREG_DYN_SMEM_SIZE:
+        return L->l->shared_bytes;
+    case IR_SREG_TOTAL_SMEM_SIZE:
+        return L->shared.size;
+    case IR_SREG_COUNT:
+        break;
     }
     return 0;
 }
@@ -360,12 +395,14 @@ static bool fetch(const flaunch *L, const fwarp *w, uint32_t func, const ir_oper
             out->v[i] = sreg_value(L, w, o, i);
         return true;
     case IR_OPND_ADDR: {
-        uint64_t a = (o->u.mem.base_sym != IR_NONE ? sym_addr(L, o->u.mem.base_sym) : 0) + (uint64_t)o->u.mem.offset;
+        uint64_t a =
+            (o->u.mem.base_sym != IR_NONE ? sym_addr(L, o->u.mem.base_sym) : 0) + (uint64_t)o->u.mem.offset;
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
             out->v[i] = a;
         return true;
     }
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -382,7 +419,8 @@ static inline void write_lanes(uint64_t *slot, const uint64_t *v, uint32_t mask,
     }
 }
 
-static inline uint32_t pred_mask(const flaunch *L, const fwarp *w, uint32_t func, uint32_t reg, bool neg, uint32_t mask)
+static inline uint32_t pred_mask(const flaunch *L, const fwarp *w, uint32_t func, uint32_t reg, bool neg,
+                                 uint32_t mask)
 {
     const uint64_t *p = reg_slot(L, w, func, reg);
     uint32_t out = 0;
@@ -403,8 +441,8 @@ static const char *space_label(ir_space s)
 
 /* Host pointer for `len` bytes at `addr` in `space` for a lane, or NULL (with the reason appended to
  * `why` unless it is NULL: the hot path passes NULL and asks again only to report a failure). */
-static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len, bool write,
-                        GString *why)
+static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len,
+                        bool write, GString *why)
 {
     fmem_seg seg;
     uint8_t *p;
@@ -423,16 +461,18 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
     case IR_SPACE_SHARED:
         p = fmem_seg_ptr(&L->shared, addr, len);
         if (!p && why)
-            g_string_append_printf(why, "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
-                                        ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
+            g_string_append_printf(why,
+                                   "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
+                                   ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
                                    addr, len, L->shared.size);
         return p;
     case IR_SPACE_LOCAL:
         seg = (fmem_seg){.data = w->local + lane * L->local_bytes, .size = L->local_bytes};
         p = fmem_seg_ptr(&seg, addr, len);
         if (!p && why)
-            g_string_append_printf(why, "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
-                                        ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
+            g_string_append_printf(why,
+                                   "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
+                                   ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
                                    addr, len, L->local_bytes);
         return p;
     case IR_SPACE_PARAM:
@@ -444,8 +484,9 @@ static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uin
             p = write ? NULL : fmem_seg_ptr(&seg, addr, len);
         }
         if (!p && why)
-            g_string_append_printf(why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s",
-                                   addr, len, write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
+            g_string_append_printf(
+                why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s", addr, len,
+                write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
         return p;
     default:
         if (why)
@@ -478,8 +519,8 @@ static inline uint64_t maddr_lane(const maddr *a, uint32_t lane)
 
 /* The hot path of resolve(): shared, local and the cached global region inline. NULL means "ask
  * resolve()", which also explains failures. */
-static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len,
-                                bool write)
+static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr,
+                                uint64_t len, bool write)
 {
     if (space == IR_SPACE_NONE)
         space = kload_generic_resolve(addr, &addr);
@@ -487,7 +528,9 @@ static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space sp
     case IR_SPACE_SHARED:
         return addr <= L->shared.size && len <= L->shared.size - addr ? L->shared.data + addr : NULL;
     case IR_SPACE_LOCAL:
-        return addr <= L->local_bytes && len <= L->local_bytes - addr ? w->local + lane * L->local_bytes + addr : NULL;
+        return addr <= L->local_bytes && len <= L->local_bytes - addr
+                   ? w->local + lane * L->local_bytes + addr
+                   : NULL;
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
         if (G_UNLIKELY(addr - L->gbase >= L->gsize)) {
@@ -499,29 +542,33 @@ static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space sp
         if (len > L->gsize - (addr - L->gbase) || (write && L->greadonly))
             return NULL;
         return L->gdata + (addr - L->gbase);
-    default: return resolve(L, w, lane, space, addr, len, write, NULL);
+    default:
+        return resolve(L, w, lane, space, addr, len, write, NULL);
     }
 }
 
-static G_GNUC_NO_INLINE uint8_t *lane_access_fail(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane,
-                                                  const ir_instr *in, uint64_t addr, uint64_t len, bool write)
+static G_GNUC_NO_INLINE uint8_t *lane_access_fail(flaunch *L, fwarp *w, uint32_t func, uint32_t pc,
+                                                  uint32_t lane, const ir_instr *in, uint64_t addr,
+                                                  uint64_t len, bool write)
 {
     if (len > 1 && (addr & (len - 1)) != 0) {
-        fail(L, w, func, pc, (int)lane, "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
+        fail(L, w, func, pc, (int)lane,
+             "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
              space_label(in->space), write ? "store" : "load", len, addr);
         return NULL;
     }
     GString *why = g_string_new(NULL);
     if (resolve(L, w, lane, in->space, addr, len, write, why))
         g_string_append(why, "(internal error: the fast path refused a valid access)");
-    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load", why->str);
+    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load",
+         why->str);
     g_string_free(why, TRUE);
     return NULL;
 }
 
 /* Checks and translates one lane's access (len a power of two, aligned); reports a failure. */
-static inline uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane, const ir_instr *in,
-                                   uint64_t addr, uint64_t len, bool write)
+static inline uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane,
+                                   const ir_instr *in, uint64_t addr, uint64_t len, bool write)
 {
     uint8_t *p = NULL;
     if (G_LIKELY((addr & (len - 1)) == 0))
@@ -536,17 +583,23 @@ static inline uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t
 static inline uint64_t load_elem(ir_type t, const uint8_t *p)
 {
     switch (t) {
-    case IR_T_U32: case IR_T_B32: case IR_T_F32: {
+    case IR_T_U32:
+    case IR_T_B32:
+    case IR_T_F32: {
         uint32_t v;
         memcpy(&v, p, 4);
         return v;
     }
-    case IR_T_U64: case IR_T_B64: case IR_T_S64: case IR_T_F64: {
+    case IR_T_U64:
+    case IR_T_B64:
+    case IR_T_S64:
+    case IR_T_F64: {
         uint64_t v;
         memcpy(&v, p, 8);
         return v;
     }
-    default: return ir_exec_load_value(t, p);
+    default:
+        return ir_exec_load_value(t, p);
     }
 }
 
@@ -583,8 +636,8 @@ static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
 }
 
 /* Value of a store's source element e for a lane. */
-static inline uint64_t store_elem(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *v, unsigned e,
-                                  uint32_t lane)
+static inline uint64_t store_elem(const flaunch *L, const fwarp *w, uint32_t func, const ir_operand *v,
+                                  unsigned e, uint32_t lane)
 {
     if (v->kind == IR_OPND_VEC)
         return v->u.vec_regs[e] == IR_NONE ? 0 : reg_slot(L, w, func, v->u.vec_regs[e])[lane];
@@ -679,7 +732,8 @@ static int exec_atom(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_
 static int exec_cvta(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, uint32_t active)
 {
     ir_lanes v;
-    if (in->n_src < 1 || in->n_dst < 1 || in->dst[0].kind != IR_OPND_REG || !fetch(L, w, func, &in->src[0], &v))
+    if (in->n_src < 1 || in->n_dst < 1 || in->dst[0].kind != IR_OPND_REG ||
+        !fetch(L, w, func, &in->src[0], &v))
         return fail(L, w, func, pc, -1, "malformed cvta");
     uint64_t base;
     if (!kload_cvta_base((ir_space)in->space, &base))
@@ -688,7 +742,8 @@ static int exec_cvta(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_
     uint64_t tm = type_mask((ir_type)in->type);
     for (unsigned i = 0; i < IR_WARP_SIZE; i++)
         v.v[i] = (to ? v.v[i] - base : v.v[i] + base) & tm;
-    write_lanes(reg_slot(L, w, func, in->dst[0].u.reg), v.v, active, L->d->df[func].reg_mask[in->dst[0].u.reg]);
+    write_lanes(reg_slot(L, w, func, in->dst[0].u.reg), v.v, active,
+                L->d->df[func].reg_mask[in->dst[0].u.reg]);
     return 0;
 }
 
@@ -769,7 +824,9 @@ static void bar_release(flaunch *L, unsigned id)
             continue;
         w->state = W_READY;
         if (w->bar_dst != IR_NONE) {
-            uint64_t r = w->bar_kind == IR_BAR_RED_POPC ? b->popc : w->bar_kind == IR_BAR_RED_AND ? b->all : b->any;
+            uint64_t r = w->bar_kind == IR_BAR_RED_POPC  ? b->popc
+                         : w->bar_kind == IR_BAR_RED_AND ? b->all
+                                                         : b->any;
             uint32_t m = w->bar_mask;
             while (m) {
                 unsigned l = (unsigned)__builtin_ctz(m);
@@ -807,14 +864,16 @@ static int exec_bar(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_i
         return fail(L, w, func, pc, -1, "malformed barrier");
     uint64_t id = v.v[first];
     if (id >= N_BARRIERS)
-        return fail(L, w, func, pc, (int)first, "barrier id %" G_GUINT64_FORMAT " is out of range (0..15)", id);
+        return fail(L, w, func, pc, (int)first, "barrier id %" G_GUINT64_FORMAT " is out of range (0..15)",
+                    id);
     uint32_t count = 0;
     if (n_plain >= 2) {
         if (!fetch(L, w, func, &in->src[1], &v))
             return fail(L, w, func, pc, -1, "malformed barrier");
         count = (uint32_t)v.v[first];
         if (count == 0 || count % IR_WARP_SIZE)
-            return fail(L, w, func, pc, (int)first, "barrier thread count %u is not a positive multiple of 32", count);
+            return fail(L, w, func, pc, (int)first,
+                        "barrier thread count %u is not a positive multiple of 32", count);
     }
     fbar *b = &L->bar[id];
     if (b->warps == 0) {
@@ -859,7 +918,8 @@ static uint64_t sym_size(const ir_module *m, uint32_t sym)
 }
 
 /* Copy `bytes` of each active lane's call-parameter segment from one symbol to another. */
-static void cparam_copy(flaunch *L, fwarp *w, uint32_t dst_sym, uint32_t src_sym, uint64_t bytes, uint32_t active)
+static void cparam_copy(flaunch *L, fwarp *w, uint32_t dst_sym, uint32_t src_sym, uint64_t bytes,
+                        uint32_t active)
 {
     const kload_sym *ds = &L->d->k->syms[dst_sym], *ss = &L->d->k->syms[src_sym];
     uint32_t m = active;
@@ -885,8 +945,8 @@ static int exec_call(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_
     guint nr = callee->rets ? callee->rets->len : 0;
     if (in->call_n_args != np || in->call_n_ret > nr)
         return fail(L, w, func, pc, -1, "call passes %u argument%s and %u return value%s; %s takes %u and %u",
-                    in->call_n_args, in->call_n_args == 1 ? "" : "s", in->call_n_ret, in->call_n_ret == 1 ? "" : "s",
-                    callee->name, np, nr);
+                    in->call_n_args, in->call_n_args == 1 ? "" : "s", in->call_n_ret,
+                    in->call_n_ret == 1 ? "" : "s", callee->name, np, nr);
     for (guint i = 0; i < np; i++) {
         const ir_param *pa = &g_array_index(callee->params, ir_param, i);
         uint64_t n = MIN(pa->size, sym_size(L->d->mod, in->call_args[i]));
@@ -937,8 +997,10 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
         const dfunc *df = &L->d->df[func];
         if (pc >= df->n) {
             if (pc == SIMT_PC_EXIT)
-                return fail(L, w, func, pc, -1, "lanes 0x%08x are waiting at the function exit without having returned (internal error)",
-                            mask);
+                return fail(
+                    L, w, func, pc, -1,
+                    "lanes 0x%08x are waiting at the function exit without having returned (internal error)",
+                    mask);
             do_ret(L, w, func, pc, mask); /* falling off the end is ret */
             continue;
         }
@@ -948,7 +1010,8 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
         if (in->guard != IR_NONE)
             active = pred_mask(L, w, func, in->guard, in->guard_neg != 0, mask);
         if (++L->executed > L->budget) {
-            fail(L, w, func, pc, -1, "instruction limit of %" G_GUINT64_FORMAT " warp instructions reached (an infinite loop?)",
+            fail(L, w, func, pc, -1,
+                 "instruction limit of %" G_GUINT64_FORMAT " warp instructions reached (an infinite loop?)",
                  L->budget);
             dump_state(L);
             return 1;
@@ -993,7 +1056,9 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
             if (simt_branch(&w->st, active, di->target, pc + 1, in->reconv))
                 S->divergent_branches++;
             break;
-        case D_CALL: rc = exec_call(L, w, func, pc, in, di, active); break;
+        case D_CALL:
+            rc = exec_call(L, w, func, pc, in, di, active);
+            break;
         case D_RET:
             if (active)
                 do_ret(L, w, func, pc + 1, active);
@@ -1009,13 +1074,17 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
             if (rc == 0 && w->state == W_BAR)
                 return 0;
             break;
-        case D_NOP: simt_advance(&w->st, pc + 1); break;
-        case D_TRAP:
-            if (active)
-                return fail(L, w, func, pc, (int)__builtin_ctz(active), "%s executed", ir_op_name((ir_opcode)in->op));
+        case D_NOP:
             simt_advance(&w->st, pc + 1);
             break;
-        case D_BAD: return fail(L, w, func, pc, -1, "cannot execute: %s", di->why);
+        case D_TRAP:
+            if (active)
+                return fail(L, w, func, pc, (int)__builtin_ctz(active), "%s executed",
+                            ir_op_name((ir_opcode)in->op));
+            simt_advance(&w->st, pc + 1);
+            break;
+        case D_BAD:
+            return fail(L, w, func, pc, -1, "cannot execute: %s", di->why);
         }
         if (rc)
             return rc;
@@ -1067,7 +1136,9 @@ static int cta_run(flaunch *L)
         if (L->live == 0)
             return 0;
         if (!progress) {
-            g_string_append_printf(L->err, "kernel %s: barrier deadlock in block (%u,%u,%u): every unfinished warp waits at a barrier that cannot complete",
+            g_string_append_printf(L->err,
+                                   "kernel %s: barrier deadlock in block (%u,%u,%u): every unfinished warp "
+                                   "waits at a barrier that cannot complete",
                                    L->kf->name, L->ctaid[0], L->ctaid[1], L->ctaid[2]);
             dump_state(L);
             return 1;
@@ -1085,14 +1156,16 @@ static int launch_check(frun_dev *d, const wl_launch *l, uint32_t *entry, GStrin
     }
     for (unsigned i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->block[i] == 0) {
-            g_string_append_printf(err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive",
-                                   l->entry, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            g_string_append_printf(
+                err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive", l->entry,
+                l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
             return 1;
         }
     }
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (threads > 1024) {
-        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)", l->entry, threads);
+        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)",
+                               l->entry, threads);
         return 1;
     }
     if (d->k->funcs[*entry].recursive) {

@@ -28,17 +28,17 @@
 G_BEGIN_DECLS
 
 #define FRUN_DEFAULT_MAX_INSTRUCTIONS 10000000000ull /* warp instructions per launch */
-#define FRUN_QUANTUM 4096u                          /* warp instructions per turn */
+#define FRUN_QUANTUM                  4096u          /* warp instructions per turn */
 
 typedef struct {
-    uint64_t warp_instrs;               /* warp instructions issued (guarded-off ones included) */
-    uint64_t thread_instrs;             /* lanes that executed them (active and guard true) */
-    uint64_t by_class[IR_CLASS_COUNT];  /* warp instructions by ir_class */
+    uint64_t warp_instrs;              /* warp instructions issued (guarded-off ones included) */
+    uint64_t thread_instrs;            /* lanes that executed them (active and guard true) */
+    uint64_t by_class[IR_CLASS_COUNT]; /* warp instructions by ir_class */
     uint64_t ctas, launches;
     uint64_t divergent_branches;
-    double seconds;                     /* wall time spent in launches */
-    double cpu_seconds;                 /* CPU time of the running thread spent in launches (a
-                                           steadier speed measure on a loaded machine) */
+    double seconds;     /* wall time spent in launches */
+    double cpu_seconds; /* CPU time of the running thread spent in launches (a
+                           steadier speed measure on a loaded machine) */
 } frun_stats;
 
 /* A device over `m` (not owned; it must outlive the device): a fresh memory image with the module's

@@ -87,7 +87,8 @@ static void layout_params(kload_module *k)
             uint64_t off = 0;
             for (guint p = 0; p < np; p++) {
                 const ir_param *pa = &g_array_index(f->params, ir_param, p);
-                uint64_t a = pa->align ? pa->align : (ir_type_bits(pa->type) / 8 ? ir_type_bits(pa->type) / 8 : 1);
+                uint64_t a =
+                    pa->align ? pa->align : (ir_type_bits(pa->type) / 8 ? ir_type_bits(pa->type) / 8 : 1);
                 off = align_up(off, a);
                 kf->param_offset[p] = off;
                 if (pa->sym != IR_NONE && pa->sym < m->syms->len)
@@ -208,8 +209,8 @@ static int layout_data(kload_module *k, ir_space space, GString *err)
         off += sy->size;
     }
     if (off > KLOAD_SEG_LIMIT) {
-        g_string_append_printf(err, "%s: module .%s data is %" G_GUINT64_FORMAT " bytes (limit %llu)", m->filename,
-                               ir_space_name(space), off, KLOAD_SEG_LIMIT);
+        g_string_append_printf(err, "%s: module .%s data is %" G_GUINT64_FORMAT " bytes (limit %llu)",
+                               m->filename, ir_space_name(space), off, KLOAD_SEG_LIMIT);
         return 1;
     }
     uint64_t base = space == IR_SPACE_GLOBAL ? KLOAD_GLOBALS_BASE : KLOAD_CONST_BASE;
@@ -221,7 +222,8 @@ static int layout_data(kload_module *k, ir_space space, GString *err)
         return 0;
     if (!fmem_map(k->mem, base, off, space == IR_SPACE_CONST,
                   space == IR_SPACE_GLOBAL ? "module .global" : "module .const")) {
-        g_string_append_printf(err, "%s: cannot map module .%s data at 0x%" G_GINT64_MODIFIER "x (already mapped)",
+        g_string_append_printf(err,
+                               "%s: cannot map module .%s data at 0x%" G_GINT64_MODIFIER "x (already mapped)",
                                m->filename, ir_space_name(space), base);
         return 1;
     }
@@ -295,14 +297,22 @@ uint64_t kload_sym_address(const kload_module *k, uint32_t entry, uint32_t sym)
 {
     const kload_sym *s = &k->syms[sym];
     switch ((kload_sym_kind)s->kind) {
-    case KLOAD_SYM_GLOBAL: return KLOAD_GLOBALS_BASE + s->offset;
-    case KLOAD_SYM_CONST: return KLOAD_CONST_BASE + s->offset;
-    case KLOAD_SYM_SHARED: return s->offset;
-    case KLOAD_SYM_DYN_SHARED: return entry != IR_NONE ? k->funcs[entry].dyn_shared_offset : 0;
-    case KLOAD_SYM_LOCAL: return s->offset;
-    case KLOAD_SYM_KPARAM: return s->offset;
-    case KLOAD_SYM_CPARAM: return KLOAD_CPARAM_BASE + s->offset;
-    case KLOAD_SYM_OTHER: break;
+    case KLOAD_SYM_GLOBAL:
+        return KLOAD_GLOBALS_BASE + s->offset;
+    case KLOAD_SYM_CONST:
+        return KLOAD_CONST_BASE + s->offset;
+    case KLOAD_SYM_SHARED:
+        return s->offset;
+    case KLOAD_SYM_DYN_SHARED:
+        return entry != IR_NONE ? k->funcs[entry].dyn_shared_offset : 0;
+    case KLOAD_SYM_LOCAL:
+        return s->offset;
+    case KLOAD_SYM_KPARAM:
+        return s->offset;
+    case KLOAD_SYM_CPARAM:
+        return KLOAD_CPARAM_BASE + s->offset;
+    case KLOAD_SYM_OTHER:
+        break;
     }
     return 0;
 }
@@ -320,21 +330,29 @@ static int pack_int(const ir_param *pa, const wl_arg *a, uint8_t *dst, GString *
     bool is_signed = a->kind == WL_ARG_S32 || a->kind == WL_ARG_S64;
     uint64_t v;
     switch (a->kind) {
-    case WL_ARG_U32: v = a->v.u32; break;
-    case WL_ARG_S32: v = (uint64_t)(int64_t)a->v.s32; break;
-    case WL_ARG_U64: v = a->v.u64; break;
-    case WL_ARG_S64: v = (uint64_t)a->v.s64; break;
+    case WL_ARG_U32:
+        v = a->v.u32;
+        break;
+    case WL_ARG_S32:
+        v = (uint64_t)(int64_t)a->v.s32;
+        break;
+    case WL_ARG_U64:
+        v = a->v.u64;
+        break;
+    case WL_ARG_S64:
+        v = (uint64_t)a->v.s64;
+        break;
     case WL_ARG_PTR:
         if (bytes < 8) {
-            g_string_append_printf(err, "parameter %s is .%s (%u bytes) but was given a 64-bit pointer", pa->name,
-                                   ir_type_name(pa->type), bytes);
+            g_string_append_printf(err, "parameter %s is .%s (%u bytes) but was given a 64-bit pointer",
+                                   pa->name, ir_type_name(pa->type), bytes);
             return 1;
         }
         v = a->v.ptr;
         break;
     default:
-        g_string_append_printf(err, "parameter %s is .%s but was given a %s value", pa->name, ir_type_name(pa->type),
-                               arg_kind_name(a->kind));
+        g_string_append_printf(err, "parameter %s is .%s but was given a %s value", pa->name,
+                               ir_type_name(pa->type), arg_kind_name(a->kind));
         return 1;
     }
     if (bytes < 8) {
@@ -343,7 +361,8 @@ static int pack_int(const ir_param *pa, const wl_arg *a, uint8_t *dst, GString *
         bool fits = is_signed ? (sv >= -(INT64_C(1) << (bits - 1)) && sv < (INT64_C(1) << bits))
                               : v < (UINT64_C(1) << bits);
         if (!fits) {
-            g_string_append_printf(err, "parameter %s is .%s but the value %s%" G_GUINT64_FORMAT " does not fit",
+            g_string_append_printf(err,
+                                   "parameter %s is .%s but the value %s%" G_GUINT64_FORMAT " does not fit",
                                    pa->name, ir_type_name(pa->type), is_signed && sv < 0 ? "-" : "",
                                    is_signed && sv < 0 ? (uint64_t)(-(sv + 1)) + 1 : v);
             return 1;
@@ -358,15 +377,27 @@ static int pack_float(const ir_param *pa, const wl_arg *a, uint8_t *dst, GString
 {
     double d;
     switch (a->kind) {
-    case WL_ARG_F32: d = a->v.f32; break;
-    case WL_ARG_F64: d = a->v.f64; break;
-    case WL_ARG_U32: d = a->v.u32; break;
-    case WL_ARG_S32: d = a->v.s32; break;
-    case WL_ARG_U64: d = (double)a->v.u64; break;
-    case WL_ARG_S64: d = (double)a->v.s64; break;
+    case WL_ARG_F32:
+        d = a->v.f32;
+        break;
+    case WL_ARG_F64:
+        d = a->v.f64;
+        break;
+    case WL_ARG_U32:
+        d = a->v.u32;
+        break;
+    case WL_ARG_S32:
+        d = a->v.s32;
+        break;
+    case WL_ARG_U64:
+        d = (double)a->v.u64;
+        break;
+    case WL_ARG_S64:
+        d = (double)a->v.s64;
+        break;
     default:
-        g_string_append_printf(err, "parameter %s is .%s but was given a %s value", pa->name, ir_type_name(pa->type),
-                               arg_kind_name(a->kind));
+        g_string_append_printf(err, "parameter %s is .%s but was given a %s value", pa->name,
+                               ir_type_name(pa->type), arg_kind_name(a->kind));
         return 1;
     }
     if (pa->type == IR_T_F32) {
@@ -382,8 +413,8 @@ static int pack_float(const ir_param *pa, const wl_arg *a, uint8_t *dst, GString
     return 0;
 }
 
-int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args, unsigned n_args, uint8_t *buf,
-                      GString *err)
+int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args, unsigned n_args,
+                      uint8_t *buf, GString *err)
 {
     const ir_func *f = mod_func(k->mod, entry);
     const kload_func *kf = &k->funcs[entry];
@@ -400,7 +431,8 @@ int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args,
         uint8_t *dst = buf + kf->param_offset[p];
         if (a->kind == WL_ARG_BYTES) {
             if (a->v.raw.n_bytes != pa->size) {
-                g_string_append_printf(err, "parameter %s is %" G_GUINT64_FORMAT " bytes but %zu bytes were given",
+                g_string_append_printf(err,
+                                       "parameter %s is %" G_GUINT64_FORMAT " bytes but %zu bytes were given",
                                        pa->name, pa->size, a->v.raw.n_bytes);
                 return 1;
             }
@@ -410,8 +442,9 @@ int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args,
         }
         bool scalar = pa->size == ir_type_bits(pa->type) / 8 && pa->size > 0;
         if (!scalar) {
-            g_string_append_printf(err, "parameter %s is a %" G_GUINT64_FORMAT "-byte .%s array and needs bytes, not a %s value",
-                                   pa->name, pa->size, ir_type_name(pa->type), arg_kind_name(a->kind));
+            g_string_append_printf(
+                err, "parameter %s is a %" G_GUINT64_FORMAT "-byte .%s array and needs bytes, not a %s value",
+                pa->name, pa->size, ir_type_name(pa->type), arg_kind_name(a->kind));
             return 1;
         }
         int rc = ir_type_is_float(pa->type) ? pack_float(pa, a, dst, err) : pack_int(pa, a, dst, err);

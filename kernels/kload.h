@@ -36,13 +36,13 @@
 
 G_BEGIN_DECLS
 
-#define KLOAD_CONST_BASE 0x08000000ull
-#define KLOAD_GLOBALS_BASE 0x0c000000ull
-#define KLOAD_SEG_LIMIT 0x04000000ull /* 64 MiB each for module .const and .global data */
-#define KLOAD_SHARED_WINDOW 0x100000000000ull
-#define KLOAD_LOCAL_WINDOW 0x200000000000ull
-#define KLOAD_WINDOW_SIZE 0x100000000ull
-#define KLOAD_CPARAM_BASE 0x01000000ull
+#define KLOAD_CONST_BASE       0x08000000ull
+#define KLOAD_GLOBALS_BASE     0x0c000000ull
+#define KLOAD_SEG_LIMIT        0x04000000ull /* 64 MiB each for module .const and .global data */
+#define KLOAD_SHARED_WINDOW    0x100000000000ull
+#define KLOAD_LOCAL_WINDOW     0x200000000000ull
+#define KLOAD_WINDOW_SIZE      0x100000000ull
+#define KLOAD_CPARAM_BASE      0x01000000ull
 #define KLOAD_DYN_SHARED_ALIGN 16u
 
 /* The space a generic address falls in (shared window, local window, else global — which holds the
@@ -67,23 +67,30 @@ static inline bool kload_cvta_base(ir_space space, uint64_t *base)
 {
     switch (space) {
     case IR_SPACE_GLOBAL:
-    case IR_SPACE_CONST: *base = 0; return true;
-    case IR_SPACE_SHARED: *base = KLOAD_SHARED_WINDOW; return true;
-    case IR_SPACE_LOCAL: *base = KLOAD_LOCAL_WINDOW; return true;
-    default: return false;
+    case IR_SPACE_CONST:
+        *base = 0;
+        return true;
+    case IR_SPACE_SHARED:
+        *base = KLOAD_SHARED_WINDOW;
+        return true;
+    case IR_SPACE_LOCAL:
+        *base = KLOAD_LOCAL_WINDOW;
+        return true;
+    default:
+        return false;
     }
 }
 
 /* What a symbol is, for address computation. */
 typedef enum {
-    KLOAD_SYM_GLOBAL,   /* address = KLOAD_GLOBALS_BASE + offset */
-    KLOAD_SYM_CONST,    /* address = KLOAD_CONST_BASE + offset */
-    KLOAD_SYM_SHARED,   /* shared address = offset */
+    KLOAD_SYM_GLOBAL,     /* address = KLOAD_GLOBALS_BASE + offset */
+    KLOAD_SYM_CONST,      /* address = KLOAD_CONST_BASE + offset */
+    KLOAD_SYM_SHARED,     /* shared address = offset */
     KLOAD_SYM_DYN_SHARED, /* .extern .shared: shared address = the kernel's dyn_shared_offset */
-    KLOAD_SYM_LOCAL,    /* local address = offset */
-    KLOAD_SYM_KPARAM,   /* kernel parameter: param address = offset in the parameter buffer */
-    KLOAD_SYM_CPARAM,   /* call parameter: param address = KLOAD_CPARAM_BASE + offset */
-    KLOAD_SYM_OTHER     /* not addressable (a .reg, a function-scope thing we do not lay out) */
+    KLOAD_SYM_LOCAL,      /* local address = offset */
+    KLOAD_SYM_KPARAM,     /* kernel parameter: param address = offset in the parameter buffer */
+    KLOAD_SYM_CPARAM,     /* call parameter: param address = KLOAD_CPARAM_BASE + offset */
+    KLOAD_SYM_OTHER       /* not addressable (a .reg, a function-scope thing we do not lay out) */
 } kload_sym_kind;
 
 typedef struct {
@@ -92,7 +99,7 @@ typedef struct {
 } kload_sym;
 
 typedef struct {
-    uint32_t reg_base;          /* first slot of this function's registers */
+    uint32_t reg_base; /* first slot of this function's registers */
     uint32_t n_regs;
     uint64_t shared_static;     /* entries: static shared bytes a CTA of this kernel needs */
     uint64_t dyn_shared_offset; /* entries: where the .extern shared array starts */
@@ -126,8 +133,8 @@ uint64_t kload_sym_address(const kload_module *k, uint32_t entry, uint32_t sym);
  * parameter order, converting each to the parameter's PTX type. Returns 0, or nonzero with a
  * message naming the parameter (count mismatch, a by-value array given a scalar or the wrong number
  * of bytes, a pointer given to a 32-bit parameter, ...). */
-int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args, unsigned n_args, uint8_t *buf,
-                      GString *err);
+int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args, unsigned n_args,
+                      uint8_t *buf, GString *err);
 
 /* Index of an entry by name, IR_NONE if absent or not an .entry. */
 uint32_t kload_find_entry(const kload_module *k, const char *name);

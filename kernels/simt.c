@@ -41,7 +41,11 @@ void simt_init(simt_stack *s, uint32_t func, uint32_t pc, uint32_t mask)
     s->n = 0;
     s->exited = 0;
     s->max_depth = 0;
-    stack_push(s, (simt_entry){.pc = pc, .rpc = SIMT_PC_EXIT, .mask = mask, .func = func, .kind = SIMT_FRAME,
+    stack_push(s, (simt_entry){.pc = pc,
+                               .rpc = SIMT_PC_EXIT,
+                               .mask = mask,
+                               .func = func,
+                               .kind = SIMT_FRAME,
                                .call_pc = UINT32_MAX});
     stack_settle(s);
 }
@@ -100,7 +104,8 @@ bool simt_branch(simt_stack *s, uint32_t taken, uint32_t target, uint32_t fallth
     return true;
 }
 
-void simt_call(simt_stack *s, uint32_t call_pc, uint32_t ret_pc, uint32_t callee, uint32_t callee_pc, uint32_t mask)
+void simt_call(simt_stack *s, uint32_t call_pc, uint32_t ret_pc, uint32_t callee, uint32_t callee_pc,
+               uint32_t mask)
 {
     g_assert(s->n > 0);
     simt_entry *t = &s->e[s->n - 1];
@@ -110,8 +115,12 @@ void simt_call(simt_stack *s, uint32_t call_pc, uint32_t ret_pc, uint32_t callee
         stack_settle(s);
         return;
     }
-    stack_push(s, (simt_entry){.pc = callee_pc, .rpc = SIMT_PC_EXIT, .mask = mask, .func = callee,
-                               .kind = SIMT_FRAME, .call_pc = call_pc});
+    stack_push(s, (simt_entry){.pc = callee_pc,
+                               .rpc = SIMT_PC_EXIT,
+                               .mask = mask,
+                               .func = callee,
+                               .kind = SIMT_FRAME,
+                               .call_pc = call_pc});
 }
 
 bool simt_ret(simt_stack *s, uint32_t mask)

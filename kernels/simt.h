@@ -50,8 +50,14 @@ typedef struct {
 void simt_init(simt_stack *s, uint32_t func, uint32_t pc, uint32_t mask);
 void simt_release(simt_stack *s); /* frees the storage */
 
-static inline bool simt_done(const simt_stack *s) { return s->n == 0; }
-static inline simt_entry *simt_top(const simt_stack *s) { return &s->e[s->n - 1]; }
+static inline bool simt_done(const simt_stack *s)
+{
+    return s->n == 0;
+}
+static inline simt_entry *simt_top(const simt_stack *s)
+{
+    return &s->e[s->n - 1];
+}
 /* The frame base of the current function. */
 const simt_entry *simt_frame(const simt_stack *s);
 
@@ -63,7 +69,8 @@ void simt_advance(simt_stack *s, uint32_t next_pc);
 bool simt_branch(simt_stack *s, uint32_t taken, uint32_t target, uint32_t fallthrough, uint32_t reconv);
 /* Lanes `mask` of the top entry call `callee` at `callee_pc`; the caller resumes at `ret_pc`. The
  * lanes of the top entry that do not call (a guarded call) wait at ret_pc. */
-void simt_call(simt_stack *s, uint32_t call_pc, uint32_t ret_pc, uint32_t callee, uint32_t callee_pc, uint32_t mask);
+void simt_call(simt_stack *s, uint32_t call_pc, uint32_t ret_pc, uint32_t callee, uint32_t callee_pc,
+               uint32_t mask);
 /* Lanes `mask` return from the current function (the other lanes of the top entry must already
  * have been moved on with simt_advance). Returns true when this completed the frame and the caller
  * resumed (or, for the kernel frame, the warp is done). In the kernel frame, ret is exit. */

@@ -79,7 +79,8 @@ static void print_stats(const frun_stats *s)
     printf("\nelapsed seconds: %.3f\n", s->seconds);
     printf("cpu seconds: %.3f\n", s->cpu_seconds);
     printf("thread instructions/s: %.0f\n", s->seconds > 0 ? (double)s->thread_instrs / s->seconds : 0.0);
-    printf("thread instructions/cpu s: %.0f\n", s->cpu_seconds > 0 ? (double)s->thread_instrs / s->cpu_seconds : 0.0);
+    printf("thread instructions/cpu s: %.0f\n",
+           s->cpu_seconds > 0 ? (double)s->thread_instrs / s->cpu_seconds : 0.0);
 }
 
 /* Where a workload's PTX is: --ptx-dir, $GPUSC_PTX_DIR, the source tree, the installed data. */
@@ -124,8 +125,8 @@ static int run_workload(const options *o)
     } else {
         frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
-            rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size), (unsigned)o->seed,
-                     err->len ? err->str : "failed");
+            rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
+                     (unsigned)o->seed, err->len ? err->str : "failed");
         else
             printf("%s (%s): ok\n", w->name, workload_size_name(size));
         if (o->stats)
@@ -141,7 +142,8 @@ static int run_workload(const options *o)
 static int arg_error(GString *e, unsigned pos, const ir_param *pa, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static int arg_error(GString *e, unsigned pos, const ir_param *pa, const char *fmt, ...)
 {
-    g_string_append_printf(e, "--arg %u: parameter %s is .%s", pos, pa->name, ir_type_name((ir_type)pa->type));
+    g_string_append_printf(e, "--arg %u: parameter %s is .%s", pos, pa->name,
+                           ir_type_name((ir_type)pa->type));
     if (pa->size != ir_type_bits((ir_type)pa->type) / 8)
         g_string_append_printf(e, "[%" G_GUINT64_FORMAT "]", pa->size);
     g_string_append(e, " but ");
@@ -221,17 +223,19 @@ static int parse_hex(const char *s, GByteArray *out)
 }
 
 /* Convert --arg number pos (1-based) for parameter pa. Buffers are allocated on dev. */
-static int convert_arg(const char *s, const ir_param *pa, unsigned pos, wl_device *dev, wl_arg *a, GPtrArray *outs,
-                       GPtrArray *keep, GString *e)
+static int convert_arg(const char *s, const ir_param *pa, unsigned pos, wl_device *dev, wl_arg *a,
+                       GPtrArray *outs, GPtrArray *keep, GString *e)
 {
-    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"), inout = g_str_has_prefix(s, "inout:");
+    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"),
+         inout = g_str_has_prefix(s, "inout:");
     if (g_str_has_prefix(s, "bytes:")) {
         GByteArray *b = g_byte_array_new();
         g_ptr_array_add(keep, b);
         if (parse_hex(s + 6, b))
             return arg_error(e, pos, pa, "'%s' is not an even number of hex digits", s + 6);
         if (b->len != pa->size)
-            return arg_error(e, pos, pa, "%u bytes were given (%" G_GUINT64_FORMAT " needed)", b->len, pa->size);
+            return arg_error(e, pos, pa, "%u bytes were given (%" G_GUINT64_FORMAT " needed)", b->len,
+                             pa->size);
         *a = (wl_arg){.kind = WL_ARG_BYTES, .v.raw = {.bytes = b->data, .n_bytes = b->len}};
         return 0;
     }
@@ -326,8 +330,8 @@ static int run_ptx(const options *o)
     guint na = o->args ? g_strv_length(o->args) : 0;
     if (na != np) {
         ir_module_free(m);
-        return die(EXIT_USAGE, "kernel %s takes %u parameter%s but %u --arg %s given", o->entry, np, np == 1 ? "" : "s",
-                   na, na == 1 ? "was" : "were");
+        return die(EXIT_USAGE, "kernel %s takes %u parameter%s but %u --arg %s given", o->entry, np,
+                   np == 1 ? "" : "s", na, na == 1 ? "was" : "were");
     }
     GString *err = g_string_new(NULL);
     wl_device *dev = frun_device_new(m, err);
@@ -343,7 +347,8 @@ static int run_ptx(const options *o)
     GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
     int rc = EXIT_OK;
     for (guint i = 0; i < np && rc == EXIT_OK; i++)
-        if (convert_arg(o->args[i], &g_array_index(f->params, ir_param, i), i + 1, dev, &args[i], outs, keep, err))
+        if (convert_arg(o->args[i], &g_array_index(f->params, ir_param, i), i + 1, dev, &args[i], outs, keep,
+                        err))
             rc = die(EXIT_USAGE, "%s", err->str);
     if (rc == EXIT_OK) {
         wl_launch l = {.entry = o->entry, .shared_bytes = (unsigned)o->shared, .args = args, .n_args = np};
@@ -380,29 +385,36 @@ int main(int argc, char **argv)
     GOptionEntry entries[] = {
         {"functional", 0, 0, G_OPTION_ARG_NONE, &o.functional,
          "Run on the functional (untimed) runner; required for now: the timing mode is not there yet", NULL},
-        {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the built-in workloads (name, tab, description)", NULL},
-        {"workload", 'w', 0, G_OPTION_ARG_STRING, &o.workload, "Run a built-in workload and check it against its CPU reference", "NAME"},
-        {"size", 0, 0, G_OPTION_ARG_STRING, &o.size, "Workload size: tiny, default (the default) or large", "SIZE"},
+        {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o.list,
+         "List the built-in workloads (name, tab, description)", NULL},
+        {"workload", 'w', 0, G_OPTION_ARG_STRING, &o.workload,
+         "Run a built-in workload and check it against its CPU reference", "NAME"},
+        {"size", 0, 0, G_OPTION_ARG_STRING, &o.size, "Workload size: tiny, default (the default) or large",
+         "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, "Input generator seed (default 1)", "N"},
-        {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.ptx_dir, "Where the workloads' PTX files are (default: the source tree, then the installed copy)", "DIR"},
+        {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.ptx_dir,
+         "Where the workloads' PTX files are (default: the source tree, then the installed copy)", "DIR"},
         {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &o.ptx, "Run a kernel of this PTX file", "FILE"},
         {"entry", 0, 0, G_OPTION_ARG_STRING, &o.entry, "The kernel (.entry) to run", "NAME"},
         {"grid", 0, 0, G_OPTION_ARG_STRING, &o.grid, "Blocks per grid", "X,Y,Z"},
         {"block", 0, 0, G_OPTION_ARG_STRING, &o.block, "Threads per block", "X,Y,Z"},
         {"shared", 0, 0, G_OPTION_ARG_INT64, &o.shared, "Dynamic shared memory per block", "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o.args,
-         "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), in:PATH, "
-         "out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)", "A"},
+         "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
+         "in:PATH, "
+         "out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
+         "A"},
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &o.max_instr,
          "Fail a launch after this many warp instructions (default 1e10)", "N"},
-        {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats, "Print instruction counts, time and thread instructions/s", NULL},
+        {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
+         "Print instruction counts, time and thread instructions/s", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("- run a workload or a PTX kernel on the functional runner");
     g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(ctx,
-        "Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.\n"
-        "Relative paths are relative to the working directory.\n");
+    g_option_context_set_description(
+        ctx, "Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.\n"
+             "Relative paths are relative to the working directory.\n");
     GError *gerr = NULL;
     int rc = EXIT_OK;
     if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {

@@ -198,7 +198,8 @@ static void test_atomics(void)
     rig r;
     rig_init(&r, "memory.ptx");
     const unsigned blocks = 3, threads = 200, n = blocks * threads; /* partial last warp */
-    uint64_t c = rig_alloc(&r, NULL, 4), olds = rig_alloc(&r, NULL, n * 4), sc = rig_alloc(&r, NULL, blocks * 4);
+    uint64_t c = rig_alloc(&r, NULL, 4), olds = rig_alloc(&r, NULL, n * 4),
+             sc = rig_alloc(&r, NULL, blocks * 4);
     wl_arg args[] = {WL_PTR(c), WL_PTR(olds), WL_PTR(sc)};
     launch_ok(&r, "atomics", blocks, threads, args, 3);
     uint32_t count, old[600], scount[3];
@@ -280,8 +281,12 @@ static void test_dynshared(void)
     const unsigned n = 96;
     uint64_t o = rig_alloc(&r, NULL, n * 4);
     wl_arg args[] = {WL_PTR(o)};
-    wl_launch l = {.entry = "dynshared", .grid = {2, 1, 1}, .block = {n, 1, 1}, .shared_bytes = n * 4,
-                   .args = args, .n_args = 1};
+    wl_launch l = {.entry = "dynshared",
+                   .grid = {2, 1, 1},
+                   .block = {n, 1, 1},
+                   .shared_bytes = n * 4,
+                   .args = args,
+                   .n_args = 1};
     if (r.dev->ops->launch(r.dev, &l, r.err))
         g_error("%s", r.err->str);
     uint32_t out[96];
@@ -313,7 +318,8 @@ static void test_coords(void)
         for (unsigned cx = 0; cx < gx; cx++)
             for (unsigned lt = 0; lt < per; lt++) {
                 unsigned tx = lt % bx, ty = lt / bx % by, tz = lt / (bx * by);
-                uint32_t want = tx | ty << 4 | tz << 8 | cx << 12 | cy << 16 | (lt % 32) << 20 | (lt / 32) << 26;
+                uint32_t want =
+                    tx | ty << 4 | tz << 8 | cx << 12 | cy << 16 | (lt % 32) << 20 | (lt / 32) << 26;
                 g_assert_cmphex(out[(cy * gx + cx) * per + lt], ==, want);
             }
     g_assert_cmpuint(frun_device_stats(r.dev)->ctas, ==, 4);
@@ -346,7 +352,8 @@ static void test_misaligned(void)
     wl_arg args[] = {WL_PTR(a)};
     g_assert_cmpint(rig_launch(&r, "misaligned", 1, 1, args, 1), !=, 0);
     char want[96];
-    g_snprintf(want, sizeof want, "misaligned global load of 4 bytes at address 0x%" G_GINT64_MODIFIER "x", a + 2);
+    g_snprintf(want, sizeof want, "misaligned global load of 4 bytes at address 0x%" G_GINT64_MODIFIER "x",
+               a + 2);
     g_assert_nonnull(strstr(r.err->str, want));
     g_assert_nonnull(strstr(r.err->str, "kernel misaligned: pc 1 "));
     rig_free(&r);

@@ -54,8 +54,9 @@ static void test_param_layout_and_pack(void)
     uint8_t s[12];
     for (unsigned i = 0; i < sizeof s; i++)
         s[i] = (uint8_t)(0xa0 + i);
-    wl_arg args[] = {WL_S32(-2), WL_PTR(0x10000100), {.kind = WL_ARG_BYTES, .v.raw = {s, 12}}, WL_F64(0.5),
-                     WL_U32(255), WL_F32(-3.0f), WL_S32(-1)};
+    wl_arg args[] = {WL_S32(-2),  WL_PTR(0x10000100), {.kind = WL_ARG_BYTES, .v.raw = {s, 12}},
+                     WL_F64(0.5), WL_U32(255),        WL_F32(-3.0f),
+                     WL_S32(-1)};
     uint8_t buf[50];
     memset(buf, 0xee, sizeof buf);
     g_assert_cmpint(kload_pack_params(r.k, e, args, 7, buf, r.err), ==, 0);
@@ -99,7 +100,8 @@ static void test_pack_errors(void)
     rig r;
     rig_init(&r, params_ptx);
     uint8_t s[12] = {0};
-    wl_arg ok[] = {WL_U32(1), WL_PTR(1), {.kind = WL_ARG_BYTES, .v.raw = {s, 12}}, WL_F32(1), WL_U32(1), WL_F64(1), WL_S32(1)};
+    wl_arg ok[] = {WL_U32(1), WL_PTR(1), {.kind = WL_ARG_BYTES, .v.raw = {s, 12}}, WL_F32(1), WL_U32(1),
+                   WL_F64(1), WL_S32(1)};
     expect_pack_error(&r, ok, 6, "kernel k takes 7 parameters but 6 arguments were given");
     wl_arg a1[7];
     memcpy(a1, ok, sizeof ok);
@@ -132,7 +134,8 @@ static const char *const data_ptx =
     ".shared .align 4 .b8 modsh[20];\n"
     ".extern .shared .align 16 .b8 dyn[];\n"
     ".func (.param .b32 r) helper(.param .b32 x)\n{\n"
-    "\t.local .align 4 .b8 hl[8];\n\t.reg .b32 %r<2>;\n\tld.param.b32 %r1, [x];\n\tst.param.b32 [r], %r1;\n\tret;\n}\n"
+    "\t.local .align 4 .b8 hl[8];\n\t.reg .b32 %r<2>;\n\tld.param.b32 %r1, [x];\n\tst.param.b32 [r], "
+    "%r1;\n\tret;\n}\n"
     ".visible .entry k1()\n{\n\t.shared .align 8 .b8 own1[100];\n\t.local .align 8 .b8 l1[24];\n\tret;\n}\n"
     ".visible .entry k2()\n{\n\t.shared .align 4 .b8 own2[8];\n\tret;\n}\n";
 
@@ -238,7 +241,8 @@ static void test_generic_map(void)
     uint64_t a;
     g_assert_cmpint(kload_generic_resolve(KLOAD_SHARED_WINDOW + 40, &a), ==, IR_SPACE_SHARED);
     g_assert_cmpuint(a, ==, 40);
-    g_assert_cmpint(kload_generic_resolve(KLOAD_LOCAL_WINDOW + KLOAD_WINDOW_SIZE - 1, &a), ==, IR_SPACE_LOCAL);
+    g_assert_cmpint(kload_generic_resolve(KLOAD_LOCAL_WINDOW + KLOAD_WINDOW_SIZE - 1, &a), ==,
+                    IR_SPACE_LOCAL);
     g_assert_cmpuint(a, ==, KLOAD_WINDOW_SIZE - 1);
     g_assert_cmpint(kload_generic_resolve(KLOAD_LOCAL_WINDOW + KLOAD_WINDOW_SIZE, &a), ==, IR_SPACE_GLOBAL);
     g_assert_cmpint(kload_generic_resolve(FMEM_ALLOC_BASE, &a), ==, IR_SPACE_GLOBAL);

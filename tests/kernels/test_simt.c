@@ -3,9 +3,9 @@
  * calls with divergent returns. A tiny interpreter drives the stack where a pattern has a loop. */
 #include "kernels/simt.h"
 
-#define ALL 0xffffffffu
+#define ALL  0xffffffffu
 #define EVEN 0x55555555u
-#define ODD 0xaaaaaaaau
+#define ODD  0xaaaaaaaau
 
 static void check_top(simt_stack *s, uint32_t pc, uint32_t mask)
 {
@@ -23,7 +23,7 @@ static void test_if_else(void)
     check_top(&s, 1, ODD); /* fall-through first */
     simt_advance(&s, 2);
     g_assert_false(simt_branch(&s, ODD, 5, 3, 7)); /* uniform within the path: jumps to the join */
-    check_top(&s, 3, EVEN);                         /* popped: the taken path runs */
+    check_top(&s, 3, EVEN);                        /* popped: the taken path runs */
     simt_advance(&s, 4);
     simt_advance(&s, 5);
     check_top(&s, 5, ALL);
