@@ -5,6 +5,8 @@
  *    the two neighbouring floats (the FPU stays in round-to-nearest; ir_exec instead switches the
  *    FPU mode), for mul (24x24-bit products are exact in double), add of operands close in
  *    magnitude (exact in double), cvt.f32.f64 and cvt.f32.s32/u32.
+ *    div/sqrt/rcp/fma f32 are checked against long double, mul/div/add/fma f64 against binary128
+ *    (__float128): exact, or rounded to at least 2p+2 bits, which decides the final rounding.
  *  - f16 results in every mode: the reference searches the sorted table of all f16 values.
  *  - integers of every width: mul.hi/.wide, div/rem, shr, min/max, bfe against native C types. */
 #include "tests/kernels/test_exec_util.h"
@@ -37,6 +39,55 @@ static uint32_t ref_f32(double d, ir_round m)
     case IR_RND_RZ: return fb(d > 0 ? lo : hi);
     case IR_RND_RM: return fb(lo);
     default: return fb(hi);
+    }
+}
+
+/* The same in higher precision: v (long double, 64-bit significand) rounded to f32. Used for
+ * results that are exact in long double (fma of close operands) or, for div and sqrt, rounded to
+ * at least 2p + 2 = 50 bits, which never lands on an f32 value or midpoint unless exact. */
+static uint32_t ref_f32_ld(long double v, ir_round m)
+{
+    if (v != v)
+        return 0x7fffffff;
+    float r = (float)v;
+    if ((long double)r == v || m == IR_RND_RN)
+        return fb(r);
+    float lo, hi;
+    if ((long double)r < v) {
+        lo = r;
+        hi = nextafterf(r, INFINITY);
+    } else {
+        hi = r;
+        lo = nextafterf(r, -INFINITY);
+    }
+    switch (m) {
+    case IR_RND_RZ: return fb(v > 0 ? lo : hi);
+    case IR_RND_RM: return fb(lo);
+    default: return fb(hi);
+    }
+}
+
+/* v (binary128, 113-bit significand) rounded to f64 likewise: exact for f64 products, and for
+ * quotients rounded to >= 2p + 2 = 108 bits. */
+static uint64_t ref_f64_q(__float128 v, ir_round m)
+{
+    if (v != v)
+        return 0x7fffffffffffffffull;
+    double r = (double)v;
+    if ((__float128)r == v || m == IR_RND_RN)
+        return db(r);
+    double lo, hi;
+    if ((__float128)r < v) {
+        lo = r;
+        hi = nextafter(r, INFINITY);
+    } else {
+        hi = r;
+        lo = nextafter(r, -INFINITY);
+    }
+    switch (m) {
+    case IR_RND_RZ: return db(v > 0 ? lo : hi);
+    case IR_RND_RM: return db(lo);
+    default: return db(hi);
     }
 }
 
@@ -119,6 +170,81 @@ static void test_random_f32_mul_add(void)
                 want = modes[m] == IR_RND_RM ? 0x80000000u : 0;
             if (T2(&add, c, e) != want)
                 g_error("add.f32 mode %u: %08x + %08x = %08" G_GINT64_MODIFIER "x, want %08x", modes[m], c, e, T2(&add, c, e), want);
+        }
+    }
+}
+
+static void test_random_f32_div_sqrt_fma(void)
+{
+    ir_instr div = t_instr(IR_OP_DIV, IR_T_F32, 2), sq = t_instr(IR_OP_SQRT, IR_T_F32, 1);
+    ir_instr fma = t_instr(IR_OP_FMA, IR_T_F32, 3), rcp = t_instr(IR_OP_RCP, IR_T_F32, 1);
+    for (unsigned i = 0; i < N_RANDOM; i++) {
+        uint32_t a = rand_f32(0, 254), b = rand_f32(0, 254);
+        /* fma: c within 2^8 of a*b, so a*b + c is exact in long double */
+        int ea = g_test_rand_int_range(64, 190), eb = g_test_rand_int_range(64, 190);
+        int delta = g_test_rand_int_range(-8, 9);
+        int ec = CLAMP(ea + eb - 127 + delta, 1, 254);
+        uint32_t fa = rand_f32(ea, ea), fbv = rand_f32(eb, eb), fc = rand_f32(ec, ec);
+        for (unsigned m = 0; m < 4; m++) {
+            div.rnd = sq.rnd = fma.rnd = rcp.rnd = (uint8_t)modes[m];
+            long double q = (long double)bits_to_f32(a) / (long double)bits_to_f32(b);
+            CHECK_HEX(T2(&div, a, b), ref_f32_ld(q, modes[m]));
+            uint32_t pa = a & 0x7fffffffu;
+            CHECK_HEX(T1(&sq, pa), ref_f32_ld(sqrtl((long double)bits_to_f32(pa)), modes[m]));
+            CHECK_HEX(T1(&rcp, b), ref_f32_ld(1.0L / (long double)bits_to_f32(b), modes[m]));
+            long double f = (long double)bits_to_f32(fa) * (long double)bits_to_f32(fbv) + (long double)bits_to_f32(fc);
+            uint32_t want = ref_f32_ld(f, modes[m]);
+            if (f == 0.0L)
+                want = modes[m] == IR_RND_RM ? 0x80000000u : 0;
+            CHECK_HEX(T3(&fma, fa, fbv, fc), want);
+        }
+    }
+}
+
+static uint64_t rand_f64(int elo, int ehi)
+{
+    uint64_t sign = g_test_rand_bit() ? 0x8000000000000000ull : 0;
+    uint64_t e = (uint64_t)g_test_rand_int_range(elo, ehi + 1);
+    uint64_t mant = (((uint64_t)g_test_rand_int() << 32) | (uint32_t)g_test_rand_int()) & 0xfffffffffffffull;
+    return sign | e << 52 | mant;
+}
+
+static double bits_to_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+static void test_random_f64(void)
+{
+    ir_instr mul = t_instr(IR_OP_MUL, IR_T_F64, 2), div = t_instr(IR_OP_DIV, IR_T_F64, 2);
+    ir_instr add = t_instr(IR_OP_ADD, IR_T_F64, 2), fma = t_instr(IR_OP_FMA, IR_T_F64, 3);
+    for (unsigned i = 0; i < N_RANDOM / 4; i++) {
+        uint64_t a = rand_f64(0, 2046), b = rand_f64(0, 2046);
+        int ea = g_test_rand_int_range(1, 2047);
+        int delta = g_test_rand_int_range(-50, 51);
+        uint64_t c = rand_f64(ea, ea), e = rand_f64(CLAMP(ea + delta, 1, 2046), CLAMP(ea + delta, 1, 2046));
+        /* fma: c within 2^4 of a*b: exact in binary128 */
+        int fa_e = g_test_rand_int_range(600, 1400), fb_e = g_test_rand_int_range(600, 1400);
+        int fdelta = g_test_rand_int_range(-4, 5);
+        int fc_e = CLAMP(fa_e + fb_e - 1023 + fdelta, 1, 2046);
+        uint64_t fa = rand_f64(fa_e, fa_e), fbv = rand_f64(fb_e, fb_e), fc = rand_f64(fc_e, fc_e);
+        for (unsigned m = 0; m < 4; m++) {
+            mul.rnd = div.rnd = add.rnd = fma.rnd = (uint8_t)modes[m];
+            __float128 qa = bits_to_f64(a), qb = bits_to_f64(b);
+            CHECK_HEX(T2(&mul, a, b), ref_f64_q(qa * qb, modes[m]));
+            CHECK_HEX(T2(&div, a, b), ref_f64_q(qa / qb, modes[m]));
+            __float128 s = (__float128)bits_to_f64(c) + (__float128)bits_to_f64(e);
+            uint64_t want = ref_f64_q(s, modes[m]);
+            if (s == 0)
+                want = modes[m] == IR_RND_RM ? 0x8000000000000000ull : 0;
+            CHECK_HEX(T2(&add, c, e), want);
+            __float128 f = (__float128)bits_to_f64(fa) * (__float128)bits_to_f64(fbv) + (__float128)bits_to_f64(fc);
+            want = ref_f64_q(f, modes[m]);
+            if (f == 0)
+                want = modes[m] == IR_RND_RM ? 0x8000000000000000ull : 0;
+            CHECK_HEX(T3(&fma, fa, fbv, fc), want);
         }
     }
 }
@@ -285,6 +411,8 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/exec/random/f32-mul-add", test_random_f32_mul_add);
+    g_test_add_func("/exec/random/f32-div-sqrt-rcp-fma", test_random_f32_div_sqrt_fma);
+    g_test_add_func("/exec/random/f64-mul-div-add-fma", test_random_f64);
     g_test_add_func("/exec/random/f32-cvt", test_random_f32_cvt);
     g_test_add_func("/exec/random/f16-cvt", test_random_f16_cvt);
     g_test_add_func("/exec/random/int", test_random_int);
