@@ -13,7 +13,8 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/dram.c models/lib/dram.h \
 	models/lib/icnt.c models/lib/icnt.h \
 	models/lib/rfaccess.c models/lib/rfaccess.h \
-	models/lib/scoreboard.c models/lib/scoreboard.h
+	models/lib/scoreboard.c models/lib/scoreboard.h \
+	models/lib/ctaslots.c models/lib/ctaslots.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
@@ -57,3 +58,7 @@ tests_lib_test_rfaccess_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_scoreboard
 TESTS += tests/lib/test_scoreboard
 tests_lib_test_scoreboard_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_ctaslots
+TESTS += tests/lib/test_ctaslots
+tests_lib_test_ctaslots_LDADD = $(GPUSC_LIB_TEST_LIBS)
