@@ -439,60 +439,25 @@ static const char *space_label(ir_space s)
     return s == IR_SPACE_NONE ? "generic" : ir_space_name(s);
 }
 
+/* The memory lane `lane` of warp `w` sees. */
+static kload_spaces lane_spaces(const flaunch *L, const fwarp *w, uint32_t lane)
+{
+    return (kload_spaces){
+        .global = L->d->mem,
+        .shared = L->shared,
+        .local = {.data = w->local + lane * L->local_bytes, .size = L->local_bytes},
+        .cparam = {.data = w->cparam + lane * L->cparam_bytes, .size = L->cparam_bytes},
+        .kparam = {.data = L->kparam, .size = L->kparam_size},
+    };
+}
+
 /* Host pointer for `len` bytes at `addr` in `space` for a lane, or NULL (with the reason appended to
  * `why` unless it is NULL: the hot path passes NULL and asks again only to report a failure). */
-static uint8_t *resolve(flaunch *L, fwarp *w, uint32_t lane, ir_space space, uint64_t addr, uint64_t len,
-                        bool write, GString *why)
+static uint8_t *resolve(const flaunch *L, const fwarp *w, uint32_t lane, ir_space space, uint64_t addr,
+                        uint64_t len, bool write, GString *why)
 {
-    fmem_seg seg;
-    uint8_t *p;
-    switch (space) {
-    case IR_SPACE_NONE: {
-        uint64_t a;
-        ir_space sp = kload_generic_resolve(addr, &a);
-        return resolve(L, w, lane, sp, a, len, write, why);
-    }
-    case IR_SPACE_GLOBAL:
-    case IR_SPACE_CONST:
-        p = fmem_translate(L->d->mem, addr, len, write);
-        if (!p && why)
-            fmem_describe_fault(L->d->mem, addr, len, write, why);
-        return p;
-    case IR_SPACE_SHARED:
-        p = fmem_seg_ptr(&L->shared, addr, len);
-        if (!p && why)
-            g_string_append_printf(why,
-                                   "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
-                                   ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
-                                   addr, len, L->shared.size);
-        return p;
-    case IR_SPACE_LOCAL:
-        seg = (fmem_seg){.data = w->local + lane * L->local_bytes, .size = L->local_bytes};
-        p = fmem_seg_ptr(&seg, addr, len);
-        if (!p && why)
-            g_string_append_printf(why,
-                                   "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
-                                   ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
-                                   addr, len, L->local_bytes);
-        return p;
-    case IR_SPACE_PARAM:
-        if (addr >= KLOAD_CPARAM_BASE) {
-            seg = (fmem_seg){.data = w->cparam + lane * L->cparam_bytes, .size = L->cparam_bytes};
-            p = fmem_seg_ptr(&seg, addr - KLOAD_CPARAM_BASE, len);
-        } else {
-            seg = (fmem_seg){.data = L->kparam, .size = L->kparam_size};
-            p = write ? NULL : fmem_seg_ptr(&seg, addr, len);
-        }
-        if (!p && why)
-            g_string_append_printf(
-                why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s", addr, len,
-                write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
-        return p;
-    default:
-        if (why)
-            g_string_append_printf(why, "state space %s is not addressable", ir_space_name(space));
-        return NULL;
-    }
+    kload_spaces sp = lane_spaces(L, w, lane);
+    return kload_resolve(&sp, space, addr, len, write, why);
 }
 
 /* A MEM operand's per-lane addresses: base[lane] + off (base NULL: off alone). Computed once per

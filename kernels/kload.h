@@ -81,6 +81,22 @@ static inline bool kload_cvta_base(ir_space space, uint64_t *base)
     }
 }
 
+/* The memory one thread sees, for kload_resolve: the global image (with the const bank), its CTA's
+ * shared segment, its own local and call-parameter segments, and the launch's parameter buffer. */
+typedef struct {
+    fmem *global;
+    fmem_seg shared;
+    fmem_seg local;
+    fmem_seg cparam;
+    fmem_seg kparam; /* read-only for kernels */
+} kload_spaces;
+
+/* The host pointer for a `len`-byte access at `addr` in `space` (IR_SPACE_NONE: generic) by a
+ * thread, or NULL, with the reason appended to `why` when it is not NULL. Alignment is the caller's
+ * business. Used by the functional runner's slow path and meant for the timing model's LSU. */
+uint8_t *kload_resolve(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len, bool write,
+                       GString *why);
+
 /* What a symbol is, for address computation. */
 typedef enum {
     KLOAD_SYM_GLOBAL,     /* address = KLOAD_GLOBALS_BASE + offset */

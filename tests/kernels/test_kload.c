@@ -261,6 +261,45 @@ static void test_generic_map(void)
     g_assert_cmpuint(KLOAD_GLOBALS_BASE + KLOAD_SEG_LIMIT, <=, FMEM_ALLOC_BASE);
 }
 
+static void test_resolve(void)
+{
+    fmem *m = fmem_new();
+    uint64_t g = fmem_alloc(m, 64);
+    g_assert_true(fmem_map(m, KLOAD_CONST_BASE, 16, true, "module .const"));
+    uint8_t sh[32], lo[16], cp[8], kp[8];
+    kload_spaces sp = {.global = m,
+                       .shared = {sh, sizeof sh},
+                       .local = {lo, sizeof lo},
+                       .cparam = {cp, sizeof cp},
+                       .kparam = {kp, sizeof kp}};
+    GString *why = g_string_new(NULL);
+    g_assert_true(kload_resolve(&sp, IR_SPACE_SHARED, 28, 4, true, NULL) == sh + 28);
+    g_assert_null(kload_resolve(&sp, IR_SPACE_SHARED, 29, 4, false, why));
+    g_assert_nonnull(strstr(why->str, "outside the CTA's 32 bytes of shared memory"));
+    g_assert_true(kload_resolve(&sp, IR_SPACE_NONE, KLOAD_SHARED_WINDOW + 4, 4, true, NULL) == sh + 4);
+    g_assert_true(kload_resolve(&sp, IR_SPACE_NONE, KLOAD_LOCAL_WINDOW + 8, 8, true, NULL) == lo + 8);
+    g_assert_true(kload_resolve(&sp, IR_SPACE_LOCAL, 12, 4, false, NULL) == lo + 12);
+    g_string_truncate(why, 0);
+    g_assert_null(kload_resolve(&sp, IR_SPACE_LOCAL, 16, 1, false, why));
+    g_assert_nonnull(strstr(why->str, "16 bytes of local memory"));
+    g_assert_nonnull(kload_resolve(&sp, IR_SPACE_GLOBAL, g + 60, 4, true, NULL));
+    g_assert_nonnull(kload_resolve(&sp, IR_SPACE_NONE, g, 8, true, NULL));
+    g_string_truncate(why, 0);
+    g_assert_null(kload_resolve(&sp, IR_SPACE_NONE, g + 64, 4, false, why));
+    g_assert_nonnull(strstr(why->str, "unmapped address"));
+    g_assert_nonnull(kload_resolve(&sp, IR_SPACE_CONST, KLOAD_CONST_BASE, 4, false, NULL));
+    g_assert_null(kload_resolve(&sp, IR_SPACE_CONST, KLOAD_CONST_BASE, 4, true, NULL));
+    g_assert_true(kload_resolve(&sp, IR_SPACE_PARAM, 4, 4, false, NULL) == kp + 4);
+    g_string_truncate(why, 0);
+    g_assert_null(kload_resolve(&sp, IR_SPACE_PARAM, 4, 4, true, why));
+    g_assert_nonnull(strstr(why->str, "read-only"));
+    g_assert_true(kload_resolve(&sp, IR_SPACE_PARAM, KLOAD_CPARAM_BASE + 4, 4, true, NULL) == cp + 4);
+    g_assert_null(kload_resolve(&sp, IR_SPACE_PARAM, KLOAD_CPARAM_BASE + 8, 1, false, NULL));
+    g_assert_null(kload_resolve(&sp, IR_SPACE_REG, 0, 4, false, NULL));
+    g_string_free(why, TRUE);
+    fmem_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -270,5 +309,6 @@ int main(int argc, char **argv)
     g_test_add_func("/kload/shared-local-layout", test_shared_local_layout);
     g_test_add_func("/kload/recursion", test_recursion);
     g_test_add_func("/kload/generic-map", test_generic_map);
+    g_test_add_func("/kload/resolve", test_resolve);
     return g_test_run();
 }
