@@ -194,6 +194,9 @@ void gsc_event_cancel(gsc_event *e);
  * Channels: latches and FIFOs
  * ------------------------------------------------------------------------------------------- */
 
+/* Latches, FIFOs, ports and traced variables are named <module full name>.<name>; the name must be
+ * new (not another latch, FIFO, port, traced variable or kernel object): gsc_fatal otherwise. */
+
 /* A latch (pipeline register) holding one value of `type`, initially all zero bytes. */
 gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_type *type);
 /* Write in cycle N; visible to readers from cycle N+1. Writing twice in a cycle keeps the last. */
