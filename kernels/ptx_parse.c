@@ -127,7 +127,8 @@ static ptx_token lex_one(ptx_parser *P)
 {
     ptx_token t = ptx_lexer_next(&P->lx);
     if (t.kind == PTX_TOK_ERROR) {
-        if (t.text < P->lx.end && (unsigned char)*t.text >= 0x80)
+        unsigned char c = t.text < P->lx.end ? (unsigned char)*t.text : 0;
+        if (t.text < P->lx.end && (c >= 0x80 || c < 0x20 || c == 0x7f))
             fail_at(P, &t, "unexpected byte 0x%02x", (unsigned char)*t.text);
         if (t.text < P->lx.end && *t.text != '/' && P->lx.error && strcmp(P->lx.error, "unexpected character") == 0)
             fail_at(P, &t, "unexpected character '%c'", *t.text);
