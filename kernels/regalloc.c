@@ -322,46 +322,6 @@ void regalloc_result_free(regalloc_result *r)
     g_free(r);
 }
 
-static void restore_func(ir_func *f, GArray *instrs, GArray *scopes, uint32_t n_regs)
-{
-    g_array_free(f->instrs, TRUE);
-    f->instrs = instrs;
-    if (f->scopes)
-        g_array_free(f->scopes, TRUE);
-    f->scopes = scopes;
-    for (guint r = n_regs; r < f->regs->len; r++)
-        g_free(g_array_index(f->regs, ir_reg, r).name);
-    g_array_set_size(f->regs, n_regs);
-    cfg_build(f);
-    cfg_compute_reconvergence(f);
-}
-
-regalloc_result *regalloc_func_remat(ir_func *f)
-{
-    regalloc_result *plain = regalloc_func(f);
-    uint32_t plain_regs = f->n_phys_regs;
-    GArray *instrs = g_array_copy(f->instrs), *scopes = f->scopes ? g_array_copy(f->scopes) : NULL;
-    uint32_t n_regs = f->regs->len;
-    if (regalloc_remat(f) == 0) {
-        g_array_free(instrs, TRUE);
-        if (scopes)
-            g_array_free(scopes, TRUE);
-        return plain;
-    }
-    regalloc_result *rem = regalloc_func(f);
-    if (f->n_phys_regs < plain_regs) {
-        g_array_free(instrs, TRUE);
-        if (scopes)
-            g_array_free(scopes, TRUE);
-        regalloc_result_free(plain);
-        return rem;
-    }
-    regalloc_result_free(rem);
-    regalloc_result_free(plain);
-    restore_func(f, instrs, scopes, n_regs);
-    return regalloc_func(f);
-}
-
 uint32_t regalloc_module(ir_module *m, uint32_t *max_preds)
 {
     uint32_t mr = 0, mp = 0;
@@ -604,10 +564,10 @@ static void replace_use(ir_instr *in, uint32_t from, uint32_t to)
     }
 }
 
-uint32_t regalloc_remat(ir_func *f)
+/* The rematerializable registers of f: cand[r] (and def[r], the single definition of every register
+ * defined once, IR_NONE otherwise). Arrays of f->regs->len entries, freed by the caller. */
+static void remat_find(ir_func *f, uint32_t **def_out, bool **cand_out)
 {
-    if (!f->blocks || !f->analysis)
-        cfg_build(f);
     uint32_t n = ir_func_n_instrs(f), nr = f->regs->len;
     uint32_t *def = g_new(uint32_t, nr + 1), *ndefs = g_new0(uint32_t, nr + 1), *memo = g_new(uint32_t, nr + 1);
     uint32_t regs[MAX_OPND_REGS];
@@ -625,12 +585,24 @@ uint32_t regalloc_remat(ir_func *f)
     for (uint32_t r = 0; r < nr; r++)
         if (ndefs[r] != 1)
             def[r] = IR_NONE;
-    bool *cand = g_new0(bool, nr + 1), *is_cand_def = g_new0(bool, n + 1);
+    bool *cand = g_new0(bool, nr + 1);
     for (uint32_t r = 0; r < nr; r++)
-        if (remat_cost(f, def, memo, r, 0) != IR_NONE) {
-            cand[r] = true;
+        cand[r] = remat_cost(f, def, memo, r, 0) != IR_NONE;
+    g_free(ndefs);
+    g_free(memo);
+    *def_out = def;
+    *cand_out = cand;
+}
+
+/* Rematerialize the registers r with cand[r]. */
+static uint32_t remat_apply(ir_func *f, const uint32_t *def, const bool *cand)
+{
+    uint32_t n = ir_func_n_instrs(f), nr = f->regs->len;
+    uint32_t regs[MAX_OPND_REGS];
+    bool *is_cand_def = g_new0(bool, n + 1);
+    for (uint32_t r = 0; r < nr; r++)
+        if (cand[r])
             is_cand_def[def[r]] = true;
-        }
     /* New layout: per block and candidate, the recomputation goes right before the first use. */
     GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ir_instr), n);
     uint32_t *new_index = g_new(uint32_t, n + 1);
@@ -687,10 +659,130 @@ uint32_t regalloc_remat(ir_func *f)
         g_array_free(out, TRUE);
     }
     g_free(new_index);
-    g_free(cand);
     g_free(is_cand_def);
-    g_free(def);
-    g_free(ndefs);
-    g_free(memo);
     return inserted;
+}
+
+uint32_t regalloc_remat(ir_func *f)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    uint32_t *def;
+    bool *cand;
+    remat_find(f, &def, &cand);
+    uint32_t k = remat_apply(f, def, cand);
+    g_free(def);
+    g_free(cand);
+    return k;
+}
+
+/* ---- the pipeline ---------------------------------------------------------------------------------- */
+
+/* The function as it was before a rewrite. */
+typedef struct {
+    GArray *instrs, *scopes;
+    uint32_t n_regs;
+} func_snapshot;
+
+static func_snapshot snapshot_take(const ir_func *f)
+{
+    func_snapshot s = { g_array_copy(f->instrs), f->scopes ? g_array_copy(f->scopes) : NULL, f->regs->len };
+    return s;
+}
+
+static void snapshot_restore(ir_func *f, const func_snapshot *s)
+{
+    g_array_free(f->instrs, TRUE);
+    f->instrs = g_array_copy(s->instrs);
+    if (f->scopes)
+        g_array_free(f->scopes, TRUE);
+    f->scopes = s->scopes ? g_array_copy(s->scopes) : NULL;
+    for (guint r = s->n_regs; r < f->regs->len; r++)
+        g_free(g_array_index(f->regs, ir_reg, r).name);
+    g_array_set_size(f->regs, s->n_regs);
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+}
+
+static void snapshot_free(func_snapshot *s)
+{
+    g_array_free(s->instrs, TRUE);
+    if (s->scopes)
+        g_array_free(s->scopes, TRUE);
+}
+
+/* Registers with the candidates `cand` rematerialized; *n_instrs receives the instruction count. */
+static uint32_t count_with(ir_func *f, const func_snapshot *orig, const uint32_t *def, const bool *cand,
+                           uint32_t *n_instrs)
+{
+    snapshot_restore(f, orig);
+    remat_apply(f, def, cand);
+    regalloc_result_free(regalloc_func(f));
+    *n_instrs = ir_func_n_instrs(f);
+    return f->n_phys_regs;
+}
+
+/* Whether recomputing r would put instructions inside a loop that its definition is outside of
+ * (they would run at every iteration). */
+static bool remat_enters_loop(ir_func *f, const uint32_t *def, uint32_t r)
+{
+    uint32_t regs[MAX_OPND_REGS], d = cfg_loop_depth(f, ir_func_instr(f, def[r])->block);
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        unsigned nu = ir_instr_uses(in, regs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nu; k++)
+            if (regs[k] == r && cfg_loop_depth(f, in->block) > d)
+                return true;
+    }
+    return false;
+}
+
+regalloc_result *regalloc_func_remat(ir_func *f)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    regalloc_result_free(regalloc_func(f));
+    uint32_t plain = f->n_phys_regs, nr = f->regs->len;
+    uint32_t *def;
+    bool *cand;
+    remat_find(f, &def, &cand);
+    bool any = false;
+    for (uint32_t r = 0; r < nr; r++)
+        any |= cand[r];
+    func_snapshot orig = snapshot_take(f);
+    uint32_t size = 0, best = any ? count_with(f, &orig, def, cand, &size) : plain;
+    if (best >= plain) {
+        memset(cand, 0, (nr + 1) * sizeof *cand);
+        best = plain;
+    } else {
+        /* Recomputations cost instructions, inside loops at every iteration. Drop, greedily, each
+         * one the count does not need: first those that enter loops, then the others when that
+         * does not make the function longer. */
+        snapshot_restore(f, &orig);
+        bool *in_loop = g_new0(bool, nr + 1);
+        for (uint32_t r = 0; r < nr; r++)
+            in_loop[r] = cand[r] && remat_enters_loop(f, def, r);
+        for (int round = 0; round < 2; round++)
+            for (uint32_t r = 0; r < nr; r++) {
+                if (!cand[r] || in_loop[r] != (round == 0))
+                    continue;
+                cand[r] = false;
+                uint32_t sz, c = count_with(f, &orig, def, cand, &sz);
+                if (c <= best && (round == 0 || sz <= size)) {
+                    best = c;
+                    size = sz;
+                } else {
+                    cand[r] = true;
+                }
+            }
+        g_free(in_loop);
+    }
+    snapshot_restore(f, &orig);
+    remat_apply(f, def, cand);
+    regalloc_result *res = regalloc_func(f);
+    g_assert(f->n_phys_regs == best);
+    snapshot_free(&orig);
+    g_free(def);
+    g_free(cand);
+    return res;
 }

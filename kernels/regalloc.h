@@ -57,8 +57,11 @@ void regalloc_result_free(regalloc_result *r);
  * recomputed. Returns the number of instructions inserted. */
 uint32_t regalloc_remat(ir_func *f);
 
-/* The toolchain's allocation pipeline for one function: regalloc_remat when it lowers the register
- * count (otherwise f is restored as it was), then regalloc_func. */
+/* The toolchain's allocation pipeline for one function: rematerialization as regalloc_remat does it
+ * when that lowers the register count (otherwise f is left as it was), minus, greedily, every
+ * recomputation the count does not need — first those that would land inside a loop their
+ * definition is outside of (they cost instructions at every iteration), then the others whose
+ * removal does not make the function longer; then regalloc_func. */
 regalloc_result *regalloc_func_remat(ir_func *f);
 
 /* The same pipeline (regalloc_func_remat) for every defined function of m: rematerialization when it
