@@ -319,39 +319,38 @@ static inline uint64_t *reg_slot(const flaunch *L, const fwarp *w, uint32_t func
     return &w->regs[((uint64_t)L->d->k->funcs[func].reg_base + reg) * IR_WARP_SIZE];
 }
 
-static uint64_t sreg_value(const flaunch *L, const fwarp *w, const ir_operand *o, uint32_t lane)
+uint64_t frun_sreg_value(const frun_sreg_ctx *c, ir_sreg sreg, unsigned comp, uint32_t lane)
 {
-    unsigned c = o->comp < 3 ? o->comp : 0;
-    switch ((ir_sreg)o->u.sreg) {
+    unsigned k = comp < 3 ? comp : 0;
+    switch (sreg) {
     case IR_SREG_TID: {
-        uint32_t t[3];
-        thread_coords(L, w->id, lane, t);
-        return t[c];
+        uint32_t lt = c->warp * IR_WARP_SIZE + lane;
+        uint32_t t[3] = {lt % c->block[0], lt / c->block[0] % c->block[1], lt / (c->block[0] * c->block[1])};
+        return t[k];
     }
     case IR_SREG_NTID:
-        return L->l->block[c];
+        return c->block[k];
     case IR_SREG_CTAID:
-        return L->ctaid[c];
+        return c->ctaid[k];
     case IR_SREG_NCTAID:
-        return L->l->grid[c];
+        return c->grid[k];
     case IR_SREG_LANEID:
         return lane;
     case IR_SREG_WARPID:
-        return w->id;
+        return c->warp;
     case IR_SREG_NWARPID:
-        return L->nwarps;
+        return c->nwarps;
     case IR_SREG_SMID:
-        return 0;
+        return c->smid;
     case IR_SREG_NSMID:
-        return 1;
+        return c->nsmid;
     case IR_SREG_GRIDID:
-        return L->d->gridid;
+        return c->gridid;
     case IR_SREG_CLOCK:
-        return (uint32_t)L->executed;
+        return (uint32_t)c->clock;
     case IR_SREG_CLOCK64:
-        return L->executed;
     case IR_SREG_GLOBALTIMER:
-        return L->executed;
+        return c->clock;
     case IR_SREG_LANEMASK_EQ:
         return UINT32_C(1) << lane;
     case IR_SREG_LANEMASK_LE:
@@ -363,13 +362,31 @@ static uint64_t sreg_value(const flaunch *L, const fwarp *w, const ir_operand *o
     case IR_SREG_LANEMASK_GT:
         return (uint32_t) ~((UINT64_C(2) << lane) - 1);
     case IR_SREG_DYN_SMEM_SIZE:
-        return L->l->shared_bytes;
+        return c->dyn_smem;
     case IR_SREG_TOTAL_SMEM_SIZE:
-        return L->shared.size;
+        return c->total_smem;
     case IR_SREG_COUNT:
         break;
     }
     return 0;
+}
+
+static frun_sreg_ctx sreg_ctx(const flaunch *L, const fwarp *w)
+{
+    frun_sreg_ctx c = {.warp = w->id,
+                       .nwarps = L->nwarps,
+                       .smid = 0,
+                       .nsmid = 1,
+                       .gridid = L->d->gridid,
+                       .clock = L->executed,
+                       .dyn_smem = L->l->shared_bytes,
+                       .total_smem = L->shared.size};
+    for (unsigned i = 0; i < 3; i++) {
+        c.block[i] = L->l->block[i];
+        c.grid[i] = L->l->grid[i];
+        c.ctaid[i] = L->ctaid[i];
+    }
+    return c;
 }
 
 /* Address of a symbol in its own space. */
@@ -390,10 +407,12 @@ static bool fetch(const flaunch *L, const fwarp *w, uint32_t func, const ir_oper
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
             out->v[i] = o->u.imm;
         return true;
-    case IR_OPND_SREG:
+    case IR_OPND_SREG: {
+        frun_sreg_ctx c = sreg_ctx(L, w);
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
-            out->v[i] = sreg_value(L, w, o, i);
+            out->v[i] = frun_sreg_value(&c, (ir_sreg)o->u.sreg, o->comp, i);
         return true;
+    }
     case IR_OPND_ADDR: {
         uint64_t a =
             (o->u.mem.base_sym != IR_NONE ? sym_addr(L, o->u.mem.base_sym) : 0) + (uint64_t)o->u.mem.offset;

@@ -41,6 +41,21 @@ typedef struct {
                            steadier speed measure on a loaded machine) */
 } frun_stats;
 
+/* What the special registers read for the threads of one warp: shared with the timing model so that
+ * both give the same values. %clock/%clock64/%globaltimer read `clock` (the functional runner: the
+ * launch's warp instruction count, deterministic). */
+typedef struct {
+    unsigned block[3], grid[3], ctaid[3];
+    uint32_t warp, nwarps; /* the warp's index in its CTA, warps per CTA */
+    uint32_t smid, nsmid, gridid;
+    uint64_t clock;
+    uint32_t dyn_smem, total_smem;
+} frun_sreg_ctx;
+
+/* The value of special register `sreg` (component `comp` for %tid/%ntid/%ctaid/%nctaid) for lane
+ * `lane` of the warp. */
+uint64_t frun_sreg_value(const frun_sreg_ctx *c, ir_sreg sreg, unsigned comp, uint32_t lane);
+
 /* A device over `m` (not owned; it must outlive the device): a fresh memory image with the module's
  * data loaded. NULL with a message in err on a load error. */
 wl_device *frun_device_new(ir_module *m, GString *err);

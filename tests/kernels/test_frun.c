@@ -326,6 +326,35 @@ static void test_coords(void)
     rig_free(&r);
 }
 
+static void test_sreg_values(void)
+{
+    frun_sreg_ctx c = {.block = {5, 3, 3},
+                       .grid = {7, 2, 1},
+                       .ctaid = {6, 1, 0},
+                       .warp = 1,
+                       .nwarps = 2,
+                       .nsmid = 1,
+                       .gridid = 4,
+                       .clock = 0x1234567890ull,
+                       .dyn_smem = 64,
+                       .total_smem = 96};
+    /* lane 12 of warp 1 = linear thread 44 = (4, 2, 2) in a 5x3x3 block */
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_TID, 0, 12), ==, 4);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_TID, 1, 12), ==, 2);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_TID, 2, 12), ==, 2);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_NCTAID, 0, 0), ==, 7);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_CTAID, 1, 0), ==, 1);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_CLOCK, 0, 0), ==, 0x34567890u);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_CLOCK64, 0, 0), ==, 0x1234567890ull);
+    g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_LT, 0, 0), ==, 0);
+    g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_LE, 0, 31), ==, 0xffffffffu);
+    g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_GT, 0, 31), ==, 0);
+    g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_GE, 0, 4), ==, 0xfffffff0u);
+    g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_EQ, 0, 4), ==, 0x10u);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_DYN_SMEM_SIZE, 0, 0), ==, 64);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_GRIDID, 0, 0), ==, 4);
+}
+
 static void test_oob(void)
 {
     rig r;
@@ -468,6 +497,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/memory/oob", test_oob);
     g_test_add_func("/frun/memory/dynamic-shared", test_dynshared);
     g_test_add_func("/frun/coords", test_coords);
+    g_test_add_func("/frun/sreg-values", test_sreg_values);
     g_test_add_func("/frun/memory/store-const", test_store_const);
     g_test_add_func("/frun/memory/misaligned", test_misaligned);
     g_test_add_func("/frun/memory/byval", test_byval);
