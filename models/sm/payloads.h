@@ -1,0 +1,131 @@
+/* payloads.h — the channel types inside an SM and between an SM and cta_dispatch
+ * (docs/baseline-design.md §2.1; docs/sm.md says which block puts and gets each one).
+ *
+ * Every struct has a field table (payloads.c), so a latch or FIFO carrying it traces field by field.
+ * Bulk per-lane data (addresses, values) is GSC_OPAQUE: carried, not traced. The memory payloads
+ * (mem_req_t / mem_resp_t) are in models/mem_types.h.
+ *
+ * Functional execution point (see docs/sm.md "where data is read and written"): as GPGPU-Sim does,
+ * an instruction is executed on the warp's architectural state when `issue` issues it; the blocks
+ * after issue time it. The payloads therefore carry what the timing blocks need to be real: the
+ * registers read and written (bank conflicts, scoreboard release), the per-lane addresses of a
+ * memory instruction (coalescing, L1 tags, scratchpad banks), masks and classes.
+ */
+#ifndef GPUSC_MODELS_SM_PAYLOADS_H
+#define GPUSC_MODELS_SM_PAYLOADS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/ir.h"
+#include "sc/gsc.h"
+
+#define SM_MAX_WARPS 64   /* warp slots per SM (GTX480: 48; GREENER's machine: 64) */
+#define SM_MAX_CTAS 32    /* CTA slots per SM */
+#define SM_NO_REG 0xffffu /* an unused register slot in src[]/dst[] */
+#define SM_MAX_OPERANDS 8 /* registers read by one instruction (vector stores read 4 + address) */
+
+/* A thread block placed on an SM: cta_dispatch -> the SM (fetch and issue). */
+typedef struct {
+    uint32_t kernel;      /* launch number (statistics, %gridid) */
+    uint32_t cta;         /* linear CTA id in the grid */
+    uint32_t ctaid[3];    /* %ctaid */
+    uint16_t slot;        /* CTA slot in the SM (0 .. max_ctas-1) */
+    uint16_t first_warp;  /* first warp slot; the CTA's warps are first_warp .. first_warp+warps-1 */
+    uint16_t warps;       /* ceil(threads / 32) */
+    uint16_t sm;          /* the SM it goes to */
+    uint32_t threads;     /* blockDim.x*y*z */
+    uint32_t smem_bytes;  /* scratchpad bytes (static + dynamic) */
+    uint32_t regs;        /* registers allocated (occupancy rounding) */
+} cta_launch_t;
+
+/* A finished thread block: the SM -> cta_dispatch. */
+typedef struct {
+    uint32_t cta;    /* linear CTA id */
+    uint16_t slot;   /* CTA slot freed */
+    uint16_t sm;
+    uint16_t warps;  /* warp slots freed */
+    uint32_t regs;   /* registers freed */
+    uint32_t smem_bytes;
+    uint8_t failed;  /* 1: the CTA ended on a run-time error (the SM reported it) */
+} cta_done_t;
+
+/* One decoded instruction for a warp's I-buffer: fetch/decode -> issue. */
+typedef struct {
+    uint16_t warp;
+    uint16_t epoch;    /* the warp's fetch epoch: entries of an older epoch are stale (redirect) */
+    uint32_t func;     /* function index in the module */
+    uint32_t pc;       /* instruction index in the function */
+    uint8_t cls;       /* ir_class */
+    uint8_t ctrl;      /* 1: a control instruction (fetch stops behind it until redirected) */
+    uint16_t n_src, n_dst;
+    uint16_t src[SM_MAX_OPERANDS]; /* register numbers read (per-thread register slots) */
+    uint16_t dst[IR_MAX_DST + 2];  /* register numbers written (vector loads write up to 4) */
+    uint64_t annot;    /* the instruction's compiler annotation bits (annot.h), decoded here */
+} decoded_t;
+
+/* Fetch redirect: issue -> fetch. The warp continues at (func, pc) with a new epoch and a full set
+ * of I-buffer credits; done = 1: the warp exited, stop fetching for it. */
+typedef struct {
+    uint16_t warp;
+    uint16_t epoch;
+    uint32_t func;
+    uint32_t pc;
+    uint8_t done;
+} redirect_t;
+
+/* An I-buffer entry consumed: issue -> fetch (flow control). */
+typedef struct {
+    uint16_t warp;
+    uint16_t epoch; /* credits of an older epoch are ignored */
+    uint16_t count;
+} credit_t;
+
+/* An issued instruction: issue -> exec (ALU/INT/SFU/DP/CTRL/WARP classes) or -> ldst (MEM). */
+typedef struct {
+    uint64_t seq;        /* issue sequence number in the SM */
+    uint64_t issue_cycle;
+    uint16_t warp;
+    uint16_t sched;      /* the scheduler (sub-core) that issued it */
+    uint32_t pc;
+    uint32_t func;
+    uint32_t mask;       /* lanes that executed (active and guard true) */
+    uint8_t cls;         /* ir_class */
+    uint8_t op;          /* ir_opcode */
+    uint8_t space;       /* MEM: ir_space resolved (generic resolved per lane; see addr_space) */
+    uint8_t kind;        /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
+    uint8_t bytes;       /* MEM: bytes per lane */
+    uint8_t long_op;     /* the destinations were reserved as long-latency */
+    uint16_t n_src, n_dst;
+    uint16_t src[SM_MAX_OPERANDS];
+    uint16_t dst[IR_MAX_DST + 2];
+    uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
+    uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
+} issued_t;
+
+/* A result leaving a unit: exec/ldst -> issue (scoreboard release of the destinations). */
+typedef struct {
+    uint64_t seq;
+    uint16_t warp;
+    uint16_t n_dst;
+    uint16_t dst[IR_MAX_DST + 2];
+    uint8_t long_op;
+    uint8_t unit; /* sm_unit that produced it */
+} release_t;
+
+/* The execution units of an SM (one pipe each, per sub-core in subcore_sm). */
+typedef enum { SM_UNIT_SP, SM_UNIT_SFU, SM_UNIT_INT, SM_UNIT_DP, SM_UNIT_LDST, SM_UNIT_COUNT } sm_unit;
+
+extern const gsc_type cta_launch_type;
+extern const gsc_type cta_done_type;
+extern const gsc_type decoded_type;
+extern const gsc_type redirect_type;
+extern const gsc_type credit_type;
+extern const gsc_type issued_type;
+extern const gsc_type release_type;
+
+/* The unit an instruction class runs on. */
+sm_unit sm_unit_of_class(ir_class c);
+const char *sm_unit_name(sm_unit u);
+
+#endif /* GPUSC_MODELS_SM_PAYLOADS_H */

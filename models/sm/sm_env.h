@@ -1,0 +1,41 @@
+/* sm_env.h — what every SM of a machine shares with the testbench: the loaded kernel module, the
+ * functional memory image, and the current launch (grid, block, parameter buffer).
+ *
+ * The testbench owns it: it fills `launch` before starting a grid on cta_dispatch and reads
+ * `failed`/`error` afterwards. SM blocks read it (the program and the launch are inputs to the
+ * hardware, as the instruction memory and the launch registers would be) and write `error` when a
+ * kernel faults (an invalid address, a trap): the run then stops with that message.
+ */
+#ifndef GPUSC_MODELS_SM_SM_ENV_H
+#define GPUSC_MODELS_SM_SM_ENV_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/fmem.h"
+#include "kernels/ir.h"
+#include "kernels/kload.h"
+
+typedef struct {
+    uint32_t entry;        /* kernel function index */
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t shared_dyn;   /* dynamic shared bytes per CTA */
+    uint8_t *kparam;       /* the packed parameter buffer (kload_pack_params) */
+    uint64_t kparam_bytes;
+    uint32_t kernel_no;    /* launches so far (%gridid) */
+    uint32_t regs_per_thread; /* for occupancy (regalloc's count, else kload's) */
+} sm_launch;
+
+typedef struct {
+    ir_module *mod;        /* not owned */
+    kload_module *k;       /* not owned */
+    fmem *mem;             /* not owned: the functional memory image */
+    unsigned n_sms;        /* %nsmid */
+    sm_launch launch;
+    bool failed;           /* a kernel fault happened; error holds the message */
+    GString *error;        /* owned by the testbench */
+} sm_env;
+
+#endif /* GPUSC_MODELS_SM_SM_ENV_H */

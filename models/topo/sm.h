@@ -1,0 +1,60 @@
+/* sm.h — the `sm` topology: one streaming multiprocessor (Fermi/GTX480-like monolithic SM, or a
+ * sub-core SM of P partitions: see subcore_sm.h), built from the blocks of models/sm/ and wired here.
+ * Topology files hold no behaviour: this file instantiates blocks and binds their ports.
+ *
+ * External ports (what a GPU topology or a testbench binds; the channels are the caller's):
+ *   cta_launch  in,  FIFO of cta_launch_t  (from cta_dispatch)         -> the SM's issue block
+ *   cta_done    out, FIFO of cta_done_t    (to cta_dispatch)           <- the SM's issue block
+ *   mem_req     out, FIFO of mem_req_t     (to mem_fixed / the icnt)   <- the SM's ldst block
+ *   mem_resp    in,  FIFO of mem_resp_t    (from mem_fixed / the icnt) -> the SM's ldst block
+ * mem_req_t.src is set to the SM's index; responses must carry dst = that index.
+ *
+ * Usage (a GPU of n SMs):
+ *   sm_topo_register();                      // once: block descriptors, presets
+ *   sm_topo *s = sm_topo_new(ctx, parent, "sm3", 3, env, false);
+ *   gsc_fifo *f = gsc_fifo_new(parent, "sm3_cta", &cta_launch_type, 2);
+ *   gsc_port_bind_fifo(sm_topo_port(s, SM_PORT_CTA_LAUNCH), f);  ... and the three others
+ */
+#ifndef GPUSC_MODELS_TOPO_SM_H
+#define GPUSC_MODELS_TOPO_SM_H
+
+#include "models/core/block.h"
+#include "models/mem_types.h"
+#include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+typedef enum { SM_PORT_CTA_LAUNCH, SM_PORT_CTA_DONE, SM_PORT_MEM_REQ, SM_PORT_MEM_RESP, SM_PORT_COUNT } sm_port;
+
+typedef struct sm_topo sm_topo;
+
+/* Register the SM blocks' descriptors, the SM topology descriptors and the built-in presets
+ * (idempotent). */
+void sm_topo_register(void);
+
+/* One SM named `name` under parent, SM index `sm_id` (mem_req_t.src, %smid). subcore: build the
+ * sub-core organisation (subcore_sm.* parameters: partitions), else the monolithic one (`sm`). */
+sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env,
+                     bool subcore);
+void sm_topo_free(sm_topo *s);
+
+/* The inner block port behind an external port (bind the caller's FIFO to it). */
+gsc_port *sm_topo_port(const sm_topo *s, sm_port p);
+/* Depth the SM wants for the FIFO on an external port. */
+unsigned sm_topo_port_depth(const sm_topo *s, sm_port p);
+
+/* The SM's module (for tracing patterns) and index. */
+gsc_module *sm_topo_module(const sm_topo *s);
+unsigned sm_topo_id(const sm_topo *s);
+
+/* Watchdog support: true when any warp is resident; a dump of every resident warp (PC, what it
+ * waits on: I-buffer empty, scoreboard on register r, barrier, unit busy, memory). */
+bool sm_topo_busy(const sm_topo *s);
+void sm_topo_dump_state(const sm_topo *s, GString *out);
+/* Progress counter (warp instructions issued so far); the watchdog compares it between checks. */
+uint64_t sm_topo_progress(const sm_topo *s);
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_TOPO_SM_H */
