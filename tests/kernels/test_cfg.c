@@ -358,6 +358,68 @@ static void check_split(ir_func *f)
     g_assert_cmpuint(cfg_split_critical_edges(f), ==, 0);
 }
 
+/* Natural loops against their definition: for every header h (a target of an edge from a block it
+ * dominates), the body is h plus the reachable blocks that reach a latch without passing h; a
+ * block's depth is the number of bodies holding it; a loop's parent is the smallest other body
+ * holding its header. */
+static void check_loops(ir_func *f)
+{
+    uint32_t n = cfg_n_blocks(f), n_headers = 0;
+    bool *seen = g_new0(bool, n);
+    uint32_t *depth = g_new0(uint32_t, n);
+    for (uint32_t h = 0; h < n; h++) {
+        if (!cfg_reachable(f, h))
+            continue;
+        bool *body = g_new0(bool, n);
+        bool header = false;
+        GArray *p = cfg_block(f, h)->pred;
+        for (guint j = 0; j < p->len; j++) {
+            uint32_t s = g_array_index(p, uint32_t, j);
+            if (!cfg_reachable(f, s) || !cfg_dominates(f, h, s))
+                continue;
+            header = true;
+            for (uint32_t b = 0; b < n; b++) {
+                if (!cfg_reachable(f, b) || b == h)
+                    continue;
+                reach_avoiding(f, b, h, seen);
+                if (seen[s])
+                    body[b] = true;
+            }
+        }
+        if (header) {
+            body[h] = true;
+            n_headers++;
+            uint32_t li = cfg_block_loop(f, h);
+            g_assert_cmpuint(li, !=, IR_NONE);
+            const cfg_loop *l = cfg_get_loop(f, li);
+            g_assert_cmpuint(l->header, ==, h);
+            uint32_t cnt = 0;
+            for (uint32_t b = 0; b < n; b++) {
+                cnt += body[b];
+                depth[b] += body[b];
+            }
+            g_assert_cmpuint(l->blocks->len, ==, cnt);
+            for (guint j = 0; j < l->blocks->len; j++)
+                g_assert_true(body[g_array_index(l->blocks, uint32_t, j)]);
+            for (guint j = 0; j < l->latches->len; j++)
+                g_assert_true(cfg_is_back_edge(f, g_array_index(l->latches, uint32_t, j), h));
+            if (l->parent != IR_NONE) {
+                const cfg_loop *pl = cfg_get_loop(f, l->parent);
+                g_assert_cmpuint(pl->blocks->len, >, l->blocks->len);
+                g_assert_cmpuint(l->depth, ==, pl->depth + 1);
+            } else {
+                g_assert_cmpuint(l->depth, ==, 1);
+            }
+        }
+        g_free(body);
+    }
+    g_assert_cmpuint(cfg_n_loops(f), ==, n_headers);
+    for (uint32_t b = 0; b < n; b++)
+        g_assert_cmpuint(cfg_loop_depth(f, b), ==, depth[b]);
+    g_free(seen);
+    g_free(depth);
+}
+
 static void test_random(void)
 {
     GRand *rng = g_rand_new_with_seed(42);
@@ -365,7 +427,7 @@ static void test_random(void)
         ir_func *f = make_random(rng, g_rand_int_range(rng, 1, 40));
         cfg_build(f);
         check_doms(f);
-        (void)cfg_n_loops(f);
+        check_loops(f);
         check_split(f);
         check_doms(f);
         tb_free(f);
