@@ -66,6 +66,7 @@ bool ir_exec_compare(ir_cmp cmp, ir_type t, uint64_t a, uint64_t b, bool ftz);
  *    selp: a, b, c; mad/fma: a, b, c; bfe: a, pos, len; bfi: a, b, pos, len; prmt: a, b, c;
  *    shf: a, b, c; shfl: a, b, c[, membermask] with dst[0] = d and dst[1] = p when n_dst == 2;
  *    vote: a[, membermask]; setp with n_dst == 2 writes dst[1] = q (dst_written bit 1).
+ *  - dst_written: ir_exec ORs bits into it; clear it before the call.
  *  - Carry (add.cc/sub.cc/mad.cc/addc/subc/madc): cc_out keeps its bits outside `active`. sub.cc
  *    and subc use the PTX borrow convention: CF = borrow, subc: d = a - (b + CF).
  *  - Types: cvt: type = destination, type2 = source. set: type = comparison type, type2 = dst

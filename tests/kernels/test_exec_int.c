@@ -210,6 +210,14 @@ static void test_mul(void)
     in.type = IR_T_U32;
     in.flags = IR_F_HI;
     CHECK_HEX(T2(&in, 0xffffff, 0xffffff), 0xfffffe00);
+    in.type = IR_T_S32;
+    CHECK_HEX(T2(&in, 0xffffff, 2), 0xffffffff);     /* -1 * 2 = -2: bits 47..16 all ones */
+    CHECK_HEX(T2(&in, 0x800000, 0x800000), 0x40000000); /* (-2^23)^2 = 2^46 */
+    in = t_instr(IR_OP_MAD24, IR_T_S32, 3);
+    in.flags = IR_F_HI | IR_F_SAT;
+    CHECK_HEX(T3(&in, 0x800000, 0x800000, 0x7fffffff), 0x7fffffff);
+    in.flags = IR_F_HI;
+    CHECK_HEX(T3(&in, 0x800000, 0x800000, 0x7fffffff), 0xbfffffff);
 }
 
 static void test_mad(void)
