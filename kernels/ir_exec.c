@@ -158,7 +158,7 @@ static inline double f16_in(uint64_t v, bool ftz)
     return f16_to_f64(h);
 }
 
-/* An f16 result (from an exact or round-to-odd double): rounded to nearest, flushed, saturated. */
+/* An f16 result from an exact double: rounded to nearest, flushed (.ftz), clamped (.sat). */
 static inline uint64_t f16_out(double d, bool ftz, bool sat)
 {
     if (d != d)
@@ -657,7 +657,7 @@ static ir_exec_status exec_div(ir_exec_ctx *x)
     return exec_fop(x, FOP_DIV);
 }
 
-/* add/sub/mul on floats, integers, with the carry forms. */
+/* add/sub/mul/mad and the 24-bit and carry forms: float or integer by the instruction type. */
 static ir_exec_status exec_arith(ir_exec_ctx *x, ir_opcode op)
 {
     const ir_instr *in = x->in;
@@ -951,7 +951,6 @@ static inline bool boolop_apply(unsigned op, bool t, bool c)
     }
 }
 
-/* setp.cmp[.bop].type p[|q], a, b[, {!}c]: p = (a cmp b) bop c, q = !(a cmp b) bop c. */
 /* The comparison of lane l's a and b as a bit of `mask` (cmp_mask); sg already accounts for the
  * unsigned comparison forms. */
 static inline bool lane_compare(const ir_exec_ctx *x, unsigned l, unsigned mask, ir_type t, unsigned n, bool sg,
@@ -969,6 +968,7 @@ static inline bool lane_compare(const ir_exec_ctx *x, unsigned l, unsigned mask,
     return (mask >> o) & 1u;
 }
 
+/* setp.cmp[.bop].type p[|q], a, b[, {!}c]: p = (a cmp b) bop c, q = !(a cmp b) bop c. */
 static ir_exec_status exec_setp(ir_exec_ctx *x)
 {
     const ir_instr *in = x->in;
@@ -1080,7 +1080,8 @@ static inline uint64_t cvt_f_to_i(double d, unsigned rnd, unsigned n, bool sg)
     return (uint64_t)d;
 }
 
-/* integer source (raw bits of type st) as a double rounded per rnd (caller set the FPU mode). */
+/* cvt.type.type2: integer <-> integer (extend, chop or .sat clamp), float -> integer (always
+ * saturating), integer -> float and float -> float per the rounding modifier. */
 static ir_exec_status exec_cvt(ir_exec_ctx *x)
 {
     const ir_instr *in = x->in;
