@@ -23,6 +23,3 @@ tests_sc_test_errors_LDADD = $(GPUSC_LIBS)
 tests_sc_test_vcd_LDADD = $(GPUSC_LIBS)
 tests_sc_test_reset_LDADD = $(GPUSC_LIBS)
 
-# The test driver runs `$(LOG_COMPILER) $(AM_LOG_FLAGS) program`: with AM_LOG_FLAGS = --tap and no
-# LOG_COMPILER it would try to execute "--tap". Run every g_test program as `program --tap`.
-LOG_COMPILER = $(SHELL) -c 'if test "x$$1" = x--tap; then shift; fi; exec "$$1" --tap' gtest-tap
