@@ -773,6 +773,11 @@ static void print_func_header(GString *s, const ir_func *f)
         g_string_append_printf(s, "\n.maxnreg %u", f->maxnreg);
 }
 
+static bool func_has_body(const ir_func *f)
+{
+    return f->is_defined || (f->instrs && f->instrs->len > 0);
+}
+
 static uint32_t func_index(const ir_module *m, const ir_func *f)
 {
     if (m)
@@ -791,7 +796,7 @@ void ir_print_func(GString *s, const ir_module *m, const ir_func *f)
 {
     print_func_header(s, f);
     /* Hand-built functions (tests, passes) may leave is_defined false: any instruction makes a body. */
-    if (!f->is_defined && (!f->instrs || f->instrs->len == 0)) {
+    if (!func_has_body(f)) {
         g_string_append(s, ";\n");
         return;
     }
@@ -841,6 +846,9 @@ void ir_print_func(GString *s, const ir_module *m, const ir_func *f)
     g_string_append(s, "}\n");
 }
 
+/* Functions come out in an order that parsing the output reproduces, so that printing is a fixpoint:
+ * first a prototype of every .func (and of every bodiless .entry) in module order, then the bodies of
+ * the .funcs, then the .entry bodies. Callees may then be defined after their callers. */
 void ir_print_module(GString *s, const ir_module *m)
 {
     g_string_append_printf(s, ".version %s\n", m->version ? m->version : "9.0");
@@ -848,7 +856,18 @@ void ir_print_module(GString *s, const ir_module *m)
     g_string_append_printf(s, ".address_size %u\n\n", m->address_size);
     print_scope_syms(s, m, IR_NONE, 0, "");
     for (guint i = 0; i < m->funcs->len; i++) {
-        g_string_append_c(s, '\n');
-        ir_print_func(s, m, g_ptr_array_index(m->funcs, i));
+        const ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (f->is_entry && func_has_body(f))
+            continue;
+        print_func_header(s, f);
+        g_string_append(s, ";\n");
     }
+    for (int entries = 0; entries < 2; entries++)
+        for (guint i = 0; i < m->funcs->len; i++) {
+            const ir_func *f = g_ptr_array_index(m->funcs, i);
+            if (f->is_entry != (entries == 1) || !func_has_body(f))
+                continue;
+            g_string_append_c(s, '\n');
+            ir_print_func(s, m, f);
+        }
 }

@@ -870,6 +870,35 @@ static void test_roundtrip_instructions(void)
     g_string_free(all, TRUE);
 }
 
+/* Prototypes first, a definition calling a function defined after it, an entry between them: the
+ * printed order must parse back to the same order (print is a fixpoint). */
+static void test_roundtrip_function_order(void)
+{
+    ir_module *m1 = parse_ok(HEADER
+                             ".func (.param .b32 func_retval0) g(.param .b32 g_param_0);\n"
+                             ".func f()\n{\n\t{\n\t.param .b32 param0;\n\t.param .b32 retval0;\n"
+                             "\tcall.uni (retval0), h, (param0);\n\t}\n\tret;\n}\n"
+                             ".visible .entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n"
+                             ".func (.param .b32 func_retval0) h(.param .b32 h_param_0)\n{\n\t{\n"
+                             "\t.param .b32 param0;\n\t.param .b32 retval0;\n"
+                             "\tcall.uni (retval0), g, (param0);\n\t}\n\tret;\n}\n"
+                             ".func (.param .b32 func_retval0) g(.param .b32 g_param_0)\n{\n\tret;\n}\n");
+    g_assert_cmpstr(((ir_func *)g_ptr_array_index(m1->funcs, 0))->name, ==, "g");
+    g_assert_cmpstr(((ir_func *)g_ptr_array_index(m1->funcs, 2))->name, ==, "h");
+    char *t1 = print_module(m1);
+    ir_module *m2 = parse_ok(t1);
+    char *t2 = print_module(m2);
+    g_assert_cmpstr(t1, ==, t2);
+    /* every call still names the same callee */
+    ir_func *k = ir_module_find_func(m2, "k"), *h = ir_module_find_func(m2, "h");
+    g_assert_cmpstr(((ir_func *)g_ptr_array_index(m2->funcs, ir_func_instr(k, 0)->src[0].u.func))->name, ==, "f");
+    g_assert_cmpstr(((ir_func *)g_ptr_array_index(m2->funcs, ir_func_instr(h, 0)->src[0].u.func))->name, ==, "g");
+    g_free(t1);
+    g_free(t2);
+    ir_module_free(m1);
+    ir_module_free(m2);
+}
+
 /* ---- names and lookups -------------------------------------------------------------------------- */
 static void test_names(void)
 {
@@ -906,5 +935,6 @@ int main(int argc, char **argv)
     g_test_add_func("/ptx/comments-and-directives", test_comments_and_directives);
     g_test_add_func("/ptx/roundtrip-instructions", test_roundtrip_instructions);
     g_test_add_func("/ptx/roundtrip-files", test_roundtrip_files);
+    g_test_add_func("/ptx/roundtrip-function-order", test_roundtrip_function_order);
     return g_test_run();
 }
