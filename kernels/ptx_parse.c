@@ -1074,6 +1074,10 @@ static bool apply_mod(ptx_parser *P, ir_instr *in, const char *mod, mod_state *m
             in->flags |= flags[i].f;
             return true;
         }
+    static const char *const packed[] = { "f16x2", "bf16", "bf16x2", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2",
+                                          "u16x2", "s16x2", "b4", "u4", "s4", "f32x2", "f64x2" };
+    if (WORD_INDEX(mod, packed) >= 0)
+        fail_at(P, at, "unsupported type .%s in %s", mod, tok_show(P, at));
     /* Cache operators and hints change no result: accepted and dropped. */
     static const char *const cache[] = { "ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1", "L2" };
     if ((op == IR_OP_LD || op == IR_OP_LDU || op == IR_OP_ST || op == IR_OP_PREFETCH || op == IR_OP_ATOM ||

@@ -56,6 +56,7 @@ static const error_case cases[] = {
     { PRE "\tret.u32;" POST, 10, 2, "ret takes no type", SYN },
     { PRE "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f0}, [tex, {%f1, %f2}];" POST, 10, 2,
       "unsupported instruction 'tex'", UNS },
+    { PRE "\tmul.rn.f16x2 %r1, %r2, %r3;" POST, 10, 2, "unsupported type .f16x2", UNS },
     /* immediates and characters */
     { PRE "\tmov.f32 %f1, 0f3F80;" POST, 10, 15, "bad f32 literal", SYN },
     { PRE "\tmov.f64 %f1, 0d3FF0;" POST, 10, 15, "bad f64 literal", SYN },
