@@ -35,4 +35,4 @@ kernels/fuzz/fuzz_ptx_parse: $(FUZZ_PTX_DEPS)
 endif
 TESTS += tests/kernels/fuzz_ptx_short.sh
 EXTRA_DIST += tests/kernels/fuzz_ptx_short.sh kernels/fuzz/fuzz_ptx_parse.c kernels/fuzz/ptx.dict \
-	kernels/fuzz/corpus kernels/fuzz/stress.cu docs/ptx-frontend.md
+	kernels/fuzz/corpus kernels/fuzz/stress.cu kernels/fuzz/templates.cu docs/ptx-frontend.md
