@@ -15,9 +15,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <glib.h>
+
+#include "kernels/fmem.h"
 #include "sc/gsc.h"
 
 #define MEM_LINE_MAX 128 /* bytes: the largest line any cache of the machine uses */
+#define MEM_ATOM_LANES 32 /* lanes of one atomic access (a warp) */
 
 typedef enum {
     MEM_READ = 0,   /* a line (or sector) read: L1D miss, const miss, I-cache miss */
@@ -25,6 +29,24 @@ typedef enum {
     MEM_ATOMIC = 2, /* a global atomic performed at the L2 (ldst sends the operation; see ldst) */
     MEM_WRITEBACK = 3 /* an evicted dirty line (L2 -> DRAM) */
 } mem_kind;
+
+/* The operation of a MEM_ATOMIC request (added by the memory side; the SM's ldst fills it). One
+ * request carries the lanes of one warp atom/red instruction whose elements lie in the request's line.
+ * The memory side (the L2 slice owning the line, or mem_fixed) performs them on the functional image
+ * with mem_atomic_perform: lanes in increasing lane order, each lane's old value returned in
+ * mem_resp_t.atom_old[lane] (red: ignore them). Requests are performed in their arrival order at
+ * the slice, so per-address results equal the functional runner's for one warp's lanes. */
+typedef struct {
+    uint32_t lanes;  /* lanes taking part: bit l = lane l */
+    uint32_t flags;  /* the instruction's IR_F_* flags (ir_instr.flags: .ftz/.noftz for f32 add) */
+    uint8_t op;      /* ir_atom_op (ir_instr.atom) */
+    uint8_t type;    /* ir_type (ir_instr.type) */
+    uint8_t esize;   /* element bytes: 4 or 8 */
+    uint8_t pad;
+    uint8_t offset[MEM_ATOM_LANES];  /* byte offset of lane l's element from the request's addr */
+    uint64_t b[MEM_ATOM_LANES];      /* operand b of lane l */
+    uint64_t c[MEM_ATOM_LANES];      /* operand c of lane l (cas: the new value) */
+} mem_atom_t;
 
 typedef struct {
     uint64_t addr;     /* line-aligned byte address (global address space of kernels/kload.h) */
@@ -37,6 +59,7 @@ typedef struct {
     uint8_t kind;      /* mem_kind */
     uint8_t client;    /* which unit of the SM asked: 0 = ldst (data), 1 = fetch (instructions), 2 = const */
     uint8_t data[MEM_LINE_MAX]; /* write data (MEM_WRITE / MEM_ATOMIC operands), not traced */
+    mem_atom_t atom;   /* MEM_ATOMIC: the operation and per-lane operands, not traced */
 } mem_req_t;
 
 typedef struct {
@@ -48,9 +71,20 @@ typedef struct {
     uint8_t kind;      /* the request's mem_kind (writes are acknowledged) */
     uint8_t client;
     uint8_t data[MEM_LINE_MAX]; /* read data, not traced */
+    uint64_t atom_old[MEM_ATOM_LANES]; /* MEM_ATOMIC: lane l's old value (lanes of the request), not traced */
 } mem_resp_t;
 
 extern const gsc_type mem_req_type;
 extern const gsc_type mem_resp_type;
+
+/* Shared by every block that answers memory requests (l2, mem_fixed), so they agree exactly. */
+/* Copy the line [addr, addr+bytes) from the functional image into dst: mapped bytes as the image
+ * holds them now, unmapped bytes (past a region's end, local/shared windows) as zero. */
+void mem_line_read(fmem *m, uint64_t addr, unsigned bytes, uint8_t *dst);
+/* Perform a MEM_ATOMIC request on the image: for each lane of req->atom.lanes in increasing order,
+ * old = element at req->addr + offset[l]; new = ir_exec_atom(op, type, flags; old, b[l], c[l]);
+ * store new; old_out[l] = old. Returns false (with a message in err) if an element is not in a
+ * writable mapped region or the element size is not 4 or 8; lanes before it were performed. */
+bool mem_atomic_perform(fmem *m, const mem_req_t *req, uint64_t old_out[MEM_ATOM_LANES], GString *err);
 
 #endif /* GPUSC_MODELS_MEM_TYPES_H */
