@@ -1,0 +1,823 @@
+/* warp_exec.c — see warp_exec.h. The instruction semantics mirror kernels/frun.c kind by kind; a
+ * difference between the two is a bug here. */
+#include "models/sm/warp_exec.h"
+
+#include <string.h>
+
+#include "kernels/frun.h"
+#include "kernels/ir_exec.h"
+
+#define FULL_MASK 0xffffffffu
+
+typedef struct {
+    bool live;     /* a CTA's warp that has not finished */
+    bool present;  /* belongs to a resident CTA */
+    uint16_t cta;  /* CTA slot */
+    uint32_t in_cta;
+    uint32_t cc;   /* carry flag per lane */
+    simt_stack st;
+    uint64_t *regs;  /* total_regs x 32 lanes */
+    uint8_t *local;  /* 32 lanes x local_bytes */
+    uint8_t *cparam; /* 32 lanes x cparam_bytes */
+} wx_warp;
+
+typedef struct {
+    bool live;
+    cta_launch_t c;
+    fmem_seg shared;
+} wx_cta;
+
+struct wexec {
+    sm_env *env;
+    unsigned sm_id, max_warps, max_ctas;
+    wx_warp *warps;
+    wx_cta *ctas;
+    uint64_t **reg_mask; /* per function, per virtual register: value mask of its declared type */
+};
+
+static uint64_t type_mask(ir_type t)
+{
+    unsigned b = ir_type_bits(t);
+    if (b == 0 || b >= 64)
+        return UINT64_MAX;
+    return (UINT64_C(1) << b) - 1;
+}
+
+wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_ctas)
+{
+    g_assert(max_warps <= SM_MAX_WARPS && max_ctas <= SM_MAX_CTAS);
+    wexec *x = g_new0(wexec, 1);
+    x->env = env;
+    x->sm_id = sm_id;
+    x->max_warps = max_warps;
+    x->max_ctas = max_ctas;
+    x->warps = g_new0(wx_warp, max_warps);
+    x->ctas = g_new0(wx_cta, max_ctas);
+    const kload_module *k = env->k;
+    for (unsigned i = 0; i < max_warps; i++) {
+        x->warps[i].regs = g_new0(uint64_t, (uint64_t)k->total_regs * IR_WARP_SIZE + 1);
+        x->warps[i].local = g_malloc0(IR_WARP_SIZE * k->local_bytes + 1);
+        x->warps[i].cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
+    }
+    const ir_module *m = env->mod;
+    x->reg_mask = g_new0(uint64_t *, m->funcs->len + 1);
+    for (guint f = 0; f < m->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(m->funcs, f);
+        guint nr = fn->regs ? fn->regs->len : 0;
+        x->reg_mask[f] = g_new(uint64_t, nr + 1);
+        for (guint r = 0; r < nr; r++)
+            x->reg_mask[f][r] = type_mask(g_array_index(fn->regs, ir_reg, r).type);
+    }
+    return x;
+}
+
+void wexec_free(wexec *x)
+{
+    if (!x)
+        return;
+    for (unsigned i = 0; i < x->max_warps; i++) {
+        simt_release(&x->warps[i].st);
+        g_free(x->warps[i].regs);
+        g_free(x->warps[i].local);
+        g_free(x->warps[i].cparam);
+    }
+    for (unsigned c = 0; c < x->max_ctas; c++)
+        g_free(x->ctas[c].shared.data);
+    for (guint f = 0; f < x->env->mod->funcs->len; f++)
+        g_free(x->reg_mask[f]);
+    g_free(x->reg_mask);
+    g_free(x->warps);
+    g_free(x->ctas);
+    g_free(x);
+}
+
+void wexec_cta_start(wexec *x, const cta_launch_t *c)
+{
+    g_assert(c->slot < x->max_ctas && c->first_warp + c->warps <= x->max_warps);
+    const sm_launch *L = &x->env->launch;
+    const kload_module *k = x->env->k;
+    const kload_func *kf = &k->funcs[L->entry];
+    wx_cta *ct = &x->ctas[c->slot];
+    g_assert(!ct->live);
+    ct->live = true;
+    ct->c = *c;
+    uint64_t shared = kf->shared_static;
+    if (L->shared_dyn)
+        shared = kf->dyn_shared_offset + L->shared_dyn;
+    g_free(ct->shared.data);
+    ct->shared = (fmem_seg){.data = g_malloc0(shared ? shared : 1), .size = shared};
+    for (unsigned i = 0; i < c->warps; i++) {
+        wx_warp *w = &x->warps[c->first_warp + i];
+        g_assert(!w->present);
+        w->present = w->live = true;
+        w->cta = c->slot;
+        w->in_cta = i;
+        w->cc = 0;
+        memset(w->regs, 0, (uint64_t)k->total_regs * IR_WARP_SIZE * sizeof(uint64_t));
+        memset(w->local, 0, IR_WARP_SIZE * k->local_bytes);
+        memset(w->cparam, 0, IR_WARP_SIZE * k->cparam_bytes);
+        uint32_t left = c->threads - i * IR_WARP_SIZE;
+        uint32_t valid = left >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << left) - 1;
+        simt_init(&w->st, L->entry, 0, valid);
+    }
+}
+
+void wexec_cta_end(wexec *x, unsigned slot)
+{
+    wx_cta *ct = &x->ctas[slot];
+    g_assert(ct->live);
+    for (unsigned i = 0; i < ct->c.warps; i++) {
+        wx_warp *w = &x->warps[ct->c.first_warp + i];
+        w->present = w->live = false;
+    }
+    ct->live = false;
+}
+
+bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc)
+{
+    const wx_warp *w = &x->warps[warp];
+    if (!w->live || simt_done(&w->st))
+        return false;
+    const simt_entry *t = simt_top(&w->st);
+    *func = t->func;
+    *pc = t->pc;
+    return true;
+}
+
+bool wexec_warp_live(const wexec *x, unsigned warp)
+{
+    return x->warps[warp].live && !simt_done(&x->warps[warp].st);
+}
+
+unsigned wexec_warp_cta(const wexec *x, unsigned warp)
+{
+    return x->warps[warp].cta;
+}
+
+unsigned wexec_warp_in_cta(const wexec *x, unsigned warp)
+{
+    return x->warps[warp].in_cta;
+}
+
+uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp)
+{
+    const wx_warp *w = &x->warps[warp];
+    return w->live && !simt_done(&w->st) ? simt_top(&w->st)->mask : 0;
+}
+
+/* ---- registers an instruction reads and writes ---------------------------------------------- */
+static void add_reg(uint16_t *v, uint16_t *n, unsigned cap, uint32_t slot)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (v[i] == slot)
+            return;
+    if (*n < cap) {
+        g_assert(slot < SM_NO_REG);
+        v[(*n)++] = (uint16_t)slot;
+    }
+}
+
+static void opnd_regs(uint32_t base, const ir_operand *o, uint16_t *v, uint16_t *n, unsigned cap)
+{
+    switch ((ir_opnd_kind)o->kind) {
+    case IR_OPND_REG: add_reg(v, n, cap, base + o->u.reg); break;
+    case IR_OPND_MEM:
+        if (o->u.mem.base_reg != IR_NONE)
+            add_reg(v, n, cap, base + o->u.mem.base_reg);
+        break;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->comp && e < 4; e++)
+            if (o->u.vec_regs[e] != IR_NONE)
+                add_reg(v, n, cap, base + o->u.vec_regs[e]);
+        break;
+    default: break;
+    }
+}
+
+void wexec_instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, uint16_t *src,
+                      uint16_t *n_src, uint16_t *dst, uint16_t *n_dst)
+{
+    uint32_t base = k->funcs[func].reg_base;
+    *n_src = *n_dst = 0;
+    if (in->guard != IR_NONE)
+        add_reg(src, n_src, SM_MAX_OPERANDS, base + in->guard);
+    for (unsigned j = 0; j < in->n_src; j++)
+        opnd_regs(base, &in->src[j], src, n_src, SM_MAX_OPERANDS);
+    for (unsigned j = 0; j < in->n_dst; j++) {
+        if (in->dst[j].kind == IR_OPND_MEM) /* st/red [addr]: the address register is read */
+            opnd_regs(base, &in->dst[j], src, n_src, SM_MAX_OPERANDS);
+        else
+            opnd_regs(base, &in->dst[j], dst, n_dst, IR_MAX_DST + 2);
+    }
+}
+
+/* ---- execution ------------------------------------------------------------------------------ */
+typedef struct {
+    wexec *x;
+    wx_warp *w;
+    unsigned wid;
+    uint32_t func, pc;
+    const ir_func *f;
+    const ir_instr *in;
+    uint64_t clock;
+} wx_run;
+
+static int G_GNUC_PRINTF(3, 4) fail(wx_run *r, int lane, const char *fmt, ...)
+{
+    sm_env *env = r->x->env;
+    GString *e = env->error;
+    const ir_func *kf = g_ptr_array_index(env->mod->funcs, env->launch.entry);
+    const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
+    g_string_append_printf(e, "kernel %s: ", kf->name);
+    if (r->func != env->launch.entry)
+        g_string_append_printf(e, "in .func %s: ", r->f->name);
+    if (r->in) {
+        g_string_append_printf(e, "pc %u (%s:%u `", r->pc, env->mod->filename ? env->mod->filename : "?",
+                               r->in->line);
+        ir_print_instr(e, env->mod, r->f, r->in);
+        g_string_append(e, "`)");
+    } else {
+        g_string_append_printf(e, "pc %u (end of function)", r->pc);
+    }
+    g_string_append_printf(e, " block (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+    if (lane >= 0) {
+        const sm_launch *L = &env->launch;
+        uint32_t lt = r->w->in_cta * IR_WARP_SIZE + (uint32_t)lane;
+        g_string_append_printf(e, " thread (%u,%u,%u)", lt % L->block[0], lt / L->block[0] % L->block[1],
+                               lt / (L->block[0] * L->block[1]));
+    } else {
+        g_string_append_printf(e, " warp %u", r->w->in_cta);
+    }
+    g_string_append_printf(e, " on SM %u: ", r->x->sm_id);
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append_vprintf(e, fmt, ap);
+    va_end(ap);
+    env->failed = true;
+    return 1;
+}
+
+static inline uint64_t *reg_slot(const wx_run *r, uint32_t reg)
+{
+    return &r->w->regs[((uint64_t)r->x->env->k->funcs[r->func].reg_base + reg) * IR_WARP_SIZE];
+}
+
+static inline uint64_t reg_mask(const wx_run *r, uint32_t reg)
+{
+    return r->x->reg_mask[r->func][reg];
+}
+
+static uint64_t sreg(const wx_run *r, const ir_operand *o, uint32_t lane)
+{
+    const sm_env *env = r->x->env;
+    const sm_launch *L = &env->launch;
+    const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
+    frun_sreg_ctx s = {.warp = r->w->in_cta,
+                       .nwarps = c->warps,
+                       .smid = r->x->sm_id,
+                       .nsmid = env->n_sms,
+                       .gridid = L->kernel_no,
+                       .clock = r->clock,
+                       .dyn_smem = L->shared_dyn,
+                       .total_smem = (uint32_t)r->x->ctas[r->w->cta].shared.size};
+    for (unsigned i = 0; i < 3; i++) {
+        s.block[i] = L->block[i];
+        s.grid[i] = L->grid[i];
+        s.ctaid[i] = c->ctaid[i];
+    }
+    return frun_sreg_value(&s, (ir_sreg)o->u.sreg, o->comp < 3 ? o->comp : 0, lane);
+}
+
+static bool fetch(const wx_run *r, const ir_operand *o, ir_lanes *out)
+{
+    switch ((ir_opnd_kind)o->kind) {
+    case IR_OPND_REG: memcpy(out->v, reg_slot(r, o->u.reg), sizeof out->v); return true;
+    case IR_OPND_IMM:
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            out->v[i] = o->u.imm;
+        return true;
+    case IR_OPND_SREG:
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            out->v[i] = sreg(r, o, i);
+        return true;
+    case IR_OPND_ADDR: {
+        uint64_t a = (o->u.mem.base_sym != IR_NONE
+                          ? kload_sym_address(r->x->env->k, r->x->env->launch.entry, o->u.mem.base_sym)
+                          : 0) +
+                     (uint64_t)o->u.mem.offset;
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            out->v[i] = a;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static void write_lanes(uint64_t *slot, const uint64_t *v, uint32_t mask, uint64_t vmask)
+{
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        slot[l] = v[l] & vmask;
+    }
+}
+
+static uint32_t pred_mask(const wx_run *r, uint32_t reg, bool neg, uint32_t mask)
+{
+    const uint64_t *p = reg_slot(r, reg);
+    uint32_t out = 0;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        if ((p[l] != 0) != neg)
+            out |= UINT32_C(1) << l;
+    }
+    return out;
+}
+
+static uint64_t lane_addr(const wx_run *r, const ir_operand *m, uint32_t lane)
+{
+    uint64_t a = (uint64_t)m->u.mem.offset;
+    if (m->u.mem.base_reg != IR_NONE)
+        a += reg_slot(r, m->u.mem.base_reg)[lane];
+    else if (m->u.mem.base_sym != IR_NONE)
+        a += kload_sym_address(r->x->env->k, r->x->env->launch.entry, m->u.mem.base_sym);
+    return a;
+}
+
+/* One lane's host pointer (checked: alignment, bounds, writability); records the lane's resolved
+ * space and address for the timing model. */
+static uint8_t *lane_access(wx_run *r, wx_info *info, uint32_t lane, uint64_t addr, uint64_t len, bool write)
+{
+    const ir_instr *in = r->in;
+    ir_space space = (ir_space)in->space;
+    uint64_t sa = addr;
+    ir_space rs = space == IR_SPACE_NONE ? kload_generic_resolve(addr, &sa) : space;
+    info->lane_space[lane] = (uint8_t)rs;
+    info->addr[lane] = sa;
+    const char *label = space == IR_SPACE_NONE ? "generic" : ir_space_name(space);
+    if (len > 1 && (addr & (len - 1)) != 0) {
+        fail(r, (int)lane, "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
+             label, write ? "store" : "load", len, addr);
+        return NULL;
+    }
+    const sm_env *env = r->x->env;
+    kload_spaces s = {
+        .global = env->mem,
+        .shared = r->x->ctas[r->w->cta].shared,
+        .local = {.data = r->w->local + lane * env->k->local_bytes, .size = env->k->local_bytes},
+        .cparam = {.data = r->w->cparam + lane * env->k->cparam_bytes, .size = env->k->cparam_bytes},
+        .kparam = {.data = env->launch.kparam, .size = env->launch.kparam_bytes},
+    };
+    uint8_t *p = kload_resolve(&s, space, addr, len, write, NULL);
+    if (p)
+        return p;
+    GString *why = g_string_new(NULL);
+    kload_resolve(&s, space, addr, len, write, why);
+    fail(r, (int)lane, "invalid %s %s: %s", label, write ? "store" : "load", why->str);
+    g_string_free(why, TRUE);
+    return NULL;
+}
+
+static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
+{
+    const ir_instr *in = r->in;
+    const ir_operand *m = &in->src[0], *d = &in->dst[0];
+    unsigned nv = d->kind == IR_OPND_VEC ? d->comp : 1;
+    uint64_t es = ir_type_bits((ir_type)in->type) / 8;
+    if (es == 0 || es > 8)
+        return fail(r, -1, "unsupported load type .%s", ir_type_name(in->type));
+    info->bytes = (uint8_t)(es * nv);
+    uint32_t mask = active;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        const uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es * nv, false);
+        if (!p)
+            return 1;
+        for (unsigned e = 0; e < nv; e++) {
+            uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
+            if (reg != IR_NONE)
+                reg_slot(r, reg)[l] = ir_exec_load_value((ir_type)in->type, p + e * es) & reg_mask(r, reg);
+        }
+    }
+    return 0;
+}
+
+static uint64_t store_elem(const wx_run *r, const ir_operand *v, unsigned e, uint32_t lane)
+{
+    if (v->kind == IR_OPND_VEC)
+        return v->u.vec_regs[e] == IR_NONE ? 0 : reg_slot(r, v->u.vec_regs[e])[lane];
+    if (v->kind == IR_OPND_REG)
+        return reg_slot(r, v->u.reg)[lane];
+    if (v->kind == IR_OPND_IMM)
+        return v->u.imm;
+    return 0;
+}
+
+static int exec_st(wx_run *r, wx_info *info, uint32_t active, bool mem_in_dst)
+{
+    const ir_instr *in = r->in;
+    const ir_operand *m = mem_in_dst ? &in->dst[0] : &in->src[0];
+    const ir_operand *v = mem_in_dst ? &in->src[0] : &in->src[1];
+    unsigned nv = v->kind == IR_OPND_VEC ? v->comp : 1;
+    uint64_t es = ir_type_bits((ir_type)in->type) / 8;
+    if (es == 0 || es > 8)
+        return fail(r, -1, "unsupported store type .%s", ir_type_name(in->type));
+    ir_lanes sv;
+    bool special = v->kind == IR_OPND_SREG || v->kind == IR_OPND_ADDR;
+    if (special) {
+        fetch(r, v, &sv);
+        nv = 1;
+    }
+    info->bytes = (uint8_t)(es * nv);
+    uint32_t mask = active;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es * nv, true);
+        if (!p)
+            return 1;
+        for (unsigned e = 0; e < nv; e++)
+            ir_exec_store_value((ir_type)in->type, special ? sv.v[l] : store_elem(r, v, e, l), p + e * es);
+    }
+    return 0;
+}
+
+/* atom (returns the old value) and red: lane by lane in lane order, as frun. */
+static int exec_atom(wx_run *r, wx_info *info, uint32_t active, bool is_red, bool mem_in_dst)
+{
+    const ir_instr *in = r->in;
+    const ir_operand *m = is_red && mem_in_dst ? &in->dst[0] : &in->src[0];
+    const ir_operand *b = is_red && mem_in_dst ? &in->src[0] : &in->src[1];
+    const ir_operand *c = NULL;
+    if (!is_red && in->n_src >= 3)
+        c = &in->src[2];
+    else if (is_red && mem_in_dst && in->n_src >= 2)
+        c = &in->src[1];
+    uint64_t es = ir_type_bits((ir_type)in->type) / 8;
+    if (es != 4 && es != 8)
+        return fail(r, -1, "unsupported atomic type .%s", ir_type_name(in->type));
+    info->bytes = (uint8_t)es;
+    ir_lanes bv, cv;
+    if (!fetch(r, b, &bv) || (c && !fetch(r, c, &cv)))
+        return fail(r, -1, "atomic operand is not a value");
+    uint64_t *dslot = NULL;
+    uint64_t dm = UINT64_MAX;
+    if (!is_red && in->dst[0].kind == IR_OPND_REG) {
+        dslot = reg_slot(r, in->dst[0].u.reg);
+        dm = reg_mask(r, in->dst[0].u.reg);
+    }
+    uint32_t mask = active;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es, true);
+        if (!p)
+            return 1;
+        uint64_t old = ir_exec_load_value((ir_type)in->type, p);
+        ir_exec_store_value((ir_type)in->type, ir_exec_atom(in, old, bv.v[l], c ? cv.v[l] : 0), p);
+        if (dslot)
+            dslot[l] = old & dm;
+    }
+    return 0;
+}
+
+static int exec_cvta(wx_run *r, uint32_t active)
+{
+    const ir_instr *in = r->in;
+    ir_lanes v;
+    if (in->n_src < 1 || in->n_dst < 1 || in->dst[0].kind != IR_OPND_REG || !fetch(r, &in->src[0], &v))
+        return fail(r, -1, "malformed cvta");
+    uint64_t base;
+    if (!kload_cvta_base((ir_space)in->space, &base))
+        return fail(r, -1, "cvta for .%s is not supported", ir_space_name(in->space));
+    bool to = (in->flags & IR_F_TO) != 0;
+    uint64_t tm = type_mask((ir_type)in->type);
+    for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+        v.v[i] = (to ? v.v[i] - base : v.v[i] + base) & tm;
+    write_lanes(reg_slot(r, in->dst[0].u.reg), v.v, active, reg_mask(r, in->dst[0].u.reg));
+    return 0;
+}
+
+static int exec_mov_vec(wx_run *r, uint32_t active)
+{
+    const ir_instr *in = r->in;
+    const ir_operand *d = &in->dst[0], *s = &in->src[0];
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    if (d->kind == IR_OPND_VEC && s->kind == IR_OPND_VEC)
+        return fail(r, -1, "mov between two vectors is not supported");
+    const ir_operand *vec = d->kind == IR_OPND_VEC ? d : s;
+    unsigned n = vec->comp;
+    if (n == 0 || bits % n || bits > 64)
+        return fail(r, -1, "malformed vector mov");
+    unsigned eb = bits / n;
+    uint64_t em = eb >= 64 ? UINT64_MAX : (UINT64_C(1) << eb) - 1;
+    if (d->kind == IR_OPND_VEC) {
+        ir_lanes v;
+        if (!fetch(r, s, &v))
+            return fail(r, -1, "malformed vector mov");
+        for (unsigned e = 0; e < n; e++) {
+            if (d->u.vec_regs[e] == IR_NONE)
+                continue;
+            ir_lanes part;
+            for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+                part.v[i] = (v.v[i] >> (e * eb)) & em;
+            write_lanes(reg_slot(r, d->u.vec_regs[e]), part.v, active, reg_mask(r, d->u.vec_regs[e]));
+        }
+        return 0;
+    }
+    if (d->kind != IR_OPND_REG)
+        return fail(r, -1, "malformed vector mov");
+    ir_lanes v = {{0}};
+    for (unsigned e = 0; e < n; e++) {
+        if (s->u.vec_regs[e] == IR_NONE)
+            continue;
+        const uint64_t *rs = reg_slot(r, s->u.vec_regs[e]);
+        for (unsigned i = 0; i < IR_WARP_SIZE; i++)
+            v.v[i] |= (rs[i] & em) << (e * eb);
+    }
+    write_lanes(reg_slot(r, d->u.reg), v.v, active, reg_mask(r, d->u.reg));
+    return 0;
+}
+
+static int exec_alu(wx_run *r, uint32_t active)
+{
+    const ir_instr *in = r->in;
+    ir_exec_ctx x;
+    x.in = in;
+    x.active = active;
+    x.cc_in = r->w->cc;
+    x.cc_out = 0;
+    x.dst_written = 0;
+    for (unsigned j = 0; j < in->n_src; j++)
+        if (!fetch(r, &in->src[j], &x.src[j]))
+            return fail(r, -1, "source operand %u has no value", j + 1);
+    ir_exec_status st = ir_exec(&x);
+    if (st == IR_EXEC_UNSUPPORTED)
+        return fail(r, -1, "unsupported instruction (type/modifier combination)");
+    if (st != IR_EXEC_OK)
+        return fail(r, -1, "not an ALU instruction (internal error)");
+    for (unsigned j = 0; j < in->n_dst; j++)
+        if ((x.dst_written >> j & 1) && in->dst[j].kind == IR_OPND_REG)
+            write_lanes(reg_slot(r, in->dst[j].u.reg), x.dst[j].v, active, reg_mask(r, in->dst[j].u.reg));
+    if (in->flags & IR_F_CC)
+        r->w->cc = (r->w->cc & ~active) | (x.cc_out & active);
+    return 0;
+}
+
+static int exec_bar(wx_run *r, wx_info *info, uint32_t active)
+{
+    const ir_instr *in = r->in;
+    unsigned kind = in->sub ? in->sub : IR_BAR_SYNC;
+    simt_advance(&r->w->st, r->pc + 1);
+    if (kind == IR_BAR_WARP_SYNC || active == 0)
+        return 0;
+    if (kind == IR_BAR_RED_POPC || kind == IR_BAR_RED_AND || kind == IR_BAR_RED_OR)
+        return fail(r, -1, "bar.red is not supported by the timing model yet");
+    if (in->n_src < 1)
+        return fail(r, -1, "malformed barrier");
+    unsigned first = (unsigned)__builtin_ctz(active);
+    ir_lanes v;
+    if (!fetch(r, &in->src[0], &v))
+        return fail(r, -1, "malformed barrier");
+    if (v.v[first] >= 16)
+        return fail(r, (int)first, "barrier id %" G_GUINT64_FORMAT " is out of range (0..15)", v.v[first]);
+    if (in->n_src >= 2) {
+        ir_lanes cnt;
+        const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
+        if (!fetch(r, &in->src[1], &cnt) || cnt.v[first] != (uint64_t)c->warps * IR_WARP_SIZE)
+            return fail(r, (int)first, "a barrier with a thread count other than the whole block's is not "
+                                       "supported by the timing model yet");
+    }
+    info->bar_id = (uint32_t)v.v[first];
+    info->bar_wait = kind != IR_BAR_ARRIVE;
+    return 0;
+}
+
+static uint64_t sym_size(const ir_module *m, uint32_t sym)
+{
+    return g_array_index(m->syms, ir_sym, sym).size;
+}
+
+static void cparam_copy(wx_run *r, uint32_t dst_sym, uint32_t src_sym, uint64_t bytes, uint32_t active)
+{
+    const kload_module *k = r->x->env->k;
+    const kload_sym *ds = &k->syms[dst_sym], *ss = &k->syms[src_sym];
+    while (active) {
+        unsigned l = (unsigned)__builtin_ctz(active);
+        active &= active - 1;
+        uint8_t *seg = r->w->cparam + l * k->cparam_bytes;
+        memmove(seg + ds->offset, seg + ss->offset, bytes);
+    }
+}
+
+static const ir_operand *find_opnd(const ir_instr *in, ir_opnd_kind kind)
+{
+    for (unsigned j = 0; j < in->n_src; j++)
+        if (in->src[j].kind == kind)
+            return &in->src[j];
+    return NULL;
+}
+
+static int exec_call(wx_run *r, uint32_t active)
+{
+    const ir_instr *in = r->in;
+    if (active == 0) {
+        simt_advance(&r->w->st, r->pc + 1);
+        return 0;
+    }
+    const ir_module *m = r->x->env->mod;
+    const ir_operand *t = find_opnd(in, IR_OPND_FUNC);
+    if (!t || t->u.func >= m->funcs->len)
+        return fail(r, -1, "indirect or unknown call");
+    const ir_func *callee = g_ptr_array_index(m->funcs, t->u.func);
+    if (!callee->instrs || ir_func_n_instrs(callee) == 0)
+        return fail(r, -1, "call to a function without a body");
+    if (r->x->env->k->funcs[t->u.func].recursive)
+        return fail(r, -1, "recursive call of %s is not supported", callee->name);
+    guint np = callee->params ? callee->params->len : 0;
+    guint nr = callee->rets ? callee->rets->len : 0;
+    if (in->call_n_args != np || in->call_n_ret > nr)
+        return fail(r, -1, "call passes %u arguments and %u return values; %s takes %u and %u", in->call_n_args,
+                    in->call_n_ret, callee->name, np, nr);
+    for (guint i = 0; i < np; i++) {
+        const ir_param *pa = &g_array_index(callee->params, ir_param, i);
+        cparam_copy(r, pa->sym, in->call_args[i], MIN(pa->size, sym_size(m, in->call_args[i])), active);
+    }
+    simt_call(&r->w->st, r->pc, r->pc + 1, t->u.func, 0, active);
+    return 0;
+}
+
+static void do_ret(wx_run *r, uint32_t next_pc, uint32_t active)
+{
+    simt_stack *st = &r->w->st;
+    const simt_entry *fr = simt_frame(st);
+    if (fr->call_pc != UINT32_MAX) {
+        uint32_t fi = (uint32_t)(fr - st->e);
+        uint32_t caller = st->e[fi - 1].func;
+        const ir_func *cf = g_ptr_array_index(r->x->env->mod->funcs, caller);
+        const ir_instr *call = ir_func_instr(cf, fr->call_pc);
+        for (unsigned j = 0; j < call->call_n_ret; j++) {
+            const ir_param *pa = &g_array_index(r->f->rets, ir_param, j);
+            cparam_copy(r, call->call_ret[j], pa->sym, MIN(pa->size, sym_size(r->x->env->mod, call->call_ret[j])),
+                        active);
+        }
+    }
+    simt_advance(st, next_pc);
+    simt_ret(st, active);
+}
+
+static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
+{
+    const ir_instr *in = r->in;
+    uint32_t active = mask;
+    if (in->guard != IR_NONE)
+        active = pred_mask(r, in->guard, in->guard_neg != 0, mask);
+    info->active = active;
+    simt_stack *st = &r->w->st;
+    int rc = 0;
+    bool mem_in_dst = in->n_dst > 0 && in->dst[0].kind == IR_OPND_MEM;
+    switch ((ir_opcode)in->op) {
+    case IR_OP_LD:
+    case IR_OP_LDU:
+        info->kind = WX_MEM, info->mem_kind = WX_MEM_LOAD;
+        if (in->n_src < 1 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1)
+            return fail(r, -1, "malformed ld");
+        if (active)
+            rc = exec_ld(r, info, active);
+        simt_advance(st, r->pc + 1);
+        break;
+    case IR_OP_ST:
+        info->kind = WX_MEM, info->mem_kind = WX_MEM_STORE;
+        if (!mem_in_dst && !(in->n_src >= 2 && in->src[0].kind == IR_OPND_MEM))
+            return fail(r, -1, "malformed st");
+        if (active)
+            rc = exec_st(r, info, active, mem_in_dst);
+        simt_advance(st, r->pc + 1);
+        break;
+    case IR_OP_ATOM:
+    case IR_OP_RED: {
+        bool red = in->op == IR_OP_RED;
+        info->kind = WX_MEM, info->mem_kind = red ? WX_MEM_RED : WX_MEM_ATOM;
+        if (red ? !mem_in_dst && !(in->n_src >= 2 && in->src[0].kind == IR_OPND_MEM)
+                : in->n_src < 2 || in->src[0].kind != IR_OPND_MEM || in->n_dst < 1)
+            return fail(r, -1, "malformed %s", red ? "red" : "atom");
+        if (active)
+            rc = exec_atom(r, info, active, red, mem_in_dst);
+        simt_advance(st, r->pc + 1);
+        break;
+    }
+    case IR_OP_CVTA:
+        info->kind = WX_ALU;
+        if (active)
+            rc = exec_cvta(r, active);
+        simt_advance(st, r->pc + 1);
+        break;
+    case IR_OP_BRA: {
+        const ir_operand *t = find_opnd(in, IR_OPND_LABEL);
+        if (!t)
+            return fail(r, -1, "indirect branch");
+        info->kind = WX_BRA;
+        info->diverged = simt_branch(st, active, t->u.target, r->pc + 1, in->reconv);
+        break;
+    }
+    case IR_OP_CALL: info->kind = WX_CALL; rc = exec_call(r, active); break;
+    case IR_OP_RET:
+        info->kind = WX_RET;
+        if (active)
+            do_ret(r, r->pc + 1, active);
+        else
+            simt_advance(st, r->pc + 1);
+        break;
+    case IR_OP_EXIT:
+        info->kind = WX_EXIT;
+        simt_advance(st, r->pc + 1);
+        simt_exit(st, active);
+        break;
+    case IR_OP_BAR:
+    case IR_OP_BARRIER: info->kind = WX_BAR; rc = exec_bar(r, info, active); break;
+    case IR_OP_MEMBAR:
+    case IR_OP_FENCE:
+    case IR_OP_PREFETCH:
+    case IR_OP_NANOSLEEP:
+        info->kind = WX_NOP;
+        simt_advance(st, r->pc + 1);
+        break;
+    case IR_OP_TRAP:
+    case IR_OP_BRKPT:
+        if (active)
+            return fail(r, (int)__builtin_ctz(active), "%s executed", ir_op_name((ir_opcode)in->op));
+        info->kind = WX_NOP;
+        simt_advance(st, r->pc + 1);
+        break;
+    case IR_OP_MOV:
+        info->kind = WX_ALU;
+        if (active)
+            rc = (in->n_dst > 0 && in->dst[0].kind == IR_OPND_VEC) ||
+                         (in->n_src > 0 && in->src[0].kind == IR_OPND_VEC)
+                     ? exec_mov_vec(r, active)
+                     : exec_alu(r, active);
+        simt_advance(st, r->pc + 1);
+        break;
+    default:
+        info->kind = WX_ALU;
+        if (active)
+            rc = exec_alu(r, active);
+        simt_advance(st, r->pc + 1);
+        break;
+    }
+    return rc;
+}
+
+int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *info)
+{
+    wx_warp *w = &x->warps[warp];
+    g_assert(w->live && !simt_done(&w->st));
+    const simt_entry *t = simt_top(&w->st);
+    wx_run r = {.x = x, .w = w, .wid = warp, .func = t->func, .pc = t->pc, .clock = clock};
+    r.f = g_ptr_array_index(x->env->mod->funcs, t->func);
+    uint32_t mask = t->mask;
+    memset(info, 0, offsetof(wx_info, lane_space));
+    info->func = r.func;
+    info->pc = r.pc;
+    if (r.pc >= ir_func_n_instrs(r.f)) {
+        if (r.pc == SIMT_PC_EXIT)
+            return fail(&r, -1, "lanes 0x%08x wait at the function exit without having returned (internal error)",
+                        mask);
+        info->kind = WX_RET; /* falling off the end is ret */
+        info->cls = IR_CLASS_CTRL;
+        info->active = mask;
+        do_ret(&r, r.pc, mask);
+    } else {
+        r.in = ir_func_instr(r.f, r.pc);
+        info->cls = (uint8_t)ir_instr_class(r.in);
+        info->op = (uint8_t)r.in->op;
+        info->space = r.in->space;
+        if (step_instr(&r, info, mask))
+            return 1;
+    }
+    if (simt_done(&w->st))
+        w->live = false;
+    return 0;
+}
+
+void wexec_dump_warp(const wexec *x, unsigned warp, GString *out)
+{
+    const wx_warp *w = &x->warps[warp];
+    g_string_append_printf(out, "warp %u (cta slot %u, warp %u of its block)", warp, w->cta, w->in_cta);
+    if (!w->live || simt_done(&w->st)) {
+        g_string_append(out, ": finished\n");
+        return;
+    }
+    const simt_entry *t = simt_top(&w->st);
+    const ir_func *f = g_ptr_array_index(x->env->mod->funcs, t->func);
+    g_string_append_printf(out, ": pc %u", t->pc);
+    if (t->pc < ir_func_n_instrs(f)) {
+        g_string_append_printf(out, " (line %u `", ir_func_instr(f, t->pc)->line);
+        ir_print_instr(out, x->env->mod, f, ir_func_instr(f, t->pc));
+        g_string_append(out, "`)");
+    }
+    g_string_append_c(out, '\n');
+    simt_dump(&w->st, out, "      ");
+}

@@ -1,0 +1,87 @@
+/* warp_exec.h — the architectural state of the warps of one SM and the functional execution of
+ * one warp instruction on it (pure C; owned by the `issue` block).
+ *
+ * Execution point: as in GPGPU-Sim (which executes an instruction functionally when the scheduler
+ * issues it), an instruction changes the architectural state — registers, the SIMT stack, shared,
+ * local and global memory — at issue; the blocks after issue (exec, ldst, mem_fixed) time it with
+ * the data it produced (per-lane addresses, registers read and written). Per warp, instructions
+ * issue in order and the scoreboard keeps a dependent instruction from issuing before its producer
+ * has written back in the timing model, so every warp sees exactly the values the functional runner
+ * (kernels/frun.c) computes; its semantics are mirrored here instruction kind by instruction kind
+ * (ALU through ir_exec, memory through kload_resolve, special registers through frun_sreg_value,
+ * SIMT through kernels/simt.h). Across warps, memory is read and written in issue order (global
+ * atomics too), which is one legal interleaving; kernels whose result depends on the interleaving
+ * (none of the workloads) may differ from frun's CTA-serial order.
+ *
+ * Register slots: a warp's registers are the per-thread slots of kload (function reg_base + virtual
+ * register), 32 lanes of 64 bits each; the register numbers carried in payloads are these slots.
+ */
+#ifndef GPUSC_MODELS_SM_WARP_EXEC_H
+#define GPUSC_MODELS_SM_WARP_EXEC_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/simt.h"
+#include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+typedef enum { WX_ALU, WX_MEM, WX_BRA, WX_CALL, WX_RET, WX_EXIT, WX_BAR, WX_NOP } wx_kind;
+typedef enum { WX_MEM_LOAD, WX_MEM_STORE, WX_MEM_ATOM, WX_MEM_RED } wx_mem_kind;
+
+/* What one executed instruction did, for the timing blocks. */
+typedef struct {
+    uint8_t kind;   /* wx_kind */
+    uint8_t cls;    /* ir_class */
+    uint8_t op;     /* ir_opcode */
+    uint32_t func, pc;
+    uint32_t active; /* lanes that executed (guard true) */
+    /* WX_MEM */
+    uint8_t mem_kind;  /* wx_mem_kind */
+    uint8_t space;     /* the instruction's space (IR_SPACE_NONE: generic) */
+    uint8_t bytes;     /* bytes per lane (vector: all elements) */
+    uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
+    uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
+    /* WX_BAR */
+    uint32_t bar_id;
+    bool bar_wait;  /* bar.sync/barrier.sync (the warp waits); false for bar.arrive/bar.warp.sync */
+    /* WX_BRA */
+    bool diverged;
+} wx_info;
+
+typedef struct wexec wexec;
+
+wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_ctas);
+void wexec_free(wexec *x);
+
+/* A CTA starts in slot c->slot with warps c->first_warp..: registers, local and call-parameter
+ * memory and the shared segment are zeroed, the SIMT stacks start at the kernel's pc 0. */
+void wexec_cta_start(wexec *x, const cta_launch_t *c);
+void wexec_cta_end(wexec *x, unsigned slot);
+
+/* The warp's next instruction (the SIMT top): false when the warp has finished. */
+bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc);
+bool wexec_warp_live(const wexec *x, unsigned warp);
+unsigned wexec_warp_cta(const wexec *x, unsigned warp);       /* CTA slot */
+unsigned wexec_warp_in_cta(const wexec *x, unsigned warp);    /* index within the CTA */
+uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top's mask */
+
+/* Execute the warp's next instruction. `clock` is what %clock reads (the SM cycle). Returns 0, or
+ * nonzero with a message in env->error (env->failed set) on a kernel fault. */
+int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *out);
+
+/* Registers an instruction of function `func` reads and writes (per-thread slots), as decode sees
+ * them: guard, sources, address base, vector elements. Counts are capped at SM_MAX_OPERANDS and
+ * IR_MAX_DST + 2. */
+void wexec_instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, uint16_t *src,
+                      uint16_t *n_src, uint16_t *dst, uint16_t *n_dst);
+
+/* "warp 3 (cta slot 0 warp 1): pc 12 `add.s32 ...`" plus its SIMT stack, for watchdog dumps. */
+void wexec_dump_warp(const wexec *x, unsigned warp, GString *out);
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_SM_WARP_EXEC_H */
