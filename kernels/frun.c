@@ -55,6 +55,8 @@ typedef struct {
     frun_stats stats;
     uint64_t max_instr;
     uint32_t gridid;
+    unsigned quantum;    /* warp instructions per turn */
+    uint32_t sched_seed; /* 0: CTAs in order, warps round-robin; else shuffled (frun_device_set_schedule) */
 } frun_dev;
 
 /* ---- per-launch state ---------------------------------------------------------------------- */
@@ -100,6 +102,8 @@ typedef struct {
     uint64_t gbase, gsize;
     uint8_t *gdata;
     bool greadonly;
+    GRand *rng;      /* shuffled schedule, or NULL */
+    uint32_t *order; /* warp visiting order of a pass */
 } flaunch;
 
 /* ---- decoding ------------------------------------------------------------------------------ */
@@ -1107,14 +1111,23 @@ static int cta_run(flaunch *L)
         simt_init(&w->st, L->entry, 0, w->valid);
     }
     L->live = L->nwarps;
+    unsigned quantum = L->d->quantum;
+    for (uint32_t i = 0; i < L->nwarps; i++)
+        L->order[i] = i;
     for (;;) {
         bool progress = false;
+        if (L->rng) /* a random visiting order and turn length for every pass */
+            for (uint32_t i = L->nwarps; i > 1; i--) {
+                uint32_t j = (uint32_t)g_rand_int_range(L->rng, 0, (gint32)i), t = L->order[i - 1];
+                L->order[i - 1] = L->order[j], L->order[j] = t;
+            }
         for (uint32_t i = 0; i < L->nwarps; i++) {
-            fwarp *w = &L->warps[i];
+            fwarp *w = &L->warps[L->order[i]];
             if (w->state != W_READY)
                 continue;
             progress = true;
-            if (warp_run(L, w, FRUN_QUANTUM))
+            unsigned q = L->rng ? (unsigned)g_rand_int_range(L->rng, 1, (gint32)quantum + 1) : quantum;
+            if (warp_run(L, w, q))
                 return 1;
         }
         if (L->live == 0)
@@ -1204,13 +1217,33 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
     gint64 t0 = g_get_monotonic_time();
     double c0 = thread_cpu_seconds();
     int rc = 0;
-    for (uint32_t z = 0; z < l->grid[2] && !rc; z++)
-        for (uint32_t y = 0; y < l->grid[1] && !rc; y++)
-            for (uint32_t x = 0; x < l->grid[0] && !rc; x++) {
-                L.ctaid[0] = x, L.ctaid[1] = y, L.ctaid[2] = z;
-                rc = cta_run(&L);
-                d->stats.ctas++;
-            }
+    uint64_t n_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t *perm = NULL;
+    L.order = g_new(uint32_t, L.nwarps);
+    if (d->sched_seed) {
+        /* Reproducible per (seed, launch number); CTAs in a random order too. */
+        L.rng = g_rand_new_with_seed(d->sched_seed + 0x9e3779b9u * (uint32_t)d->stats.launches);
+        perm = g_new(uint64_t, n_ctas);
+        for (uint64_t i = 0; i < n_ctas; i++)
+            perm[i] = i;
+        for (uint64_t i = n_ctas; i > 1; i--) {
+            uint64_t j = (uint64_t)(g_rand_double(L.rng) * (double)i), t = perm[i - 1];
+            j = j < i ? j : i - 1;
+            perm[i - 1] = perm[j], perm[j] = t;
+        }
+    }
+    for (uint64_t c = 0; c < n_ctas && !rc; c++) {
+        uint64_t lin = perm ? perm[c] : c;
+        L.ctaid[0] = (uint32_t)(lin % l->grid[0]);
+        L.ctaid[1] = (uint32_t)(lin / l->grid[0] % l->grid[1]);
+        L.ctaid[2] = (uint32_t)(lin / ((uint64_t)l->grid[0] * l->grid[1]));
+        rc = cta_run(&L);
+        d->stats.ctas++;
+    }
+    g_free(perm);
+    g_free(L.order);
+    if (L.rng)
+        g_rand_free(L.rng);
     d->stats.seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
     d->stats.cpu_seconds += thread_cpu_seconds() - c0;
     d->stats.launches++;
@@ -1267,6 +1300,7 @@ wl_device *frun_device_new(ir_module *m, GString *err)
     d->mod = m;
     d->mem = fmem_new();
     d->max_instr = FRUN_DEFAULT_MAX_INSTRUCTIONS;
+    d->quantum = FRUN_QUANTUM;
     d->k = kload_module_new(m, d->mem, err);
     if (!d->k) {
         fmem_free(d->mem);
@@ -1295,6 +1329,13 @@ void frun_device_free(wl_device *dev)
 void frun_device_set_max_instructions(wl_device *dev, uint64_t max)
 {
     ((frun_dev *)dev)->max_instr = max ? max : FRUN_DEFAULT_MAX_INSTRUCTIONS;
+}
+
+void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed)
+{
+    frun_dev *d = (frun_dev *)dev;
+    d->quantum = quantum ? quantum : FRUN_QUANTUM;
+    d->sched_seed = seed;
 }
 
 const frun_stats *frun_device_stats(const wl_device *dev)

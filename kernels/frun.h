@@ -63,6 +63,12 @@ void frun_device_free(wl_device *dev);
 
 /* The launch watchdog: a launch that executes more warp instructions fails (0 = the default). */
 void frun_device_set_max_instructions(wl_device *dev, uint64_t max);
+/* The schedule: warps run for `quantum` warp instructions per turn (0 = FRUN_QUANTUM). With a
+ * nonzero `seed`, CTAs run in a random order and every pass visits the warps in a random order for
+ * a random turn of 1..quantum instructions, reproducibly for a seed: a kernel whose result depends
+ * on the order (a missing barrier, warp-synchronous code without __syncwarp, inter-CTA assumptions)
+ * shows it. */
+void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed);
 const frun_stats *frun_device_stats(const wl_device *dev);
 fmem *frun_device_mem(wl_device *dev);
 const kload_module *frun_device_module(const wl_device *dev);

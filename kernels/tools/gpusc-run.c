@@ -28,7 +28,7 @@ enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 typedef struct {
     gboolean functional, list, stats;
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
-    gint64 seed, shared, max_instr;
+    gint64 seed, shared, max_instr, quantum, sched_seed;
     char **args;
 } options;
 
@@ -124,6 +124,7 @@ static int run_workload(const options *o)
         rc = die(EXIT_USAGE, "%s", err->str);
     } else {
         frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
+        frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
             rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
                      (unsigned)o->seed, err->len ? err->str : "failed");
@@ -342,6 +343,7 @@ static int run_ptx(const options *o)
         return rc;
     }
     frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
+    frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
     wl_arg *args = g_new0(wl_arg, np ? np : 1);
     GPtrArray *outs = g_ptr_array_new_with_free_func(out_buf_free);
     GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
@@ -408,6 +410,12 @@ int main(int argc, char **argv)
          "Fail a launch after this many warp instructions (default 1e10)", "N"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
          "Print instruction counts, time and thread instructions/s", NULL},
+        {"quantum", 0, 0, G_OPTION_ARG_INT64, &o.quantum,
+         "Warp instructions per scheduling turn (default 4096)", "N"},
+        {"schedule-seed", 0, 0, G_OPTION_ARG_INT64, &o.sched_seed,
+         "Shuffle the CTA order, the warp order and the turn lengths with this seed (0: in order), to expose "
+         "order-dependent kernels",
+         "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("- run a workload or a PTX kernel on the functional runner");
@@ -431,6 +439,9 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--functional is required (only the functional runner exists for now)");
     } else if (o.max_instr < 0) {
         rc = die(EXIT_USAGE, "--max-instructions must not be negative");
+    } else if (o.quantum < 0 || o.quantum > G_MAXINT32 || o.sched_seed < 0 ||
+               o.sched_seed > (gint64)UINT32_MAX) {
+        rc = die(EXIT_USAGE, "--quantum or --schedule-seed is out of range");
     } else if (!o.workload && (o.size || o.seed != 1)) {
         rc = die(EXIT_USAGE, "--size and --seed go with --workload");
     } else if (o.workload && o.ptx) {

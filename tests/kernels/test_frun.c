@@ -193,6 +193,46 @@ static void test_barrier_after_exit(void)
     rig_free(&r);
 }
 
+static uint32_t run_race(rig *r, uint64_t o, uint32_t seed)
+{
+    frun_device_set_schedule(r->dev, 8, seed);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(r, "race", 1, 64, args, 1);
+    uint32_t v;
+    rig_read(r, o, &v, 4);
+    return v;
+}
+
+/* One device: the in-order result, then seeds 1..20. */
+static uint32_t race_series(uint32_t res[20])
+{
+    rig r;
+    rig_init(&r, "barrier.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 4);
+    uint32_t in_order = run_race(&r, o, 0);
+    for (uint32_t seed = 1; seed <= 20; seed++)
+        res[seed - 1] = run_race(&r, o, seed);
+    rig_free(&r);
+    return in_order;
+}
+
+/* The schedule option exposes an order-dependent kernel, reproducibly. */
+static void test_schedule_shuffle(void)
+{
+    uint32_t a[20], b[20];
+    g_assert_cmpuint(race_series(a), ==, 42);
+    g_assert_cmpuint(race_series(b), ==, 42);
+    g_assert_cmpmem(a, sizeof a, b, sizeof b);
+    unsigned zeros = 0, fortytwos = 0;
+    for (unsigned i = 0; i < 20; i++) {
+        zeros += a[i] == 0;
+        fortytwos += a[i] == 42;
+    }
+    g_assert_cmpuint(zeros, >, 0);
+    g_assert_cmpuint(fortytwos, >, 0);
+    g_assert_cmpuint(zeros + fortytwos, ==, 20);
+}
+
 static void test_atomics(void)
 {
     rig r;
@@ -490,6 +530,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/barrier/reduce", test_barrier_reduce);
     g_test_add_func("/frun/barrier/deadlock", test_barrier_deadlock);
     g_test_add_func("/frun/barrier/after-exit", test_barrier_after_exit);
+    g_test_add_func("/frun/schedule-shuffle", test_schedule_shuffle);
     g_test_add_func("/frun/memory/atomics", test_atomics);
     g_test_add_func("/frun/memory/atom-mix", test_atom_mix);
     g_test_add_func("/frun/memory/generic", test_generic);

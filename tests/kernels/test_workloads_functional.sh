@@ -1,5 +1,7 @@
 #!/bin/sh
-# Every built-in workload on the functional runner, checked against its CPU reference (TAP).
+# Every built-in workload on the functional runner, checked against its CPU reference (TAP): once in
+# the normal order, once with a shuffled schedule (CTA order, warp order, turn lengths), which a
+# kernel with a race or a hidden ordering assumption would fail.
 # Size from $1 (default tiny); test_workloads_functional_long.sh runs the default size.
 size=${1:-tiny}
 run="${top_builddir:-.}/kernels/tools/gpusc-run"
@@ -14,16 +16,22 @@ if [ -z "$names" ]; then
     exit 0
 fi
 n=$(echo "$names" | wc -l)
-echo "1..$n"
+echo "1..$((2 * n))"
 i=0
-for w in $names; do
+check() { # name, then the gpusc-run options
+    name=$1
+    shift
     i=$((i + 1))
-    out=$("$run" --functional --workload "$w" --size "$size" 2>&1)
+    out=$("$run" --functional --size "$size" "$@" 2>&1)
     rc=$?
     if [ $rc -eq 0 ]; then
-        echo "ok $i - $w ($size)"
+        echo "ok $i - $name"
     else
-        echo "not ok $i - $w ($size): exit $rc"
+        echo "not ok $i - $name: exit $rc"
         echo "$out" | head -20 | sed 's/^/# /'
     fi
+}
+for w in $names; do
+    check "$w ($size)" --workload "$w"
+    check "$w ($size, shuffled schedule)" --workload "$w" --schedule-seed 1 --quantum 16
 done
