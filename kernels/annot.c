@@ -239,7 +239,34 @@ void annot_pass_reconv(ir_func *f)
     }
 }
 
-static const char *const pass_names[] = { "lastuse", "reconv", NULL };
+/* ---- divergence ------------------------------------------------------------------------------------ */
+
+void annot_pass_divergence(ir_func *f)
+{
+    const annot_field *uni = annot_register("divergence", "uniform", ANNOT_INSTR, 1,
+                                            "a guarded branch proven uniform (all lanes of a warp agree)");
+    const annot_field *div = annot_register("divergence", "divergent", ANNOT_OPERAND, 4,
+                                            "bit e: the operand's e-th register may differ between lanes");
+    g_assert(uni && div);
+    annot_clear_pass(f, "divergence");
+    df_divergence *d = df_divergence_compute(f);
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        ir_instr *in = ir_func_instr(f, i);
+        if (in->op == IR_OP_BRA && in->guard != IR_NONE && !d->branch[i])
+            annot_set_instr(in, uni, 1);
+        for (unsigned k = 0; k < in->n_src && k < IR_MAX_SRC; k++) {
+            uint32_t regs[4], bits = 0;
+            unsigned n = operand_regs(&in->src[k], regs);
+            for (unsigned e = 0; e < n; e++)
+                if (regs[e] != IR_NONE && df_bits_test(d->regs, regs[e]))
+                    bits |= 1u << e;
+            annot_set_operand(&in->src[k], div, bits);
+        }
+    }
+    df_divergence_free(d);
+}
+
+static const char *const pass_names[] = { "lastuse", "reconv", "divergence", NULL };
 
 const char *const *annot_pass_names(void)
 {
@@ -252,6 +279,8 @@ bool annot_pass_run(const char *name, ir_func *f)
         annot_pass_lastuse(f);
     else if (strcmp(name, "reconv") == 0)
         annot_pass_reconv(f);
+    else if (strcmp(name, "divergence") == 0)
+        annot_pass_divergence(f);
     else
         return false;
     return true;

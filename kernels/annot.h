@@ -13,6 +13,9 @@
  *    mechanism that releases registers per warp must also consider divergence.
  *  - reconv: per instruction, `reconv.div` (a potentially divergent branch: guarded, not .uni) and
  *    `reconv.point` (the instruction is the reconvergence point of some divergent branch).
+ *  - divergence: per instruction, `divergence.uniform` (a guarded branch the divergence analysis of
+ *    dataflow.h proves uniform); per source operand, `divergence.divergent` (4 bits as for lastuse:
+ *    the register may differ between the lanes of a warp).
  */
 #ifndef GPUSC_KERNELS_ANNOT_H
 #define GPUSC_KERNELS_ANNOT_H
@@ -57,6 +60,7 @@ void annot_print_instr(GString *s, const ir_instr *in, const char *pass);
 /* ---- passes ---- */
 void annot_pass_lastuse(ir_func *f);
 void annot_pass_reconv(ir_func *f);
+void annot_pass_divergence(ir_func *f);
 /* Run a built-in annotation pass by name; false if the name is unknown. */
 bool annot_pass_run(const char *name, ir_func *f);
 /* NULL-terminated list of the built-in annotation pass names. */

@@ -454,3 +454,151 @@ GArray *df_reaching_defs_of(const df_reaching *rd, uint32_t instr, uint32_t reg)
     df_bits_free(x);
     return out;
 }
+
+/* ---- divergence ------------------------------------------------------------------------------------ */
+
+static bool sreg_divergent(uint32_t s)
+{
+    switch ((ir_sreg)s) {
+    case IR_SREG_TID: case IR_SREG_LANEID: case IR_SREG_LANEMASK_EQ: case IR_SREG_LANEMASK_LE:
+    case IR_SREG_LANEMASK_LT: case IR_SREG_LANEMASK_GE: case IR_SREG_LANEMASK_GT: case IR_SREG_CLOCK:
+    case IR_SREG_CLOCK64: case IR_SREG_GLOBALTIMER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether the definitions of `in` are divergent given the divergent registers so far. */
+static bool instr_divergent(const ir_instr *in, const df_bits *div)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_OP_ATOM: case IR_OP_RED: case IR_OP_SHFL: case IR_OP_CALL:
+        return true;
+    case IR_OP_LD: case IR_OP_LDU:
+        if (in->space == IR_SPACE_LOCAL)
+            return true;
+        break;
+    case IR_OP_VOTE: case IR_OP_ACTIVEMASK:
+        /* Same result in every active lane; only a divergent guard can make it partial. */
+        return in->guard != IR_NONE && df_bits_test(div, in->guard);
+    default:
+        break;
+    }
+    if (in->guard != IR_NONE && df_bits_test(div, in->guard))
+        return true;
+    for (unsigned k = 0; k < in->n_src && k < IR_MAX_SRC; k++) {
+        const ir_operand *o = &in->src[k];
+        if (o->kind == IR_OPND_SREG && sreg_divergent(o->u.sreg))
+            return true;
+    }
+    uint32_t regs[MAX_REGS_PER_INSTR];
+    unsigned nu = ir_instr_uses(in, regs, MAX_REGS_PER_INSTR);
+    for (unsigned k = 0; k < nu; k++)
+        if (df_bits_test(div, regs[k]))
+            return true;
+    return false;
+}
+
+/* Blocks reached from the successors of b before reaching stop (b itself when a loop brings it back). */
+static void influence_region(ir_func *f, uint32_t b, uint32_t stop, bool *in)
+{
+    uint32_t n = cfg_n_blocks(f);
+    memset(in, 0, n * sizeof *in);
+    GArray *work = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray *s0 = cfg_block(f, b)->succ;
+    for (guint j = 0; j < s0->len; j++) {
+        uint32_t t = g_array_index(s0, uint32_t, j);
+        if (t != stop && !in[t]) {
+            in[t] = true;
+            g_array_append_val(work, t);
+        }
+    }
+    while (work->len) {
+        uint32_t x = g_array_index(work, uint32_t, work->len - 1);
+        g_array_set_size(work, work->len - 1);
+        GArray *s = cfg_block(f, x)->succ;
+        for (guint j = 0; j < s->len; j++) {
+            uint32_t t = g_array_index(s, uint32_t, j);
+            if (t != stop && !in[t]) {
+                in[t] = true;
+                g_array_append_val(work, t);
+            }
+        }
+    }
+    g_array_free(work, TRUE);
+}
+
+df_divergence *df_divergence_compute(ir_func *f)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    uint32_t n = ir_func_n_instrs(f), nb = cfg_n_blocks(f);
+    df_divergence *d = g_new0(df_divergence, 1);
+    d->regs = df_bits_new(f->regs->len);
+    d->branch = g_new0(bool, n + 1);
+    d->n_instrs = n;
+    bool *region = g_new0(bool, nb + 1), *in_div_region = g_new0(bool, nb + 1), *done = g_new0(bool, n + 1);
+    uint32_t regs[MAX_REGS_PER_INSTR];
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t i = 0; i < n; i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            if (in_div_region[in->block] || instr_divergent(in, d->regs)) {
+                unsigned nd = ir_instr_defs(in, regs, MAX_REGS_PER_INSTR);
+                for (unsigned k = 0; k < nd; k++)
+                    if (!df_bits_test(d->regs, regs[k])) {
+                        df_bits_set(d->regs, regs[k]);
+                        changed = true;
+                    }
+            }
+            if (in->op == IR_OP_BRA && in->guard != IR_NONE && !(in->flags & IR_F_UNI) &&
+                df_bits_test(d->regs, in->guard) && !done[i]) {
+                done[i] = true;
+                d->branch[i] = true;
+                influence_region(f, in->block, cfg_ipdom(f, in->block), region);
+                for (uint32_t b = 0; b < nb; b++)
+                    if (region[b] && !in_div_region[b]) {
+                        in_div_region[b] = true;
+                        changed = true;
+                    }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op == IR_OP_BRA && in->guard != IR_NONE) {
+            d->n_guarded_branches++;
+            d->n_uniform_branches += !d->branch[i];
+        }
+    }
+    g_free(region);
+    g_free(in_div_region);
+    g_free(done);
+    return d;
+}
+
+void df_divergence_free(df_divergence *d)
+{
+    if (!d)
+        return;
+    df_bits_free(d->regs);
+    g_free(d->branch);
+    g_free(d);
+}
+
+uint32_t df_mark_uniform_branches(ir_func *f)
+{
+    df_divergence *d = df_divergence_compute(f);
+    uint32_t marked = 0;
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        ir_instr *in = ir_func_instr(f, i);
+        if (cfg_branch_is_divergent(in) && !d->branch[i]) {
+            cfg_mark_uniform(f, i);
+            marked++;
+        }
+    }
+    df_divergence_free(d);
+    return marked;
+}

@@ -114,6 +114,31 @@ void df_reaching_before(const df_reaching *rd, uint32_t instr, df_bits *out);
  * frees with g_array_unref). */
 GArray *df_reaching_defs_of(const df_reaching *rd, uint32_t instr, uint32_t reg);
 
+
+/* ---- divergence (which registers may differ between the lanes of a warp) ----
+ * Sources of divergence: %tid, %laneid, the lane masks, clocks and timers; loads from .local and
+ * from a divergent address; atom and red results; shfl; call results. Uniform: immediates,
+ * parameters, the other special registers, symbol addresses, loads from a uniform address in other
+ * spaces, vote and activemask results. A register is divergent when a source of its definition is
+ * (the guard included: a divergent guard writes only some lanes), or when it is defined inside the
+ * influence region of a divergent branch (the blocks reached from the branch before its immediate
+ * post-dominator: lanes that took different paths, or left a loop at different iterations, meet
+ * there). A guarded bra is divergent when its guard is (and not .uni). Iterated to a fixed point;
+ * conservative (a branch found uniform is uniform). */
+typedef struct {
+    df_bits *regs;        /* divergent registers */
+    bool *branch;         /* per instruction: a divergent branch */
+    uint32_t n_instrs;
+    uint32_t n_guarded_branches, n_uniform_branches;
+} df_divergence;
+
+df_divergence *df_divergence_compute(ir_func *f);
+void df_divergence_free(df_divergence *d);
+/* Run the analysis and mark every guarded bra it proves uniform with IR_F_UNI (cfg_mark_uniform).
+ * Returns the number of branches marked. Not part of the default pipeline: a runner that trusts
+ * .uni relies on it. */
+uint32_t df_mark_uniform_branches(ir_func *f);
+
 G_END_DECLS
 
 #endif

@@ -6,7 +6,8 @@
  * PASS is one of: parse (as parsed: instructions with their index), cfg (basic blocks with preds,
  * succs, loop depth, idom, ipdom, reconvergence points), split (cfg after critical-edge splitting),
  * regalloc (rematerialization + allocation: physical registers R12, pairs R12:R13, predicates P3),
- * lastuse and reconv (regalloc, then that annotation pass: its fields after each instruction).
+ * lastuse, reconv and divergence (regalloc, then that annotation pass: its fields after each
+ * instruction).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
  * --occupancy T prints the occupancy of the entry on the default GTX480-like SM with T threads per
  * block (docs/regalloc.md states the allocation units), plus BYTES of dynamic shared memory per block;
@@ -411,7 +412,7 @@ int main(int argc, char **argv)
     GOptionEntry opts[] = {
         { "entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME" },
         { "after", 'a', 0, G_OPTION_ARG_STRING, &after,
-          "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv (default: parse)", "PASS" },
+          "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv, divergence (default: parse)", "PASS" },
         { "resources", 'r', 0, G_OPTION_ARG_NONE, &resources, "Print our register count beside ptxas's", NULL },
         { "occupancy", 'o', 0, G_OPTION_ARG_INT, &occupancy_threads,
           "Print the occupancy on the default GTX480-like SM for blocks of THREADS threads", "THREADS" },
@@ -441,7 +442,7 @@ int main(int argc, char **argv)
     else if (dynamic_shared < 0 || (unsigned)dynamic_shared > SM_SHARED)
         rc = die(EXIT_USAGE, "--dynamic-shared: %d bytes is out of range (0..%u)", dynamic_shared, SM_SHARED);
     else if (after && !parse_stage(after, &st, &pass))
-        rc = die(EXIT_USAGE, "unknown pass '%s' (known: parse, cfg, split, regalloc, lastuse, reconv)", after);
+        rc = die(EXIT_USAGE, "unknown pass '%s' (known: parse, cfg, split, regalloc, lastuse, reconv, divergence)", after);
     else if (!(m = ptx_parse_file(argv[1], &err))) {
         rc = die(EXIT_INPUT, "%s", err->message);
         g_error_free(err);

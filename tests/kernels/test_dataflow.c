@@ -376,6 +376,104 @@ static void test_random(void)
     g_rand_free(rng);
 }
 
+/* ---- divergence ---- */
+
+static uint32_t tb_sreg(ir_func *f, uint32_t dst, ir_sreg sr)
+{
+    ir_instr in = tb_blank(IR_OP_MOV, IR_T_U32);
+    in.dst[0].kind = IR_OPND_REG;
+    in.dst[0].u.reg = dst;
+    in.n_dst = 1;
+    in.src[0].kind = IR_OPND_SREG;
+    in.src[0].u.sreg = sr;
+    in.n_src = 1;
+    g_array_append_val(f->instrs, in);
+    return f->instrs->len - 1;
+}
+
+/*   0: mov t, %tid.x       3: setp q, u, u      6: @p bra 9 (divergent)   9: setp s, b, u    12: setp w, a, u
+ *   1: mov u, %ctaid.x     4: @q bra 6          7: mov b, 1               10: @s bra 12      13: @w bra 15
+ *   2: setp p, t, u        5: add a, u, u       8: mov c, 2               11: nop            14: nop   15: ret */
+static void test_divergence_branches(void)
+{
+    ir_func *f = tb_func();
+    uint32_t t = tb_reg(f, IR_T_U32), u = tb_reg(f, IR_T_U32), a = tb_reg(f, IR_T_U32), b = tb_reg(f, IR_T_U32);
+    uint32_t c = tb_reg(f, IR_T_U32), p = tb_reg(f, IR_T_PRED), q = tb_reg(f, IR_T_PRED), s = tb_reg(f, IR_T_PRED);
+    uint32_t w = tb_reg(f, IR_T_PRED);
+    tb_sreg(f, t, IR_SREG_TID);
+    tb_sreg(f, u, IR_SREG_CTAID);
+    tb_op(f, IR_OP_SETP, IR_T_U32, p, t, u);
+    tb_op(f, IR_OP_SETP, IR_T_U32, q, u, u);
+    tb_bra(f, q, 6);
+    tb_op(f, IR_OP_ADD, IR_T_U32, a, u, u);
+    tb_bra(f, p, 9);
+    tb_movi(f, b, 1);
+    tb_movi(f, c, 2);
+    tb_op(f, IR_OP_SETP, IR_T_U32, s, b, u);
+    tb_bra(f, s, 12);
+    tb_nop(f);
+    tb_op(f, IR_OP_SETP, IR_T_U32, w, a, u);
+    tb_bra(f, w, 15);
+    tb_nop(f);
+    tb_ret(f);
+    df_divergence *d = df_divergence_compute(f);
+    g_assert_true(df_bits_test(d->regs, t));
+    g_assert_false(df_bits_test(d->regs, u));
+    g_assert_true(df_bits_test(d->regs, p));
+    g_assert_false(df_bits_test(d->regs, q));
+    g_assert_false(df_bits_test(d->regs, a));
+    g_assert_true(df_bits_test(d->regs, b)); /* defined under the divergent branch */
+    g_assert_true(df_bits_test(d->regs, c));
+    g_assert_true(df_bits_test(d->regs, s));
+    g_assert_false(df_bits_test(d->regs, w));
+    g_assert_false(d->branch[4]);
+    g_assert_true(d->branch[6]);
+    g_assert_true(d->branch[10]);
+    g_assert_false(d->branch[13]);
+    g_assert_cmpuint(d->n_guarded_branches, ==, 4);
+    g_assert_cmpuint(d->n_uniform_branches, ==, 2);
+    df_divergence_free(d);
+    g_assert_cmpuint(df_mark_uniform_branches(f), ==, 2);
+    g_assert_false(cfg_branch_is_divergent(ir_func_instr(f, 4)));
+    g_assert_true(cfg_branch_is_divergent(ir_func_instr(f, 6)));
+    g_assert_false(cfg_branch_is_divergent(ir_func_instr(f, 13)));
+    g_assert_cmpuint(df_mark_uniform_branches(f), ==, 0);
+    tb_free(f);
+}
+
+/* A loop whose exit depends on %tid: the counter differs between lanes after it (lanes leave at
+ * different iterations), so a branch on it is divergent; with a uniform bound it is uniform.
+ *   0: mov i, 0   1: mov t, %tid.x (or %ntid.x)   2: add i, i, k   3: setp p, i, t   4: @p bra 2
+ *   5: setp q, i, t   6: @q bra 8   7: nop   8: ret
+ * (k is 1; q compares i with t again, so only i's divergence matters when t is uniform.) */
+static void test_divergence_loop(void)
+{
+    for (int uniform_bound = 0; uniform_bound < 2; uniform_bound++) {
+        ir_func *f = tb_func();
+        uint32_t i = tb_reg(f, IR_T_U32), t = tb_reg(f, IR_T_U32), k = tb_reg(f, IR_T_U32);
+        uint32_t p = tb_reg(f, IR_T_PRED), q = tb_reg(f, IR_T_PRED), x = tb_reg(f, IR_T_U32);
+        tb_movi(f, i, 0);
+        tb_sreg(f, t, uniform_bound ? IR_SREG_NTID : IR_SREG_TID);
+        tb_op(f, IR_OP_ADD, IR_T_U32, i, i, k);
+        tb_op(f, IR_OP_SETP, IR_T_U32, p, i, t);
+        tb_bra(f, p, 2);
+        tb_op(f, IR_OP_SETP, IR_T_U32, q, i, i);
+        tb_bra(f, q, 8);
+        tb_nop(f);
+        tb_ret(f);
+        uint32_t g = tb_movi(f, x, 3); /* unreachable, guarded by p: divergent with p */
+        ir_func_instr(f, g)->guard = p;
+        tb_ret(f);
+        df_divergence *d = df_divergence_compute(f);
+        g_assert_cmpint(d->branch[4], ==, !uniform_bound);
+        g_assert_cmpint(df_bits_test(d->regs, i), ==, !uniform_bound);
+        g_assert_cmpint(d->branch[6], ==, !uniform_bound);
+        g_assert_cmpint(df_bits_test(d->regs, x), ==, !uniform_bound);
+        df_divergence_free(d);
+        tb_free(f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -385,5 +483,7 @@ int main(int argc, char **argv)
     g_test_add_func("/dataflow/guarded-def", test_guarded_def);
     g_test_add_func("/dataflow/must", test_must);
     g_test_add_func("/dataflow/random", test_random);
+    g_test_add_func("/dataflow/divergence-branches", test_divergence_branches);
+    g_test_add_func("/dataflow/divergence-loop", test_divergence_loop);
     return g_test_run();
 }

@@ -15,7 +15,7 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
 # has FILE REGEX: a line of FILE matches
 has() { grep -Eq -- "$2" "$1"; }
 
-echo "1..24"
+echo "1..25"
 
 "$ptx_tool" "$ptx/vecadd.ptx" >"$tmp/parse" 2>"$tmp/err"; rc=$?
 check "parse: exit 0" test $rc -eq 0
@@ -44,6 +44,10 @@ check "lastuse: guard annotation" has "$tmp/lu" '@P0 bra .*lastuse\.guard=1'
 
 "$ptx_tool" "$ptx/vecadd.ptx" --after reconv >"$tmp/rc"
 check "reconv: divergent branch and its reconvergence point" sh -c "grep -Eq 'bra .*reconv\\.div=1' '$tmp/rc' && grep -Eq '^ +21  ret; \\{reconv\\.point=1\\}$' '$tmp/rc'"
+
+"$ptx_tool" "$ptx/sgemm.ptx" --after divergence >"$tmp/dv"
+"$ptx_tool" "$ptx/vecadd.ptx" --after divergence >"$tmp/dv2"
+check "divergence: uniform loop branch in sgemm, none in vecadd" sh -c "grep -Eq '@P[0-9]+ bra .*divergence\.uniform=1' '$tmp/dv' && ! grep -q 'divergence\.uniform' '$tmp/dv2' && grep -q 'divergence\.divergent\[src' '$tmp/dv2'"
 
 "$ptx_tool" "$ptx/bfs.ptx" --resources >"$tmp/res"
 want=$(sed -n 's/^entry=bfs_update registers=\([0-9]*\) .*/\1/p' "$ptx/bfs.resources")
