@@ -118,6 +118,84 @@ static void test_check_catches(void)
     tb_free(f);
 }
 
+/* Random functions (32-bit and 64-bit registers, predicates, copies, guarded definitions, random
+ * branches): every allocation passes the independent checker, some copies are coalesced, and,
+ * without copies (whose two sides may share a register while both live), the count is at least the
+ * largest number of units live at once in reachable code. */
+static void test_random(void)
+{
+    GRand *rng = g_rand_new_with_seed(11);
+    uint32_t coalesced = 0, moves = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        ir_func *f = tb_func();
+        uint32_t n_instrs = g_rand_int_range(rng, 1, 60), nr = g_rand_int_range(rng, 2, 24);
+        for (uint32_t r = 0; r < nr; r++)
+            tb_reg(f, g_rand_boolean(rng) ? IR_T_B32 : IR_T_U64);
+        uint32_t p = tb_reg(f, IR_T_PRED), q = tb_reg(f, IR_T_PRED);
+        bool copies = g_rand_boolean(rng);
+        for (uint32_t i = 0; i < n_instrs; i++) {
+            uint32_t a = g_rand_int_range(rng, 0, nr), b = g_rand_int_range(rng, 0, nr), d = g_rand_int_range(rng, 0, nr);
+            ir_type td = (ir_type)g_array_index(f->regs, ir_reg, d).type;
+            switch (g_rand_int_range(rng, 0, 12)) {
+            case 0: tb_ret(f); break;
+            case 1: tb_bra(f, IR_NONE, g_rand_int_range(rng, 0, n_instrs + 1)); break;
+            case 2: tb_bra(f, g_rand_boolean(rng) ? p : q, g_rand_int_range(rng, 0, n_instrs + 1)); break;
+            case 3: tb_op(f, IR_OP_SETP, IR_T_S32, g_rand_boolean(rng) ? p : q, a, b); break;
+            case 4: tb_movi(f, d, i); break;
+            case 5: {
+                if (!copies) {
+                    tb_op(f, IR_OP_SUB, td, d, a, b);
+                    break;
+                }
+                /* a copy between registers of one width */
+                uint32_t s = a;
+                for (uint32_t k = 0; k < nr; k++)
+                    if (g_array_index(f->regs, ir_reg, (a + k) % nr).type == td)
+                        s = (a + k) % nr;
+                tb_op(f, IR_OP_MOV, td, d, s, IR_NONE);
+                break;
+            }
+            case 6: {
+                uint32_t k = tb_op(f, IR_OP_ADD, td, d, a, IR_NONE);
+                ir_func_instr(f, k)->guard = p;
+                break;
+            }
+            default: tb_op(f, IR_OP_ADD, td, d, a, b); break;
+            }
+        }
+        tb_op(f, IR_OP_ST, IR_T_B32, IR_NONE, 0, 1);
+        tb_ret(f);
+        regalloc_result *r = regalloc_func(f);
+        GError *err = NULL;
+        if (!regalloc_check(f, &err))
+            g_test_message("iteration %d: %s", iter, err->message);
+        g_assert_no_error(err);
+        /* lower bound: units live after any instruction */
+        df_liveness *l = df_liveness_compute(f);
+        df_bits **after = df_live_after_all(l);
+        uint32_t peak = 0;
+        for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+            if (!cfg_reachable(f, ir_func_instr(f, i)->block))
+                continue; /* values live only in dead code may share */
+            uint32_t units = 0;
+            for (uint32_t v = df_bits_next(after[i], 0); v != IR_NONE; v = df_bits_next(after[i], v + 1))
+                units += regalloc_units((ir_type)g_array_index(f->regs, ir_reg, v).type);
+            peak = MAX(peak, units);
+        }
+        if (!copies)
+            g_assert_cmpuint(f->n_phys_regs, >=, peak);
+        df_live_after_all_free(l, after);
+        df_liveness_free(l);
+        moves += r->n_moves;
+        coalesced += r->n_moves_coalesced;
+        regalloc_result_free(r);
+        tb_free(f);
+    }
+    g_test_message("%u of %u copies coalesced", coalesced, moves);
+    g_assert_cmpuint(coalesced, >, 0); /* random copies mostly join interfering registers */
+    g_rand_free(rng);
+}
+
 static ir_module *parse_kernel(const char *name)
 {
     const char *src = g_getenv("top_srcdir");
@@ -327,6 +405,7 @@ int main(int argc, char **argv)
     g_test_add_func("/regalloc/counts", test_counts);
     g_test_add_func("/regalloc/coalesce", test_coalesce);
     g_test_add_func("/regalloc/check-catches", test_check_catches);
+    g_test_add_func("/regalloc/random", test_random);
     g_test_add_func("/regalloc/permute", test_permute);
     g_test_add_func("/regalloc/remat", test_remat);
     g_test_add_func("/regalloc/vs-ptxas", test_vs_ptxas);
