@@ -206,8 +206,8 @@ ir_class ir_instr_class(const ir_instr *in)
     case IR_OP_RCP: case IR_OP_SQRT: case IR_OP_RSQRT: case IR_OP_EX2: case IR_OP_LG2:
     case IR_OP_SIN: case IR_OP_COS: case IR_OP_TANH:
         return IR_CLASS_SFU;
-    case IR_OP_DIV:
-        return t == IR_T_F32 && (in->flags & (IR_F_APPROX | IR_F_FULL)) ? IR_CLASS_SFU : IR_CLASS_INT;
+    case IR_OP_DIV: /* a float division is a reciprocal (SFU) plus refinement */
+        return ir_type_is_float(t) ? IR_CLASS_SFU : IR_CLASS_INT;
     case IR_OP_MUL: case IR_OP_MAD: case IR_OP_MUL24: case IR_OP_MAD24: case IR_OP_MADC: case IR_OP_SAD:
         return type_is_int(t) ? IR_CLASS_INT : IR_CLASS_ALU;
     case IR_OP_REM: case IR_OP_POPC: case IR_OP_CLZ: case IR_OP_BFIND: case IR_OP_BREV: case IR_OP_BFE:

@@ -873,6 +873,33 @@ static void test_roundtrip_instructions(void)
     g_string_free(all, TRUE);
 }
 
+static void test_instruction_classes(void)
+{
+    static const struct { const char *text; ir_class c; } cases[] = {
+        { "add.s32 %r1, %r2, %r3;", IR_CLASS_ALU }, { "add.f32 %f1, %f2, %f3;", IR_CLASS_ALU },
+        { "mul.wide.s32 %rd1, %r2, 4;", IR_CLASS_INT }, { "mul.hi.u32 %r1, %r2, %r3;", IR_CLASS_INT },
+        { "div.s32 %r1, %r2, %r3;", IR_CLASS_INT }, { "popc.b32 %r1, %r2;", IR_CLASS_INT },
+        { "div.rn.f32 %f1, %f2, %f3;", IR_CLASS_SFU }, { "rcp.rn.f32 %f1, %f2;", IR_CLASS_SFU },
+        { "ex2.approx.f32 %f1, %f2;", IR_CLASS_SFU }, { "add.f64 %fd1, %fd2, %fd3;", IR_CLASS_DP },
+        { "cvt.rn.f32.f64 %f1, %fd1;", IR_CLASS_DP }, { "cvt.f64.f32 %fd1, %f1;", IR_CLASS_DP },
+        { "rcp.rn.f64 %fd1, %fd2;", IR_CLASS_DP }, { "ld.global.u32 %r1, [%rd1];", IR_CLASS_MEM },
+        { "st.shared.u32 [%r1], %r2;", IR_CLASS_MEM }, { "atom.global.add.u32 %r1, [%rd1], 1;", IR_CLASS_MEM },
+        { "red.global.add.u32 [%rd1], 1;", IR_CLASS_MEM }, { "ret;", IR_CLASS_CTRL }, { "exit;", IR_CLASS_CTRL },
+        { "bar.sync 0;", IR_CLASS_SYNC }, { "membar.gl;", IR_CLASS_SYNC }, { "fence.acq_rel.gpu;", IR_CLASS_SYNC },
+        { "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", IR_CLASS_WARP }, { "vote.sync.any.pred %p1, %p2, -1;", IR_CLASS_WARP },
+        { "activemask.b32 %r1;", IR_CLASS_WARP }, { "setp.lt.s32 %p1, %r1, %r2;", IR_CLASS_ALU },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *text = g_strconcat(KERNEL_HEAD "\t", cases[i].text, "\n\tret;\n}\n", NULL);
+        ir_module *m = parse_ok(text);
+        ir_instr *in = ir_func_instr(ir_module_find_func(m, "t"), 0);
+        g_test_message("%s -> %s", cases[i].text, ir_class_name(ir_instr_class(in)));
+        g_assert_cmpstr(ir_class_name(ir_instr_class(in)), ==, ir_class_name(cases[i].c));
+        ir_module_free(m);
+        g_free(text);
+    }
+}
+
 /* Prototypes first, a definition calling a function defined after it, an entry between them: the
  * printed order must parse back to the same order (print is a fixpoint). */
 static void test_roundtrip_function_order(void)
@@ -935,6 +962,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ptx/immediates", test_immediates);
     g_test_add_func("/ptx/instruction-table", test_instruction_table);
     g_test_add_func("/ptx/instruction-fields", test_instruction_fields_real);
+    g_test_add_func("/ptx/instruction-classes", test_instruction_classes);
     g_test_add_func("/ptx/comments-and-directives", test_comments_and_directives);
     g_test_add_func("/ptx/roundtrip-instructions", test_roundtrip_instructions);
     g_test_add_func("/ptx/roundtrip-files", test_roundtrip_files);
