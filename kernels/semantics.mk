@@ -11,7 +11,8 @@ SEMANTICS_TESTS = \
 	tests/kernels/test_exec_cvt \
 	tests/kernels/test_exec_warp \
 	tests/kernels/test_exec_parsed \
-	tests/kernels/test_exec_random
+	tests/kernels/test_exec_random \
+	tests/kernels/test_exec_coverage
 check_PROGRAMS += $(SEMANTICS_TESTS)
 TESTS += $(SEMANTICS_TESTS)
 tests_kernels_test_exec_int_LDADD = $(KERNELS_LIBS)
@@ -21,3 +22,4 @@ tests_kernels_test_exec_cvt_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_warp_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_parsed_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_exec_random_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_exec_coverage_LDADD = $(KERNELS_LIBS)
