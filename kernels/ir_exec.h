@@ -66,6 +66,9 @@ bool ir_exec_compare(ir_cmp cmp, ir_type t, uint64_t a, uint64_t b, bool ftz);
  *    selp: a, b, c; mad/fma: a, b, c; bfe: a, pos, len; bfi: a, b, pos, len; prmt: a, b, c;
  *    shf: a, b, c; shfl: a, b, c[, membermask] with dst[0] = d and dst[1] = p when n_dst == 2;
  *    vote: a[, membermask]; setp with n_dst == 2 writes dst[1] = q (dst_written bit 1).
+ *  - shfl reads src[0] of the source lane even when that lane is not in `active` (PTX: undefined
+ *    value): pass all 32 lanes' register values. Every other instruction reads active lanes only.
+ *  - The host FPU rounding mode is changed only inside a call (for .rz/.rm/.rp) and restored.
  *  - dst_written: ir_exec ORs bits into it; clear it before the call.
  *  - Carry (add.cc/sub.cc/mad.cc/addc/subc/madc): cc_out keeps its bits outside `active`. sub.cc
  *    and subc use the PTX borrow convention: CF = borrow, subc: d = a - (b + CF).
