@@ -57,6 +57,7 @@ typedef struct {
     uint32_t gridid;
     unsigned quantum;    /* warp instructions per turn */
     uint32_t sched_seed; /* 0: CTAs in order, warps round-robin; else shuffled (frun_device_set_schedule) */
+    bool race_check;     /* frun_device_set_race_check */
 } frun_dev;
 
 /* ---- per-launch state ---------------------------------------------------------------------- */
@@ -102,9 +103,22 @@ typedef struct {
     uint64_t gbase, gsize;
     uint8_t *gdata;
     bool greadonly;
-    GRand *rng;      /* shuffled schedule, or NULL */
+    GRand *rng; /* shuffled schedule, or NULL */
+    /* The shared-memory race check: per 4-byte word of shared memory, who touched it in the current
+     * barrier interval (epoch). */
+    struct race_word *race;
+    uint32_t epoch;
     uint32_t *order; /* warp visiting order of a pass */
 } flaunch;
+
+/* One word of shared memory in the race check. */
+struct race_word {
+    uint32_t epoch;   /* barrier interval of the records below */
+    uint32_t readers; /* warps that read it in that interval */
+    uint32_t wpc;     /* the writer's pc */
+    uint16_t writer;  /* warp + 1 that wrote it in that interval, 0: none */
+    uint16_t pad;
+};
 
 /* ---- decoding ------------------------------------------------------------------------------ */
 static const ir_operand *find_opnd(const ir_instr *in, ir_opnd_kind kind)
@@ -566,6 +580,46 @@ static inline uint8_t *lane_access(flaunch *L, fwarp *w, uint32_t func, uint32_t
     return lane_access_fail(L, w, func, pc, lane, in, addr, len, write);
 }
 
+/* The race check: an access by warp w (not an atomic) to shared bytes [off, off+len). Two warps
+ * touching one word in one barrier interval, at least one of them writing, is a race (accesses of
+ * one warp are ordered; atomics are exempt). Returns nonzero after reporting it. */
+static G_GNUC_NO_INLINE int race_note(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane,
+                                      uint64_t off, uint64_t len, bool write)
+{
+    for (uint64_t i = off / 4; i <= (off + len - 1) / 4; i++) {
+        struct race_word *r = &L->race[i];
+        if (r->epoch != L->epoch)
+            *r = (struct race_word){.epoch = L->epoch};
+        uint32_t me = UINT32_C(1) << w->id;
+        if (r->writer && r->writer != w->id + 1)
+            return fail(L, w, func, pc, (int)lane,
+                        "shared-memory race: %s of shared address 0x%" G_GINT64_MODIFIER
+                        "x, which warp %u wrote at pc %u with no barrier in between",
+                        write ? "store" : "load", i * 4, r->writer - 1u, r->wpc);
+        if (write && (r->readers & ~me))
+            return fail(L, w, func, pc, (int)lane,
+                        "shared-memory race: store to shared address 0x%" G_GINT64_MODIFIER
+                        "x, which warp %u read with no barrier in between",
+                        i * 4, (unsigned)__builtin_ctz(r->readers & ~me));
+        if (write) {
+            r->writer = (uint16_t)(w->id + 1);
+            r->wpc = pc;
+        } else {
+            r->readers |= me;
+        }
+    }
+    return 0;
+}
+
+/* The race check for a host pointer that may be in shared memory. */
+static inline int race_check(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, uint32_t lane,
+                             const uint8_t *p, uint64_t len, bool write)
+{
+    if (G_LIKELY(!L->race) || p < L->shared.data || p >= L->shared.data + L->shared.size)
+        return 0;
+    return race_note(L, w, func, pc, lane, (uint64_t)(p - L->shared.data), len, write);
+}
+
 /* A loaded element as a register value. Unsigned, bit and float types of 4 or 8 bytes are the bytes
  * zero-extended, which is what ir_exec_load_value gives; the hot path skips the call for them. */
 static inline uint64_t load_elem(ir_type t, const uint8_t *p)
@@ -614,7 +668,7 @@ static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
         const uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es * nv, false);
-        if (!p)
+        if (!p || race_check(L, w, func, pc, l, p, es * nv, false))
             return 1;
         for (unsigned e = 0; e < nv; e++)
             if (slots[e])
@@ -654,7 +708,7 @@ static int exec_st(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
             unsigned l = (unsigned)__builtin_ctz(mask);
             mask &= mask - 1;
             uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es, true);
-            if (!p)
+            if (!p || race_check(L, w, func, pc, l, p, es, true))
                 return 1;
             ir_exec_store_value((ir_type)in->type, val.v[l], p);
         }
@@ -666,7 +720,7 @@ static int exec_st(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
         uint8_t *p = lane_access(L, w, func, pc, l, in, maddr_lane(&ma, l), es * nv, true);
-        if (!p)
+        if (!p || race_check(L, w, func, pc, l, p, es * nv, true))
             return 1;
         for (unsigned e = 0; e < nv; e++)
             ir_exec_store_value((ir_type)in->type, store_elem(L, w, func, v, e, l), p + e * es);
@@ -806,6 +860,7 @@ static int exec_alu(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_i
 static void bar_release(flaunch *L, unsigned id)
 {
     fbar *b = &L->bar[id];
+    L->epoch++; /* a new barrier interval for the race check */
     for (uint32_t i = 0; i < L->nwarps; i++) {
         fwarp *w = &L->warps[i];
         if (w->state != W_BAR || w->bar_id != id)
@@ -1101,6 +1156,10 @@ static int cta_run(flaunch *L)
     if (L->shared.size)
         memset(L->shared.data, 0, L->shared.size);
     memset(L->bar, 0, sizeof L->bar);
+    if (L->race) {
+        memset(L->race, 0, (L->shared.size + 3) / 4 * sizeof *L->race);
+        L->epoch = 1;
+    }
     for (uint32_t i = 0; i < L->nwarps; i++) {
         fwarp *w = &L->warps[i];
         uint32_t left = L->nthreads - i * IR_WARP_SIZE;
@@ -1220,6 +1279,8 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
     uint64_t n_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t *perm = NULL;
     L.order = g_new(uint32_t, L.nwarps);
+    if (d->race_check && L.shared.size)
+        L.race = g_new0(struct race_word, (L.shared.size + 3) / 4);
     if (d->sched_seed) {
         /* Reproducible per (seed, launch number); CTAs in a random order too. */
         L.rng = g_rand_new_with_seed(d->sched_seed + 0x9e3779b9u * (uint32_t)d->stats.launches);
@@ -1242,6 +1303,7 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
     }
     g_free(perm);
     g_free(L.order);
+    g_free(L.race);
     if (L.rng)
         g_rand_free(L.rng);
     d->stats.seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
@@ -1336,6 +1398,11 @@ void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed)
     frun_dev *d = (frun_dev *)dev;
     d->quantum = quantum ? quantum : FRUN_QUANTUM;
     d->sched_seed = seed;
+}
+
+void frun_device_set_race_check(wl_device *dev, bool on)
+{
+    ((frun_dev *)dev)->race_check = on;
 }
 
 const frun_stats *frun_device_stats(const wl_device *dev)

@@ -69,6 +69,11 @@ void frun_device_set_max_instructions(wl_device *dev, uint64_t max);
  * on the order (a missing barrier, warp-synchronous code without __syncwarp, inter-CTA assumptions)
  * shows it. */
 void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed);
+/* The shared-memory race check (off by default; costs time and 16 bytes per shared word): two
+ * warps of a CTA touching one 4-byte word of shared memory between two barriers, at least one of
+ * them storing, ends the launch with an error naming both (atomics are exempt; the lanes of one
+ * warp are ordered). Any barrier release starts a new interval. */
+void frun_device_set_race_check(wl_device *dev, bool on);
 const frun_stats *frun_device_stats(const wl_device *dev);
 fmem *frun_device_mem(wl_device *dev);
 const kload_module *frun_device_module(const wl_device *dev);

@@ -26,7 +26,7 @@
 enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 typedef struct {
-    gboolean functional, list, stats;
+    gboolean functional, list, stats, race_check;
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
     gint64 seed, shared, max_instr, quantum, sched_seed;
     char **args;
@@ -125,6 +125,7 @@ static int run_workload(const options *o)
     } else {
         frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
         frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
+        frun_device_set_race_check(dev, o->race_check);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
             rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
                      (unsigned)o->seed, err->len ? err->str : "failed");
@@ -344,6 +345,7 @@ static int run_ptx(const options *o)
     }
     frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
     frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
+    frun_device_set_race_check(dev, o->race_check);
     wl_arg *args = g_new0(wl_arg, np ? np : 1);
     GPtrArray *outs = g_ptr_array_new_with_free_func(out_buf_free);
     GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
@@ -416,6 +418,9 @@ int main(int argc, char **argv)
          "Shuffle the CTA order, the warp order and the turn lengths with this seed (0: in order), to expose "
          "order-dependent kernels",
          "N"},
+        {"race-check", 0, 0, G_OPTION_ARG_NONE, &o.race_check,
+         "Fail on a shared-memory race: two warps touching a word between barriers, one of them storing",
+         NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("- run a workload or a PTX kernel on the functional runner");

@@ -233,6 +233,29 @@ static void test_schedule_shuffle(void)
     g_assert_cmpuint(zeros + fortytwos, ==, 20);
 }
 
+/* The shared-memory race check flags the race kernel, and not kernels ordered by barriers or using
+ * shared atomics. */
+static void test_race_check(void)
+{
+    rig r;
+    rig_init(&r, "barrier.ptx");
+    frun_device_set_race_check(r.dev, true);
+    uint64_t o = rig_alloc(&r, NULL, 512);
+    wl_arg args[] = {WL_PTR(o)};
+    g_assert_cmpint(rig_launch(&r, "race", 1, 64, args, 1), !=, 0);
+    g_assert_nonnull(
+        strstr(r.err->str, "shared-memory race: load of shared address 0x0, which warp 0 wrote at pc 5"));
+    g_assert_nonnull(strstr(r.err->str, "thread (32,0,0)"));
+    launch_ok(&r, "exchange", 2, 128, args, 1);
+    rig_free(&r);
+    rig_init(&r, "memory.ptx");
+    frun_device_set_race_check(r.dev, true);
+    uint64_t c = rig_alloc(&r, NULL, 4), olds = rig_alloc(&r, NULL, 256 * 4), sc = rig_alloc(&r, NULL, 4);
+    wl_arg a2[] = {WL_PTR(c), WL_PTR(olds), WL_PTR(sc)};
+    launch_ok(&r, "atomics", 1, 256, a2, 3);
+    rig_free(&r);
+}
+
 static void test_atomics(void)
 {
     rig r;
@@ -531,6 +554,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/barrier/deadlock", test_barrier_deadlock);
     g_test_add_func("/frun/barrier/after-exit", test_barrier_after_exit);
     g_test_add_func("/frun/schedule-shuffle", test_schedule_shuffle);
+    g_test_add_func("/frun/race-check", test_race_check);
     g_test_add_func("/frun/memory/atomics", test_atomics);
     g_test_add_func("/frun/memory/atom-mix", test_atom_mix);
     g_test_add_func("/frun/memory/generic", test_generic);

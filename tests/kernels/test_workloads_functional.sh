@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every built-in workload on the functional runner, checked against its CPU reference (TAP): once in
-# the normal order, once with a shuffled schedule (CTA order, warp order, turn lengths), which a
-# kernel with a race or a hidden ordering assumption would fail.
+# the normal order, once with a shuffled schedule (CTA order, warp order, turn lengths) and the
+# shared-memory race check, which a kernel with a race or a hidden ordering assumption would fail.
 # Size from $1 (default tiny); test_workloads_functional_long.sh runs the default size.
 size=${1:-tiny}
 run="${top_builddir:-.}/kernels/tools/gpusc-run"
@@ -33,5 +33,5 @@ check() { # name, then the gpusc-run options
 }
 for w in $names; do
     check "$w ($size)" --workload "$w"
-    check "$w ($size, shuffled schedule)" --workload "$w" --schedule-seed 1 --quantum 16
+    check "$w ($size, shuffled schedule, race check)" --workload "$w" --schedule-seed 1 --quantum 16 --race-check
 done
