@@ -1625,6 +1625,12 @@ static void check_src(ptx_parser *P, ir_instr *in, raw_operand *r, char shape, u
     check_reg_kind(P, r, t);
     if (o->kind == IR_OPND_MEM && o->u.mem.base_reg != IR_NONE && reg_is_pred(P, o->u.mem.base_reg))
         fail_at(P, &r->tok, "a predicate register can not be an address");
+    if (o->kind == IR_OPND_MEM && o->u.mem.base_sym != IR_NONE && in->space != IR_SPACE_NONE &&
+        sym_at(P, o->u.mem.base_sym)->space != in->space) {
+        const ir_sym *sy = sym_at(P, o->u.mem.base_sym);
+        fail_at(P, &r->tok, "'%s' is a .%s variable, not .%s", sy->name, ir_space_name((ir_space)sy->space),
+                ir_space_name((ir_space)in->space));
+    }
     if (o->kind == IR_OPND_VEC) {
         if ((in->op == IR_OP_ST) && o->comp != in->vec)
             fail_at(P, &r->tok, "vector operand has %u elements, the instruction .v%u", o->comp, in->vec);

@@ -44,6 +44,8 @@ static const error_case cases[] = {
     { PRE "\tld.global.v4.f32 {%f1, %f2}, [%rd1];" POST, 10, 19, "vector operand has 2 elements", SYN },
     { PRE "\tld.global.v2.f32 %f1, [%rd1];" POST, 10, 19, "needs a vector destination", SYN },
     { PRE "\tld.global.u32 %r1, [nosuch];" POST, 10, 22, "undeclared symbol 'nosuch' in address", SYN },
+    { HEADER ".global .u32 g;\n.entry k()\n{\n\t.reg .b32 %r<2>;\n\tld.shared.u32 %r1, [g+4];\n\tret;\n}\n", 8, 21,
+      "'g' is a .global variable, not .shared", SYN },
     { PRE "\tld.global.u32 %r1, [%rd1+];" POST, 10, 27, "expected an address offset", SYN },
     { PRE "\tmov.u32 %r1, %tid;" POST, 10, 15, "needs a component", SYN },
     { PRE "\tmov.u32 %r1, nosuch;" POST, 10, 15, "undeclared identifier 'nosuch'", SYN },

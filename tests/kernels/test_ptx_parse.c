@@ -347,7 +347,7 @@ typedef struct {
     const char *printed; /* canonical form when it differs from text */
 } instr_case;
 
-#define KERNEL_HEAD HEADER ".global .align 4 .b8 gbuf[64];\n" \
+#define KERNEL_HEAD HEADER ".global .align 4 .b8 gbuf[64]; .const .align 4 .b8 cbuf[16];\n" \
     ".func (.param .b32 func_retval0) callee(.param .b32 callee_param_0)\n{\n\tret;\n}\n" \
     ".visible .entry t(.param .u64 t_param_0, .param .align 8 .b8 t_param_1[16])\n{\n" \
     "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n" \
@@ -374,7 +374,7 @@ static const instr_case instr_cases[] = {
     { "ld.shared.f32 %f1, [sbuf+8];", IR_OP_LD, IR_T_F32, 0, 1, 1, NULL },
     { "ld.volatile.shared.u32 %r1, [%rd1];", IR_OP_LD, IR_T_U32, 0, 1, 1, NULL },
     { "ld.local.u32 %r1, [lbuf+4];", IR_OP_LD, IR_T_U32, 0, 1, 1, NULL },
-    { "ld.const.f32 %f1, [gbuf];", IR_OP_LD, IR_T_F32, 0, 1, 1, NULL },
+    { "ld.const.f32 %f1, [cbuf];", IR_OP_LD, IR_T_F32, 0, 1, 1, NULL },
     { "ld.u8 %rs1, [%rd1];", IR_OP_LD, IR_T_U8, 0, 1, 1, NULL },
     { "ld.global.s8 %r1, [%rd1];", IR_OP_LD, IR_T_S8, 0, 1, 1, NULL },
     { "ld.global.cg.u32 %r1, [%rd1];", IR_OP_LD, IR_T_U32, 0, 1, 1, "ld.global.u32 %r1, [%rd1];" },
