@@ -1,0 +1,238 @@
+/* dram_blk.c — the `dram` block; see dram_blk.h. */
+#include "models/mem/dram_blk.h"
+
+#include "models/core/stats.h"
+
+static const blk_param_desc params[] = {
+    {"latency", BLK_PARAM_UINT, "100", "0", "100000", NULL, "cycles",
+     "cycles from the end of the bus transfer to the reply [S: GTX480 dram_latency 100]"},
+    {"bytes_per_cycle", BLK_PARAM_UINT, "42", "1", "4096", NULL, "bytes",
+     "data bus bandwidth per core cycle [D: 2 chips x 4 B x QDR at 924 MHz / 700 MHz = 42.2]"},
+    {"queue_depth", BLK_PARAM_UINT, "16", "1", "4096", NULL, "requests",
+     "scheduler queue entries [S: gpgpu_frfcfs_dram_sched_queue_size 16]"},
+    {"banks", BLK_PARAM_UINT, "16", "1", "256", NULL, "banks",
+     "banks, for the address mapping (FR-FCFS later) [S: gpgpu_dram_timing_opt nbk=16]"},
+    {"row_bytes", BLK_PARAM_UINT, "2048", "64", "1048576", NULL, "bytes",
+     "bytes per row per bank, a power of two, for the address mapping [A]"},
+    {"in_depth", BLK_PARAM_UINT, "2", "1", "1024", NULL, "items", "depth of each req<k> FIFO"},
+    {"resp_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items", "depth of each resp<k> FIFO"},
+};
+
+static double dram_util(const blk_inst *inst)
+{
+    return stats_ratio(blk_stat_get(inst, DRAM_STAT_BUSY_CYCLES), gsc_cycle());
+}
+static double dram_avg_latency(const blk_inst *inst)
+{
+    return stats_ratio(blk_stat_get(inst, DRAM_STAT_LATENCY), blk_stat_get(inst, DRAM_STAT_READS));
+}
+
+static const blk_stat_desc stats[] = {
+    [DRAM_STAT_READS] = {"reads", BLK_STAT_COUNTER, "requests", "line reads served", NULL},
+    [DRAM_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write-backs served", NULL},
+    [DRAM_STAT_BUSY_CYCLES] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data bus transferred", NULL},
+    [DRAM_STAT_QUEUE_FULL] = {"queue_full", BLK_STAT_COUNTER, "events",
+                              "activations a request waited because the queue was full", NULL},
+    [DRAM_STAT_LATENCY] = {"read_latency_sum", BLK_STAT_COUNTER, "cycles",
+                           "sum over reads of cycles from entering the queue to the reply", NULL},
+    [DRAM_STAT_UTIL] = {"utilisation", BLK_STAT_DERIVED, "fraction", "busy_cycles / cycles", dram_util},
+    [DRAM_STAT_AVG_LATENCY] = {"avg_read_latency", BLK_STAT_DERIVED, "cycles", "read_latency_sum / reads",
+                               dram_avg_latency},
+};
+
+static const blk_state_desc state[] = {
+    {"queued", 16, "requests in the scheduler queue"},
+    {"busy", 1, "the data bus is transferring"},
+};
+
+const blk_desc dram_blk_desc = {
+    "dram",
+    "one DRAM channel: request queue, scheduler (FCFS; FR-FCFS slot), bus bandwidth, latency (ports req<k>/resp<k> "
+    "per sub-partition)",
+    "docs/baseline-design.md §2.3, §5.3; GPGPU-Sim GTX480 dram_* keys",
+    NULL,
+    0,
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+};
+
+typedef struct {
+    mem_req_t req;
+    unsigned port;
+    uint64_t got;
+} dram_blk_slot;
+
+static void dram_blk_accept(dram_blk *b, uint64_t now)
+{
+    for (unsigned n = 0; n < b->n_ports; n++) {
+        unsigned k = (b->rr + n) % b->n_ports;
+        gsc_fifo *f = gsc_port_fifo(b->req[k]);
+        if (!gsc_fifo_can_get(f))
+            continue;
+        if (!dram_can_push(b->core)) {
+            blk_stat_add(b->inst, DRAM_STAT_QUEUE_FULL, 1);
+            return;
+        }
+        uint32_t s = mem_slots_take(&b->reqs);
+        dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
+        gsc_fifo_get(f, &sl->req);
+        sl->port = k;
+        sl->got = now;
+        dram_push(b->core, now, sl->req.addr, sl->req.bytes, sl->req.kind != MEM_READ, s);
+        b->rr = (k + 1) % b->n_ports;
+    }
+}
+
+static void dram_blk_reply(dram_blk *b, uint64_t now)
+{
+    dram_req r;
+    while (dram_pop_done(b->core, now, &r)) {
+        dram_blk_slot *sl = mem_slots_at(&b->reqs, (uint32_t)r.tag);
+        if (r.write) {
+            blk_stat_add(b->inst, DRAM_STAT_WRITES, 1);
+            mem_slots_put_back(&b->reqs, (uint32_t)r.tag);
+            continue;
+        }
+        blk_stat_add(b->inst, DRAM_STAT_READS, 1);
+        blk_stat_add(b->inst, DRAM_STAT_LATENCY, now - sl->got);
+        g_queue_push_tail(&b->done, GUINT_TO_POINTER((guint)r.tag));
+    }
+    /* Replies leave in completion order per port; a full resp FIFO holds back only its own port. */
+    for (GList *l = b->done.head; l;) {
+        GList *next = l->next;
+        uint32_t s = GPOINTER_TO_UINT(l->data);
+        dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
+        gsc_fifo *f = gsc_port_fifo(b->resp[sl->port]);
+        if (gsc_fifo_can_put(f)) {
+            mem_resp_t resp = {.addr = sl->req.addr,
+                               .id = sl->req.id,
+                               .bytes = sl->req.bytes,
+                               .dst = sl->req.src,
+                               .warp = sl->req.warp,
+                               .kind = MEM_READ,
+                               .client = sl->req.client};
+            mem_line_read(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp.data);
+            gsc_fifo_put(f, &resp);
+            mem_slots_put_back(&b->reqs, s);
+            g_queue_delete_link(&b->done, l);
+        }
+        l = next;
+    }
+}
+
+static void dram_blk_run(void *self)
+{
+    dram_blk *b = self;
+    uint64_t now = gsc_cycle();
+    dram_blk_accept(b, now);
+    dram_step(b->core, now); /* the bus takes at most one request per burst */
+    dram_blk_reply(b, now);
+    b->queued = (uint16_t)dram_queued(b->core);
+    b->busy = now < b->bus_until;
+    uint64_t next = dram_next_event(b->core);
+    if (b->bus_until > now)
+        next = MIN(next, b->bus_until); /* to drop the traced busy flag on time */
+    bool inputs = false;
+    for (unsigned k = 0; k < b->n_ports; k++)
+        inputs |= gsc_fifo_can_get(gsc_port_fifo(b->req[k]));
+    if (inputs && dram_can_push(b->core))
+        next = MIN(next, now + 1);
+    if (next != UINT64_MAX && next > now)
+        gsc_event_notify(b->wake, next - now);
+    else if (next != UINT64_MAX)
+        gsc_event_notify(b->wake, 1);
+}
+
+static void dram_blk_elaborate(void *self)
+{
+    dram_blk *b = self;
+    gsc_process *p = gsc_process_new(b->inst->mod, "run", dram_blk_run, b);
+    for (unsigned k = 0; k < b->n_ports; k++) {
+        gsc_sensitive_fifo_put(p, gsc_port_fifo(b->req[k]));
+        gsc_sensitive_fifo_get(p, gsc_port_fifo(b->resp[k]));
+    }
+    gsc_sensitive_event(p, b->wake);
+}
+
+/* The scheduler hook: FCFS, counting each started burst for the utilisation statistic. */
+static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle, void *ctx)
+{
+    dram_blk *b = ctx;
+    unsigned pick = dram_sched_fcfs(ch, queue, n, cycle, NULL);
+    unsigned burst = dram_burst_cycles(&b->cfg, queue[pick].bytes);
+    blk_stat_add(b->inst, DRAM_STAT_BUSY_CYCLES, burst);
+    b->bus_until = cycle + burst;
+    return pick;
+}
+
+dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned n_ports)
+{
+    g_assert(n_ports > 0);
+    dram_blk *b = g_new0(dram_blk, 1);
+    b->inst = blk_inst_new(ctx, parent, name, &dram_blk_desc);
+    b->inst->self = b;
+    b->mem = mem;
+    b->n_ports = n_ports;
+    b->cfg = (dram_config){
+        .latency = (unsigned)blk_param_uint(b->inst, "latency"),
+        .bytes_per_cycle = (unsigned)blk_param_uint(b->inst, "bytes_per_cycle"),
+        .queue_depth = (unsigned)blk_param_uint(b->inst, "queue_depth"),
+        .banks = (unsigned)blk_param_uint(b->inst, "banks"),
+        .row_bytes = (unsigned)blk_param_uint(b->inst, "row_bytes"),
+    };
+    if (b->cfg.row_bytes & (b->cfg.row_bytes - 1))
+        gsc_fatal("%s: row_bytes %u is not a power of two", b->inst->path, b->cfg.row_bytes);
+    b->core = dram_new(&b->cfg);
+    dram_set_scheduler(b->core, dram_blk_sched, b);
+    b->req = g_new(gsc_port *, n_ports);
+    b->resp = g_new(gsc_port *, n_ports);
+    for (unsigned k = 0; k < n_ports; k++) {
+        char *rq = g_strdup_printf("req%u", k), *rs = g_strdup_printf("resp%u", k);
+        b->req[k] = gsc_port_new(b->inst->mod, rq, GSC_IN, &mem_req_type);
+        b->resp[k] = gsc_port_new(b->inst->mod, rs, GSC_OUT, &mem_resp_type);
+        g_free(rq);
+        g_free(rs);
+    }
+    mem_slots_init(&b->reqs, sizeof(dram_blk_slot));
+    g_queue_init(&b->done);
+    b->wake = gsc_event_new(b->inst->mod, "wake");
+    blk_trace_state(b->inst, "queued", GSC_U16, &b->queued);
+    blk_trace_state(b->inst, "busy", GSC_U8, &b->busy);
+    blk_inst_on_elaborate(b->inst, dram_blk_elaborate, b);
+    return b;
+}
+
+void dram_blk_free(dram_blk *b)
+{
+    if (!b)
+        return;
+    dram_free(b->core);
+    g_free(b->req);
+    g_free(b->resp);
+    mem_slots_clear(&b->reqs);
+    g_queue_clear(&b->done);
+    g_free(b);
+}
+
+gsc_port *dram_blk_req(const dram_blk *b, unsigned k)
+{
+    g_assert(k < b->n_ports);
+    return b->req[k];
+}
+gsc_port *dram_blk_resp(const dram_blk *b, unsigned k)
+{
+    g_assert(k < b->n_ports);
+    return b->resp[k];
+}
+unsigned dram_blk_in_depth(const dram_blk *b)
+{
+    return (unsigned)blk_param_uint(b->inst, "in_depth");
+}
+unsigned dram_blk_resp_depth(const dram_blk *b)
+{
+    return (unsigned)blk_param_uint(b->inst, "resp_depth");
+}

@@ -1,0 +1,73 @@
+/* dram_blk.h — the `dram` block: one DRAM channel (docs/baseline-design.md §2.3, §5.3; docs/memory.md)
+ * wrapping the models/lib/dram.h timing core (a bounded request queue, a pluggable scheduler — FCFS
+ * now, FR-FCFS later through dram_set_scheduler on `core` —, a data bus of bytes_per_cycle and a
+ * fixed latency).
+ *
+ * Ports (one pair per memory sub-partition served by the channel, created by the constructor; GTX480:
+ * 2 per channel [S: gpgpu_n_sub_partition_per_mchannel 2]):
+ *   req<k>   in  F mem_req_t   line reads (MEM_READ) and dirty write-backs (MEM_WRITEBACK) from L2 slice k
+ *   resp<k>  out F mem_resp_t  read replies (data from the functional image) to L2 slice k; write-backs
+ *                              get no reply
+ * Timing (B = ceil(bytes / bytes_per_cycle)): a request put on req<k> in cycle t is got and queued in
+ * t+1; if the bus is free it starts then and its reply is put on resp<k> in t + 1 + B + latency (the L2
+ * gets it one cycle later). Requests queued together are served in order: the k-th (from 0) replies at
+ * t + 1 + (k+1)B + latency. When queue_depth requests wait, the block stops taking from the req FIFOs
+ * (back-pressure to the L2). The req<k> inputs are taken round-robin.
+ * Sleeps until a req FIFO is put, a resp FIFO is got, or dram_next_event.
+ */
+#ifndef GPUSC_MODELS_MEM_DRAM_BLK_H
+#define GPUSC_MODELS_MEM_DRAM_BLK_H
+
+#include "kernels/fmem.h"
+#include "models/core/block.h"
+#include "models/lib/dram.h"
+#include "models/mem/slots.h"
+#include "models/mem_types.h"
+
+G_BEGIN_DECLS
+
+extern const blk_desc dram_blk_desc;
+
+enum {
+    DRAM_STAT_READS,
+    DRAM_STAT_WRITES,
+    DRAM_STAT_BUSY_CYCLES,
+    DRAM_STAT_QUEUE_FULL,
+    DRAM_STAT_LATENCY,
+    DRAM_STAT_UTIL,
+    DRAM_STAT_AVG_LATENCY,
+    DRAM_STAT_COUNT
+};
+
+typedef struct {
+    uint32_t slot;
+    uint64_t got; /* cycle it entered the queue */
+} dram_blk_tag;
+
+typedef struct {
+    blk_inst *inst;
+    fmem *mem; /* not owned; NULL: replies carry zeros */
+    unsigned n_ports;
+    dram_config cfg;
+    dram_channel *core;
+    gsc_port **req, **resp;
+    unsigned rr;     /* next req port to look at first */
+    mem_slots reqs;  /* mem_req_t plus its port (see dram_blk.c) */
+    GQueue done;     /* finished reads (slot indices) waiting for room in their resp FIFO */
+    gsc_event *wake;
+    uint16_t queued; /* traced */
+    uint8_t busy;    /* traced: the data bus is transferring */
+    uint64_t bus_until;
+} dram_blk;
+
+dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned n_ports);
+void dram_blk_free(dram_blk *b);
+gsc_port *dram_blk_req(const dram_blk *b, unsigned k);
+gsc_port *dram_blk_resp(const dram_blk *b, unsigned k);
+/* Depths for the channels the topology creates: req<k> (in_depth) and resp<k> (resp_depth). */
+unsigned dram_blk_in_depth(const dram_blk *b);
+unsigned dram_blk_resp_depth(const dram_blk *b);
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_MEM_DRAM_BLK_H */

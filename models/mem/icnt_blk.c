@@ -1,0 +1,296 @@
+/* icnt_blk.c — the `icnt` block; see icnt_blk.h. */
+#include "models/mem/icnt_blk.h"
+
+#include "kernels/ir.h"
+#include "models/core/stats.h"
+
+static const blk_param_desc params[] = {
+    {"latency", BLK_PARAM_UINT, "8", "1", "100000", NULL, "cycles",
+     "traversal latency of a packet's head flit [A: docs/baseline-design.md §5.3]"},
+    {"flit_bytes", BLK_PARAM_UINT, "32", "1", "4096", NULL, "bytes",
+     "flit size [S: GTX480 config_fermi_islip.icnt flit_size 32]"},
+    {"flits_per_cycle", BLK_PARAM_UINT, "1", "1", "64", NULL, "flits", "flits a port moves per cycle [A]"},
+    {"inject_depth", BLK_PARAM_UINT, "4", "0", "1024", NULL, "packets",
+     "packets waiting or being injected per source port (0 = unbounded) [A]"},
+    {"header_bytes", BLK_PARAM_UINT, "8", "0", "1024", NULL, "bytes", "packet header: a read request, a write ack [A]"},
+    {"interleave_bytes", BLK_PARAM_UINT, "128", "1", "1048576", NULL, "bytes",
+     "address interleaving granularity over sub-partitions: part = addr / this mod parts [A]"},
+    {"out_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the FIFOs this block puts into"},
+};
+
+static double util(const blk_inst *inst, unsigned flits_stat, bool to_l2)
+{
+    const icnt_blk *b = inst->self;
+    if (!b)
+        return 0;
+    double ports = to_l2 ? b->n_parts : b->n_sms;
+    return stats_ratio(blk_stat_get(inst, flits_stat),
+                       (uint64_t)(gsc_cycle() * ports * b->net_cfg.flits_per_cycle));
+}
+static double req_util(const blk_inst *inst)
+{
+    return util(inst, ICNT_STAT_REQ_FLITS, true);
+}
+static double resp_util(const blk_inst *inst)
+{
+    return util(inst, ICNT_STAT_RESP_FLITS, false);
+}
+
+static const blk_stat_desc stats[] = {
+    [ICNT_STAT_REQ_PACKETS] = {"req_packets", BLK_STAT_COUNTER, "packets", "requests sent SM -> L2", NULL},
+    [ICNT_STAT_REQ_FLITS] = {"req_flits", BLK_STAT_COUNTER, "flits", "flits of the requests", NULL},
+    [ICNT_STAT_RESP_PACKETS] = {"resp_packets", BLK_STAT_COUNTER, "packets", "replies sent L2 -> SM", NULL},
+    [ICNT_STAT_RESP_FLITS] = {"resp_flits", BLK_STAT_COUNTER, "flits", "flits of the replies", NULL},
+    [ICNT_STAT_INJECT_STALLS] = {"inject_stalls", BLK_STAT_COUNTER, "events",
+                                 "activations an input had a packet but its injection queue was full", NULL},
+    [ICNT_STAT_EJECT_STALLS] = {"eject_stalls", BLK_STAT_COUNTER, "events",
+                                "activations a due packet found its output FIFO full", NULL},
+    [ICNT_STAT_REQ_LATENCY] = {"req_latency_sum", BLK_STAT_COUNTER, "cycles",
+                               "sum over requests of cycles from send to leaving the network", NULL},
+    [ICNT_STAT_RESP_LATENCY] = {"resp_latency_sum", BLK_STAT_COUNTER, "cycles",
+                                "sum over replies of cycles from send to leaving the network", NULL},
+    [ICNT_STAT_REQ_UTIL] = {"req_utilisation", BLK_STAT_DERIVED, "fraction",
+                            "request flits / (cycles x L2 ports x flits_per_cycle)", req_util},
+    [ICNT_STAT_RESP_UTIL] = {"resp_utilisation", BLK_STAT_DERIVED, "fraction",
+                             "reply flits / (cycles x SM ports x flits_per_cycle)", resp_util},
+};
+
+static const blk_state_desc state[] = {
+    {"req_in_flight", 16, "requests inside the request network"},
+    {"resp_in_flight", 16, "replies inside the reply network"},
+};
+
+const blk_desc icnt_blk_desc = {
+    "icnt",
+    "interconnect SMs <-> L2 sub-partitions: request and reply networks, flits, per-port serialisation, "
+    "latency (ports sm_req<i>/sm_resp<i>/l2_req<p>/l2_resp<p> are created per node)",
+    "docs/baseline-design.md §2.3; GPGPU-Sim GTX480 config_fermi_islip.icnt",
+    NULL,
+    0,
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+};
+
+unsigned icnt_blk_part_of(const icnt_blk *b, uint64_t addr)
+{
+    return (unsigned)((addr / b->interleave_bytes) % b->n_parts);
+}
+
+static unsigned popcount64(uint64_t x)
+{
+    return (unsigned)__builtin_popcountll(x);
+}
+
+unsigned icnt_blk_req_bytes(unsigned header_bytes, const mem_req_t *r)
+{
+    switch (r->kind) {
+    case MEM_WRITE:
+    case MEM_WRITEBACK:
+        return header_bytes + popcount64(r->mask_lo) + popcount64(r->mask_hi);
+    case MEM_ATOMIC: {
+        unsigned ops = r->atom.op == IR_ATOM_CAS ? 2 : 1;
+        return header_bytes + popcount64(r->atom.lanes) * r->atom.esize * ops;
+    }
+    default:
+        return header_bytes;
+    }
+}
+
+unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r)
+{
+    return r->kind == MEM_READ || r->kind == MEM_ATOMIC ? header_bytes + r->bytes : header_bytes;
+}
+
+/* Take what the input FIFOs hold while the sources' injection queues have room. */
+static void icnt_blk_inject(icnt_blk *b, uint64_t now)
+{
+    for (unsigned i = 0; i < b->n_sms; i++) {
+        gsc_fifo *f = gsc_port_fifo(b->sm_req[i]);
+        while (gsc_fifo_can_get(f)) {
+            if (!icnt_can_send(b->req_net, i, now)) {
+                blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
+                break;
+            }
+            uint32_t s = mem_slots_take(&b->reqs);
+            mem_req_t *r = mem_slots_at(&b->reqs, s);
+            gsc_fifo_get(f, r);
+            unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
+            unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
+            icnt_send(b->req_net, now, i, dst, bytes, s);
+            blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
+            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS, icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+        }
+    }
+    for (unsigned p = 0; p < b->n_parts; p++) {
+        gsc_fifo *f = gsc_port_fifo(b->l2_resp[p]);
+        unsigned src = b->n_sms + p;
+        while (gsc_fifo_can_get(f)) {
+            if (!icnt_can_send(b->resp_net, src, now)) {
+                blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
+                break;
+            }
+            uint32_t s = mem_slots_take(&b->resps);
+            mem_resp_t *r = mem_slots_at(&b->resps, s);
+            gsc_fifo_get(f, r);
+            if (r->dst >= b->n_sms)
+                gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
+            unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
+            icnt_send(b->resp_net, now, src, r->dst, bytes, s);
+            blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
+            blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS, icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+        }
+    }
+}
+
+/* Put the packets due at one node on its output FIFO; returns its next delivery cycle still pending
+ * (UINT64_MAX if none, or if blocked by a full FIFO: a get wakes the block then). */
+static uint64_t icnt_blk_eject(icnt_blk *b, icnt *net, unsigned node, gsc_port *out, mem_slots *pool,
+                               unsigned lat_stat, uint64_t now)
+{
+    gsc_fifo *f = gsc_port_fifo(out);
+    icnt_packet pk;
+    while (icnt_next_delivery(net, node) <= now) {
+        if (!gsc_fifo_can_put(f)) {
+            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, 1);
+            return UINT64_MAX;
+        }
+        icnt_pop(net, node, now, &pk);
+        gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
+        mem_slots_put_back(pool, (uint32_t)pk.payload);
+        blk_stat_add(b->inst, lat_stat, now - pk.sent);
+    }
+    return icnt_next_delivery(net, node);
+}
+
+static bool icnt_blk_inputs_waiting(const icnt_blk *b)
+{
+    for (unsigned i = 0; i < b->n_sms; i++)
+        if (gsc_fifo_can_get(gsc_port_fifo(b->sm_req[i])))
+            return true;
+    for (unsigned p = 0; p < b->n_parts; p++)
+        if (gsc_fifo_can_get(gsc_port_fifo(b->l2_resp[p])))
+            return true;
+    return false;
+}
+
+static void icnt_blk_run(void *self)
+{
+    icnt_blk *b = self;
+    uint64_t now = gsc_cycle();
+    icnt_blk_inject(b, now);
+    uint64_t next = UINT64_MAX;
+    for (unsigned p = 0; p < b->n_parts; p++)
+        next = MIN(next, icnt_blk_eject(b, b->req_net, b->n_sms + p, b->l2_req[p], &b->reqs,
+                                        ICNT_STAT_REQ_LATENCY, now));
+    for (unsigned i = 0; i < b->n_sms; i++)
+        next = MIN(next, icnt_blk_eject(b, b->resp_net, i, b->sm_resp[i], &b->resps, ICNT_STAT_RESP_LATENCY, now));
+    b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
+    b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
+    if (icnt_blk_inputs_waiting(b))
+        next = now + 1; /* an injection queue was full: retry as it drains */
+    if (next != UINT64_MAX)
+        gsc_event_notify(b->wake, next - now);
+}
+
+static void icnt_blk_elaborate(void *self)
+{
+    icnt_blk *b = self;
+    gsc_process *p = gsc_process_new(b->inst->mod, "run", icnt_blk_run, b);
+    for (unsigned i = 0; i < b->n_sms; i++) {
+        gsc_sensitive_fifo_put(p, gsc_port_fifo(b->sm_req[i]));
+        gsc_sensitive_fifo_get(p, gsc_port_fifo(b->sm_resp[i]));
+    }
+    for (unsigned q = 0; q < b->n_parts; q++) {
+        gsc_sensitive_fifo_put(p, gsc_port_fifo(b->l2_resp[q]));
+        gsc_sensitive_fifo_get(p, gsc_port_fifo(b->l2_req[q]));
+    }
+    gsc_sensitive_event(p, b->wake);
+}
+
+static gsc_port **icnt_blk_ports(icnt_blk *b, unsigned n, const char *prefix, gsc_dir dir, const gsc_type *t)
+{
+    gsc_port **ports = g_new(gsc_port *, n);
+    for (unsigned i = 0; i < n; i++) {
+        char *name = g_strdup_printf("%s%u", prefix, i);
+        ports[i] = gsc_port_new(b->inst->mod, name, dir, t);
+        g_free(name);
+    }
+    return ports;
+}
+
+icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n_sms, unsigned n_parts)
+{
+    g_assert(n_sms > 0 && n_parts > 0 && n_sms + n_parts <= UINT16_MAX);
+    icnt_blk *b = g_new0(icnt_blk, 1);
+    b->inst = blk_inst_new(ctx, parent, name, &icnt_blk_desc);
+    b->inst->self = b;
+    b->n_sms = n_sms;
+    b->n_parts = n_parts;
+    b->net_cfg = (icnt_config){
+        .ports = n_sms + n_parts,
+        .latency = (unsigned)blk_param_uint(b->inst, "latency"),
+        .flit_bytes = (unsigned)blk_param_uint(b->inst, "flit_bytes"),
+        .flits_per_cycle = (unsigned)blk_param_uint(b->inst, "flits_per_cycle"),
+        .inject_depth = (unsigned)blk_param_uint(b->inst, "inject_depth"),
+    };
+    b->header_bytes = (unsigned)blk_param_uint(b->inst, "header_bytes");
+    b->interleave_bytes = (unsigned)blk_param_uint(b->inst, "interleave_bytes");
+    b->out_depth = (unsigned)blk_param_uint(b->inst, "out_depth");
+    b->req_net = icnt_new(&b->net_cfg);
+    b->resp_net = icnt_new(&b->net_cfg);
+    b->sm_req = icnt_blk_ports(b, n_sms, "sm_req", GSC_IN, &mem_req_type);
+    b->sm_resp = icnt_blk_ports(b, n_sms, "sm_resp", GSC_OUT, &mem_resp_type);
+    b->l2_req = icnt_blk_ports(b, n_parts, "l2_req", GSC_OUT, &mem_req_type);
+    b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
+    mem_slots_init(&b->reqs, sizeof(mem_req_t));
+    mem_slots_init(&b->resps, sizeof(mem_resp_t));
+    b->wake = gsc_event_new(b->inst->mod, "wake");
+    blk_trace_state(b->inst, "req_in_flight", GSC_U16, &b->req_in_flight);
+    blk_trace_state(b->inst, "resp_in_flight", GSC_U16, &b->resp_in_flight);
+    blk_inst_on_elaborate(b->inst, icnt_blk_elaborate, b);
+    return b;
+}
+
+void icnt_blk_free(icnt_blk *b)
+{
+    if (!b)
+        return;
+    icnt_free(b->req_net);
+    icnt_free(b->resp_net);
+    g_free(b->sm_req);
+    g_free(b->sm_resp);
+    g_free(b->l2_req);
+    g_free(b->l2_resp);
+    mem_slots_clear(&b->reqs);
+    mem_slots_clear(&b->resps);
+    g_free(b);
+}
+
+gsc_port *icnt_blk_sm_req(const icnt_blk *b, unsigned sm)
+{
+    g_assert(sm < b->n_sms);
+    return b->sm_req[sm];
+}
+gsc_port *icnt_blk_sm_resp(const icnt_blk *b, unsigned sm)
+{
+    g_assert(sm < b->n_sms);
+    return b->sm_resp[sm];
+}
+gsc_port *icnt_blk_l2_req(const icnt_blk *b, unsigned part)
+{
+    g_assert(part < b->n_parts);
+    return b->l2_req[part];
+}
+gsc_port *icnt_blk_l2_resp(const icnt_blk *b, unsigned part)
+{
+    g_assert(part < b->n_parts);
+    return b->l2_resp[part];
+}
+unsigned icnt_blk_out_depth(const icnt_blk *b)
+{
+    return b->out_depth;
+}

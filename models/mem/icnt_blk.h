@@ -1,0 +1,81 @@
+/* icnt_blk.h — the `icnt` block: the interconnect between the SMs and the L2 sub-partitions
+ * (docs/baseline-design.md §2.3; docs/memory.md). Two networks, as GPGPU-Sim's GTX480 configuration
+ * has (config_fermi_islip.icnt: 2 subnets, 32-byte flits): requests SM -> sub-partition and replies
+ * sub-partition -> SM, each a models/lib/icnt.h timing core over n_sms + n_parts nodes.
+ *
+ * Ports (created per node, so the descriptor lists none; names under the instance):
+ *   sm_req<i>   in  F mem_req_t   requests from SM i            (bound to the SM's mem_req FIFO)
+ *   sm_resp<i>  out F mem_resp_t  replies to SM i               (bound to the SM's mem_resp FIFO)
+ *   l2_req<p>   out F mem_req_t   requests to sub-partition p   (the l2 slice's `req`)
+ *   l2_resp<p>  in  F mem_resp_t  replies from sub-partition p  (the l2 slice's `resp`)
+ *
+ * Routing: a request goes to sub-partition (addr / interleave_bytes) mod n_parts [A: GPGPU-Sim uses
+ * a configurable bit mapping]; a reply to SM resp.dst.
+ * Packet sizes [A]: header_bytes for a read request or a write acknowledgement; a write carries its
+ * masked bytes, an atomic its operands (lanes x esize, x2 for cas); a read or atomic reply the line
+ * (an atomic reply's old values are at most a line).
+ * Timing (models/lib/icnt.h, S = ceil(ceil(bytes / flit_bytes) / flits_per_cycle)): an item put on
+ * sm_req<i> in cycle t is got by this block in t+1, sent then, and put on l2_req<p> in
+ * t + 1 + latency + S (later if a port is busy or the output FIFO is full), so the L2 gets it in
+ * t + 2 + latency + S. Back-to-back packets of one source serialise at S cycles each; packets of
+ * several sources to one destination share its ejection port.
+ * Sleeps until an input FIFO is put, an output FIFO is got, or the next delivery is due.
+ */
+#ifndef GPUSC_MODELS_MEM_ICNT_BLK_H
+#define GPUSC_MODELS_MEM_ICNT_BLK_H
+
+#include "models/core/block.h"
+#include "models/lib/icnt.h"
+#include "models/mem/slots.h"
+#include "models/mem_types.h"
+
+G_BEGIN_DECLS
+
+extern const blk_desc icnt_blk_desc;
+
+enum {
+    ICNT_STAT_REQ_PACKETS,
+    ICNT_STAT_REQ_FLITS,
+    ICNT_STAT_RESP_PACKETS,
+    ICNT_STAT_RESP_FLITS,
+    ICNT_STAT_INJECT_STALLS,
+    ICNT_STAT_EJECT_STALLS,
+    ICNT_STAT_REQ_LATENCY,
+    ICNT_STAT_RESP_LATENCY,
+    ICNT_STAT_REQ_UTIL,
+    ICNT_STAT_RESP_UTIL,
+    ICNT_STAT_COUNT
+};
+
+typedef struct {
+    blk_inst *inst;
+    unsigned n_sms, n_parts;
+    icnt_config net_cfg;
+    unsigned header_bytes, interleave_bytes, out_depth;
+    icnt *req_net, *resp_net;
+    gsc_port **sm_req, **sm_resp, **l2_req, **l2_resp;
+    mem_slots reqs;  /* mem_req_t in the request network */
+    mem_slots resps; /* mem_resp_t in the reply network */
+    gsc_event *wake;
+    uint16_t req_in_flight, resp_in_flight; /* traced */
+} icnt_blk;
+
+/* An interconnect between n_sms SMs and n_parts L2 sub-partitions. */
+icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n_sms, unsigned n_parts);
+void icnt_blk_free(icnt_blk *b);
+gsc_port *icnt_blk_sm_req(const icnt_blk *b, unsigned sm);
+gsc_port *icnt_blk_sm_resp(const icnt_blk *b, unsigned sm);
+gsc_port *icnt_blk_l2_req(const icnt_blk *b, unsigned part);
+gsc_port *icnt_blk_l2_resp(const icnt_blk *b, unsigned part);
+/* Depth for the FIFOs this block puts into (sm_resp, l2_req): the out_depth parameter. */
+unsigned icnt_blk_out_depth(const icnt_blk *b);
+
+/* The sub-partition owning an address. */
+unsigned icnt_blk_part_of(const icnt_blk *b, uint64_t addr);
+/* Packet bytes of a request / a reply on the network (header_bytes + payload, see above). */
+unsigned icnt_blk_req_bytes(unsigned header_bytes, const mem_req_t *r);
+unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r);
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_MEM_ICNT_BLK_H */
