@@ -483,6 +483,14 @@ static bool op_is_pure_arith(ir_opcode op)
     }
 }
 
+static bool is_kernel_param(const ir_func *f, uint32_t sym)
+{
+    for (guint k = 0; sym != IR_NONE && f->params && k < f->params->len; k++)
+        if (g_array_index(f->params, ir_param, k).sym == sym)
+            return true;
+    return false;
+}
+
 /* Chain cost of recomputing register r (IR_NONE: not rematerializable). def[r] = its only def. */
 static uint32_t remat_cost(const ir_func *f, const uint32_t *def, uint32_t *memo, uint32_t r, unsigned depth)
 {
@@ -498,8 +506,8 @@ static uint32_t remat_cost(const ir_func *f, const uint32_t *def, uint32_t *memo
     if (in->op == IR_OP_LD) {
         const ir_operand *s = &in->src[0];
         if (!f->is_entry || in->space != IR_SPACE_PARAM || in->vec != 1 || in->n_src != 1 ||
-            s->kind != IR_OPND_MEM || s->u.mem.base_reg != IR_NONE)
-            return IR_NONE;
+            s->kind != IR_OPND_MEM || s->u.mem.base_reg != IR_NONE || !is_kernel_param(f, s->u.mem.base_sym))
+            return IR_NONE; /* a call's return value (ld.param [retval]) is not a constant */
     } else if (op_is_pure_arith((ir_opcode)in->op)) {
         for (unsigned k = 0; k < in->n_src; k++) {
             const ir_operand *s = &in->src[k];

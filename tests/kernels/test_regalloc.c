@@ -313,6 +313,42 @@ static void test_remat(void)
     ir_module_free(m);
 }
 
+/* Only kernel parameters are constants: the value a call returns through a call-sequence .param is
+ * not rematerialized (its ld.param stays right after the call). */
+static void test_remat_call(void)
+{
+    const char *text =
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".func (.param .b32 rv) twice(.param .b32 a)\n{\n\t.reg .b32 %r<3>;\n"
+        "\tld.param.b32 %r1, [a];\n\tadd.s32 %r2, %r1, %r1;\n\tst.param.b32 [rv], %r2;\n\tret;\n}\n"
+        ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [n];\n"
+        "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], %r1;\n\t.param .b32 r0;\n"
+        "\tcall.uni (r0), twice, (p0);\n\tld.param.b32 %r2, [r0];\n\t}\n"
+        "\tadd.s32 %r3, %r2, %r1;\n\tcvta.to.global.u64 %rd2, %rd1;\n\tst.global.u32 [%rd2], %r3;\n\tret;\n}\n";
+    GError *err = NULL;
+    ir_module *m = ptx_parse_string(text, -1, "call.ptx", &err);
+    g_assert_no_error(err);
+    ir_func *f = ir_module_find_func(m, "k");
+    g_assert_nonnull(f);
+    g_assert_cmpuint(regalloc_remat(f), >, 0);
+    bool seen_call = false;
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op == IR_OP_CALL) {
+            seen_call = true;
+            const ir_instr *next = ir_func_instr(f, i + 1);
+            g_assert_cmpuint(next->op, ==, IR_OP_LD);
+            g_assert_cmpuint(next->space, ==, IR_SPACE_PARAM);
+            g_assert_cmpstr(g_array_index(f->regs, ir_reg, next->dst[0].u.reg).name, ==, "%r2");
+        }
+    }
+    g_assert_true(seen_call);
+    regalloc_result_free(regalloc_func(f));
+    g_assert_true(regalloc_check(f, NULL));
+    ir_module_free(m);
+}
+
 /* ---- against ptxas ---- */
 
 /* The count for an entry: its own and that of every function it calls, transitively (each .func
@@ -408,6 +444,7 @@ int main(int argc, char **argv)
     g_test_add_func("/regalloc/random", test_random);
     g_test_add_func("/regalloc/permute", test_permute);
     g_test_add_func("/regalloc/remat", test_remat);
+    g_test_add_func("/regalloc/remat-call", test_remat_call);
     g_test_add_func("/regalloc/vs-ptxas", test_vs_ptxas);
     return g_test_run();
 }
