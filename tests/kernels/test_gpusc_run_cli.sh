@@ -11,7 +11,7 @@ fi
 run="$(cd "$(dirname "$run")" && pwd)/gpusc-run" # absolute: one test runs from another directory
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..20"
+echo "1..21"
 i=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
 nok() { i=$((i + 1)); echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
@@ -91,3 +91,9 @@ expect "out-of-bounds access is a runtime error naming the PC" 1 "kernel vecadd:
     "$run" --functional --ptx "$V" --entry vecadd --grid 4 --block 256 --arg "in:$tmp/x.bin" --arg "in:$tmp/y.bin" --arg "out:$tmp/c.bin:4000" --arg 1024
 expect "unknown workload" 2 "unknown workload 'nosuch'" "$run" --functional --workload nosuch
 expect "unknown size" 2 "unknown size 'huge'" "$run" --functional --workload vecadd --size huge
+
+# A wrong kernel (add turned into sub) is a mismatch: exit 1 and the first differing elements.
+mkdir "$tmp/bad"
+sed 's/add\.f32/sub.f32/' "$src/kernels/ptx/vecadd.ptx" >"$tmp/bad/vecadd.ptx"
+expect "workload mismatch lists the first differing elements" 1 "c[0]: expected" \
+    "$run" --functional --ptx-dir "$tmp/bad" --workload vecadd --size tiny
