@@ -4,6 +4,7 @@
 #include "kernels/ir_exec.h"
 #include "kernels/simt.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -58,6 +59,7 @@ typedef struct {
     unsigned quantum;    /* warp instructions per turn */
     uint32_t sched_seed; /* 0: CTAs in order, warps round-robin; else shuffled (frun_device_set_schedule) */
     bool race_check;     /* frun_device_set_race_check */
+    FILE *trace;         /* frun_device_set_trace */
 } frun_dev;
 
 /* ---- per-launch state ---------------------------------------------------------------------- */
@@ -1027,6 +1029,20 @@ static void warp_finish(flaunch *L, fwarp *w)
         bar_try_release(L, b);
 }
 
+/* One line per executed warp instruction: block, warp, function, pc, SIMT mask, active lanes. */
+static G_GNUC_NO_INLINE void trace_instr(const flaunch *L, const fwarp *w, uint32_t func, uint32_t pc,
+                                         uint32_t mask, uint32_t active)
+{
+    const dfunc *df = &L->d->df[func];
+    GString *g = g_string_new(NULL);
+    g_string_printf(g, "%" G_GUINT64_FORMAT " block (%u,%u,%u) warp %u %s pc %u mask %08x active %08x  ",
+                    L->executed, L->ctaid[0], L->ctaid[1], L->ctaid[2], w->id, df->f->name, pc, mask, active);
+    ir_print_instr(g, L->d->mod, df->f, &df->instrs[pc]);
+    g_string_append_c(g, '\n');
+    fputs(g->str, L->d->trace);
+    g_string_free(g, TRUE);
+}
+
 static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
 {
     frun_stats *S = &L->d->stats;
@@ -1059,6 +1075,8 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
             dump_state(L);
             return 1;
         }
+        if (G_UNLIKELY(L->d->trace != NULL))
+            trace_instr(L, w, func, pc, mask, active);
         S->warp_instrs++;
         S->thread_instrs += (uint64_t)__builtin_popcount(active);
         S->by_class[di->cls]++;
@@ -1398,6 +1416,11 @@ void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed)
     frun_dev *d = (frun_dev *)dev;
     d->quantum = quantum ? quantum : FRUN_QUANTUM;
     d->sched_seed = seed;
+}
+
+void frun_device_set_trace(wl_device *dev, FILE *out)
+{
+    ((frun_dev *)dev)->trace = out;
 }
 
 void frun_device_set_race_check(wl_device *dev, bool on)

@@ -25,6 +25,8 @@
 #include "kernels/kload.h"
 #include "kernels/workload.h"
 
+#include <stdio.h>
+
 G_BEGIN_DECLS
 
 #define FRUN_DEFAULT_MAX_INSTRUCTIONS 10000000000ull /* warp instructions per launch */
@@ -74,6 +76,10 @@ void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed);
  * them storing, ends the launch with an error naming both (atomics are exempt; the lanes of one
  * warp are ordered). Any barrier release starts a new interval. */
 void frun_device_set_race_check(wl_device *dev, bool on);
+/* Write one line per executed warp instruction to `out` (NULL: off): the launch's instruction count,
+ * block, warp, function, pc, SIMT mask, active lanes (guard applied) and the instruction. For
+ * comparing a run with the timing model's, or finding where a kernel goes wrong. */
+void frun_device_set_trace(wl_device *dev, FILE *out);
 const frun_stats *frun_device_stats(const wl_device *dev);
 fmem *frun_device_mem(wl_device *dev);
 const kload_module *frun_device_module(const wl_device *dev);

@@ -27,9 +27,10 @@ enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 typedef struct {
     gboolean functional, list, stats, race_check;
-    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
+    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace;
     gint64 seed, shared, max_instr, quantum, sched_seed;
     char **args;
+    FILE *trace_fp; /* opened --trace, or NULL */
 } options;
 
 static int G_GNUC_PRINTF(2, 3) die(int code, const char *fmt, ...)
@@ -126,6 +127,7 @@ static int run_workload(const options *o)
         frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
         frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
         frun_device_set_race_check(dev, o->race_check);
+        frun_device_set_trace(dev, o->trace_fp);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
             rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
                      (unsigned)o->seed, err->len ? err->str : "failed");
@@ -346,6 +348,7 @@ static int run_ptx(const options *o)
     frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
     frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
     frun_device_set_race_check(dev, o->race_check);
+    frun_device_set_trace(dev, o->trace_fp);
     wl_arg *args = g_new0(wl_arg, np ? np : 1);
     GPtrArray *outs = g_ptr_array_new_with_free_func(out_buf_free);
     GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
@@ -421,6 +424,8 @@ int main(int argc, char **argv)
         {"race-check", 0, 0, G_OPTION_ARG_NONE, &o.race_check,
          "Fail on a shared-memory race: two warps touching a word between barriers, one of them storing",
          NULL},
+        {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
+         "Write one line per executed warp instruction to FILE ('-': standard output)", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("- run a workload or a PTX kernel on the functional runner");
@@ -449,6 +454,8 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--quantum or --schedule-seed is out of range");
     } else if (!o.workload && (o.size || o.seed != 1)) {
         rc = die(EXIT_USAGE, "--size and --seed go with --workload");
+    } else if (o.trace && !(o.trace_fp = strcmp(o.trace, "-") == 0 ? stdout : fopen(o.trace, "w"))) {
+        rc = die(EXIT_USAGE, "cannot write '%s': %s", o.trace, g_strerror(errno));
     } else if (o.workload && o.ptx) {
         rc = die(EXIT_USAGE, "--workload and --ptx exclude each other");
     } else if (o.workload) {
@@ -469,6 +476,9 @@ int main(int argc, char **argv)
     g_free(o.grid);
     g_free(o.block);
     g_free(o.ptx_dir);
+    if (o.trace_fp && o.trace_fp != stdout)
+        fclose(o.trace_fp);
+    g_free(o.trace);
     g_strfreev(o.args);
     return rc;
 }

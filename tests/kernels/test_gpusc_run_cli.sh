@@ -11,7 +11,7 @@ fi
 run="$(cd "$(dirname "$run")" && pwd)/gpusc-run" # absolute: one test runs from another directory
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..21"
+echo "1..22"
 i=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
 nok() { i=$((i + 1)); echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
@@ -97,3 +97,9 @@ mkdir "$tmp/bad"
 sed 's/add\.f32/sub.f32/' "$src/kernels/ptx/vecadd.ptx" >"$tmp/bad/vecadd.ptx"
 expect "workload mismatch lists the first differing elements" 1 "c[0]: expected" \
     "$run" --functional --ptx-dir "$tmp/bad" --workload vecadd --size tiny
+
+# --trace: one line per warp instruction; the divergent branch shows the split masks.
+"$run" --functional --ptx "$ptx/diverge.ptx" --entry ifelse --grid 1 --block 40 --arg "out:$tmp/o.bin:160" \
+    --arg "out:$tmp/m.bin:160" --trace "$tmp/trace.txt" --stats >"$tmp/out" 2>"$tmp/err"
+check "--trace writes one line per warp instruction" \
+    "[ \"\$(wc -l <'$tmp/trace.txt')\" -eq \"\$(sed -n 's/^warp instructions: //p' '$tmp/out')\" ] && grep -q 'warp 1 ifelse pc 5 mask 000000ff active 00000055  @%p1 bra' '$tmp/trace.txt'"
