@@ -1,15 +1,87 @@
 /* test_regalloc_frun.c — the rewrites of the analysis passes preserve what kernels compute: every
  * workload is run on the functional runner (tiny size) after rematerialization + allocation
- * (regalloc_module), with the physical registers the allocator chose as storage, and after
- * critical-edge splitting, and checked against its CPU reference. */
+ * (regalloc_module), with the physical registers the allocator chose as storage, after critical-edge
+ * splitting, and with every register overwritten right after its last use (lastuse), and checked
+ * against its CPU reference. */
+#include "kernels/annot.h"
 #include "kernels/cfg.h"
 #include "kernels/frun.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "kernels/workload.h"
 
-typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_PHYS, REWRITE_SPLIT } rewrite;
-static const char *const rewrite_names[] = { "none", "regalloc", "physical registers", "split" };
+typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_PHYS, REWRITE_SPLIT, REWRITE_POISON } rewrite;
+static const char *const rewrite_names[] = { "none", "regalloc", "physical registers", "split", "lastuse poison" };
+
+/* Check liveness and the lastuse annotation by execution: after every instruction that reads a
+ * register for the last time (lastuse.last), overwrite that register with garbage. Dead after the
+ * instruction means no path reads it before writing it again, so the kernel's results must not
+ * change. (Unguarded: a register dead after a guarded instruction is dead in every lane.) */
+static void poison_last_uses(ir_func *f)
+{
+    annot_pass_lastuse(f);
+    const annot_field *last = annot_find("lastuse", "last");
+    uint32_t n = ir_func_n_instrs(f);
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(ir_instr));
+    uint32_t *new_index = g_new(uint32_t, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        ir_instr in = *ir_func_instr(f, i);
+        new_index[i] = out->len;
+        g_array_append_val(out, in);
+        if (in.op == IR_OP_BRA || in.op == IR_OP_RET || in.op == IR_OP_EXIT || in.op == IR_OP_TRAP)
+            continue; /* nothing runs after a terminator in its block */
+        for (unsigned k = 0; k < in.n_src; k++) {
+            uint32_t bits = annot_get_operand(&in.src[k], last), regs[4], nr = 0;
+            const ir_operand *o = &in.src[k];
+            if (o->kind == IR_OPND_REG)
+                regs[nr++] = o->u.reg;
+            else if (o->kind == IR_OPND_MEM)
+                regs[nr++] = o->u.mem.base_reg;
+            else if (o->kind == IR_OPND_VEC)
+                for (unsigned e = 0; e < o->comp && e < 4; e++)
+                    regs[nr++] = o->u.vec_regs[e];
+            for (unsigned e = 0; e < nr; e++) {
+                if (!(bits & (1u << e)) || regs[e] == IR_NONE)
+                    continue;
+                ir_type t = (ir_type)g_array_index(f->regs, ir_reg, regs[e]).type;
+                if (t == IR_T_PRED)
+                    continue;
+                ir_instr p;
+                memset(&p, 0, sizeof p);
+                p.op = IR_OP_MOV;
+                p.type = t;
+                p.vec = 1;
+                p.guard = IR_NONE;
+                p.block = p.reconv = IR_NONE;
+                p.n_dst = p.n_src = 1;
+                p.dst[0].kind = IR_OPND_REG;
+                p.dst[0].u.reg = regs[e];
+                p.src[0].kind = IR_OPND_IMM;
+                p.src[0].u.imm = regalloc_units(t) == 2 ? 0xdeadbeefdeadbeefull : ir_type_bits(t) >= 32 ? 0xdeadbeefull : 0xbeefull & ((1ull << ir_type_bits(t)) - 1);
+                p.line = in.line;
+                g_array_append_val(out, p);
+            }
+        }
+    }
+    new_index[n] = out->len;
+    for (guint i = 0; i < out->len; i++) {
+        ir_instr *in = &g_array_index(out, ir_instr, i);
+        for (unsigned k = 0; k < in->n_src; k++)
+            if (in->src[k].kind == IR_OPND_LABEL)
+                in->src[k].u.target = new_index[MIN(in->src[k].u.target, n)];
+    }
+    if (f->scopes)
+        for (guint sc = 0; sc < f->scopes->len; sc++) {
+            ir_lexscope *l = &g_array_index(f->scopes, ir_lexscope, sc);
+            l->first = new_index[MIN(l->first, n)];
+            l->end = new_index[MIN(l->end, n)];
+        }
+    g_array_free(f->instrs, TRUE);
+    f->instrs = out;
+    g_free(new_index);
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+}
 
 /* Execute the allocation itself: every virtual register is replaced by one register per physical
  * location (file, width, number), so values that the allocator put in the same place really share
@@ -69,6 +141,8 @@ static int run_workload(const workload *w, rewrite rw, GString *err)
             continue;
         if (rw == REWRITE_SPLIT)
             cfg_split_critical_edges(f);
+        if (rw == REWRITE_POISON)
+            poison_last_uses(f);
     }
     if (rw == REWRITE_REGALLOC || rw == REWRITE_PHYS) {
         regalloc_module(m, NULL);
@@ -101,7 +175,7 @@ static void test_workloads(void)
             g_string_free(err, TRUE);
             continue;
         }
-        for (rewrite rw = REWRITE_REGALLOC; rw <= REWRITE_SPLIT; rw++) {
+        for (rewrite rw = REWRITE_REGALLOC; rw <= REWRITE_POISON; rw++) {
             g_string_truncate(err, 0);
             int rc = run_workload(w, rw, err);
             if (rc != 0)
