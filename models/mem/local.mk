@@ -6,3 +6,10 @@ models_libgpusc_models_la_SOURCES += \
 	models/mem/dram_blk.c models/mem/dram_blk.h \
 	models/mem/l2.c models/mem/l2.h
 nobase_pkginclude_HEADERS += models/mem/slots.h models/mem/icnt_blk.h models/mem/dram_blk.h models/mem/l2.h
+
+# Tests (tests/mem/): harness tests per block; drv drives the blocks with per-node ports.
+MEM_TEST_DRV = tests/mem/drv.c tests/mem/drv.h
+check_PROGRAMS += tests/mem/test_icnt_blk
+TESTS += tests/mem/test_icnt_blk
+tests_mem_test_icnt_blk_SOURCES = tests/mem/test_icnt_blk.c $(MEM_TEST_DRV)
+tests_mem_test_icnt_blk_LDADD = $(GPUSC_LIBS)
