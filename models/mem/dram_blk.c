@@ -66,24 +66,31 @@ typedef struct {
     uint64_t got;
 } dram_blk_slot;
 
+/* Take requests round-robin over the req<k> FIFOs while the scheduler queue has room. */
 static void dram_blk_accept(dram_blk *b, uint64_t now)
 {
-    for (unsigned n = 0; n < b->n_ports; n++) {
-        unsigned k = (b->rr + n) % b->n_ports;
-        gsc_fifo *f = gsc_port_fifo(b->req[k]);
-        if (!gsc_fifo_can_get(f))
-            continue;
-        if (!dram_can_push(b->core)) {
-            blk_stat_add(b->inst, DRAM_STAT_QUEUE_FULL, 1);
-            return;
+    bool took = true;
+    while (took) {
+        took = false;
+        for (unsigned n = 0; n < b->n_ports; n++) {
+            unsigned k = (b->rr + n) % b->n_ports;
+            gsc_fifo *f = gsc_port_fifo(b->req[k]);
+            if (!gsc_fifo_can_get(f))
+                continue;
+            if (!dram_can_push(b->core)) {
+                blk_stat_add(b->inst, DRAM_STAT_QUEUE_FULL, 1);
+                return;
+            }
+            uint32_t s = mem_slots_take(&b->reqs);
+            dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
+            gsc_fifo_get(f, &sl->req);
+            sl->port = k;
+            sl->got = now;
+            dram_push(b->core, now, sl->req.addr, sl->req.bytes, sl->req.kind != MEM_READ, s);
+            b->rr = (k + 1) % b->n_ports;
+            took = true;
+            break;
         }
-        uint32_t s = mem_slots_take(&b->reqs);
-        dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
-        gsc_fifo_get(f, &sl->req);
-        sl->port = k;
-        sl->got = now;
-        dram_push(b->core, now, sl->req.addr, sl->req.bytes, sl->req.kind != MEM_READ, s);
-        b->rr = (k + 1) % b->n_ports;
     }
 }
 
@@ -129,7 +136,8 @@ static void dram_blk_run(void *self)
     dram_blk *b = self;
     uint64_t now = gsc_cycle();
     dram_blk_accept(b, now);
-    dram_step(b->core, now); /* the bus takes at most one request per burst */
+    if (dram_step(b->core, now)) /* the bus takes at most one request per burst */
+        dram_blk_accept(b, now); /* the started request left room in the queue */
     dram_blk_reply(b, now);
     b->queued = (uint16_t)dram_queued(b->core);
     b->busy = now < b->bus_until;

@@ -13,3 +13,7 @@ check_PROGRAMS += tests/mem/test_icnt_blk
 TESTS += tests/mem/test_icnt_blk
 tests_mem_test_icnt_blk_SOURCES = tests/mem/test_icnt_blk.c $(MEM_TEST_DRV)
 tests_mem_test_icnt_blk_LDADD = $(GPUSC_LIBS)
+check_PROGRAMS += tests/mem/test_dram_blk
+TESTS += tests/mem/test_dram_blk
+tests_mem_test_dram_blk_SOURCES = tests/mem/test_dram_blk.c $(MEM_TEST_DRV)
+tests_mem_test_dram_blk_LDADD = $(GPUSC_LIBS)
