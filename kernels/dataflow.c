@@ -469,14 +469,27 @@ static bool sreg_divergent(uint32_t s)
     }
 }
 
+/* A kernel parameter of f: the same for every thread. (A .func's parameters come from its callers'
+ * lanes; a call's return value comes back through a call-sequence .param.) */
+static bool is_kernel_param(const ir_func *f, uint32_t sym)
+{
+    for (guint k = 0; f->is_entry && sym != IR_NONE && f->params && k < f->params->len; k++)
+        if (g_array_index(f->params, ir_param, k).sym == sym)
+            return true;
+    return false;
+}
+
 /* Whether the definitions of `in` are divergent given the divergent registers so far. */
-static bool instr_divergent(const ir_instr *in, const df_bits *div)
+static bool instr_divergent(const ir_func *f, const ir_instr *in, const df_bits *div)
 {
     switch ((ir_opcode)in->op) {
     case IR_OP_ATOM: case IR_OP_RED: case IR_OP_SHFL: case IR_OP_CALL:
         return true;
     case IR_OP_LD: case IR_OP_LDU:
         if (in->space == IR_SPACE_LOCAL)
+            return true;
+        if (in->space == IR_SPACE_PARAM &&
+            !(in->src[0].kind == IR_OPND_MEM && is_kernel_param(f, in->src[0].u.mem.base_sym)))
             return true;
         break;
     case IR_OP_VOTE: case IR_OP_ACTIVEMASK:
@@ -545,7 +558,7 @@ df_divergence *df_divergence_compute(ir_func *f)
         changed = false;
         for (uint32_t i = 0; i < n; i++) {
             const ir_instr *in = ir_func_instr(f, i);
-            if (in_div_region[in->block] || instr_divergent(in, d->regs)) {
+            if (in_div_region[in->block] || instr_divergent(f, in, d->regs)) {
                 unsigned nd = ir_instr_defs(in, regs, MAX_REGS_PER_INSTR);
                 for (unsigned k = 0; k < nd; k++)
                     if (!df_bits_test(d->regs, regs[k])) {

@@ -117,9 +117,10 @@ GArray *df_reaching_defs_of(const df_reaching *rd, uint32_t instr, uint32_t reg)
 
 /* ---- divergence (which registers may differ between the lanes of a warp) ----
  * Sources of divergence: %tid, %laneid, the lane masks, clocks and timers; loads from .local and
- * from a divergent address; atom and red results; shfl; call results. Uniform: immediates,
- * parameters, the other special registers, symbol addresses, loads from a uniform address in other
- * spaces, vote and activemask results. A register is divergent when a source of its definition is
+ * from a divergent address; ld.param of anything but a kernel parameter (a .func's parameters, a
+ * call's return value); atom and red results; shfl. Uniform: immediates, kernel parameters, the
+ * other special registers, symbol addresses, loads from a uniform address in other spaces, vote and
+ * activemask results. A register is divergent when a source of its definition is
  * (the guard included: a divergent guard writes only some lanes), or when it is defined inside the
  * influence region of a divergent branch (the blocks reached from the branch before its immediate
  * post-dominator: lanes that took different paths, or left a loop at different iterations, meet

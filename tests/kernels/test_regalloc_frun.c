@@ -1,8 +1,9 @@
 /* test_regalloc_frun.c — the rewrites of the analysis passes preserve what kernels compute: every
  * workload is run on the functional runner (tiny size) after rematerialization + allocation
  * (regalloc_module), with the physical registers the allocator chose as storage, after critical-edge
- * splitting, and with every register overwritten right after its last use (lastuse), and checked
- * against its CPU reference. */
+ * splitting, with every register overwritten right after its last use (lastuse), and with every
+ * register the divergence analysis calls uniform replaced by one lane's value, and checked against
+ * its CPU reference. */
 #include "kernels/annot.h"
 #include "kernels/cfg.h"
 #include "kernels/frun.h"
@@ -10,8 +11,86 @@
 #include "kernels/regalloc.h"
 #include "kernels/workload.h"
 
-typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_PHYS, REWRITE_SPLIT, REWRITE_POISON } rewrite;
-static const char *const rewrite_names[] = { "none", "regalloc", "physical registers", "split", "lastuse poison" };
+#include "kernels/dataflow.h"
+
+typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_PHYS, REWRITE_SPLIT, REWRITE_POISON, REWRITE_UNIFORM } rewrite;
+static const char *const rewrite_names[] = { "none", "regalloc", "physical registers", "split", "lastuse poison",
+                                             "uniform broadcast" };
+
+/* Check the divergence analysis by execution: right after every definition of a 32-bit register the
+ * analysis calls uniform, replace its value in every active lane by the value of the highest active
+ * lane (activemask; bfind; shfl.sync.idx). A truly uniform value does not change; a divergent one
+ * would (and the results would differ from the reference). The three instructions come from parsing
+ * a template, so they are built exactly as the parser builds them. */
+static void broadcast_uniform(ir_func *f)
+{
+    static const char *tmpl = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                              ".visible .entry t()\n{\n\t.reg .b32 %r<3>;\n\tactivemask.b32 %r0;\n"
+                              "\tbfind.u32 %r1, %r0;\n\tshfl.sync.idx.b32 %r2, %r2, %r1, 31, %r0;\n\tret;\n}\n";
+    GError *err = NULL;
+    ir_module *tm = ptx_parse_string(tmpl, -1, "template.ptx", &err);
+    g_assert_no_error(err);
+    const ir_func *tf = g_ptr_array_index(tm->funcs, 0);
+    df_divergence *d = df_divergence_compute(f);
+    ir_reg mr = { .name = g_strdup("%umask"), .type = IR_T_B32, .phys = IR_NONE };
+    ir_reg lr = { .name = g_strdup("%ulane"), .type = IR_T_B32, .phys = IR_NONE };
+    g_array_append_val(f->regs, mr);
+    g_array_append_val(f->regs, lr);
+    uint32_t m = f->regs->len - 2, l = f->regs->len - 1;
+    uint32_t n = ir_func_n_instrs(f);
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(ir_instr));
+    uint32_t *new_index = g_new(uint32_t, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        ir_instr in = *ir_func_instr(f, i);
+        new_index[i] = out->len;
+        g_array_append_val(out, in);
+        if (in.op == IR_OP_BRA || in.op == IR_OP_RET || in.op == IR_OP_EXIT || in.op == IR_OP_TRAP)
+            continue;
+        uint32_t defs[8];
+        unsigned nd = ir_instr_defs(&in, defs, 8);
+        for (unsigned k = 0; k < nd; k++) {
+            uint32_t r = defs[k];
+            ir_type t = (ir_type)g_array_index(f->regs, ir_reg, r).type;
+            if (df_bits_test(d->regs, r) || regalloc_units(t) != 1 || ir_type_bits(t) != 32)
+                continue;
+            uint32_t map[3] = { m, l, r };
+            for (uint32_t j = 0; j < 3; j++) {
+                ir_instr c = *ir_func_instr(tf, j);
+                if (c.guard != IR_NONE)
+                    c.guard = map[c.guard];
+                for (unsigned q = 0; q < c.n_dst; q++)
+                    if (c.dst[q].kind == IR_OPND_REG)
+                        c.dst[q].u.reg = map[c.dst[q].u.reg];
+                for (unsigned q = 0; q < c.n_src; q++)
+                    if (c.src[q].kind == IR_OPND_REG)
+                        c.src[q].u.reg = map[c.src[q].u.reg];
+                c.block = c.reconv = IR_NONE;
+                c.line = in.line;
+                g_array_append_val(out, c);
+            }
+        }
+    }
+    new_index[n] = out->len;
+    for (guint i = 0; i < out->len; i++) {
+        ir_instr *in = &g_array_index(out, ir_instr, i);
+        for (unsigned k = 0; k < in->n_src; k++)
+            if (in->src[k].kind == IR_OPND_LABEL)
+                in->src[k].u.target = new_index[MIN(in->src[k].u.target, n)];
+    }
+    if (f->scopes)
+        for (guint sc = 0; sc < f->scopes->len; sc++) {
+            ir_lexscope *ls = &g_array_index(f->scopes, ir_lexscope, sc);
+            ls->first = new_index[MIN(ls->first, n)];
+            ls->end = new_index[MIN(ls->end, n)];
+        }
+    g_array_free(f->instrs, TRUE);
+    f->instrs = out;
+    g_free(new_index);
+    df_divergence_free(d);
+    ir_module_free(tm);
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+}
 
 /* Check liveness and the lastuse annotation by execution: after every instruction that reads a
  * register for the last time (lastuse.last), overwrite that register with garbage. Dead after the
@@ -143,6 +222,8 @@ static int run_workload(const workload *w, rewrite rw, GString *err)
             cfg_split_critical_edges(f);
         if (rw == REWRITE_POISON)
             poison_last_uses(f);
+        if (rw == REWRITE_UNIFORM)
+            broadcast_uniform(f);
     }
     if (rw == REWRITE_REGALLOC || rw == REWRITE_PHYS) {
         regalloc_module(m, NULL);
@@ -175,7 +256,7 @@ static void test_workloads(void)
             g_string_free(err, TRUE);
             continue;
         }
-        for (rewrite rw = REWRITE_REGALLOC; rw <= REWRITE_POISON; rw++) {
+        for (rewrite rw = REWRITE_REGALLOC; rw <= REWRITE_UNIFORM; rw++) {
             g_string_truncate(err, 0);
             int rc = run_workload(w, rw, err);
             if (rc != 0)
