@@ -19,6 +19,7 @@
 #define GPUSC_MODELS_TOPO_SM_H
 
 #include "models/core/block.h"
+#include "models/lib/occupancy.h"
 #include "models/mem_types.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
@@ -54,6 +55,17 @@ bool sm_topo_busy(const sm_topo *s);
 void sm_topo_dump_state(const sm_topo *s, GString *out);
 /* Progress counter (warp instructions issued so far); the watchdog compares it between checks. */
 uint64_t sm_topo_progress(const sm_topo *s);
+
+/* The SM's occupancy limits (its parameters: warps, threads, ctas, registers, reg_unit,
+ * smem_bytes), for cta_dispatch_set_limits. */
+void sm_topo_occupancy(const sm_topo *s, occupancy_sm *o);
+
+/* Inner instances, for testbench statistics (issue: warp_instrs, stalls; ldst: L1; exec p: banks). */
+blk_inst *sm_topo_issue_inst(const sm_topo *s);
+blk_inst *sm_topo_ldst_inst(const sm_topo *s);
+blk_inst *sm_topo_exec_inst(const sm_topo *s, unsigned part); /* NULL beyond the partitions */
+
+extern const blk_desc sm_topo_desc, subcore_sm_topo_desc;
 
 G_END_DECLS
 

@@ -1,0 +1,136 @@
+/* presets.c — built-in presets. Every number carries its source: [S] stated by the source, [D]
+ * derived, [A] an assumption (also a parameter default). Tables: docs/baseline-design.md §5-6.
+ * Sections not named keep the parameter defaults, which are the GTX480 values (§5).
+ * The memory-side sections (icnt, l2, dram, gpu) are added by the GPU topology's engineer. */
+#include "models/presets.h"
+
+#include "models/core/config.h"
+
+/* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine. */
+static const char gtx480[] = "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
+                             "[issue]\n"
+                             "schedulers=2\n"      /* [S] gpgpu_num_sched_per_core 2 */
+                             "policy=gto\n";       /* [S] gpgpu_scheduler gto */
+
+/* resource-sharing-and-greener.md §13.1, Table 2.3 (register-sharing runs). */
+static const char rs_table23[] = "[sm]\n"
+                                 "ctas=8\n"            /* [S] */
+                                 "threads=1536\n"      /* [S] */
+                                 "registers=32768\n"   /* [S] */
+                                 "smem_bytes=49152\n"  /* [S] 48 KB for register-sharing runs */
+                                 "[issue]\n"
+                                 "policy=lrr\n";       /* [S] LRR baseline */
+
+/* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). */
+static const char rs_table32[] = "[sm]\n"
+                                 "ctas=16\n"           /* [S] */
+                                 "threads=3072\n"      /* [S] 3072 > 64 warps: capped below */
+                                 "warps=64\n"          /* [A] the model's warp-slot maximum */
+                                 "registers=65536\n"   /* [S] */
+                                 "smem_bytes=16384\n"  /* [S] 16 KB */
+                                 "[issue]\n"
+                                 "policy=lrr\n";       /* [S] */
+
+/* GREENER (§13.4, Table 4.2): K20X-like. */
+static const char greener[] = "[sm]\n"
+                              "ctas=16\n"              /* [S] */
+                              "threads=2048\n"         /* [S] */
+                              "warps=64\n"             /* [S] 64 warps */
+                              "registers=65536\n"      /* [S] 256 KB */
+                              "[issue]\n"
+                              "schedulers=4\n"         /* [S] */
+                              "policy=lrr\n"           /* [S] */
+                              "[exec]\n"
+                              "banks=32\n";            /* [S] */
+
+/* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). */
+static const char ccws[] = "[sm]\n"
+                           "threads=1024\n"            /* [S] */
+                           "warps=32\n"                /* [S] */
+                           "registers=16384\n"         /* [S] */
+                           "smem_bytes=16384\n"        /* [S] */
+                           "[issue]\n"
+                           "schedulers=1\n"            /* [S] §2.1 "selects one" */
+                           "policy=gto\n"              /* [S] */
+                           "[ldst]\n"
+                           "l1_sets=32\n"              /* [D] 32 KB / 128 B / 8 ways */
+                           "l1_ways=8\n";              /* [S] */
+
+/* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). */
+static const char vws[] = "[sm]\n"
+                          "threads=1024\n"             /* [S] */
+                          "warps=32\n"                 /* [D] */
+                          "[issue]\n"
+                          "schedulers=1\n"             /* [S] */
+                          "policy=gto\n"               /* [S] */
+                          "[exec]\n"
+                          "sp_latency=10\n"            /* [S] ALU latency 10 */
+                          "mad_latency=10\n"           /* [A] same as the ALU */
+                          "[ldst]\n"
+                          "l1_sets=64\n"               /* [D] 64 KB / 128 B / 8 ways */
+                          "l1_ways=8\n"                /* [S] */
+                          "[mem_fixed]\n"
+                          "bytes_per_cycle=32\n";      /* [S] 32 B per core cycle */
+
+/* Turing-like sub-core SM of the RF-cache spec (rf-cache-malekeh.md §2.1-2.2, §3-4). */
+static const char malekeh[] = "[subcore_sm]\n"
+                              "partitions=4\n"         /* [S] */
+                              "threads=1024\n"         /* [S] */
+                              "warps=32\n"             /* [S] */
+                              "registers=65536\n"      /* [S] 256 KB */
+                              "smem_bytes=65536\n"     /* [S] 64 KB L1/shared (split [A]) */
+                              "[issue]\n"
+                              "schedulers=4\n"         /* [S] one per sub-core */
+                              "policy=gto\n"           /* [S] */
+                              "[exec]\n"
+                              "banks=2\n"              /* [S] 2 banks per sub-core */
+                              "collectors_sp=2\n"      /* [S] 2 collectors per sub-core */
+                              "collectors_sfu=2\n"     /* [A] */
+                              "sp_units=1\n"           /* [A] Accel-Sim RTX 2060 */
+                              "sp_latency=4\n"         /* [A] */
+                              "sp_ii=2\n"              /* [A] FP 4/2 */
+                              "int_latency=4\n"        /* [A] */
+                              "int_ii=2\n"             /* [A] */
+                              "sfu_latency=21\n"       /* [A] */
+                              "sfu_ii=8\n"             /* [A] */
+                              "dp_latency=64\n"        /* [A] */
+                              "dp_ii=64\n"             /* [A] */
+                              "[ldst]\n"
+                              "l1_latency=32\n"        /* [A] L1D 32 */
+                              "smem_latency=30\n";     /* [A] shared 30 */
+
+/* A generic 4-partition sub-core SM with GTX480 numbers elsewhere (tb-subcore's default). */
+static const char subcore[] = "[subcore_sm]\n"
+                              "partitions=4\n"
+                              "[issue]\n"
+                              "schedulers=4\n"
+                              "[exec]\n"
+                              "banks=4\n"              /* [A] 16 banks split over 4 partitions */
+                              "collectors_sp=2\n"      /* [A] */
+                              "collectors_sfu=2\n"     /* [A] */
+                              "sp_units=1\n";          /* [A] */
+
+/* Register renaming (register-renaming.md §2, §12.1): Fermi with two_level_active:6:0:1. */
+static const char renaming[] = "[issue]\n"
+                               "schedulers=2\n"        /* [S] */
+                               "policy=two_level_active:6:0:1\n" /* [S] */
+                               "[exec]\n"
+                               "banks=32\n";           /* [S] */
+
+/* SPU's GPU baseline (spu.md §10): GTX480 defaults. */
+static const char spu[] = "[issue]\n"
+                          "policy=gto\n";              /* [A] default GTX480 scheduler */
+
+void presets_register(void)
+{
+    cfg_preset_register("gtx480", "GTX480-like Fermi SM (GPGPU-Sim configs/GTX480), the default", gtx480);
+    cfg_preset_register("rs-table2.3", "resource sharing §13.1 Table 2.3 baseline (LRR, 48 KB)", rs_table23);
+    cfg_preset_register("rs-table3.2", "resource sharing §13.2 Table 3.2 baseline (16 CTAs, 16 KB)", rs_table32);
+    cfg_preset_register("greener", "GREENER §13.4 K20X-like SM (4 schedulers, 32 banks)", greener);
+    cfg_preset_register("ccws", "CCWS/DAWS Table 3.1 SM (1 scheduler, 32 KB 8-way L1)", ccws);
+    cfg_preset_register("vws", "VWS Table 6.1 single-SM machine", vws);
+    cfg_preset_register("malekeh", "RF-cache spec's Turing-like sub-core SM (4 partitions)", malekeh);
+    cfg_preset_register("subcore", "4-partition sub-core SM, GTX480 numbers elsewhere", subcore);
+    cfg_preset_register("renaming", "register renaming's Fermi SM (two_level_active:6:0:1, 32 banks)", renaming);
+    cfg_preset_register("spu-gpu", "SPU spec's GTX480 GPU baseline", spu);
+}

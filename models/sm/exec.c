@@ -1,0 +1,298 @@
+/* exec.c — see exec.h. */
+#include "models/sm/exec.h"
+
+#include <string.h>
+
+#include "models/core/stats.h"
+
+struct exec_coll {
+    bool busy;
+    bool dispatchable; /* every operand read (in an earlier cycle) */
+    uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
+    unsigned pending;  /* operand reads not yet granted */
+    uint64_t age;
+    issued_t it;       /* only the header fields are used (no addresses) */
+};
+
+static const blk_port_desc ports[] = {
+    [EXEC_IN] = {"in", GSC_IN, &issued_type, BLK_CHAN_FIFO, "in_depth", "issued instructions (non-memory)"},
+    [EXEC_RELEASE] = {"release", GSC_OUT, &release_type, BLK_CHAN_FIFO, NULL, "completions to issue"},
+};
+
+static const char *const bank_fns[] = {"reg_plus_warp", "reg", NULL};
+
+static const blk_param_desc params[] = {
+    {"banks", BLK_PARAM_UINT, "16", "1", "256", NULL, "banks", "register banks (all groups) [S: GTX480 16]"},
+    {"bank_fn", BLK_PARAM_ENUM, "reg_plus_warp", NULL, NULL, bank_fns, "",
+     "bank of a register: (reg + warp) mod banks [S: GPGPU-Sim register_bank] or reg mod banks"},
+    {"bank_ports", BLK_PARAM_UINT, "1", "1", "8", NULL, "accesses", "accesses per bank per cycle [A]"},
+    {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units", "collector units for SP/INT [S: GTX480 6]"},
+    {"collectors_sfu", BLK_PARAM_UINT, "8", "1", "64", NULL, "units", "collector units for SFU/DP [S: GTX480 8]"},
+    {"sp_units", BLK_PARAM_UINT, "2", "1", "8", NULL, "pipes", "SP pipes [S: GTX480 OC_EX_SP 2]"},
+    {"sfu_units", BLK_PARAM_UINT, "1", "1", "8", NULL, "pipes", "SFU pipes [S]"},
+    {"int_units", BLK_PARAM_UINT, "1", "1", "8", NULL, "pipes", "INT pipes [A]"},
+    {"dp_units", BLK_PARAM_UINT, "1", "1", "8", NULL, "pipes", "DP pipes [A: Fermi runs DP on the SFU path]"},
+    {"sp_latency", BLK_PARAM_UINT, "4", "1", "1000", NULL, "cycles", "SP add/logic latency [S: fp/int ADD 4]"},
+    {"sp_ii", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "SP initiation interval [S]"},
+    {"mad_latency", BLK_PARAM_UINT, "5", "1", "1000", NULL, "cycles", "mad/fma latency [S: MAD 5]"},
+    {"int_latency", BLK_PARAM_UINT, "4", "1", "1000", NULL, "cycles", "INT (mul.wide/hi, popc ...) latency [S: int MUL 4]"},
+    {"int_ii", BLK_PARAM_UINT, "2", "1", "1000", NULL, "cycles", "INT initiation interval [S: int MUL 2]"},
+    {"div_latency", BLK_PARAM_UINT, "145", "1", "10000", NULL, "cycles", "integer div/rem latency [S: int DIV 145]"},
+    {"div_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "integer div/rem interval [S: 8]"},
+    {"sfu_latency", BLK_PARAM_UINT, "39", "1", "10000", NULL, "cycles", "SFU latency [A: the fp DIV row, 39]"},
+    {"sfu_ii", BLK_PARAM_UINT, "4", "1", "10000", NULL, "cycles", "SFU initiation interval [A: 4]"},
+    {"dp_latency", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP latency [S: dp ADD 8]"},
+    {"dp_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP initiation interval [S: 8]"},
+    {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results", "results written back per cycle [S: EX_WB 2]"},
+    {"in_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the input FIFO"},
+};
+
+static const blk_stat_desc stats[] = {
+    [EXEC_STAT_DISPATCHED] = {"dispatched", BLK_STAT_COUNTER, "instructions", "instructions sent to a pipe", NULL},
+    [EXEC_STAT_BANK_READS] = {"bank_reads", BLK_STAT_COUNTER, "accesses", "register bank reads", NULL},
+    [EXEC_STAT_BANK_WRITES] = {"bank_writes", BLK_STAT_COUNTER, "accesses", "register bank writes", NULL},
+    [EXEC_STAT_BANK_CONFLICTS] = {"bank_conflicts", BLK_STAT_COUNTER, "read-cycles", "cycles reads waited for their bank", NULL},
+    [EXEC_STAT_COLLECTOR_FULL] = {"collector_full", BLK_STAT_COUNTER, "cycles", "cycles an instruction waited for a collector", NULL},
+    [EXEC_STAT_UNIT_BUSY] = {"unit_busy", BLK_STAT_COUNTER, "cycles", "cycles a ready collector waited for its pipe", NULL},
+    [EXEC_STAT_BY_UNIT0 + SM_UNIT_SP] = {"sp_ops", BLK_STAT_COUNTER, "instructions", "instructions on SP pipes", NULL},
+    [EXEC_STAT_BY_UNIT0 + SM_UNIT_SFU] = {"sfu_ops", BLK_STAT_COUNTER, "instructions", "instructions on SFU pipes", NULL},
+    [EXEC_STAT_BY_UNIT0 + SM_UNIT_INT] = {"int_ops", BLK_STAT_COUNTER, "instructions", "instructions on INT pipes", NULL},
+    [EXEC_STAT_BY_UNIT0 + SM_UNIT_DP] = {"dp_ops", BLK_STAT_COUNTER, "instructions", "instructions on DP pipes", NULL},
+};
+
+static const blk_state_desc state[] = {
+    {"busy_collectors", 6, "collector units holding an instruction"},
+    {"dispatched", 3, "instructions sent to pipes this cycle"},
+    {"conflicts", 6, "reads that waited for their bank this cycle"},
+};
+
+const blk_desc exec_desc = {
+    "exec", "operand collectors over banked registers, SP/SFU/INT/DP pipes, write-back",
+    "docs/baseline-design.md §2.2 opcoll, regfile, units, writeback; §5.1-5.2", ports, BLK_N(ports), params,
+    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+};
+
+void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
+{
+    const blk_inst *in = e->inst;
+#define P(n) ((unsigned)blk_param_uint(in, n))
+    switch ((ir_class)cls) {
+    case IR_CLASS_SFU: *lat = P("sfu_latency"), *ii = P("sfu_ii"); return;
+    case IR_CLASS_DP: *lat = P("dp_latency"), *ii = P("dp_ii"); return;
+    case IR_CLASS_INT:
+        if (op == IR_OP_DIV || op == IR_OP_REM)
+            *lat = P("div_latency"), *ii = P("div_ii");
+        else
+            *lat = P("int_latency"), *ii = P("int_ii");
+        return;
+    default:
+        *lat = op == IR_OP_MAD || op == IR_OP_FMA ? P("mad_latency") : P("sp_latency");
+        *ii = P("sp_ii");
+        return;
+    }
+#undef P
+}
+
+static unsigned pool_of(uint8_t cls)
+{
+    return cls == IR_CLASS_SFU || cls == IR_CLASS_DP ? 1 : 0;
+}
+
+static void exec_writeback(exec_blk *e, uint64_t now)
+{
+    pipe_result res[16];
+    unsigned n = pipe_writeback(e->pipes, e->n_pipes, now, e->wb_ports, res);
+    for (unsigned i = 0; i < n; i++) {
+        release_t *r = (release_t *)(uintptr_t)res[i].payload;
+        for (unsigned j = 0; j < r->n_dst; j++)
+            bankmap_queues_push_write(e->banks, bankmap_bank(&e->map, r->dst[j], r->warp, e->group), r->dst[j]);
+        g_queue_push_tail(&e->releases, r);
+    }
+    gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
+    while (!g_queue_is_empty(&e->releases) && gsc_fifo_can_put(out)) {
+        release_t *r = g_queue_pop_head(&e->releases);
+        gsc_fifo_put(out, r);
+        g_free(r);
+    }
+}
+
+static void exec_allocate(exec_blk *e)
+{
+    gsc_fifo *in = gsc_port_fifo(blk_port(e->inst, EXEC_IN));
+    while (gsc_fifo_can_get(in)) {
+        const issued_t *it = gsc_fifo_peek(in);
+        unsigned pool = pool_of(it->cls), c;
+        for (c = 0; c < e->n_coll; c++)
+            if (!e->coll[c].busy && e->coll[c].pool == pool)
+                break;
+        if (c == e->n_coll) {
+            blk_stat_add(e->inst, EXEC_STAT_COLLECTOR_FULL, 1);
+            return; /* in-order: the head waits for a collector */
+        }
+        exec_coll *co = &e->coll[c];
+        gsc_fifo_get(in, &co->it);
+        co->busy = true;
+        co->dispatchable = false;
+        co->age = e->seq++;
+        co->pending = co->it.n_src;
+        for (unsigned j = 0; j < co->it.n_src; j++)
+            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, co->it.src[j], co->it.warp, e->group), c, c);
+    }
+}
+
+static void exec_arbitrate(exec_blk *e)
+{
+    g_array_set_size(e->granted_reads, 0);
+    g_array_set_size(e->granted_writes, 0);
+    bankmap_arb_result r = {0};
+    bankmap_queues_step(e->banks, e->granted_reads, e->granted_writes, &r);
+    blk_stat_add(e->inst, EXEC_STAT_BANK_READS, r.reads_granted);
+    blk_stat_add(e->inst, EXEC_STAT_BANK_WRITES, r.writes_granted);
+    blk_stat_add(e->inst, EXEC_STAT_BANK_CONFLICTS, r.bank_conflicts + r.collector_conflicts);
+    e->tr_conflicts = r.bank_conflicts + r.collector_conflicts;
+    for (guint i = 0; i < e->granted_reads->len; i++) {
+        exec_coll *co = &e->coll[g_array_index(e->granted_reads, uint64_t, i)];
+        g_assert(co->busy && co->pending > 0);
+        co->pending--;
+    }
+}
+
+/* Collectors complete in an earlier cycle go to a pipe, oldest first. */
+static void exec_dispatch(exec_blk *e, uint64_t now)
+{
+    e->tr_dispatched = 0;
+    for (;;) {
+        exec_coll *best = NULL;
+        for (unsigned c = 0; c < e->n_coll; c++) {
+            exec_coll *co = &e->coll[c];
+            if (co->busy && co->dispatchable && (!best || co->age < best->age))
+                best = co;
+        }
+        if (!best)
+            break;
+        sm_unit u = sm_unit_of_class((ir_class)best->it.cls);
+        unsigned p;
+        for (p = 0; p < e->n_pipes; p++)
+            if (e->pipe_unit[p] == u && pipe_can_accept(e->pipes[p], now))
+                break;
+        if (p == e->n_pipes) {
+            blk_stat_add(e->inst, EXEC_STAT_UNIT_BUSY, 1);
+            best->dispatchable = false; /* retried next cycle (re-marked below) */
+            best->age |= UINT64_C(1) << 63; /* skip it this cycle, keep order afterwards */
+            continue;
+        }
+        unsigned lat, ii;
+        exec_op_timing(e, best->it.cls, best->it.op, &lat, &ii);
+        release_t *r = g_new0(release_t, 1);
+        r->seq = best->it.seq;
+        r->warp = best->it.warp;
+        r->n_dst = best->it.n_dst;
+        memcpy(r->dst, best->it.dst, sizeof r->dst);
+        r->unit = (uint8_t)u;
+        pipe_accept_op(e->pipes[p], now, (uint64_t)(uintptr_t)r, lat, ii);
+        blk_stat_add(e->inst, EXEC_STAT_DISPATCHED, 1);
+        blk_stat_add(e->inst, EXEC_STAT_BY_UNIT0 + u, 1);
+        e->tr_dispatched++;
+        best->busy = false;
+    }
+    /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
+    e->tr_busy_coll = 0;
+    for (unsigned c = 0; c < e->n_coll; c++) {
+        exec_coll *co = &e->coll[c];
+        co->age &= ~(UINT64_C(1) << 63);
+        if (co->busy) {
+            e->tr_busy_coll++;
+            if (co->pending == 0)
+                co->dispatchable = true;
+        }
+    }
+}
+
+static void exec_run(void *self)
+{
+    exec_blk *e = self;
+    uint64_t now = gsc_cycle();
+    exec_writeback(e, now);
+    exec_allocate(e);
+    exec_arbitrate(e);
+    exec_dispatch(e, now);
+    bool busy = e->tr_busy_coll > 0 || !g_queue_is_empty(&e->releases) || bankmap_queues_pending(e->banks) > 0;
+    if (busy) {
+        gsc_next_trigger_cycles(1);
+        return;
+    }
+    uint64_t next = PIPE_NONE;
+    for (unsigned p = 0; p < e->n_pipes; p++)
+        next = MIN(next, pipe_next_completion(e->pipes[p]));
+    if (next != PIPE_NONE)
+        gsc_next_trigger_cycles(next > now ? next - now : 1);
+}
+
+static void exec_elaborate(void *self)
+{
+    exec_blk *e = self;
+    gsc_process *p = gsc_process_new(e->inst->mod, "run", exec_run, e);
+    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(e->inst, EXEC_IN)));
+    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE)));
+}
+
+static void add_pipes(exec_blk *e, sm_unit u, const char *count, const char *lat, const char *ii)
+{
+    unsigned n = (unsigned)blk_param_uint(e->inst, count);
+    for (unsigned i = 0; i < n; i++) {
+        g_assert(e->n_pipes < G_N_ELEMENTS(e->pipes));
+        pipe_config pc = {(unsigned)blk_param_uint(e->inst, lat), (unsigned)blk_param_uint(e->inst, ii), 0, false};
+        e->pipe_unit[e->n_pipes] = u;
+        e->pipes[e->n_pipes++] = pipe_new(&pc);
+    }
+}
+
+exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned group, unsigned groups)
+{
+    exec_blk *e = g_new0(exec_blk, 1);
+    e->inst = blk_inst_new(ctx, parent, name, &exec_desc);
+    e->group = group;
+    e->groups = groups;
+    unsigned banks = (unsigned)blk_param_uint(e->inst, "banks");
+    e->map = (bankmap){blk_param_enum(e->inst, "bank_fn") == 0 ? BANKMAP_REG_PLUS_WARP : BANKMAP_REG, banks, 1, NULL, NULL};
+    unsigned nsp = (unsigned)blk_param_uint(e->inst, "collectors_sp");
+    unsigned nsfu = (unsigned)blk_param_uint(e->inst, "collectors_sfu");
+    e->n_coll = nsp + nsfu;
+    e->coll = g_new0(exec_coll, e->n_coll);
+    for (unsigned c = nsp; c < e->n_coll; c++)
+        e->coll[c].pool = 1;
+    bankmap_arb_config ac = {banks, (unsigned)blk_param_uint(e->inst, "bank_ports"), e->n_coll, 0};
+    e->banks = bankmap_queues_new(&ac);
+    add_pipes(e, SM_UNIT_SP, "sp_units", "sp_latency", "sp_ii");
+    add_pipes(e, SM_UNIT_SFU, "sfu_units", "sfu_latency", "sfu_ii");
+    add_pipes(e, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
+    add_pipes(e, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
+    e->wb_ports = (unsigned)blk_param_uint(e->inst, "wb_ports");
+    g_assert(e->wb_ports <= 16);
+    g_queue_init(&e->releases);
+    e->granted_reads = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    e->granted_writes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    blk_trace_state(e->inst, "busy_collectors", GSC_U32, &e->tr_busy_coll);
+    blk_trace_state(e->inst, "dispatched", GSC_U32, &e->tr_dispatched);
+    blk_trace_state(e->inst, "conflicts", GSC_U32, &e->tr_conflicts);
+    blk_inst_on_elaborate(e->inst, exec_elaborate, e);
+    return e;
+}
+
+void exec_free(exec_blk *e)
+{
+    if (!e)
+        return;
+    for (unsigned p = 0; p < e->n_pipes; p++) {
+        pipe_result r;
+        while (pipe_pop_done(e->pipes[p], UINT64_MAX - 1, &r))
+            g_free((void *)(uintptr_t)r.payload);
+        pipe_free(e->pipes[p]);
+    }
+    g_queue_clear_full(&e->releases, g_free);
+    bankmap_queues_free(e->banks);
+    g_array_free(e->granted_reads, TRUE);
+    g_array_free(e->granted_writes, TRUE);
+    g_free(e->coll);
+    g_free(e);
+}

@@ -1,0 +1,206 @@
+/* fetch.c — see fetch.h. */
+#include "models/sm/fetch.h"
+
+#include "models/core/stats.h"
+#include "models/sm/warp_exec.h"
+
+static const blk_port_desc ports[] = {
+    {"redirect", GSC_IN, &redirect_type, BLK_CHAN_FIFO, "redirect_depth",
+     "from issue: a warp (re)starts at a PC with a new epoch, or stops (exited)"},
+    {"credit", GSC_IN, &credit_type, BLK_CHAN_FIFO, "credit_depth", "from issue: I-buffer entries freed"},
+    {"out", GSC_OUT, &decoded_type, BLK_CHAN_FIFO, NULL, "to issue: decoded instructions"},
+};
+
+static const blk_param_desc params[] = {
+    {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries",
+     "I-buffer entries per warp (credits) [A: GPGPU-Sim's I-buffer holds 2]"},
+    {"icache_sets", BLK_PARAM_UINT, "4", "1", "4096", NULL, "sets", "I-cache sets [S: GTX480 il1 4:128:4]"},
+    {"icache_ways", BLK_PARAM_UINT, "4", "1", "64", NULL, "ways", "I-cache associativity [S]"},
+    {"icache_line", BLK_PARAM_UINT, "128", "8", "1024", NULL, "bytes", "I-cache line [S]"},
+    {"icache_miss_latency", BLK_PARAM_UINT, "20", "1", "10000", NULL, "cycles",
+     "I-cache fill latency [A: docs/baseline-design.md §5.3]"},
+    {"instr_bytes", BLK_PARAM_UINT, "8", "1", "64", NULL, "bytes",
+     "bytes of one instruction in the I-cache's address space (SASS: 8) [A]"},
+    {"redirect_depth", BLK_PARAM_UINT, "64", "1", "1024", NULL, "items", "depth of the redirect FIFO"},
+    {"credit_depth", BLK_PARAM_UINT, "64", "1", "1024", NULL, "items", "depth of the credit FIFO"},
+};
+
+static double hit_rate(const blk_inst *inst)
+{
+    uint64_t h = blk_stat_get(inst, FETCH_STAT_ICACHE_HITS);
+    return stats_ratio(h, h + blk_stat_get(inst, FETCH_STAT_ICACHE_MISSES));
+}
+
+static const blk_stat_desc stats[] = {
+    [FETCH_STAT_FETCHED] = {"fetched", BLK_STAT_COUNTER, "instructions", "instructions fetched and decoded", NULL},
+    [FETCH_STAT_ICACHE_HITS] = {"icache_hits", BLK_STAT_COUNTER, "accesses", "I-cache hits", NULL},
+    [FETCH_STAT_ICACHE_MISSES] = {"icache_misses", BLK_STAT_COUNTER, "accesses", "I-cache misses (fills)", NULL},
+    [FETCH_STAT_REDIRECTS] = {"redirects", BLK_STAT_COUNTER, "events", "redirects taken from issue", NULL},
+    [FETCH_STAT_ICACHE_HIT_RATE] = {"icache_hit_rate", BLK_STAT_DERIVED, "ratio", "I-cache hits / accesses",
+                                    hit_rate},
+};
+
+static const blk_state_desc state[] = {
+    {"fetched", 1, "an instruction was fetched this cycle"},
+    {"warp", 8, "warp of the last fetch"},
+    {"pc", 16, "PC of the last fetch"},
+};
+
+const blk_desc fetch_desc = {
+    "fetch", "fetch + decode: per-warp PCs, LRR warp fetch, I-cache, per-warp I-buffer credits",
+    "docs/baseline-design.md §2.2 fetch/decode; ccws-daws-vws.md §2.1", ports, BLK_N(ports), params,
+    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+};
+
+static void fetch_take_inputs(fetch *f)
+{
+    gsc_fifo *rd = gsc_port_fifo(blk_port(f->inst, FETCH_REDIRECT));
+    gsc_fifo *cr = gsc_port_fifo(blk_port(f->inst, FETCH_CREDIT));
+    redirect_t r;
+    while (gsc_fifo_can_get(rd)) {
+        gsc_fifo_get(rd, &r);
+        g_assert(r.warp < f->warps);
+        fetch_warp *w = &f->w[r.warp];
+        w->active = !r.done;
+        w->stopped = false;
+        w->epoch = r.epoch;
+        w->func = r.func;
+        w->pc = r.pc;
+        w->credits = f->entries;
+        blk_stat_add(f->inst, FETCH_STAT_REDIRECTS, 1);
+    }
+    credit_t c;
+    while (gsc_fifo_can_get(cr)) {
+        gsc_fifo_get(cr, &c);
+        fetch_warp *w = &f->w[c.warp];
+        if (c.epoch == w->epoch)
+            w->credits += c.count;
+        g_assert(w->credits <= f->entries);
+    }
+}
+
+/* The I-cache address of an instruction: functions laid out one after another in 64 KiB slots. */
+static uint64_t fetch_addr(const fetch *f, uint32_t func, uint32_t pc)
+{
+    return ((uint64_t)func << 16 | pc) * blk_param_uint(f->inst, "instr_bytes");
+}
+
+static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
+{
+    fetch_warp *w = &f->w[wi];
+    const ir_func *fn = g_ptr_array_index(f->env->mod->funcs, w->func);
+    memset(d, 0, sizeof *d);
+    d->warp = (uint16_t)wi;
+    d->epoch = w->epoch;
+    d->func = w->func;
+    d->pc = w->pc;
+    if (w->pc >= ir_func_n_instrs(fn)) { /* falling off the end: an implicit ret */
+        d->cls = IR_CLASS_CTRL;
+        d->ctrl = 1;
+        return;
+    }
+    const ir_instr *in = ir_func_instr(fn, w->pc);
+    d->cls = (uint8_t)ir_instr_class(in);
+    d->ctrl = d->cls == IR_CLASS_CTRL;
+    d->annot = in->annot;
+    wexec_instr_regs(f->env->k, w->func, in, d->src, &d->n_src, d->dst, &d->n_dst);
+}
+
+static bool fetch_can(const fetch_warp *w, uint64_t now)
+{
+    return w->active && !w->stopped && w->credits > 0 && (w->miss_until == 0 || w->miss_until <= now);
+}
+
+static void fetch_run(void *self)
+{
+    fetch *f = self;
+    uint64_t now = gsc_cycle();
+    fetch_take_inputs(f);
+    gsc_fifo *out = gsc_port_fifo(blk_port(f->inst, FETCH_OUT));
+    f->fetched = 0;
+    uint64_t next_fill = UINT64_MAX;
+    for (unsigned i = 1; i <= f->warps && gsc_fifo_can_put(out); i++) {
+        unsigned wi = (f->rr + i) % f->warps;
+        fetch_warp *w = &f->w[wi];
+        if (!fetch_can(w, now)) {
+            if (w->active && w->miss_until > now)
+                next_fill = MIN(next_fill, w->miss_until);
+            continue;
+        }
+        uint64_t a = fetch_addr(f, w->func, w->pc);
+        if (w->miss_until != 0) { /* the fill arrived */
+            cache_tags_fill(f->icache, a, wi);
+            w->miss_until = 0;
+        }
+        cache_status st = cache_tags_access(f->icache, a, false, wi, NULL);
+        if (st != CACHE_HIT) {
+            blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
+            w->miss_until = now + f->miss_latency;
+            next_fill = MIN(next_fill, w->miss_until);
+            continue; /* the fetch slot of this cycle was spent on the miss */
+        }
+        blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
+        decoded_t d;
+        fetch_decode(f, wi, &d);
+        gsc_fifo_put(out, &d);
+        blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
+        w->credits--;
+        w->pc++;
+        if (d.ctrl)
+            w->stopped = true;
+        f->rr = wi;
+        f->fetched = 1;
+        f->last_warp = wi;
+        f->last_pc = d.pc;
+        break;
+    }
+    /* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
+    bool any = false;
+    for (unsigned i = 0; i < f->warps && !any; i++)
+        any = fetch_can(&f->w[i], now + 1);
+    if (any)
+        gsc_next_trigger_cycles(1);
+    else if (next_fill != UINT64_MAX)
+        gsc_next_trigger_cycles(next_fill - now);
+}
+
+static void fetch_elaborate(void *self)
+{
+    fetch *f = self;
+    gsc_process *p = gsc_process_new(f->inst->mod, "run", fetch_run, f);
+    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(f->inst, FETCH_REDIRECT)));
+    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(f->inst, FETCH_CREDIT)));
+    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(f->inst, FETCH_OUT)));
+}
+
+fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps)
+{
+    fetch *f = g_new0(fetch, 1);
+    f->inst = blk_inst_new(ctx, parent, name, &fetch_desc);
+    f->env = env;
+    f->warps = warps;
+    f->entries = (unsigned)blk_param_uint(f->inst, "ibuffer_entries");
+    f->miss_latency = (unsigned)blk_param_uint(f->inst, "icache_miss_latency");
+    f->w = g_new0(fetch_warp, warps);
+    f->rr = warps - 1;
+    cache_config cc = {(unsigned)blk_param_uint(f->inst, "icache_sets"), (unsigned)blk_param_uint(f->inst, "icache_ways"),
+                       (unsigned)blk_param_uint(f->inst, "icache_line"), CACHE_INDEX_LINEAR};
+    GError *err = NULL;
+    f->icache = cache_tags_new(&cc, &err);
+    if (!f->icache)
+        gsc_fatal("%s: %s", f->inst->path, err->message);
+    blk_trace_state(f->inst, "fetched", GSC_U8, &f->fetched);
+    blk_trace_state(f->inst, "warp", GSC_U32, &f->last_warp);
+    blk_trace_state(f->inst, "pc", GSC_U32, &f->last_pc);
+    blk_inst_on_elaborate(f->inst, fetch_elaborate, f);
+    return f;
+}
+
+void fetch_free(fetch *f)
+{
+    if (!f)
+        return;
+    cache_tags_free(f->icache);
+    g_free(f->w);
+    g_free(f);
+}

@@ -1,0 +1,575 @@
+/* issue.c — see issue.h. */
+#include "models/sm/issue.h"
+
+#include <string.h>
+
+#include "models/core/stats.h"
+
+typedef struct {
+    issue_check_fn fn;
+    void *ctx;
+} issue_check;
+
+static const blk_port_desc ports[] = {
+    [ISSUE_CTA_LAUNCH] = {"cta_launch", GSC_IN, &cta_launch_type, BLK_CHAN_FIFO, "cta_depth", "CTAs placed on this SM"},
+    [ISSUE_CTA_DONE] = {"cta_done", GSC_OUT, &cta_done_type, BLK_CHAN_FIFO, NULL, "CTAs finished"},
+    [ISSUE_DECODED] = {"decoded", GSC_IN, &decoded_type, BLK_CHAN_FIFO, "decoded_depth", "from fetch/decode"},
+    [ISSUE_REDIRECT] = {"redirect", GSC_OUT, &redirect_type, BLK_CHAN_FIFO, NULL, "to fetch: new PC / stop"},
+    [ISSUE_CREDIT] = {"credit", GSC_OUT, &credit_type, BLK_CHAN_FIFO, NULL, "to fetch: I-buffer entries freed"},
+    [ISSUE_TO_EXEC0] = {"to_exec0", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 0"},
+    [ISSUE_TO_EXEC0 + 1] = {"to_exec1", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 1"},
+    [ISSUE_TO_EXEC0 + 2] = {"to_exec2", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 2"},
+    [ISSUE_TO_EXEC0 + 3] = {"to_exec3", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 3"},
+    [ISSUE_TO_LDST] = {"to_ldst", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued memory instructions"},
+    [ISSUE_RELEASE0] = {"release0", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 0"},
+    [ISSUE_RELEASE0 + 1] = {"release1", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 1"},
+    [ISSUE_RELEASE0 + 2] = {"release2", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 2"},
+    [ISSUE_RELEASE0 + 3] = {"release3", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 3"},
+    [ISSUE_RELEASE_LDST] = {"release_ldst", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of ldst"},
+};
+
+static const blk_param_desc params[] = {
+    {"schedulers", BLK_PARAM_UINT, "2", "1", "8", NULL, "", "warp schedulers (issue slots per cycle) [S: GTX480 2]"},
+    {"policy", BLK_PARAM_STRING, "gto", NULL, NULL, NULL, "",
+     "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
+    {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries", "I-buffer entries per warp [A]"},
+    {"source_reservations", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
+     "the scoreboard also reserves sources until read (GREENER) — off in the baseline"},
+    {"cta_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the cta_launch FIFO"},
+    {"decoded_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items", "depth of the decoded FIFO"},
+    {"release_depth", BLK_PARAM_UINT, "16", "1", "256", NULL, "items", "depth of each release FIFO"},
+};
+
+static double ipc(const blk_inst *inst)
+{
+    return stats_ratio(blk_stat_get(inst, ISSUE_STAT_WARP_INSTRS), gsc_cycle());
+}
+
+static double avg_ctas(const blk_inst *inst)
+{
+    return stats_ratio(blk_stat_get(inst, ISSUE_STAT_CTA_CYCLES), gsc_cycle());
+}
+
+#define CLASS_STAT(c, n) [ISSUE_STAT_BY_CLASS0 + c] = {"instrs_" n, BLK_STAT_COUNTER, "instructions", "warp instructions of class " n, NULL}
+static const blk_stat_desc stats[] = {
+    [ISSUE_STAT_WARP_INSTRS] = {"warp_instrs", BLK_STAT_COUNTER, "instructions", "warp instructions issued", NULL},
+    [ISSUE_STAT_THREAD_INSTRS] = {"thread_instrs", BLK_STAT_COUNTER, "instructions", "active lanes of issued instructions", NULL},
+    [ISSUE_STAT_ISSUE_CYCLES] = {"issue_slots_used", BLK_STAT_COUNTER, "slots", "scheduler-cycles with an issue", NULL},
+    [ISSUE_STAT_STALL_IDLE] = {"stall_idle", BLK_STAT_COUNTER, "slots", "scheduler-cycles with no resident warp", NULL},
+    [ISSUE_STAT_STALL_MEMORY] = {"stall_memory", BLK_STAT_COUNTER, "slots", "scheduler-cycles stalled on a pending load", NULL},
+    [ISSUE_STAT_STALL_SCOREBOARD] = {"stall_scoreboard", BLK_STAT_COUNTER, "slots", "scheduler-cycles stalled on another pending result", NULL},
+    [ISSUE_STAT_STALL_PIPELINE] = {"stall_pipeline", BLK_STAT_COUNTER, "slots", "scheduler-cycles with a ready warp whose unit is busy", NULL},
+    [ISSUE_STAT_STALL_BARRIER] = {"stall_barrier", BLK_STAT_COUNTER, "slots", "scheduler-cycles with warps waiting at a barrier", NULL},
+    [ISSUE_STAT_STALL_NO_READY] = {"stall_no_ready", BLK_STAT_COUNTER, "slots", "scheduler-cycles with no valid instruction", NULL},
+    [ISSUE_STAT_CTAS] = {"ctas", BLK_STAT_COUNTER, "CTAs", "CTAs run", NULL},
+    [ISSUE_STAT_CTA_CYCLES] = {"cta_cycles", BLK_STAT_COUNTER, "CTA-cycles", "sum over cycles of resident CTAs", NULL},
+    [ISSUE_STAT_BARRIERS] = {"barriers", BLK_STAT_COUNTER, "events", "barrier completions", NULL},
+    [ISSUE_STAT_DIVERGENT] = {"divergent_branches", BLK_STAT_COUNTER, "branches", "branches that split a warp", NULL},
+    [ISSUE_STAT_REDIRECTS] = {"redirects", BLK_STAT_COUNTER, "events", "fetch redirects (control, reconvergence, start)", NULL},
+    CLASS_STAT(IR_CLASS_ALU, "alu"), CLASS_STAT(IR_CLASS_INT, "int"), CLASS_STAT(IR_CLASS_SFU, "sfu"),
+    CLASS_STAT(IR_CLASS_DP, "dp"), CLASS_STAT(IR_CLASS_MEM, "mem"), CLASS_STAT(IR_CLASS_CTRL, "ctrl"),
+    CLASS_STAT(IR_CLASS_SYNC, "sync"), CLASS_STAT(IR_CLASS_WARP, "warp"),
+    [ISSUE_STAT_IPC] = {"ipc", BLK_STAT_DERIVED, "instructions/cycle", "warp instructions per cycle", ipc},
+    [ISSUE_STAT_AVG_CTAS] = {"resident_ctas", BLK_STAT_DERIVED, "CTAs", "average resident CTAs", avg_ctas},
+};
+
+static const blk_state_desc state[] = {
+    {"issued", 4, "instructions issued this cycle (all schedulers)"},
+    {"warp", 8, "warp of the last issue"},
+    {"pc", 16, "PC of the last issue"},
+    {"stall", 3, "stall reason of scheduler 0 when it did not issue (issue_stall)"},
+};
+
+const blk_desc issue_desc = {
+    "issue", "I-buffers, scoreboard, warp schedulers with a pluggable policy, barriers, functional execution at issue",
+    "docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3", ports, BLK_N(ports), params, BLK_N(params),
+    stats, BLK_N(stats), state, BLK_N(state),
+};
+
+const char *issue_stall_name(issue_stall s)
+{
+    static const char *const n[] = {"idle", "memory", "scoreboard", "pipeline", "barrier", "no ready warp"};
+    return s < ISSUE_STALL_COUNT ? n[s] : "?";
+}
+
+static gsc_fifo *port_fifo(const issue *s, unsigned p)
+{
+    return gsc_port_fifo(blk_port(s->inst, p));
+}
+
+/* ---- outputs through small queues (a FIFO may be full this cycle) ---------------------------- */
+static void queue_redirect(issue *s, unsigned wi, bool done)
+{
+    issue_warp *w = &s->w[wi];
+    w->epoch++;
+    w->count = 0;
+    redirect_t *r = g_new0(redirect_t, 1);
+    r->warp = (uint16_t)wi;
+    r->epoch = w->epoch;
+    r->done = done;
+    if (!done)
+        g_assert(wexec_warp_next(s->wx, wi, &r->func, &r->pc));
+    g_queue_push_tail(&s->redirects, r);
+    blk_stat_add(s->inst, ISSUE_STAT_REDIRECTS, 1);
+}
+
+static void flush_outputs(issue *s)
+{
+    gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT), *dn = port_fifo(s, ISSUE_CTA_DONE);
+    while (!g_queue_is_empty(&s->redirects) && gsc_fifo_can_put(rd)) {
+        redirect_t *r = g_queue_pop_head(&s->redirects);
+        gsc_fifo_put(rd, r);
+        g_free(r);
+    }
+    while (!g_queue_is_empty(&s->credits) && gsc_fifo_can_put(cr)) {
+        credit_t *c = g_queue_pop_head(&s->credits);
+        gsc_fifo_put(cr, c);
+        g_free(c);
+    }
+    while (!g_queue_is_empty(&s->done) && gsc_fifo_can_put(dn)) {
+        cta_done_t *d = g_queue_pop_head(&s->done);
+        gsc_fifo_put(dn, d);
+        g_free(d);
+    }
+}
+
+/* ---- CTAs and warps -------------------------------------------------------------------------- */
+static void cta_start(issue *s, const cta_launch_t *c)
+{
+    g_assert(c->slot < s->ctas && !s->cta_live[c->slot]);
+    s->cta_live[c->slot] = true;
+    s->cta[c->slot] = *c;
+    s->cta_live_warps[c->slot] = c->warps;
+    s->n_ctas++;
+    wexec_cta_start(s->wx, c);
+    barrier_cta_start(s->bars, c->slot, c->warps);
+    for (unsigned i = 0; i < c->warps; i++) {
+        unsigned wi = c->first_warp + i;
+        issue_warp *w = &s->w[wi];
+        g_assert(!w->resident);
+        w->resident = true;
+        w->at_barrier = w->exited = false;
+        w->inflight = 0;
+        w->age = s->age++;
+        scoreboard_clear_warp(s->sb, wi);
+        issue_sched *sc = &s->sched[wi % s->n_sched];
+        sc->warps[sc->n] = wi;
+        sc->pw[sc->n] = (policy_warp){.id = wi, .age = w->age, .last_issue = POLICY_NEVER_ISSUED};
+        sc->n++;
+        queue_redirect(s, wi, false);
+    }
+    blk_stat_add(s->inst, ISSUE_STAT_CTAS, 1);
+}
+
+static void sched_remove(issue *s, unsigned wi)
+{
+    issue_sched *sc = &s->sched[wi % s->n_sched];
+    for (unsigned i = 0; i < sc->n; i++) {
+        if (sc->warps[i] != wi)
+            continue;
+        memmove(&sc->warps[i], &sc->warps[i + 1], (sc->n - i - 1) * sizeof *sc->warps);
+        memmove(&sc->pw[i], &sc->pw[i + 1], (sc->n - i - 1) * sizeof *sc->pw);
+        sc->n--;
+        return;
+    }
+    g_assert_not_reached();
+}
+
+/* A warp that has exited and has nothing in flight leaves; the last one of its CTA ends the CTA. */
+static void warp_try_finish(issue *s, unsigned wi)
+{
+    issue_warp *w = &s->w[wi];
+    if (!w->resident || !w->exited || w->inflight > 0)
+        return;
+    w->resident = false;
+    sched_remove(s, wi);
+    unsigned slot = wexec_warp_cta(s->wx, wi);
+    if (--s->cta_live_warps[slot] > 0)
+        return;
+    const cta_launch_t *c = &s->cta[slot];
+    cta_done_t *d = g_new0(cta_done_t, 1);
+    d->cta = c->cta;
+    d->slot = c->slot;
+    d->sm = (uint16_t)s->sm_id;
+    d->warps = c->warps;
+    d->regs = c->regs;
+    d->smem_bytes = c->smem_bytes;
+    g_queue_push_tail(&s->done, d);
+    wexec_cta_end(s->wx, slot);
+    barrier_cta_end(s->bars, slot);
+    s->cta_live[slot] = false;
+    s->n_ctas--;
+}
+
+static void release_barrier_mask(issue *s, unsigned slot, uint64_t mask)
+{
+    if (!mask)
+        return;
+    blk_stat_add(s->inst, ISSUE_STAT_BARRIERS, 1);
+    const cta_launch_t *c = &s->cta[slot];
+    for (unsigned i = 0; i < c->warps; i++)
+        if (mask >> i & 1)
+            s->pending_release |= UINT64_C(1) << (c->first_warp + i);
+}
+
+/* ---- inputs ----------------------------------------------------------------------------------- */
+static void take_release(issue *s, gsc_fifo *f)
+{
+    release_t r;
+    while (gsc_fifo_can_get(f)) {
+        gsc_fifo_get(f, &r);
+        issue_warp *w = &s->w[r.warp];
+        for (unsigned j = 0; j < r.n_dst; j++)
+            scoreboard_release_write(s->sb, r.warp, r.dst[j], r.long_op);
+        g_assert(w->inflight > 0);
+        w->inflight--;
+        warp_try_finish(s, r.warp);
+    }
+}
+
+static void take_inputs(issue *s)
+{
+    for (unsigned p = 0; p < SM_MAX_PARTS; p++)
+        take_release(s, port_fifo(s, ISSUE_RELEASE0 + p));
+    take_release(s, port_fifo(s, ISSUE_RELEASE_LDST));
+    gsc_fifo *cl = port_fifo(s, ISSUE_CTA_LAUNCH);
+    cta_launch_t c;
+    while (gsc_fifo_can_get(cl)) {
+        gsc_fifo_get(cl, &c);
+        cta_start(s, &c);
+    }
+    gsc_fifo *dec = port_fifo(s, ISSUE_DECODED);
+    decoded_t d;
+    while (gsc_fifo_can_get(dec)) {
+        gsc_fifo_get(dec, &d);
+        issue_warp *w = &s->w[d.warp];
+        if (d.epoch != w->epoch || !w->resident)
+            continue; /* fetched before a redirect: dropped (its credit was reset by the redirect) */
+        g_assert(w->count < s->entries);
+        w->ib[(w->head + w->count) % s->entries] = d;
+        w->count++;
+    }
+}
+
+/* ---- readiness ------------------------------------------------------------------------------- */
+static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
+{
+    if (cls == IR_CLASS_MEM)
+        return port_fifo(s, ISSUE_TO_LDST);
+    unsigned part = s->parts > 1 ? sched % s->parts : 0;
+    return port_fifo(s, ISSUE_TO_EXEC0 + part);
+}
+
+/* Ready, or the reason it is not (ISSUE_STALL_*). */
+static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t now)
+{
+    issue_warp *w = &s->w[wi];
+    if (w->exited)
+        return ISSUE_STALL_NO_READY;
+    if (w->at_barrier)
+        return ISSUE_STALL_BARRIER;
+    if (w->count == 0)
+        return ISSUE_STALL_NO_READY;
+    decoded_t *h = &w->ib[w->head];
+    uint32_t func, pc;
+    if (!wexec_warp_next(s->wx, wi, &func, &pc) || func != h->func || pc != h->pc) {
+        queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
+        return ISSUE_STALL_NO_READY;
+    }
+    unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
+    for (unsigned i = 0; i < h->n_src; i++)
+        src[i] = h->src[i];
+    for (unsigned i = 0; i < h->n_dst; i++)
+        dst[i] = h->dst[i];
+    unsigned hz = scoreboard_check(s->sb, wi, src, h->n_src, dst, h->n_dst);
+    if (hz != SCOREBOARD_CLEAR)
+        return hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
+    if (!gsc_fifo_can_put(unit_fifo(s, sched, h->cls)))
+        return ISSUE_STALL_PIPELINE;
+    for (guint i = 0; i < s->checks->len; i++) {
+        const issue_check *c = &g_array_index(s->checks, issue_check, i);
+        if (!c->fn(c->ctx, wi, h, now))
+            return ISSUE_STALL_PIPELINE;
+    }
+    return ISSUE_STALL_COUNT; /* ready */
+}
+
+static bool is_long(const wx_info *x)
+{
+    if (x->kind != WX_MEM || x->mem_kind == WX_MEM_STORE || x->mem_kind == WX_MEM_RED)
+        return false;
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+        if ((x->active >> l & 1) && (x->lane_space[l] == IR_SPACE_GLOBAL || x->lane_space[l] == IR_SPACE_LOCAL ||
+                                      x->lane_space[l] == IR_SPACE_CONST))
+            return true;
+    return false;
+}
+
+/* Issue the head of warp wi: execute it, reserve, dispatch. False on a kernel fault. */
+static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
+{
+    issue_warp *w = &s->w[wi];
+    decoded_t h = w->ib[w->head];
+    w->head = (w->head + 1) % s->entries;
+    w->count--;
+    credit_t *cr = g_new0(credit_t, 1);
+    cr->warp = (uint16_t)wi;
+    cr->epoch = w->epoch;
+    cr->count = 1;
+    g_queue_push_tail(&s->credits, cr);
+
+    wx_info x;
+    if (wexec_step(s->wx, wi, now, &x) != 0)
+        return false;
+    issued_t it;
+    memset(&it, 0, offsetof(issued_t, lane_space));
+    it.seq = s->seq++;
+    it.issue_cycle = now;
+    it.warp = (uint16_t)wi;
+    it.sched = (uint16_t)sched;
+    it.pc = h.pc;
+    it.func = h.func;
+    it.mask = x.active;
+    it.cls = h.cls;
+    it.op = x.op;
+    it.n_src = h.n_src;
+    it.n_dst = h.n_dst;
+    memcpy(it.src, h.src, sizeof it.src);
+    memcpy(it.dst, h.dst, sizeof it.dst);
+    if (x.kind == WX_MEM) {
+        it.space = x.space;
+        it.kind = x.mem_kind;
+        it.bytes = x.bytes;
+        memcpy(it.lane_space, x.lane_space, sizeof it.lane_space);
+        memcpy(it.addr, x.addr, sizeof it.addr);
+        it.long_op = is_long(&x);
+    }
+    unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
+    for (unsigned i = 0; i < h.n_src; i++)
+        src[i] = h.src[i];
+    for (unsigned i = 0; i < h.n_dst; i++)
+        dst[i] = h.dst[i];
+    scoreboard_reserve(s->sb, wi, src, h.n_src, dst, h.n_dst, it.long_op);
+    gsc_fifo_put(unit_fifo(s, sched, h.cls), &it);
+    w->inflight++;
+
+    blk_stat_add(s->inst, ISSUE_STAT_WARP_INSTRS, 1);
+    blk_stat_add(s->inst, ISSUE_STAT_THREAD_INSTRS, (uint64_t)__builtin_popcount(x.active));
+    blk_stat_add(s->inst, ISSUE_STAT_BY_CLASS0 + h.cls, 1);
+    if (x.diverged)
+        blk_stat_add(s->inst, ISSUE_STAT_DIVERGENT, 1);
+    s->tr_issued++;
+    s->tr_warp = wi;
+    s->tr_pc = h.pc;
+
+    unsigned slot = wexec_warp_cta(s->wx, wi);
+    if (x.kind == WX_BAR && x.bar_wait) {
+        w->at_barrier = true;
+        release_barrier_mask(s, slot, barrier_arrive(s->bars, slot, wexec_warp_in_cta(s->wx, wi), x.bar_id));
+    }
+    if (!wexec_warp_live(s->wx, wi)) { /* exited */
+        w->exited = true;
+        queue_redirect(s, wi, true);
+        release_barrier_mask(s, slot, barrier_exit(s->bars, slot, wexec_warp_in_cta(s->wx, wi)));
+        return true;
+    }
+    uint32_t func, pc;
+    wexec_warp_next(s->wx, wi, &func, &pc);
+    if (h.ctrl || func != h.func || pc != h.pc + 1)
+        queue_redirect(s, wi, false); /* control resolved at issue, or the stack reconverged elsewhere */
+    return true;
+}
+
+static void sched_cycle(issue *s, unsigned si, uint64_t now)
+{
+    issue_sched *sc = &s->sched[si];
+    issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
+    for (unsigned i = 0; i < sc->n; i++) {
+        unsigned wi = sc->warps[i];
+        issue_stall r = warp_check(s, si, wi, now);
+        policy_warp *pw = &sc->pw[i];
+        pw->ready = r == ISSUE_STALL_COUNT;
+        pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
+        pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
+        pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+        if (r < worst)
+            worst = r;
+    }
+    unsigned n = policy_order(sc->pol, sc->pw, sc->n, now, sc->order);
+    if (n > 0) {
+        unsigned i = sc->order[0];
+        if (!warp_issue(s, si, sc->warps[i], now)) {
+            gsc_stop();
+            return;
+        }
+        sc->pw[i].last_issue = (int64_t)now; /* the warp stays listed until its completion */
+        blk_stat_add(s->inst, ISSUE_STAT_ISSUE_CYCLES, 1);
+        sc->last_stall = ISSUE_STALL_COUNT;
+        return;
+    }
+    blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + worst, 1);
+    sc->last_stall = worst;
+    if (si == 0)
+        s->tr_stall = (uint8_t)worst;
+}
+
+/* Cycles slept since the last activation count as stalls of the reason seen then. */
+static void account_sleep(issue *s, uint64_t now)
+{
+    if (now > s->last_cycle + 1) {
+        uint64_t gap = now - s->last_cycle - 1;
+        for (unsigned si = 0; si < s->n_sched; si++) {
+            issue_stall r = s->sched[si].last_stall;
+            if (r == ISSUE_STALL_COUNT)
+                r = s->sched[si].n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
+            blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + r, gap);
+        }
+        blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, gap * s->last_busy);
+    }
+}
+
+static void issue_run(void *self)
+{
+    issue *s = self;
+    uint64_t now = gsc_cycle();
+    if (s->env->failed)
+        return;
+    account_sleep(s, now);
+    unsigned ctas_before = s->n_ctas;
+    /* Barrier releases of the previous cycle take effect now. */
+    for (uint64_t m = s->pending_release; m; m &= m - 1)
+        s->w[__builtin_ctzll(m)].at_barrier = false;
+    s->pending_release = 0;
+    take_inputs(s);
+    s->tr_issued = 0;
+    uint64_t issued_before = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS);
+    for (unsigned si = 0; si < s->n_sched && !s->env->failed; si++)
+        sched_cycle(s, si, now);
+    flush_outputs(s);
+    blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, MAX(ctas_before, s->n_ctas));
+    s->last_busy = s->n_ctas;
+    s->last_cycle = now;
+    bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
+    bool pending = s->pending_release || !g_queue_is_empty(&s->redirects) || !g_queue_is_empty(&s->credits) ||
+                   !g_queue_is_empty(&s->done);
+    if (issued || pending)
+        gsc_next_trigger_cycles(1);
+    /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity) */
+}
+
+static void issue_elaborate(void *self)
+{
+    issue *s = self;
+    gsc_process *p = gsc_process_new(s->inst->mod, "run", issue_run, s);
+    gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_CTA_LAUNCH));
+    gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_DECODED));
+    for (unsigned q = 0; q < SM_MAX_PARTS; q++) {
+        gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_RELEASE0 + q));
+        gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_TO_EXEC0 + q));
+    }
+    gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_RELEASE_LDST));
+    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_TO_LDST));
+    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_REDIRECT));
+    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CREDIT));
+    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CTA_DONE));
+}
+
+issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id, unsigned warps,
+                 unsigned ctas, unsigned parts)
+{
+    g_assert(parts >= 1 && parts <= SM_MAX_PARTS && warps <= 64);
+    issue *s = g_new0(issue, 1);
+    s->inst = blk_inst_new(ctx, parent, name, &issue_desc);
+    s->env = env;
+    s->sm_id = sm_id;
+    s->warps = warps;
+    s->ctas = ctas;
+    s->parts = parts;
+    s->n_sched = (unsigned)blk_param_uint(s->inst, "schedulers");
+    s->entries = (unsigned)blk_param_uint(s->inst, "ibuffer_entries");
+    s->wx = wexec_new(env, sm_id, warps, ctas);
+    s->sb = scoreboard_new(warps, env->k->total_regs + 1, blk_param_bool(s->inst, "source_reservations"));
+    s->bars = barrier_table_new(ctas);
+    s->w = g_new0(issue_warp, warps);
+    for (unsigned i = 0; i < warps; i++)
+        s->w[i].ib = g_new0(decoded_t, s->entries);
+    s->sched = g_new0(issue_sched, s->n_sched);
+    const char *spec = blk_param_string(s->inst, "policy");
+    for (unsigned i = 0; i < s->n_sched; i++) {
+        issue_sched *sc = &s->sched[i];
+        GError *err = NULL;
+        sc->pol = policy_new(spec, &err);
+        if (!sc->pol)
+            gsc_fatal("%s.policy: %s", s->inst->path, err->message);
+        sc->warps = g_new0(unsigned, warps);
+        sc->pw = g_new0(policy_warp, warps);
+        sc->order = g_new0(unsigned, warps);
+        sc->last_stall = ISSUE_STALL_IDLE;
+    }
+    s->checks = g_array_new(FALSE, FALSE, sizeof(issue_check));
+    g_queue_init(&s->redirects);
+    g_queue_init(&s->credits);
+    g_queue_init(&s->done);
+    s->last_cycle = 0;
+    blk_trace_state(s->inst, "issued", GSC_U32, &s->tr_issued);
+    blk_trace_state(s->inst, "warp", GSC_U32, &s->tr_warp);
+    blk_trace_state(s->inst, "pc", GSC_U32, &s->tr_pc);
+    blk_trace_state(s->inst, "stall", GSC_U8, &s->tr_stall);
+    blk_inst_on_elaborate(s->inst, issue_elaborate, s);
+    return s;
+}
+
+void issue_free(issue *s)
+{
+    if (!s)
+        return;
+    for (unsigned i = 0; i < s->n_sched; i++) {
+        policy_free(s->sched[i].pol);
+        g_free(s->sched[i].warps);
+        g_free(s->sched[i].pw);
+        g_free(s->sched[i].order);
+    }
+    for (unsigned i = 0; i < s->warps; i++)
+        g_free(s->w[i].ib);
+    g_queue_clear_full(&s->redirects, g_free);
+    g_queue_clear_full(&s->credits, g_free);
+    g_queue_clear_full(&s->done, g_free);
+    g_array_free(s->checks, TRUE);
+    g_free(s->sched);
+    g_free(s->w);
+    barrier_table_free(s->bars);
+    scoreboard_free(s->sb);
+    wexec_free(s->wx);
+    g_free(s);
+}
+
+void issue_add_check(issue *s, issue_check_fn fn, void *ctx)
+{
+    issue_check c = {fn, ctx};
+    g_array_append_val(s->checks, c);
+}
+
+bool issue_busy(const issue *s)
+{
+    return s->n_ctas > 0;
+}
+
+void issue_dump(const issue *s, GString *out)
+{
+    for (unsigned wi = 0; wi < s->warps; wi++) {
+        const issue_warp *w = &s->w[wi];
+        if (!w->resident)
+            continue;
+        g_string_append_printf(out, "  %s: ", s->inst->path);
+        wexec_dump_warp(s->wx, wi, out);
+        g_string_append_printf(out, "    waits on: %s%s; I-buffer %u entries; %u in flight", w->at_barrier ? "barrier " : "",
+                               w->exited ? "completion of its last instructions" : "", w->count, w->inflight);
+        if (w->count) {
+            const decoded_t *h = &w->ib[w->head];
+            for (unsigned i = 0; i < h->n_src; i++)
+                if (scoreboard_pending_writes(s->sb, wi, h->src[i]))
+                    g_string_append_printf(out, "; scoreboard: register slot %u pending", h->src[i]);
+        }
+        g_string_append_c(out, '\n');
+    }
+}

@@ -1,0 +1,145 @@
+/* issue.h — the `issue` block of an SM: per-warp I-buffers, the scoreboard, N warp schedulers with
+ * a pluggable policy (models/lib/policy.h: lrr, gto, two_level_active, ...), CTA barriers, warp and
+ * CTA completion, and the functional execution of each instruction as it issues (warp_exec.h, the
+ * GPGPU-Sim execution point). Spec: docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1.
+ *
+ * Ports (the FIFOs a topology binds):
+ *   cta_launch in   a CTA placed on this SM (its warps start: a redirect to fetch each)
+ *   cta_done   out  a CTA whose warps all finished (every instruction completed)
+ *   decoded    in   decoded instructions from fetch, into the warp's I-buffer (stale epochs dropped)
+ *   redirect   out  to fetch: a warp starts, resolves a control instruction, reconverges, or exits
+ *   credit     out  to fetch: an I-buffer entry was consumed
+ *   to_exec0..3 out issued ALU/INT/SFU/DP/control instructions to partition p's exec block
+ *                   (monolithic SM: only to_exec0 carries traffic)
+ *   to_ldst    out  issued memory instructions to the ldst block
+ *   release0..3 in  completions from exec p (scoreboard release of the destinations)
+ *   release_ldst in completions from ldst
+ *
+ * Per cycle, per scheduler (warp w belongs to scheduler w mod schedulers): a warp is ready when its
+ * I-buffer head is valid for the warp's current PC, the scoreboard shows no RAW/WAW hazard, it does
+ * not wait at a barrier, and the head's unit FIFO has room; the policy orders the ready warps and the
+ * first one issues (one instruction per scheduler per cycle, GTX480's max_insn_issue_per_warp 1).
+ * A cycle without issue is charged to one stall reason (see issue_stall). A barrier completes when
+ * the last live warp of the CTA arrives; its waiting warps may issue from the next cycle.
+ * Extension points: the policy (policy_new spec in `policy`), the scoreboard's source reservations
+ * (`source_reservations`), and a chain of resource checks before issue (issue_add_check).
+ */
+#ifndef GPUSC_MODELS_SM_ISSUE_H
+#define GPUSC_MODELS_SM_ISSUE_H
+
+#include "models/core/block.h"
+#include "models/lib/barrier.h"
+#include "models/lib/policy.h"
+#include "models/lib/scoreboard.h"
+#include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
+#include "models/sm/warp_exec.h"
+
+G_BEGIN_DECLS
+
+#define SM_MAX_PARTS 4
+
+enum {
+    ISSUE_CTA_LAUNCH,
+    ISSUE_CTA_DONE,
+    ISSUE_DECODED,
+    ISSUE_REDIRECT,
+    ISSUE_CREDIT,
+    ISSUE_TO_EXEC0,
+    ISSUE_TO_LDST = ISSUE_TO_EXEC0 + SM_MAX_PARTS,
+    ISSUE_RELEASE0,
+    ISSUE_RELEASE_LDST = ISSUE_RELEASE0 + SM_MAX_PARTS,
+    ISSUE_N_PORTS
+};
+
+/* Why a scheduler did not issue in a cycle (the first that applies, over its warps). */
+typedef enum {
+    ISSUE_STALL_IDLE,        /* no resident warp on this scheduler */
+    ISSUE_STALL_MEMORY,      /* a warp waits on a pending load result */
+    ISSUE_STALL_SCOREBOARD,  /* a warp waits on another pending result */
+    ISSUE_STALL_PIPELINE,    /* a warp is ready but its unit's FIFO is full */
+    ISSUE_STALL_BARRIER,     /* warps wait at a barrier */
+    ISSUE_STALL_NO_READY,    /* no warp has a valid instruction (fetch, I-cache, control) */
+    ISSUE_STALL_COUNT
+} issue_stall;
+
+enum {
+    ISSUE_STAT_WARP_INSTRS,
+    ISSUE_STAT_THREAD_INSTRS,
+    ISSUE_STAT_ISSUE_CYCLES, /* scheduler-cycles with an issue */
+    ISSUE_STAT_STALL_IDLE,
+    ISSUE_STAT_STALL_MEMORY,
+    ISSUE_STAT_STALL_SCOREBOARD,
+    ISSUE_STAT_STALL_PIPELINE,
+    ISSUE_STAT_STALL_BARRIER,
+    ISSUE_STAT_STALL_NO_READY,
+    ISSUE_STAT_CTAS,
+    ISSUE_STAT_CTA_CYCLES, /* sum over cycles of resident CTAs */
+    ISSUE_STAT_BARRIERS,
+    ISSUE_STAT_DIVERGENT,
+    ISSUE_STAT_REDIRECTS,
+    ISSUE_STAT_BY_CLASS0,
+    ISSUE_STAT_IPC = ISSUE_STAT_BY_CLASS0 + IR_CLASS_COUNT,
+    ISSUE_STAT_AVG_CTAS,
+};
+
+/* A resource check before issue (register locks, power-state wake-up ...): return false to keep the
+ * warp from issuing this cycle. */
+typedef bool (*issue_check_fn)(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle);
+
+typedef struct {
+    decoded_t *ib;   /* ibuffer_entries slots */
+    unsigned head, count;
+    uint16_t epoch;
+    bool resident;   /* belongs to a resident CTA and has not finished (completion included) */
+    bool at_barrier;
+    bool exited;     /* functionally finished; waits for its in-flight instructions */
+    unsigned inflight;
+    uint64_t age;
+} issue_warp;
+
+typedef struct {
+    unsigned *warps; /* warp slots of this scheduler */
+    unsigned n;
+    policy *pol;
+    policy_warp *pw;
+    unsigned *order;
+    issue_stall last_stall;
+} issue_sched;
+
+typedef struct {
+    blk_inst *inst;
+    sm_env *env;
+    unsigned sm_id, warps, ctas, n_sched, parts, entries;
+    wexec *wx;
+    scoreboard *sb;
+    barrier_table *bars;
+    issue_warp *w;
+    issue_sched *sched;
+    unsigned cta_live_warps[SM_MAX_CTAS];
+    cta_launch_t cta[SM_MAX_CTAS];
+    bool cta_live[SM_MAX_CTAS];
+    unsigned n_ctas;
+    uint64_t pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
+    GQueue redirects, credits, done; /* outputs waiting for FIFO room */
+    GArray *checks;
+    uint64_t seq, age, last_cycle;
+    bool last_busy;
+    /* traced */
+    uint32_t tr_issued, tr_warp, tr_pc;
+    uint8_t tr_stall;
+} issue;
+
+extern const blk_desc issue_desc;
+/* parts: partitions whose exec blocks receive instructions (1 for the monolithic SM). */
+issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id,
+                 unsigned warps, unsigned ctas, unsigned parts);
+void issue_free(issue *s);
+void issue_add_check(issue *s, issue_check_fn fn, void *ctx);
+bool issue_busy(const issue *s);
+void issue_dump(const issue *s, GString *out);
+const char *issue_stall_name(issue_stall s);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,382 @@
+/* ldst.c — see ldst.h. */
+#include "models/sm/ldst.h"
+
+#include <string.h>
+
+#include "models/core/stats.h"
+
+struct ldst_op {
+    unsigned id;
+    unsigned pending; /* transactions / pieces not done */
+    bool issued_all;  /* every piece has been started */
+    release_t rel;
+    issued_t it;
+    coalesce_txn txn[COALESCE_MAX_TXNS];
+    unsigned n_txn, next_txn;
+    uint8_t txn_space; /* the space of the transactions (global-like) */
+};
+
+typedef struct {
+    unsigned id;
+    uint64_t cycle;
+} ldst_ready;
+
+static const blk_port_desc ports[] = {
+    [LDST_IN] = {"in", GSC_IN, &issued_type, BLK_CHAN_FIFO, "in_depth", "issued memory instructions"},
+    [LDST_RELEASE] = {"release", GSC_OUT, &release_type, BLK_CHAN_FIFO, NULL, "completions to issue"},
+    [LDST_MEM_REQ] = {"mem_req", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL, "requests to the memory side"},
+    [LDST_MEM_RESP] = {"mem_resp", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth", "responses from the memory side"},
+};
+
+static const blk_param_desc params[] = {
+    {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
+    {"l1_ways", BLK_PARAM_UINT, "4", "1", "64", NULL, "ways", "L1D associativity [S]"},
+    {"l1_line", BLK_PARAM_UINT, "128", "16", "128", NULL, "bytes", "L1D line = coalescing segment [S]"},
+    {"l1_hashed", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "XOR-hashed set index [S: 'H'; the fold is [A]]"},
+    {"l1_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "L1D hit latency after the lookup [A]"},
+    {"mshrs", BLK_PARAM_UINT, "32", "1", "1024", NULL, "entries", "L1D MSHR entries [S: 32]"},
+    {"mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests", "requests merged per MSHR [S: 8]"},
+    {"smem_banks", BLK_PARAM_UINT, "32", "1", "64", NULL, "banks", "scratchpad banks [S: 32]"},
+    {"smem_bank_width", BLK_PARAM_UINT, "4", "1", "16", NULL, "bytes", "scratchpad bank word [S: 4]"},
+    {"smem_broadcast", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "same-word reads cost one access [S]"},
+    {"smem_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "scratchpad access latency [A]"},
+    {"param_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "parameter buffer access latency [A]"},
+    {"in_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the input FIFO"},
+    {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the response FIFO"},
+};
+
+static double hit_rate(const blk_inst *inst)
+{
+    uint64_t h = blk_stat_get(inst, LDST_STAT_L1_HITS);
+    return stats_ratio(h, h + blk_stat_get(inst, LDST_STAT_L1_MISSES) + blk_stat_get(inst, LDST_STAT_L1_MERGED));
+}
+
+static const blk_stat_desc stats[] = {
+    [LDST_STAT_INSTRS] = {"instrs", BLK_STAT_COUNTER, "instructions", "memory instructions", NULL},
+    [LDST_STAT_SHARED] = {"shared_instrs", BLK_STAT_COUNTER, "instructions", "instructions touching the scratchpad", NULL},
+    [LDST_STAT_SMEM_CYCLES] = {"smem_cycles", BLK_STAT_COUNTER, "cycles", "scratchpad bank cycles", NULL},
+    [LDST_STAT_SMEM_CONFLICT_CYCLES] = {"smem_conflict_cycles", BLK_STAT_COUNTER, "cycles",
+                                        "extra scratchpad cycles from bank conflicts", NULL},
+    [LDST_STAT_L1_HITS] = {"l1_hits", BLK_STAT_COUNTER, "accesses", "L1D read hits", NULL},
+    [LDST_STAT_L1_MISSES] = {"l1_misses", BLK_STAT_COUNTER, "accesses", "L1D read misses (new MSHR)", NULL},
+    [LDST_STAT_L1_MERGED] = {"l1_merged", BLK_STAT_COUNTER, "accesses", "L1D reads merged into a pending miss", NULL},
+    [LDST_STAT_L1_RES_FAIL] = {"l1_reservation_fails", BLK_STAT_COUNTER, "cycles", "L1D accesses retried (no line/MSHR)", NULL},
+    [LDST_STAT_STORES_TXN] = {"store_txns", BLK_STAT_COUNTER, "transactions", "store transactions written through", NULL},
+    [LDST_STAT_ATOMIC_TXN] = {"atomic_txns", BLK_STAT_COUNTER, "transactions", "global atomic transactions", NULL},
+    [LDST_STAT_MEM_REQS] = {"mem_reqs", BLK_STAT_COUNTER, "requests", "requests sent below", NULL},
+    [LDST_STAT_L1_HIT_RATE] = {"l1_hit_rate", BLK_STAT_DERIVED, "ratio", "L1D read hits / reads", hit_rate},
+};
+
+static const blk_state_desc state[] = {
+    {"inflight", 8, "memory instructions in flight"},
+    {"warp", 8, "warp of the last instruction started"},
+    {"hit", 1, "the last L1D lookup hit"},
+};
+
+const blk_desc ldst_desc = {
+    "ldst", "load/store unit: coalescing, scratchpad banks, L1D with MSHRs, requests below",
+    "docs/baseline-design.md §2.2 ldst; §5.3", ports, BLK_N(ports), params, BLK_N(params), stats, BLK_N(stats),
+    state, BLK_N(state),
+};
+
+static gsc_fifo *pf(const ldst *l, unsigned p)
+{
+    return gsc_port_fifo(blk_port(l->inst, p));
+}
+
+static gint ready_cmp(gconstpointer a, gconstpointer b, gpointer d)
+{
+    (void)d;
+    const ldst_ready *x = a, *y = b;
+    return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
+}
+
+static void schedule(ldst *l, ldst_op *op, uint64_t cycle)
+{
+    ldst_ready *r = g_new(ldst_ready, 1);
+    r->id = op->id;
+    r->cycle = cycle;
+    g_queue_insert_sorted(&l->ready, r, ready_cmp, NULL);
+}
+
+static void op_piece_done(ldst *l, unsigned id)
+{
+    ldst_op *op = g_ptr_array_index(l->ops, id);
+    g_assert(op && op->pending > 0);
+    if (--op->pending > 0 || !op->issued_all)
+        return;
+    release_t *r = g_new(release_t, 1);
+    *r = op->rel;
+    g_queue_push_tail(&l->releases, r);
+    g_ptr_array_index(l->ops, id) = NULL;
+    if (l->cur == op)
+        l->cur = NULL;
+    g_free(op);
+}
+
+static void send_req(ldst *l, ldst_op *op, const coalesce_txn *t, mem_kind kind)
+{
+    mem_req_t *q = g_new0(mem_req_t, 1);
+    q->addr = t->addr;
+    q->id = op->id;
+    q->bytes = t->size;
+    q->src = (uint16_t)l->sm_id;
+    q->warp = op->it.warp;
+    q->kind = (uint8_t)kind;
+    q->client = 0;
+    if (kind != MEM_READ) {
+        q->mask_lo = t->byte_mask[0];
+        q->mask_hi = t->size > 64 ? t->byte_mask[1] : 0;
+        fmem_read(l->env->mem, t->addr, q->data, t->size); /* the bytes as stored at issue */
+    }
+    g_queue_push_tail(&l->reqs, q);
+    blk_stat_add(l->inst, LDST_STAT_MEM_REQS, 1);
+}
+
+static bool global_like(uint8_t s)
+{
+    return s == IR_SPACE_GLOBAL || s == IR_SPACE_LOCAL || s == IR_SPACE_CONST;
+}
+
+/* Start a new instruction: the scratchpad and parameter pieces at once, the line transactions
+ * one per cycle afterwards (ldst_step_txn). */
+static void op_start(ldst *l, uint64_t now)
+{
+    ldst_op *op = g_new0(ldst_op, 1);
+    gsc_fifo_get(pf(l, LDST_IN), &op->it);
+    guint id;
+    for (id = 0; id < l->ops->len; id++)
+        if (!g_ptr_array_index(l->ops, id))
+            break;
+    if (id == l->ops->len)
+        g_ptr_array_add(l->ops, NULL);
+    g_ptr_array_index(l->ops, id) = op;
+    op->id = id;
+    const issued_t *it = &op->it;
+    op->rel = (release_t){.seq = it->seq, .warp = it->warp, .n_dst = it->n_dst, .long_op = it->long_op, .unit = SM_UNIT_LDST};
+    memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
+    blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
+    l->tr_warp = it->warp;
+    coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
+    coalesce_access gl = sh;
+    bool param = false;
+    for (unsigned ln = 0; ln < IR_WARP_SIZE; ln++) {
+        if (!(it->mask >> ln & 1))
+            continue;
+        uint8_t s = it->lane_space[ln];
+        if (s == IR_SPACE_SHARED) {
+            sh.active |= 1u << ln;
+            sh.addr[ln] = it->addr[ln];
+        } else if (global_like(s)) {
+            gl.active |= 1u << ln;
+            gl.addr[ln] = it->addr[ln];
+            op->txn_space = s;
+        } else {
+            param = true;
+        }
+    }
+    op->pending = 1; /* held until every piece is started */
+    uint64_t busy = 1;
+    if (sh.active) {
+        unsigned k = coalesce_smem_cycles(&sh, &l->smem, NULL);
+        blk_stat_add(l->inst, LDST_STAT_SHARED, 1);
+        blk_stat_add(l->inst, LDST_STAT_SMEM_CYCLES, k);
+        blk_stat_add(l->inst, LDST_STAT_SMEM_CONFLICT_CYCLES, k - 1);
+        op->pending++;
+        schedule(l, op, now + l->smem_latency + k - 1);
+        busy = MAX(busy, k);
+    }
+    if (param) {
+        op->pending++;
+        schedule(l, op, now + l->param_latency);
+    }
+    if (gl.active) {
+        /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16 */
+        gl.size = MIN(gl.size, 16u);
+        op->n_txn = coalesce_transactions(&gl, l->line, 0, op->txn);
+    }
+    l->busy_until = now + busy;
+    l->cur = op;
+}
+
+/* One line transaction of the current instruction per cycle. */
+static void op_step_txn(ldst *l, uint64_t now)
+{
+    ldst_op *op = l->cur;
+    if (op->next_txn >= op->n_txn)
+        return;
+    const coalesce_txn *t = &op->txn[op->next_txn];
+    switch (op->it.kind) {
+    case 0: { /* load */
+        cache_fail why;
+        cache_status st = cache_read(l->l1, l->mshr, t->addr, op->id, op->it.warp, &why);
+        if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
+            blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
+            return; /* retry next cycle */
+        }
+        op->pending++;
+        l->tr_hit = st == CACHE_HIT;
+        if (st == CACHE_HIT) {
+            blk_stat_add(l->inst, LDST_STAT_L1_HITS, 1);
+            schedule(l, op, now + l->l1_latency);
+        } else if (st == CACHE_HIT_RESERVED) {
+            blk_stat_add(l->inst, LDST_STAT_L1_MERGED, 1);
+        } else {
+            blk_stat_add(l->inst, LDST_STAT_L1_MISSES, 1);
+            send_req(l, op, t, MEM_READ);
+        }
+        break;
+    }
+    case 1: /* store: write-evict, no write-allocate (global and local alike) */
+        cache_tags_invalidate(l->l1, t->addr);
+        op->pending++;
+        blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);
+        send_req(l, op, t, MEM_WRITE);
+        break;
+    default: /* atomics and reductions: performed below the L1; the line is dropped */
+        cache_tags_invalidate(l->l1, t->addr);
+        op->pending++;
+        blk_stat_add(l->inst, LDST_STAT_ATOMIC_TXN, 1);
+        send_req(l, op, t, MEM_ATOMIC);
+        break;
+    }
+    op->next_txn++;
+}
+
+static void take_responses(ldst *l)
+{
+    gsc_fifo *in = pf(l, LDST_MEM_RESP);
+    mem_resp_t r;
+    while (gsc_fifo_can_get(in)) {
+        gsc_fifo_get(in, &r);
+        if (r.kind == MEM_READ) {
+            uint64_t line = cache_tags_line_addr(l->l1, r.addr);
+            cache_tags_fill(l->l1, r.addr, r.warp);
+            if (cache_mshr_mark_ready(l->mshr, line)) {
+                uint64_t req, la;
+                while (cache_mshr_next_ready(l->mshr, &req, &la))
+                    op_piece_done(l, (unsigned)req);
+            }
+        } else {
+            op_piece_done(l, (unsigned)r.id);
+        }
+    }
+}
+
+static void flush(ldst *l)
+{
+    gsc_fifo *rq = pf(l, LDST_MEM_REQ), *rl = pf(l, LDST_RELEASE);
+    while (!g_queue_is_empty(&l->reqs) && gsc_fifo_can_put(rq)) {
+        mem_req_t *q = g_queue_pop_head(&l->reqs);
+        gsc_fifo_put(rq, q);
+        g_free(q);
+    }
+    while (!g_queue_is_empty(&l->releases) && gsc_fifo_can_put(rl)) {
+        release_t *r = g_queue_pop_head(&l->releases);
+        gsc_fifo_put(rl, r);
+        g_free(r);
+    }
+}
+
+static void ldst_run(void *self)
+{
+    ldst *l = self;
+    uint64_t now = gsc_cycle();
+    take_responses(l);
+    while (!g_queue_is_empty(&l->ready) && ((ldst_ready *)g_queue_peek_head(&l->ready))->cycle <= now) {
+        ldst_ready *r = g_queue_pop_head(&l->ready);
+        op_piece_done(l, r->id);
+        g_free(r);
+    }
+    if (l->cur && l->cur->next_txn < l->cur->n_txn)
+        op_step_txn(l, now);
+    if (l->cur && l->cur->next_txn >= l->cur->n_txn) {
+        ldst_op *op = l->cur;
+        l->cur = NULL;
+        op->issued_all = true;
+        op_piece_done(l, op->id); /* drops the hold taken at op_start */
+    }
+    if (!l->cur && l->busy_until <= now && gsc_fifo_can_get(pf(l, LDST_IN)))
+        op_start(l, now);
+    flush(l);
+    unsigned inflight = 0;
+    for (guint i = 0; i < l->ops->len; i++)
+        inflight += g_ptr_array_index(l->ops, i) != NULL;
+    l->tr_inflight = inflight;
+    bool work = l->cur || !g_queue_is_empty(&l->reqs) || !g_queue_is_empty(&l->releases) ||
+                (gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
+    if (work) {
+        gsc_next_trigger_cycles(1);
+    } else if (gsc_fifo_can_get(pf(l, LDST_IN))) {
+        gsc_next_trigger_cycles(l->busy_until - now);
+    } else if (!g_queue_is_empty(&l->ready)) {
+        uint64_t c = ((ldst_ready *)g_queue_peek_head(&l->ready))->cycle;
+        gsc_next_trigger_cycles(c > now ? c - now : 1);
+    }
+    /* else: sleep until an instruction or a response arrives */
+}
+
+static void ldst_elaborate(void *self)
+{
+    ldst *l = self;
+    gsc_process *p = gsc_process_new(l->inst->mod, "run", ldst_run, l);
+    gsc_sensitive_fifo_put(p, pf(l, LDST_IN));
+    gsc_sensitive_fifo_put(p, pf(l, LDST_MEM_RESP));
+    gsc_sensitive_fifo_get(p, pf(l, LDST_MEM_REQ));
+    gsc_sensitive_fifo_get(p, pf(l, LDST_RELEASE));
+}
+
+ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id)
+{
+    ldst *l = g_new0(ldst, 1);
+    l->inst = blk_inst_new(ctx, parent, name, &ldst_desc);
+    l->env = env;
+    l->sm_id = sm_id;
+    l->line = (unsigned)blk_param_uint(l->inst, "l1_line");
+    cache_config cc = {(unsigned)blk_param_uint(l->inst, "l1_sets"), (unsigned)blk_param_uint(l->inst, "l1_ways"),
+                       l->line, blk_param_bool(l->inst, "l1_hashed") ? CACHE_INDEX_XOR : CACHE_INDEX_LINEAR};
+    GError *err = NULL;
+    l->l1 = cache_tags_new(&cc, &err);
+    if (!l->l1)
+        gsc_fatal("%s: %s", l->inst->path, err->message);
+    l->mshr = cache_mshr_new((unsigned)blk_param_uint(l->inst, "mshrs"), (unsigned)blk_param_uint(l->inst, "mshr_merge"));
+    coalesce_smem_config_init(&l->smem);
+    l->smem.banks = (unsigned)blk_param_uint(l->inst, "smem_banks");
+    l->smem.bank_width = (unsigned)blk_param_uint(l->inst, "smem_bank_width");
+    l->smem.broadcast = blk_param_bool(l->inst, "smem_broadcast");
+    l->l1_latency = (unsigned)blk_param_uint(l->inst, "l1_latency");
+    l->smem_latency = (unsigned)blk_param_uint(l->inst, "smem_latency");
+    l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
+    l->ops = g_ptr_array_new();
+    g_queue_init(&l->reqs);
+    g_queue_init(&l->ready);
+    g_queue_init(&l->releases);
+    blk_trace_state(l->inst, "inflight", GSC_U32, &l->tr_inflight);
+    blk_trace_state(l->inst, "warp", GSC_U32, &l->tr_warp);
+    blk_trace_state(l->inst, "hit", GSC_U8, &l->tr_hit);
+    blk_inst_on_elaborate(l->inst, ldst_elaborate, l);
+    return l;
+}
+
+bool ldst_busy(const ldst *l)
+{
+    for (guint i = 0; i < l->ops->len; i++)
+        if (g_ptr_array_index(l->ops, i))
+            return true;
+    return false;
+}
+
+void ldst_free(ldst *l)
+{
+    if (!l)
+        return;
+    for (guint i = 0; i < l->ops->len; i++)
+        g_free(g_ptr_array_index(l->ops, i));
+    g_ptr_array_free(l->ops, TRUE);
+    g_queue_clear_full(&l->reqs, g_free);
+    g_queue_clear_full(&l->ready, g_free);
+    g_queue_clear_full(&l->releases, g_free);
+    cache_tags_free(l->l1);
+    cache_mshr_free(l->mshr);
+    g_free(l);
+}

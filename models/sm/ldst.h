@@ -1,0 +1,78 @@
+/* ldst.h — the `ldst` block: the SM's load/store unit. Address generation happened at issue (the
+ * per-lane addresses come in issued_t); this block coalesces, accesses the scratchpad banks, the L1
+ * data cache (tags, LRU, MSHRs with merging; GPGPU-Sim write-evict / no-write-allocate for global
+ * stores) and sends misses, stores and global atomics below as mem_req_t. Spec: docs/baseline-
+ * design.md §2.2 ldst; §5.3 (GTX480: L1D 32 sets x 128 B x 4 ways, 32 MSHRs x 8 merged; 32 banks).
+ *
+ * One instruction at a time, in order (GPGPU-Sim's single memory pipeline):
+ *  - shared (and shared atomics): coalesce_smem_cycles(k) bank cycles; the unit is busy k cycles and
+ *    the result is ready `smem_latency` + k - 1 cycles after the instruction starts;
+ *  - kernel/call parameters: `param_latency` cycles, one cycle busy;
+ *  - global/local/const loads: one transaction per touched L1 line, one per cycle; a hit is ready
+ *    `l1_latency` cycles after its lookup, a miss allocates (MSHR, merge on a pending line) and sends
+ *    a MEM_READ; the fill makes the merged requests ready;
+ *  - global/local stores: write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
+ *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction;
+ *  - the instruction releases its destinations when every transaction is done (stores: acknowledged).
+ * Data: the values were read/written in the functional image at issue (warp_exec.h); requests carry
+ * the store bytes and responses the line bytes as the image holds them, for mechanisms that look.
+ */
+#ifndef GPUSC_MODELS_SM_LDST_H
+#define GPUSC_MODELS_SM_LDST_H
+
+#include "models/core/block.h"
+#include "models/lib/cache.h"
+#include "models/lib/coalesce.h"
+#include "models/mem_types.h"
+#include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP };
+enum {
+    LDST_STAT_INSTRS,
+    LDST_STAT_SHARED,
+    LDST_STAT_SMEM_CYCLES,
+    LDST_STAT_SMEM_CONFLICT_CYCLES,
+    LDST_STAT_L1_HITS,
+    LDST_STAT_L1_MISSES,
+    LDST_STAT_L1_MERGED,
+    LDST_STAT_L1_RES_FAIL,
+    LDST_STAT_STORES_TXN,
+    LDST_STAT_ATOMIC_TXN,
+    LDST_STAT_MEM_REQS,
+    LDST_STAT_L1_HIT_RATE,
+};
+
+typedef struct ldst_op ldst_op;
+
+typedef struct {
+    blk_inst *inst;
+    sm_env *env;
+    unsigned sm_id;
+    cache_tags *l1;
+    cache_mshr *mshr;
+    coalesce_smem_config smem;
+    unsigned line, l1_latency, smem_latency, param_latency;
+    ldst_op *cur;        /* the instruction being processed */
+    GPtrArray *ops;      /* in-flight ops indexed by id (NULL = free) */
+    GQueue reqs;         /* mem_req_t waiting for room */
+    GQueue ready;        /* (op id, ready cycle) completions scheduled */
+    GQueue releases;     /* release_t waiting for room */
+    uint64_t busy_until;
+    uint64_t next_id;
+    /* traced */
+    uint32_t tr_inflight;
+    uint32_t tr_warp;
+    uint8_t tr_hit;
+} ldst;
+
+extern const blk_desc ldst_desc;
+ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id);
+void ldst_free(ldst *l);
+bool ldst_busy(const ldst *l);
+
+G_END_DECLS
+
+#endif

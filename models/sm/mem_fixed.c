@@ -1,0 +1,115 @@
+/* mem_fixed.c — see mem_fixed.h. */
+#include "models/sm/mem_fixed.h"
+
+#include <string.h>
+
+typedef struct {
+    uint64_t due;
+    mem_resp_t r;
+} mf_item;
+
+static const blk_port_desc ports[] = {
+    [MEM_FIXED_REQ] = {"req", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, "req_depth", "requests from the SM"},
+    [MEM_FIXED_RESP] = {"resp", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, NULL, "responses to the SM"},
+};
+
+static const blk_param_desc params[] = {
+    {"latency", BLK_PARAM_UINT, "200", "1", "100000", NULL, "cycles",
+     "request to response [A: GTX480 L2 (120) + DRAM (100) round trip, rounded]"},
+    {"bytes_per_cycle", BLK_PARAM_UINT, "32", "1", "4096", NULL, "bytes/cycle", "data path bandwidth [A]"},
+    {"req_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the request FIFO"},
+};
+
+static const blk_stat_desc stats[] = {
+    [MEM_FIXED_STAT_READS] = {"reads", BLK_STAT_COUNTER, "requests", "read requests", NULL},
+    [MEM_FIXED_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write requests", NULL},
+    [MEM_FIXED_STAT_ATOMICS] = {"atomics", BLK_STAT_COUNTER, "requests", "atomic requests", NULL},
+    [MEM_FIXED_STAT_BYTES] = {"bytes", BLK_STAT_COUNTER, "bytes", "bytes moved", NULL},
+    [MEM_FIXED_STAT_BUSY] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data path was busy", NULL},
+};
+
+static const blk_state_desc state[] = {{"pending", 8, "requests in flight"}};
+
+const blk_desc mem_fixed_desc = {
+    "mem_fixed", "fixed-latency, fixed-bandwidth memory answering mem_req_t (tb-sm's memory side)",
+    "docs/sm.md mem_fixed", ports, BLK_N(ports), params, BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+};
+
+static unsigned mask_bytes(const mem_req_t *q)
+{
+    return (unsigned)(__builtin_popcountll(q->mask_lo) + __builtin_popcountll(q->mask_hi));
+}
+
+static void mem_fixed_run(void *self)
+{
+    mem_fixed *m = self;
+    uint64_t now = gsc_cycle();
+    gsc_fifo *in = gsc_port_fifo(blk_port(m->inst, MEM_FIXED_REQ));
+    gsc_fifo *out = gsc_port_fifo(blk_port(m->inst, MEM_FIXED_RESP));
+    mem_req_t q;
+    while (gsc_fifo_can_get(in)) {
+        gsc_fifo_get(in, &q);
+        unsigned bytes = q.kind == MEM_READ ? q.bytes : mask_bytes(&q);
+        uint64_t start = MAX(now, m->free_at);
+        uint64_t busy = (bytes + m->bpc - 1) / m->bpc;
+        m->free_at = start + (busy ? busy : 1);
+        blk_stat_add(m->inst, MEM_FIXED_STAT_BUSY, busy);
+        blk_stat_add(m->inst, MEM_FIXED_STAT_BYTES, bytes);
+        blk_stat_add(m->inst, q.kind == MEM_READ ? MEM_FIXED_STAT_READS
+                              : q.kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
+                                                    : MEM_FIXED_STAT_ATOMICS, 1);
+        mf_item *it = g_new0(mf_item, 1);
+        it->due = start + m->latency;
+        it->r.addr = q.addr;
+        it->r.id = q.id;
+        it->r.bytes = q.bytes;
+        it->r.dst = q.src;
+        it->r.warp = q.warp;
+        it->r.kind = q.kind;
+        it->r.client = q.client;
+        g_queue_push_tail(&m->pending, it); /* due cycles never decrease: start is monotonic */
+    }
+    while (!g_queue_is_empty(&m->pending) && gsc_fifo_can_put(out)) {
+        mf_item *it = g_queue_peek_head(&m->pending);
+        if (it->due > now)
+            break;
+        if (it->r.kind == MEM_READ && !fmem_read(m->env->mem, it->r.addr, it->r.data, it->r.bytes))
+            memset(it->r.data, 0, sizeof it->r.data); /* a line partly outside any allocation */
+        gsc_fifo_put(out, &it->r);
+        g_free(g_queue_pop_head(&m->pending));
+    }
+    m->tr_pending = g_queue_get_length(&m->pending);
+    if (!g_queue_is_empty(&m->pending)) {
+        mf_item *it = g_queue_peek_head(&m->pending);
+        gsc_next_trigger_cycles(it->due > now ? it->due - now : 1);
+    }
+}
+
+static void mem_fixed_elaborate(void *self)
+{
+    mem_fixed *m = self;
+    gsc_process *p = gsc_process_new(m->inst->mod, "run", mem_fixed_run, m);
+    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(m->inst, MEM_FIXED_REQ)));
+    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(m->inst, MEM_FIXED_RESP)));
+}
+
+mem_fixed *mem_fixed_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)
+{
+    mem_fixed *m = g_new0(mem_fixed, 1);
+    m->inst = blk_inst_new(ctx, parent, name, &mem_fixed_desc);
+    m->env = env;
+    m->latency = (unsigned)blk_param_uint(m->inst, "latency");
+    m->bpc = (unsigned)blk_param_uint(m->inst, "bytes_per_cycle");
+    g_queue_init(&m->pending);
+    blk_trace_state(m->inst, "pending", GSC_U32, &m->tr_pending);
+    blk_inst_on_elaborate(m->inst, mem_fixed_elaborate, m);
+    return m;
+}
+
+void mem_fixed_free(mem_fixed *m)
+{
+    if (!m)
+        return;
+    g_queue_clear_full(&m->pending, g_free);
+    g_free(m);
+}

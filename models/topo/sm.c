@@ -1,0 +1,205 @@
+/* sm.c — the `sm` and `subcore_sm` topologies (see sm.h, subcore_sm.h): instantiate the SM blocks
+ * and bind their ports. No behaviour here. */
+#include "models/topo/sm.h"
+
+#include "models/sm/cta_dispatch.h"
+#include "models/sm/exec.h"
+#include "models/sm/fetch.h"
+#include "models/sm/issue.h"
+#include "models/sm/ldst.h"
+#include "models/sm/mem_fixed.h"
+#include "models/presets.h"
+
+struct sm_topo {
+    blk_inst *inst;
+    unsigned id, parts;
+    fetch *fe;
+    issue *is;
+    exec_blk *ex[SM_MAX_PARTS];
+    ldst *ls;
+};
+
+#define SM_LIMIT_PARAMS(warps_def)                                                                           \
+    {"warps", BLK_PARAM_UINT, warps_def, "1", "64", NULL, "warps", "resident warps per SM [S: GTX480 48]"},  \
+    {"threads", BLK_PARAM_UINT, "1536", "32", "2048", NULL, "threads", "resident threads per SM [S: 1536]"}, \
+    {"ctas", BLK_PARAM_UINT, "8", "1", "32", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
+    {"registers", BLK_PARAM_UINT, "32768", "1", "1048576", NULL, "registers",                              \
+     "32-bit registers per SM [S: 32768]"},                                                                  \
+    {"reg_unit", BLK_PARAM_UINT, "4", "1", "256", NULL, "registers",                                        \
+     "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},                                \
+    {"smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes", "scratchpad per SM [S: 48 KiB]"}
+
+static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS("48")};
+static const blk_param_desc subcore_params[] = {
+    SM_LIMIT_PARAMS("48"),
+    {"partitions", BLK_PARAM_UINT, "4", "1", "4", NULL, "partitions",
+     "sub-core partitions (each: a scheduler, register banks, collectors, units) [S: rf-cache-malekeh §2.1 4]"},
+};
+
+const blk_desc sm_topo_desc = {
+    "sm", "topology: a monolithic SM (Fermi/GTX480-like: 2 schedulers, shared collectors)",
+    "docs/baseline-design.md §2", NULL, 0, sm_params, BLK_N(sm_params), NULL, 0, NULL, 0,
+};
+const blk_desc subcore_sm_topo_desc = {
+    "subcore_sm", "topology: an SM of P partitions sharing LD/ST, scratchpad and L1 (Kepler..Turing style)",
+    "docs/baseline-design.md §3; rf-cache-malekeh.md §2.1", NULL, 0, subcore_params, BLK_N(subcore_params),
+    NULL, 0, NULL, 0,
+};
+
+void sm_topo_register(void)
+{
+    blk_registry_add(&sm_topo_desc);
+    blk_registry_add(&subcore_sm_topo_desc);
+    blk_registry_add(&fetch_desc);
+    blk_registry_add(&issue_desc);
+    blk_registry_add(&exec_desc);
+    blk_registry_add(&ldst_desc);
+    blk_registry_add(&mem_fixed_desc);
+    blk_registry_add(&cta_dispatch_desc);
+    presets_register();
+}
+
+static gsc_fifo *chan(gsc_module *m, const char *name, const gsc_type *t, unsigned depth)
+{
+    return gsc_fifo_new(m, name, t, depth);
+}
+
+static void bind2(gsc_port *out, gsc_port *in, gsc_fifo *f)
+{
+    gsc_port_bind_fifo(out, f);
+    gsc_port_bind_fifo(in, f);
+}
+
+sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env, bool subcore)
+{
+    sm_topo *s = g_new0(sm_topo, 1);
+    s->inst = blk_inst_new(ctx, parent, name, subcore ? &subcore_sm_topo_desc : &sm_topo_desc);
+    s->id = sm_id;
+    gsc_module *m = s->inst->mod;
+    unsigned warps = (unsigned)blk_param_uint(s->inst, "warps");
+    unsigned ctas = (unsigned)blk_param_uint(s->inst, "ctas");
+    s->parts = subcore ? (unsigned)blk_param_uint(s->inst, "partitions") : 1;
+    s->fe = fetch_new(ctx, m, "fetch", env, warps);
+    s->is = issue_new(ctx, m, "issue", env, sm_id, warps, ctas, s->parts);
+    if (subcore && s->is->n_sched != s->parts)
+        gsc_fatal("%s: a sub-core SM needs one scheduler per partition (issue.schedulers = %u, "
+                  "subcore_sm.partitions = %u)", s->inst->path, s->is->n_sched, s->parts);
+    for (unsigned p = 0; p < s->parts; p++) {
+        char *n = s->parts > 1 ? g_strdup_printf("exec%u", p) : g_strdup("exec");
+        s->ex[p] = exec_new(ctx, m, n, p, s->parts);
+        g_free(n);
+    }
+    s->ls = ldst_new(ctx, m, "ldst", env, sm_id);
+
+    blk_inst *fi = s->fe->inst, *ii = s->is->inst, *li = s->ls->inst;
+    bind2(blk_port(fi, FETCH_OUT), blk_port(ii, ISSUE_DECODED),
+          chan(m, "fetch_issue", &decoded_type, blk_port_fifo_depth(ii, ISSUE_DECODED)));
+    bind2(blk_port(ii, ISSUE_REDIRECT), blk_port(fi, FETCH_REDIRECT),
+          chan(m, "issue_redirect", &redirect_type, blk_port_fifo_depth(fi, FETCH_REDIRECT)));
+    bind2(blk_port(ii, ISSUE_CREDIT), blk_port(fi, FETCH_CREDIT),
+          chan(m, "issue_credit", &credit_type, blk_port_fifo_depth(fi, FETCH_CREDIT)));
+    for (unsigned p = 0; p < SM_MAX_PARTS; p++) {
+        char *a = g_strdup_printf("issue_exec%u", p), *b = g_strdup_printf("exec%u_release", p);
+        if (p < s->parts) {
+            blk_inst *ei = s->ex[p]->inst;
+            bind2(blk_port(ii, ISSUE_TO_EXEC0 + p), blk_port(ei, EXEC_IN),
+                  chan(m, a, &issued_type, blk_port_fifo_depth(ei, EXEC_IN)));
+            bind2(blk_port(ei, EXEC_RELEASE), blk_port(ii, ISSUE_RELEASE0 + p),
+                  chan(m, b, &release_type, blk_port_fifo_depth(ii, ISSUE_RELEASE0 + p)));
+        } else { /* partitions this SM does not have: channels nobody writes */
+            gsc_port_bind_fifo(blk_port(ii, ISSUE_TO_EXEC0 + p), chan(m, a, &issued_type, 1));
+            gsc_port_bind_fifo(blk_port(ii, ISSUE_RELEASE0 + p), chan(m, b, &release_type, 1));
+        }
+        g_free(a);
+        g_free(b);
+    }
+    bind2(blk_port(ii, ISSUE_TO_LDST), blk_port(li, LDST_IN),
+          chan(m, "issue_ldst", &issued_type, blk_port_fifo_depth(li, LDST_IN)));
+    bind2(blk_port(li, LDST_RELEASE), blk_port(ii, ISSUE_RELEASE_LDST),
+          chan(m, "ldst_release", &release_type, blk_port_fifo_depth(ii, ISSUE_RELEASE_LDST)));
+    return s;
+}
+
+void sm_topo_free(sm_topo *s)
+{
+    if (!s)
+        return;
+    fetch_free(s->fe);
+    issue_free(s->is);
+    for (unsigned p = 0; p < s->parts; p++)
+        exec_free(s->ex[p]);
+    ldst_free(s->ls);
+    g_free(s);
+}
+
+gsc_port *sm_topo_port(const sm_topo *s, sm_port p)
+{
+    switch (p) {
+    case SM_PORT_CTA_LAUNCH: return blk_port(s->is->inst, ISSUE_CTA_LAUNCH);
+    case SM_PORT_CTA_DONE: return blk_port(s->is->inst, ISSUE_CTA_DONE);
+    case SM_PORT_MEM_REQ: return blk_port(s->ls->inst, LDST_MEM_REQ);
+    case SM_PORT_MEM_RESP: return blk_port(s->ls->inst, LDST_MEM_RESP);
+    default: g_assert_not_reached();
+    }
+}
+
+unsigned sm_topo_port_depth(const sm_topo *s, sm_port p)
+{
+    switch (p) {
+    case SM_PORT_CTA_LAUNCH: return blk_port_fifo_depth(s->is->inst, ISSUE_CTA_LAUNCH);
+    case SM_PORT_MEM_RESP: return blk_port_fifo_depth(s->ls->inst, LDST_MEM_RESP);
+    default: return 8; /* outputs: the consumer decides; 8 if it does not */
+    }
+}
+
+gsc_module *sm_topo_module(const sm_topo *s)
+{
+    return s->inst->mod;
+}
+
+unsigned sm_topo_id(const sm_topo *s)
+{
+    return s->id;
+}
+
+void sm_topo_occupancy(const sm_topo *s, occupancy_sm *o)
+{
+    occupancy_sm_init_gtx480(o);
+    o->max_threads = (unsigned)blk_param_uint(s->inst, "threads");
+    o->max_warps = (unsigned)blk_param_uint(s->inst, "warps");
+    o->max_ctas = (unsigned)blk_param_uint(s->inst, "ctas");
+    o->regs_per_sm = (unsigned)blk_param_uint(s->inst, "registers");
+    o->reg_unit = (unsigned)blk_param_uint(s->inst, "reg_unit");
+    o->smem_per_sm = (unsigned)blk_param_uint(s->inst, "smem_bytes");
+}
+
+bool sm_topo_busy(const sm_topo *s)
+{
+    return issue_busy(s->is) || ldst_busy(s->ls);
+}
+
+void sm_topo_dump_state(const sm_topo *s, GString *out)
+{
+    g_string_append_printf(out, "%s:\n", s->inst->path);
+    issue_dump(s->is, out);
+}
+
+uint64_t sm_topo_progress(const sm_topo *s)
+{
+    return blk_stat_get(s->is->inst, ISSUE_STAT_WARP_INSTRS);
+}
+
+blk_inst *sm_topo_issue_inst(const sm_topo *s)
+{
+    return s->is->inst;
+}
+
+blk_inst *sm_topo_ldst_inst(const sm_topo *s)
+{
+    return s->ls->inst;
+}
+
+blk_inst *sm_topo_exec_inst(const sm_topo *s, unsigned part)
+{
+    return part < s->parts ? s->ex[part]->inst : NULL;
+}
