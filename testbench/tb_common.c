@@ -1,0 +1,568 @@
+/* tb_common.c — see tb_common.h. */
+#include "testbench/tb_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kload.h"
+#include "kernels/ptx_parse.h"
+#include "kernels/regalloc.h"
+#include "models/core/stats.h"
+#include "models/sm/issue.h"
+#include "models/sm/ldst.h"
+#include "models/sm/exec.h"
+
+#ifndef GPUSC_SRC_PTX_DIR
+#define GPUSC_SRC_PTX_DIR "kernels/ptx"
+#endif
+
+struct tb_kernel {
+    char *path, *name;
+    const workload *w;
+    wl_size size;
+    ir_module *mod;
+    fmem *mem;
+    kload_module *k;
+    sm_env env;
+};
+
+struct tb_machine {
+    wl_device dev; /* first */
+    cli_run *run;
+    sm_env *env;
+    cta_dispatch *d;
+    sm_topo **sms;
+    unsigned n_sms;
+    uint64_t watchdog, last_progress, last_check;
+    gsc_process *wd;
+    tb_kernel *k;
+    double seconds;
+    uint64_t launches;
+};
+
+static void G_GNUC_PRINTF(2, 3) G_GNUC_NORETURN die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpusc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+void tb_opts_add(cli_run *run, tb_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->watchdog = 100000;
+    GOptionEntry entries[] = {
+        {"workload", 'w', 0, G_OPTION_ARG_STRING, &o->workload, "Run a built-in workload (checked against its CPU reference)", "NAME"},
+        {"size", 0, 0, G_OPTION_ARG_STRING, &o->size, "Workload size: tiny (the default here), default or large", "SIZE"},
+        {"seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Workload input seed (default 1)", "N"},
+        {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o->list_workloads, "List the built-in workloads", NULL},
+        {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx_dir, "Where the workloads' PTX files are", "DIR"},
+        {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx, "Run a kernel of this PTX file", "FILE"},
+        {"entry", 0, 0, G_OPTION_ARG_STRING, &o->entry, "The kernel (.entry) to run", "NAME"},
+        {"grid", 0, 0, G_OPTION_ARG_STRING, &o->grid, "Blocks per grid", "X,Y,Z"},
+        {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "Threads per block", "X,Y,Z"},
+        {"shared", 0, 0, G_OPTION_ARG_INT64, &o->shared, "Dynamic shared memory per block", "BYTES"},
+        {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o->args,
+         "A kernel argument in parameter order: a scalar literal, in:PATH, out:PATH:BYTES or inout:PATH:OUTPATH", "A"},
+        {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
+         "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)", "CYCLES"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionGroup *g = g_option_group_new("kernel", "Kernel options", "Show the workload/kernel options", NULL, NULL);
+    g_option_group_add_entries(g, entries);
+    cli_add_group(run, g);
+}
+
+/* ---- the kernel -------------------------------------------------------------------------------- */
+static char *find_ptx(const tb_opts *o, const char *name)
+{
+    const char *dirs[] = {o->ptx_dir, g_getenv("GPUSC_PTX_DIR"), GPUSC_SRC_PTX_DIR};
+    for (unsigned i = 0; i < G_N_ELEMENTS(dirs); i++) {
+        if (!dirs[i])
+            continue;
+        char *p = g_build_filename(dirs[i], name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    return NULL;
+}
+
+tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
+{
+    if (o->list_workloads) {
+        for (unsigned i = 0; i < workload_count(); i++)
+            printf("%s\t%s\n", workload_get(i)->name, workload_get(i)->blurb);
+        exit(0);
+    }
+    tb_kernel *k = g_new0(tb_kernel, 1);
+    k->size = WL_SIZE_TINY;
+    if (o->ptx) {
+        if (o->workload)
+            die(TB_EXIT_USAGE, "--ptx and --workload exclude each other");
+        if (!o->entry || !o->grid || !o->block)
+            die(TB_EXIT_USAGE, "--ptx needs --entry, --grid and --block");
+        k->path = g_strdup(o->ptx);
+        k->name = g_strdup(o->entry);
+    } else {
+        const char *name = o->workload ? o->workload : def;
+        k->w = workload_find(name);
+        if (!k->w)
+            die(TB_EXIT_USAGE, "unknown workload '%s' (--list-workloads lists them)", name);
+        if (o->size && !workload_size_parse(o->size, &k->size))
+            die(TB_EXIT_USAGE, "unknown size '%s' (tiny, default or large)", o->size);
+        k->path = find_ptx(o, k->w->ptx);
+        if (!k->path)
+            die(TB_EXIT_USAGE, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", k->w->ptx);
+        k->name = g_strdup(k->w->name);
+    }
+    GError *gerr = NULL;
+    k->mod = ptx_parse_file(k->path, &gerr);
+    if (!k->mod)
+        die(TB_EXIT_USAGE, "%s", gerr->message);
+    k->mem = fmem_new();
+    GString *err = g_string_new(NULL);
+    k->k = kload_module_new(k->mod, k->mem, err);
+    if (!k->k)
+        die(TB_EXIT_USAGE, "%s: %s", k->path, err->str);
+    g_string_free(err, TRUE);
+    return k;
+}
+
+sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms)
+{
+    k->env.mod = k->mod;
+    k->env.k = k->k;
+    k->env.mem = k->mem;
+    k->env.n_sms = n_sms;
+    k->env.error = g_string_new(NULL);
+    return &k->env;
+}
+
+const char *tb_kernel_name(const tb_kernel *k)
+{
+    return k->name;
+}
+
+/* ---- the device ------------------------------------------------------------------------------- */
+static uint64_t dev_alloc(wl_device *dev, size_t bytes)
+{
+    tb_machine *m = dev->impl;
+    return fmem_alloc(m->env->mem, bytes);
+}
+
+static int dev_write(wl_device *dev, uint64_t addr, const void *src, size_t bytes, GString *err)
+{
+    tb_machine *m = dev->impl;
+    if (fmem_write(m->env->mem, addr, src, bytes))
+        return 0;
+    g_string_append_printf(err, "device write of %zu bytes: ", bytes);
+    fmem_describe_fault(m->env->mem, addr, bytes, true, err);
+    return 1;
+}
+
+static int dev_read(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GString *err)
+{
+    tb_machine *m = dev->impl;
+    if (fmem_read(m->env->mem, addr, dst, bytes))
+        return 0;
+    g_string_append_printf(err, "device read of %zu bytes: ", bytes);
+    fmem_describe_fault(m->env->mem, addr, bytes, false, err);
+    return 1;
+}
+
+/* Registers per thread for occupancy: the toolchain's allocation of the entry (32-bit registers). */
+static unsigned entry_regs(tb_machine *m, uint32_t entry)
+{
+    ir_func *f = g_ptr_array_index(m->env->mod->funcs, entry);
+    if (f->n_phys_regs == IR_NONE || f->n_phys_regs == 0) {
+        regalloc_result *r = regalloc_func(f);
+        regalloc_result_free(r);
+    }
+    return f->n_phys_regs == IR_NONE ? m->env->k->funcs[entry].n_regs : f->n_phys_regs;
+}
+
+static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
+{
+    tb_machine *m = dev->impl;
+    sm_env *env = m->env;
+    uint32_t entry = kload_find_entry(env->k, l->entry ? l->entry : "");
+    if (entry == IR_NONE) {
+        g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", l->entry ? l->entry : "",
+                               env->mod->filename ? env->mod->filename : "the module");
+        return 1;
+    }
+    for (unsigned i = 0; i < 3; i++)
+        if (l->grid[i] == 0 || l->block[i] == 0) {
+            g_string_append_printf(err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive",
+                                   l->entry, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            return 1;
+        }
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    if (threads > 1024) {
+        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)", l->entry, threads);
+        return 1;
+    }
+    if (env->k->funcs[entry].recursive) {
+        g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);
+        return 1;
+    }
+    sm_launch *L = &env->launch;
+    g_free(L->kparam);
+    L->entry = entry;
+    L->kparam_bytes = env->k->funcs[entry].kparam_bytes;
+    L->kparam = g_malloc0(L->kparam_bytes ? L->kparam_bytes : 1);
+    GString *perr = g_string_new(NULL);
+    if (kload_pack_params(env->k, entry, l->args, l->n_args, L->kparam, perr)) {
+        g_string_append_printf(err, "%s%s", g_str_has_prefix(perr->str, "kernel ") ? "" : "kernel: ", perr->str);
+        g_string_free(perr, TRUE);
+        return 1;
+    }
+    g_string_free(perr, TRUE);
+    for (unsigned i = 0; i < 3; i++) {
+        L->grid[i] = l->grid[i];
+        L->block[i] = l->block[i];
+    }
+    L->shared_dyn = l->shared_bytes;
+    L->regs_per_thread = entry_regs(m, entry);
+    if (!cta_dispatch_start(m->d, err))
+        return 1;
+    m->last_progress = UINT64_MAX;
+    gint64 t0 = g_get_monotonic_time();
+    uint64_t limit = m->run->max_cycles > 0 ? (uint64_t)m->run->max_cycles : 0;
+    uint64_t now = gsc_cycle();
+    if (limit && now >= limit) {
+        g_string_append_printf(err, "kernel %s: --max-cycles %" G_GUINT64_FORMAT " reached before the launch", l->entry, limit);
+        return 1;
+    }
+    gsc_run(limit ? limit - now : 0);
+    m->seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
+    m->launches++;
+    L->kernel_no++;
+    if (env->failed) {
+        g_string_append(err, env->error->str);
+        return 1;
+    }
+    if (!cta_dispatch_done(m->d)) {
+        g_string_append_printf(err, "kernel %s: not finished after %" G_GUINT64_FORMAT " cycles (--max-cycles)", l->entry,
+                               gsc_cycle());
+        return 1;
+    }
+    return 0;
+}
+
+static const wl_device_ops tb_ops = {dev_alloc, dev_write, dev_read, dev_launch};
+
+/* The watchdog: every `watchdog` cycles, a grid that is running must have issued something. */
+static void watchdog_run(void *self)
+{
+    tb_machine *m = self;
+    if (!cta_dispatch_done(m->d)) {
+        uint64_t p = 0;
+        for (unsigned s = 0; s < m->n_sms; s++)
+            p += sm_topo_progress(m->sms[s]);
+        if (p == m->last_progress) {
+            GString *out = g_string_new(NULL);
+            g_string_append_printf(out, "watchdog: no instruction issued for %" G_GUINT64_FORMAT " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
+                                   m->watchdog, gsc_cycle());
+            for (unsigned s = 0; s < m->n_sms; s++)
+                sm_topo_dump_state(m->sms[s], out);
+            fputs("gpusc: ", stderr);
+            fputs(out->str, stderr);
+            g_string_free(out, TRUE);
+            gsc_trace_close();
+            exit(TB_EXIT_RUN);
+        }
+        m->last_progress = p;
+    }
+    gsc_next_trigger_cycles(m->watchdog);
+}
+
+/* ---- derived figures -------------------------------------------------------------------------- */
+static uint64_t sum_stat(const tb_machine *m, int which, unsigned idx)
+{
+    uint64_t v = 0;
+    for (unsigned s = 0; s < m->n_sms; s++) {
+        if (which == 0)
+            v += blk_stat_get(sm_topo_issue_inst(m->sms[s]), idx);
+        else if (which == 1)
+            v += blk_stat_get(sm_topo_ldst_inst(m->sms[s]), idx);
+        else
+            for (unsigned p = 0; p < SM_MAX_PARTS; p++) {
+                blk_inst *e = sm_topo_exec_inst(m->sms[s], p);
+                if (e)
+                    v += blk_stat_get(e, idx);
+            }
+    }
+    return v;
+}
+
+static double d_ipc(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    return stats_ratio(sum_stat(data, 0, ISSUE_STAT_WARP_INSTRS), gsc_cycle());
+}
+
+static double d_l1(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    uint64_t h = sum_stat(data, 1, LDST_STAT_L1_HITS);
+    return stats_ratio(h, h + sum_stat(data, 1, LDST_STAT_L1_MISSES) + sum_stat(data, 1, LDST_STAT_L1_MERGED));
+}
+
+static double d_stall(const blk_ctx *ctx, void *data, unsigned idx)
+{
+    (void)ctx;
+    uint64_t total = 0;
+    for (unsigned i = ISSUE_STAT_ISSUE_CYCLES; i <= ISSUE_STAT_STALL_NO_READY; i++)
+        total += sum_stat(data, 0, i);
+    return stats_ratio(sum_stat(data, 0, idx), total);
+}
+#define STALL_FN(n, idx) static double n(const blk_ctx *c, void *d) { return d_stall(c, d, idx); }
+STALL_FN(d_issue, ISSUE_STAT_ISSUE_CYCLES)
+STALL_FN(d_no_ready, ISSUE_STAT_STALL_NO_READY)
+STALL_FN(d_sb, ISSUE_STAT_STALL_SCOREBOARD)
+STALL_FN(d_pipe, ISSUE_STAT_STALL_PIPELINE)
+STALL_FN(d_mem, ISSUE_STAT_STALL_MEMORY)
+STALL_FN(d_bar, ISSUE_STAT_STALL_BARRIER)
+STALL_FN(d_idle, ISSUE_STAT_STALL_IDLE)
+
+static double d_conflicts(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    return (double)sum_stat(data, 2, EXEC_STAT_BANK_CONFLICTS);
+}
+
+static double d_ctas(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    const tb_machine *m = data;
+    return stats_ratio(sum_stat(data, 0, ISSUE_STAT_CTA_CYCLES), gsc_cycle() * (uint64_t)m->n_sms);
+}
+
+static double d_speed(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    const tb_machine *m = data;
+    return m->seconds > 0 ? (double)gsc_cycle() / m->seconds : 0;
+}
+
+tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo **sms, unsigned n_sms)
+{
+    tb_machine *m = g_new0(tb_machine, 1);
+    m->dev.ops = &tb_ops;
+    m->dev.impl = m;
+    m->run = run;
+    m->env = env;
+    m->d = d;
+    m->sms = g_memdup2(sms, n_sms * sizeof *sms);
+    m->n_sms = n_sms;
+    blk_ctx *c = run->ctx;
+    blk_ctx_add_derived(c, "tb.ipc", "instructions/cycle", "warp instructions per cycle, all SMs", d_ipc, m);
+    blk_ctx_add_derived(c, "tb.issue_slot_use", "ratio", "scheduler-cycles with an issue", d_issue, m);
+    blk_ctx_add_derived(c, "tb.stall_no_ready_warp", "ratio", "scheduler-cycles: no valid instruction", d_no_ready, m);
+    blk_ctx_add_derived(c, "tb.stall_scoreboard", "ratio", "scheduler-cycles: waiting on a short result", d_sb, m);
+    blk_ctx_add_derived(c, "tb.stall_pipeline_busy", "ratio", "scheduler-cycles: unit busy", d_pipe, m);
+    blk_ctx_add_derived(c, "tb.stall_memory", "ratio", "scheduler-cycles: waiting on a load", d_mem, m);
+    blk_ctx_add_derived(c, "tb.stall_barrier", "ratio", "scheduler-cycles: warps at a barrier", d_bar, m);
+    blk_ctx_add_derived(c, "tb.stall_idle", "ratio", "scheduler-cycles: no resident warp", d_idle, m);
+    blk_ctx_add_derived(c, "tb.l1_hit_rate", "ratio", "L1D read hits / reads, all SMs", d_l1, m);
+    blk_ctx_add_derived(c, "tb.bank_conflicts", "read-cycles", "register bank conflicts, all SMs", d_conflicts, m);
+    blk_ctx_add_derived(c, "tb.resident_ctas_per_sm", "CTAs", "average resident CTAs per SM", d_ctas, m);
+    blk_ctx_add_derived(c, "tb.cycles_per_second", "cycles/s", "simulation speed (wall clock, launches only)", d_speed, m);
+    return m;
+}
+
+static bool parse_dims(const char *s, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    char **parts = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(parts);
+    bool ok = n >= 1 && n <= 3;
+    for (guint i = 0; ok && i < n; i++) {
+        guint64 v;
+        if (!g_ascii_string_to_unsigned(g_strstrip(parts[i]), 10, 1, UINT32_MAX, &v, NULL))
+            ok = false;
+        else
+            out[i] = (unsigned)v;
+    }
+    g_strfreev(parts);
+    return ok;
+}
+
+typedef struct {
+    char *path;
+    uint64_t addr, bytes;
+} out_buf;
+
+/* --arg: scalar literals by the parameter's type, in:/out:/inout: buffers. */
+static int ptx_arg(tb_machine *m, const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GPtrArray *outs, GString *e)
+{
+    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"), inout = g_str_has_prefix(s, "inout:");
+    if (!in && !out && !inout) {
+        ir_type t = (ir_type)pa->type;
+        char *end = NULL;
+        if (ir_type_is_float(t)) {
+            double v = g_ascii_strtod(s, &end);
+            if (!*s || *end)
+                goto bad;
+            *a = t == IR_T_F64 ? WL_F64(v) : WL_F32((float)v);
+        } else if (ir_type_is_signed(t)) {
+            gint64 v = g_ascii_strtoll(s, &end, 0);
+            if (!*s || *end)
+                goto bad;
+            *a = pa->size == 8 ? (wl_arg){.kind = WL_ARG_S64, .v.s64 = v} : WL_S32((int32_t)v);
+        } else {
+            guint64 v = g_ascii_strtoull(s, &end, 0);
+            if (!*s || *end)
+                goto bad;
+            *a = pa->size == 8 ? WL_U64(v) : WL_U32((uint32_t)v);
+        }
+        return 0;
+    bad:
+        g_string_append_printf(e, "--arg %u (%s): '%s' is not a %s literal", pos, pa->name, s, ir_type_name(t));
+        return 1;
+    }
+    const char *rest = s + (in ? 3 : out ? 4 : 6);
+    gchar *data = NULL;
+    gsize len = 0;
+    char *outpath = NULL;
+    if (out) {
+        const char *colon = strrchr(rest, ':');
+        guint64 v;
+        if (!colon || colon == rest || !g_ascii_string_to_unsigned(colon + 1, 10, 1, G_MAXUINT32, &v, NULL)) {
+            g_string_append_printf(e, "--arg %u: '%s' is not out:PATH:BYTES", pos, s);
+            return 1;
+        }
+        outpath = g_strndup(rest, (gsize)(colon - rest));
+        len = v;
+    } else {
+        const char *colon = inout ? strrchr(rest, ':') : NULL;
+        if (inout && (!colon || colon == rest || !colon[1])) {
+            g_string_append_printf(e, "--arg %u: '%s' is not inout:PATH:OUTPATH", pos, s);
+            return 1;
+        }
+        char *path = inout ? g_strndup(rest, (gsize)(colon - rest)) : g_strdup(rest);
+        GError *gerr = NULL;
+        if (!g_file_get_contents(path, &data, &len, &gerr)) {
+            g_string_append_printf(e, "--arg %u: cannot read '%s': %s", pos, path, gerr->message);
+            g_error_free(gerr);
+            g_free(path);
+            return 1;
+        }
+        g_free(path);
+        if (inout)
+            outpath = g_strdup(colon + 1);
+    }
+    uint64_t addr = m->dev.ops->alloc(&m->dev, len ? len : 1);
+    if (data)
+        m->dev.ops->write(&m->dev, addr, data, len, e);
+    g_free(data);
+    if (outpath) {
+        out_buf *ob = g_new0(out_buf, 1);
+        ob->path = outpath;
+        ob->addr = addr;
+        ob->bytes = len;
+        g_ptr_array_add(outs, ob);
+    }
+    *a = WL_PTR(addr);
+    return 0;
+}
+
+static int run_ptx(tb_machine *m, tb_kernel *k, const tb_opts *o, GString *err)
+{
+    wl_launch l = {.entry = o->entry, .shared_bytes = (unsigned)o->shared};
+    if (!parse_dims(o->grid, l.grid) || !parse_dims(o->block, l.block)) {
+        g_string_append(err, "--grid and --block take X[,Y[,Z]] with positive integers");
+        return TB_EXIT_USAGE;
+    }
+    uint32_t entry = kload_find_entry(k->k, o->entry);
+    if (entry == IR_NONE) {
+        g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", o->entry, k->path);
+        return TB_EXIT_USAGE;
+    }
+    const ir_func *f = g_ptr_array_index(k->mod->funcs, entry);
+    unsigned np = f->params ? f->params->len : 0, na = o->args ? g_strv_length(o->args) : 0;
+    if (np != na) {
+        g_string_append_printf(err, "kernel %s takes %u arguments, %u given (--arg)", o->entry, np, na);
+        return TB_EXIT_USAGE;
+    }
+    wl_arg *args = g_new0(wl_arg, np + 1);
+    GPtrArray *outs = g_ptr_array_new();
+    int rc = 0;
+    for (unsigned i = 0; i < np && !rc; i++)
+        if (ptx_arg(m, o->args[i], &g_array_index(f->params, ir_param, i), i + 1, &args[i], outs, err))
+            rc = TB_EXIT_USAGE;
+    l.args = args;
+    l.n_args = np;
+    if (!rc && dev_launch(&m->dev, &l, err))
+        rc = TB_EXIT_RUN;
+    for (guint i = 0; i < outs->len; i++) {
+        out_buf *ob = g_ptr_array_index(outs, i);
+        if (!rc) {
+            uint8_t *buf = g_malloc(ob->bytes + 1);
+            GError *gerr = NULL;
+            if (dev_read(&m->dev, ob->addr, buf, ob->bytes, err) ||
+                !g_file_set_contents(ob->path, (const char *)buf, (gssize)ob->bytes, &gerr)) {
+                if (gerr) {
+                    g_string_append_printf(err, "cannot write '%s': %s", ob->path, gerr->message);
+                    g_error_free(gerr);
+                }
+                rc = TB_EXIT_RUN;
+            }
+            g_free(buf);
+        }
+        g_free(ob->path);
+        g_free(ob);
+    }
+    g_ptr_array_free(outs, TRUE);
+    g_free(args);
+    return rc;
+}
+
+int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
+{
+    m->k = k;
+    m->watchdog = o->watchdog > 0 ? (uint64_t)o->watchdog : 0;
+    GString *err = g_string_new(NULL);
+    int rc;
+    if (k->w) {
+        rc = k->w->run(k->size, (uint32_t)o->seed, &m->dev, err) ? TB_EXIT_RUN : TB_EXIT_OK;
+        if (rc)
+            fprintf(stderr, "gpusc: workload %s (%s, seed %u): %s\n", k->w->name, workload_size_name(k->size),
+                    (unsigned)o->seed, err->len ? err->str : "failed");
+    } else {
+        rc = run_ptx(m, k, o, err);
+        if (rc)
+            fprintf(stderr, "gpusc: %s\n", err->str);
+    }
+    g_string_free(err, TRUE);
+    return rc;
+}
+
+/* Created before elaboration (the watchdog process), after tb_machine_new. */
+void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles)
+{
+    m->watchdog = cycles;
+    if (!cycles)
+        return;
+    m->wd = gsc_process_new(mod, "watchdog", watchdog_run, m);
+    gsc_process_initialize(m->wd);
+}
+
+void tb_machine_summary(tb_machine *m, FILE *out)
+{
+    uint64_t cycles = gsc_cycle();
+    uint64_t wi = sum_stat(m, 0, ISSUE_STAT_WARP_INSTRS);
+    fprintf(out, "summary: %s: %" G_GUINT64_FORMAT " cycles, %" G_GUINT64_FORMAT " warp instructions, IPC %.3f, "
+                 "L1D hit rate %.3f, %" G_GUINT64_FORMAT " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s\n",
+            m->k ? m->k->name : "?", cycles, wi, stats_ratio(wi, cycles), d_l1(NULL, m),
+            sum_stat(m, 2, EXEC_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
+            m->seconds > 0 ? (double)wi / m->seconds : 0.0);
+}

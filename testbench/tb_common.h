@@ -1,0 +1,65 @@
+/* tb_common.h — what the SM and GPU testbenches share: the workload / PTX command-line options, the
+ * loaded kernel module, a wl_device whose launch runs a grid on the timing model (cta_dispatch + the
+ * SMs behind it), the watchdog, and the derived statistics (IPC, stall breakdown, hit rates).
+ *
+ * A testbench:
+ *     sm_topo_register();
+ *     cli_run *run = cli_new("tb-sm", ..., &desc, "tb", "gtx480");
+ *     tb_opts o; tb_opts_add(run, &o);
+ *     cli_parse(run, &argc, &argv);
+ *     tb_kernel *k = tb_kernel_load(&o);                // exits 2 with a message on bad input
+ *     sm_env *env = tb_kernel_env(k, n_sms);
+ *     ... build cta_dispatch, SMs, memory side under run->top->mod ...
+ *     tb_machine *m = tb_machine_new(run, env, dispatch, sms, n_sms);
+ *     cli_elaborate(run);
+ *     int rc = tb_machine_run(m, k, &o);                 // the workload (checked) or the PTX kernel
+ *     cli_finish(run, gsc_cycle());
+ *     return tb_machine_report(m, rc);
+ */
+#ifndef GPUSC_TESTBENCH_TB_COMMON_H
+#define GPUSC_TESTBENCH_TB_COMMON_H
+
+#include <glib.h>
+
+#include "kernels/workload.h"
+#include "models/core/cli.h"
+#include "models/sm/cta_dispatch.h"
+#include "models/topo/sm.h"
+
+G_BEGIN_DECLS
+
+enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
+
+typedef struct {
+    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
+    gint64 seed, shared, watchdog;
+    char **args;
+    gboolean list_workloads;
+} tb_opts;
+
+/* Adds the testbench options (--workload/--size/--seed, --ptx/--entry/--grid/--block/--shared/--arg,
+ * --ptx-dir, --watchdog) to the program's command line. */
+void tb_opts_add(cli_run *run, tb_opts *o);
+
+typedef struct tb_kernel tb_kernel;
+/* Parse the workload's PTX (or --ptx), make the memory image and lay the module out. On bad input
+ * prints "gpusc: ..." and exits 2. Default workload: `def`. */
+tb_kernel *tb_kernel_load(const tb_opts *o, const char *def);
+sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms);
+const char *tb_kernel_name(const tb_kernel *k);
+
+typedef struct tb_machine tb_machine;
+tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo **sms, unsigned n_sms);
+/* Run the workload (its output checked against its CPU reference) or the PTX kernel. Returns a
+ * TB_EXIT_* code; messages are printed. */
+int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o);
+/* The watchdog process (call before cli_elaborate): every `cycles` cycles, a running grid must have
+ * issued an instruction, else the run ends with a dump of every warp (0: no watchdog). */
+void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles);
+/* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
+ * resident CTAs) after cli_finish. */
+void tb_machine_summary(tb_machine *m, FILE *out);
+
+G_END_DECLS
+
+#endif
