@@ -17,3 +17,6 @@ check_PROGRAMS += tests/mem/test_dram_blk
 TESTS += tests/mem/test_dram_blk
 tests_mem_test_dram_blk_SOURCES = tests/mem/test_dram_blk.c $(MEM_TEST_DRV)
 tests_mem_test_dram_blk_LDADD = $(GPUSC_LIBS)
+check_PROGRAMS += tests/mem/test_l2
+TESTS += tests/mem/test_l2
+tests_mem_test_l2_LDADD = $(GPUSC_LIBS)
