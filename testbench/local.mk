@@ -13,3 +13,6 @@ testbench_libtbcommon_la_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_t
 bin_PROGRAMS += testbench/tb-sm
 testbench_tb_sm_SOURCES = testbench/tb-sm.c
 testbench_tb_sm_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+bin_PROGRAMS += testbench/tb-subcore
+testbench_tb_subcore_SOURCES = testbench/tb-subcore.c
+testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)

@@ -105,7 +105,7 @@ static void exec_writeback(exec_blk *e, uint64_t now)
     for (unsigned i = 0; i < n; i++) {
         release_t *r = (release_t *)(uintptr_t)res[i].payload;
         for (unsigned j = 0; j < r->n_dst; j++)
-            bankmap_queues_push_write(e->banks, bankmap_bank(&e->map, r->dst[j], r->warp, e->group), r->dst[j]);
+            bankmap_queues_push_write(e->banks, bankmap_bank(&e->map, r->dst[j], r->warp, 0), r->dst[j]);
         g_queue_push_tail(&e->releases, r);
     }
     gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
@@ -136,7 +136,7 @@ static void exec_allocate(exec_blk *e)
         co->age = e->seq++;
         co->pending = co->it.n_src;
         for (unsigned j = 0; j < co->it.n_src; j++)
-            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, co->it.src[j], co->it.warp, e->group), c, c);
+            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, co->it.src[j], co->it.warp, 0), c, c);
     }
 }
 
