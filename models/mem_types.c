@@ -43,6 +43,8 @@ void mem_line_read(fmem *m, uint64_t addr, unsigned bytes, uint8_t *dst)
 bool mem_atomic_perform(fmem *m, const mem_req_t *req, uint64_t old_out[MEM_ATOM_LANES], GString *err)
 {
     const mem_atom_t *a = &req->atom;
+    if (a->lanes == 0)
+        return true; /* the SM performed the operation itself (at issue) and sends it for timing */
     if (a->esize != 4 && a->esize != 8) {
         g_string_append_printf(err, "atomic element size %u is not 4 or 8", a->esize);
         return false;

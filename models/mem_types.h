@@ -83,7 +83,8 @@ extern const gsc_type mem_resp_type;
 void mem_line_read(fmem *m, uint64_t addr, unsigned bytes, uint8_t *dst);
 /* Perform a MEM_ATOMIC request on the image: for each lane of req->atom.lanes in increasing order,
  * old = element at req->addr + offset[l]; new = ir_exec_atom(op, type, flags; old, b[l], c[l]);
- * store new; old_out[l] = old. Returns false (with a message in err) if an element is not in a
+ * store new; old_out[l] = old. No lanes (atom.lanes == 0): nothing to do (an SM that executes atomics
+ * at issue sends the request for timing only). Returns false (with a message in err) if an element is not in a
  * writable mapped region or the element size is not 4 or 8; lanes before it were performed. */
 bool mem_atomic_perform(fmem *m, const mem_req_t *req, uint64_t old_out[MEM_ATOM_LANES], GString *err);
 

@@ -16,3 +16,8 @@ testbench_tb_sm_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 bin_PROGRAMS += testbench/tb-subcore
 testbench_tb_subcore_SOURCES = testbench/tb-subcore.c
 testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+# tb-gpu: the gpu topology (N SMs + icnt + L2 + DRAM); see docs/gpu.md.
+bin_PROGRAMS += testbench/tb-gpu
+testbench_tb_gpu_SOURCES = testbench/tb-gpu.c
+testbench_tb_gpu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)

@@ -92,6 +92,8 @@ unsigned icnt_blk_req_bytes(unsigned header_bytes, const mem_req_t *r)
     case MEM_WRITEBACK:
         return header_bytes + popcount64(r->mask_lo) + popcount64(r->mask_hi);
     case MEM_ATOMIC: {
+        if (r->atom.lanes == 0) /* performed at issue by the SM: the request carries masked bytes */
+            return header_bytes + popcount64(r->mask_lo) + popcount64(r->mask_hi);
         unsigned ops = r->atom.op == IR_ATOM_CAS ? 2 : 1;
         return header_bytes + popcount64(r->atom.lanes) * r->atom.esize * ops;
     }

@@ -4,8 +4,10 @@ models_libgpusc_models_la_SOURCES += \
 	models/mem/slots.h \
 	models/mem/icnt_blk.c models/mem/icnt_blk.h \
 	models/mem/dram_blk.c models/mem/dram_blk.h \
-	models/mem/l2.c models/mem/l2.h
-nobase_pkginclude_HEADERS += models/mem/slots.h models/mem/icnt_blk.h models/mem/dram_blk.h models/mem/l2.h
+	models/mem/l2.c models/mem/l2.h \
+	models/topo/gpu.c models/topo/gpu.h
+nobase_pkginclude_HEADERS += models/mem/slots.h models/mem/icnt_blk.h models/mem/dram_blk.h models/mem/l2.h \
+	models/topo/gpu.h
 
 # Tests (tests/mem/): harness tests per block; drv drives the blocks with per-node ports.
 MEM_TEST_DRV = tests/mem/drv.c tests/mem/drv.h

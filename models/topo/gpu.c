@@ -1,0 +1,243 @@
+/* gpu.c — the `gpu` topology (see gpu.h): instantiate and bind. No behaviour here. */
+#include "models/topo/gpu.h"
+
+#include "models/core/stats.h"
+
+static const char *const sm_kinds[] = {"sm", "subcore_sm", NULL};
+
+static const blk_param_desc params[] = {
+    {"sms", BLK_PARAM_UINT, "15", "1", "256", NULL, "SMs", "SMs [S: GTX480 gpgpu_n_clusters 15 x 1 core]"},
+    {"mem_channels", BLK_PARAM_UINT, "6", "1", "64", NULL, "channels", "DRAM channels [S: GTX480 gpgpu_n_mem 6]"},
+    {"sub_partitions", BLK_PARAM_UINT, "2", "1", "8", NULL, "slices",
+     "L2 slices (memory sub-partitions) per channel [S: gpgpu_n_sub_partition_per_mchannel 2]"},
+    {"sm_kind", BLK_PARAM_ENUM, "sm", NULL, NULL, sm_kinds, "", "the SM topology: monolithic or sub-core"},
+};
+
+const blk_desc gpu_topo_desc = {
+    "gpu", "topology: cta_dispatch, N SMs, interconnect, L2 slices, DRAM channels, the functional memory image",
+    "docs/baseline-design.md §3", NULL, 0, params, BLK_N(params), NULL, 0, NULL, 0,
+};
+
+struct gpu_topo {
+    blk_inst *inst;
+    unsigned n_sms, n_channels, n_sub, n_parts;
+    bool subcore;
+    cta_dispatch *dispatch;
+    sm_topo **sms;
+    icnt_blk *icnt;
+    l2_blk **l2;
+    dram_blk **dram;
+};
+
+void gpu_topo_register_mem(void)
+{
+    blk_registry_add(&icnt_blk_desc);
+    blk_registry_add(&l2_desc);
+    blk_registry_add(&dram_blk_desc);
+    blk_registry_add(&gpu_topo_desc);
+}
+
+void gpu_topo_register(void)
+{
+    gpu_topo_register_mem();
+    sm_topo_register();
+}
+
+gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name)
+{
+    gpu_topo *g = g_new0(gpu_topo, 1);
+    g->inst = blk_inst_new(ctx, parent, name, &gpu_topo_desc);
+    g->n_sms = (unsigned)blk_param_uint(g->inst, "sms");
+    g->n_channels = (unsigned)blk_param_uint(g->inst, "mem_channels");
+    g->n_sub = (unsigned)blk_param_uint(g->inst, "sub_partitions");
+    g->n_parts = g->n_channels * g->n_sub;
+    g->subcore = blk_param_enum(g->inst, "sm_kind") == 1;
+    return g;
+}
+
+static void bind(gsc_module *m, const char *fmt, unsigned i, const gsc_type *t, unsigned depth, gsc_port *out,
+                 gsc_port *in)
+{
+    char *name = g_strdup_printf(fmt, i);
+    gsc_fifo *f = gsc_fifo_new(m, name, t, depth);
+    g_free(name);
+    gsc_port_bind_fifo(out, f);
+    gsc_port_bind_fifo(in, f);
+}
+
+static void gpu_topo_build_sms(gpu_topo *g, sm_env *env)
+{
+    gsc_module *m = g->inst->mod;
+    blk_ctx *ctx = g->inst->ctx;
+    g->dispatch = cta_dispatch_new(ctx, m, "dispatch", env, g->n_sms);
+    g->sms = g_new0(sm_topo *, g->n_sms);
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        char *name = g_strdup_printf("sm%u", i);
+        g->sms[i] = sm_topo_new(ctx, m, name, i, env, g->subcore);
+        g_free(name);
+    }
+    occupancy_sm occ;
+    sm_topo_occupancy(g->sms[0], &occ);
+    cta_dispatch_set_limits(g->dispatch, &occ);
+    unsigned done_depth = (unsigned)blk_param_uint(g->dispatch->inst, "done_depth");
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        sm_topo *s = g->sms[i];
+        bind(m, "cta_launch%u", i, &cta_launch_type, sm_topo_port_depth(s, SM_PORT_CTA_LAUNCH),
+             cta_dispatch_port_launch(g->dispatch, i), sm_topo_port(s, SM_PORT_CTA_LAUNCH));
+        bind(m, "cta_done%u", i, &cta_done_type, done_depth, sm_topo_port(s, SM_PORT_CTA_DONE),
+             cta_dispatch_port_done(g->dispatch, i));
+    }
+}
+
+static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
+{
+    gsc_module *m = g->inst->mod;
+    blk_ctx *ctx = g->inst->ctx;
+    g->icnt = icnt_blk_new(ctx, m, "icnt", g->n_sms, g->n_parts);
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        sm_topo *s = g->sms[i];
+        bind(m, "sm_req%u", i, &mem_req_type, sm_topo_port_depth(s, SM_PORT_MEM_REQ), sm_topo_port(s, SM_PORT_MEM_REQ),
+             icnt_blk_sm_req(g->icnt, i));
+        bind(m, "sm_resp%u", i, &mem_resp_type, sm_topo_port_depth(s, SM_PORT_MEM_RESP), icnt_blk_sm_resp(g->icnt, i),
+             sm_topo_port(s, SM_PORT_MEM_RESP));
+    }
+    g->l2 = g_new0(l2_blk *, g->n_parts);
+    g->dram = g_new0(dram_blk *, g->n_channels);
+    for (unsigned c = 0; c < g->n_channels; c++) {
+        char *name = g_strdup_printf("dram%u", c);
+        g->dram[c] = dram_blk_new(ctx, m, name, env->mem, g->n_sub);
+        g_free(name);
+    }
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        char *name = g_strdup_printf("l2_%u", p);
+        l2_blk *l2 = g->l2[p] = l2_new(ctx, m, name, env->mem, g->n_parts);
+        g_free(name);
+        bind(m, "l2_req%u", p, &mem_req_type, blk_port_fifo_depth(l2->inst, L2_PORT_REQ), icnt_blk_l2_req(g->icnt, p),
+             blk_port(l2->inst, L2_PORT_REQ));
+        bind(m, "l2_resp%u", p, &mem_resp_type, blk_port_fifo_depth(l2->inst, L2_PORT_RESP),
+             blk_port(l2->inst, L2_PORT_RESP), icnt_blk_l2_resp(g->icnt, p));
+        dram_blk *d = g->dram[p / g->n_sub];
+        unsigned k = p % g->n_sub;
+        bind(m, "dram_req%u", p, &mem_req_type, dram_blk_in_depth(d), blk_port(l2->inst, L2_PORT_DRAM_REQ),
+             dram_blk_req(d, k));
+        bind(m, "dram_resp%u", p, &mem_resp_type, dram_blk_resp_depth(d), dram_blk_resp(d, k),
+             blk_port(l2->inst, L2_PORT_DRAM_RESP));
+    }
+}
+
+void gpu_topo_build(gpu_topo *g, sm_env *env)
+{
+    g_assert(env->n_sms == g->n_sms && !g->sms);
+    gpu_topo_build_sms(g, env);
+    gpu_topo_build_mem(g, env);
+}
+
+void gpu_topo_free(gpu_topo *g)
+{
+    if (!g)
+        return;
+    for (unsigned i = 0; g->sms && i < g->n_sms; i++)
+        sm_topo_free(g->sms[i]);
+    for (unsigned p = 0; g->l2 && p < g->n_parts; p++)
+        l2_free(g->l2[p]);
+    for (unsigned c = 0; g->dram && c < g->n_channels; c++)
+        dram_blk_free(g->dram[c]);
+    icnt_blk_free(g->icnt);
+    cta_dispatch_free(g->dispatch);
+    g_free(g->sms);
+    g_free(g->l2);
+    g_free(g->dram);
+    g_free(g);
+}
+
+unsigned gpu_topo_n_sms(const gpu_topo *g)
+{
+    return g->n_sms;
+}
+unsigned gpu_topo_n_parts(const gpu_topo *g)
+{
+    return g->n_parts;
+}
+unsigned gpu_topo_n_channels(const gpu_topo *g)
+{
+    return g->n_channels;
+}
+gsc_module *gpu_topo_module(const gpu_topo *g)
+{
+    return g->inst->mod;
+}
+cta_dispatch *gpu_topo_dispatch(const gpu_topo *g)
+{
+    return g->dispatch;
+}
+sm_topo **gpu_topo_sms(const gpu_topo *g)
+{
+    return g->sms;
+}
+icnt_blk *gpu_topo_icnt(const gpu_topo *g)
+{
+    return g->icnt;
+}
+l2_blk *gpu_topo_l2(const gpu_topo *g, unsigned part)
+{
+    g_assert(part < g->n_parts);
+    return g->l2[part];
+}
+dram_blk *gpu_topo_dram(const gpu_topo *g, unsigned channel)
+{
+    g_assert(channel < g->n_channels);
+    return g->dram[channel];
+}
+
+const char *gpu_topo_fault(const gpu_topo *g)
+{
+    for (unsigned p = 0; p < g->n_parts; p++)
+        if (l2_fault(g->l2[p]))
+            return l2_fault(g->l2[p]);
+    return NULL;
+}
+
+bool gpu_topo_mem_idle(const gpu_topo *g)
+{
+    if (g->icnt->req_in_flight || g->icnt->resp_in_flight)
+        return false;
+    for (unsigned p = 0; p < g->n_parts; p++)
+        if (!l2_idle(g->l2[p]))
+            return false;
+    return true;
+}
+
+static uint64_t sum_l2(const gpu_topo *g, unsigned stat)
+{
+    uint64_t s = 0;
+    for (unsigned p = 0; p < g->n_parts; p++)
+        s += blk_stat_get(g->l2[p]->inst, stat);
+    return s;
+}
+
+void gpu_topo_summary(const gpu_topo *g, FILE *out)
+{
+    uint64_t hits = sum_l2(g, L2_STAT_HITS), misses = sum_l2(g, L2_STAT_MISSES), merged = sum_l2(g, L2_STAT_MERGED);
+    fprintf(out, "L2: %" G_GUINT64_FORMAT " accesses (%" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
+                 " writes, %" G_GUINT64_FORMAT " atomics) over %u slices, hit rate %.4f (%" G_GUINT64_FORMAT
+                 " hits, %" G_GUINT64_FORMAT " misses, %" G_GUINT64_FORMAT " merged), %" G_GUINT64_FORMAT
+                 " write-backs\n",
+            hits + misses + merged, sum_l2(g, L2_STAT_READS), sum_l2(g, L2_STAT_WRITES), sum_l2(g, L2_STAT_ATOMICS),
+            g->n_parts, stats_ratio(hits, hits + misses + merged), hits, misses, merged,
+            sum_l2(g, L2_STAT_WRITEBACKS));
+    uint64_t reads = 0, writes = 0, busy = 0;
+    for (unsigned c = 0; c < g->n_channels; c++) {
+        reads += blk_stat_get(g->dram[c]->inst, DRAM_STAT_READS);
+        writes += blk_stat_get(g->dram[c]->inst, DRAM_STAT_WRITES);
+        busy += blk_stat_get(g->dram[c]->inst, DRAM_STAT_BUSY_CYCLES);
+    }
+    fprintf(out, "DRAM: %" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT " write-backs over %u channels, bus utilisation %.4f\n",
+            reads, writes, g->n_channels, stats_ratio(busy, gsc_cycle() * (uint64_t)g->n_channels));
+    const blk_inst *ic = g->icnt->inst;
+    fprintf(out, "icnt: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT
+                 " replies; utilisation request %.4f, reply %.4f; mean latency request %.1f, reply %.1f cycles\n",
+            blk_stat_get(ic, ICNT_STAT_REQ_PACKETS), blk_stat_get(ic, ICNT_STAT_RESP_PACKETS),
+            blk_stat_value(ic, ICNT_STAT_REQ_UTIL), blk_stat_value(ic, ICNT_STAT_RESP_UTIL),
+            stats_ratio(blk_stat_get(ic, ICNT_STAT_REQ_LATENCY), blk_stat_get(ic, ICNT_STAT_REQ_PACKETS)),
+            stats_ratio(blk_stat_get(ic, ICNT_STAT_RESP_LATENCY), blk_stat_get(ic, ICNT_STAT_RESP_PACKETS)));
+}

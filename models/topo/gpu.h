@@ -1,0 +1,67 @@
+/* gpu.h — the `gpu` topology: cta_dispatch, N SMs (monolithic `sm` or `subcore_sm`), the `icnt`
+ * between them and the memory sub-partitions, one `l2` slice per sub-partition, one `dram` channel
+ * per `sub_partitions` slices, and the functional memory image (env->mem, owned by the testbench)
+ * behind them (docs/baseline-design.md §3; docs/gpu.md). A topology file holds no behaviour: it
+ * instantiates blocks and binds their ports.
+ *
+ * Names: <parent>.<name>.dispatch, .sm<i>, .icnt, .l2_<p>, .dram<c>; FIFOs <name>.sm_req<i>,
+ * .sm_resp<i>, .cta_launch<i>, .cta_done<i>, .l2_req<p>, .l2_resp<p>, .dram_req<p>, .dram_resp<p>.
+ * Sub-partition p belongs to channel p / sub_partitions (port p mod sub_partitions); lines are
+ * interleaved over the n_channels x sub_partitions slices by the icnt (interleave_bytes).
+ *
+ * Usage:
+ *   gpu_topo_register();                         // block and topology descriptors, presets
+ *   gpu_topo *g = gpu_topo_new(ctx, parent, "gpu");   // reads [gpu] sms, mem_channels, ...
+ *   sm_env *env = tb_kernel_env(k, gpu_topo_n_sms(g));
+ *   gpu_topo_build(g, env);
+ */
+#ifndef GPUSC_MODELS_TOPO_GPU_H
+#define GPUSC_MODELS_TOPO_GPU_H
+
+#include <stdio.h>
+
+#include "models/core/block.h"
+#include "models/mem/dram_blk.h"
+#include "models/mem/icnt_blk.h"
+#include "models/mem/l2.h"
+#include "models/sm/cta_dispatch.h"
+#include "models/topo/sm.h"
+
+G_BEGIN_DECLS
+
+extern const blk_desc gpu_topo_desc;
+
+typedef struct gpu_topo gpu_topo;
+
+/* Registers the SM side (sm_topo_register), the memory-side blocks and the gpu topology (idempotent). */
+void gpu_topo_register(void);
+/* Registers only the memory-side descriptors (icnt, l2, dram, gpu): for programs that load presets
+ * naming those sections without building a GPU. */
+void gpu_topo_register_mem(void);
+
+gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name);
+/* Instantiate and wire everything for env (env->n_sms must equal gpu_topo_n_sms). */
+void gpu_topo_build(gpu_topo *g, sm_env *env);
+void gpu_topo_free(gpu_topo *g);
+
+unsigned gpu_topo_n_sms(const gpu_topo *g);
+unsigned gpu_topo_n_parts(const gpu_topo *g);
+unsigned gpu_topo_n_channels(const gpu_topo *g);
+gsc_module *gpu_topo_module(const gpu_topo *g);
+cta_dispatch *gpu_topo_dispatch(const gpu_topo *g);
+sm_topo **gpu_topo_sms(const gpu_topo *g);
+icnt_blk *gpu_topo_icnt(const gpu_topo *g);
+l2_blk *gpu_topo_l2(const gpu_topo *g, unsigned part);
+dram_blk *gpu_topo_dram(const gpu_topo *g, unsigned channel);
+
+/* The first memory-side error (an atomic on unmapped memory at an L2 slice), or NULL. */
+const char *gpu_topo_fault(const gpu_topo *g);
+/* True when no request is inside the memory side (icnt, L2 slices). */
+bool gpu_topo_mem_idle(const gpu_topo *g);
+/* Memory-side summary: L2 accesses and hit rate over all slices, DRAM reads/writes and bus
+ * utilisation, interconnect packets and utilisation. */
+void gpu_topo_summary(const gpu_topo *g, FILE *out);
+
+G_END_DECLS
+
+#endif /* GPUSC_MODELS_TOPO_GPU_H */
