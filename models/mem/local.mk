@@ -22,3 +22,11 @@ tests_mem_test_dram_blk_LDADD = $(GPUSC_LIBS)
 check_PROGRAMS += tests/mem/test_l2
 TESTS += tests/mem/test_l2
 tests_mem_test_l2_LDADD = $(GPUSC_LIBS)
+
+# tb-gpu: every workload x issue policy at the tiny size, scaling over 1/4/15 SMs, bad input; the
+# default size in `make check-long`.
+dist_check_SCRIPTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
+	tests/mem/tb_gpu_workloads_long.sh
+TESTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh
+# Makefile.am sets `LONG_TESTS =` after the fragments: append with a GNU make override (as kernels/frun.mk).
+override LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh

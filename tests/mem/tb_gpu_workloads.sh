@@ -1,0 +1,34 @@
+#!/bin/sh
+# Every built-in workload on tb-gpu (15 SMs + icnt + L2 + DRAM) with every issue policy, checked
+# against its CPU reference by the testbench (TAP). Size from $1 (default tiny);
+# tb_gpu_workloads_long.sh runs the default size.
+size=${1:-tiny}
+tb="${top_builddir:-.}/testbench/tb-gpu"
+if [ ! -x "$tb" ]; then
+    echo "1..0 # SKIP $tb is not built"
+    exit 0
+fi
+names=$("$tb" --list-workloads | cut -f1)
+policies="lrr gto oldest two_level_active:6:0:1"
+if [ -z "$names" ]; then
+    echo "1..1"
+    echo "not ok 1 - tb-gpu --list-workloads lists nothing"
+    exit 0
+fi
+n=$(echo "$names" | wc -l)
+echo "1..$((4 * n))"
+i=0
+for w in $names; do
+    for p in $policies; do
+        i=$((i + 1))
+        out=$("$tb" --workload "$w" --size "$size" --set "issue.policy=$p" --no-trace --watchdog 200000 2>&1)
+        rc=$?
+        cycles=$(echo "$out" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p')
+        if [ $rc -eq 0 ] && echo "$out" | grep -q "^tb-gpu: $w: PASS$"; then
+            echo "ok $i - $w $size $p: $cycles cycles"
+        else
+            echo "not ok $i - $w $size $p: exit $rc"
+            echo "$out" | grep -v '^tb\.' | tail -15 | sed 's/^/# /'
+        fi
+    done
+done
