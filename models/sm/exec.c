@@ -44,7 +44,8 @@ static const blk_param_desc params[] = {
     {"dp_latency", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP latency [S: dp ADD 8]"},
     {"dp_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP initiation interval [S: 8]"},
     {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results", "results written back per cycle [S: EX_WB 2]"},
-    {"in_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the input FIFO"},
+    {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
+     "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
 };
 
 static const blk_stat_desc stats[] = {

@@ -19,6 +19,9 @@ static const blk_param_desc params[] = {
     {"icache_line", BLK_PARAM_UINT, "128", "8", "1024", NULL, "bytes", "I-cache line [S]"},
     {"icache_miss_latency", BLK_PARAM_UINT, "20", "1", "10000", NULL, "cycles",
      "I-cache fill latency [A: docs/baseline-design.md §5.3]"},
+    {"fetch_width", BLK_PARAM_UINT, "2", "1", "8", NULL, "instructions",
+     "instructions of one warp decoded per fetch (up to its credits, stopping after a control instruction "
+     "or at the line end) [A: GPGPU-Sim decodes 2 per fetch]"},
     {"instr_bytes", BLK_PARAM_UINT, "8", "1", "64", NULL, "bytes",
      "bytes of one instruction in the I-cache's address space (SASS: 8) [A]"},
     {"redirect_depth", BLK_PARAM_UINT, "64", "1", "1024", NULL, "items", "depth of the redirect FIFO"},
@@ -140,18 +143,23 @@ static void fetch_run(void *self)
             continue; /* the fetch slot of this cycle was spent on the miss */
         }
         blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
-        decoded_t d;
-        fetch_decode(f, wi, &d);
-        gsc_fifo_put(out, &d);
-        blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
-        w->credits--;
-        w->pc++;
-        if (d.ctrl)
-            w->stopped = true;
+        uint64_t line = cache_tags_line_addr(f->icache, a);
+        for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
+            if (n > 0 && cache_tags_line_addr(f->icache, fetch_addr(f, w->func, w->pc)) != line)
+                break; /* the next instruction is in another line: next fetch */
+            decoded_t d;
+            fetch_decode(f, wi, &d);
+            gsc_fifo_put(out, &d);
+            blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
+            w->credits--;
+            w->pc++;
+            if (d.ctrl)
+                w->stopped = true;
+            f->last_pc = d.pc;
+        }
         f->rr = wi;
         f->fetched = 1;
         f->last_warp = wi;
-        f->last_pc = d.pc;
         break;
     }
     /* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
@@ -181,6 +189,7 @@ fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     f->warps = warps;
     f->entries = (unsigned)blk_param_uint(f->inst, "ibuffer_entries");
     f->miss_latency = (unsigned)blk_param_uint(f->inst, "icache_miss_latency");
+    f->width = (unsigned)blk_param_uint(f->inst, "fetch_width");
     f->w = g_new0(fetch_warp, warps);
     f->rr = warps - 1;
     cache_config cc = {(unsigned)blk_param_uint(f->inst, "icache_sets"), (unsigned)blk_param_uint(f->inst, "icache_ways"),

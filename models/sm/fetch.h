@@ -6,6 +6,7 @@
  * Per cycle: pick the next warp round-robin (the warp fetch scheduler) that is fetching, has an
  * I-buffer credit, is not stopped behind a control instruction and has no I-cache miss pending; probe
  * the I-cache for its PC's line: hit -> decode, put `decoded_t`, take a credit, advance the PC;
+ * up to `fetch_width` consecutive instructions of the line go to the I-buffer at once;
  * miss -> start a fill of `icache_miss_latency` cycles (allocate on fill) and try another warp next
  * cycle. After a control instruction (bra, call, ret, exit) the warp stops until `issue` redirects
  * it (no speculative fetch). A redirect (a new CTA's warp, a taken branch, a reconvergence the
@@ -43,7 +44,7 @@ typedef struct {
 typedef struct {
     blk_inst *inst;
     sm_env *env;
-    unsigned warps, entries, miss_latency;
+    unsigned warps, entries, miss_latency, width;
     fetch_warp *w;
     cache_tags *icache;
     unsigned rr;          /* last warp fetched */

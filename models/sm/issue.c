@@ -1,6 +1,7 @@
 /* issue.c — see issue.h. */
 #include "models/sm/issue.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "models/core/stats.h"
@@ -35,6 +36,8 @@ static const blk_param_desc params[] = {
     {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries", "I-buffer entries per warp [A]"},
     {"source_reservations", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "the scoreboard also reserves sources until read (GREENER) — off in the baseline"},
+    {"log", BLK_PARAM_STRING, "", NULL, NULL, NULL, "",
+     "write one line per issued instruction to this file: cycle, warp, pc, opcode, active lanes (\"\": off)"},
     {"cta_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the cta_launch FIFO"},
     {"decoded_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items", "depth of the decoded FIFO"},
     {"release_depth", BLK_PARAM_UINT, "16", "1", "256", NULL, "items", "depth of each release FIFO"},
@@ -359,6 +362,9 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     if (x.diverged)
         blk_stat_add(s->inst, ISSUE_STAT_DIVERGENT, 1);
     s->tr_issued++;
+    if (s->log)
+        fprintf(s->log, "%" G_GUINT64_FORMAT " issue sm %u warp %u pc %u %s mask 0x%08x\n", now, s->sm_id, wi, h.pc,
+                x.kind == WX_RET && x.op == 0 ? "ret" : ir_op_name((ir_opcode)x.op), x.active);
     s->tr_warp = wi;
     s->tr_pc = h.pc;
 
@@ -507,6 +513,12 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         sc->last_stall = ISSUE_STALL_IDLE;
     }
     s->checks = g_array_new(FALSE, FALSE, sizeof(issue_check));
+    const char *log = blk_param_string(s->inst, "log");
+    if (log && *log) {
+        s->log = fopen(log, "w");
+        if (!s->log)
+            gsc_fatal("%s.log: cannot open '%s' for writing", s->inst->path, log);
+    }
     g_queue_init(&s->redirects);
     g_queue_init(&s->credits);
     g_queue_init(&s->done);
@@ -535,6 +547,8 @@ void issue_free(issue *s)
     g_queue_clear_full(&s->credits, g_free);
     g_queue_clear_full(&s->done, g_free);
     g_array_free(s->checks, TRUE);
+    if (s->log)
+        fclose(s->log);
     g_free(s->sched);
     g_free(s->w);
     barrier_table_free(s->bars);

@@ -27,6 +27,8 @@
 #ifndef GPUSC_MODELS_SM_ISSUE_H
 #define GPUSC_MODELS_SM_ISSUE_H
 
+#include <stdio.h>
+
 #include "models/core/block.h"
 #include "models/lib/barrier.h"
 #include "models/lib/policy.h"
@@ -125,6 +127,7 @@ typedef struct {
     GArray *checks;
     uint64_t seq, age, last_cycle;
     bool last_busy;
+    FILE *log; /* the `log` parameter's file, or NULL */
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;
     uint8_t tr_stall;

@@ -41,7 +41,8 @@ static const blk_param_desc params[] = {
     {"smem_broadcast", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "same-word reads cost one access [S]"},
     {"smem_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "scratchpad access latency [A]"},
     {"param_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "parameter buffer access latency [A]"},
-    {"in_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the input FIFO"},
+    {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
+     "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
     {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the response FIFO"},
 };
 

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Microbenchmarks whose timing follows in closed form from the configuration (TAP). Each runs a
+# hand-written kernel of tests/sm/ptx/ on tb-sm and compares cycle counts of two runs, so the fixed
+# costs (launch, first fetch, the exit) cancel. The I-cache is one line of 1024 B with a 1-cycle fill
+# (fetch.icache_line=1024, fetch.icache_miss_latency=1) so instruction fetch never limits issue.
+# Derivations (docs/sm.md "Microbenchmarks" has them in full):
+#  1 dependent chain: an add issued at c enters exec at c+1 (collector, bank read), its pipe at c+2,
+#    completes and releases at c+2+L, and the dependent add issues at c+3+L:
+#    T(64 adds) - T(32 adds) = 32 * (L + 3), for L = sp_latency = 4 and 10.
+#  2 independent instructions over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
+#    write-back ports, 6 collectors are not limiting): T(64/warp) - T(32/warp) = 32 * 8 / S, S = 1, 2.
+#  3 register-bank conflict: two sources in one single-ported bank are read in two cycles: one extra
+#    cycle per add: [T(same64)-T(same32)] - [T(diff64)-T(diff32)] = 32.
+#  4 L1: one miss and 7 hits in a dependent chain of loads of one line: the miss pays
+#    mem_fixed.latency, each hit ldst.l1_latency: +100 latency -> +100 cycles; +4 l1_latency -> +28.
+#  5 scratchpad: 16 dependent loads with a K-way bank conflict cost K bank cycles each:
+#    T(K) - T(1) = 16 * (K - 1), K = 2, 4, 8.
+#  6 barrier: warp 1 arrives last at bar.sync in cycle c (issue log); both warps issue their next
+#    instruction in cycle c + 1.
+tb="$top_builddir/testbench/tb-sm"
+ptx="$top_srcdir/tests/sm/ptx"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+base="--no-trace --set fetch.icache_line=1024 --set fetch.icache_miss_latency=1"
+n=0
+fail=0
+cycles() { # prints the cycle count of a run (the summary line), or nothing on failure
+    "$tb" $base "$@" 2>"$tmp/err" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p'
+}
+check() { # name expected got
+    n=$((n + 1))
+    if [ "$2" = "$3" ]; then echo "ok $n - $1 ($3)"; else echo "not ok $n - $1: expected $2, got $3"; cat "$tmp/err"; fail=1; fi
+}
+echo "1..13"
+for L in 4 10; do
+    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.sp_latency=$L)
+    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.sp_latency=$L)
+    check "dependent chain, sp_latency $L: 32 more adds cost 32*(L+3)" $((32 * (L + 3))) $((b - a))
+done
+for S in 1 2; do
+    a=$(cycles --ptx "$ptx/independent.ptx" --entry indep32 --grid 1 --block 256 --set issue.schedulers=$S --set fetch.fetch_width=4)
+    b=$(cycles --ptx "$ptx/independent.ptx" --entry indep64 --grid 1 --block 256 --set issue.schedulers=$S --set fetch.fetch_width=4)
+    check "independent instructions, 8 warps, $S schedulers: 256 more cost 256/S" $((256 / S)) $((b - a))
+done
+bk="--grid 1 --block 32 --set exec.bank_fn=reg --set exec.banks=2"
+s32=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry same32 $bk); s64=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry same64 $bk)
+d32=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry diff32 $bk); d64=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry diff64 $bk)
+check "bank conflict: one extra cycle per conflicting add" 32 $(((s64 - s32) - (d64 - d32)))
+check "bank conflict: a conflicting add costs sp_latency + 4" $((32 * 8)) $((s64 - s32))
+head -c 4096 /dev/zero >"$tmp/zeros"
+l1="--ptx $ptx/l1_hit_miss.ptx --entry l1 --grid 1 --block 32 --arg in:$tmp/zeros"
+a=$(cycles $l1 --set mem_fixed.latency=200); b=$(cycles $l1 --set mem_fixed.latency=300)
+check "L1 miss pays the memory latency once" 100 $((b - a))
+a=$(cycles $l1 --set ldst.l1_latency=1); b=$(cycles $l1 --set ldst.l1_latency=5)
+check "L1 hits pay l1_latency (7 hits)" 28 $((b - a))
+t1=$(cycles --ptx "$ptx/smem_conflict.ptx" --entry smem --grid 1 --block 32 --arg 1)
+for K in 2 4 8; do
+    tk=$(cycles --ptx "$ptx/smem_conflict.ptx" --entry smem --grid 1 --block 32 --arg $K)
+    check "scratchpad $K-way bank conflict costs $K cycles per access" $((16 * (K - 1))) $((tk - t1))
+done
+"$tb" $base --ptx "$ptx/barrier.ptx" --entry bar --grid 1 --block 64 --set issue.log="$tmp/log" >/dev/null 2>"$tmp/err"
+last=$(awk '$9 == "bar" { c = $1 } END { print c }' "$tmp/log")
+after=$(awk -v l="$last" '$1 > l && $6 == 0 { print $1; exit }' "$tmp/log")
+after1=$(awk -v l="$last" '$1 > l && $6 == 1 { print $1; exit }' "$tmp/log")
+check "barrier: warp 0 issues on the cycle after the last arrival" $((last + 1)) "$after"
+check "barrier: warp 1 issues on the cycle after the last arrival" $((last + 1)) "$after1"
+exit $fail
