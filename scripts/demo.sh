@@ -8,4 +8,5 @@ cd "$top"
 sh scripts/install-deps.sh
 sh scripts/build.sh
 mkdir -p waveforms
-exec build/testbench/tb-pipeline "$@"
+# tb-sm: one GTX480-like SM running hotspot (shared memory, barriers, a stencil) at the tiny size.
+exec build/testbench/tb-sm --workload hotspot --size tiny "$@"

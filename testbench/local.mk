@@ -21,3 +21,8 @@ testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 bin_PROGRAMS += testbench/tb-gpu
 testbench_tb_gpu_SOURCES = testbench/tb-gpu.c
 testbench_tb_gpu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+# `make demo`: tb-sm on a default workload (what scripts/demo.sh runs after building).
+demo: testbench/tb-sm
+	@mkdir -p waveforms && testbench/tb-sm --workload hotspot --size tiny
+.PHONY: demo
