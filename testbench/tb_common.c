@@ -353,6 +353,13 @@ static double d_speed(const blk_ctx *ctx, void *data)
     return m->seconds > 0 ? (double)gsc_cycle() / m->seconds : 0;
 }
 
+static double d_act(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    (void)data;
+    return stats_ratio(gsc_activations(), gsc_cycle());
+}
+
 tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo **sms, unsigned n_sms)
 {
     tb_machine *m = g_new0(tb_machine, 1);
@@ -375,6 +382,8 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
     blk_ctx_add_derived(c, "tb.l1_hit_rate", "ratio", "L1D read hits / reads, all SMs", d_l1, m);
     blk_ctx_add_derived(c, "tb.bank_conflicts", "read-cycles", "register bank conflicts, all SMs", d_conflicts, m);
     blk_ctx_add_derived(c, "tb.resident_ctas_per_sm", "CTAs", "average resident CTAs per SM", d_ctas, m);
+    blk_ctx_add_derived(c, "tb.activations_per_cycle", "activations/cycle",
+                        "process activations per cycle (sleeping blocks cost none)", d_act, m);
     blk_ctx_add_derived(c, "tb.cycles_per_second", "cycles/s", "simulation speed (wall clock, launches only)", d_speed, m);
     return m;
 }
