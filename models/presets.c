@@ -5,12 +5,17 @@
 #include "models/presets.h"
 
 #include "models/core/config.h"
+#include "models/topo/gpu.h"
 
 /* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine. */
 static const char gtx480[] = "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
                              "[issue]\n"
                              "schedulers=2\n"      /* [S] gpgpu_num_sched_per_core 2 */
-                             "policy=gto\n";       /* [S] gpgpu_scheduler gto */
+                             "policy=gto\n"       /* [S] gpgpu_scheduler gto */
+                             "[gpu]\n"                    /* memory side: the icnt/l2/dram defaults are the GTX480 (docs/memory.md) */
+                             "sms=15\n"                   /* [S] gpgpu_n_clusters 15 */
+                             "mem_channels=6\n"           /* [S] gpgpu_n_mem 6 */
+                             "sub_partitions=2\n";        /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
 
 /* resource-sharing-and-greener.md §13.1, Table 2.3 (register-sharing runs). */
 static const char rs_table23[] = "[sm]\n"
@@ -19,7 +24,9 @@ static const char rs_table23[] = "[sm]\n"
                                  "registers=32768\n"   /* [S] */
                                  "smem_bytes=49152\n"  /* [S] 48 KB for register-sharing runs */
                                  "[issue]\n"
-                                 "policy=lrr\n";       /* [S] LRR baseline */
+                                 "policy=lrr\n"       /* [S] LRR baseline */
+                                 "[gpu]\n"
+                                 "sms=14\n";                  /* [S] §13.1; DRAM FR-FCFS GDDR3 timing: FCFS now [A] */
 
 /* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). */
 static const char rs_table32[] = "[sm]\n"
@@ -29,7 +36,9 @@ static const char rs_table32[] = "[sm]\n"
                                  "registers=65536\n"   /* [S] */
                                  "smem_bytes=16384\n"  /* [S] 16 KB */
                                  "[issue]\n"
-                                 "policy=lrr\n";       /* [S] */
+                                 "policy=lrr\n"       /* [S] */
+                                 "[gpu]\n"
+                                 "sms=14\n";                  /* [S] §13.2 */
 
 /* GREENER (§13.4, Table 4.2): K20X-like. */
 static const char greener[] = "[sm]\n"
@@ -41,7 +50,9 @@ static const char greener[] = "[sm]\n"
                               "schedulers=4\n"         /* [S] */
                               "policy=lrr\n"           /* [S] */
                               "[exec]\n"
-                              "banks=32\n";            /* [S] */
+                              "banks=32\n"            /* [S] */
+                              "[gpu]\n"
+                              "sms=14\n";                  /* [S] §13.4 */
 
 /* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). */
 static const char ccws[] = "[sm]\n"
@@ -54,7 +65,17 @@ static const char ccws[] = "[sm]\n"
                            "policy=gto\n"              /* [S] */
                            "[ldst]\n"
                            "l1_sets=32\n"              /* [D] 32 KB / 128 B / 8 ways */
-                           "l1_ways=8\n";              /* [S] */
+                           "l1_ways=8\n"              /* [S] */
+                           "[gpu]\n"
+                           "sms=30\n"                   /* [S] Table 3.1 */
+                           "mem_channels=8\n"           /* [S] 8 channels */
+                           "sub_partitions=2\n"         /* [A] GTX480 */
+                           "[l2]\n"
+                           "sets=64\n"                  /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
+                           "ways=8\n"                   /* [S] 8-way, 128 B, LRU */
+                           "[dram]\n"
+                           "queue_depth=32\n"           /* [S] queue 32; FR-FCFS: FCFS now [A] */
+                           "bytes_per_cycle=8\n";       /* [S] 8 B/cycle per channel */
 
 /* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). */
 static const char vws[] = "[sm]\n"
@@ -70,6 +91,15 @@ static const char vws[] = "[sm]\n"
                           "l1_sets=64\n"               /* [D] 64 KB / 128 B / 8 ways */
                           "l1_ways=8\n"                /* [S] */
                           "[mem_fixed]\n"
+                          "bytes_per_cycle=32\n"      /* [S] 32 B per core cycle */
+                          "[gpu]\n"
+                          "sms=1\n"                    /* [S] the single-SM machine */
+                          "mem_channels=1\n"           /* [A] */
+                          "sub_partitions=2\n"         /* [A] GTX480 */
+                          "[l2]\n"
+                          "sets=64\n"                  /* [D] 128 KB / 2 slices / 128 B / 8 ways */
+                          "ways=8\n"                   /* [S] 128 KB, 128 B, 8-way, LRU */
+                          "[dram]\n"
                           "bytes_per_cycle=32\n";      /* [S] 32 B per core cycle */
 
 /* Turing-like sub-core SM of the RF-cache spec (rf-cache-malekeh.md §2.1-2.2, §3-4). */
@@ -97,7 +127,18 @@ static const char malekeh[] = "[subcore_sm]\n"
                               "dp_ii=64\n"             /* [A] */
                               "[ldst]\n"
                               "l1_latency=32\n"        /* [A] L1D 32 */
-                              "smem_latency=30\n";     /* [A] shared 30 */
+                              "smem_latency=30\n"     /* [A] shared 30 */
+                              "[gpu]\n"
+                              "sms=10\n"                   /* [S] §2.1 */
+                              "sm_kind=subcore_sm\n"       /* [S] 4 sub-cores */
+                              "mem_channels=4\n"           /* [A] §2.1 */
+                              "sub_partitions=2\n"         /* [A] GTX480 */
+                              "[l2]\n"
+                              "sets=128\n"                 /* [D] 1 MB / 8 slices / 128 B / 8 ways */
+                              "ways=8\n"                   /* [A] */
+                              "latency=169\n"              /* [D] L2 194 [A §2.2] as the hit round trip 3 + 2x8 + 1 + 5 + R */
+                              "[dram]\n"
+                              "latency=90\n";              /* [D] DRAM 96 [A §2.2] as miss - hit = 2 + B + Ld, B = 4 */
 
 /* A generic 4-partition sub-core SM with GTX480 numbers elsewhere (tb-subcore's default). */
 static const char subcore[] = "[subcore_sm]\n"
@@ -108,7 +149,9 @@ static const char subcore[] = "[subcore_sm]\n"
                               "banks=4\n"              /* [A] 16 banks split over 4 partitions */
                               "collectors_sp=2\n"      /* [A] */
                               "collectors_sfu=2\n"     /* [A] */
-                              "sp_units=1\n";          /* [A] */
+                              "sp_units=1\n"          /* [A] */
+                              "[gpu]\n"
+                              "sm_kind=subcore_sm\n";      /* a sub-core GPU in tb-gpu */
 
 /* Register renaming (register-renaming.md §2, §12.1): Fermi with two_level_active:6:0:1. */
 static const char renaming[] = "[issue]\n"
@@ -123,6 +166,7 @@ static const char spu[] = "[issue]\n"
 
 void presets_register(void)
 {
+    gpu_topo_register_mem(); /* the memory-side sections ([gpu], [l2], [dram]) name these blocks */
     cfg_preset_register("gtx480", "GTX480-like Fermi SM (GPGPU-Sim configs/GTX480), the default", gtx480);
     cfg_preset_register("rs-table2.3", "resource sharing §13.1 Table 2.3 baseline (LRR, 48 KB)", rs_table23);
     cfg_preset_register("rs-table3.2", "resource sharing §13.2 Table 3.2 baseline (16 CTAs, 16 KB)", rs_table32);
