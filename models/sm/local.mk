@@ -24,3 +24,8 @@ EXTRA_DIST += tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/p
 	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx
 # Makefile.am sets `LONG_TESTS =` after the fragments: append with a GNU make override (as kernels/frun.mk).
 override LONG_TESTS += tests/sm/test_tb_workloads_long.sh
+# Harness tests: each SM block alone, driven through its ports.
+check_PROGRAMS += tests/sm/test_sm_blocks
+TESTS += tests/sm/test_sm_blocks
+tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
+tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)

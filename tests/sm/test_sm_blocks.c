@@ -1,0 +1,315 @@
+/* test_sm_blocks — each SM block alone in the harness (models/core/harness.h), driven cycle by cycle
+ * through its ports. Timings are derived in the comments from the harness rule: an item the driver
+ * puts in cycle N is seen by the block in N+1; an item the block puts in cycle M is got by the driver
+ * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). */
+#include <glib.h>
+#include <string.h>
+
+#include "kernels/kload.h"
+#include "kernels/ptx_parse.h"
+#include "models/core/harness.h"
+#include "models/sm/cta_dispatch.h"
+#include "models/sm/exec.h"
+#include "models/sm/fetch.h"
+#include "models/sm/issue.h"
+#include "models/sm/ldst.h"
+#include "models/sm/mem_fixed.h"
+
+static sm_env *env_get(void)
+{
+    static sm_env env;
+    if (env.mod)
+        return &env;
+    const char *top = g_getenv("top_srcdir");
+    char *path = g_build_filename(top ? top : ".", "tests", "sm", "ptx", "dep_chain.ptx", NULL);
+    GError *err = NULL;
+    env.mod = ptx_parse_file(path, &err);
+    g_assert_no_error(err);
+    env.mem = fmem_new();
+    GString *e = g_string_new(NULL);
+    env.k = kload_module_new(env.mod, env.mem, e);
+    g_assert_nonnull(env.k);
+    g_string_free(e, TRUE);
+    env.n_sms = 1;
+    env.error = g_string_new(NULL);
+    env.launch.entry = kload_find_entry(env.k, "chain32");
+    g_assert_cmpuint(env.launch.entry, !=, IR_NONE);
+    env.launch.grid[0] = env.launch.grid[1] = env.launch.grid[2] = 1;
+    env.launch.block[0] = 32;
+    env.launch.block[1] = env.launch.block[2] = 1;
+    env.launch.regs_per_thread = 8;
+    g_free(path);
+    return &env;
+}
+
+static void *make_mem(blk_ctx *c, gsc_module *p, const char *n) { return mem_fixed_new(c, p, n, env_get()); }
+static void *make_exec(blk_ctx *c, gsc_module *p, const char *n) { return exec_new(c, p, n, 0, 1); }
+static void *make_ldst(blk_ctx *c, gsc_module *p, const char *n) { return ldst_new(c, p, n, env_get(), 0); }
+static void *make_fetch(blk_ctx *c, gsc_module *p, const char *n) { return fetch_new(c, p, n, env_get(), 4); }
+static void *make_issue(blk_ctx *c, gsc_module *p, const char *n) { return issue_new(c, p, n, env_get(), 0, 4, 2, 1); }
+static void *make_dispatch(blk_ctx *c, gsc_module *p, const char *n) { return cta_dispatch_new(c, p, n, env_get(), 1); }
+
+static uint64_t pop_cycle(harness *h, const char *port, void *item, unsigned max_steps)
+{
+    uint64_t cyc;
+    for (unsigned i = 0; i < max_steps; i++) {
+        if (harness_pop(h, port, item, &cyc))
+            return cyc;
+        harness_step(h);
+    }
+    g_assert_not_reached();
+}
+
+/* ---- mem_fixed: latency and bandwidth ---- */
+static void test_mem_fixed(void)
+{
+    const char *set[] = {"latency=50", "bytes_per_cycle=32", NULL};
+    harness *h = harness_new(&mem_fixed_desc, make_mem, set, NULL);
+    uint64_t a = fmem_alloc(env_get()->mem, 256);
+    uint32_t word = 0xdeadbeef;
+    fmem_write(env_get()->mem, a + 4, &word, 4);
+    mem_req_t q = {.addr = a, .id = 7, .bytes = 128, .kind = MEM_READ};
+    harness_push(h, "req", &q); /* put in cycle 0 */
+    q.id = 8;
+    q.addr = a + 128;
+    harness_push(h, "req", &q); /* put in cycle 0 too (depth 8) */
+    mem_resp_t r;
+    /* seen at 1, start 1, due 51, put at 51, got at 52 */
+    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 52);
+    g_assert_cmpuint(r.id, ==, 7);
+    uint32_t got;
+    memcpy(&got, r.data + 4, 4);
+    g_assert_cmphex(got, ==, 0xdeadbeef); /* the line's bytes from the image */
+    /* the second starts when 128 B / 32 B per cycle = 4 cycles of data path are over: 55 -> got 56 */
+    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 56);
+    g_assert_cmpuint(r.id, ==, 8);
+    harness_free(h);
+}
+
+/* ---- exec: collector, banks, pipe latency, write-back ---- */
+static issued_t alu(unsigned warp, unsigned n_src, const uint16_t *src, uint16_t dst)
+{
+    issued_t it;
+    memset(&it, 0, sizeof it);
+    it.warp = (uint16_t)warp;
+    it.cls = IR_CLASS_ALU;
+    it.op = IR_OP_ADD;
+    it.n_src = (uint16_t)n_src;
+    for (unsigned i = 0; i < n_src; i++)
+        it.src[i] = src[i];
+    it.n_dst = 1;
+    it.dst[0] = dst;
+    return it;
+}
+
+static void test_exec_latency_and_conflict(void)
+{
+    const char *set[] = {"sp_latency=4", "banks=2", "bank_fn=reg", NULL};
+    harness *h = harness_new(&exec_desc, make_exec, set, NULL);
+    uint16_t one[] = {3}, same[] = {2, 4}, diff[] = {2, 3};
+    issued_t it = alu(0, 1, one, 5);
+    harness_push(h, "in", &it); /* put 0; seen 1 (collector, read), pipe 2, done 6, got 7 */
+    release_t r;
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
+    g_assert_cmpuint(r.n_dst, ==, 1);
+    g_assert_cmpuint(r.dst[0], ==, 5);
+    uint64_t t0 = harness_step(h);
+    it = alu(0, 2, diff, 6);
+    harness_push(h, "in", &it);
+    uint64_t d = pop_cycle(h, "release", &r, 50) - t0;
+    t0 = harness_step(h);
+    it = alu(0, 2, same, 6);
+    harness_push(h, "in", &it);
+    uint64_t s = pop_cycle(h, "release", &r, 50) - t0;
+    g_assert_cmpuint(s, ==, d + 1); /* two reads of one single-ported bank: one more cycle */
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), EXEC_STAT_BANK_CONFLICTS), ==, 1);
+    harness_free(h);
+}
+
+/* ---- ldst: miss -> request -> response -> release; a hit after the fill ---- */
+static issued_t load(uint64_t addr)
+{
+    issued_t it;
+    memset(&it, 0, sizeof it);
+    it.cls = IR_CLASS_MEM;
+    it.op = IR_OP_LD;
+    it.kind = 0;
+    it.bytes = 4;
+    it.mask = 0xffffffffu;
+    it.n_dst = 1;
+    it.dst[0] = 1;
+    it.long_op = 1;
+    for (unsigned l = 0; l < 32; l++) {
+        it.lane_space[l] = IR_SPACE_GLOBAL;
+        it.addr[l] = addr + 4 * l;
+    }
+    return it;
+}
+
+static void test_ldst_miss_then_hit(void)
+{
+    const char *set[] = {"l1_latency=3", NULL};
+    harness *h = harness_new(&ldst_desc, make_ldst, set, NULL);
+    uint64_t a = fmem_alloc(env_get()->mem, 256);
+    issued_t it = load(a);
+    harness_push(h, "in", &it); /* seen 1 (start), lookup at 2: miss, request put 2, got 3 */
+    mem_req_t q;
+    g_assert_cmpuint(pop_cycle(h, "mem_req", &q, 20), ==, 3);
+    g_assert_cmpuint(q.kind, ==, MEM_READ);
+    g_assert_cmpuint(q.addr, ==, a);
+    g_assert_cmpuint(q.bytes, ==, 128);
+    release_t r;
+    g_assert_false(harness_pop(h, "release", &r, NULL));
+    mem_resp_t resp = {.addr = q.addr, .id = q.id, .bytes = 128, .kind = MEM_READ};
+    uint64_t c = harness_step(h);
+    harness_push(h, "mem_resp", &resp); /* put c+1, seen c+2, release put c+2, got c+3 */
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, c + 3);
+    g_assert_cmpuint(r.dst[0], ==, 1);
+    c = harness_step(h);
+    harness_push(h, "in", &it); /* put c+1, start c+2, hit at c+3, ready c+6, got c+7 */
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, c + 7);
+    g_assert_false(harness_pop(h, "mem_req", &q, NULL));
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_HITS), ==, 1);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_MISSES), ==, 1);
+    harness_free(h);
+}
+
+/* ---- ldst: a 4-way scratchpad bank conflict costs 4 bank cycles ---- */
+static void test_ldst_smem_conflict(void)
+{
+    harness *h = harness_new(&ldst_desc, make_ldst, NULL, NULL);
+    issued_t it = load(0);
+    for (unsigned l = 0; l < 32; l++) {
+        it.lane_space[l] = IR_SPACE_SHARED;
+        it.addr[l] = 16 * l; /* word 4l: bank (4l mod 32): 8 banks, 4 words each */
+    }
+    harness_push(h, "in", &it); /* seen 1, ready 1 + smem_latency(1) + 4 - 1 = 5, got 6 */
+    release_t r;
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, 6);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_SMEM_CONFLICT_CYCLES), ==, 3);
+    harness_free(h);
+}
+
+/* ---- fetch: a redirect starts a warp; credits bound what it fetches ---- */
+static void test_fetch_credits(void)
+{
+    const char *set[] = {"icache_miss_latency=5", NULL};
+    harness *h = harness_new(&fetch_desc, make_fetch, set, NULL);
+    redirect_t rd = {.warp = 2, .epoch = 1, .func = env_get()->launch.entry, .pc = 0};
+    harness_push(h, "redirect", &rd);
+    decoded_t d;
+    /* seen 1: miss, fill until 6; fetch at 6 decodes 2 (fetch_width) instructions, got at 7 */
+    g_assert_cmpuint(pop_cycle(h, "out", &d, 30), ==, 7);
+    g_assert_cmpuint(d.warp, ==, 2);
+    g_assert_cmpuint(d.pc, ==, 0);
+    g_assert_cmpuint(d.n_dst, ==, 1); /* mov.u32 %r1, 0 */
+    g_assert_true(harness_pop(h, "out", &d, NULL));
+    g_assert_cmpuint(d.pc, ==, 1);
+    g_assert_cmpuint(d.n_src, ==, 1); /* add %r1, %r1, 1 reads %r1 */
+    harness_run(h, 10);
+    g_assert_false(harness_pop(h, "out", &d, NULL)); /* no credit left */
+    credit_t cr = {.warp = 2, .epoch = 1, .count = 1};
+    harness_push(h, "credit", &cr);
+    uint64_t c = pop_cycle(h, "out", &d, 10);
+    g_assert_cmpuint(d.pc, ==, 2);
+    g_assert_false(harness_pop(h, "out", &d, NULL));
+    (void)c;
+    cr.epoch = 0; /* a stale credit is ignored */
+    harness_push(h, "credit", &cr);
+    harness_run(h, 5);
+    g_assert_false(harness_pop(h, "out", &d, NULL));
+    harness_free(h);
+}
+
+/* ---- issue: a CTA starts its warps; an instruction issues to exec; its release frees the
+ * scoreboard ---- */
+static void test_issue_cta(void)
+{
+    harness *h = harness_new(&issue_desc, make_issue, NULL, NULL);
+    sm_env *env = env_get();
+    cta_launch_t c = {.slot = 0, .first_warp = 0, .warps = 1, .threads = 32};
+    harness_push(h, "cta_launch", &c); /* seen 1, redirect put 1, got 2 */
+    redirect_t rd;
+    g_assert_cmpuint(pop_cycle(h, "redirect", &rd, 10), ==, 2);
+    g_assert_cmpuint(rd.warp, ==, 0);
+    g_assert_cmpuint(rd.pc, ==, 0);
+    g_assert_cmpuint(rd.func, ==, env->launch.entry);
+    g_assert_false(rd.done);
+    /* pc 0: mov.u32 %r1, 0 (writes slot 1); pc 1: add %r1, %r1, 1 (reads and writes slot 1) */
+    decoded_t d0 = {.warp = 0, .epoch = rd.epoch, .func = rd.func, .pc = 0, .cls = IR_CLASS_ALU, .n_dst = 1};
+    d0.dst[0] = 1;
+    decoded_t d1 = d0;
+    d1.pc = 1;
+    d1.n_src = 1;
+    d1.src[0] = 1;
+    uint64_t t = harness_step(h);
+    harness_push(h, "decoded", &d0);
+    harness_push(h, "decoded", &d1);
+    issued_t it;
+    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* put t+1, issued t+2, got t+3 */
+    g_assert_cmpuint(it.pc, ==, 0);
+    harness_run(h, 5);
+    g_assert_false(harness_pop(h, "to_exec0", &it, NULL)); /* pc 1 waits on the scoreboard */
+    release_t r = {.warp = 0, .n_dst = 1, .seq = it.seq};
+    r.dst[0] = 1;
+    t = harness_step(h);
+    harness_push(h, "release0", &r);
+    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* released and issued at t+2 */
+    g_assert_cmpuint(it.pc, ==, 1);
+    g_assert_cmpuint(it.mask, ==, 0xffffffffu);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), ISSUE_STAT_WARP_INSTRS), ==, 2);
+    harness_free(h);
+}
+
+/* ---- cta_dispatch: occupancy bounds the CTAs in flight; completions free room ---- */
+static void test_dispatch(void)
+{
+    harness *h = harness_new(&cta_dispatch_desc, make_dispatch, NULL, NULL);
+    cta_dispatch *d = harness_block(h);
+    sm_env *env = env_get();
+    env->launch.grid[0] = 3;
+    env->launch.block[0] = 1024; /* 32 warps: one CTA per 48-warp SM */
+    harness_step(h);
+    GString *err = g_string_new(NULL);
+    g_assert_true(cta_dispatch_start(d, err));
+    g_assert_cmpuint(cta_dispatch_occupancy(d)->ctas, ==, 1);
+    cta_launch_t c;
+    pop_cycle(h, "cta_launch", &c, 10);
+    g_assert_cmpuint(c.cta, ==, 0);
+    g_assert_cmpuint(c.warps, ==, 32);
+    harness_run(h, 5);
+    g_assert_false(harness_pop(h, "cta_launch", &c, NULL));
+    for (unsigned i = 1; i < 3; i++) {
+        cta_done_t dn = {.cta = i - 1, .slot = c.slot, .warps = c.warps, .regs = c.regs};
+        harness_push(h, "cta_done", &dn);
+        pop_cycle(h, "cta_launch", &c, 10);
+        g_assert_cmpuint(c.cta, ==, i);
+        g_assert_cmpuint(c.ctaid[0], ==, i);
+    }
+    g_assert_false(cta_dispatch_done(d));
+    cta_done_t dn = {.cta = 2, .slot = c.slot};
+    harness_push(h, "cta_done", &dn);
+    harness_run(h, 3);
+    g_assert_true(cta_dispatch_done(d));
+    /* a CTA that does not fit is refused with the occupancy message */
+    env->launch.regs_per_thread = 64; /* 64 x 1024 > 32768 registers */
+    g_string_truncate(err, 0);
+    g_assert_false(cta_dispatch_start(d, err));
+    g_assert_nonnull(strstr(err->str, "registers"));
+    env->launch.regs_per_thread = 8;
+    g_string_free(err, TRUE);
+    harness_free(h);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    harness_test_add("/sm/mem_fixed/latency_bandwidth", test_mem_fixed);
+    harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
+    harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
+    harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
+    harness_test_add("/sm/fetch/credits", test_fetch_credits);
+    harness_test_add("/sm/issue/cta_and_scoreboard", test_issue_cta);
+    harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
+    return g_test_run();
+}
