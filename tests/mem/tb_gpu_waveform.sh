@@ -1,0 +1,31 @@
+#!/bin/sh
+# tb-gpu writes its waveform (TAP): the VCD and the .gtkw beside it, with the memory blocks' traced
+# state selected by --trace, and the state moves during the run (requests in the interconnect, an
+# L2 slice's ROP queue and MSHRs, a DRAM channel's bus). Converted to FST when vcd2fst exists.
+tb="${top_builddir:-.}/testbench/tb-gpu"
+if [ ! -x "$tb" ]; then
+    echo "1..0 # SKIP $tb is not built"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-wave.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+echo "1..7"
+i=0
+check() { i=$((i + 1)); if eval "$2"; then echo "ok $i - $1"; else echo "not ok $i - $1"; fi; }
+"$tb" --workload vecadd --size tiny --trace 'tb.gpu.l2_0,tb.gpu.icnt,tb.gpu.dram0' --vcd "$tmp/w.vcd" >"$tmp/out" 2>&1
+check "tb-gpu runs with tracing" "[ $? -eq 0 ] && grep -q '^tb-gpu: vecadd: PASS' '$tmp/out'"
+check "VCD and .gtkw written" "[ -s '$tmp/w.vcd' ] && [ -s '$tmp/w.gtkw' ]"
+check ".gtkw names the memory blocks' signals" \
+    "grep -q '^tb.gpu.icnt.req_in_flight' '$tmp/w.gtkw' && grep -q '^tb.gpu.l2_0.mshr_used' '$tmp/w.gtkw' && grep -q '^tb.gpu.dram0.busy' '$tmp/w.gtkw'"
+# Did a signal ever take a nonzero value? (its VCD identifier, then a value change b<bits> id / 1id)
+moved() {
+    id=$(awk -v n="$1" '$1 == "$var" && $5 == n { print $4; exit }' "$tmp/w.vcd")
+    [ -n "$id" ] && awk -v id="$id" '($1 ~ /^b/ && $2 == id && $1 ~ /1/) || ($0 == "1" id) { f = 1 } END { exit !f }' "$tmp/w.vcd"
+}
+check "icnt.req_in_flight moves" "moved req_in_flight"
+check "l2_0.rop_occupancy moves" "moved rop_occupancy"
+check "l2_0.mshr_used moves" "moved mshr_used"
+check "dram0.busy rises" "moved busy"
+if [ -n "$VCD2FST" ] && command -v "$VCD2FST" >/dev/null 2>&1; then
+    "$VCD2FST" "$tmp/w.vcd" "$tmp/w.fst" >/dev/null 2>&1 && [ -s "$tmp/w.fst" ] || echo "# vcd2fst failed"
+fi
