@@ -21,9 +21,7 @@ EXTRA_DIST += tests/kernels/ptx/diverge.ptx tests/kernels/ptx/barrier.ptx tests/
 TESTS += tests/kernels/test_workloads_functional.sh tests/kernels/test_gpusc_run_cli.sh
 EXTRA_DIST += tests/kernels/test_workloads_functional.sh tests/kernels/test_gpusc_run_cli.sh \
 	tests/kernels/test_workloads_functional_long.sh
-# Makefile.am sets `LONG_TESTS =` after including the fragments, so a fragment cannot `+=` to it;
-# until it is initialised before the includes, `override` keeps this entry (GNU make).
-override LONG_TESTS += tests/kernels/test_workloads_functional_long.sh
+LONG_TESTS += tests/kernels/test_workloads_functional_long.sh
 
 bin_PROGRAMS += kernels/tools/gpusc-run
 kernels_tools_gpusc_run_SOURCES = kernels/tools/gpusc-run.c
