@@ -11,19 +11,30 @@
 #include "testbench/tb_common.h"
 
 static const blk_param_desc tb_params[] = {
-    {"period_ps", BLK_PARAM_UINT, "1429", "2", "1000000", NULL, "ps", "core clock period [S: GTX480 700 MHz]"},
+    {"period_ps", BLK_PARAM_UINT, "1429", "2", "1000000", NULL, "ps",
+     "core clock period [S: GTX480 700 MHz]"},
 };
 
 static const blk_desc tb_gpu_desc = {
-    "tb_gpu", "testbench: the gpu topology (N SMs + icnt + L2 + DRAM)", "", NULL, 0, tb_params, BLK_N(tb_params),
-    NULL, 0, NULL, 0,
+    "tb_gpu",
+    "testbench: the gpu topology (N SMs + icnt + L2 + DRAM)",
+    "",
+    NULL,
+    0,
+    tb_params,
+    BLK_N(tb_params),
+    NULL,
+    0,
+    NULL,
+    0,
 };
 
 int main(int argc, char **argv)
 {
     gpu_topo_register();
-    cli_run *run = cli_new("tb-gpu", "A GPU (N SMs, interconnect, L2, DRAM) running a workload or a PTX kernel, checked.",
-                           &tb_gpu_desc, "tb", "gtx480");
+    cli_run *run = cli_new(
+        "tb-gpu", "A GPU (N SMs, interconnect, L2, DRAM) running a workload or a PTX kernel, checked.",
+        &tb_gpu_desc, "tb", "gtx480");
     tb_opts o;
     tb_opts_add(run, &o);
     cli_parse(run, &argc, &argv);

@@ -30,7 +30,8 @@ static double dram_avg_latency(const blk_inst *inst)
 static const blk_stat_desc stats[] = {
     [DRAM_STAT_READS] = {"reads", BLK_STAT_COUNTER, "requests", "line reads served", NULL},
     [DRAM_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write-backs served", NULL},
-    [DRAM_STAT_BUSY_CYCLES] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data bus transferred", NULL},
+    [DRAM_STAT_BUSY_CYCLES] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data bus transferred",
+                               NULL},
     [DRAM_STAT_QUEUE_FULL] = {"queue_full", BLK_STAT_COUNTER, "events",
                               "activations a request waited because the queue was full", NULL},
     [DRAM_STAT_LATENCY] = {"read_latency_sum", BLK_STAT_COUNTER, "cycles",
@@ -47,7 +48,8 @@ static const blk_state_desc state[] = {
 
 const blk_desc dram_blk_desc = {
     "dram",
-    "one DRAM channel: request queue, scheduler (FCFS; FR-FCFS slot), bus bandwidth, latency (ports req<k>/resp<k> "
+    "one DRAM channel: request queue, scheduler (FCFS; FR-FCFS slot), bus bandwidth, latency (ports "
+    "req<k>/resp<k> "
     "per sub-partition)",
     "docs/baseline-design.md §2.3, §5.3; GPGPU-Sim GTX480 dram_* keys",
     NULL,
@@ -167,7 +169,8 @@ static void dram_blk_elaborate(void *self)
 }
 
 /* The scheduler hook: FCFS, counting each started burst for the utilisation statistic. */
-static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle, void *ctx)
+static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle,
+                               void *ctx)
 {
     dram_blk *b = ctx;
     unsigned pick = dram_sched_fcfs(ch, queue, n, cycle, NULL);

@@ -51,9 +51,9 @@ typedef struct {
     dram_config cfg;
     dram_channel *core;
     gsc_port **req, **resp;
-    unsigned rr;     /* next req port to look at first */
-    mem_slots reqs;  /* mem_req_t plus its port (see dram_blk.c) */
-    GQueue done;     /* finished reads (slot indices) waiting for room in their resp FIFO */
+    unsigned rr;    /* next req port to look at first */
+    mem_slots reqs; /* mem_req_t plus its port (see dram_blk.c) */
+    GQueue done;    /* finished reads (slot indices) waiting for room in their resp FIFO */
     gsc_event *wake;
     uint16_t queued; /* traced */
     uint8_t busy;    /* traced: the data bus is transferring */

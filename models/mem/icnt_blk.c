@@ -12,7 +12,8 @@ static const blk_param_desc params[] = {
     {"flits_per_cycle", BLK_PARAM_UINT, "1", "1", "64", NULL, "flits", "flits a port moves per cycle [A]"},
     {"inject_depth", BLK_PARAM_UINT, "4", "0", "1024", NULL, "packets",
      "packets waiting or being injected per source port (0 = unbounded) [A]"},
-    {"header_bytes", BLK_PARAM_UINT, "8", "0", "1024", NULL, "bytes", "packet header: a read request, a write ack [A]"},
+    {"header_bytes", BLK_PARAM_UINT, "8", "0", "1024", NULL, "bytes",
+     "packet header: a read request, a write ack [A]"},
     {"interleave_bytes", BLK_PARAM_UINT, "128", "1", "1048576", NULL, "bytes",
      "address interleaving granularity over sub-partitions: part = addr / this mod parts [A]"},
     {"out_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the FIFOs this block puts into"},
@@ -124,7 +125,8 @@ static void icnt_blk_inject(icnt_blk *b, uint64_t now)
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
             icnt_send(b->req_net, now, i, dst, bytes, s);
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
-            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS, icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
+                         icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
         }
     }
     for (unsigned p = 0; p < b->n_parts; p++) {
@@ -143,7 +145,8 @@ static void icnt_blk_inject(icnt_blk *b, uint64_t now)
             unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
             icnt_send(b->resp_net, now, src, r->dst, bytes, s);
             blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
-            blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS, icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+            blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
+                         icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
         }
     }
 }
@@ -189,7 +192,8 @@ static void icnt_blk_run(void *self)
         next = MIN(next, icnt_blk_eject(b, b->req_net, b->n_sms + p, b->l2_req[p], &b->reqs,
                                         ICNT_STAT_REQ_LATENCY, now));
     for (unsigned i = 0; i < b->n_sms; i++)
-        next = MIN(next, icnt_blk_eject(b, b->resp_net, i, b->sm_resp[i], &b->resps, ICNT_STAT_RESP_LATENCY, now));
+        next = MIN(next,
+                   icnt_blk_eject(b, b->resp_net, i, b->sm_resp[i], &b->resps, ICNT_STAT_RESP_LATENCY, now));
     b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
     b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
     if (icnt_blk_inputs_waiting(b))

@@ -6,7 +6,8 @@
 #include "models/core/stats.h"
 
 static const blk_port_desc ports[] = {
-    [L2_PORT_REQ] = {"req", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, "in_depth", "requests from the interconnect"},
+    [L2_PORT_REQ] = {"req", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, "in_depth",
+                     "requests from the interconnect"},
     [L2_PORT_RESP] = {"resp", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
                       "replies: read data, write acks, atomic old values"},
     [L2_PORT_DRAM_REQ] = {"dram_req", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, "dram_depth",
@@ -18,7 +19,8 @@ static const blk_port_desc ports[] = {
 static const blk_param_desc params[] = {
     {"sets", BLK_PARAM_UINT, "64", "1", "1048576", NULL, "sets", "sets per slice [S: GTX480 dl2 N:64:128:8]"},
     {"ways", BLK_PARAM_UINT, "8", "1", "64", NULL, "ways", "associativity [S: GTX480 dl2 N:64:128:8]"},
-    {"line_bytes", BLK_PARAM_UINT, "128", "32", "128", NULL, "bytes", "line size, a power of two [S: dl2 128]"},
+    {"line_bytes", BLK_PARAM_UINT, "128", "32", "128", NULL, "bytes",
+     "line size, a power of two [S: dl2 128]"},
     {"mshr_entries", BLK_PARAM_UINT, "32", "1", "4096", NULL, "entries", "MSHR entries [S: dl2 A:32:4]"},
     {"mshr_merge", BLK_PARAM_UINT, "4", "1", "1024", NULL, "requests",
      "requests merged per MSHR entry [S: dl2 A:32:4]"},
@@ -30,7 +32,8 @@ static const blk_param_desc params[] = {
      "replies produced but not yet put on `resp`; lookups stall beyond it [A]"},
     {"in_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the `req` FIFO"},
     {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the `resp` FIFO"},
-    {"dram_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items", "depth of the dram_req/dram_resp FIFOs (harness)"},
+    {"dram_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items",
+     "depth of the dram_req/dram_resp FIFOs (harness)"},
 };
 
 static double l2_hit_rate(const blk_inst *inst)
@@ -41,20 +44,24 @@ static double l2_hit_rate(const blk_inst *inst)
 
 static const blk_stat_desc stats[] = {
     [L2_STAT_READS] = {"reads", BLK_STAT_COUNTER, "requests", "read requests looked up", NULL},
-    [L2_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write and write-back requests looked up", NULL},
+    [L2_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write and write-back requests looked up",
+                        NULL},
     [L2_STAT_ATOMICS] = {"atomics", BLK_STAT_COUNTER, "requests", "atomic requests performed", NULL},
     [L2_STAT_HITS] = {"hits", BLK_STAT_COUNTER, "lookups", "lookups that hit a valid line", NULL},
     [L2_STAT_MISSES] = {"misses", BLK_STAT_COUNTER, "lookups", "lookups that allocated a line", NULL},
-    [L2_STAT_MERGED] = {"merged", BLK_STAT_COUNTER, "lookups", "lookups merged on a pending line (HIT_RESERVED)",
-                        NULL},
-    [L2_STAT_STALLS] = {"stalls", BLK_STAT_COUNTER, "cycles",
-                        "cycles the head lookup could not be accepted (no line, MSHRs or merge slots full, replies full)",
-                        NULL},
+    [L2_STAT_MERGED] = {"merged", BLK_STAT_COUNTER, "lookups",
+                        "lookups merged on a pending line (HIT_RESERVED)", NULL},
+    [L2_STAT_STALLS] =
+        {"stalls", BLK_STAT_COUNTER, "cycles",
+         "cycles the head lookup could not be accepted (no line, MSHRs or merge slots full, replies full)",
+         NULL},
     [L2_STAT_FILLS] = {"fills", BLK_STAT_COUNTER, "lines", "lines filled from DRAM", NULL},
-    [L2_STAT_WRITEBACKS] = {"writebacks", BLK_STAT_COUNTER, "lines", "dirty lines written back to DRAM", NULL},
-    [L2_STAT_FAULTS] = {"atomic_faults", BLK_STAT_COUNTER, "requests", "atomics on unmapped or read-only memory",
-                        NULL},
-    [L2_STAT_HIT_RATE] = {"hit_rate", BLK_STAT_DERIVED, "fraction", "hits / (hits + misses + merged)", l2_hit_rate},
+    [L2_STAT_WRITEBACKS] = {"writebacks", BLK_STAT_COUNTER, "lines", "dirty lines written back to DRAM",
+                            NULL},
+    [L2_STAT_FAULTS] = {"atomic_faults", BLK_STAT_COUNTER, "requests",
+                        "atomics on unmapped or read-only memory", NULL},
+    [L2_STAT_HIT_RATE] = {"hit_rate", BLK_STAT_DERIVED, "fraction", "hits / (hits + misses + merged)",
+                          l2_hit_rate},
 };
 
 static const blk_state_desc state[] = {
@@ -231,7 +238,8 @@ static void l2_take_fills(l2_blk *b)
         gsc_fifo_get(in, &fill);
         cache_tags_fill(b->tags, fill.addr, 0);
         if (!cache_mshr_mark_ready(b->mshr, cache_tags_line_addr(b->tags, fill.addr)))
-            gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path, fill.addr);
+            gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path,
+                      fill.addr);
         blk_stat_add(b->inst, L2_STAT_FILLS, 1);
     }
 }
@@ -351,7 +359,8 @@ void l2_free(l2_blk *b)
 
 bool l2_idle(const l2_blk *b)
 {
-    return b->rop.length == 0 && cache_mshr_used(b->mshr) == 0 && b->out.length == 0 && b->to_dram.length == 0;
+    return b->rop.length == 0 && cache_mshr_used(b->mshr) == 0 && b->out.length == 0 &&
+           b->to_dram.length == 0;
 }
 
 const char *l2_fault(const l2_blk *b)

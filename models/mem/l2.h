@@ -63,13 +63,13 @@ typedef struct {
     unsigned latency, rop_depth, out_depth, line;
     cache_tags *tags;
     cache_mshr *mshr;
-    mem_slots reqs;    /* l2 slots: a request held by this slice (see l2.c) */
-    GQueue rop;        /* slot indices in arrival order */
-    GQueue out;        /* mem_resp_t * waiting for room in `resp` */
-    GQueue to_dram;    /* mem_req_t * waiting for room in `dram_req` */
+    mem_slots reqs; /* l2 slots: a request held by this slice (see l2.c) */
+    GQueue rop;     /* slot indices in arrival order */
+    GQueue out;     /* mem_resp_t * waiting for room in `resp` */
+    GQueue to_dram; /* mem_req_t * waiting for room in `dram_req` */
     gsc_event *wake;
     uint8_t rop_occupancy, mshr_used, out_queue; /* traced */
-    GString *fault;    /* the first atomic fault, for the testbench */
+    GString *fault;                              /* the first atomic fault, for the testbench */
 } l2_blk;
 
 /* One slice of an L2 interleaved over n_parts sub-partitions (set index: line / n_parts). */

@@ -7,15 +7,25 @@ static const char *const sm_kinds[] = {"sm", "subcore_sm", NULL};
 
 static const blk_param_desc params[] = {
     {"sms", BLK_PARAM_UINT, "15", "1", "256", NULL, "SMs", "SMs [S: GTX480 gpgpu_n_clusters 15 x 1 core]"},
-    {"mem_channels", BLK_PARAM_UINT, "6", "1", "64", NULL, "channels", "DRAM channels [S: GTX480 gpgpu_n_mem 6]"},
+    {"mem_channels", BLK_PARAM_UINT, "6", "1", "64", NULL, "channels",
+     "DRAM channels [S: GTX480 gpgpu_n_mem 6]"},
     {"sub_partitions", BLK_PARAM_UINT, "2", "1", "8", NULL, "slices",
      "L2 slices (memory sub-partitions) per channel [S: gpgpu_n_sub_partition_per_mchannel 2]"},
     {"sm_kind", BLK_PARAM_ENUM, "sm", NULL, NULL, sm_kinds, "", "the SM topology: monolithic or sub-core"},
 };
 
 const blk_desc gpu_topo_desc = {
-    "gpu", "topology: cta_dispatch, N SMs, interconnect, L2 slices, DRAM channels, the functional memory image",
-    "docs/baseline-design.md §3", NULL, 0, params, BLK_N(params), NULL, 0, NULL, 0,
+    "gpu",
+    "topology: cta_dispatch, N SMs, interconnect, L2 slices, DRAM channels, the functional memory image",
+    "docs/baseline-design.md §3",
+    NULL,
+    0,
+    params,
+    BLK_N(params),
+    NULL,
+    0,
+    NULL,
+    0,
 };
 
 struct gpu_topo {
@@ -96,10 +106,10 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
     g->icnt = icnt_blk_new(ctx, m, "icnt", g->n_sms, g->n_parts);
     for (unsigned i = 0; i < g->n_sms; i++) {
         sm_topo *s = g->sms[i];
-        bind(m, "sm_req%u", i, &mem_req_type, sm_topo_port_depth(s, SM_PORT_MEM_REQ), sm_topo_port(s, SM_PORT_MEM_REQ),
-             icnt_blk_sm_req(g->icnt, i));
-        bind(m, "sm_resp%u", i, &mem_resp_type, sm_topo_port_depth(s, SM_PORT_MEM_RESP), icnt_blk_sm_resp(g->icnt, i),
-             sm_topo_port(s, SM_PORT_MEM_RESP));
+        bind(m, "sm_req%u", i, &mem_req_type, sm_topo_port_depth(s, SM_PORT_MEM_REQ),
+             sm_topo_port(s, SM_PORT_MEM_REQ), icnt_blk_sm_req(g->icnt, i));
+        bind(m, "sm_resp%u", i, &mem_resp_type, sm_topo_port_depth(s, SM_PORT_MEM_RESP),
+             icnt_blk_sm_resp(g->icnt, i), sm_topo_port(s, SM_PORT_MEM_RESP));
     }
     g->l2 = g_new0(l2_blk *, g->n_parts);
     g->dram = g_new0(dram_blk *, g->n_channels);
@@ -112,8 +122,8 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
         char *name = g_strdup_printf("l2_%u", p);
         l2_blk *l2 = g->l2[p] = l2_new(ctx, m, name, env->mem, g->n_parts);
         g_free(name);
-        bind(m, "l2_req%u", p, &mem_req_type, blk_port_fifo_depth(l2->inst, L2_PORT_REQ), icnt_blk_l2_req(g->icnt, p),
-             blk_port(l2->inst, L2_PORT_REQ));
+        bind(m, "l2_req%u", p, &mem_req_type, blk_port_fifo_depth(l2->inst, L2_PORT_REQ),
+             icnt_blk_l2_req(g->icnt, p), blk_port(l2->inst, L2_PORT_REQ));
         bind(m, "l2_resp%u", p, &mem_resp_type, blk_port_fifo_depth(l2->inst, L2_PORT_RESP),
              blk_port(l2->inst, L2_PORT_RESP), icnt_blk_l2_resp(g->icnt, p));
         dram_blk *d = g->dram[p / g->n_sub];
@@ -217,25 +227,30 @@ static uint64_t sum_l2(const gpu_topo *g, unsigned stat)
 
 void gpu_topo_summary(const gpu_topo *g, FILE *out)
 {
-    uint64_t hits = sum_l2(g, L2_STAT_HITS), misses = sum_l2(g, L2_STAT_MISSES), merged = sum_l2(g, L2_STAT_MERGED);
-    fprintf(out, "L2: %" G_GUINT64_FORMAT " accesses (%" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
-                 " writes, %" G_GUINT64_FORMAT " atomics) over %u slices, hit rate %.4f (%" G_GUINT64_FORMAT
-                 " hits, %" G_GUINT64_FORMAT " misses, %" G_GUINT64_FORMAT " merged), %" G_GUINT64_FORMAT
-                 " write-backs\n",
-            hits + misses + merged, sum_l2(g, L2_STAT_READS), sum_l2(g, L2_STAT_WRITES), sum_l2(g, L2_STAT_ATOMICS),
-            g->n_parts, stats_ratio(hits, hits + misses + merged), hits, misses, merged,
-            sum_l2(g, L2_STAT_WRITEBACKS));
+    uint64_t hits = sum_l2(g, L2_STAT_HITS), misses = sum_l2(g, L2_STAT_MISSES),
+             merged = sum_l2(g, L2_STAT_MERGED);
+    fprintf(out,
+            "L2: %" G_GUINT64_FORMAT " accesses (%" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
+            " writes, %" G_GUINT64_FORMAT " atomics) over %u slices, hit rate %.4f (%" G_GUINT64_FORMAT
+            " hits, %" G_GUINT64_FORMAT " misses, %" G_GUINT64_FORMAT " merged), %" G_GUINT64_FORMAT
+            " write-backs\n",
+            hits + misses + merged, sum_l2(g, L2_STAT_READS), sum_l2(g, L2_STAT_WRITES),
+            sum_l2(g, L2_STAT_ATOMICS), g->n_parts, stats_ratio(hits, hits + misses + merged), hits, misses,
+            merged, sum_l2(g, L2_STAT_WRITEBACKS));
     uint64_t reads = 0, writes = 0, busy = 0;
     for (unsigned c = 0; c < g->n_channels; c++) {
         reads += blk_stat_get(g->dram[c]->inst, DRAM_STAT_READS);
         writes += blk_stat_get(g->dram[c]->inst, DRAM_STAT_WRITES);
         busy += blk_stat_get(g->dram[c]->inst, DRAM_STAT_BUSY_CYCLES);
     }
-    fprintf(out, "DRAM: %" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT " write-backs over %u channels, bus utilisation %.4f\n",
+    fprintf(out,
+            "DRAM: %" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
+            " write-backs over %u channels, bus utilisation %.4f\n",
             reads, writes, g->n_channels, stats_ratio(busy, gsc_cycle() * (uint64_t)g->n_channels));
     const blk_inst *ic = g->icnt->inst;
-    fprintf(out, "icnt: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT
-                 " replies; utilisation request %.4f, reply %.4f; mean latency request %.1f, reply %.1f cycles\n",
+    fprintf(out,
+            "icnt: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT
+            " replies; utilisation request %.4f, reply %.4f; mean latency request %.1f, reply %.1f cycles\n",
             blk_stat_get(ic, ICNT_STAT_REQ_PACKETS), blk_stat_get(ic, ICNT_STAT_RESP_PACKETS),
             blk_stat_value(ic, ICNT_STAT_REQ_UTIL), blk_stat_value(ic, ICNT_STAT_RESP_UTIL),
             stats_ratio(blk_stat_get(ic, ICNT_STAT_REQ_LATENCY), blk_stat_get(ic, ICNT_STAT_REQ_PACKETS)),

@@ -21,8 +21,15 @@ typedef struct {
 
 static void rig_init(rig *r, const char *const *extra)
 {
-    const char *base[] = {"icnt.latency=8", "icnt.flit_bytes=32", "icnt.flits_per_cycle=1", "icnt.header_bytes=8",
-                          "icnt.interleave_bytes=128", "icnt.inject_depth=4", NULL, NULL, NULL};
+    const char *base[] = {"icnt.latency=8",
+                          "icnt.flit_bytes=32",
+                          "icnt.flits_per_cycle=1",
+                          "icnt.header_bytes=8",
+                          "icnt.interleave_bytes=128",
+                          "icnt.inject_depth=4",
+                          NULL,
+                          NULL,
+                          NULL};
     for (unsigned i = 0; extra && extra[i]; i++)
         base[6 + i] = extra[i];
     blk_registry_add(&icnt_blk_desc);

@@ -118,7 +118,8 @@ static void test_miss_then_hit(void)
 static void test_mshr_merge(void)
 {
     harness *h = l2_harness(NULL);
-    mem_req_t q1 = req(0x10000000, MEM_READ, 1), q2 = req(0x10000000, MEM_READ, 2), q3 = req(0x10000000, MEM_READ, 3);
+    mem_req_t q1 = req(0x10000000, MEM_READ, 1), q2 = req(0x10000000, MEM_READ, 2),
+              q3 = req(0x10000000, MEM_READ, 3);
     mem_req_t fr;
     put(h, &q1);
     put(h, &q2);
