@@ -778,7 +778,7 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *info)
     wx_run r = {.x = x, .w = w, .wid = warp, .func = t->func, .pc = t->pc, .clock = clock};
     r.f = g_ptr_array_index(x->env->mod->funcs, t->func);
     uint32_t mask = t->mask;
-    memset(info, 0, offsetof(wx_info, lane_space));
+    memset(info, 0, offsetof(wx_info, addr)); /* addr: only active lanes are written and read */
     info->func = r.func;
     info->pc = r.pc;
     if (r.pc >= ir_func_n_instrs(r.f)) {

@@ -43,13 +43,14 @@ typedef struct {
     uint8_t mem_kind;  /* wx_mem_kind */
     uint8_t space;     /* the instruction's space (IR_SPACE_NONE: generic) */
     uint8_t bytes;     /* bytes per lane (vector: all elements) */
-    uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
-    uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
     /* WX_BAR */
     uint32_t bar_id;
     bool bar_wait;  /* bar.sync/barrier.sync (the warp waits); false for bar.arrive/bar.warp.sync */
     /* WX_BRA */
     bool diverged;
+    /* WX_MEM, last: only the active lanes' entries are written (the rest is not cleared) */
+    uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
+    uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
 } wx_info;
 
 typedef struct wexec wexec;
