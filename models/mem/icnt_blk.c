@@ -108,14 +108,17 @@ unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r)
     return r->kind == MEM_READ || r->kind == MEM_ATOMIC ? header_bytes + r->bytes : header_bytes;
 }
 
-/* Take what the input FIFOs hold while the sources' injection queues have room. */
-static void icnt_blk_inject(icnt_blk *b, uint64_t now)
+/* Take what the input FIFOs hold while the sources' injection queues have room; true if an input
+ * still holds a packet (its injection queue is full). */
+static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
 {
+    bool left = false;
     for (unsigned i = 0; i < b->n_sms; i++) {
         gsc_fifo *f = gsc_port_fifo(b->sm_req[i]);
         while (gsc_fifo_can_get(f)) {
             if (!icnt_can_send(b->req_net, i, now)) {
                 blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
+                left = true;
                 break;
             }
             uint32_t s = mem_slots_take(&b->reqs);
@@ -124,6 +127,7 @@ static void icnt_blk_inject(icnt_blk *b, uint64_t now)
             unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
             icnt_send(b->req_net, now, i, dst, bytes, s);
+            b->pending[dst]++;
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
             blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
                          icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
@@ -135,6 +139,7 @@ static void icnt_blk_inject(icnt_blk *b, uint64_t now)
         while (gsc_fifo_can_get(f)) {
             if (!icnt_can_send(b->resp_net, src, now)) {
                 blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
+                left = true;
                 break;
             }
             uint32_t s = mem_slots_take(&b->resps);
@@ -144,11 +149,13 @@ static void icnt_blk_inject(icnt_blk *b, uint64_t now)
                 gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
             unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
             icnt_send(b->resp_net, now, src, r->dst, bytes, s);
+            b->pending[r->dst]++;
             blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
             blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
                          icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
         }
     }
+    return left;
 }
 
 /* Put the packets due at one node on its output FIFO; returns its next delivery cycle still pending
@@ -156,6 +163,8 @@ static void icnt_blk_inject(icnt_blk *b, uint64_t now)
 static uint64_t icnt_blk_eject(icnt_blk *b, icnt *net, unsigned node, gsc_port *out, mem_slots *pool,
                                unsigned lat_stat, uint64_t now)
 {
+    if (b->pending[node] == 0)
+        return UINT64_MAX; /* nothing in the network for this node: skip it cheaply */
     gsc_fifo *f = gsc_port_fifo(out);
     icnt_packet pk;
     while (icnt_next_delivery(net, node) <= now) {
@@ -164,6 +173,7 @@ static uint64_t icnt_blk_eject(icnt_blk *b, icnt *net, unsigned node, gsc_port *
             return UINT64_MAX;
         }
         icnt_pop(net, node, now, &pk);
+        b->pending[node]--;
         gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
         mem_slots_put_back(pool, (uint32_t)pk.payload);
         blk_stat_add(b->inst, lat_stat, now - pk.sent);
@@ -171,22 +181,11 @@ static uint64_t icnt_blk_eject(icnt_blk *b, icnt *net, unsigned node, gsc_port *
     return icnt_next_delivery(net, node);
 }
 
-static bool icnt_blk_inputs_waiting(const icnt_blk *b)
-{
-    for (unsigned i = 0; i < b->n_sms; i++)
-        if (gsc_fifo_can_get(gsc_port_fifo(b->sm_req[i])))
-            return true;
-    for (unsigned p = 0; p < b->n_parts; p++)
-        if (gsc_fifo_can_get(gsc_port_fifo(b->l2_resp[p])))
-            return true;
-    return false;
-}
-
 static void icnt_blk_run(void *self)
 {
     icnt_blk *b = self;
     uint64_t now = gsc_cycle();
-    icnt_blk_inject(b, now);
+    bool left = icnt_blk_inject(b, now);
     uint64_t next = UINT64_MAX;
     for (unsigned p = 0; p < b->n_parts; p++)
         next = MIN(next, icnt_blk_eject(b, b->req_net, b->n_sms + p, b->l2_req[p], &b->reqs,
@@ -196,7 +195,7 @@ static void icnt_blk_run(void *self)
                    icnt_blk_eject(b, b->resp_net, i, b->sm_resp[i], &b->resps, ICNT_STAT_RESP_LATENCY, now));
     b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
     b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
-    if (icnt_blk_inputs_waiting(b))
+    if (left)
         next = now + 1; /* an injection queue was full: retry as it drains */
     if (next != UINT64_MAX)
         gsc_event_notify(b->wake, next - now);
@@ -252,6 +251,7 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->sm_resp = icnt_blk_ports(b, n_sms, "sm_resp", GSC_OUT, &mem_resp_type);
     b->l2_req = icnt_blk_ports(b, n_parts, "l2_req", GSC_OUT, &mem_req_type);
     b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
+    b->pending = g_new0(uint32_t, n_sms + n_parts);
     mem_slots_init(&b->reqs, sizeof(mem_req_t));
     mem_slots_init(&b->resps, sizeof(mem_resp_t));
     b->wake = gsc_event_new(b->inst->mod, "wake");
@@ -271,6 +271,7 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->sm_resp);
     g_free(b->l2_req);
     g_free(b->l2_resp);
+    g_free(b->pending);
     mem_slots_clear(&b->reqs);
     mem_slots_clear(&b->resps);
     g_free(b);

@@ -54,8 +54,9 @@ typedef struct {
     unsigned header_bytes, interleave_bytes, out_depth;
     icnt *req_net, *resp_net;
     gsc_port **sm_req, **sm_resp, **l2_req, **l2_resp;
-    mem_slots reqs;  /* mem_req_t in the request network */
-    mem_slots resps; /* mem_resp_t in the reply network */
+    mem_slots reqs;    /* mem_req_t in the request network */
+    mem_slots resps;   /* mem_resp_t in the reply network */
+    uint32_t *pending; /* per node: packets in a network bound for it (ejection skips idle nodes) */
     gsc_event *wake;
     uint16_t req_in_flight, resp_in_flight; /* traced */
 } icnt_blk;
