@@ -14,6 +14,11 @@ struct exec_coll {
     issued_t it;       /* only the header fields are used (no addresses) */
 };
 
+typedef struct {
+    unsigned coll, reg, warp;
+    uint64_t due; /* cycle from which it may go to its bank (delay), or 0: retry the chain */
+} exec_deferred;
+
 static const blk_port_desc ports[] = {
     [EXEC_IN] = {"in", GSC_IN, &issued_type, BLK_CHAN_FIFO, "in_depth", "issued instructions (non-memory)"},
     [EXEC_RELEASE] = {"release", GSC_OUT, &release_type, BLK_CHAN_FIFO, NULL, "completions to issue"},
@@ -55,6 +60,7 @@ static const blk_stat_desc stats[] = {
     [EXEC_STAT_BANK_CONFLICTS] = {"bank_conflicts", BLK_STAT_COUNTER, "read-cycles", "cycles reads waited for their bank", NULL},
     [EXEC_STAT_COLLECTOR_FULL] = {"collector_full", BLK_STAT_COUNTER, "cycles", "cycles an instruction waited for a collector", NULL},
     [EXEC_STAT_UNIT_BUSY] = {"unit_busy", BLK_STAT_COUNTER, "cycles", "cycles a ready collector waited for its pipe", NULL},
+    [EXEC_STAT_RF_DEFERRED] = {"rf_deferred", BLK_STAT_COUNTER, "reads", "reads the register access path delayed or refused", NULL},
     [EXEC_STAT_BY_UNIT0 + SM_UNIT_SP] = {"sp_ops", BLK_STAT_COUNTER, "instructions", "instructions on SP pipes", NULL},
     [EXEC_STAT_BY_UNIT0 + SM_UNIT_SFU] = {"sfu_ops", BLK_STAT_COUNTER, "instructions", "instructions on SFU pipes", NULL},
     [EXEC_STAT_BY_UNIT0 + SM_UNIT_INT] = {"int_ops", BLK_STAT_COUNTER, "instructions", "instructions on INT pipes", NULL},
@@ -72,6 +78,11 @@ const blk_desc exec_desc = {
     "docs/baseline-design.md §2.2 opcoll, regfile, units, writeback; §5.1-5.2", ports, BLK_N(ports), params,
     BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
 };
+
+rfaccess_chain *exec_rf_chain(exec_blk *e)
+{
+    return e->rf;
+}
 
 void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
 {
@@ -99,6 +110,17 @@ static unsigned pool_of(uint8_t cls)
     return cls == IR_CLASS_SFU || cls == IR_CLASS_DP ? 1 : 0;
 }
 
+/* A write runs the chain for its translation only: the result must be written (delays and refusals
+ * of writes are a mechanism's business: it holds the result back before write-back). */
+static unsigned exec_write_phys(exec_blk *e, unsigned warp, unsigned reg, uint64_t now)
+{
+    if (rfaccess_chain_len(e->rf) == 0)
+        return reg;
+    rfaccess_req r = {.warp = warp, .reg = reg, .write = true, .cycle = now, .phys = reg, .refused_by = -1};
+    rfaccess_run(e->rf, &r);
+    return r.phys;
+}
+
 static void exec_writeback(exec_blk *e, uint64_t now)
 {
     pipe_result res[16];
@@ -106,7 +128,8 @@ static void exec_writeback(exec_blk *e, uint64_t now)
     for (unsigned i = 0; i < n; i++) {
         release_t *r = (release_t *)(uintptr_t)res[i].payload;
         for (unsigned j = 0; j < r->n_dst; j++)
-            bankmap_queues_push_write(e->banks, bankmap_bank(&e->map, r->dst[j], r->warp, 0), r->dst[j]);
+            bankmap_queues_push_write(e->banks, bankmap_bank(&e->map, exec_write_phys(e, r->warp, r->dst[j], now), r->warp, 0),
+                                      r->dst[j]);
         g_queue_push_tail(&e->releases, r);
     }
     gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
@@ -115,6 +138,44 @@ static void exec_writeback(exec_blk *e, uint64_t now)
         gsc_fifo_put(out, r);
         g_free(r);
     }
+}
+
+/* One operand read through the register access path, then to its bank's queue. */
+static void exec_read(exec_blk *e, unsigned coll, unsigned reg, unsigned warp, uint64_t now)
+{
+    unsigned phys = reg;
+    if (rfaccess_chain_len(e->rf) > 0) {
+        rfaccess_req r = {.warp = warp, .reg = reg, .write = false, .cycle = now, .phys = reg, .refused_by = -1};
+        rfaccess_verdict v = rfaccess_run(e->rf, &r);
+        if (v != RFACCESS_ALLOW) {
+            exec_deferred d = {coll, reg, warp, v == RFACCESS_DELAY ? now + r.delay : 0};
+            g_array_append_val(e->deferred, d);
+            blk_stat_add(e->inst, EXEC_STAT_RF_DEFERRED, 1);
+            return;
+        }
+        phys = r.phys;
+    }
+    bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, phys, warp, 0), coll, coll);
+}
+
+/* Reads the chain delayed (due now) or refused (run it again). */
+static void exec_deferred_reads(exec_blk *e, uint64_t now)
+{
+    guint n = e->deferred->len;
+    exec_deferred *d = g_memdup2(e->deferred->data, n * sizeof *d);
+    g_array_set_size(e->deferred, 0);
+    for (guint i = 0; i < n; i++) {
+        if (d[i].due > now) {
+            g_array_append_val(e->deferred, d[i]);
+        } else if (d[i].due) { /* a delay has been served: the access goes on (translation kept) */
+            rfaccess_req r = {.warp = d[i].warp, .reg = d[i].reg, .cycle = now, .phys = d[i].reg, .refused_by = -1};
+            rfaccess_run(e->rf, &r);
+            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, r.phys, d[i].warp, 0), d[i].coll, d[i].coll);
+        } else {
+            exec_read(e, d[i].coll, d[i].reg, d[i].warp, now);
+        }
+    }
+    g_free(d);
 }
 
 static void exec_allocate(exec_blk *e)
@@ -137,7 +198,7 @@ static void exec_allocate(exec_blk *e)
         co->age = e->seq++;
         co->pending = co->it.n_src;
         for (unsigned j = 0; j < co->it.n_src; j++)
-            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, co->it.src[j], co->it.warp, 0), c, c);
+            exec_read(e, c, co->it.src[j], co->it.warp, gsc_cycle());
     }
 }
 
@@ -214,10 +275,12 @@ static void exec_run(void *self)
     exec_blk *e = self;
     uint64_t now = gsc_cycle();
     exec_writeback(e, now);
+    if (e->deferred->len)
+        exec_deferred_reads(e, now);
     exec_allocate(e);
     exec_arbitrate(e);
     exec_dispatch(e, now);
-    bool busy = e->tr_busy_coll > 0 || !g_queue_is_empty(&e->releases) || bankmap_queues_pending(e->banks) > 0;
+    bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !g_queue_is_empty(&e->releases) || bankmap_queues_pending(e->banks) > 0;
     if (busy) {
         gsc_next_trigger_cycles(1);
         return;
@@ -273,6 +336,8 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     g_queue_init(&e->releases);
     e->granted_reads = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     e->granted_writes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    e->rf = rfaccess_chain_new();
+    e->deferred = g_array_new(FALSE, FALSE, sizeof(exec_deferred));
     blk_trace_state(e->inst, "busy_collectors", GSC_U32, &e->tr_busy_coll);
     blk_trace_state(e->inst, "dispatched", GSC_U32, &e->tr_dispatched);
     blk_trace_state(e->inst, "conflicts", GSC_U32, &e->tr_conflicts);
@@ -294,6 +359,8 @@ void exec_free(exec_blk *e)
     bankmap_queues_free(e->banks);
     g_array_free(e->granted_reads, TRUE);
     g_array_free(e->granted_writes, TRUE);
+    g_array_free(e->deferred, TRUE);
+    rfaccess_chain_free(e->rf);
     g_free(e->coll);
     g_free(e);
 }

@@ -10,6 +10,9 @@
  *  2. collector allocation: an issued instruction taken from `in` gets a free collector of its pool
  *     (SP/INT: `collectors_sp`, SFU/DP: `collectors_sfu`); one read request per distinct source
  *     register goes to the register's bank queue (bank = (reg + warp) mod banks, or reg mod banks);
+ *     Each read and write first runs the register access path (models/lib/rfaccess.h, exec_rf_chain):
+ *     hooks may delay a read, refuse it this cycle (retried every cycle), or translate the register
+ *     the bank sees (renaming); the baseline chain is empty;
  *  3. bank arbitration (models/lib/bankmap.h): writes first, then one read per bank port, oldest
  *     first; a read that waits is a bank conflict (one extra cycle per conflicting read);
  *  4. dispatch: a collector whose operands were all read in earlier cycles goes to a pipe of its
@@ -26,6 +29,7 @@
 #include "models/core/block.h"
 #include "models/lib/bankmap.h"
 #include "models/lib/pipe.h"
+#include "models/lib/rfaccess.h"
 #include "models/sm/payloads.h"
 
 G_BEGIN_DECLS
@@ -38,6 +42,7 @@ enum {
     EXEC_STAT_BANK_CONFLICTS,
     EXEC_STAT_COLLECTOR_FULL,
     EXEC_STAT_UNIT_BUSY,
+    EXEC_STAT_RF_DEFERRED,
     EXEC_STAT_BY_UNIT0, /* per sm_unit except LDST */
     EXEC_STAT_COUNT = EXEC_STAT_BY_UNIT0 + SM_UNIT_LDST
 };
@@ -58,6 +63,8 @@ typedef struct {
     unsigned wb_ports;
     GQueue releases; /* release_t waiting for room */
     GArray *granted_reads, *granted_writes;
+    rfaccess_chain *rf;   /* the register access path (extension point; empty in the baseline) */
+    GArray *deferred;     /* reads delayed or refused by the chain (exec_deferred) */
     uint64_t seq;
     /* traced */
     uint32_t tr_busy_coll, tr_dispatched, tr_conflicts;
@@ -67,6 +74,8 @@ extern const blk_desc exec_desc;
 /* group/groups: this block's bank group of `groups` (sub-core partitions share the bank index space). */
 exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned group, unsigned groups);
 void exec_free(exec_blk *e);
+/* The register access path of this block, for mechanisms to add hooks to (rfaccess_chain_add). */
+rfaccess_chain *exec_rf_chain(exec_blk *e);
 /* Latency and initiation interval of an opcode of class cls on its unit under this configuration. */
 void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *latency, unsigned *ii);
 

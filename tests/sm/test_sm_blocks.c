@@ -126,6 +126,35 @@ static void test_exec_latency_and_conflict(void)
     harness_free(h);
 }
 
+/* ---- exec: the register access path delays a read (a power-state wake-up) ---- */
+static rfaccess_verdict wake_reg3(void *ctx, rfaccess_req *r, unsigned *delay)
+{
+    (void)ctx;
+    if (r->reg == 3 && !r->write) {
+        *delay = 2;
+        return RFACCESS_DELAY;
+    }
+    return RFACCESS_ALLOW;
+}
+
+static void test_exec_rfaccess_delay(void)
+{
+    harness *h = harness_new(&exec_desc, make_exec, NULL, NULL);
+    exec_blk *e = harness_block(h);
+    rfaccess_chain_add(exec_rf_chain(e), "wakeup", wake_reg3, NULL);
+    uint16_t r2[] = {2}, r3[] = {3};
+    issued_t it = alu(0, 1, r2, 5);
+    harness_push(h, "in", &it); /* no hook applies: released at sp_latency + 3 = 7 */
+    release_t r;
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
+    uint64_t t0 = harness_step(h);
+    it = alu(0, 1, r3, 5);
+    harness_push(h, "in", &it); /* put at t0+1 (one cycle later than above): 8 after t0, plus the 2-cycle wait */
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 8 + 2);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), EXEC_STAT_RF_DEFERRED), ==, 1);
+    harness_free(h);
+}
+
 /* ---- ldst: miss -> request -> response -> release; a hit after the fill ---- */
 static issued_t load(uint64_t addr)
 {
@@ -306,6 +335,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/sm/mem_fixed/latency_bandwidth", test_mem_fixed);
     harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
+    harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
     harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
     harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
