@@ -30,5 +30,4 @@ dist_check_SCRIPTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh 
 EXTRA_DIST += tests/mem/ptx/l2chain.ptx
 TESTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
 	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh
-# Makefile.am sets `LONG_TESTS =` after the fragments: append with a GNU make override (as kernels/frun.mk).
-override LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh
+LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh
