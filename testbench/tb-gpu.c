@@ -44,6 +44,7 @@ int main(int argc, char **argv)
     gpu_topo_build(g, env);
     tb_machine *m = tb_machine_new(run, env, gpu_topo_dispatch(g), gpu_topo_sms(g), gpu_topo_n_sms(g));
     tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
+    tb_machine_set_dump(m, gpu_topo_dump_state, g);
     cli_elaborate(run);
 
     int rc = tb_machine_run(m, k, &o);

@@ -39,6 +39,8 @@ struct tb_machine {
     tb_kernel *k;
     double seconds;
     uint64_t launches;
+    tb_dump_fn extra_dump; /* the watchdog appends the rest of the machine's state (tb-gpu: memory side) */
+    void *extra_dump_ctx;
 };
 
 static void G_GNUC_PRINTF(2, 3) G_GNUC_NORETURN die(int code, const char *fmt, ...)
@@ -273,6 +275,8 @@ static void watchdog_run(void *self)
                                    m->watchdog, gsc_cycle());
             for (unsigned s = 0; s < m->n_sms; s++)
                 sm_topo_dump_state(m->sms[s], out);
+            if (m->extra_dump)
+                m->extra_dump(m->extra_dump_ctx, out);
             fputs("gpusc: ", stderr);
             fputs(out->str, stderr);
             g_string_free(out, TRUE);
@@ -553,6 +557,12 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
     }
     g_string_free(err, TRUE);
     return rc;
+}
+
+void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx)
+{
+    m->extra_dump = fn;
+    m->extra_dump_ctx = ctx;
 }
 
 /* Created before elaboration (the watchdog process), after tb_machine_new. */

@@ -56,6 +56,9 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o);
 /* The watchdog process (call before cli_elaborate): every `cycles` cycles, a running grid must have
  * issued an instruction, else the run ends with a dump of every warp (0: no watchdog). */
 void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles);
+/* More state for the watchdog's dump, appended after the warps (tb-gpu: the memory side). */
+typedef void (*tb_dump_fn)(void *ctx, GString *out);
+void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx);
 /* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
  * resident CTAs) after cli_finish. */
 void tb_machine_summary(tb_machine *m, FILE *out);

@@ -367,3 +367,14 @@ const char *l2_fault(const l2_blk *b)
 {
     return b->fault ? b->fault->str : NULL;
 }
+
+void l2_describe_head(const l2_blk *b, GString *out)
+{
+    static const char *const kinds[] = {"read", "write", "atomic", "write-back"};
+    if (!b->rop.length)
+        return;
+    const l2_slot *sl = mem_slots_at(&b->reqs, GPOINTER_TO_UINT(b->rop.head->data));
+    g_string_append_printf(
+        out, "; oldest: %s 0x%" G_GINT64_MODIFIER "x from SM %u, ready at cycle %" G_GUINT64_FORMAT,
+        sl->req.kind < 4 ? kinds[sl->req.kind] : "?", sl->req.addr, sl->req.src, sl->ready);
+}

@@ -77,6 +77,8 @@ l2_blk *l2_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, un
 void l2_free(l2_blk *b);
 /* Whether the slice holds nothing in flight (ROP queue, MSHRs, output queues). */
 bool l2_idle(const l2_blk *b);
+/* Appends "; oldest: KIND 0xADDR from SM s, ready at cycle c" for the ROP queue's head (nothing if empty). */
+void l2_describe_head(const l2_blk *b, GString *out);
 /* The first atomic fault's message, or NULL. */
 const char *l2_fault(const l2_blk *b);
 

@@ -217,6 +217,30 @@ bool gpu_topo_mem_idle(const gpu_topo *g)
     return true;
 }
 
+void gpu_topo_dump_state(void *gp, GString *out)
+{
+    const gpu_topo *g = gp;
+    g_string_append_printf(
+        out, "memory side at cycle %" G_GUINT64_FORMAT ": icnt %u requests, %u replies in flight\n",
+        gsc_cycle(), g->icnt->req_in_flight, g->icnt->resp_in_flight);
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        const l2_blk *l2 = g->l2[p];
+        if (l2_idle(l2))
+            continue;
+        g_string_append_printf(
+            out, "  %s: ROP queue %u, MSHRs %u, replies waiting %u, DRAM requests waiting %u", l2->inst->path,
+            l2->rop.length, cache_mshr_used(l2->mshr), l2->out.length, l2->to_dram.length);
+        l2_describe_head(l2, out);
+        g_string_append_c(out, '\n');
+    }
+    for (unsigned c = 0; c < g->n_channels; c++) {
+        const dram_blk *d = g->dram[c];
+        if (dram_queued(d->core) || dram_in_service(d->core) || d->done.length)
+            g_string_append_printf(out, "  %s: %u queued, %u in service, %u replies waiting\n", d->inst->path,
+                                   dram_queued(d->core), dram_in_service(d->core), d->done.length);
+    }
+}
+
 static uint64_t sum_l2(const gpu_topo *g, unsigned stat)
 {
     uint64_t s = 0;

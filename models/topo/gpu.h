@@ -58,6 +58,9 @@ dram_blk *gpu_topo_dram(const gpu_topo *g, unsigned channel);
 const char *gpu_topo_fault(const gpu_topo *g);
 /* True when no request is inside the memory side (icnt, L2 slices). */
 bool gpu_topo_mem_idle(const gpu_topo *g);
+/* The memory side's state (for the watchdog's dump): requests in each interconnect network, and
+ * per busy L2 slice and DRAM channel what it holds and its oldest request. Matches tb_dump_fn. */
+void gpu_topo_dump_state(void *g, GString *out);
 /* Memory-side summary: L2 accesses and hit rate over all slices, DRAM reads/writes and bus
  * utilisation, interconnect packets and utilisation. */
 void gpu_topo_summary(const gpu_topo *g, FILE *out);

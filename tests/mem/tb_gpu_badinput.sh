@@ -1,6 +1,6 @@
 #!/bin/sh
 # tb-gpu on bad input (TAP): a kernel that cannot fit an SM, invalid launches, a PTX error, a faulting
-# kernel, bad memory-side configuration; each must exit nonzero with a clear "gpusc: " message.
+# kernel, bad memory-side configuration, a run that stops making progress (the watchdog); each must exit nonzero with a clear "gpusc: " message.
 tb="${top_builddir:-.}/testbench/tb-gpu"
 src="${top_srcdir:-.}"
 if [ ! -x "$tb" ]; then
@@ -10,7 +10,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-badgpu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 dd if=/dev/zero of="$tmp/z.bin" bs=4096 count=1 2>/dev/null
-echo "1..10"
+echo "1..11"
 i=0
 expect() { # name, status, message fragment, tb-gpu options...
     name=$1 st=$2 msg=$3
@@ -39,4 +39,6 @@ expect "unknown workload" 2 "gpusc: unknown workload 'nosuch'" --workload nosuch
 expect "L2 ways out of range" 1 "gpusc: --set l2.ways=0: [l2] ways: 0 is out of range" --set l2.ways=0
 expect "zero SMs" 1 "gpusc: --set gpu.sms=0: [gpu] sms: 0 is out of range" --set gpu.sms=0
 expect "DRAM row size not a power of two" 1 "row_bytes 1000 is not a power of two" --set dram.row_bytes=1000
+expect "watchdog dumps the warps and the memory side" 1 "in service" \
+    --workload vecadd --size tiny --set gpu.sms=2 --set dram.latency=50000 --watchdog 2000
 expect "L2 line size not a power of two" 1 "gpusc: tb.gpu.l2_0:" --set l2.line_bytes=96
