@@ -86,23 +86,21 @@ rfaccess_chain *exec_rf_chain(exec_blk *e)
 
 void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
 {
-    const blk_inst *in = e->inst;
-#define P(n) ((unsigned)blk_param_uint(in, n))
+    const unsigned *t = e->timing;
     switch ((ir_class)cls) {
-    case IR_CLASS_SFU: *lat = P("sfu_latency"), *ii = P("sfu_ii"); return;
-    case IR_CLASS_DP: *lat = P("dp_latency"), *ii = P("dp_ii"); return;
+    case IR_CLASS_SFU: *lat = t[EXEC_T_SFU_LAT], *ii = t[EXEC_T_SFU_II]; return;
+    case IR_CLASS_DP: *lat = t[EXEC_T_DP_LAT], *ii = t[EXEC_T_DP_II]; return;
     case IR_CLASS_INT:
         if (op == IR_OP_DIV || op == IR_OP_REM)
-            *lat = P("div_latency"), *ii = P("div_ii");
+            *lat = t[EXEC_T_DIV_LAT], *ii = t[EXEC_T_DIV_II];
         else
-            *lat = P("int_latency"), *ii = P("int_ii");
+            *lat = t[EXEC_T_INT_LAT], *ii = t[EXEC_T_INT_II];
         return;
     default:
-        *lat = op == IR_OP_MAD || op == IR_OP_FMA ? P("mad_latency") : P("sp_latency");
-        *ii = P("sp_ii");
+        *lat = op == IR_OP_MAD || op == IR_OP_FMA ? t[EXEC_T_MAD_LAT] : t[EXEC_T_SP_LAT];
+        *ii = t[EXEC_T_SP_II];
         return;
     }
-#undef P
 }
 
 static unsigned pool_of(uint8_t cls)
@@ -332,6 +330,10 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     add_pipes(e, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
     add_pipes(e, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
     e->wb_ports = (unsigned)blk_param_uint(e->inst, "wb_ports");
+    static const char *const tnames[EXEC_T_COUNT] = {"sp_latency", "sp_ii", "mad_latency", "int_latency", "int_ii",
+                                                      "div_latency", "div_ii", "sfu_latency", "sfu_ii", "dp_latency", "dp_ii"};
+    for (unsigned i = 0; i < EXEC_T_COUNT; i++) /* looked up once: not on the dispatch path */
+        e->timing[i] = (unsigned)blk_param_uint(e->inst, tnames[i]);
     g_assert(e->wb_ports <= 16);
     g_queue_init(&e->releases);
     e->granted_reads = g_array_new(FALSE, FALSE, sizeof(uint64_t));

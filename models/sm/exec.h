@@ -49,6 +49,9 @@ enum {
 
 typedef struct exec_coll exec_coll;
 
+enum { EXEC_T_SP_LAT, EXEC_T_SP_II, EXEC_T_MAD_LAT, EXEC_T_INT_LAT, EXEC_T_INT_II, EXEC_T_DIV_LAT, EXEC_T_DIV_II,
+       EXEC_T_SFU_LAT, EXEC_T_SFU_II, EXEC_T_DP_LAT, EXEC_T_DP_II, EXEC_T_COUNT };
+
 typedef struct {
     blk_inst *inst;
     unsigned group;  /* bank group (sub-core partition) */
@@ -61,6 +64,7 @@ typedef struct {
     sm_unit pipe_unit[16];
     unsigned n_pipes;
     unsigned wb_ports;
+    unsigned timing[EXEC_T_COUNT]; /* latencies and intervals (EXEC_T_*) */
     GQueue releases; /* release_t waiting for room */
     GArray *granted_reads, *granted_writes;
     rfaccess_chain *rf;   /* the register access path (extension point; empty in the baseline) */

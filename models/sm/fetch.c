@@ -85,7 +85,7 @@ static void fetch_take_inputs(fetch *f)
 /* The I-cache address of an instruction: functions laid out one after another in 64 KiB slots. */
 static uint64_t fetch_addr(const fetch *f, uint32_t func, uint32_t pc)
 {
-    return ((uint64_t)func << 16 | pc) * blk_param_uint(f->inst, "instr_bytes");
+    return ((uint64_t)func << 16 | pc) * f->instr_bytes;
 }
 
 static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
@@ -190,6 +190,7 @@ fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     f->entries = (unsigned)blk_param_uint(f->inst, "ibuffer_entries");
     f->miss_latency = (unsigned)blk_param_uint(f->inst, "icache_miss_latency");
     f->width = (unsigned)blk_param_uint(f->inst, "fetch_width");
+    f->instr_bytes = (unsigned)blk_param_uint(f->inst, "instr_bytes");
     f->w = g_new0(fetch_warp, warps);
     f->rr = warps - 1;
     cache_config cc = {(unsigned)blk_param_uint(f->inst, "icache_sets"), (unsigned)blk_param_uint(f->inst, "icache_ways"),

@@ -44,7 +44,7 @@ typedef struct {
 typedef struct {
     blk_inst *inst;
     sm_env *env;
-    unsigned warps, entries, miss_latency, width;
+    unsigned warps, entries, miss_latency, width, instr_bytes;
     fetch_warp *w;
     cache_tags *icache;
     unsigned rr;          /* last warp fetched */
