@@ -22,8 +22,8 @@ TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_
 	tests/sm/test_tb_workloads.sh
 EXTRA_DIST += tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/ptx/bank_conflict.ptx \
 	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx
-# Makefile.am sets `LONG_TESTS =` after the fragments: append with a GNU make override (as kernels/frun.mk).
-override LONG_TESTS += tests/sm/test_tb_workloads_long.sh
+# make check-long (Makefile.am initialises LONG_TESTS before the fragments).
+LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.
 check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
