@@ -59,6 +59,12 @@ static void mem_fixed_run(void *self)
                               : q.kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
                                                     : MEM_FIXED_STAT_ATOMICS, 1);
         mf_item *it = g_new0(mf_item, 1);
+        /* A MEM_ATOMIC with lanes is performed now, in arrival order (the SM of tb-sm performs its
+         * atomics at issue and sends atom.lanes = 0: timing only). */
+        if (q.kind == MEM_ATOMIC && q.atom.lanes && !mem_atomic_perform(m->env->mem, &q, it->r.atom_old, m->env->error)) {
+            m->env->failed = true;
+            gsc_stop();
+        }
         it->due = start + m->latency;
         it->r.addr = q.addr;
         it->r.id = q.id;
@@ -73,8 +79,8 @@ static void mem_fixed_run(void *self)
         mf_item *it = g_queue_peek_head(&m->pending);
         if (it->due > now)
             break;
-        if (it->r.kind == MEM_READ && !fmem_read(m->env->mem, it->r.addr, it->r.data, it->r.bytes))
-            memset(it->r.data, 0, sizeof it->r.data); /* a line partly outside any allocation */
+        if (it->r.kind == MEM_READ)
+            mem_line_read(m->env->mem, it->r.addr, it->r.bytes, it->r.data); /* as the image holds it now */
         gsc_fifo_put(out, &it->r);
         g_free(g_queue_pop_head(&m->pending));
     }
