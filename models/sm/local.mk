@@ -21,7 +21,7 @@ dist_check_SCRIPTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh t
 TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_tb_badinput.sh \
 	tests/sm/test_tb_workloads.sh
 EXTRA_DIST += tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/ptx/bank_conflict.ptx \
-	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx
+	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx tests/sm/ptx/deadlock.ptx
 # make check-long (Makefile.am initialises LONG_TESTS before the fragments).
 LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.

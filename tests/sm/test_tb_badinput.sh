@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad input gives a clear message and a nonzero exit, never a crash (TAP): a kernel that cannot fit
-# on an SM, invalid launches, a PTX error, unknown workload / size / configuration key.
+# on an SM, invalid launches, a PTX error, unknown workload / size / configuration key, a kernel fault,
+# and a deadlock that the watchdog ends.
 tb="$top_builddir/testbench/tb-sm"
 ptx="$top_srcdir/tests/sm/ptx"
 tmp=$(mktemp -d)
@@ -17,7 +18,7 @@ expect() { # name want-status grep-pattern command...
         echo "not ok $n - $name: exit $st (want $want), stderr:"; sed 's/^/# /' "$tmp/err" | head -5; fail=1
     fi
 }
-echo "1..9"
+echo "1..10"
 expect "a CTA that does not fit (registers)" 1 "registers" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry chain32 \
     --grid 1 --block 1024 --set sm.registers=1024
 expect "a CTA that does not fit (threads)" 1 "threads" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry chain32 \
@@ -30,4 +31,6 @@ expect "PTX syntax error" 2 "bad.ptx" "$tb" --no-trace --ptx "$tmp/bad.ptx" --en
 expect "unknown workload" 2 "unknown workload" "$tb" --no-trace --workload nosuch
 expect "unknown configuration key" 1 "unknown key" "$tb" --no-trace --set issue.nosuch=1
 expect "invalid address in a kernel" 1 "invalid" "$tb" --no-trace --ptx "$ptx/l1_hit_miss.ptx" --entry l1 --grid 1 --block 32 --arg 16
+expect "watchdog: a barrier deadlock ends with a dump of every warp" 1 "waits on: barrier" "$tb" --no-trace \
+    --ptx "$ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --watchdog 1000
 exit $fail
