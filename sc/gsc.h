@@ -267,7 +267,8 @@ static inline void gsc_out_write(const gsc_port *p, const void *v)
  *   extra root scope, so GTKWave shows "tb.sm0.fetch.out.pc" (a multi-bit var is "pc[11:0]").
  * - Timescale 1 ps: cycle k is at #(k * period_ps). A value written in cycle k shows at cycle k.
  * - Window (inclusive): the file is created when the run reaches from_cycle (its $dumpvars holds
- *   the state before the window) and closed once to_cycle has run; no change is recorded outside.
+ *   the state before the window, stamped #(from_cycle * period)) and closed once to_cycle has run;
+ *   no change is recorded outside.
  * - Reproducible: at close the $date is set to a fixed date, so identical runs give identical
  *   files. One trace file per simulation. */
 void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);

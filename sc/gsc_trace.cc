@@ -6,7 +6,8 @@
  * - A latch is traced through a mirror of its latest write, so a value written in cycle N shows at
  *   time N * period.
  * - Window: the file is created when the run reaches from_cycle (the run pauses there) and closed
- *   once to_cycle has executed, so no value change is recorded outside [from, to].
+ *   once to_cycle has executed, so no value change is recorded outside [from, to]. The initial
+ *   values are stamped #(from * period) at close (see fixup_window_start).
  * - Timescale 1 ps: cycle k is at #(k * period_ps).
  * - The writer's header is patched in place at close: the $date is replaced by a fixed date (runs
  *   are byte-identical) and the writer's root scope "SystemC" is blanked out (turned into an empty
@@ -16,6 +17,7 @@
 
 #include <glib.h>
 
+#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 
@@ -254,6 +256,76 @@ static void fixup_header(const char *file)
     fclose(fp);
 }
 
+/* Read up to `max` bytes from `off`. */
+static std::string read_at(FILE *fp, long off, size_t max)
+{
+    std::string s(max, '\0');
+    fseek(fp, off, SEEK_SET);
+    s.resize(fread(&s[0], 1, max, fp));
+    return s;
+}
+
+/* A window that starts after cycle 0: SystemC writes the initial values ($dumpvars, taken just
+ * before the window) with no timestamp in front, so a reader would place them at time 0. Give them
+ * the window's start time: the writer's "All initial values are dumped below..." $comment, which
+ * sits between $enddefinitions and $dumpvars, becomes "#<from * period>" followed by a shorter
+ * comment of the same total length. If the first timestamp after the dump is that same time, it is
+ * blanked (whitespace), so the file has one monotonic time line. */
+static void fixup_window_start(FILE *fp, uint64_t t)
+{
+    std::string head = read_at(fp, 0, 1 << 20);
+    size_t defs = head.find("$enddefinitions");
+    size_t dump = head.find("$dumpvars", defs == std::string::npos ? 0 : defs);
+    if (defs == std::string::npos || dump == std::string::npos)
+        return;
+    size_t c = head.find("$comment", defs);
+    size_t ce = c == std::string::npos ? c : head.find("$end", c + 8);
+    if (c == std::string::npos || ce == std::string::npos || ce > dump)
+        return;
+    char stamp[96];
+    snprintf(stamp, sizeof stamp, "#%" PRIu64 "\n$comment window start", t);
+    size_t len = ce - c; /* the comment up to (not including) its $end */
+    if (strlen(stamp) > len)
+        return;
+    patch(fp, (long)c, len, stamp);
+    /* The end of the $dumpvars block, then the first timestamp after it. */
+    const long chunk = 1 << 16;
+    long off = (long)dump;
+    bool in_dump = true;
+    std::string carry;
+    for (;;) {
+        std::string s = read_at(fp, off, chunk);
+        if (s.empty())
+            return;
+        std::string buf = carry + s;
+        long base = off - (long)carry.size();
+        if (in_dump) {
+            size_t e = buf.find("\n$end");
+            if (e == std::string::npos) {
+                carry = buf.substr(buf.size() > 8 ? buf.size() - 8 : 0);
+                off += (long)s.size();
+                continue;
+            }
+            in_dump = false;
+            buf.erase(0, e + 5);
+            base += (long)(e + 5);
+        }
+        size_t h = buf.find_first_not_of(" \t\r\n");
+        if (h == std::string::npos) {
+            carry.clear();
+            off += (long)s.size();
+            continue;
+        }
+        size_t he = buf.find_first_of(" \t\r\n", h);
+        if (he == std::string::npos)
+            return; /* the file ends in the token; nothing to blank */
+        std::string tok = buf.substr(h, he - h);
+        if (tok == "#" + std::to_string(t))
+            patch(fp, base + (long)h, tok.size(), "");
+        return;
+    }
+}
+
 static void close_file(void)
 {
     if (!T.open)
@@ -262,7 +334,15 @@ static void close_file(void)
     T.tf = nullptr;
     T.open = false;
     T.closed = true;
-    fixup_header((T.path + ".vcd").c_str());
+    std::string file = T.path + ".vcd";
+    fixup_header(file.c_str());
+    if (T.from > 0) {
+        FILE *fp = fopen(file.c_str(), "r+b");
+        if (fp) {
+            fixup_window_start(fp, T.from * gsc_g.period);
+            fclose(fp);
+        }
+    }
 }
 
 void gsc_trace_at_boundary(uint64_t next_cycle)

@@ -270,6 +270,52 @@ static void test_run(void)
     tb_result_clear(&r);
 }
 
+/* vcd2fst exits 0 even on input it does not understand: convert the FST back with fst2vcd (from the
+ * same GTKWave) and check that the reader finds the same transitions as in our VCD. */
+static void check_fst_readback(const char *vcd2fst, const char *fst_path, const char *vcd_path)
+{
+    char *dir = g_path_get_dirname(vcd2fst);
+    char *tool = g_build_filename(dir, "fst2vcd", NULL);
+    g_free(dir);
+    if (!g_file_test(tool, G_FILE_TEST_IS_EXECUTABLE)) {
+        g_free(tool);
+        tool = g_find_program_in_path("fst2vcd");
+    }
+    if (!tool)
+        g_error("fst2vcd (GTKWave, beside vcd2fst) not found: cannot read the FST back");
+    const char *argv[] = {tool, fst_path, NULL};
+    char *out = NULL;
+    int status;
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                               &status, NULL));
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    GError *e = NULL;
+    vcd *back = vcd_parse("fst2vcd output", out, strlen(out), &e);
+    g_assert_no_error(e);
+    vcd *orig = vcd_load(vcd_path, &e);
+    g_assert_no_error(e);
+    static const char *const names[] = {"tb.sink.received", "tb.src.produced", "tb.src.blocked",
+                                        "tb.alu.occupancy"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
+        unsigned a = vcd_signal(orig, names[i]), b = vcd_signal(back, names[i]);
+        g_assert_cmpuint(vcd_signal_width(back, b), ==, vcd_signal_width(orig, a));
+        g_assert_cmpuint(vcd_n_changes(back, b), ==, vcd_n_changes(orig, a));
+        for (unsigned k = 0; k < vcd_n_changes(orig, a); k++) {
+            vcd_change ca = vcd_change_nth(orig, a, k), cb = vcd_change_nth(back, b, k);
+            g_assert_cmpuint(cb.time, ==, ca.time);
+            g_assert_cmpstr(cb.value, ==, ca.value);
+        }
+    }
+    /* and the FST carries the transitions the test expects, not only the same file */
+    unsigned received = vcd_signal(back, "tb.sink.received");
+    g_assert_cmpuint(vcd_n_changes(back, received), ==, COUNT + 1);
+    g_assert_cmpuint(vcd_change_nth(back, received, 1).time, ==, (LATENCY + 2) * PERIOD_PS);
+    vcd_free(back);
+    vcd_free(orig);
+    g_free(out);
+    g_free(tool);
+}
+
 static void test_vcd2fst(void)
 {
     const char *tool = g_getenv("VCD2FST");
@@ -297,6 +343,7 @@ static void test_vcd2fst(void)
     g_assert_cmpint(st.st_size, >, 0);
     g_free(out);
     g_free(err);
+    check_fst_readback(tool, fst_path, vcd_path);
     g_free(vcd_path);
     g_free(fst_path);
     g_free(found);
@@ -347,15 +394,21 @@ static void test_trace_window(void)
     g_assert_true(exited_ok(&r));
     vcd *v = load_vcd(&r, "w/win.vcd");
     g_assert_cmpuint(vcd_n_signals(v), >, 0);
-    /* The initial values ($dumpvars, before any timestamp: time 0 for a VCD reader) are the state
-     * at the start of the window; every later change lies inside the window. */
-    for (unsigned s = 0; s < vcd_n_signals(v); s++)
-        for (unsigned i = 1; i < vcd_n_changes(v, s); i++) {
+    /* The initial values ($dumpvars) are stamped at the window's start (#20000), so every signal's
+     * first value is at cycle 20 and nothing is known before; every later change lies inside the
+     * window. */
+    for (unsigned s = 0; s < vcd_n_signals(v); s++) {
+        g_assert_cmpuint(vcd_n_changes(v, s), >, 0);
+        for (unsigned i = 0; i < vcd_n_changes(v, s); i++) {
             uint64_t t = vcd_change_nth(v, s, i).time;
-            if (t <= 19 * PERIOD_PS || t >= 31 * PERIOD_PS)
+            if (i == 0 ? t != 20 * PERIOD_PS : (t <= 20 * PERIOD_PS || t >= 31 * PERIOD_PS))
                 g_error("%s changes at %" G_GUINT64_FORMAT ", outside the window", vcd_signal_name(v, s), t);
         }
+        g_assert_null(vcd_value_at_time(v, s, 20 * PERIOD_PS - 1));
+    }
     unsigned received = vcd_signal(v, "tb.sink.received");
+    uint64_t x0;
+    g_assert_false(vcd_uint_at_cycle(v, received, 19, PERIOD_PS, &x0));
     for (uint64_t c = 20; c <= 30; c++) {
         uint64_t x;
         g_assert_true(vcd_uint_at_cycle(v, received, c, PERIOD_PS, &x));

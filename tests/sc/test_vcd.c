@@ -312,9 +312,22 @@ static void test_window(void)
     g_assert_cmpuint(d->last_change, ==, 6000);
     vcd_var *pc = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.pc");
     g_assert_nonnull(pc);
-    /* the dump holds the state before the window (written in cycle 2), then cycles 3..6 */
+    /* the dump holds the state before the window (written in cycle 2), stamped at the window's
+     * start (#3000, not time 0), then cycles 3..6 */
     g_assert_cmpuint(pc->times->len, ==, 5);
-    g_assert_cmpuint(value_at(pc, 2999), ==, 8);
+    for (guint i = 0; i < pc->times->len; i++)
+        g_assert_cmpuint(*(guint64 *)pc->times->pdata[i], ==, i ? 2000 + i * 1000 : 3000);
+    g_assert_cmpstr(pc->values->pdata[0], ==, "1000");
+    /* nothing of any signal lies before the window */
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, d->by_name);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        vcd_var *v = val;
+        g_assert_cmpuint(v->times->len, >, 0);
+        if (*(guint64 *)v->times->pdata[0] != 3000)
+            g_error("%s starts at %" G_GUINT64_FORMAT ", not at the window", v->name, *(guint64 *)v->times->pdata[0]);
+    }
     g_assert_cmpuint(value_at(pc, 3000), ==, 12);
     g_assert_cmpuint(value_at(pc, 6000), ==, 24);
     g_assert_cmpuint(value_at(pc, 9000), ==, 24);
