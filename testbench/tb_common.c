@@ -133,6 +133,12 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
     k->k = kload_module_new(k->mod, k->mem, err);
     if (!k->k)
         die(TB_EXIT_USAGE, "%s: %s", k->path, err->str);
+    /* Physical registers (kernels/regalloc.h): the register banks see them, occupancy counts them. */
+    for (guint i = 0; i < k->mod->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(k->mod->funcs, i);
+        if (f->is_defined && f->instrs && ir_func_n_instrs(f) > 0)
+            regalloc_result_free(regalloc_func(f));
+    }
     g_string_free(err, TRUE);
     return k;
 }

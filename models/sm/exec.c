@@ -125,9 +125,10 @@ static void exec_writeback(exec_blk *e, uint64_t now)
     unsigned n = pipe_writeback(e->pipes, e->n_pipes, now, e->wb_ports, res);
     for (unsigned i = 0; i < n; i++) {
         release_t *r = (release_t *)(uintptr_t)res[i].payload;
-        for (unsigned j = 0; j < r->n_dst; j++)
-            bankmap_queues_push_write(e->banks, bankmap_bank(&e->map, exec_write_phys(e, r->warp, r->dst[j], now), r->warp, 0),
-                                      r->dst[j]);
+        for (unsigned j = 0; j < r->n_bank_dst; j++)
+            bankmap_queues_push_write(
+                e->banks, bankmap_bank(&e->map, exec_write_phys(e, r->warp, r->bank_dst[j], now), r->warp, 0),
+                r->bank_dst[j]);
         g_queue_push_tail(&e->releases, r);
     }
     gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
@@ -194,9 +195,9 @@ static void exec_allocate(exec_blk *e)
         co->busy = true;
         co->dispatchable = false;
         co->age = e->seq++;
-        co->pending = co->it.n_src;
-        for (unsigned j = 0; j < co->it.n_src; j++)
-            exec_read(e, c, co->it.src[j], co->it.warp, gsc_cycle());
+        co->pending = co->it.n_bank_src;
+        for (unsigned j = 0; j < co->it.n_bank_src; j++)
+            exec_read(e, c, co->it.bank_src[j], co->it.warp, gsc_cycle());
     }
 }
 
@@ -248,6 +249,8 @@ static void exec_dispatch(exec_blk *e, uint64_t now)
         r->warp = best->it.warp;
         r->n_dst = best->it.n_dst;
         memcpy(r->dst, best->it.dst, sizeof r->dst);
+        r->n_bank_dst = best->it.n_bank_dst;
+        memcpy(r->bank_dst, best->it.bank_dst, sizeof r->bank_dst);
         r->unit = (uint8_t)u;
         pipe_accept_op(e->pipes[p], now, (uint64_t)(uintptr_t)r, lat, ii);
         blk_stat_add(e->inst, EXEC_STAT_DISPATCHED, 1);

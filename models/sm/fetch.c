@@ -107,6 +107,7 @@ static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
     d->ctrl = d->cls == IR_CLASS_CTRL;
     d->annot = in->annot;
     wexec_instr_regs(f->env->k, w->func, in, d->src, &d->n_src, d->dst, &d->n_dst);
+    wexec_instr_bank_regs(f->env->mod, f->env->k, w->func, in, d->bank_src, &d->n_bank_src, d->bank_dst, &d->n_bank_dst);
 }
 
 static bool fetch_can(const fetch_warp *w, uint64_t now)

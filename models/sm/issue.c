@@ -339,6 +339,10 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.n_dst = h.n_dst;
     memcpy(it.src, h.src, sizeof it.src);
     memcpy(it.dst, h.dst, sizeof it.dst);
+    it.n_bank_src = h.n_bank_src;
+    it.n_bank_dst = h.n_bank_dst;
+    memcpy(it.bank_src, h.bank_src, sizeof it.bank_src);
+    memcpy(it.bank_dst, h.bank_dst, sizeof it.bank_dst);
     if (x.kind == WX_MEM) {
         it.space = x.space;
         it.kind = x.mem_kind;

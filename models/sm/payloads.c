@@ -27,6 +27,8 @@ static const gsc_field decoded_fields[] = {
     GSC_FIELD(decoded_t, n_src, GSC_U16, 4), GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),
     GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0), GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),
     GSC_FIELD(decoded_t, annot, GSC_U64, 64),
+    GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5), GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),
+    GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0), GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
 };
 const gsc_type decoded_type = GSC_TYPE(decoded_t, decoded_fields);
 
@@ -53,7 +55,9 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, kind, GSC_U8, 2),         GSC_FIELD(issued_t, bytes, GSC_U8, 6),
     GSC_FIELD(issued_t, long_op, GSC_U8, 1),      GSC_FIELD(issued_t, n_src, GSC_U16, 4),
     GSC_FIELD(issued_t, n_dst, GSC_U16, 3),       GSC_FIELD(issued_t, src, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, dst, GSC_OPAQUE, 0),      GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, dst, GSC_OPAQUE, 0),      GSC_FIELD(issued_t, n_bank_src, GSC_U8, 5),
+    GSC_FIELD(issued_t, n_bank_dst, GSC_U8, 4),   GSC_FIELD(issued_t, bank_src, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, bank_dst, GSC_OPAQUE, 0), GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),
 };
 const gsc_type issued_type = GSC_TYPE(issued_t, issued_fields);
@@ -62,6 +66,7 @@ static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, seq, GSC_U64, 32),    GSC_FIELD(release_t, warp, GSC_U16, 7),
     GSC_FIELD(release_t, n_dst, GSC_U16, 3),   GSC_FIELD(release_t, dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, long_op, GSC_U8, 1),  GSC_FIELD(release_t, unit, GSC_U8, 3),
+    GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
 };
 const gsc_type release_type = GSC_TYPE(release_t, release_fields);
 

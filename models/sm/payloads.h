@@ -24,6 +24,8 @@
 #define SM_MAX_CTAS 32    /* CTA slots per SM */
 #define SM_NO_REG 0xffffu /* an unused register slot in src[]/dst[] */
 #define SM_MAX_OPERANDS 8 /* registers read by one instruction (vector stores read 4 + address) */
+#define SM_MAX_BANK_READS 16 /* 32-bit physical registers read (64-bit values are pairs) */
+#define SM_MAX_BANK_WRITES 8 /* 32-bit physical registers written */
 
 /* A thread block placed on an SM: cta_dispatch -> the SM (fetch and issue). */
 typedef struct {
@@ -62,6 +64,11 @@ typedef struct {
     uint16_t src[SM_MAX_OPERANDS]; /* register numbers read (per-thread register slots) */
     uint16_t dst[IR_MAX_DST + 2];  /* register numbers written (vector loads write up to 4) */
     uint64_t annot;    /* the instruction's compiler annotation bits (annot.h), decoded here */
+    /* The 32-bit physical registers (regalloc.h) the register banks see: a 64-bit value is its
+     * aligned pair, predicates are in their own file and take no bank access. */
+    uint8_t n_bank_src, n_bank_dst;
+    uint16_t bank_src[SM_MAX_BANK_READS];
+    uint16_t bank_dst[SM_MAX_BANK_WRITES];
 } decoded_t;
 
 /* Fetch redirect: issue -> fetch. The warp continues at (func, pc) with a new epoch and a full set
@@ -99,6 +106,9 @@ typedef struct {
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS];
     uint16_t dst[IR_MAX_DST + 2];
+    uint8_t n_bank_src, n_bank_dst;
+    uint16_t bank_src[SM_MAX_BANK_READS]; /* physical registers read (as decoded_t) */
+    uint16_t bank_dst[SM_MAX_BANK_WRITES];
     uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
     uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
 } issued_t;
@@ -111,6 +121,8 @@ typedef struct {
     uint16_t dst[IR_MAX_DST + 2];
     uint8_t long_op;
     uint8_t unit; /* sm_unit that produced it */
+    uint8_t n_bank_dst;
+    uint16_t bank_dst[SM_MAX_BANK_WRITES]; /* physical registers written back (exec's bank writes) */
 } release_t;
 
 /* The execution units of an SM (one pipe each, per sub-core in subcore_sm). */

@@ -6,6 +6,7 @@
 
 #include "kernels/frun.h"
 #include "kernels/ir_exec.h"
+#include "kernels/regalloc.h"
 
 #define FULL_MASK 0xffffffffu
 
@@ -208,6 +209,60 @@ void wexec_instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, 
             opnd_regs(base, &in->dst[j], src, n_src, SM_MAX_OPERANDS);
         else
             opnd_regs(base, &in->dst[j], dst, n_dst, IR_MAX_DST + 2);
+    }
+}
+
+static void bank_add(uint16_t *v, uint8_t *n, unsigned cap, uint32_t r)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (v[i] == r)
+            return;
+    if (*n < cap)
+        v[(*n)++] = (uint16_t)r;
+}
+
+static void bank_reg(const ir_func *f, uint32_t base, uint32_t reg, uint16_t *v, uint8_t *n, unsigned cap)
+{
+    if (reg == IR_NONE || !f->regs || reg >= f->regs->len)
+        return;
+    const ir_reg *r = &g_array_index(f->regs, ir_reg, reg);
+    unsigned units = regalloc_units((ir_type)r->type);
+    if (units == 0)
+        return; /* a predicate: its own file */
+    if (r->phys == IR_NONE) {
+        bank_add(v, n, cap, base + reg);
+        return;
+    }
+    for (unsigned u = 0; u < units; u++)
+        bank_add(v, n, cap, r->phys + u);
+}
+
+static void bank_opnd(const ir_func *f, uint32_t base, const ir_operand *o, uint16_t *v, uint8_t *n, unsigned cap)
+{
+    switch ((ir_opnd_kind)o->kind) {
+    case IR_OPND_REG: bank_reg(f, base, o->u.reg, v, n, cap); break;
+    case IR_OPND_MEM: bank_reg(f, base, o->u.mem.base_reg, v, n, cap); break;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->comp && e < 4; e++)
+            bank_reg(f, base, o->u.vec_regs[e], v, n, cap);
+        break;
+    default: break;
+    }
+}
+
+void wexec_instr_bank_regs(const ir_module *m, const kload_module *k, uint32_t func, const ir_instr *in,
+                           uint16_t *src, uint8_t *n_src, uint16_t *dst, uint8_t *n_dst)
+{
+    const ir_func *f = g_ptr_array_index(m->funcs, func);
+    uint32_t base = k->funcs[func].reg_base;
+    *n_src = *n_dst = 0;
+    for (unsigned j = 0; j < in->n_src; j++)
+        bank_opnd(f, base, &in->src[j], src, n_src, SM_MAX_BANK_READS);
+    for (unsigned j = 0; j < in->n_dst; j++) {
+        if (in->dst[j].kind == IR_OPND_MEM)
+            bank_opnd(f, base, &in->dst[j], src, n_src, SM_MAX_BANK_READS);
+        else
+            bank_opnd(f, base, &in->dst[j], dst, n_dst, SM_MAX_BANK_WRITES);
     }
 }
 

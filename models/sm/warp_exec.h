@@ -80,6 +80,12 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *out);
 void wexec_instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, uint16_t *src,
                       uint16_t *n_src, uint16_t *dst, uint16_t *n_dst);
 
+/* The 32-bit physical registers (ir_reg.phys after regalloc) an instruction reads and writes, as the
+ * register banks see them: a 64-bit register is its pair phys, phys+1; predicates take no bank access.
+ * A register without an allocation (phys = IR_NONE: regalloc did not run) counts as its slot. */
+void wexec_instr_bank_regs(const ir_module *m, const kload_module *k, uint32_t func, const ir_instr *in,
+                           uint16_t *src, uint8_t *n_src, uint16_t *dst, uint8_t *n_dst);
+
 /* "warp 3 (cta slot 0 warp 1): pc 12 `add.s32 ...`" plus its SIMT stack, for watchdog dumps. */
 void wexec_dump_warp(const wexec *x, unsigned warp, GString *out);
 

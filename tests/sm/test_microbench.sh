@@ -9,8 +9,9 @@
 #    T(64 adds) - T(32 adds) = 32 * (L + 3), for L = sp_latency = 4 and 10.
 #  2 independent instructions over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
 #    write-back ports, 6 collectors are not limiting): T(64/warp) - T(32/warp) = 32 * 8 / S, S = 1, 2.
-#  3 register-bank conflict: two sources in one single-ported bank are read in two cycles: one extra
-#    cycle per add: [T(same64)-T(same32)] - [T(diff64)-T(diff32)] = 32.
+#  3 register-bank conflict (2 banks, bank = physical register mod 2): a 64-bit add reading two
+#    aligned pairs reads each bank twice: one extra cycle per add:
+#    [T(same64)-T(same32)] - [T(diff64)-T(diff32)] = 32.
 #  4 L1: one miss and 7 hits in a dependent chain of loads of one line: the miss pays
 #    mem_fixed.latency, each hit ldst.l1_latency: +100 latency -> +100 cycles; +4 l1_latency -> +28.
 #  5 scratchpad: 16 dependent loads with a K-way bank conflict cost K bank cycles each:

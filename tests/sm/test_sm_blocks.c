@@ -127,10 +127,11 @@ static issued_t alu(unsigned warp, unsigned n_src, const uint16_t *src, uint16_t
     it.cls = IR_CLASS_ALU;
     it.op = IR_OP_ADD;
     it.n_src = (uint16_t)n_src;
+    it.n_bank_src = (uint8_t)n_src; /* the test's register numbers are the physical ones too */
     for (unsigned i = 0; i < n_src; i++)
-        it.src[i] = src[i];
-    it.n_dst = 1;
-    it.dst[0] = dst;
+        it.src[i] = it.bank_src[i] = src[i];
+    it.n_dst = it.n_bank_dst = 1;
+    it.dst[0] = it.bank_dst[0] = dst;
     return it;
 }
 
