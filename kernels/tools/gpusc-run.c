@@ -3,15 +3,19 @@
  *   gpusc-run --functional --workload NAME [--size tiny|default|large] [--seed N]
  *   gpusc-run --functional --ptx FILE --entry NAME --grid X,Y,Z --block X,Y,Z [--shared BYTES]
  *             --arg A --arg B ...
+ *   --rewritten runs the code after the register-allocation rewrite (regalloc_module) instead of the
+ *   PTX as parsed; --stats says which one ran.
  *
  * Only the functional runner exists for now (kernels/frun.h); --functional is required until the
  * timing mode is added. Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.
  */
 #include "kernels/frun.h"
 #include "kernels/ptx_parse.h"
+#include "kernels/regalloc.h"
 #include "kernels/workload.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,7 @@
 enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 typedef struct {
-    gboolean functional, list, stats, race_check;
+    gboolean functional, list, stats, race_check, rewritten;
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace;
     gint64 seed, shared, max_instr, quantum, sched_seed;
     char **args;
@@ -67,8 +71,18 @@ static bool parse_dims(const char *s, unsigned out[3])
     return ok;
 }
 
-static void print_stats(const frun_stats *s)
+/* The code that runs: the PTX as parsed, or (--rewritten) what the register-allocation pipeline
+ * made of it (rematerialization moves or adds instructions, so the counts differ). */
+static void prepare_code(const options *o, ir_module *m)
 {
+    if (o->rewritten)
+        regalloc_module(m, NULL);
+}
+
+static void print_stats(const options *o, const frun_stats *s)
+{
+    printf("code: %s\n", o->rewritten ? "rewritten (regalloc_module: rematerialization + allocation)"
+                                      : "original (the PTX as parsed, no rematerialization)");
     printf("launches: %" G_GUINT64_FORMAT "\n", s->launches);
     printf("ctas: %" G_GUINT64_FORMAT "\n", s->ctas);
     printf("warp instructions: %" G_GUINT64_FORMAT "\n", s->warp_instrs);
@@ -118,6 +132,7 @@ static int run_workload(const options *o)
         g_error_free(gerr);
         return rc;
     }
+    prepare_code(o, m);
     GString *err = g_string_new(NULL);
     wl_device *dev = frun_device_new(m, err);
     int rc = EXIT_OK;
@@ -134,7 +149,7 @@ static int run_workload(const options *o)
         else
             printf("%s (%s): ok\n", w->name, workload_size_name(size));
         if (o->stats)
-            print_stats(frun_device_stats(dev));
+            print_stats(o, frun_device_stats(dev));
         frun_device_free(dev);
     }
     g_string_free(err, TRUE);
@@ -174,6 +189,8 @@ static int convert_scalar(const char *s, const ir_param *pa, unsigned pos, wl_ar
         double d = g_ascii_strtod(s, &end);
         if (*s == '\0' || *end != '\0' || errno == ERANGE)
             return arg_error(e, pos, pa, "'%s' is not a number", s);
+        if (t == IR_T_F32 && isfinite(d) && !isfinite((float)d))
+            return arg_error(e, pos, pa, "'%s' does not fit", s);
         if (t == IR_T_F32)
             *a = (wl_arg){.kind = WL_ARG_F32, .v.f32 = (float)d};
         else if (t == IR_T_F64)
@@ -236,7 +253,7 @@ static int convert_arg(const char *s, const ir_param *pa, unsigned pos, wl_devic
         GByteArray *b = g_byte_array_new();
         g_ptr_array_add(keep, b);
         if (parse_hex(s + 6, b))
-            return arg_error(e, pos, pa, "'%s' is not an even number of hex digits", s + 6);
+            return arg_error(e, pos, pa, "'%s' is not bytes in hex (an even number of hex digits)", s + 6);
         if (b->len != pa->size)
             return arg_error(e, pos, pa, "%u bytes were given (%" G_GUINT64_FORMAT " needed)", b->len,
                              pa->size);
@@ -337,6 +354,7 @@ static int run_ptx(const options *o)
         return die(EXIT_USAGE, "kernel %s takes %u parameter%s but %u --arg %s given", o->entry, np,
                    np == 1 ? "" : "s", na, na == 1 ? "was" : "were");
     }
+    prepare_code(o, m);
     GString *err = g_string_new(NULL);
     wl_device *dev = frun_device_new(m, err);
     if (!dev) {
@@ -376,7 +394,7 @@ static int run_ptx(const options *o)
         g_free(buf);
     }
     if (o->stats)
-        print_stats(frun_device_stats(dev));
+        print_stats(o, frun_device_stats(dev));
     g_ptr_array_free(outs, TRUE);
     g_ptr_array_free(keep, TRUE);
     g_free(args);
@@ -414,7 +432,11 @@ int main(int argc, char **argv)
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &o.max_instr,
          "Fail a launch after this many warp instructions (default 1e10)", "N"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
-         "Print instruction counts, time and thread instructions/s", NULL},
+         "Print which code ran, instruction counts, time and thread instructions/s", NULL},
+        {"rewritten", 0, 0, G_OPTION_ARG_NONE, &o.rewritten,
+         "Run the code as register allocation rewrote it (rematerialization, as gpusc-ptx --after regalloc "
+         "prints it) instead of the PTX as parsed",
+         NULL},
         {"quantum", 0, 0, G_OPTION_ARG_INT64, &o.quantum,
          "Warp instructions per scheduling turn (default 4096)", "N"},
         {"schedule-seed", 0, 0, G_OPTION_ARG_INT64, &o.sched_seed,

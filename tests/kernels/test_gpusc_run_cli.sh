@@ -11,7 +11,7 @@ fi
 run="$(cd "$(dirname "$run")" && pwd)/gpusc-run" # absolute: one test runs from another directory
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..22"
+echo "1..26"
 i=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
 nok() { i=$((i + 1)); echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
@@ -83,6 +83,12 @@ expect "value out of range" 2 "--arg 3: parameter k is .u32 but '0x100000000' do
     "$run" --functional --ptx "$ptx/memory.ptx" --entry byval --grid 1 --block 1 --arg "out:$tmp/s.bin:24" --arg bytes:00000000000000000000000000000000 --arg 0x100000000 --arg 1
 expect "bytes: of the wrong size" 2 "parameter s is .b8[16] but 2 bytes were given" \
     "$run" --functional --ptx "$ptx/memory.ptx" --entry byval --grid 1 --block 1 --arg "out:$tmp/s.bin:24" --arg bytes:0102 --arg 1 --arg 1
+expect "bytes: with an odd number of hex digits" 2 "parameter s is .b8[16] but '123' is not bytes in hex" \
+    "$run" --functional --ptx "$ptx/memory.ptx" --entry byval --grid 1 --block 1 --arg "out:$tmp/s.bin:24" --arg bytes:123 --arg 1 --arg 1
+expect "not a number for .f32" 2 "--arg 4: parameter f is .f32 but 'abc' is not a number" \
+    "$run" --functional --ptx "$ptx/memory.ptx" --entry byval --grid 1 --block 1 --arg "out:$tmp/s.bin:24" --arg bytes:00000000000000000000000000000000 --arg 1 --arg abc
+expect ".f32 literal out of range" 2 "--arg 4: parameter f is .f32 but '1e39' does not fit" \
+    "$run" --functional --ptx "$ptx/memory.ptx" --entry byval --grid 1 --block 1 --arg "out:$tmp/s.bin:24" --arg bytes:00000000000000000000000000000000 --arg 1 --arg 1e39
 expect "--functional is required" 2 "--functional is required" \
     "$run" --ptx "$V" --entry vecadd --grid 1 --block 32
 expect "malformed --grid" 2 "--grid X,Y,Z is missing or malformed" \
@@ -91,6 +97,13 @@ expect "out-of-bounds access is a runtime error naming the PC" 1 "kernel vecadd:
     "$run" --functional --ptx "$V" --entry vecadd --grid 4 --block 256 --arg "in:$tmp/x.bin" --arg "in:$tmp/y.bin" --arg "out:$tmp/c.bin:4000" --arg 1024
 expect "unknown workload" 2 "unknown workload 'nosuch'" "$run" --functional --workload nosuch
 expect "unknown size" 2 "unknown size 'huge'" "$run" --functional --workload vecadd --size huge
+
+# --rewritten runs the code register allocation rewrote (rematerialization re-reads %tid in every
+# block of reduction's shared tree: more instructions); --stats says which code ran.
+"$run" --functional --stats --workload reduction --size tiny >"$tmp/orig" 2>"$tmp/err" &&
+    "$run" --functional --stats --rewritten --workload reduction --size tiny >"$tmp/rew" 2>>"$tmp/err"
+check "--rewritten runs the rewritten code and --stats says which code ran" \
+    "grep -q '^code: original' '$tmp/orig' && grep -q '^code: rewritten' '$tmp/rew' && grep -q '^reduction (tiny): ok' '$tmp/rew' && [ \"\$(sed -n 's/^warp instructions: //p' '$tmp/orig')\" -lt \"\$(sed -n 's/^warp instructions: //p' '$tmp/rew')\" ]"
 
 # A wrong kernel (add turned into sub) is a mismatch: exit 1 and the first differing elements.
 mkdir "$tmp/bad"
