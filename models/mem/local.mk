@@ -31,3 +31,7 @@ EXTRA_DIST += tests/mem/ptx/l2chain.ptx
 TESTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
 	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh
 LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh
+check_PROGRAMS += tests/mem/test_mem_chain
+TESTS += tests/mem/test_mem_chain
+tests_mem_test_mem_chain_SOURCES = tests/mem/test_mem_chain.c $(MEM_TEST_DRV)
+tests_mem_test_mem_chain_LDADD = $(GPUSC_LIBS)
