@@ -1,6 +1,7 @@
 /* test_frun — the functional runner on hand-written PTX (tests/kernels/ptx/): divergence and
  * reconvergence, barriers (exchange, bar.red, deadlock, early exit), contended atomics, call/ret
- * with .param passing under divergence, generic addressing through cvta, .v4 accesses, module data
+ * with .param passing under divergence, generic addressing through cvta, .v4 accesses, every atom
+ * operation on shared and global words, membar/fence/barrier.sync, ld.global.nc, module data
  * with initialisers, by-value parameters, and the errors (out of bounds with the PC, store to
  * .const, the watchdog). */
 #include "kernels/frun.h"
@@ -304,6 +305,62 @@ static void test_atom_mix(void)
     rig_free(&r);
 }
 
+/* memops.ptx atom_ops: every atom operation on .shared and .global words, red.shared/red.global,
+ * ld.global.nc, .v2/.v4 shared and global accesses, membar, fence and barrier.sync, with the warps in
+ * order and shuffled (the results do not depend on the order, except which thread exchanged last). */
+static void check_atom_ops(uint32_t sched_seed)
+{
+    rig r;
+    rig_init(&r, "memops.ptx");
+    frun_device_set_schedule(r.dev, 3, sched_seed);
+    uint32_t g_init[12] = {0, 0xffffffffu, 0, 0, 1000, 0, 5, (uint32_t)-100, 0x11111111u, 0x22222222u, 0x33333333u, 0};
+    uint64_t o = rig_alloc(&r, NULL, 128 * 4), g = rig_alloc(&r, g_init, sizeof g_init);
+    wl_arg args[] = {WL_PTR(o), WL_PTR(g)};
+    launch_ok(&r, "atom_ops", 1, 64, args, 2);
+    uint32_t out[128], gw[12];
+    rig_read(&r, o, out, sizeof out);
+    rig_read(&r, g, gw, sizeof gw);
+    /* the shared words, then the global ones (same operations) */
+    for (unsigned k = 0; k < 2; k++) {
+        const uint32_t *w = k == 0 ? out : gw;
+        g_assert_cmpuint(w[0], <, 64);           /* exch: some thread's tid */
+        g_assert_cmphex(w[1], ==, 0);            /* and with ~(1 << (t & 31)) */
+        g_assert_cmphex(w[2], ==, 0xffffffffu);  /* or with 1 << (t & 31) */
+        g_assert_cmphex(w[3], ==, 64);           /* xor of 1..64 */
+    }
+    g_assert_cmpint((int32_t)out[4], ==, -20); /* min.s32 of t - 20 from 1000 */
+    g_assert_cmpuint(out[5], ==, 189);         /* max.u32 of 3t */
+    g_assert_cmpuint(out[6], ==, 4);           /* inc.u32 bound 9, 64 times from 0: 64 mod 10 */
+    g_assert_cmpuint(out[7], ==, 1);           /* dec.u32 bound 9, 64 times from 5: (5 - 64) mod 10 */
+    g_assert_cmpuint(out[8], ==, 2016);        /* red.shared.add of t */
+    g_assert_cmpuint(out[9], ==, 32);          /* cas chain over warp 0's lanes in lane order */
+    g_assert_cmpuint(gw[4], ==, 1);            /* min.u32 of t + 1 from 1000 */
+    g_assert_cmpuint(gw[5], ==, 4);            /* inc */
+    g_assert_cmpuint(gw[6], ==, 1);            /* dec */
+    g_assert_cmpint((int32_t)gw[7], ==, 43);   /* red.global.max.s32 of t - 20 from -100 */
+    g_assert_cmphex(out[16], ==, 0x11111111u); /* ld.global.nc.v2 */
+    g_assert_cmphex(out[17], ==, 0x22222222u);
+    g_assert_cmphex(out[18], ==, 0x33333333u); /* ld.global.nc */
+    /* exch: the old values and the final value are the initial 0 and every tid, once each */
+    unsigned seen[65] = {0};
+    for (unsigned t = 0; t < 64; t++) {
+        g_assert_cmpuint(out[64 + t], <, 64);
+        seen[out[64 + t]]++;
+    }
+    seen[out[0]]++;
+    g_assert_cmpuint(seen[0], ==, 2);
+    for (unsigned v = 1; v < 64; v++)
+        g_assert_cmpuint(seen[v], ==, 1);
+    rig_free(&r);
+}
+
+static void test_atom_ops(void)
+{
+    check_atom_ops(0);
+    for (uint32_t seed = 1; seed <= 4; seed++)
+        check_atom_ops(seed);
+}
+
 static void test_generic(void)
 {
     rig r;
@@ -557,6 +614,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/race-check", test_race_check);
     g_test_add_func("/frun/memory/atomics", test_atomics);
     g_test_add_func("/frun/memory/atom-mix", test_atom_mix);
+    g_test_add_func("/frun/memory/atom-ops", test_atom_ops);
     g_test_add_func("/frun/memory/generic", test_generic);
     g_test_add_func("/frun/memory/vec4", test_vec4);
     g_test_add_func("/frun/memory/oob", test_oob);
