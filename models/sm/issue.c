@@ -152,7 +152,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         g_assert(!w->resident);
         w->resident = true;
         w->at_barrier = w->exited = false;
-        w->inflight = 0;
+        w->inflight = w->atomics_pending = 0;
         w->age = s->age++;
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
@@ -222,6 +222,12 @@ static void take_release(issue *s, gsc_fifo *f)
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
         issue_warp *w = &s->w[r.warp];
+        if (r.val_mask && r.val_reg != SM_NO_REG) /* an atomic's old values, from the memory side */
+            wexec_write_slot(s->wx, r.warp, r.val_reg, r.val_mask, r.vals, r.val_vmask);
+        if (r.atomic) {
+            g_assert(w->atomics_pending > 0);
+            w->atomics_pending--;
+        }
         for (unsigned j = 0; j < r.n_dst; j++)
             scoreboard_release_write(s->sb, r.warp, r.dst[j], r.long_op);
         g_assert(w->inflight > 0);
@@ -274,6 +280,10 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
     if (w->count == 0)
         return ISSUE_STALL_NO_READY;
     decoded_t *h = &w->ib[w->head];
+    /* Memory ordering of a warp: while its atomics are being performed at the memory side, its later
+     * memory accesses and barriers / fences wait (they must see the atomics' effects). */
+    if (w->atomics_pending && (h->cls == IR_CLASS_MEM || h->cls == IR_CLASS_SYNC))
+        return ISSUE_STALL_MEMORY;
     uint32_t func, pc;
     if (!wexec_warp_next(s->wx, wi, &func, &pc) || func != h->func || pc != h->pc) {
         queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
@@ -350,6 +360,17 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
         memcpy(it.lane_space, x.lane_space, sizeof it.lane_space);
         memcpy(it.addr, x.addr, sizeof it.addr);
         it.long_op = is_long(&x);
+        if (x.atom_defer) {
+            it.atom_lanes = x.atom_defer;
+            it.atom_flags = x.atom_flags;
+            it.atom_op = x.atom_op;
+            it.atom_type = x.atom_type;
+            it.atom_dst = x.atom_dst;
+            it.atom_vmask = x.atom_vmask;
+            memcpy(it.atom_b, x.atom_b, sizeof it.atom_b);
+            memcpy(it.atom_c, x.atom_c, sizeof it.atom_c);
+            w->atomics_pending++;
+        }
     }
     unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
     for (unsigned i = 0; i < h.n_src; i++)

@@ -97,6 +97,7 @@ typedef struct {
     bool at_barrier;
     bool exited;     /* functionally finished; waits for its in-flight instructions */
     unsigned inflight;
+    unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
     uint64_t age;
 } issue_warp;
 

@@ -14,6 +14,7 @@ struct ldst_op {
     coalesce_txn txn[COALESCE_MAX_TXNS];
     unsigned n_txn, next_txn;
     uint8_t txn_space; /* the space of the transactions (global-like) */
+    uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
 };
 
 typedef struct {
@@ -108,6 +109,15 @@ static void op_piece_done(ldst *l, unsigned id)
         return;
     release_t *r = g_new(release_t, 1);
     *r = op->rel;
+    if (op->it.atom_lanes) {
+        r->atomic = 1;
+        if (op->it.atom_dst != SM_NO_REG) {
+            r->val_reg = op->it.atom_dst;
+            r->val_mask = op->it.atom_lanes;
+            r->val_vmask = op->it.atom_vmask;
+            memcpy(r->vals, op->old, sizeof r->vals);
+        }
+    }
     g_queue_push_tail(&l->releases, r);
     g_ptr_array_index(l->ops, id) = NULL;
     if (l->cur == op)
@@ -115,11 +125,12 @@ static void op_piece_done(ldst *l, unsigned id)
     g_free(op);
 }
 
-static void send_req(ldst *l, ldst_op *op, const coalesce_txn *t, mem_kind kind)
+static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
 {
+    const coalesce_txn *t = &op->txn[ti];
     mem_req_t *q = g_new0(mem_req_t, 1);
     q->addr = t->addr;
-    q->id = op->id;
+    q->id = (uint64_t)ti << 32 | op->id; /* the transaction, for the atomics' old values */
     q->bytes = t->size;
     q->src = (uint16_t)l->sm_id;
     q->warp = op->it.warp;
@@ -128,7 +139,22 @@ static void send_req(ldst *l, ldst_op *op, const coalesce_txn *t, mem_kind kind)
     if (kind != MEM_READ) {
         q->mask_lo = t->byte_mask[0];
         q->mask_hi = t->size > 64 ? t->byte_mask[1] : 0;
-        fmem_read(l->env->mem, t->addr, q->data, t->size); /* the bytes as stored at issue */
+    }
+    if (kind == MEM_WRITE)
+        mem_line_read(l->env->mem, t->addr, t->size, q->data); /* the bytes as stored at issue */
+    if (kind == MEM_ATOMIC) { /* the lanes the memory side performs (the others were done at issue) */
+        const issued_t *it = &op->it;
+        q->atom.lanes = t->lanes & it->atom_lanes;
+        q->atom.flags = it->atom_flags;
+        q->atom.op = it->atom_op;
+        q->atom.type = it->atom_type;
+        q->atom.esize = it->bytes;
+        for (uint32_t m = q->atom.lanes; m; m &= m - 1) {
+            unsigned ln = (unsigned)__builtin_ctz(m);
+            q->atom.offset[ln] = (uint8_t)(it->addr[ln] - t->addr);
+            q->atom.b[ln] = it->atom_b[ln];
+            q->atom.c[ln] = it->atom_c[ln];
+        }
     }
     g_queue_push_tail(&l->reqs, q);
     blk_stat_add(l->inst, LDST_STAT_MEM_REQS, 1);
@@ -154,7 +180,8 @@ static void op_start(ldst *l, uint64_t now)
     g_ptr_array_index(l->ops, id) = op;
     op->id = id;
     const issued_t *it = &op->it;
-    op->rel = (release_t){.seq = it->seq, .warp = it->warp, .n_dst = it->n_dst, .long_op = it->long_op, .unit = SM_UNIT_LDST};
+    op->rel = (release_t){.seq = it->seq, .warp = it->warp, .n_dst = it->n_dst, .long_op = it->long_op,
+                          .unit = SM_UNIT_LDST, .val_reg = SM_NO_REG};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
@@ -224,7 +251,7 @@ static void op_step_txn(ldst *l, uint64_t now)
             blk_stat_add(l->inst, LDST_STAT_L1_MERGED, 1);
         } else {
             blk_stat_add(l->inst, LDST_STAT_L1_MISSES, 1);
-            send_req(l, op, t, MEM_READ);
+            send_req(l, op, op->next_txn, MEM_READ);
         }
         break;
     }
@@ -232,13 +259,13 @@ static void op_step_txn(ldst *l, uint64_t now)
         cache_tags_invalidate(l->l1, t->addr);
         op->pending++;
         blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);
-        send_req(l, op, t, MEM_WRITE);
+        send_req(l, op, op->next_txn, MEM_WRITE);
         break;
     default: /* atomics and reductions: performed below the L1; the line is dropped */
         cache_tags_invalidate(l->l1, t->addr);
         op->pending++;
         blk_stat_add(l->inst, LDST_STAT_ATOMIC_TXN, 1);
-        send_req(l, op, t, MEM_ATOMIC);
+        send_req(l, op, op->next_txn, MEM_ATOMIC);
         break;
     }
     op->next_txn++;
@@ -259,7 +286,15 @@ static void take_responses(ldst *l)
                     op_piece_done(l, (unsigned)req);
             }
         } else {
-            op_piece_done(l, (unsigned)r.id);
+            unsigned id = (unsigned)(r.id & 0xffffffffu);
+            ldst_op *op = g_ptr_array_index(l->ops, id);
+            g_assert(op);
+            if (r.kind == MEM_ATOMIC) {
+                uint32_t lanes = op->txn[r.id >> 32].lanes & op->it.atom_lanes;
+                for (; lanes; lanes &= lanes - 1)
+                    op->old[__builtin_ctz(lanes)] = r.atom_old[__builtin_ctz(lanes)];
+            }
+            op_piece_done(l, id);
         }
     }
 }

@@ -12,9 +12,10 @@
  *    `l1_latency` cycles after its lookup, a miss allocates (MSHR, merge on a pending line) and sends
  *    a MEM_READ; the fill makes the merged requests ready;
  *  - global/local stores: write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
- *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction;
+ *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction with
+ *    its lanes' operands (performed below, the old values come back and go to issue in the release);
  *  - the instruction releases its destinations when every transaction is done (stores: acknowledged).
- * Data: the values were read/written in the functional image at issue (warp_exec.h); requests carry
+ * Data: loads and stores were performed on the functional image at issue (warp_exec.h); requests carry
  * the store bytes and responses the line bytes as the image holds them, for mechanisms that look.
  */
 #ifndef GPUSC_MODELS_SM_LDST_H

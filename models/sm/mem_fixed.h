@@ -6,7 +6,7 @@
  * So an isolated read miss costs exactly `latency` cycles from the request's arrival here. Read
  * responses carry the line's bytes as the functional image holds them then (mem_line_read). A
  * MEM_ATOMIC request with lanes is performed on the image when it arrives (mem_atomic_perform, old
- * values in the response); the SM's own atomics were performed at issue (atom.lanes = 0).
+ * values in the response): the SM's global atomics are performed here.
  */
 #ifndef GPUSC_MODELS_SM_MEM_FIXED_H
 #define GPUSC_MODELS_SM_MEM_FIXED_H

@@ -57,8 +57,12 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, n_dst, GSC_U16, 3),       GSC_FIELD(issued_t, src, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, dst, GSC_OPAQUE, 0),      GSC_FIELD(issued_t, n_bank_src, GSC_U8, 5),
     GSC_FIELD(issued_t, n_bank_dst, GSC_U8, 4),   GSC_FIELD(issued_t, bank_src, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, bank_dst, GSC_OPAQUE, 0), GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, bank_dst, GSC_OPAQUE, 0), GSC_FIELD(issued_t, atom_lanes, GSC_U32, 32),
+    GSC_FIELD(issued_t, atom_flags, GSC_OPAQUE, 0), GSC_FIELD(issued_t, atom_op, GSC_U8, 4),
+    GSC_FIELD(issued_t, atom_type, GSC_U8, 5),   GSC_FIELD(issued_t, atom_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, atom_vmask, GSC_OPAQUE, 0), GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),    GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, atom_c, GSC_OPAQUE, 0),
 };
 const gsc_type issued_type = GSC_TYPE(issued_t, issued_fields);
 
@@ -67,6 +71,9 @@ static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, n_dst, GSC_U16, 3),   GSC_FIELD(release_t, dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, long_op, GSC_U8, 1),  GSC_FIELD(release_t, unit, GSC_U8, 3),
     GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(release_t, atomic, GSC_U8, 1),     GSC_FIELD(release_t, val_reg, GSC_OPAQUE, 0),
+    GSC_FIELD(release_t, val_mask, GSC_U32, 32), GSC_FIELD(release_t, val_vmask, GSC_OPAQUE, 0),
+    GSC_FIELD(release_t, vals, GSC_OPAQUE, 0),
 };
 const gsc_type release_type = GSC_TYPE(release_t, release_fields);
 

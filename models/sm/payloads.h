@@ -109,8 +109,15 @@ typedef struct {
     uint8_t n_bank_src, n_bank_dst;
     uint16_t bank_src[SM_MAX_BANK_READS]; /* physical registers read (as decoded_t) */
     uint16_t bank_dst[SM_MAX_BANK_WRITES];
+    /* MEM atom/red whose global lanes are performed at the memory side (warp_exec.h) */
+    uint32_t atom_lanes;  /* lanes to perform below (0: none) */
+    uint32_t atom_flags;
+    uint8_t atom_op, atom_type;
+    uint16_t atom_dst;    /* register slot for the old values, SM_NO_REG for red */
+    uint64_t atom_vmask;
     uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
     uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
+    uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* operands of atom_lanes */
 } issued_t;
 
 /* A result leaving a unit: exec/ldst -> issue (scoreboard release of the destinations). */
@@ -123,6 +130,12 @@ typedef struct {
     uint8_t unit; /* sm_unit that produced it */
     uint8_t n_bank_dst;
     uint16_t bank_dst[SM_MAX_BANK_WRITES]; /* physical registers written back (exec's bank writes) */
+    /* An atomic performed at the memory side: its old values for register slot val_reg. */
+    uint8_t atomic;     /* 1: the instruction had lanes performed below */
+    uint16_t val_reg;   /* SM_NO_REG: no values */
+    uint32_t val_mask;
+    uint64_t val_vmask;
+    uint64_t vals[IR_WARP_SIZE];
 } release_t;
 
 /* The execution units of an SM (one pipe each, per sub-core in subcore_sm). */

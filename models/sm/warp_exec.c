@@ -519,10 +519,16 @@ static int exec_atom(wx_run *r, wx_info *info, uint32_t active, bool is_red, boo
         return fail(r, -1, "atomic operand is not a value");
     uint64_t *dslot = NULL;
     uint64_t dm = UINT64_MAX;
+    info->atom_dst = SM_NO_REG;
     if (!is_red && in->dst[0].kind == IR_OPND_REG) {
         dslot = reg_slot(r, in->dst[0].u.reg);
         dm = reg_mask(r, in->dst[0].u.reg);
+        info->atom_dst = (uint16_t)(r->x->env->k->funcs[r->func].reg_base + in->dst[0].u.reg);
     }
+    info->atom_op = in->atom;
+    info->atom_type = in->type;
+    info->atom_flags = in->flags;
+    info->atom_vmask = dm;
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
@@ -530,6 +536,12 @@ static int exec_atom(wx_run *r, wx_info *info, uint32_t active, bool is_red, boo
         uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es, true);
         if (!p)
             return 1;
+        if (info->lane_space[l] == IR_SPACE_GLOBAL) { /* performed at the memory side */
+            info->atom_defer |= UINT32_C(1) << l;
+            info->atom_b[l] = bv.v[l];
+            info->atom_c[l] = c ? cv.v[l] : 0;
+            continue;
+        }
         uint64_t old = ir_exec_load_value((ir_type)in->type, p);
         ir_exec_store_value((ir_type)in->type, ir_exec_atom(in, old, bv.v[l], c ? cv.v[l] : 0), p);
         if (dslot)
@@ -855,6 +867,13 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *info)
     if (simt_done(&w->st))
         w->live = false;
     return 0;
+}
+
+void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals, uint64_t vmask)
+{
+    wx_warp *w = &x->warps[warp];
+    g_assert(slot < x->env->k->total_regs);
+    write_lanes(&w->regs[(uint64_t)slot * IR_WARP_SIZE], vals, mask, vmask);
 }
 
 void wexec_dump_warp(const wexec *x, unsigned warp, GString *out)

@@ -9,9 +9,10 @@
  * has written back in the timing model, so every warp sees exactly the values the functional runner
  * (kernels/frun.c) computes; its semantics are mirrored here instruction kind by instruction kind
  * (ALU through ir_exec, memory through kload_resolve, special registers through frun_sreg_value,
- * SIMT through kernels/simt.h). Across warps, memory is read and written in issue order (global
- * atomics too), which is one legal interleaving; kernels whose result depends on the interleaving
- * (none of the workloads) may differ from frun's CTA-serial order.
+ * SIMT through kernels/simt.h). Global atomics are the exception: their global lanes are left to the
+ * memory side (see wx_info.atom_defer). Across warps, memory is read and written in issue order,
+ * which is one legal interleaving; kernels whose result depends on the interleaving (none of the
+ * workloads) may differ from frun's CTA-serial order.
  *
  * Register slots: a warp's registers are the per-thread slots of kload (function reg_base + virtual
  * register), 32 lanes of 64 bits each; the register numbers carried in payloads are these slots.
@@ -48,9 +49,19 @@ typedef struct {
     bool bar_wait;  /* bar.sync/barrier.sync (the warp waits); false for bar.arrive/bar.warp.sync */
     /* WX_BRA */
     bool diverged;
+    /* WX_MEM atom/red: the lanes whose element is in global memory are not performed here but at
+     * the memory side (mem_fixed, the L2), in arrival order; their operands and the destination
+     * register (written with the old values when the response comes back) are returned. */
+    uint32_t atom_defer;  /* lanes left to the memory side */
+    uint32_t atom_flags;  /* ir_instr.flags */
+    uint8_t atom_op;      /* ir_atom_op */
+    uint8_t atom_type;    /* ir_type */
+    uint16_t atom_dst;    /* register slot of the old values, SM_NO_REG for red */
+    uint64_t atom_vmask;  /* value mask of that register */
     /* WX_MEM, last: only the active lanes' entries are written (the rest is not cleared) */
     uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
     uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
+    uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* deferred lanes' operands */
 } wx_info;
 
 typedef struct wexec wexec;
@@ -73,6 +84,10 @@ uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top
 /* Execute the warp's next instruction. `clock` is what %clock reads (the SM cycle). Returns 0, or
  * nonzero with a message in env->error (env->failed set) on a kernel fault. */
 int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *out);
+
+/* Write `vals` of the lanes in `mask` (masked by vmask) into register slot `slot` of a warp: the old
+ * values of an atomic performed at the memory side. */
+void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals, uint64_t vmask);
 
 /* Registers an instruction of function `func` reads and writes (per-thread slots), as decode sees
  * them: guard, sources, address base, vector elements. Counts are capped at SM_MAX_OPERANDS and

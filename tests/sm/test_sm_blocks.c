@@ -236,6 +236,52 @@ static void test_ldst_miss_then_hit(void)
     harness_free(h);
 }
 
+/* ---- ldst: a global atomic goes below with its lanes and operands; the old values come back in
+ * the release for the destination register ---- */
+static void test_ldst_atomic(void)
+{
+    harness *h = harness_new(&ldst_desc, make_ldst, NULL, NULL);
+    uint64_t a = fmem_alloc(env_get()->mem, 256);
+    issued_t *it = g_new0(issued_t, 1);
+    *it = load(a);
+    it->op = IR_OP_ATOM;
+    it->kind = 2;
+    it->mask = 0x5; /* lanes 0 and 2 */
+    it->atom_lanes = 0x5;
+    it->atom_op = IR_ATOM_ADD;
+    it->atom_type = IR_T_U32;
+    it->atom_dst = 9;
+    it->atom_vmask = 0xffffffffu;
+    it->atom_b[0] = 3;
+    it->atom_b[2] = 4;
+    harness_push(h, "in", it);
+    mem_req_t *q = g_new0(mem_req_t, 1);
+    pop_cycle(h, "mem_req", q, 20);
+    g_assert_cmpuint(q->kind, ==, MEM_ATOMIC);
+    g_assert_cmphex(q->atom.lanes, ==, 0x5);
+    g_assert_cmpuint(q->atom.offset[2], ==, 8);
+    g_assert_cmpuint(q->atom.b[2], ==, 4);
+    g_assert_cmpuint(q->atom.op, ==, IR_ATOM_ADD);
+    mem_resp_t *r = g_new0(mem_resp_t, 1);
+    r->addr = q->addr;
+    r->id = q->id;
+    r->kind = MEM_ATOMIC;
+    r->atom_old[0] = 11;
+    r->atom_old[2] = 22;
+    harness_push(h, "mem_resp", r);
+    release_t rel;
+    pop_cycle(h, "release", &rel, 20);
+    g_assert_true(rel.atomic);
+    g_assert_cmpuint(rel.val_reg, ==, 9);
+    g_assert_cmphex(rel.val_mask, ==, 0x5);
+    g_assert_cmpuint(rel.vals[0], ==, 11);
+    g_assert_cmpuint(rel.vals[2], ==, 22);
+    g_free(it);
+    g_free(q);
+    g_free(r);
+    harness_free(h);
+}
+
 /* ---- ldst: a 4-way scratchpad bank conflict costs 4 bank cycles ---- */
 static void test_ldst_smem_conflict(void)
 {
@@ -371,6 +417,7 @@ int main(int argc, char **argv)
     harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
     harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
     harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
+    harness_test_add("/sm/ldst/atomic", test_ldst_atomic);
     harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
     harness_test_add("/sm/issue/cta_and_scoreboard", test_issue_cta);
