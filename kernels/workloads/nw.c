@@ -5,7 +5,7 @@
 #define T        32
 #define ALPHABET 24
 
-static const unsigned DIM[] = {64, 512, 1536};
+static const unsigned DIM[] = {64, 1024, 1536}; /* default: 32 x 32 tiles, 63 launches of 1..32 blocks */
 static const int PENALTY = 10;
 
 static void nw_reference(int *score, const int *ref, int n)
