@@ -9,15 +9,26 @@
 #include "testbench/tb_common.h"
 
 static const blk_param_desc tb_params[] = {
-    {"period_ps", BLK_PARAM_UINT, "1429", "2", "1000000", NULL, "ps", "core clock period [S: GTX480 700 MHz]"},
+    {"period_ps", BLK_PARAM_UINT, "1429", "2", "1000000", NULL, "ps",
+     "core clock period [S: GTX480 700 MHz]"},
 };
 
 static const blk_desc tb_sm_desc = {
-    "tb_sm", "testbench: one SM, cta_dispatch, a fixed-latency memory", "", NULL, 0, tb_params, BLK_N(tb_params),
-    NULL, 0, NULL, 0,
+    "tb_sm",
+    "testbench: one SM, cta_dispatch, a fixed-latency memory",
+    "",
+    NULL,
+    0,
+    tb_params,
+    BLK_N(tb_params),
+    NULL,
+    0,
+    NULL,
+    0,
 };
 
-static void bind(gsc_module *m, const char *name, const gsc_type *t, unsigned depth, gsc_port *out, gsc_port *in)
+static void bind(gsc_module *m, const char *name, const gsc_type *t, unsigned depth, gsc_port *out,
+                 gsc_port *in)
 {
     gsc_fifo *f = gsc_fifo_new(m, name, t, depth);
     gsc_port_bind_fifo(out, f);
@@ -27,8 +38,8 @@ static void bind(gsc_module *m, const char *name, const gsc_type *t, unsigned de
 int main(int argc, char **argv)
 {
     sm_topo_register();
-    cli_run *run = cli_new("tb-sm", "One SM (GTX480-like) running a workload or a PTX kernel, checked.", &tb_sm_desc,
-                           "tb", "gtx480");
+    cli_run *run = cli_new("tb-sm", "One SM (GTX480-like) running a workload or a PTX kernel, checked.",
+                           &tb_sm_desc, "tb", "gtx480");
     tb_opts o;
     tb_opts_add(run, &o);
     cli_parse(run, &argc, &argv);
@@ -42,14 +53,14 @@ int main(int argc, char **argv)
     occupancy_sm occ;
     sm_topo_occupancy(sm, &occ);
     cta_dispatch_set_limits(d, &occ);
-    bind(top, "cta_launch", &cta_launch_type, sm_topo_port_depth(sm, SM_PORT_CTA_LAUNCH), cta_dispatch_port_launch(d, 0),
-         sm_topo_port(sm, SM_PORT_CTA_LAUNCH));
+    bind(top, "cta_launch", &cta_launch_type, sm_topo_port_depth(sm, SM_PORT_CTA_LAUNCH),
+         cta_dispatch_port_launch(d, 0), sm_topo_port(sm, SM_PORT_CTA_LAUNCH));
     bind(top, "cta_done", &cta_done_type, blk_port_fifo_depth(d->inst, 1), sm_topo_port(sm, SM_PORT_CTA_DONE),
          cta_dispatch_port_done(d, 0));
-    bind(top, "mem_req", &mem_req_type, blk_port_fifo_depth(mem->inst, MEM_FIXED_REQ), sm_topo_port(sm, SM_PORT_MEM_REQ),
-         blk_port(mem->inst, MEM_FIXED_REQ));
-    bind(top, "mem_resp", &mem_resp_type, sm_topo_port_depth(sm, SM_PORT_MEM_RESP), blk_port(mem->inst, MEM_FIXED_RESP),
-         sm_topo_port(sm, SM_PORT_MEM_RESP));
+    bind(top, "mem_req", &mem_req_type, blk_port_fifo_depth(mem->inst, MEM_FIXED_REQ),
+         sm_topo_port(sm, SM_PORT_MEM_REQ), blk_port(mem->inst, MEM_FIXED_REQ));
+    bind(top, "mem_resp", &mem_resp_type, sm_topo_port_depth(sm, SM_PORT_MEM_RESP),
+         blk_port(mem->inst, MEM_FIXED_RESP), sm_topo_port(sm, SM_PORT_MEM_RESP));
     tb_machine *m = tb_machine_new(run, env, d, &sm, 1);
     tb_machine_watchdog(m, top, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
     cli_elaborate(run);

@@ -60,8 +60,10 @@ void tb_opts_add(cli_run *run, tb_opts *o)
     o->seed = 1;
     o->watchdog = 100000;
     GOptionEntry entries[] = {
-        {"workload", 'w', 0, G_OPTION_ARG_STRING, &o->workload, "Run a built-in workload (checked against its CPU reference)", "NAME"},
-        {"size", 0, 0, G_OPTION_ARG_STRING, &o->size, "Workload size: tiny (the default here), default or large", "SIZE"},
+        {"workload", 'w', 0, G_OPTION_ARG_STRING, &o->workload,
+         "Run a built-in workload (checked against its CPU reference)", "NAME"},
+        {"size", 0, 0, G_OPTION_ARG_STRING, &o->size,
+         "Workload size: tiny (the default here), default or large", "SIZE"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Workload input seed (default 1)", "N"},
         {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o->list_workloads, "List the built-in workloads", NULL},
         {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx_dir, "Where the workloads' PTX files are", "DIR"},
@@ -71,12 +73,16 @@ void tb_opts_add(cli_run *run, tb_opts *o)
         {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "Threads per block", "X,Y,Z"},
         {"shared", 0, 0, G_OPTION_ARG_INT64, &o->shared, "Dynamic shared memory per block", "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o->args,
-         "A kernel argument in parameter order: a scalar literal, in:PATH, out:PATH:BYTES or inout:PATH:OUTPATH", "A"},
+         "A kernel argument in parameter order: a scalar literal, in:PATH, out:PATH:BYTES or "
+         "inout:PATH:OUTPATH",
+         "A"},
         {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
-         "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)", "CYCLES"},
+         "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)",
+         "CYCLES"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionGroup *g = g_option_group_new("kernel", "Kernel options", "Show the workload/kernel options", NULL, NULL);
+    GOptionGroup *g =
+        g_option_group_new("kernel", "Kernel options", "Show the workload/kernel options", NULL, NULL);
     g_option_group_add_entries(g, entries);
     cli_add_group(run, g);
 }
@@ -208,13 +214,15 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
     }
     for (unsigned i = 0; i < 3; i++)
         if (l->grid[i] == 0 || l->block[i] == 0) {
-            g_string_append_printf(err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive",
-                                   l->entry, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            g_string_append_printf(
+                err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive", l->entry,
+                l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
             return 1;
         }
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (threads > 1024) {
-        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)", l->entry, threads);
+        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)",
+                               l->entry, threads);
         return 1;
     }
     if (env->k->funcs[entry].recursive) {
@@ -228,7 +236,8 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
     L->kparam = g_malloc0(L->kparam_bytes ? L->kparam_bytes : 1);
     GString *perr = g_string_new(NULL);
     if (kload_pack_params(env->k, entry, l->args, l->n_args, L->kparam, perr)) {
-        g_string_append_printf(err, "%s%s", g_str_has_prefix(perr->str, "kernel ") ? "" : "kernel: ", perr->str);
+        g_string_append_printf(err, "%s%s",
+                               g_str_has_prefix(perr->str, "kernel ") ? "" : "kernel: ", perr->str);
         g_string_free(perr, TRUE);
         return 1;
     }
@@ -246,7 +255,8 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
     uint64_t limit = m->run->max_cycles > 0 ? (uint64_t)m->run->max_cycles : 0;
     uint64_t now = gsc_cycle();
     if (limit && now >= limit) {
-        g_string_append_printf(err, "kernel %s: --max-cycles %" G_GUINT64_FORMAT " reached before the launch", l->entry, limit);
+        g_string_append_printf(err, "kernel %s: --max-cycles %" G_GUINT64_FORMAT " reached before the launch",
+                               l->entry, limit);
         return 1;
     }
     gsc_run(limit ? limit - now : 0);
@@ -258,8 +268,9 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
         return 1;
     }
     if (!cta_dispatch_done(m->d)) {
-        g_string_append_printf(err, "kernel %s: not finished after %" G_GUINT64_FORMAT " cycles (--max-cycles)", l->entry,
-                               gsc_cycle());
+        g_string_append_printf(err,
+                               "kernel %s: not finished after %" G_GUINT64_FORMAT " cycles (--max-cycles)",
+                               l->entry, gsc_cycle());
         return 1;
     }
     return 0;
@@ -277,7 +288,9 @@ static void watchdog_run(void *self)
             p += sm_topo_progress(m->sms[s]);
         if (p == m->last_progress) {
             GString *out = g_string_new(NULL);
-            g_string_append_printf(out, "watchdog: no instruction issued for %" G_GUINT64_FORMAT " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
+            g_string_append_printf(out,
+                                   "watchdog: no instruction issued for %" G_GUINT64_FORMAT
+                                   " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
                                    m->watchdog, gsc_cycle());
             for (unsigned s = 0; s < m->n_sms; s++)
                 sm_topo_dump_state(m->sms[s], out);
@@ -323,7 +336,8 @@ static double d_l1(const blk_ctx *ctx, void *data)
 {
     (void)ctx;
     uint64_t h = sum_stat(data, 1, LDST_STAT_L1_HITS);
-    return stats_ratio(h, h + sum_stat(data, 1, LDST_STAT_L1_MISSES) + sum_stat(data, 1, LDST_STAT_L1_MERGED));
+    return stats_ratio(h,
+                       h + sum_stat(data, 1, LDST_STAT_L1_MISSES) + sum_stat(data, 1, LDST_STAT_L1_MERGED));
 }
 
 static double d_stall(const blk_ctx *ctx, void *data, unsigned idx)
@@ -334,7 +348,11 @@ static double d_stall(const blk_ctx *ctx, void *data, unsigned idx)
         total += sum_stat(data, 0, i);
     return stats_ratio(sum_stat(data, 0, idx), total);
 }
-#define STALL_FN(n, idx) static double n(const blk_ctx *c, void *d) { return d_stall(c, d, idx); }
+#define STALL_FN(n, idx)                                                                                     \
+    static double n(const blk_ctx *c, void *d)                                                               \
+    {                                                                                                        \
+        return d_stall(c, d, idx);                                                                           \
+    }
 STALL_FN(d_issue, ISSUE_STAT_ISSUE_CYCLES)
 STALL_FN(d_no_ready, ISSUE_STAT_STALL_NO_READY)
 STALL_FN(d_sb, ISSUE_STAT_STALL_SCOREBOARD)
@@ -383,18 +401,22 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
     blk_ctx *c = run->ctx;
     blk_ctx_add_derived(c, "tb.ipc", "instructions/cycle", "warp instructions per cycle, all SMs", d_ipc, m);
     blk_ctx_add_derived(c, "tb.issue_slot_use", "ratio", "scheduler-cycles with an issue", d_issue, m);
-    blk_ctx_add_derived(c, "tb.stall_no_ready_warp", "ratio", "scheduler-cycles: no valid instruction", d_no_ready, m);
-    blk_ctx_add_derived(c, "tb.stall_scoreboard", "ratio", "scheduler-cycles: waiting on a short result", d_sb, m);
+    blk_ctx_add_derived(c, "tb.stall_no_ready_warp", "ratio", "scheduler-cycles: no valid instruction",
+                        d_no_ready, m);
+    blk_ctx_add_derived(c, "tb.stall_scoreboard", "ratio", "scheduler-cycles: waiting on a short result",
+                        d_sb, m);
     blk_ctx_add_derived(c, "tb.stall_pipeline_busy", "ratio", "scheduler-cycles: unit busy", d_pipe, m);
     blk_ctx_add_derived(c, "tb.stall_memory", "ratio", "scheduler-cycles: waiting on a load", d_mem, m);
     blk_ctx_add_derived(c, "tb.stall_barrier", "ratio", "scheduler-cycles: warps at a barrier", d_bar, m);
     blk_ctx_add_derived(c, "tb.stall_idle", "ratio", "scheduler-cycles: no resident warp", d_idle, m);
     blk_ctx_add_derived(c, "tb.l1_hit_rate", "ratio", "L1D read hits / reads, all SMs", d_l1, m);
-    blk_ctx_add_derived(c, "tb.bank_conflicts", "read-cycles", "register bank conflicts, all SMs", d_conflicts, m);
+    blk_ctx_add_derived(c, "tb.bank_conflicts", "read-cycles", "register bank conflicts, all SMs",
+                        d_conflicts, m);
     blk_ctx_add_derived(c, "tb.resident_ctas_per_sm", "CTAs", "average resident CTAs per SM", d_ctas, m);
     blk_ctx_add_derived(c, "tb.activations_per_cycle", "activations/cycle",
                         "process activations per cycle (sleeping blocks cost none)", d_act, m);
-    blk_ctx_add_derived(c, "tb.cycles_per_second", "cycles/s", "simulation speed (wall clock, launches only)", d_speed, m);
+    blk_ctx_add_derived(c, "tb.cycles_per_second", "cycles/s", "simulation speed (wall clock, launches only)",
+                        d_speed, m);
     return m;
 }
 
@@ -421,9 +443,11 @@ typedef struct {
 } out_buf;
 
 /* --arg: scalar literals by the parameter's type, in:/out:/inout: buffers. */
-static int ptx_arg(tb_machine *m, const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GPtrArray *outs, GString *e)
+static int ptx_arg(tb_machine *m, const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GPtrArray *outs,
+                   GString *e)
 {
-    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"), inout = g_str_has_prefix(s, "inout:");
+    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"),
+         inout = g_str_has_prefix(s, "inout:");
     if (!in && !out && !inout) {
         ir_type t = (ir_type)pa->type;
         char *end = NULL;
@@ -445,7 +469,8 @@ static int ptx_arg(tb_machine *m, const char *s, const ir_param *pa, unsigned po
         }
         return 0;
     bad:
-        g_string_append_printf(e, "--arg %u (%s): '%s' is not a %s literal", pos, pa->name, s, ir_type_name(t));
+        g_string_append_printf(e, "--arg %u (%s): '%s' is not a %s literal", pos, pa->name, s,
+                               ir_type_name(t));
         return 1;
     }
     const char *rest = s + (in ? 3 : out ? 4 : 6);
@@ -585,8 +610,10 @@ void tb_machine_summary(tb_machine *m, FILE *out)
 {
     uint64_t cycles = gsc_cycle();
     uint64_t wi = sum_stat(m, 0, ISSUE_STAT_WARP_INSTRS);
-    fprintf(out, "summary: %s: %" G_GUINT64_FORMAT " cycles, %" G_GUINT64_FORMAT " warp instructions, IPC %.3f, "
-                 "L1D hit rate %.3f, %" G_GUINT64_FORMAT " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s\n",
+    fprintf(out,
+            "summary: %s: %" G_GUINT64_FORMAT " cycles, %" G_GUINT64_FORMAT " warp instructions, IPC %.3f, "
+            "L1D hit rate %.3f, %" G_GUINT64_FORMAT
+            " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s\n",
             m->k ? m->k->name : "?", cycles, wi, stats_ratio(wi, cycles), d_l1(NULL, m),
             sum_stat(m, 2, EXEC_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
             m->seconds > 0 ? (double)wi / m->seconds : 0.0);

@@ -4,14 +4,15 @@
 #include "models/core/stats.h"
 
 static const blk_port_desc ports[] = {
-    {"cta_launch", GSC_OUT, &cta_launch_type, BLK_CHAN_FIFO, NULL, "CTAs placed on SM 0 (cta_launch<s> for SM s)"},
-    {"cta_done", GSC_IN, &cta_done_type, BLK_CHAN_FIFO, "done_depth", "CTAs finished on SM 0 (cta_done<s> for SM s)"},
+    {"cta_launch", GSC_OUT, &cta_launch_type, BLK_CHAN_FIFO, NULL,
+     "CTAs placed on SM 0 (cta_launch<s> for SM s)"},
+    {"cta_done", GSC_IN, &cta_done_type, BLK_CHAN_FIFO, "done_depth",
+     "CTAs finished on SM 0 (cta_done<s> for SM s)"},
 };
 
 static const blk_param_desc params[] = {
     {"done_depth", BLK_PARAM_UINT, "8", "1", "64", NULL, "items", "depth of each cta_done FIFO"},
 };
-
 
 static const blk_stat_desc stats[] = {
     [CTA_DISPATCH_STAT_CTAS] = {"ctas", BLK_STAT_COUNTER, "CTAs", "CTAs placed", NULL},
@@ -26,9 +27,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc cta_dispatch_desc = {
-    "cta_dispatch", "places CTAs on SMs under the occupancy limits (pluggable SM choice)",
-    "resource-sharing-and-greener.md §2.1; docs/baseline-design.md §2.2", ports, BLK_N(ports), params,
-    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "cta_dispatch",
+    "places CTAs on SMs under the occupancy limits (pluggable SM choice)",
+    "resource-sharing-and-greener.md §2.1; docs/baseline-design.md §2.2",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 static void place(cta_dispatch *d, unsigned s)
@@ -101,7 +110,8 @@ static void cta_dispatch_elaborate(void *self)
     }
 }
 
-cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned n_sms)
+cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env,
+                               unsigned n_sms)
 {
     cta_dispatch *d = g_new0(cta_dispatch, 1);
     d->inst = blk_inst_new(ctx, parent, name, &cta_dispatch_desc);

@@ -41,7 +41,8 @@ typedef struct {
 } cta_dispatch;
 
 extern const blk_desc cta_dispatch_desc;
-cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned n_sms);
+cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env,
+                               unsigned n_sms);
 void cta_dispatch_free(cta_dispatch *d);
 gsc_port *cta_dispatch_port_launch(const cta_dispatch *d, unsigned sm);
 gsc_port *cta_dispatch_port_done(const cta_dispatch *d, unsigned sm);

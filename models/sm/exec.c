@@ -11,7 +11,7 @@ struct exec_coll {
     uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
     unsigned pending;  /* operand reads not yet granted */
     uint64_t age;
-    issued_t it;       /* only the header fields are used (no addresses) */
+    issued_t it; /* only the header fields are used (no addresses) */
 };
 
 typedef struct {
@@ -31,40 +31,56 @@ static const blk_param_desc params[] = {
     {"bank_fn", BLK_PARAM_ENUM, "reg_plus_warp", NULL, NULL, bank_fns, "",
      "bank of a register: (reg + warp) mod banks [S: GPGPU-Sim register_bank] or reg mod banks"},
     {"bank_ports", BLK_PARAM_UINT, "1", "1", "8", NULL, "accesses", "accesses per bank per cycle [A]"},
-    {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units", "collector units for SP/INT [S: GTX480 6]"},
-    {"collectors_sfu", BLK_PARAM_UINT, "8", "1", "64", NULL, "units", "collector units for SFU/DP [S: GTX480 8]"},
+    {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units",
+     "collector units for SP/INT [S: GTX480 6]"},
+    {"collectors_sfu", BLK_PARAM_UINT, "8", "1", "64", NULL, "units",
+     "collector units for SFU/DP [S: GTX480 8]"},
     {"sp_units", BLK_PARAM_UINT, "2", "1", "8", NULL, "pipes", "SP pipes [S: GTX480 OC_EX_SP 2]"},
     {"sfu_units", BLK_PARAM_UINT, "1", "1", "8", NULL, "pipes", "SFU pipes [S]"},
     {"int_units", BLK_PARAM_UINT, "1", "1", "8", NULL, "pipes", "INT pipes [A]"},
     {"dp_units", BLK_PARAM_UINT, "1", "1", "8", NULL, "pipes", "DP pipes [A: Fermi runs DP on the SFU path]"},
-    {"sp_latency", BLK_PARAM_UINT, "4", "1", "1000", NULL, "cycles", "SP add/logic latency [S: fp/int ADD 4]"},
+    {"sp_latency", BLK_PARAM_UINT, "4", "1", "1000", NULL, "cycles",
+     "SP add/logic latency [S: fp/int ADD 4]"},
     {"sp_ii", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "SP initiation interval [S]"},
     {"mad_latency", BLK_PARAM_UINT, "5", "1", "1000", NULL, "cycles", "mad/fma latency [S: MAD 5]"},
-    {"int_latency", BLK_PARAM_UINT, "4", "1", "1000", NULL, "cycles", "INT (mul.wide/hi, popc ...) latency [S: int MUL 4]"},
+    {"int_latency", BLK_PARAM_UINT, "4", "1", "1000", NULL, "cycles",
+     "INT (mul.wide/hi, popc ...) latency [S: int MUL 4]"},
     {"int_ii", BLK_PARAM_UINT, "2", "1", "1000", NULL, "cycles", "INT initiation interval [S: int MUL 2]"},
-    {"div_latency", BLK_PARAM_UINT, "145", "1", "10000", NULL, "cycles", "integer div/rem latency [S: int DIV 145]"},
+    {"div_latency", BLK_PARAM_UINT, "145", "1", "10000", NULL, "cycles",
+     "integer div/rem latency [S: int DIV 145]"},
     {"div_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "integer div/rem interval [S: 8]"},
-    {"sfu_latency", BLK_PARAM_UINT, "39", "1", "10000", NULL, "cycles", "SFU latency [A: the fp DIV row, 39]"},
+    {"sfu_latency", BLK_PARAM_UINT, "39", "1", "10000", NULL, "cycles",
+     "SFU latency [A: the fp DIV row, 39]"},
     {"sfu_ii", BLK_PARAM_UINT, "4", "1", "10000", NULL, "cycles", "SFU initiation interval [A: 4]"},
     {"dp_latency", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP latency [S: dp ADD 8]"},
     {"dp_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP initiation interval [S: 8]"},
-    {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results", "results written back per cycle [S: EX_WB 2]"},
+    {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results",
+     "results written back per cycle [S: EX_WB 2]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
      "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
 };
 
 static const blk_stat_desc stats[] = {
-    [EXEC_STAT_DISPATCHED] = {"dispatched", BLK_STAT_COUNTER, "instructions", "instructions sent to a pipe", NULL},
+    [EXEC_STAT_DISPATCHED] = {"dispatched", BLK_STAT_COUNTER, "instructions", "instructions sent to a pipe",
+                              NULL},
     [EXEC_STAT_BANK_READS] = {"bank_reads", BLK_STAT_COUNTER, "accesses", "register bank reads", NULL},
     [EXEC_STAT_BANK_WRITES] = {"bank_writes", BLK_STAT_COUNTER, "accesses", "register bank writes", NULL},
-    [EXEC_STAT_BANK_CONFLICTS] = {"bank_conflicts", BLK_STAT_COUNTER, "read-cycles", "cycles reads waited for their bank", NULL},
-    [EXEC_STAT_COLLECTOR_FULL] = {"collector_full", BLK_STAT_COUNTER, "cycles", "cycles an instruction waited for a collector", NULL},
-    [EXEC_STAT_UNIT_BUSY] = {"unit_busy", BLK_STAT_COUNTER, "cycles", "cycles a ready collector waited for its pipe", NULL},
-    [EXEC_STAT_RF_DEFERRED] = {"rf_deferred", BLK_STAT_COUNTER, "reads", "reads the register access path delayed or refused", NULL},
-    [EXEC_STAT_BY_UNIT0 + SM_UNIT_SP] = {"sp_ops", BLK_STAT_COUNTER, "instructions", "instructions on SP pipes", NULL},
-    [EXEC_STAT_BY_UNIT0 + SM_UNIT_SFU] = {"sfu_ops", BLK_STAT_COUNTER, "instructions", "instructions on SFU pipes", NULL},
-    [EXEC_STAT_BY_UNIT0 + SM_UNIT_INT] = {"int_ops", BLK_STAT_COUNTER, "instructions", "instructions on INT pipes", NULL},
-    [EXEC_STAT_BY_UNIT0 + SM_UNIT_DP] = {"dp_ops", BLK_STAT_COUNTER, "instructions", "instructions on DP pipes", NULL},
+    [EXEC_STAT_BANK_CONFLICTS] = {"bank_conflicts", BLK_STAT_COUNTER, "read-cycles",
+                                  "cycles reads waited for their bank", NULL},
+    [EXEC_STAT_COLLECTOR_FULL] = {"collector_full", BLK_STAT_COUNTER, "cycles",
+                                  "cycles an instruction waited for a collector", NULL},
+    [EXEC_STAT_UNIT_BUSY] = {"unit_busy", BLK_STAT_COUNTER, "cycles",
+                             "cycles a ready collector waited for its pipe", NULL},
+    [EXEC_STAT_RF_DEFERRED] = {"rf_deferred", BLK_STAT_COUNTER, "reads",
+                               "reads the register access path delayed or refused", NULL},
+    [EXEC_STAT_BY_UNIT0 +
+        SM_UNIT_SP] = {"sp_ops", BLK_STAT_COUNTER, "instructions", "instructions on SP pipes", NULL},
+    [EXEC_STAT_BY_UNIT0 +
+        SM_UNIT_SFU] = {"sfu_ops", BLK_STAT_COUNTER, "instructions", "instructions on SFU pipes", NULL},
+    [EXEC_STAT_BY_UNIT0 +
+        SM_UNIT_INT] = {"int_ops", BLK_STAT_COUNTER, "instructions", "instructions on INT pipes", NULL},
+    [EXEC_STAT_BY_UNIT0 +
+        SM_UNIT_DP] = {"dp_ops", BLK_STAT_COUNTER, "instructions", "instructions on DP pipes", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -74,9 +90,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc exec_desc = {
-    "exec", "operand collectors over banked registers, SP/SFU/INT/DP pipes, write-back",
-    "docs/baseline-design.md §2.2 opcoll, regfile, units, writeback; §5.1-5.2", ports, BLK_N(ports), params,
-    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "exec",
+    "operand collectors over banked registers, SP/SFU/INT/DP pipes, write-back",
+    "docs/baseline-design.md §2.2 opcoll, regfile, units, writeback; §5.1-5.2",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 rfaccess_chain *exec_rf_chain(exec_blk *e)
@@ -88,8 +112,12 @@ void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, u
 {
     const unsigned *t = e->timing;
     switch ((ir_class)cls) {
-    case IR_CLASS_SFU: *lat = t[EXEC_T_SFU_LAT], *ii = t[EXEC_T_SFU_II]; return;
-    case IR_CLASS_DP: *lat = t[EXEC_T_DP_LAT], *ii = t[EXEC_T_DP_II]; return;
+    case IR_CLASS_SFU:
+        *lat = t[EXEC_T_SFU_LAT], *ii = t[EXEC_T_SFU_II];
+        return;
+    case IR_CLASS_DP:
+        *lat = t[EXEC_T_DP_LAT], *ii = t[EXEC_T_DP_II];
+        return;
     case IR_CLASS_INT:
         if (op == IR_OP_DIV || op == IR_OP_REM)
             *lat = t[EXEC_T_DIV_LAT], *ii = t[EXEC_T_DIV_II];
@@ -144,7 +172,8 @@ static void exec_read(exec_blk *e, unsigned coll, unsigned reg, unsigned warp, u
 {
     unsigned phys = reg;
     if (rfaccess_chain_len(e->rf) > 0) {
-        rfaccess_req r = {.warp = warp, .reg = reg, .write = false, .cycle = now, .phys = reg, .refused_by = -1};
+        rfaccess_req r = {
+            .warp = warp, .reg = reg, .write = false, .cycle = now, .phys = reg, .refused_by = -1};
         rfaccess_verdict v = rfaccess_run(e->rf, &r);
         if (v != RFACCESS_ALLOW) {
             exec_deferred d = {coll, reg, warp, v == RFACCESS_DELAY ? now + r.delay : 0};
@@ -167,9 +196,11 @@ static void exec_deferred_reads(exec_blk *e, uint64_t now)
         if (d[i].due > now) {
             g_array_append_val(e->deferred, d[i]);
         } else if (d[i].due) { /* a delay has been served: the access goes on (translation kept) */
-            rfaccess_req r = {.warp = d[i].warp, .reg = d[i].reg, .cycle = now, .phys = d[i].reg, .refused_by = -1};
+            rfaccess_req r = {
+                .warp = d[i].warp, .reg = d[i].reg, .cycle = now, .phys = d[i].reg, .refused_by = -1};
             rfaccess_run(e->rf, &r);
-            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, r.phys, d[i].warp, 0), d[i].coll, d[i].coll);
+            bankmap_queues_push_read(e->banks, bankmap_bank(&e->map, r.phys, d[i].warp, 0), d[i].coll,
+                                     d[i].coll);
         } else {
             exec_read(e, d[i].coll, d[i].reg, d[i].warp, now);
         }
@@ -238,7 +269,7 @@ static void exec_dispatch(exec_blk *e, uint64_t now)
                 break;
         if (p == e->n_pipes) {
             blk_stat_add(e->inst, EXEC_STAT_UNIT_BUSY, 1);
-            best->dispatchable = false; /* retried next cycle (re-marked below) */
+            best->dispatchable = false;     /* retried next cycle (re-marked below) */
             best->age |= UINT64_C(1) << 63; /* skip it this cycle, keep order afterwards */
             continue;
         }
@@ -281,7 +312,8 @@ static void exec_run(void *self)
     exec_allocate(e);
     exec_arbitrate(e);
     exec_dispatch(e, now);
-    bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !g_queue_is_empty(&e->releases) || bankmap_queues_pending(e->banks) > 0;
+    bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !g_queue_is_empty(&e->releases) ||
+                bankmap_queues_pending(e->banks) > 0;
     if (busy) {
         gsc_next_trigger_cycles(1);
         return;
@@ -306,7 +338,8 @@ static void add_pipes(exec_blk *e, sm_unit u, const char *count, const char *lat
     unsigned n = (unsigned)blk_param_uint(e->inst, count);
     for (unsigned i = 0; i < n; i++) {
         g_assert(e->n_pipes < G_N_ELEMENTS(e->pipes));
-        pipe_config pc = {(unsigned)blk_param_uint(e->inst, lat), (unsigned)blk_param_uint(e->inst, ii), 0, false};
+        pipe_config pc = {(unsigned)blk_param_uint(e->inst, lat), (unsigned)blk_param_uint(e->inst, ii), 0,
+                          false};
         e->pipe_unit[e->n_pipes] = u;
         e->pipes[e->n_pipes++] = pipe_new(&pc);
     }
@@ -319,7 +352,8 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     e->group = group;
     e->groups = groups;
     unsigned banks = (unsigned)blk_param_uint(e->inst, "banks");
-    e->map = (bankmap){blk_param_enum(e->inst, "bank_fn") == 0 ? BANKMAP_REG_PLUS_WARP : BANKMAP_REG, banks, 1, NULL, NULL};
+    e->map = (bankmap){blk_param_enum(e->inst, "bank_fn") == 0 ? BANKMAP_REG_PLUS_WARP : BANKMAP_REG, banks,
+                       1, NULL, NULL};
     unsigned nsp = (unsigned)blk_param_uint(e->inst, "collectors_sp");
     unsigned nsfu = (unsigned)blk_param_uint(e->inst, "collectors_sfu");
     e->n_coll = nsp + nsfu;
@@ -333,8 +367,9 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     add_pipes(e, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
     add_pipes(e, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
     e->wb_ports = (unsigned)blk_param_uint(e->inst, "wb_ports");
-    static const char *const tnames[EXEC_T_COUNT] = {"sp_latency", "sp_ii", "mad_latency", "int_latency", "int_ii",
-                                                      "div_latency", "div_ii", "sfu_latency", "sfu_ii", "dp_latency", "dp_ii"};
+    static const char *const tnames[EXEC_T_COUNT] = {
+        "sp_latency", "sp_ii",       "mad_latency", "int_latency", "int_ii", "div_latency",
+        "div_ii",     "sfu_latency", "sfu_ii",      "dp_latency",  "dp_ii"};
     for (unsigned i = 0; i < EXEC_T_COUNT; i++) /* looked up once: not on the dispatch path */
         e->timing[i] = (unsigned)blk_param_uint(e->inst, tnames[i]);
     g_assert(e->wb_ports <= 16);

@@ -49,12 +49,24 @@ enum {
 
 typedef struct exec_coll exec_coll;
 
-enum { EXEC_T_SP_LAT, EXEC_T_SP_II, EXEC_T_MAD_LAT, EXEC_T_INT_LAT, EXEC_T_INT_II, EXEC_T_DIV_LAT, EXEC_T_DIV_II,
-       EXEC_T_SFU_LAT, EXEC_T_SFU_II, EXEC_T_DP_LAT, EXEC_T_DP_II, EXEC_T_COUNT };
+enum {
+    EXEC_T_SP_LAT,
+    EXEC_T_SP_II,
+    EXEC_T_MAD_LAT,
+    EXEC_T_INT_LAT,
+    EXEC_T_INT_II,
+    EXEC_T_DIV_LAT,
+    EXEC_T_DIV_II,
+    EXEC_T_SFU_LAT,
+    EXEC_T_SFU_II,
+    EXEC_T_DP_LAT,
+    EXEC_T_DP_II,
+    EXEC_T_COUNT
+};
 
 typedef struct {
     blk_inst *inst;
-    unsigned group;  /* bank group (sub-core partition) */
+    unsigned group; /* bank group (sub-core partition) */
     unsigned groups;
     bankmap map;
     bankmap_queues *banks;
@@ -65,10 +77,10 @@ typedef struct {
     unsigned n_pipes;
     unsigned wb_ports;
     unsigned timing[EXEC_T_COUNT]; /* latencies and intervals (EXEC_T_*) */
-    GQueue releases; /* release_t waiting for room */
+    GQueue releases;               /* release_t waiting for room */
     GArray *granted_reads, *granted_writes;
-    rfaccess_chain *rf;   /* the register access path (extension point; empty in the baseline) */
-    GArray *deferred;     /* reads delayed or refused by the chain (exec_deferred) */
+    rfaccess_chain *rf; /* the register access path (extension point; empty in the baseline) */
+    GArray *deferred;   /* reads delayed or refused by the chain (exec_deferred) */
     uint64_t seq;
     /* traced */
     uint32_t tr_busy_coll, tr_dispatched, tr_conflicts;

@@ -35,9 +35,11 @@ static double hit_rate(const blk_inst *inst)
 }
 
 static const blk_stat_desc stats[] = {
-    [FETCH_STAT_FETCHED] = {"fetched", BLK_STAT_COUNTER, "instructions", "instructions fetched and decoded", NULL},
+    [FETCH_STAT_FETCHED] = {"fetched", BLK_STAT_COUNTER, "instructions", "instructions fetched and decoded",
+                            NULL},
     [FETCH_STAT_ICACHE_HITS] = {"icache_hits", BLK_STAT_COUNTER, "accesses", "I-cache hits", NULL},
-    [FETCH_STAT_ICACHE_MISSES] = {"icache_misses", BLK_STAT_COUNTER, "accesses", "I-cache misses (fills)", NULL},
+    [FETCH_STAT_ICACHE_MISSES] = {"icache_misses", BLK_STAT_COUNTER, "accesses", "I-cache misses (fills)",
+                                  NULL},
     [FETCH_STAT_REDIRECTS] = {"redirects", BLK_STAT_COUNTER, "events", "redirects taken from issue", NULL},
     [FETCH_STAT_ICACHE_HIT_RATE] = {"icache_hit_rate", BLK_STAT_DERIVED, "ratio", "I-cache hits / accesses",
                                     hit_rate},
@@ -50,9 +52,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc fetch_desc = {
-    "fetch", "fetch + decode: per-warp PCs, LRR warp fetch, I-cache, per-warp I-buffer credits",
-    "docs/baseline-design.md §2.2 fetch/decode; ccws-daws-vws.md §2.1", ports, BLK_N(ports), params,
-    BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "fetch",
+    "fetch + decode: per-warp PCs, LRR warp fetch, I-cache, per-warp I-buffer credits",
+    "docs/baseline-design.md §2.2 fetch/decode; ccws-daws-vws.md §2.1",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 static void fetch_take_inputs(fetch *f)
@@ -107,7 +117,8 @@ static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
     d->ctrl = d->cls == IR_CLASS_CTRL;
     d->annot = in->annot;
     wexec_instr_regs(f->env->k, w->func, in, d->src, &d->n_src, d->dst, &d->n_dst);
-    wexec_instr_bank_regs(f->env->mod, f->env->k, w->func, in, d->bank_src, &d->n_bank_src, d->bank_dst, &d->n_bank_dst);
+    wexec_instr_bank_regs(f->env->mod, f->env->k, w->func, in, d->bank_src, &d->n_bank_src, d->bank_dst,
+                          &d->n_bank_dst);
 }
 
 static bool fetch_can(const fetch_warp *w, uint64_t now)
@@ -194,7 +205,8 @@ fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     f->instr_bytes = (unsigned)blk_param_uint(f->inst, "instr_bytes");
     f->w = g_new0(fetch_warp, warps);
     f->rr = warps - 1;
-    cache_config cc = {(unsigned)blk_param_uint(f->inst, "icache_sets"), (unsigned)blk_param_uint(f->inst, "icache_ways"),
+    cache_config cc = {(unsigned)blk_param_uint(f->inst, "icache_sets"),
+                       (unsigned)blk_param_uint(f->inst, "icache_ways"),
                        (unsigned)blk_param_uint(f->inst, "icache_line"), CACHE_INDEX_LINEAR};
     GError *err = NULL;
     f->icache = cache_tags_new(&cc, &err);

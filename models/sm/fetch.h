@@ -33,8 +33,8 @@ enum {
 };
 
 typedef struct {
-    bool active;      /* fetching for a live warp */
-    bool stopped;     /* behind a control instruction, waiting for a redirect */
+    bool active;  /* fetching for a live warp */
+    bool stopped; /* behind a control instruction, waiting for a redirect */
     uint16_t epoch;
     uint32_t func, pc;
     unsigned credits;
@@ -47,9 +47,9 @@ typedef struct {
     unsigned warps, entries, miss_latency, width, instr_bytes;
     fetch_warp *w;
     cache_tags *icache;
-    unsigned rr;          /* last warp fetched */
+    unsigned rr;                 /* last warp fetched */
     uint32_t last_warp, last_pc; /* traced */
-    uint8_t fetched;      /* traced: fetched this cycle */
+    uint8_t fetched;             /* traced: fetched this cycle */
 } fetch;
 
 extern const blk_desc fetch_desc;

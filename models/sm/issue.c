@@ -12,25 +12,37 @@ typedef struct {
 } issue_check;
 
 static const blk_port_desc ports[] = {
-    [ISSUE_CTA_LAUNCH] = {"cta_launch", GSC_IN, &cta_launch_type, BLK_CHAN_FIFO, "cta_depth", "CTAs placed on this SM"},
+    [ISSUE_CTA_LAUNCH] = {"cta_launch", GSC_IN, &cta_launch_type, BLK_CHAN_FIFO, "cta_depth",
+                          "CTAs placed on this SM"},
     [ISSUE_CTA_DONE] = {"cta_done", GSC_OUT, &cta_done_type, BLK_CHAN_FIFO, NULL, "CTAs finished"},
     [ISSUE_DECODED] = {"decoded", GSC_IN, &decoded_type, BLK_CHAN_FIFO, "decoded_depth", "from fetch/decode"},
     [ISSUE_REDIRECT] = {"redirect", GSC_OUT, &redirect_type, BLK_CHAN_FIFO, NULL, "to fetch: new PC / stop"},
-    [ISSUE_CREDIT] = {"credit", GSC_OUT, &credit_type, BLK_CHAN_FIFO, NULL, "to fetch: I-buffer entries freed"},
-    [ISSUE_TO_EXEC0] = {"to_exec0", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 0"},
-    [ISSUE_TO_EXEC0 + 1] = {"to_exec1", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 1"},
-    [ISSUE_TO_EXEC0 + 2] = {"to_exec2", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 2"},
-    [ISSUE_TO_EXEC0 + 3] = {"to_exec3", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued to exec of partition 3"},
+    [ISSUE_CREDIT] = {"credit", GSC_OUT, &credit_type, BLK_CHAN_FIFO, NULL,
+                      "to fetch: I-buffer entries freed"},
+    [ISSUE_TO_EXEC0] = {"to_exec0", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
+                        "issued to exec of partition 0"},
+    [ISSUE_TO_EXEC0 + 1] = {"to_exec1", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
+                            "issued to exec of partition 1"},
+    [ISSUE_TO_EXEC0 + 2] = {"to_exec2", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
+                            "issued to exec of partition 2"},
+    [ISSUE_TO_EXEC0 + 3] = {"to_exec3", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
+                            "issued to exec of partition 3"},
     [ISSUE_TO_LDST] = {"to_ldst", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued memory instructions"},
-    [ISSUE_RELEASE0] = {"release0", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 0"},
-    [ISSUE_RELEASE0 + 1] = {"release1", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 1"},
-    [ISSUE_RELEASE0 + 2] = {"release2", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 2"},
-    [ISSUE_RELEASE0 + 3] = {"release3", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of exec 3"},
-    [ISSUE_RELEASE_LDST] = {"release_ldst", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth", "completions of ldst"},
+    [ISSUE_RELEASE0] = {"release0", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
+                        "completions of exec 0"},
+    [ISSUE_RELEASE0 + 1] = {"release1", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
+                            "completions of exec 1"},
+    [ISSUE_RELEASE0 + 2] = {"release2", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
+                            "completions of exec 2"},
+    [ISSUE_RELEASE0 + 3] = {"release3", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
+                            "completions of exec 3"},
+    [ISSUE_RELEASE_LDST] = {"release_ldst", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
+                            "completions of ldst"},
 };
 
 static const blk_param_desc params[] = {
-    {"schedulers", BLK_PARAM_UINT, "2", "1", "8", NULL, "", "warp schedulers (issue slots per cycle) [S: GTX480 2]"},
+    {"schedulers", BLK_PARAM_UINT, "2", "1", "8", NULL, "",
+     "warp schedulers (issue slots per cycle) [S: GTX480 2]"},
     {"policy", BLK_PARAM_STRING, "gto", NULL, NULL, NULL, "",
      "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
     {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries", "I-buffer entries per warp [A]"},
@@ -53,25 +65,44 @@ static double avg_ctas(const blk_inst *inst)
     return stats_ratio(blk_stat_get(inst, ISSUE_STAT_CTA_CYCLES), gsc_cycle());
 }
 
-#define CLASS_STAT(c, n) [ISSUE_STAT_BY_CLASS0 + c] = {"instrs_" n, BLK_STAT_COUNTER, "instructions", "warp instructions of class " n, NULL}
+#define CLASS_STAT(c, n)                                                                                     \
+    [ISSUE_STAT_BY_CLASS0 +                                                                                  \
+        c] = {"instrs_" n, BLK_STAT_COUNTER, "instructions", "warp instructions of class " n, NULL}
 static const blk_stat_desc stats[] = {
-    [ISSUE_STAT_WARP_INSTRS] = {"warp_instrs", BLK_STAT_COUNTER, "instructions", "warp instructions issued", NULL},
-    [ISSUE_STAT_THREAD_INSTRS] = {"thread_instrs", BLK_STAT_COUNTER, "instructions", "active lanes of issued instructions", NULL},
-    [ISSUE_STAT_ISSUE_CYCLES] = {"issue_slots_used", BLK_STAT_COUNTER, "slots", "scheduler-cycles with an issue", NULL},
-    [ISSUE_STAT_STALL_IDLE] = {"stall_idle", BLK_STAT_COUNTER, "slots", "scheduler-cycles with no resident warp", NULL},
-    [ISSUE_STAT_STALL_MEMORY] = {"stall_memory", BLK_STAT_COUNTER, "slots", "scheduler-cycles stalled on a pending load", NULL},
-    [ISSUE_STAT_STALL_SCOREBOARD] = {"stall_scoreboard", BLK_STAT_COUNTER, "slots", "scheduler-cycles stalled on another pending result", NULL},
-    [ISSUE_STAT_STALL_PIPELINE] = {"stall_pipeline", BLK_STAT_COUNTER, "slots", "scheduler-cycles with a ready warp whose unit is busy", NULL},
-    [ISSUE_STAT_STALL_BARRIER] = {"stall_barrier", BLK_STAT_COUNTER, "slots", "scheduler-cycles with warps waiting at a barrier", NULL},
-    [ISSUE_STAT_STALL_NO_READY] = {"stall_no_ready", BLK_STAT_COUNTER, "slots", "scheduler-cycles with no valid instruction", NULL},
+    [ISSUE_STAT_WARP_INSTRS] = {"warp_instrs", BLK_STAT_COUNTER, "instructions", "warp instructions issued",
+                                NULL},
+    [ISSUE_STAT_THREAD_INSTRS] = {"thread_instrs", BLK_STAT_COUNTER, "instructions",
+                                  "active lanes of issued instructions", NULL},
+    [ISSUE_STAT_ISSUE_CYCLES] = {"issue_slots_used", BLK_STAT_COUNTER, "slots",
+                                 "scheduler-cycles with an issue", NULL},
+    [ISSUE_STAT_STALL_IDLE] = {"stall_idle", BLK_STAT_COUNTER, "slots",
+                               "scheduler-cycles with no resident warp", NULL},
+    [ISSUE_STAT_STALL_MEMORY] = {"stall_memory", BLK_STAT_COUNTER, "slots",
+                                 "scheduler-cycles stalled on a pending load", NULL},
+    [ISSUE_STAT_STALL_SCOREBOARD] = {"stall_scoreboard", BLK_STAT_COUNTER, "slots",
+                                     "scheduler-cycles stalled on another pending result", NULL},
+    [ISSUE_STAT_STALL_PIPELINE] = {"stall_pipeline", BLK_STAT_COUNTER, "slots",
+                                   "scheduler-cycles with a ready warp whose unit is busy", NULL},
+    [ISSUE_STAT_STALL_BARRIER] = {"stall_barrier", BLK_STAT_COUNTER, "slots",
+                                  "scheduler-cycles with warps waiting at a barrier", NULL},
+    [ISSUE_STAT_STALL_NO_READY] = {"stall_no_ready", BLK_STAT_COUNTER, "slots",
+                                   "scheduler-cycles with no valid instruction", NULL},
     [ISSUE_STAT_CTAS] = {"ctas", BLK_STAT_COUNTER, "CTAs", "CTAs run", NULL},
-    [ISSUE_STAT_CTA_CYCLES] = {"cta_cycles", BLK_STAT_COUNTER, "CTA-cycles", "sum over cycles of resident CTAs", NULL},
+    [ISSUE_STAT_CTA_CYCLES] = {"cta_cycles", BLK_STAT_COUNTER, "CTA-cycles",
+                               "sum over cycles of resident CTAs", NULL},
     [ISSUE_STAT_BARRIERS] = {"barriers", BLK_STAT_COUNTER, "events", "barrier completions", NULL},
-    [ISSUE_STAT_DIVERGENT] = {"divergent_branches", BLK_STAT_COUNTER, "branches", "branches that split a warp", NULL},
-    [ISSUE_STAT_REDIRECTS] = {"redirects", BLK_STAT_COUNTER, "events", "fetch redirects (control, reconvergence, start)", NULL},
-    CLASS_STAT(IR_CLASS_ALU, "alu"), CLASS_STAT(IR_CLASS_INT, "int"), CLASS_STAT(IR_CLASS_SFU, "sfu"),
-    CLASS_STAT(IR_CLASS_DP, "dp"), CLASS_STAT(IR_CLASS_MEM, "mem"), CLASS_STAT(IR_CLASS_CTRL, "ctrl"),
-    CLASS_STAT(IR_CLASS_SYNC, "sync"), CLASS_STAT(IR_CLASS_WARP, "warp"),
+    [ISSUE_STAT_DIVERGENT] = {"divergent_branches", BLK_STAT_COUNTER, "branches",
+                              "branches that split a warp", NULL},
+    [ISSUE_STAT_REDIRECTS] = {"redirects", BLK_STAT_COUNTER, "events",
+                              "fetch redirects (control, reconvergence, start)", NULL},
+    CLASS_STAT(IR_CLASS_ALU, "alu"),
+    CLASS_STAT(IR_CLASS_INT, "int"),
+    CLASS_STAT(IR_CLASS_SFU, "sfu"),
+    CLASS_STAT(IR_CLASS_DP, "dp"),
+    CLASS_STAT(IR_CLASS_MEM, "mem"),
+    CLASS_STAT(IR_CLASS_CTRL, "ctrl"),
+    CLASS_STAT(IR_CLASS_SYNC, "sync"),
+    CLASS_STAT(IR_CLASS_WARP, "warp"),
     [ISSUE_STAT_IPC] = {"ipc", BLK_STAT_DERIVED, "instructions/cycle", "warp instructions per cycle", ipc},
     [ISSUE_STAT_AVG_CTAS] = {"resident_ctas", BLK_STAT_DERIVED, "CTAs", "average resident CTAs", avg_ctas},
 };
@@ -84,9 +115,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc issue_desc = {
-    "issue", "I-buffers, scoreboard, warp schedulers with a pluggable policy, barriers, functional execution at issue",
-    "docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3", ports, BLK_N(ports), params, BLK_N(params),
-    stats, BLK_N(stats), state, BLK_N(state),
+    "issue",
+    "I-buffers, scoreboard, warp schedulers with a pluggable policy, barriers, functional execution at issue",
+    "docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 const char *issue_stall_name(issue_stall s)
@@ -118,7 +157,8 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
 
 static void flush_outputs(issue *s)
 {
-    gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT), *dn = port_fifo(s, ISSUE_CTA_DONE);
+    gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT),
+             *dn = port_fifo(s, ISSUE_CTA_DONE);
     while (!g_queue_is_empty(&s->redirects) && gsc_fifo_can_put(rd)) {
         redirect_t *r = g_queue_pop_head(&s->redirects);
         gsc_fifo_put(rd, r);
@@ -312,8 +352,9 @@ static bool is_long(const wx_info *x)
     if (x->kind != WX_MEM || x->mem_kind == WX_MEM_STORE || x->mem_kind == WX_MEM_RED)
         return false;
     for (unsigned l = 0; l < IR_WARP_SIZE; l++)
-        if ((x->active >> l & 1) && (x->lane_space[l] == IR_SPACE_GLOBAL || x->lane_space[l] == IR_SPACE_LOCAL ||
-                                      x->lane_space[l] == IR_SPACE_CONST))
+        if ((x->active >> l & 1) &&
+            (x->lane_space[l] == IR_SPACE_GLOBAL || x->lane_space[l] == IR_SPACE_LOCAL ||
+             x->lane_space[l] == IR_SPACE_CONST))
             return true;
     return false;
 }
@@ -388,8 +429,8 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
         blk_stat_add(s->inst, ISSUE_STAT_DIVERGENT, 1);
     s->tr_issued++;
     if (s->log)
-        fprintf(s->log, "%" G_GUINT64_FORMAT " issue sm %u warp %u pc %u %s mask 0x%08x\n", now, s->sm_id, wi, h.pc,
-                x.kind == WX_RET && x.op == 0 ? "ret" : ir_op_name((ir_opcode)x.op), x.active);
+        fprintf(s->log, "%" G_GUINT64_FORMAT " issue sm %u warp %u pc %u %s mask 0x%08x\n", now, s->sm_id, wi,
+                h.pc, x.kind == WX_RET && x.op == 0 ? "ret" : ir_op_name((ir_opcode)x.op), x.active);
     s->tr_warp = wi;
     s->tr_pc = h.pc;
 
@@ -505,8 +546,8 @@ static void issue_elaborate(void *self)
     gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CTA_DONE));
 }
 
-issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id, unsigned warps,
-                 unsigned ctas, unsigned parts)
+issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id,
+                 unsigned warps, unsigned ctas, unsigned parts)
 {
     g_assert(parts >= 1 && parts <= SM_MAX_PARTS && warps <= 64);
     issue *s = g_new0(issue, 1);
@@ -601,7 +642,8 @@ void issue_dump(const issue *s, GString *out)
             continue;
         g_string_append_printf(out, "  %s: ", s->inst->path);
         wexec_dump_warp(s->wx, wi, out);
-        g_string_append_printf(out, "    waits on: %s%s; I-buffer %u entries; %u in flight", w->at_barrier ? "barrier " : "",
+        g_string_append_printf(out, "    waits on: %s%s; I-buffer %u entries; %u in flight",
+                               w->at_barrier ? "barrier " : "",
                                w->exited ? "completion of its last instructions" : "", w->count, w->inflight);
         if (w->count) {
             const decoded_t *h = &w->ib[w->head];

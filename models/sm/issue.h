@@ -56,12 +56,12 @@ enum {
 
 /* Why a scheduler did not issue in a cycle (the first that applies, over its warps). */
 typedef enum {
-    ISSUE_STALL_IDLE,        /* no resident warp on this scheduler */
-    ISSUE_STALL_MEMORY,      /* a warp waits on a pending load result */
-    ISSUE_STALL_SCOREBOARD,  /* a warp waits on another pending result */
-    ISSUE_STALL_PIPELINE,    /* a warp is ready but its unit's FIFO is full */
-    ISSUE_STALL_BARRIER,     /* warps wait at a barrier */
-    ISSUE_STALL_NO_READY,    /* no warp has a valid instruction (fetch, I-cache, control) */
+    ISSUE_STALL_IDLE,       /* no resident warp on this scheduler */
+    ISSUE_STALL_MEMORY,     /* a warp waits on a pending load result */
+    ISSUE_STALL_SCOREBOARD, /* a warp waits on another pending result */
+    ISSUE_STALL_PIPELINE,   /* a warp is ready but its unit's FIFO is full */
+    ISSUE_STALL_BARRIER,    /* warps wait at a barrier */
+    ISSUE_STALL_NO_READY,   /* no warp has a valid instruction (fetch, I-cache, control) */
     ISSUE_STALL_COUNT
 } issue_stall;
 
@@ -90,12 +90,12 @@ enum {
 typedef bool (*issue_check_fn)(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle);
 
 typedef struct {
-    decoded_t *ib;   /* ibuffer_entries slots */
+    decoded_t *ib; /* ibuffer_entries slots */
     unsigned head, count;
     uint16_t epoch;
-    bool resident;   /* belongs to a resident CTA and has not finished (completion included) */
+    bool resident; /* belongs to a resident CTA and has not finished (completion included) */
     bool at_barrier;
-    bool exited;     /* functionally finished; waits for its in-flight instructions */
+    bool exited; /* functionally finished; waits for its in-flight instructions */
     unsigned inflight;
     unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
     uint64_t age;
@@ -123,7 +123,8 @@ typedef struct {
     cta_launch_t cta[SM_MAX_CTAS];
     bool cta_live[SM_MAX_CTAS];
     unsigned n_ctas;
-    uint64_t pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
+    uint64_t
+        pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
     GQueue redirects, credits, done; /* outputs waiting for FIFO room */
     GArray *checks;
     uint64_t seq, age, last_cycle;

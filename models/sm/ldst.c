@@ -13,7 +13,7 @@ struct ldst_op {
     issued_t it;
     coalesce_txn txn[COALESCE_MAX_TXNS];
     unsigned n_txn, next_txn;
-    uint8_t txn_space; /* the space of the transactions (global-like) */
+    uint8_t txn_space;          /* the space of the transactions (global-like) */
     uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
 };
 
@@ -26,14 +26,16 @@ static const blk_port_desc ports[] = {
     [LDST_IN] = {"in", GSC_IN, &issued_type, BLK_CHAN_FIFO, "in_depth", "issued memory instructions"},
     [LDST_RELEASE] = {"release", GSC_OUT, &release_type, BLK_CHAN_FIFO, NULL, "completions to issue"},
     [LDST_MEM_REQ] = {"mem_req", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL, "requests to the memory side"},
-    [LDST_MEM_RESP] = {"mem_resp", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth", "responses from the memory side"},
+    [LDST_MEM_RESP] = {"mem_resp", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
+                       "responses from the memory side"},
 };
 
 static const blk_param_desc params[] = {
     {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
     {"l1_ways", BLK_PARAM_UINT, "4", "1", "64", NULL, "ways", "L1D associativity [S]"},
     {"l1_line", BLK_PARAM_UINT, "128", "16", "128", NULL, "bytes", "L1D line = coalescing segment [S]"},
-    {"l1_hashed", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "XOR-hashed set index [S: 'H'; the fold is [A]]"},
+    {"l1_hashed", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "XOR-hashed set index [S: 'H'; the fold is [A]]"},
     {"l1_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "L1D hit latency after the lookup [A]"},
     {"mshrs", BLK_PARAM_UINT, "32", "1", "1024", NULL, "entries", "L1D MSHR entries [S: 32]"},
     {"mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests", "requests merged per MSHR [S: 8]"},
@@ -41,7 +43,8 @@ static const blk_param_desc params[] = {
     {"smem_bank_width", BLK_PARAM_UINT, "4", "1", "16", NULL, "bytes", "scratchpad bank word [S: 4]"},
     {"smem_broadcast", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "same-word reads cost one access [S]"},
     {"smem_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "scratchpad access latency [A]"},
-    {"param_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "parameter buffer access latency [A]"},
+    {"param_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles",
+     "parameter buffer access latency [A]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
      "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
     {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the response FIFO"},
@@ -50,21 +53,27 @@ static const blk_param_desc params[] = {
 static double hit_rate(const blk_inst *inst)
 {
     uint64_t h = blk_stat_get(inst, LDST_STAT_L1_HITS);
-    return stats_ratio(h, h + blk_stat_get(inst, LDST_STAT_L1_MISSES) + blk_stat_get(inst, LDST_STAT_L1_MERGED));
+    return stats_ratio(h,
+                       h + blk_stat_get(inst, LDST_STAT_L1_MISSES) + blk_stat_get(inst, LDST_STAT_L1_MERGED));
 }
 
 static const blk_stat_desc stats[] = {
     [LDST_STAT_INSTRS] = {"instrs", BLK_STAT_COUNTER, "instructions", "memory instructions", NULL},
-    [LDST_STAT_SHARED] = {"shared_instrs", BLK_STAT_COUNTER, "instructions", "instructions touching the scratchpad", NULL},
+    [LDST_STAT_SHARED] = {"shared_instrs", BLK_STAT_COUNTER, "instructions",
+                          "instructions touching the scratchpad", NULL},
     [LDST_STAT_SMEM_CYCLES] = {"smem_cycles", BLK_STAT_COUNTER, "cycles", "scratchpad bank cycles", NULL},
     [LDST_STAT_SMEM_CONFLICT_CYCLES] = {"smem_conflict_cycles", BLK_STAT_COUNTER, "cycles",
                                         "extra scratchpad cycles from bank conflicts", NULL},
     [LDST_STAT_L1_HITS] = {"l1_hits", BLK_STAT_COUNTER, "accesses", "L1D read hits", NULL},
     [LDST_STAT_L1_MISSES] = {"l1_misses", BLK_STAT_COUNTER, "accesses", "L1D read misses (new MSHR)", NULL},
-    [LDST_STAT_L1_MERGED] = {"l1_merged", BLK_STAT_COUNTER, "accesses", "L1D reads merged into a pending miss", NULL},
-    [LDST_STAT_L1_RES_FAIL] = {"l1_reservation_fails", BLK_STAT_COUNTER, "cycles", "L1D accesses retried (no line/MSHR)", NULL},
-    [LDST_STAT_STORES_TXN] = {"store_txns", BLK_STAT_COUNTER, "transactions", "store transactions written through", NULL},
-    [LDST_STAT_ATOMIC_TXN] = {"atomic_txns", BLK_STAT_COUNTER, "transactions", "global atomic transactions", NULL},
+    [LDST_STAT_L1_MERGED] = {"l1_merged", BLK_STAT_COUNTER, "accesses",
+                             "L1D reads merged into a pending miss", NULL},
+    [LDST_STAT_L1_RES_FAIL] = {"l1_reservation_fails", BLK_STAT_COUNTER, "cycles",
+                               "L1D accesses retried (no line/MSHR)", NULL},
+    [LDST_STAT_STORES_TXN] = {"store_txns", BLK_STAT_COUNTER, "transactions",
+                              "store transactions written through", NULL},
+    [LDST_STAT_ATOMIC_TXN] = {"atomic_txns", BLK_STAT_COUNTER, "transactions", "global atomic transactions",
+                              NULL},
     [LDST_STAT_MEM_REQS] = {"mem_reqs", BLK_STAT_COUNTER, "requests", "requests sent below", NULL},
     [LDST_STAT_L1_HIT_RATE] = {"l1_hit_rate", BLK_STAT_DERIVED, "ratio", "L1D read hits / reads", hit_rate},
 };
@@ -76,9 +85,17 @@ static const blk_state_desc state[] = {
 };
 
 const blk_desc ldst_desc = {
-    "ldst", "load/store unit: coalescing, scratchpad banks, L1D with MSHRs, requests below",
-    "docs/baseline-design.md §2.2 ldst; §5.3", ports, BLK_N(ports), params, BLK_N(params), stats, BLK_N(stats),
-    state, BLK_N(state),
+    "ldst",
+    "load/store unit: coalescing, scratchpad banks, L1D with MSHRs, requests below",
+    "docs/baseline-design.md §2.2 ldst; §5.3",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 static gsc_fifo *pf(const ldst *l, unsigned p)
@@ -180,8 +197,12 @@ static void op_start(ldst *l, uint64_t now)
     g_ptr_array_index(l->ops, id) = op;
     op->id = id;
     const issued_t *it = &op->it;
-    op->rel = (release_t){.seq = it->seq, .warp = it->warp, .n_dst = it->n_dst, .long_op = it->long_op,
-                          .unit = SM_UNIT_LDST, .val_reg = SM_NO_REG};
+    op->rel = (release_t){.seq = it->seq,
+                          .warp = it->warp,
+                          .n_dst = it->n_dst,
+                          .long_op = it->long_op,
+                          .unit = SM_UNIT_LDST,
+                          .val_reg = SM_NO_REG};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
@@ -369,13 +390,15 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->env = env;
     l->sm_id = sm_id;
     l->line = (unsigned)blk_param_uint(l->inst, "l1_line");
-    cache_config cc = {(unsigned)blk_param_uint(l->inst, "l1_sets"), (unsigned)blk_param_uint(l->inst, "l1_ways"),
-                       l->line, blk_param_bool(l->inst, "l1_hashed") ? CACHE_INDEX_XOR : CACHE_INDEX_LINEAR};
+    cache_config cc = {(unsigned)blk_param_uint(l->inst, "l1_sets"),
+                       (unsigned)blk_param_uint(l->inst, "l1_ways"), l->line,
+                       blk_param_bool(l->inst, "l1_hashed") ? CACHE_INDEX_XOR : CACHE_INDEX_LINEAR};
     GError *err = NULL;
     l->l1 = cache_tags_new(&cc, &err);
     if (!l->l1)
         gsc_fatal("%s: %s", l->inst->path, err->message);
-    l->mshr = cache_mshr_new((unsigned)blk_param_uint(l->inst, "mshrs"), (unsigned)blk_param_uint(l->inst, "mshr_merge"));
+    l->mshr = cache_mshr_new((unsigned)blk_param_uint(l->inst, "mshrs"),
+                             (unsigned)blk_param_uint(l->inst, "mshr_merge"));
     coalesce_smem_config_init(&l->smem);
     l->smem.banks = (unsigned)blk_param_uint(l->inst, "smem_banks");
     l->smem.bank_width = (unsigned)blk_param_uint(l->inst, "smem_bank_width");

@@ -56,11 +56,11 @@ typedef struct {
     cache_mshr *mshr;
     coalesce_smem_config smem;
     unsigned line, l1_latency, smem_latency, param_latency;
-    ldst_op *cur;        /* the instruction being processed */
-    GPtrArray *ops;      /* in-flight ops indexed by id (NULL = free) */
-    GQueue reqs;         /* mem_req_t waiting for room */
-    GQueue ready;        /* (op id, ready cycle) completions scheduled */
-    GQueue releases;     /* release_t waiting for room */
+    ldst_op *cur;    /* the instruction being processed */
+    GPtrArray *ops;  /* in-flight ops indexed by id (NULL = free) */
+    GQueue reqs;     /* mem_req_t waiting for room */
+    GQueue ready;    /* (op id, ready cycle) completions scheduled */
+    GQueue releases; /* release_t waiting for room */
     uint64_t busy_until;
     uint64_t next_id;
     /* traced */

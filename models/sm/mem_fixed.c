@@ -25,14 +25,24 @@ static const blk_stat_desc stats[] = {
     [MEM_FIXED_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write requests", NULL},
     [MEM_FIXED_STAT_ATOMICS] = {"atomics", BLK_STAT_COUNTER, "requests", "atomic requests", NULL},
     [MEM_FIXED_STAT_BYTES] = {"bytes", BLK_STAT_COUNTER, "bytes", "bytes moved", NULL},
-    [MEM_FIXED_STAT_BUSY] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data path was busy", NULL},
+    [MEM_FIXED_STAT_BUSY] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data path was busy",
+                             NULL},
 };
 
 static const blk_state_desc state[] = {{"pending", 8, "requests in flight"}};
 
 const blk_desc mem_fixed_desc = {
-    "mem_fixed", "fixed-latency, fixed-bandwidth memory answering mem_req_t (tb-sm's memory side)",
-    "docs/sm.md mem_fixed", ports, BLK_N(ports), params, BLK_N(params), stats, BLK_N(stats), state, BLK_N(state),
+    "mem_fixed",
+    "fixed-latency, fixed-bandwidth memory answering mem_req_t (tb-sm's memory side)",
+    "docs/sm.md mem_fixed",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
 };
 
 static unsigned mask_bytes(const mem_req_t *q)
@@ -55,13 +65,16 @@ static void mem_fixed_run(void *self)
         m->free_at = start + (busy ? busy : 1);
         blk_stat_add(m->inst, MEM_FIXED_STAT_BUSY, busy);
         blk_stat_add(m->inst, MEM_FIXED_STAT_BYTES, bytes);
-        blk_stat_add(m->inst, q.kind == MEM_READ ? MEM_FIXED_STAT_READS
-                              : q.kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
-                                                    : MEM_FIXED_STAT_ATOMICS, 1);
+        blk_stat_add(m->inst,
+                     q.kind == MEM_READ    ? MEM_FIXED_STAT_READS
+                     : q.kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
+                                           : MEM_FIXED_STAT_ATOMICS,
+                     1);
         mf_item *it = g_new0(mf_item, 1);
         /* A MEM_ATOMIC with lanes is performed now, in arrival order (the SM of tb-sm performs its
          * atomics at issue and sends atom.lanes = 0: timing only). */
-        if (q.kind == MEM_ATOMIC && q.atom.lanes && !mem_atomic_perform(m->env->mem, &q, it->r.atom_old, m->env->error)) {
+        if (q.kind == MEM_ATOMIC && q.atom.lanes &&
+            !mem_atomic_perform(m->env->mem, &q, it->r.atom_old, m->env->error)) {
             m->env->failed = true;
             gsc_stop();
         }

@@ -4,11 +4,11 @@
 #include <stddef.h>
 
 static const gsc_field cta_launch_fields[] = {
-    GSC_FIELD(cta_launch_t, kernel, GSC_U32, 16),     GSC_FIELD(cta_launch_t, cta, GSC_U32, 32),
-    GSC_FIELD(cta_launch_t, slot, GSC_U16, 6),        GSC_FIELD(cta_launch_t, first_warp, GSC_U16, 7),
-    GSC_FIELD(cta_launch_t, warps, GSC_U16, 7),       GSC_FIELD(cta_launch_t, sm, GSC_U16, 8),
-    GSC_FIELD(cta_launch_t, threads, GSC_U32, 12),    GSC_FIELD(cta_launch_t, smem_bytes, GSC_U32, 20),
-    GSC_FIELD(cta_launch_t, regs, GSC_U32, 20),       GSC_FIELD(cta_launch_t, ctaid, GSC_OPAQUE, 0),
+    GSC_FIELD(cta_launch_t, kernel, GSC_U32, 16),  GSC_FIELD(cta_launch_t, cta, GSC_U32, 32),
+    GSC_FIELD(cta_launch_t, slot, GSC_U16, 6),     GSC_FIELD(cta_launch_t, first_warp, GSC_U16, 7),
+    GSC_FIELD(cta_launch_t, warps, GSC_U16, 7),    GSC_FIELD(cta_launch_t, sm, GSC_U16, 8),
+    GSC_FIELD(cta_launch_t, threads, GSC_U32, 12), GSC_FIELD(cta_launch_t, smem_bytes, GSC_U32, 20),
+    GSC_FIELD(cta_launch_t, regs, GSC_U32, 20),    GSC_FIELD(cta_launch_t, ctaid, GSC_OPAQUE, 0),
 };
 const gsc_type cta_launch_type = GSC_TYPE(cta_launch_t, cta_launch_fields);
 
@@ -21,14 +21,14 @@ static const gsc_field cta_done_fields[] = {
 const gsc_type cta_done_type = GSC_TYPE(cta_done_t, cta_done_fields);
 
 static const gsc_field decoded_fields[] = {
-    GSC_FIELD(decoded_t, warp, GSC_U16, 7),  GSC_FIELD(decoded_t, epoch, GSC_U16, 16),
-    GSC_FIELD(decoded_t, func, GSC_U32, 8),  GSC_FIELD(decoded_t, pc, GSC_U32, 16),
-    GSC_FIELD(decoded_t, cls, GSC_U8, 4),    GSC_FIELD(decoded_t, ctrl, GSC_U8, 1),
-    GSC_FIELD(decoded_t, n_src, GSC_U16, 4), GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),
-    GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0), GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),
-    GSC_FIELD(decoded_t, annot, GSC_U64, 64),
-    GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5), GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),
-    GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0), GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, warp, GSC_U16, 7),        GSC_FIELD(decoded_t, epoch, GSC_U16, 16),
+    GSC_FIELD(decoded_t, func, GSC_U32, 8),        GSC_FIELD(decoded_t, pc, GSC_U32, 16),
+    GSC_FIELD(decoded_t, cls, GSC_U8, 4),          GSC_FIELD(decoded_t, ctrl, GSC_U8, 1),
+    GSC_FIELD(decoded_t, n_src, GSC_U16, 4),       GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),
+    GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0),      GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, annot, GSC_U64, 64),      GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5),
+    GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),   GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
 };
 const gsc_type decoded_type = GSC_TYPE(decoded_t, decoded_fields);
 
@@ -47,29 +47,44 @@ static const gsc_field credit_fields[] = {
 const gsc_type credit_type = GSC_TYPE(credit_t, credit_fields);
 
 static const gsc_field issued_fields[] = {
-    GSC_FIELD(issued_t, seq, GSC_U64, 32),        GSC_FIELD(issued_t, issue_cycle, GSC_U64, 32),
-    GSC_FIELD(issued_t, warp, GSC_U16, 7),        GSC_FIELD(issued_t, sched, GSC_U16, 3),
-    GSC_FIELD(issued_t, pc, GSC_U32, 16),         GSC_FIELD(issued_t, func, GSC_U32, 8),
-    GSC_FIELD(issued_t, mask, GSC_U32, 32),       GSC_FIELD(issued_t, cls, GSC_U8, 4),
-    GSC_FIELD(issued_t, op, GSC_U8, 8),           GSC_FIELD(issued_t, space, GSC_U8, 3),
-    GSC_FIELD(issued_t, kind, GSC_U8, 2),         GSC_FIELD(issued_t, bytes, GSC_U8, 6),
-    GSC_FIELD(issued_t, long_op, GSC_U8, 1),      GSC_FIELD(issued_t, n_src, GSC_U16, 4),
-    GSC_FIELD(issued_t, n_dst, GSC_U16, 3),       GSC_FIELD(issued_t, src, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, dst, GSC_OPAQUE, 0),      GSC_FIELD(issued_t, n_bank_src, GSC_U8, 5),
-    GSC_FIELD(issued_t, n_bank_dst, GSC_U8, 4),   GSC_FIELD(issued_t, bank_src, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, bank_dst, GSC_OPAQUE, 0), GSC_FIELD(issued_t, atom_lanes, GSC_U32, 32),
-    GSC_FIELD(issued_t, atom_flags, GSC_OPAQUE, 0), GSC_FIELD(issued_t, atom_op, GSC_U8, 4),
-    GSC_FIELD(issued_t, atom_type, GSC_U8, 5),   GSC_FIELD(issued_t, atom_dst, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, atom_vmask, GSC_OPAQUE, 0), GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),    GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, seq, GSC_U64, 32),
+    GSC_FIELD(issued_t, issue_cycle, GSC_U64, 32),
+    GSC_FIELD(issued_t, warp, GSC_U16, 7),
+    GSC_FIELD(issued_t, sched, GSC_U16, 3),
+    GSC_FIELD(issued_t, pc, GSC_U32, 16),
+    GSC_FIELD(issued_t, func, GSC_U32, 8),
+    GSC_FIELD(issued_t, mask, GSC_U32, 32),
+    GSC_FIELD(issued_t, cls, GSC_U8, 4),
+    GSC_FIELD(issued_t, op, GSC_U8, 8),
+    GSC_FIELD(issued_t, space, GSC_U8, 3),
+    GSC_FIELD(issued_t, kind, GSC_U8, 2),
+    GSC_FIELD(issued_t, bytes, GSC_U8, 6),
+    GSC_FIELD(issued_t, long_op, GSC_U8, 1),
+    GSC_FIELD(issued_t, n_src, GSC_U16, 4),
+    GSC_FIELD(issued_t, n_dst, GSC_U16, 3),
+    GSC_FIELD(issued_t, src, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, dst, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, n_bank_src, GSC_U8, 5),
+    GSC_FIELD(issued_t, n_bank_dst, GSC_U8, 4),
+    GSC_FIELD(issued_t, bank_src, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, bank_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, atom_lanes, GSC_U32, 32),
+    GSC_FIELD(issued_t, atom_flags, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, atom_op, GSC_U8, 4),
+    GSC_FIELD(issued_t, atom_type, GSC_U8, 5),
+    GSC_FIELD(issued_t, atom_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, atom_vmask, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_c, GSC_OPAQUE, 0),
 };
 const gsc_type issued_type = GSC_TYPE(issued_t, issued_fields);
 
 static const gsc_field release_fields[] = {
-    GSC_FIELD(release_t, seq, GSC_U64, 32),    GSC_FIELD(release_t, warp, GSC_U16, 7),
-    GSC_FIELD(release_t, n_dst, GSC_U16, 3),   GSC_FIELD(release_t, dst, GSC_OPAQUE, 0),
-    GSC_FIELD(release_t, long_op, GSC_U8, 1),  GSC_FIELD(release_t, unit, GSC_U8, 3),
+    GSC_FIELD(release_t, seq, GSC_U64, 32),      GSC_FIELD(release_t, warp, GSC_U16, 7),
+    GSC_FIELD(release_t, n_dst, GSC_U16, 3),     GSC_FIELD(release_t, dst, GSC_OPAQUE, 0),
+    GSC_FIELD(release_t, long_op, GSC_U8, 1),    GSC_FIELD(release_t, unit, GSC_U8, 3),
     GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, atomic, GSC_U8, 1),     GSC_FIELD(release_t, val_reg, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, val_mask, GSC_U32, 32), GSC_FIELD(release_t, val_vmask, GSC_OPAQUE, 0),
@@ -80,11 +95,16 @@ const gsc_type release_type = GSC_TYPE(release_t, release_fields);
 sm_unit sm_unit_of_class(ir_class c)
 {
     switch (c) {
-    case IR_CLASS_SFU: return SM_UNIT_SFU;
-    case IR_CLASS_INT: return SM_UNIT_INT;
-    case IR_CLASS_DP: return SM_UNIT_DP;
-    case IR_CLASS_MEM: return SM_UNIT_LDST;
-    default: return SM_UNIT_SP; /* ALU, CTRL, SYNC, WARP: the SP pipe */
+    case IR_CLASS_SFU:
+        return SM_UNIT_SFU;
+    case IR_CLASS_INT:
+        return SM_UNIT_INT;
+    case IR_CLASS_DP:
+        return SM_UNIT_DP;
+    case IR_CLASS_MEM:
+        return SM_UNIT_LDST;
+    default:
+        return SM_UNIT_SP; /* ALU, CTRL, SYNC, WARP: the SP pipe */
     }
 }
 

@@ -20,50 +20,50 @@
 #include "kernels/ir.h"
 #include "sc/gsc.h"
 
-#define SM_MAX_WARPS 64   /* warp slots per SM (GTX480: 48; GREENER's machine: 64) */
-#define SM_MAX_CTAS 32    /* CTA slots per SM */
-#define SM_NO_REG 0xffffu /* an unused register slot in src[]/dst[] */
-#define SM_MAX_OPERANDS 8 /* registers read by one instruction (vector stores read 4 + address) */
-#define SM_MAX_BANK_READS 16 /* 32-bit physical registers read (64-bit values are pairs) */
-#define SM_MAX_BANK_WRITES 8 /* 32-bit physical registers written */
+#define SM_MAX_WARPS       64      /* warp slots per SM (GTX480: 48; GREENER's machine: 64) */
+#define SM_MAX_CTAS        32      /* CTA slots per SM */
+#define SM_NO_REG          0xffffu /* an unused register slot in src[]/dst[] */
+#define SM_MAX_OPERANDS    8       /* registers read by one instruction (vector stores read 4 + address) */
+#define SM_MAX_BANK_READS  16      /* 32-bit physical registers read (64-bit values are pairs) */
+#define SM_MAX_BANK_WRITES 8       /* 32-bit physical registers written */
 
 /* A thread block placed on an SM: cta_dispatch -> the SM (fetch and issue). */
 typedef struct {
-    uint32_t kernel;      /* launch number (statistics, %gridid) */
-    uint32_t cta;         /* linear CTA id in the grid */
-    uint32_t ctaid[3];    /* %ctaid */
-    uint16_t slot;        /* CTA slot in the SM (0 .. max_ctas-1) */
-    uint16_t first_warp;  /* first warp slot; the CTA's warps are first_warp .. first_warp+warps-1 */
-    uint16_t warps;       /* ceil(threads / 32) */
-    uint16_t sm;          /* the SM it goes to */
-    uint32_t threads;     /* blockDim.x*y*z */
-    uint32_t smem_bytes;  /* scratchpad bytes (static + dynamic) */
-    uint32_t regs;        /* registers allocated (occupancy rounding) */
+    uint32_t kernel;     /* launch number (statistics, %gridid) */
+    uint32_t cta;        /* linear CTA id in the grid */
+    uint32_t ctaid[3];   /* %ctaid */
+    uint16_t slot;       /* CTA slot in the SM (0 .. max_ctas-1) */
+    uint16_t first_warp; /* first warp slot; the CTA's warps are first_warp .. first_warp+warps-1 */
+    uint16_t warps;      /* ceil(threads / 32) */
+    uint16_t sm;         /* the SM it goes to */
+    uint32_t threads;    /* blockDim.x*y*z */
+    uint32_t smem_bytes; /* scratchpad bytes (static + dynamic) */
+    uint32_t regs;       /* registers allocated (occupancy rounding) */
 } cta_launch_t;
 
 /* A finished thread block: the SM -> cta_dispatch. */
 typedef struct {
-    uint32_t cta;    /* linear CTA id */
-    uint16_t slot;   /* CTA slot freed */
+    uint32_t cta;  /* linear CTA id */
+    uint16_t slot; /* CTA slot freed */
     uint16_t sm;
-    uint16_t warps;  /* warp slots freed */
-    uint32_t regs;   /* registers freed */
+    uint16_t warps; /* warp slots freed */
+    uint32_t regs;  /* registers freed */
     uint32_t smem_bytes;
-    uint8_t failed;  /* 1: the CTA ended on a run-time error (the SM reported it) */
+    uint8_t failed; /* 1: the CTA ended on a run-time error (the SM reported it) */
 } cta_done_t;
 
 /* One decoded instruction for a warp's I-buffer: fetch/decode -> issue. */
 typedef struct {
     uint16_t warp;
-    uint16_t epoch;    /* the warp's fetch epoch: entries of an older epoch are stale (redirect) */
-    uint32_t func;     /* function index in the module */
-    uint32_t pc;       /* instruction index in the function */
-    uint8_t cls;       /* ir_class */
-    uint8_t ctrl;      /* 1: a control instruction (fetch stops behind it until redirected) */
+    uint16_t epoch; /* the warp's fetch epoch: entries of an older epoch are stale (redirect) */
+    uint32_t func;  /* function index in the module */
+    uint32_t pc;    /* instruction index in the function */
+    uint8_t cls;    /* ir_class */
+    uint8_t ctrl;   /* 1: a control instruction (fetch stops behind it until redirected) */
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS]; /* register numbers read (per-thread register slots) */
     uint16_t dst[IR_MAX_DST + 2];  /* register numbers written (vector loads write up to 4) */
-    uint64_t annot;    /* the instruction's compiler annotation bits (annot.h), decoded here */
+    uint64_t annot;                /* the instruction's compiler annotation bits (annot.h), decoded here */
     /* The 32-bit physical registers (regalloc.h) the register banks see: a 64-bit value is its
      * aligned pair, predicates are in their own file and take no bank access. */
     uint8_t n_bank_src, n_bank_dst;
@@ -90,19 +90,19 @@ typedef struct {
 
 /* An issued instruction: issue -> exec (ALU/INT/SFU/DP/CTRL/WARP classes) or -> ldst (MEM). */
 typedef struct {
-    uint64_t seq;        /* issue sequence number in the SM */
+    uint64_t seq; /* issue sequence number in the SM */
     uint64_t issue_cycle;
     uint16_t warp;
-    uint16_t sched;      /* the scheduler (sub-core) that issued it */
+    uint16_t sched; /* the scheduler (sub-core) that issued it */
     uint32_t pc;
     uint32_t func;
-    uint32_t mask;       /* lanes that executed (active and guard true) */
-    uint8_t cls;         /* ir_class */
-    uint8_t op;          /* ir_opcode */
-    uint8_t space;       /* MEM: ir_space resolved (generic resolved per lane; see addr_space) */
-    uint8_t kind;        /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
-    uint8_t bytes;       /* MEM: bytes per lane */
-    uint8_t long_op;     /* the destinations were reserved as long-latency */
+    uint32_t mask;   /* lanes that executed (active and guard true) */
+    uint8_t cls;     /* ir_class */
+    uint8_t op;      /* ir_opcode */
+    uint8_t space;   /* MEM: ir_space resolved (generic resolved per lane; see addr_space) */
+    uint8_t kind;    /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
+    uint8_t bytes;   /* MEM: bytes per lane */
+    uint8_t long_op; /* the destinations were reserved as long-latency */
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS];
     uint16_t dst[IR_MAX_DST + 2];
@@ -110,10 +110,10 @@ typedef struct {
     uint16_t bank_src[SM_MAX_BANK_READS]; /* physical registers read (as decoded_t) */
     uint16_t bank_dst[SM_MAX_BANK_WRITES];
     /* MEM atom/red whose global lanes are performed at the memory side (warp_exec.h) */
-    uint32_t atom_lanes;  /* lanes to perform below (0: none) */
+    uint32_t atom_lanes; /* lanes to perform below (0: none) */
     uint32_t atom_flags;
     uint8_t atom_op, atom_type;
-    uint16_t atom_dst;    /* register slot for the old values, SM_NO_REG for red */
+    uint16_t atom_dst; /* register slot for the old values, SM_NO_REG for red */
     uint64_t atom_vmask;
     uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
     uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
@@ -131,8 +131,8 @@ typedef struct {
     uint8_t n_bank_dst;
     uint16_t bank_dst[SM_MAX_BANK_WRITES]; /* physical registers written back (exec's bank writes) */
     /* An atomic performed at the memory side: its old values for register slot val_reg. */
-    uint8_t atomic;     /* 1: the instruction had lanes performed below */
-    uint16_t val_reg;   /* SM_NO_REG: no values */
+    uint8_t atomic;   /* 1: the instruction had lanes performed below */
+    uint16_t val_reg; /* SM_NO_REG: no values */
     uint32_t val_mask;
     uint64_t val_vmask;
     uint64_t vals[IR_WARP_SIZE];

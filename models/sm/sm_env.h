@@ -18,24 +18,24 @@
 #include "kernels/kload.h"
 
 typedef struct {
-    uint32_t entry;        /* kernel function index */
+    uint32_t entry; /* kernel function index */
     uint32_t grid[3];
     uint32_t block[3];
-    uint32_t shared_dyn;   /* dynamic shared bytes per CTA */
-    uint8_t *kparam;       /* the packed parameter buffer (kload_pack_params) */
+    uint32_t shared_dyn; /* dynamic shared bytes per CTA */
+    uint8_t *kparam;     /* the packed parameter buffer (kload_pack_params) */
     uint64_t kparam_bytes;
-    uint32_t kernel_no;    /* launches so far (%gridid) */
+    uint32_t kernel_no;       /* launches so far (%gridid) */
     uint32_t regs_per_thread; /* for occupancy (regalloc's count, else kload's) */
 } sm_launch;
 
 typedef struct {
-    ir_module *mod;        /* not owned */
-    kload_module *k;       /* not owned */
-    fmem *mem;             /* not owned: the functional memory image */
-    unsigned n_sms;        /* %nsmid */
+    ir_module *mod;  /* not owned */
+    kload_module *k; /* not owned */
+    fmem *mem;       /* not owned: the functional memory image */
+    unsigned n_sms;  /* %nsmid */
     sm_launch launch;
-    bool failed;           /* a kernel fault happened; error holds the message */
-    GString *error;        /* owned by the testbench */
+    bool failed;    /* a kernel fault happened; error holds the message */
+    GString *error; /* owned by the testbench */
 } sm_env;
 
 #endif /* GPUSC_MODELS_SM_SM_ENV_H */

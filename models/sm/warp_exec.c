@@ -11,11 +11,11 @@
 #define FULL_MASK 0xffffffffu
 
 typedef struct {
-    bool live;     /* a CTA's warp that has not finished */
-    bool present;  /* belongs to a resident CTA */
-    uint16_t cta;  /* CTA slot */
+    bool live;    /* a CTA's warp that has not finished */
+    bool present; /* belongs to a resident CTA */
+    uint16_t cta; /* CTA slot */
     uint32_t in_cta;
-    uint32_t cc;   /* carry flag per lane */
+    uint32_t cc; /* carry flag per lane */
     simt_stack st;
     uint64_t *regs;  /* total_regs x 32 lanes */
     uint8_t *local;  /* 32 lanes x local_bytes */
@@ -181,7 +181,9 @@ static void add_reg(uint16_t *v, uint16_t *n, unsigned cap, uint32_t slot)
 static void opnd_regs(uint32_t base, const ir_operand *o, uint16_t *v, uint16_t *n, unsigned cap)
 {
     switch ((ir_opnd_kind)o->kind) {
-    case IR_OPND_REG: add_reg(v, n, cap, base + o->u.reg); break;
+    case IR_OPND_REG:
+        add_reg(v, n, cap, base + o->u.reg);
+        break;
     case IR_OPND_MEM:
         if (o->u.mem.base_reg != IR_NONE)
             add_reg(v, n, cap, base + o->u.mem.base_reg);
@@ -191,7 +193,8 @@ static void opnd_regs(uint32_t base, const ir_operand *o, uint16_t *v, uint16_t 
             if (o->u.vec_regs[e] != IR_NONE)
                 add_reg(v, n, cap, base + o->u.vec_regs[e]);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -237,16 +240,22 @@ static void bank_reg(const ir_func *f, uint32_t base, uint32_t reg, uint16_t *v,
         bank_add(v, n, cap, r->phys + u);
 }
 
-static void bank_opnd(const ir_func *f, uint32_t base, const ir_operand *o, uint16_t *v, uint8_t *n, unsigned cap)
+static void bank_opnd(const ir_func *f, uint32_t base, const ir_operand *o, uint16_t *v, uint8_t *n,
+                      unsigned cap)
 {
     switch ((ir_opnd_kind)o->kind) {
-    case IR_OPND_REG: bank_reg(f, base, o->u.reg, v, n, cap); break;
-    case IR_OPND_MEM: bank_reg(f, base, o->u.mem.base_reg, v, n, cap); break;
+    case IR_OPND_REG:
+        bank_reg(f, base, o->u.reg, v, n, cap);
+        break;
+    case IR_OPND_MEM:
+        bank_reg(f, base, o->u.mem.base_reg, v, n, cap);
+        break;
     case IR_OPND_VEC:
         for (unsigned e = 0; e < o->comp && e < 4; e++)
             bank_reg(f, base, o->u.vec_regs[e], v, n, cap);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -346,7 +355,9 @@ static uint64_t sreg(const wx_run *r, const ir_operand *o, uint32_t lane)
 static bool fetch(const wx_run *r, const ir_operand *o, ir_lanes *out)
 {
     switch ((ir_opnd_kind)o->kind) {
-    case IR_OPND_REG: memcpy(out->v, reg_slot(r, o->u.reg), sizeof out->v); return true;
+    case IR_OPND_REG:
+        memcpy(out->v, reg_slot(r, o->u.reg), sizeof out->v);
+        return true;
     case IR_OPND_IMM:
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
             out->v[i] = o->u.imm;
@@ -364,7 +375,8 @@ static bool fetch(const wx_run *r, const ir_operand *o, ir_lanes *out)
             out->v[i] = a;
         return true;
     }
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -412,8 +424,9 @@ static uint8_t *lane_access(wx_run *r, wx_info *info, uint32_t lane, uint64_t ad
     info->addr[lane] = sa;
     const char *label = space == IR_SPACE_NONE ? "generic" : ir_space_name(space);
     if (len > 1 && (addr & (len - 1)) != 0) {
-        fail(r, (int)lane, "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
-             label, write ? "store" : "load", len, addr);
+        fail(r, (int)lane,
+             "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x", label,
+             write ? "store" : "load", len, addr);
         return NULL;
     }
     const sm_env *env = r->x->env;
@@ -654,8 +667,9 @@ static int exec_bar(wx_run *r, wx_info *info, uint32_t active)
         ir_lanes cnt;
         const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
         if (!fetch(r, &in->src[1], &cnt) || cnt.v[first] != (uint64_t)c->warps * IR_WARP_SIZE)
-            return fail(r, (int)first, "a barrier with a thread count other than the whole block's is not "
-                                       "supported by the timing model yet");
+            return fail(r, (int)first,
+                        "a barrier with a thread count other than the whole block's is not "
+                        "supported by the timing model yet");
     }
     info->bar_id = (uint32_t)v.v[first];
     info->bar_wait = kind != IR_BAR_ARRIVE;
@@ -706,8 +720,8 @@ static int exec_call(wx_run *r, uint32_t active)
     guint np = callee->params ? callee->params->len : 0;
     guint nr = callee->rets ? callee->rets->len : 0;
     if (in->call_n_args != np || in->call_n_ret > nr)
-        return fail(r, -1, "call passes %u arguments and %u return values; %s takes %u and %u", in->call_n_args,
-                    in->call_n_ret, callee->name, np, nr);
+        return fail(r, -1, "call passes %u arguments and %u return values; %s takes %u and %u",
+                    in->call_n_args, in->call_n_ret, callee->name, np, nr);
     for (guint i = 0; i < np; i++) {
         const ir_param *pa = &g_array_index(callee->params, ir_param, i);
         cparam_copy(r, pa->sym, in->call_args[i], MIN(pa->size, sym_size(m, in->call_args[i])), active);
@@ -727,8 +741,8 @@ static void do_ret(wx_run *r, uint32_t next_pc, uint32_t active)
         const ir_instr *call = ir_func_instr(cf, fr->call_pc);
         for (unsigned j = 0; j < call->call_n_ret; j++) {
             const ir_param *pa = &g_array_index(r->f->rets, ir_param, j);
-            cparam_copy(r, call->call_ret[j], pa->sym, MIN(pa->size, sym_size(r->x->env->mod, call->call_ret[j])),
-                        active);
+            cparam_copy(r, call->call_ret[j], pa->sym,
+                        MIN(pa->size, sym_size(r->x->env->mod, call->call_ret[j])), active);
         }
     }
     simt_advance(st, next_pc);
@@ -789,7 +803,10 @@ static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
         info->diverged = simt_branch(st, active, t->u.target, r->pc + 1, in->reconv);
         break;
     }
-    case IR_OP_CALL: info->kind = WX_CALL; rc = exec_call(r, active); break;
+    case IR_OP_CALL:
+        info->kind = WX_CALL;
+        rc = exec_call(r, active);
+        break;
     case IR_OP_RET:
         info->kind = WX_RET;
         if (active)
@@ -803,7 +820,10 @@ static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
         simt_exit(st, active);
         break;
     case IR_OP_BAR:
-    case IR_OP_BARRIER: info->kind = WX_BAR; rc = exec_bar(r, info, active); break;
+    case IR_OP_BARRIER:
+        info->kind = WX_BAR;
+        rc = exec_bar(r, info, active);
+        break;
     case IR_OP_MEMBAR:
     case IR_OP_FENCE:
     case IR_OP_PREFETCH:
@@ -850,7 +870,8 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *info)
     info->pc = r.pc;
     if (r.pc >= ir_func_n_instrs(r.f)) {
         if (r.pc == SIMT_PC_EXIT)
-            return fail(&r, -1, "lanes 0x%08x wait at the function exit without having returned (internal error)",
+            return fail(&r, -1,
+                        "lanes 0x%08x wait at the function exit without having returned (internal error)",
                         mask);
         info->kind = WX_RET; /* falling off the end is ret */
         info->cls = IR_CLASS_CTRL;
@@ -869,7 +890,8 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *info)
     return 0;
 }
 
-void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals, uint64_t vmask)
+void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
+                      uint64_t vmask)
 {
     wx_warp *w = &x->warps[warp];
     g_assert(slot < x->env->k->total_regs);

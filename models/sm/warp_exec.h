@@ -35,32 +35,32 @@ typedef enum { WX_MEM_LOAD, WX_MEM_STORE, WX_MEM_ATOM, WX_MEM_RED } wx_mem_kind;
 
 /* What one executed instruction did, for the timing blocks. */
 typedef struct {
-    uint8_t kind;   /* wx_kind */
-    uint8_t cls;    /* ir_class */
-    uint8_t op;     /* ir_opcode */
+    uint8_t kind; /* wx_kind */
+    uint8_t cls;  /* ir_class */
+    uint8_t op;   /* ir_opcode */
     uint32_t func, pc;
     uint32_t active; /* lanes that executed (guard true) */
     /* WX_MEM */
-    uint8_t mem_kind;  /* wx_mem_kind */
-    uint8_t space;     /* the instruction's space (IR_SPACE_NONE: generic) */
-    uint8_t bytes;     /* bytes per lane (vector: all elements) */
+    uint8_t mem_kind; /* wx_mem_kind */
+    uint8_t space;    /* the instruction's space (IR_SPACE_NONE: generic) */
+    uint8_t bytes;    /* bytes per lane (vector: all elements) */
     /* WX_BAR */
     uint32_t bar_id;
-    bool bar_wait;  /* bar.sync/barrier.sync (the warp waits); false for bar.arrive/bar.warp.sync */
+    bool bar_wait; /* bar.sync/barrier.sync (the warp waits); false for bar.arrive/bar.warp.sync */
     /* WX_BRA */
     bool diverged;
     /* WX_MEM atom/red: the lanes whose element is in global memory are not performed here but at
      * the memory side (mem_fixed, the L2), in arrival order; their operands and the destination
      * register (written with the old values when the response comes back) are returned. */
-    uint32_t atom_defer;  /* lanes left to the memory side */
-    uint32_t atom_flags;  /* ir_instr.flags */
-    uint8_t atom_op;      /* ir_atom_op */
-    uint8_t atom_type;    /* ir_type */
-    uint16_t atom_dst;    /* register slot of the old values, SM_NO_REG for red */
-    uint64_t atom_vmask;  /* value mask of that register */
+    uint32_t atom_defer; /* lanes left to the memory side */
+    uint32_t atom_flags; /* ir_instr.flags */
+    uint8_t atom_op;     /* ir_atom_op */
+    uint8_t atom_type;   /* ir_type */
+    uint16_t atom_dst;   /* register slot of the old values, SM_NO_REG for red */
+    uint64_t atom_vmask; /* value mask of that register */
     /* WX_MEM, last: only the active lanes' entries are written (the rest is not cleared) */
-    uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
-    uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
+    uint8_t lane_space[IR_WARP_SIZE];                    /* resolved space per lane */
+    uint64_t addr[IR_WARP_SIZE];                         /* address in that space per lane */
     uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* deferred lanes' operands */
 } wx_info;
 
@@ -77,8 +77,8 @@ void wexec_cta_end(wexec *x, unsigned slot);
 /* The warp's next instruction (the SIMT top): false when the warp has finished. */
 bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc);
 bool wexec_warp_live(const wexec *x, unsigned warp);
-unsigned wexec_warp_cta(const wexec *x, unsigned warp);       /* CTA slot */
-unsigned wexec_warp_in_cta(const wexec *x, unsigned warp);    /* index within the CTA */
+unsigned wexec_warp_cta(const wexec *x, unsigned warp);          /* CTA slot */
+unsigned wexec_warp_in_cta(const wexec *x, unsigned warp);       /* index within the CTA */
 uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top's mask */
 
 /* Execute the warp's next instruction. `clock` is what %clock reads (the SM cycle). Returns 0, or
@@ -87,7 +87,8 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *out);
 
 /* Write `vals` of the lanes in `mask` (masked by vmask) into register slot `slot` of a warp: the old
  * values of an atomic performed at the memory side. */
-void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals, uint64_t vmask);
+void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
+                      uint64_t vmask);
 
 /* Registers an instruction of function `func` reads and writes (per-thread slots), as decode sees
  * them: guard, sources, address base, vector elements. Counts are capped at SM_MAX_OPERANDS and

@@ -21,29 +21,54 @@ struct sm_topo {
 
 #define SM_LIMIT_PARAMS(warps_def)                                                                           \
     {"warps", BLK_PARAM_UINT, warps_def, "1", "64", NULL, "warps", "resident warps per SM [S: GTX480 48]"},  \
-    {"threads", BLK_PARAM_UINT, "1536", "32", "2048", NULL, "threads", "resident threads per SM [S: 1536]"}, \
-    {"ctas", BLK_PARAM_UINT, "8", "1", "32", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
-    {"registers", BLK_PARAM_UINT, "32768", "1", "1048576", NULL, "registers",                              \
-     "32-bit registers per SM [S: 32768]"},                                                                  \
-    {"reg_unit", BLK_PARAM_UINT, "4", "1", "256", NULL, "registers",                                        \
-     "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},                                \
-    {"smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes", "scratchpad per SM [S: 48 KiB]"}
+        {"threads", BLK_PARAM_UINT, "1536",    "32",                                                         \
+         "2048",    NULL,           "threads", "resident threads per SM [S: 1536]"},                         \
+        {"ctas", BLK_PARAM_UINT, "8",    "1",                                                                \
+         "32",   NULL,           "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"},                    \
+        {"registers", BLK_PARAM_UINT, "32768",     "1",                                                      \
+         "1048576",   NULL,           "registers", "32-bit registers per SM [S: 32768]"},                    \
+        {"reg_unit",  BLK_PARAM_UINT,                                                                        \
+         "4",         "1",                                                                                   \
+         "256",       NULL,                                                                                  \
+         "registers", "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},               \
+    {                                                                                                        \
+        "smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes",                                \
+            "scratchpad per SM [S: 48 KiB]"                                                                  \
+    }
 
 static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS("48")};
 static const blk_param_desc subcore_params[] = {
     SM_LIMIT_PARAMS("48"),
     {"partitions", BLK_PARAM_UINT, "4", "1", "4", NULL, "partitions",
-     "sub-core partitions (each: a scheduler, register banks, collectors, units) [S: rf-cache-malekeh §2.1 4]"},
+     "sub-core partitions (each: a scheduler, register banks, collectors, units) [S: rf-cache-malekeh §2.1 "
+     "4]"},
 };
 
 const blk_desc sm_topo_desc = {
-    "sm", "topology: a monolithic SM (Fermi/GTX480-like: 2 schedulers, shared collectors)",
-    "docs/baseline-design.md §2", NULL, 0, sm_params, BLK_N(sm_params), NULL, 0, NULL, 0,
+    "sm",
+    "topology: a monolithic SM (Fermi/GTX480-like: 2 schedulers, shared collectors)",
+    "docs/baseline-design.md §2",
+    NULL,
+    0,
+    sm_params,
+    BLK_N(sm_params),
+    NULL,
+    0,
+    NULL,
+    0,
 };
 const blk_desc subcore_sm_topo_desc = {
-    "subcore_sm", "topology: an SM of P partitions sharing LD/ST, scratchpad and L1 (Kepler..Turing style)",
-    "docs/baseline-design.md §3; rf-cache-malekeh.md §2.1", NULL, 0, subcore_params, BLK_N(subcore_params),
-    NULL, 0, NULL, 0,
+    "subcore_sm",
+    "topology: an SM of P partitions sharing LD/ST, scratchpad and L1 (Kepler..Turing style)",
+    "docs/baseline-design.md §3; rf-cache-malekeh.md §2.1",
+    NULL,
+    0,
+    subcore_params,
+    BLK_N(subcore_params),
+    NULL,
+    0,
+    NULL,
+    0,
 };
 
 void sm_topo_register(void)
@@ -70,7 +95,8 @@ static void bind2(gsc_port *out, gsc_port *in, gsc_fifo *f)
     gsc_port_bind_fifo(in, f);
 }
 
-sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env, bool subcore)
+sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env,
+                     bool subcore)
 {
     sm_topo *s = g_new0(sm_topo, 1);
     s->inst = blk_inst_new(ctx, parent, name, subcore ? &subcore_sm_topo_desc : &sm_topo_desc);
@@ -83,7 +109,8 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     s->is = issue_new(ctx, m, "issue", env, sm_id, warps, ctas, s->parts);
     if (subcore && s->is->n_sched != s->parts)
         gsc_fatal("%s: a sub-core SM needs one scheduler per partition (issue.schedulers = %u, "
-                  "subcore_sm.partitions = %u)", s->inst->path, s->is->n_sched, s->parts);
+                  "subcore_sm.partitions = %u)",
+                  s->inst->path, s->is->n_sched, s->parts);
     for (unsigned p = 0; p < s->parts; p++) {
         char *n = s->parts > 1 ? g_strdup_printf("exec%u", p) : g_strdup("exec");
         s->ex[p] = exec_new(ctx, m, n, p, s->parts);
@@ -135,20 +162,28 @@ void sm_topo_free(sm_topo *s)
 gsc_port *sm_topo_port(const sm_topo *s, sm_port p)
 {
     switch (p) {
-    case SM_PORT_CTA_LAUNCH: return blk_port(s->is->inst, ISSUE_CTA_LAUNCH);
-    case SM_PORT_CTA_DONE: return blk_port(s->is->inst, ISSUE_CTA_DONE);
-    case SM_PORT_MEM_REQ: return blk_port(s->ls->inst, LDST_MEM_REQ);
-    case SM_PORT_MEM_RESP: return blk_port(s->ls->inst, LDST_MEM_RESP);
-    default: g_assert_not_reached();
+    case SM_PORT_CTA_LAUNCH:
+        return blk_port(s->is->inst, ISSUE_CTA_LAUNCH);
+    case SM_PORT_CTA_DONE:
+        return blk_port(s->is->inst, ISSUE_CTA_DONE);
+    case SM_PORT_MEM_REQ:
+        return blk_port(s->ls->inst, LDST_MEM_REQ);
+    case SM_PORT_MEM_RESP:
+        return blk_port(s->ls->inst, LDST_MEM_RESP);
+    default:
+        g_assert_not_reached();
     }
 }
 
 unsigned sm_topo_port_depth(const sm_topo *s, sm_port p)
 {
     switch (p) {
-    case SM_PORT_CTA_LAUNCH: return blk_port_fifo_depth(s->is->inst, ISSUE_CTA_LAUNCH);
-    case SM_PORT_MEM_RESP: return blk_port_fifo_depth(s->ls->inst, LDST_MEM_RESP);
-    default: return 8; /* outputs: the consumer decides; 8 if it does not */
+    case SM_PORT_CTA_LAUNCH:
+        return blk_port_fifo_depth(s->is->inst, ISSUE_CTA_LAUNCH);
+    case SM_PORT_MEM_RESP:
+        return blk_port_fifo_depth(s->ls->inst, LDST_MEM_RESP);
+    default:
+        return 8; /* outputs: the consumer decides; 8 if it does not */
     }
 }
 

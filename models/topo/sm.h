@@ -26,7 +26,13 @@
 
 G_BEGIN_DECLS
 
-typedef enum { SM_PORT_CTA_LAUNCH, SM_PORT_CTA_DONE, SM_PORT_MEM_REQ, SM_PORT_MEM_RESP, SM_PORT_COUNT } sm_port;
+typedef enum {
+    SM_PORT_CTA_LAUNCH,
+    SM_PORT_CTA_DONE,
+    SM_PORT_MEM_REQ,
+    SM_PORT_MEM_RESP,
+    SM_PORT_COUNT
+} sm_port;
 
 typedef struct sm_topo sm_topo;
 

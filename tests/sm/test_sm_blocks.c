@@ -42,12 +42,30 @@ static sm_env *env_get(void)
     return &env;
 }
 
-static void *make_mem(blk_ctx *c, gsc_module *p, const char *n) { return mem_fixed_new(c, p, n, env_get()); }
-static void *make_exec(blk_ctx *c, gsc_module *p, const char *n) { return exec_new(c, p, n, 0, 1); }
-static void *make_ldst(blk_ctx *c, gsc_module *p, const char *n) { return ldst_new(c, p, n, env_get(), 0); }
-static void *make_fetch(blk_ctx *c, gsc_module *p, const char *n) { return fetch_new(c, p, n, env_get(), 4); }
-static void *make_issue(blk_ctx *c, gsc_module *p, const char *n) { return issue_new(c, p, n, env_get(), 0, 4, 2, 1); }
-static void *make_dispatch(blk_ctx *c, gsc_module *p, const char *n) { return cta_dispatch_new(c, p, n, env_get(), 1); }
+static void *make_mem(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return mem_fixed_new(c, p, n, env_get());
+}
+static void *make_exec(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return exec_new(c, p, n, 0, 1);
+}
+static void *make_ldst(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return ldst_new(c, p, n, env_get(), 0);
+}
+static void *make_fetch(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return fetch_new(c, p, n, env_get(), 4);
+}
+static void *make_issue(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return issue_new(c, p, n, env_get(), 0, 4, 2, 1);
+}
+static void *make_dispatch(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return cta_dispatch_new(c, p, n, env_get(), 1);
+}
 
 static uint64_t pop_cycle(harness *h, const char *port, void *item, unsigned max_steps)
 {
@@ -182,7 +200,8 @@ static void test_exec_rfaccess_delay(void)
     g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
     uint64_t t0 = harness_step(h);
     it = alu(0, 1, r3, 5);
-    harness_push(h, "in", &it); /* put at t0+1 (one cycle later than above): 8 after t0, plus the 2-cycle wait */
+    harness_push(h, "in",
+                 &it); /* put at t0+1 (one cycle later than above): 8 after t0, plus the 2-cycle wait */
     g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 8 + 2);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), EXEC_STAT_RF_DEFERRED), ==, 1);
     harness_free(h);
