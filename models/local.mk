@@ -1,5 +1,11 @@
 # models: part of the top-level Makefile.am (included, non-recursive).
 include models/lib/local.mk
+# Installed blocks' headers include these (tests/install/test_headers.sh checks every installed
+# header compiles from the installed set alone).
+nobase_pkginclude_HEADERS += \
+	models/lib/occupancy.h models/lib/cache.h models/lib/coalesce.h models/lib/policy.h \
+	models/lib/bankmap.h models/lib/pipe.h models/lib/dram.h models/lib/icnt.h models/lib/rfaccess.h \
+	models/lib/scoreboard.h models/lib/ctaslots.h models/lib/barrier.h
 
 # models/demo: the framework's demo blocks (source -> ALU -> sink), used by testbench/tb-pipeline.
 models_libgpusc_models_la_SOURCES += \
