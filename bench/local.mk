@@ -5,3 +5,19 @@ noinst_PROGRAMS += bench/activation
 bench_activation_SOURCES = bench/activation.cc bench/activation_c.c
 bench_activation_CPPFLAGS = $(AM_CPPFLAGS) $(SYSTEMC_CFLAGS)
 bench_activation_LDADD = $(GPUSC_LIBS)
+
+# `make bench`: the simulation-speed benchmark (bench/run-bench, python3): workloads on tb-sm, tb-gpu and
+# the functional runner, scaling over SMs, idle-SM cost, tracing cost, activation cost. Writes
+# bench/out/report.{md,json} in the source tree (git-ignored) and the committed copy docs/bench-report.md.
+# Slow (tens of minutes with callgrind); not part of `make check`. A testbench that does not build is
+# reported as missing rather than stopping the benchmark. BENCH_FLAGS passes options (e.g. --quick).
+EXTRA_DIST += bench/run-bench bench/cuda/addloop.cu bench/ptx/addloop.ptx
+bench: bench/activation kernels/tools/gpusc-run
+	-$(MAKE) $(AM_MAKEFLAGS) testbench/tb-sm testbench/tb-gpu
+	python3 $(abs_top_srcdir)/bench/run-bench --build-dir $(abs_top_builddir) $(BENCH_FLAGS)
+.PHONY: bench
+
+# A smoke test of the driver in `make check`: --quick on one tiny workload; the report files must be
+# produced and well-formed.
+TESTS += tests/bench/test_bench_smoke.sh
+dist_check_SCRIPTS += tests/bench/test_bench_smoke.sh
