@@ -133,12 +133,23 @@ static void need_elaboration(const char *what)
  * forget ours. The old context and every object in it are leaked on purpose: 2.3 cannot destroy a
  * context safely (its objects point at each other and at it). Meant for tests that build several
  * systems in one process; the report handler and its actions are global and stay installed. */
+/* A gsc_process only describes a process until gsc_elaborate spawns it (the spawned method keeps
+ * its own copy of fn and ctx); every call that takes one is elaboration-only and checks that before
+ * touching it. So the descriptors are freed once spawned (or when a reset forgets them). */
+static void procs_free(void)
+{
+    for (gsc_process *p : gsc_g.procs)
+        delete p;
+    gsc_g.procs.clear();
+}
+
 extern "C" void gsc_reset(void)
 {
     need_init("gsc_reset");
     if (gsc_g.in_run)
         gsc_fatal("gsc_reset: not allowed inside a run (from a process)");
     gsc_trace_reset();
+    procs_free();
     sc_curr_simcontext = new sc_simcontext();
     sc_default_global_context = sc_curr_simcontext;
     std::string program = gsc_g.program;
@@ -468,6 +479,7 @@ extern "C" void gsc_elaborate(void)
         in_module under(p->m);
         sc_spawn(trampoline{p->fn, p->ctx}, p->name.c_str(), &o);
     }
+    procs_free();
 
     gsc_g.stop_ev = new sc_event("gsc_stop_event");
     gsc_g.starve_ev = new sc_event("gsc_starvation_event");
