@@ -109,11 +109,13 @@ static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
     d->pc = w->pc;
     if (w->pc >= ir_func_n_instrs(fn)) { /* falling off the end: an implicit ret */
         d->cls = IR_CLASS_CTRL;
+        d->op = IR_OP_RET;
         d->ctrl = 1;
         return;
     }
     const ir_instr *in = ir_func_instr(fn, w->pc);
     d->cls = (uint8_t)ir_instr_class(in);
+    d->op = (uint8_t)in->op;
     d->ctrl = d->cls == IR_CLASS_CTRL;
     d->annot = in->annot;
     wexec_instr_regs(f->env->k, w->func, in, d->src, &d->n_src, d->dst, &d->n_dst);

@@ -192,7 +192,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         g_assert(!w->resident);
         w->resident = true;
         w->at_barrier = w->exited = false;
-        w->inflight = w->atomics_pending = 0;
+        w->inflight = w->atomics_pending = w->loads_pending = 0;
         w->age = s->age++;
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
@@ -268,6 +268,8 @@ static void take_release(issue *s, gsc_fifo *f)
             g_assert(w->atomics_pending > 0);
             w->atomics_pending--;
         }
+        if (w->loads_pending && wexec_complete_load(s->wx, r.warp, r.seq)) /* the data has returned */
+            w->loads_pending--;
         for (unsigned j = 0; j < r.n_dst; j++)
             scoreboard_release_write(s->sb, r.warp, r.dst[j], r.long_op);
         g_assert(w->inflight > 0);
@@ -324,6 +326,11 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
      * memory accesses and barriers / fences wait (they must see the atomics' effects). */
     if (w->atomics_pending && (h->cls == IR_CLASS_MEM || h->cls == IR_CLASS_SYNC))
         return ISSUE_STALL_MEMORY;
+    /* Loads read the image when their data returns: a later store or atomic of the warp, and its
+     * barriers / fences, wait for them (write-after-read through memory). */
+    if (w->loads_pending && (h->cls == IR_CLASS_SYNC || (h->cls == IR_CLASS_MEM && h->op != IR_OP_LD &&
+                                                         h->op != IR_OP_LDU && h->op != IR_OP_PREFETCH)))
+        return ISSUE_STALL_MEMORY;
     uint32_t func, pc;
     if (!wexec_warp_next(s->wx, wi, &func, &pc) || func != h->func || pc != h->pc) {
         queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
@@ -373,7 +380,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     g_queue_push_tail(&s->credits, cr);
 
     wx_info x;
-    if (wexec_step(s->wx, wi, now, &x) != 0)
+    if (wexec_step(s->wx, wi, now, s->seq, &x) != 0)
         return false;
     issued_t it;
     memset(&it, 0, offsetof(issued_t, lane_space));
@@ -401,6 +408,8 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
         memcpy(it.lane_space, x.lane_space, sizeof it.lane_space);
         memcpy(it.addr, x.addr, sizeof it.addr);
         it.long_op = is_long(&x);
+        if (x.load_defer)
+            w->loads_pending++;
         if (x.atom_defer) {
             it.atom_lanes = x.atom_defer;
             it.atom_flags = x.atom_flags;

@@ -98,6 +98,7 @@ typedef struct {
     bool exited; /* functionally finished; waits for its in-flight instructions */
     unsigned inflight;
     unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
+    unsigned loads_pending;   /* loads whose global/local/const lanes read the image on return */
     uint64_t age;
 } issue_warp;
 

@@ -15,7 +15,8 @@
  *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction with
  *    its lanes' operands (performed below, the old values come back and go to issue in the release);
  *  - the instruction releases its destinations when every transaction is done (stores: acknowledged).
- * Data: loads and stores were performed on the functional image at issue (warp_exec.h); requests carry
+ * Data: stores were performed on the functional image at issue, global loads read it when this block
+ * releases them (warp_exec.h); requests carry
  * the store bytes and responses the line bytes as the image holds them, for mechanisms that look.
  */
 #ifndef GPUSC_MODELS_SM_LDST_H

@@ -23,12 +23,12 @@ const gsc_type cta_done_type = GSC_TYPE(cta_done_t, cta_done_fields);
 static const gsc_field decoded_fields[] = {
     GSC_FIELD(decoded_t, warp, GSC_U16, 7),        GSC_FIELD(decoded_t, epoch, GSC_U16, 16),
     GSC_FIELD(decoded_t, func, GSC_U32, 8),        GSC_FIELD(decoded_t, pc, GSC_U32, 16),
-    GSC_FIELD(decoded_t, cls, GSC_U8, 4),          GSC_FIELD(decoded_t, ctrl, GSC_U8, 1),
-    GSC_FIELD(decoded_t, n_src, GSC_U16, 4),       GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),
-    GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0),      GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),
-    GSC_FIELD(decoded_t, annot, GSC_U64, 64),      GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5),
-    GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),   GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0),
-    GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, cls, GSC_U8, 4),          GSC_FIELD(decoded_t, op, GSC_U8, 8),
+    GSC_FIELD(decoded_t, ctrl, GSC_U8, 1),         GSC_FIELD(decoded_t, n_src, GSC_U16, 4),
+    GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),       GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),      GSC_FIELD(decoded_t, annot, GSC_U64, 64),
+    GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5),   GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),
+    GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0), GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
 };
 const gsc_type decoded_type = GSC_TYPE(decoded_t, decoded_fields);
 

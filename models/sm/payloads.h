@@ -6,10 +6,11 @@
  * (mem_req_t / mem_resp_t) are in models/mem_types.h.
  *
  * Functional execution point (see docs/sm.md "where data is read and written"): as GPGPU-Sim does,
- * an instruction is executed on the warp's architectural state when `issue` issues it; the blocks
- * after issue time it. The payloads therefore carry what the timing blocks need to be real: the
- * registers read and written (bank conflicts, scoreboard release), the per-lane addresses of a
- * memory instruction (coalescing, L1 tags, scratchpad banks), masks and classes.
+ * an instruction is executed on the warp's architectural state when `issue` issues it (global loads
+ * complete when their data returns, global atomics at the memory side); the blocks after issue time it. The
+ * payloads therefore carry what the timing blocks need to be real: the registers read and written (bank
+ * conflicts, scoreboard release), the per-lane addresses of a memory instruction (coalescing, L1 tags,
+ * scratchpad banks), masks and classes.
  */
 #ifndef GPUSC_MODELS_SM_PAYLOADS_H
 #define GPUSC_MODELS_SM_PAYLOADS_H
@@ -59,6 +60,7 @@ typedef struct {
     uint32_t func;  /* function index in the module */
     uint32_t pc;    /* instruction index in the function */
     uint8_t cls;    /* ir_class */
+    uint8_t op;     /* ir_opcode */
     uint8_t ctrl;   /* 1: a control instruction (fetch stops behind it until redirected) */
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS]; /* register numbers read (per-thread register slots) */

@@ -10,6 +10,16 @@
 
 #define FULL_MASK 0xffffffffu
 
+/* A load whose global/local/const lanes read the image when the data returns (wexec_complete_load). */
+typedef struct {
+    uint64_t seq;
+    uint32_t mask;
+    uint8_t type, nv, es;
+    uint32_t slot[4]; /* destination register slot per element, IR_NONE for a sink */
+    uint64_t vmask[4];
+    const uint8_t *ptr[IR_WARP_SIZE];
+} wx_pload;
+
 typedef struct {
     bool live;    /* a CTA's warp that has not finished */
     bool present; /* belongs to a resident CTA */
@@ -20,6 +30,7 @@ typedef struct {
     uint64_t *regs;  /* total_regs x 32 lanes */
     uint8_t *local;  /* 32 lanes x local_bytes */
     uint8_t *cparam; /* 32 lanes x cparam_bytes */
+    GArray *ploads;  /* wx_pload: loads in flight */
 } wx_warp;
 
 typedef struct {
@@ -59,6 +70,7 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
         x->warps[i].regs = g_new0(uint64_t, (uint64_t)k->total_regs * IR_WARP_SIZE + 1);
         x->warps[i].local = g_malloc0(IR_WARP_SIZE * k->local_bytes + 1);
         x->warps[i].cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
+        x->warps[i].ploads = g_array_new(FALSE, FALSE, sizeof(wx_pload));
     }
     const ir_module *m = env->mod;
     x->reg_mask = g_new0(uint64_t *, m->funcs->len + 1);
@@ -81,6 +93,7 @@ void wexec_free(wexec *x)
         g_free(x->warps[i].regs);
         g_free(x->warps[i].local);
         g_free(x->warps[i].cparam);
+        g_array_free(x->warps[i].ploads, TRUE);
     }
     for (unsigned c = 0; c < x->max_ctas; c++)
         g_free(x->ctas[c].shared.data);
@@ -114,6 +127,7 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c)
         w->cta = c->slot;
         w->in_cta = i;
         w->cc = 0;
+        g_array_set_size(w->ploads, 0);
         memset(w->regs, 0, (uint64_t)k->total_regs * IR_WARP_SIZE * sizeof(uint64_t));
         memset(w->local, 0, IR_WARP_SIZE * k->local_bytes);
         memset(w->cparam, 0, IR_WARP_SIZE * k->cparam_bytes);
@@ -283,7 +297,7 @@ typedef struct {
     uint32_t func, pc;
     const ir_func *f;
     const ir_instr *in;
-    uint64_t clock;
+    uint64_t clock, seq;
 } wx_run;
 
 static int G_GNUC_PRINTF(3, 4) fail(wx_run *r, int lane, const char *fmt, ...)
@@ -456,6 +470,12 @@ static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
     if (es == 0 || es > 8)
         return fail(r, -1, "unsupported load type .%s", ir_type_name(in->type));
     info->bytes = (uint8_t)(es * nv);
+    wx_pload pl = {.seq = r->seq, .type = in->type, .nv = (uint8_t)nv, .es = (uint8_t)es};
+    for (unsigned e = 0; e < nv; e++) {
+        uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
+        pl.slot[e] = reg == IR_NONE ? IR_NONE : r->x->env->k->funcs[r->func].reg_base + reg;
+        pl.vmask[e] = reg == IR_NONE ? 0 : reg_mask(r, reg);
+    }
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
@@ -463,13 +483,43 @@ static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
         const uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es * nv, false);
         if (!p)
             return 1;
+        uint8_t sp = info->lane_space[l];
+        if (sp == IR_SPACE_GLOBAL || sp == IR_SPACE_LOCAL || sp == IR_SPACE_CONST) {
+            pl.mask |= UINT32_C(1) << l; /* read when the data returns */
+            pl.ptr[l] = p;
+            continue;
+        }
         for (unsigned e = 0; e < nv; e++) {
             uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
             if (reg != IR_NONE)
                 reg_slot(r, reg)[l] = ir_exec_load_value((ir_type)in->type, p + e * es) & reg_mask(r, reg);
         }
     }
+    if (pl.mask) {
+        g_array_append_val(r->w->ploads, pl);
+        info->load_defer = pl.mask;
+    }
     return 0;
+}
+
+bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq)
+{
+    wx_warp *w = &x->warps[warp];
+    for (guint i = 0; i < w->ploads->len; i++) {
+        const wx_pload *pl = &g_array_index(w->ploads, wx_pload, i);
+        if (pl->seq != seq)
+            continue;
+        for (uint32_t m = pl->mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            for (unsigned e = 0; e < pl->nv; e++)
+                if (pl->slot[e] != IR_NONE)
+                    w->regs[(uint64_t)pl->slot[e] * IR_WARP_SIZE + l] =
+                        ir_exec_load_value((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+        }
+        g_array_remove_index(w->ploads, i);
+        return true;
+    }
+    return false;
 }
 
 static uint64_t store_elem(const wx_run *r, const ir_operand *v, unsigned e, uint32_t lane)
@@ -857,12 +907,12 @@ static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
     return rc;
 }
 
-int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *info)
+int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *info)
 {
     wx_warp *w = &x->warps[warp];
     g_assert(w->live && !simt_done(&w->st));
     const simt_entry *t = simt_top(&w->st);
-    wx_run r = {.x = x, .w = w, .wid = warp, .func = t->func, .pc = t->pc, .clock = clock};
+    wx_run r = {.x = x, .w = w, .wid = warp, .func = t->func, .pc = t->pc, .clock = clock, .seq = seq};
     r.f = g_ptr_array_index(x->env->mod->funcs, t->func);
     uint32_t mask = t->mask;
     memset(info, 0, offsetof(wx_info, addr)); /* addr: only active lanes are written and read */

@@ -9,10 +9,11 @@
  * has written back in the timing model, so every warp sees exactly the values the functional runner
  * (kernels/frun.c) computes; its semantics are mirrored here instruction kind by instruction kind
  * (ALU through ir_exec, memory through kload_resolve, special registers through frun_sreg_value,
- * SIMT through kernels/simt.h). Global atomics are the exception: their global lanes are left to the
- * memory side (see wx_info.atom_defer). Across warps, memory is read and written in issue order,
- * which is one legal interleaving; kernels whose result depends on the interleaving (none of the
- * workloads) may differ from frun's CTA-serial order.
+ * SIMT through kernels/simt.h). Two exceptions: global atomics are left to the memory side
+ * (wx_info.atom_defer), and global/local/const loads read the image when their data returns
+ * (wx_info.load_defer, wexec_complete_load, called by issue at the load's release). Across warps, memory is
+ * read and written in issue order, which is one legal interleaving; kernels whose result depends on the
+ * interleaving (none of the workloads) may differ from frun's CTA-serial order.
  *
  * Register slots: a warp's registers are the per-thread slots of kload (function reg_base + virtual
  * register), 32 lanes of 64 bits each; the register numbers carried in payloads are these slots.
@@ -52,6 +53,7 @@ typedef struct {
     /* WX_MEM atom/red: the lanes whose element is in global memory are not performed here but at
      * the memory side (mem_fixed, the L2), in arrival order; their operands and the destination
      * register (written with the old values when the response comes back) are returned. */
+    uint32_t load_defer; /* ld: lanes that read the image when the data returns (wexec_complete_load) */
     uint32_t atom_defer; /* lanes left to the memory side */
     uint32_t atom_flags; /* ir_instr.flags */
     uint8_t atom_op;     /* ir_atom_op */
@@ -83,7 +85,11 @@ uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top
 
 /* Execute the warp's next instruction. `clock` is what %clock reads (the SM cycle). Returns 0, or
  * nonzero with a message in env->error (env->failed set) on a kernel fault. */
-int wexec_step(wexec *x, unsigned warp, uint64_t clock, wx_info *out);
+int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *out);
+/* The data of load `seq` (the issue sequence number given to wexec_step) has returned: its lanes in
+ * global/local/const memory read the image now and write their registers. False if that load has no
+ * such lanes (nothing was left for now). */
+bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq);
 
 /* Write `vals` of the lanes in `mask` (masked by vmask) into register slot `slot` of a warp: the old
  * values of an atomic performed at the memory side. */
