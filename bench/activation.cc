@@ -5,8 +5,9 @@
  *
  *   bench/activation [processes] [cycles] [c|native|both]
  *
- * Only the run is timed (not the elaboration). Prints ns per activation for both and the ratio C API / native. With "c" or "native" only that
- * side runs in-process (for valgrind --tool=callgrind). See docs/sc-api.md for the figures. */
+ * Only the run is timed (not the elaboration). Prints ns per activation for both and the ratio C API /
+ * native. With "c" or "native" only that side runs in-process (for valgrind --tool=callgrind). See
+ * docs/sc-api.md for the figures. */
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <systemc>
 
@@ -25,7 +26,8 @@ extern "C" uint64_t bench_c_run(unsigned n, uint64_t cycles, uint64_t *check, do
 
 using namespace sc_core;
 
-namespace {
+namespace
+{
 struct worker : sc_module {
     sc_in<bool> clk;
     const sc_signal<uint32_t> &in;
@@ -122,8 +124,8 @@ int main(int argc, char **argv)
     if (mode == "c" || mode == "native") {
         setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
         result r = measure(mode == "c", n, cycles);
-        printf("%s: %u processes x %" PRIu64 " cycles: %.2f ns/activation (check %" PRIu64 ")\n", mode.c_str(), n,
-               cycles, r.ns_per_act, r.check);
+        printf("%s: %u processes x %" PRIu64 " cycles: %.2f ns/activation (check %" PRIu64 ")\n",
+               mode.c_str(), n, cycles, r.ns_per_act, r.check);
         return 0;
     }
     /* best of three for each side, interleaved */
@@ -137,7 +139,8 @@ int main(int argc, char **argv)
             nat = b;
     }
     if (c.activations != nat.activations || c.check != nat.check) {
-        fprintf(stderr, "bench-activation: the two sides did different work (%" PRIu64 "/%" PRIu64 " activations)\n",
+        fprintf(stderr,
+                "bench-activation: the two sides did different work (%" PRIu64 "/%" PRIu64 " activations)\n",
                 c.activations, nat.activations);
         return 1;
     }

@@ -48,10 +48,14 @@ extern "C" void gsc_fatal(const char *fmt, ...)
 static const char *severity_name(sc_severity s)
 {
     switch (s) {
-    case SC_INFO: return "info";
-    case SC_WARNING: return "warning";
-    case SC_ERROR: return "error";
-    default: return "fatal error";
+    case SC_INFO:
+        return "info";
+    case SC_WARNING:
+        return "warning";
+    case SC_ERROR:
+        return "error";
+    default:
+        return "fatal error";
     }
 }
 
@@ -201,7 +205,8 @@ void gsc_notify_at(sc_event *e, int64_t target)
  * Modules and the clock
  * ------------------------------------------------------------------------------------------- */
 
-namespace {
+namespace
+{
 /* Objects created while this lives are children of m (NULL: top level) in the kernel's hierarchy. */
 struct in_module {
     gsc_module *m;
@@ -270,7 +275,8 @@ extern "C" uint64_t gsc_clock_period_ps(const gsc_clock *c)
  * Processes
  * ------------------------------------------------------------------------------------------- */
 
-namespace {
+namespace
+{
 /* The body of every C method process. */
 struct trampoline {
     gsc_process_fn fn;
@@ -415,7 +421,8 @@ static void arm_starvation_watch(void)
         sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 - sc_time_stamp().value()));
 }
 
-namespace {
+namespace
+{
 struct stopper {
     void operator()() const
     {

@@ -57,30 +57,38 @@ typedef enum {
     GSC_I16,
     GSC_I32,
     GSC_I64,
-    GSC_F32, /* traced as a VCD real */
-    GSC_F64, /* traced as a VCD real */
+    GSC_F32,   /* traced as a VCD real */
+    GSC_F64,   /* traced as a VCD real */
     GSC_OPAQUE /* bytes that are carried but never traced (e.g. 32 lanes of operand values) */
 } gsc_ctype;
 
 typedef struct {
-    const char *name;  /* field name; appears in the VCD as <channel>.<name> */
-    gsc_ctype ctype;   /* C type of the member */
-    size_t offset;     /* offsetof(struct, member) */
-    unsigned width;    /* bits traced (1..64); 0 = the full width of ctype; ignored for OPAQUE/F32/F64 */
-    size_t size;       /* sizeof the member (for OPAQUE; filled by GSC_FIELD) */
+    const char *name; /* field name; appears in the VCD as <channel>.<name> */
+    gsc_ctype ctype;  /* C type of the member */
+    size_t offset;    /* offsetof(struct, member) */
+    unsigned width;   /* bits traced (1..64); 0 = the full width of ctype; ignored for OPAQUE/F32/F64 */
+    size_t size;      /* sizeof the member (for OPAQUE; filled by GSC_FIELD) */
 } gsc_field;
 
 typedef struct {
-    const char *name;         /* type name used in error messages, e.g. "issue_packet" */
-    size_t size;              /* sizeof(struct) */
-    const gsc_field *fields;  /* field table */
+    const char *name;        /* type name used in error messages, e.g. "issue_packet" */
+    size_t size;             /* sizeof(struct) */
+    const gsc_field *fields; /* field table */
     unsigned n_fields;
 } gsc_type;
 
 /* A field of struct S, member M, of C type CT traced on W bits. */
-#define GSC_FIELD(S, M, CT, W) {#M, CT, offsetof(S, M), W, sizeof(((S *)0)->M)}
+/* clang-format off: clang-format 14 breaks a braced initializer in a macro over four lines */
+#define GSC_FIELD(S, M, CT, W)                                                                               \
+    {                                                                                                        \
+#M, CT, offsetof(S, M), W, sizeof(((S *)0)->M)                                                       \
+    }
 /* Declare the gsc_type of a struct from its field table: GSC_TYPE(issue_packet, issue_packet_fields) */
-#define GSC_TYPE(S, FIELDS) {#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0]))}
+#define GSC_TYPE(S, FIELDS)                                                                                  \
+    {                                                                                                        \
+#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0]))                              \
+    }
+/* clang-format on */
 
 /* ---------------------------------------------------------------------------------------------
  * Simulation control
@@ -165,11 +173,12 @@ typedef void (*gsc_process_fn)(void *ctx);
 gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_process_fn fn, void *ctx);
 void gsc_process_initialize(gsc_process *p);
 /* Static sensitivity. */
-void gsc_sensitive_clock(gsc_process *p, gsc_clock *c);     /* every rising edge */
+void gsc_sensitive_clock(gsc_process *p, gsc_clock *c); /* every rising edge */
 void gsc_sensitive_event(gsc_process *p, gsc_event *e);
-void gsc_sensitive_latch(gsc_process *p, gsc_latch *l);     /* runs in the cycle after a write that changed the value */
-void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f);   /* runs in the cycle after an item was put */
-void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f);   /* runs in the cycle after an item was got */
+void gsc_sensitive_latch(gsc_process *p,
+                         gsc_latch *l); /* runs in the cycle after a write that changed the value */
+void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f); /* runs in the cycle after an item was put */
+void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f); /* runs in the cycle after an item was got */
 
 /* Dynamic sensitivity, from inside a running process: the next activation is at the given
  * event only, or n cycles from now only (n >= 1), instead of the static sensitivity. Calling
@@ -212,11 +221,11 @@ const char *gsc_latch_name(const gsc_latch *l);
 /* A bounded FIFO of `depth` items of `type`. */
 gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth);
 bool gsc_fifo_can_put(const gsc_fifo *f);
-void gsc_fifo_put(gsc_fifo *f, const void *item);          /* gsc_fatal if !can_put (a model bug) */
+void gsc_fifo_put(gsc_fifo *f, const void *item); /* gsc_fatal if !can_put (a model bug) */
 bool gsc_fifo_can_get(const gsc_fifo *f);
-const void *gsc_fifo_peek(const gsc_fifo *f);             /* the head, or NULL if !can_get */
-void gsc_fifo_get(gsc_fifo *f, void *item_out);            /* item_out may be NULL; gsc_fatal if !can_get */
-unsigned gsc_fifo_occupancy(const gsc_fifo *f);           /* items stored (including those put this cycle) */
+const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get */
+void gsc_fifo_get(gsc_fifo *f, void *item_out); /* item_out may be NULL; gsc_fatal if !can_get */
+unsigned gsc_fifo_occupancy(const gsc_fifo *f); /* items stored (including those put this cycle) */
 unsigned gsc_fifo_depth(const gsc_fifo *f);
 const char *gsc_fifo_name(const gsc_fifo *f);
 

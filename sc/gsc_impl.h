@@ -48,10 +48,10 @@ struct gsc_latch {
     std::string name; /* full dotted name */
     const gsc_type *type;
     size_t size;
-    unsigned char *buf[2]; /* two slots: the latest write and the one before */
-    int64_t stamp[2];      /* the cycle each slot was written in */
-    unsigned w;            /* index of the slot holding the latest write */
-    unsigned char *mirror; /* traced copy of the latest write (NULL if not traced) */
+    unsigned char *buf[2];      /* two slots: the latest write and the one before */
+    int64_t stamp[2];           /* the cycle each slot was written in */
+    unsigned w;                 /* index of the slot holding the latest write */
+    unsigned char *mirror;      /* traced copy of the latest write (NULL if not traced) */
     sc_core::sc_event *changed; /* notified for the cycle after a changing write (NULL: nobody listens) */
 };
 
@@ -89,13 +89,13 @@ struct gsc_traceable {
 struct gsc_state {
     bool inited = false;
     bool elaborated = false;
-    bool in_run = false;    /* inside sc_start */
-    bool stopped = false;   /* gsc_stop was called in the current (or last) run */
-    bool starved = false;   /* the last gsc_run ended for lack of activity */
+    bool in_run = false;  /* inside sc_start */
+    bool stopped = false; /* gsc_stop was called in the current (or last) run */
+    bool starved = false; /* the last gsc_run ended for lack of activity */
     bool watch_starvation = false;
     std::string program;
     gsc_clock *clock = nullptr;
-    uint64_t period = 0; /* in kernel time units (1 ps) */
+    uint64_t period = 0;  /* in kernel time units (1 ps) */
     int64_t horizon = -1; /* latest cycle any notification of ours targets */
     unsigned n_clocked = 0;
     uint64_t activations = 0;

@@ -23,7 +23,8 @@
 
 using namespace sc_core;
 
-namespace {
+namespace
+{
 struct traced_signal {
     std::string name;
     unsigned width;
@@ -48,12 +49,24 @@ trace_state T;
 static unsigned full_width(gsc_ctype t)
 {
     switch (t) {
-    case GSC_BOOL: return 1;
-    case GSC_U8: case GSC_I8: return 8;
-    case GSC_U16: case GSC_I16: return 16;
-    case GSC_U32: case GSC_I32: case GSC_F32: return 32;
-    case GSC_U64: case GSC_I64: case GSC_F64: return 64;
-    default: return 0;
+    case GSC_BOOL:
+        return 1;
+    case GSC_U8:
+    case GSC_I8:
+        return 8;
+    case GSC_U16:
+    case GSC_I16:
+        return 16;
+    case GSC_U32:
+    case GSC_I32:
+    case GSC_F32:
+        return 32;
+    case GSC_U64:
+    case GSC_I64:
+    case GSC_F64:
+        return 64;
+    default:
+        return 0;
     }
 }
 
@@ -87,7 +100,8 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
     if (!path || !*path)
         gsc_fatal("gsc_trace_open: no path");
     if (to_cycle && to_cycle < from_cycle)
-        gsc_fatal("gsc_trace_open('%s'): to_cycle %" G_GUINT64_FORMAT " is before from_cycle %" G_GUINT64_FORMAT,
+        gsc_fatal("gsc_trace_open('%s'): to_cycle %" G_GUINT64_FORMAT
+                  " is before from_cycle %" G_GUINT64_FORMAT,
                   path, to_cycle, from_cycle);
     T.requested = true;
     T.path = path;
@@ -106,7 +120,8 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
     T.to = to_cycle;
 }
 
-extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width)
+extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr,
+                              unsigned width)
 {
     std::string full = gsc_new_name("gsc_trace_var", m, name);
     if (gsc_g.elaborated)
@@ -142,18 +157,41 @@ static void trace_signal(const traced_signal &s)
 {
     const int w = (int)s.width;
     switch (s.ctype) {
-    case GSC_BOOL: sc_trace(T.tf, *(const bool *)s.addr, s.name); break;
-    case GSC_U8: sc_trace(T.tf, *(const unsigned char *)s.addr, s.name, w); break;
-    case GSC_U16: sc_trace(T.tf, *(const unsigned short *)s.addr, s.name, w); break;
-    case GSC_U32: sc_trace(T.tf, *(const unsigned int *)s.addr, s.name, w); break;
-    case GSC_U64: sc_trace(T.tf, *(const sc_dt::uint64 *)s.addr, s.name, w); break;
-    case GSC_I8: sc_trace(T.tf, *(const char *)s.addr, s.name, w); break;
-    case GSC_I16: sc_trace(T.tf, *(const short *)s.addr, s.name, w); break;
-    case GSC_I32: sc_trace(T.tf, *(const int *)s.addr, s.name, w); break;
-    case GSC_I64: sc_trace(T.tf, *(const sc_dt::int64 *)s.addr, s.name, w); break;
-    case GSC_F32: sc_trace(T.tf, *(const float *)s.addr, s.name); break;
-    case GSC_F64: sc_trace(T.tf, *(const double *)s.addr, s.name); break;
-    default: break;
+    case GSC_BOOL:
+        sc_trace(T.tf, *(const bool *)s.addr, s.name);
+        break;
+    case GSC_U8:
+        sc_trace(T.tf, *(const unsigned char *)s.addr, s.name, w);
+        break;
+    case GSC_U16:
+        sc_trace(T.tf, *(const unsigned short *)s.addr, s.name, w);
+        break;
+    case GSC_U32:
+        sc_trace(T.tf, *(const unsigned int *)s.addr, s.name, w);
+        break;
+    case GSC_U64:
+        sc_trace(T.tf, *(const sc_dt::uint64 *)s.addr, s.name, w);
+        break;
+    case GSC_I8:
+        sc_trace(T.tf, *(const char *)s.addr, s.name, w);
+        break;
+    case GSC_I16:
+        sc_trace(T.tf, *(const short *)s.addr, s.name, w);
+        break;
+    case GSC_I32:
+        sc_trace(T.tf, *(const int *)s.addr, s.name, w);
+        break;
+    case GSC_I64:
+        sc_trace(T.tf, *(const sc_dt::int64 *)s.addr, s.name, w);
+        break;
+    case GSC_F32:
+        sc_trace(T.tf, *(const float *)s.addr, s.name);
+        break;
+    case GSC_F64:
+        sc_trace(T.tf, *(const double *)s.addr, s.name);
+        break;
+    default:
+        break;
     }
 }
 

@@ -22,11 +22,11 @@ typedef struct {
 static const gsc_field mem_fields[] = {GSC_FIELD(mem_req, addr, GSC_U64, 48)};
 static const gsc_type mem_type = GSC_TYPE(mem_req, mem_fields);
 
-#define EXPECT_FATAL(pattern)                                                                      \
-    do {                                                                                           \
-        g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);                                \
-        g_test_trap_assert_failed();                                                               \
-        g_test_trap_assert_stderr(pattern);                                                        \
+#define EXPECT_FATAL(pattern)                                                                                \
+    do {                                                                                                     \
+        g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);                                          \
+        g_test_trap_assert_failed();                                                                         \
+        g_test_trap_assert_stderr(pattern);                                                                  \
     } while (0)
 
 static void test_type_mismatch(void)
@@ -41,8 +41,9 @@ static void test_type_mismatch(void)
         gsc_port_bind_latch(in, l);
         return;
     }
-    EXPECT_FATAL("gpusc: type mismatch binding port 'sm0.issue.in' (type 'issue_packet') to latch 'sm0.mem_req' "
-                 "(type 'mem_req')\n");
+    EXPECT_FATAL(
+        "gpusc: type mismatch binding port 'sm0.issue.in' (type 'issue_packet') to latch 'sm0.mem_req' "
+        "(type 'mem_req')\n");
 }
 
 static void test_type_mismatch_fifo(void)
@@ -56,7 +57,8 @@ static void test_type_mismatch_fifo(void)
         gsc_port_bind_fifo(p, f);
         return;
     }
-    EXPECT_FATAL("gpusc: type mismatch binding port 'l2.req' (type 'mem_req') to fifo 'l2.q' (type 'issue_packet')\n");
+    EXPECT_FATAL(
+        "gpusc: type mismatch binding port 'l2.req' (type 'mem_req') to fifo 'l2.q' (type 'issue_packet')\n");
 }
 
 static void test_same_type_other_pointer(void)
@@ -209,7 +211,6 @@ static void test_systemc_warning(void)
     g_test_trap_assert_stdout("*survived*");
     g_test_trap_assert_stderr("*systemc-WARNING*twin*");
 }
-
 
 static void test_fatal(void)
 {

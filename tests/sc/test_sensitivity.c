@@ -83,16 +83,27 @@ static void driver(void *ctx)
 {
     (void)ctx;
     switch (gsc_cycle()) {
-    case 3: gsc_event_notify(ev, 4); break; /* fires at 7 */
-    case 9: gsc_event_notify(ev, 0); break; /* fires in this cycle */
-    case 12: gsc_event_notify(ev, 5); break;
-    case 13: gsc_event_cancel(ev); break; /* nothing at 17 */
+    case 3:
+        gsc_event_notify(ev, 4);
+        break; /* fires at 7 */
+    case 9:
+        gsc_event_notify(ev, 0);
+        break; /* fires in this cycle */
+    case 12:
+        gsc_event_notify(ev, 5);
+        break;
+    case 13:
+        gsc_event_cancel(ev);
+        break; /* nothing at 17 */
     case 20:
         gsc_event_notify(ev, 3); /* 23 */
         gsc_event_notify(ev, 1); /* the earlier one wins: 21 */
         break;
-    case 30: gsc_event_notify(ev2, 2); break; /* 32 */
-    default: break;
+    case 30:
+        gsc_event_notify(ev2, 2);
+        break; /* 32 */
+    default:
+        break;
     }
 }
 
@@ -202,12 +213,29 @@ static void chan_driver(void *ctx)
     (void)ctx;
     word w;
     switch (gsc_cycle()) {
-    case 2: w.v = 1; gsc_latch_write(lat, &w); break;  /* reader at 3 */
-    case 5: w.v = 1; gsc_latch_write(lat, &w); break;  /* same value: no wake-up */
-    case 8: w.v = 2; gsc_latch_write(lat, &w); w.v = 3; gsc_latch_write(lat, &w); break; /* at 9 */
-    case 11: w.v = 4; gsc_fifo_put(fifo, &w); break; /* put reader at 12 */
-    case 14: gsc_fifo_get(fifo, NULL); break;        /* get reader at 15 */
-    default: break;
+    case 2:
+        w.v = 1;
+        gsc_latch_write(lat, &w);
+        break; /* reader at 3 */
+    case 5:
+        w.v = 1;
+        gsc_latch_write(lat, &w);
+        break; /* same value: no wake-up */
+    case 8:
+        w.v = 2;
+        gsc_latch_write(lat, &w);
+        w.v = 3;
+        gsc_latch_write(lat, &w);
+        break; /* at 9 */
+    case 11:
+        w.v = 4;
+        gsc_fifo_put(fifo, &w);
+        break; /* put reader at 12 */
+    case 14:
+        gsc_fifo_get(fifo, NULL);
+        break; /* get reader at 15 */
+    default:
+        break;
     }
 }
 

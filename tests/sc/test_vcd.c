@@ -19,9 +19,8 @@ typedef struct {
     uint8_t lanes[16];
 } pkt;
 static const gsc_field pkt_fields[] = {
-    GSC_FIELD(pkt, pc, GSC_U32, 12),       GSC_FIELD(pkt, valid, GSC_BOOL, 1), GSC_FIELD(pkt, warp, GSC_U8, 6),
-    GSC_FIELD(pkt, f, GSC_F32, 0),         GSC_FIELD(pkt, s, GSC_I16, 0),
-    GSC_FIELD(pkt, lanes, GSC_OPAQUE, 0),
+    GSC_FIELD(pkt, pc, GSC_U32, 12), GSC_FIELD(pkt, valid, GSC_BOOL, 1), GSC_FIELD(pkt, warp, GSC_U8, 6),
+    GSC_FIELD(pkt, f, GSC_F32, 0),   GSC_FIELD(pkt, s, GSC_I16, 0),      GSC_FIELD(pkt, lanes, GSC_OPAQUE, 0),
 };
 static const gsc_type pkt_type = GSC_TYPE(pkt, pkt_fields);
 
@@ -38,7 +37,7 @@ static void fetch(void *ctx)
     p.valid = k & 1;
     p.warp = (uint8_t)(k % 64);
     p.f = (float)k / 2;
-    p.s = (int16_t)-(int)k;
+    p.s = (int16_t) - (int)k;
     gsc_latch_write(out, &p);
     gsc_latch_write(other, &p);
     state = (uint32_t)k * 3;
@@ -292,7 +291,7 @@ static void test_fields(void)
         g_assert_cmpuint(value_at(pc, k * 1000 + 999), ==, k * 4);
         g_assert_cmpuint(value_at(valid, k * 1000), ==, k & 1);
         g_assert_cmpuint(value_at(f, k * 1000), ==, k);
-        g_assert_cmpuint(value_at(s, k * 1000), ==, (guint64)(uint16_t)(int16_t)-(int)k);
+        g_assert_cmpuint(value_at(s, k * 1000), ==, (guint64)(uint16_t)(int16_t) - (int)k);
         g_assert_cmpuint(value_at(st, k * 1000), ==, k * 3);
     }
     /* pc changes every cycle: one change per cycle, at the cycle's time */
@@ -326,7 +325,8 @@ static void test_window(void)
         vcd_var *v = val;
         g_assert_cmpuint(v->times->len, >, 0);
         if (*(guint64 *)v->times->pdata[0] != 3000)
-            g_error("%s starts at %" G_GUINT64_FORMAT ", not at the window", v->name, *(guint64 *)v->times->pdata[0]);
+            g_error("%s starts at %" G_GUINT64_FORMAT ", not at the window", v->name,
+                    *(guint64 *)v->times->pdata[0]);
     }
     g_assert_cmpuint(value_at(pc, 3000), ==, 12);
     g_assert_cmpuint(value_at(pc, 6000), ==, 24);
@@ -356,7 +356,7 @@ static void test_glob(void)
 static void test_reproducible(void)
 {
     gchar *a = traced_run("a.vcd", "*", 0, 0);
-    g_usleep(1100 * 1000); /* a different wall-clock second */
+    g_usleep(1100 * 1000);                 /* a different wall-clock second */
     gchar *b = traced_run("b", "*", 0, 0); /* ".vcd" is added */
     gchar *ta = NULL, *tb = NULL;
     gsize la, lb;
