@@ -19,26 +19,23 @@ struct sm_topo {
     ldst *ls;
 };
 
-#define SM_LIMIT_PARAMS(warps_def)                                                                           \
-    {"warps", BLK_PARAM_UINT, warps_def, "1", "64", NULL, "warps", "resident warps per SM [S: GTX480 48]"},  \
-        {"threads", BLK_PARAM_UINT, "1536",    "32",                                                         \
-         "2048",    NULL,           "threads", "resident threads per SM [S: 1536]"},                         \
-        {"ctas", BLK_PARAM_UINT, "8",    "1",                                                                \
-         "32",   NULL,           "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"},                    \
-        {"registers", BLK_PARAM_UINT, "32768",     "1",                                                      \
-         "1048576",   NULL,           "registers", "32-bit registers per SM [S: 32768]"},                    \
-        {"reg_unit",  BLK_PARAM_UINT,                                                                        \
-         "4",         "1",                                                                                   \
-         "256",       NULL,                                                                                  \
-         "registers", "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},               \
-    {                                                                                                        \
-        "smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes",                                \
-            "scratchpad per SM [S: 48 KiB]"                                                                  \
-    }
+/* The SM's occupancy limits, shared by both topologies (the subcore one adds its partitions). */
+// clang-format off
+#define SM_LIMIT_PARAMS                                                                                      \
+    {"warps", BLK_PARAM_UINT, "48", "1", "64", NULL, "warps", "resident warps per SM [S: GTX480 48]"},       \
+    {"threads", BLK_PARAM_UINT, "1536", "32", "4096", NULL, "threads",                                      \
+     "resident threads per SM [S: 1536] (also bounded by warps x 32)"},                                      \
+    {"ctas", BLK_PARAM_UINT, "8", "1", "32", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
+    {"registers", BLK_PARAM_UINT, "32768", "1", "1048576", NULL, "registers",                              \
+     "32-bit registers per SM [S: 32768]"},                                                                  \
+    {"reg_unit", BLK_PARAM_UINT, "4", "1", "256", NULL, "registers",                                        \
+     "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},                                \
+    {"smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes", "scratchpad per SM [S: 48 KiB]"}
+// clang-format on
 
-static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS("48")};
+static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS};
 static const blk_param_desc subcore_params[] = {
-    SM_LIMIT_PARAMS("48"),
+    SM_LIMIT_PARAMS,
     {"partitions", BLK_PARAM_UINT, "4", "1", "4", NULL, "partitions",
      "sub-core partitions (each: a scheduler, register banks, collectors, units) [S: rf-cache-malekeh §2.1 "
      "4]"},
