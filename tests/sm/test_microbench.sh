@@ -7,7 +7,7 @@
 #  1 dependent chain: an add issued at c enters exec at c+1 (collector, bank read), its pipe at c+2,
 #    completes and releases at c+2+L, and the dependent add issues at c+3+L:
 #    T(64 adds) - T(32 adds) = 32 * (L + 3), for L = sp_latency = 4 and 10.
-#  2 independent instructions over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
+#  2 independent adds (immediates) over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
 #    write-back ports, 6 collectors are not limiting): T(64/warp) - T(32/warp) = 32 * 8 / S, S = 1, 2.
 #  3 register-bank conflict (2 banks, bank = physical register mod 2): a 64-bit add reading two
 #    aligned pairs reads each bank twice: one extra cycle per add:
