@@ -109,7 +109,12 @@ static const char malekeh[] = "[subcore_sm]\n"
                               "warps=32\n"             /* [S] */
                               "registers=65536\n"      /* [S] 256 KB */
                               "smem_bytes=65536\n"     /* [S] 64 KB L1/shared (split [A]) */
+                              "[fetch]\n"
+                              "fetch_width=4\n"       /* [A] (see subcore) */
+                              "ibuffer_entries=4\n"   /* [A] */
                               "[issue]\n"
+                              "ibuffer_entries=4\n"   /* [A] = fetch's */
+                              "decoded_depth=8\n"     /* [A] */
                               "schedulers=4\n"         /* [S] one per sub-core */
                               "policy=gto\n"           /* [S] */
                               "[exec]\n"
@@ -141,9 +146,16 @@ static const char malekeh[] = "[subcore_sm]\n"
                               "latency=90\n";              /* [D] DRAM 96 [A §2.2] as miss - hit = 2 + B + Ld, B = 4 */
 
 /* A generic 4-partition sub-core SM with GTX480 numbers elsewhere (tb-subcore's default). */
+/* The sub-core presets share one fetch/decode among the partitions (docs/sm.md); it is widened so it
+ * can feed four schedulers: 4 instructions per fetch, 4 I-buffer entries per warp [A]. */
 static const char subcore[] = "[subcore_sm]\n"
                               "partitions=4\n"
+                              "[fetch]\n"
+                              "fetch_width=4\n"       /* [A] */
+                              "ibuffer_entries=4\n"   /* [A] */
                               "[issue]\n"
+                              "ibuffer_entries=4\n"   /* [A] = fetch's */
+                              "decoded_depth=8\n"     /* [A] two fetches in flight */
                               "schedulers=4\n"
                               "[exec]\n"
                               "banks=4\n"              /* [A] 16 banks split over 4 partitions */

@@ -9,6 +9,7 @@
 #    T(64 adds) - T(32 adds) = 32 * (L + 3), for L = sp_latency = 4 and 10.
 #  2 independent adds (immediates) over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
 #    write-back ports, 6 collectors are not limiting): T(64/warp) - T(32/warp) = 32 * 8 / S, S = 1, 2.
+#    On tb-subcore (4 partitions, each its scheduler, exec and SP pipe): 256/4.
 #  3 register-bank conflict (2 banks, bank = physical register mod 2): a 64-bit add reading two
 #    aligned pairs reads each bank twice: one extra cycle per add:
 #    [T(same64)-T(same32)] - [T(diff64)-T(diff32)] = 32.
@@ -32,7 +33,7 @@ check() { # name expected got
     n=$((n + 1))
     if [ "$2" = "$3" ]; then echo "ok $n - $1 ($3)"; else echo "not ok $n - $1: expected $2, got $3"; cat "$tmp/err"; fail=1; fi
 }
-echo "1..13"
+echo "1..14"
 for L in 4 10; do
     a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.sp_latency=$L)
     b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.sp_latency=$L)
@@ -43,6 +44,11 @@ for S in 1 2; do
     b=$(cycles --ptx "$ptx/independent.ptx" --entry indep64 --grid 1 --block 256 --set issue.schedulers=$S --set fetch.fetch_width=4)
     check "independent instructions, 8 warps, $S schedulers: 256 more cost 256/S" $((256 / S)) $((b - a))
 done
+# tb-subcore (preset subcore: 4 partitions, one scheduler each, a front end of 4 per fetch): 4 per cycle.
+sc="$top_builddir/testbench/tb-subcore"
+a=$("$sc" $base --ptx "$ptx/independent.ptx" --entry indep32 --grid 1 --block 256 2>"$tmp/err" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p')
+b=$("$sc" $base --ptx "$ptx/independent.ptx" --entry indep64 --grid 1 --block 256 2>"$tmp/err" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p')
+check "independent instructions on 4 sub-core partitions: 256 more cost 256/4" 64 $((b - a))
 bk="--grid 1 --block 32 --set exec.bank_fn=reg --set exec.banks=2"
 s32=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry same32 $bk); s64=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry same64 $bk)
 d32=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry diff32 $bk); d64=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry diff64 $bk)
