@@ -134,6 +134,9 @@ const char *issue_stall_name(issue_stall s)
     return s < ISSUE_STALL_COUNT ? n[s] : "?";
 }
 
+_Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((wx_info *)0)->store_data),
+               "a deferred store's bytes fit issued_t");
+
 static gsc_fifo *port_fifo(const issue *s, unsigned p)
 {
     return gsc_port_fifo(blk_port(s->inst, p));
@@ -410,6 +413,10 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
         it.long_op = is_long(&x);
         if (x.load_defer)
             w->loads_pending++;
+        if (x.store_defer) {
+            it.store_lanes = x.store_defer;
+            memcpy(it.store_data, x.store_data, sizeof it.store_data);
+        }
         if (x.atom_defer) {
             it.atom_lanes = x.atom_defer;
             it.atom_flags = x.atom_flags;

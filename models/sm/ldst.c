@@ -248,6 +248,18 @@ static void op_start(ldst *l, uint64_t now)
     l->cur = op;
 }
 
+/* The store is performed at the L1: its deferred lanes in this transaction write the image, in lane
+ * order (as the functional runner; the addresses were checked at issue). */
+static void ldst_perform_store(ldst *l, const ldst_op *op, const coalesce_txn *t)
+{
+    for (uint32_t m = t->lanes & op->it.store_lanes; m; m &= m - 1) {
+        unsigned ln = (unsigned)__builtin_ctz(m);
+        bool ok = fmem_write(l->env->mem, op->it.addr[ln], op->it.store_data[ln], op->it.bytes);
+        g_assert(ok);
+        (void)ok;
+    }
+}
+
 /* One line transaction of the current instruction per cycle. */
 static void op_step_txn(ldst *l, uint64_t now)
 {
@@ -277,6 +289,7 @@ static void op_step_txn(ldst *l, uint64_t now)
         break;
     }
     case 1: /* store: write-evict, no write-allocate (global and local alike) */
+        ldst_perform_store(l, op, t);
         cache_tags_invalidate(l->l1, t->addr);
         op->pending++;
         blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);

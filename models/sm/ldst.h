@@ -11,12 +11,13 @@
  *  - global/local/const loads: one transaction per touched L1 line, one per cycle; a hit is ready
  *    `l1_latency` cycles after its lookup, a miss allocates (MSHR, merge on a pending line) and sends
  *    a MEM_READ; the fill makes the merged requests ready;
- *  - global/local stores: write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
+ *  - global/local stores: the deferred global lanes write the image now (store_data, the point where
+ *    the store is performed); write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
  *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction with
  *    its lanes' operands (performed below, the old values come back and go to issue in the release);
  *  - the instruction releases its destinations when every transaction is done (stores: acknowledged).
- * Data: stores were performed on the functional image at issue, global loads read it when this block
- * releases them (warp_exec.h); requests carry
+ * Data: global stores are written into the image here, global loads read it when this block releases
+ * them (warp_exec.h); requests carry
  * the store bytes and responses the line bytes as the image holds them, for mechanisms that look.
  */
 #ifndef GPUSC_MODELS_SM_LDST_H

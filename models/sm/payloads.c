@@ -78,6 +78,7 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_c, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, store_lanes, GSC_U32, 32),
 };
 const gsc_type issued_type = GSC_TYPE(issued_t, issued_fields);
 

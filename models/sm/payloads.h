@@ -119,7 +119,14 @@ typedef struct {
     uint64_t atom_vmask;
     uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
     uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
-    uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* operands of atom_lanes */
+    uint32_t store_lanes; /* MEM st: global lanes whose bytes (store_data) the L1 writes when it performs
+                             the store; the other lanes were written at issue */
+    union {
+        struct {
+            uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* operands of atom_lanes */
+        };
+        uint8_t store_data[IR_WARP_SIZE][16]; /* store_lanes' bytes (bytes per lane: `bytes`) */
+    };
 } issued_t;
 
 /* A result leaving a unit: exec/ldst -> issue (scoreboard release of the destinations). */

@@ -556,6 +556,10 @@ static int exec_st(wx_run *r, wx_info *info, uint32_t active, bool mem_in_dst)
         uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es * nv, true);
         if (!p)
             return 1;
+        if (info->lane_space[l] == IR_SPACE_GLOBAL && es * nv <= WX_STORE_MAX) {
+            p = info->store_data[l]; /* the L1 writes it when it performs the store */
+            info->store_defer |= UINT32_C(1) << l;
+        }
         for (unsigned e = 0; e < nv; e++)
             ir_exec_store_value((ir_type)in->type, special ? sv.v[l] : store_elem(r, v, e, l), p + e * es);
     }

@@ -9,8 +9,9 @@
  * has written back in the timing model, so every warp sees exactly the values the functional runner
  * (kernels/frun.c) computes; its semantics are mirrored here instruction kind by instruction kind
  * (ALU through ir_exec, memory through kload_resolve, special registers through frun_sreg_value,
- * SIMT through kernels/simt.h). Two exceptions: global atomics are left to the memory side
- * (wx_info.atom_defer), and global/local/const loads read the image when their data returns
+ * SIMT through kernels/simt.h). Three exceptions: global atomics are left to the memory side
+ * (wx_info.atom_defer), global stores are written by the L1 when it performs them
+ * (wx_info.store_defer: ldst), and global/local/const loads read the image when their data returns
  * (wx_info.load_defer, wexec_complete_load, called by issue at the load's release). Across warps, memory is
  * read and written in issue order, which is one legal interleaving; kernels whose result depends on the
  * interleaving (none of the workloads) may differ from frun's CTA-serial order.
@@ -30,6 +31,8 @@
 #include "models/sm/sm_env.h"
 
 G_BEGIN_DECLS
+
+#define WX_STORE_MAX 16 /* bytes per lane a deferred store carries (larger vectors store at issue) */
 
 typedef enum { WX_ALU, WX_MEM, WX_BRA, WX_CALL, WX_RET, WX_EXIT, WX_BAR, WX_NOP } wx_kind;
 typedef enum { WX_MEM_LOAD, WX_MEM_STORE, WX_MEM_ATOM, WX_MEM_RED } wx_mem_kind;
@@ -53,17 +56,23 @@ typedef struct {
     /* WX_MEM atom/red: the lanes whose element is in global memory are not performed here but at
      * the memory side (mem_fixed, the L2), in arrival order; their operands and the destination
      * register (written with the old values when the response comes back) are returned. */
-    uint32_t load_defer; /* ld: lanes that read the image when the data returns (wexec_complete_load) */
-    uint32_t atom_defer; /* lanes left to the memory side */
-    uint32_t atom_flags; /* ir_instr.flags */
-    uint8_t atom_op;     /* ir_atom_op */
-    uint8_t atom_type;   /* ir_type */
-    uint16_t atom_dst;   /* register slot of the old values, SM_NO_REG for red */
-    uint64_t atom_vmask; /* value mask of that register */
+    uint32_t store_defer; /* st: global lanes the L1 (ldst) writes into the image (store_data) */
+    uint32_t load_defer;  /* ld: lanes that read the image when the data returns (wexec_complete_load) */
+    uint32_t atom_defer;  /* lanes left to the memory side */
+    uint32_t atom_flags;  /* ir_instr.flags */
+    uint8_t atom_op;      /* ir_atom_op */
+    uint8_t atom_type;    /* ir_type */
+    uint16_t atom_dst;    /* register slot of the old values, SM_NO_REG for red */
+    uint64_t atom_vmask;  /* value mask of that register */
     /* WX_MEM, last: only the active lanes' entries are written (the rest is not cleared) */
-    uint8_t lane_space[IR_WARP_SIZE];                    /* resolved space per lane */
-    uint64_t addr[IR_WARP_SIZE];                         /* address in that space per lane */
-    uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* deferred lanes' operands */
+    uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
+    uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
+    union {
+        struct {
+            uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* deferred lanes' operands */
+        };
+        uint8_t store_data[IR_WARP_SIZE][WX_STORE_MAX]; /* st: deferred lanes' bytes */
+    };
 } wx_info;
 
 typedef struct wexec wexec;
