@@ -453,6 +453,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     unsigned slot = wexec_warp_cta(s->wx, wi);
     if (x.kind == WX_BAR && x.bar_wait) {
         w->at_barrier = true;
+        w->bar_id = (uint8_t)x.bar_id;
         release_barrier_mask(s, slot, barrier_arrive(s->bars, slot, wexec_warp_in_cta(s->wx, wi), x.bar_id));
     }
     if (!wexec_warp_live(s->wx, wi)) { /* exited */
@@ -658,9 +659,17 @@ void issue_dump(const issue *s, GString *out)
             continue;
         g_string_append_printf(out, "  %s: ", s->inst->path);
         wexec_dump_warp(s->wx, wi, out);
-        g_string_append_printf(out, "    waits on: %s%s; I-buffer %u entries; %u in flight",
-                               w->at_barrier ? "barrier " : "",
-                               w->exited ? "completion of its last instructions" : "", w->count, w->inflight);
+        g_string_append(out, "    waits on:");
+        if (w->at_barrier)
+            g_string_append_printf(out, " barrier %u of its block;", w->bar_id);
+        if (w->exited)
+            g_string_append(out, " completion of its last instructions;");
+        if (w->loads_pending || w->atomics_pending)
+            g_string_append_printf(out, " %u loads and %u atomics in flight (memory order);",
+                                   w->loads_pending, w->atomics_pending);
+        if (!w->count && !w->at_barrier && !w->exited)
+            g_string_append(out, " its next instruction (fetch / I-cache);");
+        g_string_append_printf(out, " I-buffer %u entries; %u instructions in flight", w->count, w->inflight);
         if (w->count) {
             const decoded_t *h = &w->ib[w->head];
             for (unsigned i = 0; i < h->n_src; i++)

@@ -95,7 +95,8 @@ typedef struct {
     uint16_t epoch;
     bool resident; /* belongs to a resident CTA and has not finished (completion included) */
     bool at_barrier;
-    bool exited; /* functionally finished; waits for its in-flight instructions */
+    uint8_t bar_id; /* the barrier it waits at (dumps) */
+    bool exited;    /* functionally finished; waits for its in-flight instructions */
     unsigned inflight;
     unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
     unsigned loads_pending;   /* loads whose global/local/const lanes read the image on return */

@@ -31,6 +31,6 @@ expect "PTX syntax error" 2 "bad.ptx" "$tb" --no-trace --ptx "$tmp/bad.ptx" --en
 expect "unknown workload" 2 "unknown workload" "$tb" --no-trace --workload nosuch
 expect "unknown configuration key" 1 "unknown key" "$tb" --no-trace --set issue.nosuch=1
 expect "invalid address in a kernel" 1 "invalid" "$tb" --no-trace --ptx "$ptx/l1_hit_miss.ptx" --entry l1 --grid 1 --block 32 --arg 16
-expect "watchdog: a barrier deadlock ends with a dump of every warp" 1 "waits on: barrier" "$tb" --no-trace \
+expect "watchdog: a barrier deadlock ends with a dump of every warp" 1 "waits on: barrier 1 of its block" "$tb" --no-trace \
     --ptx "$ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --watchdog 1000
 exit $fail
