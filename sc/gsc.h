@@ -271,7 +271,8 @@ static inline void gsc_out_write(const gsc_port *p, const void *v)
  *
  * - Matching (g_pattern_match_simple, '*' also matches dots): a signal is traced when its full name
  *   matches a pattern, or one of its dotted prefixes does ("tb.sm0" and "tb.sm0.*" both select
- *   "tb.sm0.fetch.out.pc").
+ *   "tb.sm0.fetch.out.pc"). A pattern may leave out leading components: it is also tried against the
+ *   name from each component on ("sm0.*" and "fetch.out.p*" select "tb.sm0.fetch.out.pc").
  * - Names: the VCD scopes are the dotted components (scope tb, sm0, fetch, out; var pc), with no
  *   extra root scope, so GTKWave shows "tb.sm0.fetch.out.pc" (a multi-bit var is "pc[11:0]").
  * - Timescale 1 ps: cycle k is at #(k * period_ps). A value written in cycle k shows at cycle k.

@@ -2,7 +2,8 @@
  *
  * - Selection: at elaboration, every latch field (<latch>.<field>) and every gsc_trace_var whose
  *   full dotted name matches one of the glob patterns (g_pattern_match_simple), or has a dotted
- *   prefix that matches one, is traced. OPAQUE fields are never traced.
+ *   prefix that matches one, is traced; leading components may be left out of a pattern ("sm0.*"
+ *   selects "gpu.sm0.issue.out.warp"). OPAQUE fields are never traced.
  * - A latch is traced through a mirror of its latest write, so a value written in cycle N shows at
  *   time N * period.
  * - Window: the file is created when the run reaches from_cycle (the run pauses there) and closed
@@ -70,13 +71,25 @@ static unsigned full_width(gsc_ctype t)
     }
 }
 
-static bool pattern_matches(const std::string &pat, const std::string &name)
+/* The pattern against the name and every dotted prefix of it (the pattern may name an ancestor). */
+static bool matches_from_top(const std::string &pat, const std::string &name)
 {
     if (g_pattern_match_simple(pat.c_str(), name.c_str()))
         return true;
-    /* the pattern may name an ancestor: try every dotted prefix of the name */
     for (size_t i = name.find('.'); i != std::string::npos; i = name.find('.', i + 1))
         if (g_pattern_match_simple(pat.c_str(), name.substr(0, i).c_str()))
+            return true;
+    return false;
+}
+
+/* The pattern may also leave out leading components: "sm0.*" selects "gpu.sm0.issue.out.warp" as
+ * "tb.sm0" selects "tb.sm0.fetch.out.pc". So try the name from each component on. */
+static bool pattern_matches(const std::string &pat, const std::string &name)
+{
+    if (matches_from_top(pat, name))
+        return true;
+    for (size_t i = name.find('.'); i != std::string::npos; i = name.find('.', i + 1))
+        if (matches_from_top(pat, name.substr(i + 1)))
             return true;
     return false;
 }

@@ -436,6 +436,17 @@ static void test_trace_glob(void)
     g_assert_null(strstr(gtkw, "tb.sink"));
     g_free(gtkw);
     tb_result_clear(&r);
+
+    /* an instance glob without the top scope, as in --trace='sm0.*' */
+    const char *args2[] = {PIN_ARGS, "--trace=sink.*", NULL};
+    r = run_tb(args2);
+    g_assert_true(exited_ok(&r));
+    v = load_vcd(&r, "waveforms/tb-pipeline.vcd");
+    g_assert_cmpint(vcd_find(v, "tb.sink.received"), >=, 0);
+    g_assert_cmpint(vcd_find(v, "tb.alu.occupancy"), ==, -1);
+    g_assert_cmpint(vcd_find(v, "tb.src.produced"), ==, -1);
+    vcd_free(v);
+    tb_result_clear(&r);
 }
 
 static void test_no_trace(void)

@@ -353,6 +353,31 @@ static void test_glob(void)
     g_free(path);
 }
 
+/* A pattern may leave out the leading components: "sm0.*" selects tb.sm0.*, and "out.p*" the
+ * fetch latch's pc, but neither selects the latch outside sm0. */
+static void test_glob_relative(void)
+{
+    gchar *path = traced_run("rel.vcd", "sm0.*", 0, 0);
+    g_test_trap_assert_stdout("signal tb.sm0.fetch.out.pc 12 0\n"
+                              "signal tb.sm0.fetch.out.valid 1 0\n"
+                              "signal tb.sm0.fetch.out.warp 6 0\n"
+                              "signal tb.sm0.fetch.out.f 32 1\n"
+                              "signal tb.sm0.fetch.out.s 16 0\n"
+                              "signal tb.sm0.fetch.state 10 0\n");
+    vcd *d = vcd_parse(path);
+    g_assert_cmpuint(g_hash_table_size(d->by_name), ==, 6);
+    g_assert_null(g_hash_table_lookup(d->by_name, "tb.other.pc"));
+    vcd_free(d);
+    g_free(path);
+    path = traced_run("rel2.vcd", "out.p*", 0, 0);
+    g_test_trap_assert_stdout("signal tb.sm0.fetch.out.pc 12 0\n");
+    g_free(path);
+    /* no component of any name is "m0" */
+    path = traced_run("rel3.vcd", "m0", 0, 0);
+    g_test_trap_assert_stdout("");
+    g_free(path);
+}
+
 static void test_reproducible(void)
 {
     gchar *a = traced_run("a.vcd", "*", 0, 0);
@@ -442,6 +467,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/vcd/fields", test_fields);
     g_test_add_func("/sc/vcd/window", test_window);
     g_test_add_func("/sc/vcd/glob", test_glob);
+    g_test_add_func("/sc/vcd/glob-relative", test_glob_relative);
     g_test_add_func("/sc/vcd/reproducible", test_reproducible);
     g_test_add_func("/sc/vcd/vcd2fst", test_vcd2fst);
     int rc = g_test_run();
