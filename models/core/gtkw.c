@@ -1,13 +1,16 @@
 /* gtkw.c — GTKWave save-file writer.
  *
- * Save-file syntax used: "[dumpfile]", "[timestart]", "[*]" comment lines; "@<flags>" sets the
- * display flags of the traces that follow: 0x22 hex + right-justified (vectors), 0x28 binary +
- * right-justified (bits), 0x800200 group begin, 0x1000200 group end; a "-name" line is a
- * blank/comment trace carrying the group's name.
+ * Save-file syntax used: "[dumpfile]", "[timestart]", "[*]" comment lines; a "*<zoom> <marker>
+ * <named markers>" line sets the zoom (GTKWave shows 2^-zoom time units per 200 pixels) and the
+ * markers (-1: none); "@<flags>" sets the display flags of the traces that follow: 0x22 hex +
+ * right-justified (vectors), 0x28 binary + right-justified (bits), 0x800200 group begin (open),
+ * 0xc00200 group begin (closed), 0x1000200 group end; a "-name" line is a blank/comment trace
+ * carrying the group's name. Checked by opening the files in GTKWave 3.3.118 (docs/framework.md).
  */
 #include "models/core/gtkw.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +20,25 @@
 #define GTKW_FLAGS_HEX         "@22"
 #define GTKW_FLAGS_BIN         "@28"
 #define GTKW_FLAGS_GROUP_BEGIN "@800200"
+#define GTKW_FLAGS_GROUP_CLOSED "@c00200"
 #define GTKW_FLAGS_GROUP_END   "@1000200"
+
+/* Window geometry written to the file; the wave pane is what is left of the width after the
+ * signal search tree, the signal names and GTKWave's borders (measured: 780 px of 1400). */
+#define GTKW_WINDOW_WIDTH   1400
+#define GTKW_WINDOW_HEIGHT  900
+#define GTKW_SST_WIDTH      260
+#define GTKW_SIGNALS_WIDTH  320
+#define GTKW_WAVE_PIXELS    (GTKW_WINDOW_WIDTH - GTKW_SST_WIDTH - GTKW_SIGNALS_WIDTH - 40)
+#define GTKW_PIXELS_PER_FRAME 200.0 /* GTKWave's unit of zoom */
+/* The initial view shows this many cycles from the start of the dump (or the whole run if it is
+ * shorter): enough to see a few hundred cycles of pipeline activity. */
+#define GTKW_VIEW_CYCLES 256
+/* Groups stay open while the rows shown so far fit on a screen; later groups start closed (a
+ * full tb-gpu trace has hundreds of signals), and open with a click on their name. */
+#define GTKW_OPEN_ROWS 40
+/* GTKWave's named markers (A-Z), none placed. */
+#define GTKW_NAMED_MARKERS 26
 
 char *gtkw_group_of(const char *name)
 {
@@ -25,6 +46,14 @@ char *gtkw_group_of(const char *name)
      * latch "tb.alu_out". */
     const char *dot = strrchr(name, '.');
     return dot ? g_strndup(name, (gsize)(dot - name)) : g_strdup(name);
+}
+
+static bool gtkw_same_group(const char *name, const char *group)
+{
+    char *g = gtkw_group_of(name);
+    bool same = strcmp(g, group) == 0;
+    g_free(g);
+    return same;
 }
 
 /* The name GTKWave shows for a traced signal. */
@@ -44,23 +73,72 @@ static char *gtkw_name(const vcd *v, const char *name, unsigned width)
     return width > 1 ? g_strdup_printf("%s[%u:0]", name, width - 1) : g_strdup(name);
 }
 
+/* The dumped time range of the VCD, in its units: the first and last change of any signal. False
+ * when there is no VCD or it has no change. */
+static bool vcd_time_range(const vcd *v, uint64_t *first, uint64_t *last)
+{
+    bool any = false;
+    for (unsigned sig = 0; v && sig < vcd_n_signals(v); sig++) {
+        unsigned n = vcd_n_changes(v, sig);
+        if (n == 0)
+            continue;
+        uint64_t a = vcd_change_nth(v, sig, 0).time, b = vcd_change_nth(v, sig, n - 1).time;
+        *first = any && *first < a ? *first : a;
+        *last = any && *last > b ? *last : b;
+        any = true;
+    }
+    return any;
+}
+
+double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels)
+{
+    /* GTKWave draws 2^-zoom units per 200 pixels; pick the zoom that fits span in the pane. */
+    double span = span_units ? (double)span_units : 1.0;
+    return -log2(span * GTKW_PIXELS_PER_FRAME / (double)wave_pixels);
+}
+
+/* "[timestart]" and the zoom line: the view starts where the dump starts (the trace window's
+ * first cycle) and spans GTKW_VIEW_CYCLES cycles or the whole dump, whichever is shorter. */
+static void write_view(FILE *f, const vcd *v, uint64_t period_ps)
+{
+    uint64_t unit_fs = v ? vcd_timescale_fs(v) : 1000;
+    uint64_t period_units = period_ps * 1000 / unit_fs;
+    uint64_t first = 0, last = 0;
+    uint64_t span = GTKW_VIEW_CYCLES * (period_units ? period_units : 1);
+    if (vcd_time_range(v, &first, &last) && last > first && last - first < span)
+        span = last - first + (period_units ? period_units : 1);
+    fprintf(f, "[timestart] %" G_GUINT64_FORMAT "\n", first);
+    fprintf(f, "*%.6f -1", gtkw_zoom_for_span(span, GTKW_WAVE_PIXELS));
+    for (int i = 0; i < GTKW_NAMED_MARKERS; i++)
+        fprintf(f, " -1");
+    fprintf(f, "\n");
+}
+
 static void write_body(FILE *f, const char *vcd_abs, uint64_t period_ps, const vcd *v,
                        const gtkw_signal *sigs, unsigned n)
 {
     fprintf(f, "[*] GTKWave save file written by gpusc\n");
-    fprintf(f, "[*] timescale 1 ps, clock period %" G_GUINT64_FORMAT " ps\n", period_ps);
+    fprintf(f, "[*] timescale %" G_GUINT64_FORMAT " fs, clock period %" G_GUINT64_FORMAT " ps\n",
+            v ? vcd_timescale_fs(v) : 1000, period_ps);
     fprintf(f, "[dumpfile] \"%s\"\n", vcd_abs);
-    fprintf(f, "[timestart] 0\n");
-    fprintf(f, "[size] 1400 900\n");
-    fprintf(f, "[sst_width] 260\n");
-    fprintf(f, "[signals_width] 320\n");
+    write_view(f, v, period_ps);
+    fprintf(f, "[size] %d %d\n", GTKW_WINDOW_WIDTH, GTKW_WINDOW_HEIGHT);
+    fprintf(f, "[sst_width] %d\n", GTKW_SST_WIDTH);
+    fprintf(f, "[signals_width] %d\n", GTKW_SIGNALS_WIDTH);
     char *open_group = NULL;
+    unsigned rows = 0; /* rows shown so far: a group's name and, if open, its signals */
+    bool closed = false;
     for (unsigned i = 0; i < n; i++) {
         char *group = gtkw_group_of(sigs[i].name);
         if (!open_group || strcmp(open_group, group) != 0) {
             if (open_group)
                 fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
-            fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_BEGIN, group);
+            unsigned members = 1;
+            while (i + members < n && gtkw_same_group(sigs[i + members].name, group))
+                members++;
+            closed = closed || (rows > 0 && rows + 2 + members > GTKW_OPEN_ROWS);
+            rows += closed ? 1 : 2 + members;
+            fprintf(f, "%s\n-%s\n", closed ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN, group);
             g_free(open_group);
             open_group = group;
         } else {
