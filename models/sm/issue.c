@@ -188,7 +188,8 @@ static void cta_start(issue *s, const cta_launch_t *c)
     s->cta_live_warps[c->slot] = c->warps;
     s->n_ctas++;
     wexec_cta_start(s->wx, c);
-    barrier_cta_start(s->bars, c->slot, c->warps);
+    memset(s->bars[c->slot], 0, sizeof s->bars[c->slot]);
+    s->bar_live[c->slot] = c->warps;
     for (unsigned i = 0; i < c->warps; i++) {
         unsigned wi = c->first_warp + i;
         issue_warp *w = &s->w[wi];
@@ -242,20 +243,76 @@ static void warp_try_finish(issue *s, unsigned wi)
     d->smem_bytes = c->smem_bytes;
     g_queue_push_tail(&s->done, d);
     wexec_cta_end(s->wx, slot);
-    barrier_cta_end(s->bars, slot);
     s->cta_live[slot] = false;
     s->n_ctas--;
 }
 
-static void release_barrier_mask(issue *s, unsigned slot, uint64_t mask)
+/* Releases barrier `id` of the CTA in `slot` if it is complete (kernels/frun.c bar_try_release):
+ * the waiting warps leave it next cycle; bar.red's result is written into each participating warp's
+ * destination now (the warps are stopped until then). */
+static void bar_try_release(issue *s, unsigned slot, unsigned id)
 {
-    if (!mask)
+    issue_bar *b = &s->bars[slot][id];
+    if (b->warps == 0 || !(b->expected ? b->threads >= b->expected : b->warps >= s->bar_live[slot]))
         return;
     blk_stat_add(s->inst, ISSUE_STAT_BARRIERS, 1);
     const cta_launch_t *c = &s->cta[slot];
-    for (unsigned i = 0; i < c->warps; i++)
-        if (mask >> i & 1)
-            s->pending_release |= UINT64_C(1) << (c->first_warp + i);
+    for (unsigned i = 0; i < c->warps; i++) {
+        if (!(b->waiting >> i & 1))
+            continue;
+        unsigned wi = c->first_warp + i;
+        issue_warp *w = &s->w[wi];
+        s->pending_release |= UINT64_C(1) << wi;
+        if (w->bar_dst != SM_NO_REG) {
+            uint64_t v = w->bar_kind == IR_BAR_RED_POPC ? b->popc : w->bar_kind == IR_BAR_RED_AND ? b->all : b->any;
+            uint64_t vals[IR_WARP_SIZE];
+            for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+                vals[l] = v;
+            wexec_write_slot(s->wx, wi, w->bar_dst, w->bar_mask, vals, UINT64_MAX);
+            w->bar_dst = SM_NO_REG;
+        }
+    }
+    *b = (issue_bar){0};
+}
+
+/* Warp `wi` arrives at a barrier (kernels/frun.c exec_bar); it counts its existing threads. */
+static void bar_arrive(issue *s, unsigned slot, unsigned wi, const wx_info *x)
+{
+    issue_bar *b = &s->bars[slot][x->bar_id];
+    const cta_launch_t *c = &s->cta[slot];
+    unsigned in_cta = wexec_warp_in_cta(s->wx, wi);
+    if (b->warps == 0) {
+        b->all = true;
+        b->any = false;
+    }
+    if (x->bar_kind == IR_BAR_RED_POPC || x->bar_kind == IR_BAR_RED_AND || x->bar_kind == IR_BAR_RED_OR) {
+        b->popc += (uint32_t)__builtin_popcount(x->bar_pred);
+        b->all = b->all && x->bar_pred == x->active;
+        b->any = b->any || x->bar_pred != 0;
+    }
+    b->warps++;
+    b->threads += MIN(IR_WARP_SIZE, c->threads - in_cta * IR_WARP_SIZE);
+    if (x->bar_count)
+        b->expected = x->bar_count;
+    if (x->bar_wait) {
+        issue_warp *w = &s->w[wi];
+        w->at_barrier = true;
+        w->bar_id = (uint8_t)x->bar_id;
+        w->bar_kind = x->bar_kind;
+        w->bar_dst = x->bar_dst;
+        w->bar_mask = x->active;
+        b->waiting |= UINT64_C(1) << in_cta;
+    }
+    bar_try_release(s, slot, x->bar_id);
+}
+
+/* A warp exited: barriers waiting for the whole CTA may now be complete. */
+static void bar_exit(issue *s, unsigned slot)
+{
+    g_assert(s->bar_live[slot] > 0);
+    s->bar_live[slot]--;
+    for (unsigned id = 0; id < BARRIER_IDS; id++)
+        bar_try_release(s, slot, id);
 }
 
 /* ---- inputs ----------------------------------------------------------------------------------- */
@@ -451,15 +508,12 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     s->tr_pc = h.pc;
 
     unsigned slot = wexec_warp_cta(s->wx, wi);
-    if (x.kind == WX_BAR && x.bar_wait) {
-        w->at_barrier = true;
-        w->bar_id = (uint8_t)x.bar_id;
-        release_barrier_mask(s, slot, barrier_arrive(s->bars, slot, wexec_warp_in_cta(s->wx, wi), x.bar_id));
-    }
+    if (x.kind == WX_BAR && x.bar_arrive)
+        bar_arrive(s, slot, wi, &x);
     if (!wexec_warp_live(s->wx, wi)) { /* exited */
         w->exited = true;
         queue_redirect(s, wi, true);
-        release_barrier_mask(s, slot, barrier_exit(s->bars, slot, wexec_warp_in_cta(s->wx, wi)));
+        bar_exit(s, slot);
         return true;
     }
     uint32_t func, pc;
@@ -578,7 +632,6 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->entries = (unsigned)blk_param_uint(s->inst, "ibuffer_entries");
     s->wx = wexec_new(env, sm_id, warps, ctas);
     s->sb = scoreboard_new(warps, env->k->total_regs + 1, blk_param_bool(s->inst, "source_reservations"));
-    s->bars = barrier_table_new(ctas);
     s->w = g_new0(issue_warp, warps);
     for (unsigned i = 0; i < warps; i++)
         s->w[i].ib = g_new0(decoded_t, s->entries);
@@ -634,7 +687,6 @@ void issue_free(issue *s)
         fclose(s->log);
     g_free(s->sched);
     g_free(s->w);
-    barrier_table_free(s->bars);
     scoreboard_free(s->sb);
     wexec_free(s->wx);
     g_free(s);

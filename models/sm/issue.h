@@ -95,13 +95,25 @@ typedef struct {
     uint16_t epoch;
     bool resident; /* belongs to a resident CTA and has not finished (completion included) */
     bool at_barrier;
-    uint8_t bar_id; /* the barrier it waits at (dumps) */
+    uint8_t bar_id;   /* the barrier it waits at */
+    uint8_t bar_kind; /* bar.red: which reduction (ir_bar_kind) */
+    uint16_t bar_dst; /* bar.red: the result's register slot, SM_NO_REG if none */
+    uint32_t bar_mask; /* bar.red: the lanes that receive the result */
     bool exited;    /* functionally finished; waits for its in-flight instructions */
     unsigned inflight;
     unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
     unsigned loads_pending;   /* loads whose global/local/const lanes read the image on return */
     uint64_t age;
 } issue_warp;
+
+/* One CTA barrier (kernels/frun.c's fbar): it releases when `expected` threads have arrived (a
+ * counted barrier) or, without a count, when every live warp of the CTA has arrived; bar.arrive
+ * counts without waiting. bar.red's reductions over the arriving lanes' predicates. */
+typedef struct {
+    uint32_t warps, threads, expected, popc;
+    bool all, any;
+    uint64_t waiting; /* warps (index within the CTA) waiting at it */
+} issue_bar;
 
 typedef struct {
     unsigned *warps; /* warp slots of this scheduler */
@@ -118,7 +130,8 @@ typedef struct {
     unsigned sm_id, warps, ctas, n_sched, parts, entries;
     wexec *wx;
     scoreboard *sb;
-    barrier_table *bars;
+    issue_bar bars[SM_MAX_CTAS][BARRIER_IDS];
+    unsigned bar_live[SM_MAX_CTAS]; /* warps of the CTA that have not exited (functionally) */
     issue_warp *w;
     issue_sched *sched;
     unsigned cta_live_warps[SM_MAX_CTAS];

@@ -700,16 +700,20 @@ static int exec_alu(wx_run *r, uint32_t active)
     return 0;
 }
 
+/* The barrier arrival of a warp (kernels/frun.c exec_bar): the id, the optional thread count (a
+ * positive multiple of 32), and for bar.red the lanes whose predicate holds; the bookkeeping and the
+ * release (with bar.red's result written to every participating warp) are issue's. */
 static int exec_bar(wx_run *r, wx_info *info, uint32_t active)
 {
     const ir_instr *in = r->in;
     unsigned kind = in->sub ? in->sub : IR_BAR_SYNC;
     simt_advance(&r->w->st, r->pc + 1);
+    info->bar_dst = SM_NO_REG;
     if (kind == IR_BAR_WARP_SYNC || active == 0)
         return 0;
-    if (kind == IR_BAR_RED_POPC || kind == IR_BAR_RED_AND || kind == IR_BAR_RED_OR)
-        return fail(r, -1, "bar.red is not supported by the timing model yet");
-    if (in->n_src < 1)
+    bool red = kind == IR_BAR_RED_POPC || kind == IR_BAR_RED_AND || kind == IR_BAR_RED_OR;
+    unsigned n_plain = red ? in->n_src - 1u : in->n_src; /* barrier id, optional count */
+    if (n_plain < 1 || (red && in->n_src < 2))
         return fail(r, -1, "malformed barrier");
     unsigned first = (unsigned)__builtin_ctz(active);
     ir_lanes v;
@@ -717,15 +721,31 @@ static int exec_bar(wx_run *r, wx_info *info, uint32_t active)
         return fail(r, -1, "malformed barrier");
     if (v.v[first] >= 16)
         return fail(r, (int)first, "barrier id %" G_GUINT64_FORMAT " is out of range (0..15)", v.v[first]);
-    if (in->n_src >= 2) {
-        ir_lanes cnt;
-        const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
-        if (!fetch(r, &in->src[1], &cnt) || cnt.v[first] != (uint64_t)c->warps * IR_WARP_SIZE)
-            return fail(r, (int)first,
-                        "a barrier with a thread count other than the whole block's is not "
-                        "supported by the timing model yet");
-    }
     info->bar_id = (uint32_t)v.v[first];
+    if (n_plain >= 2) {
+        ir_lanes cnt;
+        if (!fetch(r, &in->src[1], &cnt))
+            return fail(r, -1, "malformed barrier");
+        uint32_t count = (uint32_t)cnt.v[first];
+        if (count == 0 || count % IR_WARP_SIZE)
+            return fail(r, (int)first, "barrier thread count %u is not a positive multiple of 32", count);
+        info->bar_count = count;
+    }
+    if (red) {
+        const ir_operand *po = &in->src[in->n_src - 1];
+        ir_lanes p;
+        if (!fetch(r, po, &p))
+            return fail(r, -1, "malformed barrier");
+        for (uint32_t m = active; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if ((p.v[l] != 0) != (po->neg != 0))
+                info->bar_pred |= 1u << l;
+        }
+        if (in->n_dst > 0 && in->dst[0].kind == IR_OPND_REG)
+            info->bar_dst = (uint16_t)(r->x->env->k->funcs[r->func].reg_base + in->dst[0].u.reg);
+    }
+    info->bar_kind = (uint8_t)kind;
+    info->bar_arrive = true;
     info->bar_wait = kind != IR_BAR_ARRIVE;
     return 0;
 }

@@ -50,7 +50,12 @@ typedef struct {
     uint8_t bytes;    /* bytes per lane (vector: all elements) */
     /* WX_BAR */
     uint32_t bar_id;
-    bool bar_wait; /* bar.sync/barrier.sync (the warp waits); false for bar.arrive/bar.warp.sync */
+    bool bar_wait;     /* bar.sync/barrier.sync/bar.red (the warp waits); false for bar.arrive */
+    bool bar_arrive;   /* the warp arrives at barrier bar_id (bar.sync/arrive/red with active lanes) */
+    uint8_t bar_kind;  /* ir_bar_kind (IR_BAR_SYNC when the instruction gives none) */
+    uint32_t bar_count; /* the thread count operand, 0 = the whole CTA */
+    uint32_t bar_pred;  /* bar.red: the active lanes whose predicate is true */
+    uint16_t bar_dst;   /* bar.red: register slot of the result, SM_NO_REG if none */
     /* WX_BRA */
     bool diverged;
     /* WX_MEM atom/red: the lanes whose element is in global memory are not performed here but at
