@@ -36,7 +36,7 @@
 #define GTKW_VIEW_CYCLES 256
 /* Groups stay open while the rows shown so far fit on a screen; later groups start closed (a
  * full tb-gpu trace has hundreds of signals), and open with a click on their name. */
-#define GTKW_OPEN_ROWS 40
+#define GTKW_OPEN_ROWS 32
 /* GTKWave's named markers (A-Z), none placed. */
 #define GTKW_NAMED_MARKERS 26
 
@@ -126,7 +126,7 @@ static void write_body(FILE *f, const char *vcd_abs, uint64_t period_ps, const v
     fprintf(f, "[sst_width] %d\n", GTKW_SST_WIDTH);
     fprintf(f, "[signals_width] %d\n", GTKW_SIGNALS_WIDTH);
     char *open_group = NULL;
-    unsigned rows = 0; /* rows shown so far: a group's name and, if open, its signals */
+    unsigned rows = 0; /* rows shown so far: a group's two brace rows and, if open, its signals */
     bool closed = false;
     for (unsigned i = 0; i < n; i++) {
         char *group = gtkw_group_of(sigs[i].name);
@@ -137,7 +137,7 @@ static void write_body(FILE *f, const char *vcd_abs, uint64_t period_ps, const v
             while (i + members < n && gtkw_same_group(sigs[i + members].name, group))
                 members++;
             closed = closed || (rows > 0 && rows + 2 + members > GTKW_OPEN_ROWS);
-            rows += closed ? 1 : 2 + members;
+            rows += closed ? 2 : 2 + members;
             fprintf(f, "%s\n-%s\n", closed ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN, group);
             g_free(open_group);
             open_group = group;

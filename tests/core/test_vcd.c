@@ -2,6 +2,7 @@
  * .gtkw writer. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "models/core/gtkw.h"
@@ -253,6 +254,102 @@ static void test_gtkw(void)
     g_free(group);
 }
 
+/* Write vcd_text to a temporary VCD, a .gtkw for sigs beside it, and return the .gtkw text. */
+static char *gtkw_text_for(const char *vcd_text, const gtkw_signal *sigs, unsigned n)
+{
+    char *dir = g_dir_make_tmp("gpusc-gtkw-XXXXXX", NULL);
+    char *vcd_path = g_build_filename(dir, "run.vcd", NULL);
+    char *gtkw_path = g_build_filename(dir, "run.gtkw", NULL);
+    g_assert_true(g_file_set_contents(vcd_path, vcd_text, -1, NULL));
+    GError *err = NULL;
+    g_assert_true(gtkw_write(gtkw_path, vcd_path, PERIOD_PS, sigs, n, &err));
+    g_assert_no_error(err);
+    char *text = NULL;
+    g_assert_true(g_file_get_contents(gtkw_path, &text, NULL, NULL));
+    g_remove(gtkw_path);
+    g_remove(vcd_path);
+    g_rmdir(dir);
+    g_free(gtkw_path);
+    g_free(vcd_path);
+    g_free(dir);
+    return text;
+}
+
+/* The zoom on the "*" line, which must carry no marker (-1) and 26 unset named markers. */
+static double gtkw_zoom_of(const char *text)
+{
+    const char *line = strstr(text, "\n*");
+    g_assert_nonnull(line);
+    char *end = NULL;
+    double zoom = g_ascii_strtod(line + 2, &end);
+    g_assert_true(end != line + 2);
+    char *eol = strchr(end, '\n');
+    char *rest = g_strndup(end, (gsize)(eol - end));
+    char **fields = g_strsplit(g_strstrip(rest), " ", -1);
+    g_assert_cmpuint(g_strv_length(fields), ==, 27);
+    for (unsigned i = 0; fields[i]; i++)
+        g_assert_cmpstr(fields[i], ==, "-1");
+    g_strfreev(fields);
+    g_free(rest);
+    return zoom;
+}
+
+/* GTKWave opened these files at 0-4 ps (zoom 0 on a 1 ps timescale): the view must start where
+ * the dump starts and span the run, or 256 cycles of a long one. */
+static void test_gtkw_view(void)
+{
+    /* GTKWave shows 2^-zoom units per 200 px: 4096 units across 800 px is zoom -10. */
+    g_assert_cmpfloat(gtkw_zoom_for_span(4096, 800), ==, -10.0);
+    g_assert_cmpfloat(gtkw_zoom_for_span(100, 200), <, gtkw_zoom_for_span(50, 200));
+
+    static const gtkw_signal sigs[] = {{"alu.occ", 4}};
+    /* good_vcd: 10 ns units, 2 per cycle, changes from 0 to 8: the whole dump plus one cycle
+     * (10 units) across the 780 px wave pane. */
+    char *text = gtkw_text_for(good_vcd, sigs, 1);
+    g_assert_nonnull(strstr(text, "\n[timestart] 0\n"));
+    g_assert_nonnull(strstr(text, "[*] timescale 10000000 fs, clock period 20000 ps\n"));
+    g_assert_cmpfloat_with_epsilon(gtkw_zoom_of(text), -log2(10.0 * 200 / 780), 1e-5);
+    g_free(text);
+
+    /* A --trace-window dump starts late and runs long: start at its first time, show 256 cycles. */
+    static const char windowed[] = "$timescale 10 ns $end\n"
+                                   "$scope module top $end\n$scope module alu $end\n"
+                                   "$var wire 4 ! occ [3:0] $end\n"
+                                   "$upscope $end\n$upscope $end\n$enddefinitions $end\n"
+                                   "#600\n$dumpvars\nb1 !\n$end\n#602\nb10 !\n#5000\nb11 !\n";
+    text = gtkw_text_for(windowed, sigs, 1);
+    g_assert_nonnull(strstr(text, "\n[timestart] 600\n"));
+    g_assert_cmpfloat_with_epsilon(gtkw_zoom_of(text), -log2(256.0 * 2 * 200 / 780), 1e-5);
+    g_free(text);
+}
+
+/* Groups open while they fit in 32 rows (two brace rows plus the signals each), then closed. */
+static void test_gtkw_groups_closed(void)
+{
+    enum { N = 20 };
+    gtkw_signal sigs[N];
+    char *names[N];
+    for (unsigned i = 0; i < N; i++) {
+        names[i] = g_strdup_printf("tb.sm%u.x", i);
+        sigs[i] = (gtkw_signal){names[i], 1};
+    }
+    char *text = gtkw_text_for(good_vcd, sigs, N);
+    /* Ten groups of three rows fit (30), the eleventh would make 33. */
+    g_assert_nonnull(strstr(text, "@800200\n-tb.sm9\n@28\ntb.sm9.x\n@1000200\n-tb.sm9\n"));
+    g_assert_nonnull(strstr(text, "@c00200\n-tb.sm10\n@28\ntb.sm10.x\n@1000200\n-tb.sm10\n"));
+    g_assert_nonnull(strstr(text, "@c00200\n-tb.sm19\n"));
+    unsigned open = 0, closed = 0;
+    for (const char *p = text; (p = strstr(p, "@800200\n")); p++)
+        open++;
+    for (const char *p = text; (p = strstr(p, "@c00200\n")); p++)
+        closed++;
+    g_assert_cmpuint(open, ==, 10);
+    g_assert_cmpuint(closed, ==, 10);
+    g_free(text);
+    for (unsigned i = 0; i < N; i++)
+        g_free(names[i]);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -262,5 +359,7 @@ int main(int argc, char **argv)
     g_test_add_func("/vcd/malformed", test_malformed);
     g_test_add_func("/vcd/fuzz", test_fuzz);
     g_test_add_func("/gtkw/write", test_gtkw);
+    g_test_add_func("/gtkw/view", test_gtkw_view);
+    g_test_add_func("/gtkw/groups-closed", test_gtkw_groups_closed);
     return g_test_run();
 }
