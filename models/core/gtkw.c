@@ -1,8 +1,8 @@
 /* gtkw.c — GTKWave save-file writer.
  *
- * Save-file syntax used: "[dumpfile]", "[timestart]", "[*]" comment lines; a "*<zoom> <marker>
- * <named markers>" line sets the zoom (GTKWave shows 2^-zoom time units per 200 pixels) and the
- * markers (-1: none); "@<flags>" sets the display flags of the traces that follow: 0x22 hex +
+ * Save-file syntax used: "[dumpfile]", "[savefile]", "[timestart]", "[*]" comment lines; a
+ * "*<zoom> <marker> <named markers>" line sets the zoom (GTKWave shows 2^-zoom time units per 200
+ * pixels) and the markers (-1: none); "@<flags>" sets the display flags of the traces that follow: 0x22 hex +
  * right-justified (vectors), 0x28 binary + right-justified (bits), 0x800200 group begin (open),
  * 0xc00200 group begin (closed), 0x1000200 group end; a "-name" line is a blank/comment trace
  * carrying the group's name. Checked by opening the files in GTKWave 3.3.118 (docs/framework.md).
@@ -17,19 +17,19 @@
 #include "models/core/vcd.h"
 #include "sc/gsc.h"
 
-#define GTKW_FLAGS_HEX         "@22"
-#define GTKW_FLAGS_BIN         "@28"
-#define GTKW_FLAGS_GROUP_BEGIN "@800200"
+#define GTKW_FLAGS_HEX          "@22"
+#define GTKW_FLAGS_BIN          "@28"
+#define GTKW_FLAGS_GROUP_BEGIN  "@800200"
 #define GTKW_FLAGS_GROUP_CLOSED "@c00200"
-#define GTKW_FLAGS_GROUP_END   "@1000200"
+#define GTKW_FLAGS_GROUP_END    "@1000200"
 
 /* Window geometry written to the file; the wave pane is what is left of the width after the
  * signal search tree, the signal names and GTKWave's borders (measured: 780 px of 1400). */
-#define GTKW_WINDOW_WIDTH   1400
-#define GTKW_WINDOW_HEIGHT  900
-#define GTKW_SST_WIDTH      260
-#define GTKW_SIGNALS_WIDTH  320
-#define GTKW_WAVE_PIXELS    (GTKW_WINDOW_WIDTH - GTKW_SST_WIDTH - GTKW_SIGNALS_WIDTH - 40)
+#define GTKW_WINDOW_WIDTH     1400
+#define GTKW_WINDOW_HEIGHT    900
+#define GTKW_SST_WIDTH        260
+#define GTKW_SIGNALS_WIDTH    320
+#define GTKW_WAVE_PIXELS      (GTKW_WINDOW_WIDTH - GTKW_SST_WIDTH - GTKW_SIGNALS_WIDTH - 40)
 #define GTKW_PIXELS_PER_FRAME 200.0 /* GTKWave's unit of zoom */
 /* The initial view shows this many cycles from the start of the dump (or the whole run if it is
  * shorter): enough to see a few hundred cycles of pipeline activity. */
@@ -114,13 +114,16 @@ static void write_view(FILE *f, const vcd *v, uint64_t period_ps)
     fprintf(f, "\n");
 }
 
-static void write_body(FILE *f, const char *vcd_abs, uint64_t period_ps, const vcd *v,
+static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, uint64_t period_ps, const vcd *v,
                        const gtkw_signal *sigs, unsigned n)
 {
     fprintf(f, "[*] GTKWave save file written by gpusc\n");
     fprintf(f, "[*] timescale %" G_GUINT64_FORMAT " fs, clock period %" G_GUINT64_FORMAT " ps\n",
             v ? vcd_timescale_fs(v) : 1000, period_ps);
     fprintf(f, "[dumpfile] \"%s\"\n", vcd_abs);
+    /* With its own path recorded, GTKWave finds the VCD relative to the save file when the pair
+     * has been moved or copied elsewhere (without it, it exits: "Could not initialize"). */
+    fprintf(f, "[savefile] \"%s\"\n", gtkw_abs);
     write_view(f, v, period_ps);
     fprintf(f, "[size] %d %d\n", GTKW_WINDOW_WIDTH, GTKW_WINDOW_HEIGHT);
     fprintf(f, "[sst_width] %d\n", GTKW_SST_WIDTH);
@@ -166,7 +169,9 @@ bool gtkw_write(const char *gtkw_path, const char *vcd_path, uint64_t period_ps,
         return false;
     }
     char *vcd_abs = g_canonicalize_filename(vcd_path, NULL);
-    write_body(f, vcd_abs, period_ps, v, sigs, n);
+    char *gtkw_abs = g_canonicalize_filename(gtkw_path, NULL);
+    write_body(f, vcd_abs, gtkw_abs, period_ps, v, sigs, n);
+    g_free(gtkw_abs);
     g_free(vcd_abs);
     vcd_free(v);
     if (fclose(f) != 0) {

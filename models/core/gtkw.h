@@ -1,6 +1,7 @@
 /* gtkw.h — GTKWave save files (.gtkw) beside a run's VCD.
  *
- * The save file names the VCD ([dumpfile]), starts the view where the dump starts ([timestart]: 0,
+ * The save file names the VCD ([dumpfile]) and itself ([savefile], so that GTKWave finds the VCD
+ * relative to it when both were moved together), starts the view where the dump starts ([timestart]: 0,
  * or the first cycle of a --trace-window), zooms so that the first 256 cycles (or the whole dump if
  * shorter) fill the wave pane, places no marker, and lists the traced signals grouped by block: one
  * collapsible group per block instance (or per channel for latch fields), signals in trace order,

@@ -234,7 +234,7 @@ static void test_gtkw(void)
     g_assert_no_error(err);
     char *text = NULL;
     g_assert_true(g_file_get_contents(gtkw_path, &text, NULL, NULL));
-    char *dumpfile = g_strdup_printf("[dumpfile] \"%s\"\n", vcd_path);
+    char *dumpfile = g_strdup_printf("[dumpfile] \"%s\"\n[savefile] \"%s\"\n", vcd_path, gtkw_path);
     g_assert_nonnull(strstr(text, dumpfile));
     /* Groups per block, signals in order, vectors hex (@22) with ranges, bits binary (@28). */
     const char *expected = "@800200\n-alu\n@22\ntop.alu.occ[3:0]\n@28\ntop.alu.busy\n@1000200\n-alu\n"
