@@ -39,6 +39,15 @@ static const blk_param_desc params[] = {
     {"l1_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "L1D hit latency after the lookup [A]"},
     {"mshrs", BLK_PARAM_UINT, "32", "1", "1024", NULL, "entries", "L1D MSHR entries [S: 32]"},
     {"mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests", "requests merged per MSHR [S: 8]"},
+    {"const_sets", BLK_PARAM_UINT, "64", "1", "65536", NULL, "sets",
+     "constant cache sets [S: GTX480 gpgpu_const_cache:l1 N:64:64:2]"},
+    {"const_line", BLK_PARAM_UINT, "64", "16", "128", NULL, "bytes", "constant cache line [S]"},
+    {"const_ways", BLK_PARAM_UINT, "2", "1", "64", NULL, "ways", "constant cache associativity [S]"},
+    {"const_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles",
+     "constant cache hit latency after the lookup [A: as the L1D]"},
+    {"const_mshrs", BLK_PARAM_UINT, "8", "1", "1024", NULL, "entries", "constant cache MSHR entries [A]"},
+    {"const_mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests",
+     "requests merged per constant cache MSHR [A]"},
     {"smem_banks", BLK_PARAM_UINT, "32", "1", "64", NULL, "banks", "scratchpad banks [S: 32]"},
     {"smem_bank_width", BLK_PARAM_UINT, "4", "1", "16", NULL, "bytes", "scratchpad bank word [S: 4]"},
     {"smem_broadcast", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "same-word reads cost one access [S]"},
@@ -76,17 +85,23 @@ static const blk_stat_desc stats[] = {
                               NULL},
     [LDST_STAT_MEM_REQS] = {"mem_reqs", BLK_STAT_COUNTER, "requests", "requests sent below", NULL},
     [LDST_STAT_L1_HIT_RATE] = {"l1_hit_rate", BLK_STAT_DERIVED, "ratio", "L1D read hits / reads", hit_rate},
+    [LDST_STAT_CONST_HITS] = {"const_hits", BLK_STAT_COUNTER, "accesses", "constant cache read hits", NULL},
+    [LDST_STAT_CONST_MISSES] = {"const_misses", BLK_STAT_COUNTER, "accesses",
+                                "constant cache read misses (new MSHR)", NULL},
+    [LDST_STAT_CONST_MERGED] = {"const_merged", BLK_STAT_COUNTER, "accesses",
+                                "constant cache reads merged into a pending miss", NULL},
 };
 
 static const blk_state_desc state[] = {
     {"inflight", 8, "memory instructions in flight"},
     {"warp", 8, "warp of the last instruction started"},
     {"hit", 1, "the last L1D lookup hit"},
+    {"const_hit", 1, "the last constant cache lookup hit"},
 };
 
 const blk_desc ldst_desc = {
     "ldst",
-    "load/store unit: coalescing, scratchpad banks, L1D with MSHRs, requests below",
+    "load/store unit: coalescing, scratchpad banks, L1D and constant cache with MSHRs, requests below",
     "docs/baseline-design.md §2.2 ldst; §5.3",
     ports,
     BLK_N(ports),
@@ -153,6 +168,11 @@ static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
     q->warp = op->it.warp;
     q->kind = (uint8_t)kind;
     q->client = 0;
+    if (op->txn_space == IR_SPACE_CONST) { /* a constant cache line fill */
+        q->addr = t->addr & ~(uint64_t)(l->const_line - 1);
+        q->bytes = l->const_line;
+        q->client = 2;
+    }
     if (kind != MEM_READ) {
         q->mask_lo = t->byte_mask[0];
         q->mask_hi = t->size > 64 ? t->byte_mask[1] : 0;
@@ -242,7 +262,7 @@ static void op_start(ldst *l, uint64_t now)
     if (gl.active) {
         /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16 */
         gl.size = MIN(gl.size, 16u);
-        op->n_txn = coalesce_transactions(&gl, l->line, 0, op->txn);
+        op->n_txn = coalesce_transactions(&gl, op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
     }
     l->busy_until = now + busy;
     l->cur = op;
@@ -260,6 +280,28 @@ static void ldst_perform_store(ldst *l, const ldst_op *op, const coalesce_txn *t
     }
 }
 
+/* A const-space load transaction through the constant cache; false: no line/MSHR, retry. */
+static bool const_read(ldst *l, ldst_op *op, uint64_t now)
+{
+    const coalesce_txn *t = &op->txn[op->next_txn];
+    cache_fail why;
+    cache_status st = cache_read(l->cc, l->cc_mshr, t->addr, op->id, op->it.warp, &why);
+    if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE)
+        return false;
+    op->pending++;
+    l->tr_const_hit = st == CACHE_HIT;
+    if (st == CACHE_HIT) {
+        blk_stat_add(l->inst, LDST_STAT_CONST_HITS, 1);
+        schedule(l, op, now + l->const_latency);
+    } else if (st == CACHE_HIT_RESERVED) {
+        blk_stat_add(l->inst, LDST_STAT_CONST_MERGED, 1);
+    } else {
+        blk_stat_add(l->inst, LDST_STAT_CONST_MISSES, 1);
+        send_req(l, op, op->next_txn, MEM_READ);
+    }
+    return true;
+}
+
 /* One line transaction of the current instruction per cycle. */
 static void op_step_txn(ldst *l, uint64_t now)
 {
@@ -269,6 +311,11 @@ static void op_step_txn(ldst *l, uint64_t now)
     const coalesce_txn *t = &op->txn[op->next_txn];
     switch (op->it.kind) {
     case 0: { /* load */
+        if (op->txn_space == IR_SPACE_CONST) {
+            if (!const_read(l, op, now))
+                return;
+            break;
+        }
         cache_fail why;
         cache_status st = cache_read(l->l1, l->mshr, t->addr, op->id, op->it.warp, &why);
         if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
@@ -312,11 +359,14 @@ static void take_responses(ldst *l)
     while (gsc_fifo_can_get(in)) {
         gsc_fifo_get(in, &r);
         if (r.kind == MEM_READ) {
-            uint64_t line = cache_tags_line_addr(l->l1, r.addr);
-            cache_tags_fill(l->l1, r.addr, r.warp);
-            if (cache_mshr_mark_ready(l->mshr, line)) {
+            bool cst = r.client == 2; /* a constant cache fill: the L1D is not touched */
+            cache_tags *tags = cst ? l->cc : l->l1;
+            cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
+            uint64_t line = cache_tags_line_addr(tags, r.addr);
+            cache_tags_fill(tags, r.addr, r.warp);
+            if (cache_mshr_mark_ready(mshr, line)) {
                 uint64_t req, la;
-                while (cache_mshr_next_ready(l->mshr, &req, &la))
+                while (cache_mshr_next_ready(mshr, &req, &la))
                     op_piece_done(l, (unsigned)req);
             }
         } else {
@@ -412,6 +462,15 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
         gsc_fatal("%s: %s", l->inst->path, err->message);
     l->mshr = cache_mshr_new((unsigned)blk_param_uint(l->inst, "mshrs"),
                              (unsigned)blk_param_uint(l->inst, "mshr_merge"));
+    l->const_line = (unsigned)blk_param_uint(l->inst, "const_line");
+    cache_config ccc = {(unsigned)blk_param_uint(l->inst, "const_sets"),
+                        (unsigned)blk_param_uint(l->inst, "const_ways"), l->const_line, CACHE_INDEX_LINEAR};
+    l->cc = cache_tags_new(&ccc, &err);
+    if (!l->cc)
+        gsc_fatal("%s: constant cache: %s", l->inst->path, err->message);
+    l->cc_mshr = cache_mshr_new((unsigned)blk_param_uint(l->inst, "const_mshrs"),
+                                (unsigned)blk_param_uint(l->inst, "const_mshr_merge"));
+    l->const_latency = (unsigned)blk_param_uint(l->inst, "const_latency");
     coalesce_smem_config_init(&l->smem);
     l->smem.banks = (unsigned)blk_param_uint(l->inst, "smem_banks");
     l->smem.bank_width = (unsigned)blk_param_uint(l->inst, "smem_bank_width");
@@ -426,6 +485,7 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     blk_trace_state(l->inst, "inflight", GSC_U32, &l->tr_inflight);
     blk_trace_state(l->inst, "warp", GSC_U32, &l->tr_warp);
     blk_trace_state(l->inst, "hit", GSC_U8, &l->tr_hit);
+    blk_trace_state(l->inst, "const_hit", GSC_U8, &l->tr_const_hit);
     blk_inst_on_elaborate(l->inst, ldst_elaborate, l);
     return l;
 }
@@ -450,5 +510,7 @@ void ldst_free(ldst *l)
     g_queue_clear_full(&l->releases, g_free);
     cache_tags_free(l->l1);
     cache_mshr_free(l->mshr);
+    cache_tags_free(l->cc);
+    cache_mshr_free(l->cc_mshr);
     g_free(l);
 }

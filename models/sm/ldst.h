@@ -8,9 +8,15 @@
  *  - shared (and shared atomics): coalesce_smem_cycles(k) bank cycles; the unit is busy k cycles and
  *    the result is ready `smem_latency` + k - 1 cycles after the instruction starts;
  *  - kernel/call parameters: `param_latency` cycles, one cycle busy;
- *  - global/local/const loads: one transaction per touched L1 line, one per cycle; a hit is ready
+ *  - global/local loads: one transaction per touched L1 line, one per cycle; a hit is ready
  *    `l1_latency` cycles after its lookup, a miss allocates (MSHR, merge on a pending line) and sends
  *    a MEM_READ; the fill makes the merged requests ready;
+ *  - const-space loads (ld.const): the same through the constant cache (GTX480: 64 sets x 64 B x 2
+ *    ways, `const_*` parameters) with its own MSHRs: one transaction per touched 64-B line, a hit
+ *    ready `const_latency` cycles after its lookup, a miss sends a line-sized MEM_READ with
+ *    client = 2 whose response fills the constant cache only (the L1D is not touched). Generic
+ *    loads never reach it: kernels/kload.h resolves a generic address in the const bank to the
+ *    global space (cvta.const is the identity), so they go through the L1D as on Fermi;
  *  - global/local stores: the deferred global lanes write the image now (store_data, the point where
  *    the store is performed); write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
  *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction with
@@ -46,6 +52,9 @@ enum {
     LDST_STAT_ATOMIC_TXN,
     LDST_STAT_MEM_REQS,
     LDST_STAT_L1_HIT_RATE,
+    LDST_STAT_CONST_HITS,
+    LDST_STAT_CONST_MISSES,
+    LDST_STAT_CONST_MERGED,
 };
 
 typedef struct ldst_op ldst_op;
@@ -56,8 +65,11 @@ typedef struct {
     unsigned sm_id;
     cache_tags *l1;
     cache_mshr *mshr;
+    cache_tags *cc;       /* the constant cache (read-only; its own MSHRs) */
+    cache_mshr *cc_mshr;
     coalesce_smem_config smem;
     unsigned line, l1_latency, smem_latency, param_latency;
+    unsigned const_line, const_latency;
     ldst_op *cur;    /* the instruction being processed */
     GPtrArray *ops;  /* in-flight ops indexed by id (NULL = free) */
     GQueue reqs;     /* mem_req_t waiting for room */
@@ -69,6 +81,7 @@ typedef struct {
     uint32_t tr_inflight;
     uint32_t tr_warp;
     uint8_t tr_hit;
+    uint8_t tr_const_hit;
 } ldst;
 
 extern const blk_desc ldst_desc;

@@ -19,6 +19,11 @@
 #    T(K) - T(1) = 16 * (K - 1), K = 2, 4, 8.
 #  6 barrier: warp 1 arrives last at bar.sync in cycle c (issue log); both warps issue their next
 #    instruction in cycle c + 1.
+#  7 constant cache (const_hit_miss.ptx): 8 dependent ld.const of one word: one miss pays
+#    mem_fixed.latency once (+100 -> +100), 7 hits pay ldst.const_latency (+4 -> +28); 8 dependent
+#    loads of 8 lines: 8 misses (+100 -> +800). Statistics: const_hits/const_misses 7/1 and 0/8 with
+#    no L1D access; a global load, the 8 const misses, the same global load again: L1D 1 miss, 1 hit
+#    (the const fills did not enter the L1D). The outputs equal gpusc-run --functional's.
 tb="$top_builddir/testbench/tb-sm"
 ptx="$top_srcdir/tests/sm/ptx"
 tmp=$(mktemp -d)
@@ -33,7 +38,7 @@ check() { # name expected got
     n=$((n + 1))
     if [ "$2" = "$3" ]; then echo "ok $n - $1 ($3)"; else echo "not ok $n - $1: expected $2, got $3"; cat "$tmp/err"; fail=1; fi
 }
-echo "1..14"
+echo "1..21"
 for L in 4 10; do
     a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.sp_latency=$L)
     b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.sp_latency=$L)
@@ -71,4 +76,30 @@ after=$(awk -v l="$last" '$1 > l && $6 == 0 { print $1; exit }' "$tmp/log")
 after1=$(awk -v l="$last" '$1 > l && $6 == 1 { print $1; exit }' "$tmp/log")
 check "barrier: warp 0 issues on the cycle after the last arrival" $((last + 1)) "$after"
 check "barrier: warp 1 issues on the cycle after the last arrival" $((last + 1)) "$after1"
+stat() { # name json: the value of statistic `name` (ldst's names are unique in tb-sm's JSON)
+    sed -n "s/.*\"$1\": {\"value\": \([0-9]*\).*/\1/p" "$2"
+}
+cstats() { # json: const_hits const_misses l1_hits l1_misses l1_merged
+    echo "$(stat const_hits "$1") $(stat const_misses "$1") $(stat l1_hits "$1") $(stat l1_misses "$1") $(stat l1_merged "$1")"
+}
+cptx="--ptx $ptx/const_hit_miss.ptx --grid 1 --block 32"
+co="--arg 0" # out = 0: no stores
+a=$(cycles $cptx --entry chit $co --set mem_fixed.latency=200); b=$(cycles $cptx --entry chit $co --set mem_fixed.latency=300)
+check "constant cache: one miss pays the memory latency once" 100 $((b - a))
+a=$(cycles $cptx --entry chit $co --set ldst.const_latency=1); b=$(cycles $cptx --entry chit $co --set ldst.const_latency=5)
+check "constant cache: hits pay const_latency (7 hits)" 28 $((b - a))
+a=$(cycles $cptx --entry cmiss $co --set mem_fixed.latency=200); b=$(cycles $cptx --entry cmiss $co --set mem_fixed.latency=300)
+check "constant cache: 8 lines, 8 misses pay the memory latency each" 800 $((b - a))
+same=0
+for e in chit cmiss mixed; do
+    in=""; [ $e = mixed ] && in="--arg in:$tmp/zeros"
+    "$tb" $base $cptx --entry $e --arg out:"$tmp/t$e":8 $in --stats-json="$tmp/$e.json" >/dev/null 2>"$tmp/err" || same=1
+    "$top_builddir/kernels/tools/gpusc-run" --functional $cptx --entry $e --arg out:"$tmp/f$e":8 $in \
+        >/dev/null 2>>"$tmp/err" || same=1
+    cmp "$tmp/t$e" "$tmp/f$e" >>"$tmp/err" 2>&1 || same=1
+done
+check "constant cache: the loaded values equal the functional runner's" 0 $same
+check "constant cache: chit: 7 hits, 1 miss, no L1D access" "7 1 0 0 0" "$(cstats "$tmp/chit.json")"
+check "constant cache: cmiss: 8 misses, no L1D access" "0 8 0 0 0" "$(cstats "$tmp/cmiss.json")"
+check "constant cache: const fills leave the L1D alone (global miss, then hit)" "0 8 1 1 0" "$(cstats "$tmp/mixed.json")"
 exit $fail
