@@ -19,8 +19,10 @@
  * I-buffer head is valid for the warp's current PC, the scoreboard shows no RAW/WAW hazard, it does
  * not wait at a barrier, and the head's unit FIFO has room; the policy orders the ready warps and the
  * first one issues (one instruction per scheduler per cycle, GTX480's max_insn_issue_per_warp 1).
- * A cycle without issue is charged to one stall reason (see issue_stall). A barrier completes when
- * the last live warp of the CTA arrives; its waiting warps may issue from the next cycle.
+ * A cycle without issue is charged to one stall reason (see issue_stall). A barrier completes (as
+ * kernels/frun.c) when the last live warp of the CTA arrives, or with a thread count when the arrived
+ * warps' threads reach it (bar.arrive counts without waiting); its waiting warps may issue from the
+ * next cycle, and bar.red's result is written into their destination at the release.
  * Extension points: the policy (policy_new spec in `policy`), the scoreboard's source reservations
  * (`source_reservations`), and a chain of resource checks before issue (issue_add_check).
  */
