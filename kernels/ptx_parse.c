@@ -1619,9 +1619,11 @@ static void check_src(ptx_parser *P, ir_instr *in, raw_operand *r, char shape, u
             fail_at(P, &r->tok, "unexpected label");
         break;
     }
-    if (o->neg && (shape != 'p' || o->kind != IR_OPND_REG))
-        fail_at(P, &r->tok, "'!' only applies to predicate registers");
     ir_type t = ir_instr_src_type(in, i);
+    /* and/or/xor/not/mov/selp-c/setp-c on .pred take `!%p` too: their shape is 'a' but the type is
+     * .pred (ir_exec applies the neg for predicate-typed sources). */
+    if (o->neg && ((shape != 'p' && t != IR_T_PRED) || o->kind != IR_OPND_REG))
+        fail_at(P, &r->tok, "'!' only applies to predicate registers");
     check_reg_kind(P, r, t);
     if (o->kind == IR_OPND_MEM && o->u.mem.base_reg != IR_NONE && reg_is_pred(P, o->u.mem.base_reg))
         fail_at(P, &r->tok, "a predicate register can not be an address");

@@ -1,6 +1,7 @@
 /* test_ptx_parse.c — the PTX front end on well-formed input: declarations, parameters, scopes,
  * calls, labels, initialisers, immediates, every instruction family, and print/parse round trips of
  * every committed PTX file. */
+#include "kernels/ir_exec.h"
 #include "kernels/ptx_parse.h"
 
 #include <string.h>
@@ -930,6 +931,59 @@ static void test_roundtrip_function_order(void)
 }
 
 /* ---- names and lookups -------------------------------------------------------------------------- */
+/* `!%p` on the .pred sources of and/or/xor/not/mov (shape 'a', type .pred), selp's c and setp's c:
+ * the parser keeps the neg and ir_exec applies it exactly once (raw register values go in). */
+typedef struct {
+    const char *text;
+    uint64_t p2, p3; /* raw values of %p2 and %p3 */
+    uint64_t want;   /* dst[0] lane 0 */
+} neg_case;
+
+static void test_pred_negation_exec(void)
+{
+    static const neg_case cases[] = {
+        { "and.pred %p1, %p2, !%p3;", 1, 1, 0 }, { "and.pred %p1, %p2, !%p3;", 1, 0, 1 },
+        { "or.pred %p1, !%p2, %p3;", 1, 0, 0 },  { "or.pred %p1, !%p2, %p3;", 0, 0, 1 },
+        { "xor.pred %p1, %p2, !%p3;", 1, 1, 1 }, { "xor.pred %p1, !%p2, !%p3;", 1, 0, 1 },
+        { "not.pred %p1, !%p2;", 1, 0, 1 },      { "not.pred %p1, !%p2;", 0, 0, 0 },
+        { "mov.pred %p1, !%p2;", 1, 0, 0 },      { "mov.pred %p1, !%p2;", 0, 0, 1 },
+        { "selp.b32 %r1, 7, 9, !%p2;", 1, 0, 9 }, { "selp.b32 %r1, 7, 9, !%p2;", 0, 0, 7 },
+        { "setp.eq.and.u32 %p1, 5, 5, !%p2;", 1, 0, 0 },
+        { "setp.eq.and.u32 %p1, 5, 5, !%p2;", 0, 0, 1 },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        char *text = g_strdup_printf(HEADER ".visible .entry k()\n{\n.reg .pred %%p<4>;\n.reg .b32 %%r<4>;\n"
+                                            ".reg .f32 %%f<4>;\n.reg .b64 %%rd<4>;\n%s\nret;\n}\n",
+                                     cases[c].text);
+        ir_module *m = parse_ok(text);
+        const ir_func *f = g_ptr_array_index(m->funcs, 0);
+        const ir_instr *in = ir_func_instr(f, 0);
+        char *printed = print_module(m);
+        g_assert_nonnull(strstr(printed, "!%p"));
+        ir_exec_ctx x;
+        memset(&x, 0, sizeof x);
+        x.in = in;
+        x.active = 0xffffffffu;
+        for (unsigned s = 0; s < in->n_src; s++) {
+            const ir_operand *o = &in->src[s];
+            uint64_t v = o->kind == IR_OPND_IMM ? o->u.imm : 0;
+            if (o->kind == IR_OPND_REG) {
+                const char *name = g_array_index(f->regs, ir_reg, o->u.reg).name;
+                v = strcmp(name, "%p2") == 0 ? cases[c].p2 : strcmp(name, "%p3") == 0 ? cases[c].p3 : 0;
+            }
+            for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+                x.src[s].v[l] = v;
+        }
+        g_assert_cmpint(ir_exec(&x), ==, IR_EXEC_OK);
+        if (x.dst[0].v[0] != cases[c].want)
+            g_test_message("%s with p2=%u p3=%u", cases[c].text, (unsigned)cases[c].p2, (unsigned)cases[c].p3);
+        g_assert_cmpuint(x.dst[0].v[0], ==, cases[c].want);
+        g_free(printed);
+        ir_module_free(m);
+        g_free(text);
+    }
+}
+
 static void test_names(void)
 {
     g_assert_cmpstr(ir_type_name(IR_T_S32), ==, "s32");
@@ -953,6 +1007,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ptx/names", test_names);
+    g_test_add_func("/ptx/pred-negation-exec", test_pred_negation_exec);
     g_test_add_func("/ptx/struct-param-offsets", test_struct_param_offsets);
     g_test_add_func("/ptx/reg-vector-decl", test_reg_vector_decl);
     g_test_add_func("/ptx/labels", test_labels);
