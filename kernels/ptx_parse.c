@@ -1358,6 +1358,9 @@ static void parse_vector(ptx_parser *P, ir_operand *o)
         ptx_token at = P->tok;
         if (n == 4)
             fail_at(P, &at, "a vector operand has at most 4 elements");
+        /* IR_OPND_VEC holds registers only; frun, warp_exec and regalloc read it that way. */
+        if (at.kind == PTX_TOK_INT || at.kind == PTX_TOK_FLOAT || at.kind == PTX_TOK_FBITS || is_punct(&at, '-'))
+            fail_at(P, &at, "unsupported: immediate in a vector operand (move it to a register first)");
         if (at.kind != PTX_TOK_WORD)
             fail_at(P, &at, "expected a register in the vector operand, got %s", tok_show(P, &at));
         advance(P);

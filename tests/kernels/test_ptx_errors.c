@@ -59,6 +59,9 @@ static const error_case cases[] = {
     { PRE "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f0}, [tex, {%f1, %f2}];" POST, 10, 2,
       "unsupported instruction 'tex'", UNS },
     { PRE "\tmul.rn.f16x2 %r1, %r2, %r3;" POST, 10, 2, "unsupported type .f16x2", UNS },
+    { PRE "\tst.global.v2.u32 [%rd1], {%r1, 0};" POST, 10, 33, "unsupported: immediate in a vector operand", UNS },
+    { PRE "\tst.global.v2.f32 [%rd1], {-1.5, %f1};" POST, 10, 28, "unsupported: immediate in a vector operand", UNS },
+    { PRE "\tand.b32 %r1, %r2, !%p1;" POST, 10, 20, "'!' only applies to predicate registers", SYN },
     /* immediates and characters */
     { PRE "\tmov.f32 %f1, 0f3F80;" POST, 10, 15, "bad f32 literal", SYN },
     { PRE "\tmov.f64 %f1, 0d3FF0;" POST, 10, 15, "bad f64 literal", SYN },
