@@ -1521,9 +1521,24 @@ static bool reg_is_pred(ptx_parser *P, uint32_t r)
     return reg_at(P, r)->type == IR_T_PRED;
 }
 
-/* Predicate-ness of a register must match the operand's type (sizes are not checked: ptxas accepts
- * any same-width register, and nvcc relies on it). */
-static void check_reg_kind(ptx_parser *P, const raw_operand *r, ir_type want)
+/* ptxas's operand type check. Bit-size registers (.bN) go with any type of their size; a float
+ * register (.fN) does not go with an integer (.uN/.sN) type, nor an integer register with a float
+ * type. Sizes match exactly, except that ld/ldu/st/cvt take registers wider than their type
+ * (PTX's relaxed rule for them). Vector elements of mov (packing) are not size checked. */
+static bool reg_type_fits(ir_type reg, ir_type want, bool wider_ok, bool check_size)
+{
+    bool rf = ir_type_is_float(reg), wf = ir_type_is_float(want);
+    bool rb = reg >= IR_T_B8 && reg <= IR_T_B128, wb = want >= IR_T_B8 && want <= IR_T_B128;
+    if (!rb && !wb && rf != wf)
+        return false;
+    if (!check_size)
+        return true;
+    unsigned rbits = ir_type_bits(reg), wbits = ir_type_bits(want);
+    return rbits == wbits || (wider_ok && rbits > wbits);
+}
+
+/* Predicate-ness of a register must match the operand's type, and data registers must fit it. */
+static void check_reg_kind(ptx_parser *P, const ir_instr *in, const raw_operand *r, ir_type want)
 {
     const ir_operand *o = &r->o;
     uint32_t regs[4];
@@ -1534,13 +1549,18 @@ static void check_reg_kind(ptx_parser *P, const raw_operand *r, ir_type want)
         for (unsigned k = 0; k < o->comp; k++)
             if (o->u.vec_regs[k] != IR_NONE)
                 regs[n++] = o->u.vec_regs[k];
+    bool wider_ok = in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST || in->op == IR_OP_CVT;
+    bool check_size = !(o->kind == IR_OPND_VEC && in->op == IR_OP_MOV);
     for (unsigned k = 0; k < n; k++) {
-        bool p = reg_is_pred(P, regs[k]);
+        const ir_reg *rg = reg_at(P, regs[k]);
+        bool p = rg->type == IR_T_PRED;
         if (want == IR_T_PRED && !p)
-            fail_at(P, &r->tok, "%s is not a predicate register", reg_at(P, regs[k])->name);
+            fail_at(P, &r->tok, "%s is not a predicate register", rg->name);
         if (want != IR_T_PRED && want != IR_T_NONE && p)
-            fail_at(P, &r->tok, "predicate register %s used as a .%s operand", reg_at(P, regs[k])->name,
-                    ir_type_name(want));
+            fail_at(P, &r->tok, "predicate register %s used as a .%s operand", rg->name, ir_type_name(want));
+        if (want != IR_T_PRED && want != IR_T_NONE && !reg_type_fits((ir_type)rg->type, want, wider_ok, check_size))
+            fail_at(P, &r->tok, "register %s of type .%s does not fit the .%s operand of %s", rg->name,
+                    ir_type_name((ir_type)rg->type), ir_type_name(want), ir_op_name((ir_opcode)in->op));
     }
 }
 
@@ -1627,7 +1647,7 @@ static void check_src(ptx_parser *P, ir_instr *in, raw_operand *r, char shape, u
      * .pred (ir_exec applies the neg for predicate-typed sources). */
     if (o->neg && ((shape != 'p' && t != IR_T_PRED) || o->kind != IR_OPND_REG))
         fail_at(P, &r->tok, "'!' only applies to predicate registers");
-    check_reg_kind(P, r, t);
+    check_reg_kind(P, in, r, t);
     if (o->kind == IR_OPND_MEM && o->u.mem.base_reg != IR_NONE && reg_is_pred(P, o->u.mem.base_reg))
         fail_at(P, &r->tok, "a predicate register can not be an address");
     if (o->kind == IR_OPND_MEM && o->u.mem.base_sym != IR_NONE && in->space != IR_SPACE_NONE &&
@@ -1667,7 +1687,7 @@ static void check_dst(ptx_parser *P, ir_instr *in, raw_operand *r, unsigned i)
             if (o->u.vec_regs[k] == IR_NONE)
                 fail_at(P, &r->tok, "'_' is not allowed in mov");
     }
-    check_reg_kind(P, r, ir_instr_dst_type(in, i));
+    check_reg_kind(P, in, r, ir_instr_dst_type(in, i));
 }
 
 static void add_label_fixup(GArray *list, uint32_t instr, uint8_t slot, const raw_operand *r)

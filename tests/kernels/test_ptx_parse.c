@@ -984,6 +984,31 @@ static void test_pred_negation_exec(void)
     }
 }
 
+/* Register/instruction type pairs ptxas accepts (checked with ptxas 13, sm_75): bit-size registers
+ * with any type of their size, u/s interchangeably, wider registers for ld/st/cvt, mov packing. */
+static void test_operand_types_accepted(void)
+{
+    static const char *const lines[] = {
+        "add.f32 %r1, %r2, %r2;", "add.u32 %s1, %s1, %s1;", "add.s32 %u1, %u1, %u1;",
+        "mov.b32 %f1, %r1;", "mov.f32 %r1, %f1;", "and.b32 %f1, %f1, %f1;", "shl.b32 %f1, %f1, %r1;",
+        "ld.global.u32 %rd1, [%rd1];", "ld.global.u8 %r1, [%rd1];", "ld.global.f32 %r1, [%rd1];",
+        "ld.global.s32 %u1, [%rd1];", "ld.global.u16 %rs1, [%rd1];", "st.global.u8 [%rd1], %rd1;",
+        "st.global.u16 [%rd1], %r1;", "cvt.u32.u64 %rd1, %rd1;", "cvt.u64.u32 %rd1, %rd1;",
+        "cvt.u32.u16 %r1, %r1;", "cvt.rn.f32.f64 %f1, %rd1;", "mul.wide.u32 %rd1, %r1, %r1;",
+        "mov.b64 %rd1, {%r1, %r2};", "mov.b32 {%rs1, %rs2}, %r1;", "st.global.v2.f32 [%rd1], {%r1, %r2};",
+        "popc.b64 %r1, %rd1;", "cvt.rn.f16.f32 %rs1, %f1;", "set.eq.u32.f32 %r1, %f1, %f1;",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(lines); i++) {
+        char *text = g_strdup_printf(HEADER ".visible .entry k()\n{\n.reg .pred %%p<4>;\n.reg .b32 %%r<4>;\n"
+                                            ".reg .f32 %%f<4>;\n.reg .b64 %%rd<4>;\n.reg .u32 %%u<4>;\n"
+                                            ".reg .s32 %%s<4>;\n.reg .b16 %%rs<4>;\n%s\nret;\n}\n",
+                                     lines[i]);
+        ir_module *m = parse_ok(text);
+        ir_module_free(m);
+        g_free(text);
+    }
+}
+
 static void test_names(void)
 {
     g_assert_cmpstr(ir_type_name(IR_T_S32), ==, "s32");
@@ -1008,6 +1033,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ptx/names", test_names);
     g_test_add_func("/ptx/pred-negation-exec", test_pred_negation_exec);
+    g_test_add_func("/ptx/operand-types-accepted", test_operand_types_accepted);
     g_test_add_func("/ptx/struct-param-offsets", test_struct_param_offsets);
     g_test_add_func("/ptx/reg-vector-decl", test_reg_vector_decl);
     g_test_add_func("/ptx/labels", test_labels);
