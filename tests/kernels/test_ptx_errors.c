@@ -62,6 +62,10 @@ static const error_case cases[] = {
     { PRE "\tst.global.v2.u32 [%rd1], {%r1, 0};" POST, 10, 33, "unsupported: immediate in a vector operand", UNS },
     { PRE "\tst.global.v2.f32 [%rd1], {-1.5, %f1};" POST, 10, 28, "unsupported: immediate in a vector operand", UNS },
     { PRE "\tand.b32 %r1, %r2, !%p1;" POST, 10, 20, "'!' only applies to predicate registers", SYN },
+    { PRE "\tmov.u32 %r1, %envreg3;" POST, 10, 15, "unsupported special register %envreg3", UNS },
+    { PRE "\tmov.u32 %r1, %pm0;" POST, 10, 15, "unsupported special register %pm0", UNS },
+    { PRE "\tmov.u64 %rd1, %pm7_64;" POST, 10, 16, "unsupported special register %pm7_64", UNS },
+    { PRE "\tmov.u32 %r1, %pmx;" POST, 10, 15, "undeclared register %pmx", SYN },
     /* operand types against register types (ptxas: "Arguments mismatch") */
     { PRE "\tadd.u32 %f1, %f2, %f2;" POST, 10, 10, "register %f1 of type .f32 does not fit the .u32 operand of add", SYN },
     { PRE "\tadd.u32 %r1, %f2, %r2;" POST, 10, 15, "register %f2 of type .f32 does not fit the .u32 operand", SYN },
