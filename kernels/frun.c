@@ -1037,10 +1037,34 @@ static G_GNUC_NO_INLINE void trace_instr(const flaunch *L, const fwarp *w, uint3
     GString *g = g_string_new(NULL);
     g_string_printf(g, "%" G_GUINT64_FORMAT " block (%u,%u,%u) warp %u %s pc %u mask %08x active %08x  ",
                     L->executed, L->ctaid[0], L->ctaid[1], L->ctaid[2], w->id, df->f->name, pc, mask, active);
-    ir_print_instr(g, L->d->mod, df->f, &df->instrs[pc]);
+    if (pc < df->n)
+        ir_print_instr(g, L->d->mod, df->f, &df->instrs[pc]);
+    else
+        g_string_append(g, "ret (implicit: the end of the function)");
     g_string_append_c(g, '\n');
     fputs(g->str, L->d->trace);
     g_string_free(g, TRUE);
+}
+
+/* Count one executed warp instruction (guarded-off ones too; thread instructions are the lanes whose
+ * guard held), trace it, and enforce the instruction budget. Nonzero when the budget ran out. */
+static int count_instr(flaunch *L, const fwarp *w, uint32_t func, uint32_t pc, uint32_t mask, uint32_t active,
+                       unsigned cls)
+{
+    frun_stats *S = &L->d->stats;
+    if (++L->executed > L->budget) {
+        fail(L, w, func, pc, -1,
+             "instruction limit of %" G_GUINT64_FORMAT " warp instructions reached (an infinite loop?)",
+             L->budget);
+        dump_state(L);
+        return 1;
+    }
+    if (G_UNLIKELY(L->d->trace != NULL))
+        trace_instr(L, w, func, pc, mask, active);
+    S->warp_instrs++;
+    S->thread_instrs += (uint64_t)__builtin_popcount(active);
+    S->by_class[cls]++;
+    return 0;
 }
 
 static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
@@ -1060,7 +1084,11 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
                     L, w, func, pc, -1,
                     "lanes 0x%08x are waiting at the function exit without having returned (internal error)",
                     mask);
-            do_ret(L, w, func, pc, mask); /* falling off the end is ret */
+            /* Falling off the end is ret, and counts as one: the timing model issues it (a warp
+             * instruction of class ctrl over the SIMT mask), as hardware runs the EXIT ptxas adds. */
+            if (count_instr(L, w, func, pc, mask, mask, IR_CLASS_CTRL))
+                return 1;
+            do_ret(L, w, func, pc, mask);
             continue;
         }
         const ir_instr *in = &df->instrs[pc];
@@ -1068,18 +1096,8 @@ static int warp_run(flaunch *L, fwarp *w, unsigned quantum)
         uint32_t active = mask;
         if (in->guard != IR_NONE)
             active = pred_mask(L, w, func, in->guard, in->guard_neg != 0, mask);
-        if (++L->executed > L->budget) {
-            fail(L, w, func, pc, -1,
-                 "instruction limit of %" G_GUINT64_FORMAT " warp instructions reached (an infinite loop?)",
-                 L->budget);
-            dump_state(L);
+        if (count_instr(L, w, func, pc, mask, active, di->cls))
             return 1;
-        }
-        if (G_UNLIKELY(L->d->trace != NULL))
-            trace_instr(L, w, func, pc, mask, active);
-        S->warp_instrs++;
-        S->thread_instrs += (uint64_t)__builtin_popcount(active);
-        S->by_class[di->cls]++;
         int rc = 0;
         switch ((dkind)di->kind) {
         case D_ALU:
