@@ -1,6 +1,8 @@
 /* test_ptx_parse.c — the PTX front end on well-formed input: declarations, parameters, scopes,
  * calls, labels, initialisers, immediates, every instruction family, and print/parse round trips of
- * every committed PTX file. */
+ * every committed PTX file; `!%p` on .pred sources through ir_exec and frun; operand type pairs ptxas
+ * accepts. */
+#include "kernels/frun.h"
 #include "kernels/ir_exec.h"
 #include "kernels/ptx_parse.h"
 
@@ -1009,6 +1011,52 @@ static void test_operand_types_accepted(void)
     }
 }
 
+/* The same negations through the functional runner on a whole kernel: thread t has p2 = t&1 and
+ * p3 = t&2; each result is stored as a word, out[8t + k]. */
+static void test_pred_negation_frun(void)
+{
+    static const char text[] =
+        HEADER ".visible .entry k(.param .u64 out)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<4>;\n"
+        "\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 32;\n"
+        "\tadd.s64 %rd1, %rd1, %rd2;\n\tand.b32 %r2, %r1, 1;\n\tsetp.ne.u32 %p2, %r2, 0;\n"
+        "\tand.b32 %r2, %r1, 2;\n\tsetp.ne.u32 %p3, %r2, 0;\n"
+        "\tand.pred %p1, %p2, !%p3;\n\tselp.u32 %r3, 1, 0, %p1;\n\tst.global.u32 [%rd1], %r3;\n"
+        "\tor.pred %p1, !%p2, %p3;\n\tselp.u32 %r3, 1, 0, %p1;\n\tst.global.u32 [%rd1+4], %r3;\n"
+        "\txor.pred %p1, !%p2, %p3;\n\tselp.u32 %r3, 1, 0, %p1;\n\tst.global.u32 [%rd1+8], %r3;\n"
+        "\tnot.pred %p1, !%p2;\n\tselp.u32 %r3, 1, 0, %p1;\n\tst.global.u32 [%rd1+12], %r3;\n"
+        "\tmov.pred %p1, !%p3;\n\tselp.u32 %r3, 1, 0, %p1;\n\tst.global.u32 [%rd1+16], %r3;\n"
+        "\tselp.u32 %r3, 1, 0, !%p2;\n\tst.global.u32 [%rd1+20], %r3;\n"
+        "\tsetp.eq.and.u32 %p1, %r1, %r1, !%p3;\n\tselp.u32 %r3, 1, 0, %p1;\n\tst.global.u32 [%rd1+24], %r3;\n"
+        "\tret;\n}\n";
+    ir_module *m = parse_ok(text);
+    GString *err = g_string_new(NULL);
+    wl_device *dev = frun_device_new(m, err);
+    if (!dev)
+        g_error("frun_device_new: %s", err->str);
+    enum { N = 32 };
+    uint64_t out = dev->ops->alloc(dev, N * 32);
+    g_assert_cmpuint(out, !=, 0);
+    wl_arg args[] = { WL_PTR(out) };
+    wl_launch l = { .entry = "k", .grid = { 1, 1, 1 }, .block = { N, 1, 1 }, .args = args, .n_args = 1 };
+    if (dev->ops->launch(dev, &l, err))
+        g_error("launch: %s", err->str);
+    uint32_t got[N * 8];
+    g_assert_cmpint(dev->ops->read(dev, out, got, sizeof got, err), ==, 0);
+    for (unsigned t = 0; t < N; t++) {
+        bool p2 = t & 1, p3 = (t >> 1) & 1;
+        uint32_t want[7] = { p2 && !p3, !p2 || p3, !p2 != p3, p2, !p3, !p2, !p3 };
+        for (unsigned k = 0; k < 7; k++) {
+            if (got[8 * t + k] != want[k])
+                g_test_message("thread %u result %u", t, k);
+            g_assert_cmpuint(got[8 * t + k], ==, want[k]);
+        }
+    }
+    frun_device_free(dev);
+    g_string_free(err, TRUE);
+    ir_module_free(m);
+}
+
 static void test_names(void)
 {
     g_assert_cmpstr(ir_type_name(IR_T_S32), ==, "s32");
@@ -1033,6 +1081,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ptx/names", test_names);
     g_test_add_func("/ptx/pred-negation-exec", test_pred_negation_exec);
+    g_test_add_func("/ptx/pred-negation-frun", test_pred_negation_frun);
     g_test_add_func("/ptx/operand-types-accepted", test_operand_types_accepted);
     g_test_add_func("/ptx/struct-param-offsets", test_struct_param_offsets);
     g_test_add_func("/ptx/reg-vector-decl", test_reg_vector_decl);
