@@ -30,3 +30,7 @@ check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
 tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
+# The timing model counts the instructions the functional runner counts (every workload, tiny size).
+dist_check_SCRIPTS += tests/sm/test_tb_icount.sh
+TESTS += tests/sm/test_tb_icount.sh
+EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
