@@ -2,6 +2,7 @@
 #include "kernels/frun.h"
 
 #include "kernels/ir_exec.h"
+#include "kernels/launch_cli.h"
 #include "kernels/simt.h"
 
 #include <stdio.h>
@@ -1238,40 +1239,11 @@ static int cta_run(flaunch *L)
     }
 }
 
-static int launch_check(frun_dev *d, const wl_launch *l, uint32_t *entry, GString *err)
-{
-    *entry = kload_find_entry(d->k, l->entry ? l->entry : "");
-    if (*entry == IR_NONE) {
-        g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", l->entry ? l->entry : "",
-                               d->mod->filename ? d->mod->filename : "the module");
-        return 1;
-    }
-    for (unsigned i = 0; i < 3; i++) {
-        if (l->grid[i] == 0 || l->block[i] == 0) {
-            g_string_append_printf(
-                err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive", l->entry,
-                l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
-            return 1;
-        }
-    }
-    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    if (threads > 1024) {
-        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)",
-                               l->entry, threads);
-        return 1;
-    }
-    if (d->k->funcs[*entry].recursive) {
-        g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);
-        return 1;
-    }
-    return 0;
-}
-
 int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
     frun_dev *d = (frun_dev *)dev;
     uint32_t entry;
-    if (launch_check(d, l, &entry, err))
+    if (launch_cli_check(d->k, d->mod, l, &entry, err))
         return 1;
     const kload_module *k = d->k;
     const kload_func *kf = &k->funcs[entry];

@@ -28,3 +28,11 @@ kernels_tools_gpusc_run_SOURCES = kernels/tools/gpusc-run.c
 kernels_tools_gpusc_run_LDADD = $(KERNELS_LIBS)
 kernels_tools_gpusc_run_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_top_srcdir)/kernels/ptx"' \
 	-DGPUSC_DATA_PTX_DIR='"$(pkgdatadir)/ptx"'
+
+# The launch command line shared by gpusc-run and the timing testbenches (--grid/--block, --arg forms,
+# output buffers, launch checks), and its unit test.
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/launch_cli.c
+nobase_pkginclude_HEADERS += kernels/launch_cli.h
+check_PROGRAMS += tests/kernels/test_launch_cli
+TESTS += tests/kernels/test_launch_cli
+tests_kernels_test_launch_cli_LDADD = $(KERNELS_LIBS)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/kload.h"
+#include "kernels/launch_cli.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "models/core/stats.h"
@@ -73,8 +74,8 @@ void tb_opts_add(cli_run *run, tb_opts *o)
         {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "Threads per block", "X,Y,Z"},
         {"shared", 0, 0, G_OPTION_ARG_INT64, &o->shared, "Dynamic shared memory per block", "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o->args,
-         "A kernel argument in parameter order: a scalar literal, in:PATH, out:PATH:BYTES or "
-         "inout:PATH:OUTPATH",
+         "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
+         "in:PATH, out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
          "A"},
         {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
          "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)",
@@ -206,29 +207,9 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
     tb_machine *m = dev->impl;
     sm_env *env = m->env;
-    uint32_t entry = kload_find_entry(env->k, l->entry ? l->entry : "");
-    if (entry == IR_NONE) {
-        g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", l->entry ? l->entry : "",
-                               env->mod->filename ? env->mod->filename : "the module");
+    uint32_t entry;
+    if (launch_cli_check(env->k, env->mod, l, &entry, err))
         return 1;
-    }
-    for (unsigned i = 0; i < 3; i++)
-        if (l->grid[i] == 0 || l->block[i] == 0) {
-            g_string_append_printf(
-                err, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) dimensions must be positive", l->entry,
-                l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
-            return 1;
-        }
-    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    if (threads > 1024) {
-        g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)",
-                               l->entry, threads);
-        return 1;
-    }
-    if (env->k->funcs[entry].recursive) {
-        g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);
-        return 1;
-    }
     sm_launch *L = &env->launch;
     g_free(L->kparam);
     L->entry = entry;
@@ -420,109 +401,10 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
     return m;
 }
 
-static bool parse_dims(const char *s, unsigned out[3])
-{
-    out[0] = out[1] = out[2] = 1;
-    char **parts = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(parts);
-    bool ok = n >= 1 && n <= 3;
-    for (guint i = 0; ok && i < n; i++) {
-        guint64 v;
-        if (!g_ascii_string_to_unsigned(g_strstrip(parts[i]), 10, 1, UINT32_MAX, &v, NULL))
-            ok = false;
-        else
-            out[i] = (unsigned)v;
-    }
-    g_strfreev(parts);
-    return ok;
-}
-
-typedef struct {
-    char *path;
-    uint64_t addr, bytes;
-} out_buf;
-
-/* --arg: scalar literals by the parameter's type, in:/out:/inout: buffers. */
-static int ptx_arg(tb_machine *m, const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GPtrArray *outs,
-                   GString *e)
-{
-    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"),
-         inout = g_str_has_prefix(s, "inout:");
-    if (!in && !out && !inout) {
-        ir_type t = (ir_type)pa->type;
-        char *end = NULL;
-        if (ir_type_is_float(t)) {
-            double v = g_ascii_strtod(s, &end);
-            if (!*s || *end)
-                goto bad;
-            *a = t == IR_T_F64 ? WL_F64(v) : WL_F32((float)v);
-        } else if (ir_type_is_signed(t)) {
-            gint64 v = g_ascii_strtoll(s, &end, 0);
-            if (!*s || *end)
-                goto bad;
-            *a = pa->size == 8 ? (wl_arg){.kind = WL_ARG_S64, .v.s64 = v} : WL_S32((int32_t)v);
-        } else {
-            guint64 v = g_ascii_strtoull(s, &end, 0);
-            if (!*s || *end)
-                goto bad;
-            *a = pa->size == 8 ? WL_U64(v) : WL_U32((uint32_t)v);
-        }
-        return 0;
-    bad:
-        g_string_append_printf(e, "--arg %u (%s): '%s' is not a %s literal", pos, pa->name, s,
-                               ir_type_name(t));
-        return 1;
-    }
-    const char *rest = s + (in ? 3 : out ? 4 : 6);
-    gchar *data = NULL;
-    gsize len = 0;
-    char *outpath = NULL;
-    if (out) {
-        const char *colon = strrchr(rest, ':');
-        guint64 v;
-        if (!colon || colon == rest || !g_ascii_string_to_unsigned(colon + 1, 10, 1, G_MAXUINT32, &v, NULL)) {
-            g_string_append_printf(e, "--arg %u: '%s' is not out:PATH:BYTES", pos, s);
-            return 1;
-        }
-        outpath = g_strndup(rest, (gsize)(colon - rest));
-        len = v;
-    } else {
-        const char *colon = inout ? strrchr(rest, ':') : NULL;
-        if (inout && (!colon || colon == rest || !colon[1])) {
-            g_string_append_printf(e, "--arg %u: '%s' is not inout:PATH:OUTPATH", pos, s);
-            return 1;
-        }
-        char *path = inout ? g_strndup(rest, (gsize)(colon - rest)) : g_strdup(rest);
-        GError *gerr = NULL;
-        if (!g_file_get_contents(path, &data, &len, &gerr)) {
-            g_string_append_printf(e, "--arg %u: cannot read '%s': %s", pos, path, gerr->message);
-            g_error_free(gerr);
-            g_free(path);
-            return 1;
-        }
-        g_free(path);
-        if (inout)
-            outpath = g_strdup(colon + 1);
-    }
-    uint64_t addr = m->dev.ops->alloc(&m->dev, len ? len : 1);
-    if (data)
-        m->dev.ops->write(&m->dev, addr, data, len, e);
-    g_free(data);
-    if (outpath) {
-        out_buf *ob = g_new0(out_buf, 1);
-        ob->path = outpath;
-        ob->addr = addr;
-        ob->bytes = len;
-        g_ptr_array_add(outs, ob);
-    }
-    *a = WL_PTR(addr);
-    return 0;
-}
-
 static int run_ptx(tb_machine *m, tb_kernel *k, const tb_opts *o, GString *err)
 {
     wl_launch l = {.entry = o->entry, .shared_bytes = (unsigned)o->shared};
-    if (!parse_dims(o->grid, l.grid) || !parse_dims(o->block, l.block)) {
+    if (!launch_cli_parse_dims(o->grid, l.grid) || !launch_cli_parse_dims(o->block, l.block)) {
         g_string_append(err, "--grid and --block take X[,Y[,Z]] with positive integers");
         return TB_EXIT_USAGE;
     }
@@ -537,36 +419,13 @@ static int run_ptx(tb_machine *m, tb_kernel *k, const tb_opts *o, GString *err)
         g_string_append_printf(err, "kernel %s takes %u arguments, %u given (--arg)", o->entry, np, na);
         return TB_EXIT_USAGE;
     }
-    wl_arg *args = g_new0(wl_arg, np + 1);
-    GPtrArray *outs = g_ptr_array_new();
-    int rc = 0;
-    for (unsigned i = 0; i < np && !rc; i++)
-        if (ptx_arg(m, o->args[i], &g_array_index(f->params, ir_param, i), i + 1, &args[i], outs, err))
-            rc = TB_EXIT_USAGE;
-    l.args = args;
+    launch_cli_args *args = launch_cli_args_new();
+    int rc = launch_cli_convert(args, f, o->args, &m->dev, err) ? TB_EXIT_USAGE : TB_EXIT_OK;
+    l.args = launch_cli_values(args);
     l.n_args = np;
-    if (!rc && dev_launch(&m->dev, &l, err))
+    if (!rc && (dev_launch(&m->dev, &l, err) || launch_cli_write_outputs(args, &m->dev, err)))
         rc = TB_EXIT_RUN;
-    for (guint i = 0; i < outs->len; i++) {
-        out_buf *ob = g_ptr_array_index(outs, i);
-        if (!rc) {
-            uint8_t *buf = g_malloc(ob->bytes + 1);
-            GError *gerr = NULL;
-            if (dev_read(&m->dev, ob->addr, buf, ob->bytes, err) ||
-                !g_file_set_contents(ob->path, (const char *)buf, (gssize)ob->bytes, &gerr)) {
-                if (gerr) {
-                    g_string_append_printf(err, "cannot write '%s': %s", ob->path, gerr->message);
-                    g_error_free(gerr);
-                }
-                rc = TB_EXIT_RUN;
-            }
-            g_free(buf);
-        }
-        g_free(ob->path);
-        g_free(ob);
-    }
-    g_ptr_array_free(outs, TRUE);
-    g_free(args);
+    launch_cli_args_free(args);
     return rc;
 }
 

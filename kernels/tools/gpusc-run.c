@@ -10,12 +10,12 @@
  * timing mode is added. Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.
  */
 #include "kernels/frun.h"
+#include "kernels/launch_cli.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "kernels/workload.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,29 +46,6 @@ static int G_GNUC_PRINTF(2, 3) die(int code, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return code;
-}
-
-/* An output buffer to write after the run. */
-typedef struct {
-    char *path;
-    uint64_t addr, bytes;
-} out_buf;
-
-static bool parse_dims(const char *s, unsigned out[3])
-{
-    out[0] = out[1] = out[2] = 1;
-    char **parts = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(parts);
-    bool ok = n >= 1 && n <= 3;
-    for (guint i = 0; ok && i < n; i++) {
-        guint64 v;
-        if (!g_ascii_string_to_unsigned(g_strstrip(parts[i]), 10, 1, UINT32_MAX, &v, NULL))
-            ok = false;
-        else
-            out[i] = (unsigned)v;
-    }
-    g_strfreev(parts);
-    return ok;
 }
 
 /* The code that runs: the PTX as parsed, or (--rewritten) what the register-allocation pipeline
@@ -157,181 +134,14 @@ static int run_workload(const options *o)
     return rc;
 }
 
-/* ---- --arg conversion ------------------------------------------------------------------------ */
-static int arg_error(GString *e, unsigned pos, const ir_param *pa, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
-static int arg_error(GString *e, unsigned pos, const ir_param *pa, const char *fmt, ...)
-{
-    g_string_append_printf(e, "--arg %u: parameter %s is .%s", pos, pa->name,
-                           ir_type_name((ir_type)pa->type));
-    if (pa->size != ir_type_bits((ir_type)pa->type) / 8)
-        g_string_append_printf(e, "[%" G_GUINT64_FORMAT "]", pa->size);
-    g_string_append(e, " but ");
-    va_list ap;
-    va_start(ap, fmt);
-    g_string_append_vprintf(e, fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
-static bool param_is_scalar(const ir_param *pa)
-{
-    return pa->size > 0 && pa->size == ir_type_bits((ir_type)pa->type) / 8;
-}
-
-static int convert_scalar(const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GString *e)
-{
-    ir_type t = (ir_type)pa->type;
-    if (!param_is_scalar(pa))
-        return arg_error(e, pos, pa, "'%s' is a scalar (use bytes:HEX)", s);
-    if (ir_type_is_float(t)) {
-        char *end;
-        errno = 0;
-        double d = g_ascii_strtod(s, &end);
-        if (*s == '\0' || *end != '\0' || errno == ERANGE)
-            return arg_error(e, pos, pa, "'%s' is not a number", s);
-        if (t == IR_T_F32 && isfinite(d) && !isfinite((float)d))
-            return arg_error(e, pos, pa, "'%s' does not fit", s);
-        if (t == IR_T_F32)
-            *a = (wl_arg){.kind = WL_ARG_F32, .v.f32 = (float)d};
-        else if (t == IR_T_F64)
-            *a = (wl_arg){.kind = WL_ARG_F64, .v.f64 = d};
-        else
-            return arg_error(e, pos, pa, "that type is not supported");
-        return 0;
-    }
-    unsigned bits = ir_type_bits(t);
-    if (bits == 0 || bits > 64)
-        return arg_error(e, pos, pa, "that type is not supported");
-    char *end;
-    errno = 0;
-    if (s[0] == '-') {
-        long long v = strtoll(s, &end, 0);
-        if (*end != '\0' || errno == ERANGE || end == s)
-            return arg_error(e, pos, pa, "'%s' is not an integer", s);
-        if (bits < 64 && v < -(1LL << (bits - 1)))
-            return arg_error(e, pos, pa, "'%s' does not fit", s);
-        *a = (wl_arg){.kind = WL_ARG_S64, .v.s64 = v};
-        if (bits < 64) /* two's complement in the parameter's width */
-            *a = (wl_arg){.kind = WL_ARG_U64, .v.u64 = (uint64_t)v & ((UINT64_C(1) << bits) - 1)};
-        return 0;
-    }
-    if (!g_ascii_isdigit(s[0]))
-        return arg_error(e, pos, pa, "'%s' is not an integer", s);
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end != '\0' || errno == ERANGE)
-        return arg_error(e, pos, pa, "'%s' is not an integer", s);
-    if (bits < 64 && v >> bits)
-        return arg_error(e, pos, pa, "'%s' does not fit", s);
-    *a = (wl_arg){.kind = WL_ARG_U64, .v.u64 = v};
-    return 0;
-}
-
-static int parse_hex(const char *s, GByteArray *out)
-{
-    if (g_str_has_prefix(s, "0x") || g_str_has_prefix(s, "0X"))
-        s += 2;
-    size_t n = strlen(s);
-    if (n == 0 || n % 2)
-        return 1;
-    for (size_t i = 0; i < n; i += 2) {
-        int hi = g_ascii_xdigit_value(s[i]), lo = g_ascii_xdigit_value(s[i + 1]);
-        if (hi < 0 || lo < 0)
-            return 1;
-        guint8 b = (guint8)(hi * 16 + lo);
-        g_byte_array_append(out, &b, 1);
-    }
-    return 0;
-}
-
-/* Convert --arg number pos (1-based) for parameter pa. Buffers are allocated on dev. */
-static int convert_arg(const char *s, const ir_param *pa, unsigned pos, wl_device *dev, wl_arg *a,
-                       GPtrArray *outs, GPtrArray *keep, GString *e)
-{
-    bool in = g_str_has_prefix(s, "in:"), out = g_str_has_prefix(s, "out:"),
-         inout = g_str_has_prefix(s, "inout:");
-    if (g_str_has_prefix(s, "bytes:")) {
-        GByteArray *b = g_byte_array_new();
-        g_ptr_array_add(keep, b);
-        if (parse_hex(s + 6, b))
-            return arg_error(e, pos, pa, "'%s' is not bytes in hex (an even number of hex digits)", s + 6);
-        if (b->len != pa->size)
-            return arg_error(e, pos, pa, "%u bytes were given (%" G_GUINT64_FORMAT " needed)", b->len,
-                             pa->size);
-        *a = (wl_arg){.kind = WL_ARG_BYTES, .v.raw = {.bytes = b->data, .n_bytes = b->len}};
-        return 0;
-    }
-    if (!in && !out && !inout)
-        return convert_scalar(s, pa, pos, a, e);
-    if (!param_is_scalar(pa) || pa->size != 8 || ir_type_is_float((ir_type)pa->type))
-        return arg_error(e, pos, pa, "a buffer ('%s') needs a 64-bit pointer parameter", s);
-    const char *rest = s + (in ? 3 : out ? 4 : 6);
-    char *path = NULL, *outpath = NULL;
-    gchar *data = NULL;
-    gsize len = 0;
-    uint64_t bytes = 0;
-    if (out) {
-        const char *colon = strrchr(rest, ':');
-        guint64 v;
-        if (!colon || colon == rest || !g_ascii_string_to_unsigned(colon + 1, 10, 1, G_MAXUINT64, &v, NULL))
-            return arg_error(e, pos, pa, "'%s' is not out:PATH:BYTES with BYTES > 0", s);
-        path = g_strndup(rest, (gsize)(colon - rest));
-        bytes = v;
-        outpath = path;
-    } else {
-        const char *colon = inout ? strrchr(rest, ':') : NULL;
-        if (inout && (!colon || colon == rest || colon[1] == '\0'))
-            return arg_error(e, pos, pa, "'%s' is not inout:PATH:OUTPATH", s);
-        path = inout ? g_strndup(rest, (gsize)(colon - rest)) : g_strdup(rest);
-        if (inout)
-            outpath = g_strdup(colon + 1);
-        GError *gerr = NULL;
-        if (!g_file_get_contents(path, &data, &len, &gerr)) {
-            g_string_append_printf(e, "--arg %u: cannot read '%s': %s", pos, path, gerr->message);
-            g_error_free(gerr);
-            g_free(path);
-            g_free(outpath);
-            return 1;
-        }
-        bytes = len;
-        g_free(path);
-        path = NULL;
-    }
-    uint64_t addr = dev->ops->alloc(dev, bytes);
-    if (addr == 0) {
-        g_free(data);
-        g_free(outpath);
-        return arg_error(e, pos, pa, "%" G_GUINT64_FORMAT " bytes cannot be allocated", bytes);
-    }
-    if (data) {
-        dev->ops->write(dev, addr, data, len, e);
-        g_free(data);
-    }
-    if (outpath) {
-        out_buf *ob = g_new0(out_buf, 1);
-        ob->path = outpath;
-        ob->addr = addr;
-        ob->bytes = bytes;
-        g_ptr_array_add(outs, ob);
-    }
-    *a = WL_PTR(addr);
-    return 0;
-}
-
-static void out_buf_free(gpointer p)
-{
-    out_buf *o = p;
-    g_free(o->path);
-    g_free(o);
-}
-
 static int run_ptx(const options *o)
 {
     if (!o->entry)
         return die(EXIT_USAGE, "--ptx needs --entry NAME");
     unsigned grid[3], block[3];
-    if (!o->grid || !parse_dims(o->grid, grid))
+    if (!o->grid || !launch_cli_parse_dims(o->grid, grid))
         return die(EXIT_USAGE, "--grid X,Y,Z is missing or malformed ('%s')", o->grid ? o->grid : "");
-    if (!o->block || !parse_dims(o->block, block))
+    if (!o->block || !launch_cli_parse_dims(o->block, block))
         return die(EXIT_USAGE, "--block X,Y,Z is missing or malformed ('%s')", o->block ? o->block : "");
     if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
         return die(EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range", o->shared);
@@ -367,37 +177,25 @@ static int run_ptx(const options *o)
     frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
     frun_device_set_race_check(dev, o->race_check);
     frun_device_set_trace(dev, o->trace_fp);
-    wl_arg *args = g_new0(wl_arg, np ? np : 1);
-    GPtrArray *outs = g_ptr_array_new_with_free_func(out_buf_free);
-    GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
+    launch_cli_args *args = launch_cli_args_new();
     int rc = EXIT_OK;
-    for (guint i = 0; i < np && rc == EXIT_OK; i++)
-        if (convert_arg(o->args[i], &g_array_index(f->params, ir_param, i), i + 1, dev, &args[i], outs, keep,
-                        err))
-            rc = die(EXIT_USAGE, "%s", err->str);
+    if (launch_cli_convert(args, f, o->args, dev, err))
+        rc = die(EXIT_USAGE, "%s", err->str);
     if (rc == EXIT_OK) {
-        wl_launch l = {.entry = o->entry, .shared_bytes = (unsigned)o->shared, .args = args, .n_args = np};
+        wl_launch l = {.entry = o->entry,
+                       .shared_bytes = (unsigned)o->shared,
+                       .args = launch_cli_values(args),
+                       .n_args = np};
         memcpy(l.grid, grid, sizeof grid);
         memcpy(l.block, block, sizeof block);
         if (frun_launch(dev, &l, err))
             rc = die(EXIT_RUN, "%s", err->str);
     }
-    for (guint i = 0; i < outs->len && rc == EXIT_OK; i++) {
-        const out_buf *ob = g_ptr_array_index(outs, i);
-        guint8 *buf = g_malloc(ob->bytes);
-        GError *ge = NULL;
-        dev->ops->read(dev, ob->addr, buf, ob->bytes, err);
-        if (!g_file_set_contents(ob->path, (const gchar *)buf, (gssize)ob->bytes, &ge)) {
-            rc = die(EXIT_RUN, "cannot write '%s': %s", ob->path, ge->message);
-            g_error_free(ge);
-        }
-        g_free(buf);
-    }
+    if (rc == EXIT_OK && launch_cli_write_outputs(args, dev, err))
+        rc = die(EXIT_RUN, "%s", err->str);
     if (o->stats)
         print_stats(o, frun_device_stats(dev));
-    g_ptr_array_free(outs, TRUE);
-    g_ptr_array_free(keep, TRUE);
-    g_free(args);
+    launch_cli_args_free(args);
     frun_device_free(dev);
     g_string_free(err, TRUE);
     ir_module_free(m);
