@@ -277,7 +277,8 @@ static void test_check(void)
     expect_check(&r, "k_u32", 2, 32, 32, NULL);
     expect_check(&r, "nosuch", 1, 1, 1, "no kernel (.entry) named 'nosuch' in launch_cli.ptx");
     expect_check(&r, "rec", 1, 1, 1, "no kernel (.entry) named 'rec'");
-    expect_check(&r, "k_u32", 0, 32, 1, "kernel k_u32: grid (0,1,1) and block (32,1,1) dimensions must be positive");
+    expect_check(&r, "k_u32", 0, 32, 1,
+                 "kernel k_u32: grid (0,1,1) and block (32,1,1) dimensions must be positive");
     expect_check(&r, "k_u32", 1, 0, 1, "dimensions must be positive");
     expect_check(&r, "k_u32", 1, 32, 33, "kernel k_u32: 1056 threads per block (at most 1024)");
     /* k_rec only calls a recursive function; the parser refuses a call to a kernel, so an entry on
