@@ -26,6 +26,8 @@ unsigned bankmap_bank(const bankmap *m, unsigned reg, unsigned warp, unsigned gr
     return group * per + b;
 }
 
+enum { BANKMAP_SCRATCH = 256 };
+
 /* Indices of reqs sorted by (seq, bank, index). */
 static void sort_by_age(const bankmap_req *reqs, unsigned *idx, unsigned n)
 {
@@ -47,11 +49,21 @@ void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, un
 {
     g_assert(c->banks > 0 && c->ports > 0);
     bankmap_arb_result r = {0};
-    g_autofree unsigned *ports = g_new0(unsigned, c->banks);
-    g_autofree unsigned *taken = g_new0(unsigned, c->collectors ? c->collectors : 1);
-    g_autofree bool *blocked = g_new0(bool, c->banks); /* queue stalled behind a refused head */
-    unsigned nmax = MAX(nreads, nwrites);
-    g_autofree unsigned *idx = g_new(unsigned, nmax ? nmax : 1);
+    /* Scratch on the stack for the usual sizes (this runs every cycle a bank is requested), on the
+     * heap beyond them. */
+    unsigned ports_s[BANKMAP_SCRATCH], taken_s[BANKMAP_SCRATCH], idx_s[BANKMAP_SCRATCH];
+    bool blocked_s[BANKMAP_SCRATCH];
+    unsigned ncol = c->collectors ? c->collectors : 1, nmax = MAX(nreads, nwrites);
+    g_autofree unsigned *ports_h = c->banks > BANKMAP_SCRATCH ? g_new(unsigned, c->banks) : NULL;
+    g_autofree unsigned *taken_h = ncol > BANKMAP_SCRATCH ? g_new(unsigned, ncol) : NULL;
+    g_autofree bool *blocked_h = c->banks > BANKMAP_SCRATCH ? g_new(bool, c->banks) : NULL;
+    g_autofree unsigned *idx_h = nmax > BANKMAP_SCRATCH ? g_new(unsigned, nmax) : NULL;
+    unsigned *ports = ports_h ? ports_h : ports_s, *taken = taken_h ? taken_h : taken_s;
+    unsigned *idx = idx_h ? idx_h : idx_s;
+    bool *blocked = blocked_h ? blocked_h : blocked_s; /* queue stalled behind a refused head */
+    memset(ports, 0, c->banks * sizeof *ports);
+    memset(taken, 0, ncol * sizeof *taken);
+    memset(blocked, 0, c->banks * sizeof *blocked);
 
     for (unsigned i = 0; i < nwrites; i++)
         idx[i] = i;
@@ -164,8 +176,10 @@ static void remove_granted(GArray *reqs, const bool *granted, GArray *out)
 void bankmap_queues_step(bankmap_queues *q, GArray *granted_reads, GArray *granted_writes,
                          bankmap_arb_result *totals)
 {
-    g_autofree bool *rg = g_new0(bool, q->reads->len ? q->reads->len : 1);
-    g_autofree bool *wg = g_new0(bool, q->writes->len ? q->writes->len : 1);
+    bool rg_s[BANKMAP_SCRATCH], wg_s[BANKMAP_SCRATCH];
+    g_autofree bool *rg_h = q->reads->len > BANKMAP_SCRATCH ? g_new0(bool, q->reads->len) : NULL;
+    g_autofree bool *wg_h = q->writes->len > BANKMAP_SCRATCH ? g_new0(bool, q->writes->len) : NULL;
+    bool *rg = rg_h ? rg_h : rg_s, *wg = wg_h ? wg_h : wg_s; /* set by bankmap_arbitrate */
     bankmap_arb_result r;
     bankmap_arbitrate(&q->cfg, (const bankmap_req *)(void *)q->reads->data, q->reads->len,
                       (const bankmap_req *)(void *)q->writes->data, q->writes->len, rg, wg, &r);

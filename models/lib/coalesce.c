@@ -89,16 +89,20 @@ static unsigned smem_part_cycles(const coalesce_access *a, const coalesce_smem_c
                 words[nwords++] = w;
         }
     }
+    /* One pass over the words (not banks x words divisions); the lowest bank wins a tie, as before. */
+    unsigned count_s[64];
+    g_autofree unsigned *count_h = c->banks > G_N_ELEMENTS(count_s) ? g_new0(unsigned, c->banks) : NULL;
+    unsigned *count = count_h ? count_h : count_s;
+    if (!count_h)
+        memset(count_s, 0, c->banks * sizeof *count_s);
+    for (unsigned i = 0; i < nwords; i++)
+        count[words[i] % c->banks]++;
     unsigned best = 0;
-    for (unsigned bank = 0; bank < c->banks; bank++) {
-        unsigned count = 0;
-        for (unsigned i = 0; i < nwords; i++)
-            count += (words[i] % c->banks) == bank;
-        if (count > best) {
-            best = count;
+    for (unsigned bank = 0; bank < c->banks; bank++)
+        if (count[bank] > best) {
+            best = count[bank];
             *worst = bank;
         }
-    }
     return best;
 }
 

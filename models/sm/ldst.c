@@ -154,13 +154,15 @@ static void op_piece_done(ldst *l, unsigned id)
     g_ptr_array_index(l->ops, id) = NULL;
     if (l->cur == op)
         l->cur = NULL;
-    g_free(op);
+    g_ptr_array_add(l->free_ops, op); /* reused by op_start: no allocation per instruction */
 }
 
 static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
 {
     const coalesce_txn *t = &op->txn[ti];
-    mem_req_t *q = g_new0(mem_req_t, 1);
+    mem_req_t *q = l->free_reqs->len ? g_ptr_array_steal_index_fast(l->free_reqs, l->free_reqs->len - 1)
+                                     : g_new(mem_req_t, 1);
+    memset(q, 0, sizeof *q);
     q->addr = t->addr;
     q->id = (uint64_t)ti << 32 | op->id; /* the transaction, for the atomics' old values */
     q->bytes = t->size;
@@ -206,7 +208,9 @@ static bool global_like(uint8_t s)
  * one per cycle afterwards (ldst_step_txn). */
 static void op_start(ldst *l, uint64_t now)
 {
-    ldst_op *op = g_new0(ldst_op, 1);
+    ldst_op *op = l->free_ops->len ? g_ptr_array_steal_index_fast(l->free_ops, l->free_ops->len - 1)
+                                   : g_new(ldst_op, 1);
+    memset(op, 0, sizeof *op);
     gsc_fifo_get(pf(l, LDST_IN), &op->it);
     guint id;
     for (id = 0; id < l->ops->len; id++)
@@ -320,8 +324,11 @@ static void op_step_txn(ldst *l, uint64_t now)
         cache_status st = cache_read(l->l1, l->mshr, t->addr, op->id, op->it.warp, &why);
         if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-            return; /* retry next cycle */
+            l->blocked = true; /* retried when a response has changed the L1 (see ldst_run) */
+            l->blocked_at = now;
+            return;
         }
+        l->blocked = false;
         op->pending++;
         l->tr_hit = st == CACHE_HIT;
         if (st == CACHE_HIT) {
@@ -389,7 +396,7 @@ static void flush(ldst *l)
     while (!g_queue_is_empty(&l->reqs) && gsc_fifo_can_put(rq)) {
         mem_req_t *q = g_queue_pop_head(&l->reqs);
         gsc_fifo_put(rq, q);
-        g_free(q);
+        g_ptr_array_add(l->free_reqs, q); /* reused by send_req */
     }
     while (!g_queue_is_empty(&l->releases) && gsc_fifo_can_put(rl)) {
         release_t *r = g_queue_pop_head(&l->releases);
@@ -408,8 +415,13 @@ static void ldst_run(void *self)
         op_piece_done(l, r->id);
         g_free(r);
     }
-    if (l->cur && l->cur->next_txn < l->cur->n_txn)
+    if (l->cur && l->cur->next_txn < l->cur->n_txn) {
+        /* A refused load leaves the L1 and its MSHRs unchanged, and only a response (which wakes
+         * this process) changes them: the cycles slept would each have been one more refusal. */
+        if (l->blocked && now > l->blocked_at + 1)
+            blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, now - l->blocked_at - 1);
         op_step_txn(l, now);
+    }
     if (l->cur && l->cur->next_txn >= l->cur->n_txn) {
         ldst_op *op = l->cur;
         l->cur = NULL;
@@ -423,11 +435,12 @@ static void ldst_run(void *self)
     for (guint i = 0; i < l->ops->len; i++)
         inflight += g_ptr_array_index(l->ops, i) != NULL;
     l->tr_inflight = inflight;
-    bool work = l->cur || !g_queue_is_empty(&l->reqs) || !g_queue_is_empty(&l->releases) ||
-                (gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
+    bool blocked = l->cur && l->blocked; /* waits for a response (LDST_MEM_RESP wakes it) */
+    bool work = (l->cur && !blocked) || !g_queue_is_empty(&l->reqs) || !g_queue_is_empty(&l->releases) ||
+                (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
         gsc_next_trigger_cycles(1);
-    } else if (gsc_fifo_can_get(pf(l, LDST_IN))) {
+    } else if (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN))) {
         gsc_next_trigger_cycles(l->busy_until - now);
     } else if (!g_queue_is_empty(&l->ready)) {
         uint64_t c = ((ldst_ready *)g_queue_peek_head(&l->ready))->cycle;
@@ -479,6 +492,8 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->smem_latency = (unsigned)blk_param_uint(l->inst, "smem_latency");
     l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
     l->ops = g_ptr_array_new();
+    l->free_ops = g_ptr_array_new_with_free_func(g_free);
+    l->free_reqs = g_ptr_array_new_with_free_func(g_free);
     g_queue_init(&l->reqs);
     g_queue_init(&l->ready);
     g_queue_init(&l->releases);
@@ -505,6 +520,8 @@ void ldst_free(ldst *l)
     for (guint i = 0; i < l->ops->len; i++)
         g_free(g_ptr_array_index(l->ops, i));
     g_ptr_array_free(l->ops, TRUE);
+    g_ptr_array_free(l->free_ops, TRUE);
+    g_ptr_array_free(l->free_reqs, TRUE);
     g_queue_clear_full(&l->reqs, g_free);
     g_queue_clear_full(&l->ready, g_free);
     g_queue_clear_full(&l->releases, g_free);

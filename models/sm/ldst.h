@@ -65,13 +65,17 @@ typedef struct {
     unsigned sm_id;
     cache_tags *l1;
     cache_mshr *mshr;
-    cache_tags *cc;       /* the constant cache (read-only; its own MSHRs) */
+    cache_tags *cc; /* the constant cache (read-only; its own MSHRs) */
     cache_mshr *cc_mshr;
     coalesce_smem_config smem;
     unsigned line, l1_latency, smem_latency, param_latency;
     unsigned const_line, const_latency;
-    ldst_op *cur;    /* the instruction being processed */
-    GPtrArray *ops;  /* in-flight ops indexed by id (NULL = free) */
+    ldst_op *cur;         /* the instruction being processed */
+    GPtrArray *ops;       /* in-flight ops indexed by id (NULL = free) */
+    GPtrArray *free_ops;  /* finished ops kept for reuse */
+    GPtrArray *free_reqs; /* sent mem_req_t kept for reuse */
+    bool blocked;         /* cur's next load was refused by the L1 in cycle blocked_at */
+    uint64_t blocked_at;
     GQueue reqs;     /* mem_req_t waiting for room */
     GQueue ready;    /* (op id, ready cycle) completions scheduled */
     GQueue releases; /* release_t waiting for room */
