@@ -260,12 +260,14 @@ static void cal_tick(void)
     }
     unsigned b = (unsigned)now & (GSC_WHEEL - 1);
     std::vector<gsc_event *> &q = c.bucket[b];
+    bool fired = false;
     if (!q.empty()) {
         for (gsc_event *e : q) {
             if (e->due != now)
                 continue; /* stale: re-targeted, cancelled or fired earlier */
             e->due = GSC_NO_CYCLE;
             e->ev.notify(); /* immediate: its processes run in this evaluation phase */
+            fired = true;
         }
         q.clear();
         c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
@@ -273,7 +275,11 @@ static void cal_tick(void)
     }
     if (gsc_g.n_clocked)
         c.edge_ev->notify();
-    int64_t next = gsc_g.n_clocked ? now + 1 : wheel_next(now);
+    /* Processes that run in this cycle mostly schedule something for the next one (a FIFO put, a
+     * one-cycle sleep): arming the ticker for it now saves moving a later tick earlier once they
+     * do (a cancellation and a second insertion in the kernel's queue); when they do not, the next
+     * cycle's tick finds its bucket empty and arms for the real next entry. */
+    int64_t next = gsc_g.n_clocked || fired ? now + 1 : wheel_next(now);
     if (!c.far.empty() && c.far.top().first < next)
         next = c.far.top().first;
     if (next != GSC_NO_CYCLE)

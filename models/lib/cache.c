@@ -282,25 +282,35 @@ bool cache_tags_set_meta(cache_tags *t, uint64_t addr, uint64_t meta)
 }
 
 /* ---- MSHR table ------------------------------------------------------------------------------ */
+/* Fixed storage, no allocation after cache_mshr_new (an L1D handles an MSHR operation per memory
+ * transaction): `entries` slots, each with room for max_merged request ids; an open-addressing index
+ * (linear probing, at most half full, backward-shift deletion) from line address to slot; the ready
+ * entries in fill order in a ring of slot numbers. */
 
 typedef struct {
     uint64_t line_addr;
-    GArray *requests; /* uint64_t, in merge order */
-    unsigned next;    /* next request to release once ready */
+    uint64_t *requests; /* max_merged ids, in merge order */
+    unsigned n;         /* requests merged */
+    unsigned next;      /* next request to release once ready */
     bool ready;
 } mshr_entry;
 
 struct cache_mshr {
     unsigned entries, max_merged;
-    GHashTable *by_line; /* uint64_t line -> mshr_entry* */
-    GQueue ready;        /* mshr_entry*, in fill order */
+    unsigned used;       /* slots in use */
+    mshr_entry *slot;    /* entries */
+    uint64_t *requests;  /* entries * max_merged */
+    unsigned *free_slot; /* stack of free slot numbers */
+    unsigned n_free;
+    int32_t *index; /* index_mask + 1 buckets: slot number or -1 */
+    unsigned index_mask;
+    unsigned *ready; /* ring of `entries` slot numbers, in fill order */
+    unsigned ready_head, ready_n;
 };
 
-static void mshr_entry_free(gpointer p)
+static unsigned mshr_hash(const cache_mshr *m, uint64_t line_addr)
 {
-    mshr_entry *e = p;
-    g_array_free(e->requests, TRUE);
-    g_free(e);
+    return (unsigned)((line_addr * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & m->index_mask;
 }
 
 cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
@@ -309,8 +319,22 @@ cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
     cache_mshr *m = g_new0(cache_mshr, 1);
     m->entries = entries;
     m->max_merged = max_merged;
-    m->by_line = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, mshr_entry_free);
-    g_queue_init(&m->ready);
+    m->slot = g_new0(mshr_entry, entries);
+    m->requests = g_new0(uint64_t, (gsize)entries * max_merged);
+    m->free_slot = g_new(unsigned, entries);
+    for (unsigned i = 0; i < entries; i++) {
+        m->slot[i].requests = m->requests + (gsize)i * max_merged;
+        m->free_slot[i] = entries - 1 - i; /* slot 0 is used first */
+    }
+    m->n_free = entries;
+    unsigned buckets = 4;
+    while (buckets < 2 * entries)
+        buckets *= 2;
+    m->index_mask = buckets - 1;
+    m->index = g_new(int32_t, buckets);
+    for (unsigned i = 0; i < buckets; i++)
+        m->index[i] = -1;
+    m->ready = g_new(unsigned, entries);
     return m;
 }
 
@@ -318,41 +342,79 @@ void cache_mshr_free(cache_mshr *m)
 {
     if (!m)
         return;
-    g_queue_clear(&m->ready);
-    g_hash_table_destroy(m->by_line);
+    g_free(m->slot);
+    g_free(m->requests);
+    g_free(m->free_slot);
+    g_free(m->index);
+    g_free(m->ready);
     g_free(m);
+}
+
+/* The index bucket holding line_addr's slot, or the empty bucket where it would go. */
+static unsigned mshr_bucket(const cache_mshr *m, uint64_t line_addr)
+{
+    unsigned b = mshr_hash(m, line_addr);
+    while (m->index[b] >= 0 && m->slot[m->index[b]].line_addr != line_addr)
+        b = (b + 1) & m->index_mask;
+    return b;
 }
 
 static mshr_entry *mshr_lookup(const cache_mshr *m, uint64_t line_addr)
 {
-    return g_hash_table_lookup(m->by_line, &line_addr);
+    int32_t s = m->index[mshr_bucket(m, line_addr)];
+    return s < 0 ? NULL : &m->slot[s];
+}
+
+/* Removes bucket b from the index, moving later entries of its probe run back (no tombstones). */
+static void mshr_unindex(cache_mshr *m, unsigned b)
+{
+    unsigned hole = b;
+    m->index[hole] = -1;
+    for (unsigned i = (hole + 1) & m->index_mask; m->index[i] >= 0; i = (i + 1) & m->index_mask) {
+        unsigned home = mshr_hash(m, m->slot[m->index[i]].line_addr);
+        /* the entry at i may move to the hole unless its home lies cyclically in (hole, i] */
+        if (((i - home) & m->index_mask) >= ((i - hole) & m->index_mask)) {
+            m->index[hole] = m->index[i];
+            m->index[i] = -1;
+            hole = i;
+        }
+    }
 }
 
 cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
 {
     mshr_entry *e = mshr_lookup(m, line_addr);
     if (e && !e->ready)
-        return e->requests->len >= m->max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
+        return e->n >= m->max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
     /* A ready entry still draining is not merged into: the new request starts a new fetch, but the
      * line address is busy in the table until it drains, so it cannot get a second entry either. */
     if (e)
         return CACHE_MSHR_FULL;
-    return g_hash_table_size(m->by_line) >= m->entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
+    return m->used >= m->entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
 }
 
 cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
 {
-    cache_mshr_status st = cache_mshr_check(m, line_addr);
-    if (st == CACHE_MSHR_NEW) {
-        mshr_entry *e = g_new0(mshr_entry, 1);
-        e->line_addr = line_addr;
-        e->requests = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-        g_hash_table_insert(m->by_line, &e->line_addr, e);
-        g_array_append_val(e->requests, request);
-    } else if (st == CACHE_MSHR_MERGED) {
-        g_array_append_val(mshr_lookup(m, line_addr)->requests, request);
+    unsigned b = mshr_bucket(m, line_addr);
+    mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
+    if (e && !e->ready) {
+        if (e->n >= m->max_merged)
+            return CACHE_MSHR_MERGE_FULL;
+        e->requests[e->n++] = request;
+        return CACHE_MSHR_MERGED;
     }
-    return st;
+    if (e || m->used >= m->entries)
+        return CACHE_MSHR_FULL;
+    unsigned s = m->free_slot[--m->n_free];
+    m->used++;
+    e = &m->slot[s];
+    e->line_addr = line_addr;
+    e->n = 1;
+    e->next = 0;
+    e->ready = false;
+    e->requests[0] = request;
+    m->index[b] = (int32_t)s;
+    return CACHE_MSHR_NEW;
 }
 
 bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
@@ -363,13 +425,13 @@ bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
 
 unsigned cache_mshr_used(const cache_mshr *m)
 {
-    return g_hash_table_size(m->by_line);
+    return m->used;
 }
 
 unsigned cache_mshr_merged(const cache_mshr *m, uint64_t line_addr)
 {
     mshr_entry *e = mshr_lookup(m, line_addr);
-    return e ? e->requests->len - e->next : 0;
+    return e ? e->n - e->next : 0;
 }
 
 bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr)
@@ -378,27 +440,31 @@ bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr)
     if (!e || e->ready)
         return false;
     e->ready = true;
-    g_queue_push_tail(&m->ready, e);
+    m->ready[(m->ready_head + m->ready_n++) % m->entries] = (unsigned)(e - m->slot);
     return true;
 }
 
 bool cache_mshr_has_ready(const cache_mshr *m)
 {
-    return m->ready.length > 0;
+    return m->ready_n > 0;
 }
 
 bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr)
 {
-    mshr_entry *e = g_queue_peek_head(&m->ready);
-    if (!e)
+    if (m->ready_n == 0)
         return false;
+    unsigned s = m->ready[m->ready_head];
+    mshr_entry *e = &m->slot[s];
     if (request)
-        *request = g_array_index(e->requests, uint64_t, e->next);
+        *request = e->requests[e->next];
     if (line_addr)
         *line_addr = e->line_addr;
-    if (++e->next == e->requests->len) {
-        g_queue_pop_head(&m->ready);
-        g_hash_table_remove(m->by_line, &e->line_addr);
+    if (++e->next == e->n) {
+        m->ready_head = (m->ready_head + 1) % m->entries;
+        m->ready_n--;
+        mshr_unindex(m, mshr_bucket(m, e->line_addr));
+        m->free_slot[m->n_free++] = s;
+        m->used--;
     }
     return true;
 }
