@@ -157,22 +157,29 @@ static int find_victim(const cache_tags *t, unsigned set)
     return lru;
 }
 
-cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_out)
+/* cache_tags_probe on a known line address and set. */
+static cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set, unsigned *way_out)
 {
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
     int w = find_way(t, set, la);
     if (w >= 0) {
-        if (way_out)
-            *way_out = (unsigned)w;
+        *way_out = (unsigned)w;
         return line_at(t, set, (unsigned)w)->state == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
     }
     w = find_victim(t, set);
     if (w < 0)
         return CACHE_RESERVATION_FAIL;
-    if (way_out)
-        *way_out = (unsigned)w;
+    *way_out = (unsigned)w;
     return CACHE_MISS;
+}
+
+cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_out)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned way = 0;
+    cache_status st = probe_set(t, la, set_of_line(t, la), &way);
+    if (way_out && st != CACHE_RESERVATION_FAIL)
+        *way_out = way;
+    return st;
 }
 
 static void drop_line(cache_tags *t, unsigned set, unsigned way, cache_evict_reason reason)
@@ -198,16 +205,22 @@ static void install(cache_tags *t, unsigned set, unsigned way, uint64_t la, cach
     *l = (cache_line){.line_addr = la, .state = st, .last_use = ++t->tick, .meta = meta};
 }
 
-cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint64_t meta, unsigned *way_out)
+/* cache_tags_access after probe_set gave st and way for line la of `set`. */
+static void access_at(cache_tags *t, uint64_t la, unsigned set, unsigned way, cache_status st, bool allocate,
+                      uint64_t meta)
 {
-    unsigned way = 0;
-    cache_status st = cache_tags_probe(t, addr, &way);
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
     if (st == CACHE_HIT || st == CACHE_HIT_RESERVED)
         line_at(t, set, way)->last_use = ++t->tick;
     else if (st == CACHE_MISS && allocate)
         install(t, set, way, la, CACHE_LINE_RESERVED, meta);
+}
+
+cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint64_t meta, unsigned *way_out)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la), way = 0;
+    cache_status st = probe_set(t, la, set, &way);
+    access_at(t, la, set, way, st, allocate, meta);
     if (way_out && st != CACHE_RESERVATION_FAIL)
         *way_out = way;
     return st;
@@ -215,10 +228,9 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
 
 bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
 {
-    unsigned way = 0;
-    cache_status st = cache_tags_probe(t, addr, &way);
     uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
+    unsigned set = set_of_line(t, la), way = 0;
+    cache_status st = probe_set(t, la, set, &way);
     if (st == CACHE_HIT_RESERVED) {
         cache_line *l = line_at(t, set, way);
         l->state = CACHE_LINE_VALID;
@@ -484,18 +496,19 @@ cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t re
     if (why)
         *why = CACHE_FAIL_NONE;
     uint64_t la = cache_tags_line_addr(t, addr);
-    cache_status st = cache_tags_probe(t, addr, NULL);
-    cache_mshr_status ms = cache_mshr_check(m, la);
+    unsigned set = set_of_line(t, la), way = 0;
+    cache_status st = probe_set(t, la, set, &way);
     if (st == CACHE_HIT) {
-        cache_tags_access(t, addr, false, meta, NULL);
+        access_at(t, la, set, way, st, false, meta);
         return CACHE_HIT;
     }
+    cache_mshr_status ms = cache_mshr_check(m, la);
     if (st == CACHE_HIT_RESERVED || ms == CACHE_MSHR_MERGED || ms == CACHE_MSHR_MERGE_FULL) {
         if (ms == CACHE_MSHR_MERGE_FULL)
             return fail(CACHE_FAIL_MERGE_FULL, why);
         if (ms == CACHE_MSHR_FULL) /* the line's entry is draining (fill being delivered): retry */
             return fail(CACHE_FAIL_MSHR_FULL, why);
-        cache_tags_access(t, addr, false, meta, NULL);
+        access_at(t, la, set, way, st, false, meta);
         cache_mshr_add(m, la, request);
         return CACHE_HIT_RESERVED;
     }
@@ -503,7 +516,7 @@ cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t re
         return fail(CACHE_FAIL_NO_LINE, why);
     if (ms != CACHE_MSHR_NEW)
         return fail(CACHE_FAIL_MSHR_FULL, why);
-    cache_tags_access(t, addr, true, meta, NULL);
+    access_at(t, la, set, way, st, true, meta);
     cache_mshr_add(m, la, request);
     return CACHE_MISS;
 }
