@@ -413,6 +413,7 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     p->rt = new gsc_proc_rt;
     p->rt->fn = fn;
     p->rt->ctx = ctx;
+    p->rt->swake_sensitive = false;
     p->initialize = false;
     p->clocked = false;
     gsc_g.procs.push_back(p);
@@ -441,28 +442,37 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
     p->events.push_back(&e->ev);
 }
 
+/* p listens to a channel through its swake event. */
+static void listen(gsc_process *p, gsc_listeners **l)
+{
+    if (!*l)
+        *l = new gsc_listeners;
+    for (gsc_proc_rt *q : (*l)->procs)
+        if (q == p->rt)
+            return;
+    (*l)->procs.push_back(p->rt);
+    if (!p->rt->swake_sensitive) {
+        p->rt->swake_sensitive = true;
+        p->events.push_back(&p->rt->swake.ev);
+    }
+}
+
 extern "C" void gsc_sensitive_latch(gsc_process *p, gsc_latch *l)
 {
     need_elaboration("gsc_sensitive_latch");
-    if (!l->changed)
-        l->changed = new gsc_event();
-    p->events.push_back(&l->changed->ev);
+    listen(p, &l->on_change);
 }
 
 extern "C" void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_put");
-    if (!f->put_ev)
-        f->put_ev = new gsc_event();
-    p->events.push_back(&f->put_ev->ev);
+    listen(p, &f->on_put);
 }
 
 extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_get");
-    if (!f->get_ev)
-        f->get_ev = new gsc_event();
-    p->events.push_back(&f->get_ev->ev);
+    listen(p, &f->on_get);
 }
 
 /* (SystemC itself reports next_trigger outside a method process as an error.) */

@@ -46,12 +46,23 @@ struct gsc_event {
     explicit gsc_event(const char *name) : ev(name) {}
 };
 
-/* What the kernel's method process calls: the C callback and the process's wake-up event (the
- * target of gsc_next_trigger_cycles). Lives as long as the simulation. */
+/* What the kernel's method process calls: the C callback and the process's two wake-up events.
+ * Lives as long as the simulation.
+ *   - wake: the target of gsc_next_trigger_cycles (dynamic sensitivity);
+ *   - swake: what its latch and FIFO sensitivities notify (the process is statically sensitive to
+ *     it): several puts, gets and changes in a cycle that concern it are one calendar entry and one
+ *     kernel trigger, not one per channel. */
 struct gsc_proc_rt {
     gsc_process_fn fn;
     void *ctx;
     gsc_event wake;
+    gsc_event swake;
+    bool swake_sensitive; /* swake is in the process's static sensitivity */
+};
+
+/* The processes statically sensitive to a channel's put, get or change. */
+struct gsc_listeners {
+    std::vector<gsc_proc_rt *> procs;
 };
 
 struct gsc_process {
@@ -67,11 +78,11 @@ struct gsc_latch {
     std::string name; /* full dotted name */
     const gsc_type *type;
     size_t size;
-    unsigned char *buf[2]; /* two slots: the latest write and the one before */
-    int64_t stamp[2];      /* the cycle each slot was written in */
-    unsigned w;            /* index of the slot holding the latest write */
-    unsigned char *mirror; /* traced copy of the latest write (NULL if not traced) */
-    gsc_event *changed;    /* notified for the cycle after a changing write (NULL: nobody listens) */
+    unsigned char *buf[2];    /* two slots: the latest write and the one before */
+    int64_t stamp[2];         /* the cycle each slot was written in */
+    unsigned w;               /* index of the slot holding the latest write */
+    unsigned char *mirror;    /* traced copy of the latest write (NULL if not traced) */
+    gsc_listeners *on_change; /* woken in the cycle after a changing write (NULL: nobody listens) */
 };
 
 struct gsc_fifo {
@@ -82,9 +93,9 @@ struct gsc_fifo {
     unsigned char *items; /* ring of depth items */
     int64_t *stamps;      /* put cycle of each ring slot */
     unsigned head, n;
-    int64_t freed_at; /* the cycle freed_n refers to */
-    unsigned freed_n; /* slots freed by gets in cycle freed_at */
-    gsc_event *put_ev, *get_ev;
+    int64_t freed_at;               /* the cycle freed_n refers to */
+    unsigned freed_n;               /* slots freed by gets in cycle freed_at */
+    gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
 };
 
 struct gsc_port {
@@ -186,6 +197,13 @@ std::string gsc_new_name(const char *what, gsc_module *m, const char *name);
 /* Notify e so that it fires at the start of cycle `target` (delta-notify if that is now). An
  * earlier pending notification wins. */
 void gsc_notify_at(gsc_event *e, int64_t target);
+
+/* Wake every listener (its swake event) at the start of cycle `target`. */
+static inline void gsc_wake(const gsc_listeners *l, int64_t target)
+{
+    for (gsc_proc_rt *p : l->procs)
+        gsc_notify_at(&p->swake, target);
+}
 
 /* Trace side (gsc_trace.cc). */
 void gsc_trace_elaborate(void);
