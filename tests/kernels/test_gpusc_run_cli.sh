@@ -13,8 +13,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..26"
 i=0
+fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
-nok() { i=$((i + 1)); echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
+nok() { i=$((i + 1)); fail=1; echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
 # Inputs: x = i * 0.25, y = 100 - i (float32, little-endian), n = 1000.
@@ -116,3 +117,4 @@ expect "workload mismatch lists the first differing elements" 1 "c[0]: expected"
     --arg "out:$tmp/m.bin:160" --trace "$tmp/trace.txt" --stats >"$tmp/out" 2>"$tmp/err"
 check "--trace writes one line per warp instruction" \
     "[ \"\$(wc -l <'$tmp/trace.txt')\" -eq \"\$(sed -n 's/^warp instructions: //p' '$tmp/out')\" ] && grep -q 'warp 1 ifelse pc 5 mask 000000ff active 00000055  @%p1 bra' '$tmp/trace.txt'"
+exit $fail
