@@ -2,8 +2,8 @@
  * reconvergence, barriers (exchange, bar.red, deadlock, early exit), contended atomics, call/ret
  * with .param passing under divergence, generic addressing through cvta, .v4 accesses, every atom
  * operation on shared and global words, membar/fence/barrier.sync, ld.global.nc, module data
- * with initialisers, by-value parameters, and the errors (out of bounds with the PC, store to
- * .const, the watchdog). */
+ * with initialisers (pointers set by address initialisers too), by-value parameters, and the errors (out of
+ * bounds with the PC, store to .const, the watchdog). */
 #include "kernels/frun.h"
 #include "kernels/ptx_parse.h"
 
@@ -527,6 +527,22 @@ static void test_watchdog(void)
     rig_free(&r);
 }
 
+/* A kernel loading through pointers that address initialisers set (tests/kernels/ptx/addrinit.ptx):
+ * generic and non-generic, into .global and .const data, 32-bit, a negative addend, a masked one. */
+static void test_address_initialisers(void)
+{
+    rig r;
+    rig_init(&r, "addrinit.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 11 * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(&r, "addrinit", 1, 1, args, 1);
+    uint32_t out[11];
+    rig_read(&r, o, out, sizeof out);
+    static const uint32_t want[11] = {20, 10, 30, 40, 2, 4, 3, 30, 40, 7, 20};
+    g_assert_cmpmem(out, sizeof out, want, sizeof want);
+    rig_free(&r);
+}
+
 static void test_byval(void)
 {
     rig r;
@@ -624,6 +640,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/memory/store-const", test_store_const);
     g_test_add_func("/frun/memory/misaligned", test_misaligned);
     g_test_add_func("/frun/memory/byval", test_byval);
+    g_test_add_func("/frun/memory/address-initialisers", test_address_initialisers);
     g_test_add_func("/frun/watchdog", test_watchdog);
     g_test_add_func("/frun/call", test_call);
     g_test_add_func("/frun/bad-launch", test_bad_launch);
