@@ -31,6 +31,7 @@ G_BEGIN_DECLS
 
 #define FRUN_DEFAULT_MAX_INSTRUCTIONS 10000000000ull /* warp instructions per launch */
 #define FRUN_QUANTUM                  4096u          /* warp instructions per turn */
+#define FRUN_DEFAULT_MAX_SHARED       49152u         /* shared bytes per CTA: CUDA's default (48 KiB) */
 
 typedef struct {
     uint64_t warp_instrs;              /* warp instructions issued (guarded-off ones included) */
@@ -71,6 +72,12 @@ void frun_device_set_max_instructions(wl_device *dev, uint64_t max);
  * on the order (a missing barrier, warp-synchronous code without __syncwarp, inter-CTA assumptions)
  * shows it. */
 void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed);
+/* The most shared memory (static + dynamic) a CTA may use; a launch asking for more fails before it
+ * allocates anything, naming the file, the kernel and the sizes (0 = FRUN_DEFAULT_MAX_SHARED, 48 KiB:
+ * what CUDA gives a block without opting in; set it to what the machine allows with the opt-in, e.g.
+ * 65536 on sm_75, 101376 on sm_86, 232448 on sm_90; at most LAUNCH_MAX_SHARED_PER_CTA). Local memory
+ * is bounded by launch_cli_check (512 KiB per thread). */
+void frun_device_set_max_shared(wl_device *dev, uint64_t bytes);
 /* The shared-memory race check (off by default; costs time and 16 bytes per shared word): two
  * warps of a CTA touching one 4-byte word of shared memory between two barriers, at least one of
  * them storing, ends the launch with an error naming both (atomics are exempt; the lanes of one

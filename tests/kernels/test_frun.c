@@ -418,6 +418,20 @@ static void test_dynshared(void)
     g_string_truncate(r.err, 0);
     g_assert_cmpint(r.dev->ops->launch(r.dev, &l, r.err), !=, 0);
     g_assert_nonnull(strstr(r.err->str, "outside the CTA's 0 bytes of shared memory"));
+    /* The per-CTA shared limit: 48 KiB by default, refused before anything runs; configurable. */
+    l.shared_bytes = FRUN_DEFAULT_MAX_SHARED + 4;
+    g_string_truncate(r.err, 0);
+    g_assert_cmpint(r.dev->ops->launch(r.dev, &l, r.err), !=, 0);
+    g_assert_cmpstr(r.err->str, ==,
+                    TEST_PTX_DIR
+                    "/memory.ptx: kernel dynshared: a CTA needs 49156 bytes of shared memory (0 static + "
+                    "49156 dynamic) but the functional runner allows 49152 per CTA (gpusc-run --max-shared)");
+    frun_device_set_max_shared(r.dev, 65536);
+    g_string_truncate(r.err, 0);
+    if (r.dev->ops->launch(r.dev, &l, r.err))
+        g_error("%s", r.err->str);
+    rig_read(&r, o, out, sizeof out);
+    g_assert_cmpuint(out[0], ==, (FRUN_DEFAULT_MAX_SHARED + 4) * 1000 + n - 1);
     rig_free(&r);
 }
 

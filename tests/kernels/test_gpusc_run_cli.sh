@@ -11,7 +11,7 @@ fi
 run="$(cd "$(dirname "$run")" && pwd)/gpusc-run" # absolute: one test runs from another directory
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..26"
+echo "1..35"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -96,6 +96,36 @@ expect "malformed --grid" 2 "--grid X,Y,Z is missing or malformed" \
     "$run" --functional --ptx "$V" --entry vecadd --grid 1,x --block 32
 expect "out-of-bounds access is a runtime error naming the PC" 1 "kernel vecadd: pc " \
     "$run" --functional --ptx "$V" --entry vecadd --grid 4 --block 256 --arg "in:$tmp/x.bin" --arg "in:$tmp/y.bin" --arg "out:$tmp/c.bin:4000" --arg 1024
+# Launch resources are checked before anything is allocated: a clear error naming the file, the
+# kernel and the sizes, exit 1 (no allocation failure, no crash).
+kptx() { # file, body line: a one-thread kernel k
+    printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\t%s\n\tret;\n}\n' "$2" >"$tmp/$1"
+}
+kptx big_shared.ptx '.shared .align 4 .b8 s[99999999999];'
+kptx big_local.ptx '.local .align 4 .b8 l[999999999];'
+kptx s50k.ptx '.shared .align 4 .b8 s[50000];'
+expect "huge static .shared" 1 "big_shared.ptx: kernel k: a CTA needs 99999999999 bytes of shared memory (99999999999 static + 0 dynamic)" \
+    "$run" --functional --ptx "$tmp/big_shared.ptx" --entry k --grid 1 --block 32
+expect "huge .local per thread" 1 "big_local.ptx: kernel k: 1000000000 bytes of local memory per thread" \
+    "$run" --functional --ptx "$tmp/big_local.ptx" --entry k --grid 1 --block 1024
+expect "static .shared over the runner's 48 KiB" 1 "s50k.ptx: kernel k: a CTA needs 50000 bytes of shared memory (50000 static + 0 dynamic) but the functional runner allows 49152 per CTA" \
+    "$run" --functional --ptx "$tmp/s50k.ptx" --entry k --grid 1 --block 32
+"$run" --functional --max-shared 50000 --ptx "$tmp/s50k.ptx" --entry k --grid 1 --block 32 >"$tmp/out" 2>"$tmp/err"
+check "--max-shared raises the limit" "[ $? -eq 0 ]"
+expect "--shared over the runner's limit" 1 "kernel vecadd: a CTA needs 60000 bytes of shared memory (0 static + 60000 dynamic)" \
+    "$run" --functional --ptx "$V" --entry vecadd --grid 1 --block 32 --shared 60000 --arg "in:$tmp/x.bin" --arg "in:$tmp/y.bin" --arg "out:$tmp/c.bin:4000" --arg 10
+expect "--max-shared out of range" 2 "--max-shared -1 is out of range" \
+    "$run" --functional --max-shared -1 --ptx "$V" --entry vecadd --grid 1 --block 32
+
+# --shared: dynamic shared memory (.extern .shared dsm[]): out[t] = dsm[n-1-t] + 1000 * %dynamic_smem_size
+"$run" --functional --ptx "$ptx/memory.ptx" --entry dynshared --grid 1 --block 96 --shared 384 \
+    --arg "out:$tmp/d.bin:384" >"$tmp/out" 2>"$tmp/err"
+check "--shared gives the dynamic shared array its bytes" "[ $? -eq 0 ]"
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<96I', *[384000 + 95 - t for t in range(96)]))" >"$tmp/want_d.bin"
+check "--shared output bytes" "cmp -s '$tmp/d.bin' '$tmp/want_d.bin'"
+expect "without --shared the dynamic array has no room" 1 "outside the CTA's 0 bytes of shared memory" \
+    "$run" --functional --ptx "$ptx/memory.ptx" --entry dynshared --grid 1 --block 96 --arg "out:$tmp/d.bin:384"
+
 expect "unknown workload" 2 "unknown workload 'nosuch'" "$run" --functional --workload nosuch
 expect "unknown size" 2 "unknown size 'huge'" "$run" --functional --workload vecadd --size huge
 
