@@ -1006,13 +1006,16 @@ static void set_sub(ptx_parser *P, ir_instr *in, unsigned v, const ptx_token *at
     in->sub = (uint8_t)v;
 }
 
+/* atom/red operations, indexed by ir_atom. */
+static const char *const atomops[] = { "", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch",
+                                       "cas" };
+
 /* One modifier of the opcode word. Returns false if it does not apply to this opcode. */
 static bool apply_mod(ptx_parser *P, ir_instr *in, const char *mod, mod_state *ms, const ptx_token *at)
 {
     static const char *const rnd[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
     static const char *const cmp[] = { "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan" };
-    static const char *const atomops[] = { "", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas" };
     static const char *const spaces[] = { "", "reg", "param", "global", "shared", "local", "const" };
     static const char *const scopes[] = { "", "cta", "gpu", "sys" };
     static const struct { const char *n; uint32_t f; } flags[] = {
@@ -1257,6 +1260,35 @@ static bool type_ok(ir_opcode op, ir_type t, const ir_instr *in)
     }
 }
 
+/* The types an atom/red operation takes (PTX ISA, atom and red): the bit-size operations (.and .or
+ * .xor .exch .cas) .b types (.cas also .b16), the integer operations .u/.s types (.inc and .dec
+ * .u32 only; .add not .s64), and .add the floating-point ones (.f16 with .noftz). The vector and
+ * packed forms (.v2.f16, .f16x2, .bf16, ...) and .b128 are not supported. Sets *takes for the message. */
+static bool atom_type_ok(unsigned atom, ir_type t, const char **takes)
+{
+    switch (atom) {
+    case IR_ATOM_AND: case IR_ATOM_OR: case IR_ATOM_XOR: case IR_ATOM_EXCH:
+        *takes = ".b32, .b64";
+        return t == IR_T_B32 || t == IR_T_B64;
+    case IR_ATOM_CAS:
+        *takes = ".b16, .b32, .b64";
+        return t == IR_T_B16 || t == IR_T_B32 || t == IR_T_B64;
+    case IR_ATOM_ADD:
+        *takes = ".u32, .s32, .u64, .f32, .f64, .noftz.f16";
+        return t == IR_T_U32 || t == IR_T_S32 || t == IR_T_U64 || t == IR_T_F32 || t == IR_T_F64 ||
+               t == IR_T_F16;
+    case IR_ATOM_INC: case IR_ATOM_DEC:
+        *takes = ".u32";
+        return t == IR_T_U32;
+    case IR_ATOM_MIN: case IR_ATOM_MAX:
+        *takes = ".u32, .s32, .u64, .s64";
+        return t == IR_T_U32 || t == IR_T_S32 || t == IR_T_U64 || t == IR_T_S64;
+    default:
+        *takes = "";
+        return false;
+    }
+}
+
 /* Checks the opcode-specific modes and types after all modifiers are read. */
 static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, const ptx_token *at)
 {
@@ -1275,8 +1307,8 @@ static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, co
         fail_at(P, at, "%s needs a comparison", name);
     if ((op == IR_OP_ATOM || op == IR_OP_RED) && !in->atom)
         fail_at(P, at, "%s needs an operation (.add, .cas, ...)", name);
-    if (op == IR_OP_RED && in->atom == IR_ATOM_CAS)
-        fail_at(P, at, "red has no .cas");
+    if (op == IR_OP_RED && (in->atom == IR_ATOM_CAS || in->atom == IR_ATOM_EXCH))
+        fail_at(P, at, "red has no .%s", in->atom == IR_ATOM_CAS ? "cas" : "exch");
     if (op == IR_OP_MEMBAR && !in->sub)
         fail_at(P, at, "membar needs a scope (.cta, .gl, .sys)");
     if (op == IR_OP_FENCE && !in->sub)
@@ -1308,6 +1340,14 @@ static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, co
         ir_type t = (ir_type)(op == IR_OP_SET ? in->type2 : in->type);
         if (!type_ok(op, t, in))
             fail_at(P, at, "bad type .%s for %s", ir_type_name(t), name);
+    }
+    if (op == IR_OP_ATOM || op == IR_OP_RED) {
+        const char *takes;
+        if (!atom_type_ok(in->atom, (ir_type)in->type, &takes))
+            fail_at(P, at, "bad type .%s for %s.%s (it takes %s)", ir_type_name((ir_type)in->type), name,
+                    atomops[in->atom], takes);
+        if (in->type == IR_T_F16 && !(in->flags & IR_F_NOFTZ))
+            fail_at(P, at, "%s.add.f16 needs .noftz", name);
     }
     if (op == IR_OP_CVT && !type_ok(op, (ir_type)in->type2, in))
         fail_at(P, at, "bad type .%s for cvt", ir_type_name((ir_type)in->type2));

@@ -932,6 +932,62 @@ static void test_roundtrip_files(void)
     g_free(corpus);
 }
 
+/* atom and red accept exactly the operation x type pairs of the PTX ISA: every operation with every
+ * scalar type, against a table written here independently of the parser's. */
+static void test_atom_types(void)
+{
+    static const char *const types[] = { "b16", "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64",
+                                         "f16" };
+    static const struct { const char *op, *ok; } table[] = {
+        { "and", "b32 b64" }, { "or", "b32 b64" }, { "xor", "b32 b64" }, { "exch", "b32 b64" },
+        { "cas", "b16 b32 b64" }, { "add", "u32 s32 u64 f32 f64 f16" }, { "inc", "u32" }, { "dec", "u32" },
+        { "min", "u32 s32 u64 s64" }, { "max", "u32 s32 u64 s64" },
+    };
+    unsigned accepted = 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(table); i++) {
+        for (size_t j = 0; j < G_N_ELEMENTS(types); j++) {
+            const char *t = types[j];
+            const char *reg = t[1] == '1'   ? "%rs1"
+                              : t[1] == '3' ? (t[0] == 'f' ? "%f1" : "%r1")
+                                            : (t[0] == 'f' ? "%fd1" : "%rd1");
+            bool want = strstr(table[i].ok, t) != NULL;
+            bool cas = strcmp(table[i].op, "cas") == 0;
+            const char *noftz = strcmp(t, "f16") == 0 ? ".noftz" : "";
+            for (int red = 0; red < 2; red++) {
+                if (red && (cas || strcmp(table[i].op, "exch") == 0))
+                    continue; /* red has neither */
+                char *line =
+                    red ? g_strdup_printf("\tred.global.%s%s.%s [%%rd2], %s;\n", table[i].op, noftz, t, reg)
+                        : g_strdup_printf("\tatom.global.%s%s.%s %s, [%%rd2], %s%s%s;\n", table[i].op, noftz,
+                                          t, reg, reg, cas ? ", " : "", cas ? reg : "");
+                char *text = g_strconcat(KERNEL_HEAD, line, "\tret;\n}\n", NULL);
+                g_free(line);
+                GError *err = NULL;
+                ir_module *m = ptx_parse_string(text, -1, "atom.ptx", &err);
+                if ((m != NULL) != want)
+                    g_error("%s.%s.%s: %s, want %s", red ? "red" : "atom", table[i].op, t,
+                            m ? "accepted" : err->message, want ? "accepted" : "an error");
+                if (!m) {
+                    unsigned lineno = 1;
+                    for (const char *c = KERNEL_HEAD; *c; c++)
+                        lineno += *c == '\n';
+                    char *where = g_strdup_printf("atom.ptx:%u:2: bad type .%s for %s.%s (it takes ", lineno,
+                                                  t, red ? "red" : "atom", table[i].op);
+                    if (!g_str_has_prefix(err->message, where))
+                        g_error("%s: want %s...", err->message, where);
+                    g_free(where);
+                }
+                accepted += m != NULL;
+                ir_module_free(m);
+                g_clear_error(&err);
+                g_free(text);
+            }
+        }
+    }
+    /* 27 pairs for atom, 22 for red (no exch, no cas). */
+    g_assert_cmpuint(accepted, ==, 27 + 22);
+}
+
 static void test_roundtrip_instructions(void)
 {
     GString *all = g_string_new(KERNEL_HEAD);
@@ -1163,6 +1219,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ptx/calls-and-scopes", test_calls_and_scopes);
     g_test_add_func("/ptx/initialisers", test_initialisers);
     g_test_add_func("/ptx/address-initialisers", test_address_initialisers);
+    g_test_add_func("/ptx/atom-types", test_atom_types);
     g_test_add_func("/ptx/function-data", test_function_data);
     g_test_add_func("/ptx/immediates", test_immediates);
     g_test_add_func("/ptx/instruction-table", test_instruction_table);
