@@ -62,6 +62,7 @@ typedef struct {
     bool race_check;     /* frun_device_set_race_check */
     FILE *trace;         /* frun_device_set_trace */
     uint64_t max_shared; /* shared bytes per CTA (frun_device_set_max_shared) */
+    uint32_t nwarpid;    /* what %nwarpid reads (frun_device_set_nwarpid) */
 } frun_dev;
 
 /* ---- per-launch state ---------------------------------------------------------------------- */
@@ -361,7 +362,7 @@ uint64_t frun_sreg_value(const frun_sreg_ctx *c, ir_sreg sreg, unsigned comp, ui
     case IR_SREG_WARPID:
         return c->warp;
     case IR_SREG_NWARPID:
-        return c->nwarps;
+        return c->nwarpid ? c->nwarpid : FRUN_DEFAULT_NWARPID;
     case IR_SREG_SMID:
         return c->smid;
     case IR_SREG_NSMID:
@@ -397,6 +398,7 @@ static frun_sreg_ctx sreg_ctx(const flaunch *L, const fwarp *w)
 {
     frun_sreg_ctx c = {.warp = w->id,
                        .nwarps = L->nwarps,
+                       .nwarpid = L->d->nwarpid,
                        .smid = 0,
                        .nsmid = 1,
                        .gridid = L->d->gridid,
@@ -1407,6 +1409,7 @@ wl_device *frun_device_new(ir_module *m, GString *err)
     d->max_instr = FRUN_DEFAULT_MAX_INSTRUCTIONS;
     d->quantum = FRUN_QUANTUM;
     d->max_shared = FRUN_DEFAULT_MAX_SHARED;
+    d->nwarpid = FRUN_DEFAULT_NWARPID;
     d->k = kload_module_new(m, d->mem, err);
     if (!d->k) {
         fmem_free(d->mem);
@@ -1453,6 +1456,11 @@ void frun_device_set_max_shared(wl_device *dev, uint64_t bytes)
 {
     ((frun_dev *)dev)->max_shared =
         bytes ? MIN(bytes, (uint64_t)LAUNCH_MAX_SHARED_PER_CTA) : FRUN_DEFAULT_MAX_SHARED;
+}
+
+void frun_device_set_nwarpid(wl_device *dev, uint32_t n)
+{
+    ((frun_dev *)dev)->nwarpid = n ? MAX(n, 1024u / IR_WARP_SIZE) : FRUN_DEFAULT_NWARPID;
 }
 
 void frun_device_set_race_check(wl_device *dev, bool on)

@@ -32,7 +32,7 @@ enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 typedef struct {
     gboolean functional, list, stats, race_check, rewritten;
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace;
-    gint64 seed, shared, max_shared, max_instr, quantum, sched_seed;
+    gint64 seed, shared, max_shared, nwarpid, max_instr, quantum, sched_seed;
     char **args;
     FILE *trace_fp; /* opened --trace, or NULL */
 } options;
@@ -120,6 +120,7 @@ static int run_workload(const options *o)
         frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
         frun_device_set_race_check(dev, o->race_check);
         frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
+        frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
         frun_device_set_trace(dev, o->trace_fp);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
             rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
@@ -178,6 +179,7 @@ static int run_ptx(const options *o)
     frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
     frun_device_set_race_check(dev, o->race_check);
     frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
+    frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
     frun_device_set_trace(dev, o->trace_fp);
     launch_cli_args *args = launch_cli_args_new();
     int rc = EXIT_OK;
@@ -233,6 +235,9 @@ int main(int argc, char **argv)
          "in:PATH, "
          "out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
          "A"},
+        {"nwarpid", 0, 0, G_OPTION_ARG_INT64, &o.nwarpid,
+         "What %nwarpid reads: the most warp ids an SM has (default 48, the GTX480-like SM; 32 to 1024)",
+         "N"},
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &o.max_instr,
          "Fail a launch after this many warp instructions (default 1e10)", "N"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
@@ -275,6 +280,8 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--functional is required (only the functional runner exists for now)");
     } else if (o.max_instr < 0) {
         rc = die(EXIT_USAGE, "--max-instructions must not be negative");
+    } else if (o.nwarpid != 0 && (o.nwarpid < 32 || o.nwarpid > 1024)) {
+        rc = die(EXIT_USAGE, "--nwarpid %" G_GINT64_FORMAT " is out of range (32 to 1024)", o.nwarpid);
     } else if (o.max_shared < 0 || (uint64_t)o.max_shared > LAUNCH_MAX_SHARED_PER_CTA) {
         rc = die(EXIT_USAGE, "--max-shared %" G_GINT64_FORMAT " is out of range (0 to %llu)", o.max_shared,
                  LAUNCH_MAX_SHARED_PER_CTA);

@@ -487,6 +487,12 @@ static void test_sreg_values(void)
     g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_EQ, 0, 4), ==, 0x10u);
     g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_DYN_SMEM_SIZE, 0, 0), ==, 64);
     g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_GRIDID, 0, 0), ==, 4);
+    /* %nwarpid: the SM's warp ids, not the CTA's warps (nwarps = 2 here); 0 reads the default. */
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_WARPID, 0, 0), ==, 1);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_NWARPID, 0, 0), ==, FRUN_DEFAULT_NWARPID);
+    g_assert_cmpuint(FRUN_DEFAULT_NWARPID, ==, 48);
+    c.nwarpid = 64;
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_NWARPID, 0, 0), ==, 64);
 }
 
 static void test_oob(void)
