@@ -2,7 +2,7 @@
  *
  *   gpusc-run --functional --workload NAME [--size tiny|default|large] [--seed N]
  *   gpusc-run --functional --ptx FILE --entry NAME --grid X,Y,Z --block X,Y,Z [--shared BYTES]
- *             [--max-shared BYTES] --arg A --arg B ...
+ *             [--max-shared BYTES] [--nwarpid N] --arg A --arg B ...
  *   --rewritten runs the code after the register-allocation rewrite (regalloc_module) instead of the
  *   PTX as parsed; --stats says which one ran.
  *
