@@ -7,6 +7,7 @@ tb="$top_builddir/testbench/tb-sm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..4"
+fail=0
 if "$tb" --workload vecadd --size tiny --vcd "$tmp/tb-sm.vcd" --trace 'tb.sm0.issue' --set issue.log="$tmp/log" \
     --stats-json "$tmp/stats.json" >"$tmp/out" 2>&1; then
     echo "ok 1 - tb-sm vecadd tiny runs with a VCD"
@@ -40,10 +41,11 @@ bad=$(awk -v p="$period" '
         if (wv[b] != $3) { print "cycle " $1 ": log warp " $3 ", VCD warp=" wv[b]; exit }
     }' "$tmp/issued" "$tmp/warp" "$tmp/bycycle")
 if [ -z "$bad" ] && [ -s "$tmp/bycycle" ]; then echo "ok 2 - VCD issue count and warp match the issue log at every logged cycle"
-else echo "not ok 2 - VCD vs log: ${bad:-empty log}"; fi
+else echo "not ok 2 - VCD vs log: ${bad:-empty log}"; fail=1; fi
 logged=$(wc -l <"$tmp/log")
 stat=$(tr ',' '\n' <"$tmp/stats.json" | grep -A1 '"warp_instrs"' | sed -n 's/.*"value": *\([0-9]*\).*/\1/p' | head -1)
 if [ "$logged" = "$stat" ]; then echo "ok 3 - issue log lines = warp_instrs statistic ($stat)"
-else echo "not ok 3 - issue log has $logged lines, warp_instrs is $stat"; fi
+else echo "not ok 3 - issue log has $logged lines, warp_instrs is $stat"; fail=1; fi
 if [ -s "$tmp/tb-sm.gtkw" ] && grep -q 'issued' "$tmp/tb-sm.gtkw"; then echo "ok 4 - .gtkw written beside the VCD"
-else echo "not ok 4 - no .gtkw beside the VCD"; fi
+else echo "not ok 4 - no .gtkw beside the VCD"; fail=1; fi
+exit $fail
