@@ -159,12 +159,33 @@ static void exec_writeback(exec_blk *e, uint64_t now)
                 r->bank_dst[j]);
         g_queue_push_tail(&e->releases, r);
     }
+}
+
+/* Completions and read reports go to issue in the order they were made (a FIFO may be full). */
+static void exec_flush_releases(exec_blk *e)
+{
     gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
     while (!g_queue_is_empty(&e->releases) && gsc_fifo_can_put(out)) {
         release_t *r = g_queue_pop_head(&e->releases);
         gsc_fifo_put(out, r);
         g_free(r);
     }
+}
+
+/* Source reservations: the collector has read every operand (its last bank read was granted this
+ * cycle, or it had none): tell issue, which releases the sources' read reservations. */
+static void exec_report_reads(exec_blk *e, const exec_coll *co)
+{
+    if (!co->it.report_reads)
+        return;
+    release_t *r = g_new0(release_t, 1);
+    r->seq = co->it.seq;
+    r->warp = co->it.warp;
+    r->reads = 1;
+    r->unit = (uint8_t)sm_unit_of_class((ir_class)co->it.cls);
+    r->n_src = co->it.n_src;
+    memcpy(r->src, co->it.src, sizeof r->src);
+    g_queue_push_tail(&e->releases, r);
 }
 
 /* One operand read through the register access path, then to its bank's queue. */
@@ -229,6 +250,8 @@ static void exec_allocate(exec_blk *e)
         co->pending = co->it.n_bank_src;
         for (unsigned j = 0; j < co->it.n_bank_src; j++)
             exec_read(e, c, co->it.bank_src[j], co->it.warp, gsc_cycle());
+        if (co->pending == 0)
+            exec_report_reads(e, co); /* no register read (immediates, predicates only) */
     }
 }
 
@@ -245,7 +268,8 @@ static void exec_arbitrate(exec_blk *e)
     for (guint i = 0; i < e->granted_reads->len; i++) {
         exec_coll *co = &e->coll[g_array_index(e->granted_reads, uint64_t, i)];
         g_assert(co->busy && co->pending > 0);
-        co->pending--;
+        if (--co->pending == 0)
+            exec_report_reads(e, co);
     }
 }
 
@@ -312,6 +336,7 @@ static void exec_run(void *self)
     exec_allocate(e);
     exec_arbitrate(e);
     exec_dispatch(e, now);
+    exec_flush_releases(e);
     bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !g_queue_is_empty(&e->releases) ||
                 bankmap_queues_pending(e->banks) > 0;
     if (busy) {

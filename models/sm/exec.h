@@ -14,7 +14,10 @@
  *     hooks may delay a read, refuse it this cycle (retried every cycle), or translate the register
  *     the bank sees (renaming); the baseline chain is empty;
  *  3. bank arbitration (models/lib/bankmap.h): writes first, then one read per bank port, oldest
- *     first; a read that waits is a bank conflict (one extra cycle per conflicting read);
+ *     first; a read that waits is a bank conflict (one extra cycle per conflicting read). With
+ *     source reservations (issued_t.report_reads), the cycle a collector's last read is granted (or
+ *     its allocation, if it reads no bank) it sends issue a read report (release_t.reads, the source
+ *     slots), in the release FIFO before the instruction's completion;
  *  4. dispatch: a collector whose operands were all read in earlier cycles goes to a pipe of its
  *     unit that can accept (oldest collector first); pipes (models/lib/pipe.h) have latency and
  *     initiation interval per operation class.

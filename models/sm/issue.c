@@ -321,6 +321,11 @@ static void take_release(issue *s, gsc_fifo *f)
     release_t r;
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
+        if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
+            for (unsigned j = 0; j < r.n_src; j++)
+                scoreboard_release_read(s->sb, r.warp, r.src[j]);
+            continue;
+        }
         issue_warp *w = &s->w[r.warp];
         if (r.val_mask && r.val_reg != SM_NO_REG) /* an atomic's old values, from the memory side */
             wexec_write_slot(s->wx, r.warp, r.val_reg, r.val_mask, r.vals, r.val_vmask);
@@ -455,6 +460,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.op = x.op;
     it.n_src = h.n_src;
     it.n_dst = h.n_dst;
+    it.report_reads = scoreboard_source_reservations(s->sb);
     memcpy(it.src, h.src, sizeof it.src);
     memcpy(it.dst, h.dst, sizeof it.dst);
     it.n_bank_src = h.n_bank_src;
@@ -727,6 +733,18 @@ void issue_dump(const issue *s, GString *out)
             for (unsigned i = 0; i < h->n_src; i++)
                 if (scoreboard_pending_writes(s->sb, wi, h->src[i]))
                     g_string_append_printf(out, "; scoreboard: register slot %u pending", h->src[i]);
+            for (unsigned i = 0; i < h->n_dst; i++) {
+                unsigned wr = scoreboard_pending_writes(s->sb, wi, h->dst[i]);
+                unsigned rd = scoreboard_pending_reads(s->sb, wi, h->dst[i]);
+                if (wr)
+                    g_string_append_printf(
+                        out, "; scoreboard: destination slot %u has %u pending writes (WAW)", h->dst[i], wr);
+                if (rd)
+                    g_string_append_printf(out,
+                                           "; scoreboard: destination slot %u has %u pending reads (WAR: "
+                                           "source reservations, released when a unit has read it)",
+                                           h->dst[i], rd);
+            }
         }
         g_string_append_c(out, '\n');
     }

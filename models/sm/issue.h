@@ -24,7 +24,10 @@
  * warps' threads reach it (bar.arrive counts without waiting); its waiting warps may issue from the
  * next cycle, and bar.red's result is written into their destination at the release.
  * Extension points: the policy (policy_new spec in `policy`), the scoreboard's source reservations
- * (`source_reservations`), and a chain of resource checks before issue (issue_add_check).
+ * (`source_reservations`: an instruction also reserves its sources; exec and ldst report when they
+ * have read them, a release_t with `reads` set, and issue releases the read reservations then, so a
+ * later write of such a register waits on a WAR hazard until the read), and a chain of resource
+ * checks before issue (issue_add_check).
  */
 #ifndef GPUSC_MODELS_SM_ISSUE_H
 #define GPUSC_MODELS_SM_ISSUE_H

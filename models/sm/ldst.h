@@ -21,7 +21,9 @@
  *    the store is performed); write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
  *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction with
  *    its lanes' operands (performed below, the old values come back and go to issue in the release);
- *  - the instruction releases its destinations when every transaction is done (stores: acknowledged).
+ *  - the instruction releases its destinations when every transaction is done (stores: acknowledged);
+ *  - with source reservations (issued_t.report_reads) it reports its sources read (release_t.reads)
+ *    the cycle it takes the instruction (address and store data are read then).
  * Data: global stores are written into the image here, global loads read it when this block releases
  * them (warp_exec.h); requests carry
  * the store bytes and responses the line bytes as the image holds them, for mechanisms that look.

@@ -22,7 +22,7 @@ TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_
 	tests/sm/test_tb_workloads.sh tests/sm/test_tb_bar_red.sh
 EXTRA_DIST += tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/ptx/bank_conflict.ptx \
 	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx tests/sm/ptx/deadlock.ptx \
-	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx
+	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx tests/sm/ptx/war.ptx
 # make check-long (Makefile.am initialises LONG_TESTS before the fragments).
 LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.

@@ -60,6 +60,7 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, kind, GSC_U8, 2),
     GSC_FIELD(issued_t, bytes, GSC_U8, 6),
     GSC_FIELD(issued_t, long_op, GSC_U8, 1),
+    GSC_FIELD(issued_t, report_reads, GSC_U8, 1),
     GSC_FIELD(issued_t, n_src, GSC_U16, 4),
     GSC_FIELD(issued_t, n_dst, GSC_U16, 3),
     GSC_FIELD(issued_t, src, GSC_OPAQUE, 0),
@@ -89,7 +90,8 @@ static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, atomic, GSC_U8, 1),     GSC_FIELD(release_t, val_reg, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, val_mask, GSC_U32, 32), GSC_FIELD(release_t, val_vmask, GSC_OPAQUE, 0),
-    GSC_FIELD(release_t, vals, GSC_OPAQUE, 0),
+    GSC_FIELD(release_t, vals, GSC_OPAQUE, 0),   GSC_FIELD(release_t, reads, GSC_U8, 1),
+    GSC_FIELD(release_t, n_src, GSC_U16, 4),     GSC_FIELD(release_t, src, GSC_OPAQUE, 0),
 };
 const gsc_type release_type = GSC_TYPE(release_t, release_fields);
 
