@@ -484,6 +484,65 @@ static void test_issue_source_reservations(void)
     harness_free(h);
 }
 
+/* A refusal for the first 5 cycles the warp is ready (a check or a veto that allows from cycle
+ * `from`); it records the cycles it was asked in. */
+typedef struct {
+    uint64_t from;
+    unsigned asked;
+} refuse5;
+
+static bool check_refuse5(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle)
+{
+    (void)warp, (void)head;
+    refuse5 *r = ctx;
+    r->asked++;
+    return cycle >= r->from;
+}
+
+static bool veto_refuse5(void *ctx, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    (void)warps, (void)n, (void)i;
+    refuse5 *r = ctx;
+    r->asked++;
+    return cycle < r->from;
+}
+
+/* The first instruction can issue at t+2 (issue_push_two); the refusal holds it 5 cycles: issue at
+ * t+7 exactly (got at t+8), 5 scheduler-cycles of the stall reason. Issue must not fall asleep on
+ * the first refusal: no input arrives meanwhile. */
+static void issue_refused_5(bool veto)
+{
+    harness *h = harness_new(&issue_desc, make_issue, NULL, NULL);
+    issue *s = harness_block(h);
+    refuse5 r = {0};
+    if (veto)
+        policy_add_veto(issue_policy(s, 0), veto_refuse5, &r);
+    else
+        issue_add_check(s, check_refuse5, &r);
+    redirect_t rd = issue_start_warp(h);
+    decoded_t d0 = issue_decoded(&rd, 0, -1, 1), d1 = issue_decoded(&rd, 1, 1, 1);
+    uint64_t t = issue_push_two(h, &d0, &d1);
+    r.from = t + 2 + 5;
+    issued_t it;
+    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 20), ==, t + 2 + 5 + 1);
+    g_assert_cmpuint(it.pc, ==, 0);
+    g_assert_cmpuint(r.asked, ==, 6); /* t+2 .. t+7 */
+    blk_inst *in = harness_inst(h);
+    g_assert_cmpuint(blk_stat_get(in, veto ? ISSUE_STAT_STALL_VETOED : ISSUE_STAT_STALL_CHECK), ==, 5);
+    g_assert_cmpuint(blk_stat_get(in, veto ? ISSUE_STAT_STALL_CHECK : ISSUE_STAT_STALL_VETOED), ==, 0);
+    harness_free(h);
+}
+
+static void test_issue_check_refuses(void)
+{
+    issue_refused_5(false);
+}
+
+static void test_issue_veto_refuses(void)
+{
+    issue_refused_5(true);
+}
+
 /* ---- cta_dispatch: occupancy bounds the CTAs in flight; completions free room ---- */
 static void test_dispatch(void)
 {
@@ -538,6 +597,8 @@ int main(int argc, char **argv)
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
     harness_test_add("/sm/issue/cta_and_scoreboard", test_issue_cta);
     harness_test_add("/sm/issue/source_reservations", test_issue_source_reservations);
+    harness_test_add("/sm/issue/check_refuses_5_cycles", test_issue_check_refuses);
+    harness_test_add("/sm/issue/veto_refuses_5_cycles", test_issue_veto_refuses);
     harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
     return g_test_run();
 }
