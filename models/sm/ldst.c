@@ -523,6 +523,16 @@ bool ldst_busy(const ldst *l)
     return false;
 }
 
+cache_tags *ldst_l1_tags(ldst *l)
+{
+    return l->l1;
+}
+
+void ldst_set_l1_evict_hook(ldst *l, cache_evict_fn fn, void *ctx)
+{
+    cache_tags_set_evict_hook(l->l1, fn, ctx);
+}
+
 void ldst_free(ldst *l)
 {
     if (!l)

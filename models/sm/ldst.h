@@ -94,6 +94,12 @@ extern const blk_desc ldst_desc;
 ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id);
 void ldst_free(ldst *l);
 bool ldst_busy(const ldst *l);
+/* The L1D tag array (lines carry the reserving warp id as metadata; cache_tags_set_meta can change
+ * it) and its eviction hook: fn is called for every VALID/MODIFIED line leaving the L1D, replaced by
+ * a fill or invalidated by a store (write-evict), with its line address, metadata, set and way (the
+ * CCWS victim tag array, DAWS's hit classification). One hook: a later call replaces it. */
+cache_tags *ldst_l1_tags(ldst *l);
+void ldst_set_l1_evict_hook(ldst *l, cache_evict_fn fn, void *ctx);
 
 G_END_DECLS
 

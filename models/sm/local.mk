@@ -30,6 +30,11 @@ check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
 tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
+# The extension points reached through the topology, on whole SMs running workloads.
+check_PROGRAMS += tests/sm/test_sm_hooks
+TESTS += tests/sm/test_sm_hooks
+tests_sm_test_sm_hooks_SOURCES = tests/sm/test_sm_hooks.c
+tests_sm_test_sm_hooks_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 # The timing model counts the instructions the functional runner counts (every workload, tiny size).
 dist_check_SCRIPTS += tests/sm/test_tb_icount.sh
 TESTS += tests/sm/test_tb_icount.sh
