@@ -55,27 +55,30 @@ static const char greener[] = "[sm]\n"
                               "sms=14\n";                  /* [S] §13.4 */
 
 /* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). */
-static const char ccws[] = "[sm]\n"
-                           "threads=1024\n"            /* [S] */
-                           "warps=32\n"                /* [S] */
-                           "registers=16384\n"         /* [S] */
-                           "smem_bytes=16384\n"        /* [S] */
-                           "[issue]\n"
-                           "schedulers=1\n"            /* [S] §2.1 "selects one" */
-                           "policy=gto\n"              /* [S] */
-                           "[ldst]\n"
-                           "l1_sets=32\n"              /* [D] 32 KB / 128 B / 8 ways */
-                           "l1_ways=8\n"              /* [S] */
-                           "[gpu]\n"
-                           "sms=30\n"                   /* [S] Table 3.1 */
-                           "mem_channels=8\n"           /* [S] 8 channels */
-                           "sub_partitions=2\n"         /* [A] GTX480 */
-                           "[l2]\n"
-                           "sets=64\n"                  /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
-                           "ways=8\n"                   /* [S] 8-way, 128 B, LRU */
-                           "[dram]\n"
-                           "queue_depth=32\n"           /* [S] queue 32; FR-FCFS: FCFS now [A] */
-                           "bytes_per_cycle=8\n";       /* [S] 8 B/cycle per channel */
+static const char ccws[] =
+    "[sm]\n"
+    "threads=1024\n"     /* [S] */
+    "warps=32\n"         /* [S] */
+    "registers=16384\n"  /* [S] */
+    "smem_bytes=16384\n" /* [S] */
+    "[issue]\n"
+    "schedulers=1\n" /* [S] §2.1 "selects one" */
+    "policy=gto\n"   /* [S] */
+    "[exec]\n"
+    "simd_width=8\n" /* [S] SIMD pipeline width 8; §2.1 [A]: 4 cycles per warp instr. */
+    "[ldst]\n"
+    "l1_sets=32\n" /* [D] 32 KB / 128 B / 8 ways */
+    "l1_ways=8\n"  /* [S] */
+    "[gpu]\n"
+    "sms=30\n"           /* [S] Table 3.1 */
+    "mem_channels=8\n"   /* [S] 8 channels */
+    "sub_partitions=2\n" /* [A] GTX480 */
+    "[l2]\n"
+    "sets=64\n" /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
+    "ways=8\n"  /* [S] 8-way, 128 B, LRU */
+    "[dram]\n"
+    "queue_depth=32\n"     /* [S] queue 32; FR-FCFS: FCFS now [A] */
+    "bytes_per_cycle=8\n"; /* [S] 8 B/cycle per channel */
 
 /* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). */
 static const char vws[] = "[sm]\n"

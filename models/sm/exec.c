@@ -54,6 +54,10 @@ static const blk_param_desc params[] = {
     {"sfu_ii", BLK_PARAM_UINT, "4", "1", "10000", NULL, "cycles", "SFU initiation interval [A: 4]"},
     {"dp_latency", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP latency [S: dp ADD 8]"},
     {"dp_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP initiation interval [S: 8]"},
+    {"simd_width", BLK_PARAM_UINT, "32", "1", "32", NULL, "lanes",
+     "lanes a pipe processes per cycle: a warp instruction passes through it ceil(32 / simd_width) times, "
+     "occupying it that many initiation intervals, its last lanes done (passes - 1) x ii after the first's "
+     "latency [A: 32, one pass; ccws-daws-vws.md §2.1-2.2: 8]"},
     {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results",
      "results written back per cycle [S: EX_WB 2]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
@@ -108,7 +112,8 @@ rfaccess_chain *exec_rf_chain(exec_blk *e)
     return e->rf;
 }
 
-void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
+/* One pass of the warp's lanes through the pipe (a lane group of simd_width lanes). */
+static void op_pass_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
 {
     const unsigned *t = e->timing;
     switch ((ir_class)cls) {
@@ -129,6 +134,16 @@ void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, u
         *ii = t[EXEC_T_SP_II];
         return;
     }
+}
+
+/* A warp instruction is `passes` lane groups entering the pipe one initiation interval apart: the
+ * pipe is busy passes x ii, and the result is complete when the last group is, (passes - 1) x ii
+ * after the first group's latency. passes = 1 (simd_width 32) is the pass's own timing. */
+void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
+{
+    op_pass_timing(e, cls, op, lat, ii);
+    *lat += (e->passes - 1) * *ii;
+    *ii *= e->passes;
 }
 
 static unsigned pool_of(uint8_t cls)
@@ -392,6 +407,8 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     add_pipes(e, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
     add_pipes(e, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
     e->wb_ports = (unsigned)blk_param_uint(e->inst, "wb_ports");
+    unsigned simd = (unsigned)blk_param_uint(e->inst, "simd_width");
+    e->passes = (IR_WARP_SIZE + simd - 1) / simd;
     static const char *const tnames[EXEC_T_COUNT] = {
         "sp_latency", "sp_ii",       "mad_latency", "int_latency", "int_ii", "div_latency",
         "div_ii",     "sfu_latency", "sfu_ii",      "dp_latency",  "dp_ii"};

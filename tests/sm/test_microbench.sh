@@ -34,6 +34,12 @@
 #    the report at c+2, releases the read reservation and issues the mov at c+2 instead of c+1:
 #    T(on) - T(off) = 32 * 1, the same for sp_latency 4 and 10 (the read is reported before the add
 #    executes, not at its write-back).
+#  9 warp width and lane groups (exec.simd_width = W): a warp instruction is P = 32 / W lane groups
+#    entering the pipe one initiation interval (sp_ii = 1) apart: the pipe is busy P cycles, the
+#    result is complete P - 1 cycles after the latency. Dependent chain: 32 (L + 3 + P - 1) = 256
+#    (W 16), 320 (W 8). Independent adds over 8 warps, 2 SP pipes each taking one warp instruction per
+#    P cycles (2 schedulers, 6 collectors: the pipes limit): 256 more cost 256 P / 2 = 256 (W 16),
+#    512 (W 8). W = 32 is items 1 and 2.
 tb="$top_builddir/testbench/tb-sm"
 ptx="$top_srcdir/tests/sm/ptx"
 tmp=$(mktemp -d)
@@ -48,7 +54,7 @@ check() { # name expected got
     n=$((n + 1))
     if [ "$2" = "$3" ]; then echo "ok $n - $1 ($3)"; else echo "not ok $n - $1: expected $2, got $3"; cat "$tmp/err"; fail=1; fi
 }
-echo "1..25"
+echo "1..29"
 for L in 4 10; do
     a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.sp_latency=$L)
     b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.sp_latency=$L)
@@ -125,4 +131,14 @@ done
 "$tb" $base --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 $sr --set issue.log="$tmp/war.log" >/dev/null 2>"$tmp/err"
 gaps=$(awk '$8 >= 32 && $9 == "add" { a = $1 } $8 >= 32 && $9 == "mov" && $1 == a + 2 { n++ } END { print n + 0 }' "$tmp/war.log")
 check "source reservations: every WAR mov issues 2 cycles after its add (issue log)" 32 "$gaps"
+for W in 16 8; do
+    P=$((32 / W))
+    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.simd_width=$W)
+    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.simd_width=$W)
+    check "simd_width $W: 32 more dependent adds cost 32*(4+3+$P-1)" $((32 * (4 + 3 + P - 1))) $((b - a))
+    w="--grid 1 --block 256 --set fetch.fetch_width=4 --set exec.simd_width=$W"
+    a=$(cycles --ptx "$ptx/independent.ptx" --entry indep32 $w)
+    b=$(cycles --ptx "$ptx/independent.ptx" --entry indep64 $w)
+    check "simd_width $W: 256 more independent adds on 2 SP pipes cost 256*$P/2" $((256 * P / 2)) $((b - a))
+done
 exit $fail
