@@ -1,7 +1,8 @@
 /* test_sm_blocks — each SM block alone in the harness (models/core/harness.h), driven cycle by cycle
  * through its ports. Timings are derived in the comments from the harness rule: an item the driver
  * puts in cycle N is seen by the block in N+1; an item the block puts in cycle M is got by the driver
- * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). */
+ * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). Also a unit test of
+ * issue's register file (warp_exec.h: zeroed at a CTA's start, poisoned at its end). */
 #include <glib.h>
 #include <string.h>
 
@@ -543,6 +544,36 @@ static void test_issue_veto_refuses(void)
     issue_refused_5(true);
 }
 
+/* ---- warp_exec (issue's register file): registers are zeroed when a CTA starts on the warp slots and
+ * poisoned when it ends, so a read of a freed register returns garbage ---- */
+static void test_regs_poisoned_at_cta_end(void)
+{
+    sm_env *env = env_get();
+    unsigned regs = env->k->total_regs;
+    wexec *x = wexec_new(env, 0, 4, 2);
+    cta_launch_t c = {.slot = 1, .first_warp = 2, .warps = 2, .threads = 64};
+    wexec_cta_start(x, &c);
+    uint64_t vals[IR_WARP_SIZE];
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+        vals[l] = 100 + l;
+    for (unsigned w = 2; w < 4; w++)
+        for (unsigned r = 0; r < regs; r++) {
+            g_assert_cmphex(wexec_read_slot(x, w, r, 0), ==, 0); /* zeroed at launch */
+            wexec_write_slot(x, w, r, 0xffffffffu, vals, UINT64_MAX);
+        }
+    g_assert_cmphex(wexec_read_slot(x, 3, regs - 1, 31), ==, 131);
+    wexec_cta_end(x, 1);
+    for (unsigned w = 2; w < 4; w++) /* freed: every lane of every register is the poison pattern */
+        for (unsigned r = 0; r < regs; r++)
+            for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+                g_assert_cmphex(wexec_read_slot(x, w, r, l), ==, WX_POISON);
+    g_assert_cmphex((uint32_t)WX_POISON, ==, 0xdeadbeefu);
+    wexec_cta_start(x, &c); /* a new CTA on the same slots starts from zero again */
+    for (unsigned r = 0; r < regs; r++)
+        g_assert_cmphex(wexec_read_slot(x, 2, r, 5), ==, 0);
+    wexec_free(x);
+}
+
 /* ---- cta_dispatch: occupancy bounds the CTAs in flight; completions free room ---- */
 static void test_dispatch(void)
 {
@@ -600,5 +631,6 @@ int main(int argc, char **argv)
     harness_test_add("/sm/issue/check_refuses_5_cycles", test_issue_check_refuses);
     harness_test_add("/sm/issue/veto_refuses_5_cycles", test_issue_veto_refuses);
     harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
+    g_test_add_func("/sm/warp_exec/regs_poisoned_at_cta_end", test_regs_poisoned_at_cta_end);
     return g_test_run();
 }
