@@ -316,7 +316,7 @@ static void bar_exit(issue *s, unsigned slot)
 {
     g_assert(s->bar_live[slot] > 0);
     s->bar_live[slot]--;
-    for (unsigned id = 0; id < BARRIER_IDS; id++)
+    for (unsigned id = 0; id < ISSUE_BARRIER_IDS; id++)
         bar_try_release(s, slot, id);
 }
 

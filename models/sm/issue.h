@@ -35,7 +35,6 @@
 #include <stdio.h>
 
 #include "models/core/block.h"
-#include "models/lib/barrier.h"
 #include "models/lib/policy.h"
 #include "models/lib/scoreboard.h"
 #include "models/sm/payloads.h"
@@ -45,6 +44,7 @@
 G_BEGIN_DECLS
 
 #define SM_MAX_PARTS 4
+#define ISSUE_BARRIER_IDS 16 /* named barriers per CTA (PTX bar 0..15; kernels/frun.c's N_BARRIERS) */
 
 enum {
     ISSUE_CTA_LAUNCH,
@@ -144,7 +144,7 @@ typedef struct {
     unsigned sm_id, warps, ctas, n_sched, parts, entries;
     wexec *wx;
     scoreboard *sb;
-    issue_bar bars[SM_MAX_CTAS][BARRIER_IDS];
+    issue_bar bars[SM_MAX_CTAS][ISSUE_BARRIER_IDS];
     unsigned bar_live[SM_MAX_CTAS]; /* warps of the CTA that have not exited (functionally) */
     issue_warp *w;
     issue_sched *sched;
