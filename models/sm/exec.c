@@ -191,16 +191,8 @@ static void exec_flush_releases(exec_blk *e)
  * cycle, or it had none): tell issue, which releases the sources' read reservations. */
 static void exec_report_reads(exec_blk *e, const exec_coll *co)
 {
-    if (!co->it.report_reads)
-        return;
-    release_t *r = g_new0(release_t, 1);
-    r->seq = co->it.seq;
-    r->warp = co->it.warp;
-    r->reads = 1;
-    r->unit = (uint8_t)sm_unit_of_class((ir_class)co->it.cls);
-    r->n_src = co->it.n_src;
-    memcpy(r->src, co->it.src, sizeof r->src);
-    g_queue_push_tail(&e->releases, r);
+    if (co->it.report_reads)
+        g_queue_push_tail(&e->releases, release_new_reads(&co->it, sm_unit_of_class((ir_class)co->it.cls)));
 }
 
 /* One operand read through the register access path, then to its bank's queue. */

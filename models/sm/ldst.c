@@ -228,16 +228,8 @@ static void op_start(ldst *l, uint64_t now)
                           .unit = SM_UNIT_LDST,
                           .val_reg = SM_NO_REG};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
-    if (it->report_reads) { /* source reservations: the address and data registers are read now */
-        release_t *r = g_new0(release_t, 1);
-        r->seq = it->seq;
-        r->warp = it->warp;
-        r->reads = 1;
-        r->n_src = it->n_src;
-        memcpy(r->src, it->src, sizeof r->src);
-        r->unit = SM_UNIT_LDST;
-        g_queue_push_tail(&l->releases, r);
-    }
+    if (it->report_reads) /* source reservations: the address and data registers are read now */
+        g_queue_push_tail(&l->releases, release_new_reads(it, SM_UNIT_LDST));
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
     coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};

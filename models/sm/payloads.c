@@ -2,6 +2,7 @@
 #include "models/sm/payloads.h"
 
 #include <stddef.h>
+#include <string.h>
 
 static const gsc_field cta_launch_fields[] = {
     GSC_FIELD(cta_launch_t, kernel, GSC_U32, 16),  GSC_FIELD(cta_launch_t, cta, GSC_U32, 32),
@@ -94,6 +95,18 @@ static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, n_src, GSC_U16, 4),     GSC_FIELD(release_t, src, GSC_OPAQUE, 0),
 };
 const gsc_type release_type = GSC_TYPE(release_t, release_fields);
+
+release_t *release_new_reads(const issued_t *it, sm_unit unit)
+{
+    release_t *r = g_new0(release_t, 1);
+    r->seq = it->seq;
+    r->warp = it->warp;
+    r->reads = 1;
+    r->unit = (uint8_t)unit;
+    r->n_src = it->n_src;
+    memcpy(r->src, it->src, sizeof r->src);
+    return r;
+}
 
 sm_unit sm_unit_of_class(ir_class c)
 {

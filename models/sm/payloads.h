@@ -168,6 +168,9 @@ extern const gsc_type credit_type;
 extern const gsc_type issued_type;
 extern const gsc_type release_type;
 
+/* A read report for `it` from `unit` (release_t.reads = 1, its source slots), newly allocated. */
+release_t *release_new_reads(const issued_t *it, sm_unit unit);
+
 /* The unit an instruction class runs on. */
 sm_unit sm_unit_of_class(ir_class c);
 const char *sm_unit_name(sm_unit u);
