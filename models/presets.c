@@ -1,180 +1,250 @@
 /* presets.c — built-in presets. Every number carries its source: [S] stated by the source, [D]
  * derived, [A] an assumption (also a parameter default). Tables: docs/baseline-design.md §5-6.
- * Sections not named keep the parameter defaults, which are the GTX480 values (§5).
+ * Sections not named keep the parameter defaults, which are the GTX480 values (§5); each preset's
+ * comment says which of the source's gaps those defaults fill. The core clock is the testbench's
+ * `period_ps` (the top instance [tb] of tb-sm, tb-subcore and tb-gpu); it scales the VCD's time
+ * axis only, as every latency is counted in core cycles.
  * The memory-side sections (icnt, l2, dram, gpu) are added by the GPU topology's engineer. */
 #include "models/presets.h"
 
 #include "models/core/config.h"
 #include "models/topo/gpu.h"
 
+// clang-format off
+/* The presets are tables: one key per line, its source in a comment beside it. */
+
 /* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine. */
-static const char gtx480[] = "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
-                             "[issue]\n"
-                             "schedulers=2\n"      /* [S] gpgpu_num_sched_per_core 2 */
-                             "policy=gto\n"       /* [S] gpgpu_scheduler gto */
-                             "[gpu]\n"                    /* memory side: the icnt/l2/dram defaults are the GTX480 (docs/memory.md) */
-                             "sms=15\n"                   /* [S] gpgpu_n_clusters 15 */
-                             "mem_channels=6\n"           /* [S] gpgpu_n_mem 6 */
-                             "sub_partitions=2\n";        /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
+static const char gtx480[] =
+    "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
+    "[issue]\n"
+    "schedulers=2\n"        /* [S] gpgpu_num_sched_per_core 2 */
+    "policy=gto\n"          /* [S] gpgpu_scheduler gto */
+    "[gpu]\n"               /* memory side: the icnt/l2/dram defaults are the GTX480 (docs/memory.md) */
+    "sms=15\n"              /* [S] gpgpu_n_clusters 15 */
+    "mem_channels=6\n"      /* [S] gpgpu_n_mem 6 */
+    "sub_partitions=2\n";   /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
+    /* core clock: tb.period_ps default 1429 ps = 700 MHz [S] */
 
-/* resource-sharing-and-greener.md §13.1, Table 2.3 (register-sharing runs). */
-static const char rs_table23[] = "[sm]\n"
-                                 "ctas=8\n"            /* [S] */
-                                 "threads=1536\n"      /* [S] */
-                                 "registers=32768\n"   /* [S] */
-                                 "smem_bytes=49152\n"  /* [S] 48 KB for register-sharing runs */
-                                 "[issue]\n"
-                                 "policy=lrr\n"       /* [S] LRR baseline */
-                                 "[gpu]\n"
-                                 "sms=14\n";                  /* [S] §13.1; DRAM FR-FCFS GDDR3 timing: FCFS now [A] */
+/* resource-sharing-and-greener.md §13.1, Table 2.3 (register-sharing runs). Not stated (§13.1 "use
+ * GPGPU-Sim defaults of that era"): schedulers 2, clocks 700 MHz, L2, pipeline latencies, register
+ * banks 16: the GTX480 defaults [A]. L1 16 KB [S] = the default. */
+static const char rs_table23[] =
+    "[sm]\n"
+    "ctas=8\n"              /* [S] */
+    "threads=1536\n"        /* [S] */
+    "registers=32768\n"     /* [S] */
+    "smem_bytes=49152\n"    /* [S] 48 KB for register-sharing runs */
+    "[issue]\n"
+    "policy=lrr\n"          /* [S] LRR baseline */
+    "[gpu]\n"
+    "sms=14\n";             /* [S] §13.1; DRAM FR-FCFS GDDR3 timing: FCFS now [A] */
 
-/* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). */
-static const char rs_table32[] = "[sm]\n"
-                                 "ctas=16\n"           /* [S] */
-                                 "threads=3072\n"      /* [S] 3072 > 64 warps: capped below */
-                                 "warps=64\n"          /* [A] the model's warp-slot maximum */
-                                 "registers=65536\n"   /* [S] */
-                                 "smem_bytes=16384\n"  /* [S] 16 KB */
-                                 "[issue]\n"
-                                 "policy=lrr\n"       /* [S] */
-                                 "[gpu]\n"
-                                 "sms=14\n";                  /* [S] §13.2 */
+/* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
+static const char rs_table32[] =
+    "[sm]\n"
+    "ctas=16\n"             /* [S] */
+    "threads=3072\n"        /* [S] 3072 > 64 warps: capped below */
+    "warps=64\n"            /* [A] the model's warp-slot maximum */
+    "registers=65536\n"     /* [S] */
+    "smem_bytes=16384\n"    /* [S] 16 KB */
+    "[issue]\n"
+    "policy=lrr\n"          /* [S] */
+    "[gpu]\n"
+    "sms=14\n";             /* [S] §13.2 */
 
-/* GREENER (§13.4, Table 4.2): K20X-like. */
-static const char greener[] = "[sm]\n"
-                              "ctas=16\n"              /* [S] */
-                              "threads=2048\n"         /* [S] */
-                              "warps=64\n"             /* [S] 64 warps */
-                              "registers=65536\n"      /* [S] 256 KB */
-                              "[issue]\n"
-                              "schedulers=4\n"         /* [S] */
-                              "policy=lrr\n"           /* [S] */
-                              "[exec]\n"
-                              "banks=32\n"            /* [S] */
-                              "[gpu]\n"
-                              "sms=14\n";                  /* [S] §13.4 */
+/* resource-sharing-and-greener.md §13.3, Table 3.6: the Kepler/Maxwell-like configurations #1 and #2
+ * (scratchpad, thread blocks, threads, SMs stated). Not stated: registers per SM, 65536 [A: Kepler
+ * GK110's 256 KB register file with 2048 threads, §13.5; docs/baseline-design.md §6.1]; the
+ * scheduler LRR [A: the chapter's baseline, §13.1-13.2]; schedulers 2, register banks 16, L1 16 KB,
+ * clocks 700 MHz, the memory side: the GTX480 defaults [A]. */
+static const char rs_table36_1[] =
+    "[sm]\n"
+    "ctas=16\n"             /* [S] max thread blocks 16 */
+    "threads=2048\n"        /* [S] */
+    "warps=64\n"            /* [D] 2048 threads / 32 */
+    "registers=65536\n"     /* [A] see above */
+    "smem_bytes=49152\n"    /* [S] 48 KB */
+    "[issue]\n"
+    "policy=lrr\n"          /* [A] see above */
+    "[gpu]\n"
+    "sms=14\n";             /* [S] */
+static const char rs_table36_2[] =
+    "[sm]\n"
+    "ctas=32\n"             /* [S] max thread blocks 32 */
+    "threads=2048\n"        /* [S] */
+    "warps=64\n"            /* [D] 2048 threads / 32 */
+    "registers=65536\n"     /* [A] as #1 */
+    "smem_bytes=65536\n"    /* [S] 64 KB */
+    "[issue]\n"
+    "policy=lrr\n"          /* [A] as #1 */
+    "[gpu]\n"
+    "sms=14\n";             /* [S] */
 
-/* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). */
-static const char ccws[] = "[sm]\n"
-                           "threads=1024\n"            /* [S] */
-                           "warps=32\n"                /* [S] */
-                           "registers=16384\n"         /* [S] */
-                           "smem_bytes=16384\n"        /* [S] */
-                           "[issue]\n"
-                           "schedulers=1\n"            /* [S] §2.1 "selects one" */
-                           "policy=gto\n"              /* [S] */
-                           "[ldst]\n"
-                           "l1_sets=32\n"              /* [D] 32 KB / 128 B / 8 ways */
-                           "l1_ways=8\n"              /* [S] */
-                           "[gpu]\n"
-                           "sms=30\n"                   /* [S] Table 3.1 */
-                           "mem_channels=8\n"           /* [S] 8 channels */
-                           "sub_partitions=2\n"         /* [A] GTX480 */
-                           "[l2]\n"
-                           "sets=64\n"                  /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
-                           "ways=8\n"                   /* [S] 8-way, 128 B, LRU */
-                           "[dram]\n"
-                           "queue_depth=32\n"           /* [S] queue 32; FR-FCFS: FCFS now [A] */
-                           "bytes_per_cycle=8\n";       /* [S] 8 B/cycle per channel */
+/* GREENER (§13.4, Table 4.2): K20X-like. Not stated: scratchpad 48 KB, L1 16 KB, latencies, the
+ * memory side: the GTX480 defaults [A]. */
+static const char greener[] =
+    "[sm]\n"
+    "ctas=16\n"             /* [S] */
+    "threads=2048\n"        /* [S] */
+    "warps=64\n"            /* [S] 64 warps */
+    "registers=65536\n"     /* [S] 256 KB */
+    "[issue]\n"
+    "schedulers=4\n"        /* [S] */
+    "policy=lrr\n"          /* [S] */
+    "[exec]\n"
+    "banks=32\n"            /* [S] */
+    "[tb]\n"
+    "period_ps=1366\n"      /* [S] shader core clock 732 MHz; [D] 1366.1 ps (§10.2: 1.366 ns) */
+    "[gpu]\n"
+    "sms=14\n";             /* [S] §13.4 */
 
-/* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). */
-static const char vws[] = "[sm]\n"
-                          "threads=1024\n"             /* [S] */
-                          "warps=32\n"                 /* [D] */
-                          "[issue]\n"
-                          "schedulers=1\n"             /* [S] */
-                          "policy=gto\n"               /* [S] */
-                          "[exec]\n"
-                          "sp_latency=10\n"            /* [S] ALU latency 10 */
-                          "mad_latency=10\n"           /* [A] same as the ALU */
-                          "[ldst]\n"
-                          "l1_sets=64\n"               /* [D] 64 KB / 128 B / 8 ways */
-                          "l1_ways=8\n"                /* [S] */
-                          "[mem_fixed]\n"
-                          "bytes_per_cycle=32\n"      /* [S] 32 B per core cycle */
-                          "[gpu]\n"
-                          "sms=1\n"                    /* [S] the single-SM machine */
-                          "mem_channels=1\n"           /* [A] */
-                          "sub_partitions=2\n"         /* [A] GTX480 */
-                          "[l2]\n"
-                          "sets=64\n"                  /* [D] 128 KB / 2 slices / 128 B / 8 ways */
-                          "ways=8\n"                   /* [S] 128 KB, 128 B, 8-way, LRU */
-                          "[dram]\n"
-                          "bytes_per_cycle=32\n";      /* [S] 32 B per core cycle */
+/* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). Not given (§2.1): I-buffer depth (2), pipeline
+ * latencies, MSHRs (32 x 8), L1/L2 hit latencies, interconnect: the GTX480 defaults [A]. One clock:
+ * the interconnect (650 MHz) and memory (800 MHz) clocks are not modelled, their timing is in core
+ * cycles [A]. The texture cache (32 KB) is not modelled (no texture in the workloads). */
+static const char ccws[] =
+    "[sm]\n"
+    "threads=1024\n"        /* [S] */
+    "warps=32\n"            /* [S] */
+    "registers=16384\n"     /* [S] */
+    "smem_bytes=16384\n"    /* [S] */
+    "[issue]\n"
+    "schedulers=1\n"        /* [S] §2.1 "selects one" */
+    "policy=gto\n"          /* [S] */
+    "[exec]\n"
+    "simd_width=8\n"        /* [S] SIMD pipeline width 8; §2.1 [A]: 4 cycles per warp instruction */
+    "[ldst]\n"
+    "l1_sets=32\n"          /* [D] 32 KB / 128 B / 8 ways */
+    "l1_ways=8\n"           /* [S] */
+    "const_sets=64\n"       /* [D] 8 KB [S] / 64 B / 2 ways */
+    "const_line=64\n"       /* [A] line not given: GTX480's 64 B */
+    "const_ways=2\n"        /* [A] associativity not given: GTX480's 2 */
+    "[tb]\n"
+    "period_ps=769\n"       /* [S] core clock 1300 MHz; [D] 769.2 ps */
+    "[gpu]\n"
+    "sms=30\n"              /* [S] Table 3.1 */
+    "mem_channels=8\n"      /* [S] 8 channels */
+    "sub_partitions=2\n"    /* [A] GTX480 */
+    "[l2]\n"
+    "sets=64\n"             /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
+    "ways=8\n"              /* [S] 8-way, 128 B, LRU */
+    "[dram]\n"
+    "queue_depth=32\n"      /* [S] queue 32; FR-FCFS: FCFS now [A] */
+    "bytes_per_cycle=8\n";  /* [S] 8 B/cycle per channel */
+
+/* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). Not given: L1/L2/DRAM latencies, MSHRs,
+ * I-buffer depth, I-cache line and associativity, clocks: the GTX480 defaults [A]. Shared memory 48 KB
+ * [S] and SIMD width 32 [S] are the defaults. */
+static const char vws[] =
+    "[sm]\n"
+    "threads=1024\n"        /* [S] */
+    "warps=32\n"            /* [D] */
+    "[fetch]\n"
+    "icache_sets=128\n"     /* [D] L1 I-cache 64 KB [S: §2.4, the area table] / 128 B / 4 ways */
+    "icache_line=128\n"     /* [A] not given: GTX480's 128 B */
+    "icache_ways=4\n"       /* [A] not given: GTX480's 4 */
+    "[issue]\n"
+    "schedulers=1\n"        /* [S] */
+    "policy=gto\n"          /* [S] */
+    "[exec]\n"
+    "sp_latency=10\n"       /* [S] ALU latency 10 */
+    "mad_latency=10\n"      /* [A] same as the ALU */
+    "[ldst]\n"
+    "l1_sets=64\n"          /* [D] 64 KB / 128 B / 8 ways */
+    "l1_ways=8\n"           /* [S] */
+    "[mem_fixed]\n"
+    "bytes_per_cycle=32\n"  /* [S] 32 B per core cycle */
+    "[gpu]\n"
+    "sms=1\n"               /* [S] the single-SM machine */
+    "mem_channels=1\n"      /* [A] */
+    "sub_partitions=2\n"    /* [A] GTX480 */
+    "[l2]\n"
+    "sets=64\n"             /* [D] 128 KB / 2 slices / 128 B / 8 ways */
+    "ways=8\n"              /* [S] 128 KB, 128 B, 8-way, LRU */
+    "[dram]\n"
+    "bytes_per_cycle=32\n"; /* [S] 32 B per core cycle */
 
 /* Turing-like sub-core SM of the RF-cache spec (rf-cache-malekeh.md §2.1-2.2, §3-4). */
-static const char malekeh[] = "[subcore_sm]\n"
-                              "partitions=4\n"         /* [S] */
-                              "threads=1024\n"         /* [S] */
-                              "warps=32\n"             /* [S] */
-                              "registers=65536\n"      /* [S] 256 KB */
-                              "smem_bytes=65536\n"     /* [S] 64 KB L1/shared (split [A]) */
-                              "[fetch]\n"
-                              "fetch_width=4\n"       /* [A] (see subcore) */
-                              "ibuffer_entries=4\n"   /* [A] */
-                              "[issue]\n"
-                              "ibuffer_entries=4\n"   /* [A] = fetch's */
-                              "decoded_depth=8\n"     /* [A] */
-                              "schedulers=4\n"         /* [S] one per sub-core */
-                              "policy=gto\n"           /* [S] */
-                              "[exec]\n"
-                              "banks=2\n"              /* [S] 2 banks per sub-core */
-                              "collectors_sp=2\n"      /* [S] 2 collectors per sub-core */
-                              "collectors_sfu=2\n"     /* [A] */
-                              "sp_units=1\n"           /* [A] Accel-Sim RTX 2060 */
-                              "sp_latency=4\n"         /* [A] */
-                              "sp_ii=2\n"              /* [A] FP 4/2 */
-                              "int_latency=4\n"        /* [A] */
-                              "int_ii=2\n"             /* [A] */
-                              "sfu_latency=21\n"       /* [A] */
-                              "sfu_ii=8\n"             /* [A] */
-                              "dp_latency=64\n"        /* [A] */
-                              "dp_ii=64\n"             /* [A] */
-                              "[ldst]\n"
-                              "l1_latency=32\n"        /* [A] L1D 32 */
-                              "smem_latency=30\n"     /* [A] shared 30 */
-                              "[gpu]\n"
-                              "sms=10\n"                   /* [S] §2.1 */
-                              "sm_kind=subcore_sm\n"       /* [S] 4 sub-cores */
-                              "mem_channels=4\n"           /* [A] §2.1 */
-                              "sub_partitions=2\n"         /* [A] GTX480 */
-                              "[l2]\n"
-                              "sets=128\n"                 /* [D] 1 MB / 8 slices / 128 B / 8 ways */
-                              "ways=8\n"                   /* [A] */
-                              "latency=169\n"              /* [D] L2 194 [A §2.2] as the hit round trip 3 + 2x8 + 1 + 5 + R */
-                              "[dram]\n"
-                              "latency=90\n";              /* [D] DRAM 96 [A §2.2] as miss - hit = 2 + B + Ld, B = 4 */
+static const char malekeh[] =
+    "[subcore_sm]\n"
+    "partitions=4\n"        /* [S] */
+    "threads=1024\n"        /* [S] */
+    "warps=32\n"            /* [S] */
+    "registers=65536\n"     /* [S] 256 KB */
+    "smem_bytes=65536\n"    /* [S] 64 KB L1/shared (split [A]) */
+    "[fetch]\n"
+    "fetch_width=4\n"       /* [A] (see subcore) */
+    "ibuffer_entries=4\n"   /* [A] */
+    "[issue]\n"
+    "ibuffer_entries=4\n"   /* [A] = fetch's */
+    "decoded_depth=8\n"     /* [A] */
+    "schedulers=4\n"        /* [S] one per sub-core */
+    "policy=gto\n"          /* [S] */
+    "[exec]\n"
+    "banks=2\n"             /* [S] 2 banks per sub-core */
+    "collectors_sp=2\n"     /* [S] 2 collectors per sub-core */
+    "collectors_sfu=2\n"    /* [A] */
+    "sp_units=1\n"          /* [A] Accel-Sim RTX 2060 */
+    "sp_latency=4\n"        /* [A] */
+    "sp_ii=2\n"             /* [A] FP 4/2 */
+    "int_latency=4\n"       /* [A] */
+    "int_ii=2\n"            /* [A] */
+    "sfu_latency=21\n"      /* [A] */
+    "sfu_ii=8\n"            /* [A] */
+    "dp_latency=64\n"       /* [A] */
+    "dp_ii=64\n"            /* [A] */
+    "[ldst]\n"
+    "l1_latency=32\n"       /* [A] L1D 32 */
+    "smem_latency=30\n"     /* [A] shared 30 */
+    "[tb]\n"
+    "period_ps=733\n"       /* [A] §2.2 core clock 1365 MHz (Accel-Sim RTX 2060); [D] 732.6 ps */
+    "[gpu]\n"
+    "sms=10\n"              /* [S] §2.1 */
+    "sm_kind=subcore_sm\n"  /* [S] 4 sub-cores */
+    "mem_channels=4\n"      /* [A] §2.1 */
+    "sub_partitions=2\n"    /* [A] GTX480 */
+    "[l2]\n"
+    "sets=128\n"            /* [D] 1 MB / 8 slices / 128 B / 8 ways */
+    "ways=8\n"              /* [A] */
+    "latency=169\n"         /* [D] L2 194 [A §2.2] as the hit round trip 3 + 2x8 + 1 + 5 + R */
+    "[dram]\n"
+    "latency=90\n";         /* [D] DRAM 96 [A §2.2] as miss - hit = 2 + B + Ld, B = 4 */
 
 /* A generic 4-partition sub-core SM with GTX480 numbers elsewhere (tb-subcore's default). */
 /* The sub-core presets share one fetch/decode among the partitions (docs/sm.md); it is widened so it
  * can feed four schedulers: 4 instructions per fetch, 4 I-buffer entries per warp [A]. */
-static const char subcore[] = "[subcore_sm]\n"
-                              "partitions=4\n"
-                              "[fetch]\n"
-                              "fetch_width=4\n"       /* [A] */
-                              "ibuffer_entries=4\n"   /* [A] */
-                              "[issue]\n"
-                              "ibuffer_entries=4\n"   /* [A] = fetch's */
-                              "decoded_depth=8\n"     /* [A] two fetches in flight */
-                              "schedulers=4\n"
-                              "[exec]\n"
-                              "banks=4\n"              /* [A] 16 banks split over 4 partitions */
-                              "collectors_sp=2\n"      /* [A] */
-                              "collectors_sfu=2\n"     /* [A] */
-                              "sp_units=1\n"          /* [A] */
-                              "[gpu]\n"
-                              "sm_kind=subcore_sm\n";      /* a sub-core GPU in tb-gpu */
+static const char subcore[] =
+    "[subcore_sm]\n"
+    "partitions=4\n"
+    "[fetch]\n"
+    "fetch_width=4\n"       /* [A] */
+    "ibuffer_entries=4\n"   /* [A] */
+    "[issue]\n"
+    "ibuffer_entries=4\n"   /* [A] = fetch's */
+    "decoded_depth=8\n"     /* [A] two fetches in flight */
+    "schedulers=4\n"
+    "[exec]\n"
+    "banks=4\n"             /* [A] 16 banks split over 4 partitions */
+    "collectors_sp=2\n"     /* [A] */
+    "collectors_sfu=2\n"    /* [A] */
+    "sp_units=1\n"          /* [A] */
+    "[gpu]\n"
+    "sm_kind=subcore_sm\n"; /* a sub-core GPU in tb-gpu */
 
-/* Register renaming (register-renaming.md §2, §12.1): Fermi with two_level_active:6:0:1. */
-static const char renaming[] = "[issue]\n"
-                               "schedulers=2\n"        /* [S] */
-                               "policy=two_level_active:6:0:1\n" /* [S] */
-                               "[exec]\n"
-                               "banks=32\n";           /* [S] */
+/* Register renaming (register-renaming.md §2, §12.1): Fermi with two_level_active:6:0:1. Not given
+ * (§12.1 [A]): SM count, clocks, caches, DRAM, collectors: the GTX480 defaults. */
+static const char renaming[] =
+    "[issue]\n"
+    "schedulers=2\n"                    /* [S] */
+    "policy=two_level_active:6:0:1\n"   /* [S] */
+    "[exec]\n"
+    "banks=32\n";                       /* [S] */
 
-/* SPU's GPU baseline (spu.md §10): GTX480 defaults. */
-static const char spu[] = "[issue]\n"
-                          "policy=gto\n";              /* [A] default GTX480 scheduler */
+/* SPU's GPU baseline (spu.md §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */
+static const char spu[] =
+    "[issue]\n"
+    "policy=gto\n";         /* [A] default GTX480 scheduler */
+// clang-format on
 
 void presets_register(void)
 {
@@ -182,6 +252,12 @@ void presets_register(void)
     cfg_preset_register("gtx480", "GTX480-like Fermi SM (GPGPU-Sim configs/GTX480), the default", gtx480);
     cfg_preset_register("rs-table2.3", "resource sharing §13.1 Table 2.3 baseline (LRR, 48 KB)", rs_table23);
     cfg_preset_register("rs-table3.2", "resource sharing §13.2 Table 3.2 baseline (16 CTAs, 16 KB)", rs_table32);
+    cfg_preset_register("rs-table3.6-1",
+                        "resource sharing §13.3 Table 3.6 config #1 (16 CTAs, 2048 threads, 48 KB)",
+                        rs_table36_1);
+    cfg_preset_register("rs-table3.6-2",
+                        "resource sharing §13.3 Table 3.6 config #2 (32 CTAs, 2048 threads, 64 KB)",
+                        rs_table36_2);
     cfg_preset_register("greener", "GREENER §13.4 K20X-like SM (4 schedulers, 32 banks)", greener);
     cfg_preset_register("ccws", "CCWS/DAWS Table 3.1 SM (1 scheduler, 32 KB 8-way L1)", ccws);
     cfg_preset_register("vws", "VWS Table 6.1 single-SM machine", vws);

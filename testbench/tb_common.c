@@ -325,7 +325,7 @@ static double d_stall(const blk_ctx *ctx, void *data, unsigned idx)
 {
     (void)ctx;
     uint64_t total = 0;
-    for (unsigned i = ISSUE_STAT_ISSUE_CYCLES; i <= ISSUE_STAT_STALL_NO_READY; i++)
+    for (unsigned i = ISSUE_STAT_ISSUE_CYCLES; i <= ISSUE_STAT_STALL_VETOED; i++)
         total += sum_stat(data, 0, i);
     return stats_ratio(sum_stat(data, 0, idx), total);
 }
@@ -341,6 +341,8 @@ STALL_FN(d_pipe, ISSUE_STAT_STALL_PIPELINE)
 STALL_FN(d_mem, ISSUE_STAT_STALL_MEMORY)
 STALL_FN(d_bar, ISSUE_STAT_STALL_BARRIER)
 STALL_FN(d_idle, ISSUE_STAT_STALL_IDLE)
+STALL_FN(d_check, ISSUE_STAT_STALL_CHECK)
+STALL_FN(d_vetoed, ISSUE_STAT_STALL_VETOED)
 
 static double d_conflicts(const blk_ctx *ctx, void *data)
 {
@@ -390,6 +392,10 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
     blk_ctx_add_derived(c, "tb.stall_memory", "ratio", "scheduler-cycles: waiting on a load", d_mem, m);
     blk_ctx_add_derived(c, "tb.stall_barrier", "ratio", "scheduler-cycles: warps at a barrier", d_bar, m);
     blk_ctx_add_derived(c, "tb.stall_idle", "ratio", "scheduler-cycles: no resident warp", d_idle, m);
+    blk_ctx_add_derived(c, "tb.stall_check", "ratio", "scheduler-cycles: a ready warp refused by a check",
+                        d_check, m);
+    blk_ctx_add_derived(c, "tb.stall_vetoed", "ratio", "scheduler-cycles: ready warps vetoed by the policy",
+                        d_vetoed, m);
     blk_ctx_add_derived(c, "tb.l1_hit_rate", "ratio", "L1D read hits / reads, all SMs", d_l1, m);
     blk_ctx_add_derived(c, "tb.bank_conflicts", "read-cycles", "register bank conflicts, all SMs",
                         d_conflicts, m);

@@ -15,8 +15,7 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/rfaccess.c models/lib/rfaccess.h \
 	models/lib/scoreboard.c models/lib/scoreboard.h \
 	models/lib/ctaslots.c models/lib/ctaslots.h \
-	models/lib/ring.h \
-	models/lib/barrier.c models/lib/barrier.h
+	models/lib/ring.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
@@ -68,7 +67,3 @@ tests_lib_test_scoreboard_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_ctaslots
 TESTS += tests/lib/test_ctaslots
 tests_lib_test_ctaslots_LDADD = $(GPUSC_LIB_TEST_LIBS)
-
-check_PROGRAMS += tests/lib/test_barrier
-TESTS += tests/lib/test_barrier
-tests_lib_test_barrier_LDADD = $(GPUSC_LIB_TEST_LIBS)

@@ -28,7 +28,7 @@ static const blk_state_desc state[] = {
 
 const blk_desc cta_dispatch_desc = {
     "cta_dispatch",
-    "places CTAs on SMs under the occupancy limits (pluggable SM choice)",
+    "places CTAs on SMs under the occupancy limits (pluggable SM choice and per-CTA grant)",
     "resource-sharing-and-greener.md §2.1; docs/baseline-design.md §2.2",
     ports,
     BLK_N(ports),
@@ -40,11 +40,49 @@ const blk_desc cta_dispatch_desc = {
     BLK_N(state),
 };
 
-static void place(cta_dispatch *d, unsigned s)
+bool cta_dispatch_ledger_fits(void *ctx, ctaslots *slots, unsigned sm, const occupancy_kernel *k)
+{
+    (void)ctx, (void)sm;
+    return ctaslots_fits(slots, k, NULL);
+}
+
+bool cta_dispatch_ledger_grant(void *ctx, ctaslots *slots, unsigned sm, const occupancy_kernel *k,
+                               ctaslots_grant *g)
+{
+    (void)ctx, (void)sm;
+    return ctaslots_place(slots, k, g);
+}
+
+void cta_dispatch_ledger_release(void *ctx, ctaslots *slots, unsigned sm, const cta_done_t *done)
+{
+    (void)ctx, (void)sm;
+    ctaslots_release(slots, done->slot);
+}
+
+static const cta_dispatch_alloc ledger_alloc = {cta_dispatch_ledger_fits, cta_dispatch_ledger_grant,
+                                                cta_dispatch_ledger_release, NULL};
+
+/* The SM for the next CTA, or -1: the pick, or round-robin after the SM served last over the SMs
+ * the grant policy says fit (with the default grant: ctaslots_pick_round_robin). */
+static int pick_sm(cta_dispatch *d)
+{
+    if (d->pick)
+        return d->pick(d->slots, d->n_sms, &d->k, d->last, d->pick_ctx);
+    for (unsigned i = 1; i <= d->n_sms; i++) {
+        unsigned sm = (unsigned)(d->last + (int)i) % d->n_sms;
+        if (d->alloc.fits(d->alloc.ctx, d->slots[sm], sm, &d->k))
+            return (int)sm;
+    }
+    return -1;
+}
+
+/* Places the next CTA on SM s if the grant policy gives it resources. */
+static bool place(cta_dispatch *d, unsigned s)
 {
     const sm_launch *L = &d->env->launch;
     ctaslots_grant g;
-    g_assert(ctaslots_place(d->slots[s], &d->k, &g));
+    if (!d->alloc.grant(d->alloc.ctx, d->slots[s], s, &d->k, &g))
+        return false;
     cta_launch_t c = {0};
     uint32_t i = d->next++;
     c.kernel = L->kernel_no;
@@ -61,6 +99,7 @@ static void place(cta_dispatch *d, unsigned s)
     c.regs = (uint32_t)g.regs;
     gsc_fifo_put(gsc_port_fifo(d->launch[s]), &c);
     blk_stat_add(d->inst, CTA_DISPATCH_STAT_CTAS, 1);
+    return true;
 }
 
 static void cta_dispatch_run(void *self)
@@ -71,7 +110,7 @@ static void cta_dispatch_run(void *self)
         gsc_fifo *f = gsc_port_fifo(d->done[s]);
         while (gsc_fifo_can_get(f)) {
             gsc_fifo_get(f, &dn);
-            ctaslots_release(d->slots[s], dn.slot);
+            d->alloc.release(d->alloc.ctx, d->slots[s], s, &dn);
             d->completed++;
         }
     }
@@ -84,12 +123,12 @@ static void cta_dispatch_run(void *self)
     }
     bool placed = false;
     for (unsigned n = 0; n < d->n_sms && d->next < d->total; n++) {
-        int s = d->pick(d->slots, d->n_sms, &d->k, d->last, d->pick_ctx);
+        int s = pick_sm(d);
         if (s < 0)
             break;
-        if (!gsc_fifo_can_put(gsc_port_fifo(d->launch[s])))
+        g_assert((unsigned)s < d->n_sms);
+        if (!gsc_fifo_can_put(gsc_port_fifo(d->launch[s])) || !place(d, (unsigned)s))
             break;
-        place(d, (unsigned)s);
         d->last = s;
         placed = true;
     }
@@ -130,7 +169,8 @@ cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *nam
     }
     occupancy_sm_init_gtx480(&d->occ);
     d->slots = g_new0(ctaslots *, n_sms);
-    d->pick = ctaslots_pick_round_robin;
+    d->pick = NULL; /* round-robin over alloc.fits */
+    d->alloc = ledger_alloc;
     d->start = gsc_event_new(d->inst->mod, "start");
     blk_trace_state(d->inst, "next", GSC_U32, &d->tr_next);
     blk_trace_state(d->inst, "completed", GSC_U32, &d->tr_completed);
@@ -171,6 +211,12 @@ void cta_dispatch_set_pick(cta_dispatch *d, ctaslots_pick_fn fn, void *ctx)
 {
     d->pick = fn;
     d->pick_ctx = ctx;
+}
+
+void cta_dispatch_set_alloc(cta_dispatch *d, const cta_dispatch_alloc *a)
+{
+    d->alloc = a ? *a : ledger_alloc;
+    g_assert(d->alloc.fits && d->alloc.grant && d->alloc.release);
 }
 
 bool cta_dispatch_start(cta_dispatch *d, GString *err)

@@ -1,7 +1,13 @@
 /* cta_dispatch.h — `cta_dispatch`: places the thread blocks (CTAs) of a grid on the SMs under the
  * occupancy limits (models/lib/occupancy.h: registers per thread x threads padded to whole warps,
- * scratchpad per CTA, threads, warps and CTA slots per SM), with a pluggable choice of SM
- * (models/lib/ctaslots.h; default round-robin, GPGPU-Sim style; resource sharing replaces it).
+ * scratchpad per CTA, threads, warps and CTA slots per SM), with two pluggable decisions:
+ *  - the choice of SM (cta_dispatch_set_pick, a ctaslots_pick_fn; default: round-robin from the SM
+ *    served last over the SMs the grant policy says fit, GPGPU-Sim style);
+ *  - the per-CTA grant (cta_dispatch_set_alloc): whether a CTA fits an SM now, the resources it gets
+ *    (warp slots, registers, scratchpad range, CTA slot) and their release at its completion. The
+ *    default is the ledger's occupancy rule (models/lib/ctaslots.h); resource sharing
+ *    (resource-sharing-and-greener.md §2.2-2.3: paired CTAs sharing registers or scratchpad) replaces
+ *    it, and may keep the ledger for the unshared part.
  * Spec: resource-sharing-and-greener.md §2.1; docs/baseline-design.md §2.2 cta_dispatch.
  *
  * Ports: per SM s, out `cta_launch` (s = 0) / `cta_launch<s>` and in `cta_done` / `cta_done<s>`.
@@ -20,6 +26,17 @@
 
 G_BEGIN_DECLS
 
+/* The per-CTA grant (allocation policy). `slots` is SM `sm`'s ledger, which the policy may use or
+ * ignore. fits: can a CTA of k be placed on the SM now (the default SM choice asks it); grant: place
+ * it, fill *g (false: not placeable this cycle, nothing changed); release: the CTA in `done` has
+ * completed on the SM, free what it was granted. */
+typedef struct {
+    bool (*fits)(void *ctx, ctaslots *slots, unsigned sm, const occupancy_kernel *k);
+    bool (*grant)(void *ctx, ctaslots *slots, unsigned sm, const occupancy_kernel *k, ctaslots_grant *g);
+    void (*release)(void *ctx, ctaslots *slots, unsigned sm, const cta_done_t *done);
+    void *ctx;
+} cta_dispatch_alloc;
+
 enum { CTA_DISPATCH_STAT_CTAS, CTA_DISPATCH_STAT_GRIDS, CTA_DISPATCH_STAT_CTAS_PER_SM };
 
 typedef struct {
@@ -28,8 +45,9 @@ typedef struct {
     unsigned n_sms;
     gsc_port **launch, **done; /* per SM */
     ctaslots **slots;
-    ctaslots_pick_fn pick;
+    ctaslots_pick_fn pick; /* NULL: round-robin over alloc.fits */
     void *pick_ctx;
+    cta_dispatch_alloc alloc;
     occupancy_sm occ;
     occupancy_kernel k;
     occupancy_result res;
@@ -48,7 +66,17 @@ gsc_port *cta_dispatch_port_launch(const cta_dispatch *d, unsigned sm);
 gsc_port *cta_dispatch_port_done(const cta_dispatch *d, unsigned sm);
 /* The SM limits (the SM topology's parameters). */
 void cta_dispatch_set_limits(cta_dispatch *d, const occupancy_sm *occ);
+/* The SM choice (NULL: the default round-robin). A pick may return an SM the grant then refuses:
+ * nothing more is placed until a CTA completes or a launch FIFO frees room (the dispatcher sleeps
+ * until then: a policy's refusals must depend only on what completions change). */
 void cta_dispatch_set_pick(cta_dispatch *d, ctaslots_pick_fn fn, void *ctx);
+/* The per-CTA grant (NULL: the default, the ledger's occupancy rule). Set it between grids. */
+void cta_dispatch_set_alloc(cta_dispatch *d, const cta_dispatch_alloc *a);
+/* The default grant's functions (a policy may wrap them). */
+bool cta_dispatch_ledger_fits(void *ctx, ctaslots *slots, unsigned sm, const occupancy_kernel *k);
+bool cta_dispatch_ledger_grant(void *ctx, ctaslots *slots, unsigned sm, const occupancy_kernel *k,
+                               ctaslots_grant *g);
+void cta_dispatch_ledger_release(void *ctx, ctaslots *slots, unsigned sm, const cta_done_t *done);
 /* Start the grid in env->launch (between runs). False with a message ("kernel K: a CTA needs ...")
  * when not even one CTA fits an SM. The caller then runs the simulation until it stops. */
 bool cta_dispatch_start(cta_dispatch *d, GString *err);

@@ -54,6 +54,10 @@ static const blk_param_desc params[] = {
     {"sfu_ii", BLK_PARAM_UINT, "4", "1", "10000", NULL, "cycles", "SFU initiation interval [A: 4]"},
     {"dp_latency", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP latency [S: dp ADD 8]"},
     {"dp_ii", BLK_PARAM_UINT, "8", "1", "10000", NULL, "cycles", "DP initiation interval [S: 8]"},
+    {"simd_width", BLK_PARAM_UINT, "32", "1", "32", NULL, "lanes",
+     "lanes a pipe processes per cycle: a warp instruction passes through it ceil(32 / simd_width) times, "
+     "occupying it that many initiation intervals, its last lanes done (passes - 1) x ii after the first's "
+     "latency [A: 32, one pass; ccws-daws-vws.md §2.1-2.2: 8]"},
     {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results",
      "results written back per cycle [S: EX_WB 2]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
@@ -108,7 +112,8 @@ rfaccess_chain *exec_rf_chain(exec_blk *e)
     return e->rf;
 }
 
-void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
+/* One pass of the warp's lanes through the pipe (a lane group of simd_width lanes). */
+static void op_pass_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
 {
     const unsigned *t = e->timing;
     switch ((ir_class)cls) {
@@ -129,6 +134,16 @@ void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, u
         *ii = t[EXEC_T_SP_II];
         return;
     }
+}
+
+/* A warp instruction is `passes` lane groups entering the pipe one initiation interval apart: the
+ * pipe is busy passes x ii, and the result is complete when the last group is, (passes - 1) x ii
+ * after the first group's latency. passes = 1 (simd_width 32) is the pass's own timing. */
+void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *lat, unsigned *ii)
+{
+    op_pass_timing(e, cls, op, lat, ii);
+    *lat += (e->passes - 1) * *ii;
+    *ii *= e->passes;
 }
 
 static unsigned pool_of(uint8_t cls)
@@ -159,12 +174,25 @@ static void exec_writeback(exec_blk *e, uint64_t now)
                 r->bank_dst[j]);
         g_queue_push_tail(&e->releases, r);
     }
+}
+
+/* Completions and read reports go to issue in the order they were made (a FIFO may be full). */
+static void exec_flush_releases(exec_blk *e)
+{
     gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
     while (!g_queue_is_empty(&e->releases) && gsc_fifo_can_put(out)) {
         release_t *r = g_queue_pop_head(&e->releases);
         gsc_fifo_put(out, r);
         g_free(r);
     }
+}
+
+/* Source reservations: the collector has read every operand (its last bank read was granted this
+ * cycle, or it had none): tell issue, which releases the sources' read reservations. */
+static void exec_report_reads(exec_blk *e, const exec_coll *co)
+{
+    if (co->it.report_reads)
+        g_queue_push_tail(&e->releases, release_new_reads(&co->it, sm_unit_of_class((ir_class)co->it.cls)));
 }
 
 /* One operand read through the register access path, then to its bank's queue. */
@@ -229,6 +257,8 @@ static void exec_allocate(exec_blk *e)
         co->pending = co->it.n_bank_src;
         for (unsigned j = 0; j < co->it.n_bank_src; j++)
             exec_read(e, c, co->it.bank_src[j], co->it.warp, gsc_cycle());
+        if (co->pending == 0)
+            exec_report_reads(e, co); /* no register read (immediates, predicates only) */
     }
 }
 
@@ -245,7 +275,8 @@ static void exec_arbitrate(exec_blk *e)
     for (guint i = 0; i < e->granted_reads->len; i++) {
         exec_coll *co = &e->coll[g_array_index(e->granted_reads, uint64_t, i)];
         g_assert(co->busy && co->pending > 0);
-        co->pending--;
+        if (--co->pending == 0)
+            exec_report_reads(e, co);
     }
 }
 
@@ -312,6 +343,7 @@ static void exec_run(void *self)
     exec_allocate(e);
     exec_arbitrate(e);
     exec_dispatch(e, now);
+    exec_flush_releases(e);
     bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !g_queue_is_empty(&e->releases) ||
                 bankmap_queues_pending(e->banks) > 0;
     if (busy) {
@@ -367,6 +399,8 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     add_pipes(e, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
     add_pipes(e, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
     e->wb_ports = (unsigned)blk_param_uint(e->inst, "wb_ports");
+    unsigned simd = (unsigned)blk_param_uint(e->inst, "simd_width");
+    e->passes = (IR_WARP_SIZE + simd - 1) / simd;
     static const char *const tnames[EXEC_T_COUNT] = {
         "sp_latency", "sp_ii",       "mad_latency", "int_latency", "int_ii", "div_latency",
         "div_ii",     "sfu_latency", "sfu_ii",      "dp_latency",  "dp_ii"};

@@ -14,10 +14,16 @@
  *     hooks may delay a read, refuse it this cycle (retried every cycle), or translate the register
  *     the bank sees (renaming); the baseline chain is empty;
  *  3. bank arbitration (models/lib/bankmap.h): writes first, then one read per bank port, oldest
- *     first; a read that waits is a bank conflict (one extra cycle per conflicting read);
+ *     first; a read that waits is a bank conflict (one extra cycle per conflicting read). With
+ *     source reservations (issued_t.report_reads), the cycle a collector's last read is granted (or
+ *     its allocation, if it reads no bank) it sends issue a read report (release_t.reads, the source
+ *     slots), in the release FIFO before the instruction's completion;
  *  4. dispatch: a collector whose operands were all read in earlier cycles goes to a pipe of its
  *     unit that can accept (oldest collector first); pipes (models/lib/pipe.h) have latency and
- *     initiation interval per operation class.
+ *     initiation interval per operation class. Warp width and lane groups: a pipe processes
+ *     `simd_width` lanes per cycle (default 32); a 32-thread warp instruction takes P =
+ *     ceil(32 / simd_width) passes, so it occupies the pipe P x ii and completes (P - 1) x ii after
+ *     the latency (ccws-daws-vws.md §2.1: SIMD width 8, 4 pipeline cycles per warp instruction).
  * So an instruction issued in cycle c with operands in distinct banks enters its pipe at c+2 and
  * releases its destinations to issue at c+2+latency (visible to issue at c+3+latency).
  * Sleeps when no collector is busy, nothing is in the pipes and no release waits for room; wakes on
@@ -76,6 +82,7 @@ typedef struct {
     sm_unit pipe_unit[16];
     unsigned n_pipes;
     unsigned wb_ports;
+    unsigned passes;               /* lane groups per warp instruction: ceil(32 / simd_width) */
     unsigned timing[EXEC_T_COUNT]; /* latencies and intervals (EXEC_T_*) */
     GQueue releases;               /* release_t waiting for room */
     GArray *granted_reads, *granted_writes;
@@ -92,7 +99,9 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
 void exec_free(exec_blk *e);
 /* The register access path of this block, for mechanisms to add hooks to (rfaccess_chain_add). */
 rfaccess_chain *exec_rf_chain(exec_blk *e);
-/* Latency and initiation interval of an opcode of class cls on its unit under this configuration. */
+/* Latency and initiation interval of a warp instruction (opcode op of class cls) on its unit under this
+ * configuration, simd_width included: with P = ceil(32 / simd_width) lane groups, latency + (P - 1) x
+ * ii and P x ii. */
 void exec_op_timing(const exec_blk *e, uint8_t cls, uint8_t op, unsigned *latency, unsigned *ii);
 
 G_END_DECLS

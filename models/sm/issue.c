@@ -87,6 +87,10 @@ static const blk_stat_desc stats[] = {
                                   "scheduler-cycles with warps waiting at a barrier", NULL},
     [ISSUE_STAT_STALL_NO_READY] = {"stall_no_ready", BLK_STAT_COUNTER, "slots",
                                    "scheduler-cycles with no valid instruction", NULL},
+    [ISSUE_STAT_STALL_CHECK] = {"stall_check", BLK_STAT_COUNTER, "slots",
+                                "scheduler-cycles with a ready warp refused by a resource check", NULL},
+    [ISSUE_STAT_STALL_VETOED] = {"stall_vetoed", BLK_STAT_COUNTER, "slots",
+                                 "scheduler-cycles whose ready warps were all vetoed by the policy", NULL},
     [ISSUE_STAT_CTAS] = {"ctas", BLK_STAT_COUNTER, "CTAs", "CTAs run", NULL},
     [ISSUE_STAT_CTA_CYCLES] = {"cta_cycles", BLK_STAT_COUNTER, "CTA-cycles",
                                "sum over cycles of resident CTAs", NULL},
@@ -130,7 +134,8 @@ const blk_desc issue_desc = {
 
 const char *issue_stall_name(issue_stall s)
 {
-    static const char *const n[] = {"idle", "memory", "scoreboard", "pipeline", "barrier", "no ready warp"};
+    static const char *const n[] = {"idle",    "memory",        "scoreboard",     "pipeline",
+                                    "barrier", "no ready warp", "resource check", "vetoed"};
     return s < ISSUE_STALL_COUNT ? n[s] : "?";
 }
 
@@ -311,7 +316,7 @@ static void bar_exit(issue *s, unsigned slot)
 {
     g_assert(s->bar_live[slot] > 0);
     s->bar_live[slot]--;
-    for (unsigned id = 0; id < BARRIER_IDS; id++)
+    for (unsigned id = 0; id < ISSUE_BARRIER_IDS; id++)
         bar_try_release(s, slot, id);
 }
 
@@ -321,6 +326,11 @@ static void take_release(issue *s, gsc_fifo *f)
     release_t r;
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
+        if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
+            for (unsigned j = 0; j < r.n_src; j++)
+                scoreboard_release_read(s->sb, r.warp, r.src[j]);
+            continue;
+        }
         issue_warp *w = &s->w[r.warp];
         if (r.val_mask && r.val_reg != SM_NO_REG) /* an atomic's old values, from the memory side */
             wexec_write_slot(s->wx, r.warp, r.val_reg, r.val_mask, r.vals, r.val_vmask);
@@ -409,7 +419,7 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
     for (guint i = 0; i < s->checks->len; i++) {
         const issue_check *c = &g_array_index(s->checks, issue_check, i);
         if (!c->fn(c->ctx, wi, h, now))
-            return ISSUE_STALL_PIPELINE;
+            return ISSUE_STALL_CHECK;
     }
     return ISSUE_STALL_COUNT; /* ready */
 }
@@ -455,6 +465,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.op = x.op;
     it.n_src = h.n_src;
     it.n_dst = h.n_dst;
+    it.report_reads = scoreboard_source_reservations(s->sb);
     memcpy(it.src, h.src, sizeof it.src);
     memcpy(it.dst, h.dst, sizeof it.dst);
     it.n_bank_src = h.n_bank_src;
@@ -523,10 +534,18 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     return true;
 }
 
+/* The order in which a scheduler's stall reasons are reported (lower first: see issue_stall). */
+static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
+    [ISSUE_STALL_IDLE] = 0,     [ISSUE_STALL_MEMORY] = 1, [ISSUE_STALL_SCOREBOARD] = 2,
+    [ISSUE_STALL_PIPELINE] = 3, [ISSUE_STALL_CHECK] = 4,  [ISSUE_STALL_BARRIER] = 5,
+    [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
+};
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
+    unsigned ready = 0;
     for (unsigned i = 0; i < sc->n; i++) {
         unsigned wi = sc->warps[i];
         issue_stall r = warp_check(s, si, wi, now);
@@ -535,10 +554,17 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
         pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
         pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
-        if (r < worst)
+        ready += pw->ready;
+        if (r == ISSUE_STALL_CHECK)
+            s->refused = true;
+        if (stall_rank[r] < stall_rank[worst])
             worst = r;
     }
     unsigned n = policy_order(sc->pol, sc->pw, sc->n, now, sc->order);
+    if (n == 0 && ready > 0) { /* every ready warp was vetoed */
+        worst = ISSUE_STALL_VETOED;
+        s->refused = true;
+    }
     if (n > 0) {
         unsigned i = sc->order[0];
         if (!warp_issue(s, si, sc->warps[i], now)) {
@@ -585,6 +611,7 @@ static void issue_run(void *self)
     s->pending_release = 0;
     take_inputs(s);
     s->tr_issued = 0;
+    s->refused = false;
     uint64_t issued_before = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS);
     for (unsigned si = 0; si < s->n_sched && !s->env->failed; si++)
         sched_cycle(s, si, now);
@@ -595,9 +622,10 @@ static void issue_run(void *self)
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
     bool pending = s->pending_release || !g_queue_is_empty(&s->redirects) || !g_queue_is_empty(&s->credits) ||
                    !g_queue_is_empty(&s->done);
-    if (issued || pending)
+    if (issued || pending || s->refused)
         gsc_next_trigger_cycles(1);
-    /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity) */
+    /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity); a check or
+     * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
 
 static void issue_elaborate(void *self)
@@ -698,6 +726,17 @@ void issue_add_check(issue *s, issue_check_fn fn, void *ctx)
     g_array_append_val(s->checks, c);
 }
 
+policy *issue_policy(issue *s, unsigned sched)
+{
+    g_assert(sched < s->n_sched);
+    return s->sched[sched].pol;
+}
+
+unsigned issue_schedulers(const issue *s)
+{
+    return s->n_sched;
+}
+
 bool issue_busy(const issue *s)
 {
     return s->n_ctas > 0;
@@ -727,6 +766,18 @@ void issue_dump(const issue *s, GString *out)
             for (unsigned i = 0; i < h->n_src; i++)
                 if (scoreboard_pending_writes(s->sb, wi, h->src[i]))
                     g_string_append_printf(out, "; scoreboard: register slot %u pending", h->src[i]);
+            for (unsigned i = 0; i < h->n_dst; i++) {
+                unsigned wr = scoreboard_pending_writes(s->sb, wi, h->dst[i]);
+                unsigned rd = scoreboard_pending_reads(s->sb, wi, h->dst[i]);
+                if (wr)
+                    g_string_append_printf(
+                        out, "; scoreboard: destination slot %u has %u pending writes (WAW)", h->dst[i], wr);
+                if (rd)
+                    g_string_append_printf(out,
+                                           "; scoreboard: destination slot %u has %u pending reads (WAR: "
+                                           "source reservations, released when a unit has read it)",
+                                           h->dst[i], rd);
+            }
         }
         g_string_append_c(out, '\n');
     }

@@ -24,7 +24,10 @@
  * warps' threads reach it (bar.arrive counts without waiting); its waiting warps may issue from the
  * next cycle, and bar.red's result is written into their destination at the release.
  * Extension points: the policy (policy_new spec in `policy`), the scoreboard's source reservations
- * (`source_reservations`), and a chain of resource checks before issue (issue_add_check).
+ * (`source_reservations`: an instruction also reserves its sources; exec and ldst report when they
+ * have read them, a release_t with `reads` set, and issue releases the read reservations then, so a
+ * later write of such a register waits on a WAR hazard until the read), and a chain of resource
+ * checks before issue (issue_add_check).
  */
 #ifndef GPUSC_MODELS_SM_ISSUE_H
 #define GPUSC_MODELS_SM_ISSUE_H
@@ -32,7 +35,6 @@
 #include <stdio.h>
 
 #include "models/core/block.h"
-#include "models/lib/barrier.h"
 #include "models/lib/policy.h"
 #include "models/lib/scoreboard.h"
 #include "models/sm/payloads.h"
@@ -42,6 +44,7 @@
 G_BEGIN_DECLS
 
 #define SM_MAX_PARTS 4
+#define ISSUE_BARRIER_IDS 16 /* named barriers per CTA (PTX bar 0..15; kernels/frun.c's N_BARRIERS) */
 
 enum {
     ISSUE_CTA_LAUNCH,
@@ -56,7 +59,10 @@ enum {
     ISSUE_N_PORTS
 };
 
-/* Why a scheduler did not issue in a cycle (the first that applies, over its warps). */
+/* Why a scheduler did not issue in a cycle: over its warps, the first that applies in the order
+ * idle, memory, scoreboard, pipeline, check, barrier, no_ready; vetoed when warps were ready and the
+ * policy's vetoes removed them all. (The values are the VCD's `stall` codes; check and vetoed were
+ * added last.) */
 typedef enum {
     ISSUE_STALL_IDLE,       /* no resident warp on this scheduler */
     ISSUE_STALL_MEMORY,     /* a warp waits on a pending load result */
@@ -64,6 +70,8 @@ typedef enum {
     ISSUE_STALL_PIPELINE,   /* a warp is ready but its unit's FIFO is full */
     ISSUE_STALL_BARRIER,    /* warps wait at a barrier */
     ISSUE_STALL_NO_READY,   /* no warp has a valid instruction (fetch, I-cache, control) */
+    ISSUE_STALL_CHECK,      /* a warp is ready but a resource check (issue_add_check) refused it */
+    ISSUE_STALL_VETOED,     /* ready warps, all vetoed by the policy (policy_add_veto) */
     ISSUE_STALL_COUNT
 } issue_stall;
 
@@ -77,6 +85,8 @@ enum {
     ISSUE_STAT_STALL_PIPELINE,
     ISSUE_STAT_STALL_BARRIER,
     ISSUE_STAT_STALL_NO_READY,
+    ISSUE_STAT_STALL_CHECK,
+    ISSUE_STAT_STALL_VETOED,
     ISSUE_STAT_CTAS,
     ISSUE_STAT_CTA_CYCLES, /* sum over cycles of resident CTAs */
     ISSUE_STAT_BARRIERS,
@@ -88,7 +98,9 @@ enum {
 };
 
 /* A resource check before issue (register locks, power-state wake-up ...): return false to keep the
- * warp from issuing this cycle. */
+ * warp from issuing this cycle. A refusal (or a veto of the policy that removes every ready warp)
+ * keeps issue awake: it asks again the next cycle, so a check may refuse for any number of cycles;
+ * those scheduler-cycles count as stall_check (stall_vetoed). */
 typedef bool (*issue_check_fn)(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle);
 
 typedef struct {
@@ -132,7 +144,7 @@ typedef struct {
     unsigned sm_id, warps, ctas, n_sched, parts, entries;
     wexec *wx;
     scoreboard *sb;
-    issue_bar bars[SM_MAX_CTAS][BARRIER_IDS];
+    issue_bar bars[SM_MAX_CTAS][ISSUE_BARRIER_IDS];
     unsigned bar_live[SM_MAX_CTAS]; /* warps of the CTA that have not exited (functionally) */
     issue_warp *w;
     issue_sched *sched;
@@ -146,6 +158,7 @@ typedef struct {
     GArray *checks;
     uint64_t seq, age, last_cycle;
     bool last_busy;
+    bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
     FILE *log; /* the `log` parameter's file, or NULL */
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;
@@ -158,6 +171,9 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
                  unsigned warps, unsigned ctas, unsigned parts);
 void issue_free(issue *s);
 void issue_add_check(issue *s, issue_check_fn fn, void *ctx);
+/* The policy of scheduler `sched` (< issue.schedulers), e.g. to add a veto (policy_add_veto). */
+policy *issue_policy(issue *s, unsigned sched);
+unsigned issue_schedulers(const issue *s);
 bool issue_busy(const issue *s);
 void issue_dump(const issue *s, GString *out);
 const char *issue_stall_name(issue_stall s);

@@ -228,6 +228,8 @@ static void op_start(ldst *l, uint64_t now)
                           .unit = SM_UNIT_LDST,
                           .val_reg = SM_NO_REG};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
+    if (it->report_reads) /* source reservations: the address and data registers are read now */
+        g_queue_push_tail(&l->releases, release_new_reads(it, SM_UNIT_LDST));
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
     coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
@@ -511,6 +513,16 @@ bool ldst_busy(const ldst *l)
         if (g_ptr_array_index(l->ops, i))
             return true;
     return false;
+}
+
+cache_tags *ldst_l1_tags(ldst *l)
+{
+    return l->l1;
+}
+
+void ldst_set_l1_evict_hook(ldst *l, cache_evict_fn fn, void *ctx)
+{
+    cache_tags_set_evict_hook(l->l1, fn, ctx);
 }
 
 void ldst_free(ldst *l)

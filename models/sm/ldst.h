@@ -21,7 +21,9 @@
  *    the store is performed); write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
  *    transaction with the byte mask; global atomics/reductions: one MEM_ATOMIC per transaction with
  *    its lanes' operands (performed below, the old values come back and go to issue in the release);
- *  - the instruction releases its destinations when every transaction is done (stores: acknowledged).
+ *  - the instruction releases its destinations when every transaction is done (stores: acknowledged);
+ *  - with source reservations (issued_t.report_reads) it reports its sources read (release_t.reads)
+ *    the cycle it takes the instruction (address and store data are read then).
  * Data: global stores are written into the image here, global loads read it when this block releases
  * them (warp_exec.h); requests carry
  * the store bytes and responses the line bytes as the image holds them, for mechanisms that look.
@@ -92,6 +94,12 @@ extern const blk_desc ldst_desc;
 ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id);
 void ldst_free(ldst *l);
 bool ldst_busy(const ldst *l);
+/* The L1D tag array (lines carry the reserving warp id as metadata; cache_tags_set_meta can change
+ * it) and its eviction hook: fn is called for every VALID/MODIFIED line leaving the L1D, replaced by
+ * a fill or invalidated by a store (write-evict), with its line address, metadata, set and way (the
+ * CCWS victim tag array, DAWS's hit classification). One hook: a later call replaces it. */
+cache_tags *ldst_l1_tags(ldst *l);
+void ldst_set_l1_evict_hook(ldst *l, cache_evict_fn fn, void *ctx);
 
 G_END_DECLS
 

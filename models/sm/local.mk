@@ -22,7 +22,7 @@ TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_
 	tests/sm/test_tb_workloads.sh tests/sm/test_tb_bar_red.sh
 EXTRA_DIST += tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/ptx/bank_conflict.ptx \
 	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx tests/sm/ptx/deadlock.ptx \
-	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx
+	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx tests/sm/ptx/war.ptx
 # make check-long (Makefile.am initialises LONG_TESTS before the fragments).
 LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.
@@ -30,6 +30,11 @@ check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
 tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
+# The extension points reached through the topology, on whole SMs running workloads.
+check_PROGRAMS += tests/sm/test_sm_hooks
+TESTS += tests/sm/test_sm_hooks
+tests_sm_test_sm_hooks_SOURCES = tests/sm/test_sm_hooks.c
+tests_sm_test_sm_hooks_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 # The timing model counts the instructions the functional runner counts (every workload, tiny size).
 dist_check_SCRIPTS += tests/sm/test_tb_icount.sh
 TESTS += tests/sm/test_tb_icount.sh

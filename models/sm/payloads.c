@@ -2,6 +2,7 @@
 #include "models/sm/payloads.h"
 
 #include <stddef.h>
+#include <string.h>
 
 static const gsc_field cta_launch_fields[] = {
     GSC_FIELD(cta_launch_t, kernel, GSC_U32, 16),  GSC_FIELD(cta_launch_t, cta, GSC_U32, 32),
@@ -60,6 +61,7 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, kind, GSC_U8, 2),
     GSC_FIELD(issued_t, bytes, GSC_U8, 6),
     GSC_FIELD(issued_t, long_op, GSC_U8, 1),
+    GSC_FIELD(issued_t, report_reads, GSC_U8, 1),
     GSC_FIELD(issued_t, n_src, GSC_U16, 4),
     GSC_FIELD(issued_t, n_dst, GSC_U16, 3),
     GSC_FIELD(issued_t, src, GSC_OPAQUE, 0),
@@ -89,9 +91,22 @@ static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, atomic, GSC_U8, 1),     GSC_FIELD(release_t, val_reg, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, val_mask, GSC_U32, 32), GSC_FIELD(release_t, val_vmask, GSC_OPAQUE, 0),
-    GSC_FIELD(release_t, vals, GSC_OPAQUE, 0),
+    GSC_FIELD(release_t, vals, GSC_OPAQUE, 0),   GSC_FIELD(release_t, reads, GSC_U8, 1),
+    GSC_FIELD(release_t, n_src, GSC_U16, 4),     GSC_FIELD(release_t, src, GSC_OPAQUE, 0),
 };
 const gsc_type release_type = GSC_TYPE(release_t, release_fields);
+
+release_t *release_new_reads(const issued_t *it, sm_unit unit)
+{
+    release_t *r = g_new0(release_t, 1);
+    r->seq = it->seq;
+    r->warp = it->warp;
+    r->reads = 1;
+    r->unit = (uint8_t)unit;
+    r->n_src = it->n_src;
+    memcpy(r->src, it->src, sizeof r->src);
+    return r;
+}
 
 sm_unit sm_unit_of_class(ir_class c)
 {

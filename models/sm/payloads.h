@@ -105,6 +105,8 @@ typedef struct {
     uint8_t kind;    /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
     uint8_t bytes;   /* MEM: bytes per lane */
     uint8_t long_op; /* the destinations were reserved as long-latency */
+    uint8_t report_reads; /* 1: the sources are reserved too (issue.source_reservations): the unit
+                             reports when it has read them (a release_t with `reads` set) */
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS];
     uint16_t dst[IR_MAX_DST + 2];
@@ -129,12 +131,20 @@ typedef struct {
     };
 } issued_t;
 
-/* A result leaving a unit: exec/ldst -> issue (scoreboard release of the destinations). */
+/* A result leaving a unit: exec/ldst -> issue (scoreboard release of the destinations).
+ * With source reservations (issued_t.report_reads), a unit also sends, for each instruction and
+ * before its completion, a read report: `reads` = 1, the source register slots src[0..n_src) it has
+ * now read (exec: the cycle the collector's last bank read is granted; ldst: the cycle it takes the
+ * instruction); issue releases their read reservations. A read report releases no destination and
+ * does not complete the instruction. */
 typedef struct {
     uint64_t seq;
     uint16_t warp;
     uint16_t n_dst;
     uint16_t dst[IR_MAX_DST + 2];
+    uint8_t reads; /* 1: a read report (src[]), not a completion */
+    uint16_t n_src;
+    uint16_t src[SM_MAX_OPERANDS];
     uint8_t long_op;
     uint8_t unit; /* sm_unit that produced it */
     uint8_t n_bank_dst;
@@ -157,6 +167,9 @@ extern const gsc_type redirect_type;
 extern const gsc_type credit_type;
 extern const gsc_type issued_type;
 extern const gsc_type release_type;
+
+/* A read report for `it` from `unit` (release_t.reads = 1, its source slots), newly allocated. */
+release_t *release_new_reads(const issued_t *it, sm_unit unit);
 
 /* The unit an instruction class runs on. */
 sm_unit sm_unit_of_class(ir_class c);

@@ -141,9 +141,12 @@ void wexec_cta_end(wexec *x, unsigned slot)
 {
     wx_cta *ct = &x->ctas[slot];
     g_assert(ct->live);
+    uint64_t n = (uint64_t)x->env->k->total_regs * IR_WARP_SIZE;
     for (unsigned i = 0; i < ct->c.warps; i++) {
         wx_warp *w = &x->warps[ct->c.first_warp + i];
         w->present = w->live = false;
+        for (uint64_t r = 0; r < n; r++) /* the registers are freed: poisoned (WX_POISON) */
+            w->regs[r] = WX_POISON;
     }
     ct->live = false;
 }
@@ -970,6 +973,12 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
     wx_warp *w = &x->warps[warp];
     g_assert(slot < x->env->k->total_regs);
     write_lanes(&w->regs[(uint64_t)slot * IR_WARP_SIZE], vals, mask, vmask);
+}
+
+uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane)
+{
+    g_assert(warp < x->max_warps && slot < x->env->k->total_regs && lane < IR_WARP_SIZE);
+    return x->warps[warp].regs[(uint64_t)slot * IR_WARP_SIZE + lane];
 }
 
 void wexec_dump_warp(const wexec *x, unsigned warp, GString *out)

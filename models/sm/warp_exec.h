@@ -33,6 +33,11 @@
 G_BEGIN_DECLS
 
 #define WX_STORE_MAX 16 /* bytes per lane a deferred store carries (larger vectors store at issue) */
+/* What a freed register holds: every 32-bit half of every lane is 0xDEADBEEF. Registers are zeroed
+ * when a CTA is placed on the warp slots and poisoned when it ends, so a mechanism that reads a
+ * register after its CTA freed it (or a register of slots no CTA owns) reads this garbage, and the
+ * kernel's output check catches it. */
+#define WX_POISON UINT64_C(0xDEADBEEFDEADBEEF)
 
 typedef enum { WX_ALU, WX_MEM, WX_BRA, WX_CALL, WX_RET, WX_EXIT, WX_BAR, WX_NOP } wx_kind;
 typedef enum { WX_MEM_LOAD, WX_MEM_STORE, WX_MEM_ATOM, WX_MEM_RED } wx_mem_kind;
@@ -88,6 +93,8 @@ void wexec_free(wexec *x);
 /* A CTA starts in slot c->slot with warps c->first_warp..: registers, local and call-parameter
  * memory and the shared segment are zeroed, the SIMT stacks start at the kernel's pc 0. */
 void wexec_cta_start(wexec *x, const cta_launch_t *c);
+/* The CTA in `slot` has ended (every warp finished, nothing in flight): its warps' registers are
+ * freed, which overwrites them with WX_POISON. */
 void wexec_cta_end(wexec *x, unsigned slot);
 
 /* The warp's next instruction (the SIMT top): false when the warp has finished. */
@@ -109,6 +116,9 @@ bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq);
  * values of an atomic performed at the memory side. */
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
                       uint64_t vmask);
+/* The value of register slot `slot` in `lane` of a warp's register file (whether or not a CTA owns
+ * the warp slot: a freed register reads WX_POISON). */
+uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane);
 
 /* Registers an instruction of function `func` reads and writes (per-thread slots), as decode sees
  * them: guard, sources, address base, vector elements. Counts are capped at SM_MAX_OPERANDS and

@@ -239,3 +239,28 @@ blk_inst *sm_topo_exec_inst(const sm_topo *s, unsigned part)
 {
     return part < s->parts ? s->ex[part]->inst : NULL;
 }
+
+issue *sm_topo_issue(const sm_topo *s)
+{
+    return s->is;
+}
+
+exec_blk *sm_topo_exec(const sm_topo *s, unsigned part)
+{
+    return part < s->parts ? s->ex[part] : NULL;
+}
+
+ldst *sm_topo_ldst(const sm_topo *s)
+{
+    return s->ls;
+}
+
+fetch *sm_topo_fetch(const sm_topo *s)
+{
+    return s->fe;
+}
+
+unsigned sm_topo_parts(const sm_topo *s)
+{
+    return s->parts;
+}

@@ -24,6 +24,22 @@
 #    loads of 8 lines: 8 misses (+100 -> +800). Statistics: const_hits/const_misses 7/1 and 0/8 with
 #    no L1D access; a global load, the 8 const misses, the same global load again: L1D 1 miss, 1 hit
 #    (the const fills did not enter the L1D). The outputs equal gpusc-run --functional's.
+#  8 source reservations (issue.source_reservations=true, GREENER's WAR scoreboard): the dependent
+#    chain of 1 keeps its closed form (an add's read of %r1 is reported at c+1, long before the next
+#    add, which waits on the RAW hazard anyway) and runs to completion (no read reservation is left
+#    behind). WAR (war.ptx): 32 pairs `add %s<k>, %r<k>, 1; mov %r<k>, 7`. Without source
+#    reservations each instruction issues the cycle after the previous one. With them the mov waits
+#    for the add's read: the add issues at c, exec takes it at c+1 (collector allocated, its one bank
+#    read requested and granted the same cycle: no conflict) and reports the read at c+1; issue sees
+#    the report at c+2, releases the read reservation and issues the mov at c+2 instead of c+1:
+#    T(on) - T(off) = 32 * 1, the same for sp_latency 4 and 10 (the read is reported before the add
+#    executes, not at its write-back).
+#  9 warp width and lane groups (exec.simd_width = W): a warp instruction is P = 32 / W lane groups
+#    entering the pipe one initiation interval (sp_ii = 1) apart: the pipe is busy P cycles, the
+#    result is complete P - 1 cycles after the latency. Dependent chain: 32 (L + 3 + P - 1) = 256
+#    (W 16), 320 (W 8). Independent adds over 8 warps, 2 SP pipes each taking one warp instruction per
+#    P cycles (2 schedulers, 6 collectors: the pipes limit): 256 more cost 256 P / 2 = 256 (W 16),
+#    512 (W 8). W = 32 is items 1 and 2.
 tb="$top_builddir/testbench/tb-sm"
 ptx="$top_srcdir/tests/sm/ptx"
 tmp=$(mktemp -d)
@@ -38,7 +54,7 @@ check() { # name expected got
     n=$((n + 1))
     if [ "$2" = "$3" ]; then echo "ok $n - $1 ($3)"; else echo "not ok $n - $1: expected $2, got $3"; cat "$tmp/err"; fail=1; fi
 }
-echo "1..21"
+echo "1..29"
 for L in 4 10; do
     a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.sp_latency=$L)
     b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.sp_latency=$L)
@@ -102,4 +118,27 @@ check "constant cache: the loaded values equal the functional runner's" 0 $same
 check "constant cache: chit: 7 hits, 1 miss, no L1D access" "7 1 0 0 0" "$(cstats "$tmp/chit.json")"
 check "constant cache: cmiss: 8 misses, no L1D access" "0 8 0 0 0" "$(cstats "$tmp/cmiss.json")"
 check "constant cache: const fills leave the L1D alone (global miss, then hit)" "0 8 1 1 0" "$(cstats "$tmp/mixed.json")"
+sr="--set issue.source_reservations=true"
+a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 $sr)
+b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 $sr)
+check "source reservations: the dependent chain completes, 32 more adds cost 32*(4+3)" $((32 * 7)) $((b - a))
+for L in 4 10; do
+    off=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set exec.sp_latency=$L)
+    on=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set exec.sp_latency=$L $sr)
+    check "source reservations: 32 WAR pairs cost one cycle each, sp_latency $L" 32 $((on - off))
+done
+# The issue log shows it pair by pair: each mov issues 2 cycles after its add (pcs 32.. are the pairs).
+"$tb" $base --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 $sr --set issue.log="$tmp/war.log" >/dev/null 2>"$tmp/err"
+gaps=$(awk '$8 >= 32 && $9 == "add" { a = $1 } $8 >= 32 && $9 == "mov" && $1 == a + 2 { n++ } END { print n + 0 }' "$tmp/war.log")
+check "source reservations: every WAR mov issues 2 cycles after its add (issue log)" 32 "$gaps"
+for W in 16 8; do
+    P=$((32 / W))
+    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.simd_width=$W)
+    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.simd_width=$W)
+    check "simd_width $W: 32 more dependent adds cost 32*(4+3+$P-1)" $((32 * (4 + 3 + P - 1))) $((b - a))
+    w="--grid 1 --block 256 --set fetch.fetch_width=4 --set exec.simd_width=$W"
+    a=$(cycles --ptx "$ptx/independent.ptx" --entry indep32 $w)
+    b=$(cycles --ptx "$ptx/independent.ptx" --entry indep64 $w)
+    check "simd_width $W: 256 more independent adds on 2 SP pipes cost 256*$P/2" $((256 * P / 2)) $((b - a))
+done
 exit $fail

@@ -1,7 +1,8 @@
 /* test_sm_blocks — each SM block alone in the harness (models/core/harness.h), driven cycle by cycle
  * through its ports. Timings are derived in the comments from the harness rule: an item the driver
  * puts in cycle N is seen by the block in N+1; an item the block puts in cycle M is got by the driver
- * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). */
+ * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). Also a unit test of
+ * issue's register file (warp_exec.h: zeroed at a CTA's start, poisoned at its end). */
 #include <glib.h>
 #include <string.h>
 
@@ -177,6 +178,45 @@ static void test_exec_latency_and_conflict(void)
     harness_free(h);
 }
 
+/* ---- exec: read reports for source reservations, the cycle the last operand read is granted ---- */
+static void test_exec_read_report(void)
+{
+    const char *set[] = {"sp_latency=4", "banks=2", "bank_fn=reg", NULL};
+    harness *h = harness_new(&exec_desc, make_exec, set, NULL);
+    uint16_t diff[] = {2, 3}, same[] = {2, 4};
+    issued_t it = alu(1, 2, diff, 6);
+    it.report_reads = 1;
+    it.seq = 11;
+    harness_push(h, "in", &it); /* put 0; seen 1: both banks grant at 1, report put 1, got 2 */
+    release_t r;
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 2);
+    g_assert_true(r.reads);
+    g_assert_cmpuint(r.seq, ==, 11);
+    g_assert_cmpuint(r.warp, ==, 1);
+    g_assert_cmpuint(r.n_src, ==, 2);
+    g_assert_cmpuint(r.src[0], ==, 2);
+    g_assert_cmpuint(r.src[1], ==, 3);
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7); /* the completion, as without the report */
+    g_assert_false(r.reads);
+    g_assert_cmpuint(r.dst[0], ==, 6);
+    uint64_t t0 = harness_step(h);
+    it = alu(1, 2, same, 6);
+    it.report_reads = 1;
+    harness_push(h, "in", &it); /* seen t0+2: one read granted, the other (same bank) at t0+3 */
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 4);
+    g_assert_true(r.reads);
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 9);
+    g_assert_false(r.reads);
+    t0 = harness_step(h);
+    it = alu(1, 0, NULL, 6); /* no register source: reported when the collector is allocated */
+    it.report_reads = 1;
+    harness_push(h, "in", &it);
+    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 3);
+    g_assert_true(r.reads);
+    g_assert_cmpuint(r.n_src, ==, 0);
+    harness_free(h);
+}
+
 /* ---- exec: the register access path delays a read (a power-state wake-up) ---- */
 static rfaccess_verdict wake_reg3(void *ctx, rfaccess_req *r, unsigned *delay)
 {
@@ -348,33 +388,60 @@ static void test_fetch_credits(void)
     harness_free(h);
 }
 
-/* ---- issue: a CTA starts its warps; an instruction issues to exec; its release frees the
- * scoreboard ---- */
+/* ---- issue ---- */
+/* Launches a one-warp CTA (put 0, seen 1, redirect put 1, got 2) and returns the warp's redirect. */
+static redirect_t issue_start_warp(harness *h)
+{
+    cta_launch_t c = {.slot = 0, .first_warp = 0, .warps = 1, .threads = 32};
+    harness_push(h, "cta_launch", &c);
+    redirect_t rd;
+    g_assert_cmpuint(pop_cycle(h, "redirect", &rd, 10), ==, 2);
+    return rd;
+}
+
+/* A decoded ALU instruction of the redirected warp at pc with the test's register lists (the
+ * scoreboard sees only these; the functional execution runs the kernel's instruction at pc). */
+static decoded_t issue_decoded(const redirect_t *rd, uint32_t pc, int src, int dst)
+{
+    decoded_t d = {.warp = rd->warp, .epoch = rd->epoch, .func = rd->func, .pc = pc, .cls = IR_CLASS_ALU};
+    if (src >= 0) {
+        d.n_src = 1;
+        d.src[0] = (uint16_t)src;
+    }
+    if (dst >= 0) {
+        d.n_dst = 1;
+        d.dst[0] = (uint16_t)dst;
+    }
+    return d;
+}
+
+/* Pushes the kernel's first two instructions (pc 0 and 1) after one step; returns that step's cycle
+ * t: they are put at t+1, seen at t+2, where pc 0 may issue (got from to_exec0 at t+3). */
+static uint64_t issue_push_two(harness *h, const decoded_t *d0, const decoded_t *d1)
+{
+    uint64_t t = harness_step(h);
+    harness_push(h, "decoded", d0);
+    harness_push(h, "decoded", d1);
+    return t;
+}
+
+/* A CTA starts its warps; an instruction issues to exec; its release frees the scoreboard. */
 static void test_issue_cta(void)
 {
     harness *h = harness_new(&issue_desc, make_issue, NULL, NULL);
     sm_env *env = env_get();
-    cta_launch_t c = {.slot = 0, .first_warp = 0, .warps = 1, .threads = 32};
-    harness_push(h, "cta_launch", &c); /* seen 1, redirect put 1, got 2 */
-    redirect_t rd;
-    g_assert_cmpuint(pop_cycle(h, "redirect", &rd, 10), ==, 2);
+    redirect_t rd = issue_start_warp(h);
     g_assert_cmpuint(rd.warp, ==, 0);
     g_assert_cmpuint(rd.pc, ==, 0);
     g_assert_cmpuint(rd.func, ==, env->launch.entry);
     g_assert_false(rd.done);
     /* pc 0: mov.u32 %r1, 0 (writes slot 1); pc 1: add %r1, %r1, 1 (reads and writes slot 1) */
-    decoded_t d0 = {.warp = 0, .epoch = rd.epoch, .func = rd.func, .pc = 0, .cls = IR_CLASS_ALU, .n_dst = 1};
-    d0.dst[0] = 1;
-    decoded_t d1 = d0;
-    d1.pc = 1;
-    d1.n_src = 1;
-    d1.src[0] = 1;
-    uint64_t t = harness_step(h);
-    harness_push(h, "decoded", &d0);
-    harness_push(h, "decoded", &d1);
+    decoded_t d0 = issue_decoded(&rd, 0, -1, 1), d1 = issue_decoded(&rd, 1, 1, 1);
+    uint64_t t = issue_push_two(h, &d0, &d1);
     issued_t it;
     g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* put t+1, issued t+2, got t+3 */
     g_assert_cmpuint(it.pc, ==, 0);
+    g_assert_false(it.report_reads);
     harness_run(h, 5);
     g_assert_false(harness_pop(h, "to_exec0", &it, NULL)); /* pc 1 waits on the scoreboard */
     release_t r = {.warp = 0, .n_dst = 1, .seq = it.seq};
@@ -386,6 +453,125 @@ static void test_issue_cta(void)
     g_assert_cmpuint(it.mask, ==, 0xffffffffu);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), ISSUE_STAT_WARP_INSTRS), ==, 2);
     harness_free(h);
+}
+
+/* Source reservations hold a write to a register until its reader reports the read; the watchdog's
+ * dump names the pending read. */
+static void test_issue_source_reservations(void)
+{
+    const char *set[] = {"source_reservations=true", NULL};
+    harness *h = harness_new(&issue_desc, make_issue, set, NULL);
+    issue *s = harness_block(h);
+    redirect_t rd = issue_start_warp(h);
+    /* pc 0 reads slot 1 and writes slot 2; pc 1 writes slot 1 (a WAR hazard on pc 0's source) */
+    decoded_t d0 = issue_decoded(&rd, 0, 1, 2), d1 = issue_decoded(&rd, 1, -1, 1);
+    uint64_t t = issue_push_two(h, &d0, &d1);
+    issued_t it;
+    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3);
+    g_assert_cmpuint(it.pc, ==, 0);
+    g_assert_true(it.report_reads);
+    harness_run(h, 10);
+    g_assert_false(harness_pop(h, "to_exec0", &it, NULL)); /* pc 1 waits for pc 0's read */
+    GString *dump = g_string_new(NULL);
+    issue_dump(s, dump);
+    g_assert_nonnull(strstr(dump->str, "destination slot 1 has 1 pending reads (WAR"));
+    g_string_free(dump, TRUE);
+    release_t r = {.warp = 0, .seq = it.seq, .reads = 1, .n_src = 1};
+    r.src[0] = 1;
+    t = harness_step(h);
+    harness_push(h, "release0", &r);
+    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* seen and issued at t+2 */
+    g_assert_cmpuint(it.pc, ==, 1);
+    harness_free(h);
+}
+
+/* A refusal for the first 5 cycles the warp is ready (a check or a veto that allows from cycle
+ * `from`); it records the cycles it was asked in. */
+typedef struct {
+    uint64_t from;
+    unsigned asked;
+} refuse5;
+
+static bool check_refuse5(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle)
+{
+    (void)warp, (void)head;
+    refuse5 *r = ctx;
+    r->asked++;
+    return cycle >= r->from;
+}
+
+static bool veto_refuse5(void *ctx, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    (void)warps, (void)n, (void)i;
+    refuse5 *r = ctx;
+    r->asked++;
+    return cycle < r->from;
+}
+
+/* The first instruction can issue at t+2 (issue_push_two); the refusal holds it 5 cycles: issue at
+ * t+7 exactly (got at t+8), 5 scheduler-cycles of the stall reason. Issue must not fall asleep on
+ * the first refusal: no input arrives meanwhile. */
+static void issue_refused_5(bool veto)
+{
+    harness *h = harness_new(&issue_desc, make_issue, NULL, NULL);
+    issue *s = harness_block(h);
+    refuse5 r = {0};
+    if (veto)
+        policy_add_veto(issue_policy(s, 0), veto_refuse5, &r);
+    else
+        issue_add_check(s, check_refuse5, &r);
+    redirect_t rd = issue_start_warp(h);
+    decoded_t d0 = issue_decoded(&rd, 0, -1, 1), d1 = issue_decoded(&rd, 1, 1, 1);
+    uint64_t t = issue_push_two(h, &d0, &d1);
+    r.from = t + 2 + 5;
+    issued_t it;
+    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 20), ==, t + 2 + 5 + 1);
+    g_assert_cmpuint(it.pc, ==, 0);
+    g_assert_cmpuint(r.asked, ==, 6); /* t+2 .. t+7 */
+    blk_inst *in = harness_inst(h);
+    g_assert_cmpuint(blk_stat_get(in, veto ? ISSUE_STAT_STALL_VETOED : ISSUE_STAT_STALL_CHECK), ==, 5);
+    g_assert_cmpuint(blk_stat_get(in, veto ? ISSUE_STAT_STALL_CHECK : ISSUE_STAT_STALL_VETOED), ==, 0);
+    harness_free(h);
+}
+
+static void test_issue_check_refuses(void)
+{
+    issue_refused_5(false);
+}
+
+static void test_issue_veto_refuses(void)
+{
+    issue_refused_5(true);
+}
+
+/* ---- warp_exec (issue's register file): registers are zeroed when a CTA starts on the warp slots and
+ * poisoned when it ends, so a read of a freed register returns garbage ---- */
+static void test_regs_poisoned_at_cta_end(void)
+{
+    sm_env *env = env_get();
+    unsigned regs = env->k->total_regs;
+    wexec *x = wexec_new(env, 0, 4, 2);
+    cta_launch_t c = {.slot = 1, .first_warp = 2, .warps = 2, .threads = 64};
+    wexec_cta_start(x, &c);
+    uint64_t vals[IR_WARP_SIZE];
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+        vals[l] = 100 + l;
+    for (unsigned w = 2; w < 4; w++)
+        for (unsigned r = 0; r < regs; r++) {
+            g_assert_cmphex(wexec_read_slot(x, w, r, 0), ==, 0); /* zeroed at launch */
+            wexec_write_slot(x, w, r, 0xffffffffu, vals, UINT64_MAX);
+        }
+    g_assert_cmphex(wexec_read_slot(x, 3, regs - 1, 31), ==, 131);
+    wexec_cta_end(x, 1);
+    for (unsigned w = 2; w < 4; w++) /* freed: every lane of every register is the poison pattern */
+        for (unsigned r = 0; r < regs; r++)
+            for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+                g_assert_cmphex(wexec_read_slot(x, w, r, l), ==, WX_POISON);
+    g_assert_cmphex((uint32_t)WX_POISON, ==, 0xdeadbeefu);
+    wexec_cta_start(x, &c); /* a new CTA on the same slots starts from zero again */
+    for (unsigned r = 0; r < regs; r++)
+        g_assert_cmphex(wexec_read_slot(x, 2, r, 5), ==, 0);
+    wexec_free(x);
 }
 
 /* ---- cta_dispatch: occupancy bounds the CTAs in flight; completions free room ---- */
@@ -434,12 +620,17 @@ int main(int argc, char **argv)
     harness_test_add("/sm/mem_fixed/latency_bandwidth", test_mem_fixed);
     harness_test_add("/sm/mem_fixed/atomic", test_mem_fixed_atomic);
     harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
+    harness_test_add("/sm/exec/read_report", test_exec_read_report);
     harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
     harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
     harness_test_add("/sm/ldst/atomic", test_ldst_atomic);
     harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
     harness_test_add("/sm/issue/cta_and_scoreboard", test_issue_cta);
+    harness_test_add("/sm/issue/source_reservations", test_issue_source_reservations);
+    harness_test_add("/sm/issue/check_refuses_5_cycles", test_issue_check_refuses);
+    harness_test_add("/sm/issue/veto_refuses_5_cycles", test_issue_veto_refuses);
     harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
+    g_test_add_func("/sm/warp_exec/regs_poisoned_at_cta_end", test_regs_poisoned_at_cta_end);
     return g_test_run();
 }
