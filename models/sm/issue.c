@@ -153,6 +153,7 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
     issue_warp *w = &s->w[wi];
     w->epoch++;
     w->count = 0;
+    w->sb_stall = ISSUE_STALL_COUNT;
     redirect_t *r = g_new0(redirect_t, 1);
     r->warp = (uint16_t)wi;
     r->epoch = w->epoch;
@@ -203,6 +204,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         w->at_barrier = w->exited = false;
         w->inflight = w->atomics_pending = w->loads_pending = 0;
         w->age = s->age++;
+        w->sb_stall = ISSUE_STALL_COUNT;
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
         sc->warps[sc->n] = wi;
@@ -269,7 +271,9 @@ static void bar_try_release(issue *s, unsigned slot, unsigned id)
         issue_warp *w = &s->w[wi];
         s->pending_release |= UINT64_C(1) << wi;
         if (w->bar_dst != SM_NO_REG) {
-            uint64_t v = w->bar_kind == IR_BAR_RED_POPC ? b->popc : w->bar_kind == IR_BAR_RED_AND ? b->all : b->any;
+            uint64_t v = w->bar_kind == IR_BAR_RED_POPC  ? b->popc
+                         : w->bar_kind == IR_BAR_RED_AND ? b->all
+                                                         : b->any;
             uint64_t vals[IR_WARP_SIZE];
             for (unsigned l = 0; l < IR_WARP_SIZE; l++)
                 vals[l] = v;
@@ -326,6 +330,7 @@ static void take_release(issue *s, gsc_fifo *f)
     release_t r;
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
+        s->w[r.warp].sb_stall = ISSUE_STALL_COUNT; /* its scoreboard changes */
         if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
             for (unsigned j = 0; j < r.n_src; j++)
                 scoreboard_release_read(s->sb, r.warp, r.src[j]);
@@ -401,6 +406,8 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
     if (w->loads_pending && (h->cls == IR_CLASS_SYNC || (h->cls == IR_CLASS_MEM && h->op != IR_OP_LD &&
                                                          h->op != IR_OP_LDU && h->op != IR_OP_PREFETCH)))
         return ISSUE_STALL_MEMORY;
+    if (w->sb_stall != ISSUE_STALL_COUNT)
+        return w->sb_stall; /* still waiting on the same registers */
     uint32_t func, pc;
     if (!wexec_warp_next(s->wx, wi, &func, &pc) || func != h->func || pc != h->pc) {
         queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
@@ -413,7 +420,7 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
         dst[i] = h->dst[i];
     unsigned hz = scoreboard_check(s->sb, wi, src, h->n_src, dst, h->n_dst);
     if (hz != SCOREBOARD_CLEAR)
-        return hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
+        return w->sb_stall = hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
     if (!gsc_fifo_can_put(unit_fifo(s, sched, h->cls)))
         return ISSUE_STALL_PIPELINE;
     for (guint i = 0; i < s->checks->len; i++) {
@@ -443,6 +450,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     decoded_t h = w->ib[w->head];
     w->head = (w->head + 1) % s->entries;
     w->count--;
+    w->sb_stall = ISSUE_STALL_COUNT;
     credit_t *cr = g_new0(credit_t, 1);
     cr->warp = (uint16_t)wi;
     cr->epoch = w->epoch;
@@ -661,8 +669,10 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->wx = wexec_new(env, sm_id, warps, ctas);
     s->sb = scoreboard_new(warps, env->k->total_regs + 1, blk_param_bool(s->inst, "source_reservations"));
     s->w = g_new0(issue_warp, warps);
-    for (unsigned i = 0; i < warps; i++)
+    for (unsigned i = 0; i < warps; i++) {
         s->w[i].ib = g_new0(decoded_t, s->entries);
+        s->w[i].sb_stall = ISSUE_STALL_COUNT;
+    }
     s->sched = g_new0(issue_sched, s->n_sched);
     const char *spec = blk_param_string(s->inst, "policy");
     for (unsigned i = 0; i < s->n_sched; i++) {

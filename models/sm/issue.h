@@ -43,7 +43,7 @@
 
 G_BEGIN_DECLS
 
-#define SM_MAX_PARTS 4
+#define SM_MAX_PARTS      4
 #define ISSUE_BARRIER_IDS 16 /* named barriers per CTA (PTX bar 0..15; kernels/frun.c's N_BARRIERS) */
 
 enum {
@@ -109,15 +109,20 @@ typedef struct {
     uint16_t epoch;
     bool resident; /* belongs to a resident CTA and has not finished (completion included) */
     bool at_barrier;
-    uint8_t bar_id;   /* the barrier it waits at */
-    uint8_t bar_kind; /* bar.red: which reduction (ir_bar_kind) */
-    uint16_t bar_dst; /* bar.red: the result's register slot, SM_NO_REG if none */
+    uint8_t bar_id;    /* the barrier it waits at */
+    uint8_t bar_kind;  /* bar.red: which reduction (ir_bar_kind) */
+    uint16_t bar_dst;  /* bar.red: the result's register slot, SM_NO_REG if none */
     uint32_t bar_mask; /* bar.red: the lanes that receive the result */
-    bool exited;    /* functionally finished; waits for its in-flight instructions */
+    bool exited;       /* functionally finished; waits for its in-flight instructions */
     unsigned inflight;
     unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
     unsigned loads_pending;   /* loads whose global/local/const lanes read the image on return */
     uint64_t age;
+    /* The stall the scoreboard gave the I-buffer head (ISSUE_STALL_MEMORY or _SCOREBOARD), or
+     * ISSUE_STALL_COUNT: none known. It holds until the head changes (issue, redirect) or the warp's
+     * scoreboard does (a completion, a read report, its own issue, a CTA start), so a warp waiting
+     * on a load is not checked again every cycle. */
+    issue_stall sb_stall;
 } issue_warp;
 
 /* One CTA barrier (kernels/frun.c's fbar): it releases when `expected` threads have arrived (a
@@ -159,7 +164,7 @@ typedef struct {
     uint64_t seq, age, last_cycle;
     bool last_busy;
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
-    FILE *log; /* the `log` parameter's file, or NULL */
+    FILE *log;    /* the `log` parameter's file, or NULL */
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;
     uint8_t tr_stall;
