@@ -282,8 +282,16 @@ static inline void gsc_out_write(const gsc_port *p, const void *v)
  * - Reproducible: at close the $date is set to a fixed date, so identical runs give identical
  *   files. One trace file per simulation. */
 void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);
-/* gsc_elaborate traces every field of every latch (as <latch full name>.<field>, OPAQUE fields
- * excepted) that the patterns select, with the field's width (0 = the full width of its C type). */
+/* gsc_elaborate traces, among what the patterns select (each signal by its own full name):
+ * - every field of every latch, as <latch>.<field> (OPAQUE fields excepted), with the field's width
+ *   (0 = the full width of its C type): the latest value written, from the cycle it was written;
+ * - for every FIFO: <fifo>.put, 1 bit, high in exactly the cycles an item was put (low from the
+ *   next cycle, even if nothing else runs then); <fifo>.<field> as for a latch, the fields of the last
+ *   item put (the last one if several were put in a cycle), from the cycle it was put; and
+ *   <fifo>.occupancy, the items stored at the end of the cycle, on as many bits as the depth needs.
+ *   A FIFO's type may therefore have no field named "put" or "occupancy" (gsc_fifo_new says so).
+ *   Tracing costs nothing on an untraced FIFO (one not-taken branch per put) and never changes a
+ *   run: same cycles, same gsc_activations(). */
 /* Trace a block-internal state variable by address (during elaboration; selected by the same
  * patterns). The address must stay valid for the whole run. name is relative to the module (full
  * name <module>.<name>). width in bits (1..64; 0 = the full width of ctype; ignored for F32/F64). */

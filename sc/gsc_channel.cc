@@ -127,6 +127,11 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
         gsc_fatal("fifo '%s': no type (or a type of size 0)", f->name.c_str());
     if (depth == 0)
         gsc_fatal("fifo '%s': depth must be at least 1", f->name.c_str());
+    /* <fifo>.put and <fifo>.occupancy are the trace's own signals beside <fifo>.<field> */
+    for (unsigned i = 0; i < type->n_fields; i++)
+        if (!strcmp(type->fields[i].name, "put") || !strcmp(type->fields[i].name, "occupancy"))
+            gsc_fatal("fifo '%s': type '%s' has a field named '%s', a name the FIFO's trace uses for itself",
+                      f->name.c_str(), type->name, type->fields[i].name);
     f->type = type;
     f->size = type->size;
     f->stride = round_up(type->size, 16);
@@ -137,6 +142,10 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->freed_at = NEVER;
     f->freed_n = 0;
     f->put_ev = f->get_ev = nullptr;
+    f->tr = nullptr;
+    gsc_traceable t{};
+    t.fifo = f;
+    gsc_g.traceables.push_back(t);
     return f;
 }
 
@@ -161,6 +170,10 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     memcpy(f->items + (size_t)tail * f->stride, item, f->size);
     f->stamps[tail] = now;
     f->n++;
+    /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
+     * back from the ring, so that nothing more stays live here (and the notify stays a tail call). */
+    if (__builtin_expect(f->tr != nullptr, 0))
+        gsc_trace_fifo_put(f);
     if (f->put_ev)
         gsc_notify_at(f->put_ev, now + 1);
 }

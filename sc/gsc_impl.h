@@ -55,6 +55,16 @@ struct gsc_latch {
     sc_core::sc_event *changed; /* notified for the cycle after a changing write (NULL: nobody listens) */
 };
 
+/* The trace side of a traced FIFO (gsc_trace.cc); a FIFO nothing of which but its occupancy is
+ * traced has none. */
+struct gsc_fifo_trace {
+    unsigned char *mirror; /* the last item put (only bytes [lo, hi) are copied: the traced fields) */
+    size_t lo, hi;
+    bool put;          /* the <fifo>.put strobe that sc_trace watches */
+    bool pending;      /* in the list of strobes to lower (gsc_trace.cc) */
+    int64_t put_shown; /* the cycle the strobe is high for */
+};
+
 struct gsc_fifo {
     std::string name;
     const gsc_type *type;
@@ -62,10 +72,11 @@ struct gsc_fifo {
     unsigned depth;
     unsigned char *items; /* ring of depth items */
     int64_t *stamps;      /* put cycle of each ring slot */
-    unsigned head, n;
-    int64_t freed_at; /* the cycle freed_n refers to */
-    unsigned freed_n; /* slots freed by gets in cycle freed_at */
+    unsigned head, n;     /* n: the occupancy (traced directly as <fifo>.occupancy) */
+    int64_t freed_at;     /* the cycle freed_n refers to */
+    unsigned freed_n;     /* slots freed by gets in cycle freed_at */
     sc_core::sc_event *put_ev, *get_ev;
+    gsc_fifo_trace *tr; /* NULL unless a field or the put strobe is traced */
 };
 
 struct gsc_port {
@@ -80,6 +91,7 @@ struct gsc_port {
 /* Something that may be traced, in declaration order. */
 struct gsc_traceable {
     gsc_latch *latch; /* a latch (all its fields), or */
+    gsc_fifo *fifo;   /* a FIFO (its put strobe, fields and occupancy), or */
     std::string name; /* a variable: full name, */
     gsc_ctype ctype;
     const void *addr;
@@ -144,6 +156,9 @@ void gsc_notify_at(sc_core::sc_event *e, int64_t target);
 
 /* Trace side (gsc_trace.cc). */
 void gsc_trace_elaborate(void);
+/* Just after a put on a traced FIFO (f->tr set): mirror the item (the last one in the ring), raise
+ * the put strobe for this cycle. */
+void gsc_trace_fifo_put(gsc_fifo *f);
 /* Cycle boundaries where the run must pause for the trace window (UINT64_MAX: none). */
 uint64_t gsc_trace_next_boundary(uint64_t next_cycle);
 void gsc_trace_at_boundary(uint64_t next_cycle);

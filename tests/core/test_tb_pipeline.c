@@ -238,6 +238,29 @@ static void test_run(void)
         vcd_change ch = vcd_change_nth(v, received, k);
         g_assert_cmpuint(vcd_time_to_cycle(v, ch.time, PERIOD_PS), ==, LATENCY + 1 + k);
     }
+    /* The FIFOs between the blocks: the source puts item c in cycle c, the ALU puts item k in cycle
+     * LATENCY + 1 + k; the sink gets one per cycle, so alu_sink never holds more than one. */
+    unsigned src_put = vcd_signal(v, "tb.src_alu.put"), src_seq = vcd_signal(v, "tb.src_alu.seq");
+    unsigned alu_put = vcd_signal(v, "tb.alu_sink.put"), alu_seq = vcd_signal(v, "tb.alu_sink.seq");
+    unsigned alu_occ = vcd_signal(v, "tb.alu_sink.occupancy");
+    g_assert_cmpuint(vcd_signal_width(v, src_put), ==, 1);
+    g_assert_cmpuint(vcd_signal_width(v, alu_seq), ==, 32);
+    for (uint64_t c = 0; c < COUNT + 10; c++) {
+        uint64_t x;
+        g_assert_true(vcd_uint_at_cycle(v, src_put, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, c < COUNT);
+        g_assert_true(vcd_uint_at_cycle(v, src_seq, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, MIN(c, (uint64_t)COUNT - 1));
+        bool alu_puts = c >= LATENCY + 1 && c < LATENCY + 1 + COUNT;
+        g_assert_true(vcd_uint_at_cycle(v, alu_put, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, alu_puts);
+        g_assert_true(vcd_uint_at_cycle(v, alu_occ, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, alu_puts);
+        if (alu_puts) {
+            g_assert_true(vcd_uint_at_cycle(v, alu_seq, c, PERIOD_PS, &x));
+            g_assert_cmpuint(x, ==, c - (LATENCY + 1));
+        }
+    }
     vcd_free(v);
 
     /* The .gtkw beside it opens those signals, grouped by block. */
@@ -250,6 +273,10 @@ static void test_run(void)
     g_assert_nonnull(strstr(text, "@800200\n-tb.sink\n@22\ntb.sink.received[31:0]\n"));
     g_assert_nonnull(strstr(text, "@800200\n-tb.src\n@22\ntb.src.produced[31:0]\n@28\ntb.src.blocked\n"));
     g_assert_nonnull(strstr(text, "\ntb.alu.occupancy[7:0]\n"));
+    /* a FIFO is a group of its own: the put strobe, the fields, the occupancy */
+    g_assert_nonnull(
+        strstr(text, "@800200\n-tb.src_alu\n@28\ntb.src_alu.put\n@22\ntb.src_alu.seq[31:0]\n@22\n"
+                     "tb.src_alu.value[31:0]\n@22\ntb.src_alu.occupancy[1:0]\n@1000200\n-tb.src_alu\n"));
     g_free(dumpfile);
     g_free(vcd_abs);
     g_free(text);

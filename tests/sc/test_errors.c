@@ -146,6 +146,28 @@ static void test_duplicate_name(void)
     EXPECT_FATAL("gpusc: gsc_fifo_new: the name 'sm0.out' is already used\n");
 }
 
+/* A FIFO's trace shows <fifo>.put and <fifo>.occupancy beside <fifo>.<field>: a field may not take
+ * those names (whether the FIFO is traced or not, so a program does not fail only when traced). */
+typedef struct {
+    uint32_t put;
+} strobe_pkt;
+static const gsc_field strobe_fields[] = {GSC_FIELD(strobe_pkt, put, GSC_U32, 0)};
+static const gsc_type strobe_type = GSC_TYPE(strobe_pkt, strobe_fields);
+
+static void test_fifo_reserved_field(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *m = gsc_module_new(NULL, "m");
+        gsc_latch_new(m, "l", &strobe_type); /* a latch has no such signals: fine */
+        gsc_fifo_new(m, "q", &strobe_type, 2);
+        return;
+    }
+    EXPECT_FATAL("gpusc: fifo 'm.q': type 'strobe_pkt' has a field named 'put', a name the FIFO's trace uses "
+                 "for itself\n");
+}
+
 static void test_name_of_a_module(void)
 {
     if (g_test_subprocess()) {
@@ -245,6 +267,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/errors/unbound-ports-at-run", test_unbound_ports_at_run);
     g_test_add_func("/sc/errors/double-bind", test_double_bind);
     g_test_add_func("/sc/errors/duplicate-name", test_duplicate_name);
+    g_test_add_func("/sc/errors/fifo-reserved-field", test_fifo_reserved_field);
     g_test_add_func("/sc/errors/name-of-a-module", test_name_of_a_module);
     g_test_add_func("/sc/errors/no-clock", test_no_clock);
     g_test_add_func("/sc/errors/systemc-error", test_systemc_error);
