@@ -234,31 +234,40 @@ const char *gsc_fifo_name(const gsc_fifo *f);
  * ------------------------------------------------------------------------------------------- */
 
 typedef enum { GSC_IN, GSC_OUT } gsc_dir;
+/* The kind of channel a port is for. */
+typedef enum {
+    GSC_CHAN_ANY, /* either (the default of gsc_port_new) */
+    GSC_CHAN_LATCH,
+    GSC_CHAN_FIFO
+} gsc_chan_kind;
 
 gsc_port *gsc_port_new(gsc_module *m, const char *name, gsc_dir dir, const gsc_type *type);
-/* Bind to a latch or a FIFO. A type mismatch is a fatal error naming the port, the channel and
- * both types. A port left unbound is reported by gsc_elaborate. */
+/* Declare the kind of channel p must be bound to (before binding; block ports get it from their
+ * descriptor). Binding it to the other kind is then a fatal error naming the port, the channel and
+ * the kind expected. */
+void gsc_port_set_kind(gsc_port *p, gsc_chan_kind kind);
+/* Bind to a latch or a FIFO. Fatal errors, each naming the port and the channel: a type mismatch
+ * (with both types), the other kind than gsc_port_set_kind declared, a port already bound, and a
+ * second writer: a latch takes at most one out port (any number of in ports), a FIFO at most one
+ * out port and one in port (with two, the order of their puts or gets within a cycle would decide
+ * the result). A port left unbound is reported by gsc_elaborate. */
 void gsc_port_bind_latch(gsc_port *p, gsc_latch *l);
 void gsc_port_bind_fifo(gsc_port *p, gsc_fifo *f);
 const char *gsc_port_name(const gsc_port *p); /* full dotted name */
+gsc_dir gsc_port_dir(const gsc_port *p);
 bool gsc_port_bound(const gsc_port *p);
-/* The bound channel (NULL if not bound or of the other kind). */
+/* The bound channel; NULL if the port is not bound (yet); a fatal error naming the port and its
+ * channel if it is bound to the other kind. */
 gsc_latch *gsc_port_latch(const gsc_port *p);
 gsc_fifo *gsc_port_fifo(const gsc_port *p);
 
-/* Port access, for blocks that keep port handles. Equivalent to the channel calls above. */
-static inline const void *gsc_in_read(const gsc_port *p)
-{
-    return gsc_latch_read(gsc_port_latch(p));
-}
-static inline bool gsc_in_fresh(const gsc_port *p)
-{
-    return gsc_latch_fresh(gsc_port_latch(p));
-}
-static inline void gsc_out_write(const gsc_port *p, const void *v)
-{
-    gsc_latch_write(gsc_port_latch(p), v);
-}
+/* Port access to a latch, for blocks that keep port handles: gsc_in_read/gsc_in_fresh on an in
+ * port, gsc_out_write on an out port, the port bound to a latch; anything else (the other
+ * direction, a FIFO, an unbound port) is a fatal error naming the port. Otherwise equivalent to
+ * the latch calls above. */
+const void *gsc_in_read(const gsc_port *p);
+bool gsc_in_fresh(const gsc_port *p);
+void gsc_out_write(const gsc_port *p, const void *v);
 
 /* ---------------------------------------------------------------------------------------------
  * VCD tracing

@@ -53,6 +53,7 @@ struct gsc_latch {
     unsigned w;                 /* index of the slot holding the latest write */
     unsigned char *mirror;      /* traced copy of the latest write (NULL if not traced) */
     sc_core::sc_event *changed; /* notified for the cycle after a changing write (NULL: nobody listens) */
+    gsc_port *writer;           /* the out port bound to it, if any */
 };
 
 /* The trace side of a traced FIFO (gsc_trace.cc); a FIFO nothing of which but its occupancy is
@@ -76,13 +77,15 @@ struct gsc_fifo {
     int64_t freed_at;     /* the cycle freed_n refers to */
     unsigned freed_n;     /* slots freed by gets in cycle freed_at */
     sc_core::sc_event *put_ev, *get_ev;
-    gsc_fifo_trace *tr; /* NULL unless a field or the put strobe is traced */
+    gsc_fifo_trace *tr;            /* NULL unless a field or the put strobe is traced */
+    gsc_port *producer, *consumer; /* the out and in ports bound to it, if any */
 };
 
 struct gsc_port {
     std::string name;
     gsc_module *m;
     gsc_dir dir;
+    gsc_chan_kind kind; /* what it may be bound to */
     const gsc_type *type;
     gsc_latch *latch;
     gsc_fifo *fifo;
