@@ -313,6 +313,12 @@ unsigned gsc_trace_signal_width(unsigned i);
 bool gsc_trace_signal_is_real(unsigned i);
 /* Flush and close the trace file (also done at exit, and at the end of the window). */
 void gsc_trace_close(void);
+/* True once the trace file has been created: false when nothing was opened, or the run never
+ * reached the window's first cycle (no file is written then). */
+bool gsc_trace_written(void);
+/* After elaboration: the i-th pattern of gsc_trace_open (in the order given) that selected no
+ * signal at all, or NULL past the last one (a typo in --trace would otherwise give an empty VCD). */
+const char *gsc_trace_unmatched_pattern(unsigned i);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,8 @@ struct trace_state {
     bool closed = false;
     std::string path; /* without ".vcd" */
     std::vector<std::string> patterns;
+    std::vector<bool> pattern_used; /* a pattern selected at least one signal */
+    bool written = false;           /* the file was created (the window was reached) */
     uint64_t from = 0, to = 0;
     sc_trace_file *tf = nullptr;
     std::vector<traced_signal> sigs;
@@ -103,12 +105,20 @@ static bool pattern_matches(const std::string &pat, const std::string &name)
     return false;
 }
 
+/* Whether name is selected; marks the patterns that select it (a pattern already known to select
+ * something is not tried again once another one has matched). */
 static bool selected(const std::string &name)
 {
-    for (const std::string &p : T.patterns)
-        if (pattern_matches(p, name))
-            return true;
-    return false;
+    bool any = false;
+    for (size_t i = 0; i < T.patterns.size(); i++) {
+        if (any && T.pattern_used[i])
+            continue;
+        if (pattern_matches(T.patterns[i], name)) {
+            T.pattern_used[i] = true;
+            any = true;
+        }
+    }
+    return any;
 }
 
 extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle)
@@ -138,6 +148,7 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
             T.patterns.push_back(*p);
     }
     g_strfreev(v);
+    T.pattern_used.assign(T.patterns.size(), false);
     T.from = from_cycle;
     T.to = to_cycle;
 }
@@ -224,6 +235,7 @@ static void open_file(void)
     for (const traced_signal &s : T.sigs)
         trace_signal(s);
     T.open = true;
+    T.written = true;
 }
 
 /* The strobe of a put in cycle N must be high when the writer samples cycle N and low at N+1,
@@ -531,6 +543,21 @@ void gsc_trace_reset(void)
 {
     gsc_trace_close();
     T = trace_state();
+}
+
+extern "C" bool gsc_trace_written(void)
+{
+    return T.written;
+}
+
+extern "C" const char *gsc_trace_unmatched_pattern(unsigned i)
+{
+    if (!gsc_g.elaborated)
+        return nullptr;
+    for (size_t k = 0; k < T.patterns.size(); k++)
+        if (!T.pattern_used[k] && i-- == 0)
+            return T.patterns[k].c_str();
+    return nullptr;
 }
 
 extern "C" unsigned gsc_trace_count(void)

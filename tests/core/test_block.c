@@ -175,7 +175,7 @@ static void test_cli_bad_option(void)
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_failed();
-    g_test_trap_assert_stderr("gpusc: --trace-window=5:2: TO must be after FROM\n");
+    g_test_trap_assert_stderr("gpusc: --trace-window=5:2: TO must not be before FROM (both are included)\n");
 }
 
 /* A block's descriptor says which kind of channel each port takes: binding the other kind stops
@@ -245,6 +245,21 @@ static void test_window(void)
     g_free(problem);
     g_assert_false(cli_parse_window("a:b", &from, &to, &problem));
     g_free(problem);
+    /* inclusive: a window of one cycle */
+    g_assert_true(cli_parse_window("5:5", &from, &to, &problem));
+    g_assert_cmpuint(from, ==, 5);
+    g_assert_cmpuint(to, ==, 5);
+    g_assert_false(cli_parse_window("5:4", &from, &to, &problem));
+    g_assert_cmpstr(problem, ==, "--trace-window=5:4: TO must not be before FROM (both are included)");
+    g_free(problem);
+    /* TO 0 is how "to the end" is passed on; written out, it is refused rather than misread */
+    g_assert_false(cli_parse_window("0:0", &from, &to, &problem));
+    g_assert_cmpstr(problem, ==,
+                    "--trace-window=0:0: TO must be at least 1 (leave it empty to trace to the end)");
+    g_free(problem);
+    g_assert_true(cli_parse_window("0:1", &from, &to, &problem));
+    g_assert_cmpuint(from, ==, 0);
+    g_assert_cmpuint(to, ==, 1);
 }
 
 int main(int argc, char **argv)
