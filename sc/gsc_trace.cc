@@ -239,11 +239,12 @@ static void open_file(void)
 }
 
 /* The strobe of a put in cycle N must be high when the writer samples cycle N and low at N+1,
- * whatever else happens then. The writer samples at the end of each time step (the clock makes one
- * at every edge), so a process woken at N+1 lowers it; it keeps the strobes raised for N+1 itself
- * (a put of N+1 that ran before it). The wake-up is a raw notification, not gsc_notify_at: it is not
- * activity, so a traced run lasts exactly as long as an untraced one (gsc_run's starvation horizon
- * and gsc_activations() ignore it). */
+ * whatever else happens then. The writer samples the watched addresses at the end of each time step
+ * that exists, so a flag set by the put would stay high for good: a process woken by a timed
+ * notification for N+1 (which makes that time step exist even if nothing else is scheduled then)
+ * lowers it; it keeps the strobes raised for N+1 itself (a put of N+1 that ran before it). The
+ * wake-up is a raw kernel notification, not gsc_notify_at: it is not activity, so a traced run lasts
+ * exactly as long as an untraced one (gsc_run's starvation horizon and gsc_activations() ignore it). */
 namespace
 {
 struct lower_strobes {
