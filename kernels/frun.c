@@ -61,6 +61,8 @@ typedef struct {
     uint32_t sched_seed; /* 0: CTAs in order, warps round-robin; else shuffled (frun_device_set_schedule) */
     bool race_check;     /* frun_device_set_race_check */
     FILE *trace;         /* frun_device_set_trace */
+    uint64_t max_shared; /* shared bytes per CTA (frun_device_set_max_shared) */
+    uint32_t nwarpid;    /* what %nwarpid reads (frun_device_set_nwarpid) */
 } frun_dev;
 
 /* ---- per-launch state ---------------------------------------------------------------------- */
@@ -360,7 +362,7 @@ uint64_t frun_sreg_value(const frun_sreg_ctx *c, ir_sreg sreg, unsigned comp, ui
     case IR_SREG_WARPID:
         return c->warp;
     case IR_SREG_NWARPID:
-        return c->nwarps;
+        return c->nwarpid ? c->nwarpid : FRUN_DEFAULT_NWARPID;
     case IR_SREG_SMID:
         return c->smid;
     case IR_SREG_NSMID:
@@ -396,6 +398,7 @@ static frun_sreg_ctx sreg_ctx(const flaunch *L, const fwarp *w)
 {
     frun_sreg_ctx c = {.warp = w->id,
                        .nwarps = L->nwarps,
+                       .nwarpid = L->d->nwarpid,
                        .smid = 0,
                        .nsmid = 1,
                        .gridid = L->d->gridid,
@@ -1239,6 +1242,16 @@ static int cta_run(flaunch *L)
     }
 }
 
+/* Zeroed per-launch storage (at least one byte), or NULL with a message in L->err. */
+static void *launch_alloc(flaunch *L, uint64_t bytes, const char *what)
+{
+    void *p = bytes < G_MAXSIZE ? g_try_malloc0(bytes ? bytes : 1) : NULL;
+    if (!p)
+        g_string_append_printf(L->err, "%s: kernel %s: cannot allocate %" G_GUINT64_FORMAT " bytes of %s",
+                               L->d->mod->filename, L->kf->name, bytes, what);
+    return p;
+}
+
 int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
     frun_dev *d = (frun_dev *)dev;
@@ -1247,6 +1260,16 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
         return 1;
     const kload_module *k = d->k;
     const kload_func *kf = &k->funcs[entry];
+    uint64_t shared = launch_cli_shared_bytes(k, entry, l->shared_bytes);
+    if (shared > d->max_shared) {
+        g_string_append_printf(
+            err,
+            "%s: kernel %s: a CTA needs %" G_GUINT64_FORMAT " bytes of shared memory (%" G_GUINT64_FORMAT
+            " static + %u dynamic) but the functional runner allows %" G_GUINT64_FORMAT
+            " per CTA (gpusc-run --max-shared)",
+            d->mod->filename, l->entry, shared, kf->shared_static, l->shared_bytes, d->max_shared);
+        return 1;
+    }
     flaunch L = {.d = d, .l = l, .entry = entry, .kf = d->df[entry].f, .err = err};
     L.kparam_size = kf->kparam_bytes;
     L.kparam = g_malloc0(L.kparam_size ? L.kparam_size : 1);
@@ -1261,19 +1284,33 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
         return 1;
     }
     g_string_free(perr, TRUE);
-    uint64_t shared = kf->shared_static;
-    if (l->shared_bytes)
-        shared = kf->dyn_shared_offset + l->shared_bytes;
-    L.shared = (fmem_seg){.data = g_malloc0(shared ? shared : 1), .size = shared};
     L.nthreads = l->block[0] * l->block[1] * l->block[2];
     L.nwarps = (L.nthreads + IR_WARP_SIZE - 1) / IR_WARP_SIZE;
     L.local_bytes = k->local_bytes;
     L.cparam_bytes = k->cparam_bytes;
     L.warps = g_new0(fwarp, L.nwarps);
     uint64_t regs_per_warp = (uint64_t)k->total_regs * IR_WARP_SIZE;
-    uint64_t *regs = g_new0(uint64_t, L.nwarps * regs_per_warp + 1);
-    uint8_t *local = g_malloc0(L.nwarps * IR_WARP_SIZE * L.local_bytes + 1);
-    uint8_t *cparam = g_malloc0(L.nwarps * IR_WARP_SIZE * L.cparam_bytes + 1);
+    /* The sizes are bounded (launch_cli_check, the shared limit above, at most 1024 threads) but may
+     * still be more than the host can give: a clear error then, not an abort. */
+    uint64_t *regs = NULL;
+    uint8_t *local = NULL, *cparam = NULL;
+    L.shared = (fmem_seg){.data = launch_alloc(&L, shared, "shared memory for a CTA"), .size = shared};
+    if (L.shared.data)
+        regs = launch_alloc(&L, L.nwarps * regs_per_warp * sizeof(uint64_t), "registers for a CTA");
+    if (regs)
+        local = launch_alloc(&L, L.nwarps * IR_WARP_SIZE * L.local_bytes, "local memory for a CTA");
+    if (local)
+        cparam =
+            launch_alloc(&L, L.nwarps * IR_WARP_SIZE * L.cparam_bytes, "call-parameter memory for a CTA");
+    if (!cparam) {
+        g_free(L.shared.data);
+        g_free(regs);
+        g_free(local);
+        g_free(cparam);
+        g_free(L.warps);
+        g_free(L.kparam);
+        return 1;
+    }
     for (uint32_t i = 0; i < L.nwarps; i++) {
         L.warps[i].id = i;
         L.warps[i].regs = regs + i * regs_per_warp;
@@ -1371,6 +1408,8 @@ wl_device *frun_device_new(ir_module *m, GString *err)
     d->mem = fmem_new();
     d->max_instr = FRUN_DEFAULT_MAX_INSTRUCTIONS;
     d->quantum = FRUN_QUANTUM;
+    d->max_shared = FRUN_DEFAULT_MAX_SHARED;
+    d->nwarpid = FRUN_DEFAULT_NWARPID;
     d->k = kload_module_new(m, d->mem, err);
     if (!d->k) {
         fmem_free(d->mem);
@@ -1411,6 +1450,17 @@ void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed)
 void frun_device_set_trace(wl_device *dev, FILE *out)
 {
     ((frun_dev *)dev)->trace = out;
+}
+
+void frun_device_set_max_shared(wl_device *dev, uint64_t bytes)
+{
+    ((frun_dev *)dev)->max_shared =
+        bytes ? MIN(bytes, (uint64_t)LAUNCH_MAX_SHARED_PER_CTA) : FRUN_DEFAULT_MAX_SHARED;
+}
+
+void frun_device_set_nwarpid(wl_device *dev, uint32_t n)
+{
+    ((frun_dev *)dev)->nwarpid = n ? MAX(n, 1024u / IR_WARP_SIZE) : FRUN_DEFAULT_NWARPID;
 }
 
 void frun_device_set_race_check(wl_device *dev, bool on)

@@ -31,6 +31,8 @@ G_BEGIN_DECLS
 
 #define FRUN_DEFAULT_MAX_INSTRUCTIONS 10000000000ull /* warp instructions per launch */
 #define FRUN_QUANTUM                  4096u          /* warp instructions per turn */
+#define FRUN_DEFAULT_MAX_SHARED       49152u         /* shared bytes per CTA: CUDA's default (48 KiB) */
+#define FRUN_DEFAULT_NWARPID          48u            /* %nwarpid: warp ids per SM (1536 threads, GTX480) */
 
 typedef struct {
     uint64_t warp_instrs;              /* warp instructions issued (guarded-off ones included) */
@@ -45,10 +47,13 @@ typedef struct {
 
 /* What the special registers read for the threads of one warp: shared with the timing model so that
  * both give the same values. %clock/%clock64/%globaltimer read `clock` (the functional runner: the
- * launch's warp instruction count, deterministic). */
+ * launch's warp instruction count, deterministic). %warpid is `warp`; %nwarpid is `nwarpid`, the most
+ * warp ids an SM has, as the PTX ISA defines it (a constant of the machine, not the warps of the CTA;
+ * 0 reads FRUN_DEFAULT_NWARPID). */
 typedef struct {
     unsigned block[3], grid[3], ctaid[3];
-    uint32_t warp, nwarps; /* the warp's index in its CTA, warps per CTA */
+    uint32_t warp, nwarps; /* the warp's index in its CTA, warps per CTA (%nwarpid does not read it) */
+    uint32_t nwarpid;      /* %nwarpid; 0 = FRUN_DEFAULT_NWARPID */
     uint32_t smid, nsmid, gridid;
     uint64_t clock;
     uint32_t dyn_smem, total_smem;
@@ -71,6 +76,17 @@ void frun_device_set_max_instructions(wl_device *dev, uint64_t max);
  * on the order (a missing barrier, warp-synchronous code without __syncwarp, inter-CTA assumptions)
  * shows it. */
 void frun_device_set_schedule(wl_device *dev, unsigned quantum, uint32_t seed);
+/* The most shared memory (static + dynamic) a CTA may use; a launch asking for more fails before it
+ * allocates anything, naming the file, the kernel and the sizes (0 = FRUN_DEFAULT_MAX_SHARED, 48 KiB:
+ * what CUDA gives a block without opting in; set it to what the machine allows with the opt-in, e.g.
+ * 65536 on sm_75, 101376 on sm_86, 232448 on sm_90; at most LAUNCH_MAX_SHARED_PER_CTA). Local memory
+ * is bounded by launch_cli_check (512 KiB per thread). */
+void frun_device_set_max_shared(wl_device *dev, uint64_t bytes);
+/* What %nwarpid reads: the most warp ids an SM has (PTX ISA: %warpid is below it). 0 =
+ * FRUN_DEFAULT_NWARPID (48: the default GTX480-like SM's 1536 threads); at least 32, a smaller value
+ * is raised to it (a CTA of 1024 threads has 32 warps, and %warpid is the warp's index in its CTA
+ * here); e.g. 64 for sm_70, sm_80 and sm_90, 32 for sm_75, 48 for sm_86. */
+void frun_device_set_nwarpid(wl_device *dev, uint32_t n);
 /* The shared-memory race check (off by default; costs time and 16 bytes per shared word): two
  * warps of a CTA touching one 4-byte word of shared memory between two barriers, at least one of
  * them storing, ends the launch with an error naming both (atomics are exempt; the lanes of one

@@ -14,7 +14,8 @@ tests_kernels_test_kload_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_PTX_DIR='"$(abs_top_srcdir)/tests/kernels/ptx"'
 EXTRA_DIST += tests/kernels/ptx/diverge.ptx tests/kernels/ptx/barrier.ptx tests/kernels/ptx/memory.ptx \
-	tests/kernels/ptx/call.ptx tests/kernels/ptx/cli.ptx tests/kernels/ptx/memops.ptx
+	tests/kernels/ptx/call.ptx tests/kernels/ptx/cli.ptx tests/kernels/ptx/memops.ptx \
+	tests/kernels/ptx/addrinit.ptx
 
 # Shell tests (TAP): every workload at the tiny size, the gpusc-run command line; the default size
 # runs in `make check-long`.

@@ -133,6 +133,8 @@ void ir_module_free(ir_module *m)
         ir_sym *s = &g_array_index(m->syms, ir_sym, i);
         g_free(s->name);
         g_free(s->init);
+        if (s->init_addrs)
+            g_array_free(s->init_addrs, TRUE);
     }
     g_array_free(m->syms, TRUE);
     g_free(m->filename);
@@ -677,18 +679,39 @@ static void print_reg_decls(GString *s, const ir_func *f, uint32_t scope, const 
     }
 }
 
-static void print_init(GString *s, const ir_sym *sym, bool array)
+/* An address initialiser element: [0xFF..(]generic(name)+N[)] (see ir_init_addr). */
+static void print_init_addr(GString *s, const ir_module *m, const ir_init_addr *a)
+{
+    if (a->mask_byte)
+        g_string_append_printf(s, "0x%" PRIX64 "(", UINT64_C(0xff) << (8 * (a->mask_byte - 1)));
+    const char *name = g_array_index(m->syms, ir_sym, a->sym).name;
+    g_string_append_printf(s, a->generic ? "generic(%s)" : "%s", name);
+    if (a->addend > 0)
+        g_string_append_printf(s, "+%" PRId64, a->addend);
+    else if (a->addend < 0)
+        g_string_append_printf(s, "-%" PRIu64, UINT64_C(0) - (uint64_t)a->addend);
+    if (a->mask_byte)
+        g_string_append_c(s, ')');
+}
+
+static void print_init(GString *s, const ir_module *m, const ir_sym *sym, bool array)
 {
     unsigned esz = ir_type_bits((ir_type)sym->type) / 8;
     if (esz == 0)
         esz = 1;
     uint64_t n = sym->size / esz;
+    guint next_addr = 0; /* init_addrs are in element order */
     g_string_append(s, array ? " = {" : " = ");
     for (uint64_t k = 0; k < n; k++) {
         uint64_t v = 0;
         memcpy(&v, sym->init + k * esz, esz > 8 ? 8 : esz); /* little-endian host */
         if (k)
             g_string_append(s, ", ");
+        if (sym->init_addrs && next_addr < sym->init_addrs->len &&
+            g_array_index(sym->init_addrs, ir_init_addr, next_addr).elem == k) {
+            print_init_addr(s, m, &g_array_index(sym->init_addrs, ir_init_addr, next_addr++));
+            continue;
+        }
         ir_type t = (ir_type)sym->type;
         if (ir_type_is_signed(t) && esz < 8) {
             unsigned sh = 64 - 8 * esz;
@@ -705,7 +728,7 @@ static void print_init(GString *s, const ir_sym *sym, bool array)
         g_string_append_c(s, '}');
 }
 
-static void print_sym_decl(GString *s, const ir_sym *sym, const char *indent)
+static void print_sym_decl(GString *s, const ir_module *m, const ir_sym *sym, const char *indent)
 {
     unsigned esz = ir_type_bits((ir_type)sym->type) / 8;
     g_string_append(s, indent);
@@ -723,7 +746,7 @@ static void print_sym_decl(GString *s, const ir_sym *sym, const char *indent)
     else if (array)
         g_string_append_printf(s, "[%" PRIu64 "]", esz ? sym->size / esz : sym->size);
     if (sym->init)
-        print_init(s, sym, array);
+        print_init(s, m, sym, array);
     g_string_append(s, ";\n");
 }
 
@@ -732,7 +755,7 @@ static void print_scope_syms(GString *s, const ir_module *m, uint32_t func, uint
     for (guint i = 0; i < m->syms->len; i++) {
         const ir_sym *sym = &g_array_index(m->syms, ir_sym, i);
         if (sym->func == func && sym->scope == scope && !(scope == 0 && sym->space == IR_SPACE_PARAM))
-            print_sym_decl(s, sym, indent);
+            print_sym_decl(s, m, sym, indent);
     }
 }
 

@@ -249,6 +249,19 @@ typedef struct {
                          `temp_param_reg`. */
 } ir_reg;
 
+/* An address in a .global/.const initialiser: element `elem` of the variable holds the address of
+ * .global/.const symbol `sym` plus `addend`, written `generic(sym)+addend` (generic address) or
+ * `sym+addend` (address in sym's own space); with a mask (`0xFF00(generic(sym)+4)`, on .b8/.u8/.s8
+ * elements) only one byte of that address. The parser leaves those elements zero in `init`; the
+ * loader (kload.h) writes the addresses when it lays the data out. */
+typedef struct {
+    uint64_t elem;     /* element index in the variable */
+    uint32_t sym;      /* module symbol whose address it is */
+    bool generic;      /* generic(sym) rather than sym */
+    uint8_t mask_byte; /* 0: the whole address; k + 1: byte k of it (mask 0xFF << 8k), shifted down */
+    int64_t addend;    /* bytes added to the address (before the mask) */
+} ir_init_addr;
+
 typedef struct {
     char *name;
     uint8_t space;     /* ir_space */
@@ -257,10 +270,11 @@ typedef struct {
     uint64_t size;     /* bytes (0 for an unsized .extern .shared array) */
     bool is_extern;    /* .extern (dynamic shared memory) */
     bool is_visible;
-    uint8_t *init;     /* initial bytes (size bytes) or NULL (zero) */
-    uint32_t func;     /* owning function, or IR_NONE for module scope */
-    uint32_t scope;    /* nesting id of the `{ }` scope that declared it (0 = function body) */
-    uint64_t offset;   /* assigned by the loader: offset in its space's segment */
+    uint8_t *init;      /* initial bytes (size bytes) or NULL (zero) */
+    GArray *init_addrs; /* ir_init_addr in element order, or NULL: addresses in the initialiser */
+    uint32_t func;      /* owning function, or IR_NONE for module scope */
+    uint32_t scope;     /* nesting id of the `{ }` scope that declared it (0 = function body) */
+    uint64_t offset;    /* assigned by the loader: offset in its space's segment */
     uint32_t line;
 } ir_sym;
 

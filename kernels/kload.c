@@ -235,6 +235,39 @@ static int layout_data(kload_module *k, ir_space space, GString *err)
     return 0;
 }
 
+/* Addresses in initialisers (ir_init_addr), once every .global and .const symbol has its place. In
+ * this address map a .global or .const address is its generic address, so generic(sym) and sym give
+ * the same value. */
+static int relocate_data(kload_module *k, GString *err)
+{
+    const ir_module *m = k->mod;
+    for (guint s = 0; s < m->syms->len; s++) {
+        const ir_sym *sy = mod_sym(m, s);
+        if (!sy->init_addrs || (sy->space != IR_SPACE_GLOBAL && sy->space != IR_SPACE_CONST))
+            continue;
+        unsigned esz = MAX(ir_type_bits((ir_type)sy->type) / 8, 1u);
+        uint64_t base = kload_sym_address(k, IR_NONE, s);
+        for (guint i = 0; i < sy->init_addrs->len; i++) {
+            const ir_init_addr *a = &g_array_index(sy->init_addrs, ir_init_addr, i);
+            uint8_t kind = a->sym < m->syms->len ? k->syms[a->sym].kind : KLOAD_SYM_OTHER;
+            if ((kind != KLOAD_SYM_GLOBAL && kind != KLOAD_SYM_CONST) || esz > 8 ||
+                (a->elem + 1) * esz > sy->size) {
+                g_string_append_printf(
+                    err,
+                    "%s:%u: %s: element %" G_GUINT64_FORMAT
+                    " of the initialiser is not the address of a .global or .const variable",
+                    m->filename, sy->line, sy->name, a->elem);
+                return 1;
+            }
+            uint64_t v = kload_sym_address(k, IR_NONE, a->sym) + (uint64_t)a->addend;
+            if (a->mask_byte)
+                v = (v >> (8 * (a->mask_byte - 1))) & 0xff;
+            fmem_write(k->mem, base + a->elem * esz, &v, esz); /* little-endian host */
+        }
+    }
+    return 0;
+}
+
 kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err)
 {
     kload_module *k = g_new0(kload_module, 1);
@@ -257,7 +290,8 @@ kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err)
     layout_params(k);
     layout_local(k);
     layout_shared(k);
-    if (layout_data(k, IR_SPACE_GLOBAL, err) || layout_data(k, IR_SPACE_CONST, err)) {
+    if (layout_data(k, IR_SPACE_GLOBAL, err) || layout_data(k, IR_SPACE_CONST, err) ||
+        relocate_data(k, err)) {
         kload_module_free(k);
         return NULL;
     }

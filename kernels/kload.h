@@ -136,7 +136,8 @@ typedef struct {
     uint64_t global_bytes, const_bytes;
 } kload_module;
 
-/* Lay out `m` and map its .global/.const data (with initialisers) into `mem`. Computes the CFG
+/* Lay out `m` and map its .global/.const data (with initialisers; the addresses in them, ir_init_addr,
+ * written once every variable has its place) into `mem`. Computes the CFG
  * reconvergence points of every defined function (cfg_compute_reconvergence). NULL with a message on
  * error (a symbol that does not fit, a data segment over its limit). */
 kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err);

@@ -293,5 +293,29 @@ int launch_cli_check(const kload_module *k, const ir_module *mod, const wl_launc
         g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);
         return 1;
     }
+    const char *file = mod->filename ? mod->filename : "the module";
+    if (k->local_bytes > LAUNCH_MAX_LOCAL_PER_THREAD) {
+        g_string_append_printf(err,
+                               "%s: kernel %s: %" G_GUINT64_FORMAT " bytes of local memory per thread (the "
+                               ".local variables of the module's functions), more than %u (CUDA's limit)",
+                               file, l->entry, k->local_bytes, LAUNCH_MAX_LOCAL_PER_THREAD);
+        return 1;
+    }
+    uint64_t shared = launch_cli_shared_bytes(k, *entry, l->shared_bytes);
+    if (shared > LAUNCH_MAX_SHARED_PER_CTA) {
+        g_string_append_printf(err,
+                               "%s: kernel %s: a CTA needs %" G_GUINT64_FORMAT
+                               " bytes of shared memory (%" G_GUINT64_FORMAT
+                               " static + %u dynamic), more than the %llu bytes a shared address can reach",
+                               file, l->entry, shared, k->funcs[*entry].shared_static, l->shared_bytes,
+                               LAUNCH_MAX_SHARED_PER_CTA);
+        return 1;
+    }
     return 0;
+}
+
+uint64_t launch_cli_shared_bytes(const kload_module *k, uint32_t entry, uint64_t dyn_bytes)
+{
+    const kload_func *kf = &k->funcs[entry];
+    return dyn_bytes ? kf->dyn_shared_offset + dyn_bytes : kf->shared_static;
 }

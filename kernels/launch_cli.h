@@ -39,8 +39,25 @@ wl_arg *launch_cli_values(launch_cli_args *a);
 /* Read every out:/inout: buffer from dev and write its file. Returns 0, or 1 with the message in err. */
 int launch_cli_write_outputs(launch_cli_args *a, wl_device *dev, GString *err);
 
+/* Resource bounds every device applies before it allocates anything for a launch:
+ *   local memory per thread: CUDA's limit (512 KiB). Checked on the module's whole local segment
+ *     (every function's .local frames laid out side by side, kload.h), which is what the runners
+ *     give each thread.
+ *   shared memory per CTA (static + dynamic): the size of the shared window of the address map
+ *     (4 GiB, kload.h), the most a shared address can reach. The devices apply their own, smaller
+ *     limit after this one: the functional runner a configurable per-CTA limit (frun.h), the timing
+ *     model the SM's scratchpad size. */
+#define LAUNCH_MAX_LOCAL_PER_THREAD (512u * 1024u)
+#define LAUNCH_MAX_SHARED_PER_CTA   KLOAD_WINDOW_SIZE
+
+/* The shared memory a CTA of `entry` needs for a launch with `dyn_bytes` of dynamic shared memory:
+ * the static part (module and kernel .shared variables, those of the functions it calls), and the
+ * dynamic part after it (at the kernel's dyn_shared_offset) when there is one. */
+uint64_t launch_cli_shared_bytes(const kload_module *k, uint32_t entry, uint64_t dyn_bytes);
+
 /* The checks before a launch runs: the entry exists (its index in *entry), dimensions are positive,
- * at most 1024 threads per block, no recursion. Returns 0, or 1 with the message in err. */
+ * at most 1024 threads per block, no recursion, the resource bounds above. Returns 0, or 1 with the
+ * message in err (naming the PTX file and the kernel for the resource bounds). */
 int launch_cli_check(const kload_module *k, const ir_module *mod, const wl_launch *l, uint32_t *entry,
                      GString *err);
 

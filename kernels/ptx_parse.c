@@ -481,12 +481,94 @@ static void init_store(ptx_parser *P, ir_sym *s, uint64_t k, const ptx_token *at
         } else {
             fail_at(P, at, "floating-point initialiser for a .%s variable", ir_type_name(t));
         }
-    } else if (at->kind == PTX_TOK_WORD) {
-        fail_at(P, at, "unsupported address initialiser %s", tok_show(P, at));
     } else {
         fail_at(P, at, "expected an initialiser value, got %s", tok_show(P, at));
     }
     memcpy(s->init + k * esz, &bits, MIN(esz, 8u)); /* little-endian host */
+}
+
+/* `generic(name)[+N]` or `name[+N]` (N may also be subtracted): element k of symbol si holds that
+ * address, or one byte of it when mask_byte is not 0 (see ir_init_addr). Recorded for the loader;
+ * the element's bytes stay zero. */
+static void parse_init_addr(ptx_parser *P, uint32_t si, uint64_t k, uint8_t mask_byte, const ptx_token *first)
+{
+    ir_type t = (ir_type)sym_at(P, si)->type;
+    unsigned bits = ir_type_bits(t);
+    if (ir_type_is_float(t) || t == IR_T_PRED)
+        fail_at(P, first, "address initialiser for a .%s variable", ir_type_name(t));
+    if (mask_byte && bits != 8)
+        fail_at(P, first, "unsupported masked address initialiser for a .%s variable (only 8-bit elements)",
+                ir_type_name(t));
+    if (!mask_byte && bits != 32 && bits != 64)
+        fail_at(P, first, "an address initialiser needs a 32- or 64-bit element, not .%s", ir_type_name(t));
+    bool generic = tok_eq(&P->tok, "generic") && is_punct(peek2(P), '(');
+    if (generic) {
+        advance(P);
+        advance(P);
+    }
+    ptx_token name = P->tok;
+    if (name.kind != PTX_TOK_WORD)
+        fail_at(P, &name, "unsupported initialiser expression %s (expected a variable name)",
+                tok_show(P, &name));
+    const char *nm = tok_str(P, &name);
+    uintptr_t v = name_lookup(P, nm);
+    if (!v && g_hash_table_contains(P->funcs, nm))
+        fail_at(P, &name, "unsupported address initialiser: the address of function '%s'", nm);
+    if ((v & 3) != NAME_SYM)
+        fail_at(P, &name, "undeclared variable '%s' in the address initialiser", nm);
+    uint32_t target = (uint32_t)(v >> 2);
+    ir_space sp = (ir_space)sym_at(P, target)->space;
+    if (sp != IR_SPACE_GLOBAL && sp != IR_SPACE_CONST)
+        fail_at(P, &name, "unsupported address initialiser: '%s' is a .%s variable (only .global and .const)",
+                nm, ir_space_name(sp));
+    advance(P);
+    if (generic)
+        expect_punct(P, ')', "after generic(name");
+    int64_t addend = 0;
+    if (is_punct(&P->tok, '+') || is_punct(&P->tok, '-')) {
+        bool minus = is_punct(&P->tok, '-');
+        advance(P);
+        uint64_t n = expect_uint(P, "an offset after the address");
+        addend = (int64_t)(minus ? UINT64_C(0) - n : n);
+    }
+    ir_sym *s = sym_at(P, si);
+    if (!s->init_addrs)
+        s->init_addrs = g_array_new(FALSE, FALSE, sizeof(ir_init_addr));
+    ir_init_addr a = {.elem = k, .sym = target, .generic = generic, .mask_byte = mask_byte, .addend = addend};
+    g_array_append_val(s->init_addrs, a);
+}
+
+/* One initialiser element at index k: a literal (optionally negated), an address, or a masked
+ * address `0xFF00(generic(name)+N)`. Consumes its tokens. */
+static void parse_init_elem(ptx_parser *P, uint32_t si, uint64_t k)
+{
+    ptx_token first = P->tok;
+    if (first.kind == PTX_TOK_WORD) {
+        parse_init_addr(P, si, k, 0, &first);
+        return;
+    }
+    if (first.kind == PTX_TOK_INT && is_punct(peek2(P), '(')) {
+        uint64_t mask;
+        if (!int_value(&first, &mask))
+            fail_at(P, &first, "bad integer literal %s", tok_show(P, &first));
+        unsigned byte = 0;
+        while (byte < 8 && mask != UINT64_C(0xff) << (8 * byte))
+            byte++;
+        if (byte == 8)
+            fail_at(P, &first, "bad initialiser mask %s (0xFF shifted by whole bytes)", tok_show(P, &first));
+        advance(P);
+        advance(P);
+        if (P->tok.kind != PTX_TOK_WORD)
+            fail_at(P, &P->tok, "unsupported initialiser expression %s (expected an address)",
+                    tok_show(P, &P->tok));
+        parse_init_addr(P, si, k, (uint8_t)(byte + 1), &first);
+        expect_punct(P, ')', "after the masked address");
+        return;
+    }
+    bool neg = accept_punct(P, '-');
+    ptx_token v = P->tok;
+    init_store(P, sym_at(P, si), k, &v, neg);
+    advance(P);
 }
 
 /* Initialiser elements, flattened ({{1,2},{3,4}} = {1,2,3,4}). Returns the element count. */
@@ -500,12 +582,9 @@ static uint64_t parse_init_list(ptx_parser *P, uint32_t si, uint64_t k, uint64_t
         if (is_punct(&P->tok, '{')) {
             k = parse_init_list(P, si, k, max, depth + 1);
         } else {
-            bool neg = accept_punct(P, '-');
             if (k >= max)
                 fail_at(P, &P->tok, "too many initialisers (the variable has %" G_GUINT64_FORMAT " elements)", max);
-            ptx_token v = P->tok;
-            init_store(P, sym_at(P, si), k, &v, neg);
-            advance(P);
+            parse_init_elem(P, si, k);
             k++;
         }
         if (accept_punct(P, '}'))
@@ -532,12 +611,9 @@ static void parse_initialiser(ptx_parser *P, uint32_t si, bool unsized, const pt
     if (is_punct(&P->tok, '{')) {
         n = parse_init_list(P, si, 0, cap, 0);
     } else {
-        bool neg = accept_punct(P, '-');
-        ptx_token v = P->tok;
         if (cap < 1)
-            fail_at(P, &v, "too many initialisers");
-        init_store(P, sym_at(P, si), 0, &v, neg);
-        advance(P);
+            fail_at(P, &P->tok, "too many initialisers");
+        parse_init_elem(P, si, 0);
         n = 1;
     }
     s = sym_at(P, si);
@@ -930,13 +1006,16 @@ static void set_sub(ptx_parser *P, ir_instr *in, unsigned v, const ptx_token *at
     in->sub = (uint8_t)v;
 }
 
+/* atom/red operations, indexed by ir_atom. */
+static const char *const atomops[] = { "", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch",
+                                       "cas" };
+
 /* One modifier of the opcode word. Returns false if it does not apply to this opcode. */
 static bool apply_mod(ptx_parser *P, ir_instr *in, const char *mod, mod_state *ms, const ptx_token *at)
 {
     static const char *const rnd[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
     static const char *const cmp[] = { "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan" };
-    static const char *const atomops[] = { "", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas" };
     static const char *const spaces[] = { "", "reg", "param", "global", "shared", "local", "const" };
     static const char *const scopes[] = { "", "cta", "gpu", "sys" };
     static const struct { const char *n; uint32_t f; } flags[] = {
@@ -1181,6 +1260,35 @@ static bool type_ok(ir_opcode op, ir_type t, const ir_instr *in)
     }
 }
 
+/* The types an atom/red operation takes (PTX ISA, atom and red): the bit-size operations (.and .or
+ * .xor .exch .cas) .b types (.cas also .b16), the integer operations .u/.s types (.inc and .dec
+ * .u32 only; .add not .s64), and .add the floating-point ones (.f16 with .noftz). The vector and
+ * packed forms (.v2.f16, .f16x2, .bf16, ...) and .b128 are not supported. Sets *takes for the message. */
+static bool atom_type_ok(unsigned atom, ir_type t, const char **takes)
+{
+    switch (atom) {
+    case IR_ATOM_AND: case IR_ATOM_OR: case IR_ATOM_XOR: case IR_ATOM_EXCH:
+        *takes = ".b32, .b64";
+        return t == IR_T_B32 || t == IR_T_B64;
+    case IR_ATOM_CAS:
+        *takes = ".b16, .b32, .b64";
+        return t == IR_T_B16 || t == IR_T_B32 || t == IR_T_B64;
+    case IR_ATOM_ADD:
+        *takes = ".u32, .s32, .u64, .f32, .f64, .noftz.f16";
+        return t == IR_T_U32 || t == IR_T_S32 || t == IR_T_U64 || t == IR_T_F32 || t == IR_T_F64 ||
+               t == IR_T_F16;
+    case IR_ATOM_INC: case IR_ATOM_DEC:
+        *takes = ".u32";
+        return t == IR_T_U32;
+    case IR_ATOM_MIN: case IR_ATOM_MAX:
+        *takes = ".u32, .s32, .u64, .s64";
+        return t == IR_T_U32 || t == IR_T_S32 || t == IR_T_U64 || t == IR_T_S64;
+    default:
+        *takes = "";
+        return false;
+    }
+}
+
 /* Checks the opcode-specific modes and types after all modifiers are read. */
 static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, const ptx_token *at)
 {
@@ -1199,8 +1307,8 @@ static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, co
         fail_at(P, at, "%s needs a comparison", name);
     if ((op == IR_OP_ATOM || op == IR_OP_RED) && !in->atom)
         fail_at(P, at, "%s needs an operation (.add, .cas, ...)", name);
-    if (op == IR_OP_RED && in->atom == IR_ATOM_CAS)
-        fail_at(P, at, "red has no .cas");
+    if (op == IR_OP_RED && (in->atom == IR_ATOM_CAS || in->atom == IR_ATOM_EXCH))
+        fail_at(P, at, "red has no .%s", in->atom == IR_ATOM_CAS ? "cas" : "exch");
     if (op == IR_OP_MEMBAR && !in->sub)
         fail_at(P, at, "membar needs a scope (.cta, .gl, .sys)");
     if (op == IR_OP_FENCE && !in->sub)
@@ -1232,6 +1340,14 @@ static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, co
         ir_type t = (ir_type)(op == IR_OP_SET ? in->type2 : in->type);
         if (!type_ok(op, t, in))
             fail_at(P, at, "bad type .%s for %s", ir_type_name(t), name);
+    }
+    if (op == IR_OP_ATOM || op == IR_OP_RED) {
+        const char *takes;
+        if (!atom_type_ok(in->atom, (ir_type)in->type, &takes))
+            fail_at(P, at, "bad type .%s for %s.%s (it takes %s)", ir_type_name((ir_type)in->type), name,
+                    atomops[in->atom], takes);
+        if (in->type == IR_T_F16 && !(in->flags & IR_F_NOFTZ))
+            fail_at(P, at, "%s.add.f16 needs .noftz", name);
     }
     if (op == IR_OP_CVT && !type_ok(op, (ir_type)in->type2, in))
         fail_at(P, at, "bad type .%s for cvt", ir_type_name((ir_type)in->type2));

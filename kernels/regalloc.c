@@ -338,6 +338,78 @@ uint32_t regalloc_module(ir_module *m, uint32_t *max_preds)
     return mr;
 }
 
+/* ---- registers with the functions a kernel calls -------------------------------------------------- */
+
+/* Distinct physical registers of the live virtual registers: 32-bit units (pairs and quads count
+ * each of their registers) and predicates. A copy may share its source's register: counted once. */
+static void live_phys(const ir_func *f, const df_bits *live, uint32_t *regs, uint32_t *preds)
+{
+    bool *r = g_new0(bool, f->n_phys_regs + 1), *p = g_new0(bool, f->n_phys_preds + 1);
+    *regs = *preds = 0;
+    for (uint32_t v = df_bits_next(live, 0); v != IR_NONE; v = df_bits_next(live, v + 1)) {
+        uint32_t phys = g_array_index(f->regs, ir_reg, v).phys;
+        if (phys == IR_NONE)
+            continue;
+        if (reg_file(f, v)) {
+            if (phys < f->n_phys_preds && !p[phys])
+                p[phys] = true, (*preds)++;
+            continue;
+        }
+        for (unsigned u = 0; u < reg_units(f, v); u++)
+            if (phys + u < f->n_phys_regs && !r[phys + u])
+                r[phys + u] = true, (*regs)++;
+    }
+    g_free(r);
+    g_free(p);
+}
+
+static uint32_t call_chain_regs(const ir_module *m, ir_func *f, uint32_t *preds, unsigned depth)
+{
+    g_assert(f->n_phys_regs != IR_NONE); /* the caller allocates f and every function it calls */
+    uint32_t regs = f->n_phys_regs;
+    *preds = f->n_phys_preds;
+    df_liveness *l = NULL;
+    df_bits *live = NULL;
+    for (uint32_t i = 0; f->instrs && i < ir_func_n_instrs(f); i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op != IR_OP_CALL)
+            continue;
+        for (unsigned k = 0; k < in->n_src; k++) {
+            if (in->src[k].kind != IR_OPND_FUNC || in->src[k].u.func >= m->funcs->len)
+                continue;
+            ir_func *c = g_ptr_array_index(m->funcs, in->src[k].u.func);
+            if (c == f || !c->is_defined || depth >= 16) /* no recursion (the loader refuses it) */
+                continue;
+            if (!l) {
+                l = df_liveness_compute(f);
+                live = df_bits_new(f->regs->len);
+            }
+            /* A call defines no register (results come back through .param), so what is live after
+             * it is what the caller keeps across it. */
+            df_live_after(l, i, live);
+            uint32_t across_r, across_p, callee_p;
+            live_phys(f, live, &across_r, &across_p);
+            uint32_t callee_r = call_chain_regs(m, c, &callee_p, depth + 1);
+            regs = MAX(regs, across_r + callee_r);
+            *preds = MAX(*preds, across_p + callee_p);
+        }
+    }
+    if (l) {
+        df_bits_free(live);
+        df_liveness_free(l);
+    }
+    return regs;
+}
+
+uint32_t regalloc_entry_regs(const ir_module *m, ir_func *f, uint32_t *preds)
+{
+    uint32_t p;
+    uint32_t r = call_chain_regs(m, f, &p, 0);
+    if (preds)
+        *preds = p;
+    return r;
+}
+
 /* ---- permutation ------------------------------------------------------------------------------------ */
 
 bool regalloc_permute(ir_func *f, regalloc_result *r, const uint32_t *perm, GError **err)

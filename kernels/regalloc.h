@@ -4,7 +4,8 @@
  * full register), 64-bit values take an aligned even/odd pair (R2k:R2k+1), b128 an aligned quad;
  * predicates live in their own file P0..P(m-1) and are counted separately. Kernel parameters stay in
  * param space and take no register. A `.func` has its own frame: every function is allocated
- * separately, and a module's count is the maximum over its functions.
+ * separately (its count is f->n_phys_regs); what a thread running a kernel needs, with the functions
+ * it calls, is regalloc_entry_regs.
  *
  * Method: liveness (dataflow.h), an interference graph (a definition interferes with everything live
  * after it, except the source of a plain unguarded register copy; the registers live at the entry
@@ -68,6 +69,17 @@ regalloc_result *regalloc_func_remat(ir_func *f);
  * lowers the function's register count (otherwise f is left as it was), then allocation. Returns the maximum 32-bit register count over them (and
  * the maximum predicate count in *max_preds if non-NULL). */
 uint32_t regalloc_module(ir_module *m, uint32_t *max_preds);
+
+/* The registers a thread running f needs with the functions it calls, after allocation of f and its
+ * callees: the maximum of f's own count and, at every call, the registers f keeps live across the
+ * call (distinct physical registers of the values live after it) plus the callee's own figure,
+ * recursively (the call chain, at most 16 deep; recursion is refused by the loader). So the callee's
+ * frame sits on top of the values the caller keeps, and may reuse the caller's registers that are
+ * dead at the call (ptxas's ABI works that way: callee-saved registers survive the call, the others
+ * are the callee's). Not the maximum of the two counts: the caller's live values stay taken while the
+ * callee runs. (The runners keep every function in separate storage, which costs host memory, not
+ * this figure.) The same for predicates in *preds (if non-NULL). */
+uint32_t regalloc_entry_regs(const ir_module *m, ir_func *f, uint32_t *preds);
 
 /* Apply a permutation of the 32-bit physical registers: perm[p] = new number of register p, for
  * p < f->n_phys_regs (a bijection on [0, n_phys_regs)). Rewrites r->order and ir_reg.phys. Fails,

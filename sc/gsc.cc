@@ -190,15 +190,116 @@ static inline void extend_horizon(int64_t target)
         gsc_g.horizon = target;
 }
 
-void gsc_notify_at(sc_event *e, int64_t target)
+/* ---- the wake-up calendar (gsc_impl.h) ---------------------------------------------------------- */
+
+/* Arm the ticker for cycle t unless it is already armed for t or earlier. */
+static inline void cal_arm(int64_t t)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (t >= c.tick_due)
+        return;
+    c.tick_due = t;
+    c.tick_ev->notify(sc_time::from_value((uint64_t)t * gsc_g.period - sc_time_stamp().value()));
+}
+
+static inline void wheel_put(gsc_event *e, int64_t t)
+{
+    gsc_calendar &c = gsc_g.cal;
+    unsigned b = (unsigned)t & (GSC_WHEEL - 1);
+    if (c.bucket[b].empty()) {
+        c.bits[b / 64] |= UINT64_C(1) << (b % 64);
+        c.n_buckets++;
+    }
+    c.bucket[b].push_back(e);
+}
+
+/* An entry for e at cycle t, which is later than the current time (t * period > now). */
+static inline void cal_insert(gsc_event *e, int64_t t)
+{
+    extend_horizon(t);
+    /* the last cycle that started (or -1 between runs before cycle 0): entries are < base + WHEEL */
+    int64_t base = (int64_t)(sc_time_stamp().value() / gsc_g.period);
+    if (t - base < GSC_WHEEL)
+        wheel_put(e, t);
+    else
+        gsc_g.cal.far.push(gsc_cal_entry(t, e));
+    cal_arm(t);
+}
+
+/* The first cycle after `after` with a non-empty bucket, or GSC_NO_CYCLE. The wheel holds cycles
+ * after..after+WHEEL-1 only, so a bucket's distance from `after` is its cycle's. */
+static int64_t wheel_next(int64_t after)
+{
+    const gsc_calendar &c = gsc_g.cal;
+    if (c.n_buckets == 0)
+        return GSC_NO_CYCLE;
+    unsigned start = (unsigned)(after + 1) & (GSC_WHEEL - 1);
+    unsigned w = start / 64;
+    uint64_t word = c.bits[w] & (~UINT64_C(0) << (start % 64));
+    for (unsigned i = 0; i <= GSC_WHEEL / 64; i++) {
+        if (word) {
+            unsigned b = (w * 64 + (unsigned)__builtin_ctzll(word));
+            return after + 1 + (int64_t)((b - start) & (GSC_WHEEL - 1));
+        }
+        w = (w + 1) % (GSC_WHEEL / 64);
+        word = c.bits[w];
+    }
+    return GSC_NO_CYCLE;
+}
+
+/* The ticker: runs at the start of every cycle that has calendar entries (or every cycle while a
+ * clocked process exists) and fires the cycle's events. */
+static void cal_tick(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    int64_t now = (int64_t)gsc_now_cycle();
+    c.tick_due = GSC_NO_CYCLE;
+    while (!c.far.empty() && c.far.top().first < now + GSC_WHEEL) {
+        wheel_put(c.far.top().second, c.far.top().first);
+        c.far.pop();
+    }
+    unsigned b = (unsigned)now & (GSC_WHEEL - 1);
+    std::vector<gsc_event *> &q = c.bucket[b];
+    bool fired = false;
+    if (!q.empty()) {
+        for (gsc_event *e : q) {
+            if (e->due != now)
+                continue; /* stale: re-targeted, cancelled or fired earlier */
+            e->due = GSC_NO_CYCLE;
+            e->ev.notify(); /* immediate: its processes run in this evaluation phase */
+            fired = true;
+        }
+        q.clear();
+        c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
+        c.n_buckets--;
+    }
+    if (gsc_g.n_clocked)
+        c.edge_ev->notify();
+    /* Processes that run in this cycle mostly schedule something for the next one (a FIFO put, a
+     * one-cycle sleep): arming the ticker for it now saves moving a later tick earlier once they
+     * do (a cancellation and a second insertion in the kernel's queue); when they do not, the next
+     * cycle's tick finds its bucket empty and arms for the real next entry. */
+    int64_t next = gsc_g.n_clocked || fired ? now + 1 : wheel_next(now);
+    if (!c.far.empty() && c.far.top().first < next)
+        next = c.far.top().first;
+    if (next != GSC_NO_CYCLE)
+        cal_arm(next);
+}
+
+void gsc_notify_at(gsc_event *e, int64_t target)
 {
     extend_horizon(target);
     uint64_t now = sc_time_stamp().value();
     uint64_t at = target > 0 ? (uint64_t)target * gsc_g.period : 0;
-    if (at <= now)
-        e->notify(SC_ZERO_TIME);
-    else
-        e->notify(sc_time::from_value(at - now));
+    if (at <= now) {
+        e->due = GSC_NO_CYCLE; /* a delta notification overrides a pending timed one, as in SystemC */
+        e->ev.notify(SC_ZERO_TIME);
+        return;
+    }
+    if (e->due <= target)
+        return; /* an earlier (or the same) notification is pending: it wins */
+    e->due = target;
+    cal_insert(e, target);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -254,15 +355,19 @@ extern "C" gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps)
     need_name("gsc_clock_new", name);
     if (gsc_g.clock)
         gsc_fatal("clock '%s': there is already a core clock ('%s'); exactly one is allowed", name,
-                  gsc_g.clock->clk->name());
+                  gsc_g.clock->name.c_str());
     if (period_ps < 2)
         gsc_fatal("clock '%s': period %" PRIu64 " ps is too short (at least 2 ps)", name, period_ps);
+    /* Rising edges at k * period, the first at time 0. No sc_clock: its two edge processes and
+     * signal update would cost every cycle, busy or idle. The rising edge is the calendar's
+     * edge event, fired by the ticker in every cycle while a process is clocked. */
     gsc_clock *c = new gsc_clock;
-    /* Rising edges at k * period, the first at time 0 (posedge_first, start time 0). */
-    c->clk = new sc_clock(name, sc_time::from_value(period_ps), 0.5, SC_ZERO_TIME, true);
+    c->name = name;
     c->period_ps = period_ps;
     gsc_g.clock = c;
     gsc_g.period = period_ps;
+    gsc_g.cal.tick_ev = new sc_event();
+    gsc_g.cal.edge_ev = new sc_event();
     return c;
 }
 
@@ -279,12 +384,19 @@ namespace
 {
 /* The body of every C method process. */
 struct trampoline {
-    gsc_process_fn fn;
-    void *ctx;
+    gsc_proc_rt *rt;
     void operator()() const
     {
         gsc_g.activations++;
-        fn(ctx);
+        gsc_g.cur = rt;
+        rt->fn(rt->ctx);
+    }
+};
+/* The calendar's ticker. */
+struct ticker {
+    void operator()() const
+    {
+        cal_tick();
     }
 };
 } // namespace
@@ -298,8 +410,10 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     gsc_process *p = new gsc_process;
     p->name = name;
     p->m = m;
-    p->fn = fn;
-    p->ctx = ctx;
+    p->rt = new gsc_proc_rt;
+    p->rt->fn = fn;
+    p->rt->ctx = ctx;
+    p->rt->swake_sensitive = false;
     p->initialize = false;
     p->clocked = false;
     gsc_g.procs.push_back(p);
@@ -317,8 +431,9 @@ extern "C" void gsc_sensitive_clock(gsc_process *p, gsc_clock *c)
     need_elaboration("gsc_sensitive_clock");
     if (!p->clocked)
         gsc_g.n_clocked++;
+    (void)c; /* the one core clock */
     p->clocked = true;
-    p->events.push_back(&c->clk->posedge_event());
+    p->events.push_back(gsc_g.cal.edge_ev);
 }
 
 extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
@@ -327,28 +442,37 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
     p->events.push_back(&e->ev);
 }
 
+/* p listens to a channel through its swake event. */
+static void listen(gsc_process *p, gsc_listeners **l)
+{
+    if (!*l)
+        *l = new gsc_listeners;
+    for (gsc_proc_rt *q : (*l)->procs)
+        if (q == p->rt)
+            return;
+    (*l)->procs.push_back(p->rt);
+    if (!p->rt->swake_sensitive) {
+        p->rt->swake_sensitive = true;
+        p->events.push_back(&p->rt->swake.ev);
+    }
+}
+
 extern "C" void gsc_sensitive_latch(gsc_process *p, gsc_latch *l)
 {
     need_elaboration("gsc_sensitive_latch");
-    if (!l->changed)
-        l->changed = new sc_event();
-    p->events.push_back(l->changed);
+    listen(p, &l->on_change);
 }
 
 extern "C" void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_put");
-    if (!f->put_ev)
-        f->put_ev = new sc_event();
-    p->events.push_back(f->put_ev);
+    listen(p, &f->on_put);
 }
 
 extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_get");
-    if (!f->get_ev)
-        f->get_ev = new sc_event();
-    p->events.push_back(f->get_ev);
+    listen(p, &f->on_get);
 }
 
 /* (SystemC itself reports next_trigger outside a method process as an error.) */
@@ -364,25 +488,29 @@ extern "C" void gsc_next_trigger_event(gsc_event *e)
     next_trigger(e->ev);
 }
 
-static sc_time cycles_from_now(uint64_t n, const char *what)
+/* Re-target the running process's wake-up event to n cycles from now (any earlier entry of it in
+ * the calendar becomes stale). */
+static gsc_event *wake_in(uint64_t n, const char *what)
 {
     if (n == 0)
         gsc_fatal("%s: n must be at least 1", what);
+    gsc_event *w = &gsc_g.cur->wake;
     int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
-    extend_horizon(target);
-    return sc_time::from_value((uint64_t)target * gsc_g.period - sc_time_stamp().value());
+    w->due = target;
+    cal_insert(w, target);
+    return w;
 }
 
 extern "C" void gsc_next_trigger_cycles(uint64_t n)
 {
     need_process("gsc_next_trigger_cycles");
-    next_trigger(cycles_from_now(n, "gsc_next_trigger_cycles"));
+    next_trigger(wake_in(n, "gsc_next_trigger_cycles")->ev);
 }
 
 extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 {
     need_process("gsc_next_trigger_event_or_cycles");
-    next_trigger(cycles_from_now(n, "gsc_next_trigger_event_or_cycles"), e->ev);
+    next_trigger(wake_in(n, "gsc_next_trigger_event_or_cycles")->ev | e->ev);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -400,11 +528,12 @@ extern "C" gsc_event *gsc_event_new(gsc_module *m, const char *name)
 extern "C" void gsc_event_notify(gsc_event *e, uint64_t cycles)
 {
     /* Inside a run "now" is the current cycle; between runs it is the next cycle to execute. */
-    gsc_notify_at(&e->ev, (int64_t)gsc_now_cycle() + (int64_t)cycles);
+    gsc_notify_at(e, (int64_t)gsc_now_cycle() + (int64_t)cycles);
 }
 
 extern "C" void gsc_event_cancel(gsc_event *e)
 {
+    e->due = GSC_NO_CYCLE; /* its calendar entry is stale */
     e->ev.cancel();
 }
 
@@ -484,9 +613,19 @@ extern "C" void gsc_elaborate(void)
             o.dont_initialize();
         }
         in_module under(p->m);
-        sc_spawn(trampoline{p->fn, p->ctx}, p->name.c_str(), &o);
+        sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
     }
     procs_free();
+    {
+        sc_spawn_options o;
+        o.spawn_method();
+        o.set_sensitivity(gsc_g.cal.tick_ev);
+        o.dont_initialize();
+        sc_spawn(ticker(), "gsc_ticker", &o);
+    }
+    /* Clocked processes run at every rising edge from cycle 0 on. */
+    if (gsc_g.n_clocked)
+        cal_arm(0); /* a delta notification: the ticker runs at time 0 */
 
     gsc_g.stop_ev = new sc_event("gsc_stop_event");
     gsc_g.starve_ev = new sc_event("gsc_starvation_event");

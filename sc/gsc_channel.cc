@@ -61,7 +61,7 @@ extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_t
     l->stamp[0] = l->stamp[1] = NEVER;
     l->w = 0;
     l->mirror = nullptr;
-    l->changed = nullptr;
+    l->on_change = nullptr;
     l->writer = nullptr;
     gsc_traceable t{};
     t.latch = l;
@@ -83,8 +83,8 @@ extern "C" void gsc_latch_write(gsc_latch *l, const void *value)
     } else {
         visible = l->buf[w ^ 1];
     }
-    if (l->changed && memcmp(visible, value, l->size) != 0)
-        gsc_notify_at(l->changed, now + 1);
+    if (l->on_change && memcmp(visible, value, l->size) != 0)
+        gsc_wake(l->on_change, now + 1);
     memcpy(l->buf[w], value, l->size);
     if (l->mirror)
         memcpy(l->mirror, value, l->size);
@@ -142,7 +142,7 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->head = f->n = 0;
     f->freed_at = NEVER;
     f->freed_n = 0;
-    f->put_ev = f->get_ev = nullptr;
+    f->on_put = f->on_get = nullptr;
     f->tr = nullptr;
     f->producer = f->consumer = nullptr;
     gsc_traceable t{};
@@ -173,11 +173,11 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     f->stamps[tail] = now;
     f->n++;
     /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
-     * back from the ring, so that nothing more stays live here (and the notify stays a tail call). */
+     * back from the ring, so that nothing more stays live here (and the wake-up stays a tail call). */
     if (__builtin_expect(f->tr != nullptr, 0))
         gsc_trace_fifo_put(f);
-    if (f->put_ev)
-        gsc_notify_at(f->put_ev, now + 1);
+    if (f->on_put)
+        gsc_wake(f->on_put, now + 1);
 }
 
 extern "C" bool gsc_fifo_can_get(const gsc_fifo *f)
@@ -206,8 +206,8 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
         f->freed_n = 0;
     }
     f->freed_n++;
-    if (f->get_ev)
-        gsc_notify_at(f->get_ev, now + 1);
+    if (f->on_get)
+        gsc_wake(f->on_get, now + 1);
 }
 
 extern "C" unsigned gsc_fifo_occupancy(const gsc_fifo *f)

@@ -9,6 +9,8 @@
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -24,21 +26,49 @@ struct gsc_module : public sc_core::sc_module {
     }
 };
 
+/* The core clock is not an sc_clock: the cycle is a number (time / period) and the rising edge an
+ * event the wake-up calendar fires in every cycle while a clocked process exists (see below). */
 struct gsc_clock {
-    sc_core::sc_clock *clk;
+    std::string name;
     uint64_t period_ps;
 };
 
+/* No timed notification pending (gsc_event.due). */
+static const int64_t GSC_NO_CYCLE = INT64_MAX;
+
+/* Every event of ours (gsc_event_new, the sensitivity events of latches and FIFOs, the private
+ * wake-up event of each process) is a kernel event plus the cycle of its pending timed
+ * notification, which lives in the wake-up calendar, not in the kernel's timed-event queue. */
 struct gsc_event {
     sc_core::sc_event ev;
+    int64_t due = GSC_NO_CYCLE;
+    gsc_event() = default;
     explicit gsc_event(const char *name) : ev(name) {}
+};
+
+/* What the kernel's method process calls: the C callback and the process's two wake-up events.
+ * Lives as long as the simulation.
+ *   - wake: the target of gsc_next_trigger_cycles (dynamic sensitivity);
+ *   - swake: what its latch and FIFO sensitivities notify (the process is statically sensitive to
+ *     it): several puts, gets and changes in a cycle that concern it are one calendar entry and one
+ *     kernel trigger, not one per channel. */
+struct gsc_proc_rt {
+    gsc_process_fn fn;
+    void *ctx;
+    gsc_event wake;
+    gsc_event swake;
+    bool swake_sensitive; /* swake is in the process's static sensitivity */
+};
+
+/* The processes statically sensitive to a channel's put, get or change. */
+struct gsc_listeners {
+    std::vector<gsc_proc_rt *> procs;
 };
 
 struct gsc_process {
     std::string name;
     gsc_module *m;
-    gsc_process_fn fn;
-    void *ctx;
+    gsc_proc_rt *rt;
     bool initialize;
     bool clocked;
     std::vector<const sc_core::sc_event *> events;
@@ -48,12 +78,12 @@ struct gsc_latch {
     std::string name; /* full dotted name */
     const gsc_type *type;
     size_t size;
-    unsigned char *buf[2];      /* two slots: the latest write and the one before */
-    int64_t stamp[2];           /* the cycle each slot was written in */
-    unsigned w;                 /* index of the slot holding the latest write */
-    unsigned char *mirror;      /* traced copy of the latest write (NULL if not traced) */
-    sc_core::sc_event *changed; /* notified for the cycle after a changing write (NULL: nobody listens) */
-    gsc_port *writer;           /* the out port bound to it, if any */
+    unsigned char *buf[2];    /* two slots: the latest write and the one before */
+    int64_t stamp[2];         /* the cycle each slot was written in */
+    unsigned w;               /* index of the slot holding the latest write */
+    unsigned char *mirror;    /* traced copy of the latest write (NULL if not traced) */
+    gsc_listeners *on_change; /* woken in the cycle after a changing write (NULL: nobody listens) */
+    gsc_port *writer;         /* the out port bound to it, if any */
 };
 
 /* The trace side of a traced FIFO (gsc_trace.cc); a FIFO nothing of which but its occupancy is
@@ -71,14 +101,14 @@ struct gsc_fifo {
     const gsc_type *type;
     size_t size, stride;
     unsigned depth;
-    unsigned char *items; /* ring of depth items */
-    int64_t *stamps;      /* put cycle of each ring slot */
-    unsigned head, n;     /* n: the occupancy (traced directly as <fifo>.occupancy) */
-    int64_t freed_at;     /* the cycle freed_n refers to */
-    unsigned freed_n;     /* slots freed by gets in cycle freed_at */
-    sc_core::sc_event *put_ev, *get_ev;
-    gsc_fifo_trace *tr;            /* NULL unless a field or the put strobe is traced */
-    gsc_port *producer, *consumer; /* the out and in ports bound to it, if any */
+    unsigned char *items;           /* ring of depth items */
+    int64_t *stamps;                /* put cycle of each ring slot */
+    unsigned head, n;               /* n: the occupancy (traced directly as <fifo>.occupancy) */
+    int64_t freed_at;               /* the cycle freed_n refers to */
+    unsigned freed_n;               /* slots freed by gets in cycle freed_at */
+    gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
+    gsc_fifo_trace *tr;             /* NULL unless a field or the put strobe is traced */
+    gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
 };
 
 struct gsc_port {
@@ -101,6 +131,29 @@ struct gsc_traceable {
     unsigned width;
 };
 
+/* The wake-up calendar. Every notification for a later cycle (an event's, a FIFO's or latch's
+ * sensitivity event, a process's gsc_next_trigger_cycles) is an entry here instead of a timed
+ * notification in the kernel's queue; one kernel method process, the ticker, runs at the first
+ * cycle that has entries (one timed kernel event per active cycle, none in idle cycles) and fires
+ * that cycle's events with immediate notifications, so the processes they wake run in the same
+ * evaluation phase, at the start of the cycle, as a timed notification would have woken them.
+ *   - entries less than GSC_WHEEL cycles ahead go into a wheel of buckets (one per cycle, modulo
+ *     GSC_WHEEL, with a bitmap of the non-empty ones); later ones into a min-heap, moved into the
+ *     wheel when they come within reach;
+ *   - an entry is stale when its event's `due` is no longer its cycle (the event was re-targeted,
+ *     cancelled, or notified earlier); the ticker skips it. */
+enum { GSC_WHEEL = 1024 };
+typedef std::pair<int64_t, gsc_event *> gsc_cal_entry;
+struct gsc_calendar {
+    std::vector<gsc_event *> bucket[GSC_WHEEL];
+    uint64_t bits[GSC_WHEEL / 64] = {};
+    unsigned n_buckets = 0; /* non-empty buckets */
+    std::priority_queue<gsc_cal_entry, std::vector<gsc_cal_entry>, std::greater<gsc_cal_entry>> far;
+    int64_t tick_due = GSC_NO_CYCLE; /* the cycle the ticker's kernel event is pending for */
+    sc_core::sc_event *tick_ev = nullptr;
+    sc_core::sc_event *edge_ev = nullptr; /* the rising edge: what clocked processes are sensitive to */
+};
+
 struct gsc_state {
     bool inited = false;
     bool elaborated = false;
@@ -120,6 +173,8 @@ struct gsc_state {
     sc_core::sc_simcontext *simc = nullptr;
     sc_core::sc_event *stop_ev = nullptr;
     sc_core::sc_event *starve_ev = nullptr;
+    gsc_proc_rt *cur = nullptr; /* the process running now */
+    gsc_calendar cal;
     std::vector<gsc_process *> procs;
     std::vector<gsc_port *> ports;
     std::vector<gsc_traceable> traceables;
@@ -154,8 +209,16 @@ static inline int64_t gsc_write_cycle()
  * call for error messages. */
 std::string gsc_new_name(const char *what, gsc_module *m, const char *name);
 
-/* Notify e so that it fires at the start of cycle `target` (delta-notify if that is now). */
-void gsc_notify_at(sc_core::sc_event *e, int64_t target);
+/* Notify e so that it fires at the start of cycle `target` (delta-notify if that is now). An
+ * earlier pending notification wins. */
+void gsc_notify_at(gsc_event *e, int64_t target);
+
+/* Wake every listener (its swake event) at the start of cycle `target`. */
+static inline void gsc_wake(const gsc_listeners *l, int64_t target)
+{
+    for (gsc_proc_rt *p : l->procs)
+        gsc_notify_at(&p->swake, target);
+}
 
 /* Trace side (gsc_trace.cc). */
 void gsc_trace_elaborate(void);

@@ -129,22 +129,6 @@ static uint64_t shared_bytes(const ir_module *m, const ir_func *f)
     return total;
 }
 
-/* Registers of an entry: its own frame and every callee's (the deepest frame decides). */
-static uint32_t entry_regs(const ir_module *m, const ir_func *f, int depth)
-{
-    uint32_t n = f->n_phys_regs == IR_NONE ? 0 : f->n_phys_regs;
-    for (uint32_t i = 0; i < ir_func_n_instrs(f) && depth < 16; i++) {
-        const ir_instr *in = ir_func_instr(f, i);
-        for (unsigned k = 0; in->op == IR_OP_CALL && k < in->n_src; k++)
-            if (in->src[k].kind == IR_OPND_FUNC) {
-                const ir_func *c = g_ptr_array_index(m->funcs, in->src[k].u.func);
-                if (c != f && c->is_defined)
-                    n = MAX(n, entry_regs(m, c, depth + 1));
-            }
-    }
-    return n;
-}
-
 /* ---- occupancy ---- */
 typedef struct {
     unsigned by_blocks, by_threads, by_regs, by_shared, blocks, warps;
@@ -341,7 +325,8 @@ static void report(ir_module *m, const char *file, const char *entry, stage st, 
     bool listing = !markdown && !resources && !occupancy_threads;
     for (guint i = 0; i < m->funcs->len; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
-        if (!f->is_defined || (entry && strcmp(f->name, entry) != 0))
+        /* The reports need every function allocated: --entry K still counts the functions K calls. */
+        if (!f->is_defined || (listing && entry && strcmp(f->name, entry) != 0))
             continue;
         if (run_stage(f, st, pass) != 0)
             g_assert_not_reached(); /* the pass name was checked */
@@ -350,12 +335,14 @@ static void report(ir_module *m, const char *file, const char *entry, stage st, 
             g_string_append_c(out, '\n');
         }
     }
-    /* Entry-level reports (a .func's registers count in its callers' frames). */
+    /* Entry-level reports: a kernel's registers with the functions it calls (regalloc_entry_regs: the
+     * callee's frame on top of what the caller keeps live across the call). */
     for (guint i = 0; !listing && i < m->funcs->len; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
         if (!f->is_defined || !f->is_entry || (entry && strcmp(f->name, entry) != 0))
             continue;
-        uint32_t ours = entry_regs(m, f, 0);
+        uint32_t preds;
+        uint32_t ours = regalloc_entry_regs(m, f, &preds);
         uint64_t shared = shared_bytes(m, f);
         ptxas_info pi = ptxas_lookup(file, f->name);
         char ptxas_regs[32] = "n/a";
@@ -365,7 +352,7 @@ static void report(ir_module *m, const char *file, const char *entry, stage st, 
             g_string_append_printf(out, "%s: registers ours %u ptxas %s", f->name, ours, ptxas_regs);
             if (pi.found && pi.regs)
                 g_string_append_printf(out, " (%u%%)", ours * 100 / pi.regs);
-            g_string_append_printf(out, ", predicates %u, shared %" G_GUINT64_FORMAT " bytes", f->n_phys_preds, shared);
+            g_string_append_printf(out, ", predicates %u, shared %" G_GUINT64_FORMAT " bytes", preds, shared);
             if (pi.found)
                 g_string_append_printf(out, " (ptxas %u)", pi.shared);
             g_string_append_c(out, '\n');

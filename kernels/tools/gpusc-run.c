@@ -2,7 +2,7 @@
  *
  *   gpusc-run --functional --workload NAME [--size tiny|default|large] [--seed N]
  *   gpusc-run --functional --ptx FILE --entry NAME --grid X,Y,Z --block X,Y,Z [--shared BYTES]
- *             --arg A --arg B ...
+ *             [--max-shared BYTES] [--nwarpid N] --arg A --arg B ...
  *   --rewritten runs the code after the register-allocation rewrite (regalloc_module) instead of the
  *   PTX as parsed; --stats says which one ran.
  *
@@ -32,7 +32,7 @@ enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 typedef struct {
     gboolean functional, list, stats, race_check, rewritten;
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace;
-    gint64 seed, shared, max_instr, quantum, sched_seed;
+    gint64 seed, shared, max_shared, nwarpid, max_instr, quantum, sched_seed;
     char **args;
     FILE *trace_fp; /* opened --trace, or NULL */
 } options;
@@ -119,6 +119,8 @@ static int run_workload(const options *o)
         frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
         frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
         frun_device_set_race_check(dev, o->race_check);
+        frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
+        frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
         frun_device_set_trace(dev, o->trace_fp);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
             rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
@@ -176,6 +178,8 @@ static int run_ptx(const options *o)
     frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
     frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
     frun_device_set_race_check(dev, o->race_check);
+    frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
+    frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
     frun_device_set_trace(dev, o->trace_fp);
     launch_cli_args *args = launch_cli_args_new();
     int rc = EXIT_OK;
@@ -222,11 +226,18 @@ int main(int argc, char **argv)
         {"grid", 0, 0, G_OPTION_ARG_STRING, &o.grid, "Blocks per grid", "X,Y,Z"},
         {"block", 0, 0, G_OPTION_ARG_STRING, &o.block, "Threads per block", "X,Y,Z"},
         {"shared", 0, 0, G_OPTION_ARG_INT64, &o.shared, "Dynamic shared memory per block", "BYTES"},
+        {"max-shared", 0, 0, G_OPTION_ARG_INT64, &o.max_shared,
+         "Most shared memory (static + dynamic) a block may use (default 49152, CUDA's default; e.g. 65536 "
+         "for sm_75 with the opt-in)",
+         "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o.args,
          "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
          "in:PATH, "
          "out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
          "A"},
+        {"nwarpid", 0, 0, G_OPTION_ARG_INT64, &o.nwarpid,
+         "What %nwarpid reads: the most warp ids an SM has (default 48, the GTX480-like SM; 32 to 1024)",
+         "N"},
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &o.max_instr,
          "Fail a launch after this many warp instructions (default 1e10)", "N"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
@@ -269,6 +280,11 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--functional is required (only the functional runner exists for now)");
     } else if (o.max_instr < 0) {
         rc = die(EXIT_USAGE, "--max-instructions must not be negative");
+    } else if (o.nwarpid != 0 && (o.nwarpid < 32 || o.nwarpid > 1024)) {
+        rc = die(EXIT_USAGE, "--nwarpid %" G_GINT64_FORMAT " is out of range (32 to 1024)", o.nwarpid);
+    } else if (o.max_shared < 0 || (uint64_t)o.max_shared > LAUNCH_MAX_SHARED_PER_CTA) {
+        rc = die(EXIT_USAGE, "--max-shared %" G_GINT64_FORMAT " is out of range (0 to %llu)", o.max_shared,
+                 LAUNCH_MAX_SHARED_PER_CTA);
     } else if (o.quantum < 0 || o.quantum > G_MAXINT32 || o.sched_seed < 0 ||
                o.sched_seed > (gint64)UINT32_MAX) {
         rc = die(EXIT_USAGE, "--quantum or --schedule-seed is out of range");

@@ -157,22 +157,29 @@ static int find_victim(const cache_tags *t, unsigned set)
     return lru;
 }
 
-cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_out)
+/* cache_tags_probe on a known line address and set. */
+static cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set, unsigned *way_out)
 {
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
     int w = find_way(t, set, la);
     if (w >= 0) {
-        if (way_out)
-            *way_out = (unsigned)w;
+        *way_out = (unsigned)w;
         return line_at(t, set, (unsigned)w)->state == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
     }
     w = find_victim(t, set);
     if (w < 0)
         return CACHE_RESERVATION_FAIL;
-    if (way_out)
-        *way_out = (unsigned)w;
+    *way_out = (unsigned)w;
     return CACHE_MISS;
+}
+
+cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_out)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned way = 0;
+    cache_status st = probe_set(t, la, set_of_line(t, la), &way);
+    if (way_out && st != CACHE_RESERVATION_FAIL)
+        *way_out = way;
+    return st;
 }
 
 static void drop_line(cache_tags *t, unsigned set, unsigned way, cache_evict_reason reason)
@@ -198,16 +205,22 @@ static void install(cache_tags *t, unsigned set, unsigned way, uint64_t la, cach
     *l = (cache_line){.line_addr = la, .state = st, .last_use = ++t->tick, .meta = meta};
 }
 
-cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint64_t meta, unsigned *way_out)
+/* cache_tags_access after probe_set gave st and way for line la of `set`. */
+static void access_at(cache_tags *t, uint64_t la, unsigned set, unsigned way, cache_status st, bool allocate,
+                      uint64_t meta)
 {
-    unsigned way = 0;
-    cache_status st = cache_tags_probe(t, addr, &way);
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
     if (st == CACHE_HIT || st == CACHE_HIT_RESERVED)
         line_at(t, set, way)->last_use = ++t->tick;
     else if (st == CACHE_MISS && allocate)
         install(t, set, way, la, CACHE_LINE_RESERVED, meta);
+}
+
+cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint64_t meta, unsigned *way_out)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned set = set_of_line(t, la), way = 0;
+    cache_status st = probe_set(t, la, set, &way);
+    access_at(t, la, set, way, st, allocate, meta);
     if (way_out && st != CACHE_RESERVATION_FAIL)
         *way_out = way;
     return st;
@@ -215,10 +228,9 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
 
 bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
 {
-    unsigned way = 0;
-    cache_status st = cache_tags_probe(t, addr, &way);
     uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
+    unsigned set = set_of_line(t, la), way = 0;
+    cache_status st = probe_set(t, la, set, &way);
     if (st == CACHE_HIT_RESERVED) {
         cache_line *l = line_at(t, set, way);
         l->state = CACHE_LINE_VALID;
@@ -282,25 +294,35 @@ bool cache_tags_set_meta(cache_tags *t, uint64_t addr, uint64_t meta)
 }
 
 /* ---- MSHR table ------------------------------------------------------------------------------ */
+/* Fixed storage, no allocation after cache_mshr_new (an L1D handles an MSHR operation per memory
+ * transaction): `entries` slots, each with room for max_merged request ids; an open-addressing index
+ * (linear probing, at most half full, backward-shift deletion) from line address to slot; the ready
+ * entries in fill order in a ring of slot numbers. */
 
 typedef struct {
     uint64_t line_addr;
-    GArray *requests; /* uint64_t, in merge order */
-    unsigned next;    /* next request to release once ready */
+    uint64_t *requests; /* max_merged ids, in merge order */
+    unsigned n;         /* requests merged */
+    unsigned next;      /* next request to release once ready */
     bool ready;
 } mshr_entry;
 
 struct cache_mshr {
     unsigned entries, max_merged;
-    GHashTable *by_line; /* uint64_t line -> mshr_entry* */
-    GQueue ready;        /* mshr_entry*, in fill order */
+    unsigned used;       /* slots in use */
+    mshr_entry *slot;    /* entries */
+    uint64_t *requests;  /* entries * max_merged */
+    unsigned *free_slot; /* stack of free slot numbers */
+    unsigned n_free;
+    int32_t *index; /* index_mask + 1 buckets: slot number or -1 */
+    unsigned index_mask;
+    unsigned *ready; /* ring of `entries` slot numbers, in fill order */
+    unsigned ready_head, ready_n;
 };
 
-static void mshr_entry_free(gpointer p)
+static unsigned mshr_hash(const cache_mshr *m, uint64_t line_addr)
 {
-    mshr_entry *e = p;
-    g_array_free(e->requests, TRUE);
-    g_free(e);
+    return (unsigned)((line_addr * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & m->index_mask;
 }
 
 cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
@@ -309,8 +331,22 @@ cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
     cache_mshr *m = g_new0(cache_mshr, 1);
     m->entries = entries;
     m->max_merged = max_merged;
-    m->by_line = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, mshr_entry_free);
-    g_queue_init(&m->ready);
+    m->slot = g_new0(mshr_entry, entries);
+    m->requests = g_new0(uint64_t, (gsize)entries * max_merged);
+    m->free_slot = g_new(unsigned, entries);
+    for (unsigned i = 0; i < entries; i++) {
+        m->slot[i].requests = m->requests + (gsize)i * max_merged;
+        m->free_slot[i] = entries - 1 - i; /* slot 0 is used first */
+    }
+    m->n_free = entries;
+    unsigned buckets = 4;
+    while (buckets < 2 * entries)
+        buckets *= 2;
+    m->index_mask = buckets - 1;
+    m->index = g_new(int32_t, buckets);
+    for (unsigned i = 0; i < buckets; i++)
+        m->index[i] = -1;
+    m->ready = g_new(unsigned, entries);
     return m;
 }
 
@@ -318,41 +354,79 @@ void cache_mshr_free(cache_mshr *m)
 {
     if (!m)
         return;
-    g_queue_clear(&m->ready);
-    g_hash_table_destroy(m->by_line);
+    g_free(m->slot);
+    g_free(m->requests);
+    g_free(m->free_slot);
+    g_free(m->index);
+    g_free(m->ready);
     g_free(m);
+}
+
+/* The index bucket holding line_addr's slot, or the empty bucket where it would go. */
+static unsigned mshr_bucket(const cache_mshr *m, uint64_t line_addr)
+{
+    unsigned b = mshr_hash(m, line_addr);
+    while (m->index[b] >= 0 && m->slot[m->index[b]].line_addr != line_addr)
+        b = (b + 1) & m->index_mask;
+    return b;
 }
 
 static mshr_entry *mshr_lookup(const cache_mshr *m, uint64_t line_addr)
 {
-    return g_hash_table_lookup(m->by_line, &line_addr);
+    int32_t s = m->index[mshr_bucket(m, line_addr)];
+    return s < 0 ? NULL : &m->slot[s];
+}
+
+/* Removes bucket b from the index, moving later entries of its probe run back (no tombstones). */
+static void mshr_unindex(cache_mshr *m, unsigned b)
+{
+    unsigned hole = b;
+    m->index[hole] = -1;
+    for (unsigned i = (hole + 1) & m->index_mask; m->index[i] >= 0; i = (i + 1) & m->index_mask) {
+        unsigned home = mshr_hash(m, m->slot[m->index[i]].line_addr);
+        /* the entry at i may move to the hole unless its home lies cyclically in (hole, i] */
+        if (((i - home) & m->index_mask) >= ((i - hole) & m->index_mask)) {
+            m->index[hole] = m->index[i];
+            m->index[i] = -1;
+            hole = i;
+        }
+    }
 }
 
 cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
 {
     mshr_entry *e = mshr_lookup(m, line_addr);
     if (e && !e->ready)
-        return e->requests->len >= m->max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
+        return e->n >= m->max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
     /* A ready entry still draining is not merged into: the new request starts a new fetch, but the
      * line address is busy in the table until it drains, so it cannot get a second entry either. */
     if (e)
         return CACHE_MSHR_FULL;
-    return g_hash_table_size(m->by_line) >= m->entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
+    return m->used >= m->entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
 }
 
 cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
 {
-    cache_mshr_status st = cache_mshr_check(m, line_addr);
-    if (st == CACHE_MSHR_NEW) {
-        mshr_entry *e = g_new0(mshr_entry, 1);
-        e->line_addr = line_addr;
-        e->requests = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-        g_hash_table_insert(m->by_line, &e->line_addr, e);
-        g_array_append_val(e->requests, request);
-    } else if (st == CACHE_MSHR_MERGED) {
-        g_array_append_val(mshr_lookup(m, line_addr)->requests, request);
+    unsigned b = mshr_bucket(m, line_addr);
+    mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
+    if (e && !e->ready) {
+        if (e->n >= m->max_merged)
+            return CACHE_MSHR_MERGE_FULL;
+        e->requests[e->n++] = request;
+        return CACHE_MSHR_MERGED;
     }
-    return st;
+    if (e || m->used >= m->entries)
+        return CACHE_MSHR_FULL;
+    unsigned s = m->free_slot[--m->n_free];
+    m->used++;
+    e = &m->slot[s];
+    e->line_addr = line_addr;
+    e->n = 1;
+    e->next = 0;
+    e->ready = false;
+    e->requests[0] = request;
+    m->index[b] = (int32_t)s;
+    return CACHE_MSHR_NEW;
 }
 
 bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
@@ -363,13 +437,13 @@ bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
 
 unsigned cache_mshr_used(const cache_mshr *m)
 {
-    return g_hash_table_size(m->by_line);
+    return m->used;
 }
 
 unsigned cache_mshr_merged(const cache_mshr *m, uint64_t line_addr)
 {
     mshr_entry *e = mshr_lookup(m, line_addr);
-    return e ? e->requests->len - e->next : 0;
+    return e ? e->n - e->next : 0;
 }
 
 bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr)
@@ -378,27 +452,31 @@ bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr)
     if (!e || e->ready)
         return false;
     e->ready = true;
-    g_queue_push_tail(&m->ready, e);
+    m->ready[(m->ready_head + m->ready_n++) % m->entries] = (unsigned)(e - m->slot);
     return true;
 }
 
 bool cache_mshr_has_ready(const cache_mshr *m)
 {
-    return m->ready.length > 0;
+    return m->ready_n > 0;
 }
 
 bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr)
 {
-    mshr_entry *e = g_queue_peek_head(&m->ready);
-    if (!e)
+    if (m->ready_n == 0)
         return false;
+    unsigned s = m->ready[m->ready_head];
+    mshr_entry *e = &m->slot[s];
     if (request)
-        *request = g_array_index(e->requests, uint64_t, e->next);
+        *request = e->requests[e->next];
     if (line_addr)
         *line_addr = e->line_addr;
-    if (++e->next == e->requests->len) {
-        g_queue_pop_head(&m->ready);
-        g_hash_table_remove(m->by_line, &e->line_addr);
+    if (++e->next == e->n) {
+        m->ready_head = (m->ready_head + 1) % m->entries;
+        m->ready_n--;
+        mshr_unindex(m, mshr_bucket(m, e->line_addr));
+        m->free_slot[m->n_free++] = s;
+        m->used--;
     }
     return true;
 }
@@ -418,18 +496,19 @@ cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t re
     if (why)
         *why = CACHE_FAIL_NONE;
     uint64_t la = cache_tags_line_addr(t, addr);
-    cache_status st = cache_tags_probe(t, addr, NULL);
-    cache_mshr_status ms = cache_mshr_check(m, la);
+    unsigned set = set_of_line(t, la), way = 0;
+    cache_status st = probe_set(t, la, set, &way);
     if (st == CACHE_HIT) {
-        cache_tags_access(t, addr, false, meta, NULL);
+        access_at(t, la, set, way, st, false, meta);
         return CACHE_HIT;
     }
+    cache_mshr_status ms = cache_mshr_check(m, la);
     if (st == CACHE_HIT_RESERVED || ms == CACHE_MSHR_MERGED || ms == CACHE_MSHR_MERGE_FULL) {
         if (ms == CACHE_MSHR_MERGE_FULL)
             return fail(CACHE_FAIL_MERGE_FULL, why);
         if (ms == CACHE_MSHR_FULL) /* the line's entry is draining (fill being delivered): retry */
             return fail(CACHE_FAIL_MSHR_FULL, why);
-        cache_tags_access(t, addr, false, meta, NULL);
+        access_at(t, la, set, way, st, false, meta);
         cache_mshr_add(m, la, request);
         return CACHE_HIT_RESERVED;
     }
@@ -437,7 +516,7 @@ cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t re
         return fail(CACHE_FAIL_NO_LINE, why);
     if (ms != CACHE_MSHR_NEW)
         return fail(CACHE_FAIL_MSHR_FULL, why);
-    cache_tags_access(t, addr, true, meta, NULL);
+    access_at(t, la, set, way, st, true, meta);
     cache_mshr_add(m, la, request);
     return CACHE_MISS;
 }

@@ -22,10 +22,27 @@ static coalesce_txn *txn_for(coalesce_txn *out, unsigned first, unsigned *n, uin
     return t;
 }
 
-static int txn_cmp_addr(const void *x, const void *y)
+/* Sets bits [lo, hi) of a transaction's byte mask. */
+static void mask_range(coalesce_txn *t, unsigned lo, unsigned hi)
 {
-    const coalesce_txn *a = x, *b = y;
-    return a->addr < b->addr ? -1 : a->addr > b->addr;
+    while (lo < hi) {
+        unsigned w = lo / 64, end = MIN(hi, (w + 1) * 64);
+        uint64_t bits = end - lo == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << (end - lo)) - 1) << (lo % 64);
+        t->byte_mask[w] |= bits;
+        lo = end;
+    }
+}
+
+/* Sorts out[first..n) by address (few elements; addresses are distinct). */
+static void sort_by_addr(coalesce_txn *out, unsigned first, unsigned n)
+{
+    for (unsigned i = first + 1; i < n; i++) {
+        coalesce_txn t = out[i];
+        unsigned j = i;
+        for (; j > first && out[j - 1].addr > t.addr; j--)
+            out[j] = out[j - 1];
+        out[j] = t;
+    }
 }
 
 unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsigned lanes_per_part,
@@ -35,20 +52,21 @@ unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsig
     g_assert(segment >= 4 && segment <= COALESCE_MAX_SEGMENT && !(segment & (segment - 1)));
     g_assert(a->size >= 1 && a->size <= 16);
     unsigned n = 0, part = part_size(a, lanes_per_part);
+    uint64_t seg_mask = ~(uint64_t)(segment - 1);
     for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
         unsigned first = n;
         for (unsigned lane = p0; lane < p0 + part && lane < a->lanes; lane++) {
             if (!(a->active >> lane & 1))
                 continue;
-            for (unsigned b = 0; b < a->size; b++) {
-                uint64_t byte = a->addr[lane] + b;
-                coalesce_txn *t = txn_for(out, first, &n, byte & ~(uint64_t)(segment - 1), segment);
-                unsigned off = (unsigned)(byte & (segment - 1));
-                t->byte_mask[off / 64] |= (uint64_t)1 << (off % 64);
+            /* the lane's bytes [lo, hi), segment by segment */
+            uint64_t lo = a->addr[lane], hi = lo + a->size;
+            for (uint64_t base = lo & seg_mask; base < hi; base += segment) {
+                coalesce_txn *t = txn_for(out, first, &n, base, segment);
+                mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));
                 t->lanes |= (uint32_t)1 << lane;
             }
         }
-        qsort(out + first, n - first, sizeof *out, txn_cmp_addr);
+        sort_by_addr(out, first, n);
     }
     return n;
 }

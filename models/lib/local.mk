@@ -15,6 +15,7 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/rfaccess.c models/lib/rfaccess.h \
 	models/lib/scoreboard.c models/lib/scoreboard.h \
 	models/lib/ctaslots.c models/lib/ctaslots.h \
+	models/lib/ring.h \
 	models/lib/barrier.c models/lib/barrier.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
@@ -23,6 +24,10 @@ GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm
 check_PROGRAMS += tests/lib/test_occupancy
 TESTS += tests/lib/test_occupancy
 tests_lib_test_occupancy_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_ring
+TESTS += tests/lib/test_ring
+tests_lib_test_ring_LDADD = $(GPUSC_LIB_TEST_LIBS)
 
 check_PROGRAMS += tests/lib/test_cache
 TESTS += tests/lib/test_cache

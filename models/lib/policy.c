@@ -75,23 +75,26 @@ static unsigned order_lrr_sel(const policy_warp *w, unsigned *sel, unsigned n, u
     return keep_ready(w, out, k);
 }
 
-/* GTO over sel[0..n): the last issued warp first, then oldest first. */
-static unsigned order_gto_sel(const policy_warp *w, unsigned *sel, unsigned n, unsigned *out)
+/* GTO over sel[0..n): the last issued warp first, then oldest first. Only ready warps are written,
+ * so only they are sorted (the order among them is the same as sorting all and keeping the ready). */
+static unsigned order_gto_sel(const policy_warp *w, const unsigned *sel, unsigned n, unsigned *out)
 {
     int last = last_issued(w, sel, n);
     unsigned k = 0, greedy = last >= 0 ? sel[last] : UINT_MAX;
-    if (last >= 0)
+    if (last >= 0 && w[greedy].ready)
         out[k++] = greedy;
-    sort_indices(w, sel, n, cmp_oldest);
+    unsigned first = k;
     for (unsigned i = 0; i < n; i++)
-        if (sel[i] != greedy)
+        if (sel[i] != greedy && w[sel[i]].ready)
             out[k++] = sel[i];
-    return keep_ready(w, out, k);
+    sort_indices(w, out + first, k - first, cmp_oldest);
+    return k;
 }
 
-static unsigned *all_indices(unsigned n)
+/* The indices 0..n-1 in `stack` (room for 64) or, for more, in a new heap array stored in *heap. */
+static unsigned *all_indices(unsigned n, unsigned *stack, unsigned **heap)
 {
-    unsigned *sel = g_new(unsigned, n ? n : 1);
+    unsigned *sel = n > 64 ? (*heap = g_new(unsigned, n)) : stack;
     for (unsigned i = 0; i < n; i++)
         sel[i] = i;
     return sel;
@@ -111,15 +114,17 @@ static void *create_noargs(const char *args, GError **err)
 static unsigned order_lrr(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
 {
     (void)self, (void)cycle;
-    g_autofree unsigned *sel = all_indices(n);
-    return order_lrr_sel(w, sel, n, out);
+    unsigned stack[64];
+    g_autofree unsigned *heap = NULL;
+    return order_lrr_sel(w, all_indices(n, stack, &heap), n, out);
 }
 
 static unsigned order_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
 {
     (void)self, (void)cycle;
-    g_autofree unsigned *sel = all_indices(n);
-    return order_gto_sel(w, sel, n, out);
+    unsigned stack[64];
+    g_autofree unsigned *heap = NULL;
+    return order_gto_sel(w, all_indices(n, stack, &heap), n, out);
 }
 
 static unsigned order_oldest(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)

@@ -108,13 +108,19 @@ unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r)
     return r->kind == MEM_READ || r->kind == MEM_ATOMIC ? header_bytes + r->bytes : header_bytes;
 }
 
+static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
+{
+    if (b->pending[node]++ == 0)
+        b->busy[node / 64] |= UINT64_C(1) << (node % 64);
+}
+
 /* Take what the input FIFOs hold while the sources' injection queues have room; true if an input
  * still holds a packet (its injection queue is full). */
 static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
 {
     bool left = false;
     for (unsigned i = 0; i < b->n_sms; i++) {
-        gsc_fifo *f = gsc_port_fifo(b->sm_req[i]);
+        gsc_fifo *f = b->in_f[i];
         while (gsc_fifo_can_get(f)) {
             if (!icnt_can_send(b->req_net, i, now)) {
                 blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
@@ -127,15 +133,15 @@ static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
             unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
             icnt_send(b->req_net, now, i, dst, bytes, s);
-            b->pending[dst]++;
+            icnt_blk_pending_inc(b, dst);
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
             blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
                          icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
         }
     }
     for (unsigned p = 0; p < b->n_parts; p++) {
-        gsc_fifo *f = gsc_port_fifo(b->l2_resp[p]);
         unsigned src = b->n_sms + p;
+        gsc_fifo *f = b->in_f[src];
         while (gsc_fifo_can_get(f)) {
             if (!icnt_can_send(b->resp_net, src, now)) {
                 blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
@@ -149,7 +155,7 @@ static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
                 gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
             unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
             icnt_send(b->resp_net, now, src, r->dst, bytes, s);
-            b->pending[r->dst]++;
+            icnt_blk_pending_inc(b, r->dst);
             blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
             blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
                          icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
@@ -158,14 +164,15 @@ static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
     return left;
 }
 
-/* Put the packets due at one node on its output FIFO; returns its next delivery cycle still pending
- * (UINT64_MAX if none, or if blocked by a full FIFO: a get wakes the block then). */
-static uint64_t icnt_blk_eject(icnt_blk *b, icnt *net, unsigned node, gsc_port *out, mem_slots *pool,
-                               unsigned lat_stat, uint64_t now)
+/* Put the packets due at one node (with packets pending) on its output FIFO; returns its next
+ * delivery cycle still pending (UINT64_MAX if none, or if blocked by a full FIFO: a get wakes the
+ * block then). */
+static uint64_t icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
 {
-    if (b->pending[node] == 0)
-        return UINT64_MAX; /* nothing in the network for this node: skip it cheaply */
-    gsc_fifo *f = gsc_port_fifo(out);
+    bool to_sm = node < b->n_sms;
+    icnt *net = to_sm ? b->resp_net : b->req_net;
+    mem_slots *pool = to_sm ? &b->resps : &b->reqs;
+    gsc_fifo *f = b->out_f[node];
     icnt_packet pk;
     while (icnt_next_delivery(net, node) <= now) {
         if (!gsc_fifo_can_put(f)) {
@@ -173,12 +180,31 @@ static uint64_t icnt_blk_eject(icnt_blk *b, icnt *net, unsigned node, gsc_port *
             return UINT64_MAX;
         }
         icnt_pop(net, node, now, &pk);
-        b->pending[node]--;
+        if (--b->pending[node] == 0)
+            b->busy[node / 64] &= ~(UINT64_C(1) << (node % 64));
         gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
         mem_slots_put_back(pool, (uint32_t)pk.payload);
-        blk_stat_add(b->inst, lat_stat, now - pk.sent);
+        blk_stat_add(b->inst, to_sm ? ICNT_STAT_RESP_LATENCY : ICNT_STAT_REQ_LATENCY, now - pk.sent);
     }
     return icnt_next_delivery(net, node);
+}
+
+/* Ejection at the nodes in [from, to) that have packets in flight. */
+static uint64_t icnt_blk_eject_range(icnt_blk *b, unsigned from, unsigned to, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned w = from / 64; w * 64 < to; w++) {
+        uint64_t bits = b->busy[w];
+        if (w == from / 64)
+            bits &= ~UINT64_C(0) << (from % 64);
+        for (; bits; bits &= bits - 1) {
+            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            if (node >= to)
+                break;
+            next = MIN(next, icnt_blk_eject(b, node, now));
+        }
+    }
+    return next;
 }
 
 static void icnt_blk_run(void *self)
@@ -186,13 +212,9 @@ static void icnt_blk_run(void *self)
     icnt_blk *b = self;
     uint64_t now = gsc_cycle();
     bool left = icnt_blk_inject(b, now);
-    uint64_t next = UINT64_MAX;
-    for (unsigned p = 0; p < b->n_parts; p++)
-        next = MIN(next, icnt_blk_eject(b, b->req_net, b->n_sms + p, b->l2_req[p], &b->reqs,
-                                        ICNT_STAT_REQ_LATENCY, now));
-    for (unsigned i = 0; i < b->n_sms; i++)
-        next = MIN(next,
-                   icnt_blk_eject(b, b->resp_net, i, b->sm_resp[i], &b->resps, ICNT_STAT_RESP_LATENCY, now));
+    /* requests to the sub-partitions, then replies to the SMs */
+    uint64_t next = icnt_blk_eject_range(b, b->n_sms, b->n_sms + b->n_parts, now);
+    next = MIN(next, icnt_blk_eject_range(b, 0, b->n_sms, now));
     b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
     b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
     if (left)
@@ -205,6 +227,14 @@ static void icnt_blk_elaborate(void *self)
 {
     icnt_blk *b = self;
     gsc_process *p = gsc_process_new(b->inst->mod, "run", icnt_blk_run, b);
+    for (unsigned i = 0; i < b->n_sms; i++) {
+        b->in_f[i] = gsc_port_fifo(b->sm_req[i]);
+        b->out_f[i] = gsc_port_fifo(b->sm_resp[i]);
+    }
+    for (unsigned q = 0; q < b->n_parts; q++) {
+        b->in_f[b->n_sms + q] = gsc_port_fifo(b->l2_resp[q]);
+        b->out_f[b->n_sms + q] = gsc_port_fifo(b->l2_req[q]);
+    }
     for (unsigned i = 0; i < b->n_sms; i++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->sm_req[i]));
         gsc_sensitive_fifo_get(p, gsc_port_fifo(b->sm_resp[i]));
@@ -253,6 +283,9 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->l2_req = icnt_blk_ports(b, n_parts, "l2_req", GSC_OUT, &mem_req_type);
     b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
     b->pending = g_new0(uint32_t, n_sms + n_parts);
+    b->busy = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
+    b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
+    b->out_f = g_new0(gsc_fifo *, n_sms + n_parts);
     mem_slots_init(&b->reqs, sizeof(mem_req_t));
     mem_slots_init(&b->resps, sizeof(mem_resp_t));
     b->wake = gsc_event_new(b->inst->mod, "wake");
@@ -273,6 +306,9 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->l2_req);
     g_free(b->l2_resp);
     g_free(b->pending);
+    g_free(b->busy);
+    g_free(b->in_f);
+    g_free(b->out_f);
     mem_slots_clear(&b->reqs);
     mem_slots_clear(&b->resps);
     g_free(b);

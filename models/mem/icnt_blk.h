@@ -56,7 +56,10 @@ typedef struct {
     gsc_port **sm_req, **sm_resp, **l2_req, **l2_resp;
     mem_slots reqs;    /* mem_req_t in the request network */
     mem_slots resps;   /* mem_resp_t in the reply network */
-    uint32_t *pending; /* per node: packets in a network bound for it (ejection skips idle nodes) */
+    uint32_t *pending; /* per node: packets in a network bound for it */
+    uint64_t *busy;    /* bitmap of the nodes whose pending count is not 0 (ejection visits only those) */
+    gsc_fifo **in_f;   /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
+    gsc_fifo **out_f;  /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
     gsc_event *wake;
     uint16_t req_in_flight, resp_in_flight; /* traced */
 } icnt_blk;

@@ -98,29 +98,71 @@ static uint64_t fetch_addr(const fetch *f, uint32_t func, uint32_t pc)
     return ((uint64_t)func << 16 | pc) * f->instr_bytes;
 }
 
-static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
+/* Decodes instruction pc of function func (pc past the end: the implicit ret). The warp and epoch
+ * fields are left 0. */
+static void fetch_decode_instr(fetch *f, uint32_t func, uint32_t pc, decoded_t *d)
 {
-    fetch_warp *w = &f->w[wi];
-    const ir_func *fn = g_ptr_array_index(f->env->mod->funcs, w->func);
+    const ir_func *fn = g_ptr_array_index(f->env->mod->funcs, func);
     memset(d, 0, sizeof *d);
-    d->warp = (uint16_t)wi;
-    d->epoch = w->epoch;
-    d->func = w->func;
-    d->pc = w->pc;
-    if (w->pc >= ir_func_n_instrs(fn)) { /* falling off the end: an implicit ret */
+    d->func = func;
+    d->pc = pc;
+    if (pc >= ir_func_n_instrs(fn)) { /* falling off the end: an implicit ret */
         d->cls = IR_CLASS_CTRL;
         d->op = IR_OP_RET;
         d->ctrl = 1;
         return;
     }
-    const ir_instr *in = ir_func_instr(fn, w->pc);
+    const ir_instr *in = ir_func_instr(fn, pc);
     d->cls = (uint8_t)ir_instr_class(in);
     d->op = (uint8_t)in->op;
     d->ctrl = d->cls == IR_CLASS_CTRL;
     d->annot = in->annot;
-    wexec_instr_regs(f->env->k, w->func, in, d->src, &d->n_src, d->dst, &d->n_dst);
-    wexec_instr_bank_regs(f->env->mod, f->env->k, w->func, in, d->bank_src, &d->n_bank_src, d->bank_dst,
+    wexec_instr_regs(f->env->k, func, in, d->src, &d->n_src, d->dst, &d->n_dst);
+    wexec_instr_bank_regs(f->env->mod, f->env->k, func, in, d->bank_src, &d->n_bank_src, d->bank_dst,
                           &d->n_bank_dst);
+}
+
+static void fetch_decode_cache_clear(fetch *f)
+{
+    for (unsigned i = 0; i < f->decode_funcs; i++) {
+        g_free(f->decode_cache[i]);
+        g_free(f->decode_valid[i]);
+    }
+    g_free(f->decode_cache);
+    g_free(f->decode_valid);
+    f->decode_cache = NULL;
+    f->decode_valid = NULL;
+    f->decode_funcs = 0;
+}
+
+/* The decoded instruction at warp wi's PC, from the cache. */
+static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
+{
+    fetch_warp *w = &f->w[wi];
+    if (f->decode_funcs == 0 || f->decode_kernel_no != f->env->launch.kernel_no) {
+        fetch_decode_cache_clear(f);
+        f->decode_funcs = f->env->mod->funcs->len;
+        f->decode_cache = g_new0(decoded_t *, f->decode_funcs);
+        f->decode_valid = g_new0(uint8_t *, f->decode_funcs);
+        f->decode_kernel_no = f->env->launch.kernel_no;
+    }
+    g_assert(w->func < f->decode_funcs);
+    const ir_func *fn = g_ptr_array_index(f->env->mod->funcs, w->func);
+    unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
+    if (!f->decode_cache[w->func]) {
+        f->decode_cache[w->func] = g_new(decoded_t, n);
+        f->decode_valid[w->func] = g_new0(uint8_t, n);
+    }
+    uint32_t pc = MIN(w->pc, n - 1); /* any PC past the end is the implicit ret */
+    decoded_t *c = &f->decode_cache[w->func][pc];
+    if (!f->decode_valid[w->func][pc]) {
+        fetch_decode_instr(f, w->func, pc, c);
+        f->decode_valid[w->func][pc] = 1;
+    }
+    *d = *c;
+    d->warp = (uint16_t)wi;
+    d->epoch = w->epoch;
+    d->pc = w->pc;
 }
 
 static bool fetch_can(const fetch_warp *w, uint64_t now)
@@ -136,7 +178,9 @@ static void fetch_run(void *self)
     gsc_fifo *out = gsc_port_fifo(blk_port(f->inst, FETCH_OUT));
     f->fetched = 0;
     uint64_t next_fill = UINT64_MAX;
-    for (unsigned i = 1; i <= f->warps && gsc_fifo_can_put(out); i++) {
+    /* Only the chosen warp puts, and the loop ends with it: the room is checked once. */
+    bool room = gsc_fifo_can_put(out);
+    for (unsigned i = 1; room && i <= f->warps; i++) {
         unsigned wi = (f->rr + i) % f->warps;
         fetch_warp *w = &f->w[wi];
         if (!fetch_can(w, now)) {
@@ -226,6 +270,7 @@ void fetch_free(fetch *f)
     if (!f)
         return;
     cache_tags_free(f->icache);
+    fetch_decode_cache_clear(f);
     g_free(f->w);
     g_free(f);
 }

@@ -47,7 +47,13 @@ typedef struct {
     unsigned warps, entries, miss_latency, width, instr_bytes;
     fetch_warp *w;
     cache_tags *icache;
-    unsigned rr;                 /* last warp fetched */
+    unsigned rr; /* last warp fetched */
+    /* Decoded instructions by function and PC, filled at first fetch (decoding depends only on the
+     * instruction and the loaded kernel, not on the warp); dropped at every launch. */
+    decoded_t **decode_cache;    /* per function: its instructions (NULL until one is fetched) */
+    uint8_t **decode_valid;      /* per function and PC: the entry is filled */
+    unsigned decode_funcs;       /* functions the cache has room for */
+    uint32_t decode_kernel_no;   /* the launch the cache belongs to */
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
 } fetch;

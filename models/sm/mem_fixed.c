@@ -70,7 +70,8 @@ static void mem_fixed_run(void *self)
                      : q.kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
                                            : MEM_FIXED_STAT_ATOMICS,
                      1);
-        mf_item *it = g_new0(mf_item, 1);
+        mf_item *it = ring_push_slot(&m->pending); /* due cycles never decrease: start is monotonic */
+        memset(it, 0, sizeof *it);
         /* A MEM_ATOMIC with lanes is performed now, in arrival order (the SM of tb-sm performs its
          * atomics at issue and sends atom.lanes = 0: timing only). */
         if (q.kind == MEM_ATOMIC && q.atom.lanes &&
@@ -86,20 +87,19 @@ static void mem_fixed_run(void *self)
         it->r.warp = q.warp;
         it->r.kind = q.kind;
         it->r.client = q.client;
-        g_queue_push_tail(&m->pending, it); /* due cycles never decrease: start is monotonic */
     }
-    while (!g_queue_is_empty(&m->pending) && gsc_fifo_can_put(out)) {
-        mf_item *it = g_queue_peek_head(&m->pending);
+    while (!ring_empty(&m->pending) && gsc_fifo_can_put(out)) {
+        mf_item *it = ring_peek(&m->pending);
         if (it->due > now)
             break;
         if (it->r.kind == MEM_READ)
             mem_line_read(m->env->mem, it->r.addr, it->r.bytes, it->r.data); /* as the image holds it now */
         gsc_fifo_put(out, &it->r);
-        g_free(g_queue_pop_head(&m->pending));
+        ring_pop(&m->pending, NULL);
     }
-    m->tr_pending = g_queue_get_length(&m->pending);
-    if (!g_queue_is_empty(&m->pending)) {
-        mf_item *it = g_queue_peek_head(&m->pending);
+    m->tr_pending = ring_len(&m->pending);
+    if (!ring_empty(&m->pending)) {
+        mf_item *it = ring_peek(&m->pending);
         gsc_next_trigger_cycles(it->due > now ? it->due - now : 1);
     }
 }
@@ -119,7 +119,7 @@ mem_fixed *mem_fixed_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
     m->env = env;
     m->latency = (unsigned)blk_param_uint(m->inst, "latency");
     m->bpc = (unsigned)blk_param_uint(m->inst, "bytes_per_cycle");
-    g_queue_init(&m->pending);
+    ring_init(&m->pending, sizeof(mf_item));
     blk_trace_state(m->inst, "pending", GSC_U32, &m->tr_pending);
     blk_inst_on_elaborate(m->inst, mem_fixed_elaborate, m);
     return m;
@@ -129,6 +129,6 @@ void mem_fixed_free(mem_fixed *m)
 {
     if (!m)
         return;
-    g_queue_clear_full(&m->pending, g_free);
+    ring_clear(&m->pending);
     g_free(m);
 }

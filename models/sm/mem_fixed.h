@@ -12,6 +12,7 @@
 #define GPUSC_MODELS_SM_MEM_FIXED_H
 
 #include "models/core/block.h"
+#include "models/lib/ring.h"
 #include "models/mem_types.h"
 #include "models/sm/sm_env.h"
 
@@ -31,7 +32,7 @@ typedef struct {
     sm_env *env;
     unsigned latency, bpc;
     uint64_t free_at;
-    GQueue pending; /* responses with their due cycle, in due order */
+    ring pending; /* mf_item: responses with their due cycle, in due order */
     uint32_t tr_pending;
 } mem_fixed;
 

@@ -11,16 +11,19 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-bench-smoke.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..5"
+fail=0
 if python3 "$src/bench/run-bench" --quick --build-dir "$bld" --out "$tmp/out" --no-docs >"$tmp/log" 2>&1; then
     echo "ok 1 - run-bench --quick exits 0"
 else
     echo "not ok 1 - run-bench --quick failed"
+    fail=1
     sed 's/^/# /' "$tmp/log" | tail -20
 fi
 if [ -s "$tmp/out/report.md" ] && [ -s "$tmp/out/report.json" ]; then
     echo "ok 2 - report.md and report.json written"
 else
     echo "not ok 2 - report files missing"
+    fail=1
 fi
 if python3 - "$tmp/out/report.json" <<'PY'
 import json, sys
@@ -46,14 +49,17 @@ then
     echo "ok 3 - report.json parses and holds every section"
 else
     echo "not ok 3 - report.json malformed"
+    fail=1
 fi
 hdr='| workload | runner | cycles | warp instrs | wall s | CPU s | cycles/s | warp instrs/s | peak RSS MiB | Ir/winstr | CPU ratio vs functional | Ir ratio vs functional |'
 if grep -qF "$hdr" "$tmp/out/report.md" && grep -q '^| vecadd | functional | — | [0-9]' "$tmp/out/report.md"; then
     echo "ok 4 - report.md has the workload table with its columns"
 else
     echo "not ok 4 - report.md table"
+    fail=1
 fi
 for s in '## Machine' '## Scaling' '## Idle SMs' '## Tracing' '## Activation cost' '## Targets'; do
-    grep -q "^$s" "$tmp/out/report.md" || { echo "not ok 5 - report.md lacks '$s'"; exit 0; }
+    grep -q "^$s" "$tmp/out/report.md" || { echo "not ok 5 - report.md lacks '$s'"; exit 1; }
 done
 echo "ok 5 - report.md has every section"
+exit $fail

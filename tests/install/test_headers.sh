@@ -21,6 +21,7 @@ echo "1..$((n + 2))"
 [ -e "$inc/config.h" ] && { echo "Bail out! config.h is installed"; exit 1; }
 flags="-std=gnu11 -Wall -Wextra -Werror -fsyntax-only -I$inc $GLIB_CFLAGS"
 i=0
+fail=0
 for h in $GPUSC_HEADERS; do
     i=$((i + 1))
     printf '#include "%s"\n#include "%s"\n' "$h" "$h" >"$tmp/one.c"
@@ -28,6 +29,7 @@ for h in $GPUSC_HEADERS; do
         echo "ok $i - $h compiles on its own (and twice)"
     else
         echo "not ok $i - $h compiles on its own"
+        fail=1
         echo "$out" | sed 's/^/# /'
     fi
 done
@@ -36,6 +38,7 @@ if out=$($CC $flags "$top_srcdir/tests/install/use_gpusc.c" 2>&1); then
     echo "ok $i - use_gpusc.c compiles against the installed headers only"
 else
     echo "not ok $i - use_gpusc.c compiles against the installed headers only"
+    fail=1
     echo "$out" | sed 's/^/# /'
 fi
 # The check can fail: a header that includes one we do not install is caught.
@@ -45,6 +48,8 @@ printf '#include "models/not_installed.h"\n' >"$inc/bad/bad.h"
 printf '#include "bad/bad.h"\n' >"$tmp/one.c"
 if $CC $flags "$tmp/one.c" >/dev/null 2>&1; then
     echo "not ok $i - a header including a non-installed one is rejected"
+    fail=1
 else
     echo "ok $i - a header including a non-installed one is rejected"
 fi
+exit $fail

@@ -21,11 +21,13 @@ cp "$corpus"/* "$work/corpus/"
 ASAN_OPTIONS=abort_on_error=0
 export ASAN_OPTIONS
 
+fail=0
 report() { # name rc log
     if [ "$2" -eq 0 ]; then
         echo "ok $1"
     else
         echo "not ok $1 (exit $2)"
+        fail=1
         tail -n 40 "$3" | sed 's/^/# /'
     fi
 }
@@ -38,3 +40,4 @@ report "1 - the kept corpus replays without failure" $? "$work/replay.log"
 rc=$?
 grep -E '^#[0-9]+ +DONE' "$work/fuzz.log" | sed 's/^/# /'
 report "2 - 20 seconds of fuzzing find no crash, hang or bad error" $rc "$work/fuzz.log"
+exit $fail

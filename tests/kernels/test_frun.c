@@ -2,8 +2,8 @@
  * reconvergence, barriers (exchange, bar.red, deadlock, early exit), contended atomics, call/ret
  * with .param passing under divergence, generic addressing through cvta, .v4 accesses, every atom
  * operation on shared and global words, membar/fence/barrier.sync, ld.global.nc, module data
- * with initialisers, by-value parameters, and the errors (out of bounds with the PC, store to
- * .const, the watchdog). */
+ * with initialisers (pointers set by address initialisers too), by-value parameters, and the errors (out of
+ * bounds with the PC, store to .const, the watchdog). */
 #include "kernels/frun.h"
 #include "kernels/ptx_parse.h"
 
@@ -418,6 +418,20 @@ static void test_dynshared(void)
     g_string_truncate(r.err, 0);
     g_assert_cmpint(r.dev->ops->launch(r.dev, &l, r.err), !=, 0);
     g_assert_nonnull(strstr(r.err->str, "outside the CTA's 0 bytes of shared memory"));
+    /* The per-CTA shared limit: 48 KiB by default, refused before anything runs; configurable. */
+    l.shared_bytes = FRUN_DEFAULT_MAX_SHARED + 4;
+    g_string_truncate(r.err, 0);
+    g_assert_cmpint(r.dev->ops->launch(r.dev, &l, r.err), !=, 0);
+    g_assert_cmpstr(r.err->str, ==,
+                    TEST_PTX_DIR
+                    "/memory.ptx: kernel dynshared: a CTA needs 49156 bytes of shared memory (0 static + "
+                    "49156 dynamic) but the functional runner allows 49152 per CTA (gpusc-run --max-shared)");
+    frun_device_set_max_shared(r.dev, 65536);
+    g_string_truncate(r.err, 0);
+    if (r.dev->ops->launch(r.dev, &l, r.err))
+        g_error("%s", r.err->str);
+    rig_read(&r, o, out, sizeof out);
+    g_assert_cmpuint(out[0], ==, (FRUN_DEFAULT_MAX_SHARED + 4) * 1000 + n - 1);
     rig_free(&r);
 }
 
@@ -473,6 +487,12 @@ static void test_sreg_values(void)
     g_assert_cmphex(frun_sreg_value(&c, IR_SREG_LANEMASK_EQ, 0, 4), ==, 0x10u);
     g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_DYN_SMEM_SIZE, 0, 0), ==, 64);
     g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_GRIDID, 0, 0), ==, 4);
+    /* %nwarpid: the SM's warp ids, not the CTA's warps (nwarps = 2 here); 0 reads the default. */
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_WARPID, 0, 0), ==, 1);
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_NWARPID, 0, 0), ==, FRUN_DEFAULT_NWARPID);
+    g_assert_cmpuint(FRUN_DEFAULT_NWARPID, ==, 48);
+    c.nwarpid = 64;
+    g_assert_cmpuint(frun_sreg_value(&c, IR_SREG_NWARPID, 0, 0), ==, 64);
 }
 
 static void test_oob(void)
@@ -524,6 +544,22 @@ static void test_watchdog(void)
     frun_device_set_max_instructions(r.dev, 10000);
     g_assert_cmpint(rig_launch(&r, "forever", 1, 32, NULL, 0), !=, 0);
     g_assert_nonnull(strstr(r.err->str, "instruction limit of 10000"));
+    rig_free(&r);
+}
+
+/* A kernel loading through pointers that address initialisers set (tests/kernels/ptx/addrinit.ptx):
+ * generic and non-generic, into .global and .const data, 32-bit, a negative addend, a masked one. */
+static void test_address_initialisers(void)
+{
+    rig r;
+    rig_init(&r, "addrinit.ptx");
+    uint64_t o = rig_alloc(&r, NULL, 11 * 4);
+    wl_arg args[] = {WL_PTR(o)};
+    launch_ok(&r, "addrinit", 1, 1, args, 1);
+    uint32_t out[11];
+    rig_read(&r, o, out, sizeof out);
+    static const uint32_t want[11] = {20, 10, 30, 40, 2, 4, 3, 30, 40, 7, 20};
+    g_assert_cmpmem(out, sizeof out, want, sizeof want);
     rig_free(&r);
 }
 
@@ -624,6 +660,7 @@ int main(int argc, char **argv)
     g_test_add_func("/frun/memory/store-const", test_store_const);
     g_test_add_func("/frun/memory/misaligned", test_misaligned);
     g_test_add_func("/frun/memory/byval", test_byval);
+    g_test_add_func("/frun/memory/address-initialisers", test_address_initialisers);
     g_test_add_func("/frun/watchdog", test_watchdog);
     g_test_add_func("/frun/call", test_call);
     g_test_add_func("/frun/bad-launch", test_bad_launch);

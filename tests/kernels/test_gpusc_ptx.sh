@@ -15,7 +15,7 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
 # has FILE REGEX: a line of FILE matches
 has() { grep -Eq -- "$2" "$1"; }
 
-echo "1..25"
+echo "1..26"
 
 "$ptx_tool" "$ptx/vecadd.ptx" >"$tmp/parse" 2>"$tmp/err"; rc=$?
 check "parse: exit 0" test $rc -eq 0
@@ -52,6 +52,13 @@ check "divergence: uniform loop branch in sgemm, none in vecadd" sh -c "grep -Eq
 "$ptx_tool" "$ptx/bfs.ptx" --resources >"$tmp/res"
 want=$(sed -n 's/^entry=bfs_update registers=\([0-9]*\) .*/\1/p' "$ptx/bfs.resources")
 check "resources: ours beside ptxas's (from bfs.resources)" has "$tmp/res" "^bfs_update: registers ours [0-9]+ ptxas $want \\([0-9]+%\\), predicates [0-9]+, shared 0 bytes \\(ptxas 0\\)\$"
+
+# A kernel that calls a .func: its count is the callee's frame on top of what it keeps live across the
+# call, with or without --entry (kmeans_assign: 17 of its own, 14 live across the call to sq_dist, 14).
+"$ptx_tool" "$ptx/kmeans.ptx" --after regalloc >"$tmp/km"
+"$ptx_tool" "$ptx/kmeans.ptx" --resources >"$tmp/kmres"
+"$ptx_tool" "$ptx/kmeans.ptx" --entry kmeans_assign --resources >"$tmp/kmres2"
+check "resources: a kernel's count includes the function it calls" sh -c "grep -q '^\.entry kmeans_assign  // 17 registers' '$tmp/km' && grep -q '^\.func sq_dist  // 14 registers' '$tmp/km' && grep -q '^kmeans_assign: registers ours 28 ' '$tmp/kmres' && cmp -s '$tmp/kmres' '$tmp/kmres2'"
 
 "$ptx_tool" "$ptx/srad.ptx" --entry srad_sums --occupancy 256 >"$tmp/occ"
 check "occupancy: shared bytes and limiter" has "$tmp/occ" '^srad_sums: 256 threads/block, [0-9]+ registers, 2048 shared bytes: .* limited by threads$'

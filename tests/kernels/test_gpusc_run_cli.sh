@@ -11,10 +11,11 @@ fi
 run="$(cd "$(dirname "$run")" && pwd)/gpusc-run" # absolute: one test runs from another directory
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..26"
+echo "1..38"
 i=0
+fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
-nok() { i=$((i + 1)); echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
+nok() { i=$((i + 1)); fail=1; echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -10; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
 # Inputs: x = i * 0.25, y = 100 - i (float32, little-endian), n = 1000.
@@ -95,6 +96,49 @@ expect "malformed --grid" 2 "--grid X,Y,Z is missing or malformed" \
     "$run" --functional --ptx "$V" --entry vecadd --grid 1,x --block 32
 expect "out-of-bounds access is a runtime error naming the PC" 1 "kernel vecadd: pc " \
     "$run" --functional --ptx "$V" --entry vecadd --grid 4 --block 256 --arg "in:$tmp/x.bin" --arg "in:$tmp/y.bin" --arg "out:$tmp/c.bin:4000" --arg 1024
+# Launch resources are checked before anything is allocated: a clear error naming the file, the
+# kernel and the sizes, exit 1 (no allocation failure, no crash).
+kptx() { # file, parameter list, body line: a kernel k
+    printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(%s)\n{\n\t%s\n\tret;\n}\n' "$2" "$3" \
+        >"$tmp/$1"
+}
+kptx big_shared.ptx '' '.shared .align 4 .b8 s[99999999999];'
+kptx big_local.ptx '' '.local .align 4 .b8 l[999999999];'
+kptx s50k.ptx '' '.shared .align 4 .b8 s[50000];'
+expect "huge static .shared" 1 "big_shared.ptx: kernel k: a CTA needs 99999999999 bytes of shared memory (99999999999 static + 0 dynamic)" \
+    "$run" --functional --ptx "$tmp/big_shared.ptx" --entry k --grid 1 --block 32
+expect "huge .local per thread" 1 "big_local.ptx: kernel k: 1000000000 bytes of local memory per thread" \
+    "$run" --functional --ptx "$tmp/big_local.ptx" --entry k --grid 1 --block 1024
+expect "static .shared over the runner's 48 KiB" 1 "s50k.ptx: kernel k: a CTA needs 50000 bytes of shared memory (50000 static + 0 dynamic) but the functional runner allows 49152 per CTA" \
+    "$run" --functional --ptx "$tmp/s50k.ptx" --entry k --grid 1 --block 32
+"$run" --functional --max-shared 50000 --ptx "$tmp/s50k.ptx" --entry k --grid 1 --block 32 >"$tmp/out" 2>"$tmp/err"
+check "--max-shared raises the limit" "[ $? -eq 0 ]"
+expect "--shared over the runner's limit" 1 "kernel vecadd: a CTA needs 60000 bytes of shared memory (0 static + 60000 dynamic)" \
+    "$run" --functional --ptx "$V" --entry vecadd --grid 1 --block 32 --shared 60000 --arg "in:$tmp/x.bin" --arg "in:$tmp/y.bin" --arg "out:$tmp/c.bin:4000" --arg 10
+expect "--max-shared out of range" 2 "--max-shared -1 is out of range" \
+    "$run" --functional --max-shared -1 --ptx "$V" --entry vecadd --grid 1 --block 32
+
+# --shared: dynamic shared memory (.extern .shared dsm[]): out[t] = dsm[n-1-t] + 1000 * %dynamic_smem_size
+"$run" --functional --ptx "$ptx/memory.ptx" --entry dynshared --grid 1 --block 96 --shared 384 \
+    --arg "out:$tmp/d.bin:384" >"$tmp/out" 2>"$tmp/err"
+check "--shared gives the dynamic shared array its bytes" "[ $? -eq 0 ]"
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<96I', *[384000 + 95 - t for t in range(96)]))" >"$tmp/want_d.bin"
+check "--shared output bytes" "cmp -s '$tmp/d.bin' '$tmp/want_d.bin'"
+expect "without --shared the dynamic array has no room" 1 "outside the CTA's 0 bytes of shared memory" \
+    "$run" --functional --ptx "$ptx/memory.ptx" --entry dynshared --grid 1 --block 96 --arg "out:$tmp/d.bin:384"
+
+# %nwarpid is the SM's number of warp ids (default 48, --nwarpid), not the CTA's warps; %warpid is
+# below it. Two warps of 64 threads: out[0] = %nwarpid, out[1] = %warpid of thread 63.
+kptx nwarpid.ptx '.param .u64 out' '.reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>; ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %nwarpid; mov.u32 %r2, %warpid; mov.u32 %r3, %tid.x; st.global.u32 [%rd1], %r1;
+    setp.eq.u32 %p1, %r3, 63; @%p1 st.global.u32 [%rd1+4], %r2;'
+"$run" --functional --ptx "$tmp/nwarpid.ptx" --entry k --grid 1 --block 64 --arg "out:$tmp/nw.bin:8" >"$tmp/out" 2>"$tmp/err"
+check "%nwarpid reads 48 by default, %warpid the warp in the CTA" "[ \"\$(od -An -tu4 '$tmp/nw.bin' | tr -s ' ')\" = ' 48 1' ]"
+"$run" --functional --nwarpid 64 --ptx "$tmp/nwarpid.ptx" --entry k --grid 1 --block 64 --arg "out:$tmp/nw.bin:8" >"$tmp/out" 2>"$tmp/err"
+check "--nwarpid 64" "[ \"\$(od -An -tu4 '$tmp/nw.bin' | tr -s ' ')\" = ' 64 1' ]"
+expect "--nwarpid out of range" 2 "--nwarpid 16 is out of range (32 to 1024)" \
+    "$run" --functional --nwarpid 16 --ptx "$tmp/nwarpid.ptx" --entry k --grid 1 --block 64 --arg "out:$tmp/nw.bin:8"
+
 expect "unknown workload" 2 "unknown workload 'nosuch'" "$run" --functional --workload nosuch
 expect "unknown size" 2 "unknown size 'huge'" "$run" --functional --workload vecadd --size huge
 
@@ -116,3 +160,4 @@ expect "workload mismatch lists the first differing elements" 1 "c[0]: expected"
     --arg "out:$tmp/m.bin:160" --trace "$tmp/trace.txt" --stats >"$tmp/out" 2>"$tmp/err"
 check "--trace writes one line per warp instruction" \
     "[ \"\$(wc -l <'$tmp/trace.txt')\" -eq \"\$(sed -n 's/^warp instructions: //p' '$tmp/out')\" ] && grep -q 'warp 1 ifelse pc 5 mask 000000ff active 00000055  @%p1 bra' '$tmp/trace.txt'"
+exit $fail

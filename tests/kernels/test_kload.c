@@ -1,7 +1,7 @@
 /* test_kload — module layout: kernel parameter packing (alignment, by-value .b8 structs, type
  * conversion, errors naming the parameter), module .global/.const data with initialisers mapped in
- * the memory image, static/dynamic shared layout per kernel, local and call-parameter segments,
- * recursion detection. */
+ * the memory image (addresses in initialisers relocated), static/dynamic shared layout per kernel, local and
+ * call-parameter segments, recursion detection. */
 #include "kernels/kload.h"
 #include "kernels/ptx_parse.h"
 
@@ -175,6 +175,50 @@ static void test_module_data(void)
     rig_free(&r);
 }
 
+/* Address initialisers are written when the data is laid out: a .const table pointing into .global
+ * data declared before it, a 32-bit one, one with a negative addend, and one byte of an address. */
+static void test_address_initialisers(void)
+{
+    rig r;
+    rig_init(&r, ".version 7.0\n.target sm_70\n.address_size 64\n"
+                 ".global .align 4 .u32 pad;\n"
+                 ".global .align 4 .u32 g[4] = {1, 2, 3, 4};\n"
+                 ".const .align 4 .u32 c[2] = {5, 6};\n"
+                 ".const .align 8 .u64 tab[3] = {generic(g)+4, c, 9};\n"
+                 ".global .align 4 .u32 p32 = g+12;\n"
+                 ".global .align 8 .s64 pneg = generic(c)-8;\n"
+                 ".global .b8 hi[2] = {0xFF000000(generic(c)+4), 0xFF(generic(c)+4)};\n");
+    uint64_t ag = kload_sym_address(r.k, IR_NONE, ir_module_find_sym(r.m, IR_NONE, "g"));
+    uint64_t ac = kload_sym_address(r.k, IR_NONE, ir_module_find_sym(r.m, IR_NONE, "c"));
+    g_assert_cmpuint(ag, ==, KLOAD_GLOBALS_BASE + 4);
+    g_assert_cmpuint(ac, ==, KLOAD_CONST_BASE);
+    uint64_t tab[3], pneg;
+    uint32_t p32;
+    uint8_t hi[2];
+    g_assert_true(fmem_read(r.mem, kload_sym_address(r.k, IR_NONE, ir_module_find_sym(r.m, IR_NONE, "tab")),
+                            tab, sizeof tab));
+    g_assert_true(
+        fmem_read(r.mem, kload_sym_address(r.k, IR_NONE, ir_module_find_sym(r.m, IR_NONE, "p32")), &p32, 4));
+    g_assert_true(fmem_read(r.mem, kload_sym_address(r.k, IR_NONE, ir_module_find_sym(r.m, IR_NONE, "pneg")),
+                            &pneg, 8));
+    g_assert_true(
+        fmem_read(r.mem, kload_sym_address(r.k, IR_NONE, ir_module_find_sym(r.m, IR_NONE, "hi")), hi, 2));
+    g_assert_cmpuint(tab[0], ==, ag + 4);
+    g_assert_cmpuint(tab[1], ==, ac);
+    g_assert_cmpuint(tab[2], ==, 9);
+    g_assert_cmpuint(p32, ==, (uint32_t)(ag + 12));
+    g_assert_cmpuint(pneg, ==, ac - 8);
+    g_assert_cmpuint(hi[0], ==, ((ac + 4) >> 24) & 0xff);
+    g_assert_cmpuint(hi[1], ==, (ac + 4) & 0xff);
+    /* What the pointers point at. */
+    uint32_t v;
+    g_assert_true(fmem_read(r.mem, tab[0], &v, 4));
+    g_assert_cmpuint(v, ==, 2);
+    g_assert_true(fmem_read(r.mem, p32, &v, 4));
+    g_assert_cmpuint(v, ==, 4);
+    rig_free(&r);
+}
+
 static void test_shared_local_layout(void)
 {
     rig r;
@@ -306,6 +350,7 @@ int main(int argc, char **argv)
     g_test_add_func("/kload/param-layout-and-pack", test_param_layout_and_pack);
     g_test_add_func("/kload/pack-errors", test_pack_errors);
     g_test_add_func("/kload/module-data", test_module_data);
+    g_test_add_func("/kload/address-initialisers", test_address_initialisers);
     g_test_add_func("/kload/shared-local-layout", test_shared_local_layout);
     g_test_add_func("/kload/recursion", test_recursion);
     g_test_add_func("/kload/generic-map", test_generic_map);

@@ -1,6 +1,7 @@
 /* test_launch_cli — the launch command line shared by gpusc-run and the testbenches
  * (kernels/launch_cli.h): --grid/--block dimensions, each --arg form (scalars by PTX type, in:,
- * out:, inout:, bytes:) and its errors, writing the output buffers, and the launch checks. */
+ * out:, inout:, bytes:) and its errors, writing the output buffers, and the launch checks (resource
+ * bounds included). */
 #include "kernels/frun.h"
 #include "kernels/launch_cli.h"
 #include "kernels/ptx_parse.h"
@@ -290,6 +291,55 @@ static void test_check(void)
     rig_free(&r);
 }
 
+/* The resource bounds of every device: local memory per thread (the module's whole local segment)
+ * and shared memory per CTA (static + dynamic, the 4 GiB shared window); nothing is allocated. */
+static void expect_bounds(const char *text, const char *entry, unsigned dyn, const char *frag)
+{
+    GError *gerr = NULL;
+    ir_module *m = ptx_parse_string(text, -1, "bounds.ptx", &gerr);
+    g_assert_no_error(gerr);
+    fmem *mem = fmem_new();
+    GString *err = g_string_new(NULL);
+    kload_module *k = kload_module_new(m, mem, err);
+    g_assert_nonnull(k);
+    wl_launch l = {.entry = entry, .grid = {1, 1, 1}, .block = {1024, 1, 1}, .shared_bytes = dyn};
+    uint32_t e;
+    int rc = launch_cli_check(k, m, &l, &e, err);
+    if (!frag)
+        g_assert_cmpint(rc, ==, 0);
+    else if (rc != 1 || strcmp(err->str, frag) != 0)
+        g_error("%s: got %d '%s', wanted '%s'", entry, rc, err->str, frag);
+    kload_module_free(k);
+    fmem_free(mem);
+    g_string_free(err, TRUE);
+    ir_module_free(m);
+}
+
+static void test_resource_bounds(void)
+{
+#define HDR ".version 7.0\n.target sm_70\n.address_size 64\n"
+    const char *local_max = HDR ".visible .entry k() { .local .b8 l[524288]; ret; }\n";
+    const char *local_over = HDR ".visible .entry k() { .local .b8 l[524288]; ret; }\n"
+                                 ".func f() { .local .b8 m[4]; ret; }\n";
+    const char *shared = HDR ".extern .shared .align 16 .b8 dyn[];\n"
+                             ".visible .entry k() { .shared .align 16 .b8 s[3221225472]; ret; }\n"
+                             ".visible .entry huge() { .shared .b8 s[99999999999]; ret; }\n";
+#undef HDR
+    expect_bounds(local_max, "k", 0, NULL);
+    expect_bounds(
+        local_over, "k", 0,
+        "bounds.ptx: kernel k: 524296 bytes of local memory per thread (the .local variables of the "
+        "module's functions), more than 524288 (CUDA's limit)");
+    expect_bounds(shared, "k", 1024u << 20, NULL);
+    expect_bounds(shared, "k", (1024u << 20) + 1,
+                  "bounds.ptx: kernel k: a CTA needs 4294967297 bytes of shared memory (3221225472 static + "
+                  "1073741825 dynamic), more than the 4294967296 bytes a shared address can reach");
+    expect_bounds(
+        shared, "huge", 0,
+        "bounds.ptx: kernel huge: a CTA needs 99999999999 bytes of shared memory (99999999999 static + 0 "
+        "dynamic), more than the 4294967296 bytes a shared address can reach");
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -298,6 +348,7 @@ int main(int argc, char **argv)
     g_test_add_func("/launch_cli/bytes", test_bytes);
     g_test_add_func("/launch_cli/buffers", test_buffers);
     g_test_add_func("/launch_cli/positions", test_positions);
+    g_test_add_func("/launch_cli/resource-bounds", test_resource_bounds);
     g_test_add_func("/launch_cli/check", test_check);
     return g_test_run();
 }

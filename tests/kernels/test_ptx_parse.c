@@ -256,6 +256,80 @@ static void test_initialisers(void)
     ir_module_free(m);
 }
 
+/* Address initialisers: generic(sym), sym, +N / -N, in scalars and array elements (mixed with
+ * literals), the mask form on bytes, a function-scope .global pointing at a module one; recorded in
+ * init_addrs (the elements' bytes stay zero for the loader) and printed back as written. */
+static void test_address_initialisers(void)
+{
+    ir_module *m =
+        parse_ok(HEADER ".global .align 4 .u32 g[4] = {10, 20, 30, 40};\n"
+                        ".const .align 4 .u32 c[2] = {1, 2};\n"
+                        ".global .align 8 .u64 p = generic(g)+4;\n"
+                        ".global .align 8 .u64 tab[4] = {generic(g), 5, c+8, generic(c)-4};\n"
+                        ".global .align 4 .b32 p32 = g;\n"
+                        ".global .align 8 .b8 rec[3] = {7, 0xFF(generic(g)+12), 0xFF00(generic(g)+12)};\n"
+                        ".const .align 8 .u64 self = generic(self);\n"
+                        ".visible .entry k()\n{\n\t.global .align 8 .u64 fp = generic(g)+8;\n\tret;\n}\n");
+    uint32_t gi = ir_module_find_sym(m, IR_NONE, "g"), ci = ir_module_find_sym(m, IR_NONE, "c");
+    const ir_sym *p = find_sym(m, NULL, "p");
+    g_assert_nonnull(p->init_addrs);
+    g_assert_cmpuint(p->init_addrs->len, ==, 1);
+    const ir_init_addr *a = &g_array_index(p->init_addrs, ir_init_addr, 0);
+    g_assert_cmpuint(a->elem, ==, 0);
+    g_assert_cmpuint(a->sym, ==, gi);
+    g_assert_true(a->generic);
+    g_assert_cmpint(a->addend, ==, 4);
+    g_assert_cmpuint(a->mask_byte, ==, 0);
+    static const uint8_t zero[8];
+    g_assert_cmpmem(p->init, 8, zero, 8);
+    const ir_sym *tab = find_sym(m, NULL, "tab");
+    g_assert_cmpuint(tab->size, ==, 32);
+    g_assert_cmpuint(tab->init_addrs->len, ==, 3);
+    const ir_init_addr *a0 = &g_array_index(tab->init_addrs, ir_init_addr, 0);
+    const ir_init_addr *a2 = &g_array_index(tab->init_addrs, ir_init_addr, 1);
+    const ir_init_addr *a3 = &g_array_index(tab->init_addrs, ir_init_addr, 2);
+    g_assert_cmpuint(a0->elem, ==, 0);
+    g_assert_cmpint(a0->addend, ==, 0);
+    g_assert_cmpuint(a2->elem, ==, 2);
+    g_assert_cmpuint(a2->sym, ==, ci);
+    g_assert_false(a2->generic);
+    g_assert_cmpint(a2->addend, ==, 8);
+    g_assert_cmpuint(a3->elem, ==, 3);
+    g_assert_true(a3->generic);
+    g_assert_cmpint(a3->addend, ==, -4);
+    uint64_t five = 5;
+    g_assert_cmpmem(tab->init + 8, 8, &five, 8);
+    const ir_sym *p32 = find_sym(m, NULL, "p32");
+    g_assert_cmpuint(g_array_index(p32->init_addrs, ir_init_addr, 0).sym, ==, gi);
+    g_assert_false(g_array_index(p32->init_addrs, ir_init_addr, 0).generic);
+    const ir_sym *rec = find_sym(m, NULL, "rec");
+    g_assert_cmpuint(rec->init[0], ==, 7);
+    g_assert_cmpuint(rec->init_addrs->len, ==, 2);
+    g_assert_cmpuint(g_array_index(rec->init_addrs, ir_init_addr, 0).elem, ==, 1);
+    g_assert_cmpuint(g_array_index(rec->init_addrs, ir_init_addr, 0).mask_byte, ==, 1);
+    g_assert_cmpuint(g_array_index(rec->init_addrs, ir_init_addr, 1).mask_byte, ==, 2);
+    g_assert_cmpint(g_array_index(rec->init_addrs, ir_init_addr, 1).addend, ==, 12);
+    const ir_sym *self = find_sym(m, NULL, "self");
+    g_assert_cmpuint(g_array_index(self->init_addrs, ir_init_addr, 0).sym, ==,
+                     ir_module_find_sym(m, IR_NONE, "self"));
+    const ir_sym *fp = find_sym(m, ir_module_find_func(m, "k"), "fp");
+    g_assert_cmpuint(g_array_index(fp->init_addrs, ir_init_addr, 0).sym, ==, gi);
+    /* Printed as written; print -> parse -> print is a fixpoint. */
+    char *t1 = print_module(m);
+    g_assert_nonnull(strstr(t1, ".u64 p = generic(g)+4;"));
+    g_assert_nonnull(strstr(t1, ".u64 tab[4] = {generic(g), 5, c+8, generic(c)-4};"));
+    g_assert_nonnull(strstr(t1, ".b32 p32 = g;"));
+    g_assert_nonnull(strstr(t1, ".b8 rec[3] = {7, 0xFF(generic(g)+12), 0xFF00(generic(g)+12)};"));
+    g_assert_nonnull(strstr(t1, ".u64 fp = generic(g)+8;"));
+    ir_module *m2 = parse_ok(t1);
+    char *t2 = print_module(m2);
+    g_assert_cmpstr(t1, ==, t2);
+    g_free(t1);
+    g_free(t2);
+    ir_module_free(m2);
+    ir_module_free(m);
+}
+
 static void test_function_data(void)
 {
     ir_module *m = parse_ok(HEADER ".visible .entry k()\n.maxntid 256, 1, 1\n.minnctapersm 2\n{\n"
@@ -858,6 +932,62 @@ static void test_roundtrip_files(void)
     g_free(corpus);
 }
 
+/* atom and red accept exactly the operation x type pairs of the PTX ISA: every operation with every
+ * scalar type, against a table written here independently of the parser's. */
+static void test_atom_types(void)
+{
+    static const char *const types[] = { "b16", "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64",
+                                         "f16" };
+    static const struct { const char *op, *ok; } table[] = {
+        { "and", "b32 b64" }, { "or", "b32 b64" }, { "xor", "b32 b64" }, { "exch", "b32 b64" },
+        { "cas", "b16 b32 b64" }, { "add", "u32 s32 u64 f32 f64 f16" }, { "inc", "u32" }, { "dec", "u32" },
+        { "min", "u32 s32 u64 s64" }, { "max", "u32 s32 u64 s64" },
+    };
+    unsigned accepted = 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(table); i++) {
+        for (size_t j = 0; j < G_N_ELEMENTS(types); j++) {
+            const char *t = types[j];
+            const char *reg = t[1] == '1'   ? "%rs1"
+                              : t[1] == '3' ? (t[0] == 'f' ? "%f1" : "%r1")
+                                            : (t[0] == 'f' ? "%fd1" : "%rd1");
+            bool want = strstr(table[i].ok, t) != NULL;
+            bool cas = strcmp(table[i].op, "cas") == 0;
+            const char *noftz = strcmp(t, "f16") == 0 ? ".noftz" : "";
+            for (int red = 0; red < 2; red++) {
+                if (red && (cas || strcmp(table[i].op, "exch") == 0))
+                    continue; /* red has neither */
+                char *line =
+                    red ? g_strdup_printf("\tred.global.%s%s.%s [%%rd2], %s;\n", table[i].op, noftz, t, reg)
+                        : g_strdup_printf("\tatom.global.%s%s.%s %s, [%%rd2], %s%s%s;\n", table[i].op, noftz,
+                                          t, reg, reg, cas ? ", " : "", cas ? reg : "");
+                char *text = g_strconcat(KERNEL_HEAD, line, "\tret;\n}\n", NULL);
+                g_free(line);
+                GError *err = NULL;
+                ir_module *m = ptx_parse_string(text, -1, "atom.ptx", &err);
+                if ((m != NULL) != want)
+                    g_error("%s.%s.%s: %s, want %s", red ? "red" : "atom", table[i].op, t,
+                            m ? "accepted" : err->message, want ? "accepted" : "an error");
+                if (!m) {
+                    unsigned lineno = 1;
+                    for (const char *c = KERNEL_HEAD; *c; c++)
+                        lineno += *c == '\n';
+                    char *where = g_strdup_printf("atom.ptx:%u:2: bad type .%s for %s.%s (it takes ", lineno,
+                                                  t, red ? "red" : "atom", table[i].op);
+                    if (!g_str_has_prefix(err->message, where))
+                        g_error("%s: want %s...", err->message, where);
+                    g_free(where);
+                }
+                accepted += m != NULL;
+                ir_module_free(m);
+                g_clear_error(&err);
+                g_free(text);
+            }
+        }
+    }
+    /* 27 pairs for atom, 22 for red (no exch, no cas). */
+    g_assert_cmpuint(accepted, ==, 27 + 22);
+}
+
 static void test_roundtrip_instructions(void)
 {
     GString *all = g_string_new(KERNEL_HEAD);
@@ -1088,6 +1218,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ptx/labels", test_labels);
     g_test_add_func("/ptx/calls-and-scopes", test_calls_and_scopes);
     g_test_add_func("/ptx/initialisers", test_initialisers);
+    g_test_add_func("/ptx/address-initialisers", test_address_initialisers);
+    g_test_add_func("/ptx/atom-types", test_atom_types);
     g_test_add_func("/ptx/function-data", test_function_data);
     g_test_add_func("/ptx/immediates", test_immediates);
     g_test_add_func("/ptx/instruction-table", test_instruction_table);

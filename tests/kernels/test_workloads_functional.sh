@@ -13,11 +13,12 @@ names=$("$run" --list-workloads | cut -f1)
 if [ -z "$names" ]; then
     echo "1..1"
     echo "not ok 1 - gpusc-run --list-workloads lists nothing"
-    exit 0
+    exit 1
 fi
 n=$(echo "$names" | wc -l)
 echo "1..$((2 * n))"
 i=0
+fail=0
 check() { # name, then the gpusc-run options
     name=$1
     shift
@@ -28,6 +29,7 @@ check() { # name, then the gpusc-run options
         echo "ok $i - $name"
     else
         echo "not ok $i - $name: exit $rc"
+        fail=1
         echo "$out" | head -20 | sed 's/^/# /'
     fi
 }
@@ -35,3 +37,4 @@ for w in $names; do
     check "$w ($size)" --workload "$w"
     check "$w ($size, shuffled schedule, race check)" --workload "$w" --schedule-seed 1 --quantum 16 --race-check
 done
+exit $fail

@@ -210,6 +210,83 @@ static void test_mshr(void)
     cache_mshr_free(m);
 }
 
+/* The MSHR table against a plain model (a list of entries searched linearly), over random
+ * operations on few line addresses (so entries collide in the index, are deleted from the middle of
+ * probe runs, and come back): every status, every released request and the occupancy agree. */
+typedef struct {
+    uint64_t line;
+    uint64_t req[8];
+    unsigned n, next;
+    bool ready, used;
+    unsigned ready_seq;
+} ref_entry;
+
+static void test_mshr_random(void)
+{
+    enum { ENTRIES = 6, MERGE = 3, LINES = 24, STEPS = 200000 };
+    cache_mshr *m = cache_mshr_new(ENTRIES, MERGE);
+    ref_entry ref[ENTRIES] = {{0}};
+    unsigned seq = 0, id = 0;
+    GRand *r = g_rand_new_with_seed(7);
+    for (unsigned step = 0; step < STEPS; step++) {
+        uint64_t line = (uint64_t)g_rand_int_range(r, 0, LINES) * 4096; /* same low bits */
+        ref_entry *e = NULL;
+        unsigned used = 0;
+        for (unsigned i = 0; i < ENTRIES; i++) {
+            used += ref[i].used;
+            if (ref[i].used && ref[i].line == line)
+                e = &ref[i];
+        }
+        g_assert_cmpuint(cache_mshr_used(m), ==, used);
+        g_assert_cmpint(cache_mshr_pending(m, line), ==, e && !e->ready);
+        switch (g_rand_int_range(r, 0, 3)) {
+        case 0: { /* a request for the line */
+            cache_mshr_status want = e && !e->ready
+                                         ? (e->n >= MERGE ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED)
+                                     : e || used == ENTRIES ? CACHE_MSHR_FULL
+                                                            : CACHE_MSHR_NEW;
+            g_assert_cmpint(cache_mshr_check(m, line), ==, want);
+            g_assert_cmpint(cache_mshr_add(m, line, id), ==, want);
+            if (want == CACHE_MSHR_MERGED) {
+                e->req[e->n++] = id;
+            } else if (want == CACHE_MSHR_NEW) {
+                for (e = ref; e->used; e++)
+                    ;
+                *e = (ref_entry){.line = line, .req = {id}, .n = 1, .used = true};
+            }
+            id++;
+            break;
+        }
+        case 1: /* its fill */
+            g_assert_cmpint(cache_mshr_mark_ready(m, line), ==, e && !e->ready);
+            if (e && !e->ready) {
+                e->ready = true;
+                e->ready_seq = seq++;
+            }
+            break;
+        default: { /* release one request of the oldest ready entry */
+            ref_entry *o = NULL;
+            for (unsigned i = 0; i < ENTRIES; i++)
+                if (ref[i].used && ref[i].ready && (!o || ref[i].ready_seq < o->ready_seq))
+                    o = &ref[i];
+            uint64_t req, la;
+            g_assert_cmpint(cache_mshr_has_ready(m), ==, o != NULL);
+            g_assert_cmpint(cache_mshr_next_ready(m, &req, &la), ==, o != NULL);
+            if (o) {
+                g_assert_cmpuint(req, ==, o->req[o->next]);
+                g_assert_cmpuint(la, ==, o->line);
+                if (++o->next == o->n)
+                    o->used = false;
+            }
+        }
+        }
+        if (e)
+            g_assert_cmpuint(cache_mshr_merged(m, line), ==, e->used ? e->n - e->next : 0);
+    }
+    g_rand_free(r);
+    cache_mshr_free(m);
+}
+
 static void test_read_path(void)
 {
     cache_tags *t = tags_new(2, 2, CACHE_INDEX_LINEAR);
@@ -352,6 +429,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cache/lru", test_lru_order);
     g_test_add_func("/cache/reservation-fail", test_reservation_fail);
     g_test_add_func("/cache/mshr", test_mshr);
+    g_test_add_func("/cache/mshr-random", test_mshr_random);
     g_test_add_func("/cache/read-path", test_read_path);
     g_test_add_func("/cache/l1d-policy", test_l1d_policy);
     g_test_add_func("/cache/victim-tag-array", test_victim_tag_array);

@@ -211,6 +211,69 @@ static void test_smem_wide(void)
     g_assert_cmpuint(coalesce_smem_cycles(&a, &c, NULL), ==, 1);
 }
 
+/* Transactions against the definition, byte by byte: every byte a lane touches is in the
+ * transaction of its segment (within the lane's part), which serves that lane; a part's
+ * transactions are sorted by address. Random accesses: unaligned, all sizes, segment sizes from 4
+ * to the maximum (a lane may span two segments), whole warp and parts. */
+static void test_random_vs_bytes(void)
+{
+    GRand *r = g_rand_new_with_seed(11);
+    const unsigned sizes[] = {1, 2, 4, 8, 16};
+    for (unsigned iter = 0; iter < 20000; iter++) {
+        coalesce_access a = {.lanes = 32, .active = g_rand_int(r), .size = sizes[g_rand_int_range(r, 0, 5)]};
+        /* segment >= size: a lane spans at most two segments, so at most COALESCE_MAX_TXNS */
+        unsigned segment = 4u << g_rand_int_range(r, 0, 7); /* 4 .. 256 */
+        while (segment < a.size)
+            segment *= 2;
+        unsigned lpp = (unsigned[]){0, 8, 16}[g_rand_int_range(r, 0, 3)];
+        uint64_t base = (uint64_t)g_rand_int_range(r, 0, 1 << 20);
+        unsigned spread = (unsigned[]){4, 64, 4096}[g_rand_int_range(r, 0, 3)];
+        for (unsigned l = 0; l < 32; l++)
+            a.addr[l] = base + (uint64_t)g_rand_int_range(r, 0, (gint32)spread);
+        coalesce_txn out[COALESCE_MAX_TXNS], want[COALESCE_MAX_TXNS];
+        unsigned n = coalesce_transactions(&a, segment, lpp, out);
+        /* the reference */
+        unsigned m = 0, part = lpp ? lpp : 32;
+        for (unsigned p0 = 0; p0 < 32; p0 += part) {
+            unsigned first = m;
+            for (unsigned l = p0; l < p0 + part; l++) {
+                if (!(a.active >> l & 1))
+                    continue;
+                for (unsigned b = 0; b < a.size; b++) {
+                    uint64_t byte = a.addr[l] + b, sb = byte & ~(uint64_t)(segment - 1);
+                    unsigned i = first;
+                    while (i < m && want[i].addr != sb)
+                        i++;
+                    if (i == m) {
+                        memset(&want[m], 0, sizeof want[m]);
+                        want[m].addr = sb;
+                        want[m].size = segment;
+                        m++;
+                    }
+                    unsigned off = (unsigned)(byte - sb);
+                    want[i].byte_mask[off / 64] |= UINT64_C(1) << (off % 64);
+                    want[i].lanes |= 1u << l;
+                }
+            }
+            for (unsigned i = first + 1; i < m; i++) /* sort the part by address */
+                for (unsigned j = i; j > first && want[j - 1].addr > want[j].addr; j--) {
+                    coalesce_txn t = want[j];
+                    want[j] = want[j - 1];
+                    want[j - 1] = t;
+                }
+        }
+        g_assert_cmpuint(n, ==, m);
+        for (unsigned i = 0; i < n; i++) {
+            g_assert_cmpuint(out[i].addr, ==, want[i].addr);
+            g_assert_cmpuint(out[i].size, ==, want[i].size);
+            g_assert_cmpuint(out[i].lanes, ==, want[i].lanes);
+            for (unsigned w = 0; w < G_N_ELEMENTS(out[i].byte_mask); w++)
+                g_assert_cmpuint(out[i].byte_mask[w], ==, want[i].byte_mask[w]);
+        }
+    }
+    g_rand_free(r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -220,6 +283,7 @@ int main(int argc, char **argv)
     g_test_add_func("/coalesce/same-address", test_same_address);
     g_test_add_func("/coalesce/wide", test_wide_accesses);
     g_test_add_func("/coalesce/parts", test_parts);
+    g_test_add_func("/coalesce/random-vs-bytes", test_random_vs_bytes);
     g_test_add_func("/coalesce/smem-conflicts", test_smem_conflicts);
     g_test_add_func("/coalesce/smem-broadcast", test_smem_broadcast);
     g_test_add_func("/coalesce/smem-wide", test_smem_wide);

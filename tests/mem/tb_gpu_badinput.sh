@@ -12,6 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 dd if=/dev/zero of="$tmp/z.bin" bs=4096 count=1 2>/dev/null
 echo "1..11"
 i=0
+fail=0
 expect() { # name, status, message fragment, tb-gpu options...
     name=$1 st=$2 msg=$3
     shift 3
@@ -22,6 +23,7 @@ expect() { # name, status, message fragment, tb-gpu options...
         echo "ok $i - $name"
     else
         echo "not ok $i - $name: exit $rc"
+        fail=1
         sed 's/^/# /' "$tmp/err" | head -5
     fi
 }
@@ -42,3 +44,4 @@ expect "DRAM row size not a power of two" 1 "row_bytes 1000 is not a power of tw
 expect "watchdog dumps the warps and the memory side" 1 "in service" \
     --workload vecadd --size tiny --set gpu.sms=2 --set dram.latency=50000 --watchdog 2000
 expect "L2 line size not a power of two" 1 "gpusc: tb.gpu.l2_0:" --set l2.line_bytes=96
+exit $fail

@@ -37,9 +37,10 @@ cycles() { # o3, then extra options
 }
 echo "1..12"
 i=0
+fail=0
 check() { # name, got, want
     i=$((i + 1))
-    if [ -n "$2" ] && [ "$2" -eq "$3" ]; then echo "ok $i - $1: $2"; else echo "not ok $i - $1: got '$2', want $3"; sed 's/^/# /' "$tmp/err" | head -5; fi
+    if [ -n "$2" ] && [ "$2" -eq "$3" ]; then echo "ok $i - $1: $2"; else echo "not ok $i - $1: got '$2', want $3"; fail=1; sed 's/^/# /' "$tmp/err" | head -5; fi
 }
 k2=$(cycles 0)
 k3=$(cycles 2048)
@@ -64,3 +65,4 @@ check "L2 miss - hit, B = 8, Ld = 200" \
 # the miss - hit difference does not depend on the L2 latency (both pass the ROP once)
 check "K2 - K3 difference independent of l2.latency" \
     $(($(cycles 2048 --set l2.latency=60) - $(cycles 0 --set l2.latency=60))) 106
+exit $fail

@@ -13,6 +13,7 @@ np=$(echo "$presets" | wc -l)
 nw=$(echo "$names" | wc -l)
 echo "1..$((np + 3))"
 i=0
+fail=0
 for p in $presets; do
     i=$((i + 1))
     bad=""
@@ -27,6 +28,7 @@ for p in $presets; do
         echo "ok $i - preset $p: $nw workloads pass"
     else
         echo "not ok $i - preset $p: failed:$bad"
+        fail=1
         echo "# $msg"
     fi
 done
@@ -36,15 +38,16 @@ d=$(dump ccws)
 if echo "$d" | grep -q '^sms=30$' && echo "$d" | grep -q '^mem_channels=8$' && echo "$d" | grep -q '^bytes_per_cycle=8$' &&
     echo "$d" | grep -q '^queue_depth=32$'; then
     echo "ok $i - ccws: 30 SMs, 8 channels, DRAM 8 B/cycle, queue 32"
-else echo "not ok $i - ccws memory-side numbers"; fi
+else echo "not ok $i - ccws memory-side numbers"; fail=1; fi
 i=$((i + 1))
 d=$(dump malekeh)
 if echo "$d" | grep -q '^sm_kind=subcore_sm$' && echo "$d" | grep -q '^sets=128$' && echo "$d" | grep -q '^latency=169$' &&
     echo "$d" | grep -q '^latency=90$'; then
     echo "ok $i - malekeh: sub-core SMs, 1 MB L2 in 8 slices, L2 and DRAM latencies"
-else echo "not ok $i - malekeh memory-side numbers"; fi
+else echo "not ok $i - malekeh memory-side numbers"; fail=1; fi
 i=$((i + 1))
 out=$("$tb" --preset vws --workload vecadd --size tiny --no-trace 2>&1)
 if echo "$out" | grep -q 'over 2 slices' && echo "$out" | grep -q 'over 1 channels'; then
     echo "ok $i - vws: one SM, 1 channel, 2 L2 slices"
-else echo "not ok $i - vws machine shape"; fi
+else echo "not ok $i - vws machine shape"; fail=1; fi
+exit $fail

@@ -13,8 +13,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-scaling.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..8"
 i=0
+fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
-nok() { i=$((i + 1)); echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | tail -10; }
+nok() { i=$((i + 1)); fail=1; echo "not ok $i - $1"; [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | tail -10; }
 prev=0
 first=0
 for n in 1 4 15; do
@@ -41,3 +42,4 @@ PY
 done
 if [ "$prev" -gt 0 ] && [ "$prev" -le $((first * 15)) ]; then ok "15 SMs within 15x the 1-SM cycles ($prev vs $first)"; else nok "15 SMs: $prev cycles vs $first on 1 SM"; fi
 if grep -q '^L2: .* over 12 slices' "$tmp/out" && grep -q '^DRAM: .* over 6 channels' "$tmp/out"; then ok "memory summary printed"; else nok "memory summary"; fi
+exit $fail

@@ -12,7 +12,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-wave.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..8"
 i=0
-check() { i=$((i + 1)); if eval "$2"; then echo "ok $i - $1"; else echo "not ok $i - $1"; fi; }
+fail=0
+check() { i=$((i + 1)); if eval "$2"; then echo "ok $i - $1"; else echo "not ok $i - $1"; fail=1; fi; }
 "$tb" --workload vecadd --size tiny --trace 'tb.gpu.l2_0,tb.gpu.icnt,tb.gpu.dram0' --vcd "$tmp/w.vcd" >"$tmp/out" 2>&1
 check "tb-gpu runs with tracing" "[ $? -eq 0 ] && grep -q '^tb-gpu: vecadd: PASS' '$tmp/out'"
 check "VCD and .gtkw written" "[ -s '$tmp/w.vcd' ] && [ -s '$tmp/w.gtkw' ]"
@@ -38,3 +39,4 @@ if [ -n "$VCD2FST" ] && command -v "$VCD2FST" >/dev/null 2>&1; then
 else
     i=$((i + 1)); echo "ok $i # SKIP vcd2fst (GTKWave) not found"
 fi
+exit $fail

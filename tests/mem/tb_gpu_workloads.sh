@@ -13,11 +13,12 @@ policies="lrr gto oldest two_level_active:6:0:1"
 if [ -z "$names" ]; then
     echo "1..1"
     echo "not ok 1 - tb-gpu --list-workloads lists nothing"
-    exit 0
+    exit 1
 fi
 n=$(echo "$names" | wc -l)
 echo "1..$((4 * n))"
 i=0
+fail=0
 for w in $names; do
     for p in $policies; do
         i=$((i + 1))
@@ -28,7 +29,9 @@ for w in $names; do
             echo "ok $i - $w $size $p: $cycles cycles"
         else
             echo "not ok $i - $w $size $p: exit $rc"
+            fail=1
             echo "$out" | grep -v '^tb\.' | tail -15 | sed 's/^/# /'
         fi
     done
 done
+exit $fail

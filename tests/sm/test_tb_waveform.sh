@@ -10,6 +10,7 @@ tb="$top_builddir/testbench/tb-sm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..7"
+fail=0
 if "$tb" --workload vecadd --size tiny --vcd "$tmp/tb-sm.vcd" --trace 'tb.sm0.issue,tb.sm0.issue_exec0,tb.sm0.issue_ldst' \
     --set issue.log="$tmp/log" --stats-json "$tmp/stats.json" >"$tmp/out" 2>&1; then
     echo "ok 1 - tb-sm vecadd tiny runs with a VCD"
@@ -45,13 +46,13 @@ bad=$(awk -v p="$period" '
         if (wv[b] != $3) { print "cycle " $1 ": log warp " $3 ", VCD warp=" wv[b]; exit }
     }' "$tmp/issued" "$tmp/warp" "$tmp/bycycle")
 if [ -z "$bad" ] && [ -s "$tmp/bycycle" ]; then echo "ok 2 - VCD issue count and warp match the issue log at every logged cycle"
-else echo "not ok 2 - VCD vs log: ${bad:-empty log}"; fi
+else echo "not ok 2 - VCD vs log: ${bad:-empty log}"; fail=1; fi
 logged=$(wc -l <"$tmp/log")
 stat=$(tr ',' '\n' <"$tmp/stats.json" | grep -A1 '"warp_instrs"' | sed -n 's/.*"value": *\([0-9]*\).*/\1/p' | head -1)
 if [ "$logged" = "$stat" ]; then echo "ok 3 - issue log lines = warp_instrs statistic ($stat)"
-else echo "not ok 3 - issue log has $logged lines, warp_instrs is $stat"; fi
+else echo "not ok 3 - issue log has $logged lines, warp_instrs is $stat"; fail=1; fi
 if [ -s "$tmp/tb-sm.gtkw" ] && grep -q 'issued' "$tmp/tb-sm.gtkw"; then echo "ok 4 - .gtkw written beside the VCD"
-else echo "not ok 4 - no .gtkw beside the VCD"; fi
+else echo "not ok 4 - no .gtkw beside the VCD"; fail=1; fi
 # The issue -> unit FIFOs: every field of issued_t but the OPAQUE ones, the put strobe, the occupancy.
 missing=""
 for scope in issue_exec0 issue_ldst; do
@@ -61,7 +62,7 @@ for scope in issue_exec0 issue_ldst; do
 done
 if [ -z "$missing" ] && grep -q 'tb.sm0.issue_exec0.warp' "$tmp/tb-sm.gtkw"; then
     echo "ok 5 - the issue -> exec/ldst FIFOs are traced (put, fields, occupancy) and in the .gtkw"
-else echo "not ok 5 - FIFO signals missing from the VCD or .gtkw:$missing"; fi
+else echo "not ok 5 - FIFO signals missing from the VCD or .gtkw:$missing"; fail=1; fi
 # Cycles where a put strobe is high -> "cycle warp" (the warp field at that cycle), for both FIFOs.
 last=$(awk '/^#/ { t = substr($1, 2) } END { print t }' "$tmp/tb-sm.vcd")
 put_cycles() { # scope
@@ -90,10 +91,11 @@ bad=$(awk '
     END { for (c in n) if (!(c in seen)) { print "cycle " c ": the log lists an issue, no put strobe is high"; exit } }
     ' "$tmp/log" "$tmp/puts")
 if [ -z "$bad" ] && [ -s "$tmp/puts" ]; then echo "ok 6 - issue -> unit FIFO put strobes high exactly in the logged cycles, with the logged warp"
-else echo "not ok 6 - FIFO put strobes vs log: ${bad:-no put strobe}"; fi
+else echo "not ok 6 - FIFO put strobes vs log: ${bad:-no put strobe}"; fail=1; fi
 # Deterministic: everything traced, twice (a field left uninitialised in an item shows up here).
 for i in 1 2; do
     "$tb" --workload vecadd --size tiny --vcd "$tmp/all$i.vcd" --trace='*' >"$tmp/out$i" 2>&1
 done
 if [ -s "$tmp/all1.vcd" ] && cmp -s "$tmp/all1.vcd" "$tmp/all2.vcd"; then echo "ok 7 - two runs traced whole give byte-identical VCDs"
-else echo "not ok 7 - two runs traced whole differ: $(cmp "$tmp/all1.vcd" "$tmp/all2.vcd" 2>&1)"; fi
+else echo "not ok 7 - two runs traced whole differ: $(cmp "$tmp/all1.vcd" "$tmp/all2.vcd" 2>&1)"; fail=1; fi
+exit $fail
