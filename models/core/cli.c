@@ -269,7 +269,7 @@ static uint64_t clock_period(const cli_run *run)
     if (!blk_value_parse(p, ref.text, &v, &problem))
         cli_die("%s: [%s] %s: %s", ref.where, ref.section ? ref.section : run->top_name, p->name, problem);
     blk_value_clear(&v);
-    /* the core clock needs a high and a low half of at least 1 ps each (gsc_clock_new) */
+    /* gsc_clock_new refuses less than 2 ps (docs/sc-api.md): say so with the key's name */
     if (v.u == 1)
         cli_die("%s: [%s] %s: 1 is out of range: the core clock needs at least 2 ps", ref.where,
                 ref.section ? ref.section : run->top_name, p->name);
