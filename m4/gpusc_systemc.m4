@@ -5,6 +5,13 @@
 #   2. pkg-config `systemc` (Debian's libsystemc-dev installs systemc.pc);
 #   3. $SYSTEMC_HOME, when set;
 #   4. the compiler's default paths.
+# Why the option comes before pkg-config (issue 2 lists pkg-config first): --with-systemc=DIR is
+# given on purpose for one configure run, typically to build against a SystemC of one's own (another
+# version, a debug or sanitizer build) on a machine that also has libsystemc-dev. With pkg-config
+# first, the option would be ignored without a word exactly there, since pkg-config finds Debian's
+# systemc.pc whenever the package is installed. SYSTEMC_HOME stays after pkg-config: it is an
+# environment variable often left set from Accellera's install instructions, not a choice made for
+# this build, so it must not silently replace the system package.
 # A prefix (from 1 or 3) must hold include/systemc; its library directory is the first of
 # lib-linux64, lib64, lib that exists (Accellera's own `make install` uses lib-linux64).
 # Whatever was chosen must compile and link a SystemC program; otherwise configure stops with a

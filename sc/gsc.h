@@ -234,31 +234,40 @@ const char *gsc_fifo_name(const gsc_fifo *f);
  * ------------------------------------------------------------------------------------------- */
 
 typedef enum { GSC_IN, GSC_OUT } gsc_dir;
+/* The kind of channel a port is for. */
+typedef enum {
+    GSC_CHAN_ANY, /* either (the default of gsc_port_new) */
+    GSC_CHAN_LATCH,
+    GSC_CHAN_FIFO
+} gsc_chan_kind;
 
 gsc_port *gsc_port_new(gsc_module *m, const char *name, gsc_dir dir, const gsc_type *type);
-/* Bind to a latch or a FIFO. A type mismatch is a fatal error naming the port, the channel and
- * both types. A port left unbound is reported by gsc_elaborate. */
+/* Declare the kind of channel p must be bound to (before binding; block ports get it from their
+ * descriptor). Binding it to the other kind is then a fatal error naming the port, the channel and
+ * the kind expected. */
+void gsc_port_set_kind(gsc_port *p, gsc_chan_kind kind);
+/* Bind to a latch or a FIFO. Fatal errors, each naming the port and the channel: a type mismatch
+ * (with both types), the other kind than gsc_port_set_kind declared, a port already bound, and a
+ * second writer: a latch takes at most one out port (any number of in ports), a FIFO at most one
+ * out port and one in port (with two, the order of their puts or gets within a cycle would decide
+ * the result). A port left unbound is reported by gsc_elaborate. */
 void gsc_port_bind_latch(gsc_port *p, gsc_latch *l);
 void gsc_port_bind_fifo(gsc_port *p, gsc_fifo *f);
 const char *gsc_port_name(const gsc_port *p); /* full dotted name */
+gsc_dir gsc_port_dir(const gsc_port *p);
 bool gsc_port_bound(const gsc_port *p);
-/* The bound channel (NULL if not bound or of the other kind). */
+/* The bound channel; NULL if the port is not bound (yet); a fatal error naming the port and its
+ * channel if it is bound to the other kind. */
 gsc_latch *gsc_port_latch(const gsc_port *p);
 gsc_fifo *gsc_port_fifo(const gsc_port *p);
 
-/* Port access, for blocks that keep port handles. Equivalent to the channel calls above. */
-static inline const void *gsc_in_read(const gsc_port *p)
-{
-    return gsc_latch_read(gsc_port_latch(p));
-}
-static inline bool gsc_in_fresh(const gsc_port *p)
-{
-    return gsc_latch_fresh(gsc_port_latch(p));
-}
-static inline void gsc_out_write(const gsc_port *p, const void *v)
-{
-    gsc_latch_write(gsc_port_latch(p), v);
-}
+/* Port access to a latch, for blocks that keep port handles: gsc_in_read/gsc_in_fresh on an in
+ * port, gsc_out_write on an out port, the port bound to a latch; anything else (the other
+ * direction, a FIFO, an unbound port) is a fatal error naming the port. Otherwise equivalent to
+ * the latch calls above. */
+const void *gsc_in_read(const gsc_port *p);
+bool gsc_in_fresh(const gsc_port *p);
+void gsc_out_write(const gsc_port *p, const void *v);
 
 /* ---------------------------------------------------------------------------------------------
  * VCD tracing
@@ -282,8 +291,16 @@ static inline void gsc_out_write(const gsc_port *p, const void *v)
  * - Reproducible: at close the $date is set to a fixed date, so identical runs give identical
  *   files. One trace file per simulation. */
 void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);
-/* gsc_elaborate traces every field of every latch (as <latch full name>.<field>, OPAQUE fields
- * excepted) that the patterns select, with the field's width (0 = the full width of its C type). */
+/* gsc_elaborate traces, among what the patterns select (each signal by its own full name):
+ * - every field of every latch, as <latch>.<field> (OPAQUE fields excepted), with the field's width
+ *   (0 = the full width of its C type): the latest value written, from the cycle it was written;
+ * - for every FIFO: <fifo>.put, 1 bit, high in exactly the cycles an item was put (low from the
+ *   next cycle, even if nothing else runs then); <fifo>.<field> as for a latch, the fields of the last
+ *   item put (the last one if several were put in a cycle), from the cycle it was put; and
+ *   <fifo>.occupancy, the items stored at the end of the cycle, on as many bits as the depth needs.
+ *   A FIFO's type may therefore have no field named "put" or "occupancy" (gsc_fifo_new says so).
+ *   Tracing costs nothing on an untraced FIFO (one not-taken branch per put) and never changes a
+ *   run: same cycles, same gsc_activations(). */
 /* Trace a block-internal state variable by address (during elaboration; selected by the same
  * patterns). The address must stay valid for the whole run. name is relative to the module (full
  * name <module>.<name>). width in bits (1..64; 0 = the full width of ctype; ignored for F32/F64). */
@@ -296,6 +313,12 @@ unsigned gsc_trace_signal_width(unsigned i);
 bool gsc_trace_signal_is_real(unsigned i);
 /* Flush and close the trace file (also done at exit, and at the end of the window). */
 void gsc_trace_close(void);
+/* True once the trace file has been created: false when nothing was opened, or the run never
+ * reached the window's first cycle (no file is written then). */
+bool gsc_trace_written(void);
+/* After elaboration: the i-th pattern of gsc_trace_open (in the order given) that selected no
+ * signal at all, or NULL past the last one (a typo in --trace would otherwise give an empty VCD). */
+const char *gsc_trace_unmatched_pattern(unsigned i);
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,7 @@ extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_t
     l->w = 0;
     l->mirror = nullptr;
     l->on_change = nullptr;
+    l->writer = nullptr;
     gsc_traceable t{};
     t.latch = l;
     gsc_g.traceables.push_back(t);
@@ -127,6 +128,11 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
         gsc_fatal("fifo '%s': no type (or a type of size 0)", f->name.c_str());
     if (depth == 0)
         gsc_fatal("fifo '%s': depth must be at least 1", f->name.c_str());
+    /* <fifo>.put and <fifo>.occupancy are the trace's own signals beside <fifo>.<field> */
+    for (unsigned i = 0; i < type->n_fields; i++)
+        if (!strcmp(type->fields[i].name, "put") || !strcmp(type->fields[i].name, "occupancy"))
+            gsc_fatal("fifo '%s': type '%s' has a field named '%s', a name the FIFO's trace uses for itself",
+                      f->name.c_str(), type->name, type->fields[i].name);
     f->type = type;
     f->size = type->size;
     f->stride = round_up(type->size, 16);
@@ -137,6 +143,11 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->freed_at = NEVER;
     f->freed_n = 0;
     f->on_put = f->on_get = nullptr;
+    f->tr = nullptr;
+    f->producer = f->consumer = nullptr;
+    gsc_traceable t{};
+    t.fifo = f;
+    gsc_g.traceables.push_back(t);
     return f;
 }
 
@@ -161,6 +172,10 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     memcpy(f->items + (size_t)tail * f->stride, item, f->size);
     f->stamps[tail] = now;
     f->n++;
+    /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
+     * back from the ring, so that nothing more stays live here (and the wake-up stays a tail call). */
+    if (__builtin_expect(f->tr != nullptr, 0))
+        gsc_trace_fifo_put(f);
     if (f->on_put)
         gsc_wake(f->on_put, now + 1);
 }
@@ -221,8 +236,11 @@ extern "C" gsc_port *gsc_port_new(gsc_module *m, const char *name, gsc_dir dir, 
     need_elab("gsc_port_new", p->name);
     if (!type)
         gsc_fatal("port '%s': no type", p->name.c_str());
+    if (dir != GSC_IN && dir != GSC_OUT)
+        gsc_fatal("port '%s': direction %d is neither GSC_IN nor GSC_OUT", p->name.c_str(), (int)dir);
     p->m = m;
     p->dir = dir;
+    p->kind = GSC_CHAN_ANY;
     p->type = type;
     p->latch = nullptr;
     p->fifo = nullptr;
@@ -245,27 +263,61 @@ static bool same_type(const gsc_type *a, const gsc_type *b)
     return true;
 }
 
-static void check_bind(gsc_port *p, const char *kind, const std::string &chan, const gsc_type *t)
+extern "C" void gsc_port_set_kind(gsc_port *p, gsc_chan_kind kind)
 {
+    if (gsc_g.elaborated || p->latch || p->fifo)
+        gsc_fatal("port '%s': gsc_port_set_kind is only allowed during elaboration, before binding",
+                  p->name.c_str());
+    if (kind != GSC_CHAN_ANY && kind != GSC_CHAN_LATCH && kind != GSC_CHAN_FIFO)
+        gsc_fatal("port '%s': channel kind %d is not a gsc_chan_kind", p->name.c_str(), (int)kind);
+    p->kind = kind;
+}
+
+static const char *dir_name(gsc_dir d)
+{
+    return d == GSC_IN ? "in" : "out";
+}
+
+/* The checks common to both kinds; `kind` is "latch" or "fifo", as in the messages. */
+static void check_bind(gsc_port *p, gsc_chan_kind kind, const std::string &chan, const gsc_type *t)
+{
+    const char *kname = kind == GSC_CHAN_LATCH ? "latch" : "fifo";
     if (gsc_g.elaborated)
         gsc_fatal("port '%s': binding is only allowed during elaboration", p->name.c_str());
     if (p->latch || p->fifo)
         gsc_fatal("port '%s' is already bound (to '%s'); cannot bind it to %s '%s'", p->name.c_str(),
-                  p->latch ? p->latch->name.c_str() : p->fifo->name.c_str(), kind, chan.c_str());
+                  p->latch ? p->latch->name.c_str() : p->fifo->name.c_str(), kname, chan.c_str());
+    if (p->kind != GSC_CHAN_ANY && p->kind != kind)
+        gsc_fatal("kind mismatch binding port '%s' (declared for a %s) to %s '%s'", p->name.c_str(),
+                  p->kind == GSC_CHAN_LATCH ? "latch" : "FIFO", kname, chan.c_str());
     if (!same_type(p->type, t))
         gsc_fatal("type mismatch binding port '%s' (type '%s') to %s '%s' (type '%s')", p->name.c_str(),
-                  p->type->name, kind, chan.c_str(), t->name);
+                  p->type->name, kname, chan.c_str(), t->name);
+}
+
+/* A channel takes one port of a direction (`*slot`): a second is an error naming both. */
+static void take_slot(gsc_port *p, gsc_port **slot, const char *kname, const std::string &chan,
+                      const char *why)
+{
+    if (*slot)
+        gsc_fatal("port '%s' cannot be bound to %s '%s' as an %s port: '%s' already is (%s)", p->name.c_str(),
+                  kname, chan.c_str(), dir_name(p->dir), (*slot)->name.c_str(), why);
+    *slot = p;
 }
 
 extern "C" void gsc_port_bind_latch(gsc_port *p, gsc_latch *l)
 {
-    check_bind(p, "latch", l->name, l->type);
+    check_bind(p, GSC_CHAN_LATCH, l->name, l->type);
+    if (p->dir == GSC_OUT)
+        take_slot(p, &l->writer, "latch", l->name, "a latch has one writer");
     p->latch = l;
 }
 
 extern "C" void gsc_port_bind_fifo(gsc_port *p, gsc_fifo *f)
 {
-    check_bind(p, "fifo", f->name, f->type);
+    check_bind(p, GSC_CHAN_FIFO, f->name, f->type);
+    take_slot(p, p->dir == GSC_OUT ? &f->producer : &f->consumer, "fifo", f->name,
+              "a FIFO has one producer and one consumer");
     p->fifo = f;
 }
 
@@ -279,12 +331,52 @@ extern "C" bool gsc_port_bound(const gsc_port *p)
     return p->latch || p->fifo;
 }
 
+extern "C" gsc_dir gsc_port_dir(const gsc_port *p)
+{
+    return p->dir;
+}
+
 extern "C" gsc_latch *gsc_port_latch(const gsc_port *p)
 {
+    if (__builtin_expect(p->fifo != nullptr, 0))
+        gsc_fatal("gsc_port_latch: port '%s' is bound to fifo '%s', not to a latch", p->name.c_str(),
+                  p->fifo->name.c_str());
     return p->latch;
 }
 
 extern "C" gsc_fifo *gsc_port_fifo(const gsc_port *p)
 {
+    if (__builtin_expect(p->latch != nullptr, 0))
+        gsc_fatal("gsc_port_fifo: port '%s' is bound to latch '%s', not to a FIFO", p->name.c_str(),
+                  p->latch->name.c_str());
     return p->fifo;
+}
+
+/* The latch behind a port used by `what` in direction `dir`, or a fatal error saying why not. */
+static gsc_latch *port_latch_for(const gsc_port *p, gsc_dir dir, const char *what)
+{
+    if (__builtin_expect(p->dir != dir || !p->latch, 0)) {
+        if (p->dir != dir)
+            gsc_fatal("%s: port '%s' is an %s port", what, p->name.c_str(), dir_name(p->dir));
+        if (p->fifo)
+            gsc_fatal("%s: port '%s' is bound to fifo '%s', not to a latch (use gsc_port_fifo)", what,
+                      p->name.c_str(), p->fifo->name.c_str());
+        gsc_fatal("%s: port '%s' is not bound", what, p->name.c_str());
+    }
+    return p->latch;
+}
+
+extern "C" const void *gsc_in_read(const gsc_port *p)
+{
+    return gsc_latch_read(port_latch_for(p, GSC_IN, "gsc_in_read"));
+}
+
+extern "C" bool gsc_in_fresh(const gsc_port *p)
+{
+    return gsc_latch_fresh(port_latch_for(p, GSC_IN, "gsc_in_fresh"));
+}
+
+extern "C" void gsc_out_write(const gsc_port *p, const void *v)
+{
+    gsc_latch_write(port_latch_for(p, GSC_OUT, "gsc_out_write"), v);
 }

@@ -83,6 +83,17 @@ struct gsc_latch {
     unsigned w;               /* index of the slot holding the latest write */
     unsigned char *mirror;    /* traced copy of the latest write (NULL if not traced) */
     gsc_listeners *on_change; /* woken in the cycle after a changing write (NULL: nobody listens) */
+    gsc_port *writer;         /* the out port bound to it, if any */
+};
+
+/* The trace side of a traced FIFO (gsc_trace.cc); a FIFO nothing of which but its occupancy is
+ * traced has none. */
+struct gsc_fifo_trace {
+    unsigned char *mirror; /* the last item put (only bytes [lo, hi) are copied: the traced fields) */
+    size_t lo, hi;
+    bool put;          /* the <fifo>.put strobe that sc_trace watches */
+    bool pending;      /* in the list of strobes to lower (gsc_trace.cc) */
+    int64_t put_shown; /* the cycle the strobe is high for */
 };
 
 struct gsc_fifo {
@@ -90,18 +101,21 @@ struct gsc_fifo {
     const gsc_type *type;
     size_t size, stride;
     unsigned depth;
-    unsigned char *items; /* ring of depth items */
-    int64_t *stamps;      /* put cycle of each ring slot */
-    unsigned head, n;
+    unsigned char *items;           /* ring of depth items */
+    int64_t *stamps;                /* put cycle of each ring slot */
+    unsigned head, n;               /* n: the occupancy (traced directly as <fifo>.occupancy) */
     int64_t freed_at;               /* the cycle freed_n refers to */
     unsigned freed_n;               /* slots freed by gets in cycle freed_at */
     gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
+    gsc_fifo_trace *tr;             /* NULL unless a field or the put strobe is traced */
+    gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
 };
 
 struct gsc_port {
     std::string name;
     gsc_module *m;
     gsc_dir dir;
+    gsc_chan_kind kind; /* what it may be bound to */
     const gsc_type *type;
     gsc_latch *latch;
     gsc_fifo *fifo;
@@ -110,6 +124,7 @@ struct gsc_port {
 /* Something that may be traced, in declaration order. */
 struct gsc_traceable {
     gsc_latch *latch; /* a latch (all its fields), or */
+    gsc_fifo *fifo;   /* a FIFO (its put strobe, fields and occupancy), or */
     std::string name; /* a variable: full name, */
     gsc_ctype ctype;
     const void *addr;
@@ -207,6 +222,9 @@ static inline void gsc_wake(const gsc_listeners *l, int64_t target)
 
 /* Trace side (gsc_trace.cc). */
 void gsc_trace_elaborate(void);
+/* Just after a put on a traced FIFO (f->tr set): mirror the item (the last one in the ring), raise
+ * the put strobe for this cycle. */
+void gsc_trace_fifo_put(gsc_fifo *f);
 /* Cycle boundaries where the run must pause for the trace window (UINT64_MAX: none). */
 uint64_t gsc_trace_next_boundary(uint64_t next_cycle);
 void gsc_trace_at_boundary(uint64_t next_cycle);

@@ -1,11 +1,16 @@
 /* gsc_trace.cc — VCD tracing through SystemC's own VCD writer (sc_create_vcd_trace_file, sc_trace).
  *
- * - Selection: at elaboration, every latch field (<latch>.<field>) and every gsc_trace_var whose
- *   full dotted name matches one of the glob patterns (g_pattern_match_simple), or has a dotted
- *   prefix that matches one, is traced; leading components may be left out of a pattern ("sm0.*"
- *   selects "gpu.sm0.issue.out.warp"). OPAQUE fields are never traced.
+ * - Selection: at elaboration, every latch field (<latch>.<field>), every FIFO signal (<fifo>.put,
+ *   <fifo>.<field>, <fifo>.occupancy) and every gsc_trace_var whose full dotted name matches one of
+ *   the glob patterns (g_pattern_match_simple), or has a dotted prefix that matches one, is traced;
+ *   leading components may be left out of a pattern ("sm0.*" selects "gpu.sm0.issue.out.warp").
+ *   OPAQUE fields are never traced.
  * - A latch is traced through a mirror of its latest write, so a value written in cycle N shows at
  *   time N * period.
+ * - A FIFO shows what is put into it: <fifo>.put, a 1-bit strobe high in the cycles an item was put;
+ *   <fifo>.<field>, the fields of the last item put (a mirror, as for latches); <fifo>.occupancy,
+ *   the items stored (its counter, watched in place). The strobe is lowered by an internal method
+ *   process woken for the cycle after a put (see lower_strobes).
  * - Window: the file is created when the run reaches from_cycle (the run pauses there) and closed
  *   once to_cycle has executed, so no value change is recorded outside [from, to]. The initial
  *   values are stamped #(from * period) at close (see fixup_window_start).
@@ -18,6 +23,7 @@
 
 #include <glib.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -40,9 +46,14 @@ struct trace_state {
     bool closed = false;
     std::string path; /* without ".vcd" */
     std::vector<std::string> patterns;
+    std::vector<bool> pattern_used; /* a pattern selected at least one signal */
+    bool written = false;           /* the file was created (the window was reached) */
     uint64_t from = 0, to = 0;
     sc_trace_file *tf = nullptr;
     std::vector<traced_signal> sigs;
+    sc_event *strobe_ev = nullptr;         /* wakes lower_strobes (never counts as activity) */
+    int64_t strobe_at = -1;                /* the cycle strobe_ev was last notified for */
+    std::vector<gsc_fifo_trace *> strobes; /* raised put strobes, to lower */
 };
 trace_state T;
 } // namespace
@@ -94,12 +105,20 @@ static bool pattern_matches(const std::string &pat, const std::string &name)
     return false;
 }
 
+/* Whether name is selected; marks the patterns that select it (a pattern already known to select
+ * something is not tried again once another one has matched). */
 static bool selected(const std::string &name)
 {
-    for (const std::string &p : T.patterns)
-        if (pattern_matches(p, name))
-            return true;
-    return false;
+    bool any = false;
+    for (size_t i = 0; i < T.patterns.size(); i++) {
+        if (any && T.pattern_used[i])
+            continue;
+        if (pattern_matches(T.patterns[i], name)) {
+            T.pattern_used[i] = true;
+            any = true;
+        }
+    }
+    return any;
 }
 
 extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle)
@@ -129,6 +148,7 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
             T.patterns.push_back(*p);
     }
     g_strfreev(v);
+    T.pattern_used.assign(T.patterns.size(), false);
     T.from = from_cycle;
     T.to = to_cycle;
 }
@@ -215,6 +235,109 @@ static void open_file(void)
     for (const traced_signal &s : T.sigs)
         trace_signal(s);
     T.open = true;
+    T.written = true;
+}
+
+/* The strobe of a put in cycle N must be high when the writer samples cycle N and low at N+1,
+ * whatever else happens then. The writer samples the watched addresses at the end of each time step
+ * that exists, so a flag set by the put would stay high for good: a process woken by a timed
+ * notification for N+1 (which makes that time step exist even if nothing else is scheduled then)
+ * lowers it; it keeps the strobes raised for N+1 itself (a put of N+1 that ran before it). The
+ * wake-up is a raw kernel notification, not gsc_notify_at: it is not activity, so a traced run lasts
+ * exactly as long as an untraced one (gsc_run's starvation horizon and gsc_activations() ignore it). */
+namespace
+{
+struct lower_strobes {
+    void operator()() const
+    {
+        int64_t now = (int64_t)gsc_now_cycle();
+        size_t keep = 0;
+        for (gsc_fifo_trace *tr : T.strobes) {
+            if (tr->put_shown >= now) {
+                T.strobes[keep++] = tr;
+            } else {
+                tr->put = false;
+                tr->pending = false;
+            }
+        }
+        T.strobes.resize(keep);
+    }
+};
+} // namespace
+
+void gsc_trace_fifo_put(gsc_fifo *f)
+{
+    gsc_fifo_trace *tr = f->tr;
+    if (tr->hi > tr->lo) {
+        const unsigned char *item = f->items + (size_t)((f->head + f->n - 1) % f->depth) * f->stride;
+        memcpy(tr->mirror + tr->lo, item + tr->lo, tr->hi - tr->lo);
+    }
+    /* the cycle it shows at: this one in a run; between runs the next one (as for a latch write) */
+    int64_t show = (int64_t)gsc_now_cycle();
+    tr->put = true;
+    tr->put_shown = show;
+    if (!tr->pending) {
+        tr->pending = true;
+        T.strobes.push_back(tr);
+    }
+    if (T.strobe_at != show + 1) { /* once per cycle: the notification is pending until then */
+        T.strobe_at = show + 1;
+        uint64_t now = sc_time_stamp().value();
+        T.strobe_ev->notify(sc_time::from_value((uint64_t)(show + 1) * gsc_g.period - now));
+    }
+}
+
+static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
+{
+    if (!f->tr) {
+        f->tr = new gsc_fifo_trace{};
+        f->tr->mirror = (unsigned char *)g_malloc0(f->size);
+        f->tr->lo = f->size;
+        f->tr->hi = 0;
+        f->tr->put_shown = -1;
+    }
+    return f->tr;
+}
+
+/* The fields <chan>.<field> of a channel's type that the patterns select (OPAQUE never), watched
+ * in the mirror mirror_for(field) returns (it makes the mirror on first use). */
+template <typename F> static void select_fields(const std::string &chan, const gsc_type *ty, F mirror_for)
+{
+    for (unsigned i = 0; i < ty->n_fields; i++) {
+        const gsc_field *fd = &ty->fields[i];
+        std::string name = chan + "." + fd->name;
+        if (fd->ctype == GSC_OPAQUE || !selected(name))
+            continue;
+        add_signal(name, fd->ctype, mirror_for(fd) + fd->offset, fd->width);
+    }
+}
+
+static void select_latch(gsc_latch *l)
+{
+    select_fields(l->name, l->type, [l](const gsc_field *) {
+        if (!l->mirror) {
+            l->mirror = (unsigned char *)g_malloc0(l->size);
+            memcpy(l->mirror, l->buf[l->w], l->size);
+        }
+        return l->mirror;
+    });
+}
+
+/* A FIFO's signals, in this order: put, the fields (OPAQUE excepted), occupancy. */
+static void select_fifo(gsc_fifo *f)
+{
+    std::string put = f->name + ".put";
+    if (selected(put))
+        add_signal(put, GSC_BOOL, &fifo_trace(f)->put, 1);
+    select_fields(f->name, f->type, [f](const gsc_field *fd) {
+        gsc_fifo_trace *tr = fifo_trace(f);
+        tr->lo = std::min(tr->lo, fd->offset);
+        tr->hi = std::max(tr->hi, fd->offset + fd->size);
+        return tr->mirror;
+    });
+    std::string occ = f->name + ".occupancy";
+    if (selected(occ))
+        add_signal(occ, GSC_U32, &f->n, g_bit_storage(f->depth));
 }
 
 /* Called at the end of gsc_elaborate: choose what is traced, and open the file if the window
@@ -223,25 +346,24 @@ void gsc_trace_elaborate(void)
 {
     if (!T.requested)
         return;
+    bool strobes = false;
     for (const gsc_traceable &t : gsc_g.traceables) {
-        if (!t.latch) {
-            if (selected(t.name))
-                add_signal(t.name, t.ctype, t.addr, t.width);
-            continue;
+        if (t.fifo) {
+            select_fifo(t.fifo);
+            strobes = strobes || t.fifo->tr;
+        } else if (t.latch) {
+            select_latch(t.latch);
+        } else if (selected(t.name)) {
+            add_signal(t.name, t.ctype, t.addr, t.width);
         }
-        gsc_latch *l = t.latch;
-        const gsc_type *ty = l->type;
-        for (unsigned i = 0; i < ty->n_fields; i++) {
-            const gsc_field *f = &ty->fields[i];
-            std::string name = l->name + "." + f->name;
-            if (f->ctype == GSC_OPAQUE || !selected(name))
-                continue;
-            if (!l->mirror) {
-                l->mirror = (unsigned char *)g_malloc0(l->size);
-                memcpy(l->mirror, l->buf[l->w], l->size);
-            }
-            add_signal(name, f->ctype, l->mirror + f->offset, f->width);
-        }
+    }
+    if (strobes) {
+        T.strobe_ev = new sc_event("gsc_trace_strobe_event");
+        sc_spawn_options o;
+        o.spawn_method();
+        o.set_sensitivity(T.strobe_ev);
+        o.dont_initialize();
+        sc_spawn(lower_strobes(), "gsc_trace_lower_strobes", &o);
     }
     if (T.from == 0)
         open_file();
@@ -422,6 +544,21 @@ void gsc_trace_reset(void)
 {
     gsc_trace_close();
     T = trace_state();
+}
+
+extern "C" bool gsc_trace_written(void)
+{
+    return T.written;
+}
+
+extern "C" const char *gsc_trace_unmatched_pattern(unsigned i)
+{
+    if (!gsc_g.elaborated)
+        return nullptr;
+    for (size_t k = 0; k < T.patterns.size(); k++)
+        if (!T.pattern_used[k] && i-- == 0)
+            return T.patterns[k].c_str();
+    return nullptr;
 }
 
 extern "C" unsigned gsc_trace_count(void)

@@ -10,7 +10,7 @@
 #include "models/demo/demo.h"
 
 static const blk_param_desc tb_params[] = {
-    {"period_ps", BLK_PARAM_UINT, "1000", "1", "1000000", NULL, "ps", "core clock period"},
+    {"period_ps", BLK_PARAM_UINT, "1000", "2", "1000000", NULL, "ps", "core clock period"},
     {"timeout", BLK_PARAM_UINT, "100000", "1", "1000000000", NULL, "cycles",
      "give up (failure) if the sink has not received everything by then"},
     {"selftest_corrupt", BLK_PARAM_INT, "-1", "-1", "1000000", NULL, "",

@@ -412,9 +412,12 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
         }
         inst->param_src[i] = ref.source;
     }
-    for (unsigned i = 0; i < desc->n_ports; i++)
-        inst->ports[i] =
-            gsc_port_new(inst->mod, desc->ports[i].name, desc->ports[i].dir, desc->ports[i].type);
+    for (unsigned i = 0; i < desc->n_ports; i++) {
+        const blk_port_desc *pd = &desc->ports[i];
+        inst->ports[i] = gsc_port_new(inst->mod, pd->name, pd->dir, pd->type);
+        /* binding the other kind is then an elaboration error, not a NULL the block dereferences */
+        gsc_port_set_kind(inst->ports[i], pd->chan == BLK_CHAN_FIFO ? GSC_CHAN_FIFO : GSC_CHAN_LATCH);
+    }
     g_ptr_array_add(ctx->insts, inst);
     return inst;
 }

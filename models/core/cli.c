@@ -2,6 +2,7 @@
 #include "models/core/cli.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,19 @@ void cli_die(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     exit(1);
+}
+
+/* "gpusc: warning: ..." on stderr; the run goes on. */
+static void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);
+    fputs("gpusc: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -197,8 +211,15 @@ bool cli_parse_window(const char *text, uint64_t *from, uint64_t *to, char **pro
         *problem = g_strdup_printf("--trace-window=%s: FROM and TO must be cycle numbers", text);
         return false;
     }
-    if (t && t <= f) {
-        *problem = g_strdup_printf("--trace-window=%s: TO must be after FROM", text);
+    /* Both ends are inclusive (5:5 is cycle 5 alone); an empty TO is the end of the run, which
+     * gsc_trace_open spells 0, so an explicit TO of 0 cannot be told from it and is refused. */
+    if (*b && t == 0) {
+        *problem = g_strdup_printf(
+            "--trace-window=%s: TO must be at least 1 (leave it empty to trace to the end)", text);
+        return false;
+    }
+    if (*b && t < f) {
+        *problem = g_strdup_printf("--trace-window=%s: TO must not be before FROM (both are included)", text);
         return false;
     }
     *from = f;
@@ -248,6 +269,10 @@ static uint64_t clock_period(const cli_run *run)
     if (!blk_value_parse(p, ref.text, &v, &problem))
         cli_die("%s: [%s] %s: %s", ref.where, ref.section ? ref.section : run->top_name, p->name, problem);
     blk_value_clear(&v);
+    /* gsc_clock_new refuses less than 2 ps (docs/sc-api.md): say so with the key's name */
+    if (v.u == 1)
+        cli_die("%s: [%s] %s: 1 is out of range: the core clock needs at least 2 ps", ref.where,
+                ref.section ? ref.section : run->top_name, p->name);
     return v.u ? v.u : CLI_DEFAULT_PERIOD_PS;
 }
 
@@ -321,6 +346,23 @@ void cli_elaborate(cli_run *run)
     }
     blk_ctx_elaborate(run->ctx);
     gsc_elaborate();
+    const char *pattern;
+    for (unsigned i = 0; (pattern = gsc_trace_unmatched_pattern(i)); i++)
+        cli_warn("--trace pattern '%s' matches no traced signal", pattern);
+}
+
+/* The trace window was never reached: no VCD, so no .gtkw either; an older pair at these paths
+ * would pass for this run's, so it goes. */
+static void no_waveform(cli_run *run, uint64_t cycles)
+{
+    bool old =
+        g_file_test(run->vcd_path, G_FILE_TEST_EXISTS) || g_file_test(run->gtkw_path, G_FILE_TEST_EXISTS);
+    g_remove(run->vcd_path);
+    g_remove(run->gtkw_path);
+    cli_warn("the run ended after %" G_GUINT64_FORMAT
+             " cycles, before the trace window starts (cycle %" G_GUINT64_FORMAT
+             "): no %s and no .gtkw written%s",
+             cycles, run->trace_from, run->vcd_path, old ? " (older ones removed)" : "");
 }
 
 void cli_finish(cli_run *run, uint64_t cycles)
@@ -328,7 +370,9 @@ void cli_finish(cli_run *run, uint64_t cycles)
     GError *err = NULL;
     if (!run->no_trace) {
         gsc_trace_close();
-        if (!gtkw_write_traced(run->gtkw_path, run->vcd_path, gsc_clock_period_ps(run->clock), &err))
+        if (!gsc_trace_written())
+            no_waveform(run, cycles);
+        else if (!gtkw_write_traced(run->gtkw_path, run->vcd_path, gsc_clock_period_ps(run->clock), &err))
             cli_die("%s", err->message);
     }
     stats_dump_text(run->ctx, cycles, stdout);

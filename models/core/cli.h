@@ -8,10 +8,13 @@
  *   --seed N                  set the `seed` parameter of every block type that has one
  *   --dump-config             print the effective parameters of every instance and exit
  *   --stats-json FILE         also write the statistics as JSON
- *   --trace=PATTERNS          trace the instances matching these globs (default "*")
+ *   --trace=PATTERNS          trace the instances matching these globs (default "*"; a pattern
+ *                             matching nothing is a warning)
  *   --no-trace                no VCD
- *   --trace-window=FROM:TO    trace cycles FROM..TO only (either side may be empty)
- *   --vcd PATH                VCD path (default waveforms/<program>.vcd; a .gtkw is written beside)
+ *   --trace-window=FROM:TO    trace cycles FROM..TO only, both included (either side may be empty;
+ *                             an empty TO is the end; TO 0 is refused)
+ *   --vcd PATH                VCD path (default waveforms/<program>.vcd; a .gtkw is written beside,
+ *                             none if the run ends before the window: a warning says so)
  *   --max-cycles N            stop after N cycles (0: no limit)
  *
  * A program:
@@ -80,7 +83,8 @@ void cli_describe(const blk_desc *d, FILE *out);
 void cli_list_blocks(FILE *out);
 /* Print "gpusc: message" on stderr and exit(1). */
 void cli_die(const char *fmt, ...) G_GNUC_PRINTF(1, 2) G_GNUC_NORETURN;
-/* Parse "FROM:TO" (either side may be empty: 0 / 0 = to the end). */
+/* Parse "FROM:TO", both included (either side may be empty: FROM 0, TO 0 = to the end; a TO written
+ * as 0 or before FROM is a problem). */
 bool cli_parse_window(const char *text, uint64_t *from, uint64_t *to, char **problem);
 
 G_END_DECLS

@@ -1,7 +1,8 @@
 /* config.c — presets, INI files, --set overrides, validation, --dump-config.
  *
  * GKeyFile parses the INI text but does not report line numbers, so each text is also scanned line
- * by line to find the line of every key (and to report syntax errors with their line).
+ * by line to find the line of every key (and to report syntax errors with their line, and the
+ * localised keys "key[locale]" GKeyFile would otherwise hide).
  */
 #include "models/core/config.h"
 
@@ -198,6 +199,15 @@ static GHashTable *scan_lines(const char *origin, const char *text, GError **err
         }
         *eq = '\0';
         char *key = g_strstrip(line);
+        if (strchr(key, '[')) {
+            /* GKeyFile takes key[locale] as a translation of key and g_key_file_get_keys does not
+             * list it: it would be dropped without a word. */
+            g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN,
+                        "%s:%u: [%s] %s: unknown key (localised keys, key[locale], are not parameters)",
+                        origin, lineno, section, key);
+            ok = false;
+            break;
+        }
         g_hash_table_insert(lines, entry_key(section, key), GUINT_TO_POINTER(lineno));
     }
     g_free(section);

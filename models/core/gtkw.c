@@ -43,7 +43,7 @@
 char *gtkw_group_of(const char *name)
 {
     /* A block's state "tb.alu.occupancy" -> "tb.alu"; a latch field "tb.alu_out.value" -> the
-     * latch "tb.alu_out". */
+     * latch "tb.alu_out"; a FIFO's "tb.src_alu.put" (and fields, occupancy) -> the FIFO. */
     const char *dot = strrchr(name, '.');
     return dot ? g_strndup(name, (gsize)(dot - name)) : g_strdup(name);
 }

@@ -4,7 +4,8 @@
  * relative to it when both were moved together), starts the view where the dump starts ([timestart]: 0,
  * or the first cycle of a --trace-window), zooms so that the first 256 cycles (or the whole dump if
  * shorter) fill the wave pane, places no marker, and lists the traced signals grouped by block: one
- * collapsible group per block instance (or per channel for latch fields), signals in trace order,
+ * collapsible group per block instance (or per channel: a latch's fields, a FIFO's put strobe,
+ * fields and occupancy), signals in trace order,
  * 1-bit signals in binary, vectors in hex. Groups are open while they fit on one screen (32 rows),
  * later ones start closed. Signal names are written as GTKWave names them: the full hierarchical
  * name found in the VCD (with its top scope) and, for vectors, the bit range

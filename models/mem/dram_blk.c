@@ -205,6 +205,8 @@ dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem 
         char *rq = g_strdup_printf("req%u", k), *rs = g_strdup_printf("resp%u", k);
         b->req[k] = gsc_port_new(b->inst->mod, rq, GSC_IN, &mem_req_type);
         b->resp[k] = gsc_port_new(b->inst->mod, rs, GSC_OUT, &mem_resp_type);
+        gsc_port_set_kind(b->req[k], GSC_CHAN_FIFO);
+        gsc_port_set_kind(b->resp[k], GSC_CHAN_FIFO);
         g_free(rq);
         g_free(rs);
     }

@@ -252,6 +252,7 @@ static gsc_port **icnt_blk_ports(icnt_blk *b, unsigned n, const char *prefix, gs
     for (unsigned i = 0; i < n; i++) {
         char *name = g_strdup_printf("%s%u", prefix, i);
         ports[i] = gsc_port_new(b->inst->mod, name, dir, t);
+        gsc_port_set_kind(ports[i], GSC_CHAN_FIFO);
         g_free(name);
     }
     return ports;

@@ -164,6 +164,8 @@ cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *nam
         char *a = g_strdup_printf("cta_launch%u", s), *b = g_strdup_printf("cta_done%u", s);
         d->launch[s] = gsc_port_new(d->inst->mod, a, GSC_OUT, &cta_launch_type);
         d->done[s] = gsc_port_new(d->inst->mod, b, GSC_IN, &cta_done_type);
+        gsc_port_set_kind(d->launch[s], GSC_CHAN_FIFO);
+        gsc_port_set_kind(d->done[s], GSC_CHAN_FIFO);
         g_free(a);
         g_free(b);
     }

@@ -175,7 +175,56 @@ static void test_cli_bad_option(void)
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_failed();
-    g_test_trap_assert_stderr("gpusc: --trace-window=5:2: TO must be after FROM\n");
+    g_test_trap_assert_stderr("gpusc: --trace-window=5:2: TO must not be before FROM (both are included)\n");
+}
+
+/* A block's descriptor says which kind of channel each port takes: binding the other kind stops
+ * elaboration with the port, the channel and the kind expected (the block would otherwise get NULL
+ * from gsc_port_fifo / gsc_port_latch and crash). demo_alu's ports are FIFOs; latch_user's is a
+ * latch. */
+static const blk_port_desc latch_user_ports[] = {
+    {"in", GSC_IN, &demo_word_type, BLK_CHAN_LATCH, NULL, "a word each cycle"},
+};
+static const blk_desc latch_user_desc = {
+    "latch_user",
+    "test: a block with a latch port",
+    "",
+    latch_user_ports,
+    BLK_N(latch_user_ports),
+    NULL,
+    0,
+    NULL,
+    0,
+    NULL,
+    0,
+};
+
+static void test_port_kind(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_block");
+        gsc_clock *clk = gsc_clock_new("clk", 1000);
+        blk_ctx *ctx = blk_ctx_new(NULL, clk);
+        gsc_module *tb = gsc_module_new(NULL, "tb");
+        if (!strcmp(g_getenv("GSC_TEST_CASE"), "fifo-port")) {
+            demo_alu *a = demo_alu_new(ctx, tb, "alu");
+            gsc_port_bind_latch(blk_port(a->inst, DEMO_ALU_IN), gsc_latch_new(tb, "l", &demo_word_type));
+        } else {
+            blk_inst *u = blk_inst_new(ctx, tb, "user", &latch_user_desc);
+            gsc_port_bind_fifo(blk_port(u, 0), gsc_fifo_new(tb, "q", &demo_word_type, 2));
+        }
+        return;
+    }
+    g_setenv("GSC_TEST_CASE", "fifo-port", TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr(
+        "gpusc: kind mismatch binding port 'tb.alu.in' (declared for a FIFO) to latch 'tb.l'\n");
+    g_setenv("GSC_TEST_CASE", "latch-port", TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr(
+        "gpusc: kind mismatch binding port 'tb.user.in' (declared for a latch) to fifo 'tb.q'\n");
 }
 
 static void test_window(void)
@@ -196,6 +245,21 @@ static void test_window(void)
     g_free(problem);
     g_assert_false(cli_parse_window("a:b", &from, &to, &problem));
     g_free(problem);
+    /* inclusive: a window of one cycle */
+    g_assert_true(cli_parse_window("5:5", &from, &to, &problem));
+    g_assert_cmpuint(from, ==, 5);
+    g_assert_cmpuint(to, ==, 5);
+    g_assert_false(cli_parse_window("5:4", &from, &to, &problem));
+    g_assert_cmpstr(problem, ==, "--trace-window=5:4: TO must not be before FROM (both are included)");
+    g_free(problem);
+    /* TO 0 is how "to the end" is passed on; written out, it is refused rather than misread */
+    g_assert_false(cli_parse_window("0:0", &from, &to, &problem));
+    g_assert_cmpstr(problem, ==,
+                    "--trace-window=0:0: TO must be at least 1 (leave it empty to trace to the end)");
+    g_free(problem);
+    g_assert_true(cli_parse_window("0:1", &from, &to, &problem));
+    g_assert_cmpuint(from, ==, 0);
+    g_assert_cmpuint(to, ==, 1);
 }
 
 int main(int argc, char **argv)
@@ -204,6 +268,7 @@ int main(int argc, char **argv)
     g_test_add_func("/block/registry", test_registry);
     g_test_add_func("/block/values", test_values);
     g_test_add_func("/block/describe", test_describe);
+    g_test_add_func("/block/port-kind", test_port_kind);
     g_test_add_func("/cli/list-blocks", test_cli_list);
     g_test_add_func("/cli/describe", test_cli_describe);
     g_test_add_func("/cli/describe-unknown", test_cli_describe_unknown);

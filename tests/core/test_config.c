@@ -220,6 +220,15 @@ static const error_case error_cases[] = {
      "gpusc: */run.ini:2: [tb.alu2] latency: 65 is out of range [1, 64]\n"},
     {"/config/error/instance-set", NULL, "--set", "tb.sink.depth=x",
      "gpusc: --set tb.sink.depth=x: [tb.sink] depth: expected an unsigned integer, got 'x'\n"},
+    /* GKeyFile takes key[locale] as a translation and would drop it silently */
+    {"/config/error/locale-key", "[demo_alu]\nlatency=3\nlatency[de]=abc\n", NULL, NULL,
+     "gpusc: */run.ini:3: [demo_alu] latency[de]: unknown key (localised keys, key[locale], are not "
+     "parameters)\n"},
+    {"/config/error/locale-key-instance", "[tb.alu]\n\nop[fr]=add\n", NULL, NULL,
+     "gpusc: */run.ini:3: [tb.alu] op[fr]: unknown key (localised keys, key[locale], are not parameters)\n"},
+    /* the top's period_ps range allows 1 here; the clock needs 2: still an error naming the key */
+    {"/config/error/period-below-clock", NULL, "--set", "tb.period_ps=1",
+     "gpusc: --set tb.period_ps=1: [tb] period_ps: 1 is out of range: the core clock needs at least 2 ps\n"},
     {"/config/error/key-outside-section", "latency=3\n", NULL, NULL,
      "gpusc: */run.ini:1: syntax error: key outside of any [section]\n"},
     {"/config/error/unknown-preset", NULL, "--preset", "fast",

@@ -31,11 +31,11 @@ static char *tb_program(void)
     return g_test_build_filename(G_TEST_BUILT, "..", "..", "testbench", "tb-pipeline", NULL);
 }
 
-/* Run tb-pipeline with args (NULL-terminated) in a new temporary directory. */
-static tb_result run_tb(const char *const *args)
+/* Run tb-pipeline with args (NULL-terminated) in directory dir (taken). */
+static tb_result run_tb_in(char *dir, const char *const *args)
 {
     tb_result r = {0};
-    r.dir = g_dir_make_tmp("gpusc-tb-XXXXXX", NULL);
+    r.dir = dir;
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(argv, tb_program());
     for (unsigned i = 0; args[i]; i++)
@@ -47,6 +47,12 @@ static tb_result run_tb(const char *const *args)
         g_error("cannot run %s: %s", (char *)argv->pdata[0], err->message);
     g_ptr_array_free(argv, TRUE);
     return r;
+}
+
+/* Run tb-pipeline with args (NULL-terminated) in a new temporary directory. */
+static tb_result run_tb(const char *const *args)
+{
+    return run_tb_in(g_dir_make_tmp("gpusc-tb-XXXXXX", NULL), args);
 }
 
 static bool exited_ok(const tb_result *r)
@@ -238,6 +244,29 @@ static void test_run(void)
         vcd_change ch = vcd_change_nth(v, received, k);
         g_assert_cmpuint(vcd_time_to_cycle(v, ch.time, PERIOD_PS), ==, LATENCY + 1 + k);
     }
+    /* The FIFOs between the blocks: the source puts item c in cycle c, the ALU puts item k in cycle
+     * LATENCY + 1 + k; the sink gets one per cycle, so alu_sink never holds more than one. */
+    unsigned src_put = vcd_signal(v, "tb.src_alu.put"), src_seq = vcd_signal(v, "tb.src_alu.seq");
+    unsigned alu_put = vcd_signal(v, "tb.alu_sink.put"), alu_seq = vcd_signal(v, "tb.alu_sink.seq");
+    unsigned alu_occ = vcd_signal(v, "tb.alu_sink.occupancy");
+    g_assert_cmpuint(vcd_signal_width(v, src_put), ==, 1);
+    g_assert_cmpuint(vcd_signal_width(v, alu_seq), ==, 32);
+    for (uint64_t c = 0; c < COUNT + 10; c++) {
+        uint64_t x;
+        g_assert_true(vcd_uint_at_cycle(v, src_put, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, c < COUNT);
+        g_assert_true(vcd_uint_at_cycle(v, src_seq, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, MIN(c, (uint64_t)COUNT - 1));
+        bool alu_puts = c >= LATENCY + 1 && c < LATENCY + 1 + COUNT;
+        g_assert_true(vcd_uint_at_cycle(v, alu_put, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, alu_puts);
+        g_assert_true(vcd_uint_at_cycle(v, alu_occ, c, PERIOD_PS, &x));
+        g_assert_cmpuint(x, ==, alu_puts);
+        if (alu_puts) {
+            g_assert_true(vcd_uint_at_cycle(v, alu_seq, c, PERIOD_PS, &x));
+            g_assert_cmpuint(x, ==, c - (LATENCY + 1));
+        }
+    }
     vcd_free(v);
 
     /* The .gtkw beside it opens those signals, grouped by block. */
@@ -250,6 +279,10 @@ static void test_run(void)
     g_assert_nonnull(strstr(text, "@800200\n-tb.sink\n@22\ntb.sink.received[31:0]\n"));
     g_assert_nonnull(strstr(text, "@800200\n-tb.src\n@22\ntb.src.produced[31:0]\n@28\ntb.src.blocked\n"));
     g_assert_nonnull(strstr(text, "\ntb.alu.occupancy[7:0]\n"));
+    /* a FIFO is a group of its own: the put strobe, the fields, the occupancy */
+    g_assert_nonnull(
+        strstr(text, "@800200\n-tb.src_alu\n@28\ntb.src_alu.put\n@22\ntb.src_alu.seq[31:0]\n@22\n"
+                     "tb.src_alu.value[31:0]\n@22\ntb.src_alu.occupancy[1:0]\n@1000200\n-tb.src_alu\n"));
     g_free(dumpfile);
     g_free(vcd_abs);
     g_free(text);
@@ -474,6 +507,82 @@ static void test_config_error(void)
     g_assert_false(exited_ok(&r));
     g_assert_true(g_str_has_prefix(r.err, "gpusc: "));
     tb_result_clear(&r);
+
+    /* the clock needs at least 2 ps: the range error of the key, not the clock's own */
+    const char *args3[] = {"--set", "tb_pipeline.period_ps=1", NULL};
+    r = run_tb(args3);
+    g_assert_false(exited_ok(&r));
+    g_assert_cmpstr(
+        r.err, ==,
+        "gpusc: --set tb_pipeline.period_ps=1: [tb_pipeline] period_ps: 1 is out of range [2, 1000000]\n");
+    tb_result_clear(&r);
+}
+
+/* --trace-window=F:F traces cycle F alone (the window is inclusive). */
+static void test_trace_window_one_cycle(void)
+{
+    const char *args[] = {PIN_ARGS, "--trace-window=10:10", "--vcd", "w/one.vcd", NULL};
+    tb_result r = run_tb(args);
+    g_assert_true(exited_ok(&r));
+    vcd *v = load_vcd(&r, "w/one.vcd");
+    unsigned received = vcd_signal(v, "tb.sink.received");
+    uint64_t x;
+    g_assert_false(vcd_uint_at_cycle(v, received, 9, PERIOD_PS, &x));
+    g_assert_true(vcd_uint_at_cycle(v, received, 10, PERIOD_PS, &x));
+    g_assert_cmpuint(x, ==, expected_received(10));
+    for (unsigned s = 0; s < vcd_n_signals(v); s++)
+        for (unsigned i = 0; i < vcd_n_changes(v, s); i++)
+            g_assert_cmpuint(vcd_change_nth(v, s, i).time, ==, 10 * PERIOD_PS);
+    vcd_free(v);
+    tb_result_clear(&r);
+}
+
+/* A window that starts after the run ends: no VCD, so no .gtkw pointing at one, and a warning; an
+ * older pair at those paths is removed (it would pass for this run's). */
+static void test_trace_window_late(void)
+{
+    const char *args[] = {PIN_ARGS, "--trace-window=500:600", "--vcd", "w/late.vcd", NULL};
+    tb_result r = run_tb(args);
+    char *vcd_path = in_dir(&r, "w/late.vcd"), *gtkw_path = in_dir(&r, "w/late.gtkw");
+    g_assert_true(exited_ok(&r));
+    g_assert_true(g_str_has_prefix(r.err, "gpusc: warning: the run ended after "));
+    g_assert_true(g_str_has_suffix(r.err,
+                                   " cycles, before the trace window starts (cycle 500): no w/late.vcd and "
+                                   "no .gtkw written\n"));
+    g_assert_false(g_file_test(vcd_path, G_FILE_TEST_EXISTS));
+    g_assert_false(g_file_test(gtkw_path, G_FILE_TEST_EXISTS));
+    /* again, in the same directory, over a stale pair */
+    g_assert_true(g_file_set_contents(vcd_path, "stale", -1, NULL));
+    g_assert_true(g_file_set_contents(gtkw_path, "stale", -1, NULL));
+    tb_result r2 = run_tb_in(g_strdup(r.dir), args);
+    g_assert_true(exited_ok(&r2));
+    g_assert_true(g_str_has_suffix(r2.err, "no w/late.vcd and no .gtkw written (older ones removed)\n"));
+    g_assert_false(g_file_test(vcd_path, G_FILE_TEST_EXISTS));
+    g_assert_false(g_file_test(gtkw_path, G_FILE_TEST_EXISTS));
+    g_free(vcd_path);
+    g_free(gtkw_path);
+    g_free(r2.dir);
+    g_free(r2.out);
+    g_free(r2.err);
+    tb_result_clear(&r);
+}
+
+/* A --trace pattern that selects nothing is worth a warning (a typo gives an empty VCD otherwise). */
+static void test_trace_unmatched(void)
+{
+    const char *args[] = {PIN_ARGS, "--trace=tb.alu,tb.nothing*", NULL};
+    tb_result r = run_tb(args);
+    g_assert_true(exited_ok(&r));
+    g_assert_cmpstr(r.err, ==, "gpusc: warning: --trace pattern 'tb.nothing*' matches no traced signal\n");
+    vcd *v = load_vcd(&r, "waveforms/tb-pipeline.vcd");
+    g_assert_cmpint(vcd_find(v, "tb.alu.occupancy"), >=, 0);
+    vcd_free(v);
+    tb_result_clear(&r);
+    const char *args2[] = {PIN_ARGS, "--trace=alu.occupancy", NULL};
+    r = run_tb(args2);
+    g_assert_true(exited_ok(&r));
+    g_assert_cmpstr(r.err, ==, "");
+    tb_result_clear(&r);
 }
 
 /* The testbench's period_ps sets the core clock: the same cycles at other times. */
@@ -547,6 +656,9 @@ int main(int argc, char **argv)
     g_test_add_func("/tb-pipeline/vcd2fst", test_vcd2fst);
     g_test_add_func("/tb-pipeline/deterministic", test_deterministic);
     g_test_add_func("/tb-pipeline/trace-window", test_trace_window);
+    g_test_add_func("/tb-pipeline/trace-window-one-cycle", test_trace_window_one_cycle);
+    g_test_add_func("/tb-pipeline/trace-window-late", test_trace_window_late);
+    g_test_add_func("/tb-pipeline/trace-unmatched", test_trace_unmatched);
     g_test_add_func("/tb-pipeline/trace-glob", test_trace_glob);
     g_test_add_func("/tb-pipeline/no-trace", test_no_trace);
     g_test_add_func("/tb-pipeline/config-error", test_config_error);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tb-gpu writes its waveform (TAP): the VCD and the .gtkw beside it, with the memory blocks' traced
 # state selected by --trace, and the state moves during the run (requests in the interconnect, an
-# L2 slice's ROP queue and MSHRs, a DRAM channel's bus). Converted to FST when vcd2fst exists.
+# L2 slice's ROP queue and MSHRs, a DRAM channel's bus). GTKWave's vcd2fst converts it and fst2vcd
+# reads it back (a TAP skip when GTKWave is not installed).
 tb="${top_builddir:-.}/testbench/tb-gpu"
 if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP $tb is not built"
@@ -9,7 +10,7 @@ if [ ! -x "$tb" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-wave.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..8"
 i=0
 fail=0
 check() { i=$((i + 1)); if eval "$2"; then echo "ok $i - $1"; else echo "not ok $i - $1"; fail=1; fi; }
@@ -27,7 +28,15 @@ check "icnt.req_in_flight moves" "moved req_in_flight"
 check "l2_0.rop_occupancy moves" "moved rop_occupancy"
 check "l2_0.mshr_used moves" "moved mshr_used"
 check "dram0.busy rises" "moved busy"
+# GTKWave's converter takes the file, and the FST reads back with the memory blocks' scopes (vcd2fst
+# exits 0 even on garbage, hence fst2vcd, from the same GTKWave).
 if [ -n "$VCD2FST" ] && command -v "$VCD2FST" >/dev/null 2>&1; then
-    "$VCD2FST" "$tmp/w.vcd" "$tmp/w.fst" >/dev/null 2>&1 && [ -s "$tmp/w.fst" ] || echo "# vcd2fst failed"
+    fst2vcd="$(dirname "$(command -v "$VCD2FST")")/fst2vcd"
+    [ -x "$fst2vcd" ] || fst2vcd=$(command -v fst2vcd)
+    check "vcd2fst converts the VCD and fst2vcd reads it back" \
+        "'$VCD2FST' '$tmp/w.vcd' '$tmp/w.fst' >/dev/null 2>&1 && [ -s '$tmp/w.fst' ] && [ -n '$fst2vcd' ] &&
+         '$fst2vcd' '$tmp/w.fst' 2>/dev/null | grep -q 'scope module icnt'"
+else
+    i=$((i + 1)); echo "ok $i # SKIP vcd2fst (GTKWave) not found"
 fi
 exit $fail

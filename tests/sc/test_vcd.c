@@ -1,11 +1,13 @@
 /* VCD tracing: a traced run writes a VCD whose scopes are the dotted hierarchy; a latch field
- * changes at the cycle it was written, with its declared width; the trace window bounds the value
+ * changes at the cycle it was written, with its declared width; a FIFO shows a put strobe, the
+ * fields of the item put and its occupancy at the right cycles; the trace window bounds the value
  * changes; glob patterns select what is traced; vcd2fst accepts the file; two runs are
  * byte-identical. The systems run in subprocesses; the parent parses what they wrote. */
 #include "sc/gsc.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the traced system */
@@ -25,6 +27,7 @@ static const gsc_field pkt_fields[] = {
 static const gsc_type pkt_type = GSC_TYPE(pkt, pkt_fields);
 
 static gsc_latch *out, *other;
+static gsc_fifo *q;
 static uint32_t state;
 
 static void fetch(void *ctx)
@@ -43,6 +46,24 @@ static void fetch(void *ctx)
     state = (uint32_t)k * 3;
 }
 
+/* The FIFO tb.q: items put in cycles 1, 2, 4 and 5 (pc 100 + k), one got per cycle from cycle 4
+ * (before the put), so the occupancy after each cycle is 0 1 2 2 2 2 1 0 0 0. */
+static void move(void *ctx)
+{
+    (void)ctx;
+    uint64_t k = gsc_cycle();
+    if (k >= 4 && gsc_fifo_can_get(q))
+        gsc_fifo_get(q, NULL);
+    if (k == 1 || k == 2 || k == 4 || k == 5) {
+        pkt p;
+        memset(&p, 0, sizeof p);
+        p.pc = 100 + (uint32_t)k;
+        p.warp = (uint8_t)k;
+        memset(p.lanes, (int)k, sizeof p.lanes);
+        gsc_fifo_put(q, &p);
+    }
+}
+
 /* Build and run the system; the trace path, patterns and window come from the environment. */
 static void run_traced(void)
 {
@@ -58,8 +79,11 @@ static void run_traced(void)
     out = gsc_latch_new(f, "out", &pkt_type);
     other = gsc_latch_new(tb, "other", &pkt_type);
     gsc_trace_var(f, "state", GSC_U32, &state, 10);
+    q = gsc_fifo_new(tb, "q", &pkt_type, 4);
     gsc_process *p = gsc_process_new(f, "p", fetch, NULL);
     gsc_sensitive_clock(p, clk);
+    gsc_process *m = gsc_process_new(tb, "mover", move, NULL);
+    gsc_sensitive_clock(m, clk);
     gsc_trace_open(path, patterns, from, to);
     gsc_elaborate();
     /* the list for .gtkw writers, printed for the parent to compare with the VCD */
@@ -74,6 +98,41 @@ static void run_traced(void)
         g_assert_nonnull(strstr(text, "Jan 01, 1970"));
         g_free(text);
     }
+}
+
+/* ---- a system where nothing runs after a put: no clocked process; one item put between runs
+ * (shown at cycle 0) and one by a process woken at cycle 3 only. The put strobe must still fall in
+ * the next cycle, and its wake-ups must not count as activity. */
+
+static void put_once(void *ctx)
+{
+    (void)ctx;
+    pkt p;
+    memset(&p, 0, sizeof p);
+    p.pc = 200 + (uint32_t)gsc_cycle();
+    gsc_fifo_put(q, &p);
+}
+
+static void run_idle(void)
+{
+    gsc_init("test_vcd");
+    gsc_clock_new("clk", 1000);
+    gsc_module *tb = gsc_module_new(NULL, "tb");
+    q = gsc_fifo_new(tb, "q", &pkt_type, 4);
+    gsc_event *wake = gsc_event_new(tb, "wake");
+    gsc_process *p = gsc_process_new(tb, "putter", put_once, NULL);
+    gsc_sensitive_event(p, wake);
+    gsc_trace_open(g_getenv("GSC_TEST_VCD"), g_getenv("GSC_TEST_PATTERNS"), 0, 0);
+    gsc_elaborate();
+    pkt first;
+    memset(&first, 0, sizeof first);
+    first.pc = 7;
+    gsc_fifo_put(q, &first);
+    gsc_event_notify(wake, 3);
+    /* as untraced: the run starves after cycle 3, with one activation */
+    g_assert_cmpuint(gsc_run(0), ==, 4);
+    g_assert_cmpuint(gsc_activations(), ==, 1);
+    g_assert_cmpuint(gsc_run_cycles(4), ==, 8);
 }
 
 /* ---- a small VCD reader */
@@ -233,25 +292,56 @@ static guint64 value_at(vcd_var *v, guint64 t)
 
 static gchar *tmpdir;
 
-static gchar *traced_run(const char *name, const char *patterns, unsigned from, unsigned to)
+/* Run `system` ("main": run_traced, "idle": run_idle) traced into tmpdir/name, in a subprocess that
+ * re-runs the calling test (g_test_trap_subprocess(NULL)): there, the first traced_run_system call
+ * builds and runs the system the parent put in the environment, and ends the child. So the child's
+ * body is no test of its own (no TAP result that could not fail). */
+static gchar *traced_run_system(const char *system, const char *name, const char *patterns, unsigned from,
+                                unsigned to)
 {
+    if (g_test_subprocess()) {
+        if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "idle"))
+            run_idle();
+        else
+            run_traced();
+        exit(0); /* the trace file is closed at exit (gsc_init's atexit) */
+    }
     gchar *path = g_build_filename(tmpdir, name, NULL);
     gchar *f = g_strdup_printf("%u", from), *t = g_strdup_printf("%u", to);
+    g_setenv("GSC_TEST_SYSTEM", system, TRUE);
     g_setenv("GSC_TEST_VCD", path, TRUE);
     g_setenv("GSC_TEST_PATTERNS", patterns, TRUE);
     g_setenv("GSC_TEST_FROM", f, TRUE);
     g_setenv("GSC_TEST_TO", t, TRUE);
-    g_test_trap_subprocess("/sc/vcd/subprocess/run", 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_passed();
     g_free(f);
     g_free(t);
     return path;
 }
 
-static void test_subprocess_run(void)
+static gchar *traced_run(const char *name, const char *patterns, unsigned from, unsigned to)
 {
-    if (g_test_subprocess())
-        run_traced();
+    return traced_run_system("main", name, patterns, from, to);
+}
+
+/* A var that must be in the file. */
+static vcd_var *var(vcd *d, const char *name)
+{
+    vcd_var *v = g_hash_table_lookup(d->by_name, name);
+    if (!v)
+        g_error("%s is not in the VCD", name);
+    return v;
+}
+
+/* The changes of v as "time:value" words (the $dumpvars one included). */
+static gchar *changes(vcd_var *v)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < v->times->len; i++)
+        g_string_append_printf(s, "%s%" G_GUINT64_FORMAT ":%s", i ? " " : "", *(guint64 *)v->times->pdata[i],
+                               (char *)v->values->pdata[i]);
+    return g_string_free(s, FALSE);
 }
 
 static void test_fields(void)
@@ -302,6 +392,67 @@ static void test_fields(void)
     g_free(path);
 }
 
+/* A traced FIFO: tb.q.put is high in exactly the cycles an item was put, the fields show the last
+ * item put (OPAQUE left out) from the cycle it was put, the occupancy the items stored after the
+ * cycle. */
+static void test_fifo(void)
+{
+    gchar *path = traced_run("fifo.vcd", "tb.q", 0, 0);
+    g_test_trap_assert_stdout("signal tb.q.put 1 0\n"
+                              "signal tb.q.pc 12 0\n"
+                              "signal tb.q.valid 1 0\n"
+                              "signal tb.q.warp 6 0\n"
+                              "signal tb.q.f 32 1\n"
+                              "signal tb.q.s 16 0\n"
+                              "signal tb.q.occupancy 3 0\n");
+    vcd *d = vcd_parse(path);
+    g_assert_cmpuint(g_hash_table_size(d->by_name), ==, 7);
+    g_assert_null(g_hash_table_lookup(d->by_name, "tb.q.lanes"));
+    vcd_var *put = var(d, "tb.q.put"), *pc = var(d, "tb.q.pc"), *warp = var(d, "tb.q.warp");
+    vcd_var *occ = var(d, "tb.q.occupancy");
+    g_assert_cmpint(put->width, ==, 1);
+    g_assert_cmpint(pc->width, ==, 12);
+    g_assert_cmpint(occ->width, ==, 3);
+    static const unsigned puts[10] = {0, 1, 1, 0, 1, 1, 0, 0, 0, 0};
+    static const unsigned pcs[10] = {0, 101, 102, 102, 104, 105, 105, 105, 105, 105};
+    static const unsigned occs[10] = {0, 1, 2, 2, 2, 2, 1, 0, 0, 0};
+    for (guint64 k = 0; k < 10; k++) {
+        g_assert_cmpuint(value_at(put, k * 1000), ==, puts[k]);
+        g_assert_cmpuint(value_at(put, k * 1000 + 999), ==, puts[k]);
+        g_assert_cmpuint(value_at(pc, k * 1000), ==, pcs[k]);
+        g_assert_cmpuint(value_at(warp, k * 1000), ==, pcs[k] ? pcs[k] - 100 : 0);
+        g_assert_cmpuint(value_at(occ, k * 1000), ==, occs[k]);
+    }
+    /* the strobe rises at cycles 1 and 4 and falls at 3 and 6, nothing else */
+    gchar *c = changes(put);
+    g_assert_cmpstr(c, ==, "0:0 1000:1 3000:0 4000:1 6000:0");
+    g_free(c);
+    c = changes(occ);
+    g_assert_cmpstr(c, ==, "0:0 1000:1 2000:10 6000:1 7000:0");
+    g_free(c);
+    vcd_free(d);
+    g_free(path);
+}
+
+/* The strobe falls in the cycle after a put even when nothing else runs then (no clocked process),
+ * and a put between runs shows at the next cycle, as a latch write does. */
+static void test_fifo_idle(void)
+{
+    gchar *path = traced_run_system("idle", "idle.vcd", "*", 0, 0);
+    vcd *d = vcd_parse(path);
+    gchar *c = changes(var(d, "tb.q.put"));
+    g_assert_cmpstr(c, ==, "0:1 1000:0 3000:1 4000:0");
+    g_free(c);
+    c = changes(var(d, "tb.q.pc"));
+    g_assert_cmpstr(c, ==, "0:111 3000:11001011");
+    g_free(c);
+    c = changes(var(d, "tb.q.occupancy"));
+    g_assert_cmpstr(c, ==, "0:1 3000:10");
+    g_free(c);
+    vcd_free(d);
+    g_free(path);
+}
+
 static void test_window(void)
 {
     gchar *path = traced_run("window.vcd", "*", 3, 6);
@@ -331,6 +482,13 @@ static void test_window(void)
     g_assert_cmpuint(value_at(pc, 3000), ==, 12);
     g_assert_cmpuint(value_at(pc, 6000), ==, 24);
     g_assert_cmpuint(value_at(pc, 9000), ==, 24);
+    /* the FIFO too: the dump holds the strobe of the put in cycle 2, which falls at the window's
+     * first cycle (the same time: the reader keeps the later value) */
+    vcd_var *put = var(d, "tb.q.put");
+    gchar *c = changes(put);
+    g_assert_cmpstr(c, ==, "3000:1 3000:0 4000:1 6000:0");
+    g_free(c);
+    g_assert_cmpuint(value_at(var(d, "tb.q.occupancy"), 6000), ==, 1);
     /* "*" traces the other latch too */
     g_assert_nonnull(g_hash_table_lookup(d->by_name, "tb.other.pc"));
     vcd_free(d);
@@ -372,6 +530,11 @@ static void test_glob_relative(void)
     path = traced_run("rel2.vcd", "out.p*", 0, 0);
     g_test_trap_assert_stdout("signal tb.sm0.fetch.out.pc 12 0\n");
     g_free(path);
+    /* a FIFO's signals are selected one by one, as latch fields are */
+    path = traced_run("rel4.vcd", "q.put, q.occ*", 0, 0);
+    g_test_trap_assert_stdout("signal tb.q.put 1 0\n"
+                              "signal tb.q.occupancy 3 0\n");
+    g_free(path);
     /* no component of any name is "m0" */
     path = traced_run("rel3.vcd", "m0", 0, 0);
     g_test_trap_assert_stdout("");
@@ -409,7 +572,8 @@ static void check_fst(const char *vcd2fst, const char *fst)
     }
     g_free(dir);
     if (!tool) {
-        g_test_message("fst2vcd not found: only vcd2fst's exit status was checked");
+        /* vcd2fst's exit status alone proves nothing; both come with GTKWave, a dependency */
+        g_test_fail_printf("fst2vcd not found (beside %s or on PATH): cannot read the FST back", vcd2fst);
         return;
     }
     const gchar *argv[] = {tool, fst, NULL};
@@ -435,6 +599,7 @@ static void test_vcd2fst(void)
         g_test_skip("vcd2fst not found (set VCD2FST or install gtkwave)");
         return;
     }
+    /* and the FST must be read back: a missing fst2vcd fails in check_fst */
     /* a whole run, and a window (its $dumpvars is not at time 0) */
     for (int w = 0; w < 2; w++) {
         gchar *path = w ? traced_run("tofst-window.vcd", "*", 3, 6) : traced_run("tofst.vcd", "*", 0, 0);
@@ -463,8 +628,9 @@ int main(int argc, char **argv)
         tmpdir = g_dir_make_tmp("gsc-vcd-XXXXXX", NULL);
         g_assert_nonnull(tmpdir);
     }
-    g_test_add_func("/sc/vcd/subprocess/run", test_subprocess_run);
     g_test_add_func("/sc/vcd/fields", test_fields);
+    g_test_add_func("/sc/vcd/fifo", test_fifo);
+    g_test_add_func("/sc/vcd/fifo-idle", test_fifo_idle);
     g_test_add_func("/sc/vcd/window", test_window);
     g_test_add_func("/sc/vcd/glob", test_glob);
     g_test_add_func("/sc/vcd/glob-relative", test_glob_relative);
