@@ -15,7 +15,7 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/rfaccess.c models/lib/rfaccess.h \
 	models/lib/scoreboard.c models/lib/scoreboard.h \
 	models/lib/ctaslots.c models/lib/ctaslots.h \
-	models/lib/ring.h
+	models/lib/ring.h models/lib/slots.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm

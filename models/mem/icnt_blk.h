@@ -26,7 +26,7 @@
 
 #include "models/core/block.h"
 #include "models/lib/icnt.h"
-#include "models/mem/slots.h"
+#include "models/lib/slots.h"
 #include "models/mem_types.h"
 
 G_BEGIN_DECLS

@@ -32,7 +32,7 @@
 #include "kernels/fmem.h"
 #include "models/core/block.h"
 #include "models/lib/cache.h"
-#include "models/mem/slots.h"
+#include "models/lib/slots.h"
 #include "models/mem_types.h"
 
 G_BEGIN_DECLS

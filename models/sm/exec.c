@@ -167,12 +167,14 @@ static void exec_writeback(exec_blk *e, uint64_t now)
     pipe_result res[16];
     unsigned n = pipe_writeback(e->pipes, e->n_pipes, now, e->wb_ports, res);
     for (unsigned i = 0; i < n; i++) {
-        release_t *r = (release_t *)(uintptr_t)res[i].payload;
+        uint32_t slot = (uint32_t)res[i].payload;
+        release_t *r = ring_push_slot(&e->releases);
+        *r = *(const release_t *)mem_slots_at(&e->in_pipes, slot);
+        mem_slots_put_back(&e->in_pipes, slot);
         for (unsigned j = 0; j < r->n_bank_dst; j++)
             bankmap_queues_push_write(
                 e->banks, bankmap_bank(&e->map, exec_write_phys(e, r->warp, r->bank_dst[j], now), r->warp, 0),
                 r->bank_dst[j]);
-        g_queue_push_tail(&e->releases, r);
     }
 }
 
@@ -180,10 +182,9 @@ static void exec_writeback(exec_blk *e, uint64_t now)
 static void exec_flush_releases(exec_blk *e)
 {
     gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
-    while (!g_queue_is_empty(&e->releases) && gsc_fifo_can_put(out)) {
-        release_t *r = g_queue_pop_head(&e->releases);
-        gsc_fifo_put(out, r);
-        g_free(r);
+    while (!ring_empty(&e->releases) && gsc_fifo_can_put(out)) {
+        gsc_fifo_put(out, ring_peek(&e->releases));
+        ring_pop(&e->releases, NULL);
     }
 }
 
@@ -192,7 +193,7 @@ static void exec_flush_releases(exec_blk *e)
 static void exec_report_reads(exec_blk *e, const exec_coll *co)
 {
     if (co->it.report_reads)
-        g_queue_push_tail(&e->releases, release_new_reads(&co->it, sm_unit_of_class((ir_class)co->it.cls)));
+        release_init_reads(ring_push_slot(&e->releases), &co->it, sm_unit_of_class((ir_class)co->it.cls));
 }
 
 /* One operand read through the register access path, then to its bank's queue. */
@@ -306,7 +307,9 @@ static void exec_dispatch(exec_blk *e, uint64_t now)
         }
         unsigned lat, ii;
         exec_op_timing(e, best->it.cls, best->it.op, &lat, &ii);
-        release_t *r = g_new0(release_t, 1);
+        uint32_t slot = mem_slots_take(&e->in_pipes);
+        release_t *r = mem_slots_at(&e->in_pipes, slot);
+        memset(r, 0, sizeof *r);
         r->seq = best->it.seq;
         r->warp = best->it.warp;
         r->n_dst = best->it.n_dst;
@@ -314,7 +317,7 @@ static void exec_dispatch(exec_blk *e, uint64_t now)
         r->n_bank_dst = best->it.n_bank_dst;
         memcpy(r->bank_dst, best->it.bank_dst, sizeof r->bank_dst);
         r->unit = (uint8_t)u;
-        pipe_accept_op(e->pipes[p], now, (uint64_t)(uintptr_t)r, lat, ii);
+        pipe_accept_op(e->pipes[p], now, slot, lat, ii);
         blk_stat_add(e->inst, EXEC_STAT_DISPATCHED, 1);
         blk_stat_add(e->inst, EXEC_STAT_BY_UNIT0 + u, 1);
         e->tr_dispatched++;
@@ -344,7 +347,7 @@ static void exec_run(void *self)
     exec_arbitrate(e);
     exec_dispatch(e, now);
     exec_flush_releases(e);
-    bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !g_queue_is_empty(&e->releases) ||
+    bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !ring_empty(&e->releases) ||
                 bankmap_queues_pending(e->banks) > 0;
     if (busy) {
         gsc_next_trigger_cycles(1);
@@ -407,7 +410,8 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     for (unsigned i = 0; i < EXEC_T_COUNT; i++) /* looked up once: not on the dispatch path */
         e->timing[i] = (unsigned)blk_param_uint(e->inst, tnames[i]);
     g_assert(e->wb_ports <= 16);
-    g_queue_init(&e->releases);
+    ring_init(&e->releases, sizeof(release_t));
+    mem_slots_init(&e->in_pipes, sizeof(release_t));
     e->granted_reads = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     e->granted_writes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     e->rf = rfaccess_chain_new();
@@ -423,13 +427,10 @@ void exec_free(exec_blk *e)
 {
     if (!e)
         return;
-    for (unsigned p = 0; p < e->n_pipes; p++) {
-        pipe_result r;
-        while (pipe_pop_done(e->pipes[p], UINT64_MAX - 1, &r))
-            g_free((void *)(uintptr_t)r.payload);
-        pipe_free(e->pipes[p]);
-    }
-    g_queue_clear_full(&e->releases, g_free);
+    for (unsigned p = 0; p < e->n_pipes; p++)
+        pipe_free(e->pipes[p]); /* payloads are indices into in_pipes */
+    ring_clear(&e->releases);
+    mem_slots_clear(&e->in_pipes);
     bankmap_queues_free(e->banks);
     g_array_free(e->granted_reads, TRUE);
     g_array_free(e->granted_writes, TRUE);

@@ -33,6 +33,8 @@
 #define GPUSC_MODELS_SM_EXEC_H
 
 #include "models/core/block.h"
+#include "models/lib/ring.h"
+#include "models/lib/slots.h"
 #include "models/lib/bankmap.h"
 #include "models/lib/pipe.h"
 #include "models/lib/rfaccess.h"
@@ -84,7 +86,8 @@ typedef struct {
     unsigned wb_ports;
     unsigned passes;               /* lane groups per warp instruction: ceil(32 / simd_width) */
     unsigned timing[EXEC_T_COUNT]; /* latencies and intervals (EXEC_T_*) */
-    GQueue releases;               /* release_t waiting for room */
+    ring releases;                 /* release_t waiting for room */
+    mem_slots in_pipes;            /* release_t of the instructions in the pipes (index = pipe payload) */
     GArray *granted_reads, *granted_writes;
     rfaccess_chain *rf; /* the register access path (extension point; empty in the baseline) */
     GArray *deferred;   /* reads delayed or refused by the chain (exec_deferred) */

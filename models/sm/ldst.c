@@ -17,7 +17,7 @@ struct ldst_op {
     uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
 };
 
-typedef struct {
+typedef struct ldst_ready {
     unsigned id;
     uint64_t cycle;
 } ldst_ready;
@@ -118,19 +118,20 @@ static gsc_fifo *pf(const ldst *l, unsigned p)
     return gsc_port_fifo(blk_port(l->inst, p));
 }
 
-static gint ready_cmp(gconstpointer a, gconstpointer b, gpointer d)
-{
-    (void)d;
-    const ldst_ready *x = a, *y = b;
-    return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
-}
-
+/* A completion of op at `cycle`, before the scheduled ones of the same or a later cycle (the order
+ * completions of one cycle are released in). Few are pending: a sorted array. */
 static void schedule(ldst *l, ldst_op *op, uint64_t cycle)
 {
-    ldst_ready *r = g_new(ldst_ready, 1);
-    r->id = op->id;
-    r->cycle = cycle;
-    g_queue_insert_sorted(&l->ready, r, ready_cmp, NULL);
+    if (l->n_ready == l->cap_ready) {
+        l->cap_ready = l->cap_ready ? 2 * l->cap_ready : 16;
+        l->ready = g_renew(ldst_ready, l->ready, l->cap_ready);
+    }
+    unsigned i = 0;
+    while (i < l->n_ready && l->ready[i].cycle < cycle)
+        i++;
+    memmove(&l->ready[i + 1], &l->ready[i], (l->n_ready - i) * sizeof *l->ready);
+    l->ready[i] = (ldst_ready){.id = op->id, .cycle = cycle};
+    l->n_ready++;
 }
 
 static void op_piece_done(ldst *l, unsigned id)
@@ -139,7 +140,7 @@ static void op_piece_done(ldst *l, unsigned id)
     g_assert(op && op->pending > 0);
     if (--op->pending > 0 || !op->issued_all)
         return;
-    release_t *r = g_new(release_t, 1);
+    release_t *r = ring_push_slot(&l->releases);
     *r = op->rel;
     if (op->it.atom_lanes) {
         r->atomic = 1;
@@ -150,8 +151,8 @@ static void op_piece_done(ldst *l, unsigned id)
             memcpy(r->vals, op->old, sizeof r->vals);
         }
     }
-    g_queue_push_tail(&l->releases, r);
     g_ptr_array_index(l->ops, id) = NULL;
+    l->n_ops--;
     if (l->cur == op)
         l->cur = NULL;
     g_ptr_array_add(l->free_ops, op); /* reused by op_start: no allocation per instruction */
@@ -160,8 +161,7 @@ static void op_piece_done(ldst *l, unsigned id)
 static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
 {
     const coalesce_txn *t = &op->txn[ti];
-    mem_req_t *q = l->free_reqs->len ? g_ptr_array_steal_index_fast(l->free_reqs, l->free_reqs->len - 1)
-                                     : g_new(mem_req_t, 1);
+    mem_req_t *q = ring_push_slot(&l->reqs);
     memset(q, 0, sizeof *q);
     q->addr = t->addr;
     q->id = (uint64_t)ti << 32 | op->id; /* the transaction, for the atomics' old values */
@@ -195,7 +195,6 @@ static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
             q->atom.c[ln] = it->atom_c[ln];
         }
     }
-    g_queue_push_tail(&l->reqs, q);
     blk_stat_add(l->inst, LDST_STAT_MEM_REQS, 1);
 }
 
@@ -219,6 +218,7 @@ static void op_start(ldst *l, uint64_t now)
     if (id == l->ops->len)
         g_ptr_array_add(l->ops, NULL);
     g_ptr_array_index(l->ops, id) = op;
+    l->n_ops++;
     op->id = id;
     const issued_t *it = &op->it;
     op->rel = (release_t){.seq = it->seq,
@@ -229,7 +229,7 @@ static void op_start(ldst *l, uint64_t now)
                           .val_reg = SM_NO_REG};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     if (it->report_reads) /* source reservations: the address and data registers are read now */
-        g_queue_push_tail(&l->releases, release_new_reads(it, SM_UNIT_LDST));
+        release_init_reads(ring_push_slot(&l->releases), it, SM_UNIT_LDST);
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
     coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
@@ -268,7 +268,8 @@ static void op_start(ldst *l, uint64_t now)
     if (gl.active) {
         /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16 */
         gl.size = MIN(gl.size, 16u);
-        op->n_txn = coalesce_transactions(&gl, op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
+        op->n_txn =
+            coalesce_transactions(&gl, op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
     }
     l->busy_until = now + busy;
     l->cur = op;
@@ -395,15 +396,13 @@ static void take_responses(ldst *l)
 static void flush(ldst *l)
 {
     gsc_fifo *rq = pf(l, LDST_MEM_REQ), *rl = pf(l, LDST_RELEASE);
-    while (!g_queue_is_empty(&l->reqs) && gsc_fifo_can_put(rq)) {
-        mem_req_t *q = g_queue_pop_head(&l->reqs);
-        gsc_fifo_put(rq, q);
-        g_ptr_array_add(l->free_reqs, q); /* reused by send_req */
+    while (!ring_empty(&l->reqs) && gsc_fifo_can_put(rq)) {
+        gsc_fifo_put(rq, ring_peek(&l->reqs));
+        ring_pop(&l->reqs, NULL);
     }
-    while (!g_queue_is_empty(&l->releases) && gsc_fifo_can_put(rl)) {
-        release_t *r = g_queue_pop_head(&l->releases);
-        gsc_fifo_put(rl, r);
-        g_free(r);
+    while (!ring_empty(&l->releases) && gsc_fifo_can_put(rl)) {
+        gsc_fifo_put(rl, ring_peek(&l->releases));
+        ring_pop(&l->releases, NULL);
     }
 }
 
@@ -412,10 +411,16 @@ static void ldst_run(void *self)
     ldst *l = self;
     uint64_t now = gsc_cycle();
     take_responses(l);
-    while (!g_queue_is_empty(&l->ready) && ((ldst_ready *)g_queue_peek_head(&l->ready))->cycle <= now) {
-        ldst_ready *r = g_queue_pop_head(&l->ready);
-        op_piece_done(l, r->id);
-        g_free(r);
+    unsigned done = 0;
+    while (done < l->n_ready && l->ready[done].cycle <= now)
+        done++;
+    if (done) { /* op_piece_done does not schedule: the due entries are taken at once */
+        unsigned n = l->n_ready;
+        for (unsigned i = 0; i < done; i++)
+            op_piece_done(l, l->ready[i].id);
+        g_assert(l->n_ready == n);
+        l->n_ready -= done;
+        memmove(l->ready, l->ready + done, l->n_ready * sizeof *l->ready);
     }
     if (l->cur && l->cur->next_txn < l->cur->n_txn) {
         /* A refused load leaves the L1 and its MSHRs unchanged, and only a response (which wakes
@@ -433,19 +438,16 @@ static void ldst_run(void *self)
     if (!l->cur && l->busy_until <= now && gsc_fifo_can_get(pf(l, LDST_IN)))
         op_start(l, now);
     flush(l);
-    unsigned inflight = 0;
-    for (guint i = 0; i < l->ops->len; i++)
-        inflight += g_ptr_array_index(l->ops, i) != NULL;
-    l->tr_inflight = inflight;
+    l->tr_inflight = l->n_ops;
     bool blocked = l->cur && l->blocked; /* waits for a response (LDST_MEM_RESP wakes it) */
-    bool work = (l->cur && !blocked) || !g_queue_is_empty(&l->reqs) || !g_queue_is_empty(&l->releases) ||
+    bool work = (l->cur && !blocked) || !ring_empty(&l->reqs) || !ring_empty(&l->releases) ||
                 (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
         gsc_next_trigger_cycles(1);
     } else if (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN))) {
         gsc_next_trigger_cycles(l->busy_until - now);
-    } else if (!g_queue_is_empty(&l->ready)) {
-        uint64_t c = ((ldst_ready *)g_queue_peek_head(&l->ready))->cycle;
+    } else if (l->n_ready) {
+        uint64_t c = l->ready[0].cycle;
         gsc_next_trigger_cycles(c > now ? c - now : 1);
     }
     /* else: sleep until an instruction or a response arrives */
@@ -495,10 +497,8 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
     l->ops = g_ptr_array_new();
     l->free_ops = g_ptr_array_new_with_free_func(g_free);
-    l->free_reqs = g_ptr_array_new_with_free_func(g_free);
-    g_queue_init(&l->reqs);
-    g_queue_init(&l->ready);
-    g_queue_init(&l->releases);
+    ring_init(&l->reqs, sizeof(mem_req_t));
+    ring_init(&l->releases, sizeof(release_t));
     blk_trace_state(l->inst, "inflight", GSC_U32, &l->tr_inflight);
     blk_trace_state(l->inst, "warp", GSC_U32, &l->tr_warp);
     blk_trace_state(l->inst, "hit", GSC_U8, &l->tr_hit);
@@ -509,10 +509,7 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
 
 bool ldst_busy(const ldst *l)
 {
-    for (guint i = 0; i < l->ops->len; i++)
-        if (g_ptr_array_index(l->ops, i))
-            return true;
-    return false;
+    return l->n_ops > 0;
 }
 
 cache_tags *ldst_l1_tags(ldst *l)
@@ -533,10 +530,9 @@ void ldst_free(ldst *l)
         g_free(g_ptr_array_index(l->ops, i));
     g_ptr_array_free(l->ops, TRUE);
     g_ptr_array_free(l->free_ops, TRUE);
-    g_ptr_array_free(l->free_reqs, TRUE);
-    g_queue_clear_full(&l->reqs, g_free);
-    g_queue_clear_full(&l->ready, g_free);
-    g_queue_clear_full(&l->releases, g_free);
+    ring_clear(&l->reqs);
+    ring_clear(&l->releases);
+    g_free(l->ready);
     cache_tags_free(l->l1);
     cache_mshr_free(l->mshr);
     cache_tags_free(l->cc);

@@ -32,6 +32,7 @@
 #define GPUSC_MODELS_SM_LDST_H
 
 #include "models/core/block.h"
+#include "models/lib/ring.h"
 #include "models/lib/cache.h"
 #include "models/lib/coalesce.h"
 #include "models/mem_types.h"
@@ -72,15 +73,17 @@ typedef struct {
     coalesce_smem_config smem;
     unsigned line, l1_latency, smem_latency, param_latency;
     unsigned const_line, const_latency;
-    ldst_op *cur;         /* the instruction being processed */
-    GPtrArray *ops;       /* in-flight ops indexed by id (NULL = free) */
-    GPtrArray *free_ops;  /* finished ops kept for reuse */
-    GPtrArray *free_reqs; /* sent mem_req_t kept for reuse */
-    bool blocked;         /* cur's next load was refused by the L1 in cycle blocked_at */
+    ldst_op *cur;        /* the instruction being processed */
+    GPtrArray *ops;      /* in-flight ops indexed by id (NULL = free) */
+    unsigned n_ops;      /* in-flight ops (non-NULL entries of ops) */
+    GPtrArray *free_ops; /* finished ops kept for reuse */
+    bool blocked;        /* cur's next load was refused by the L1 in cycle blocked_at */
     uint64_t blocked_at;
-    GQueue reqs;     /* mem_req_t waiting for room */
-    GQueue ready;    /* (op id, ready cycle) completions scheduled */
-    GQueue releases; /* release_t waiting for room */
+    ring reqs;     /* mem_req_t waiting for room */
+    ring releases; /* release_t waiting for room */
+    /* completions scheduled (op id, ready cycle), by cycle; among equal cycles the latest first */
+    struct ldst_ready *ready;
+    unsigned n_ready, cap_ready;
     uint64_t busy_until;
     uint64_t next_id;
     /* traced */

@@ -96,16 +96,15 @@ static const gsc_field release_fields[] = {
 };
 const gsc_type release_type = GSC_TYPE(release_t, release_fields);
 
-release_t *release_new_reads(const issued_t *it, sm_unit unit)
+void release_init_reads(release_t *r, const issued_t *it, sm_unit unit)
 {
-    release_t *r = g_new0(release_t, 1);
+    memset(r, 0, sizeof *r);
     r->seq = it->seq;
     r->warp = it->warp;
     r->reads = 1;
     r->unit = (uint8_t)unit;
     r->n_src = it->n_src;
     memcpy(r->src, it->src, sizeof r->src);
-    return r;
 }
 
 sm_unit sm_unit_of_class(ir_class c)

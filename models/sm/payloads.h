@@ -98,13 +98,13 @@ typedef struct {
     uint16_t sched; /* the scheduler (sub-core) that issued it */
     uint32_t pc;
     uint32_t func;
-    uint32_t mask;   /* lanes that executed (active and guard true) */
-    uint8_t cls;     /* ir_class */
-    uint8_t op;      /* ir_opcode */
-    uint8_t space;   /* MEM: ir_space resolved (generic resolved per lane; see addr_space) */
-    uint8_t kind;    /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
-    uint8_t bytes;   /* MEM: bytes per lane */
-    uint8_t long_op; /* the destinations were reserved as long-latency */
+    uint32_t mask;        /* lanes that executed (active and guard true) */
+    uint8_t cls;          /* ir_class */
+    uint8_t op;           /* ir_opcode */
+    uint8_t space;        /* MEM: ir_space resolved (generic resolved per lane; see addr_space) */
+    uint8_t kind;         /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
+    uint8_t bytes;        /* MEM: bytes per lane */
+    uint8_t long_op;      /* the destinations were reserved as long-latency */
     uint8_t report_reads; /* 1: the sources are reserved too (issue.source_reservations): the unit
                              reports when it has read them (a release_t with `reads` set) */
     uint16_t n_src, n_dst;
@@ -168,8 +168,8 @@ extern const gsc_type credit_type;
 extern const gsc_type issued_type;
 extern const gsc_type release_type;
 
-/* A read report for `it` from `unit` (release_t.reads = 1, its source slots), newly allocated. */
-release_t *release_new_reads(const issued_t *it, sm_unit unit);
+/* Fills *r with a read report for `it` from `unit` (release_t.reads = 1, its source slots). */
+void release_init_reads(release_t *r, const issued_t *it, sm_unit unit);
 
 /* The unit an instruction class runs on. */
 sm_unit sm_unit_of_class(ir_class c);

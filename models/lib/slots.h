@@ -1,10 +1,11 @@
-/* slots.h — a pool of fixed-size items addressed by index, with a free list. The memory-side blocks
- * keep the requests they hold (in an interconnect network, an L2 MSHR, a DRAM queue) here and pass
- * the index through the timing cores (icnt payload, MSHR request id, DRAM tag), so a ~700-byte
- * mem_req_t is copied once in and once out. Indices stay valid until freed; pointers only until the
- * next mem_slots_take (the array may grow). */
-#ifndef GPUSC_MODELS_MEM_SLOTS_H
-#define GPUSC_MODELS_MEM_SLOTS_H
+/* slots.h — a pool of fixed-size items addressed by index, with a free list. Blocks keep the
+ * records they hold here (the memory side's requests in an interconnect network, an L2 MSHR, a DRAM
+ * queue; exec's completions in its pipes) and pass the index through the timing cores (icnt
+ * payload, MSHR request id, DRAM tag, pipe payload), so a ~700-byte mem_req_t is copied once in and
+ * once out, and nothing is allocated per item once the pool has grown. Indices stay valid until freed;
+ * pointers only until the next mem_slots_take (the array may grow). */
+#ifndef GPUSC_MODELS_LIB_SLOTS_H
+#define GPUSC_MODELS_LIB_SLOTS_H
 
 #include <glib.h>
 #include <stdint.h>
@@ -53,4 +54,4 @@ static inline void mem_slots_put_back(mem_slots *s, uint32_t i)
     g_array_append_val(s->free, i);
 }
 
-#endif /* GPUSC_MODELS_MEM_SLOTS_H */
+#endif /* GPUSC_MODELS_LIB_SLOTS_H */
