@@ -307,6 +307,7 @@ static void inst_free(blk_inst *inst)
     g_free(inst->param_src);
     g_free(inst->stats);
     g_free(inst->ports);
+    g_free(inst->fifos);
     g_free((char *)inst->path);
     g_free((char *)inst->log_domain);
     g_free(inst);
@@ -400,6 +401,7 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
     inst->param_src = g_new0(const char *, desc->n_params);
     inst->stats = g_new0(uint64_t, desc->n_stats ? desc->n_stats : 1);
     inst->ports = g_new0(gsc_port *, desc->n_ports ? desc->n_ports : 1);
+    inst->fifos = g_new0(gsc_fifo *, desc->n_ports ? desc->n_ports : 1);
     for (unsigned i = 0; i < desc->n_params; i++) {
         const blk_param_desc *p = &desc->params[i];
         cfg_value_ref ref;

@@ -162,6 +162,7 @@ struct blk_inst {
     const char **param_src; /* where each value came from ("default", "preset x", "f.ini:3", "--set") */
     uint64_t *stats;        /* desc->n_stats counters (DERIVED slots stay 0) */
     gsc_port **ports;       /* desc->n_ports ports, created from the descriptors */
+    gsc_fifo **fifos;       /* the FIFO bound to each port, looked up at first use (blk_fifo) */
     const char *log_domain; /* "gpusc.<type>" */
     void (*elaborate)(void *self); /* see blk_inst_on_elaborate */
     void *self;
@@ -192,6 +193,15 @@ static inline gsc_port *blk_port(const blk_inst *inst, unsigned idx)
     return inst->ports[idx];
 }
 gsc_port *blk_port_by_name(const blk_inst *inst, const char *name);
+/* The FIFO bound to port idx (gsc_port_fifo, checked once and then kept: binding ends with
+ * elaboration). For the hot path of a block's process. */
+static inline gsc_fifo *blk_fifo(const blk_inst *inst, unsigned idx)
+{
+    gsc_fifo *f = inst->fifos[idx];
+    if (__builtin_expect(!f, 0))
+        f = inst->fifos[idx] = gsc_port_fifo(inst->ports[idx]); /* NULL while unbound: not kept */
+    return f;
+}
 /* Depth of the FIFO to bind to FIFO port idx (its depth parameter, or 2). */
 unsigned blk_port_fifo_depth(const blk_inst *inst, unsigned idx);
 

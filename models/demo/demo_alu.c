@@ -104,8 +104,8 @@ static void demo_alu_accept(demo_alu *a, gsc_fifo *in, uint64_t now)
 static void demo_alu_run(void *self)
 {
     demo_alu *a = self;
-    gsc_fifo *in = gsc_port_fifo(blk_port(a->inst, DEMO_ALU_IN));
-    gsc_fifo *out = gsc_port_fifo(blk_port(a->inst, DEMO_ALU_OUT));
+    gsc_fifo *in = blk_fifo(a->inst, DEMO_ALU_IN);
+    gsc_fifo *out = blk_fifo(a->inst, DEMO_ALU_OUT);
     uint64_t now = gsc_cycle();
     bool was_stalled = a->stalled;
     if (a->stalled) {
@@ -129,8 +129,8 @@ static void demo_alu_elaborate(void *self)
 {
     demo_alu *a = self;
     gsc_process *p = gsc_process_new(a->inst->mod, "run", demo_alu_run, a);
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(a->inst, DEMO_ALU_IN)));
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(a->inst, DEMO_ALU_OUT)));
+    gsc_sensitive_fifo_put(p, blk_fifo(a->inst, DEMO_ALU_IN));
+    gsc_sensitive_fifo_get(p, blk_fifo(a->inst, DEMO_ALU_OUT));
 }
 
 demo_alu *demo_alu_new(blk_ctx *ctx, gsc_module *parent, const char *name)

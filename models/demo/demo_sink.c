@@ -58,7 +58,7 @@ static void demo_sink_check(demo_sink *s, const demo_word *w)
 static void demo_sink_run(void *self)
 {
     demo_sink *s = self;
-    gsc_fifo *in = gsc_port_fifo(blk_port(s->inst, DEMO_SINK_IN));
+    gsc_fifo *in = blk_fifo(s->inst, DEMO_SINK_IN);
     uint64_t now = gsc_cycle();
     if (s->paused && now < s->paused_until) {
         gsc_next_trigger_cycles(s->paused_until - now);
@@ -93,7 +93,7 @@ static void demo_sink_elaborate(void *self)
 {
     demo_sink *s = self;
     gsc_process *p = gsc_process_new(s->inst->mod, "run", demo_sink_run, s);
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(s->inst, DEMO_SINK_IN)));
+    gsc_sensitive_fifo_put(p, blk_fifo(s->inst, DEMO_SINK_IN));
 }
 
 demo_sink *demo_sink_new(blk_ctx *ctx, gsc_module *parent, const char *name)

@@ -57,7 +57,7 @@ uint32_t *demo_source_values(uint64_t seed, uint64_t n)
 static void demo_source_run(void *self)
 {
     demo_source *s = self;
-    gsc_fifo *out = gsc_port_fifo(blk_port(s->inst, DEMO_SOURCE_OUT));
+    gsc_fifo *out = blk_fifo(s->inst, DEMO_SOURCE_OUT);
     uint64_t now = gsc_cycle();
     if (s->blocked) {
         blk_stat_add(s->inst, DEMO_SOURCE_STAT_FULL_CYCLES, now - s->blocked_since);
@@ -86,7 +86,7 @@ static void demo_source_elaborate(void *self)
 {
     demo_source *s = self;
     gsc_process *p = gsc_process_new(s->inst->mod, "run", demo_source_run, s);
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(s->inst, DEMO_SOURCE_OUT)));
+    gsc_sensitive_fifo_get(p, blk_fifo(s->inst, DEMO_SOURCE_OUT));
     gsc_process_initialize(p);
 }
 

@@ -218,7 +218,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
 
 static void l2_accept(l2_blk *b, uint64_t now)
 {
-    gsc_fifo *in = gsc_port_fifo(blk_port(b->inst, L2_PORT_REQ));
+    gsc_fifo *in = blk_fifo(b->inst, L2_PORT_REQ);
     while (gsc_fifo_can_get(in) && g_queue_get_length(&b->rop) < b->rop_depth) {
         uint32_t s = mem_slots_take(&b->reqs);
         l2_slot *sl = mem_slots_at(&b->reqs, s);
@@ -232,7 +232,7 @@ static void l2_accept(l2_blk *b, uint64_t now)
 
 static void l2_take_fills(l2_blk *b)
 {
-    gsc_fifo *in = gsc_port_fifo(blk_port(b->inst, L2_PORT_DRAM_RESP));
+    gsc_fifo *in = blk_fifo(b->inst, L2_PORT_DRAM_RESP);
     mem_resp_t fill;
     while (gsc_fifo_can_get(in)) {
         gsc_fifo_get(in, &fill);
@@ -246,13 +246,13 @@ static void l2_take_fills(l2_blk *b)
 
 static void l2_drain(l2_blk *b)
 {
-    gsc_fifo *out = gsc_port_fifo(blk_port(b->inst, L2_PORT_RESP));
+    gsc_fifo *out = blk_fifo(b->inst, L2_PORT_RESP);
     while (!g_queue_is_empty(&b->out) && gsc_fifo_can_put(out)) {
         mem_resp_t *o = g_queue_pop_head(&b->out);
         gsc_fifo_put(out, o);
         g_free(o);
     }
-    gsc_fifo *dq = gsc_port_fifo(blk_port(b->inst, L2_PORT_DRAM_REQ));
+    gsc_fifo *dq = blk_fifo(b->inst, L2_PORT_DRAM_REQ);
     while (!g_queue_is_empty(&b->to_dram) && gsc_fifo_can_put(dq)) {
         mem_req_t *r = g_queue_pop_head(&b->to_dram);
         gsc_fifo_put(dq, r);
@@ -299,10 +299,10 @@ static void l2_elaborate(void *self)
 {
     l2_blk *b = self;
     gsc_process *p = gsc_process_new(b->inst->mod, "run", l2_run, b);
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(b->inst, L2_PORT_REQ)));
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(b->inst, L2_PORT_DRAM_RESP)));
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(b->inst, L2_PORT_RESP)));
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(b->inst, L2_PORT_DRAM_REQ)));
+    gsc_sensitive_fifo_put(p, blk_fifo(b->inst, L2_PORT_REQ));
+    gsc_sensitive_fifo_put(p, blk_fifo(b->inst, L2_PORT_DRAM_RESP));
+    gsc_sensitive_fifo_get(p, blk_fifo(b->inst, L2_PORT_RESP));
+    gsc_sensitive_fifo_get(p, blk_fifo(b->inst, L2_PORT_DRAM_REQ));
     gsc_sensitive_event(p, b->wake);
 }
 

@@ -181,7 +181,7 @@ static void exec_writeback(exec_blk *e, uint64_t now)
 /* Completions and read reports go to issue in the order they were made (a FIFO may be full). */
 static void exec_flush_releases(exec_blk *e)
 {
-    gsc_fifo *out = gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE));
+    gsc_fifo *out = blk_fifo(e->inst, EXEC_RELEASE);
     while (!ring_empty(&e->releases) && gsc_fifo_can_put(out)) {
         gsc_fifo_put(out, ring_peek(&e->releases));
         ring_pop(&e->releases, NULL);
@@ -239,7 +239,7 @@ static void exec_deferred_reads(exec_blk *e, uint64_t now)
 
 static void exec_allocate(exec_blk *e)
 {
-    gsc_fifo *in = gsc_port_fifo(blk_port(e->inst, EXEC_IN));
+    gsc_fifo *in = blk_fifo(e->inst, EXEC_IN);
     while (gsc_fifo_can_get(in)) {
         const issued_t *it = gsc_fifo_peek(in);
         unsigned pool = pool_of(it->cls), c;
@@ -364,8 +364,8 @@ static void exec_elaborate(void *self)
 {
     exec_blk *e = self;
     gsc_process *p = gsc_process_new(e->inst->mod, "run", exec_run, e);
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(e->inst, EXEC_IN)));
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(e->inst, EXEC_RELEASE)));
+    gsc_sensitive_fifo_put(p, blk_fifo(e->inst, EXEC_IN));
+    gsc_sensitive_fifo_get(p, blk_fifo(e->inst, EXEC_RELEASE));
 }
 
 static void add_pipes(exec_blk *e, sm_unit u, const char *count, const char *lat, const char *ii)

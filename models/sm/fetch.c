@@ -67,8 +67,8 @@ const blk_desc fetch_desc = {
 
 static void fetch_take_inputs(fetch *f)
 {
-    gsc_fifo *rd = gsc_port_fifo(blk_port(f->inst, FETCH_REDIRECT));
-    gsc_fifo *cr = gsc_port_fifo(blk_port(f->inst, FETCH_CREDIT));
+    gsc_fifo *rd = blk_fifo(f->inst, FETCH_REDIRECT);
+    gsc_fifo *cr = blk_fifo(f->inst, FETCH_CREDIT);
     redirect_t r;
     while (gsc_fifo_can_get(rd)) {
         gsc_fifo_get(rd, &r);
@@ -175,7 +175,7 @@ static void fetch_run(void *self)
     fetch *f = self;
     uint64_t now = gsc_cycle();
     fetch_take_inputs(f);
-    gsc_fifo *out = gsc_port_fifo(blk_port(f->inst, FETCH_OUT));
+    gsc_fifo *out = blk_fifo(f->inst, FETCH_OUT);
     f->fetched = 0;
     uint64_t next_fill = UINT64_MAX;
     /* Only the chosen warp puts, and the loop ends with it: the room is checked once. */
@@ -234,9 +234,9 @@ static void fetch_elaborate(void *self)
 {
     fetch *f = self;
     gsc_process *p = gsc_process_new(f->inst->mod, "run", fetch_run, f);
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(f->inst, FETCH_REDIRECT)));
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(f->inst, FETCH_CREDIT)));
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(f->inst, FETCH_OUT)));
+    gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_REDIRECT));
+    gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_CREDIT));
+    gsc_sensitive_fifo_get(p, blk_fifo(f->inst, FETCH_OUT));
 }
 
 fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps)

@@ -144,7 +144,7 @@ _Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((wx_info *)0)->sto
 
 static gsc_fifo *port_fifo(const issue *s, unsigned p)
 {
-    return gsc_port_fifo(blk_port(s->inst, p));
+    return blk_fifo(s->inst, p);
 }
 
 /* ---- outputs through small queues (a FIFO may be full this cycle) ---------------------------- */
@@ -154,13 +154,15 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
     w->epoch++;
     w->count = 0;
     w->sb_stall = ISSUE_STALL_COUNT;
-    redirect_t *r = g_new0(redirect_t, 1);
+    redirect_t *r = ring_push_slot(&s->redirects);
+    memset(r, 0, sizeof *r);
     r->warp = (uint16_t)wi;
     r->epoch = w->epoch;
     r->done = done;
-    if (!done)
-        g_assert(wexec_warp_next(s->wx, wi, &r->func, &r->pc));
-    g_queue_push_tail(&s->redirects, r);
+    if (!done) {
+        bool live = wexec_warp_next(s->wx, wi, &r->func, &r->pc); /* not inside g_assert: it must run */
+        g_assert(live);
+    }
     blk_stat_add(s->inst, ISSUE_STAT_REDIRECTS, 1);
 }
 
@@ -168,21 +170,13 @@ static void flush_outputs(issue *s)
 {
     gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT),
              *dn = port_fifo(s, ISSUE_CTA_DONE);
-    while (!g_queue_is_empty(&s->redirects) && gsc_fifo_can_put(rd)) {
-        redirect_t *r = g_queue_pop_head(&s->redirects);
-        gsc_fifo_put(rd, r);
-        g_free(r);
-    }
-    while (!g_queue_is_empty(&s->credits) && gsc_fifo_can_put(cr)) {
-        credit_t *c = g_queue_pop_head(&s->credits);
-        gsc_fifo_put(cr, c);
-        g_free(c);
-    }
-    while (!g_queue_is_empty(&s->done) && gsc_fifo_can_put(dn)) {
-        cta_done_t *d = g_queue_pop_head(&s->done);
-        gsc_fifo_put(dn, d);
-        g_free(d);
-    }
+    ring *q[] = {&s->redirects, &s->credits, &s->done};
+    gsc_fifo *f[] = {rd, cr, dn};
+    for (unsigned i = 0; i < G_N_ELEMENTS(q); i++)
+        while (!ring_empty(q[i]) && gsc_fifo_can_put(f[i])) {
+            gsc_fifo_put(f[i], ring_peek(q[i]));
+            ring_pop(q[i], NULL);
+        }
 }
 
 /* ---- CTAs and warps -------------------------------------------------------------------------- */
@@ -241,14 +235,14 @@ static void warp_try_finish(issue *s, unsigned wi)
     if (--s->cta_live_warps[slot] > 0)
         return;
     const cta_launch_t *c = &s->cta[slot];
-    cta_done_t *d = g_new0(cta_done_t, 1);
+    cta_done_t *d = ring_push_slot(&s->done);
+    memset(d, 0, sizeof *d);
     d->cta = c->cta;
     d->slot = c->slot;
     d->sm = (uint16_t)s->sm_id;
     d->warps = c->warps;
     d->regs = c->regs;
     d->smem_bytes = c->smem_bytes;
-    g_queue_push_tail(&s->done, d);
     wexec_cta_end(s->wx, slot);
     s->cta_live[slot] = false;
     s->n_ctas--;
@@ -355,7 +349,7 @@ static void take_release(issue *s, gsc_fifo *f)
 
 static void take_inputs(issue *s)
 {
-    for (unsigned p = 0; p < SM_MAX_PARTS; p++)
+    for (unsigned p = 0; p < s->parts; p++) /* the other release ports are bound to idle FIFOs */
         take_release(s, port_fifo(s, ISSUE_RELEASE0 + p));
     take_release(s, port_fifo(s, ISSUE_RELEASE_LDST));
     gsc_fifo *cl = port_fifo(s, ISSUE_CTA_LAUNCH);
@@ -451,11 +445,11 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     w->head = (w->head + 1) % s->entries;
     w->count--;
     w->sb_stall = ISSUE_STALL_COUNT;
-    credit_t *cr = g_new0(credit_t, 1);
+    credit_t *cr = ring_push_slot(&s->credits);
+    memset(cr, 0, sizeof *cr);
     cr->warp = (uint16_t)wi;
     cr->epoch = w->epoch;
     cr->count = 1;
-    g_queue_push_tail(&s->credits, cr);
 
     wx_info x;
     if (wexec_step(s->wx, wi, now, s->seq, &x) != 0)
@@ -629,8 +623,8 @@ static void issue_run(void *self)
     s->last_busy = s->n_ctas;
     s->last_cycle = now;
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
-    bool pending = s->pending_release || !g_queue_is_empty(&s->redirects) || !g_queue_is_empty(&s->credits) ||
-                   !g_queue_is_empty(&s->done);
+    bool pending =
+        s->pending_release || !ring_empty(&s->redirects) || !ring_empty(&s->credits) || !ring_empty(&s->done);
     if (issued || pending || s->refused)
         gsc_next_trigger_cycles(1);
     /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity); a check or
@@ -694,9 +688,9 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         if (!s->log)
             gsc_fatal("%s.log: cannot open '%s' for writing", s->inst->path, log);
     }
-    g_queue_init(&s->redirects);
-    g_queue_init(&s->credits);
-    g_queue_init(&s->done);
+    ring_init(&s->redirects, sizeof(redirect_t));
+    ring_init(&s->credits, sizeof(credit_t));
+    ring_init(&s->done, sizeof(cta_done_t));
     s->last_cycle = 0;
     blk_trace_state(s->inst, "issued", GSC_U32, &s->tr_issued);
     blk_trace_state(s->inst, "warp", GSC_U32, &s->tr_warp);
@@ -718,9 +712,9 @@ void issue_free(issue *s)
     }
     for (unsigned i = 0; i < s->warps; i++)
         g_free(s->w[i].ib);
-    g_queue_clear_full(&s->redirects, g_free);
-    g_queue_clear_full(&s->credits, g_free);
-    g_queue_clear_full(&s->done, g_free);
+    ring_clear(&s->redirects);
+    ring_clear(&s->credits);
+    ring_clear(&s->done);
     g_array_free(s->checks, TRUE);
     if (s->log)
         fclose(s->log);

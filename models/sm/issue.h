@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "models/core/block.h"
+#include "models/lib/ring.h"
 #include "models/lib/policy.h"
 #include "models/lib/scoreboard.h"
 #include "models/sm/payloads.h"
@@ -159,7 +160,7 @@ typedef struct {
     unsigned n_ctas;
     uint64_t
         pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
-    GQueue redirects, credits, done; /* outputs waiting for FIFO room */
+    ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
     GArray *checks;
     uint64_t seq, age, last_cycle;
     bool last_busy;

@@ -115,7 +115,7 @@ const blk_desc ldst_desc = {
 
 static gsc_fifo *pf(const ldst *l, unsigned p)
 {
-    return gsc_port_fifo(blk_port(l->inst, p));
+    return blk_fifo(l->inst, p);
 }
 
 /* A completion of op at `cycle`, before the scheduled ones of the same or a later cycle (the order

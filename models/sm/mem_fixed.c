@@ -54,8 +54,8 @@ static void mem_fixed_run(void *self)
 {
     mem_fixed *m = self;
     uint64_t now = gsc_cycle();
-    gsc_fifo *in = gsc_port_fifo(blk_port(m->inst, MEM_FIXED_REQ));
-    gsc_fifo *out = gsc_port_fifo(blk_port(m->inst, MEM_FIXED_RESP));
+    gsc_fifo *in = blk_fifo(m->inst, MEM_FIXED_REQ);
+    gsc_fifo *out = blk_fifo(m->inst, MEM_FIXED_RESP);
     mem_req_t q;
     while (gsc_fifo_can_get(in)) {
         gsc_fifo_get(in, &q);
@@ -108,8 +108,8 @@ static void mem_fixed_elaborate(void *self)
 {
     mem_fixed *m = self;
     gsc_process *p = gsc_process_new(m->inst->mod, "run", mem_fixed_run, m);
-    gsc_sensitive_fifo_put(p, gsc_port_fifo(blk_port(m->inst, MEM_FIXED_REQ)));
-    gsc_sensitive_fifo_get(p, gsc_port_fifo(blk_port(m->inst, MEM_FIXED_RESP)));
+    gsc_sensitive_fifo_put(p, blk_fifo(m->inst, MEM_FIXED_REQ));
+    gsc_sensitive_fifo_get(p, blk_fifo(m->inst, MEM_FIXED_RESP));
 }
 
 mem_fixed *mem_fixed_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)
