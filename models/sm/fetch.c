@@ -65,6 +65,15 @@ const blk_desc fetch_desc = {
     BLK_N(state),
 };
 
+/* Recomputes warp wi's bits of f->eligible and f->missing from its state. */
+static void fetch_update(fetch *f, unsigned wi)
+{
+    const fetch_warp *w = &f->w[wi];
+    uint64_t bit = UINT64_C(1) << wi;
+    f->eligible = w->active && !w->stopped && w->credits > 0 ? f->eligible | bit : f->eligible & ~bit;
+    f->missing = w->miss_until ? f->missing | bit : f->missing & ~bit;
+}
+
 static void fetch_take_inputs(fetch *f)
 {
     gsc_fifo *rd = blk_fifo(f->inst, FETCH_REDIRECT);
@@ -80,6 +89,7 @@ static void fetch_take_inputs(fetch *f)
         w->func = r.func;
         w->pc = r.pc;
         w->credits = f->entries;
+        fetch_update(f, r.warp);
         blk_stat_add(f->inst, FETCH_STAT_REDIRECTS, 1);
     }
     credit_t c;
@@ -89,6 +99,7 @@ static void fetch_take_inputs(fetch *f)
         if (c.epoch == w->epoch)
             w->credits += c.count;
         g_assert(w->credits <= f->entries);
+        fetch_update(f, c.warp);
     }
 }
 
@@ -170,6 +181,48 @@ static bool fetch_can(const fetch_warp *w, uint64_t now)
     return w->active && !w->stopped && w->credits > 0 && (w->miss_until == 0 || w->miss_until <= now);
 }
 
+/* Warp wi, which can fetch, probes the I-cache: on a hit it sends up to fetch_width instructions of
+ * the line and true is returned (it was the warp of this cycle); a miss starts a fill (false: the
+ * scheduler goes on to the next warp). */
+static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, uint64_t *next_fill)
+{
+    fetch_warp *w = &f->w[wi];
+    uint64_t a = fetch_addr(f, w->func, w->pc);
+    if (w->miss_until != 0) { /* the fill arrived */
+        cache_tags_fill(f->icache, a, wi);
+        w->miss_until = 0;
+        fetch_update(f, wi);
+    }
+    cache_status st = cache_tags_access(f->icache, a, false, wi, NULL);
+    if (st != CACHE_HIT) {
+        blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
+        w->miss_until = now + f->miss_latency;
+        fetch_update(f, wi);
+        *next_fill = MIN(*next_fill, w->miss_until);
+        return false; /* the fetch slot of this cycle was spent on the miss */
+    }
+    blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
+    uint64_t line = cache_tags_line_addr(f->icache, a);
+    for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
+        if (n > 0 && cache_tags_line_addr(f->icache, fetch_addr(f, w->func, w->pc)) != line)
+            break; /* the next instruction is in another line: next fetch */
+        decoded_t d;
+        fetch_decode(f, wi, &d);
+        gsc_fifo_put(out, &d);
+        blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
+        w->credits--;
+        w->pc++;
+        if (d.ctrl)
+            w->stopped = true;
+        f->last_pc = d.pc;
+    }
+    fetch_update(f, wi);
+    f->rr = wi;
+    f->fetched = 1;
+    f->last_warp = wi;
+    return true;
+}
+
 static void fetch_run(void *self)
 {
     fetch *f = self;
@@ -178,52 +231,29 @@ static void fetch_run(void *self)
     gsc_fifo *out = blk_fifo(f->inst, FETCH_OUT);
     f->fetched = 0;
     uint64_t next_fill = UINT64_MAX;
-    /* Only the chosen warp puts, and the loop ends with it: the room is checked once. */
-    bool room = gsc_fifo_can_put(out);
-    for (unsigned i = 1; room && i <= f->warps; i++) {
-        unsigned wi = (f->rr + i) % f->warps;
-        fetch_warp *w = &f->w[wi];
-        if (!fetch_can(w, now)) {
-            if (w->active && w->miss_until > now)
-                next_fill = MIN(next_fill, w->miss_until);
-            continue;
+    /* The warp fetch scheduler: round robin from the warp after the last one fetched, over the warps
+     * that are eligible or have a fill pending (no other warp can fetch or has a fill to wait for).
+     * Only the chosen warp puts, and the loop ends with it: the room is checked once. */
+    bool room = gsc_fifo_can_put(out), chosen = false;
+    uint64_t cand = f->eligible | f->missing;
+    unsigned start = (f->rr + 1) % f->warps;
+    uint64_t from_start = ~UINT64_C(0) << start;
+    uint64_t order[2] = {cand & from_start, cand & ~from_start}; /* warps start.., then ..start-1 */
+    for (unsigned pass = 0; room && !chosen && pass < 2; pass++)
+        for (uint64_t m = order[pass]; m && !chosen; m &= m - 1) {
+            unsigned wi = (unsigned)__builtin_ctzll(m);
+            fetch_warp *w = &f->w[wi];
+            if (!fetch_can(w, now)) {
+                if (w->active && w->miss_until > now)
+                    next_fill = MIN(next_fill, w->miss_until);
+                continue;
+            }
+            chosen = fetch_warp_once(f, wi, now, out, &next_fill);
         }
-        uint64_t a = fetch_addr(f, w->func, w->pc);
-        if (w->miss_until != 0) { /* the fill arrived */
-            cache_tags_fill(f->icache, a, wi);
-            w->miss_until = 0;
-        }
-        cache_status st = cache_tags_access(f->icache, a, false, wi, NULL);
-        if (st != CACHE_HIT) {
-            blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
-            w->miss_until = now + f->miss_latency;
-            next_fill = MIN(next_fill, w->miss_until);
-            continue; /* the fetch slot of this cycle was spent on the miss */
-        }
-        blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
-        uint64_t line = cache_tags_line_addr(f->icache, a);
-        for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
-            if (n > 0 && cache_tags_line_addr(f->icache, fetch_addr(f, w->func, w->pc)) != line)
-                break; /* the next instruction is in another line: next fetch */
-            decoded_t d;
-            fetch_decode(f, wi, &d);
-            gsc_fifo_put(out, &d);
-            blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
-            w->credits--;
-            w->pc++;
-            if (d.ctrl)
-                w->stopped = true;
-            f->last_pc = d.pc;
-        }
-        f->rr = wi;
-        f->fetched = 1;
-        f->last_warp = wi;
-        break;
-    }
     /* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
-    bool any = false;
-    for (unsigned i = 0; i < f->warps && !any; i++)
-        any = fetch_can(&f->w[i], now + 1);
+    bool any = (f->eligible & ~f->missing) != 0;
+    for (uint64_t m = f->eligible & f->missing; m && !any; m &= m - 1)
+        any = f->w[__builtin_ctzll(m)].miss_until <= now + 1;
     if (any)
         gsc_next_trigger_cycles(1);
     else if (next_fill != UINT64_MAX)
@@ -241,6 +271,7 @@ static void fetch_elaborate(void *self)
 
 fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps)
 {
+    g_assert(warps >= 1 && warps <= 64); /* the warp bitmaps */
     fetch *f = g_new0(fetch, 1);
     f->inst = blk_inst_new(ctx, parent, name, &fetch_desc);
     f->env = env;

@@ -48,6 +48,9 @@ typedef struct {
     fetch_warp *w;
     cache_tags *icache;
     unsigned rr; /* last warp fetched */
+    /* Bit i: warp i is active, not stopped and has a credit (it fetches unless a fill is pending);
+     * bit i of `missing`: warp i has a fill pending (miss_until != 0). Kept by fetch_update. */
+    uint64_t eligible, missing;
     /* Decoded instructions by function and PC, filled at first fetch (decoding depends only on the
      * instruction and the loaded kernel, not on the warp); dropped at every launch. */
     decoded_t **decode_cache;    /* per function: its instructions (NULL until one is fetched) */
