@@ -175,7 +175,7 @@ extern "C" uint64_t gsc_cycle(void)
 
 extern "C" uint64_t gsc_time_ps(void)
 {
-    return sc_time_stamp().value(); /* resolution is 1 ps (gsc_init) */
+    return gsc_now_ps(); /* resolution is 1 ps (gsc_init) */
 }
 
 extern "C" uint64_t gsc_activations(void)
@@ -199,7 +199,7 @@ static inline void cal_arm(int64_t t)
     if (t >= c.tick_due)
         return;
     c.tick_due = t;
-    c.tick_ev->notify(sc_time::from_value((uint64_t)t * gsc_g.period - sc_time_stamp().value()));
+    c.tick_ev->notify(sc_time::from_value((uint64_t)t * gsc_g.period - gsc_now_ps()));
 }
 
 static inline void wheel_put(gsc_event *e, int64_t t)
@@ -218,7 +218,7 @@ static inline void cal_insert(gsc_event *e, int64_t t)
 {
     extend_horizon(t);
     /* the last cycle that started (or -1 between runs before cycle 0): entries are < base + WHEEL */
-    int64_t base = (int64_t)(sc_time_stamp().value() / gsc_g.period);
+    int64_t base = (int64_t)(gsc_now_ps() / gsc_g.period);
     if (t - base < GSC_WHEEL)
         wheel_put(e, t);
     else
@@ -275,6 +275,11 @@ static void cal_tick(void)
     }
     if (gsc_g.n_clocked)
         c.edge_ev->notify();
+    if (c.next_due == now) {
+        c.next_due = GSC_NO_CYCLE;
+        c.next_ev->notify();
+        fired = true;
+    }
     /* Processes that run in this cycle mostly schedule something for the next one (a FIFO put, a
      * one-cycle sleep): arming the ticker for it now saves moving a later tick earlier once they
      * do (a cancellation and a second insertion in the kernel's queue); when they do not, the next
@@ -289,7 +294,7 @@ static void cal_tick(void)
 void gsc_notify_at(gsc_event *e, int64_t target)
 {
     extend_horizon(target);
-    uint64_t now = sc_time_stamp().value();
+    uint64_t now = gsc_now_ps();
     uint64_t at = target > 0 ? (uint64_t)target * gsc_g.period : 0;
     if (at <= now) {
         e->due = GSC_NO_CYCLE; /* a delta notification overrides a pending timed one, as in SystemC */
@@ -368,6 +373,7 @@ extern "C" gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps)
     gsc_g.period = period_ps;
     gsc_g.cal.tick_ev = new sc_event();
     gsc_g.cal.edge_ev = new sc_event();
+    gsc_g.cal.next_ev = new sc_event();
     return c;
 }
 
@@ -504,6 +510,17 @@ static gsc_event *wake_in(uint64_t n, const char *what)
 extern "C" void gsc_next_trigger_cycles(uint64_t n)
 {
     need_process("gsc_next_trigger_cycles");
+    if (n == 1) {
+        /* Every process calls this in the cycle before next_due (it runs after the ticker of its
+         * cycle; at cycle 0 an initialised process may run before it, and next_due is then 1 too). */
+        gsc_calendar &c = gsc_g.cal;
+        int64_t target = (int64_t)gsc_now_cycle() + 1;
+        extend_horizon(target);
+        c.next_due = target;
+        cal_arm(target);
+        next_trigger(*c.next_ev);
+        return;
+    }
     next_trigger(wake_in(n, "gsc_next_trigger_cycles")->ev);
 }
 
@@ -547,7 +564,7 @@ static void arm_starvation_watch(void)
 {
     gsc_g.starve_ev->cancel();
     gsc_g.starve_ev->notify(
-        sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 - sc_time_stamp().value()));
+        sc_time::from_value((uint64_t)(gsc_g.horizon + 1) * gsc_g.period - 1 - gsc_now_ps()));
 }
 
 namespace
@@ -666,7 +683,7 @@ extern "C" bool gsc_stopped(void)
 /* Run the kernel until just before cycle `target` (all of cycle target-1 executed), or a pause. */
 static void run_until(uint64_t target)
 {
-    uint64_t now = sc_time_stamp().value();
+    uint64_t now = gsc_now_ps();
     if (target == 0 || target * gsc_g.period - 1 <= now)
         return;
     uint64_t end = target * gsc_g.period - 1;

@@ -152,6 +152,10 @@ struct gsc_calendar {
     int64_t tick_due = GSC_NO_CYCLE; /* the cycle the ticker's kernel event is pending for */
     sc_core::sc_event *tick_ev = nullptr;
     sc_core::sc_event *edge_ev = nullptr; /* the rising edge: what clocked processes are sensitive to */
+    /* gsc_next_trigger_cycles(1): the processes that wait for the next cycle all wait on next_ev,
+     * which the ticker fires at cycle next_due (they all called in the cycle before it). */
+    sc_core::sc_event *next_ev = nullptr;
+    int64_t next_due = GSC_NO_CYCLE;
 };
 
 struct gsc_state {
@@ -183,6 +187,13 @@ struct gsc_state {
 };
 
 extern gsc_state gsc_g;
+
+/* The kernel's current time in ps (the inline accessor of the cached context: sc_time_stamp() is a
+ * library call). */
+static inline uint64_t gsc_now_ps()
+{
+    return gsc_g.simc->time_stamp().value();
+}
 
 /* The current cycle: ceil(time / period). During a cycle's activations the time is exactly
  * cycle * period; between runs it is just below the next cycle to execute. */

@@ -282,7 +282,7 @@ void gsc_trace_fifo_put(gsc_fifo *f)
     }
     if (T.strobe_at != show + 1) { /* once per cycle: the notification is pending until then */
         T.strobe_at = show + 1;
-        uint64_t now = sc_time_stamp().value();
+        uint64_t now = gsc_now_ps();
         T.strobe_ev->notify(sc_time::from_value((uint64_t)(show + 1) * gsc_g.period - now));
     }
 }
