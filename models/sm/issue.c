@@ -154,6 +154,7 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
     w->epoch++;
     w->count = 0;
     w->sb_stall = ISSUE_STALL_COUNT;
+    w->sb_clear = false;
     redirect_t *r = ring_push_slot(&s->redirects);
     memset(r, 0, sizeof *r);
     r->warp = (uint16_t)wi;
@@ -199,6 +200,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         w->inflight = w->atomics_pending = w->loads_pending = 0;
         w->age = s->age++;
         w->sb_stall = ISSUE_STALL_COUNT;
+        w->sb_clear = false;
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
         sc->warps[sc->n] = wi;
@@ -402,19 +404,22 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
         return ISSUE_STALL_MEMORY;
     if (w->sb_stall != ISSUE_STALL_COUNT)
         return w->sb_stall; /* still waiting on the same registers */
-    uint32_t func, pc;
-    if (!wexec_warp_next(s->wx, wi, &func, &pc) || func != h->func || pc != h->pc) {
-        queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
-        return ISSUE_STALL_NO_READY;
+    if (!w->sb_clear) {
+        uint32_t func, pc;
+        if (!wexec_warp_next(s->wx, wi, &func, &pc) || func != h->func || pc != h->pc) {
+            queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
+            return ISSUE_STALL_NO_READY;
+        }
+        unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
+        for (unsigned i = 0; i < h->n_src; i++)
+            src[i] = h->src[i];
+        for (unsigned i = 0; i < h->n_dst; i++)
+            dst[i] = h->dst[i];
+        unsigned hz = scoreboard_check(s->sb, wi, src, h->n_src, dst, h->n_dst);
+        if (hz != SCOREBOARD_CLEAR)
+            return w->sb_stall = hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
+        w->sb_clear = true;
     }
-    unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
-    for (unsigned i = 0; i < h->n_src; i++)
-        src[i] = h->src[i];
-    for (unsigned i = 0; i < h->n_dst; i++)
-        dst[i] = h->dst[i];
-    unsigned hz = scoreboard_check(s->sb, wi, src, h->n_src, dst, h->n_dst);
-    if (hz != SCOREBOARD_CLEAR)
-        return w->sb_stall = hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
     if (!gsc_fifo_can_put(unit_fifo(s, sched, h->cls)))
         return ISSUE_STALL_PIPELINE;
     for (guint i = 0; i < s->checks->len; i++) {
@@ -445,6 +450,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     w->head = (w->head + 1) % s->entries;
     w->count--;
     w->sb_stall = ISSUE_STALL_COUNT;
+    w->sb_clear = false;
     credit_t *cr = ring_push_slot(&s->credits);
     memset(cr, 0, sizeof *cr);
     cr->warp = (uint16_t)wi;

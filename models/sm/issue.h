@@ -124,6 +124,10 @@ typedef struct {
      * scoreboard does (a completion, a read report, its own issue, a CTA start), so a warp waiting
      * on a load is not checked again every cycle. */
     issue_stall sb_stall;
+    /* The head passed the SIMT-stack and scoreboard checks. A release only removes hazards and only
+     * the warp's own issue adds them, so this holds until the head changes (issue, redirect, CTA
+     * start) and only the unit, the checks and the policy remain to be asked. */
+    bool sb_clear;
 } issue_warp;
 
 /* One CTA barrier (kernels/frun.c's fbar): it releases when `expected` threads have arrived (a
