@@ -192,7 +192,8 @@ static int dev_read(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GStr
     return 1;
 }
 
-/* Registers per thread for occupancy: the toolchain's allocation of the entry (32-bit registers). */
+/* Registers per thread for occupancy: the toolchain's allocation (32-bit registers) of the entry
+ * with the functions it calls (regalloc_entry_regs: a caller's live values stay taken during a call). */
 static unsigned entry_regs(tb_machine *m, uint32_t entry)
 {
     ir_func *f = g_ptr_array_index(m->env->mod->funcs, entry);
@@ -200,7 +201,8 @@ static unsigned entry_regs(tb_machine *m, uint32_t entry)
         regalloc_result *r = regalloc_func(f);
         regalloc_result_free(r);
     }
-    return f->n_phys_regs == IR_NONE ? m->env->k->funcs[entry].n_regs : f->n_phys_regs;
+    return f->n_phys_regs == IR_NONE ? m->env->k->funcs[entry].n_regs
+                                     : regalloc_entry_regs(m->env->mod, f, NULL);
 }
 
 static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)

@@ -227,7 +227,16 @@ bool cta_dispatch_start(cta_dispatch *d, GString *err)
     const kload_func *kf = &d->env->k->funcs[L->entry];
     const ir_func *f = g_ptr_array_index(d->env->mod->funcs, L->entry);
     d->k.regs_per_thread = L->regs_per_thread;
-    d->k.smem_static = (unsigned)(L->shared_dyn ? kf->dyn_shared_offset : kf->shared_static);
+    uint64_t smem_static = L->shared_dyn ? kf->dyn_shared_offset : kf->shared_static;
+    if (smem_static > UINT32_MAX || smem_static + L->shared_dyn > UINT32_MAX) { /* never truncated below */
+        g_string_append_printf(err,
+                               "kernel %s: %" G_GUINT64_FORMAT
+                               " bytes of shared memory per CTA is more than an SM "
+                               "can hold",
+                               f->name, smem_static + L->shared_dyn);
+        return false;
+    }
+    d->k.smem_static = (unsigned)smem_static;
     d->k.smem_dynamic = L->shared_dyn;
     d->k.threads_per_cta = L->block[0] * L->block[1] * L->block[2];
     GError *e = NULL;

@@ -17,12 +17,13 @@ nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/i
 # Tests of the SM (tests/sm): closed-form microbenchmarks, the waveform check, bad input, every
 # workload x issue policy on tb-sm and tb-subcore at the tiny size; the default size in check-long.
 dist_check_SCRIPTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_tb_badinput.sh tests/sm/test_tb_presets.sh \
-	tests/sm/test_tb_workloads.sh tests/sm/test_tb_workloads_long.sh tests/sm/test_tb_bar_red.sh
+	tests/sm/test_tb_workloads.sh tests/sm/test_tb_workloads_long.sh tests/sm/test_tb_bar_red.sh \
+	tests/sm/test_tb_sregs.sh
 TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_tb_badinput.sh tests/sm/test_tb_presets.sh \
-	tests/sm/test_tb_workloads.sh tests/sm/test_tb_bar_red.sh
+	tests/sm/test_tb_workloads.sh tests/sm/test_tb_bar_red.sh tests/sm/test_tb_sregs.sh
 EXTRA_DIST += tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/ptx/bank_conflict.ptx \
 	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx tests/sm/ptx/deadlock.ptx \
-	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx tests/sm/ptx/war.ptx
+	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx tests/sm/ptx/war.ptx tests/sm/ptx/nwarpid.ptx
 # make check-long (Makefile.am initialises LONG_TESTS before the fragments).
 LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.

@@ -355,6 +355,7 @@ static uint64_t sreg(const wx_run *r, const ir_operand *o, uint32_t lane)
     const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
     frun_sreg_ctx s = {.warp = r->w->in_cta,
                        .nwarps = c->warps,
+                       .nwarpid = r->x->max_warps, /* the SM's warp slots */
                        .smid = r->x->sm_id,
                        .nsmid = env->n_sms,
                        .gridid = L->kernel_no,

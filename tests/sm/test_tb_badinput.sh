@@ -18,7 +18,7 @@ expect() { # name want-status grep-pattern command...
         echo "not ok $n - $name: exit $st (want $want), stderr:"; sed 's/^/# /' "$tmp/err" | head -5; fail=1
     fi
 }
-echo "1..10"
+echo "1..12"
 expect "a CTA that does not fit (registers)" 1 "registers" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry chain32 \
     --grid 1 --block 1024 --set sm.registers=1024
 expect "a CTA that does not fit (threads)" 1 "threads" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry chain32 \
@@ -27,6 +27,14 @@ expect "block of more than 1024 threads" 1 "1024" "$tb" --no-trace --ptx "$ptx/d
 expect "unknown entry" 2 "no kernel" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry nosuch --grid 1 --block 32
 expect "wrong argument count" 2 "arguments" "$tb" --no-trace --ptx "$ptx/smem_conflict.ptx" --entry smem --grid 1 --block 32
 printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tadd.s32 %%r1, ;\n}\n' >"$tmp/bad.ptx"
+# 4 GiB - 1 of shared memory passes the launch check (the shared window) and must not be cut to
+# 32 bits on its way to the occupancy calculation; 4 GiB and more are refused by the launch check.
+for bytes in 4294967295 4294967296; do
+    printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\t.shared .b8 s[%s];\n\tret;\n}\n' \
+        "$bytes" >"$tmp/big.ptx"
+    expect "a CTA with $bytes bytes of shared memory" 1 "$bytes bytes of shared memory" "$tb" --no-trace \
+        --ptx "$tmp/big.ptx" --entry k --grid 1 --block 32
+done
 expect "PTX syntax error" 2 "bad.ptx" "$tb" --no-trace --ptx "$tmp/bad.ptx" --entry k --grid 1 --block 32
 expect "unknown workload" 2 "unknown workload" "$tb" --no-trace --workload nosuch
 expect "unknown configuration key" 1 "unknown key" "$tb" --no-trace --set issue.nosuch=1
