@@ -254,12 +254,12 @@ static unsigned order_two_level(void *self, policy_warp *w, unsigned n, uint64_t
 
 static const policy_class builtin_classes[] = {
     {"lrr", "loose round-robin: by warp id, starting after the last issued warp", create_noargs, g_free,
-     order_lrr},
+     order_lrr, true},
     {"gto", "greedy-then-oldest: the last issued warp while ready, else the oldest ready warp", create_noargs,
-     g_free, order_gto},
-    {"oldest", "oldest first (dispatch order, then warp id)", create_noargs, g_free, order_oldest},
+     g_free, order_gto, true},
+    {"oldest", "oldest first (dispatch order, then warp id)", create_noargs, g_free, order_oldest, true},
     {"two_level_active", "two-level: active set of N (inner lrr/gto), long-stalled warps demoted to pending",
-     create_two_level, g_free, order_two_level},
+     create_two_level, g_free, order_two_level, false},
 };
 
 static GPtrArray *registry(void)
@@ -374,6 +374,11 @@ static bool veto_swl(void *ctx, const policy_warp *w, unsigned n, unsigned i, ui
 void policy_add_swl(policy *p, unsigned limit)
 {
     policy_add_veto(p, veto_swl, GUINT_TO_POINTER(limit));
+}
+
+bool policy_stable(const policy *p)
+{
+    return p->cls->stable && p->vetoes->len == 0;
 }
 
 unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)

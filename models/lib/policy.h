@@ -65,6 +65,9 @@ typedef struct {
     /* Writes candidate indices into out (room for n), best first; returns how many. May update the
      * warps' policy_data. Must list only ready warps. */
     unsigned (*order)(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
+    /* true: order is a function of the warps' fields alone (not of the cycle, not of state it keeps)
+     * and changes none of them, so the same list gives the same answer (policy_stable). */
+    bool stable;
 } policy_class;
 
 /* Registry (built-ins are present from the start). Registering a taken name is a g_error. */
@@ -85,6 +88,9 @@ const policy_class *policy_get_class(const policy *p);
 void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx);
 void policy_add_swl(policy *p, unsigned limit);
 unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
+/* The policy's class is stable and no veto is installed: policy_order on an unchanged list gives the
+ * same answer at any cycle (the issue stage uses it to skip a scheduler whose warps did not change). */
+bool policy_stable(const policy *p);
 
 #define POLICY_ERROR (policy_error_quark())
 GQuark policy_error_quark(void);

@@ -147,6 +147,13 @@ static gsc_fifo *port_fifo(const issue *s, unsigned p)
     return blk_fifo(s->inst, p);
 }
 
+/* Something of warp wi changed (its I-buffer, scoreboard, barrier or residency): its scheduler must
+ * evaluate its warps again. */
+static inline void sched_dirty(issue *s, unsigned wi)
+{
+    s->sched[wi % s->n_sched].clean = false;
+}
+
 /* ---- outputs through small queues (a FIFO may be full this cycle) ---------------------------- */
 static void queue_redirect(issue *s, unsigned wi, bool done)
 {
@@ -155,6 +162,7 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
     w->count = 0;
     w->sb_stall = ISSUE_STALL_COUNT;
     w->sb_clear = false;
+    sched_dirty(s, wi);
     redirect_t *r = ring_push_slot(&s->redirects);
     memset(r, 0, sizeof *r);
     r->warp = (uint16_t)wi;
@@ -201,6 +209,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         w->age = s->age++;
         w->sb_stall = ISSUE_STALL_COUNT;
         w->sb_clear = false;
+        sched_dirty(s, wi);
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
         sc->warps[sc->n] = wi;
@@ -214,6 +223,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
 static void sched_remove(issue *s, unsigned wi)
 {
     issue_sched *sc = &s->sched[wi % s->n_sched];
+    sc->clean = false;
     for (unsigned i = 0; i < sc->n; i++) {
         if (sc->warps[i] != wi)
             continue;
@@ -327,6 +337,7 @@ static void take_release(issue *s, gsc_fifo *f)
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
         s->w[r.warp].sb_stall = ISSUE_STALL_COUNT; /* its scoreboard changes */
+        sched_dirty(s, r.warp);
         if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
             for (unsigned j = 0; j < r.n_src; j++)
                 scoreboard_release_read(s->sb, r.warp, r.src[j]);
@@ -370,6 +381,7 @@ static void take_inputs(issue *s)
         g_assert(w->count < s->entries);
         w->ib[(w->head + w->count) % s->entries] = d;
         w->count++;
+        sched_dirty(s, d.warp);
     }
 }
 
@@ -451,6 +463,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     w->count--;
     w->sb_stall = ISSUE_STALL_COUNT;
     w->sb_clear = false;
+    sched_dirty(s, wi);
     credit_t *cr = ring_push_slot(&s->credits);
     memset(cr, 0, sizeof *cr);
     cr->warp = (uint16_t)wi;
@@ -550,9 +563,28 @@ static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
     [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
 };
 
+/* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
+static unsigned unit_room(const issue *s, unsigned si)
+{
+    return (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_MEM)) |
+           (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_ALU)) << 1;
+}
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
+    unsigned room = unit_room(s, si);
+    if (sc->clean && sc->room == room && s->checks->len == 0 && policy_stable(sc->pol)) {
+        /* Its warps and its units' room are as the last evaluation, which issued nothing, saw them; a
+         * stable policy answers the same: the same stall, without looking at every warp again. */
+        blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + sc->last_stall, 1);
+        if (si == 0)
+            s->tr_stall = (uint8_t)sc->last_stall;
+        return;
+    }
+    /* Clean unless a warp changes during the evaluation (a redirect) or one issues. */
+    sc->clean = true;
+    sc->room = room;
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
     unsigned ready = 0;
     for (unsigned i = 0; i < sc->n; i++) {
@@ -615,8 +647,10 @@ static void issue_run(void *self)
     account_sleep(s, now);
     unsigned ctas_before = s->n_ctas;
     /* Barrier releases of the previous cycle take effect now. */
-    for (uint64_t m = s->pending_release; m; m &= m - 1)
+    for (uint64_t m = s->pending_release; m; m &= m - 1) {
         s->w[__builtin_ctzll(m)].at_barrier = false;
+        sched_dirty(s, (unsigned)__builtin_ctzll(m));
+    }
     s->pending_release = 0;
     take_inputs(s);
     s->tr_issued = 0;

@@ -146,6 +146,11 @@ typedef struct {
     policy_warp *pw;
     unsigned *order;
     issue_stall last_stall;
+    /* Nothing of this scheduler's warps has changed since its last evaluation, which issued nothing,
+     * and `room` was its units' room then (bit 0: ldst, bit 1: exec): with a stable policy and no
+     * checks, an evaluation now would find the same stall (sched_cycle skips it). */
+    bool clean;
+    unsigned room;
 } issue_sched;
 
 typedef struct {

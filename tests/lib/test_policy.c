@@ -247,7 +247,8 @@ static void *create_key(const char *args, GError **err)
     return g_new0(int, 1);
 }
 
-static const policy_class key_class = {"test_by_key", "by caller key", create_key, g_free, order_by_key};
+static const policy_class key_class = {"test_by_key", "by caller key", create_key,
+                                       g_free,        order_by_key,    false};
 
 static void test_registry(void)
 {
@@ -288,7 +289,7 @@ static void test_registry(void)
 static void test_registry_duplicate(void)
 {
     if (g_test_subprocess()) {
-        static const policy_class dup = {"gto", "again", create_key, g_free, order_by_key};
+        static const policy_class dup = {"gto", "again", create_key, g_free, order_by_key, false};
         policy_register(&dup);
         return;
     }
