@@ -151,7 +151,7 @@ static gsc_fifo *port_fifo(const issue *s, unsigned p)
  * evaluate its warps again. */
 static inline void sched_dirty(issue *s, unsigned wi)
 {
-    s->sched[wi % s->n_sched].clean = false;
+    s->sched[wi % s->n_sched].dirty |= UINT64_C(1) << wi;
 }
 
 /* ---- outputs through small queues (a FIFO may be full this cycle) ---------------------------- */
@@ -223,7 +223,6 @@ static void cta_start(issue *s, const cta_launch_t *c)
 static void sched_remove(issue *s, unsigned wi)
 {
     issue_sched *sc = &s->sched[wi % s->n_sched];
-    sc->clean = false;
     for (unsigned i = 0; i < sc->n; i++) {
         if (sc->warps[i] != wi)
             continue;
@@ -574,34 +573,42 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
-    if (sc->clean && sc->room == room && s->checks->len == 0 && policy_stable(sc->pol)) {
-        /* Its warps and its units' room are as the last evaluation, which issued nothing, saw them; a
-         * stable policy answers the same: the same stall, without looking at every warp again. */
+    bool stable = s->checks->len == 0 && policy_stable(sc->pol);
+    bool all = !stable || room != sc->room; /* check every warp */
+    if (!all && !sc->dirty) {
+        /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
+         * marks the warp), saw them; a stable policy answers the same: the same stall. */
         blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + sc->last_stall, 1);
         if (si == 0)
             s->tr_stall = (uint8_t)sc->last_stall;
         return;
     }
-    /* Clean unless a warp changes during the evaluation (a redirect) or one issues. */
-    sc->clean = true;
+    uint64_t dirty = sc->dirty;
+    sc->dirty = 0; /* a warp that changes during the evaluation (a redirect) is marked again */
     sc->room = room;
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
     unsigned ready = 0;
     for (unsigned i = 0; i < sc->n; i++) {
         unsigned wi = sc->warps[i];
-        issue_stall r = warp_check(s, si, wi, now);
         policy_warp *pw = &sc->pw[i];
-        pw->ready = r == ISSUE_STALL_COUNT;
-        pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
-        pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
-        pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+        issue_stall r;
+        if (all || (dirty >> wi & 1)) {
+            r = warp_check(s, si, wi, now);
+            pw->ready = r == ISSUE_STALL_COUNT;
+            pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
+            pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
+            pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+        } else { /* unchanged since it was checked */
+            r = pw->stall ? (issue_stall)(pw->stall - 1) : ISSUE_STALL_COUNT;
+        }
         ready += pw->ready;
         if (r == ISSUE_STALL_CHECK)
             s->refused = true;
         if (stall_rank[r] < stall_rank[worst])
             worst = r;
     }
-    unsigned n = policy_order(sc->pol, sc->pw, sc->n, now, sc->order);
+    /* a stable policy lists only ready warps: with none there is nothing to ask */
+    unsigned n = ready || !stable ? policy_order(sc->pol, sc->pw, sc->n, now, sc->order) : 0;
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
         worst = ISSUE_STALL_VETOED;
         s->refused = true;

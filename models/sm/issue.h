@@ -146,10 +146,13 @@ typedef struct {
     policy_warp *pw;
     unsigned *order;
     issue_stall last_stall;
-    /* Nothing of this scheduler's warps has changed since its last evaluation, which issued nothing,
-     * and `room` was its units' room then (bit 0: ldst, bit 1: exec): with a stable policy and no
-     * checks, an evaluation now would find the same stall (sched_cycle skips it). */
-    bool clean;
+    /* Incremental evaluation (with a stable policy and no checks): pw[] keeps each warp's readiness
+     * from the last time it was checked; `dirty` (bit = warp slot) marks the warps that changed since
+     * (a release or read report, a decoded instruction, a redirect, a CTA start, a barrier release,
+     * its own issue), `room` the units' room then (bit 0: ldst, bit 1: exec; a change re-checks
+     * every warp). Only dirty warps are checked again; with none and the same room the scheduler
+     * repeats its last stall. */
+    uint64_t dirty;
     unsigned room;
 } issue_sched;
 
