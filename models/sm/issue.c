@@ -393,8 +393,15 @@ static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
     return port_fifo(s, ISSUE_TO_EXEC0 + part);
 }
 
-/* Ready, or the reason it is not (ISSUE_STALL_*). */
-static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t now)
+/* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
+static unsigned unit_room(const issue *s, unsigned si)
+{
+    return (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_MEM)) |
+           (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_ALU)) << 1;
+}
+
+/* Ready, or the reason it is not (ISSUE_STALL_*); room: unit_room of its scheduler now. */
+static issue_stall warp_check(issue *s, unsigned wi, unsigned room, uint64_t now)
 {
     issue_warp *w = &s->w[wi];
     if (w->exited)
@@ -431,7 +438,7 @@ static issue_stall warp_check(issue *s, unsigned sched, unsigned wi, uint64_t no
             return w->sb_stall = hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
         w->sb_clear = true;
     }
-    if (!gsc_fifo_can_put(unit_fifo(s, sched, h->cls)))
+    if (!(room >> (h->cls == IR_CLASS_MEM ? 0 : 1) & 1))
         return ISSUE_STALL_PIPELINE;
     for (guint i = 0; i < s->checks->len; i++) {
         const issue_check *c = &g_array_index(s->checks, issue_check, i);
@@ -562,13 +569,6 @@ static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
     [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
 };
 
-/* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
-static unsigned unit_room(const issue *s, unsigned si)
-{
-    return (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_MEM)) |
-           (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_ALU)) << 1;
-}
-
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
@@ -593,7 +593,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         policy_warp *pw = &sc->pw[i];
         issue_stall r;
         if (all || (dirty >> wi & 1)) {
-            r = warp_check(s, si, wi, now);
+            r = warp_check(s, wi, room, now);
             pw->ready = r == ISSUE_STALL_COUNT;
             pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
             pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
