@@ -176,6 +176,8 @@ static void remove_granted(GArray *reqs, const bool *granted, GArray *out)
 void bankmap_queues_step(bankmap_queues *q, GArray *granted_reads, GArray *granted_writes,
                          bankmap_arb_result *totals)
 {
+    if (q->reads->len == 0 && q->writes->len == 0)
+        return; /* nothing to arbitrate: nothing granted, nothing waits, no conflict */
     bool rg_s[BANKMAP_SCRATCH], wg_s[BANKMAP_SCRATCH];
     g_autofree bool *rg_h = q->reads->len > BANKMAP_SCRATCH ? g_new0(bool, q->reads->len) : NULL;
     g_autofree bool *wg_h = q->writes->len > BANKMAP_SCRATCH ? g_new0(bool, q->writes->len) : NULL;

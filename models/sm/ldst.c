@@ -330,8 +330,9 @@ static void op_step_txn(ldst *l, uint64_t now)
             l->blocked = true; /* retried when a fill has changed the L1 (see ldst_run) */
             l->blocked_at = now;
             l->blocked_why = why;
-            l->blocked_set = cache_tags_set_of(l->l1, t->addr);
-            l->blocked_fills = why == CACHE_FAIL_MSHR_FULL ? l->l1_fills : l->l1_set_fills[l->blocked_set];
+            if (why != CACHE_FAIL_MSHR_FULL)
+                l->blocked_set = cache_tags_set_of(l->l1, t->addr);
+            l->blocked_may_pass = false;
             return;
         }
         l->blocked = false;
@@ -377,10 +378,9 @@ static void take_responses(ldst *l)
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
             uint64_t line = cache_tags_line_addr(tags, r.addr);
             cache_tags_fill(tags, r.addr, r.warp);
-            if (!cst) {
-                l->l1_fills++;
-                l->l1_set_fills[cache_tags_set_of(tags, r.addr)]++;
-            }
+            if (!cst && l->blocked && !l->blocked_may_pass)
+                l->blocked_may_pass = l->blocked_why == CACHE_FAIL_MSHR_FULL ||
+                                      cache_tags_set_of(tags, r.addr) == l->blocked_set;
             if (cache_mshr_mark_ready(mshr, line)) {
                 uint64_t req, la;
                 while (cache_mshr_next_ready(mshr, &req, &la))
@@ -434,9 +434,7 @@ static void ldst_run(void *self)
          * this process) changes them: the cycles slept would each have been one more refusal. */
         if (l->blocked && now > l->blocked_at + 1)
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, now - l->blocked_at - 1);
-        if (l->blocked &&
-            (l->blocked_why == CACHE_FAIL_MSHR_FULL ? l->l1_fills : l->l1_set_fills[l->blocked_set]) ==
-                l->blocked_fills) { /* no fill that could help since: refused again */
+        if (l->blocked && !l->blocked_may_pass) { /* no fill that could help since: refused again */
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
             l->blocked_at = now;
         } else {
@@ -491,7 +489,6 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->l1 = cache_tags_new(&cc, &err);
     if (!l->l1)
         gsc_fatal("%s: %s", l->inst->path, err->message);
-    l->l1_set_fills = g_new0(uint64_t, cc.sets);
     l->mshr = cache_mshr_new((unsigned)blk_param_uint(l->inst, "mshrs"),
                              (unsigned)blk_param_uint(l->inst, "mshr_merge"));
     l->const_line = (unsigned)blk_param_uint(l->inst, "const_line");
@@ -545,7 +542,6 @@ void ldst_free(ldst *l)
         g_free(g_ptr_array_index(l->ops, i));
     g_ptr_array_free(l->ops, TRUE);
     g_ptr_array_free(l->free_ops, TRUE);
-    g_free(l->l1_set_fills);
     ring_clear(&l->reqs);
     ring_clear(&l->releases);
     g_free(l->ready);

@@ -81,14 +81,12 @@ typedef struct {
     uint64_t blocked_at;
     /* While blocked, the L1 and its MSHRs change only by fills: a refusal for want of an MSHR can
      * end after any fill, one for want of a line (or of room in the line's MSHR entry) only after a
-     * fill in its set. Fill counters, and their values at the refusal, decide whether a retry can
-     * succeed; one that cannot is counted as a refusal without probing the L1 again. */
-    uint64_t l1_fills, *l1_set_fills;
+     * fill in its set. A retry that cannot succeed is counted as a refusal without probing again. */
     cache_fail blocked_why;
     unsigned blocked_set;
-    uint64_t blocked_fills; /* l1_fills, or l1_set_fills[blocked_set], at the refusal */
-    ring reqs;              /* mem_req_t waiting for room */
-    ring releases;          /* release_t waiting for room */
+    bool blocked_may_pass; /* a fill that can change the answer arrived since the refusal */
+    ring reqs;             /* mem_req_t waiting for room */
+    ring releases;         /* release_t waiting for room */
     /* completions scheduled (op id, ready cycle), by cycle; among equal cycles the latest first */
     struct ldst_ready *ready;
     unsigned n_ready, cap_ready;
