@@ -4,9 +4,10 @@ models_libgpusc_models_la_SOURCES += \
 	models/mem/icnt_blk.c models/mem/icnt_blk.h \
 	models/mem/dram_blk.c models/mem/dram_blk.h \
 	models/mem/l2.c models/mem/l2.h \
+	models/mem/sm_link.c models/mem/sm_link.h \
 	models/topo/gpu.c models/topo/gpu.h
 nobase_pkginclude_HEADERS += models/mem/icnt_blk.h models/mem/dram_blk.h models/mem/l2.h \
-	models/topo/gpu.h
+	models/mem/sm_link.h models/topo/gpu.h
 
 # Tests (tests/mem/): harness tests per block; drv drives the blocks with per-node ports.
 MEM_TEST_DRV = tests/mem/drv.c tests/mem/drv.h
@@ -18,6 +19,10 @@ check_PROGRAMS += tests/mem/test_dram_blk
 TESTS += tests/mem/test_dram_blk
 tests_mem_test_dram_blk_SOURCES = tests/mem/test_dram_blk.c $(MEM_TEST_DRV)
 tests_mem_test_dram_blk_LDADD = $(GPUSC_LIBS)
+check_PROGRAMS += tests/mem/test_sm_link
+TESTS += tests/mem/test_sm_link
+tests_mem_test_sm_link_SOURCES = tests/mem/test_sm_link.c $(MEM_TEST_DRV)
+tests_mem_test_sm_link_LDADD = $(GPUSC_LIBS)
 check_PROGRAMS += tests/mem/test_l2
 TESTS += tests/mem/test_l2
 tests_mem_test_l2_LDADD = $(GPUSC_LIBS)
