@@ -23,18 +23,23 @@ check_PROGRAMS += tests/mem/test_sm_link
 TESTS += tests/mem/test_sm_link
 tests_mem_test_sm_link_SOURCES = tests/mem/test_sm_link.c $(MEM_TEST_DRV)
 tests_mem_test_sm_link_LDADD = $(GPUSC_LIBS)
+check_PROGRAMS += tests/mem/test_gpu_links
+TESTS += tests/mem/test_gpu_links
+tests_mem_test_gpu_links_SOURCES = tests/mem/test_gpu_links.c
+tests_mem_test_gpu_links_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 check_PROGRAMS += tests/mem/test_l2
 TESTS += tests/mem/test_l2
 tests_mem_test_l2_LDADD = $(GPUSC_LIBS)
 
-# tb-gpu: every workload x issue policy at the tiny size, scaling over 1/4/15 SMs, bad input; the
-# default size in `make check-long`.
+# tb-gpu: every workload x issue policy at the tiny size, scaling over 1/4/15 SMs, bad input, the
+# SM-to-SM links switched on; the default size in `make check-long`.
 dist_check_SCRIPTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
 	tests/mem/tb_gpu_workloads_long.sh tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh \
-	tests/mem/tb_gpu_presets.sh
+	tests/mem/tb_gpu_presets.sh tests/mem/tb_gpu_sm_links.sh
 EXTRA_DIST += tests/mem/ptx/l2chain.ptx
 TESTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
-	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh tests/mem/tb_gpu_presets.sh
+	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh tests/mem/tb_gpu_presets.sh \
+	tests/mem/tb_gpu_sm_links.sh
 LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh
 check_PROGRAMS += tests/mem/test_mem_chain
 TESTS += tests/mem/test_mem_chain
