@@ -59,7 +59,7 @@ const blk_desc sm_link_desc = {
     "sm_link",
     "SM-to-SM links on a cols x rows grid: E and S (W and N if bidirectional), per-link serialisation, "
     "latency, back-pressure (ports out_<d><i>/in_<d><i> are created per node)",
-    "spu.md §2, §3, §6; ARCHITECTURE.md extension point SM-to-SM links",
+    "spu.md §2, §3, §6; docs/baseline-design.md §7 (extension point SM-to-SM links)",
     NULL,
     0,
     params,

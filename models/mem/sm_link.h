@@ -1,5 +1,5 @@
 /* sm_link.h — the `sm_link` block: point-to-point links between neighbouring SMs of a grid, beside
- * the memory interconnect (docs/ARCHITECTURE "SM-to-SM links"; spu.md §2 grid topology and W->E /
+ * the memory interconnect (docs/baseline-design.md §7 "SM-to-SM links"; spu.md §2 grid topology and W->E /
  * N->S data movement, §3 communication buffers, §6 item 6 wire delay; docs/gpu.md "SM-to-SM links").
  * It only carries messages: what they mean (a communication buffer's tile, a blocksync token) is the
  * mechanism's that attaches to its ports; the baseline SM does not use them.
