@@ -12,11 +12,15 @@ static const blk_param_desc params[] = {
     {"sub_partitions", BLK_PARAM_UINT, "2", "1", "8", NULL, "slices",
      "L2 slices (memory sub-partitions) per channel [S: gpgpu_n_sub_partition_per_mchannel 2]"},
     {"sm_kind", BLK_PARAM_ENUM, "sm", NULL, NULL, sm_kinds, "", "the SM topology: monolithic or sub-core"},
+    {"sm_links", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
+     "SM-to-SM links (`sm_link` block, grid from its parameters) for a mechanism to attach to; the "
+     "baseline SM does not use them [A: off, as GPGPU-Sim has none; spu.md §2-3 for the SPU]"},
 };
 
 const blk_desc gpu_topo_desc = {
     "gpu",
-    "topology: cta_dispatch, N SMs, interconnect, L2 slices, DRAM channels, the functional memory image",
+    "topology: cta_dispatch, N SMs, interconnect, L2 slices, DRAM channels, the functional memory image, "
+    "optional SM-to-SM links",
     "docs/baseline-design.md §3",
     NULL,
     0,
@@ -37,6 +41,10 @@ struct gpu_topo {
     icnt_blk *icnt;
     l2_blk **l2;
     dram_blk **dram;
+    bool with_links;
+    sm_link *links;                    /* NULL unless sm_links */
+    gsc_fifo **link_out[SM_LINK_DIRS]; /* [d][i]: link_out_<d><i>, NULL where the block has no port */
+    gsc_fifo **link_in[SM_LINK_DIRS];  /* [d][i]: link_in_<d><i> */
 };
 
 void gpu_topo_register_mem(void)
@@ -44,6 +52,7 @@ void gpu_topo_register_mem(void)
     blk_registry_add(&icnt_blk_desc);
     blk_registry_add(&l2_desc);
     blk_registry_add(&dram_blk_desc);
+    blk_registry_add(&sm_link_desc);
     blk_registry_add(&gpu_topo_desc);
 }
 
@@ -62,17 +71,21 @@ gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     g->n_sub = (unsigned)blk_param_uint(g->inst, "sub_partitions");
     g->n_parts = g->n_channels * g->n_sub;
     g->subcore = blk_param_enum(g->inst, "sm_kind") == 1;
+    g->with_links = blk_param_bool(g->inst, "sm_links");
     return g;
 }
 
-static void bind(gsc_module *m, const char *fmt, unsigned i, const gsc_type *t, unsigned depth, gsc_port *out,
-                 gsc_port *in)
+static gsc_fifo *bind(gsc_module *m, const char *fmt, unsigned i, const gsc_type *t, unsigned depth,
+                      gsc_port *out, gsc_port *in)
 {
     char *name = g_strdup_printf(fmt, i);
     gsc_fifo *f = gsc_fifo_new(m, name, t, depth);
     g_free(name);
-    gsc_port_bind_fifo(out, f);
-    gsc_port_bind_fifo(in, f);
+    if (out)
+        gsc_port_bind_fifo(out, f);
+    if (in)
+        gsc_port_bind_fifo(in, f);
+    return f;
 }
 
 static void gpu_topo_build_sms(gpu_topo *g, sm_env *env)
@@ -135,11 +148,38 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
     }
 }
 
+/* The links block, with one FIFO on each of its ports; the SM-side end of each FIFO is left for a
+ * mechanism (gpu_topo_link_out / gpu_topo_link_in). */
+static void gpu_topo_build_links(gpu_topo *g)
+{
+    gsc_module *m = g->inst->mod;
+    g->links = sm_link_new(g->inst->ctx, m, "links", g->n_sms);
+    for (unsigned d = 0; d < SM_LINK_DIRS; d++) {
+        g->link_out[d] = g_new0(gsc_fifo *, g->n_sms);
+        g->link_in[d] = g_new0(gsc_fifo *, g->n_sms);
+        char *out_fmt = g_strdup_printf("link_out_%s%%u", sm_link_dir_letter((sm_link_dir)d));
+        char *in_fmt = g_strdup_printf("link_in_%s%%u", sm_link_dir_letter((sm_link_dir)d));
+        for (unsigned i = 0; i < g->n_sms; i++) {
+            gsc_port *o = sm_link_out(g->links, i, (sm_link_dir)d),
+                     *in = sm_link_in(g->links, i, (sm_link_dir)d);
+            if (o)
+                g->link_out[d][i] =
+                    bind(m, out_fmt, i, &link_msg_type, sm_link_send_depth(g->links), NULL, o);
+            if (in)
+                g->link_in[d][i] = bind(m, in_fmt, i, &link_msg_type, sm_link_recv_depth(g->links), in, NULL);
+        }
+        g_free(out_fmt);
+        g_free(in_fmt);
+    }
+}
+
 void gpu_topo_build(gpu_topo *g, sm_env *env)
 {
     g_assert(env->n_sms == g->n_sms && !g->sms);
     gpu_topo_build_sms(g, env);
     gpu_topo_build_mem(g, env);
+    if (g->with_links)
+        gpu_topo_build_links(g);
 }
 
 void gpu_topo_free(gpu_topo *g)
@@ -153,6 +193,11 @@ void gpu_topo_free(gpu_topo *g)
     for (unsigned c = 0; g->dram && c < g->n_channels; c++)
         dram_blk_free(g->dram[c]);
     icnt_blk_free(g->icnt);
+    sm_link_free(g->links);
+    for (unsigned d = 0; d < SM_LINK_DIRS; d++) {
+        g_free(g->link_out[d]);
+        g_free(g->link_in[d]);
+    }
     cta_dispatch_free(g->dispatch);
     g_free(g->sms);
     g_free(g->l2);
@@ -199,6 +244,21 @@ dram_blk *gpu_topo_dram(const gpu_topo *g, unsigned channel)
     return g->dram[channel];
 }
 
+sm_link *gpu_topo_links(const gpu_topo *g)
+{
+    return g->links;
+}
+gsc_fifo *gpu_topo_link_out(const gpu_topo *g, unsigned sm, sm_link_dir d)
+{
+    g_assert(sm < g->n_sms && d < SM_LINK_DIRS);
+    return g->link_out[d] ? g->link_out[d][sm] : NULL;
+}
+gsc_fifo *gpu_topo_link_in(const gpu_topo *g, unsigned sm, sm_link_dir side)
+{
+    g_assert(sm < g->n_sms && side < SM_LINK_DIRS);
+    return g->link_in[side] ? g->link_in[side][sm] : NULL;
+}
+
 const char *gpu_topo_fault(const gpu_topo *g)
 {
     for (unsigned p = 0; p < g->n_parts; p++)
@@ -239,6 +299,9 @@ void gpu_topo_dump_state(void *gp, GString *out)
             g_string_append_printf(out, "  %s: %u queued, %u in service, %u replies waiting\n", d->inst->path,
                                    dram_queued(d->core), dram_in_service(d->core), d->done.length);
     }
+    if (g->links && (g->links->in_flight || g->links->waiting))
+        g_string_append_printf(out, "  %s: %u messages on the links, %u links waiting for a full in FIFO\n",
+                               g->links->inst->path, g->links->in_flight, g->links->waiting);
 }
 
 static uint64_t sum_l2(const gpu_topo *g, unsigned stat)
@@ -279,4 +342,13 @@ void gpu_topo_summary(const gpu_topo *g, FILE *out)
             blk_stat_value(ic, ICNT_STAT_REQ_UTIL), blk_stat_value(ic, ICNT_STAT_RESP_UTIL),
             stats_ratio(blk_stat_get(ic, ICNT_STAT_REQ_LATENCY), blk_stat_get(ic, ICNT_STAT_REQ_PACKETS)),
             stats_ratio(blk_stat_get(ic, ICNT_STAT_RESP_LATENCY), blk_stat_get(ic, ICNT_STAT_RESP_PACKETS)));
+    if (g->links) {
+        const blk_inst *li = g->links->inst;
+        fprintf(out,
+                "links: %u x %u grid, %u links; %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
+                " bytes, utilisation %.4f, %" G_GUINT64_FORMAT " stalls\n",
+                sm_link_cols(g->links), sm_link_rows(g->links), g->links->n_links,
+                blk_stat_get(li, SM_LINK_STAT_MESSAGES), blk_stat_get(li, SM_LINK_STAT_BYTES),
+                blk_stat_value(li, SM_LINK_STAT_UTIL), blk_stat_get(li, SM_LINK_STAT_STALLS));
+    }
 }

@@ -1,11 +1,13 @@
 /* gpu.h — the `gpu` topology: cta_dispatch, N SMs (monolithic `sm` or `subcore_sm`), the `icnt`
  * between them and the memory sub-partitions, one `l2` slice per sub-partition, one `dram` channel
  * per `sub_partitions` slices, and the functional memory image (env->mem, owned by the testbench)
- * behind them (docs/baseline-design.md §3; docs/gpu.md). A topology file holds no behaviour: it
- * instantiates blocks and binds their ports.
+ * behind them (docs/baseline-design.md §3; docs/gpu.md); with `sm_links`, an `sm_link` block of
+ * SM-to-SM links beside the interconnect (models/mem/sm_link.h). A topology file holds no
+ * behaviour: it instantiates blocks and binds their ports.
  *
- * Names: <parent>.<name>.dispatch, .sm<i>, .icnt, .l2_<p>, .dram<c>; FIFOs <name>.sm_req<i>,
- * .sm_resp<i>, .cta_launch<i>, .cta_done<i>, .l2_req<p>, .l2_resp<p>, .dram_req<p>, .dram_resp<p>.
+ * Names: <parent>.<name>.dispatch, .sm<i>, .icnt, .l2_<p>, .dram<c>, .links (sm_links only); FIFOs
+ * <name>.sm_req<i>, .sm_resp<i>, .cta_launch<i>, .cta_done<i>, .l2_req<p>, .l2_resp<p>, .dram_req<p>,
+ * .dram_resp<p>, and with sm_links .link_out_<d><i> / .link_in_<d><i> (<d> = e, s, w, n).
  * Sub-partition p belongs to channel p / sub_partitions (port p mod sub_partitions); lines are
  * interleaved over the n_channels x sub_partitions slices by the icnt (interleave_bytes).
  *
@@ -24,6 +26,7 @@
 #include "models/mem/dram_blk.h"
 #include "models/mem/icnt_blk.h"
 #include "models/mem/l2.h"
+#include "models/mem/sm_link.h"
 #include "models/sm/cta_dispatch.h"
 #include "models/topo/sm.h"
 
@@ -35,7 +38,7 @@ typedef struct gpu_topo gpu_topo;
 
 /* Registers the SM side (sm_topo_register), the memory-side blocks and the gpu topology (idempotent). */
 void gpu_topo_register(void);
-/* Registers only the memory-side descriptors (icnt, l2, dram, gpu): for programs that load presets
+/* Registers only the memory-side descriptors (icnt, l2, dram, sm_link, gpu): for programs that load presets
  * naming those sections without building a GPU. */
 void gpu_topo_register_mem(void);
 
@@ -54,6 +57,20 @@ icnt_blk *gpu_topo_icnt(const gpu_topo *g);
 l2_blk *gpu_topo_l2(const gpu_topo *g, unsigned part);
 dram_blk *gpu_topo_dram(const gpu_topo *g, unsigned channel);
 
+/* SM-to-SM links (gpu.sm_links; NULL when off). The topology binds a FIFO to every port of the
+ * links block and leaves the SM's end of each free for a mechanism (e.g. the SPU's communication
+ * buffers) to bind its own port to, before elaboration:
+ *   gpu_topo_link_out(g, i, d): the FIFO SM i's mechanism puts messages toward d into (bind an out
+ *     port of type link_msg_t to it; depth sm_link.send_depth);
+ *   gpu_topo_link_in(g, i, side): the FIFO it gets the messages from its neighbour on `side` from
+ *     (bind an in port; depth sm_link.recv_depth).
+ * NULL when the links are off or the block has no such port (a disabled direction). On the grid's
+ * border the FIFOs exist too; sm_link_neighbour(gpu_topo_links(g), i, d) says whether a link leaves
+ * there (a message sent over the border is a model error). The baseline SM binds none of them. */
+sm_link *gpu_topo_links(const gpu_topo *g);
+gsc_fifo *gpu_topo_link_out(const gpu_topo *g, unsigned sm, sm_link_dir d);
+gsc_fifo *gpu_topo_link_in(const gpu_topo *g, unsigned sm, sm_link_dir side);
+
 /* The first memory-side error (an atomic on unmapped memory at an L2 slice), or NULL. */
 const char *gpu_topo_fault(const gpu_topo *g);
 /* True when no request is inside the memory side (icnt, L2 slices). */
@@ -62,7 +79,7 @@ bool gpu_topo_mem_idle(const gpu_topo *g);
  * per busy L2 slice and DRAM channel what it holds and its oldest request. Matches tb_dump_fn. */
 void gpu_topo_dump_state(void *g, GString *out);
 /* Memory-side summary: L2 accesses and hit rate over all slices, DRAM reads/writes and bus
- * utilisation, interconnect packets and utilisation. */
+ * utilisation, interconnect packets and utilisation; with sm_links, the links' grid and traffic. */
 void gpu_topo_summary(const gpu_topo *g, FILE *out);
 
 G_END_DECLS
