@@ -135,7 +135,7 @@ void wexec_free(wexec *x)
     g_free(x);
 }
 
-void wexec_cta_start(wexec *x, const cta_launch_t *c)
+void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
 {
     g_assert(c->slot < x->max_ctas && c->first_warp + c->warps <= x->max_warps);
     const sm_launch *L = &x->env->launch;
@@ -166,11 +166,11 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c)
         simt_init(&w->st, L->entry, 0, valid);
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_ALLOC, c->first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE, valid,
-                         gsc_cycle());
+                         cycle);
     }
 }
 
-void wexec_cta_end(wexec *x, unsigned slot)
+void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle)
 {
     wx_cta *ct = &x->ctas[slot];
     g_assert(ct->live);
@@ -182,7 +182,7 @@ void wexec_cta_end(wexec *x, unsigned slot)
             w->regs[r] = WX_POISON;
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_FREE, ct->c.first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE,
-                         FULL_MASK, gsc_cycle());
+                         FULL_MASK, cycle);
     }
     ct->live = false;
 }
@@ -550,19 +550,18 @@ static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
 }
 
 /* The writes of a load's data that returned: one per distinct destination register. */
-static void complete_load_hooks(wexec *x, unsigned warp, const wx_pload *pl)
+static void complete_load_hooks(wexec *x, unsigned warp, const wx_pload *pl, uint64_t cycle)
 {
-    uint64_t now = gsc_cycle();
     for (unsigned e = 0; e < pl->nv; e++) {
         bool seen = pl->slot[e] == IR_NONE;
         for (unsigned f = 0; f < e && !seen; f++)
             seen = pl->slot[f] == pl->slot[e];
         if (!seen)
-            value_access(x, REGVAL_WRITE, warp, pl->slot[e], REGVAL_NONE, REGVAL_NONE, pl->mask, now);
+            value_access(x, REGVAL_WRITE, warp, pl->slot[e], REGVAL_NONE, REGVAL_NONE, pl->mask, cycle);
     }
 }
 
-bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq)
+bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle)
 {
     wx_warp *w = &x->warps[warp];
     for (guint i = 0; i < w->ploads->len; i++) {
@@ -577,7 +576,7 @@ bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq)
                         ir_exec_load_value((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
         }
         if (G_UNLIKELY(x->hooked))
-            complete_load_hooks(x, warp, pl);
+            complete_load_hooks(x, warp, pl, cycle);
         g_array_remove_index(w->ploads, i);
         return true;
     }
@@ -1083,13 +1082,13 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *i
 }
 
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
-                      uint64_t vmask)
+                      uint64_t vmask, uint64_t cycle)
 {
     wx_warp *w = &x->warps[warp];
     g_assert(slot < x->env->k->total_regs);
     write_lanes(&w->regs[(uint64_t)slot * IR_WARP_SIZE], vals, mask, vmask);
     if (G_UNLIKELY(x->hooked) && mask)
-        value_access(x, REGVAL_WRITE, warp, slot, REGVAL_NONE, REGVAL_NONE, mask, gsc_cycle());
+        value_access(x, REGVAL_WRITE, warp, slot, REGVAL_NONE, REGVAL_NONE, mask, cycle);
 }
 
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane)

@@ -103,11 +103,12 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
 void wexec_free(wexec *x);
 
 /* A CTA starts in slot c->slot with warps c->first_warp..: registers, local and call-parameter
- * memory and the shared segment are zeroed, the SIMT stacks start at the kernel's pc 0. */
-void wexec_cta_start(wexec *x, const cta_launch_t *c);
+ * memory and the shared segment are zeroed, the SIMT stacks start at the kernel's pc 0. `cycle`
+ * (here and below): the SM cycle, for the value hooks. */
+void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle);
 /* The CTA in `slot` has ended (every warp finished, nothing in flight): its warps' registers are
  * freed, which overwrites them with WX_POISON. */
-void wexec_cta_end(wexec *x, unsigned slot);
+void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle);
 
 /* The warp's next instruction (the SIMT top): false when the warp has finished. */
 bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc);
@@ -121,15 +122,13 @@ uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top
 int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *out);
 /* The data of load `seq` (the issue sequence number given to wexec_step) has returned: its lanes in
  * global/local/const memory read the image now and write their registers (value hooks: a write per
- * destination register, at gsc_cycle()). False if that load has no such lanes (nothing was left for
- * now). */
-bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq);
+ * destination register). False if that load has no such lanes (nothing was left for now). */
+bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle);
 
 /* Write `vals` of the lanes in `mask` (masked by vmask) into register slot `slot` of a warp: the old
- * values of an atomic performed at the memory side, bar.red's result (value hooks: a write, at
- * gsc_cycle()). */
+ * values of an atomic performed at the memory side, bar.red's result (value hooks: a write). */
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
-                      uint64_t vmask);
+                      uint64_t vmask, uint64_t cycle);
 /* The value of register slot `slot` in `lane` of a warp's register file (whether or not a CTA owns
  * the warp slot: a freed register reads WX_POISON). An inspection, not an access: no value hook runs. */
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane);
