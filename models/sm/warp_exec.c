@@ -884,7 +884,9 @@ static void do_ret(wx_run *r, uint32_t next_pc, uint32_t active)
     simt_ret(st, active);
 }
 
-static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
+/* Executes the instruction. Inlined into both callers (wexec_step and step_hooked), so the path
+ * without value hooks is the same code as before they existed, plus one test. */
+static inline __attribute__((always_inline)) int step_instr(wx_run *r, wx_info *info, uint32_t mask)
 {
     const ir_instr *in = r->in;
     uint32_t active = mask;
@@ -1043,6 +1045,16 @@ static void hooked_writes(wx_run *r, const wx_info *info)
         value_access(r->x, REGVAL_WRITE, r->wid, v[i], r->func, r->pc, lanes, r->clock);
 }
 
+/* step_instr between the hooks of its reads and of its writes (out of line: only with hooks). */
+static G_GNUC_NO_INLINE int step_hooked(wx_run *r, wx_info *info, uint32_t mask)
+{
+    hooked_reads(r, mask);
+    if (step_instr(r, info, mask))
+        return 1;
+    hooked_writes(r, info);
+    return 0;
+}
+
 int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *info)
 {
     wx_warp *w = &x->warps[warp];
@@ -1068,13 +1080,8 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *i
         info->cls = (uint8_t)ir_instr_class(r.in);
         info->op = (uint8_t)r.in->op;
         info->space = r.in->space;
-        bool hooked = x->hooked;
-        if (G_UNLIKELY(hooked))
-            hooked_reads(&r, mask);
-        if (step_instr(&r, info, mask))
+        if (G_UNLIKELY(x->hooked) ? step_hooked(&r, info, mask) : step_instr(&r, info, mask))
             return 1;
-        if (G_UNLIKELY(hooked))
-            hooked_writes(&r, info);
     }
     if (simt_done(&w->st))
         w->live = false;

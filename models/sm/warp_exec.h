@@ -28,7 +28,8 @@
  * destinations, the lanes of a load or atomic performed at issue, and later, when the data returns,
  * the other lanes of a load (wexec_complete_load) and the values issue writes (wexec_write_slot:
  * an atomic's old values, bar.red's result). A CTA's start (registers zeroed) and end (poisoned)
- * run them once per warp. Without hooks none of this costs more than a branch per instruction.
+ * run them once per warp. Without hooks, all this costs one test of a flag per instruction (and
+ * one per returning load, issue write, CTA start and end).
  */
 #ifndef GPUSC_MODELS_SM_WARP_EXEC_H
 #define GPUSC_MODELS_SM_WARP_EXEC_H
@@ -67,9 +68,9 @@ typedef struct {
     uint8_t bytes;    /* bytes per lane (vector: all elements) */
     /* WX_BAR */
     uint32_t bar_id;
-    bool bar_wait;      /* bar.sync/barrier.sync/bar.red (the warp waits); false for bar.arrive */
-    bool bar_arrive;    /* the warp arrives at barrier bar_id (bar.sync/arrive/red with active lanes) */
-    uint8_t bar_kind;   /* ir_bar_kind (IR_BAR_SYNC when the instruction gives none) */
+    bool bar_wait;     /* bar.sync/barrier.sync/bar.red (the warp waits); false for bar.arrive */
+    bool bar_arrive;   /* the warp arrives at barrier bar_id (bar.sync/arrive/red with active lanes) */
+    uint8_t bar_kind;  /* ir_bar_kind (IR_BAR_SYNC when the instruction gives none) */
     uint32_t bar_count; /* the thread count operand, 0 = the whole CTA */
     uint32_t bar_pred;  /* bar.red: the active lanes whose predicate is true */
     uint16_t bar_dst;   /* bar.red: register slot of the result, SM_NO_REG if none */

@@ -105,10 +105,9 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     s->fe = fetch_new(ctx, m, "fetch", env, warps);
     s->is = issue_new(ctx, m, "issue", env, sm_id, warps, ctas, s->parts);
     if (s->fe->entries != s->is->entries)
-        gsc_fatal(
-            "%s: fetch.ibuffer_entries (%u) and issue.ibuffer_entries (%u) must be equal (fetch's credits "
-            "are issue's I-buffer entries)",
-            s->inst->path, s->fe->entries, s->is->entries);
+        gsc_fatal("%s: fetch.ibuffer_entries (%u) and issue.ibuffer_entries (%u) must be equal (fetch's credits "
+                  "are issue's I-buffer entries)",
+                  s->inst->path, s->fe->entries, s->is->entries);
     if (subcore && s->is->n_sched != s->parts)
         gsc_fatal("%s: a sub-core SM needs one scheduler per partition (issue.schedulers = %u, "
                   "subcore_sm.partitions = %u)",

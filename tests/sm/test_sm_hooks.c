@@ -18,7 +18,7 @@
  *    log's instructions (decode's register lists); poisoning one live register once (the data of a
  *    st.global) makes the CPU-reference check fail; poisoning, before every instruction, every
  *    register the toolchain's liveness says is dead there (in the lanes at that pc) leaves every
- *    output correct.
+ *    output correct, and poisoning those dead only after it (one instruction too early) fails vecadd.
  */
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -517,7 +517,9 @@ typedef struct {
     uint64_t lanes_poisoned; /* lanes of dead registers that held something else than the poison */
 } poison_dead;
 
-static void poison_dead_init(poison_dead *p, rig *r)
+/* too_early: the registers dead after the instruction instead (its last reads are then poisoned
+ * before it reads them). */
+static void poison_dead_init(poison_dead *p, rig *r, bool too_early)
 {
     const ir_module *m = r->env->mod;
     *p = (poison_dead){.x = sm_topo_wexec(r->sm[0]), .env = r->env, .last_warp = REGVAL_NONE};
@@ -531,7 +533,10 @@ static void poison_dead_init(poison_dead *p, rig *r)
         p->dead[fi] = g_new0(df_bits *, n);
         for (uint32_t i = 0; i < n; i++) {
             p->dead[fi][i] = df_bits_new(nr);
-            df_live_before(l, i, p->dead[fi][i]);
+            if (too_early)
+                df_live_after(l, i, p->dead[fi][i]);
+            else
+                df_live_before(l, i, p->dead[fi][i]);
             df_bits *all = df_bits_new(nr);
             df_bits_set_all(all);
             df_bits_subtract(all, p->dead[fi][i]);
@@ -584,7 +589,7 @@ static void run_poison_dead(const void *data)
     rig r;
     rig_build(&r, 1, data, NULL);
     poison_dead p;
-    poison_dead_init(&p, &r);
+    poison_dead_init(&p, &r, false);
     wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "poison-dead", poison_dead_hook, &p);
     rig_run(&r); /* the outputs are still correct */
     g_assert_cmpuint(p.lanes_poisoned, >, 0);
@@ -598,6 +603,25 @@ static void test_values_poison_dead(const void *data)
     in_subprocess_data(data, run_poison_dead);
 }
 
+/* The same one instruction too early: vecadd's check fails. */
+static void test_values_poison_too_early(void)
+{
+    if (g_test_subprocess()) {
+        rig r;
+        rig_build(&r, 1, "vecadd", NULL);
+        poison_dead p;
+        poison_dead_init(&p, &r, true);
+        wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "poison-too-early", poison_dead_hook, &p);
+        cli_elaborate(r.run);
+        g_assert_cmpint(tb_machine_run(r.m, r.k, &r.o), ==, TB_EXIT_RUN);
+        poison_dead_free(&p);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, 0);
+    g_test_trap_assert_passed();
+    g_test_trap_assert_stderr("*workload vecadd*differ*");
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -607,6 +631,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/hooks/l1_evict_hook", test_evict_hook);
     g_test_add_func("/sm/hooks/values/counts", test_values_counts);
     g_test_add_func("/sm/hooks/values/poison_live", test_values_poison_live);
+    g_test_add_func("/sm/hooks/values/poison_too_early", test_values_poison_too_early);
     for (unsigned i = 0; i < workload_count(); i++) {
         const char *name = workload_get(i)->name;
         char *a = g_strdup_printf("/sm/hooks/values/shadow/%s", name);
