@@ -13,6 +13,7 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/dram.c models/lib/dram.h \
 	models/lib/icnt.c models/lib/icnt.h \
 	models/lib/rfaccess.c models/lib/rfaccess.h \
+	models/lib/regval.c models/lib/regval.h \
 	models/lib/scoreboard.c models/lib/scoreboard.h \
 	models/lib/ctaslots.c models/lib/ctaslots.h \
 	models/lib/ring.h models/lib/slots.h
@@ -59,6 +60,10 @@ tests_lib_test_icnt_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_rfaccess
 TESTS += tests/lib/test_rfaccess
 tests_lib_test_rfaccess_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_regval
+TESTS += tests/lib/test_regval
+tests_lib_test_regval_LDADD = $(GPUSC_LIB_TEST_LIBS)
 
 check_PROGRAMS += tests/lib/test_scoreboard
 TESTS += tests/lib/test_scoreboard

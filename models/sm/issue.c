@@ -196,7 +196,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
     s->cta[c->slot] = *c;
     s->cta_live_warps[c->slot] = c->warps;
     s->n_ctas++;
-    wexec_cta_start(s->wx, c);
+    wexec_cta_start(s->wx, c, gsc_cycle());
     memset(s->bars[c->slot], 0, sizeof s->bars[c->slot]);
     s->bar_live[c->slot] = c->warps;
     for (unsigned i = 0; i < c->warps; i++) {
@@ -254,7 +254,7 @@ static void warp_try_finish(issue *s, unsigned wi)
     d->warps = c->warps;
     d->regs = c->regs;
     d->smem_bytes = c->smem_bytes;
-    wexec_cta_end(s->wx, slot);
+    wexec_cta_end(s->wx, slot, gsc_cycle());
     s->cta_live[slot] = false;
     s->n_ctas--;
 }
@@ -282,7 +282,7 @@ static void bar_try_release(issue *s, unsigned slot, unsigned id)
             uint64_t vals[IR_WARP_SIZE];
             for (unsigned l = 0; l < IR_WARP_SIZE; l++)
                 vals[l] = v;
-            wexec_write_slot(s->wx, wi, w->bar_dst, w->bar_mask, vals, UINT64_MAX);
+            wexec_write_slot(s->wx, wi, w->bar_dst, w->bar_mask, vals, UINT64_MAX, gsc_cycle());
             w->bar_dst = SM_NO_REG;
         }
     }
@@ -344,12 +344,13 @@ static void take_release(issue *s, gsc_fifo *f)
         }
         issue_warp *w = &s->w[r.warp];
         if (r.val_mask && r.val_reg != SM_NO_REG) /* an atomic's old values, from the memory side */
-            wexec_write_slot(s->wx, r.warp, r.val_reg, r.val_mask, r.vals, r.val_vmask);
+            wexec_write_slot(s->wx, r.warp, r.val_reg, r.val_mask, r.vals, r.val_vmask, gsc_cycle());
         if (r.atomic) {
             g_assert(w->atomics_pending > 0);
             w->atomics_pending--;
         }
-        if (w->loads_pending && wexec_complete_load(s->wx, r.warp, r.seq)) /* the data has returned */
+        if (w->loads_pending &&
+            wexec_complete_load(s->wx, r.warp, r.seq, gsc_cycle())) /* the data has returned */
             w->loads_pending--;
         for (unsigned j = 0; j < r.n_dst; j++)
             scoreboard_release_write(s->sb, r.warp, r.dst[j], r.long_op);

@@ -44,7 +44,9 @@ struct wexec {
     unsigned sm_id, max_warps, max_ctas;
     wx_warp *warps;
     wx_cta *ctas;
-    uint64_t **reg_mask; /* per function, per virtual register: value mask of its declared type */
+    uint64_t **reg_mask;  /* per function, per virtual register: value mask of its declared type */
+    regval_chain *values; /* the register value path's hooks */
+    bool hooked;          /* values has a hook: the only test the baseline pays */
 };
 
 static uint64_t type_mask(ir_type t)
@@ -81,7 +83,34 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
         for (guint r = 0; r < nr; r++)
             x->reg_mask[f][r] = type_mask(g_array_index(fn->regs, ir_reg, r).type);
     }
+    x->values = regval_chain_new();
     return x;
+}
+
+unsigned wexec_add_value_hook(wexec *x, const char *name, regval_fn fn, void *ctx)
+{
+    x->hooked = true;
+    return regval_chain_add(x->values, name, fn, ctx);
+}
+
+const regval_chain *wexec_value_hooks(const wexec *x)
+{
+    return x->values;
+}
+
+/* Runs the value hooks on one access of warp `warp`'s register `slot` (REGVAL_NONE: the warp). */
+static void value_access(wexec *x, regval_kind kind, unsigned warp, uint32_t slot, uint32_t func, uint32_t pc,
+                         uint32_t lanes, uint64_t cycle)
+{
+    regval_access a = {.kind = kind,
+                       .warp = warp,
+                       .slot = slot,
+                       .func = func,
+                       .pc = pc,
+                       .lanes = lanes,
+                       .cycle = cycle,
+                       .v = slot == REGVAL_NONE ? NULL : &x->warps[warp].regs[(uint64_t)slot * IR_WARP_SIZE]};
+    regval_run(x->values, &a);
 }
 
 void wexec_free(wexec *x)
@@ -100,12 +129,13 @@ void wexec_free(wexec *x)
     for (guint f = 0; f < x->env->mod->funcs->len; f++)
         g_free(x->reg_mask[f]);
     g_free(x->reg_mask);
+    regval_chain_free(x->values);
     g_free(x->warps);
     g_free(x->ctas);
     g_free(x);
 }
 
-void wexec_cta_start(wexec *x, const cta_launch_t *c)
+void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
 {
     g_assert(c->slot < x->max_ctas && c->first_warp + c->warps <= x->max_warps);
     const sm_launch *L = &x->env->launch;
@@ -134,10 +164,13 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c)
         uint32_t left = c->threads - i * IR_WARP_SIZE;
         uint32_t valid = left >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << left) - 1;
         simt_init(&w->st, L->entry, 0, valid);
+        if (G_UNLIKELY(x->hooked))
+            value_access(x, REGVAL_ALLOC, c->first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE, valid,
+                         cycle);
     }
 }
 
-void wexec_cta_end(wexec *x, unsigned slot)
+void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle)
 {
     wx_cta *ct = &x->ctas[slot];
     g_assert(ct->live);
@@ -147,6 +180,9 @@ void wexec_cta_end(wexec *x, unsigned slot)
         w->present = w->live = false;
         for (uint64_t r = 0; r < n; r++) /* the registers are freed: poisoned (WX_POISON) */
             w->regs[r] = WX_POISON;
+        if (G_UNLIKELY(x->hooked))
+            value_access(x, REGVAL_FREE, ct->c.first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE,
+                         FULL_MASK, cycle);
     }
     ct->live = false;
 }
@@ -215,21 +251,28 @@ static void opnd_regs(uint32_t base, const ir_operand *o, uint16_t *v, uint16_t 
     }
 }
 
-void wexec_instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, uint16_t *src,
-                      uint16_t *n_src, uint16_t *dst, uint16_t *n_dst)
+/* The guard, when there is one, is src[0]. */
+static void instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, uint16_t *src,
+                       uint16_t *n_src, unsigned src_cap, uint16_t *dst, uint16_t *n_dst, unsigned dst_cap)
 {
     uint32_t base = k->funcs[func].reg_base;
     *n_src = *n_dst = 0;
     if (in->guard != IR_NONE)
-        add_reg(src, n_src, SM_MAX_OPERANDS, base + in->guard);
+        add_reg(src, n_src, src_cap, base + in->guard);
     for (unsigned j = 0; j < in->n_src; j++)
-        opnd_regs(base, &in->src[j], src, n_src, SM_MAX_OPERANDS);
+        opnd_regs(base, &in->src[j], src, n_src, src_cap);
     for (unsigned j = 0; j < in->n_dst; j++) {
         if (in->dst[j].kind == IR_OPND_MEM) /* st/red [addr]: the address register is read */
-            opnd_regs(base, &in->dst[j], src, n_src, SM_MAX_OPERANDS);
+            opnd_regs(base, &in->dst[j], src, n_src, src_cap);
         else
-            opnd_regs(base, &in->dst[j], dst, n_dst, IR_MAX_DST + 2);
+            opnd_regs(base, &in->dst[j], dst, n_dst, dst_cap);
     }
+}
+
+void wexec_instr_regs(const kload_module *k, uint32_t func, const ir_instr *in, uint16_t *src,
+                      uint16_t *n_src, uint16_t *dst, uint16_t *n_dst)
+{
+    instr_regs(k, func, in, src, n_src, SM_MAX_OPERANDS, dst, n_dst, IR_MAX_DST + 2);
 }
 
 static void bank_add(uint16_t *v, uint8_t *n, unsigned cap, uint32_t r)
@@ -506,7 +549,19 @@ static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
     return 0;
 }
 
-bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq)
+/* The writes of a load's data that returned: one per distinct destination register. */
+static void complete_load_hooks(wexec *x, unsigned warp, const wx_pload *pl, uint64_t cycle)
+{
+    for (unsigned e = 0; e < pl->nv; e++) {
+        bool seen = pl->slot[e] == IR_NONE;
+        for (unsigned f = 0; f < e && !seen; f++)
+            seen = pl->slot[f] == pl->slot[e];
+        if (!seen)
+            value_access(x, REGVAL_WRITE, warp, pl->slot[e], REGVAL_NONE, REGVAL_NONE, pl->mask, cycle);
+    }
+}
+
+bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle)
 {
     wx_warp *w = &x->warps[warp];
     for (guint i = 0; i < w->ploads->len; i++) {
@@ -520,6 +575,8 @@ bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq)
                     w->regs[(uint64_t)pl->slot[e] * IR_WARP_SIZE + l] =
                         ir_exec_load_value((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
         }
+        if (G_UNLIKELY(x->hooked))
+            complete_load_hooks(x, warp, pl, cycle);
         g_array_remove_index(w->ploads, i);
         return true;
     }
@@ -827,7 +884,9 @@ static void do_ret(wx_run *r, uint32_t next_pc, uint32_t active)
     simt_ret(st, active);
 }
 
-static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
+/* Executes the instruction. Inlined into both callers (wexec_step and step_hooked), so the path
+ * without value hooks is the same code as before they existed, plus one test. */
+static inline __attribute__((always_inline)) int step_instr(wx_run *r, wx_info *info, uint32_t mask)
 {
     const ir_instr *in = r->in;
     uint32_t active = mask;
@@ -935,6 +994,67 @@ static int step_instr(wx_run *r, wx_info *info, uint32_t mask)
     return rc;
 }
 
+/* ---- the register value path with hooks (regval.h) ------------------------------------------ */
+#define WX_MAX_READS  (1 + (IR_MAX_SRC + IR_MAX_DST) * 4) /* the guard and every operand a 4-vector */
+#define WX_MAX_WRITES (IR_MAX_DST * 4)
+
+/* Before the instruction executes, its reads: decode's list (instr_regs), the guard for the lanes of
+ * the SIMT mask, the others for the lanes whose guard (as the hooks left it) holds. */
+static void hooked_reads(wx_run *r, uint32_t mask)
+{
+    const ir_instr *in = r->in;
+    uint16_t src[WX_MAX_READS], dst[WX_MAX_WRITES], n_src, n_dst;
+    instr_regs(r->x->env->k, r->func, in, src, &n_src, WX_MAX_READS, dst, &n_dst, WX_MAX_WRITES);
+    uint32_t active = mask;
+    unsigned i = 0;
+    if (in->guard != IR_NONE) {
+        value_access(r->x, REGVAL_READ, r->wid, src[0], r->func, r->pc, mask, r->clock);
+        active = pred_mask(r, in->guard, in->guard_neg != 0, mask);
+        i = 1;
+    }
+    for (; i < n_src; i++)
+        value_access(r->x, REGVAL_READ, r->wid, src[i], r->func, r->pc, active, r->clock);
+}
+
+/* After the instruction executed, the writes it made at issue (as exec_alu, exec_mov_vec, exec_cvta,
+ * exec_ld and exec_atom made them): an ALU instruction's register destinations (a vector's elements
+ * for mov) in the active lanes; a load's destinations and an atomic's in the lanes not left for later
+ * (wexec_complete_load, wexec_write_slot). */
+static void hooked_writes(wx_run *r, const wx_info *info)
+{
+    const ir_instr *in = r->in;
+    uint32_t base = r->x->env->k->funcs[r->func].reg_base;
+    uint16_t v[WX_MAX_WRITES], n = 0;
+    uint32_t lanes = 0;
+    if (info->kind == WX_ALU) {
+        lanes = info->active;
+        for (unsigned j = 0; j < in->n_dst; j++)
+            if (in->dst[j].kind == IR_OPND_REG || (in->dst[j].kind == IR_OPND_VEC && in->op == IR_OP_MOV))
+                opnd_regs(base, &in->dst[j], v, &n, WX_MAX_WRITES);
+    } else if (info->kind == WX_MEM && info->mem_kind == WX_MEM_LOAD) {
+        lanes = info->active & ~info->load_defer;
+        opnd_regs(base, &in->dst[0], v, &n, WX_MAX_WRITES);
+    } else if (info->kind == WX_MEM && info->mem_kind == WX_MEM_ATOM && info->active) {
+        lanes = info->active & ~info->atom_defer;
+        if (info->atom_dst != SM_NO_REG)
+            v[n++] = info->atom_dst;
+    }
+    if (lanes == 0)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        value_access(r->x, REGVAL_WRITE, r->wid, v[i], r->func, r->pc, lanes, r->clock);
+}
+
+/* step_instr between the hooks of its reads and of its writes (out of line: only with hooks). */
+static G_GNUC_NO_INLINE int step_hooked(wx_run *r, wx_info *info, uint32_t mask)
+{
+    hooked_reads(r, mask);
+    if (step_instr(r, info, mask))
+        return 1;
+    hooked_writes(r, info);
+    return 0;
+}
+
 int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *info)
 {
     wx_warp *w = &x->warps[warp];
@@ -960,7 +1080,7 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *i
         info->cls = (uint8_t)ir_instr_class(r.in);
         info->op = (uint8_t)r.in->op;
         info->space = r.in->space;
-        if (step_instr(&r, info, mask))
+        if (G_UNLIKELY(x->hooked) ? step_hooked(&r, info, mask) : step_instr(&r, info, mask))
             return 1;
     }
     if (simt_done(&w->st))
@@ -969,11 +1089,13 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *i
 }
 
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
-                      uint64_t vmask)
+                      uint64_t vmask, uint64_t cycle)
 {
     wx_warp *w = &x->warps[warp];
     g_assert(slot < x->env->k->total_regs);
     write_lanes(&w->regs[(uint64_t)slot * IR_WARP_SIZE], vals, mask, vmask);
+    if (G_UNLIKELY(x->hooked) && mask)
+        value_access(x, REGVAL_WRITE, warp, slot, REGVAL_NONE, REGVAL_NONE, mask, cycle);
 }
 
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane)

@@ -18,6 +18,18 @@
  *
  * Register slots: a warp's registers are the per-thread slots of kload (function reg_base + virtual
  * register), 32 lanes of 64 bits each; the register numbers carried in payloads are these slots.
+ *
+ * Register values pass through a hook chain (models/lib/regval.h; ARCHITECTURE.md "Data in the
+ * model": a mechanism that frees a register too early or puts a live register OFF must produce a
+ * wrong kernel output). With hooks added (wexec_add_value_hook), every read and write of a register
+ * by an executed instruction runs them: the reads before the instruction executes, one call per
+ * distinct register of decode's list (wexec_instr_regs: guard, sources, address bases, vector
+ * elements, a store's data), the writes after it, with the lanes written: an ALU instruction's
+ * destinations, the lanes of a load or atomic performed at issue, and later, when the data returns,
+ * the other lanes of a load (wexec_complete_load) and the values issue writes (wexec_write_slot:
+ * an atomic's old values, bar.red's result). A CTA's start (registers zeroed) and end (poisoned)
+ * run them once per warp. Without hooks, all this costs one test of a flag per instruction (and
+ * one per returning load, issue write, CTA start and end).
  */
 #ifndef GPUSC_MODELS_SM_WARP_EXEC_H
 #define GPUSC_MODELS_SM_WARP_EXEC_H
@@ -27,6 +39,7 @@
 #include <stdint.h>
 
 #include "kernels/simt.h"
+#include "models/lib/regval.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
 
@@ -37,7 +50,7 @@ G_BEGIN_DECLS
  * when a CTA is placed on the warp slots and poisoned when it ends, so a mechanism that reads a
  * register after its CTA freed it (or a register of slots no CTA owns) reads this garbage, and the
  * kernel's output check catches it. */
-#define WX_POISON UINT64_C(0xDEADBEEFDEADBEEF)
+#define WX_POISON REGVAL_POISON
 
 typedef enum { WX_ALU, WX_MEM, WX_BRA, WX_CALL, WX_RET, WX_EXIT, WX_BAR, WX_NOP } wx_kind;
 typedef enum { WX_MEM_LOAD, WX_MEM_STORE, WX_MEM_ATOM, WX_MEM_RED } wx_mem_kind;
@@ -91,11 +104,12 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
 void wexec_free(wexec *x);
 
 /* A CTA starts in slot c->slot with warps c->first_warp..: registers, local and call-parameter
- * memory and the shared segment are zeroed, the SIMT stacks start at the kernel's pc 0. */
-void wexec_cta_start(wexec *x, const cta_launch_t *c);
+ * memory and the shared segment are zeroed, the SIMT stacks start at the kernel's pc 0. `cycle`
+ * (here and below): the SM cycle, for the value hooks. */
+void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle);
 /* The CTA in `slot` has ended (every warp finished, nothing in flight): its warps' registers are
  * freed, which overwrites them with WX_POISON. */
-void wexec_cta_end(wexec *x, unsigned slot);
+void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle);
 
 /* The warp's next instruction (the SIMT top): false when the warp has finished. */
 bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc);
@@ -108,17 +122,23 @@ uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top
  * nonzero with a message in env->error (env->failed set) on a kernel fault. */
 int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *out);
 /* The data of load `seq` (the issue sequence number given to wexec_step) has returned: its lanes in
- * global/local/const memory read the image now and write their registers. False if that load has no
- * such lanes (nothing was left for now). */
-bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq);
+ * global/local/const memory read the image now and write their registers (value hooks: a write per
+ * destination register). False if that load has no such lanes (nothing was left for now). */
+bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle);
 
 /* Write `vals` of the lanes in `mask` (masked by vmask) into register slot `slot` of a warp: the old
- * values of an atomic performed at the memory side. */
+ * values of an atomic performed at the memory side, bar.red's result (value hooks: a write). */
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
-                      uint64_t vmask);
+                      uint64_t vmask, uint64_t cycle);
 /* The value of register slot `slot` in `lane` of a warp's register file (whether or not a CTA owns
- * the warp slot: a freed register reads WX_POISON). */
+ * the warp slot: a freed register reads WX_POISON). An inspection, not an access: no value hook runs. */
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane);
+
+/* Add a hook to the register value path (see above and regval.h); returns its index. Add hooks
+ * before the run. */
+unsigned wexec_add_value_hook(wexec *x, const char *name, regval_fn fn, void *ctx);
+/* The chain, for its per-hook counts (regval_chain_stats). */
+const regval_chain *wexec_value_hooks(const wexec *x);
 
 /* Registers an instruction of function `func` reads and writes (per-thread slots), as decode sees
  * them: guard, sources, address base, vector elements. Counts are capped at SM_MAX_OPERANDS and

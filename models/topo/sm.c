@@ -245,6 +245,11 @@ issue *sm_topo_issue(const sm_topo *s)
     return s->is;
 }
 
+wexec *sm_topo_wexec(const sm_topo *s)
+{
+    return s->is->wx;
+}
+
 exec_blk *sm_topo_exec(const sm_topo *s, unsigned part)
 {
     return part < s->parts ? s->ex[part] : NULL;

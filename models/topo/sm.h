@@ -77,10 +77,12 @@ blk_inst *sm_topo_exec_inst(const sm_topo *s, unsigned part); /* NULL beyond the
 
 /* The SM's blocks, for a mechanism (or a test) to install its hooks before the run (docs/sm.md
  * "Extension points in the SM"): issue_add_check / issue_policy + policy_add_veto on issue,
- * exec_rf_chain on exec p (one per sub-core partition; NULL beyond them), ldst_set_l1_evict_hook /
- * ldst_l1_tags on ldst, fetch's I-cache. The topology holds no behaviour: these only hand out the
- * blocks it built. */
+ * wexec_add_value_hook on the warps' architectural state (issue's register values: one per SM, also
+ * in a subcore_sm), exec_rf_chain on exec p (one per sub-core partition; NULL beyond them),
+ * ldst_set_l1_evict_hook / ldst_l1_tags on ldst, fetch's I-cache. The topology holds no behaviour:
+ * these only hand out the blocks it built. */
 issue *sm_topo_issue(const sm_topo *s);
+wexec *sm_topo_wexec(const sm_topo *s);
 exec_blk *sm_topo_exec(const sm_topo *s, unsigned part);
 ldst *sm_topo_ldst(const sm_topo *s);
 fetch *sm_topo_fetch(const sm_topo *s);

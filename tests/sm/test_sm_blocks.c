@@ -1,8 +1,9 @@
 /* test_sm_blocks — each SM block alone in the harness (models/core/harness.h), driven cycle by cycle
  * through its ports. Timings are derived in the comments from the harness rule: an item the driver
  * puts in cycle N is seen by the block in N+1; an item the block puts in cycle M is got by the driver
- * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). Also a unit test of
- * issue's register file (warp_exec.h: zeroed at a CTA's start, poisoned at its end). */
+ * in M+1. The kernel module is tests/sm/ptx/dep_chain.ptx (entry chain32). Also unit tests of
+ * issue's register file (warp_exec.h: zeroed at a CTA's start, poisoned at its end; the value hooks
+ * see every access and what they write is what the instructions read). */
 #include <glib.h>
 #include <string.h>
 
@@ -552,25 +553,100 @@ static void test_regs_poisoned_at_cta_end(void)
     unsigned regs = env->k->total_regs;
     wexec *x = wexec_new(env, 0, 4, 2);
     cta_launch_t c = {.slot = 1, .first_warp = 2, .warps = 2, .threads = 64};
-    wexec_cta_start(x, &c);
+    wexec_cta_start(x, &c, 0);
     uint64_t vals[IR_WARP_SIZE];
     for (unsigned l = 0; l < IR_WARP_SIZE; l++)
         vals[l] = 100 + l;
     for (unsigned w = 2; w < 4; w++)
         for (unsigned r = 0; r < regs; r++) {
             g_assert_cmphex(wexec_read_slot(x, w, r, 0), ==, 0); /* zeroed at launch */
-            wexec_write_slot(x, w, r, 0xffffffffu, vals, UINT64_MAX);
+            wexec_write_slot(x, w, r, 0xffffffffu, vals, UINT64_MAX, 0);
         }
     g_assert_cmphex(wexec_read_slot(x, 3, regs - 1, 31), ==, 131);
-    wexec_cta_end(x, 1);
+    wexec_cta_end(x, 1, 0);
     for (unsigned w = 2; w < 4; w++) /* freed: every lane of every register is the poison pattern */
         for (unsigned r = 0; r < regs; r++)
             for (unsigned l = 0; l < IR_WARP_SIZE; l++)
                 g_assert_cmphex(wexec_read_slot(x, w, r, l), ==, WX_POISON);
     g_assert_cmphex((uint32_t)WX_POISON, ==, 0xdeadbeefu);
-    wexec_cta_start(x, &c); /* a new CTA on the same slots starts from zero again */
+    wexec_cta_start(x, &c, 0); /* a new CTA on the same slots starts from zero again */
     for (unsigned r = 0; r < regs; r++)
         g_assert_cmphex(wexec_read_slot(x, 2, r, 5), ==, 0);
+    wexec_free(x);
+}
+
+/* ---- warp_exec's value hooks (regval.h) on chain32: mov %r1, 0; 32 x add %r1, %r1, 1; ret ---- */
+typedef struct {
+    uint64_t calls[REGVAL_N_KINDS];
+    uint32_t slot;       /* %r1's slot */
+    uint64_t seen_at_11; /* the value the add at pc 11 reads */
+    uint64_t last_cycle;
+} chain_watch;
+
+/* The add at pc 10 reads 1000 instead of 9: the register is overwritten before the read. */
+static void hook_overwrite_pc10(void *ctx, regval_access *a)
+{
+    (void)ctx;
+    if (a->kind == REGVAL_READ && a->pc == 10)
+        for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+            a->v[l] = 1000;
+}
+
+static void hook_watch(void *ctx, regval_access *a)
+{
+    chain_watch *w = ctx;
+    w->calls[a->kind]++;
+    w->last_cycle = a->cycle;
+    g_assert_cmpuint(a->warp, ==, 1);
+    if (a->kind == REGVAL_ALLOC || a->kind == REGVAL_FREE) {
+        g_assert_null(a->v);
+        g_assert_cmpuint(a->slot, ==, REGVAL_NONE);
+        return;
+    }
+    if (a->pc == REGVAL_NONE) { /* wexec_write_slot */
+        g_assert_cmpuint(a->kind, ==, REGVAL_WRITE);
+        g_assert_cmpuint(a->lanes, ==, 0x1);
+        return;
+    }
+    g_assert_cmpuint(a->func, ==, env_get()->launch.entry);
+    g_assert_cmpuint(a->lanes, ==, 0xffffffffu);
+    w->slot = a->slot;
+    if (a->kind == REGVAL_READ && a->pc == 11)
+        w->seen_at_11 = a->v[7];
+    if (a->kind == REGVAL_WRITE) /* the add at pc k wrote k, or 1000 + k - 9 from pc 10 on */
+        g_assert_cmpuint(a->v[7], ==, a->pc < 10 ? a->pc : 1000 + a->pc - 9);
+}
+
+static void test_value_hooks(void)
+{
+    sm_env *env = env_get();
+    wexec *x = wexec_new(env, 0, 2, 1);
+    chain_watch w = {.slot = REGVAL_NONE};
+    g_assert_cmpuint(wexec_add_value_hook(x, "overwrite", hook_overwrite_pc10, NULL), ==, 0);
+    g_assert_cmpuint(wexec_add_value_hook(x, "watch", hook_watch, &w), ==, 1);
+    cta_launch_t c = {.slot = 0, .first_warp = 1, .warps = 1, .threads = 32};
+    wexec_cta_start(x, &c, 99);
+    uint32_t func, pc;
+    wx_info info;
+    for (uint64_t cyc = 100; wexec_warp_next(x, 1, &func, &pc); cyc++)
+        g_assert_cmpint(wexec_step(x, 1, cyc, cyc, &info), ==, 0);
+    g_assert_cmpuint(w.last_cycle, ==, 100 + 32); /* the add at pc 32 issued at cycle 132 */
+    g_assert_cmpuint(w.seen_at_11, ==, 1001);
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++) /* 1000 + the 23 adds from pc 10 to 32 */
+        g_assert_cmpuint(wexec_read_slot(x, 1, w.slot, l), ==, 1023);
+    /* a write by issue (an atomic's old values) runs the hooks too */
+    uint64_t vals[IR_WARP_SIZE] = {0};
+    wexec_write_slot(x, 1, w.slot, 0x1, vals, UINT64_MAX, 140);
+    g_assert_cmpuint(w.last_cycle, ==, 140);
+    wexec_cta_end(x, 0, 150);
+    g_assert_cmpuint(w.last_cycle, ==, 150);
+    g_assert_cmpuint(w.calls[REGVAL_READ], ==, 32);
+    g_assert_cmpuint(w.calls[REGVAL_WRITE], ==, 33 + 1);
+    g_assert_cmpuint(w.calls[REGVAL_ALLOC], ==, 1);
+    g_assert_cmpuint(w.calls[REGVAL_FREE], ==, 1);
+    const regval_stats *st = regval_chain_stats(wexec_value_hooks(x), 0);
+    g_assert_cmpuint(st->calls[REGVAL_READ], ==, 32);
+    g_assert_cmpuint(regval_chain_len(wexec_value_hooks(x)), ==, 2);
     wexec_free(x);
 }
 
@@ -632,5 +708,6 @@ int main(int argc, char **argv)
     harness_test_add("/sm/issue/veto_refuses_5_cycles", test_issue_veto_refuses);
     harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
     g_test_add_func("/sm/warp_exec/regs_poisoned_at_cta_end", test_regs_poisoned_at_cta_end);
+    g_test_add_func("/sm/warp_exec/value_hooks", test_value_hooks);
     return g_test_run();
 }

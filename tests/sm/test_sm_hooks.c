@@ -10,13 +10,22 @@
  *  - cta_dispatch_set_alloc: a grant of at most one resident CTA per SM (wrapping the ledger): never
  *    two CTAs at once on an SM, every grant released, fewer resident CTAs than the default's;
  *  - ldst_set_l1_evict_hook on a small L1D: every line the L1D allocated (a miss) was replaced,
- *    invalidated (write-evict) or is still there at the end: misses = replaced + invalidated + resident.
+ *    invalidated (write-evict) or is still there at the end: misses = replaced + invalidated + resident;
+ *  - the register value path through sm_topo_wexec (wexec_add_value_hook, regval.h), on every workload:
+ *    a hook keeping a shadow copy of every register from the writes it sees finds every read (all
+ *    32 lanes) equal to its copy, and every write unchanged outside the lanes it says it wrote, so no
+ *    value moves around the hooks; on sgemm the reads and writes it counts equal those of the issue
+ *    log's instructions (decode's register lists); poisoning one live register once (the data of a
+ *    st.global) makes the CPU-reference check fail; poisoning, before every instruction, every
+ *    register the toolchain's liveness says is dead there (in the lanes at that pc) leaves every
+ *    output correct, and poisoning those dead only after it (one instruction too early) fails vecadd.
  */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/dataflow.h"
 #include "models/core/cli.h"
 #include "models/sm/mem_fixed.h"
 #include "testbench/tb_common.h"
@@ -35,6 +44,7 @@ typedef struct {
     cli_run *run;
     tb_opts o;
     tb_kernel *k;
+    sm_env *env;
     cta_dispatch *d;
     sm_topo *sm[MAX_SMS];
     unsigned n;
@@ -72,6 +82,7 @@ static void rig_build(rig *r, unsigned n, const char *workload, const char *cons
     cli_parse(r->run, &argc, &argv);
     r->k = tb_kernel_load(&r->o, workload);
     sm_env *env = tb_kernel_env(r->k, n);
+    r->env = env;
     gsc_module *top = r->run->top->mod;
     r->n = n;
     r->d = cta_dispatch_new(r->run->ctx, top, "dispatch", env, n);
@@ -83,8 +94,8 @@ static void rig_build(rig *r, unsigned n, const char *workload, const char *cons
              *c = g_strdup_printf("mem_req%u", s), *e = g_strdup_printf("mem_resp%u", s);
         bind(top, a, &cta_launch_type, sm_topo_port_depth(r->sm[s], SM_PORT_CTA_LAUNCH),
              cta_dispatch_port_launch(r->d, s), sm_topo_port(r->sm[s], SM_PORT_CTA_LAUNCH));
-        bind(top, b, &cta_done_type, blk_port_fifo_depth(r->d->inst, 1), sm_topo_port(r->sm[s], SM_PORT_CTA_DONE),
-             cta_dispatch_port_done(r->d, s));
+        bind(top, b, &cta_done_type, blk_port_fifo_depth(r->d->inst, 1),
+             sm_topo_port(r->sm[s], SM_PORT_CTA_DONE), cta_dispatch_port_done(r->d, s));
         bind(top, c, &mem_req_type, blk_port_fifo_depth(mem->inst, MEM_FIXED_REQ),
              sm_topo_port(r->sm[s], SM_PORT_MEM_REQ), blk_port(mem->inst, MEM_FIXED_REQ));
         bind(top, e, &mem_resp_type, sm_topo_port_depth(r->sm[s], SM_PORT_MEM_RESP),
@@ -136,6 +147,25 @@ static bool check_odd_cycles(void *ctx, unsigned warp, const decoded_t *head, ui
     return cycle % 2 == 1;
 }
 
+/* An issue log in a temporary directory; `set` is the --set argument that writes it. */
+typedef struct {
+    char *dir, *path, *set;
+} issue_log;
+
+static void issue_log_new(issue_log *l)
+{
+    l->dir = g_dir_make_tmp("hooks-XXXXXX", NULL);
+    l->path = g_build_filename(l->dir, "issue.log", NULL);
+    l->set = g_strdup_printf("issue.log=%s", l->path);
+}
+
+static void issue_log_free(issue_log *l)
+{
+    g_remove(l->path);
+    g_rmdir(l->dir);
+    g_free(l->set), g_free(l->path), g_free(l->dir);
+}
+
 /* The issue log's cycles (first field of each line). */
 static GArray *log_cycles(const char *path)
 {
@@ -153,10 +183,9 @@ static GArray *log_cycles(const char *path)
 
 static void run_check_and_veto(void)
 {
-    char *dir = g_dir_make_tmp("hooks-XXXXXX", NULL);
-    char *log = g_build_filename(dir, "issue.log", NULL);
-    char *set = g_strdup_printf("issue.log=%s", log);
-    const char *sets[] = {set, NULL};
+    issue_log log;
+    issue_log_new(&log);
+    const char *sets[] = {log.set, NULL};
     rig r;
     rig_build(&r, 1, "hotspot", sets);
     issue *is = sm_topo_issue(r.sm[0]);
@@ -166,7 +195,7 @@ static void run_check_and_veto(void)
     issue_add_check(is, check_odd_cycles, &asked);
     rig_run(&r);
     fflush(is->log); /* the log is closed when the block is freed */
-    GArray *c = log_cycles(log);
+    GArray *c = log_cycles(log.path);
     g_assert_cmpuint(c->len, ==, issue_stat(&r, 0, ISSUE_STAT_WARP_INSTRS));
     g_assert_cmpuint(g_array_index(c, uint64_t, 0), ==, 301); /* 300 is even: the check refuses it */
     for (guint i = 0; i < c->len; i++)
@@ -175,9 +204,7 @@ static void run_check_and_veto(void)
     g_assert_cmpuint(issue_stat(&r, 0, ISSUE_STAT_STALL_CHECK), >, 0);
     g_assert_cmpuint(asked, >, c->len);
     g_array_free(c, TRUE);
-    g_remove(log);
-    g_rmdir(dir);
-    g_free(set), g_free(log), g_free(dir);
+    issue_log_free(&log);
 }
 
 static void test_check_and_veto(void)
@@ -307,6 +334,294 @@ static void test_evict_hook(void)
     in_subprocess(run_evict_hook);
 }
 
+/* ---- the register value path (sm_topo_wexec + wexec_add_value_hook) ---- */
+
+/* Runs the test's function in a subprocess (the same test path, with its data). */
+static void in_subprocess_data(const void *data, void (*fn)(const void *))
+{
+    if (g_test_subprocess()) {
+        fn(data);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+    g_test_trap_assert_passed();
+}
+
+/* A copy of every register of every warp slot, kept from the accesses the hooks see. */
+typedef struct {
+    unsigned regs;
+    uint64_t *copy; /* SM_MAX_WARPS x regs x 32 lanes */
+    uint64_t calls[REGVAL_N_KINDS];
+    uint64_t bad; /* accesses that found a value the hooks did not see written */
+} shadow;
+
+static void shadow_init(shadow *s, const rig *r)
+{
+    s->regs = r->env->k->total_regs;
+    s->copy = g_new0(uint64_t, (size_t)SM_MAX_WARPS * s->regs * IR_WARP_SIZE);
+    memset(s->calls, 0, sizeof s->calls);
+    s->bad = 0;
+}
+
+static void shadow_hook(void *ctx, regval_access *a)
+{
+    shadow *s = ctx;
+    s->calls[a->kind]++;
+    uint64_t *c = &s->copy[(size_t)a->warp * s->regs * IR_WARP_SIZE];
+    if (a->kind == REGVAL_ALLOC || a->kind == REGVAL_FREE) {
+        for (size_t i = 0; i < (size_t)s->regs * IR_WARP_SIZE; i++)
+            c[i] = a->kind == REGVAL_ALLOC ? 0 : REGVAL_POISON;
+        return;
+    }
+    g_assert_cmpuint(a->slot, <, s->regs);
+    c += (size_t)a->slot * IR_WARP_SIZE;
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++) {
+        if (a->kind == REGVAL_WRITE && (a->lanes >> l & 1))
+            c[l] = a->v[l];
+        else if (a->v[l] != c[l] && s->bad++ == 0)
+            g_printerr("%s of warp %u slot %u lane %u (pc %u, cycle %" G_GUINT64_FORMAT
+                       "): 0x%" G_GINT64_MODIFIER "x, the hooks last saw 0x%" G_GINT64_MODIFIER "x\n",
+                       a->kind == REGVAL_READ ? "read" : "write", a->warp, a->slot, l, a->pc, a->cycle,
+                       a->v[l], c[l]);
+    }
+}
+
+static void run_shadow(const void *data)
+{
+    rig r;
+    rig_build(&r, 1, data, NULL);
+    shadow s;
+    shadow_init(&s, &r);
+    g_assert_cmpuint(wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "shadow", shadow_hook, &s), ==, 0);
+    rig_run(&r);
+    g_assert_cmpuint(s.bad, ==, 0);
+    g_assert_cmpuint(s.calls[REGVAL_READ], >, 0);
+    g_assert_cmpuint(s.calls[REGVAL_WRITE], >, 0);
+    g_assert_cmpuint(s.calls[REGVAL_ALLOC], >, 0);
+    g_assert_cmpuint(s.calls[REGVAL_FREE], ==, s.calls[REGVAL_ALLOC]);
+    const regval_stats *st = regval_chain_stats(wexec_value_hooks(sm_topo_wexec(r.sm[0])), 0);
+    for (unsigned k = 0; k < REGVAL_N_KINDS; k++)
+        g_assert_cmpuint(st->calls[k], ==, s.calls[k]);
+    g_free(s.copy);
+}
+
+static void test_values_shadow(const void *data)
+{
+    in_subprocess_data(data, run_shadow);
+}
+
+/* The issue log's instructions (sgemm: one kernel, no calls, every load in an explicit space, so each
+ * destination is written once, at issue or when the data returns): reads = decode's source
+ * registers of every issued instruction, writes = its destination registers when a lane executed. */
+static void run_counts(void)
+{
+    issue_log log;
+    issue_log_new(&log);
+    const char *sets[] = {log.set, NULL};
+    rig r;
+    rig_build(&r, 1, "sgemm", sets);
+    shadow s;
+    shadow_init(&s, &r);
+    wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "shadow", shadow_hook, &s);
+    rig_run(&r);
+    fflush(sm_topo_issue(r.sm[0])->log);
+    uint32_t entry = r.env->launch.entry;
+    const ir_func *f = g_ptr_array_index(r.env->mod->funcs, entry);
+    uint64_t reads = 0, writes = 0, lines = 0;
+    FILE *fp = fopen(log.path, "r");
+    g_assert_nonnull(fp);
+    char line[256];
+    while (fgets(line, sizeof line, fp)) {
+        unsigned pc, mask;
+        const char *p = strstr(line, " pc "), *m = strstr(line, " mask ");
+        g_assert_true(p && m && sscanf(p, " pc %u", &pc) == 1 && sscanf(m, " mask %x", &mask) == 1);
+        lines++;
+        if (pc >= ir_func_n_instrs(f))
+            continue; /* the implicit ret */
+        uint16_t src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2], ns, nd;
+        wexec_instr_regs(r.env->k, entry, ir_func_instr(f, pc), src, &ns, dst, &nd);
+        reads += ns;
+        writes += mask ? nd : 0;
+    }
+    fclose(fp);
+    g_assert_cmpuint(lines, ==, issue_stat(&r, 0, ISSUE_STAT_WARP_INSTRS));
+    g_assert_cmpuint(s.bad, ==, 0);
+    g_assert_cmpuint(s.calls[REGVAL_READ], ==, reads);
+    g_assert_cmpuint(s.calls[REGVAL_WRITE], ==, writes);
+    g_assert_cmpuint(reads, >, lines);
+    g_test_message("sgemm: %" G_GUINT64_FORMAT " instructions, %" G_GUINT64_FORMAT
+                   " reads, %" G_GUINT64_FORMAT " writes",
+                   lines, reads, writes);
+    g_free(s.copy);
+    issue_log_free(&log);
+}
+
+static void test_values_counts(void)
+{
+    in_subprocess(run_counts);
+}
+
+/* Poison one live register once: the data of the first st.global a warp issues from cycle 1000 on. */
+typedef struct {
+    const sm_env *env;
+    unsigned poisoned, warp;
+    uint64_t cycle;
+} poison_once;
+
+static void poison_store_data(void *ctx, regval_access *a)
+{
+    poison_once *p = ctx;
+    if (p->poisoned || a->kind != REGVAL_READ || a->cycle < 1000 || a->lanes == 0)
+        return;
+    const ir_func *f = g_ptr_array_index(p->env->mod->funcs, a->func);
+    const ir_instr *in = ir_func_instr(f, a->pc);
+    if (in->op != IR_OP_ST || in->space != IR_SPACE_GLOBAL)
+        return;
+    const ir_operand *data = in->dst[0].kind == IR_OPND_MEM ? &in->src[0] : &in->src[1];
+    if (data->kind != IR_OPND_REG || a->slot != p->env->k->funcs[a->func].reg_base + data->u.reg)
+        return;
+    regval_poison(a->v, a->lanes);
+    p->poisoned++;
+    p->warp = a->warp;
+    p->cycle = a->cycle;
+}
+
+static void test_values_poison_live(void)
+{
+    if (g_test_subprocess()) {
+        rig r;
+        rig_build(&r, 1, "sgemm", NULL);
+        poison_once p = {.env = r.env};
+        wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "poison", poison_store_data, &p);
+        cli_elaborate(r.run);
+        int rc = tb_machine_run(r.m, r.k, &r.o);
+        g_assert_cmpuint(p.poisoned, ==, 1);
+        g_printerr("poisoned warp %u at cycle %" G_GUINT64_FORMAT ": exit %d\n", p.warp, p.cycle, rc);
+        g_assert_cmpint(rc, ==, TB_EXIT_RUN);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, 0);
+    g_test_trap_assert_passed();
+    g_test_trap_assert_stderr("*workload sgemm*differ*poisoned warp * at cycle *: exit 1*");
+}
+
+/* Before each instruction, poison (in the lanes at its pc) every register of its function the
+ * toolchain's liveness says is dead there: no later instruction of those threads reads it before
+ * writing it, so the outputs stay correct. */
+typedef struct {
+    wexec *x;
+    const sm_env *env;
+    df_bits ***dead; /* per function, per instruction: the registers not live before it */
+    uint32_t last_warp, last_func, last_pc;
+    uint64_t last_cycle;
+    uint64_t lanes_poisoned; /* lanes of dead registers that held something else than the poison */
+} poison_dead;
+
+/* too_early: the registers dead after the instruction instead (its last reads are then poisoned
+ * before it reads them). */
+static void poison_dead_init(poison_dead *p, rig *r, bool too_early)
+{
+    const ir_module *m = r->env->mod;
+    *p = (poison_dead){.x = sm_topo_wexec(r->sm[0]), .env = r->env, .last_warp = REGVAL_NONE};
+    p->dead = g_new0(df_bits **, m->funcs->len);
+    for (guint fi = 0; fi < m->funcs->len; fi++) {
+        ir_func *f = g_ptr_array_index(m->funcs, fi);
+        uint32_t n = ir_func_n_instrs(f), nr = f->regs ? f->regs->len : 0;
+        if (n == 0 || nr == 0)
+            continue;
+        df_liveness *l = df_liveness_compute(f);
+        p->dead[fi] = g_new0(df_bits *, n);
+        for (uint32_t i = 0; i < n; i++) {
+            p->dead[fi][i] = df_bits_new(nr);
+            if (too_early)
+                df_live_after(l, i, p->dead[fi][i]);
+            else
+                df_live_before(l, i, p->dead[fi][i]);
+            df_bits *all = df_bits_new(nr);
+            df_bits_set_all(all);
+            df_bits_subtract(all, p->dead[fi][i]);
+            df_bits_copy(p->dead[fi][i], all);
+            df_bits_free(all);
+        }
+        df_liveness_free(l);
+    }
+}
+
+static void poison_dead_free(poison_dead *p)
+{
+    const ir_module *m = p->env->mod;
+    for (guint fi = 0; fi < m->funcs->len; fi++) {
+        if (!p->dead[fi])
+            continue;
+        for (uint32_t i = 0; i < ir_func_n_instrs(g_ptr_array_index(m->funcs, fi)); i++)
+            df_bits_free(p->dead[fi][i]);
+        g_free(p->dead[fi]);
+    }
+    g_free(p->dead);
+}
+
+static void poison_dead_hook(void *ctx, regval_access *a)
+{
+    poison_dead *p = ctx;
+    if (a->kind != REGVAL_READ || !p->dead[a->func])
+        return;
+    if (a->warp == p->last_warp && a->func == p->last_func && a->pc == p->last_pc &&
+        a->cycle == p->last_cycle)
+        return; /* done at this instruction's first read */
+    p->last_warp = a->warp, p->last_func = a->func, p->last_pc = a->pc, p->last_cycle = a->cycle;
+    uint32_t lanes = wexec_warp_active_lanes(p->x, a->warp); /* the threads at this pc */
+    const df_bits *dead = p->dead[a->func][a->pc];
+    uint32_t base = p->env->k->funcs[a->func].reg_base;
+    uint64_t v[IR_WARP_SIZE];
+    for (uint32_t reg = df_bits_next(dead, 0); reg != IR_NONE; reg = df_bits_next(dead, reg + 1)) {
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            v[l] = wexec_read_slot(p->x, a->warp, base + reg, l);
+            p->lanes_poisoned += v[l] != REGVAL_POISON;
+        }
+        regval_poison(v, lanes);
+        wexec_write_slot(p->x, a->warp, base + reg, lanes, v, UINT64_MAX, a->cycle);
+    }
+}
+
+static void run_poison_dead(const void *data)
+{
+    rig r;
+    rig_build(&r, 1, data, NULL);
+    poison_dead p;
+    poison_dead_init(&p, &r, false);
+    wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "poison-dead", poison_dead_hook, &p);
+    rig_run(&r); /* the outputs are still correct */
+    g_assert_cmpuint(p.lanes_poisoned, >, 0);
+    g_test_message("%s: %" G_GUINT64_FORMAT " lanes of dead registers poisoned", (const char *)data,
+                   p.lanes_poisoned);
+    poison_dead_free(&p);
+}
+
+static void test_values_poison_dead(const void *data)
+{
+    in_subprocess_data(data, run_poison_dead);
+}
+
+/* The same one instruction too early: vecadd's check fails. */
+static void test_values_poison_too_early(void)
+{
+    if (g_test_subprocess()) {
+        rig r;
+        rig_build(&r, 1, "vecadd", NULL);
+        poison_dead p;
+        poison_dead_init(&p, &r, true);
+        wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "poison-too-early", poison_dead_hook, &p);
+        cli_elaborate(r.run);
+        g_assert_cmpint(tb_machine_run(r.m, r.k, &r.o), ==, TB_EXIT_RUN);
+        poison_dead_free(&p);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, 0);
+    g_test_trap_assert_passed();
+    g_test_trap_assert_stderr("*workload vecadd*differ*");
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -314,5 +629,16 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/hooks/dispatch_pick", test_pick);
     g_test_add_func("/sm/hooks/dispatch_alloc", test_alloc);
     g_test_add_func("/sm/hooks/l1_evict_hook", test_evict_hook);
+    g_test_add_func("/sm/hooks/values/counts", test_values_counts);
+    g_test_add_func("/sm/hooks/values/poison_live", test_values_poison_live);
+    g_test_add_func("/sm/hooks/values/poison_too_early", test_values_poison_too_early);
+    for (unsigned i = 0; i < workload_count(); i++) {
+        const char *name = workload_get(i)->name;
+        char *a = g_strdup_printf("/sm/hooks/values/shadow/%s", name);
+        char *b = g_strdup_printf("/sm/hooks/values/poison_dead/%s", name);
+        g_test_add_data_func(a, name, test_values_shadow);
+        g_test_add_data_func(b, name, test_values_poison_dead);
+        g_free(a), g_free(b);
+    }
     return g_test_run();
 }
