@@ -199,7 +199,8 @@ static inline void cal_arm(int64_t t)
     if (t >= c.tick_due)
         return;
     c.tick_due = t;
-    c.tick_ev->notify(sc_time::from_value((uint64_t)t * gsc_g.period - gsc_now_ps()));
+    uint64_t delay = (uint64_t)t * gsc_g.period - gsc_now_ps();
+    c.tick_ev->notify(delay == gsc_g.period ? c.one_cycle : sc_time::from_value(delay));
 }
 
 static inline void wheel_put(gsc_event *e, int64_t t)
@@ -374,6 +375,7 @@ extern "C" gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps)
     gsc_g.cal.tick_ev = new sc_event();
     gsc_g.cal.edge_ev = new sc_event();
     gsc_g.cal.next_ev = new sc_event();
+    gsc_g.cal.one_cycle = sc_time::from_value(period_ps);
     return c;
 }
 

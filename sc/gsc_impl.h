@@ -156,6 +156,7 @@ struct gsc_calendar {
      * which the ticker fires at cycle next_due (they all called in the cycle before it). */
     sc_core::sc_event *next_ev = nullptr;
     int64_t next_due = GSC_NO_CYCLE;
+    sc_core::sc_time one_cycle; /* the period as an sc_time: the usual delay of cal_arm */
 };
 
 struct gsc_state {
