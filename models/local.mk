@@ -6,7 +6,7 @@ nobase_pkginclude_HEADERS += \
 	models/lib/occupancy.h models/lib/cache.h models/lib/coalesce.h models/lib/policy.h \
 	models/lib/bankmap.h models/lib/pipe.h models/lib/dram.h models/lib/icnt.h models/lib/rfaccess.h \
 	models/lib/regval.h \
-	models/lib/scoreboard.h models/lib/ctaslots.h models/lib/ring.h models/lib/slots.h
+	models/lib/scoreboard.h models/lib/ctaslots.h models/lib/ring.h models/lib/slots.h models/lib/hooks.h
 
 # models/demo: the framework's demo blocks (source -> ALU -> sink), used by testbench/tb-pipeline.
 models_libgpusc_models_la_SOURCES += \

@@ -1,21 +1,15 @@
 /* regval.c — the register value hook chain; see regval.h. */
 #include "models/lib/regval.h"
-
-typedef struct {
-    char *name;
-    regval_fn fn;
-    void *ctx;
-    regval_stats stats;
-} hook;
+#include "models/lib/hooks.h"
 
 struct regval_chain {
-    GArray *hooks; /* hook */
+    hooks *hooks; /* regval_fn callbacks with a regval_stats each */
 };
 
 regval_chain *regval_chain_new(void)
 {
     regval_chain *c = g_new0(regval_chain, 1);
-    c->hooks = g_array_new(FALSE, TRUE, sizeof(hook));
+    c->hooks = hooks_new(sizeof(regval_stats));
     return c;
 }
 
@@ -23,44 +17,40 @@ void regval_chain_free(regval_chain *c)
 {
     if (!c)
         return;
-    for (unsigned i = 0; i < c->hooks->len; i++)
-        g_free(g_array_index(c->hooks, hook, i).name);
-    g_array_free(c->hooks, TRUE);
+    hooks_free(c->hooks);
     g_free(c);
 }
 
 unsigned regval_chain_add(regval_chain *c, const char *name, regval_fn fn, void *ctx)
 {
     g_return_val_if_fail(fn, 0);
-    hook h = {.name = g_strdup(name ? name : "hook"), .fn = fn, .ctx = ctx};
-    g_array_append_val(c->hooks, h);
-    return c->hooks->len - 1;
+    return hooks_add(c->hooks, name, (hooks_fn)fn, ctx);
 }
 
 unsigned regval_chain_len(const regval_chain *c)
 {
-    return c->hooks->len;
+    return hooks_len(c->hooks);
 }
 
 const char *regval_chain_name(const regval_chain *c, unsigned i)
 {
-    g_return_val_if_fail(i < c->hooks->len, NULL);
-    return g_array_index(c->hooks, hook, i).name;
+    hooks_entry *e = hooks_get(c->hooks, i);
+    return e ? e->name : NULL;
 }
 
 const regval_stats *regval_chain_stats(const regval_chain *c, unsigned i)
 {
-    g_return_val_if_fail(i < c->hooks->len, NULL);
-    return &g_array_index(c->hooks, hook, i).stats;
+    hooks_entry *e = hooks_get(c->hooks, i);
+    return e ? e->stats : NULL;
 }
 
 void regval_run(regval_chain *c, regval_access *a)
 {
     g_assert(a->kind < REGVAL_N_KINDS);
-    for (unsigned i = 0; i < c->hooks->len; i++) {
-        hook *h = &g_array_index(c->hooks, hook, i);
-        h->stats.calls[a->kind]++;
-        h->fn(h->ctx, a);
+    for (unsigned i = 0; i < hooks_len(c->hooks); i++) {
+        hooks_entry *h = hooks_at(c->hooks, i);
+        ((regval_stats *)h->stats)->calls[a->kind]++;
+        ((regval_fn)h->fn)(h->ctx, a);
     }
 }
 
