@@ -1,11 +1,17 @@
 /* icnt.c — interconnect timing core; see icnt.h. */
 #include "models/lib/icnt.h"
 
+#include "models/lib/ring.h"
+
 struct icnt {
     icnt_config cfg;
     uint64_t *src_free, *dst_free;
-    GArray **inject;  /* per source: uint64_t inject-end cycles of packets not yet fully injected */
-    GArray **deliver; /* per destination: icnt_packet sorted by delivery */
+    /* Per source: the injection-end cycles of its packets, oldest first (increasing: a source
+     * injects one packet after the other). Per destination: its packets by delivery cycle, which
+     * increase too (a packet's ejection starts at or after the previous one's end), so both are
+     * FIFOs. */
+    ring *inject;  /* uint64_t */
+    ring *deliver; /* icnt_packet */
     unsigned in_flight;
 };
 
@@ -16,11 +22,11 @@ icnt *icnt_new(const icnt_config *c)
     n->cfg = *c;
     n->src_free = g_new0(uint64_t, c->ports);
     n->dst_free = g_new0(uint64_t, c->ports);
-    n->inject = g_new(GArray *, c->ports);
-    n->deliver = g_new(GArray *, c->ports);
+    n->inject = g_new(ring, c->ports);
+    n->deliver = g_new(ring, c->ports);
     for (unsigned i = 0; i < c->ports; i++) {
-        n->inject[i] = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-        n->deliver[i] = g_array_new(FALSE, FALSE, sizeof(icnt_packet));
+        ring_init(&n->inject[i], sizeof(uint64_t));
+        ring_init(&n->deliver[i], sizeof(icnt_packet));
     }
     return n;
 }
@@ -30,8 +36,8 @@ void icnt_free(icnt *n)
     if (!n)
         return;
     for (unsigned i = 0; i < n->cfg.ports; i++) {
-        g_array_free(n->inject[i], TRUE);
-        g_array_free(n->deliver[i], TRUE);
+        ring_clear(&n->inject[i]);
+        ring_clear(&n->deliver[i]);
     }
     g_free(n->inject);
     g_free(n->deliver);
@@ -49,13 +55,10 @@ unsigned icnt_packet_cycles(const icnt_config *c, unsigned bytes)
 }
 
 /* Drops injection records that finished by `cycle`. */
-static void retire_injected(GArray *q, uint64_t cycle)
+static void retire_injected(ring *q, uint64_t cycle)
 {
-    unsigned k = 0;
-    while (k < q->len && g_array_index(q, uint64_t, k) <= cycle)
-        k++;
-    if (k)
-        g_array_remove_range(q, 0, k);
+    while (!ring_empty(q) && *(const uint64_t *)ring_peek(q) <= cycle)
+        ring_pop(q, NULL);
 }
 
 bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
@@ -63,10 +66,11 @@ bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
     g_assert(src < n->cfg.ports);
     if (n->cfg.inject_depth == 0)
         return true;
+    /* the records still injecting at `cycle` are the newest ones (the ends increase) */
+    const ring *q = &n->inject[src];
     unsigned busy = 0;
-    GArray *q = n->inject[src];
-    for (unsigned i = 0; i < q->len; i++)
-        busy += g_array_index(q, uint64_t, i) > cycle;
+    while (busy < ring_len(q) && *(const uint64_t *)ring_at(q, ring_len(q) - 1 - busy) > cycle)
+        busy++;
     return busy < n->cfg.inject_depth;
 }
 
@@ -74,21 +78,19 @@ uint64_t icnt_send(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned
 {
     g_assert(src < n->cfg.ports && dst < n->cfg.ports);
     g_assert(icnt_can_send(n, src, cycle));
-    retire_injected(n->inject[src], cycle);
+    retire_injected(&n->inject[src], cycle);
     unsigned s = icnt_packet_cycles(&n->cfg, bytes);
     uint64_t inject = MAX(cycle, n->src_free[src]);
     n->src_free[src] = inject + s;
     uint64_t end = inject + s;
-    g_array_append_val(n->inject[src], end);
+    ring_push(&n->inject[src], &end);
     uint64_t eject = MAX(inject + n->cfg.latency, n->dst_free[dst]);
     n->dst_free[dst] = eject + s;
     icnt_packet p = {
         .src = src, .dst = dst, .bytes = bytes, .payload = payload, .sent = cycle, .delivered = eject + s};
-    GArray *d = n->deliver[dst];
-    unsigned pos = d->len;
-    while (pos > 0 && g_array_index(d, icnt_packet, pos - 1).delivered > p.delivered)
-        pos--;
-    g_array_insert_val(d, pos, p);
+    ring *d = &n->deliver[dst];
+    g_assert(ring_empty(d) || ((const icnt_packet *)ring_at(d, ring_len(d) - 1))->delivered < p.delivered);
+    ring_push(d, &p);
     n->in_flight++;
     return p.delivered;
 }
@@ -96,12 +98,10 @@ uint64_t icnt_send(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned
 bool icnt_pop(icnt *n, unsigned dst, uint64_t cycle, icnt_packet *out)
 {
     g_assert(dst < n->cfg.ports);
-    GArray *d = n->deliver[dst];
-    if (!d->len || g_array_index(d, icnt_packet, 0).delivered > cycle)
+    ring *d = &n->deliver[dst];
+    if (ring_empty(d) || ((const icnt_packet *)ring_peek(d))->delivered > cycle)
         return false;
-    if (out)
-        *out = g_array_index(d, icnt_packet, 0);
-    g_array_remove_index(d, 0);
+    ring_pop(d, out);
     n->in_flight--;
     return true;
 }
@@ -109,8 +109,8 @@ bool icnt_pop(icnt *n, unsigned dst, uint64_t cycle, icnt_packet *out)
 uint64_t icnt_next_delivery(const icnt *n, unsigned dst)
 {
     g_assert(dst < n->cfg.ports);
-    GArray *d = n->deliver[dst];
-    return d->len ? g_array_index(d, icnt_packet, 0).delivered : UINT64_MAX;
+    const ring *d = &n->deliver[dst];
+    return ring_empty(d) ? UINT64_MAX : ((const icnt_packet *)ring_peek(d))->delivered;
 }
 
 unsigned icnt_in_flight(const icnt *n)

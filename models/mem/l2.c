@@ -99,14 +99,14 @@ static unsigned l2_set_index(uint64_t line_addr, unsigned sets, void *ctx)
 
 static void l2_to_dram(l2_blk *b, uint64_t addr, uint8_t kind)
 {
-    mem_req_t *r = g_new0(mem_req_t, 1);
+    mem_req_t *r = ring_push_slot(&b->to_dram);
+    memset(r, 0, sizeof *r);
     r->addr = addr;
     r->id = addr / b->line;
     r->bytes = b->line;
     r->kind = kind;
     r->mask_lo = UINT64_MAX;
     r->mask_hi = b->line > 64 ? UINT64_MAX : 0;
-    g_queue_push_tail(&b->to_dram, r);
 }
 
 static void l2_on_evict(const cache_eviction *ev, void *ctx)
@@ -141,7 +141,7 @@ static void l2_reply(l2_blk *b, uint32_t s)
     if (l2_is_write(r))
         cache_tags_mark_modified(b->tags, r->addr);
     if (r->kind != MEM_WRITEBACK) {
-        mem_resp_t *o = g_new(mem_resp_t, 1);
+        mem_resp_t *o = ring_push_slot(&b->out);
         memset(o, 0, offsetof(mem_resp_t, data));
         o->addr = r->addr;
         o->id = r->id;
@@ -158,7 +158,6 @@ static void l2_reply(l2_blk *b, uint32_t s)
             memcpy(o->atom_old, sl->old, sizeof o->atom_old);
         else
             memset(o->atom_old, 0, sizeof o->atom_old);
-        g_queue_push_tail(&b->out, o);
     }
     mem_slots_put_back(&b->reqs, s);
 }
@@ -219,27 +218,27 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
 static void l2_accept(l2_blk *b, uint64_t now)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_REQ);
-    while (gsc_fifo_can_get(in) && g_queue_get_length(&b->rop) < b->rop_depth) {
+    while (gsc_fifo_can_get(in) && ring_len(&b->rop) < b->rop_depth) {
         uint32_t s = mem_slots_take(&b->reqs);
         l2_slot *sl = mem_slots_at(&b->reqs, s);
         gsc_fifo_get(in, &sl->req);
         if (sl->req.bytes == 0 || sl->req.bytes > b->line)
             gsc_fatal("%s: request of %u bytes for a %u-byte line", b->inst->path, sl->req.bytes, b->line);
         sl->ready = now + b->latency;
-        g_queue_push_tail(&b->rop, GUINT_TO_POINTER(s));
+        ring_push(&b->rop, &s);
     }
 }
 
 static void l2_take_fills(l2_blk *b)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_DRAM_RESP);
-    mem_resp_t fill;
     while (gsc_fifo_can_get(in)) {
-        gsc_fifo_get(in, &fill);
-        cache_tags_fill(b->tags, fill.addr, 0);
-        if (!cache_mshr_mark_ready(b->mshr, cache_tags_line_addr(b->tags, fill.addr)))
+        uint64_t addr = ((const mem_resp_t *)gsc_fifo_peek(in))->addr; /* only the address is needed */
+        gsc_fifo_get(in, NULL);
+        cache_tags_fill(b->tags, addr, 0);
+        if (!cache_mshr_mark_ready(b->mshr, cache_tags_line_addr(b->tags, addr)))
             gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path,
-                      fill.addr);
+                      addr);
         blk_stat_add(b->inst, L2_STAT_FILLS, 1);
     }
 }
@@ -247,16 +246,14 @@ static void l2_take_fills(l2_blk *b)
 static void l2_drain(l2_blk *b)
 {
     gsc_fifo *out = blk_fifo(b->inst, L2_PORT_RESP);
-    while (!g_queue_is_empty(&b->out) && gsc_fifo_can_put(out)) {
-        mem_resp_t *o = g_queue_pop_head(&b->out);
-        gsc_fifo_put(out, o);
-        g_free(o);
+    while (!ring_empty(&b->out) && gsc_fifo_can_put(out)) {
+        gsc_fifo_put(out, ring_peek(&b->out));
+        ring_pop(&b->out, NULL);
     }
     gsc_fifo *dq = blk_fifo(b->inst, L2_PORT_DRAM_REQ);
-    while (!g_queue_is_empty(&b->to_dram) && gsc_fifo_can_put(dq)) {
-        mem_req_t *r = g_queue_pop_head(&b->to_dram);
-        gsc_fifo_put(dq, r);
-        g_free(r);
+    while (!ring_empty(&b->to_dram) && gsc_fifo_can_put(dq)) {
+        gsc_fifo_put(dq, ring_peek(&b->to_dram));
+        ring_pop(&b->to_dram, NULL);
     }
 }
 
@@ -268,25 +265,25 @@ static void l2_run(void *self)
     l2_take_fills(b);
     uint64_t req_id, line_addr;
     /* one merged request leaves per cycle once its line is filled */
-    if (g_queue_get_length(&b->out) < b->out_depth && cache_mshr_next_ready(b->mshr, &req_id, &line_addr))
+    if (ring_len(&b->out) < b->out_depth && cache_mshr_next_ready(b->mshr, &req_id, &line_addr))
         l2_reply(b, (uint32_t)req_id);
-    if (!g_queue_is_empty(&b->rop)) {
-        uint32_t s = GPOINTER_TO_UINT(g_queue_peek_head(&b->rop));
+    if (!ring_empty(&b->rop)) {
+        uint32_t s = *(const uint32_t *)ring_peek(&b->rop);
         const l2_slot *sl = mem_slots_at(&b->reqs, s);
         if (sl->ready <= now) {
-            if (g_queue_get_length(&b->out) < b->out_depth && l2_lookup(b, s))
-                g_queue_pop_head(&b->rop);
+            if (ring_len(&b->out) < b->out_depth && l2_lookup(b, s))
+                ring_pop(&b->rop, NULL);
             else
                 blk_stat_add(b->inst, L2_STAT_STALLS, 1);
         }
     }
     l2_drain(b);
-    b->rop_occupancy = (uint8_t)MIN(255u, g_queue_get_length(&b->rop));
+    b->rop_occupancy = (uint8_t)MIN(255u, ring_len(&b->rop));
     b->mshr_used = (uint8_t)MIN(255u, cache_mshr_used(b->mshr));
-    b->out_queue = (uint8_t)MIN(255u, g_queue_get_length(&b->out));
+    b->out_queue = (uint8_t)MIN(255u, ring_len(&b->out));
     uint64_t next = UINT64_MAX;
-    if (!g_queue_is_empty(&b->rop)) {
-        const l2_slot *sl = mem_slots_at(&b->reqs, GPOINTER_TO_UINT(g_queue_peek_head(&b->rop)));
+    if (!ring_empty(&b->rop)) {
+        const l2_slot *sl = mem_slots_at(&b->reqs, *(const uint32_t *)ring_peek(&b->rop));
         next = MAX(sl->ready, now + 1);
     }
     if (cache_mshr_has_ready(b->mshr))
@@ -331,9 +328,9 @@ l2_blk *l2_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, un
     b->mshr = cache_mshr_new((unsigned)blk_param_uint(b->inst, "mshr_entries"),
                              (unsigned)blk_param_uint(b->inst, "mshr_merge"));
     mem_slots_init(&b->reqs, sizeof(l2_slot));
-    g_queue_init(&b->rop);
-    g_queue_init(&b->out);
-    g_queue_init(&b->to_dram);
+    ring_init(&b->rop, sizeof(uint32_t));
+    ring_init(&b->out, sizeof(mem_resp_t));
+    ring_init(&b->to_dram, sizeof(mem_req_t));
     b->wake = gsc_event_new(b->inst->mod, "wake");
     blk_trace_state(b->inst, "rop_occupancy", GSC_U8, &b->rop_occupancy);
     blk_trace_state(b->inst, "mshr_used", GSC_U8, &b->mshr_used);
@@ -349,9 +346,9 @@ void l2_free(l2_blk *b)
     cache_tags_free(b->tags);
     cache_mshr_free(b->mshr);
     mem_slots_clear(&b->reqs);
-    g_queue_clear(&b->rop);
-    g_queue_clear_full(&b->out, g_free);
-    g_queue_clear_full(&b->to_dram, g_free);
+    ring_clear(&b->rop);
+    ring_clear(&b->out);
+    ring_clear(&b->to_dram);
     if (b->fault)
         g_string_free(b->fault, TRUE);
     g_free(b);
@@ -359,8 +356,8 @@ void l2_free(l2_blk *b)
 
 bool l2_idle(const l2_blk *b)
 {
-    return b->rop.length == 0 && cache_mshr_used(b->mshr) == 0 && b->out.length == 0 &&
-           b->to_dram.length == 0;
+    return ring_empty(&b->rop) && cache_mshr_used(b->mshr) == 0 && ring_empty(&b->out) &&
+           ring_empty(&b->to_dram);
 }
 
 const char *l2_fault(const l2_blk *b)
@@ -371,9 +368,9 @@ const char *l2_fault(const l2_blk *b)
 void l2_describe_head(const l2_blk *b, GString *out)
 {
     static const char *const kinds[] = {"read", "write", "atomic", "write-back"};
-    if (!b->rop.length)
+    if (ring_empty(&b->rop))
         return;
-    const l2_slot *sl = mem_slots_at(&b->reqs, GPOINTER_TO_UINT(b->rop.head->data));
+    const l2_slot *sl = mem_slots_at(&b->reqs, *(const uint32_t *)ring_peek(&b->rop));
     g_string_append_printf(
         out, "; oldest: %s 0x%" G_GINT64_MODIFIER "x from SM %u, ready at cycle %" G_GUINT64_FORMAT,
         sl->req.kind < 4 ? kinds[sl->req.kind] : "?", sl->req.addr, sl->req.src, sl->ready);

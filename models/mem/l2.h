@@ -32,6 +32,7 @@
 #include "kernels/fmem.h"
 #include "models/core/block.h"
 #include "models/lib/cache.h"
+#include "models/lib/ring.h"
 #include "models/lib/slots.h"
 #include "models/mem_types.h"
 
@@ -64,9 +65,9 @@ typedef struct {
     cache_tags *tags;
     cache_mshr *mshr;
     mem_slots reqs; /* l2 slots: a request held by this slice (see l2.c) */
-    GQueue rop;     /* slot indices in arrival order */
-    GQueue out;     /* mem_resp_t * waiting for room in `resp` */
-    GQueue to_dram; /* mem_req_t * waiting for room in `dram_req` */
+    ring rop;       /* uint32_t slot indices in arrival order */
+    ring out;       /* mem_resp_t waiting for room in `resp` */
+    ring to_dram;   /* mem_req_t waiting for room in `dram_req` */
     gsc_event *wake;
     uint8_t rop_occupancy, mshr_used, out_queue; /* traced */
     GString *fault;                              /* the first atomic fault, for the testbench */

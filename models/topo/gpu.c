@@ -289,7 +289,7 @@ void gpu_topo_dump_state(void *gp, GString *out)
             continue;
         g_string_append_printf(
             out, "  %s: ROP queue %u, MSHRs %u, replies waiting %u, DRAM requests waiting %u", l2->inst->path,
-            l2->rop.length, cache_mshr_used(l2->mshr), l2->out.length, l2->to_dram.length);
+            ring_len(&l2->rop), cache_mshr_used(l2->mshr), ring_len(&l2->out), ring_len(&l2->to_dram));
         l2_describe_head(l2, out);
         g_string_append_c(out, '\n');
     }
