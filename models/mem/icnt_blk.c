@@ -108,10 +108,54 @@ unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r)
     return r->kind == MEM_READ || r->kind == MEM_ATOMIC ? header_bytes + r->bytes : header_bytes;
 }
 
+/* ---- the heap of nodes by the delivery cycle of their oldest packet ---- */
+static bool due_before(const struct icnt_due *x, const struct icnt_due *y)
+{
+    return x->cycle < y->cycle || (x->cycle == y->cycle && x->node < y->node);
+}
+
+static void due_push(icnt_blk *b, uint64_t cycle, unsigned node)
+{
+    unsigned i = b->n_due++;
+    struct icnt_due e = {cycle, node};
+    while (i > 0 && due_before(&e, &b->due[(i - 1) / 2])) {
+        b->due[i] = b->due[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    b->due[i] = e;
+}
+
+static struct icnt_due due_pop(icnt_blk *b)
+{
+    struct icnt_due top = b->due[0], last = b->due[--b->n_due];
+    unsigned i = 0;
+    for (;;) {
+        unsigned c = 2 * i + 1;
+        if (c >= b->n_due)
+            break;
+        if (c + 1 < b->n_due && due_before(&b->due[c + 1], &b->due[c]))
+            c++;
+        if (!due_before(&b->due[c], &last))
+            break;
+        b->due[i] = b->due[c];
+        i = c;
+    }
+    if (b->n_due)
+        b->due[i] = last;
+    return top;
+}
+
+static icnt *node_net(const icnt_blk *b, unsigned node)
+{
+    return node < b->n_sms ? b->resp_net : b->req_net;
+}
+
+/* A packet was sent to node: a node that had none enters the heap with its delivery cycle (a later
+ * packet never delivers before the oldest one). */
 static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
 {
     if (b->pending[node]++ == 0)
-        b->busy[node / 64] |= UINT64_C(1) << (node % 64);
+        due_push(b, icnt_next_delivery(node_net(b, node), node), node);
 }
 
 /* Take what the input FIFOs hold while the sources' injection queues have room; true if an input
@@ -164,47 +208,58 @@ static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
     return left;
 }
 
-/* Put the packets due at one node (with packets pending) on its output FIFO; returns its next
- * delivery cycle still pending (UINT64_MAX if none, or if blocked by a full FIFO: a get wakes the
- * block then). */
-static uint64_t icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
+/* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
+ * (the node is blocked: a get wakes the block). */
+static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
 {
     bool to_sm = node < b->n_sms;
-    icnt *net = to_sm ? b->resp_net : b->req_net;
+    icnt *net = node_net(b, node);
     mem_slots *pool = to_sm ? &b->resps : &b->reqs;
     gsc_fifo *f = b->out_f[node];
     icnt_packet pk;
     while (icnt_next_delivery(net, node) <= now) {
         if (!gsc_fifo_can_put(f)) {
             blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, 1);
-            return UINT64_MAX;
+            return false;
         }
         icnt_pop(net, node, now, &pk);
-        if (--b->pending[node] == 0)
-            b->busy[node / 64] &= ~(UINT64_C(1) << (node % 64));
+        b->pending[node]--;
         gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
         mem_slots_put_back(pool, (uint32_t)pk.payload);
         blk_stat_add(b->inst, to_sm ? ICNT_STAT_RESP_LATENCY : ICNT_STAT_REQ_LATENCY, now - pk.sent);
     }
-    return icnt_next_delivery(net, node);
+    return true;
 }
 
-/* Ejection at the nodes in [from, to) that have packets in flight. */
-static uint64_t icnt_blk_eject_range(icnt_blk *b, unsigned from, unsigned to, uint64_t now)
+/* A node after its ejection: blocked, back in the heap with its next delivery, or idle. */
+static void icnt_blk_requeue(icnt_blk *b, unsigned node, bool ok)
 {
-    uint64_t next = UINT64_MAX;
-    for (unsigned w = from / 64; w * 64 < to; w++) {
-        uint64_t bits = b->busy[w];
-        if (w == from / 64)
-            bits &= ~UINT64_C(0) << (from % 64);
-        for (; bits; bits &= bits - 1) {
-            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
-            if (node >= to)
-                break;
-            next = MIN(next, icnt_blk_eject(b, node, now));
-        }
+    uint64_t bit = UINT64_C(1) << (node % 64);
+    if (!ok) {
+        b->blocked[node / 64] |= bit;
+        return;
     }
-    return next;
+    b->blocked[node / 64] &= ~bit;
+    if (b->pending[node])
+        due_push(b, icnt_next_delivery(node_net(b, node), node), node);
+}
+
+/* Ejection at the blocked nodes and the nodes with a packet due; returns the next delivery cycle of
+ * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). */
+static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
+{
+    unsigned words = (b->n_sms + b->n_parts + 63) / 64;
+    for (unsigned w = 0; w < words; w++)
+        for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1) {
+            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
+        }
+    /* nodes put back in the heap are due later than now: the loop ends */
+    while (b->n_due && b->due[0].cycle <= now) {
+        unsigned node = due_pop(b).node;
+        icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
+    }
+    return b->n_due ? b->due[0].cycle : UINT64_MAX;
 }
 
 static void icnt_blk_run(void *self)
@@ -212,9 +267,7 @@ static void icnt_blk_run(void *self)
     icnt_blk *b = self;
     uint64_t now = gsc_cycle();
     bool left = icnt_blk_inject(b, now);
-    /* requests to the sub-partitions, then replies to the SMs */
-    uint64_t next = icnt_blk_eject_range(b, b->n_sms, b->n_sms + b->n_parts, now);
-    next = MIN(next, icnt_blk_eject_range(b, 0, b->n_sms, now));
+    uint64_t next = icnt_blk_eject_due(b, now);
     b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
     b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
     if (left)
@@ -283,7 +336,8 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->l2_req = icnt_blk_ports(b, n_parts, "l2_req", GSC_OUT, &mem_req_type);
     b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
     b->pending = g_new0(uint32_t, n_sms + n_parts);
-    b->busy = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
+    b->due = g_new(struct icnt_due, n_sms + n_parts);
+    b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
     b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
     b->out_f = g_new0(gsc_fifo *, n_sms + n_parts);
     mem_slots_init(&b->reqs, sizeof(mem_req_t));
@@ -306,7 +360,8 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->l2_req);
     g_free(b->l2_resp);
     g_free(b->pending);
-    g_free(b->busy);
+    g_free(b->due);
+    g_free(b->blocked);
     g_free(b->in_f);
     g_free(b->out_f);
     mem_slots_clear(&b->reqs);

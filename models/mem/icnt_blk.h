@@ -57,9 +57,18 @@ typedef struct {
     mem_slots reqs;    /* mem_req_t in the request network */
     mem_slots resps;   /* mem_resp_t in the reply network */
     uint32_t *pending; /* per node: packets in a network bound for it */
-    uint64_t *busy;    /* bitmap of the nodes whose pending count is not 0 (ejection visits only those) */
-    gsc_fifo **in_f;   /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
-    gsc_fifo **out_f;  /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
+    /* Ejection visits only the nodes with a packet due: a min-heap of (delivery cycle of the node's
+     * oldest packet, node) over the nodes with packets that are not blocked; `blocked` (a bitmap)
+     * holds the nodes whose due packet found its output FIFO full, tried again at every activation
+     * (and counted as a stall each time) until there is room. */
+    struct icnt_due {
+        uint64_t cycle;
+        uint32_t node;
+    } * due;
+    unsigned n_due;
+    uint64_t *blocked;
+    gsc_fifo **in_f;  /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
+    gsc_fifo **out_f; /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
     gsc_event *wake;
     uint16_t req_in_flight, resp_in_flight; /* traced */
 } icnt_blk;
