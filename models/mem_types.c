@@ -1,28 +1,57 @@
 /* mem_types.c — field tables of the memory payloads (mem_types.h). */
 #include "models/mem_types.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "kernels/ir_exec.h"
 
 static const gsc_field mem_req_fields[] = {
-    GSC_FIELD(mem_req_t, addr, GSC_U64, 48),   GSC_FIELD(mem_req_t, id, GSC_U64, 32),
+    GSC_FIELD(mem_req_t, addr, GSC_U64, 48),    GSC_FIELD(mem_req_t, id, GSC_U64, 32),
     GSC_FIELD(mem_req_t, mask_lo, GSC_U64, 64), GSC_FIELD(mem_req_t, mask_hi, GSC_U64, 64),
-    GSC_FIELD(mem_req_t, bytes, GSC_U32, 8),   GSC_FIELD(mem_req_t, src, GSC_U16, 8),
-    GSC_FIELD(mem_req_t, warp, GSC_U16, 8),    GSC_FIELD(mem_req_t, kind, GSC_U8, 2),
-    GSC_FIELD(mem_req_t, client, GSC_U8, 2),   GSC_FIELD(mem_req_t, data, GSC_OPAQUE, 0),
+    GSC_FIELD(mem_req_t, bytes, GSC_U32, 8),    GSC_FIELD(mem_req_t, src, GSC_U16, 8),
+    GSC_FIELD(mem_req_t, warp, GSC_U16, 8),     GSC_FIELD(mem_req_t, kind, GSC_U8, 2),
+    GSC_FIELD(mem_req_t, client, GSC_U8, 2),    GSC_FIELD(mem_req_t, data, GSC_OPAQUE, 0),
     GSC_FIELD(mem_req_t, atom, GSC_OPAQUE, 0),
 };
-const gsc_type mem_req_type = GSC_TYPE(mem_req_t, mem_req_fields);
+/* What a request carries, by kind (gsc_type.used): a read its header only, a write its data too, an
+ * atomic everything. A FIFO copies no more. */
+static size_t mem_req_used(const void *item)
+{
+    switch (((const mem_req_t *)item)->kind) {
+    case MEM_READ:
+        return offsetof(mem_req_t, data);
+    case MEM_WRITE:
+    case MEM_WRITEBACK:
+        return offsetof(mem_req_t, atom);
+    default:
+        return sizeof(mem_req_t);
+    }
+}
+const gsc_type mem_req_type = GSC_TYPE_USED(mem_req_t, mem_req_fields, mem_req_used);
 
 static const gsc_field mem_resp_fields[] = {
-    GSC_FIELD(mem_resp_t, addr, GSC_U64, 48), GSC_FIELD(mem_resp_t, id, GSC_U64, 32),
-    GSC_FIELD(mem_resp_t, bytes, GSC_U32, 8), GSC_FIELD(mem_resp_t, dst, GSC_U16, 8),
-    GSC_FIELD(mem_resp_t, warp, GSC_U16, 8),  GSC_FIELD(mem_resp_t, kind, GSC_U8, 2),
-    GSC_FIELD(mem_resp_t, client, GSC_U8, 2), GSC_FIELD(mem_resp_t, data, GSC_OPAQUE, 0),
+    GSC_FIELD(mem_resp_t, addr, GSC_U64, 48),       GSC_FIELD(mem_resp_t, id, GSC_U64, 32),
+    GSC_FIELD(mem_resp_t, bytes, GSC_U32, 8),       GSC_FIELD(mem_resp_t, dst, GSC_U16, 8),
+    GSC_FIELD(mem_resp_t, warp, GSC_U16, 8),        GSC_FIELD(mem_resp_t, kind, GSC_U8, 2),
+    GSC_FIELD(mem_resp_t, client, GSC_U8, 2),       GSC_FIELD(mem_resp_t, data, GSC_OPAQUE, 0),
     GSC_FIELD(mem_resp_t, atom_old, GSC_OPAQUE, 0),
 };
-const gsc_type mem_resp_type = GSC_TYPE(mem_resp_t, mem_resp_fields);
+/* A write's acknowledgement carries its header, a read's reply the line too, an atomic's reply the
+ * old values as well. */
+static size_t mem_resp_used(const void *item)
+{
+    switch (((const mem_resp_t *)item)->kind) {
+    case MEM_READ:
+        return offsetof(mem_resp_t, atom_old);
+    case MEM_WRITE:
+    case MEM_WRITEBACK:
+        return offsetof(mem_resp_t, data);
+    default:
+        return sizeof(mem_resp_t);
+    }
+}
+const gsc_type mem_resp_type = GSC_TYPE_USED(mem_resp_t, mem_resp_fields, mem_resp_used);
 
 void mem_line_read(fmem *m, uint64_t addr, unsigned bytes, uint8_t *dst)
 {

@@ -75,6 +75,12 @@ typedef struct {
     size_t size;             /* sizeof(struct) */
     const gsc_field *fields; /* field table */
     unsigned n_fields;
+    /* Optional (NULL: the whole item): the bytes of an item that carry information, a prefix of it.
+     * A FIFO copies only those at put and at get, so a type whose large payload is used by some
+     * kinds of items only (a request's write data) costs nothing for the others. The rest of an item
+     * got from a FIFO is left as it was in the destination: a consumer must not read it. Traced
+     * fields must lie in every item's prefix. */
+    size_t (*used)(const void *item);
 } gsc_type;
 
 /* A field of struct S, member M, of C type CT traced on W bits. */
@@ -84,9 +90,11 @@ typedef struct {
 #M, CT, offsetof(S, M), W, sizeof(((S *)0)->M)                                                       \
     }
 /* Declare the gsc_type of a struct from its field table: GSC_TYPE(issue_packet, issue_packet_fields) */
-#define GSC_TYPE(S, FIELDS)                                                                                  \
+#define GSC_TYPE(S, FIELDS) GSC_TYPE_USED(S, FIELDS, NULL)
+/* The same with a gsc_type.used function: GSC_TYPE_USED(mem_req_t, mem_req_fields, mem_req_used) */
+#define GSC_TYPE_USED(S, FIELDS, USED)                                                                       \
     {                                                                                                        \
-#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0]))                              \
+#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0])), USED                        \
     }
 /* clang-format on */
 

@@ -169,7 +169,7 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
                   "gsc_fifo_can_put)",
                   f->name.c_str(), now, f->depth);
     unsigned tail = (f->head + f->n) % f->depth;
-    memcpy(f->items + (size_t)tail * f->stride, item, f->size);
+    memcpy(f->items + (size_t)tail * f->stride, item, f->type->used ? f->type->used(item) : f->size);
     f->stamps[tail] = now;
     f->n++;
     /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
@@ -197,8 +197,10 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
                   "gsc_fifo_can_get)",
                   f->name.c_str(), gsc_now_cycle());
     int64_t now = gsc_write_cycle();
-    if (item_out)
-        memcpy(item_out, f->items + (size_t)f->head * f->stride, f->size);
+    if (item_out) {
+        const unsigned char *slot = f->items + (size_t)f->head * f->stride;
+        memcpy(item_out, slot, f->type->used ? f->type->used(slot) : f->size);
+    }
     f->head = (f->head + 1) % f->depth;
     f->n--;
     if (f->freed_at != now) {
@@ -252,7 +254,8 @@ static bool same_type(const gsc_type *a, const gsc_type *b)
 {
     if (a == b)
         return true;
-    if (strcmp(a->name, b->name) != 0 || a->size != b->size || a->n_fields != b->n_fields)
+    if (strcmp(a->name, b->name) != 0 || a->size != b->size || a->n_fields != b->n_fields ||
+        a->used != b->used)
         return false;
     for (unsigned i = 0; i < a->n_fields; i++) {
         const gsc_field *x = &a->fields[i], *y = &b->fields[i];

@@ -4,6 +4,8 @@
 #include "sc/gsc.h"
 
 #include <glib.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "tests/sc/sc_test.h"
 
@@ -179,6 +181,53 @@ static void test_harness(void)
     g_test_trap_assert_passed();
 }
 
+/* gsc_type.used: a FIFO copies an item's used prefix only, at put and at get. A `short` item uses its
+ * header, a `long` one its payload too; a getter's bytes past the prefix are left as they were. */
+typedef struct {
+    uint32_t kind; /* 0: short, 1: long */
+    uint32_t seq;
+    uint8_t payload[64];
+} pkt;
+static const gsc_field pkt_fields[] = {
+    GSC_FIELD(pkt, kind, GSC_U32, 1),
+    GSC_FIELD(pkt, seq, GSC_U32, 0),
+    GSC_FIELD(pkt, payload, GSC_OPAQUE, 0),
+};
+static size_t pkt_used(const void *item)
+{
+    return ((const pkt *)item)->kind ? sizeof(pkt) : offsetof(pkt, payload);
+}
+static const gsc_type pkt_type = GSC_TYPE_USED(pkt, pkt_fields, pkt_used);
+
+static void test_used_prefix(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *f = gsc_fifo_new(NULL, "q", &pkt_type, 4);
+        pkt in_long = {1, 7, {0}}, in_short = {0, 8, {0}}, out;
+        memset(in_long.payload, 0xab, sizeof in_long.payload);
+        memset(in_short.payload, 0xcd, sizeof in_short.payload); /* not copied */
+        gsc_fifo_put(f, &in_long);
+        gsc_fifo_put(f, &in_short);
+        gsc_run_cycles(1);
+        memset(&out, 0x11, sizeof out);
+        gsc_fifo_get(f, &out);
+        g_assert_cmpuint(out.seq, ==, 7);
+        for (unsigned i = 0; i < sizeof out.payload; i++)
+            g_assert_cmpuint(out.payload[i], ==, 0xab);
+        memset(&out, 0x11, sizeof out);
+        gsc_fifo_get(f, &out);
+        g_assert_cmpuint(out.kind, ==, 0);
+        g_assert_cmpuint(out.seq, ==, 8);
+        for (unsigned i = 0; i < sizeof out.payload; i++)
+            g_assert_cmpuint(out.payload[i], ==, 0x11); /* the getter's own bytes */
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
 static void overfill(void *ctx)
 {
     gsc_fifo *f = ctx;
@@ -225,6 +274,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/fifo/backpressure/producer-first", test_backpressure_pf);
     g_test_add_func("/sc/fifo/backpressure/consumer-first", test_backpressure_cf);
     g_test_add_func("/sc/fifo/harness", test_harness);
+    g_test_add_func("/sc/fifo/used-prefix", test_used_prefix);
     g_test_add_func("/sc/fifo/put-on-full", test_put_on_full);
     g_test_add_func("/sc/fifo/get-on-empty", test_get_on_empty);
     return g_test_run();
