@@ -6,8 +6,8 @@
 
 /* ---- names ------------------------------------------------------------------------------------ */
 static const char *const type_names[IR_T_COUNT] = {
-    "", "pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64",
-    "s8", "s16", "s32", "s64", "f16", "f32", "f64",
+    "",    "pred", "b8", "b16", "b32", "b64", "b128", "u8",  "u16",
+    "u32", "u64",  "s8", "s16", "s32", "s64", "f16",  "f32", "f64",
 };
 static const unsigned type_bits[IR_T_COUNT] = {
     0, 1, 8, 16, 32, 64, 128, 8, 16, 32, 64, 8, 16, 32, 64, 16, 32, 64,
@@ -43,7 +43,8 @@ ir_type ir_type_from_name(const char *name)
 
 const char *ir_space_name(ir_space s)
 {
-    static const char *const names[IR_SPACE_COUNT] = { "", "reg", "param", "global", "shared", "local", "const" };
+    static const char *const names[IR_SPACE_COUNT] = {"",       "reg",   "param", "global",
+                                                      "shared", "local", "const"};
     return (unsigned)s < IR_SPACE_COUNT ? names[s] : "?";
 }
 
@@ -59,16 +60,34 @@ const char *ir_op_name(ir_opcode op)
 
 const char *ir_class_name(ir_class c)
 {
-    static const char *const names[IR_CLASS_COUNT] = { "alu", "int", "sfu", "dp", "mem", "ctrl", "sync", "warp" };
+    static const char *const names[IR_CLASS_COUNT] = {"alu", "int",  "sfu",  "dp",
+                                                      "mem", "ctrl", "sync", "warp"};
     return (unsigned)c < IR_CLASS_COUNT ? names[c] : "?";
 }
 
 const char *ir_sreg_name(ir_sreg s)
 {
     static const char *const names[IR_SREG_COUNT] = {
-        "tid", "ntid", "ctaid", "nctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid", "gridid",
-        "clock", "clock64", "globaltimer", "lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge",
-        "lanemask_gt", "dynamic_smem_size", "total_smem_size",
+        "tid",
+        "ntid",
+        "ctaid",
+        "nctaid",
+        "laneid",
+        "warpid",
+        "nwarpid",
+        "smid",
+        "nsmid",
+        "gridid",
+        "clock",
+        "clock64",
+        "globaltimer",
+        "lanemask_eq",
+        "lanemask_le",
+        "lanemask_lt",
+        "lanemask_ge",
+        "lanemask_gt",
+        "dynamic_smem_size",
+        "total_smem_size",
     };
     return (unsigned)s < IR_SREG_COUNT ? names[s] : "?";
 }
@@ -191,13 +210,29 @@ ir_class ir_instr_class(const ir_instr *in)
 {
     ir_type t = (ir_type)in->type;
     switch ((ir_opcode)in->op) {
-    case IR_OP_LD: case IR_OP_LDU: case IR_OP_ST: case IR_OP_ATOM: case IR_OP_RED: case IR_OP_PREFETCH:
+    case IR_OP_LD:
+    case IR_OP_LDU:
+    case IR_OP_ST:
+    case IR_OP_ATOM:
+    case IR_OP_RED:
+    case IR_OP_PREFETCH:
         return IR_CLASS_MEM;
-    case IR_OP_BRA: case IR_OP_CALL: case IR_OP_RET: case IR_OP_EXIT: case IR_OP_TRAP: case IR_OP_BRKPT:
+    case IR_OP_BRA:
+    case IR_OP_CALL:
+    case IR_OP_RET:
+    case IR_OP_EXIT:
+    case IR_OP_TRAP:
+    case IR_OP_BRKPT:
         return IR_CLASS_CTRL;
-    case IR_OP_BAR: case IR_OP_BARRIER: case IR_OP_MEMBAR: case IR_OP_FENCE: case IR_OP_NANOSLEEP:
+    case IR_OP_BAR:
+    case IR_OP_BARRIER:
+    case IR_OP_MEMBAR:
+    case IR_OP_FENCE:
+    case IR_OP_NANOSLEEP:
         return IR_CLASS_SYNC;
-    case IR_OP_SHFL: case IR_OP_VOTE: case IR_OP_ACTIVEMASK:
+    case IR_OP_SHFL:
+    case IR_OP_VOTE:
+    case IR_OP_ACTIVEMASK:
         return IR_CLASS_WARP;
     default:
         break;
@@ -205,14 +240,30 @@ ir_class ir_instr_class(const ir_instr *in)
     if (t == IR_T_F64 || (in->op == IR_OP_CVT && in->type2 == IR_T_F64))
         return IR_CLASS_DP;
     switch ((ir_opcode)in->op) {
-    case IR_OP_RCP: case IR_OP_SQRT: case IR_OP_RSQRT: case IR_OP_EX2: case IR_OP_LG2:
-    case IR_OP_SIN: case IR_OP_COS: case IR_OP_TANH:
+    case IR_OP_RCP:
+    case IR_OP_SQRT:
+    case IR_OP_RSQRT:
+    case IR_OP_EX2:
+    case IR_OP_LG2:
+    case IR_OP_SIN:
+    case IR_OP_COS:
+    case IR_OP_TANH:
         return IR_CLASS_SFU;
     case IR_OP_DIV: /* a float division is a reciprocal (SFU) plus refinement */
         return ir_type_is_float(t) ? IR_CLASS_SFU : IR_CLASS_INT;
-    case IR_OP_MUL: case IR_OP_MAD: case IR_OP_MUL24: case IR_OP_MAD24: case IR_OP_MADC: case IR_OP_SAD:
+    case IR_OP_MUL:
+    case IR_OP_MAD:
+    case IR_OP_MUL24:
+    case IR_OP_MAD24:
+    case IR_OP_MADC:
+    case IR_OP_SAD:
         return type_is_int(t) ? IR_CLASS_INT : IR_CLASS_ALU;
-    case IR_OP_REM: case IR_OP_POPC: case IR_OP_CLZ: case IR_OP_BFIND: case IR_OP_BREV: case IR_OP_BFE:
+    case IR_OP_REM:
+    case IR_OP_POPC:
+    case IR_OP_CLZ:
+    case IR_OP_BFIND:
+    case IR_OP_BREV:
+    case IR_OP_BFE:
     case IR_OP_BFI:
         return IR_CLASS_INT;
     default:
@@ -276,13 +327,20 @@ unsigned ir_instr_defs(const ir_instr *in, uint32_t *out, unsigned max)
 static ir_type type_wide(ir_type t)
 {
     switch (t) {
-    case IR_T_U16: return IR_T_U32;
-    case IR_T_U32: return IR_T_U64;
-    case IR_T_S16: return IR_T_S32;
-    case IR_T_S32: return IR_T_S64;
-    case IR_T_B16: return IR_T_B32;
-    case IR_T_B32: return IR_T_B64;
-    default: return t;
+    case IR_T_U16:
+        return IR_T_U32;
+    case IR_T_U32:
+        return IR_T_U64;
+    case IR_T_S16:
+        return IR_T_S32;
+    case IR_T_S32:
+        return IR_T_S64;
+    case IR_T_B16:
+        return IR_T_B32;
+    case IR_T_B32:
+        return IR_T_B64;
+    default:
+        return t;
     }
 }
 
@@ -294,11 +352,14 @@ ir_type ir_instr_src_type(const ir_instr *in, unsigned i)
     switch ((ir_opcode)in->op) {
     case IR_OP_CVT:
         return (ir_type)in->type2;
-    case IR_OP_SETP: case IR_OP_SET: case IR_OP_SELP:
+    case IR_OP_SETP:
+    case IR_OP_SET:
+    case IR_OP_SELP:
         return i == 2 ? IR_T_PRED : t;
     case IR_OP_SLCT:
         return i == 2 ? (ir_type)in->type2 : t;
-    case IR_OP_SHL: case IR_OP_SHR:
+    case IR_OP_SHL:
+    case IR_OP_SHR:
         return i == 1 ? IR_T_U32 : t;
     case IR_OP_SHF:
         return i == 2 ? IR_T_U32 : t;
@@ -312,9 +373,12 @@ ir_type ir_instr_src_type(const ir_instr *in, unsigned i)
         return IR_T_B32;
     case IR_OP_VOTE:
         return i == 0 ? IR_T_PRED : IR_T_B32;
-    case IR_OP_BAR: case IR_OP_BARRIER:
+    case IR_OP_BAR:
+    case IR_OP_BARRIER:
         return (in->sub == IR_BAR_RED_POPC || in->sub == IR_BAR_RED_AND || in->sub == IR_BAR_RED_OR) &&
-                       i + 1 == in->n_src ? IR_T_PRED : IR_T_U32;
+                       i + 1 == in->n_src
+                   ? IR_T_PRED
+                   : IR_T_U32;
     case IR_OP_NANOSLEEP:
         return IR_T_U32;
     case IR_OP_PRMT:
@@ -330,11 +394,15 @@ ir_type ir_instr_dst_type(const ir_instr *in, unsigned i)
     switch ((ir_opcode)in->op) {
     case IR_OP_SET:
         return (ir_type)in->type2;
-    case IR_OP_SETP: case IR_OP_TESTP:
+    case IR_OP_SETP:
+    case IR_OP_TESTP:
         return IR_T_PRED;
-    case IR_OP_MUL: case IR_OP_MAD:
+    case IR_OP_MUL:
+    case IR_OP_MAD:
         return (in->flags & IR_F_WIDE) ? type_wide(t) : t;
-    case IR_OP_POPC: case IR_OP_CLZ: case IR_OP_BFIND:
+    case IR_OP_POPC:
+    case IR_OP_CLZ:
+    case IR_OP_BFIND:
         return IR_T_U32;
     case IR_OP_SHFL:
         return i == 1 ? IR_T_PRED : IR_T_B32;
@@ -372,7 +440,8 @@ static void print_imm(GString *s, uint64_t v, ir_type t)
         g_string_append_printf(s, "%" PRId64, (int64_t)v);
 }
 
-static void print_operand_typed(GString *s, const ir_module *m, const ir_func *f, const ir_operand *o, ir_type t)
+static void print_operand_typed(GString *s, const ir_module *m, const ir_func *f, const ir_operand *o,
+                                ir_type t)
 {
     if (o->neg)
         g_string_append_c(s, '!');
@@ -432,7 +501,8 @@ static void print_operand_typed(GString *s, const ir_module *m, const ir_func *f
     }
 }
 
-void ir_print_operand(GString *s, const ir_module *m, const ir_func *f, const ir_instr *in, const ir_operand *o)
+void ir_print_operand(GString *s, const ir_module *m, const ir_func *f, const ir_instr *in,
+                      const ir_operand *o)
 {
     ir_type t = in ? (ir_type)in->type : IR_T_NONE;
     if (in) {
@@ -448,26 +518,26 @@ void ir_print_operand(GString *s, const ir_module *m, const ir_func *f, const ir
 
 static const char *round_name(unsigned r)
 {
-    static const char *const n[] = { "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
+    static const char *const n[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
     return r < G_N_ELEMENTS(n) ? n[r] : "?";
 }
 
 static const char *cmp_name(unsigned c)
 {
-    static const char *const n[] = { "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
-                                      "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan" };
+    static const char *const n[] = {"",   "eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls", "hi",
+                                    "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
     return c < G_N_ELEMENTS(n) ? n[c] : "?";
 }
 
 static const char *atom_name(unsigned a)
 {
-    static const char *const n[] = { "", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas" };
+    static const char *const n[] = {"", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"};
     return a < G_N_ELEMENTS(n) ? n[a] : "?";
 }
 
 static const char *scope_name(unsigned s)
 {
-    static const char *const n[] = { "", "cta", "gpu", "sys" };
+    static const char *const n[] = {"", "cta", "gpu", "sys"};
     return s < G_N_ELEMENTS(n) ? n[s] : "?";
 }
 
@@ -477,32 +547,38 @@ static const char *sub_name(const ir_instr *in)
     unsigned v = in->sub;
     switch ((ir_opcode)in->op) {
     case IR_OP_SHFL: {
-        static const char *const n[] = { "", "up", "down", "bfly", "idx" };
+        static const char *const n[] = {"", "up", "down", "bfly", "idx"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
     case IR_OP_VOTE: {
-        static const char *const n[] = { "", "all", "any", "uni", "ballot" };
+        static const char *const n[] = {"", "all", "any", "uni", "ballot"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
-    case IR_OP_BAR: case IR_OP_BARRIER: {
-        static const char *const n[] = { "", "sync", "arrive", "red.popc", "red.and", "red.or", "warp.sync" };
+    case IR_OP_BAR:
+    case IR_OP_BARRIER: {
+        static const char *const n[] = {"", "sync", "arrive", "red.popc", "red.and", "red.or", "warp.sync"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
     case IR_OP_TESTP: {
-        static const char *const n[] = { "", "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
+        static const char *const n[] = {"",           "finite", "infinite", "number",
+                                        "notanumber", "normal", "subnormal"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
     case IR_OP_SHF: {
-        static const char *const n[] = { "", "l.clamp", "l.wrap", "r.clamp", "r.wrap" };
+        static const char *const n[] = {"", "l.clamp", "l.wrap", "r.clamp", "r.wrap"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
     case IR_OP_PRMT: {
-        static const char *const n[] = { "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
+        static const char *const n[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
     case IR_OP_MEMBAR:
         return v == IR_SCOPE_GPU ? "gl" : scope_name(v);
-    case IR_OP_FENCE: case IR_OP_ATOM: case IR_OP_RED: case IR_OP_LD: case IR_OP_ST:
+    case IR_OP_FENCE:
+    case IR_OP_ATOM:
+    case IR_OP_RED:
+    case IR_OP_LD:
+    case IR_OP_ST:
         return scope_name(v);
     default:
         return "";
@@ -521,8 +597,8 @@ static void print_opcode(GString *s, const ir_instr *in)
 {
     uint32_t fl = in->flags;
     g_string_append(s, ir_op_name((ir_opcode)in->op));
-    bool sem_first = in->op == IR_OP_LD || in->op == IR_OP_ST || in->op == IR_OP_ATOM || in->op == IR_OP_RED ||
-                     in->op == IR_OP_FENCE;
+    bool sem_first = in->op == IR_OP_LD || in->op == IR_OP_ST || in->op == IR_OP_ATOM ||
+                     in->op == IR_OP_RED || in->op == IR_OP_FENCE;
     if (in->op == IR_OP_BAR || in->op == IR_OP_BARRIER) {
         add_mod(s, sub_name(in));
         if (fl & IR_F_ALIGNED)
@@ -557,7 +633,7 @@ static void print_opcode(GString *s, const ir_instr *in)
     if (fl & IR_F_NC)
         add_mod(s, "nc");
     add_mod(s, cmp_name(in->cmp));
-    static const char *const bools[] = { "", "and", "or", "xor" };
+    static const char *const bools[] = {"", "and", "or", "xor"};
     add_mod(s, in->boolop < 4 ? bools[in->boolop] : "?");
     add_mod(s, atom_name(in->atom));
     if (fl & IR_F_HI)
@@ -670,8 +746,8 @@ static void print_reg_decls(GString *s, const ir_func *f, uint32_t scope, const 
                     break;
                 j++;
             }
-            g_string_append_printf(s, "%s.reg .%s %.*s<%u>;\n", indent, ir_type_name((ir_type)r->type), (int)plen,
-                                   r->name, j - i);
+            g_string_append_printf(s, "%s.reg .%s %.*s<%u>;\n", indent, ir_type_name((ir_type)r->type),
+                                   (int)plen, r->name, j - i);
         } else {
             g_string_append_printf(s, "%s.reg .%s %s;\n", indent, ir_type_name((ir_type)r->type), r->name);
         }
@@ -750,11 +826,27 @@ static void print_sym_decl(GString *s, const ir_module *m, const ir_sym *sym, co
     g_string_append(s, ";\n");
 }
 
-static void print_scope_syms(GString *s, const ir_module *m, uint32_t func, uint32_t scope, const char *indent)
+/* Symbol i is one of f's formal parameters or return values (printed in its header, not its body);
+ * f NULL (module scope): none is. */
+static bool is_formal(const ir_func *f, guint i)
+{
+    if (!f)
+        return false;
+    GArray *lists[] = {f->params, f->rets};
+    for (unsigned k = 0; k < G_N_ELEMENTS(lists); k++)
+        for (guint j = 0; lists[k] && j < lists[k]->len; j++)
+            if (g_array_index(lists[k], ir_param, j).sym == i)
+                return true;
+    return false;
+}
+
+static void print_scope_syms(GString *s, const ir_module *m, const ir_func *f, uint32_t func, uint32_t scope,
+                             const char *indent)
 {
     for (guint i = 0; i < m->syms->len; i++) {
         const ir_sym *sym = &g_array_index(m->syms, ir_sym, i);
-        if (sym->func == func && sym->scope == scope && !(scope == 0 && sym->space == IR_SPACE_PARAM))
+        /* a .param of the body (a call's argument declared outside a { } block) is printed too */
+        if (sym->func == func && sym->scope == scope && !(sym->space == IR_SPACE_PARAM && is_formal(f, i)))
             print_sym_decl(s, m, sym, indent);
     }
 }
@@ -827,7 +919,7 @@ void ir_print_func(GString *s, const ir_module *m, const ir_func *f)
     uint32_t fi = func_index(m, f);
     print_reg_decls(s, f, 0, "\t");
     if (m)
-        print_scope_syms(s, m, fi, 0, "\t");
+        print_scope_syms(s, m, f, fi, 0, "\t");
     uint32_t n = f->instrs ? ir_func_n_instrs(f) : 0;
     guint8 *is_target = g_new0(guint8, (gsize)n + 1);
     for (uint32_t i = 0; i < n; i++) {
@@ -848,7 +940,7 @@ void ir_print_func(GString *s, const ir_module *m, const ir_func *f)
                 g_string_append(s, "\t{\n");
                 print_reg_decls(s, f, next, "\t");
                 if (m)
-                    print_scope_syms(s, m, fi, next, "\t");
+                    print_scope_syms(s, m, f, fi, next, "\t");
                 g_array_append_val(stack, next);
                 next++;
             } else if (top != 0 && (scope_at(f, top)->end <= i || i == n)) {
@@ -877,7 +969,7 @@ void ir_print_module(GString *s, const ir_module *m)
     g_string_append_printf(s, ".version %s\n", m->version ? m->version : "9.0");
     g_string_append_printf(s, ".target %s\n", m->target ? m->target : "sm_75");
     g_string_append_printf(s, ".address_size %u\n\n", m->address_size);
-    print_scope_syms(s, m, IR_NONE, 0, "");
+    print_scope_syms(s, m, NULL, IR_NONE, 0, "");
     for (guint i = 0; i < m->funcs->len; i++) {
         const ir_func *f = g_ptr_array_index(m->funcs, i);
         if (f->is_entry && func_has_body(f))

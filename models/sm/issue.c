@@ -482,7 +482,6 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
         return false;
     issued_t it;
     memset(&it, 0, offsetof(issued_t, lane_space));
-    it.store_lanes = 0; /* past the memset: ldst reads it for every store, and the VCD shows it */
     it.seq = s->seq++;
     it.issue_cycle = now;
     it.warp = (uint16_t)wi;

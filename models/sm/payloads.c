@@ -76,13 +76,22 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, atom_type, GSC_U8, 5),
     GSC_FIELD(issued_t, atom_dst, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_vmask, GSC_OPAQUE, 0),
+    GSC_FIELD(issued_t, store_lanes, GSC_U32, 32),
     GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_c, GSC_OPAQUE, 0),
-    GSC_FIELD(issued_t, store_lanes, GSC_U32, 32),
 };
-const gsc_type issued_type = GSC_TYPE(issued_t, issued_fields);
+/* What an issued instruction carries (gsc_type.used): the header, a memory instruction's lane spaces
+ * and addresses, a store's data or an atomic's operands. */
+static size_t issued_used(const void *item)
+{
+    const issued_t *it = item;
+    if (it->cls != IR_CLASS_MEM)
+        return offsetof(issued_t, lane_space);
+    return it->kind == 0 ? offsetof(issued_t, atom_b) : sizeof(issued_t);
+}
+const gsc_type issued_type = GSC_TYPE_USED(issued_t, issued_fields, issued_used);
 
 static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, seq, GSC_U64, 32),      GSC_FIELD(release_t, warp, GSC_U16, 7),

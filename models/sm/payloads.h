@@ -119,10 +119,12 @@ typedef struct {
     uint8_t atom_op, atom_type;
     uint16_t atom_dst; /* register slot for the old values, SM_NO_REG for red */
     uint64_t atom_vmask;
-    uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
-    uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
     uint32_t store_lanes; /* MEM st: global lanes whose bytes (store_data) the L1 writes when it performs
                              the store; the other lanes were written at issue */
+    /* What follows is used by memory instructions only (issued_type's `used`: a FIFO copies an ALU
+     * instruction's header, a load's header and addresses, a store's or atomic's operands too). */
+    uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
+    uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
     union {
         struct {
             uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* operands of atom_lanes */
