@@ -214,10 +214,10 @@ static inline void wheel_put(gsc_event *e, int64_t t)
     c.bucket[b].push_back(e);
 }
 
-/* An entry for e at cycle t, which is later than the current time (t * period > now). */
+/* An entry for e at cycle t, which is later than the current time (t * period > now). The caller
+ * has extended the horizon to t. */
 static inline void cal_insert(gsc_event *e, int64_t t)
 {
-    extend_horizon(t);
     /* the last cycle that started (or -1 between runs before cycle 0): entries are < base + WHEEL */
     int64_t base = (int64_t)(gsc_now_ps() / gsc_g.period);
     if (t - base < GSC_WHEEL)
@@ -504,6 +504,7 @@ static gsc_event *wake_in(uint64_t n, const char *what)
         gsc_fatal("%s: n must be at least 1", what);
     gsc_event *w = &gsc_g.cur->wake;
     int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
+    extend_horizon(target);
     w->due = target;
     cal_insert(w, target);
     return w;

@@ -154,15 +154,22 @@ static inline void sched_dirty(issue *s, unsigned wi)
     s->sched[wi % s->n_sched].dirty |= UINT64_C(1) << wi;
 }
 
+/* Warp wi's I-buffer head changed (its issue, a redirect, a CTA start): what was known of the old
+ * head (the scoreboard's verdict, "clear") no longer holds. */
+static inline void warp_head_changed(issue *s, unsigned wi)
+{
+    s->w[wi].sb_stall = ISSUE_STALL_COUNT;
+    s->w[wi].sb_clear = false;
+    sched_dirty(s, wi);
+}
+
 /* ---- outputs through small queues (a FIFO may be full this cycle) ---------------------------- */
 static void queue_redirect(issue *s, unsigned wi, bool done)
 {
     issue_warp *w = &s->w[wi];
     w->epoch++;
     w->count = 0;
-    w->sb_stall = ISSUE_STALL_COUNT;
-    w->sb_clear = false;
-    sched_dirty(s, wi);
+    warp_head_changed(s, wi);
     redirect_t *r = ring_push_slot(&s->redirects);
     memset(r, 0, sizeof *r);
     r->warp = (uint16_t)wi;
@@ -207,9 +214,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         w->at_barrier = w->exited = false;
         w->inflight = w->atomics_pending = w->loads_pending = 0;
         w->age = s->age++;
-        w->sb_stall = ISSUE_STALL_COUNT;
-        w->sb_clear = false;
-        sched_dirty(s, wi);
+        warp_head_changed(s, wi);
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
         sc->warps[sc->n] = wi;
@@ -468,9 +473,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     decoded_t h = w->ib[w->head];
     w->head = (w->head + 1) % s->entries;
     w->count--;
-    w->sb_stall = ISSUE_STALL_COUNT;
-    w->sb_clear = false;
-    sched_dirty(s, wi);
+    warp_head_changed(s, wi);
     credit_t *cr = ring_push_slot(&s->credits);
     memset(cr, 0, sizeof *cr);
     cr->warp = (uint16_t)wi;
