@@ -292,9 +292,9 @@ static void cal_tick(void)
         cal_arm(next);
 }
 
-void gsc_notify_at(gsc_event *e, int64_t target)
+/* gsc_notify_at (gsc_impl.h) has extended the horizon and found no earlier pending notification. */
+void gsc_notify_at_slow(gsc_event *e, int64_t target)
 {
-    extend_horizon(target);
     uint64_t now = gsc_now_ps();
     uint64_t at = target > 0 ? (uint64_t)target * gsc_g.period : 0;
     if (at <= now) {
@@ -302,8 +302,6 @@ void gsc_notify_at(gsc_event *e, int64_t target)
         e->ev.notify(SC_ZERO_TIME);
         return;
     }
-    if (e->due <= target)
-        return; /* an earlier (or the same) notification is pending: it wins */
     e->due = target;
     cal_insert(e, target);
 }

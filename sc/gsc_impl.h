@@ -223,7 +223,19 @@ std::string gsc_new_name(const char *what, gsc_module *m, const char *name);
 
 /* Notify e so that it fires at the start of cycle `target` (delta-notify if that is now). An
  * earlier pending notification wins. */
-void gsc_notify_at(gsc_event *e, int64_t target);
+void gsc_notify_at_slow(gsc_event *e, int64_t target);
+static inline void gsc_notify_at(gsc_event *e, int64_t target)
+{
+    /* The starvation watcher needs the latest cycle any notification targets. */
+    if (target > gsc_g.horizon)
+        gsc_g.horizon = target;
+    /* The common case (several puts and gets in a cycle wake the same listener for the next one):
+     * an earlier or equal notification is pending. A pending one is always for a cycle that has
+     * not started, so target is later than now and nothing else applies. */
+    if (e->due <= target)
+        return;
+    gsc_notify_at_slow(e, target);
+}
 
 /* Wake every listener (its swake event) at the start of cycle `target`. */
 static inline void gsc_wake(const gsc_listeners *l, int64_t target)

@@ -61,17 +61,21 @@ static void retire_injected(ring *q, uint64_t cycle)
         ring_pop(q, NULL);
 }
 
-bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
+/* The records still injecting at `cycle` are the newest ones (the ends increase): the queue has
+ * room when fewer than inject_depth records are kept, or the inject_depth-th newest has ended. */
+uint64_t icnt_room_at(const icnt *n, unsigned src)
 {
     g_assert(src < n->cfg.ports);
-    if (n->cfg.inject_depth == 0)
-        return true;
-    /* the records still injecting at `cycle` are the newest ones (the ends increase) */
     const ring *q = &n->inject[src];
-    unsigned busy = 0;
-    while (busy < ring_len(q) && *(const uint64_t *)ring_at(q, ring_len(q) - 1 - busy) > cycle)
-        busy++;
-    return busy < n->cfg.inject_depth;
+    unsigned len = ring_len(q);
+    if (n->cfg.inject_depth == 0 || len < n->cfg.inject_depth)
+        return 0;
+    return *(const uint64_t *)ring_at(q, len - n->cfg.inject_depth);
+}
+
+bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
+{
+    return icnt_room_at(n, src) <= cycle;
 }
 
 uint64_t icnt_send(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned bytes, uint64_t payload)

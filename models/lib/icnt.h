@@ -43,6 +43,9 @@ icnt *icnt_new(const icnt_config *c);
 void icnt_free(icnt *n);
 unsigned icnt_packet_cycles(const icnt_config *c, unsigned bytes); /* S */
 bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle);
+/* The first cycle at which icnt_can_send(n, src, cycle) holds, if nothing more is sent from src
+ * (0: it holds now). */
+uint64_t icnt_room_at(const icnt *n, unsigned src);
 /* Sends (g_assert(icnt_can_send)); returns the delivery cycle. Calls must come in cycle order. */
 uint64_t icnt_send(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned bytes, uint64_t payload);
 bool icnt_pop(icnt *n, unsigned dst, uint64_t cycle, icnt_packet *out);

@@ -9,49 +9,56 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
-    GArray *items;
-    GArray *free; /* uint32_t indices */
-    unsigned used;
+    unsigned char *items;
+    size_t size;          /* bytes per item */
+    uint32_t n, cap;      /* items allocated (indices 0..n-1), room in `items` */
+    uint32_t *free;       /* indices of the freed items, a stack */
+    uint32_t n_free, cap_free;
+    unsigned used;        /* items taken and not put back */
 } mem_slots;
 
 static inline void mem_slots_init(mem_slots *s, size_t item_size)
 {
-    s->items = g_array_new(FALSE, TRUE, (guint)item_size);
-    s->free = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->used = 0;
+    *s = (mem_slots){.size = item_size};
 }
 
 static inline void mem_slots_clear(mem_slots *s)
 {
-    g_array_free(s->items, TRUE);
-    g_array_free(s->free, TRUE);
+    g_free(s->items);
+    g_free(s->free);
+    mem_slots_init(s, s->size);
 }
 
+/* A new item is all zero bytes; a reused one keeps what its last user left. */
 static inline uint32_t mem_slots_take(mem_slots *s)
 {
     s->used++;
-    if (s->free->len) {
-        uint32_t i = g_array_index(s->free, uint32_t, s->free->len - 1);
-        g_array_set_size(s->free, s->free->len - 1);
-        return i;
+    if (s->n_free)
+        return s->free[--s->n_free];
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? 2 * s->cap : 16;
+        s->items = (unsigned char *)g_realloc(s->items, (size_t)cap * s->size);
+        memset(s->items + (size_t)s->cap * s->size, 0, (size_t)(cap - s->cap) * s->size);
+        s->free = (uint32_t *)g_realloc(s->free, (size_t)cap * sizeof *s->free);
+        s->cap = cap;
     }
-    g_array_set_size(s->items, s->items->len + 1);
-    return s->items->len - 1;
+    return s->n++;
 }
 
 static inline void *mem_slots_at(const mem_slots *s, uint32_t i)
 {
-    g_assert(i < s->items->len);
-    return s->items->data + (size_t)i * g_array_get_element_size(s->items);
+    g_assert(i < s->n);
+    return s->items + (size_t)i * s->size;
 }
 
 static inline void mem_slots_put_back(mem_slots *s, uint32_t i)
 {
-    g_assert(s->used > 0);
+    g_assert(s->used > 0 && i < s->n);
     s->used--;
-    g_array_append_val(s->free, i);
+    s->free[s->n_free++] = i; /* never overflows: at most n (<= cap) indices are free */
 }
 
 #endif /* GPUSC_MODELS_LIB_SLOTS_H */

@@ -42,10 +42,13 @@ static const blk_stat_desc stats[] = {
     [ICNT_STAT_REQ_FLITS] = {"req_flits", BLK_STAT_COUNTER, "flits", "flits of the requests", NULL},
     [ICNT_STAT_RESP_PACKETS] = {"resp_packets", BLK_STAT_COUNTER, "packets", "replies sent L2 -> SM", NULL},
     [ICNT_STAT_RESP_FLITS] = {"resp_flits", BLK_STAT_COUNTER, "flits", "flits of the replies", NULL},
-    [ICNT_STAT_INJECT_STALLS] = {"inject_stalls", BLK_STAT_COUNTER, "events",
-                                 "activations an input had a packet but its injection queue was full", NULL},
-    [ICNT_STAT_EJECT_STALLS] = {"eject_stalls", BLK_STAT_COUNTER, "events",
-                                "activations a due packet found its output FIFO full", NULL},
+    [ICNT_STAT_INJECT_STALLS] = {"inject_stalls", BLK_STAT_COUNTER, "cycles",
+                                 "cycles an input had a packet but its injection queue was full (summed over "
+                                 "inputs)",
+                                 NULL},
+    [ICNT_STAT_EJECT_STALLS] = {"eject_stalls", BLK_STAT_COUNTER, "cycles",
+                                "cycles a due packet waited for room in its output FIFO (summed over outputs)",
+                                NULL},
     [ICNT_STAT_REQ_LATENCY] = {"req_latency_sum", BLK_STAT_COUNTER, "cycles",
                                "sum over requests of cycles from send to leaving the network", NULL},
     [ICNT_STAT_RESP_LATENCY] = {"resp_latency_sum", BLK_STAT_COUNTER, "cycles",
@@ -158,19 +161,33 @@ static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
         due_push(b, icnt_next_delivery(node_net(b, node), node), node);
 }
 
-/* Take what the input FIFOs hold while the sources' injection queues have room; true if an input
- * still holds a packet (its injection queue is full). */
-static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
+/* A source with a packet in its input FIFO and no room in its injection queue: the stall began at
+ * stall_since[src] and is counted, in cycles, when the packet is taken. Returns false if the source
+ * is still blocked (next: the cycle it gets room, if earlier). */
+static bool icnt_blk_room(icnt_blk *b, icnt *net, unsigned src, uint64_t now, uint64_t *next)
 {
-    bool left = false;
+    uint64_t room = icnt_room_at(net, src);
+    if (room > now) {
+        if (b->stall_since[src] == UINT64_MAX)
+            b->stall_since[src] = now;
+        *next = MIN(*next, room);
+        return false;
+    }
+    if (b->stall_since[src] != UINT64_MAX) {
+        blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, now - b->stall_since[src]);
+        b->stall_since[src] = UINT64_MAX;
+    }
+    return true;
+}
+
+/* Take what the input FIFOs hold while the sources' injection queues have room; returns the first
+ * cycle a blocked source gets room (UINT64_MAX: none is blocked). */
+static uint64_t icnt_blk_inject(icnt_blk *b, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
     for (unsigned i = 0; i < b->n_sms; i++) {
         gsc_fifo *f = b->in_f[i];
-        while (gsc_fifo_can_get(f)) {
-            if (!icnt_can_send(b->req_net, i, now)) {
-                blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
-                left = true;
-                break;
-            }
+        while (gsc_fifo_can_get(f) && icnt_blk_room(b, b->req_net, i, now, &next)) {
             uint32_t s = mem_slots_take(&b->reqs);
             mem_req_t *r = mem_slots_at(&b->reqs, s);
             gsc_fifo_get(f, r);
@@ -186,12 +203,7 @@ static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
     for (unsigned p = 0; p < b->n_parts; p++) {
         unsigned src = b->n_sms + p;
         gsc_fifo *f = b->in_f[src];
-        while (gsc_fifo_can_get(f)) {
-            if (!icnt_can_send(b->resp_net, src, now)) {
-                blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, 1);
-                left = true;
-                break;
-            }
+        while (gsc_fifo_can_get(f) && icnt_blk_room(b, b->resp_net, src, now, &next)) {
             uint32_t s = mem_slots_take(&b->resps);
             mem_resp_t *r = mem_slots_at(&b->resps, s);
             gsc_fifo_get(f, r);
@@ -205,7 +217,7 @@ static bool icnt_blk_inject(icnt_blk *b, uint64_t now)
                          icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
         }
     }
-    return left;
+    return next;
 }
 
 /* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
@@ -219,8 +231,13 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
     icnt_packet pk;
     while (icnt_next_delivery(net, node) <= now) {
         if (!gsc_fifo_can_put(f)) {
-            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, 1);
+            if (b->blocked_since[node] == UINT64_MAX)
+                b->blocked_since[node] = now;
             return false;
+        }
+        if (b->blocked_since[node] != UINT64_MAX) {
+            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, now - b->blocked_since[node]);
+            b->blocked_since[node] = UINT64_MAX;
         }
         icnt_pop(net, node, now, &pk);
         b->pending[node]--;
@@ -266,12 +283,12 @@ static void icnt_blk_run(void *self)
 {
     icnt_blk *b = self;
     uint64_t now = gsc_cycle();
-    bool left = icnt_blk_inject(b, now);
-    uint64_t next = icnt_blk_eject_due(b, now);
+    uint64_t room = icnt_blk_inject(b, now); /* a blocked source is retried when it has room */
+    uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
+    if (room < next)
+        next = room;
     b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
     b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
-    if (left)
-        next = now + 1; /* an injection queue was full: retry as it drains */
     if (next != UINT64_MAX)
         gsc_event_notify(b->wake, next - now);
 }
@@ -336,6 +353,10 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->l2_req = icnt_blk_ports(b, n_parts, "l2_req", GSC_OUT, &mem_req_type);
     b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
     b->pending = g_new0(uint32_t, n_sms + n_parts);
+    b->stall_since = g_new(uint64_t, n_sms + n_parts);
+    b->blocked_since = g_new(uint64_t, n_sms + n_parts);
+    for (unsigned i = 0; i < n_sms + n_parts; i++)
+        b->stall_since[i] = b->blocked_since[i] = UINT64_MAX;
     b->due = g_new(struct icnt_due, n_sms + n_parts);
     b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
     b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
@@ -360,6 +381,8 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->l2_req);
     g_free(b->l2_resp);
     g_free(b->pending);
+    g_free(b->stall_since);
+    g_free(b->blocked_since);
     g_free(b->due);
     g_free(b->blocked);
     g_free(b->in_f);

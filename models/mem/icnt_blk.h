@@ -19,7 +19,8 @@
  * t + 1 + latency + S (later if a port is busy or the output FIFO is full), so the L2 gets it in
  * t + 2 + latency + S. Back-to-back packets of one source serialise at S cycles each; packets of
  * several sources to one destination share its ejection port.
- * Sleeps until an input FIFO is put, an output FIFO is got, or the next delivery is due.
+ * Sleeps until an input FIFO is put, an output FIFO is got, the next delivery is due, or a blocked
+ * source's injection queue has room.
  */
 #ifndef GPUSC_MODELS_MEM_ICNT_BLK_H
 #define GPUSC_MODELS_MEM_ICNT_BLK_H
@@ -57,10 +58,15 @@ typedef struct {
     mem_slots reqs;    /* mem_req_t in the request network */
     mem_slots resps;   /* mem_resp_t in the reply network */
     uint32_t *pending; /* per node: packets in a network bound for it */
+    /* per source: the cycle its input's head packet found the injection queue full (UINT64_MAX: not
+     * blocked); the block sleeps until the queue has room (icnt_room_at) instead of retrying */
+    uint64_t *stall_since;
+    /* per node: the cycle its due packet found the output FIFO full (UINT64_MAX: not blocked) */
+    uint64_t *blocked_since;
     /* Ejection visits only the nodes with a packet due: a min-heap of (delivery cycle of the node's
      * oldest packet, node) over the nodes with packets that are not blocked; `blocked` (a bitmap)
      * holds the nodes whose due packet found its output FIFO full, tried again at every activation
-     * (and counted as a stall each time) until there is room. */
+     * until there is room (a get on the FIFO wakes the block). */
     struct icnt_due {
         uint64_t cycle;
         uint32_t node;

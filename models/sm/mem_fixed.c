@@ -59,6 +59,9 @@ static void mem_fixed_run(void *self)
     mem_req_t q;
     while (gsc_fifo_can_get(in)) {
         gsc_fifo_get(in, &q);
+        if (q.bytes == 0 || q.bytes > MEM_LINE_MAX)
+            gsc_fatal("%s: request of %u bytes (a line is at most %u)", m->inst->path, q.bytes,
+                      (unsigned)MEM_LINE_MAX);
         unsigned bytes = q.kind == MEM_READ ? q.bytes : mask_bytes(&q);
         uint64_t start = MAX(now, m->free_at);
         uint64_t busy = (bytes + m->bpc - 1) / m->bpc;
@@ -71,7 +74,11 @@ static void mem_fixed_run(void *self)
                                            : MEM_FIXED_STAT_ATOMICS,
                      1);
         mf_item *it = ring_push_slot(&m->pending); /* due cycles never decrease: start is monotonic */
-        memset(it, 0, sizeof *it);
+        /* Only what the response carries needs a value (mem_resp_used): its header; a read's line
+         * (filled when it is sent); an atomic's line and old values. */
+        memset(it, 0, offsetof(mf_item, r) + offsetof(mem_resp_t, data));
+        if (q.kind == MEM_ATOMIC)
+            memset(it->r.data, 0, sizeof it->r - offsetof(mem_resp_t, data));
         /* A MEM_ATOMIC with lanes is performed now, in arrival order (the SM of tb-sm performs its
          * atomics at issue and sends atom.lanes = 0: timing only). */
         if (q.kind == MEM_ATOMIC && q.atom.lanes &&
@@ -92,8 +99,10 @@ static void mem_fixed_run(void *self)
         mf_item *it = ring_peek(&m->pending);
         if (it->due > now)
             break;
-        if (it->r.kind == MEM_READ)
+        if (it->r.kind == MEM_READ) {
             mem_line_read(m->env->mem, it->r.addr, it->r.bytes, it->r.data); /* as the image holds it now */
+            memset(it->r.data + it->r.bytes, 0, sizeof it->r.data - it->r.bytes);
+        }
         gsc_fifo_put(out, &it->r);
         ring_pop(&m->pending, NULL);
     }

@@ -66,8 +66,14 @@ static void test_inject_depth(void)
     g_assert_true(icnt_can_send(n, 1, 0));
     g_assert_false(icnt_can_send(n, 0, 3));
     g_assert_true(icnt_can_send(n, 0, 4)); /* the first finished injecting */
+    g_assert_cmpuint(icnt_room_at(n, 0), ==, 4);
+    g_assert_cmpuint(icnt_room_at(n, 1), ==, 0);
     /* source busy until 8: inject 8, eject max(8 + 5, 13) = 13, delivered 17 */
     g_assert_cmpuint(icnt_send(n, 4, 0, 1, 128, 2), ==, 17);
+    /* kept: 4..7 and 8..11 (0..3 retired at the send): room once 4..7 has ended */
+    g_assert_cmpuint(icnt_room_at(n, 0), ==, 8);
+    g_assert_false(icnt_can_send(n, 0, 7));
+    g_assert_true(icnt_can_send(n, 0, 8));
     icnt_free(n);
 }
 
