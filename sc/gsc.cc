@@ -481,6 +481,12 @@ extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
     listen(p, &f->on_get);
 }
 
+extern "C" void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f)
+{
+    need_elaboration("gsc_sensitive_fifo_room");
+    listen(p, &f->on_room);
+}
+
 /* (SystemC itself reports next_trigger outside a method process as an error.) */
 static void need_process(const char *what)
 {

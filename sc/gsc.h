@@ -187,6 +187,11 @@ void gsc_sensitive_latch(gsc_process *p,
                          gsc_latch *l); /* runs in the cycle after a write that changed the value */
 void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f); /* runs in the cycle after an item was put */
 void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f); /* runs in the cycle after an item was got */
+/* Back-pressure only: runs in the first cycle a put to f can succeed after gsc_fifo_can_put(f)
+ * answered false (the cycle after the get that made room, or after the get in the refusal's own
+ * cycle). Unlike gsc_sensitive_fifo_get, gets that nobody was waiting for wake nobody: for a producer
+ * that gets nothing from its consumer's gets except room. */
+void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f);
 
 /* Dynamic sensitivity, from inside a running process: the next activation is at the given
  * event only, or n cycles from now only (n >= 1), instead of the static sensitivity. Calling

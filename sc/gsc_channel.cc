@@ -142,7 +142,8 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->head = f->n = 0;
     f->freed_at = NEVER;
     f->freed_n = 0;
-    f->on_put = f->on_get = nullptr;
+    f->on_put = f->on_get = f->on_room = nullptr;
+    f->refused = false;
     f->tr = nullptr;
     f->producer = f->consumer = nullptr;
     gsc_traceable t{};
@@ -156,9 +157,24 @@ static inline unsigned fifo_freed(const gsc_fifo *f, int64_t now)
     return f->freed_at == now ? f->freed_n : 0;
 }
 
+/* A refused can_put: room appears in the cycle after a get. If a get in this cycle freed a slot,
+ * that is the next cycle; otherwise the next get wakes the room listeners (gsc_fifo_get). */
+static void fifo_refused(const gsc_fifo *f, int64_t now)
+{
+    if (fifo_freed(f, now))
+        gsc_wake(f->on_room, now + 1);
+    else
+        f->refused = true;
+}
+
 extern "C" bool gsc_fifo_can_put(const gsc_fifo *f)
 {
-    return f->n + fifo_freed(f, gsc_write_cycle()) < f->depth;
+    int64_t now = gsc_write_cycle();
+    if (f->n + fifo_freed(f, now) < f->depth)
+        return true;
+    if (f->on_room)
+        fifo_refused(f, now);
+    return false;
 }
 
 extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
@@ -210,6 +226,10 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
     f->freed_n++;
     if (f->on_get)
         gsc_wake(f->on_get, now + 1);
+    if (f->refused) {
+        f->refused = false;
+        gsc_wake(f->on_room, now + 1);
+    }
 }
 
 extern "C" unsigned gsc_fifo_occupancy(const gsc_fifo *f)

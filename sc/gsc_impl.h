@@ -107,6 +107,8 @@ struct gsc_fifo {
     int64_t freed_at;               /* the cycle freed_n refers to */
     unsigned freed_n;               /* slots freed by gets in cycle freed_at */
     gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
+    gsc_listeners *on_room;         /* woken when room appears after a refused can_put (NULL: nobody) */
+    mutable bool refused;           /* can_put answered false and no get has made room since */
     gsc_fifo_trace *tr;             /* NULL unless a field or the put strobe is traced */
     gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
 };

@@ -32,8 +32,8 @@ static const blk_stat_desc stats[] = {
     [DRAM_STAT_WRITES] = {"writes", BLK_STAT_COUNTER, "requests", "write-backs served", NULL},
     [DRAM_STAT_BUSY_CYCLES] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data bus transferred",
                                NULL},
-    [DRAM_STAT_QUEUE_FULL] = {"queue_full", BLK_STAT_COUNTER, "events",
-                              "activations a request waited because the queue was full", NULL},
+    [DRAM_STAT_QUEUE_FULL] = {"queue_full", BLK_STAT_COUNTER, "cycles",
+                              "cycles a request waited in a req FIFO because the queue was full", NULL},
     [DRAM_STAT_LATENCY] = {"read_latency_sum", BLK_STAT_COUNTER, "cycles",
                            "sum over reads of cycles from entering the queue to the reply", NULL},
     [DRAM_STAT_UTIL] = {"utilisation", BLK_STAT_DERIVED, "fraction", "busy_cycles / cycles", dram_util},
@@ -80,8 +80,13 @@ static void dram_blk_accept(dram_blk *b, uint64_t now)
             if (!gsc_fifo_can_get(f))
                 continue;
             if (!dram_can_push(b->core)) {
-                blk_stat_add(b->inst, DRAM_STAT_QUEUE_FULL, 1);
+                if (b->full_since == UINT64_MAX)
+                    b->full_since = now;
                 return;
+            }
+            if (b->full_since != UINT64_MAX) { /* counted when the wait ends */
+                blk_stat_add(b->inst, DRAM_STAT_QUEUE_FULL, now - b->full_since);
+                b->full_since = UINT64_MAX;
             }
             uint32_t s = mem_slots_take(&b->reqs);
             dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
@@ -163,7 +168,7 @@ static void dram_blk_elaborate(void *self)
     gsc_process *p = gsc_process_new(b->inst->mod, "run", dram_blk_run, b);
     for (unsigned k = 0; k < b->n_ports; k++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->req[k]));
-        gsc_sensitive_fifo_get(p, gsc_port_fifo(b->resp[k]));
+        gsc_sensitive_fifo_room(p, gsc_port_fifo(b->resp[k]));
     }
     gsc_sensitive_event(p, b->wake);
 }
@@ -186,6 +191,7 @@ dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem 
     dram_blk *b = g_new0(dram_blk, 1);
     b->inst = blk_inst_new(ctx, parent, name, &dram_blk_desc);
     b->inst->self = b;
+    b->full_since = UINT64_MAX;
     b->mem = mem;
     b->n_ports = n_ports;
     b->cfg = (dram_config){

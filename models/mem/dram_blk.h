@@ -58,6 +58,7 @@ typedef struct {
     uint16_t queued; /* traced */
     uint8_t busy;    /* traced: the data bus is transferring */
     uint64_t bus_until;
+    uint64_t full_since; /* the cycle a request found the queue full (UINT64_MAX: none waits) */
 } dram_blk;
 
 dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned n_ports);

@@ -290,6 +290,10 @@ static void l2_run(void *self)
     }
     if (cache_mshr_has_ready(b->mshr))
         next = now + 1;
+    /* A request that waited for room in the ROP queue (l2_accept ran before this cycle's lookup
+     * made room) is taken in the next cycle: its put woke this block long ago. */
+    if (ring_len(&b->rop) < b->rop_depth && gsc_fifo_can_get(blk_fifo(b->inst, L2_PORT_REQ)))
+        next = now + 1;
     if (next != UINT64_MAX)
         gsc_event_notify(b->wake, next - now);
 }
@@ -300,8 +304,8 @@ static void l2_elaborate(void *self)
     gsc_process *p = gsc_process_new(b->inst->mod, "run", l2_run, b);
     gsc_sensitive_fifo_put(p, blk_fifo(b->inst, L2_PORT_REQ));
     gsc_sensitive_fifo_put(p, blk_fifo(b->inst, L2_PORT_DRAM_RESP));
-    gsc_sensitive_fifo_get(p, blk_fifo(b->inst, L2_PORT_RESP));
-    gsc_sensitive_fifo_get(p, blk_fifo(b->inst, L2_PORT_DRAM_REQ));
+    gsc_sensitive_fifo_room(p, blk_fifo(b->inst, L2_PORT_RESP));
+    gsc_sensitive_fifo_room(p, blk_fifo(b->inst, L2_PORT_DRAM_REQ));
     gsc_sensitive_event(p, b->wake);
 }
 

@@ -471,8 +471,8 @@ static void ldst_elaborate(void *self)
     gsc_process *p = gsc_process_new(l->inst->mod, "run", ldst_run, l);
     gsc_sensitive_fifo_put(p, pf(l, LDST_IN));
     gsc_sensitive_fifo_put(p, pf(l, LDST_MEM_RESP));
-    gsc_sensitive_fifo_get(p, pf(l, LDST_MEM_REQ));
-    gsc_sensitive_fifo_get(p, pf(l, LDST_RELEASE));
+    gsc_sensitive_fifo_room(p, pf(l, LDST_MEM_REQ));
+    gsc_sensitive_fifo_room(p, pf(l, LDST_RELEASE));
 }
 
 ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id)

@@ -118,7 +118,7 @@ static void mem_fixed_elaborate(void *self)
     mem_fixed *m = self;
     gsc_process *p = gsc_process_new(m->inst->mod, "run", mem_fixed_run, m);
     gsc_sensitive_fifo_put(p, blk_fifo(m->inst, MEM_FIXED_REQ));
-    gsc_sensitive_fifo_get(p, blk_fifo(m->inst, MEM_FIXED_RESP));
+    gsc_sensitive_fifo_room(p, blk_fifo(m->inst, MEM_FIXED_RESP));
 }
 
 mem_fixed *mem_fixed_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)

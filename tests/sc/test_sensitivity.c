@@ -300,6 +300,83 @@ static void test_channels_driver_last(void)
     SC_TEST_IN_SUBPROCESS(body_channels(false));
 }
 
+/* ---- room sensitivity: a producer runs when room appears after a refused can_put, not at every
+ * get. FIFO of depth 1; the producer puts while it wants to and can (3 items from cycle 0, one more
+ * asked for at 11 with a kick for 12); the consumer gets at 4, 6, 12 and 16. */
+
+static gsc_fifo *rfifo;
+static gsc_event *kick;
+static unsigned want;
+static log_t room_log;
+
+static void room_producer(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&room_log);
+    word w = {.v = (uint32_t)gsc_cycle()};
+    while (want && gsc_fifo_can_put(rfifo)) {
+        gsc_fifo_put(rfifo, &w);
+        want--;
+    }
+}
+
+static void room_consumer(void *ctx)
+{
+    (void)ctx;
+    switch (gsc_cycle()) {
+    case 4:  /* A (put at 0; the producer was refused then): room at 5 */
+    case 6:  /* B (put at 5, refused again): room at 7, where C is put without a refusal */
+    case 16: /* D (put at 13 without a refusal): nobody waits for this room */
+        g_assert_true(gsc_fifo_can_get(rfifo));
+        gsc_fifo_get(rfifo, NULL);
+        break;
+    case 11:
+        want++;
+        gsc_event_notify(kick, 1);
+        break;
+    case 12: /* C; the kicked producer is refused in this cycle, before or after this get: room at 13 */
+        gsc_fifo_get(rfifo, NULL);
+        break;
+    default:
+        break;
+    }
+}
+
+static void body_room(bool consumer_first)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    rfifo = gsc_fifo_new(top, "fifo", &word_type, 1);
+    kick = gsc_event_new(top, "kick");
+    want = 3;
+    gsc_process *c = NULL;
+    if (consumer_first)
+        c = gsc_process_new(top, "consumer", room_consumer, NULL);
+    gsc_process *p = gsc_process_new(top, "producer", room_producer, NULL);
+    gsc_process_initialize(p);
+    gsc_sensitive_fifo_room(p, rfifo);
+    gsc_sensitive_event(p, kick);
+    if (!consumer_first)
+        c = gsc_process_new(top, "consumer", room_consumer, NULL);
+    gsc_sensitive_clock(c, clk);
+    gsc_run_cycles(25);
+    static const uint64_t want_room[] = {0, 5, 7, 12, 13};
+    assert_log(&room_log, want_room, 5);
+    g_assert_cmpuint(want, ==, 0);
+    g_assert_cmpuint(gsc_fifo_occupancy(rfifo), ==, 0);
+}
+
+static void test_room_consumer_first(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_room(true));
+}
+
+static void test_room_consumer_last(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_room(false));
+}
+
 /* ---- gsc_stop ends the run after all of the stop cycle's activations */
 
 static log_t counter_log;
@@ -397,6 +474,8 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/sensitivity/idle-costs-nothing", test_idle);
     g_test_add_func("/sc/sensitivity/channels/driver-first", test_channels_driver_first);
     g_test_add_func("/sc/sensitivity/channels/driver-last", test_channels_driver_last);
+    g_test_add_func("/sc/sensitivity/room/consumer-first", test_room_consumer_first);
+    g_test_add_func("/sc/sensitivity/room/consumer-last", test_room_consumer_last);
     g_test_add_func("/sc/run/stop/stopper-first", test_stop_first);
     g_test_add_func("/sc/run/stop/stopper-last", test_stop_last);
     g_test_add_func("/sc/run/starvation", test_starvation);
