@@ -395,6 +395,7 @@ struct trampoline {
     {
         gsc_g.activations++;
         gsc_g.cur = rt;
+        rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
         rt->fn(rt->ctx);
     }
 };
@@ -420,6 +421,7 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     p->rt->fn = fn;
     p->rt->ctx = ctx;
     p->rt->swake_sensitive = false;
+    p->events.push_back(&p->rt->timer.ev);
     p->initialize = false;
     p->clocked = false;
     gsc_g.procs.push_back(p);
@@ -529,6 +531,22 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         return;
     }
     next_trigger(wake_in(n, "gsc_next_trigger_cycles")->ev);
+}
+
+extern "C" void gsc_run_within(uint64_t n)
+{
+    need_process("gsc_run_within");
+    if (n == 0)
+        gsc_fatal("gsc_run_within: n must be at least 1");
+    if (n == 1) {
+        gsc_next_trigger_cycles(1); /* the shared next-cycle event (see gsc.h) */
+        return;
+    }
+    gsc_proc_rt *rt = gsc_g.cur;
+    int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
+    extend_horizon(target);
+    rt->timer.due = target;
+    cal_insert(&rt->timer, target);
 }
 
 extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)

@@ -200,6 +200,13 @@ void gsc_next_trigger_event(gsc_event *e);
 void gsc_next_trigger_cycles(uint64_t n);
 /* n cycles from now or the event, whichever is first. */
 void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n);
+/* From inside a running process: run again n cycles from now (n >= 1) at the latest. Unlike the
+ * next_trigger calls above, the static sensitivity stays: a put, get or event wakes the process
+ * earlier, and every activation cancels the pending one (each run says again when it needs the next).
+ * What a block uses to sleep until its next due work while its inputs can still arrive. (n = 1 waits
+ * on the kernel's shared next-cycle event, with next_trigger: only a delta notification in the same
+ * cycle, gsc_event_notify(e, 0), would be missed, and no block makes one.) */
+void gsc_run_within(uint64_t n);
 
 /* ---------------------------------------------------------------------------------------------
  * Events

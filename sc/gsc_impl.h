@@ -57,6 +57,7 @@ struct gsc_proc_rt {
     void *ctx;
     gsc_event wake;
     gsc_event swake;
+    gsc_event timer; /* gsc_run_within: statically sensitive; each activation cancels it */
     bool swake_sensitive; /* swake is in the process's static sensitivity */
 };
 

@@ -135,7 +135,7 @@ static void cta_dispatch_run(void *self)
     d->tr_next = d->next;
     d->tr_completed = d->completed;
     if (placed && d->next < d->total)
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
 }
 
 static void cta_dispatch_elaborate(void *self)

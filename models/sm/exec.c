@@ -350,14 +350,14 @@ static void exec_run(void *self)
     bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !ring_empty(&e->releases) ||
                 bankmap_queues_pending(e->banks) > 0;
     if (busy) {
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
         return;
     }
     uint64_t next = PIPE_NONE;
     for (unsigned p = 0; p < e->n_pipes; p++)
         next = MIN(next, pipe_next_completion(e->pipes[p]));
     if (next != PIPE_NONE)
-        gsc_next_trigger_cycles(next > now ? next - now : 1);
+        gsc_run_within(next > now ? next - now : 1);
 }
 
 static void exec_elaborate(void *self)

@@ -255,9 +255,9 @@ static void fetch_run(void *self)
     for (uint64_t m = f->eligible & f->missing; m && !any; m &= m - 1)
         any = f->w[__builtin_ctzll(m)].miss_until <= now + 1;
     if (any)
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
     else if (next_fill != UINT64_MAX)
-        gsc_next_trigger_cycles(next_fill - now);
+        gsc_run_within(next_fill - now);
 }
 
 static void fetch_elaborate(void *self)

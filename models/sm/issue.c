@@ -676,7 +676,7 @@ static void issue_run(void *self)
     bool pending =
         s->pending_release || !ring_empty(&s->redirects) || !ring_empty(&s->credits) || !ring_empty(&s->done);
     if (issued || pending || s->refused)
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
     /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity); a check or
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }

@@ -455,12 +455,12 @@ static void ldst_run(void *self)
     bool work = (l->cur && !blocked) || !ring_empty(&l->reqs) || !ring_empty(&l->releases) ||
                 (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
     } else if (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN))) {
-        gsc_next_trigger_cycles(l->busy_until - now);
+        gsc_run_within(l->busy_until - now);
     } else if (l->n_ready) {
         uint64_t c = l->ready[0].cycle;
-        gsc_next_trigger_cycles(c > now ? c - now : 1);
+        gsc_run_within(c > now ? c - now : 1);
     }
     /* else: sleep until an instruction or a response arrives */
 }

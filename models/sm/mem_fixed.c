@@ -109,7 +109,7 @@ static void mem_fixed_run(void *self)
     m->tr_pending = ring_len(&m->pending);
     if (!ring_empty(&m->pending)) {
         mf_item *it = ring_peek(&m->pending);
-        gsc_next_trigger_cycles(it->due > now ? it->due - now : 1);
+        gsc_run_within(it->due > now ? it->due - now : 1);
     }
 }
 

@@ -106,6 +106,27 @@ static void test_mem_fixed(void)
     harness_free(h);
 }
 
+/* ---- mem_fixed: a request that arrives while an earlier one is in flight starts on arrival ---- */
+static void test_mem_fixed_overlap(void)
+{
+    const char *set[] = {"latency=50", "bytes_per_cycle=32", NULL};
+    harness *h = harness_new(&mem_fixed_desc, make_mem, set, NULL);
+    uint64_t a = fmem_alloc(env_get()->mem, 256);
+    mem_req_t q = {.addr = a, .id = 7, .bytes = 128, .kind = MEM_READ};
+    harness_push(h, "req", &q); /* put in cycle 0: seen at 1, due 51, got at 52 */
+    for (unsigned i = 0; i < 10; i++)
+        harness_step(h);
+    q.id = 9;
+    q.addr = a + 128;
+    harness_push(h, "req", &q); /* put in cycle 10: seen at 11 (the data path is free since 5), due 61 */
+    mem_resp_t r;
+    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 52);
+    g_assert_cmpuint(r.id, ==, 7);
+    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 62);
+    g_assert_cmpuint(r.id, ==, 9);
+    harness_free(h);
+}
+
 /* ---- mem_fixed: an atomic with lanes is performed on arrival, old values in the response ---- */
 static void test_mem_fixed_atomic(void)
 {
@@ -695,6 +716,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/sm/mem_fixed/latency_bandwidth", test_mem_fixed);
     harness_test_add("/sm/mem_fixed/atomic", test_mem_fixed_atomic);
+    harness_test_add("/sm/mem_fixed/overlap", test_mem_fixed_overlap);
     harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
     harness_test_add("/sm/exec/read_report", test_exec_read_report);
     harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
