@@ -168,7 +168,9 @@ extern "C" void gsc_reset(void)
  * Time
  * ------------------------------------------------------------------------------------------- */
 
-extern "C" uint64_t gsc_cycle(void)
+gsc_hot_state gsc_hot;
+
+extern "C" uint64_t gsc_cycle_slow(void)
 {
     return gsc_now_cycle();
 }
@@ -396,7 +398,10 @@ struct trampoline {
         gsc_g.activations++;
         gsc_g.cur = rt;
         rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
+        gsc_hot.cycle = gsc_now_cycle();
+        gsc_hot.in_process = true;
         rt->fn(rt->ctx);
+        gsc_hot.in_process = false;
     }
 };
 /* The calendar's ticker. */

@@ -134,7 +134,18 @@ void gsc_stop(void);
 bool gsc_stopped(void);
 /* The current cycle of the core clock (0 during elaboration; between runs, the next cycle to
  * execute). Cheap: meant for the hot path. */
-uint64_t gsc_cycle(void);
+uint64_t gsc_cycle_slow(void);
+/* What the inline queries below read; sc/ keeps it, nothing else may write it. Inside a process
+ * activation `cycle` is the current cycle (set by the process's trampoline). */
+typedef struct {
+    bool in_process;
+    uint64_t cycle;
+} gsc_hot_state;
+extern gsc_hot_state gsc_hot;
+static inline uint64_t gsc_cycle(void)
+{
+    return gsc_hot.in_process ? gsc_hot.cycle : gsc_cycle_slow();
+}
 /* The current simulated time in picoseconds (the kernel resolution is 1 ps). Cycle k is at time
  * k * period; between runs the time is just below the next cycle's. */
 uint64_t gsc_time_ps(void);
@@ -240,9 +251,35 @@ const char *gsc_latch_name(const gsc_latch *l);
 
 /* A bounded FIFO of `depth` items of `type`. */
 gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth);
-bool gsc_fifo_can_put(const gsc_fifo *f);
+/* The first members of every FIFO, read by the inline queries below; sc/ keeps them, nothing else
+ * may write them. */
+typedef struct {
+    int64_t *stamps;  /* the put cycle of each ring slot */
+    unsigned head, n; /* n: the occupancy */
+    unsigned depth;
+    unsigned freed_n; /* slots freed by gets in cycle freed_at */
+    int64_t freed_at;
+} gsc_fifo_hdr;
+bool gsc_fifo_can_put_slow(const gsc_fifo *f);
+bool gsc_fifo_can_get_slow(const gsc_fifo *f);
+/* Room for a put in this cycle (slots freed by gets in this cycle count from the next). Inline for
+ * the common answer; the rest (which also notes a refusal for room listeners) is out of line. */
+static inline bool gsc_fifo_can_put(const gsc_fifo *f)
+{
+    const gsc_fifo_hdr *h = (const gsc_fifo_hdr *)(const void *)f;
+    return h->n + h->freed_n < h->depth || gsc_fifo_can_put_slow(f);
+}
 void gsc_fifo_put(gsc_fifo *f, const void *item); /* gsc_fatal if !can_put (a model bug) */
-bool gsc_fifo_can_get(const gsc_fifo *f);
+/* An item put in an earlier cycle is there. Inline: polling FIFOs, most of them empty, costs no call. */
+static inline bool gsc_fifo_can_get(const gsc_fifo *f)
+{
+    const gsc_fifo_hdr *h = (const gsc_fifo_hdr *)(const void *)f;
+    if (!h->n)
+        return false;
+    if (gsc_hot.in_process)
+        return h->stamps[h->head] < (int64_t)gsc_hot.cycle;
+    return gsc_fifo_can_get_slow(f);
+}
 const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get */
 void gsc_fifo_get(gsc_fifo *f, void *item_out); /* item_out may be NULL; gsc_fatal if !can_get */
 unsigned gsc_fifo_occupancy(const gsc_fifo *f); /* items stored (including those put this cycle) */

@@ -122,6 +122,8 @@ extern "C" const char *gsc_latch_name(const gsc_latch *l)
 extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, unsigned depth)
 {
     gsc_fifo *f = new gsc_fifo;
+    /* gsc.h's inline queries read the base through the handle itself */
+    g_assert((const void *)static_cast<gsc_fifo_hdr *>(f) == (const void *)f);
     f->name = gsc_new_name("gsc_fifo_new", m, name);
     need_elab("gsc_fifo_new", f->name);
     if (!type || type->size == 0)
@@ -167,7 +169,7 @@ static void fifo_refused(const gsc_fifo *f, int64_t now)
         f->refused = true;
 }
 
-extern "C" bool gsc_fifo_can_put(const gsc_fifo *f)
+extern "C" bool gsc_fifo_can_put_slow(const gsc_fifo *f)
 {
     int64_t now = gsc_write_cycle();
     if (f->n + fifo_freed(f, now) < f->depth)
@@ -196,7 +198,7 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
         gsc_wake(f->on_put, now + 1);
 }
 
-extern "C" bool gsc_fifo_can_get(const gsc_fifo *f)
+extern "C" bool gsc_fifo_can_get_slow(const gsc_fifo *f)
 {
     return f->n > 0 && f->stamps[f->head] < (int64_t)gsc_now_cycle();
 }

@@ -97,16 +97,13 @@ struct gsc_fifo_trace {
     int64_t put_shown; /* the cycle the strobe is high for */
 };
 
-struct gsc_fifo {
+/* The ring's state (stamps, head, n, depth, freed_n, freed_at) is the C-visible base gsc_fifo_hdr
+ * (sc/gsc.h), at offset 0, read by the inline queries; n is traced directly as <fifo>.occupancy. */
+struct gsc_fifo : gsc_fifo_hdr {
     std::string name;
     const gsc_type *type;
     size_t size, stride;
-    unsigned depth;
     unsigned char *items;           /* ring of depth items */
-    int64_t *stamps;                /* put cycle of each ring slot */
-    unsigned head, n;               /* n: the occupancy (traced directly as <fifo>.occupancy) */
-    int64_t freed_at;               /* the cycle freed_n refers to */
-    unsigned freed_n;               /* slots freed by gets in cycle freed_at */
     gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
     gsc_listeners *on_room;         /* woken when room appears after a refused can_put (NULL: nobody) */
     mutable bool refused;           /* can_put answered false and no get has made room since */
