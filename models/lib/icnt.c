@@ -54,13 +54,6 @@ unsigned icnt_packet_cycles(const icnt_config *c, unsigned bytes)
     return (flits + c->flits_per_cycle - 1) / c->flits_per_cycle;
 }
 
-/* Drops injection records that finished by `cycle`. */
-static void retire_injected(ring *q, uint64_t cycle)
-{
-    while (!ring_empty(q) && *(const uint64_t *)ring_peek(q) <= cycle)
-        ring_pop(q, NULL);
-}
-
 /* The records still injecting at `cycle` are the newest ones (the ends increase): the queue has
  * room when fewer than inject_depth records are kept, or the inject_depth-th newest has ended. */
 uint64_t icnt_room_at(const icnt *n, unsigned src)
@@ -81,31 +74,36 @@ bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
 uint64_t icnt_send(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned bytes, uint64_t payload)
 {
     g_assert(src < n->cfg.ports && dst < n->cfg.ports);
-    g_assert(icnt_can_send(n, src, cycle));
-    retire_injected(&n->inject[src], cycle);
+    /* drop the injection records that finished by now: the rest are busy (icnt_can_send) */
+    ring *q = &n->inject[src];
+    while (!ring_empty(q) && *(const uint64_t *)ring_peek(q) <= cycle)
+        ring_pop(q, NULL);
+    g_assert(n->cfg.inject_depth == 0 || ring_len(q) < n->cfg.inject_depth);
     unsigned s = icnt_packet_cycles(&n->cfg, bytes);
     uint64_t inject = MAX(cycle, n->src_free[src]);
-    n->src_free[src] = inject + s;
     uint64_t end = inject + s;
-    ring_push(&n->inject[src], &end);
+    n->src_free[src] = end;
+    *(uint64_t *)ring_push_slot(q) = end;
     uint64_t eject = MAX(inject + n->cfg.latency, n->dst_free[dst]);
     n->dst_free[dst] = eject + s;
-    icnt_packet p = {
-        .src = src, .dst = dst, .bytes = bytes, .payload = payload, .sent = cycle, .delivered = eject + s};
     ring *d = &n->deliver[dst];
-    g_assert(ring_empty(d) || ((const icnt_packet *)ring_at(d, ring_len(d) - 1))->delivered < p.delivered);
-    ring_push(d, &p);
+    g_assert(ring_empty(d) || ((const icnt_packet *)ring_at(d, ring_len(d) - 1))->delivered < eject + s);
+    icnt_packet *p = ring_push_slot(d);
+    *p = (icnt_packet){
+        .src = src, .dst = dst, .bytes = bytes, .payload = payload, .sent = cycle, .delivered = eject + s};
     n->in_flight++;
-    return p.delivered;
+    return eject + s;
 }
 
 bool icnt_pop(icnt *n, unsigned dst, uint64_t cycle, icnt_packet *out)
 {
     g_assert(dst < n->cfg.ports);
     ring *d = &n->deliver[dst];
-    if (ring_empty(d) || ((const icnt_packet *)ring_peek(d))->delivered > cycle)
+    const icnt_packet *p = ring_peek(d);
+    if (!p || p->delivered > cycle)
         return false;
-    ring_pop(d, out);
+    *out = *p;
+    ring_pop(d, NULL);
     n->in_flight--;
     return true;
 }

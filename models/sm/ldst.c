@@ -369,9 +369,14 @@ static void op_step_txn(ldst *l, uint64_t now)
 static void take_responses(ldst *l)
 {
     gsc_fifo *in = pf(l, LDST_MEM_RESP);
-    mem_resp_t r;
     while (gsc_fifo_can_get(in)) {
-        gsc_fifo_get(in, &r);
+        /* read in place: a read's line (the values were loaded at issue) is not needed here */
+        const mem_resp_t *rp = gsc_fifo_peek(in);
+        mem_resp_t r;
+        memcpy(&r, rp, offsetof(mem_resp_t, data));
+        if (r.kind == MEM_ATOMIC)
+            memcpy(r.atom_old, rp->atom_old, sizeof r.atom_old);
+        gsc_fifo_get(in, NULL);
         if (r.kind == MEM_READ) {
             bool cst = r.client == 2; /* a constant cache fill: the L1D is not touched */
             cache_tags *tags = cst ? l->cc : l->l1;
