@@ -141,31 +141,28 @@ static int find_way(const cache_tags *t, unsigned set, uint64_t line_addr)
     return -1;
 }
 
-/* First INVALID way, else the LRU way among VALID/MODIFIED ones; -1 if all are RESERVED. */
-static int find_victim(const cache_tags *t, unsigned set)
-{
-    int lru = -1;
-    for (unsigned w = 0; w < t->cfg.ways; w++) {
-        const cache_line *l = line_at(t, set, w);
-        if (l->state == CACHE_LINE_INVALID)
-            return (int)w;
-        if (l->state == CACHE_LINE_RESERVED)
-            continue;
-        if (lru < 0 || l->last_use < line_at(t, set, (unsigned)lru)->last_use)
-            lru = (int)w;
-    }
-    return lru;
-}
-
-/* cache_tags_probe on a known line address and set. */
+/* cache_tags_probe on a known line address and set: find_way and find_victim in one pass over the
+ * set (most probes of a streaming workload miss, and would walk it twice). */
 static cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set, unsigned *way_out)
 {
-    int w = find_way(t, set, la);
-    if (w >= 0) {
-        *way_out = (unsigned)w;
-        return line_at(t, set, (unsigned)w)->state == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
+    const cache_line *row = line_at(t, set, 0);
+    int invalid = -1, lru = -1;
+    for (unsigned w = 0; w < t->cfg.ways; w++) {
+        const cache_line *l = &row[w];
+        if (l->state == CACHE_LINE_INVALID) {
+            if (invalid < 0)
+                invalid = (int)w;
+            continue;
+        }
+        if (l->line_addr == la) {
+            *way_out = w;
+            return l->state == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
+        }
+        if (l->state != CACHE_LINE_RESERVED && (lru < 0 || l->last_use < row[lru].last_use))
+            lru = (int)w;
     }
-    w = find_victim(t, set);
+    /* the victim: the first INVALID way, else the LRU way among VALID/MODIFIED ones */
+    int w = invalid >= 0 ? invalid : lru;
     if (w < 0)
         return CACHE_RESERVATION_FAIL;
     *way_out = (unsigned)w;
