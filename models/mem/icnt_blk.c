@@ -166,10 +166,13 @@ static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
  * is still blocked (next: the cycle it gets room, if earlier). */
 static bool icnt_blk_room(icnt_blk *b, icnt *net, unsigned src, uint64_t now, uint64_t *next)
 {
-    uint64_t room = icnt_room_at(net, src);
+    /* a blocked source sends nothing, so its room cycle is the one found when it blocked */
+    uint64_t room = b->stall_since[src] == UINT64_MAX ? icnt_room_at(net, src) : b->stall_room[src];
     if (room > now) {
-        if (b->stall_since[src] == UINT64_MAX)
+        if (b->stall_since[src] == UINT64_MAX) {
             b->stall_since[src] = now;
+            b->stall_room[src] = room;
+        }
         *next = MIN(*next, room);
         return false;
     }
@@ -354,6 +357,7 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
     b->pending = g_new0(uint32_t, n_sms + n_parts);
     b->stall_since = g_new(uint64_t, n_sms + n_parts);
+    b->stall_room = g_new0(uint64_t, n_sms + n_parts);
     b->blocked_since = g_new(uint64_t, n_sms + n_parts);
     for (unsigned i = 0; i < n_sms + n_parts; i++)
         b->stall_since[i] = b->blocked_since[i] = UINT64_MAX;
@@ -382,6 +386,7 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->l2_resp);
     g_free(b->pending);
     g_free(b->stall_since);
+    g_free(b->stall_room);
     g_free(b->blocked_since);
     g_free(b->due);
     g_free(b->blocked);

@@ -61,6 +61,7 @@ typedef struct {
     /* per source: the cycle its input's head packet found the injection queue full (UINT64_MAX: not
      * blocked); the block sleeps until the queue has room (icnt_room_at) instead of retrying */
     uint64_t *stall_since;
+    uint64_t *stall_room; /* per blocked source: the cycle its injection queue has room */
     /* per node: the cycle its due packet found the output FIFO full (UINT64_MAX: not blocked) */
     uint64_t *blocked_since;
     /* Ejection visits only the nodes with a packet due: a min-heap of (delivery cycle of the node's
