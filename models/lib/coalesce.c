@@ -8,20 +8,6 @@ static unsigned part_size(const coalesce_access *a, unsigned lanes_per_part)
     return lanes_per_part == 0 || lanes_per_part > a->lanes ? a->lanes : lanes_per_part;
 }
 
-/* The transaction for segment `base` among out[first..*n), created if absent. */
-static coalesce_txn *txn_for(coalesce_txn *out, unsigned first, unsigned *n, uint64_t base, unsigned segment)
-{
-    for (unsigned i = first; i < *n; i++)
-        if (out[i].addr == base)
-            return &out[i];
-    g_assert(*n < COALESCE_MAX_TXNS);
-    coalesce_txn *t = &out[(*n)++];
-    memset(t, 0, sizeof *t);
-    t->addr = base;
-    t->size = segment;
-    return t;
-}
-
 /* Sets bits [lo, hi) of a transaction's byte mask. */
 static void mask_range(coalesce_txn *t, unsigned lo, unsigned hi)
 {
@@ -33,16 +19,56 @@ static void mask_range(coalesce_txn *t, unsigned lo, unsigned hi)
     }
 }
 
-/* Sorts out[first..n) by address (few elements; addresses are distinct). */
-static void sort_by_addr(coalesce_txn *out, unsigned first, unsigned n)
+/* The transactions of one part are collected in `tmp` with an open-addressing index from segment
+ * to transaction (a scattered warp makes up to 32 of them: a linear search per lane was most of
+ * the cost), then written to `out` sorted by address. Addresses are distinct, so the result does
+ * not depend on the order of creation. */
+enum { INDEX_BITS = 7, INDEX_SIZE = 1 << INDEX_BITS }; /* at least twice COALESCE_MAX_TXNS */
+G_STATIC_ASSERT(COALESCE_MAX_TXNS < 256 && 2 * COALESCE_MAX_TXNS <= INDEX_SIZE);
+
+typedef struct {
+    coalesce_txn t[COALESCE_MAX_TXNS];
+    uint8_t index[INDEX_SIZE]; /* 0: empty; else 1 + the transaction's position in t */
+    unsigned n, last;          /* last: the transaction found or made by the previous lookup */
+} part_txns;
+
+static coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base, unsigned shift, unsigned segment)
 {
-    for (unsigned i = first + 1; i < n; i++) {
-        coalesce_txn t = out[i];
+    if (pt->n && pt->t[pt->last].addr == base) /* consecutive lanes, one segment */
+        return &pt->t[pt->last];
+    unsigned h = (unsigned)(((base >> shift) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - INDEX_BITS));
+    for (; pt->index[h]; h = (h + 1) & (INDEX_SIZE - 1))
+        if (pt->t[pt->index[h] - 1].addr == base) {
+            pt->last = pt->index[h] - 1u;
+            return &pt->t[pt->last];
+        }
+    g_assert(*budget > 0);
+    (*budget)--;
+    pt->last = pt->n++;
+    pt->index[h] = (uint8_t)(pt->last + 1);
+    coalesce_txn *t = &pt->t[pt->last];
+    *t = (coalesce_txn){.addr = base, .size = segment};
+    return t;
+}
+
+/* Writes pt's transactions to out, in address order (an insertion sort of addresses and positions,
+ * not of the 48-byte transactions). */
+static void emit_sorted(const part_txns *pt, coalesce_txn *out)
+{
+    uint64_t key[COALESCE_MAX_TXNS];
+    uint8_t at[COALESCE_MAX_TXNS];
+    for (unsigned i = 0; i < pt->n; i++) {
+        uint64_t k = pt->t[i].addr;
         unsigned j = i;
-        for (; j > first && out[j - 1].addr > t.addr; j--)
-            out[j] = out[j - 1];
-        out[j] = t;
+        for (; j > 0 && key[j - 1] > k; j--) {
+            key[j] = key[j - 1];
+            at[j] = at[j - 1];
+        }
+        key[j] = k;
+        at[j] = (uint8_t)i;
     }
+    for (unsigned i = 0; i < pt->n; i++)
+        out[i] = pt->t[at[i]];
 }
 
 unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsigned lanes_per_part,
@@ -51,22 +77,26 @@ unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsig
     g_assert(a->lanes <= COALESCE_MAX_LANES);
     g_assert(segment >= 4 && segment <= COALESCE_MAX_SEGMENT && !(segment & (segment - 1)));
     g_assert(a->size >= 1 && a->size <= 16);
-    unsigned n = 0, part = part_size(a, lanes_per_part);
+    unsigned n = 0, part = part_size(a, lanes_per_part), budget = COALESCE_MAX_TXNS;
+    unsigned shift = (unsigned)__builtin_ctz(segment);
     uint64_t seg_mask = ~(uint64_t)(segment - 1);
+    part_txns pt;
     for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
-        unsigned first = n;
+        pt.n = pt.last = 0;
+        memset(pt.index, 0, sizeof pt.index);
         for (unsigned lane = p0; lane < p0 + part && lane < a->lanes; lane++) {
             if (!(a->active >> lane & 1))
                 continue;
             /* the lane's bytes [lo, hi), segment by segment */
             uint64_t lo = a->addr[lane], hi = lo + a->size;
             for (uint64_t base = lo & seg_mask; base < hi; base += segment) {
-                coalesce_txn *t = txn_for(out, first, &n, base, segment);
+                coalesce_txn *t = txn_for(&pt, &budget, base, shift, segment);
                 mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));
                 t->lanes |= (uint32_t)1 << lane;
             }
         }
-        sort_by_addr(out, first, n);
+        emit_sorted(&pt, out + n);
+        n += pt.n;
     }
     return n;
 }
