@@ -281,7 +281,8 @@ static void l2_run(void *self)
     }
     l2_drain(b);
     b->rop_occupancy = (uint8_t)MIN(255u, ring_len(&b->rop));
-    b->mshr_used = (uint8_t)MIN(255u, cache_mshr_used(b->mshr));
+    unsigned mshr_used = cache_mshr_used(b->mshr); /* (not inside MIN, which would call it twice) */
+    b->mshr_used = (uint8_t)MIN(255u, mshr_used);
     b->out_queue = (uint8_t)MIN(255u, ring_len(&b->out));
     uint64_t next = UINT64_MAX;
     if (!ring_empty(&b->rop)) {

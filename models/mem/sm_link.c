@@ -203,7 +203,8 @@ static void sm_link_run(void *self)
         if (w->fly.length)
             sm_link_deliver(b, w, now);
         sm_link_take(b, w, now);
-        next = MIN(next, sm_link_next(b, w));
+        uint64_t due = sm_link_next(b, w); /* (not inside MIN, which would call it twice) */
+        next = MIN(next, due);
         waiting += w->waiting;
     }
     b->in_flight = (uint16_t)MIN(b->msgs.used, UINT16_MAX);

@@ -354,8 +354,10 @@ static void exec_run(void *self)
         return;
     }
     uint64_t next = PIPE_NONE;
-    for (unsigned p = 0; p < e->n_pipes; p++)
-        next = MIN(next, pipe_next_completion(e->pipes[p]));
+    for (unsigned p = 0; p < e->n_pipes; p++) {
+        uint64_t done = pipe_next_completion(e->pipes[p]); /* (not inside MIN: called twice) */
+        next = MIN(next, done);
+    }
     if (next != PIPE_NONE)
         gsc_run_within(next > now ? next - now : 1);
 }
