@@ -221,7 +221,7 @@ static inline void wheel_put(gsc_event *e, int64_t t)
 static inline void cal_insert(gsc_event *e, int64_t t)
 {
     /* the last cycle that started (or -1 between runs before cycle 0): entries are < base + WHEEL */
-    int64_t base = (int64_t)(gsc_now_ps() / gsc_g.period);
+    int64_t base = gsc_hot.in_process ? (int64_t)gsc_hot.cycle : (int64_t)(gsc_now_ps() / gsc_g.period);
     if (t - base < GSC_WHEEL)
         wheel_put(e, t);
     else
@@ -297,9 +297,12 @@ static void cal_tick(void)
 /* gsc_notify_at (gsc_impl.h) has extended the horizon and found no earlier pending notification. */
 void gsc_notify_at_slow(gsc_event *e, int64_t target)
 {
-    uint64_t now = gsc_now_ps();
-    uint64_t at = target > 0 ? (uint64_t)target * gsc_g.period : 0;
-    if (at <= now) {
+    bool past;
+    if (gsc_hot.in_process) /* the time is exactly the cycle's */
+        past = target <= (int64_t)gsc_hot.cycle;
+    else
+        past = (target > 0 ? (uint64_t)target * gsc_g.period : 0) <= gsc_now_ps();
+    if (past) {
         e->due = GSC_NO_CYCLE; /* a delta notification overrides a pending timed one, as in SystemC */
         e->ev.notify(SC_ZERO_TIME);
         return;

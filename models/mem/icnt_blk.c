@@ -164,7 +164,7 @@ static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
 /* A source with a packet in its input FIFO and no room in its injection queue: the stall began at
  * stall_since[src] and is counted, in cycles, when the packet is taken. Returns false if the source
  * is still blocked (next: the cycle it gets room, if earlier). */
-static bool icnt_blk_room(icnt_blk *b, icnt *net, unsigned src, uint64_t now, uint64_t *next)
+static inline bool icnt_blk_room(icnt_blk *b, icnt *net, unsigned src, uint64_t now, uint64_t *next)
 {
     /* a blocked source sends nothing, so its room cycle is the one found when it blocked */
     uint64_t room = b->stall_since[src] == UINT64_MAX ? icnt_room_at(net, src) : b->stall_room[src];
