@@ -401,6 +401,7 @@ struct trampoline {
         gsc_g.activations++;
         gsc_g.cur = rt;
         rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
+        rt->next_at = GSC_NO_CYCLE;
         gsc_hot.cycle = gsc_now_cycle();
         gsc_hot.in_process = true;
         rt->fn(rt->ctx);
@@ -535,6 +536,7 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         extend_horizon(target);
         c.next_due = target;
         cal_arm(target);
+        gsc_g.cur->next_at = target;
         next_trigger(*c.next_ev);
         return;
     }

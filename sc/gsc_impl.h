@@ -58,6 +58,10 @@ struct gsc_proc_rt {
     gsc_event wake;
     gsc_event swake;
     gsc_event timer; /* gsc_run_within: statically sensitive; each activation cancels it */
+    /* The cycle the process waits for on the shared next-cycle event (gsc_next_trigger_cycles(1)),
+     * GSC_NO_CYCLE otherwise: while it does, its static events cannot wake it, so gsc_wake skips
+     * notifying it for that cycle (the kernel would ignore the trigger). */
+    int64_t next_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
 };
 
@@ -241,7 +245,8 @@ static inline void gsc_notify_at(gsc_event *e, int64_t target)
 static inline void gsc_wake(const gsc_listeners *l, int64_t target)
 {
     for (gsc_proc_rt *p : l->procs)
-        gsc_notify_at(&p->swake, target);
+        if (p->next_at != target)
+            gsc_notify_at(&p->swake, target);
 }
 
 /* Trace side (gsc_trace.cc). */
