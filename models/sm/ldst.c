@@ -162,7 +162,9 @@ static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
 {
     const coalesce_txn *t = &op->txn[ti];
     mem_req_t *q = ring_push_slot(&l->reqs);
-    memset(q, 0, sizeof *q);
+    /* Only what the request carries needs a value (mem_req_used): the header of a read, the line of
+     * a write too, everything of an atomic. */
+    memset(q, 0, kind == MEM_ATOMIC ? sizeof *q : offsetof(mem_req_t, data));
     q->addr = t->addr;
     q->id = (uint64_t)ti << 32 | op->id; /* the transaction, for the atomics' old values */
     q->bytes = t->size;
@@ -179,8 +181,10 @@ static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
         q->mask_lo = t->byte_mask[0];
         q->mask_hi = t->size > 64 ? t->byte_mask[1] : 0;
     }
-    if (kind == MEM_WRITE)
+    if (kind == MEM_WRITE) {
         mem_line_read(l->env->mem, t->addr, t->size, q->data); /* the bytes as stored at issue */
+        memset(q->data + t->size, 0, sizeof q->data - t->size);
+    }
     if (kind == MEM_ATOMIC) { /* the lanes the memory side performs (the others were done at issue) */
         const issued_t *it = &op->it;
         q->atom.lanes = t->lanes & it->atom_lanes;
