@@ -644,7 +644,7 @@ static void account_sleep(issue *s, uint64_t now)
                 r = s->sched[si].n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
             blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + r, gap);
         }
-        blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, gap * s->last_busy);
+        blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, gap * s->last_ctas);
     }
 }
 
@@ -670,7 +670,7 @@ static void issue_run(void *self)
         sched_cycle(s, si, now);
     flush_outputs(s);
     blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, MAX(ctas_before, s->n_ctas));
-    s->last_busy = s->n_ctas;
+    s->last_ctas = s->n_ctas;
     s->last_cycle = now;
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
     bool pending =

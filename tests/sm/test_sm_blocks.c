@@ -477,6 +477,28 @@ static void test_issue_cta(void)
     harness_free(h);
 }
 
+/* cta_cycles counts the resident CTAs in every cycle, the cycles the block sleeps through too. Two
+ * CTAs arrive in cycle 1 (the driver puts them in 0); the block then sleeps until a decoded
+ * instruction the driver puts in cycle 21 wakes it in 22: 2 CTAs x cycles 1..22. (The slept cycles
+ * were counted through a bool: as 1 CTA.) */
+static void test_issue_cta_cycles(void)
+{
+    harness *h = harness_new(&issue_desc, make_issue, NULL, NULL);
+    cta_launch_t c0 = {.slot = 0, .first_warp = 0, .warps = 1, .threads = 32};
+    cta_launch_t c1 = {.slot = 1, .first_warp = 1, .warps = 1, .threads = 32};
+    harness_push(h, "cta_launch", &c0);
+    harness_push(h, "cta_launch", &c1);
+    redirect_t rd;
+    g_assert_cmpuint(pop_cycle(h, "redirect", &rd, 10), ==, 2);
+    while (harness_step(h) < 20)
+        ;
+    decoded_t d0 = issue_decoded(&rd, 0, -1, 1);
+    harness_push(h, "decoded", &d0);
+    g_assert_cmpuint(harness_run(h, 2), ==, 22);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), ISSUE_STAT_CTA_CYCLES), ==, 2 * 22);
+    harness_free(h);
+}
+
 /* Source reservations hold a write to a register until its reader reports the read; the watchdog's
  * dump names the pending read. */
 static void test_issue_source_reservations(void)
@@ -726,6 +748,7 @@ int main(int argc, char **argv)
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
     harness_test_add("/sm/issue/cta_and_scoreboard", test_issue_cta);
     harness_test_add("/sm/issue/source_reservations", test_issue_source_reservations);
+    harness_test_add("/sm/issue/cta_cycles", test_issue_cta_cycles);
     harness_test_add("/sm/issue/check_refuses_5_cycles", test_issue_check_refuses);
     harness_test_add("/sm/issue/veto_refuses_5_cycles", test_issue_veto_refuses);
     harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
