@@ -205,6 +205,46 @@ static inline void cal_arm(int64_t t)
     c.tick_ev->notify(delay == gsc_g.period ? c.one_cycle : sc_time::from_value(delay));
 }
 
+static void cal_flush(void);
+
+/* The calendar's primitive channel: its update phase arms the ticker (cal_want). */
+struct gsc_cal_chan : public sc_prim_channel {
+    gsc_cal_chan() : sc_prim_channel(sc_gen_unique_name("gsc_calendar")) {}
+    void poke()
+    {
+        request_update();
+    }
+    void update() override
+    {
+        cal_flush();
+    }
+};
+
+/* A cycle the ticker must run at: armed now outside a run (elaboration, a harness between runs);
+ * inside one, remembered and armed in this delta cycle's update phase (gsc_cal_chan::update). */
+static inline void cal_want(int64_t t)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (!gsc_g.in_run) {
+        cal_arm(t);
+        return;
+    }
+    if (t >= c.tick_due || t >= c.want)
+        return;
+    if (c.want == GSC_NO_CYCLE)
+        c.chan->poke();
+    c.want = t;
+}
+
+static void cal_flush(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    int64_t t = c.want;
+    c.want = GSC_NO_CYCLE;
+    if (t != GSC_NO_CYCLE)
+        cal_arm(t);
+}
+
 static inline void wheel_put(gsc_event *e, int64_t t)
 {
     gsc_calendar &c = gsc_g.cal;
@@ -226,7 +266,7 @@ static inline void cal_insert(gsc_event *e, int64_t t)
         wheel_put(e, t);
     else
         gsc_g.cal.far.push(gsc_cal_entry(t, e));
-    cal_arm(t);
+    cal_want(t);
 }
 
 /* The first cycle after `after` with a non-empty bucket, or GSC_NO_CYCLE. The wheel holds cycles
@@ -263,14 +303,12 @@ static void cal_tick(void)
     }
     unsigned b = (unsigned)now & (GSC_WHEEL - 1);
     std::vector<gsc_event *> &q = c.bucket[b];
-    bool fired = false;
     if (!q.empty()) {
         for (gsc_event *e : q) {
             if (e->due != now)
                 continue; /* stale: re-targeted, cancelled or fired earlier */
             e->due = GSC_NO_CYCLE;
             e->ev.notify(); /* immediate: its processes run in this evaluation phase */
-            fired = true;
         }
         q.clear();
         c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
@@ -281,17 +319,17 @@ static void cal_tick(void)
     if (c.next_due == now) {
         c.next_due = GSC_NO_CYCLE;
         c.next_ev->notify();
-        fired = true;
     }
-    /* Processes that run in this cycle mostly schedule something for the next one (a FIFO put, a
-     * one-cycle sleep): arming the ticker for it now saves moving a later tick earlier once they
-     * do (a cancellation and a second insertion in the kernel's queue); when they do not, the next
-     * cycle's tick finds its bucket empty and arms for the real next entry. */
-    int64_t next = gsc_g.n_clocked || fired ? now + 1 : wheel_next(now);
+    /* The next entry already known. If it is the next cycle, nothing can come earlier: arm now
+     * (the processes' own requests for it then cost a comparison). Otherwise what the processes of
+     * this cycle add is merged in the update phase (cal_want), where the ticker is armed once. */
+    int64_t next = gsc_g.n_clocked ? now + 1 : wheel_next(now);
     if (!c.far.empty() && c.far.top().first < next)
         next = c.far.top().first;
-    if (next != GSC_NO_CYCLE)
+    if (next == now + 1)
         cal_arm(next);
+    else if (next != GSC_NO_CYCLE)
+        cal_want(next);
 }
 
 /* gsc_notify_at (gsc_impl.h) has extended the horizon and found no earlier pending notification. */
@@ -379,6 +417,7 @@ extern "C" gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps)
     gsc_g.cal.edge_ev = new sc_event();
     gsc_g.cal.next_ev = new sc_event();
     gsc_g.cal.one_cycle = sc_time::from_value(period_ps);
+    gsc_g.cal.chan = new gsc_cal_chan();
     return c;
 }
 
@@ -535,7 +574,7 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         int64_t target = (int64_t)gsc_now_cycle() + 1;
         extend_horizon(target);
         c.next_due = target;
-        cal_arm(target);
+        cal_want(target);
         gsc_g.cur->next_at = target;
         next_trigger(*c.next_ev);
         return;
@@ -731,6 +770,7 @@ static void run_until(uint64_t target)
         gsc_fatal("SystemC: unknown C++ exception escaped the kernel");
     }
     gsc_g.in_run = false;
+    cal_flush(); /* (every evaluation phase ends with an update phase: normally nothing is left) */
 }
 
 /* Run cycles up to `target` (exclusive), pausing at trace window boundaries; stops early on

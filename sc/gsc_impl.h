@@ -154,6 +154,12 @@ struct gsc_calendar {
     unsigned n_buckets = 0; /* non-empty buckets */
     std::priority_queue<gsc_cal_entry, std::vector<gsc_cal_entry>, std::greater<gsc_cal_entry>> far;
     int64_t tick_due = GSC_NO_CYCLE; /* the cycle the ticker's kernel event is pending for */
+    /* Inside a run the ticker is armed once per delta cycle, in the update phase, for the earliest
+     * cycle anything asked for during the evaluation (`want`): arming at each insertion meant either
+     * guessing the next cycle (a tick with nothing to do when the guess was wrong) or moving the
+     * kernel's timed notification earlier again and again. */
+    int64_t want = GSC_NO_CYCLE;
+    struct gsc_cal_chan *chan = nullptr; /* the primitive channel whose update() arms it */
     sc_core::sc_event *tick_ev = nullptr;
     sc_core::sc_event *edge_ev = nullptr; /* the rising edge: what clocked processes are sensitive to */
     /* gsc_next_trigger_cycles(1): the processes that wait for the next cycle all wait on next_ev,
