@@ -119,10 +119,8 @@ const fmem_region *fmem_find(fmem *m, uint64_t addr)
 
 uint8_t *fmem_translate(fmem *m, uint64_t addr, uint64_t len, bool write)
 {
-    const fmem_region *r = fmem_find(m, addr);
-    if (!r || len > r->size - (addr - r->base) || (write && r->readonly))
-        return NULL;
-    return r->data + (addr - r->base);
+    fmem_cache c = {0}; /* empty: the lookup is fmem_find's */
+    return fmem_translate_cached(m, &c, addr, len, write);
 }
 
 /* Host copies may span adjacent regions only if they are contiguous; in practice one region. */

@@ -59,6 +59,30 @@ unsigned fmem_n_regions(const fmem *m);
 /* Bytes mapped in total. */
 uint64_t fmem_mapped_bytes(const fmem *m);
 
+/* A caller's own one-region cache for fmem_translate_cached: the bounds, data and writability of
+ * the last region it hit, copied (a region never changes or goes away before fmem_free, so a copy
+ * stays valid while the image lives). Zero-initialised: empty. A per-lane loop keeps one so that
+ * the lanes after the first skip fmem_find and its call. */
+typedef struct {
+    uint64_t base, size;
+    uint8_t *data;
+    bool readonly;
+} fmem_cache;
+
+/* fmem_translate, with `c` tried first and refilled on a miss (same result). */
+static inline uint8_t *fmem_translate_cached(fmem *m, fmem_cache *c, uint64_t addr, uint64_t len, bool write)
+{
+    if (G_UNLIKELY(addr - c->base >= c->size)) {
+        const fmem_region *r = fmem_find(m, addr);
+        if (!r)
+            return NULL;
+        *c = (fmem_cache){.base = r->base, .size = r->size, .data = r->data, .readonly = r->readonly};
+    }
+    if (len > c->size - (addr - c->base) || (write && c->readonly))
+        return NULL;
+    return c->data + (addr - c->base);
+}
+
 /* Append to `out` why [addr, addr+len) is not accessible: "unmapped address 0x...; nearest: alloc#2
  * [0x10000100, +4096) ends 16 bytes before it". For error messages. */
 void fmem_describe_fault(fmem *m, uint64_t addr, uint64_t len, bool write, GString *out);

@@ -104,10 +104,7 @@ typedef struct {
     uint64_t local_bytes, cparam_bytes;
     uint64_t executed, budget;
     GString *err;
-    /* The last global region hit (no allocation happens during a launch, so it stays valid). */
-    uint64_t gbase, gsize;
-    uint8_t *gdata;
-    bool greadonly;
+    fmem_cache gcache; /* the last global region hit */
     GRand *rng; /* shuffled schedule, or NULL */
     /* The shared-memory race check: per 4-byte word of shared memory, who touched it in the current
      * barrier interval (epoch). */
@@ -541,15 +538,7 @@ static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space sp
                    : NULL;
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
-        if (G_UNLIKELY(addr - L->gbase >= L->gsize)) {
-            const fmem_region *r = fmem_find(L->d->mem, addr);
-            if (!r)
-                return NULL;
-            L->gbase = r->base, L->gsize = r->size, L->gdata = r->data, L->greadonly = r->readonly;
-        }
-        if (len > L->gsize - (addr - L->gbase) || (write && L->greadonly))
-            return NULL;
-        return L->gdata + (addr - L->gbase);
+        return fmem_translate_cached(L->d->mem, &L->gcache, addr, len, write);
     default:
         return resolve(L, w, lane, space, addr, len, write, NULL);
     }
@@ -626,31 +615,6 @@ static inline int race_check(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, u
     return race_note(L, w, func, pc, lane, (uint64_t)(p - L->shared.data), len, write);
 }
 
-/* A loaded element as a register value. Unsigned, bit and float types of 4 or 8 bytes are the bytes
- * zero-extended, which is what ir_exec_load_value gives; the hot path skips the call for them. */
-static inline uint64_t load_elem(ir_type t, const uint8_t *p)
-{
-    switch (t) {
-    case IR_T_U32:
-    case IR_T_B32:
-    case IR_T_F32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    case IR_T_U64:
-    case IR_T_B64:
-    case IR_T_S64:
-    case IR_T_F64: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    default:
-        return ir_exec_load_value(t, p);
-    }
-}
-
 static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_instr *in, const dinstr *di,
                    uint32_t active)
 {
@@ -678,7 +642,7 @@ static int exec_ld(flaunch *L, fwarp *w, uint32_t func, uint32_t pc, const ir_in
             return 1;
         for (unsigned e = 0; e < nv; e++)
             if (slots[e])
-                slots[e][l] = load_elem((ir_type)in->type, p + e * es) & vm[e];
+                slots[e][l] = ir_exec_load_elem((ir_type)in->type, p + e * es) & vm[e];
     }
     return 0;
 }

@@ -15,6 +15,8 @@
 
 #include "kernels/ir.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -50,6 +52,54 @@ uint64_t ir_exec_atom(const ir_instr *in, uint64_t old, uint64_t b, uint64_t c);
  * the ld type rules), and the bytes to store from a register value. */
 uint64_t ir_exec_load_value(ir_type t, const void *bytes);
 void ir_exec_store_value(ir_type t, uint64_t value, void *bytes);
+
+/* The same two, inline for the runners' per-lane loops: where the value is the bytes as they are
+ * (4- and 8-byte types, but s32 for a load, which is sign-extended) the switch copies them without
+ * the call; the other types take it. */
+static inline uint64_t ir_exec_load_elem(ir_type t, const void *bytes)
+{
+    switch (t) {
+    case IR_T_U32:
+    case IR_T_B32:
+    case IR_T_F32: {
+        uint32_t v;
+        memcpy(&v, bytes, 4);
+        return v;
+    }
+    case IR_T_U64:
+    case IR_T_B64:
+    case IR_T_S64:
+    case IR_T_F64: {
+        uint64_t v;
+        memcpy(&v, bytes, 8);
+        return v;
+    }
+    default:
+        return ir_exec_load_value(t, bytes);
+    }
+}
+
+static inline void ir_exec_store_elem(ir_type t, uint64_t value, void *bytes)
+{
+    switch (t) {
+    case IR_T_U32:
+    case IR_T_S32:
+    case IR_T_B32:
+    case IR_T_F32: {
+        uint32_t v = (uint32_t)value;
+        memcpy(bytes, &v, 4);
+        return;
+    }
+    case IR_T_U64:
+    case IR_T_B64:
+    case IR_T_S64:
+    case IR_T_F64:
+        memcpy(bytes, &value, 8);
+        return;
+    default:
+        ir_exec_store_value(t, value, bytes);
+    }
+}
 
 /* Evaluate a comparison (setp/set/slct) on two values of type t. */
 bool ir_exec_compare(ir_cmp cmp, ir_type t, uint64_t a, uint64_t b, bool ftz);

@@ -491,45 +491,37 @@ int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args,
 uint8_t *kload_resolve(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len, bool write,
                        GString *why)
 {
-    uint8_t *p;
     if (space == IR_SPACE_NONE)
         space = kload_generic_resolve(addr, &addr);
+    fmem_cache gc = {0}; /* empty: the lookup is fmem_find's, as fmem_translate */
+    uint8_t *p = kload_resolve_cached(s, &gc, space, addr, len, write);
+    if (p || !why)
+        return p;
     switch (space) {
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
-        p = fmem_translate(s->global, addr, len, write);
-        if (!p && why)
-            fmem_describe_fault(s->global, addr, len, write, why);
-        return p;
+        fmem_describe_fault(s->global, addr, len, write, why);
+        break;
     case IR_SPACE_SHARED:
-        p = fmem_seg_ptr(&s->shared, addr, len);
-        if (!p && why)
-            g_string_append_printf(why,
-                                   "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
-                                   ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
-                                   addr, len, s->shared.size);
-        return p;
+        g_string_append_printf(why,
+                               "shared address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
+                               ") is outside the CTA's %" G_GUINT64_FORMAT " bytes of shared memory",
+                               addr, len, s->shared.size);
+        break;
     case IR_SPACE_LOCAL:
-        p = fmem_seg_ptr(&s->local, addr, len);
-        if (!p && why)
-            g_string_append_printf(why,
-                                   "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
-                                   ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
-                                   addr, len, s->local.size);
-        return p;
+        g_string_append_printf(why,
+                               "local address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT
+                               ") is outside the thread's %" G_GUINT64_FORMAT " bytes of local memory",
+                               addr, len, s->local.size);
+        break;
     case IR_SPACE_PARAM:
-        if (addr >= KLOAD_CPARAM_BASE)
-            p = fmem_seg_ptr(&s->cparam, addr - KLOAD_CPARAM_BASE, len);
-        else
-            p = write ? NULL : fmem_seg_ptr(&s->kparam, addr, len);
-        if (!p && why)
-            g_string_append_printf(
-                why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s", addr, len,
-                write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
-        return p;
+        g_string_append_printf(
+            why, "param address 0x%" G_GINT64_MODIFIER "x (+%" G_GUINT64_FORMAT ") is %s", addr, len,
+            write && addr < KLOAD_CPARAM_BASE ? "a kernel parameter (read-only)" : "out of range");
+        break;
     default:
-        if (why)
-            g_string_append_printf(why, "state space %s is not addressable", ir_space_name(space));
-        return NULL;
+        g_string_append_printf(why, "state space %s is not addressable", ir_space_name(space));
+        break;
     }
+    return NULL;
 }

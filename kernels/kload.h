@@ -97,6 +97,35 @@ typedef struct {
 uint8_t *kload_resolve(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len, bool write,
                        GString *why);
 
+/* kload_resolve without the reason, inline, with the global image looked up through the caller's
+ * region cache `gc` (fmem_translate_cached): the same pointer or NULL. For per-lane loops, which
+ * build `s` once and change only the lane's local and cparam segments; kload_resolve itself is this
+ * with an empty cache, so a NULL here is explained by calling it with `why`. Always inlined: as a
+ * call (which the compiler chose) it cost as much again. */
+static inline __attribute__((always_inline)) uint8_t *kload_resolve_cached(const kload_spaces *s,
+                                                                           fmem_cache *gc, ir_space space,
+                                                                           uint64_t addr, uint64_t len,
+                                                                           bool write)
+{
+    if (space == IR_SPACE_NONE)
+        space = kload_generic_resolve(addr, &addr);
+    switch (space) {
+    case IR_SPACE_GLOBAL:
+    case IR_SPACE_CONST:
+        return fmem_translate_cached(s->global, gc, addr, len, write);
+    case IR_SPACE_SHARED:
+        return fmem_seg_ptr(&s->shared, addr, len);
+    case IR_SPACE_LOCAL:
+        return fmem_seg_ptr(&s->local, addr, len);
+    case IR_SPACE_PARAM:
+        if (addr >= KLOAD_CPARAM_BASE)
+            return fmem_seg_ptr(&s->cparam, addr - KLOAD_CPARAM_BASE, len);
+        return write ? NULL : fmem_seg_ptr(&s->kparam, addr, len);
+    default:
+        return NULL;
+    }
+}
+
 /* What a symbol is, for address computation. */
 typedef enum {
     KLOAD_SYM_GLOBAL,     /* address = KLOAD_GLOBALS_BASE + offset */

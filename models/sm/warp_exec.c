@@ -463,26 +463,52 @@ static uint32_t pred_mask(const wx_run *r, uint32_t reg, bool neg, uint32_t mask
     return out;
 }
 
-static uint64_t lane_addr(const wx_run *r, const ir_operand *m, uint32_t lane)
+/* What the lanes of one memory instruction see, built once per instruction (mem_lanes): the
+ * address operand (base register row, or none, and the constant part), the thread's spaces, whose
+ * local and cparam segments (the only per-lane ones) mem_lane_segs points at a lane's, and the
+ * global region the last lane hit. */
+typedef struct {
+    const uint64_t *base; /* the address's base register, NULL: none */
+    uint64_t off;         /* its offset, plus the base symbol's address */
+    kload_spaces s;
+    uint8_t *local0, *cparam0; /* lane 0's local and cparam segments */
+    fmem_cache gc;
+} wx_mem;
+
+static void mem_lanes(const wx_run *r, const ir_operand *m, wx_mem *wm)
 {
-    uint64_t a = (uint64_t)m->u.mem.offset;
+    const sm_env *env = r->x->env;
+    wm->base = NULL;
+    wm->off = (uint64_t)m->u.mem.offset;
     if (m->u.mem.base_reg != IR_NONE)
-        a += reg_slot(r, m->u.mem.base_reg)[lane];
+        wm->base = reg_slot(r, m->u.mem.base_reg);
     else if (m->u.mem.base_sym != IR_NONE)
-        a += kload_sym_address(r->x->env->k, r->x->env->launch.entry, m->u.mem.base_sym);
-    return a;
+        wm->off += kload_sym_address(env->k, env->launch.entry, m->u.mem.base_sym);
+    wm->local0 = r->w->local;
+    wm->cparam0 = r->w->cparam;
+    wm->s = (kload_spaces){
+        .global = env->mem,
+        .shared = r->x->ctas[r->w->cta].shared,
+        .local = {.data = wm->local0, .size = env->k->local_bytes},
+        .cparam = {.data = wm->cparam0, .size = env->k->cparam_bytes},
+        .kparam = {.data = env->launch.kparam, .size = env->launch.kparam_bytes},
+    };
+    wm->gc = (fmem_cache){0};
 }
 
-/* One lane's host pointer (checked: alignment, bounds, writability); records the lane's resolved
- * space and address for the timing model. */
-static uint8_t *lane_access(wx_run *r, wx_info *info, uint32_t lane, uint64_t addr, uint64_t len, bool write)
+static inline void mem_lane_segs(wx_mem *wm, uint32_t lane)
 {
-    const ir_instr *in = r->in;
-    ir_space space = (ir_space)in->space;
-    uint64_t sa = addr;
-    ir_space rs = space == IR_SPACE_NONE ? kload_generic_resolve(addr, &sa) : space;
-    info->lane_space[lane] = (uint8_t)rs;
-    info->addr[lane] = sa;
+    wm->s.local.data = wm->local0 + lane * wm->s.local.size;
+    wm->s.cparam.data = wm->cparam0 + lane * wm->s.cparam.size;
+}
+
+/* What lane_access's fast path refused, checked as ever: a misaligned access, else kload_resolve
+ * with the reason, reported. Its answer is NULL but for a 0-byte access (which no instruction makes)
+ * at a nonzero address, which the fast path's alignment test sends here too. */
+static G_GNUC_NO_INLINE uint8_t *lane_access_slow(wx_run *r, wx_mem *wm, uint32_t lane, uint64_t addr,
+                                                  uint64_t len, bool write)
+{
+    ir_space space = (ir_space)r->in->space;
     const char *label = space == IR_SPACE_NONE ? "generic" : ir_space_name(space);
     if (len > 1 && (addr & (len - 1)) != 0) {
         fail(r, (int)lane,
@@ -490,22 +516,37 @@ static uint8_t *lane_access(wx_run *r, wx_info *info, uint32_t lane, uint64_t ad
              write ? "store" : "load", len, addr);
         return NULL;
     }
-    const sm_env *env = r->x->env;
-    kload_spaces s = {
-        .global = env->mem,
-        .shared = r->x->ctas[r->w->cta].shared,
-        .local = {.data = r->w->local + lane * env->k->local_bytes, .size = env->k->local_bytes},
-        .cparam = {.data = r->w->cparam + lane * env->k->cparam_bytes, .size = env->k->cparam_bytes},
-        .kparam = {.data = env->launch.kparam, .size = env->launch.kparam_bytes},
-    };
-    uint8_t *p = kload_resolve(&s, space, addr, len, write, NULL);
-    if (p)
-        return p;
+    mem_lane_segs(wm, lane);
     GString *why = g_string_new(NULL);
-    kload_resolve(&s, space, addr, len, write, why);
-    fail(r, (int)lane, "invalid %s %s: %s", label, write ? "store" : "load", why->str);
+    uint8_t *p = kload_resolve(&wm->s, space, addr, len, write, why);
+    if (!p)
+        fail(r, (int)lane, "invalid %s %s: %s", label, write ? "store" : "load", why->str);
     g_string_free(why, TRUE);
-    return NULL;
+    return p;
+}
+
+/* One lane's host pointer (checked: alignment, bounds, writability); records the lane's resolved
+ * space and address for the timing model. The fast path is kload_resolve_cached on the space
+ * already resolved; anything it refuses goes the slow way, which reports the failure. Inlined into
+ * the lane loops of ld, st and atom: the call cost as much as the fast path. */
+static inline __attribute__((always_inline)) uint8_t *lane_access(wx_run *r, wx_mem *wm, wx_info *info,
+                                                                  uint32_t lane, uint64_t len, bool write)
+{
+    uint64_t addr = wm->off + (wm->base ? wm->base[lane] : 0);
+    ir_space space = (ir_space)r->in->space;
+    uint64_t sa = addr;
+    ir_space rs = space == IR_SPACE_NONE ? kload_generic_resolve(addr, &sa) : space;
+    info->lane_space[lane] = (uint8_t)rs;
+    info->addr[lane] = sa;
+    uint8_t *p = NULL;
+    if (G_LIKELY((addr & (len - 1)) == 0)) { /* aligned (any address for len 1) */
+        if (rs == IR_SPACE_LOCAL || rs == IR_SPACE_PARAM)
+            mem_lane_segs(wm, lane);
+        p = kload_resolve_cached(&wm->s, &wm->gc, rs, sa, len, write);
+    }
+    if (G_LIKELY(p != NULL))
+        return p;
+    return lane_access_slow(r, wm, lane, addr, len, write);
 }
 
 static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
@@ -517,35 +558,47 @@ static int exec_ld(wx_run *r, wx_info *info, uint32_t active)
     if (es == 0 || es > 8)
         return fail(r, -1, "unsupported load type .%s", ir_type_name(in->type));
     info->bytes = (uint8_t)(es * nv);
-    wx_pload pl = {.seq = r->seq, .type = in->type, .nv = (uint8_t)nv, .es = (uint8_t)es};
+    /* The pending load is filled in place at the end of the warp's list (no copy of it, and of ptr[]
+     * only the lanes of mask are written) and dropped again if no lane is left for later. */
+    GArray *pls = r->w->ploads;
+    guint n_pls = pls->len;
+    g_array_set_size(pls, n_pls + 1);
+    wx_pload *pl = &g_array_index(pls, wx_pload, n_pls);
+    pl->seq = r->seq;
+    pl->type = in->type;
+    pl->nv = (uint8_t)nv;
+    pl->es = (uint8_t)es;
     for (unsigned e = 0; e < nv; e++) {
         uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
-        pl.slot[e] = reg == IR_NONE ? IR_NONE : r->x->env->k->funcs[r->func].reg_base + reg;
-        pl.vmask[e] = reg == IR_NONE ? 0 : reg_mask(r, reg);
+        pl->slot[e] = reg == IR_NONE ? IR_NONE : r->x->env->k->funcs[r->func].reg_base + reg;
+        pl->vmask[e] = reg == IR_NONE ? 0 : reg_mask(r, reg);
     }
-    uint32_t mask = active;
+    wx_mem wm;
+    mem_lanes(r, m, &wm);
+    uint32_t mask = active, defer = 0;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        const uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es * nv, false);
-        if (!p)
+        const uint8_t *p = lane_access(r, &wm, info, l, es * nv, false);
+        if (!p) {
+            g_array_set_size(pls, n_pls);
             return 1;
+        }
         uint8_t sp = info->lane_space[l];
         if (sp == IR_SPACE_GLOBAL || sp == IR_SPACE_LOCAL || sp == IR_SPACE_CONST) {
-            pl.mask |= UINT32_C(1) << l; /* read when the data returns */
-            pl.ptr[l] = p;
+            defer |= UINT32_C(1) << l; /* read when the data returns */
+            pl->ptr[l] = p;
             continue;
         }
         for (unsigned e = 0; e < nv; e++) {
             uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
             if (reg != IR_NONE)
-                reg_slot(r, reg)[l] = ir_exec_load_value((ir_type)in->type, p + e * es) & reg_mask(r, reg);
+                reg_slot(r, reg)[l] = ir_exec_load_elem((ir_type)in->type, p + e * es) & reg_mask(r, reg);
         }
     }
-    if (pl.mask) {
-        g_array_append_val(r->w->ploads, pl);
-        info->load_defer = pl.mask;
-    }
+    pl->mask = info->load_defer = defer;
+    if (!defer)
+        g_array_set_size(pls, n_pls);
     return 0;
 }
 
@@ -568,16 +621,18 @@ bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle)
         const wx_pload *pl = &g_array_index(w->ploads, wx_pload, i);
         if (pl->seq != seq)
             continue;
-        for (uint32_t m = pl->mask; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            for (unsigned e = 0; e < pl->nv; e++)
-                if (pl->slot[e] != IR_NONE)
-                    w->regs[(uint64_t)pl->slot[e] * IR_WARP_SIZE + l] =
-                        ir_exec_load_value((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+        for (unsigned e = 0; e < pl->nv; e++) {
+            if (pl->slot[e] == IR_NONE)
+                continue;
+            uint64_t *row = &w->regs[(uint64_t)pl->slot[e] * IR_WARP_SIZE];
+            for (uint32_t m = pl->mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                row[l] = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+            }
         }
         if (G_UNLIKELY(x->hooked))
             complete_load_hooks(x, warp, pl, cycle);
-        g_array_remove_index(w->ploads, i);
+        g_array_remove_index_fast(w->ploads, i); /* the list's order does not matter: seq is unique */
         return true;
     }
     return false;
@@ -610,11 +665,13 @@ static int exec_st(wx_run *r, wx_info *info, uint32_t active, bool mem_in_dst)
         nv = 1;
     }
     info->bytes = (uint8_t)(es * nv);
+    wx_mem wm;
+    mem_lanes(r, m, &wm);
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es * nv, true);
+        uint8_t *p = lane_access(r, &wm, info, l, es * nv, true);
         if (!p)
             return 1;
         if (info->lane_space[l] == IR_SPACE_GLOBAL && es * nv <= WX_STORE_MAX) {
@@ -622,7 +679,7 @@ static int exec_st(wx_run *r, wx_info *info, uint32_t active, bool mem_in_dst)
             info->store_defer |= UINT32_C(1) << l;
         }
         for (unsigned e = 0; e < nv; e++)
-            ir_exec_store_value((ir_type)in->type, special ? sv.v[l] : store_elem(r, v, e, l), p + e * es);
+            ir_exec_store_elem((ir_type)in->type, special ? sv.v[l] : store_elem(r, v, e, l), p + e * es);
     }
     return 0;
 }
@@ -657,11 +714,13 @@ static int exec_atom(wx_run *r, wx_info *info, uint32_t active, bool is_red, boo
     info->atom_type = in->type;
     info->atom_flags = in->flags;
     info->atom_vmask = dm;
+    wx_mem wm;
+    mem_lanes(r, m, &wm);
     uint32_t mask = active;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        uint8_t *p = lane_access(r, info, l, lane_addr(r, m, l), es, true);
+        uint8_t *p = lane_access(r, &wm, info, l, es, true);
         if (!p)
             return 1;
         if (info->lane_space[l] == IR_SPACE_GLOBAL) { /* performed at the memory side */

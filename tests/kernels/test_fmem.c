@@ -78,6 +78,27 @@ static void test_map_readonly_overlap(void)
     fmem_free(m);
 }
 
+/* The caller's cache gives fmem_translate's answer wherever the last hit left it: across regions,
+ * past an end, in a guard gap, on a store to a read-only region. */
+static void test_translate_cached(void)
+{
+    fmem *m = fmem_new();
+    g_assert_true(fmem_map(m, 0x08000000, 64, true, "const"));
+    uint64_t a = fmem_alloc(m, 100), b = fmem_alloc(m, 4096);
+    const struct {
+        uint64_t addr, len;
+        bool write;
+    } seq[] = {{a, 4, false},          {a + 96, 4, true},      {a + 97, 4, false},     {b + 8, 8, true},
+               {a + 100, 1, false},    {0x08000000, 4, true},  {0x08000000, 4, false}, {0x0800003c, 4, false},
+               {0x0800003d, 4, false}, {b + 4095, 1, false},   {b + 4096, 1, false},   {0, 4, false},
+               {a - 1, 1, false},      {UINT64_MAX, 1, false}, {a + 99, 1, true}};
+    fmem_cache c = {0};
+    for (unsigned i = 0; i < G_N_ELEMENTS(seq); i++)
+        g_assert_true(fmem_translate_cached(m, &c, seq[i].addr, seq[i].len, seq[i].write) ==
+                      fmem_translate(m, seq[i].addr, seq[i].len, seq[i].write));
+    fmem_free(m);
+}
+
 static void test_describe_fault(void)
 {
     fmem *m = fmem_new();
@@ -113,6 +134,7 @@ int main(int argc, char **argv)
     g_test_add_func("/fmem/alloc-aligned-guarded", test_alloc_aligned_guarded);
     g_test_add_func("/fmem/zero-fill-and-copy", test_zero_fill_and_copy);
     g_test_add_func("/fmem/map-readonly-overlap", test_map_readonly_overlap);
+    g_test_add_func("/fmem/translate-cached", test_translate_cached);
     g_test_add_func("/fmem/describe-fault", test_describe_fault);
     g_test_add_func("/fmem/seg", test_seg);
     return g_test_run();
