@@ -104,7 +104,12 @@ typedef struct {
     uint64_t local_bytes, cparam_bytes;
     uint64_t executed, budget;
     GString *err;
-    fmem_cache gcache; /* the last global region hit */
+    /* The last global region hit (no allocation happens during a launch, so it stays valid). Not an
+     * fmem_cache: this hand-written form compiles to fewer instructions on the hot path (callgrind in
+     * frun_launch, spmv at the default size: 977.4 M against 983.9 M), and it is the benchmark's floor. */
+    uint64_t gbase, gsize;
+    uint8_t *gdata;
+    bool greadonly;
     GRand *rng; /* shuffled schedule, or NULL */
     /* The shared-memory race check: per 4-byte word of shared memory, who touched it in the current
      * barrier interval (epoch). */
@@ -538,7 +543,15 @@ static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space sp
                    : NULL;
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
-        return fmem_translate_cached(L->d->mem, &L->gcache, addr, len, write);
+        if (G_UNLIKELY(addr - L->gbase >= L->gsize)) {
+            const fmem_region *r = fmem_find(L->d->mem, addr);
+            if (!r)
+                return NULL;
+            L->gbase = r->base, L->gsize = r->size, L->gdata = r->data, L->greadonly = r->readonly;
+        }
+        if (len > L->gsize - (addr - L->gbase) || (write && L->greadonly))
+            return NULL;
+        return L->gdata + (addr - L->gbase);
     default:
         return resolve(L, w, lane, space, addr, len, write, NULL);
     }
