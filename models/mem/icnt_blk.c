@@ -111,54 +111,17 @@ unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r)
     return r->kind == MEM_READ || r->kind == MEM_ATOMIC ? header_bytes + r->bytes : header_bytes;
 }
 
-/* ---- the heap of nodes by the delivery cycle of their oldest packet ---- */
-static bool due_before(const struct icnt_due *x, const struct icnt_due *y)
-{
-    return x->cycle < y->cycle || (x->cycle == y->cycle && x->node < y->node);
-}
-
-static void due_push(icnt_blk *b, uint64_t cycle, unsigned node)
-{
-    unsigned i = b->n_due++;
-    struct icnt_due e = {cycle, node};
-    while (i > 0 && due_before(&e, &b->due[(i - 1) / 2])) {
-        b->due[i] = b->due[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    b->due[i] = e;
-}
-
-static struct icnt_due due_pop(icnt_blk *b)
-{
-    struct icnt_due top = b->due[0], last = b->due[--b->n_due];
-    unsigned i = 0;
-    for (;;) {
-        unsigned c = 2 * i + 1;
-        if (c >= b->n_due)
-            break;
-        if (c + 1 < b->n_due && due_before(&b->due[c + 1], &b->due[c]))
-            c++;
-        if (!due_before(&b->due[c], &last))
-            break;
-        b->due[i] = b->due[c];
-        i = c;
-    }
-    if (b->n_due)
-        b->due[i] = last;
-    return top;
-}
-
 static icnt *node_net(const icnt_blk *b, unsigned node)
 {
     return node < b->n_sms ? b->resp_net : b->req_net;
 }
 
-/* A packet was sent to node: a node that had none enters the heap with its delivery cycle (a later
- * packet never delivers before the oldest one). */
+/* A packet was sent to node: a node that had none gets its delivery cycle (a later packet never
+ * delivers before the oldest one). */
 static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
 {
     if (b->pending[node]++ == 0)
-        due_push(b, icnt_next_delivery(node_net(b, node), node), node);
+        b->due[node] = icnt_next_delivery(node_net(b, node), node);
 }
 
 /* A source with a packet in its input FIFO and no room in its injection queue: the stall began at
@@ -251,35 +214,39 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
     return true;
 }
 
-/* A node after its ejection: blocked, back in the heap with its next delivery, or idle. */
+/* A node after its ejection: blocked (no due cycle: a get wakes the block), due at its next
+ * delivery, or idle. */
 static void icnt_blk_requeue(icnt_blk *b, unsigned node, bool ok)
 {
     uint64_t bit = UINT64_C(1) << (node % 64);
+    b->due[node] = UINT64_MAX;
     if (!ok) {
         b->blocked[node / 64] |= bit;
         return;
     }
     b->blocked[node / 64] &= ~bit;
     if (b->pending[node])
-        due_push(b, icnt_next_delivery(node_net(b, node), node), node);
+        b->due[node] = icnt_next_delivery(node_net(b, node), node);
 }
 
 /* Ejection at the blocked nodes and the nodes with a packet due; returns the next delivery cycle of
- * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). */
+ * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). A scan of the nodes'
+ * due cycles: a few dozen comparisons per activation cost less than a heap operation per packet. */
 static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
 {
-    unsigned words = (b->n_sms + b->n_parts + 63) / 64;
+    unsigned n = b->n_sms + b->n_parts, words = (n + 63) / 64;
     for (unsigned w = 0; w < words; w++)
         for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1) {
             unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
             icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
         }
-    /* nodes put back in the heap are due later than now: the loop ends */
-    while (b->n_due && b->due[0].cycle <= now) {
-        unsigned node = due_pop(b).node;
-        icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
+    uint64_t next = UINT64_MAX;
+    for (unsigned node = 0; node < n; node++) {
+        if (b->due[node] <= now) /* requeued later than now */
+            icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
+        next = MIN(next, b->due[node]);
     }
-    return b->n_due ? b->due[0].cycle : UINT64_MAX;
+    return next;
 }
 
 static void icnt_blk_run(void *self)
@@ -361,7 +328,9 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->blocked_since = g_new(uint64_t, n_sms + n_parts);
     for (unsigned i = 0; i < n_sms + n_parts; i++)
         b->stall_since[i] = b->blocked_since[i] = UINT64_MAX;
-    b->due = g_new(struct icnt_due, n_sms + n_parts);
+    b->due = g_new(uint64_t, n_sms + n_parts);
+    for (unsigned i = 0; i < n_sms + n_parts; i++)
+        b->due[i] = UINT64_MAX;
     b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
     b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
     b->out_f = g_new0(gsc_fifo *, n_sms + n_parts);

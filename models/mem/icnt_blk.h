@@ -64,15 +64,10 @@ typedef struct {
     uint64_t *stall_room; /* per blocked source: the cycle its injection queue has room */
     /* per node: the cycle its due packet found the output FIFO full (UINT64_MAX: not blocked) */
     uint64_t *blocked_since;
-    /* Ejection visits only the nodes with a packet due: a min-heap of (delivery cycle of the node's
-     * oldest packet, node) over the nodes with packets that are not blocked; `blocked` (a bitmap)
-     * holds the nodes whose due packet found its output FIFO full, tried again at every activation
-     * until there is room (a get on the FIFO wakes the block). */
-    struct icnt_due {
-        uint64_t cycle;
-        uint32_t node;
-    } * due;
-    unsigned n_due;
+    /* Ejection: per node, the delivery cycle of its oldest packet (UINT64_MAX: none, or blocked);
+     * `blocked` (a bitmap) holds the nodes whose due packet found its output FIFO full, tried again
+     * at every activation until there is room (a get on the FIFO wakes the block). */
+    uint64_t *due;
     uint64_t *blocked;
     gsc_fifo **in_f;  /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
     gsc_fifo **out_f; /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
