@@ -80,6 +80,22 @@ static void test_set_mapping(void)
     g_hash_table_destroy(seen);
     cache_tags_free(t);
 
+    /* The fold against the definition (chunk by chunk) for every power-of-two set count up to 4096
+     * and random lines of up to 57 bits (the largest a 128-byte line of a 64-bit address has). */
+    GRand *r = g_rand_new_with_seed(7);
+    for (unsigned bits = 1; bits <= 12; bits++) {
+        t = tags_new(1u << bits, 1, CACHE_INDEX_XOR);
+        for (unsigned k = 0; k < 2000; k++) {
+            uint64_t line = ((uint64_t)g_rand_int(r) << 32 | g_rand_int(r)) >> g_rand_int_range(r, 7, 64);
+            uint64_t want = 0;
+            for (uint64_t a = line; a; a >>= bits)
+                want ^= a & ((1u << bits) - 1);
+            g_assert_cmpuint(cache_tags_set_of(t, line * 128), ==, want);
+        }
+        cache_tags_free(t);
+    }
+    g_rand_free(r);
+
     t = tags_new(4, 2, CACHE_INDEX_CUSTOM);
     cache_tags_set_index_fn(t, index_top, NULL);
     g_assert_cmpuint(cache_tags_set_of(t, (uint64_t)0x300 * 128), ==, 3);
