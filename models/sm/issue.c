@@ -577,7 +577,20 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
     bool stable = s->checks->len == 0 && policy_stable(sc->pol);
-    bool all = !stable || room != sc->room; /* check every warp */
+    bool all = !stable; /* check every warp */
+    if (!all && room != sc->room) {
+        /* A unit's room decides only for the warps whose head goes to it and that got as far as
+         * asking: those that were ready or stalled on it (the others stopped at an earlier test). */
+        unsigned changed = room ^ sc->room;
+        for (unsigned i = 0; i < sc->n; i++) {
+            const policy_warp *pw = &sc->pw[i];
+            if (pw->stall != 0 && pw->stall != ISSUE_STALL_PIPELINE + 1)
+                continue;
+            if (changed & (pw->flags & POLICY_F_MEM ? 1u : 2u))
+                sc->dirty |= UINT64_C(1) << sc->warps[i];
+        }
+        sc->room = room;
+    }
     if (!all && !sc->dirty) {
         /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
          * marks the warp), saw them; a stable policy answers the same: the same stall. */
