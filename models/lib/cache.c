@@ -43,8 +43,15 @@ static unsigned index_xor(uint64_t line_addr, unsigned set_bits)
      * chunk 0 holds the XOR of chunks 0..2^k-1, all of them once 2^k b reaches 64 (4 steps for 32
      * sets instead of a step per chunk). */
     uint64_t h = line_addr;
-    for (unsigned s = set_bits; s < 64; s <<= 1)
-        h ^= h >> s;
+    if (set_bits >= 4 && set_bits <= 7) { /* 16 to 128 sets, the usual: exactly 4 steps, unrolled */
+        h ^= h >> set_bits;
+        h ^= h >> (2 * set_bits);
+        h ^= h >> (4 * set_bits);
+        h ^= h >> (8 * set_bits);
+    } else {
+        for (unsigned s = set_bits; s < 64; s <<= 1)
+            h ^= h >> s;
+    }
     return (unsigned)(h & (((uint64_t)1 << set_bits) - 1));
 }
 
