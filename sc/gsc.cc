@@ -206,6 +206,8 @@ static inline void cal_arm(int64_t t)
 }
 
 static void cal_flush(void);
+static inline void wheel_put(gsc_event *e, int64_t t);
+static int64_t wheel_next(int64_t after);
 
 /* The calendar's primitive channel: its update phase arms the ticker (cal_want). */
 struct gsc_cal_chan : public sc_prim_channel {
@@ -220,18 +222,71 @@ struct gsc_cal_chan : public sc_prim_channel {
     }
 };
 
+static inline void direct_clear(void)
+{
+    gsc_g.cal.direct = nullptr;
+    gsc_g.cal.direct_at = GSC_NO_CYCLE;
+}
+
+/* The direct cycle will not be served directly after all: the kernel notification is cancelled and
+ * the event (if still due then) goes back into its bucket, with the ticker armed for it. */
+static void direct_undo(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    gsc_event *e = c.direct;
+    int64_t d = c.direct_at;
+    direct_clear();
+    e->ev.cancel();
+    if (e->due != d)
+        return;
+    wheel_put(e, d);
+    cal_arm(d);
+}
+
+/* t's bucket holds exactly one live entry, an event of a process that its static sensitivity will
+ * wake (and nothing else is due at t: no clocked process, no next-cycle waiter, no far entry): the
+ * kernel notifies it directly. The caller made sure nothing is due before t. */
+static bool try_direct(int64_t t)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (gsc_g.n_clocked || c.next_due == t || c.direct || (!c.far.empty() && c.far.top().first <= t))
+        return false;
+    unsigned b = (unsigned)t & (GSC_WHEEL - 1);
+    std::vector<gsc_event *> &q = c.bucket[b];
+    gsc_event *one = nullptr;
+    for (gsc_event *e : q) {
+        if (e->due != t)
+            continue;
+        if (one && one != e)
+            return false;
+        one = e;
+    }
+    if (!one || !one->owner || one->owner->dynamic)
+        return false;
+    q.clear();
+    c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
+    c.n_buckets--;
+    c.direct = one;
+    c.direct_at = t;
+    uint64_t delay = (uint64_t)t * gsc_g.period - gsc_now_ps();
+    one->ev.notify(delay == gsc_g.period ? c.one_cycle : sc_time::from_value(delay));
+    return true;
+}
+
 /* A cycle the ticker must run at: armed now outside a run (elaboration, a harness between runs);
  * inside one, remembered and armed in this delta cycle's update phase (gsc_cal_chan::update). */
 static inline void cal_want(int64_t t)
 {
     gsc_calendar &c = gsc_g.cal;
     if (!gsc_g.in_run) {
+        if (c.direct && t <= c.direct_at)
+            direct_undo();
         cal_arm(t);
         return;
     }
-    if (t >= c.tick_due || t >= c.want)
+    if (t >= c.want || (t >= c.tick_due && !(c.direct && t <= c.direct_at)))
         return;
-    if (c.want == GSC_NO_CYCLE)
+    if (c.want == GSC_NO_CYCLE && !c.rescan)
         c.chan->poke();
     c.want = t;
 }
@@ -241,8 +296,42 @@ static void cal_flush(void)
     gsc_calendar &c = gsc_g.cal;
     int64_t t = c.want;
     c.want = GSC_NO_CYCLE;
-    if (t != GSC_NO_CYCLE)
-        cal_arm(t);
+    if (c.rescan) { /* after a direct cycle: the entries already made were armed by nobody */
+        c.rescan = false;
+        int64_t n = wheel_next((int64_t)gsc_now_cycle());
+        if (!c.far.empty() && c.far.top().first < n)
+            n = c.far.top().first;
+        t = MIN(t, n);
+    }
+    if (t == GSC_NO_CYCLE)
+        return;
+    if (c.direct) {
+        if (t > c.direct_at)
+            return; /* in the wheel: found by the rescan after the direct cycle */
+        direct_undo();
+    }
+    if (t >= c.tick_due)
+        return;
+    if (gsc_g.in_run && try_direct(t))
+        return;
+    cal_arm(t);
+}
+
+/* From a process's activation: the direct cycle's event fired (this is its cycle) or its owner runs
+ * before it. */
+static void direct_seen(gsc_proc_rt *rt, int64_t now)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (c.direct_at <= now) { /* (earlier cannot happen: its owner runs when it fires) */
+        if (c.direct->due == c.direct_at)
+            c.direct->due = GSC_NO_CYCLE; /* fired, as the ticker would have marked it */
+        direct_clear();
+        if (!c.rescan && c.want == GSC_NO_CYCLE)
+            c.chan->poke();
+        c.rescan = true;
+    } else if (c.direct->owner == rt) {
+        direct_undo();
+    }
 }
 
 static inline void wheel_put(gsc_event *e, int64_t t)
@@ -439,9 +528,12 @@ struct trampoline {
     {
         gsc_g.activations++;
         gsc_g.cur = rt;
+        gsc_hot.cycle = gsc_now_cycle();
+        if (__builtin_expect(gsc_g.cal.direct != nullptr, 0))
+            direct_seen(rt, (int64_t)gsc_hot.cycle);
+        rt->dynamic = false;
         rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
         rt->next_at = GSC_NO_CYCLE;
-        gsc_hot.cycle = gsc_now_cycle();
         gsc_hot.in_process = true;
         rt->fn(rt->ctx);
         gsc_hot.in_process = false;
@@ -469,6 +561,7 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     p->rt->fn = fn;
     p->rt->ctx = ctx;
     p->rt->swake_sensitive = false;
+    p->rt->swake.owner = p->rt->timer.owner = p->rt;
     p->events.push_back(&p->rt->timer.ev);
     p->initialize = false;
     p->clocked = false;
@@ -547,6 +640,7 @@ static void need_process(const char *what)
 extern "C" void gsc_next_trigger_event(gsc_event *e)
 {
     need_process("gsc_next_trigger_event");
+    gsc_g.cur->dynamic = true;
     next_trigger(e->ev);
 }
 
@@ -576,9 +670,11 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         c.next_due = target;
         cal_want(target);
         gsc_g.cur->next_at = target;
+        gsc_g.cur->dynamic = true;
         next_trigger(*c.next_ev);
         return;
     }
+    gsc_g.cur->dynamic = true;
     next_trigger(wake_in(n, "gsc_next_trigger_cycles")->ev);
 }
 
@@ -601,6 +697,7 @@ extern "C" void gsc_run_within(uint64_t n)
 extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 {
     need_process("gsc_next_trigger_event_or_cycles");
+    gsc_g.cur->dynamic = true;
     next_trigger(wake_in(n, "gsc_next_trigger_event_or_cycles")->ev | e->ev);
 }
 

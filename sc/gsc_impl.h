@@ -39,9 +39,13 @@ static const int64_t GSC_NO_CYCLE = INT64_MAX;
 /* Every event of ours (gsc_event_new, the sensitivity events of latches and FIFOs, the private
  * wake-up event of each process) is a kernel event plus the cycle of its pending timed
  * notification, which lives in the wake-up calendar, not in the kernel's timed-event queue. */
+struct gsc_proc_rt;
 struct gsc_event {
     sc_core::sc_event ev;
     int64_t due = GSC_NO_CYCLE;
+    /* The process whose static sensitivity holds this event and nothing else's: set for a
+     * process's swake and timer events (gsc_calendar.direct), NULL otherwise. */
+    gsc_proc_rt *owner = nullptr;
     gsc_event() = default;
     explicit gsc_event(const char *name) : ev(name) {}
 };
@@ -63,6 +67,7 @@ struct gsc_proc_rt {
      * notifying it for that cycle (the kernel would ignore the trigger). */
     int64_t next_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
+    bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
 };
 
 /* The processes statically sensitive to a channel's put, get or change. */
@@ -160,6 +165,15 @@ struct gsc_calendar {
      * kernel's timed notification earlier again and again. */
     int64_t want = GSC_NO_CYCLE;
     struct gsc_cal_chan *chan = nullptr; /* the primitive channel whose update() arms it */
+    /* A cycle whose only entry is one event of a process (its swake or timer, the process not in a
+     * dynamic wait) needs no ticker: the event gets the kernel's timed notification itself
+     * (`direct`, for `direct_at`). The process's activation then clears it and asks the update
+     * phase to look for the next entry (`rescan`); an entry for that cycle or an earlier one, or the
+     * process running before it, undoes it (the event goes back into its bucket, the ticker is
+     * armed). Saves the ticker's activation and an immediate notification per such cycle. */
+    gsc_event *direct = nullptr;
+    int64_t direct_at = GSC_NO_CYCLE;
+    bool rescan = false;
     sc_core::sc_event *tick_ev = nullptr;
     sc_core::sc_event *edge_ev = nullptr; /* the rising edge: what clocked processes are sensitive to */
     /* gsc_next_trigger_cycles(1): the processes that wait for the next cycle all wait on next_ev,

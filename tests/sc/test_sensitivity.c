@@ -377,6 +377,62 @@ static void test_room_consumer_last(void)
     SC_TEST_IN_SUBPROCESS(body_room(false));
 }
 
+/* ---- gsc_run_within: the latest cycle, with the static sensitivity kept; cycles whose only wake-up
+ * is one process's are served without the ticker (gsc_calendar.direct), which must not change when
+ * anything runs. A sleeps 10 cycles at a time and also listens to a FIFO; B wakes at 25, puts into
+ * the FIFO (A runs at 26 instead of 30, and its wake-up for 30 is void: A does not run at 30) and
+ * sleeps until 30. */
+
+static gsc_fifo *wfifo;
+static log_t within_a, within_b;
+
+static void within_a_fn(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&within_a);
+    while (gsc_fifo_can_get(wfifo))
+        gsc_fifo_get(wfifo, NULL);
+    if (gsc_cycle() < 60)
+        gsc_run_within(10);
+}
+
+static void within_b_fn(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&within_b);
+    word w = {.v = 1};
+    if (gsc_cycle() == 0) {
+        gsc_run_within(25);
+    } else if (gsc_cycle() == 25) {
+        gsc_fifo_put(wfifo, &w);
+        gsc_run_within(5);
+    }
+}
+
+static void body_run_within(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    wfifo = gsc_fifo_new(top, "fifo", &word_type, 2);
+    gsc_process *a = gsc_process_new(top, "a", within_a_fn, NULL);
+    gsc_process_initialize(a);
+    gsc_sensitive_fifo_put(a, wfifo);
+    gsc_process *b = gsc_process_new(top, "b", within_b_fn, NULL);
+    gsc_process_initialize(b);
+    g_assert_cmpuint(gsc_run(0), ==, 67); /* nothing is scheduled after A's run at 66 */
+    static const uint64_t want_a[] = {0, 10, 20, 26, 36, 46, 56, 66};
+    assert_log(&within_a, want_a, G_N_ELEMENTS(want_a));
+    static const uint64_t want_b[] = {0, 25, 30};
+    assert_log(&within_b, want_b, G_N_ELEMENTS(want_b));
+    g_assert_cmpuint(gsc_activations(), ==, G_N_ELEMENTS(want_a) + G_N_ELEMENTS(want_b));
+}
+
+static void test_run_within(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_run_within());
+}
+
 /* ---- gsc_stop ends the run after all of the stop cycle's activations */
 
 static log_t counter_log;
@@ -476,6 +532,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/sensitivity/channels/driver-last", test_channels_driver_last);
     g_test_add_func("/sc/sensitivity/room/consumer-first", test_room_consumer_first);
     g_test_add_func("/sc/sensitivity/room/consumer-last", test_room_consumer_last);
+    g_test_add_func("/sc/sensitivity/run-within", test_run_within);
     g_test_add_func("/sc/run/stop/stopper-first", test_stop_first);
     g_test_add_func("/sc/run/stop/stopper-last", test_stop_last);
     g_test_add_func("/sc/run/starvation", test_starvation);
