@@ -127,6 +127,22 @@ static void test_mem_fixed_overlap(void)
     harness_free(h);
 }
 
+/* ---- mem_fixed: a request larger than a line (a model bug) is a fatal error, not an overflow ---- */
+static void test_mem_fixed_oversize(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_sm_blocks");
+        harness *h = harness_new(&mem_fixed_desc, make_mem, NULL, NULL);
+        mem_req_t q = {.addr = fmem_alloc(env_get()->mem, 256), .id = 1, .bytes = 256, .kind = MEM_READ};
+        harness_push(h, "req", &q);
+        harness_run(h, 5);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, 0);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*request of 256 bytes (a line is at most 128)*");
+}
+
 /* ---- mem_fixed: an atomic with lanes is performed on arrival, old values in the response ---- */
 static void test_mem_fixed_atomic(void)
 {
@@ -739,6 +755,7 @@ int main(int argc, char **argv)
     harness_test_add("/sm/mem_fixed/latency_bandwidth", test_mem_fixed);
     harness_test_add("/sm/mem_fixed/atomic", test_mem_fixed_atomic);
     harness_test_add("/sm/mem_fixed/overlap", test_mem_fixed_overlap);
+    g_test_add_func("/sm/mem_fixed/oversize", test_mem_fixed_oversize);
     harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
     harness_test_add("/sm/exec/read_report", test_exec_read_report);
     harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
