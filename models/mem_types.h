@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -81,6 +82,14 @@ extern const gsc_type mem_resp_type;
 /* Copy the line [addr, addr+bytes) from the functional image into dst: mapped bytes as the image
  * holds them now, unmapped bytes (past a region's end, local/shared windows) as zero. */
 void mem_line_read(fmem *m, uint64_t addr, unsigned bytes, uint8_t *dst);
+/* mem_line_read into a whole line buffer (bytes <= MEM_LINE_MAX), its bytes past `bytes` zeroed: what
+ * a request or response carries in its data field. */
+static inline void mem_line_fill(fmem *m, uint64_t addr, unsigned bytes, uint8_t dst[MEM_LINE_MAX])
+{
+    g_assert(bytes <= MEM_LINE_MAX);
+    mem_line_read(m, addr, bytes, dst);
+    memset(dst + bytes, 0, MEM_LINE_MAX - bytes);
+}
 /* Perform a MEM_ATOMIC request on the image: for each lane of req->atom.lanes in increasing order,
  * old = element at req->addr + offset[l]; new = ir_exec_atom(op, type, flags; old, b[l], c[l]);
  * store new; old_out[l] = old. No lanes (atom.lanes == 0): nothing to do (an SM that executes atomics

@@ -185,14 +185,14 @@ extern "C" uint64_t gsc_activations(void)
     return gsc_g.activations;
 }
 
-/* Every notification of ours goes through here: the starvation watcher needs the latest target. */
-static inline void extend_horizon(int64_t target)
-{
-    if (target > gsc_g.horizon)
-        gsc_g.horizon = target;
-}
-
 /* ---- the wake-up calendar (gsc_impl.h) ---------------------------------------------------------- */
+
+/* A kernel timed notification of ev for the start of cycle t (later than now). */
+static inline void notify_at_cycle(sc_event &ev, int64_t t)
+{
+    uint64_t delay = (uint64_t)t * gsc_g.period - gsc_now_ps();
+    ev.notify(delay == gsc_g.period ? gsc_g.cal.one_cycle : sc_time::from_value(delay));
+}
 
 /* Arm the ticker for cycle t unless it is already armed for t or earlier. */
 static inline void cal_arm(int64_t t)
@@ -201,13 +201,13 @@ static inline void cal_arm(int64_t t)
     if (t >= c.tick_due)
         return;
     c.tick_due = t;
-    uint64_t delay = (uint64_t)t * gsc_g.period - gsc_now_ps();
-    c.tick_ev->notify(delay == gsc_g.period ? c.one_cycle : sc_time::from_value(delay));
+    notify_at_cycle(*c.tick_ev, t);
 }
 
 static void cal_flush(void);
 static inline void wheel_put(gsc_event *e, int64_t t);
-static int64_t wheel_next(int64_t after);
+static inline void wheel_empty(unsigned b);
+static inline int64_t cal_next(int64_t after);
 
 /* The calendar's primitive channel: its update phase arms the ticker (cal_want). */
 struct gsc_cal_chan : public sc_prim_channel {
@@ -263,14 +263,20 @@ static bool try_direct(int64_t t)
     }
     if (!one || !one->owner || one->owner->dynamic)
         return false;
-    q.clear();
-    c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
-    c.n_buckets--;
+    wheel_empty(b);
     c.direct = one;
     c.direct_at = t;
-    uint64_t delay = (uint64_t)t * gsc_g.period - gsc_now_ps();
-    one->ev.notify(delay == gsc_g.period ? c.one_cycle : sc_time::from_value(delay));
+    notify_at_cycle(one->ev, t);
     return true;
+}
+
+/* Have this delta cycle's update phase run cal_flush (once: it is requested already when a cycle is
+ * wanted or a rescan is due). */
+static inline void cal_poke(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (c.want == GSC_NO_CYCLE && !c.rescan)
+        c.chan->poke();
 }
 
 /* A cycle the ticker must run at: armed now outside a run (elaboration, a harness between runs);
@@ -286,8 +292,7 @@ static inline void cal_want(int64_t t)
     }
     if (t >= c.want || (t >= c.tick_due && !(c.direct && t <= c.direct_at)))
         return;
-    if (c.want == GSC_NO_CYCLE && !c.rescan)
-        c.chan->poke();
+    cal_poke();
     c.want = t;
 }
 
@@ -298,9 +303,7 @@ static void cal_flush(void)
     c.want = GSC_NO_CYCLE;
     if (c.rescan) { /* after a direct cycle: the entries already made were armed by nobody */
         c.rescan = false;
-        int64_t n = wheel_next((int64_t)gsc_now_cycle());
-        if (!c.far.empty() && c.far.top().first < n)
-            n = c.far.top().first;
+        int64_t n = cal_next((int64_t)gsc_now_cycle());
         t = MIN(t, n);
     }
     if (t == GSC_NO_CYCLE)
@@ -326,8 +329,7 @@ static void direct_seen(gsc_proc_rt *rt, int64_t now)
         if (c.direct->due == c.direct_at)
             c.direct->due = GSC_NO_CYCLE; /* fired, as the ticker would have marked it */
         direct_clear();
-        if (!c.rescan && c.want == GSC_NO_CYCLE)
-            c.chan->poke();
+        cal_poke();
         c.rescan = true;
     } else if (c.direct->owner == rt) {
         direct_undo();
@@ -343,6 +345,15 @@ static inline void wheel_put(gsc_event *e, int64_t t)
         c.n_buckets++;
     }
     c.bucket[b].push_back(e);
+}
+
+/* Bucket b's entries are done with (fired, or moved to a direct notification). */
+static inline void wheel_empty(unsigned b)
+{
+    gsc_calendar &c = gsc_g.cal;
+    c.bucket[b].clear();
+    c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
+    c.n_buckets--;
 }
 
 /* An entry for e at cycle t, which is later than the current time (t * period > now). The caller
@@ -379,6 +390,16 @@ static int64_t wheel_next(int64_t after)
     return GSC_NO_CYCLE;
 }
 
+/* The first cycle after `after` with an entry, in the wheel or the far heap, or GSC_NO_CYCLE. */
+static inline int64_t cal_next(int64_t after)
+{
+    const gsc_calendar &c = gsc_g.cal;
+    int64_t next = wheel_next(after);
+    if (!c.far.empty() && c.far.top().first < next)
+        next = c.far.top().first;
+    return next;
+}
+
 /* The ticker: runs at the start of every cycle that has calendar entries (or every cycle while a
  * clocked process exists) and fires the cycle's events. */
 static void cal_tick(void)
@@ -399,9 +420,7 @@ static void cal_tick(void)
             e->due = GSC_NO_CYCLE;
             e->ev.notify(); /* immediate: its processes run in this evaluation phase */
         }
-        q.clear();
-        c.bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
-        c.n_buckets--;
+        wheel_empty(b);
     }
     if (gsc_g.n_clocked)
         c.edge_ev->notify();
@@ -412,9 +431,7 @@ static void cal_tick(void)
     /* The next entry already known. If it is the next cycle, nothing can come earlier: arm now
      * (the processes' own requests for it then cost a comparison). Otherwise what the processes of
      * this cycle add is merged in the update phase (cal_want), where the ticker is armed once. */
-    int64_t next = gsc_g.n_clocked ? now + 1 : wheel_next(now);
-    if (!c.far.empty() && c.far.top().first < next)
-        next = c.far.top().first;
+    int64_t next = gsc_g.n_clocked ? now + 1 : cal_next(now);
     if (next == now + 1)
         cal_arm(next);
     else if (next != GSC_NO_CYCLE)
@@ -652,7 +669,7 @@ static gsc_event *wake_in(uint64_t n, const char *what)
         gsc_fatal("%s: n must be at least 1", what);
     gsc_event *w = &gsc_g.cur->wake;
     int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
-    extend_horizon(target);
+    gsc_extend_horizon(target);
     w->due = target;
     cal_insert(w, target);
     return w;
@@ -666,7 +683,7 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
          * cycle; at cycle 0 an initialised process may run before it, and next_due is then 1 too). */
         gsc_calendar &c = gsc_g.cal;
         int64_t target = (int64_t)gsc_now_cycle() + 1;
-        extend_horizon(target);
+        gsc_extend_horizon(target);
         c.next_due = target;
         cal_want(target);
         gsc_g.cur->next_at = target;
@@ -689,7 +706,7 @@ extern "C" void gsc_run_within(uint64_t n)
     }
     gsc_proc_rt *rt = gsc_g.cur;
     int64_t target = (int64_t)gsc_now_cycle() + (int64_t)n;
-    extend_horizon(target);
+    gsc_extend_horizon(target);
     rt->timer.due = target;
     cal_insert(&rt->timer, target);
 }
@@ -795,7 +812,7 @@ extern "C" void gsc_elaborate(void)
         for (const sc_event *e : p->events)
             o.set_sensitivity(e);
         if (p->initialize && !p->clocked) {
-            extend_horizon(0);
+            gsc_extend_horizon(0);
         } else {
             /* a clocked process runs at cycle 0 through the first rising edge */
             o.dont_initialize();

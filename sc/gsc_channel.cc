@@ -14,13 +14,6 @@
 
 #include <cstring>
 
-/* gsc_write_cycle, from the trampoline's copy inside a process (where it is the current cycle). */
-static inline int64_t write_cycle(void)
-{
-    return gsc_hot.in_process ? (int64_t)gsc_hot.cycle : gsc_write_cycle();
-}
-
-
 using namespace sc_core;
 
 static const int64_t NEVER = INT64_MIN / 2;
@@ -78,7 +71,7 @@ extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_t
 
 extern "C" void gsc_latch_write(gsc_latch *l, const void *value)
 {
-    int64_t now = write_cycle();
+    int64_t now = gsc_write_cycle();
     unsigned w = l->w;
     /* visible: the slot readers of this cycle see (written before `now`) */
     const unsigned char *visible;
@@ -178,7 +171,7 @@ static void fifo_refused(const gsc_fifo *f, int64_t now)
 
 extern "C" bool gsc_fifo_can_put_slow(const gsc_fifo *f)
 {
-    int64_t now = write_cycle();
+    int64_t now = gsc_write_cycle();
     if (f->n + fifo_freed(f, now) < f->depth)
         return true;
     if (f->on_room)
@@ -188,7 +181,7 @@ extern "C" bool gsc_fifo_can_put_slow(const gsc_fifo *f)
 
 extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
 {
-    int64_t now = write_cycle();
+    int64_t now = gsc_write_cycle();
     if (f->n + fifo_freed(f, now) >= f->depth)
         gsc_fatal("fifo '%s': put on a full FIFO at cycle %" G_GINT64_FORMAT " (depth %u; a model bug: check "
                   "gsc_fifo_can_put)",
@@ -223,7 +216,7 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
         gsc_fatal("fifo '%s': get on an empty FIFO at cycle %" G_GUINT64_FORMAT " (a model bug: check "
                   "gsc_fifo_can_get)",
                   f->name.c_str(), gsc_now_cycle());
-    int64_t now = write_cycle();
+    int64_t now = gsc_write_cycle();
     if (item_out) {
         const unsigned char *slot = f->items + (size_t)f->head * f->stride;
         memcpy(item_out, slot, f->type->used ? f->type->used(slot) : f->size);

@@ -237,6 +237,8 @@ static inline uint64_t gsc_now_cycle()
  * to run sees it. */
 static inline int64_t gsc_write_cycle()
 {
+    if (gsc_hot.in_process) /* the trampoline's copy of the current cycle */
+        return (int64_t)gsc_hot.cycle;
     int64_t c = (int64_t)gsc_now_cycle();
     return gsc_g.in_run ? c : c - 1;
 }
@@ -248,11 +250,16 @@ std::string gsc_new_name(const char *what, gsc_module *m, const char *name);
 /* Notify e so that it fires at the start of cycle `target` (delta-notify if that is now). An
  * earlier pending notification wins. */
 void gsc_notify_at_slow(gsc_event *e, int64_t target);
-static inline void gsc_notify_at(gsc_event *e, int64_t target)
+/* Every notification of ours extends the horizon: the starvation watcher needs the latest target. */
+static inline void gsc_extend_horizon(int64_t target)
 {
-    /* The starvation watcher needs the latest cycle any notification targets. */
     if (target > gsc_g.horizon)
         gsc_g.horizon = target;
+}
+
+static inline void gsc_notify_at(gsc_event *e, int64_t target)
+{
+    gsc_extend_horizon(target);
     /* The common case (several puts and gets in a cycle wake the same listener for the next one):
      * an earlier or equal notification is pending. A pending one is always for a cycle that has
      * not started, so target is later than now and nothing else applies. */

@@ -153,9 +153,7 @@ static void l2_reply(l2_blk *b, uint32_t s)
         /* Only what the reply carries needs a value (mem_resp_used): a write's acknowledgement is
          * its header, a read's reply the line too, an atomic's the old values as well. */
         if (r->kind == MEM_READ) {
-            unsigned n = MIN(r->bytes, (unsigned)MEM_LINE_MAX);
-            mem_line_read(b->mem, r->addr, n, o->data);
-            memset(o->data + n, 0, sizeof o->data - n);
+            mem_line_fill(b->mem, r->addr, MIN(r->bytes, (unsigned)MEM_LINE_MAX), o->data);
         } else if (r->kind == MEM_ATOMIC) {
             memset(o->data, 0, sizeof o->data);
             memcpy(o->atom_old, sl->old, sizeof o->atom_old);

@@ -181,10 +181,8 @@ static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
         q->mask_lo = t->byte_mask[0];
         q->mask_hi = t->size > 64 ? t->byte_mask[1] : 0;
     }
-    if (kind == MEM_WRITE) {
-        mem_line_read(l->env->mem, t->addr, t->size, q->data); /* the bytes as stored at issue */
-        memset(q->data + t->size, 0, sizeof q->data - t->size);
-    }
+    if (kind == MEM_WRITE)
+        mem_line_fill(l->env->mem, t->addr, t->size, q->data); /* the bytes as stored at issue */
     if (kind == MEM_ATOMIC) { /* the lanes the memory side performs (the others were done at issue) */
         const issued_t *it = &op->it;
         q->atom.lanes = t->lanes & it->atom_lanes;

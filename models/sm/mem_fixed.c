@@ -99,10 +99,8 @@ static void mem_fixed_run(void *self)
         mf_item *it = ring_peek(&m->pending);
         if (it->due > now)
             break;
-        if (it->r.kind == MEM_READ) {
-            mem_line_read(m->env->mem, it->r.addr, it->r.bytes, it->r.data); /* as the image holds it now */
-            memset(it->r.data + it->r.bytes, 0, sizeof it->r.data - it->r.bytes);
-        }
+        if (it->r.kind == MEM_READ)
+            mem_line_fill(m->env->mem, it->r.addr, it->r.bytes, it->r.data); /* as the image holds it now */
         gsc_fifo_put(out, &it->r);
         ring_pop(&m->pending, NULL);
     }
