@@ -497,35 +497,60 @@ static cache_status fail(cache_fail reason, cache_fail *why)
     return CACHE_RESERVATION_FAIL;
 }
 
-cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
-                        cache_fail *why)
+/* What cache_read does for addr, decided without changing anything: the status (and *why of a
+ * failure), the line, its set and way, and whether an MSHR entry is added. */
+typedef struct {
+    uint64_t la;
+    unsigned set, way;
+    bool allocate, add;
+} read_plan;
+
+static cache_status read_decide(const cache_tags *t, const cache_mshr *m, uint64_t addr, read_plan *p,
+                                cache_fail *why)
 {
     if (why)
         *why = CACHE_FAIL_NONE;
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la), way = 0;
-    cache_status st = probe_set(t, la, set, &way);
-    if (st == CACHE_HIT) {
-        access_at(t, la, set, way, st, false, meta);
+    p->la = cache_tags_line_addr(t, addr);
+    p->set = set_of_line(t, p->la);
+    p->way = 0;
+    p->allocate = p->add = false;
+    cache_status st = probe_set(t, p->la, p->set, &p->way);
+    if (st == CACHE_HIT)
         return CACHE_HIT;
-    }
-    cache_mshr_status ms = cache_mshr_check(m, la);
+    cache_mshr_status ms = cache_mshr_check(m, p->la);
     if (st == CACHE_HIT_RESERVED || ms == CACHE_MSHR_MERGED || ms == CACHE_MSHR_MERGE_FULL) {
         if (ms == CACHE_MSHR_MERGE_FULL)
             return fail(CACHE_FAIL_MERGE_FULL, why);
         if (ms == CACHE_MSHR_FULL) /* the line's entry is draining (fill being delivered): retry */
             return fail(CACHE_FAIL_MSHR_FULL, why);
-        access_at(t, la, set, way, st, false, meta);
-        cache_mshr_add(m, la, request);
+        p->add = true;
         return CACHE_HIT_RESERVED;
     }
     if (st == CACHE_RESERVATION_FAIL)
         return fail(CACHE_FAIL_NO_LINE, why);
     if (ms != CACHE_MSHR_NEW)
         return fail(CACHE_FAIL_MSHR_FULL, why);
-    access_at(t, la, set, way, st, true, meta);
-    cache_mshr_add(m, la, request);
+    p->allocate = p->add = true;
     return CACHE_MISS;
+}
+
+cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
+                        cache_fail *why)
+{
+    read_plan p;
+    cache_status st = read_decide(t, m, addr, &p, why);
+    if (st == CACHE_RESERVATION_FAIL)
+        return st;
+    access_at(t, p.la, p.set, p.way, st, p.allocate, meta);
+    if (p.add)
+        cache_mshr_add(m, p.la, request);
+    return st;
+}
+
+cache_status cache_read_check(const cache_tags *t, const cache_mshr *m, uint64_t addr, cache_fail *why)
+{
+    read_plan p;
+    return read_decide(t, m, addr, &p, why);
 }
 
 cache_l1d_action cache_l1d_policy(cache_op op, cache_data_kind kind, cache_status st)

@@ -156,6 +156,8 @@ bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr
  * was invalidated while pending) merges and reports HIT_RESERVED. Failures change nothing and set *why. */
 cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
                         cache_fail *why);
+/* What cache_read would answer now (and *why of a failure), changing nothing. */
+cache_status cache_read_check(const cache_tags *t, const cache_mshr *m, uint64_t addr, cache_fail *why);
 
 /* ---- GPGPU-Sim L1D write policy (configs "L:L:m:N": global write-through with write-evict, local
  * write-back on hit, allocate on read miss, no write-allocate) ------------------------------- */

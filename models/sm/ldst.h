@@ -72,12 +72,15 @@ typedef struct {
     cache_mshr *cc_mshr;
     coalesce_smem_config smem;
     unsigned line, l1_latency, smem_latency, param_latency;
+    unsigned mshr_entries;
     unsigned const_line, const_latency;
     ldst_op *cur;        /* the instruction being processed */
     GPtrArray *ops;      /* in-flight ops indexed by id (NULL = free) */
     unsigned n_ops;      /* in-flight ops (non-NULL entries of ops) */
     GPtrArray *free_ops; /* finished ops kept for reuse */
-    bool blocked;        /* cur's next load was refused by the L1 in cycle blocked_at */
+    /* cur's next load was refused by the L1 in cycle blocked_at (refusals up to that cycle are
+     * counted); or, foreseen (ldst_foresee_refusal), it will be from cycle blocked_at + 1 on */
+    bool blocked;
     uint64_t blocked_at;
     /* While blocked, the L1 and its MSHRs change only by fills: a refusal for want of an MSHR can
      * end after any fill, one for want of a line (or of room in the line's MSHR entry) only after a

@@ -263,11 +263,71 @@ static void test_atomic_fault(void)
     harness_free(h);
 }
 
+/* A stalled head stalls in every cycle until something ends the stall, and the slice sleeps
+ * meanwhile: the cycles it sleeps through are counted as stalls when it wakes. Two causes, each in
+ * closed form: a full MSHR merge list (ended by the fill) and a full reply queue (ended by room in
+ * `resp`). */
+static void test_stall_sleeps(void)
+{
+    harness *h = l2_harness(NULL);
+    mem_req_t q1 = req(0x10000000, MEM_READ, 1), q2 = req(0x10000000, MEM_READ, 2),
+              q3 = req(0x10000000, MEM_READ, 3), fr;
+    put(h, &q1);
+    put(h, &q2);
+    uint64_t p3 = put(h, &q3); /* merge limit 2: stalls from its lookup in p3+1+R */
+    wait_for(h, "dram_req", &fr);
+    uint64_t act = gsc_activations();
+    harness_run(h, 40);
+    /* the driver runs in each of the 40 cycles; the slice once, for the third's first lookup */
+    g_assert_cmpuint(gsc_activations() - act, ==, 40 + 1);
+    uint64_t f = fill(h, &fr); /* got in f+1, when the third is looked up again and hits */
+    mem_resp_t r;
+    wait_for(h, "resp", &r);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), L2_STAT_STALLS), ==, f + 1 - (p3 + 1 + R));
+    harness_free(h);
+
+    /* Full replies: one reply slot, a one-deep `resp` the harness does not drain. Three hits put in
+     * p, p+1, p+2: the first reply goes into `resp`, the second waits in the reply queue, the third's
+     * lookup stalls from p+3+R until room appears: the driver gets the first reply in g, the room
+     * shows in g+1 (a stall still: the second reply leaves then), the third is looked up in g+2. */
+    const char *one[] = {"out_depth=1", "resp_depth=1", NULL};
+    h = l2_harness(one);
+    mem_req_t m = req(0x10000000, MEM_READ, 1);
+    put(h, &m);
+    wait_for(h, "dram_req", &fr);
+    fill(h, &fr);
+    wait_for(h, "resp", &r); /* the line is valid now */
+    harness_set_drain(h, "resp", false);
+    uint64_t p = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        mem_req_t hq = req(0x10000000, MEM_READ, 10 + i);
+        uint64_t c = put(h, &hq);
+        if (i == 0)
+            p = c;
+    }
+    act = gsc_activations();
+    harness_run(h, R + 40);
+    /* the slice ran for the three lookups (and the second reply's refused put) and then slept */
+    g_assert_cmpuint(gsc_activations() - act, <=, R + 40 + 4);
+    harness_set_drain(h, "resp", true);
+    uint64_t g = wait_for(h, "resp", &r);
+    g_assert_cmpuint(r.id, ==, 10);
+    uint64_t g2 = wait_for(h, "resp", &r);
+    g_assert_cmpuint(r.id, ==, 11);
+    uint64_t g3 = wait_for(h, "resp", &r);
+    g_assert_cmpuint(r.id, ==, 12);
+    g_assert_cmpuint(g2, ==, g + 2);
+    g_assert_cmpuint(g3, ==, g + 4);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), L2_STAT_STALLS), ==, (g + 1) - (p + 3 + R) + 1);
+    harness_free(h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/l2/miss-then-hit", test_miss_then_hit);
     harness_test_add("/l2/mshr-merge", test_mshr_merge);
+    harness_test_add("/l2/stall-sleeps", test_stall_sleeps);
     harness_test_add("/l2/dirty-eviction", test_dirty_eviction);
     harness_test_add("/l2/partial-write-fetches", test_partial_write_fetches);
     harness_test_add("/l2/atomics-in-order", test_atomics_in_order);

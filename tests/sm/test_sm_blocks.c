@@ -333,6 +333,37 @@ static void test_ldst_miss_then_hit(void)
     harness_free(h);
 }
 
+/* ---- ldst: with one MSHR, a load of two lines waits for the first line's fill; the refusals are
+ * counted per cycle while the block sleeps (it foresees the refusal of the next cycle) ---- */
+static void test_ldst_mshr_full(void)
+{
+    const char *set[] = {"mshrs=1", NULL};
+    harness *h = harness_new(&ldst_desc, make_ldst, set, NULL);
+    uint64_t a = fmem_alloc(env_get()->mem, 512);
+    a = (a + 127) & ~(uint64_t)127;
+    issued_t it = load(a);
+    for (unsigned l = 0; l < 32; l++)
+        it.addr[l] = a + 8 * l; /* two lines */
+    uint64_t c0 = harness_step(h), act = gsc_activations();
+    harness_push(h, "in", &it); /* put c0+1, start c0+2, first line missed c0+3, request got c0+4 */
+    mem_req_t q;
+    g_assert_cmpuint(pop_cycle(h, "mem_req", &q, 20), ==, c0 + 4);
+    g_assert_cmpuint(q.addr, ==, a);
+    /* the second line is refused from cycle c0+4 on, foreseen in c0+3: the block does not run again
+     * until the response (the driver runs in every cycle) */
+    uint64_t c = harness_run(h, 30);
+    g_assert_cmpuint(gsc_activations() - act - (c - c0), ==, 2);
+    g_assert_false(harness_pop(h, "mem_req", NULL, NULL));
+    mem_resp_t resp = {.addr = q.addr, .id = q.id, .bytes = 128, .kind = MEM_READ};
+    harness_push(h, "mem_resp", &resp); /* put c+1, seen c+2: the MSHR is free, the retry goes */
+    g_assert_cmpuint(pop_cycle(h, "mem_req", &q, 20), ==, c + 3);
+    g_assert_cmpuint(q.addr, ==, a + 128);
+    /* refused in cycles c0+4 .. c+1 */
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_RES_FAIL), ==, c + 1 - (c0 + 4) + 1);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_MISSES), ==, 2);
+    harness_free(h);
+}
+
 /* ---- ldst: a global atomic goes below with its lanes and operands; the old values come back in
  * the release for the destination register ---- */
 static void test_ldst_atomic(void)
@@ -760,6 +791,7 @@ int main(int argc, char **argv)
     harness_test_add("/sm/exec/read_report", test_exec_read_report);
     harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
     harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
+    harness_test_add("/sm/ldst/mshr_full", test_ldst_mshr_full);
     harness_test_add("/sm/ldst/atomic", test_ldst_atomic);
     harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
