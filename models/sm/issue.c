@@ -217,26 +217,38 @@ static void cta_start(issue *s, const cta_launch_t *c)
         warp_head_changed(s, wi);
         scoreboard_clear_warp(s->sb, wi);
         issue_sched *sc = &s->sched[wi % s->n_sched];
+        s->pos[wi] = sc->n;
         sc->warps[sc->n] = wi;
         sc->pw[sc->n] = (policy_warp){.id = wi, .age = w->age, .last_issue = POLICY_NEVER_ISSUED};
         sc->n++;
+        sc->members |= UINT64_C(1) << wi;
+        sc->n_stall[ISSUE_STALL_COUNT]++; /* (stall 0; it is dirty: checked before it counts) */
         queue_redirect(s, wi, false);
     }
     blk_stat_add(s->inst, ISSUE_STAT_CTAS, 1);
 }
 
+/* The stall a listed warp was last found with (ISSUE_STALL_COUNT: ready). */
+static inline issue_stall pw_stall(const policy_warp *pw)
+{
+    return pw->stall ? (issue_stall)(pw->stall - 1) : ISSUE_STALL_COUNT;
+}
+
 static void sched_remove(issue *s, unsigned wi)
 {
     issue_sched *sc = &s->sched[wi % s->n_sched];
-    for (unsigned i = 0; i < sc->n; i++) {
-        if (sc->warps[i] != wi)
-            continue;
-        memmove(&sc->warps[i], &sc->warps[i + 1], (sc->n - i - 1) * sizeof *sc->warps);
-        memmove(&sc->pw[i], &sc->pw[i + 1], (sc->n - i - 1) * sizeof *sc->pw);
-        sc->n--;
-        return;
-    }
-    g_assert_not_reached();
+    unsigned i = s->pos[wi];
+    g_assert(i < sc->n && sc->warps[i] == wi);
+    uint64_t bit = UINT64_C(1) << wi;
+    sc->members &= ~bit;
+    sc->asks_mem &= ~bit;
+    sc->asks_alu &= ~bit;
+    sc->n_stall[pw_stall(&sc->pw[i])]--;
+    memmove(&sc->warps[i], &sc->warps[i + 1], (sc->n - i - 1) * sizeof *sc->warps);
+    memmove(&sc->pw[i], &sc->pw[i + 1], (sc->n - i - 1) * sizeof *sc->pw);
+    sc->n--;
+    for (; i < sc->n; i++)
+        s->pos[sc->warps[i]] = i;
 }
 
 /* A warp that has exited and has nothing in flight leaves; the last one of its CTA ends the CTA. */
@@ -582,13 +594,10 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         /* A unit's room decides only for the warps whose head goes to it and that got as far as
          * asking: those that were ready or stalled on it (the others stopped at an earlier test). */
         unsigned changed = room ^ sc->room;
-        for (unsigned i = 0; i < sc->n; i++) {
-            const policy_warp *pw = &sc->pw[i];
-            if (pw->stall != 0 && pw->stall != ISSUE_STALL_PIPELINE + 1)
-                continue;
-            if (changed & (pw->flags & POLICY_F_MEM ? 1u : 2u))
-                sc->dirty |= UINT64_C(1) << sc->warps[i];
-        }
+        if (changed & 1u)
+            sc->dirty |= sc->asks_mem;
+        if (changed & 2u)
+            sc->dirty |= sc->asks_alu;
         sc->room = room;
     }
     if (!all && !sc->dirty) {
@@ -599,30 +608,41 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
             s->tr_stall = (uint8_t)sc->last_stall;
         return;
     }
-    uint64_t dirty = sc->dirty;
+    /* The warps to check, as a mask of list positions (checked in list order, as a redirect queues
+     * in that order): every warp, or the dirty ones (a dirty warp no longer listed is ignored). */
+    uint64_t todo = 0;
+    if (all) {
+        todo = sc->n >= 64 ? UINT64_MAX : (UINT64_C(1) << sc->n) - 1;
+    } else {
+        for (uint64_t m = sc->dirty & sc->members; m; m &= m - 1)
+            todo |= UINT64_C(1) << s->pos[__builtin_ctzll(m)];
+    }
     sc->dirty = 0; /* a warp that changes during the evaluation (a redirect) is marked again */
     sc->room = room;
-    issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
-    unsigned ready = 0;
-    for (unsigned i = 0; i < sc->n; i++) {
+    for (; todo; todo &= todo - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(todo);
         unsigned wi = sc->warps[i];
         policy_warp *pw = &sc->pw[i];
-        issue_stall r;
-        if (all || (dirty >> wi & 1)) {
-            r = warp_check(s, wi, room, now);
-            pw->ready = r == ISSUE_STALL_COUNT;
-            pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
-            pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
-            pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
-        } else { /* unchanged since it was checked */
-            r = pw->stall ? (issue_stall)(pw->stall - 1) : ISSUE_STALL_COUNT;
-        }
-        ready += pw->ready;
-        if (r == ISSUE_STALL_CHECK)
-            s->refused = true;
-        if (stall_rank[r] < stall_rank[worst])
-            worst = r;
+        issue_stall r = warp_check(s, wi, room, now);
+        sc->n_stall[pw_stall(pw)]--;
+        sc->n_stall[r]++;
+        pw->ready = r == ISSUE_STALL_COUNT;
+        pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
+        pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
+        pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+        uint64_t bit = UINT64_C(1) << wi;
+        bool asks = r == ISSUE_STALL_COUNT || r == ISSUE_STALL_PIPELINE;
+        sc->asks_mem = asks && (pw->flags & POLICY_F_MEM) ? sc->asks_mem | bit : sc->asks_mem & ~bit;
+        sc->asks_alu = asks && !(pw->flags & POLICY_F_MEM) ? sc->asks_alu | bit : sc->asks_alu & ~bit;
     }
+    /* The scheduler's stall: the first in stall_rank order that a listed warp has. */
+    issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
+    for (unsigned r = 0; r < ISSUE_STALL_COUNT; r++)
+        if (sc->n_stall[r] && stall_rank[r] < stall_rank[worst])
+            worst = (issue_stall)r;
+    unsigned ready = sc->n_stall[ISSUE_STALL_COUNT];
+    if (sc->n_stall[ISSUE_STALL_CHECK])
+        s->refused = true;
     /* a stable policy lists only ready warps: with none there is nothing to ask */
     unsigned n = ready || !stable ? policy_order(sc->pol, sc->pw, sc->n, now, sc->order) : 0;
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
@@ -731,6 +751,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         s->w[i].ib = g_new0(decoded_t, s->entries);
         s->w[i].sb_stall = ISSUE_STALL_COUNT;
     }
+    s->pos = g_new0(unsigned, warps);
     s->sched = g_new0(issue_sched, s->n_sched);
     const char *spec = blk_param_string(s->inst, "policy");
     for (unsigned i = 0; i < s->n_sched; i++) {
@@ -782,6 +803,7 @@ void issue_free(issue *s)
     if (s->log)
         fclose(s->log);
     g_free(s->sched);
+    g_free(s->pos);
     g_free(s->w);
     scoreboard_free(s->sb);
     wexec_free(s->wx);

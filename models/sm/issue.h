@@ -154,6 +154,11 @@ typedef struct {
      * repeats its last stall. */
     uint64_t dirty;
     unsigned room;
+    /* What the last checks found, kept so that only dirty warps are visited: the warps listed (bit =
+     * warp slot), how many have each stall (ISSUE_STALL_COUNT: ready), and the warps a unit's room
+     * decides for (ready or stalled on PIPELINE, head bound for ldst / for exec). */
+    uint64_t members, asks_mem, asks_alu;
+    unsigned n_stall[ISSUE_STALL_COUNT + 1];
 } issue_sched;
 
 typedef struct {
@@ -165,6 +170,7 @@ typedef struct {
     issue_bar bars[SM_MAX_CTAS][ISSUE_BARRIER_IDS];
     unsigned bar_live[SM_MAX_CTAS]; /* warps of the CTA that have not exited (functionally) */
     issue_warp *w;
+    unsigned *pos; /* each listed warp's position in its scheduler's list */
     issue_sched *sched;
     unsigned cta_live_warps[SM_MAX_CTAS];
     cta_launch_t cta[SM_MAX_CTAS];
