@@ -79,7 +79,7 @@ unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsig
     g_assert(a->size >= 1 && a->size <= 16);
     unsigned n = 0, part = part_size(a, lanes_per_part), budget = COALESCE_MAX_TXNS;
     unsigned shift = (unsigned)__builtin_ctz(segment);
-    uint64_t seg_mask = ~(uint64_t)(segment - 1);
+    uint64_t seg_mask = ~(uint64_t)(segment - 1), size_bits = (UINT64_C(1) << a->size) - 1;
     part_txns pt;
     for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
         pt.n = pt.last = 0;
@@ -89,6 +89,17 @@ unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsig
                 continue;
             /* the lane's bytes [lo, hi), segment by segment */
             uint64_t lo = a->addr[lane], hi = lo + a->size;
+            if (hi <= (lo & seg_mask) + segment) { /* the usual: one segment, one mask word */
+                uint64_t base = lo & seg_mask;
+                unsigned off = (unsigned)(lo - base);
+                coalesce_txn *t = txn_for(&pt, &budget, base, shift, segment);
+                if (off % 64 + a->size <= 64)
+                    t->byte_mask[off / 64] |= size_bits << (off % 64);
+                else
+                    mask_range(t, off, off + a->size);
+                t->lanes |= (uint32_t)1 << lane;
+                continue;
+            }
             for (uint64_t base = lo & seg_mask; base < hi; base += segment) {
                 coalesce_txn *t = txn_for(&pt, &budget, base, shift, segment);
                 mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));

@@ -11,10 +11,10 @@ struct ldst_op {
     bool issued_all;  /* every piece has been started */
     release_t rel;
     issued_t it;
-    coalesce_txn txn[COALESCE_MAX_TXNS];
     unsigned n_txn, next_txn;
     uint8_t txn_space;          /* the space of the transactions (global-like) */
     uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
+    coalesce_txn txn[COALESCE_MAX_TXNS]; /* last: op_start does not clear them */
 };
 
 typedef struct ldst_ready {
@@ -211,7 +211,7 @@ static void op_start(ldst *l, uint64_t now)
 {
     ldst_op *op = l->free_ops->len ? g_ptr_array_steal_index_fast(l->free_ops, l->free_ops->len - 1)
                                    : g_new(ldst_op, 1);
-    memset(op, 0, sizeof *op);
+    memset(op, 0, offsetof(ldst_op, txn)); /* coalesce_transactions writes the n_txn it makes */
     gsc_fifo_get(pf(l, LDST_IN), &op->it);
     guint id;
     for (id = 0; id < l->ops->len; id++)
