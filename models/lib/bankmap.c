@@ -115,10 +115,15 @@ void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, un
 
 /* ---- queues ---------------------------------------------------------------------------------- */
 
+/* A queue: plain arrays (a GLib call per push and per removal was most of the cost of a step). */
+typedef struct {
+    bankmap_req *r; /* arrival order */
+    unsigned n, cap;
+} req_queue;
+
 struct bankmap_queues {
     bankmap_arb_config cfg;
-    GArray *reads;  /* bankmap_req, arrival order */
-    GArray *writes; /* bankmap_req */
+    req_queue reads, writes;
     uint64_t next_seq;
 };
 
@@ -126,8 +131,6 @@ bankmap_queues *bankmap_queues_new(const bankmap_arb_config *c)
 {
     bankmap_queues *q = g_new0(bankmap_queues, 1);
     q->cfg = *c;
-    q->reads = g_array_new(FALSE, FALSE, sizeof(bankmap_req));
-    q->writes = g_array_new(FALSE, FALSE, sizeof(bankmap_req));
     return q;
 }
 
@@ -135,58 +138,71 @@ void bankmap_queues_free(bankmap_queues *q)
 {
     if (!q)
         return;
-    g_array_free(q->reads, TRUE);
-    g_array_free(q->writes, TRUE);
+    g_free(q->reads.r);
+    g_free(q->writes.r);
     g_free(q);
+}
+
+static void queue_push(req_queue *q, bankmap_req r)
+{
+    if (q->n == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 16;
+        q->r = g_renew(bankmap_req, q->r, q->cap);
+    }
+    q->r[q->n++] = r;
 }
 
 void bankmap_queues_push_read(bankmap_queues *q, unsigned bank, unsigned collector, uint64_t tag)
 {
-    bankmap_req r = {.bank = bank, .collector = collector, .seq = q->next_seq++, .tag = tag};
-    g_array_append_val(q->reads, r);
+    queue_push(&q->reads, (bankmap_req){.bank = bank, .collector = collector, .seq = q->next_seq++, .tag = tag});
 }
 
 void bankmap_queues_push_write(bankmap_queues *q, unsigned bank, uint64_t tag)
 {
-    bankmap_req r = {.bank = bank, .seq = q->next_seq++, .tag = tag};
-    g_array_append_val(q->writes, r);
+    queue_push(&q->writes, (bankmap_req){.bank = bank, .seq = q->next_seq++, .tag = tag});
 }
 
 unsigned bankmap_queues_pending(const bankmap_queues *q)
 {
-    return q->reads->len + q->writes->len;
+    return q->reads.n + q->writes.n;
 }
 
-/* Removes granted entries (order kept), appending their tags to out. */
-static void remove_granted(GArray *reqs, const bool *granted, GArray *out)
+/* Removes the n_granted granted entries (order kept), appending their tags to out (resized once). */
+static void remove_granted(req_queue *q, const bool *granted, unsigned n_granted, GArray *out)
 {
+    if (n_granted == 0)
+        return;
+    uint64_t *tags = NULL;
+    if (out) {
+        guint at = out->len;
+        g_array_set_size(out, at + n_granted);
+        tags = &g_array_index(out, uint64_t, at);
+    }
     unsigned k = 0;
-    for (unsigned i = 0; i < reqs->len; i++) {
-        bankmap_req *r = &g_array_index(reqs, bankmap_req, i);
+    for (unsigned i = 0; i < q->n; i++) {
         if (granted[i]) {
-            if (out)
-                g_array_append_val(out, r->tag);
+            if (tags)
+                *tags++ = q->r[i].tag;
         } else {
-            g_array_index(reqs, bankmap_req, k++) = *r;
+            q->r[k++] = q->r[i];
         }
     }
-    g_array_set_size(reqs, k);
+    q->n = k;
 }
 
 void bankmap_queues_step(bankmap_queues *q, GArray *granted_reads, GArray *granted_writes,
                          bankmap_arb_result *totals)
 {
-    if (q->reads->len == 0 && q->writes->len == 0)
+    if (q->reads.n == 0 && q->writes.n == 0)
         return; /* nothing to arbitrate: nothing granted, nothing waits, no conflict */
     bool rg_s[BANKMAP_SCRATCH], wg_s[BANKMAP_SCRATCH];
-    g_autofree bool *rg_h = q->reads->len > BANKMAP_SCRATCH ? g_new0(bool, q->reads->len) : NULL;
-    g_autofree bool *wg_h = q->writes->len > BANKMAP_SCRATCH ? g_new0(bool, q->writes->len) : NULL;
+    g_autofree bool *rg_h = q->reads.n > BANKMAP_SCRATCH ? g_new0(bool, q->reads.n) : NULL;
+    g_autofree bool *wg_h = q->writes.n > BANKMAP_SCRATCH ? g_new0(bool, q->writes.n) : NULL;
     bool *rg = rg_h ? rg_h : rg_s, *wg = wg_h ? wg_h : wg_s; /* set by bankmap_arbitrate */
     bankmap_arb_result r;
-    bankmap_arbitrate(&q->cfg, (const bankmap_req *)(void *)q->reads->data, q->reads->len,
-                      (const bankmap_req *)(void *)q->writes->data, q->writes->len, rg, wg, &r);
-    remove_granted(q->reads, rg, granted_reads);
-    remove_granted(q->writes, wg, granted_writes);
+    bankmap_arbitrate(&q->cfg, q->reads.r, q->reads.n, q->writes.r, q->writes.n, rg, wg, &r);
+    remove_granted(&q->reads, rg, r.reads_granted, granted_reads);
+    remove_granted(&q->writes, wg, r.writes_granted, granted_writes);
     if (totals) {
         totals->reads_granted += r.reads_granted;
         totals->writes_granted += r.writes_granted;

@@ -265,8 +265,10 @@ static void exec_allocate(exec_blk *e)
 
 static void exec_arbitrate(exec_blk *e)
 {
-    g_array_set_size(e->granted_reads, 0);
-    g_array_set_size(e->granted_writes, 0);
+    if (e->granted_reads->len) /* (a GLib call: not when empty) */
+        g_array_set_size(e->granted_reads, 0);
+    if (e->granted_writes->len)
+        g_array_set_size(e->granted_writes, 0);
     bankmap_arb_result r = {0};
     bankmap_queues_step(e->banks, e->granted_reads, e->granted_writes, &r);
     blk_stat_add(e->inst, EXEC_STAT_BANK_READS, r.reads_granted);
