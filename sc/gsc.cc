@@ -414,13 +414,22 @@ static void cal_tick(void)
     unsigned b = (unsigned)now & (GSC_WHEEL - 1);
     std::vector<gsc_event *> &q = c.bucket[b];
     if (!q.empty()) {
+        unsigned n_hooks = 0;
         for (gsc_event *e : q) {
             if (e->due != now)
                 continue; /* stale: re-targeted, cancelled or fired earlier */
             e->due = GSC_NO_CYCLE;
-            e->ev.notify(); /* immediate: its processes run in this evaluation phase */
+            if (e->hook)
+                c.hooks[n_hooks++] = e;
+            else
+                e->ev.notify(); /* immediate: its processes run in this evaluation phase */
         }
         wheel_empty(b);
+        /* Arrival hooks (gsc_fifo_on_arrival) run after every event of the cycle is marked fired:
+         * a wake-up they ask for (a get wakes its listeners in the next cycle) must not be taken
+         * for one still pending in this cycle. The processes run after the ticker. */
+        for (unsigned i = 0; i < n_hooks; i++)
+            c.hooks[i]->hook(c.hooks[i]->hook_ctx);
     }
     if (gsc_g.n_clocked)
         c.edge_ev->notify();

@@ -204,6 +204,16 @@ void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f); /* runs in the cycle a
  * that gets nothing from its consumer's gets except room. */
 void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f);
 
+/* Elaboration only: an arrival hook on f. fn(ctx) runs at the start of every cycle in which items
+ * put in the cycle before become gettable, before any process of that cycle runs (from the
+ * wake-up calendar, not as a process activation). It is for a consumer whose only work on an
+ * arrival is to take it into its own state (a latency queue stamping its ready cycle): the hook
+ * does that without waking the consumer's process. It may get from f, change its block's own
+ * state and notify events (gsc_event_notify); it may not call what is only allowed inside a
+ * process (gsc_next_trigger_*, gsc_run_within, gsc_stop). gsc_cycle() is the arrival cycle. At
+ * most one hook per FIFO. */
+void gsc_fifo_on_arrival(gsc_fifo *f, gsc_process_fn fn, void *ctx);
+
 /* Dynamic sensitivity, from inside a running process: the next activation is at the given
  * event only, or n cycles from now only (n >= 1), instead of the static sensitivity. Calling
  * neither keeps the static sensitivity. */

@@ -145,6 +145,7 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->freed_at = NEVER;
     f->freed_n = 0;
     f->on_put = f->on_get = f->on_room = nullptr;
+    f->arrival = nullptr;
     f->refused = false;
     f->tr = nullptr;
     f->producer = f->consumer = nullptr;
@@ -196,6 +197,8 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
      * back from the ring, so that nothing more stays live here (and the wake-up stays a tail call). */
     if (__builtin_expect(f->tr != nullptr, 0))
         gsc_trace_fifo_put(f);
+    if (f->arrival)
+        gsc_notify_at(f->arrival, now + 1);
     if (f->on_put)
         gsc_wake(f->on_put, now + 1);
 }
@@ -235,6 +238,19 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
         f->refused = false;
         gsc_wake(f->on_room, now + 1);
     }
+}
+
+extern "C" void gsc_fifo_on_arrival(gsc_fifo *f, gsc_process_fn fn, void *ctx)
+{
+    need_elab("gsc_fifo_on_arrival: fifo", f->name);
+    if (!fn)
+        gsc_fatal("fifo '%s': gsc_fifo_on_arrival without a function", f->name.c_str());
+    if (f->arrival)
+        gsc_fatal("fifo '%s': it has an arrival hook already", f->name.c_str());
+    f->arrival = new gsc_event;
+    gsc_g.cal.hooks.push_back(nullptr); /* room for every hook to be due in one cycle */
+    f->arrival->hook = fn;
+    f->arrival->hook_ctx = ctx;
 }
 
 extern "C" unsigned gsc_fifo_occupancy(const gsc_fifo *f)

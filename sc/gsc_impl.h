@@ -46,6 +46,9 @@ struct gsc_event {
     /* The process whose static sensitivity holds this event and nothing else's: set for a
      * process's swake and timer events (gsc_calendar.direct), NULL otherwise. */
     gsc_proc_rt *owner = nullptr;
+    /* A hook instead of a kernel notification (gsc_fifo_on_arrival): the calendar calls it. */
+    gsc_process_fn hook = nullptr;
+    void *hook_ctx = nullptr;
     gsc_event() = default;
     explicit gsc_event(const char *name) : ev(name) {}
 };
@@ -115,6 +118,7 @@ struct gsc_fifo : gsc_fifo_hdr {
     unsigned char *items;           /* ring of depth items */
     gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
     gsc_listeners *on_room;         /* woken when room appears after a refused can_put (NULL: nobody) */
+    gsc_event *arrival;             /* its hook event (gsc_fifo_on_arrival), NULL: none */
     mutable bool refused;           /* can_put answered false and no get has made room since */
     gsc_fifo_trace *tr;             /* NULL unless a field or the put strobe is traced */
     gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
@@ -181,6 +185,7 @@ struct gsc_calendar {
     sc_core::sc_event *next_ev = nullptr;
     int64_t next_due = GSC_NO_CYCLE;
     sc_core::sc_time one_cycle; /* the period as an sc_time: the usual delay of cal_arm */
+    std::vector<gsc_event *> hooks; /* the ticker's arrival hooks of its cycle: one per FIFO at most */
 };
 
 struct gsc_state {

@@ -229,6 +229,20 @@ static void l2_accept(l2_blk *b, uint64_t now)
     }
 }
 
+/* The arrival hook of `req` (gsc_fifo_on_arrival): arrivals go into the ROP queue at the start of
+ * their cycle without waking the process, which runs when the head is ready (a request that finds
+ * the queue full waits in `req` until a lookup makes room; l2_run takes it then). */
+static void l2_on_arrival(void *self)
+{
+    l2_blk *b = self;
+    bool was_empty = ring_empty(&b->rop);
+    uint64_t now = gsc_cycle();
+    l2_accept(b, now);
+    b->rop_occupancy = (uint8_t)MIN(255u, ring_len(&b->rop));
+    if (was_empty && !ring_empty(&b->rop))
+        gsc_event_notify(b->wake, b->latency); /* the new head's lookup */
+}
+
 static void l2_take_fills(l2_blk *b)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_DRAM_RESP);
@@ -314,7 +328,7 @@ static void l2_elaborate(void *self)
 {
     l2_blk *b = self;
     gsc_process *p = gsc_process_new(b->inst->mod, "run", l2_run, b);
-    gsc_sensitive_fifo_put(p, blk_fifo(b->inst, L2_PORT_REQ));
+    gsc_fifo_on_arrival(blk_fifo(b->inst, L2_PORT_REQ), l2_on_arrival, b);
     gsc_sensitive_fifo_put(p, blk_fifo(b->inst, L2_PORT_DRAM_RESP));
     gsc_sensitive_fifo_room(p, blk_fifo(b->inst, L2_PORT_RESP));
     gsc_sensitive_fifo_room(p, blk_fifo(b->inst, L2_PORT_DRAM_REQ));

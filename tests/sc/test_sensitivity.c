@@ -433,6 +433,69 @@ static void test_run_within(void)
     SC_TEST_IN_SUBPROCESS(body_run_within());
 }
 
+/* ---- arrival hooks: the consumer's hook takes each item at the start of the cycle it becomes
+ * gettable, without a process activation, and its gets wake get-listeners as a process's would.
+ * FIFO of depth 1. P (get-sensitive, and put-sensitive on a second FIFO) puts A at 0; the hook
+ * gets A at 1, so P runs at 2, puts B and then pokes itself through its second FIFO: P is due at
+ * 3, the cycle the hook gets B, with the hook's calendar entry first. The hook's wake-up of P for 4
+ * must not be taken for the one still pending at 3 (P is refused at 3, the slot freed then): P puts
+ * C at 4, which the hook gets at 5. */
+
+static gsc_fifo *hfifo, *pfifo;
+static log_t hook_log, hp_log;
+static unsigned hp_items;
+
+static void hook_fn(void *ctx)
+{
+    g_assert_true(ctx == &hook_log);
+    log_cycle(&hook_log);
+    g_assert_true(gsc_fifo_can_get(hfifo));
+    gsc_fifo_get(hfifo, NULL);
+    g_assert_false(gsc_fifo_can_get(hfifo));
+}
+
+static void hook_producer(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&hp_log);
+    while (gsc_fifo_can_get(pfifo))
+        gsc_fifo_get(pfifo, NULL);
+    word w = {.v = hp_items};
+    if (hp_items < 3 && gsc_fifo_can_put(hfifo)) {
+        gsc_fifo_put(hfifo, &w);
+        hp_items++;
+    }
+    if (gsc_cycle() == 2)
+        gsc_fifo_put(pfifo, &w);
+}
+
+static void body_arrival_hook(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    hfifo = gsc_fifo_new(top, "hfifo", &word_type, 1);
+    pfifo = gsc_fifo_new(top, "pfifo", &word_type, 2);
+    gsc_fifo_on_arrival(hfifo, hook_fn, &hook_log);
+    gsc_process *p = gsc_process_new(top, "producer", hook_producer, NULL);
+    gsc_process_initialize(p);
+    gsc_sensitive_fifo_get(p, hfifo);
+    gsc_sensitive_fifo_put(p, pfifo);
+    gsc_run_cycles(20);
+    static const uint64_t want_hook[] = {1, 3, 5}, want_p[] = {0, 2, 3, 4, 6};
+    assert_log(&hook_log, want_hook, G_N_ELEMENTS(want_hook));
+    assert_log(&hp_log, want_p, G_N_ELEMENTS(want_p));
+    g_assert_cmpuint(hp_items, ==, 3);
+    g_assert_cmpuint(gsc_fifo_occupancy(hfifo), ==, 0);
+    /* the hook's three runs are no activations */
+    g_assert_cmpuint(gsc_activations(), ==, G_N_ELEMENTS(want_p));
+}
+
+static void test_arrival_hook(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_arrival_hook());
+}
+
 /* ---- gsc_stop ends the run after all of the stop cycle's activations */
 
 static log_t counter_log;
@@ -533,6 +596,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/sensitivity/room/consumer-first", test_room_consumer_first);
     g_test_add_func("/sc/sensitivity/room/consumer-last", test_room_consumer_last);
     g_test_add_func("/sc/sensitivity/run-within", test_run_within);
+    g_test_add_func("/sc/sensitivity/arrival-hook", test_arrival_hook);
     g_test_add_func("/sc/run/stop/stopper-first", test_stop_first);
     g_test_add_func("/sc/run/stop/stopper-last", test_stop_last);
     g_test_add_func("/sc/run/starvation", test_starvation);
