@@ -37,7 +37,7 @@ const char *cache_fail_name(cache_fail f)
 
 /* ---- tag array ------------------------------------------------------------------------------- */
 
-static unsigned index_xor(uint64_t line_addr, unsigned set_bits)
+static inline __attribute__((always_inline)) unsigned index_xor(uint64_t line_addr, unsigned set_bits)
 {
     /* The XOR of the address's set_bits-wide chunks, by doubling: after the shifts by b, 2b, 4b, ...
      * chunk 0 holds the XOR of chunks 0..2^k-1, all of them once 2^k b reaches 64 (4 steps for 32
@@ -107,7 +107,8 @@ uint64_t cache_tags_line_addr(const cache_tags *t, uint64_t addr)
     return addr >> t->line_shift;
 }
 
-static unsigned set_of_line(const cache_tags *t, uint64_t line_addr)
+/* Inlined into every probe: it runs once per access of every cache. */
+static inline __attribute__((always_inline)) unsigned set_of_line(const cache_tags *t, uint64_t line_addr)
 {
     switch (t->cfg.index) {
     case CACHE_INDEX_XOR:

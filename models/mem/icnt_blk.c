@@ -187,15 +187,15 @@ static uint64_t icnt_blk_inject(icnt_blk *b, uint64_t now)
 }
 
 /* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
- * (the node is blocked: a get wakes the block). */
-static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
+ * (the node is blocked: a get wakes the block). *next: the node's next delivery cycle. */
+static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *next)
 {
     bool to_sm = node < b->n_sms;
     icnt *net = node_net(b, node);
     mem_slots *pool = to_sm ? &b->resps : &b->reqs;
     gsc_fifo *f = b->out_f[node];
     icnt_packet pk;
-    while (icnt_next_delivery(net, node) <= now) {
+    while ((*next = icnt_next_delivery(net, node)) <= now) {
         if (!gsc_fifo_can_put(f)) {
             if (b->blocked_since[node] == UINT64_MAX)
                 b->blocked_since[node] = now;
@@ -214,19 +214,20 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now)
     return true;
 }
 
-/* A node after its ejection: blocked (no due cycle: a get wakes the block), due at its next
- * delivery, or idle. */
-static void icnt_blk_requeue(icnt_blk *b, unsigned node, bool ok)
+/* Ejection at a node: afterwards it is blocked (no due cycle: a get wakes the block), due at its
+ * next delivery, or idle (no packet pending: UINT64_MAX). */
+static void icnt_blk_eject_node(icnt_blk *b, unsigned node, uint64_t now)
 {
+    uint64_t next;
+    bool ok = icnt_blk_eject(b, node, now, &next);
     uint64_t bit = UINT64_C(1) << (node % 64);
-    b->due[node] = UINT64_MAX;
     if (!ok) {
+        b->due[node] = UINT64_MAX;
         b->blocked[node / 64] |= bit;
         return;
     }
     b->blocked[node / 64] &= ~bit;
-    if (b->pending[node])
-        b->due[node] = icnt_next_delivery(node_net(b, node), node);
+    b->due[node] = next;
 }
 
 /* Ejection at the blocked nodes and the nodes with a packet due; returns the next delivery cycle of
@@ -238,12 +239,12 @@ static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
     for (unsigned w = 0; w < words; w++)
         for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1) {
             unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
-            icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
+            icnt_blk_eject_node(b, node, now);
         }
     uint64_t next = UINT64_MAX;
     for (unsigned node = 0; node < n; node++) {
         if (b->due[node] <= now) /* requeued later than now */
-            icnt_blk_requeue(b, node, icnt_blk_eject(b, node, now));
+            icnt_blk_eject_node(b, node, now);
         next = MIN(next, b->due[node]);
     }
     return next;
