@@ -283,19 +283,26 @@ static void exec_arbitrate(exec_blk *e)
     }
 }
 
-/* Collectors complete in an earlier cycle go to a pipe, oldest first. */
+enum { EXEC_MAX_COLL = 2 * 64 }; /* collectors_sp + collectors_sfu, each at most 64 */
+
+/* Collectors complete in an earlier cycle go to a pipe, oldest first; one that finds no free pipe
+ * of its unit waits for the next cycle. */
 static void exec_dispatch(exec_blk *e, uint64_t now)
 {
     e->tr_dispatched = 0;
-    for (;;) {
-        exec_coll *best = NULL;
-        for (unsigned c = 0; c < e->n_coll; c++) {
-            exec_coll *co = &e->coll[c];
-            if (co->busy && co->dispatchable && (!best || co->age < best->age))
-                best = co;
-        }
-        if (!best)
-            break;
+    /* the candidates, by age (an insertion sort: a few per cycle) */
+    unsigned cand[EXEC_MAX_COLL], nc = 0;
+    for (unsigned c = 0; c < e->n_coll; c++) {
+        const exec_coll *co = &e->coll[c];
+        if (!co->busy || !co->dispatchable)
+            continue;
+        unsigned j = nc++;
+        for (; j > 0 && e->coll[cand[j - 1]].age > co->age; j--)
+            cand[j] = cand[j - 1];
+        cand[j] = c;
+    }
+    for (unsigned k = 0; k < nc; k++) {
+        exec_coll *best = &e->coll[cand[k]];
         sm_unit u = sm_unit_of_class((ir_class)best->it.cls);
         unsigned p;
         for (p = 0; p < e->n_pipes; p++)
@@ -303,8 +310,7 @@ static void exec_dispatch(exec_blk *e, uint64_t now)
                 break;
         if (p == e->n_pipes) {
             blk_stat_add(e->inst, EXEC_STAT_UNIT_BUSY, 1);
-            best->dispatchable = false;     /* retried next cycle (re-marked below) */
-            best->age |= UINT64_C(1) << 63; /* skip it this cycle, keep order afterwards */
+            best->dispatchable = false; /* retried next cycle (re-marked below) */
             continue;
         }
         unsigned lat, ii;
@@ -329,7 +335,6 @@ static void exec_dispatch(exec_blk *e, uint64_t now)
     e->tr_busy_coll = 0;
     for (unsigned c = 0; c < e->n_coll; c++) {
         exec_coll *co = &e->coll[c];
-        co->age &= ~(UINT64_C(1) << 63);
         if (co->busy) {
             e->tr_busy_coll++;
             if (co->pending == 0)
@@ -396,6 +401,7 @@ exec_blk *exec_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned 
     unsigned nsp = (unsigned)blk_param_uint(e->inst, "collectors_sp");
     unsigned nsfu = (unsigned)blk_param_uint(e->inst, "collectors_sfu");
     e->n_coll = nsp + nsfu;
+    g_assert(e->n_coll <= EXEC_MAX_COLL);
     e->coll = g_new0(exec_coll, e->n_coll);
     for (unsigned c = nsp; c < e->n_coll; c++)
         e->coll[c].pool = 1;
