@@ -316,8 +316,7 @@ typedef struct {
 } mshr_entry;
 
 struct cache_mshr {
-    unsigned entries, max_merged;
-    unsigned used;       /* slots in use */
+    cache_mshr_hdr h;    /* entries, max_merged, used (slots in use), ready_n: read inline (cache.h) */
     mshr_entry *slot;    /* entries */
     uint64_t *requests;  /* entries * max_merged */
     unsigned *free_slot; /* stack of free slot numbers */
@@ -325,8 +324,9 @@ struct cache_mshr {
     int32_t *index; /* index_mask + 1 buckets: slot number or -1 */
     unsigned index_mask;
     unsigned *ready; /* ring of `entries` slot numbers, in fill order */
-    unsigned ready_head, ready_n;
+    unsigned ready_head;
 };
+G_STATIC_ASSERT(offsetof(struct cache_mshr, h) == 0);
 
 static unsigned mshr_hash(const cache_mshr *m, uint64_t line_addr)
 {
@@ -337,8 +337,8 @@ cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
 {
     g_return_val_if_fail(entries > 0 && max_merged > 0, NULL);
     cache_mshr *m = g_new0(cache_mshr, 1);
-    m->entries = entries;
-    m->max_merged = max_merged;
+    m->h.entries = entries;
+    m->h.max_merged = max_merged;
     m->slot = g_new0(mshr_entry, entries);
     m->requests = g_new0(uint64_t, (gsize)entries * max_merged);
     m->free_slot = g_new(unsigned, entries);
@@ -405,12 +405,12 @@ cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
 {
     mshr_entry *e = mshr_lookup(m, line_addr);
     if (e && !e->ready)
-        return e->n >= m->max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
+        return e->n >= m->h.max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
     /* A ready entry still draining is not merged into: the new request starts a new fetch, but the
      * line address is busy in the table until it drains, so it cannot get a second entry either. */
     if (e)
         return CACHE_MSHR_FULL;
-    return m->used >= m->entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
+    return m->h.used >= m->h.entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
 }
 
 cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
@@ -418,15 +418,15 @@ cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t req
     unsigned b = mshr_bucket(m, line_addr);
     mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
     if (e && !e->ready) {
-        if (e->n >= m->max_merged)
+        if (e->n >= m->h.max_merged)
             return CACHE_MSHR_MERGE_FULL;
         e->requests[e->n++] = request;
         return CACHE_MSHR_MERGED;
     }
-    if (e || m->used >= m->entries)
+    if (e || m->h.used >= m->h.entries)
         return CACHE_MSHR_FULL;
     unsigned s = m->free_slot[--m->n_free];
-    m->used++;
+    m->h.used++;
     e = &m->slot[s];
     e->line_addr = line_addr;
     e->n = 1;
@@ -443,11 +443,6 @@ bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
     return e && !e->ready;
 }
 
-unsigned cache_mshr_used(const cache_mshr *m)
-{
-    return m->used;
-}
-
 unsigned cache_mshr_merged(const cache_mshr *m, uint64_t line_addr)
 {
     mshr_entry *e = mshr_lookup(m, line_addr);
@@ -460,18 +455,13 @@ bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr)
     if (!e || e->ready)
         return false;
     e->ready = true;
-    m->ready[(m->ready_head + m->ready_n++) % m->entries] = (unsigned)(e - m->slot);
+    m->ready[(m->ready_head + m->h.ready_n++) % m->h.entries] = (unsigned)(e - m->slot);
     return true;
-}
-
-bool cache_mshr_has_ready(const cache_mshr *m)
-{
-    return m->ready_n > 0;
 }
 
 bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr)
 {
-    if (m->ready_n == 0)
+    if (m->h.ready_n == 0)
         return false;
     unsigned s = m->ready[m->ready_head];
     mshr_entry *e = &m->slot[s];
@@ -480,11 +470,11 @@ bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr
     if (line_addr)
         *line_addr = e->line_addr;
     if (++e->next == e->n) {
-        m->ready_head = (m->ready_head + 1) % m->entries;
-        m->ready_n--;
+        m->ready_head = (m->ready_head + 1) % m->h.entries;
+        m->h.ready_n--;
         mshr_unindex(m, mshr_bucket(m, e->line_addr));
         m->free_slot[m->n_free++] = s;
-        m->used--;
+        m->h.used--;
     }
     return true;
 }

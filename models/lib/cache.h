@@ -128,6 +128,13 @@ const cache_line *cache_tags_find(const cache_tags *t, uint64_t addr); /* any no
  * released one per call: entries in the order their fills arrived, requests in the order they merged;
  * the entry is freed with its last request. */
 typedef struct cache_mshr cache_mshr;
+/* The table's counts, at the start of its struct: read by the inline queries below (called once or
+ * twice per activation of a cache block). Private otherwise. */
+typedef struct {
+    unsigned entries, max_merged;
+    unsigned used;    /* entries in use (incl. ready ones) */
+    unsigned ready_n; /* ready entries not yet drained */
+} cache_mshr_hdr;
 
 typedef enum {
     CACHE_MSHR_NEW,        /* a new entry was (or would be) allocated */
@@ -141,11 +148,17 @@ void cache_mshr_free(cache_mshr *m);
 cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr); /* no side effects */
 cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request);
 bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr);    /* an entry (not yet ready) exists */
-unsigned cache_mshr_used(const cache_mshr *m);                       /* entries in use (incl. ready ones) */
+static inline unsigned cache_mshr_used(const cache_mshr *m) /* entries in use (incl. ready ones) */
+{
+    return ((const cache_mshr_hdr *)(const void *)m)->used;
+}
 unsigned cache_mshr_merged(const cache_mshr *m, uint64_t line_addr); /* requests queued for the line */
 /* The fill for line_addr arrived; false if no pending entry exists for it. */
 bool cache_mshr_mark_ready(cache_mshr *m, uint64_t line_addr);
-bool cache_mshr_has_ready(const cache_mshr *m);
+static inline bool cache_mshr_has_ready(const cache_mshr *m)
+{
+    return ((const cache_mshr_hdr *)(const void *)m)->ready_n > 0;
+}
 /* Pops the next request of the oldest ready entry; false if none is ready. */
 bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr);
 

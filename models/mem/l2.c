@@ -283,7 +283,8 @@ static void l2_run(void *self)
     l2_take_fills(b);
     uint64_t req_id, line_addr;
     /* one merged request leaves per cycle once its line is filled */
-    if (ring_len(&b->out) < b->out_depth && cache_mshr_next_ready(b->mshr, &req_id, &line_addr))
+    if (cache_mshr_has_ready(b->mshr) && ring_len(&b->out) < b->out_depth &&
+        cache_mshr_next_ready(b->mshr, &req_id, &line_addr))
         l2_reply(b, (uint32_t)req_id);
     bool stalled = false, out_full = false;
     if (!ring_empty(&b->rop)) {

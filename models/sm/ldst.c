@@ -396,7 +396,7 @@ static void take_responses(ldst *l)
                                       cache_tags_set_of(tags, r.addr) == l->blocked_set;
             if (cache_mshr_mark_ready(mshr, line)) {
                 uint64_t req, la;
-                while (cache_mshr_next_ready(mshr, &req, &la))
+                while (cache_mshr_has_ready(mshr) && cache_mshr_next_ready(mshr, &req, &la))
                     op_piece_done(l, (unsigned)req);
             }
         } else {
