@@ -14,21 +14,15 @@ static const gsc_field mem_req_fields[] = {
     GSC_FIELD(mem_req_t, client, GSC_U8, 2),    GSC_FIELD(mem_req_t, data, GSC_OPAQUE, 0),
     GSC_FIELD(mem_req_t, atom, GSC_OPAQUE, 0),
 };
-/* What a request carries, by kind (gsc_type.used): a read its header only, a write its data too, an
+/* What a request carries, by kind (gsc_type.used_by_key): a read its header only, a write its data too, an
  * atomic everything. A FIFO copies no more. */
-static size_t mem_req_used(const void *item)
-{
-    switch (((const mem_req_t *)item)->kind) {
-    case MEM_READ:
-        return offsetof(mem_req_t, data);
-    case MEM_WRITE:
-    case MEM_WRITEBACK:
-        return offsetof(mem_req_t, atom);
-    default:
-        return sizeof(mem_req_t);
-    }
-}
-const gsc_type mem_req_type = GSC_TYPE_USED(mem_req_t, mem_req_fields, mem_req_used);
+static const size_t mem_req_used[] = {
+    [MEM_READ] = offsetof(mem_req_t, data),
+    [MEM_WRITE] = offsetof(mem_req_t, atom),
+    [MEM_ATOMIC] = sizeof(mem_req_t),
+    [MEM_WRITEBACK] = offsetof(mem_req_t, atom),
+};
+const gsc_type mem_req_type = GSC_TYPE_USED_BY_KEY(mem_req_t, mem_req_fields, kind, mem_req_used);
 
 static const gsc_field mem_resp_fields[] = {
     GSC_FIELD(mem_resp_t, addr, GSC_U64, 48),       GSC_FIELD(mem_resp_t, id, GSC_U64, 32),
@@ -39,19 +33,13 @@ static const gsc_field mem_resp_fields[] = {
 };
 /* A write's acknowledgement carries its header, a read's reply the line too, an atomic's reply the
  * old values as well. */
-static size_t mem_resp_used(const void *item)
-{
-    switch (((const mem_resp_t *)item)->kind) {
-    case MEM_READ:
-        return offsetof(mem_resp_t, atom_old);
-    case MEM_WRITE:
-    case MEM_WRITEBACK:
-        return offsetof(mem_resp_t, data);
-    default:
-        return sizeof(mem_resp_t);
-    }
-}
-const gsc_type mem_resp_type = GSC_TYPE_USED(mem_resp_t, mem_resp_fields, mem_resp_used);
+static const size_t mem_resp_used[] = {
+    [MEM_READ] = offsetof(mem_resp_t, atom_old),
+    [MEM_WRITE] = offsetof(mem_resp_t, data),
+    [MEM_ATOMIC] = sizeof(mem_resp_t),
+    [MEM_WRITEBACK] = offsetof(mem_resp_t, data),
+};
+const gsc_type mem_resp_type = GSC_TYPE_USED_BY_KEY(mem_resp_t, mem_resp_fields, kind, mem_resp_used);
 
 void mem_line_read(fmem *m, uint64_t addr, unsigned bytes, uint8_t *dst)
 {

@@ -81,6 +81,13 @@ typedef struct {
      * got from a FIFO is left as it was in the destination: a consumer must not read it. Traced
      * fields must lie in every item's prefix. */
     size_t (*used)(const void *item);
+    /* Optional, instead of `used`: the prefix looked up by one byte of the item (its kind, say), at
+     * offset used_key, in used_by_key[0 .. n_used_by_key - 1]; a key beyond the table: the whole
+     * item. The same rule as a `used` function whose answer depends on that byte only, without a
+     * call per put and get. */
+    size_t used_key;
+    const size_t *used_by_key;
+    unsigned n_used_by_key;
 } gsc_type;
 
 /* A field of struct S, member M, of C type CT traced on W bits. */
@@ -94,7 +101,14 @@ typedef struct {
 /* The same with a gsc_type.used function: GSC_TYPE_USED(mem_req_t, mem_req_fields, mem_req_used) */
 #define GSC_TYPE_USED(S, FIELDS, USED)                                                                       \
     {                                                                                                        \
-#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0])), USED                        \
+#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0])), USED, 0, NULL, 0            \
+    }
+/* The same with the prefix looked up by the one-byte member KEY in the size_t array TABLE:
+ * GSC_TYPE_USED_BY_KEY(mem_req_t, mem_req_fields, kind, mem_req_used_by_kind) */
+#define GSC_TYPE_USED_BY_KEY(S, FIELDS, KEY, TABLE)                                                          \
+    {                                                                                                        \
+#S, sizeof(S), FIELDS, (unsigned)(sizeof(FIELDS) / sizeof((FIELDS)[0])), NULL, offsetof(S, KEY),     \
+            TABLE, (unsigned)(sizeof(TABLE) / sizeof((TABLE)[0]))                                            \
     }
 /* clang-format on */
 

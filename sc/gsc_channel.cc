@@ -135,6 +135,19 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
         if (!strcmp(type->fields[i].name, "put") || !strcmp(type->fields[i].name, "occupancy"))
             gsc_fatal("fifo '%s': type '%s' has a field named '%s', a name the FIFO's trace uses for itself",
                       f->name.c_str(), type->name, type->fields[i].name);
+    if (type->used_by_key) {
+        if (type->used)
+            gsc_fatal("fifo '%s': type '%s' has both a used function and a used_by_key table", f->name.c_str(),
+                      type->name);
+        if (type->used_key >= type->size)
+            gsc_fatal("fifo '%s': type '%s': used_key %zu is not inside the item (%zu bytes)", f->name.c_str(),
+                      type->name, type->used_key, type->size);
+        for (unsigned k = 0; k < type->n_used_by_key; k++)
+            if (type->used_by_key[k] <= type->used_key || type->used_by_key[k] > type->size)
+                gsc_fatal("fifo '%s': type '%s': used_by_key[%u] = %zu must hold the key and fit the item "
+                          "(%zu bytes)",
+                          f->name.c_str(), type->name, k, type->used_by_key[k], type->size);
+    }
     f->type = type;
     f->size = type->size;
     f->stride = round_up(type->size, 16);
@@ -153,6 +166,17 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     t.fifo = f;
     gsc_g.traceables.push_back(t);
     return f;
+}
+
+/* The bytes of item that a put or get copies (gsc_type.used, used_by_key). */
+static inline size_t item_used(const gsc_fifo *f, const void *item)
+{
+    const gsc_type *t = f->type;
+    if (t->used_by_key) {
+        unsigned k = ((const unsigned char *)item)[t->used_key];
+        return k < t->n_used_by_key ? t->used_by_key[k] : f->size;
+    }
+    return t->used ? t->used(item) : f->size;
 }
 
 static inline unsigned fifo_freed(const gsc_fifo *f, int64_t now)
@@ -190,7 +214,7 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     unsigned tail = f->head + f->n; /* both below depth */
     if (tail >= f->depth)
         tail -= f->depth;
-    memcpy(f->items + (size_t)tail * f->stride, item, f->type->used ? f->type->used(item) : f->size);
+    memcpy(f->items + (size_t)tail * f->stride, item, item_used(f, item));
     f->stamps[tail] = now;
     f->n++;
     /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
@@ -222,7 +246,7 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
     int64_t now = gsc_write_cycle();
     if (item_out) {
         const unsigned char *slot = f->items + (size_t)f->head * f->stride;
-        memcpy(item_out, slot, f->type->used ? f->type->used(slot) : f->size);
+        memcpy(item_out, slot, item_used(f, slot));
     }
     if (++f->head == f->depth)
         f->head = 0;
@@ -296,7 +320,9 @@ static bool same_type(const gsc_type *a, const gsc_type *b)
     if (a == b)
         return true;
     if (strcmp(a->name, b->name) != 0 || a->size != b->size || a->n_fields != b->n_fields ||
-        a->used != b->used)
+        a->used != b->used || a->used_key != b->used_key || a->n_used_by_key != b->n_used_by_key ||
+        (a->n_used_by_key &&
+         memcmp(a->used_by_key, b->used_by_key, a->n_used_by_key * sizeof *a->used_by_key) != 0))
         return false;
     for (unsigned i = 0; i < a->n_fields; i++) {
         const gsc_field *x = &a->fields[i], *y = &b->fields[i];

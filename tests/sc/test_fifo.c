@@ -228,6 +228,68 @@ static void test_used_prefix(void)
     g_test_trap_assert_passed();
 }
 
+/* The same rule as a table keyed by one byte of the item (gsc_type.used_by_key); a key beyond the
+ * table copies the whole item. */
+typedef struct {
+    uint8_t kind; /* 0: short, 1: long, 2: beyond the table */
+    uint8_t pad[3];
+    uint32_t seq;
+    uint8_t payload[64];
+} kpkt;
+static const gsc_field kpkt_fields[] = {
+    GSC_FIELD(kpkt, kind, GSC_U8, 2),
+    GSC_FIELD(kpkt, seq, GSC_U32, 0),
+    GSC_FIELD(kpkt, payload, GSC_OPAQUE, 0),
+};
+static const size_t kpkt_used[] = {offsetof(kpkt, payload), sizeof(kpkt)};
+static const gsc_type kpkt_type = GSC_TYPE_USED_BY_KEY(kpkt, kpkt_fields, kind, kpkt_used);
+
+static void test_used_by_key(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *f = gsc_fifo_new(NULL, "q", &kpkt_type, 4);
+        kpkt in[3] = {{.kind = 1, .seq = 7}, {.kind = 0, .seq = 8}, {.kind = 2, .seq = 9}}, out;
+        memset(in[0].payload, 0xab, sizeof in[0].payload);
+        memset(in[1].payload, 0xcd, sizeof in[1].payload); /* not copied */
+        memset(in[2].payload, 0xef, sizeof in[2].payload);
+        for (unsigned i = 0; i < 3; i++)
+            gsc_fifo_put(f, &in[i]);
+        gsc_run_cycles(1);
+        static const uint8_t want[3] = {0xab, 0x11, 0xef};
+        for (unsigned i = 0; i < 3; i++) {
+            memset(&out, 0x11, sizeof out);
+            gsc_fifo_get(f, &out);
+            g_assert_cmpuint(out.kind, ==, in[i].kind);
+            g_assert_cmpuint(out.seq, ==, in[i].seq);
+            for (unsigned j = 0; j < sizeof out.payload; j++)
+                g_assert_cmpuint(out.payload[j], ==, want[i]); /* 0x11: the getter's own bytes */
+        }
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+/* A table entry larger than the item is refused when the FIFO is made. */
+static const size_t kpkt_bad[] = {offsetof(kpkt, payload), sizeof(kpkt) + 1};
+static const gsc_type kpkt_bad_type = GSC_TYPE_USED_BY_KEY(kpkt, kpkt_fields, kind, kpkt_bad);
+
+static void test_used_by_key_bad(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo_new(NULL, "q", &kpkt_bad_type, 4);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*gpusc: fifo 'q': type 'kpkt': used_by_key[1] = 73 must hold the key and fit the "
+                              "item (72 bytes)*");
+}
+
 static void overfill(void *ctx)
 {
     gsc_fifo *f = ctx;
@@ -275,6 +337,8 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/fifo/backpressure/consumer-first", test_backpressure_cf);
     g_test_add_func("/sc/fifo/harness", test_harness);
     g_test_add_func("/sc/fifo/used-prefix", test_used_prefix);
+    g_test_add_func("/sc/fifo/used-by-key", test_used_by_key);
+    g_test_add_func("/sc/fifo/used-by-key-bad", test_used_by_key_bad);
     g_test_add_func("/sc/fifo/put-on-full", test_put_on_full);
     g_test_add_func("/sc/fifo/get-on-empty", test_get_on_empty);
     return g_test_run();
