@@ -656,10 +656,11 @@ extern "C" void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f)
     listen(p, &f->on_room);
 }
 
-/* (SystemC itself reports next_trigger outside a method process as an error.) */
+/* (SystemC itself reports next_trigger outside a method process as an error.) Inside a run but
+ * outside a C process, in an arrival hook, it would act on the process that ran last. */
 static void need_process(const char *what)
 {
-    if (!gsc_g.in_run)
+    if (!gsc_g.in_run || !gsc_hot.in_process)
         gsc_fatal("%s: only allowed inside a running process", what);
 }
 

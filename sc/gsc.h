@@ -223,9 +223,9 @@ void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f);
  * wake-up calendar, not as a process activation). It is for a consumer whose only work on an
  * arrival is to take it into its own state (a latency queue stamping its ready cycle): the hook
  * does that without waking the consumer's process. It may get from f, change its block's own
- * state and notify events (gsc_event_notify); it may not call what is only allowed inside a
- * process (gsc_next_trigger_*, gsc_run_within, gsc_stop). gsc_cycle() is the arrival cycle. At
- * most one hook per FIFO. */
+ * state and notify events (gsc_event_notify); what only a process may call (gsc_next_trigger_*,
+ * gsc_run_within) is a fatal error there. gsc_cycle() is the arrival cycle. At most one hook per
+ * FIFO. */
 void gsc_fifo_on_arrival(gsc_fifo *f, gsc_process_fn fn, void *ctx);
 
 /* Dynamic sensitivity, from inside a running process: the next activation is at the given

@@ -289,7 +289,8 @@ static void ldst_perform_store(ldst *l, const ldst_op *op, const coalesce_txn *t
     }
 }
 
-/* Note a refusal of the L1 for cur's next transaction in cycle blocked_at (already counted). */
+/* cur's next transaction is refused by the L1 from now on: refusals up to cycle blocked_at are
+ * counted (a foreseen one, blocked_at = now, is not yet: see foresee_refusal). */
 static void block(ldst *l, uint64_t blocked_at, cache_fail why, uint64_t addr)
 {
     l->blocked = true; /* retried when a fill has changed the L1 (see ldst_run) */

@@ -423,6 +423,48 @@ static void test_after_elaboration(void)
     EXPECT_FATAL("gpusc: gsc_latch_new 'late': only allowed during elaboration\n");
 }
 
+/* An arrival hook is no process: what only a process may call is refused there; one hook per FIFO. */
+static void hook_sleeps(void *ctx)
+{
+    (void)ctx;
+    gsc_run_within(1);
+}
+
+static void hook_putter(void *ctx)
+{
+    issue_packet p = {0};
+    gsc_fifo_put(ctx, &p);
+}
+
+static void test_arrival_hook_misuse(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_module *top = gsc_module_new(NULL, "tb");
+        gsc_fifo *q = gsc_fifo_new(top, "q", &issue_type, 2);
+        gsc_fifo_on_arrival(q, hook_sleeps, NULL);
+        gsc_process *p = gsc_process_new(top, "p", hook_putter, q);
+        gsc_process_initialize(p);
+        gsc_run_cycles(3);
+        return;
+    }
+    EXPECT_FATAL("gpusc: gsc_run_within: only allowed inside a running process\n");
+}
+
+static void test_arrival_hook_twice(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_errors");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *q = gsc_fifo_new(NULL, "q", &issue_type, 2);
+        gsc_fifo_on_arrival(q, hook_sleeps, NULL);
+        gsc_fifo_on_arrival(q, hook_sleeps, NULL);
+        return;
+    }
+    EXPECT_FATAL("gpusc: fifo 'q': it has an arrival hook already\n");
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -447,5 +489,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/errors/systemc-warning", test_systemc_warning);
     g_test_add_func("/sc/errors/fatal", test_fatal);
     g_test_add_func("/sc/errors/after-elaboration", test_after_elaboration);
+    g_test_add_func("/sc/errors/arrival-hook-misuse", test_arrival_hook_misuse);
+    g_test_add_func("/sc/errors/arrival-hook-twice", test_arrival_hook_twice);
     return g_test_run();
 }
