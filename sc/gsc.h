@@ -386,6 +386,23 @@ void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle,
  * patterns). The address must stay valid for the whole run. name is relative to the module (full
  * name <module>.<name>). width in bits (1..64; 0 = the full width of ctype; ignored for F32/F64). */
 void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width);
+/* A pulse: a traced count of events in a cycle (the calls of a traced interface, ...). The VCD
+ * shows how many times gsc_pulse_fire ran in each cycle, back to 0 in the next cycle without one,
+ * as a FIFO's put strobe. Made during elaboration (name relative to the module, width 1..32 bits);
+ * `traced` is set by gsc_elaborate when the patterns select it. Fire it only when traced: callers
+ * test gsc_pulse_traced first (one not-taken branch untraced); firing never changes a run. */
+typedef struct gsc_pulse {
+    bool traced;
+    bool pending;  /* in the list of pulses to lower */
+    uint32_t count;
+    int64_t shown; /* the cycle count is for */
+} gsc_pulse;
+gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width);
+static inline bool gsc_pulse_traced(const gsc_pulse *p)
+{
+    return p->traced;
+}
+void gsc_pulse_fire(gsc_pulse *p);
 /* The full names and widths of what was traced, in declaration order (for .gtkw writers). */
 unsigned gsc_trace_count(void);
 const char *gsc_trace_signal_name(unsigned i);

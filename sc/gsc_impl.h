@@ -138,6 +138,7 @@ struct gsc_port {
 struct gsc_traceable {
     gsc_latch *latch; /* a latch (all its fields), or */
     gsc_fifo *fifo;   /* a FIFO (its put strobe, fields and occupancy), or */
+    gsc_pulse *pulse; /* a pulse (traced as its count), or */
     std::string name; /* a variable: full name, */
     gsc_ctype ctype;
     const void *addr;

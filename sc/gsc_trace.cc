@@ -54,6 +54,7 @@ struct trace_state {
     sc_event *strobe_ev = nullptr;         /* wakes lower_strobes (never counts as activity) */
     int64_t strobe_at = -1;                /* the cycle strobe_ev was last notified for */
     std::vector<gsc_fifo_trace *> strobes; /* raised put strobes, to lower */
+    std::vector<gsc_pulse *> pulses;       /* fired pulses, to lower */
 };
 trace_state T;
 } // namespace
@@ -173,6 +174,25 @@ extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, 
     gsc_g.traceables.push_back(t);
 }
 
+extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width)
+{
+    std::string full = gsc_new_name("gsc_pulse_new", m, name);
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_pulse_new('%s'): only allowed during elaboration", full.c_str());
+    if (width < 1 || width > 32)
+        gsc_fatal("gsc_pulse_new('%s'): width %u is not in 1..32", full.c_str(), width);
+    gsc_pulse *p = g_new0(gsc_pulse, 1);
+    p->shown = -1;
+    gsc_traceable t{};
+    t.pulse = p;
+    t.name = full;
+    t.ctype = GSC_U32;
+    t.addr = &p->count;
+    t.width = width;
+    gsc_g.traceables.push_back(t);
+    return p;
+}
+
 static void add_signal(const std::string &name, gsc_ctype ctype, const void *addr, unsigned width)
 {
     if (ctype == GSC_OPAQUE)
@@ -261,9 +281,43 @@ struct lower_strobes {
             }
         }
         T.strobes.resize(keep);
+        keep = 0;
+        for (gsc_pulse *p : T.pulses) {
+            if (p->shown >= now) {
+                T.pulses[keep++] = p;
+            } else {
+                p->count = 0;
+                p->pending = false;
+            }
+        }
+        T.pulses.resize(keep);
     }
 };
 } // namespace
+
+/* Wake lower_strobes for the cycle after `show` (once per cycle). */
+static void lower_after(int64_t show)
+{
+    if (T.strobe_at != show + 1) { /* once per cycle: the notification is pending until then */
+        T.strobe_at = show + 1;
+        uint64_t now = gsc_now_ps();
+        T.strobe_ev->notify(sc_time::from_value((uint64_t)(show + 1) * gsc_g.period - now));
+    }
+}
+
+extern "C" void gsc_pulse_fire(gsc_pulse *p)
+{
+    if (!p->traced)
+        return;
+    int64_t show = (int64_t)gsc_now_cycle();
+    p->count = p->shown == show ? p->count + 1 : 1;
+    p->shown = show;
+    if (!p->pending) {
+        p->pending = true;
+        T.pulses.push_back(p);
+    }
+    lower_after(show);
+}
 
 void gsc_trace_fifo_put(gsc_fifo *f)
 {
@@ -280,11 +334,7 @@ void gsc_trace_fifo_put(gsc_fifo *f)
         tr->pending = true;
         T.strobes.push_back(tr);
     }
-    if (T.strobe_at != show + 1) { /* once per cycle: the notification is pending until then */
-        T.strobe_at = show + 1;
-        uint64_t now = gsc_now_ps();
-        T.strobe_ev->notify(sc_time::from_value((uint64_t)(show + 1) * gsc_g.period - now));
-    }
+    lower_after(show);
 }
 
 static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
@@ -353,6 +403,12 @@ void gsc_trace_elaborate(void)
             strobes = strobes || t.fifo->tr;
         } else if (t.latch) {
             select_latch(t.latch);
+        } else if (t.pulse) {
+            if (selected(t.name)) {
+                t.pulse->traced = true;
+                strobes = true;
+                add_signal(t.name, t.ctype, t.addr, t.width);
+            }
         } else if (selected(t.name)) {
             add_signal(t.name, t.ctype, t.addr, t.width);
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/core/config.h"
+#include "models/core/port.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Registry: name -> descriptor. The only mutable global of the framework (with the presets).
@@ -32,6 +33,21 @@ static void desc_check_defaults(const blk_desc *desc)
     }
     for (unsigned i = 0; i < desc->n_ports; i++) {
         const blk_port_desc *pd = &desc->ports[i];
+        if ((pd->chan == BLK_CHAN_EXPORT || pd->chan == BLK_CHAN_IMPORT) != (pd->iface != NULL))
+            g_error("block %s: port %s: interface ports (and only they) name an interface", desc->name,
+                    pd->name);
+        if ((pd->chan == BLK_CHAN_EXPORT && pd->dir != GSC_IN) || (pd->chan == BLK_CHAN_IMPORT && pd->dir != GSC_OUT))
+            g_error("block %s: port %s: an export is an input (GSC_IN), an import an output (GSC_OUT)",
+                    desc->name, pd->name);
+        if ((pd->max_count > 0) != (strstr(pd->name, "%u") != NULL))
+            g_error("block %s: port %s: a port array (max_count > 0) and only it has %%u in its name", desc->name,
+                    pd->name);
+        if (pd->count_param) {
+            const blk_param_desc *p = blk_desc_param(desc, pd->count_param);
+            if (!p || p->type != BLK_PARAM_UINT)
+                g_error("block %s: port %s: count parameter %s is not a uint parameter", desc->name, pd->name,
+                        pd->count_param);
+        }
         if (pd->depth_param) {
             const blk_param_desc *p = blk_desc_param(desc, pd->depth_param);
             if (!p || p->type != BLK_PARAM_UINT)
@@ -306,8 +322,16 @@ static void inst_free(blk_inst *inst)
     g_free(inst->params);
     g_free(inst->param_src);
     g_free(inst->stats);
+    unsigned total = inst->desc->n_ports;
+    for (unsigned i = 0; i < inst->desc->n_ports; i++)
+        total += inst->port_count[i] > 1 ? inst->port_count[i] - 1 : 0;
+    for (unsigned f = 0; f < total; f++)
+        blk_link_clear(&inst->links[f]);
     g_free(inst->ports);
     g_free(inst->fifos);
+    g_free(inst->links);
+    g_free(inst->port_count);
+    g_free(inst->port_more);
     g_free((char *)inst->path);
     g_free((char *)inst->log_domain);
     g_free(inst);
@@ -388,7 +412,60 @@ void blk_ctx_derived(const blk_ctx *ctx, unsigned i, const char **name, const ch
  * Instances
  * ------------------------------------------------------------------------------------------- */
 
-blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc)
+/* The number of elements of descriptor port i: 1 for a plain port; an array's from its count
+ * parameter or from the constructor's counts. */
+static unsigned port_elements(const blk_inst *inst, unsigned i, const unsigned *counts)
+{
+    const blk_port_desc *pd = &inst->desc->ports[i];
+    if (!pd->max_count)
+        return 1;
+    uint64_t n;
+    if (pd->count_param)
+        n = blk_param_uint(inst, pd->count_param);
+    else if (counts)
+        n = counts[i];
+    else
+        g_error("block %s: port array %s is sized by its constructor: use blk_inst_new_arrays", inst->desc->name,
+                pd->name);
+    if (n > pd->max_count)
+        gsc_fatal("%s: port array %s: %" G_GUINT64_FORMAT " elements, at most %u", inst->path, pd->name, n,
+                  pd->max_count);
+    return (unsigned)n;
+}
+
+static void make_ports(blk_inst *inst, const unsigned *counts)
+{
+    const blk_desc *desc = inst->desc;
+    unsigned n = desc->n_ports ? desc->n_ports : 1, total = desc->n_ports;
+    inst->port_count = g_new0(unsigned, n);
+    inst->port_more = g_new0(unsigned, n);
+    for (unsigned i = 0; i < desc->n_ports; i++) {
+        inst->port_count[i] = port_elements(inst, i, counts);
+        inst->port_more[i] = total;
+        if (inst->port_count[i] > 1)
+            total += inst->port_count[i] - 1;
+    }
+    inst->ports = g_new0(gsc_port *, total ? total : 1);
+    inst->fifos = g_new0(gsc_fifo *, total ? total : 1);
+    inst->links = g_new0(struct blk_link, total ? total : 1);
+    for (unsigned i = 0; i < desc->n_ports; i++) {
+        const blk_port_desc *pd = &desc->ports[i];
+        for (unsigned k = 0; k < inst->port_count[i]; k++) {
+            unsigned f = blk_port_flat(inst, i, k);
+            blk_link_init(&inst->links[f], inst, i, k);
+            if (pd->chan == BLK_CHAN_EXPORT || pd->chan == BLK_CHAN_IMPORT)
+                continue; /* an interface: no channel */
+            char *name = blk_port_element_name(inst, i, k);
+            inst->ports[f] = gsc_port_new(inst->mod, name, pd->dir, pd->type);
+            g_free(name);
+            /* binding the other kind is then an elaboration error, not a NULL the block dereferences */
+            gsc_port_set_kind(inst->ports[f], pd->chan == BLK_CHAN_FIFO ? GSC_CHAN_FIFO : GSC_CHAN_LATCH);
+        }
+    }
+}
+
+blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                              const unsigned *counts)
 {
     blk_registry_add(desc);
     blk_inst *inst = g_new0(blk_inst, 1);
@@ -400,8 +477,6 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
     inst->params = g_new0(blk_value, desc->n_params);
     inst->param_src = g_new0(const char *, desc->n_params);
     inst->stats = g_new0(uint64_t, desc->n_stats ? desc->n_stats : 1);
-    inst->ports = g_new0(gsc_port *, desc->n_ports ? desc->n_ports : 1);
-    inst->fifos = g_new0(gsc_fifo *, desc->n_ports ? desc->n_ports : 1);
     for (unsigned i = 0; i < desc->n_params; i++) {
         const blk_param_desc *p = &desc->params[i];
         cfg_value_ref ref;
@@ -414,14 +489,14 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
         }
         inst->param_src[i] = ref.source;
     }
-    for (unsigned i = 0; i < desc->n_ports; i++) {
-        const blk_port_desc *pd = &desc->ports[i];
-        inst->ports[i] = gsc_port_new(inst->mod, pd->name, pd->dir, pd->type);
-        /* binding the other kind is then an elaboration error, not a NULL the block dereferences */
-        gsc_port_set_kind(inst->ports[i], pd->chan == BLK_CHAN_FIFO ? GSC_CHAN_FIFO : GSC_CHAN_LATCH);
-    }
+    make_ports(inst, counts);
     g_ptr_array_add(ctx->insts, inst);
     return inst;
+}
+
+blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc)
+{
+    return blk_inst_new_arrays(ctx, parent, name, desc, NULL);
 }
 
 void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self)
@@ -432,6 +507,7 @@ void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self)
 
 void blk_ctx_elaborate(blk_ctx *ctx)
 {
+    blk_ctx_check_links(ctx);
     for (unsigned i = 0; i < ctx->insts->len; i++) {
         blk_inst *inst = g_ptr_array_index(ctx->insts, i);
         if (inst->elaborate)
@@ -485,10 +561,10 @@ const char *blk_param_string(const blk_inst *inst, const char *name)
 
 gsc_port *blk_port_by_name(const blk_inst *inst, const char *name)
 {
-    int i = blk_desc_port_index(inst->desc, name);
-    if (i < 0)
+    unsigned i, k;
+    if (!blk_port_lookup(inst, name, &i, &k))
         g_error("block %s has no port %s", inst->desc->name, name);
-    return inst->ports[i];
+    return blk_port_at(inst, i, k);
 }
 
 unsigned blk_port_fifo_depth(const blk_inst *inst, unsigned idx)

@@ -35,19 +35,49 @@ typedef enum {
 } blk_param_type;
 
 typedef enum {
-    BLK_CHAN_LATCH, /* the port is bound to a latch (pipeline register) */
-    BLK_CHAN_FIFO   /* the port is bound to a bounded FIFO */
+    BLK_CHAN_LATCH,  /* the port is bound to a latch (pipeline register) */
+    BLK_CHAN_FIFO,   /* the port is bound to a bounded FIFO */
+    BLK_CHAN_EXPORT, /* an interface this block implements: other blocks call it (sc_export) */
+    BLK_CHAN_IMPORT  /* an interface this block calls, bound to another block's export (sc_port<IF>) */
 } blk_chan_kind;
 
+/* A typed interface: a named table of methods (a C struct of function pointers, each taking the
+ * exporter's `self` first), in the spirit of SystemC's interface method calls. A block exports it
+ * (an EXPORT port and blk_export() with its table); a client block imports it (an IMPORT port bound
+ * with blk_bind()) and calls the methods inside its own activation: a same-cycle decision at the
+ * cost of one indirect call. Binding checks that both ends name the same interface. `fields` name
+ * the (up to BLK_CALL_FIELDS) argument values a traced call shows in the VCD (see blk_call_note). */
+#define BLK_CALL_FIELDS 3
 typedef struct {
-    const char *name;
-    gsc_dir dir;
-    const gsc_type *type;
+    const char *name;           /* "scoreboard" */
+    const char *meaning;        /* one line */
+    const char *const *methods; /* NULL-terminated: one line per method, for --describe */
+    const char *fields[BLK_CALL_FIELDS];   /* traced argument fields (NULL: unused) */
+    unsigned field_width[BLK_CALL_FIELDS]; /* their widths in bits */
+} blk_iface;
+
+/* Port flags. */
+#define BLK_PORT_OPTIONAL 1u /* import: may stay unbound (a mechanism's listener, a stub) */
+#define BLK_PORT_MULTI    2u /* import: any number of exports, called in binding order (listeners,
+                              * a chain of checks); implies OPTIONAL */
+
+typedef struct {
+    const char *name; /* a port array's name holds one "%u": its elements are name_0, name_1 ... */
+    gsc_dir dir;      /* EXPORT: GSC_IN (others call in); IMPORT: GSC_OUT (it calls out) */
+    const gsc_type *type; /* LATCH and FIFO ports: the channel's type; NULL for interfaces */
     blk_chan_kind chan;
     /* FIFO ports only: the parameter of this block giving the FIFO depth (NULL: depth 2). Whoever
-     * creates the channel (topology, harness) reads it with blk_port_fifo_depth(). */
+     * creates the channel (topology, harness) reads it with blk_port_fifo_depth(); blk_connect()
+     * does it for a topology. */
     const char *depth_param;
     const char *meaning;
+    const blk_iface *iface; /* EXPORT and IMPORT ports: the interface */
+    unsigned flags;         /* BLK_PORT_* */
+    /* Port arrays (the name holds "%u"; as GStreamer request pads and gem5 vector ports): at most
+     * max_count elements; their number is the value of this block's parameter count_param, or,
+     * with count_param NULL, what the constructor passes to blk_inst_new_arrays(). */
+    unsigned max_count;
+    const char *count_param;
 } blk_port_desc;
 
 typedef struct {
@@ -161,8 +191,13 @@ struct blk_inst {
     blk_value *params;      /* desc->n_params effective values */
     const char **param_src; /* where each value came from ("default", "preset x", "f.ini:3", "--set") */
     uint64_t *stats;        /* desc->n_stats counters (DERIVED slots stay 0) */
-    gsc_port **ports;       /* desc->n_ports ports, created from the descriptors */
-    gsc_fifo **fifos;       /* the FIFO bound to each port, looked up at first use (blk_fifo) */
+    /* Ports, one element per descriptor entry first (element 0 of an array; NULL for an interface
+     * port or an empty array), then the further elements of the arrays (see blk_port_at). */
+    gsc_port **ports;
+    gsc_fifo **fifos;       /* the FIFO bound to each port element, looked up at first use (blk_fifo) */
+    unsigned *port_count;   /* per descriptor entry: its elements (1 for a plain port) */
+    unsigned *port_more;    /* per descriptor entry: where its elements 1.. start in ports[] */
+    struct blk_link *links; /* per element, as ports[]: interface implementations and bindings */
     const char *log_domain; /* "gpusc.<type>" */
     void (*elaborate)(void *self); /* see blk_inst_on_elaborate */
     void *self;
@@ -171,6 +206,11 @@ struct blk_inst {
 /* Create an instance named `name` under parent (NULL: top level): the module, its ports, its
  * parameters from the configuration, zeroed counters. Registers the block's descriptor. */
 blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc);
+
+/* The same, for a block with port arrays sized by its constructor (count_param NULL): counts[i] is
+ * the number of elements of descriptor port i (only read for such arrays; at most max_count). */
+blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                              const unsigned *counts);
 
 /* Processes are usually sensitive to the channels bound to the block's ports, which exist only
  * once the topology (or the harness) has bound them. A block therefore creates its processes in
@@ -192,6 +232,25 @@ static inline gsc_port *blk_port(const blk_inst *inst, unsigned idx)
 {
     return inst->ports[idx];
 }
+/* Element k of port idx (k = 0 for a plain port); g_assert k < blk_port_count. */
+static inline unsigned blk_port_flat(const blk_inst *inst, unsigned idx, unsigned k)
+{
+    return k == 0 ? idx : inst->port_more[idx] + k - 1;
+}
+static inline gsc_port *blk_port_at(const blk_inst *inst, unsigned idx, unsigned k)
+{
+    return inst->ports[blk_port_flat(inst, idx, k)];
+}
+/* Elements of port idx: 1 for a plain port, the array's size for an array. */
+static inline unsigned blk_port_count(const blk_inst *inst, unsigned idx)
+{
+    return inst->port_count[idx];
+}
+/* The port element named `name` ("decoded", "to_exec_1"): its descriptor index and element. False
+ * if the block has none. */
+bool blk_port_lookup(const blk_inst *inst, const char *name, unsigned *idx, unsigned *k);
+/* Its name ("to_exec_1"; to g_free). */
+char *blk_port_element_name(const blk_inst *inst, unsigned idx, unsigned k);
 gsc_port *blk_port_by_name(const blk_inst *inst, const char *name);
 /* The FIFO bound to port idx (gsc_port_fifo, checked once and then kept: binding ends with
  * elaboration). For the hot path of a block's process. */
@@ -202,8 +261,72 @@ static inline gsc_fifo *blk_fifo(const blk_inst *inst, unsigned idx)
         f = inst->fifos[idx] = gsc_port_fifo(inst->ports[idx]); /* NULL while unbound: not kept */
     return f;
 }
+static inline gsc_fifo *blk_fifo_at(const blk_inst *inst, unsigned idx, unsigned k)
+{
+    return blk_fifo(inst, blk_port_flat(inst, idx, k));
+}
 /* Depth of the FIFO to bind to FIFO port idx (its depth parameter, or 2). */
 unsigned blk_port_fifo_depth(const blk_inst *inst, unsigned idx);
+
+/* ---- channels and interfaces between blocks (topologies; models/core/port.c) ---- */
+
+/* Make a FIFO under `parent` named `name`, its depth from the consumer's descriptor (the depth
+ * parameter of its input port), and bind producer port `out` and consumer port `in` to it. Ports
+ * are named as blk_port_lookup takes them ("release_2"). Checks kinds, directions and types (an
+ * elaboration error naming both ends). Returns the FIFO. */
+gsc_fifo *blk_connect(gsc_module *parent, const char *name, blk_inst *producer, const char *out,
+                      blk_inst *consumer, const char *in);
+
+/* Register the implementation of export port element (idx, k): `methods` points to the interface's
+ * method table (static storage), `self` is passed as every method's first argument. */
+void blk_export(blk_inst *inst, unsigned idx, unsigned k, const void *methods, void *self);
+/* Bind import `import` of `client` to export `export` of `server` (names as blk_port_lookup). The
+ * interfaces must be the same; an import that is not MULTI takes one binding. Errors name both
+ * ends (gsc_fatal). */
+void blk_bind(blk_inst *client, const char *import, blk_inst *server, const char *export);
+
+/* Bind import `import` of `client` to a method table that no block exports (a test's stub, a
+ * testbench's probe): as blk_bind, without the interface check. */
+void blk_bind_stub(blk_inst *client, const char *import, const void *methods, void *self);
+
+/* A bound interface as a client calls it: methods (NULL when an optional import is unbound) and the
+ * exporter's self. Look it up once (at elaboration), keep it in the block. */
+typedef struct {
+    const void *methods;
+    void *self;
+    const struct blk_link *link; /* the export's link (for blk_call_note) */
+} blk_iref;
+blk_iref blk_import(const blk_inst *inst, unsigned idx, unsigned k);
+/* Export element (idx, k) as a client would see it bound. */
+blk_iref blk_export_ref(const blk_inst *inst, unsigned idx, unsigned k);
+/* A MULTI import: how many exports are bound, and the i-th in binding order. */
+unsigned blk_import_n(const blk_inst *inst, unsigned idx, unsigned k);
+blk_iref blk_import_nth(const blk_inst *inst, unsigned idx, unsigned k, unsigned i);
+/* The instance and export port element a (non-MULTI) import is bound to (NULL: unbound). */
+blk_inst *blk_import_peer(const blk_inst *inst, unsigned idx, unsigned k, char **export_name);
+
+/* Run by blk_ctx_elaborate before the blocks' hooks: every export has an implementation and every
+ * required import is bound, else a gsc_fatal naming the port, its interface and the instances that
+ * export that interface. */
+void blk_ctx_check_links(const blk_ctx *ctx);
+
+/* A traced call: an export's method implementation notes each call with up to BLK_CALL_FIELDS
+ * argument values. When the export is traced (--trace selects <instance>.<export>.calls), the VCD
+ * shows <export>.calls (calls in the cycle, back to 0 in the next cycle without a call) and the
+ * interface's fields (<export>.<field>, the values of the cycle's last call). Untraced, the cost is
+ * one not-taken branch. */
+typedef struct blk_call_probe {
+    gsc_pulse *pulse;
+    uint32_t vals[BLK_CALL_FIELDS];
+} blk_call_probe;
+void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c);
+static inline void blk_call_note(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c)
+{
+    if (__builtin_expect(gsc_pulse_traced(p->pulse), 0))
+        blk_call_note_slow(p, a, b, c);
+}
+/* The probe of export element (idx, k) (made by blk_export; traced at elaboration if selected). */
+blk_call_probe *blk_export_probe(blk_inst *inst, unsigned idx, unsigned k);
 
 /* Hot path: counters are indexed by the descriptor's order (blocks keep an enum next to the table). */
 static inline void blk_stat_add(blk_inst *inst, unsigned idx, uint64_t n)

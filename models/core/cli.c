@@ -65,6 +65,28 @@ static const char *ctype_name(gsc_ctype t)
     return (unsigned)t < G_N_ELEMENTS(names) ? names[t] : "?";
 }
 
+static void describe_iface(const blk_port_desc *p, FILE *out)
+{
+    const blk_iface *f = p->iface;
+    if (p->chan == BLK_CHAN_EXPORT)
+        fprintf(out, "    Interface: exports %s (others call it, in their activation)\n", f->name);
+    else
+        fprintf(out, "    Interface: imports %s (%s)\n", f->name,
+                p->flags & BLK_PORT_MULTI      ? "any number of exports, called in binding order"
+                : p->flags & BLK_PORT_OPTIONAL ? "optional: may stay unbound"
+                                               : "required: unbound is an elaboration error");
+    fprintf(out, "    Meaning: %s\n", p->meaning);
+    fprintf(out, "    Interface meaning: %s\n", f->meaning);
+    for (unsigned m = 0; f->methods && f->methods[m]; m++)
+        fprintf(out, "      %s\n", f->methods[m]);
+    if (p->chan == BLK_CHAN_EXPORT && f->fields[0]) {
+        fprintf(out, "    Traced calls: calls");
+        for (unsigned i = 0; i < BLK_CALL_FIELDS && f->fields[i]; i++)
+            fprintf(out, ", %s", f->fields[i]);
+        fprintf(out, "\n");
+    }
+}
+
 static void describe_ports(const blk_desc *d, FILE *out)
 {
     fprintf(out, "Ports:\n");
@@ -73,6 +95,17 @@ static void describe_ports(const blk_desc *d, FILE *out)
     for (unsigned i = 0; i < d->n_ports; i++) {
         const blk_port_desc *p = &d->ports[i];
         fprintf(out, "  %s\n", p->name);
+        if (p->max_count) {
+            if (p->count_param)
+                fprintf(out, "    Array: elements %%u = 0 .. %s - 1 (at most %u)\n", p->count_param, p->max_count);
+            else
+                fprintf(out, "    Array: elements %%u = 0 .. N - 1, N set by the topology (at most %u)\n",
+                        p->max_count);
+        }
+        if (p->chan == BLK_CHAN_EXPORT || p->chan == BLK_CHAN_IMPORT) {
+            describe_iface(p, out);
+            continue;
+        }
         fprintf(out, "    Direction: %s\n", p->dir == GSC_IN ? "input" : "output");
         if (p->chan == BLK_CHAN_FIFO)
             fprintf(out, "    Channel: FIFO (depth: parameter %s)\n",

@@ -28,7 +28,8 @@ struct harness {
     blk_inst *inst;
     void *block;
     gsc_module *mod;
-    harness_port *ports;
+    harness_port *ports; /* one per port element (blk_port_flat order) */
+    unsigned n_ports;
     bool elaborated, tracing;
     uint64_t last_cycle;
 };
@@ -69,8 +70,10 @@ static void harness_drive(void *ctx)
 {
     harness *h = ctx;
     h->last_cycle = gsc_cycle();
-    for (unsigned i = 0; i < h->desc->n_ports; i++) {
+    for (unsigned i = 0; i < h->n_ports; i++) {
         harness_port *p = &h->ports[i];
+        if (!p->pd || p->pd->chan == BLK_CHAN_EXPORT || p->pd->chan == BLK_CHAN_IMPORT)
+            continue;
         if (p->pd->dir == GSC_IN)
             drive_input(p);
         else
@@ -93,20 +96,29 @@ static cfg *settings_config(const blk_desc *desc, const char *const *settings)
 
 static void make_channels(harness *h)
 {
-    h->ports = g_new0(harness_port, h->desc->n_ports ? h->desc->n_ports : 1);
+    const blk_inst *inst = h->inst;
+    h->n_ports = h->desc->n_ports;
+    for (unsigned i = 0; i < h->desc->n_ports; i++)
+        h->n_ports += blk_port_count(inst, i) > 1 ? blk_port_count(inst, i) - 1 : 0;
+    h->ports = g_new0(harness_port, h->n_ports ? h->n_ports : 1);
     for (unsigned i = 0; i < h->desc->n_ports; i++) {
-        harness_port *p = &h->ports[i];
-        p->pd = &h->desc->ports[i];
-        p->drain = true;
-        g_queue_init(&p->pending);
-        g_queue_init(&p->drained);
-        if (p->pd->chan == BLK_CHAN_LATCH) {
-            p->latch = gsc_latch_new(h->mod, p->pd->name, p->pd->type);
-            gsc_port_bind_latch(blk_port(h->inst, i), p->latch);
-            p->sample = g_malloc0(p->pd->type->size);
-        } else {
-            p->fifo = gsc_fifo_new(h->mod, p->pd->name, p->pd->type, blk_port_fifo_depth(h->inst, i));
-            gsc_port_bind_fifo(blk_port(h->inst, i), p->fifo);
+        for (unsigned k = 0; k < blk_port_count(inst, i); k++) {
+            harness_port *p = &h->ports[blk_port_flat(inst, i, k)];
+            p->pd = &h->desc->ports[i];
+            p->drain = true;
+            g_queue_init(&p->pending);
+            g_queue_init(&p->drained);
+            gsc_port *port = blk_port_at(inst, i, k);
+            char *name = blk_port_element_name(inst, i, k);
+            if (p->pd->chan == BLK_CHAN_LATCH) {
+                p->latch = gsc_latch_new(h->mod, name, p->pd->type);
+                gsc_port_bind_latch(port, p->latch);
+                p->sample = g_malloc0(p->pd->type->size);
+            } else if (p->pd->chan == BLK_CHAN_FIFO) {
+                p->fifo = gsc_fifo_new(h->mod, name, p->pd->type, blk_port_fifo_depth(inst, i));
+                gsc_port_bind_fifo(port, p->fifo);
+            }
+            g_free(name);
         }
     }
 }
@@ -148,10 +160,12 @@ blk_inst *harness_inst(const harness *h)
 
 static harness_port *port_of(const harness *h, const char *name, gsc_dir dir)
 {
-    int i = blk_desc_port_index(h->desc, name);
-    if (i < 0)
+    unsigned i, k;
+    if (!blk_port_lookup(h->inst, name, &i, &k))
         g_error("harness: block %s has no port %s", h->desc->name, name);
-    harness_port *p = &h->ports[i];
+    harness_port *p = &h->ports[blk_port_flat(h->inst, i, k)];
+    if (p->pd->chan == BLK_CHAN_EXPORT || p->pd->chan == BLK_CHAN_IMPORT)
+        g_error("harness: port %s of %s is an interface (harness_stub, harness_export)", name, h->desc->name);
     if (p->pd->dir != dir)
         g_error("harness: port %s of %s is an %s port", name, h->desc->name,
                 p->pd->dir == GSC_IN ? "input" : "output");
@@ -204,6 +218,19 @@ void harness_set_drain(harness *h, const char *port, bool drain)
     p->drain = drain;
 }
 
+void harness_stub(harness *h, const char *import, const void *methods, void *self)
+{
+    blk_bind_stub(h->inst, import, methods, self);
+}
+
+blk_iref harness_export(const harness *h, const char *export)
+{
+    unsigned i, k;
+    if (!blk_port_lookup(h->inst, export, &i, &k) || h->desc->ports[i].chan != BLK_CHAN_EXPORT)
+        g_error("harness: block %s has no export %s", h->desc->name, export);
+    return blk_export_ref(h->inst, i, k);
+}
+
 uint64_t harness_step(harness *h)
 {
     if (!h->elaborated) {
@@ -228,7 +255,7 @@ void harness_free(harness *h)
         return;
     if (h->tracing)
         gsc_trace_close();
-    for (unsigned i = 0; i < h->desc->n_ports; i++) {
+    for (unsigned i = 0; i < h->n_ports; i++) {
         g_queue_clear_full(&h->ports[i].pending, g_free);
         g_queue_clear_full(&h->ports[i].drained, g_free);
         g_free(h->ports[i].sample);

@@ -10,6 +10,8 @@
  *   - output latch ports: samples the value visible in that cycle (and whether it is fresh);
  *   - output FIFO ports: gets every available item (unless draining is turned off), recording the
  *     cycle it was got in.
+ * Interface ports get no channel: the test stubs the imports (harness_stub) and calls the exports
+ * (harness_export). Port arrays get one channel per element (name_0, name_1 ...).
  * harness_step() runs one cycle. Cycle numbers are gsc_cycle() as seen by the driver.
  *
  * harness_free() resets the kernel (gsc_reset), so harnesses may follow one another in a process.
@@ -56,6 +58,13 @@ bool harness_fresh(const harness *h, const char *port);
 bool harness_pop(harness *h, const char *port, void *item, uint64_t *cycle);
 /* Output FIFO: stop (false) or resume (true) getting items, to apply back-pressure. */
 void harness_set_drain(harness *h, const char *port, bool drain);
+
+/* Interfaces: bind import `import` of the block under test (an element name: "arbiter_1") to a
+ * stub, a method table and its self (a MULTI import takes several, called in the order given); an
+ * unbound required import is an elaboration error at the first step. harness_export gives the
+ * block's export for the test to call, as a client block would, between or inside steps. */
+void harness_stub(harness *h, const char *import, const void *methods, void *self);
+blk_iref harness_export(const harness *h, const char *export);
 
 /* Run one cycle; returns the cycle the driver ran in. */
 uint64_t harness_step(harness *h);

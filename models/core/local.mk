@@ -2,7 +2,7 @@
 # The block framework: descriptors and registry, configuration, statistics, command line, test
 # harness, VCD reader, GTKWave save files. Its tests live in tests/core/.
 models_libgpusc_models_la_SOURCES += \
-	models/core/block.c models/core/block.h \
+	models/core/block.c models/core/block.h models/core/port.c models/core/port.h \
 	models/core/config.c models/core/config.h \
 	models/core/stats.c models/core/stats.h \
 	models/core/cli.c models/core/cli.h \
@@ -10,17 +10,18 @@ models_libgpusc_models_la_SOURCES += \
 	models/core/vcd.c models/core/vcd.h \
 	models/core/gtkw.c models/core/gtkw.h
 nobase_pkginclude_HEADERS += \
-	models/core/block.h models/core/config.h models/core/stats.h models/core/cli.h \
+	models/core/block.h models/core/port.h models/core/config.h models/core/stats.h models/core/cli.h \
 	models/core/harness.h models/core/vcd.h models/core/gtkw.h
 
 CORE_TESTS = tests/core/test_block tests/core/test_config tests/core/test_stats \
-	tests/core/test_harness tests/core/test_vcd tests/core/test_tb_pipeline
+	tests/core/test_harness tests/core/test_port tests/core/test_vcd tests/core/test_tb_pipeline
 check_PROGRAMS += $(CORE_TESTS)
 TESTS += $(CORE_TESTS)
 tests_core_test_block_LDADD = $(GPUSC_LIBS)
 tests_core_test_config_LDADD = $(GPUSC_LIBS)
 tests_core_test_stats_LDADD = $(GPUSC_LIBS)
 tests_core_test_harness_LDADD = $(GPUSC_LIBS)
+tests_core_test_port_LDADD = $(GPUSC_LIBS)
 tests_core_test_vcd_LDADD = $(GPUSC_LIBS)
 # Only the VCD reader: the program under test is run as a separate process.
 tests_core_test_tb_pipeline_SOURCES = tests/core/test_tb_pipeline.c models/core/vcd.c
