@@ -18,6 +18,7 @@ static const char gtx480[] =
     "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
     "[issue]\n"
     "schedulers=2\n"        /* [S] gpgpu_num_sched_per_core 2 */
+    "[arbiter]\n"
     "policy=gto\n"          /* [S] gpgpu_scheduler gto */
     "[gpu]\n"               /* memory side: the icnt/l2/dram defaults are the GTX480 (docs/memory.md) */
     "sms=15\n"              /* [S] gpgpu_n_clusters 15 */
@@ -34,7 +35,7 @@ static const char rs_table23[] =
     "threads=1536\n"        /* [S] */
     "registers=32768\n"     /* [S] */
     "smem_bytes=49152\n"    /* [S] 48 KB for register-sharing runs */
-    "[issue]\n"
+    "[arbiter]\n"
     "policy=lrr\n"          /* [S] LRR baseline */
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.1; DRAM FR-FCFS GDDR3 timing: FCFS now [A] */
@@ -47,7 +48,7 @@ static const char rs_table32[] =
     "warps=64\n"            /* [A] the model's warp-slot maximum */
     "registers=65536\n"     /* [S] */
     "smem_bytes=16384\n"    /* [S] 16 KB */
-    "[issue]\n"
+    "[arbiter]\n"
     "policy=lrr\n"          /* [S] */
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.2 */
@@ -64,7 +65,7 @@ static const char rs_table36_1[] =
     "warps=64\n"            /* [D] 2048 threads / 32 */
     "registers=65536\n"     /* [A] see above */
     "smem_bytes=49152\n"    /* [S] 48 KB */
-    "[issue]\n"
+    "[arbiter]\n"
     "policy=lrr\n"          /* [A] see above */
     "[gpu]\n"
     "sms=14\n";             /* [S] */
@@ -75,7 +76,7 @@ static const char rs_table36_2[] =
     "warps=64\n"            /* [D] 2048 threads / 32 */
     "registers=65536\n"     /* [A] as #1 */
     "smem_bytes=65536\n"    /* [S] 64 KB */
-    "[issue]\n"
+    "[arbiter]\n"
     "policy=lrr\n"          /* [A] as #1 */
     "[gpu]\n"
     "sms=14\n";             /* [S] */
@@ -90,6 +91,7 @@ static const char greener[] =
     "registers=65536\n"     /* [S] 256 KB */
     "[issue]\n"
     "schedulers=4\n"        /* [S] */
+    "[arbiter]\n"
     "policy=lrr\n"          /* [S] */
     "[exec]\n"
     "banks=32\n"            /* [S] */
@@ -110,6 +112,7 @@ static const char ccws[] =
     "smem_bytes=16384\n"    /* [S] */
     "[issue]\n"
     "schedulers=1\n"        /* [S] §2.1 "selects one" */
+    "[arbiter]\n"
     "policy=gto\n"          /* [S] */
     "[exec]\n"
     "simd_width=8\n"        /* [S] SIMD pipeline width 8; §2.1 [A]: 4 cycles per warp instruction */
@@ -145,6 +148,7 @@ static const char vws[] =
     "icache_ways=4\n"       /* [A] not given: GTX480's 4 */
     "[issue]\n"
     "schedulers=1\n"        /* [S] */
+    "[arbiter]\n"
     "policy=gto\n"          /* [S] */
     "[exec]\n"
     "sp_latency=10\n"       /* [S] ALU latency 10 */
@@ -176,10 +180,12 @@ static const char malekeh[] =
     "fetch_width=4\n"       /* [A] (see subcore) */
     "ibuffer_entries=4\n"   /* [A] */
     "[issue]\n"
-    "ibuffer_entries=4\n"   /* [A] = fetch's */
     "decoded_depth=8\n"     /* [A] */
     "schedulers=4\n"        /* [S] one per sub-core */
+    "[arbiter]\n"
     "policy=gto\n"          /* [S] */
+    "[ibuffer]\n"
+    "entries=4\n"           /* [A] = fetch's */
     "[exec]\n"
     "banks=2\n"             /* [S] 2 banks per sub-core */
     "collectors_sp=2\n"     /* [S] 2 collectors per sub-core */
@@ -220,9 +226,10 @@ static const char subcore[] =
     "fetch_width=4\n"       /* [A] */
     "ibuffer_entries=4\n"   /* [A] */
     "[issue]\n"
-    "ibuffer_entries=4\n"   /* [A] = fetch's */
     "decoded_depth=8\n"     /* [A] two fetches in flight */
     "schedulers=4\n"
+    "[ibuffer]\n"
+    "entries=4\n"           /* [A] = fetch's */
     "[exec]\n"
     "banks=4\n"             /* [A] 16 banks split over 4 partitions */
     "collectors_sp=2\n"     /* [A] */
@@ -236,13 +243,14 @@ static const char subcore[] =
 static const char renaming[] =
     "[issue]\n"
     "schedulers=2\n"                    /* [S] */
+    "[arbiter]\n"
     "policy=two_level_active:6:0:1\n"   /* [S] */
     "[exec]\n"
     "banks=32\n";                       /* [S] */
 
 /* SPU's GPU baseline (spu.md §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */
 static const char spu[] =
-    "[issue]\n"
+    "[arbiter]\n"
     "policy=gto\n";         /* [A] default GTX480 scheduler */
 // clang-format on
 

@@ -38,7 +38,7 @@ typedef struct harness harness;
 typedef void *(*harness_ctor)(blk_ctx *ctx, gsc_module *parent, const char *name);
 
 /* settings: NULL-terminated "key=value" parameters of the block (applied like --set to the block's
- * type section); an invalid setting is a test bug (g_error). vcd_path: NULL or a VCD to write
+ * type section; "type.key=value" sets another block type's, for the blocks a constructor makes); an invalid setting is a test bug (g_error). vcd_path: NULL or a VCD to write
  * (everything traced). The simulation is elaborated by the first harness_step(). */
 harness *harness_new(const blk_desc *desc, harness_ctor make, const char *const *settings,
                      const char *vcd_path);

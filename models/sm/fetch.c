@@ -9,6 +9,8 @@ static const blk_port_desc ports[] = {
      "from issue: a warp (re)starts at a PC with a new epoch, or stops (exited)"},
     {"credit", GSC_IN, &credit_type, BLK_CHAN_FIFO, "credit_depth", "from issue: I-buffer entries freed"},
     {"out", GSC_OUT, &decoded_type, BLK_CHAN_FIFO, NULL, "to issue: decoded instructions"},
+    {"dec", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the decoder: each instruction sent is decoded (same cycle)",
+     &decode_iface},
 };
 
 static const blk_param_desc params[] = {
@@ -53,8 +55,8 @@ static const blk_state_desc state[] = {
 
 const blk_desc fetch_desc = {
     "fetch",
-    "fetch + decode: per-warp PCs, LRR warp fetch, I-cache, per-warp I-buffer credits",
-    "docs/baseline-design.md §2.2 fetch/decode; ccws-daws-vws.md §2.1",
+    "fetch: per-warp PCs, LRR warp fetch, I-cache, per-warp I-buffer credits (decode through its import)",
+    "docs/baseline-design.md §2.2 fetch; ccws-daws-vws.md §2.1",
     ports,
     BLK_N(ports),
     params,
@@ -109,68 +111,11 @@ static uint64_t fetch_addr(const fetch *f, uint32_t func, uint32_t pc)
     return ((uint64_t)func << 16 | pc) * f->instr_bytes;
 }
 
-/* Decodes instruction pc of function func (pc past the end: the implicit ret). The warp and epoch
- * fields are left 0. */
-static void fetch_decode_instr(fetch *f, uint32_t func, uint32_t pc, decoded_t *d)
-{
-    const ir_func *fn = g_ptr_array_index(f->env->mod->funcs, func);
-    memset(d, 0, sizeof *d);
-    d->func = func;
-    d->pc = pc;
-    if (pc >= ir_func_n_instrs(fn)) { /* falling off the end: an implicit ret */
-        d->cls = IR_CLASS_CTRL;
-        d->op = IR_OP_RET;
-        d->ctrl = 1;
-        return;
-    }
-    const ir_instr *in = ir_func_instr(fn, pc);
-    d->cls = (uint8_t)ir_instr_class(in);
-    d->op = (uint8_t)in->op;
-    d->ctrl = d->cls == IR_CLASS_CTRL;
-    d->annot = in->annot;
-    wexec_instr_regs(f->env->k, func, in, d->src, &d->n_src, d->dst, &d->n_dst);
-    wexec_instr_bank_regs(f->env->mod, f->env->k, func, in, d->bank_src, &d->n_bank_src, d->bank_dst,
-                          &d->n_bank_dst);
-}
-
-static void fetch_decode_cache_clear(fetch *f)
-{
-    for (unsigned i = 0; i < f->decode_funcs; i++) {
-        g_free(f->decode_cache[i]);
-        g_free(f->decode_valid[i]);
-    }
-    g_free(f->decode_cache);
-    g_free(f->decode_valid);
-    f->decode_cache = NULL;
-    f->decode_valid = NULL;
-    f->decode_funcs = 0;
-}
-
-/* The decoded instruction at warp wi's PC, from the cache. */
+/* The decoded instruction at warp wi's PC (the decode block), for the warp. */
 static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
 {
     fetch_warp *w = &f->w[wi];
-    if (f->decode_funcs == 0 || f->decode_kernel_no != f->env->launch.kernel_no) {
-        fetch_decode_cache_clear(f);
-        f->decode_funcs = f->env->mod->funcs->len;
-        f->decode_cache = g_new0(decoded_t *, f->decode_funcs);
-        f->decode_valid = g_new0(uint8_t *, f->decode_funcs);
-        f->decode_kernel_no = f->env->launch.kernel_no;
-    }
-    g_assert(w->func < f->decode_funcs);
-    const ir_func *fn = g_ptr_array_index(f->env->mod->funcs, w->func);
-    unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
-    if (!f->decode_cache[w->func]) {
-        f->decode_cache[w->func] = g_new(decoded_t, n);
-        f->decode_valid[w->func] = g_new0(uint8_t, n);
-    }
-    uint32_t pc = MIN(w->pc, n - 1); /* any PC past the end is the implicit ret */
-    decoded_t *c = &f->decode_cache[w->func][pc];
-    if (!f->decode_valid[w->func][pc]) {
-        fetch_decode_instr(f, w->func, pc, c);
-        f->decode_valid[w->func][pc] = 1;
-    }
-    *d = *c;
+    *d = *f->dec->decode(f->dec_self, w->func, w->pc);
     d->warp = (uint16_t)wi;
     d->epoch = w->epoch;
     d->pc = w->pc;
@@ -263,6 +208,8 @@ static void fetch_run(void *self)
 static void fetch_elaborate(void *self)
 {
     fetch *f = self;
+    blk_iref r = blk_import(f->inst, FETCH_DEC, 0);
+    f->dec = r.methods, f->dec_self = r.self;
     gsc_process *p = gsc_process_new(f->inst->mod, "run", fetch_run, f);
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_REDIRECT));
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_CREDIT));
@@ -301,7 +248,6 @@ void fetch_free(fetch *f)
     if (!f)
         return;
     cache_tags_free(f->icache);
-    fetch_decode_cache_clear(f);
     g_free(f->w);
     g_free(f);
 }

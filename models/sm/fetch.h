@@ -1,6 +1,6 @@
-/* fetch.h — the `fetch` block: per-warp fetch PCs, the instruction cache, and decode (folded into
- * fetch, docs/baseline-design.md §8: one stage, the decoded instruction goes straight to the
- * warp's I-buffer in `issue`). Spec: the baseline front end (ccws-daws-vws.md §2.1 "fetch LRR";
+/* fetch.h — the `fetch` block: per-warp fetch PCs and the instruction cache; each instruction it
+ * sends is decoded in the same cycle by the decode block (its `dec` import: fetch and decode are one
+ * pipeline stage, docs/baseline-design.md §8), and goes to the warp's I-buffer through `issue`. Spec: the baseline front end (ccws-daws-vws.md §2.1 "fetch LRR";
  * GPGPU-Sim's fetch/decode with a 2-entry I-buffer per warp).
  *
  * Per cycle: pick the next warp round-robin (the warp fetch scheduler) that is fetching, has an
@@ -18,12 +18,13 @@
 
 #include "models/core/block.h"
 #include "models/lib/cache.h"
+#include "models/sm/decode.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
 
 G_BEGIN_DECLS
 
-enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT };
+enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC };
 enum {
     FETCH_STAT_FETCHED,
     FETCH_STAT_ICACHE_HITS,
@@ -51,12 +52,8 @@ typedef struct {
     /* Bit i: warp i is active, not stopped and has a credit (it fetches unless a fill is pending);
      * bit i of `missing`: warp i has a fill pending (miss_until != 0). Kept by fetch_update. */
     uint64_t eligible, missing;
-    /* Decoded instructions by function and PC, filled at first fetch (decoding depends only on the
-     * instruction and the loaded kernel, not on the warp); dropped at every launch. */
-    decoded_t **decode_cache;    /* per function: its instructions (NULL until one is fetched) */
-    uint8_t **decode_valid;      /* per function and PC: the entry is filled */
-    unsigned decode_funcs;       /* functions the cache has room for */
-    uint32_t decode_kernel_no;   /* the launch the cache belongs to */
+    const decode_if *dec; /* the decode block (import `dec`) */
+    void *dec_self;
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
 } fetch;

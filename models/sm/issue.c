@@ -6,10 +6,16 @@
 
 #include "models/core/stats.h"
 
-typedef struct {
-    issue_check_fn fn;
-    void *ctx;
-} issue_check;
+static const char *const check_methods[] = {"allow(warp, head, cycle) -> may it issue now", NULL};
+const blk_iface issue_check_iface = {"issue_check", "a resource check before issue", check_methods, {NULL}, {0}};
+static const char *const issued_methods[] = {"issued(instruction)", NULL};
+const blk_iface instr_issued_iface = {"instr_issued", "an instruction was issued", issued_methods, {NULL}, {0}};
+static const char *const events_methods[] = {"cta_start(cta, cycle), cta_end(cta, cycle)",
+                                             "warp_start(warp, cta slot, cycle), warp_end(warp, cta slot, cycle)",
+                                             NULL};
+const blk_iface warp_events_iface = {"warp_events", "warp and CTA starts and ends", events_methods, {NULL}, {0}};
+static const char *const regval_methods[] = {"access(register value access)  (regval.h)", NULL};
+const blk_iface regval_iface = {"regval", "a hook on the register value path", regval_methods, {NULL}, {0}};
 
 static const blk_port_desc ports[] = {
     [ISSUE_CTA_LAUNCH] = {"cta_launch", GSC_IN, &cta_launch_type, BLK_CHAN_FIFO, "cta_depth",
@@ -19,35 +25,34 @@ static const blk_port_desc ports[] = {
     [ISSUE_REDIRECT] = {"redirect", GSC_OUT, &redirect_type, BLK_CHAN_FIFO, NULL, "to fetch: new PC / stop"},
     [ISSUE_CREDIT] = {"credit", GSC_OUT, &credit_type, BLK_CHAN_FIFO, NULL,
                       "to fetch: I-buffer entries freed"},
-    [ISSUE_TO_EXEC0] = {"to_exec0", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
-                        "issued to exec of partition 0"},
-    [ISSUE_TO_EXEC0 + 1] = {"to_exec1", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
-                            "issued to exec of partition 1"},
-    [ISSUE_TO_EXEC0 + 2] = {"to_exec2", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
-                            "issued to exec of partition 2"},
-    [ISSUE_TO_EXEC0 + 3] = {"to_exec3", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
-                            "issued to exec of partition 3"},
+    [ISSUE_TO_EXEC] = {"to_exec_%u", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL,
+                       "issued to the collectors of partition %u", NULL, 0, SM_MAX_PARTS},
     [ISSUE_TO_LDST] = {"to_ldst", GSC_OUT, &issued_type, BLK_CHAN_FIFO, NULL, "issued memory instructions"},
-    [ISSUE_RELEASE0] = {"release0", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
-                        "completions of exec 0"},
-    [ISSUE_RELEASE0 + 1] = {"release1", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
-                            "completions of exec 1"},
-    [ISSUE_RELEASE0 + 2] = {"release2", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
-                            "completions of exec 2"},
-    [ISSUE_RELEASE0 + 3] = {"release3", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
-                            "completions of exec 3"},
+    [ISSUE_RELEASE] = {"release_%u", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
+                       "completions of partition %u", NULL, 0, SM_MAX_PARTS},
     [ISSUE_RELEASE_LDST] = {"release_ldst", GSC_IN, &release_type, BLK_CHAN_FIFO, "release_depth",
                             "completions of ldst"},
+    [ISSUE_SB] = {"sb", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the scoreboard: hazards, reservations",
+                  &scoreboard_iface},
+    [ISSUE_IB] = {"ib", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the warps' I-buffers", &ibuffer_iface},
+    [ISSUE_BAR] = {"bar", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the barrier unit", &barrier_iface},
+    [ISSUE_ARB] = {"arbiter_%u", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the issue arbiter of scheduler %u",
+                   &arbiter_iface, 0, ISSUE_MAX_SCHED, "schedulers"},
+    [ISSUE_CHECK] = {"check", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                     "resource checks asked before a ready warp issues (a refusal: stall_check)",
+                     &issue_check_iface, BLK_PORT_MULTI},
+    [ISSUE_ISSUED] = {"issued", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "told of every issued instruction",
+                      &instr_issued_iface, BLK_PORT_MULTI},
+    [ISSUE_WARP_EVENTS] = {"warp_events", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                           "told of warp and CTA starts and ends", &warp_events_iface, BLK_PORT_MULTI},
+    [ISSUE_VALUE] = {"value", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                     "hooks of the register value path (reads, writes of the warp engine)", &regval_iface,
+                     BLK_PORT_MULTI},
 };
 
 static const blk_param_desc params[] = {
     {"schedulers", BLK_PARAM_UINT, "2", "1", "8", NULL, "",
-     "warp schedulers (issue slots per cycle) [S: GTX480 2]"},
-    {"policy", BLK_PARAM_STRING, "gto", NULL, NULL, NULL, "",
-     "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
-    {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries", "I-buffer entries per warp [A]"},
-    {"source_reservations", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
-     "the scoreboard also reserves sources until read (GREENER) — off in the baseline"},
+     "warp schedulers (issue slots per cycle), each with its arbiter [S: GTX480 2]"},
     {"log", BLK_PARAM_STRING, "", NULL, NULL, NULL, "",
      "write one line per issued instruction to this file: cycle, warp, pc, opcode, active lanes (\"\": off)"},
     {"cta_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the cta_launch FIFO"},
@@ -120,7 +125,7 @@ static const blk_state_desc state[] = {
 
 const blk_desc issue_desc = {
     "issue",
-    "I-buffers, scoreboard, warp schedulers with a pluggable policy, barriers, functional execution at issue",
+    "warp schedulers' decision stage: readiness, the arbiters' order, functional execution at issue",
     "docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3",
     ports,
     BLK_N(ports),
@@ -156,6 +161,11 @@ static inline void sched_dirty(issue *s, unsigned wi)
 
 /* Warp wi's I-buffer head changed (its issue, a redirect, a CTA start): what was known of the old
  * head (the scoreboard's verdict, "clear") no longer holds. */
+static inline const decoded_t *ib_head(const issue *s, unsigned wi)
+{
+    return s->ib->head(s->ib_self, wi);
+}
+
 static inline void warp_head_changed(issue *s, unsigned wi)
 {
     s->w[wi].sb_stall = ISSUE_STALL_COUNT;
@@ -168,7 +178,7 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
 {
     issue_warp *w = &s->w[wi];
     w->epoch++;
-    w->count = 0;
+    s->ib->flush(s->ib_self, wi);
     warp_head_changed(s, wi);
     redirect_t *r = ring_push_slot(&s->redirects);
     memset(r, 0, sizeof *r);
@@ -204,8 +214,9 @@ static void cta_start(issue *s, const cta_launch_t *c)
     s->cta_live_warps[c->slot] = c->warps;
     s->n_ctas++;
     wexec_cta_start(s->wx, c, gsc_cycle());
-    memset(s->bars[c->slot], 0, sizeof s->bars[c->slot]);
-    s->bar_live[c->slot] = c->warps;
+    s->bar->cta_start(s->bar_self, c->slot, c->first_warp, c->warps);
+    for (unsigned i = 0; i < s->n_events; i++)
+        ((const warp_events_if *)s->events[i].methods)->cta_start(s->events[i].self, c, gsc_cycle());
     for (unsigned i = 0; i < c->warps; i++) {
         unsigned wi = c->first_warp + i;
         issue_warp *w = &s->w[wi];
@@ -215,7 +226,9 @@ static void cta_start(issue *s, const cta_launch_t *c)
         w->inflight = w->atomics_pending = w->loads_pending = 0;
         w->age = s->age++;
         warp_head_changed(s, wi);
-        scoreboard_clear_warp(s->sb, wi);
+        s->sb->clear_warp(s->sb_self, wi);
+        for (unsigned e = 0; e < s->n_events; e++)
+            ((const warp_events_if *)s->events[e].methods)->warp_start(s->events[e].self, wi, c->slot, gsc_cycle());
         issue_sched *sc = &s->sched[wi % s->n_sched];
         s->pos[wi] = sc->n;
         sc->warps[sc->n] = wi;
@@ -260,6 +273,8 @@ static void warp_try_finish(issue *s, unsigned wi)
     w->resident = false;
     sched_remove(s, wi);
     unsigned slot = wexec_warp_cta(s->wx, wi);
+    for (unsigned e = 0; e < s->n_events; e++)
+        ((const warp_events_if *)s->events[e].methods)->warp_end(s->events[e].self, wi, slot, gsc_cycle());
     if (--s->cta_live_warps[slot] > 0)
         return;
     const cta_launch_t *c = &s->cta[slot];
@@ -272,30 +287,29 @@ static void warp_try_finish(issue *s, unsigned wi)
     d->regs = c->regs;
     d->smem_bytes = c->smem_bytes;
     wexec_cta_end(s->wx, slot, gsc_cycle());
+    for (unsigned e = 0; e < s->n_events; e++)
+        ((const warp_events_if *)s->events[e].methods)->cta_end(s->events[e].self, c, gsc_cycle());
     s->cta_live[slot] = false;
     s->n_ctas--;
 }
 
-/* Releases barrier `id` of the CTA in `slot` if it is complete (kernels/frun.c bar_try_release):
- * the waiting warps leave it next cycle; bar.red's result is written into each participating warp's
- * destination now (the warps are stopped until then). */
-static void bar_try_release(issue *s, unsigned slot, unsigned id)
+/* A barrier of the CTA in `slot` completed (the barrier unit said so): its waiting warps leave it
+ * next cycle; bar.red's result is written into each participating warp's destination now (the warps
+ * are stopped until then). */
+static void bar_apply(issue *s, unsigned slot, const barrier_release *r)
 {
-    issue_bar *b = &s->bars[slot][id];
-    if (b->warps == 0 || !(b->expected ? b->threads >= b->expected : b->warps >= s->bar_live[slot]))
-        return;
     blk_stat_add(s->inst, ISSUE_STAT_BARRIERS, 1);
     const cta_launch_t *c = &s->cta[slot];
     for (unsigned i = 0; i < c->warps; i++) {
-        if (!(b->waiting >> i & 1))
+        if (!(r->waiting >> i & 1))
             continue;
         unsigned wi = c->first_warp + i;
         issue_warp *w = &s->w[wi];
         s->pending_release |= UINT64_C(1) << wi;
         if (w->bar_dst != SM_NO_REG) {
-            uint64_t v = w->bar_kind == IR_BAR_RED_POPC  ? b->popc
-                         : w->bar_kind == IR_BAR_RED_AND ? b->all
-                                                         : b->any;
+            uint64_t v = w->bar_kind == IR_BAR_RED_POPC  ? r->popc
+                         : w->bar_kind == IR_BAR_RED_AND ? r->all
+                                                         : r->any;
             uint64_t vals[IR_WARP_SIZE];
             for (unsigned l = 0; l < IR_WARP_SIZE; l++)
                 vals[l] = v;
@@ -303,28 +317,22 @@ static void bar_try_release(issue *s, unsigned slot, unsigned id)
             w->bar_dst = SM_NO_REG;
         }
     }
-    *b = (issue_bar){0};
 }
 
 /* Warp `wi` arrives at a barrier (kernels/frun.c exec_bar); it counts its existing threads. */
 static void bar_arrive(issue *s, unsigned slot, unsigned wi, const wx_info *x)
 {
-    issue_bar *b = &s->bars[slot][x->bar_id];
     const cta_launch_t *c = &s->cta[slot];
     unsigned in_cta = wexec_warp_in_cta(s->wx, wi);
-    if (b->warps == 0) {
-        b->all = true;
-        b->any = false;
-    }
-    if (x->bar_kind == IR_BAR_RED_POPC || x->bar_kind == IR_BAR_RED_AND || x->bar_kind == IR_BAR_RED_OR) {
-        b->popc += (uint32_t)__builtin_popcount(x->bar_pred);
-        b->all = b->all && x->bar_pred == x->active;
-        b->any = b->any || x->bar_pred != 0;
-    }
-    b->warps++;
-    b->threads += MIN(IR_WARP_SIZE, c->threads - in_cta * IR_WARP_SIZE);
-    if (x->bar_count)
-        b->expected = x->bar_count;
+    barrier_arrival a = {
+        .id = x->bar_id,
+        .count = x->bar_count,
+        .threads = MIN(IR_WARP_SIZE, c->threads - in_cta * IR_WARP_SIZE),
+        .wait = x->bar_wait,
+        .reduce = x->bar_kind == IR_BAR_RED_POPC || x->bar_kind == IR_BAR_RED_AND || x->bar_kind == IR_BAR_RED_OR,
+        .pred = x->bar_pred,
+        .active = x->active,
+    };
     if (x->bar_wait) {
         issue_warp *w = &s->w[wi];
         w->at_barrier = true;
@@ -332,18 +340,19 @@ static void bar_arrive(issue *s, unsigned slot, unsigned wi, const wx_info *x)
         w->bar_kind = x->bar_kind;
         w->bar_dst = x->bar_dst;
         w->bar_mask = x->active;
-        b->waiting |= UINT64_C(1) << in_cta;
     }
-    bar_try_release(s, slot, x->bar_id);
+    barrier_release r;
+    if (s->bar->arrive(s->bar_self, slot, in_cta, &a, &r))
+        bar_apply(s, slot, &r);
 }
 
 /* A warp exited: barriers waiting for the whole CTA may now be complete. */
-static void bar_exit(issue *s, unsigned slot)
+static void bar_exit(issue *s, unsigned slot, unsigned wi)
 {
-    g_assert(s->bar_live[slot] > 0);
-    s->bar_live[slot]--;
-    for (unsigned id = 0; id < ISSUE_BARRIER_IDS; id++)
-        bar_try_release(s, slot, id);
+    barrier_release r[BARRIER_IDS];
+    unsigned n = s->bar->warp_exit(s->bar_self, slot, wexec_warp_in_cta(s->wx, wi), r);
+    for (unsigned i = 0; i < n; i++)
+        bar_apply(s, slot, &r[i]);
 }
 
 /* ---- inputs ----------------------------------------------------------------------------------- */
@@ -356,7 +365,7 @@ static void take_release(issue *s, gsc_fifo *f)
         sched_dirty(s, r.warp);
         if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
             for (unsigned j = 0; j < r.n_src; j++)
-                scoreboard_release_read(s->sb, r.warp, r.src[j]);
+                s->sb->release_read(s->sb_self, r.warp, r.src[j]);
             continue;
         }
         issue_warp *w = &s->w[r.warp];
@@ -370,7 +379,7 @@ static void take_release(issue *s, gsc_fifo *f)
             wexec_complete_load(s->wx, r.warp, r.seq, gsc_cycle())) /* the data has returned */
             w->loads_pending--;
         for (unsigned j = 0; j < r.n_dst; j++)
-            scoreboard_release_write(s->sb, r.warp, r.dst[j], r.long_op);
+            s->sb->release_write(s->sb_self, r.warp, r.dst[j], r.long_op);
         g_assert(w->inflight > 0);
         w->inflight--;
         warp_try_finish(s, r.warp);
@@ -379,8 +388,8 @@ static void take_release(issue *s, gsc_fifo *f)
 
 static void take_inputs(issue *s)
 {
-    for (unsigned p = 0; p < s->parts; p++) /* the other release ports are bound to idle FIFOs */
-        take_release(s, port_fifo(s, ISSUE_RELEASE0 + p));
+    for (unsigned p = 0; p < s->parts; p++)
+        take_release(s, blk_fifo_at(s->inst, ISSUE_RELEASE, p));
     take_release(s, port_fifo(s, ISSUE_RELEASE_LDST));
     gsc_fifo *cl = port_fifo(s, ISSUE_CTA_LAUNCH);
     cta_launch_t c;
@@ -395,9 +404,7 @@ static void take_inputs(issue *s)
         issue_warp *w = &s->w[d.warp];
         if (d.epoch != w->epoch || !w->resident)
             continue; /* fetched before a redirect: dropped (its credit was reset by the redirect) */
-        g_assert(w->count < s->entries);
-        w->ib[(w->head + w->count) % s->entries] = d;
-        w->count++;
+        s->ib->push(s->ib_self, &d);
         sched_dirty(s, d.warp);
     }
 }
@@ -408,7 +415,7 @@ static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
     if (cls == IR_CLASS_MEM)
         return port_fifo(s, ISSUE_TO_LDST);
     unsigned part = s->parts > 1 ? sched % s->parts : 0;
-    return port_fifo(s, ISSUE_TO_EXEC0 + part);
+    return blk_fifo_at(s->inst, ISSUE_TO_EXEC, part);
 }
 
 /* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
@@ -418,17 +425,17 @@ static unsigned unit_room(const issue *s, unsigned si)
            (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_ALU)) << 1;
 }
 
-/* Ready, or the reason it is not (ISSUE_STALL_*); room: unit_room of its scheduler now. */
-static issue_stall warp_check(issue *s, unsigned wi, unsigned room, uint64_t now)
+/* Ready, or the reason it is not (ISSUE_STALL_*); h: its I-buffer head (NULL: empty); room:
+ * unit_room of its scheduler now. */
+static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigned room, uint64_t now)
 {
     issue_warp *w = &s->w[wi];
     if (w->exited)
         return ISSUE_STALL_NO_READY;
     if (w->at_barrier)
         return ISSUE_STALL_BARRIER;
-    if (w->count == 0)
+    if (!h)
         return ISSUE_STALL_NO_READY;
-    decoded_t *h = &w->ib[w->head];
     /* Memory ordering of a warp: while its atomics are being performed at the memory side, its later
      * memory accesses and barriers / fences wait (they must see the atomics' effects). */
     if (w->atomics_pending && (h->cls == IR_CLASS_MEM || h->cls == IR_CLASS_SYNC))
@@ -446,23 +453,16 @@ static issue_stall warp_check(issue *s, unsigned wi, unsigned room, uint64_t now
             queue_redirect(s, wi, false); /* the SIMT stack went elsewhere (reconvergence) */
             return ISSUE_STALL_NO_READY;
         }
-        unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
-        for (unsigned i = 0; i < h->n_src; i++)
-            src[i] = h->src[i];
-        for (unsigned i = 0; i < h->n_dst; i++)
-            dst[i] = h->dst[i];
-        unsigned hz = scoreboard_check(s->sb, wi, src, h->n_src, dst, h->n_dst);
+        unsigned hz = s->sb->check(s->sb_self, wi, h);
         if (hz != SCOREBOARD_CLEAR)
             return w->sb_stall = hz & SCOREBOARD_LONG ? ISSUE_STALL_MEMORY : ISSUE_STALL_SCOREBOARD;
         w->sb_clear = true;
     }
     if (!(room >> (h->cls == IR_CLASS_MEM ? 0 : 1) & 1))
         return ISSUE_STALL_PIPELINE;
-    for (guint i = 0; i < s->checks->len; i++) {
-        const issue_check *c = &g_array_index(s->checks, issue_check, i);
-        if (!c->fn(c->ctx, wi, h, now))
+    for (unsigned i = 0; i < s->n_checks; i++)
+        if (!((const issue_check_if *)s->checks[i].methods)->allow(s->checks[i].self, wi, h, now))
             return ISSUE_STALL_CHECK;
-    }
     return ISSUE_STALL_COUNT; /* ready */
 }
 
@@ -482,9 +482,8 @@ static bool is_long(const wx_info *x)
 static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
 {
     issue_warp *w = &s->w[wi];
-    decoded_t h = w->ib[w->head];
-    w->head = (w->head + 1) % s->entries;
-    w->count--;
+    decoded_t h = *ib_head(s, wi);
+    s->ib->pop(s->ib_self, wi);
     warp_head_changed(s, wi);
     credit_t *cr = ring_push_slot(&s->credits);
     memset(cr, 0, sizeof *cr);
@@ -508,7 +507,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.op = x.op;
     it.n_src = h.n_src;
     it.n_dst = h.n_dst;
-    it.report_reads = scoreboard_source_reservations(s->sb);
+    it.report_reads = s->report_reads;
     memcpy(it.src, h.src, sizeof it.src);
     memcpy(it.dst, h.dst, sizeof it.dst);
     it.n_bank_src = h.n_bank_src;
@@ -540,13 +539,10 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
             w->atomics_pending++;
         }
     }
-    unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2];
-    for (unsigned i = 0; i < h.n_src; i++)
-        src[i] = h.src[i];
-    for (unsigned i = 0; i < h.n_dst; i++)
-        dst[i] = h.dst[i];
-    scoreboard_reserve(s->sb, wi, src, h.n_src, dst, h.n_dst, it.long_op);
+    s->sb->reserve(s->sb_self, wi, &h, it.long_op);
     gsc_fifo_put(unit_fifo(s, sched, h.cls), &it);
+    for (unsigned i = 0; i < s->n_listeners; i++)
+        ((const instr_issued_if *)s->listeners[i].methods)->issued(s->listeners[i].self, &it);
     w->inflight++;
 
     blk_stat_add(s->inst, ISSUE_STAT_WARP_INSTRS, 1);
@@ -567,7 +563,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     if (!wexec_warp_live(s->wx, wi)) { /* exited */
         w->exited = true;
         queue_redirect(s, wi, true);
-        bar_exit(s, slot);
+        bar_exit(s, slot, wi);
         return true;
     }
     uint32_t func, pc;
@@ -588,7 +584,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
-    bool stable = s->checks->len == 0 && policy_stable(sc->pol);
+    bool stable = sc->stable;
     bool all = !stable; /* check every warp */
     if (!all && room != sc->room) {
         /* A unit's room decides only for the warps whose head goes to it and that got as far as
@@ -623,13 +619,16 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         unsigned i = (unsigned)__builtin_ctzll(todo);
         unsigned wi = sc->warps[i];
         policy_warp *pw = &sc->pw[i];
-        issue_stall r = warp_check(s, wi, room, now);
+        const decoded_t *h = ib_head(s, wi);
+        issue_stall r = warp_check(s, wi, h, room, now);
         sc->n_stall[pw_stall(pw)]--;
         sc->n_stall[r]++;
         pw->ready = r == ISSUE_STALL_COUNT;
         pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
         pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
-        pw->flags = s->w[wi].count && s->w[wi].ib[s->w[wi].head].cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+        /* (the head again: a check may have redirected the warp) */
+        h = ib_head(s, wi);
+        pw->flags = h && h->cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
         uint64_t bit = UINT64_C(1) << wi;
         bool asks = r == ISSUE_STALL_COUNT || r == ISSUE_STALL_PIPELINE;
         sc->asks_mem = asks && (pw->flags & POLICY_F_MEM) ? sc->asks_mem | bit : sc->asks_mem & ~bit;
@@ -644,17 +643,19 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     if (sc->n_stall[ISSUE_STALL_CHECK])
         s->refused = true;
     /* a stable policy lists only ready warps: with none there is nothing to ask */
-    unsigned n = ready || !stable ? policy_order(sc->pol, sc->pw, sc->n, now, sc->order) : 0;
+    unsigned n = ready || !stable ? sc->arb->order(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
         worst = ISSUE_STALL_VETOED;
         s->refused = true;
     }
     if (n > 0) {
         unsigned i = sc->order[0];
-        if (!warp_issue(s, si, sc->warps[i], now)) {
+        unsigned wi = sc->warps[i];
+        if (!warp_issue(s, si, wi, now)) {
             gsc_stop();
             return;
         }
+        sc->arb->outcome(sc->arb_self, (int)wi, ISSUE_STALL_COUNT);
         sc->pw[i].last_issue = (int64_t)now; /* the warp stays listed until its completion */
         blk_stat_add(s->inst, ISSUE_STAT_ISSUE_CYCLES, 1);
         sc->last_stall = ISSUE_STALL_COUNT;
@@ -662,6 +663,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     }
     blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + worst, 1);
     sc->last_stall = worst;
+    sc->arb->outcome(sc->arb_self, -1, worst);
     if (si == 0)
         s->tr_stall = (uint8_t)worst;
 }
@@ -687,6 +689,11 @@ static void issue_run(void *self)
     uint64_t now = gsc_cycle();
     if (s->env->failed)
         return;
+    if (__builtin_expect(!s->started, 0)) { /* every block has elaborated (the arbiters' vetoes) */
+        for (unsigned i = 0; i < s->n_sched; i++)
+            s->sched[i].stable = s->n_checks == 0 && s->sched[i].arb->stable(s->sched[i].arb_self);
+        s->started = true;
+    }
     account_sleep(s, now);
     unsigned ctas_before = s->n_ctas;
     /* Barrier releases of the previous cycle take effect now. */
@@ -714,15 +721,46 @@ static void issue_run(void *self)
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
 
+/* The bindings of a MULTI import, as an array (NULL when none). */
+static blk_iref *multi_imports(const issue *s, unsigned port, unsigned *n)
+{
+    *n = blk_import_n(s->inst, port, 0);
+    blk_iref *r = *n ? g_new0(blk_iref, *n) : NULL;
+    for (unsigned i = 0; i < *n; i++)
+        r[i] = blk_import_nth(s->inst, port, 0, i);
+    return r;
+}
+
 static void issue_elaborate(void *self)
 {
     issue *s = self;
+    blk_iref r = blk_import(s->inst, ISSUE_SB, 0);
+    s->sb = r.methods, s->sb_self = r.self;
+    r = blk_import(s->inst, ISSUE_IB, 0);
+    s->ib = r.methods, s->ib_self = r.self;
+    r = blk_import(s->inst, ISSUE_BAR, 0);
+    s->bar = r.methods, s->bar_self = r.self;
+    s->report_reads = s->sb->source_reservations(s->sb_self);
+    s->checks = multi_imports(s, ISSUE_CHECK, &s->n_checks);
+    s->listeners = multi_imports(s, ISSUE_ISSUED, &s->n_listeners);
+    s->events = multi_imports(s, ISSUE_WARP_EVENTS, &s->n_events);
+    for (unsigned i = 0; i < blk_import_n(s->inst, ISSUE_VALUE, 0); i++) {
+        blk_iref v = blk_import_nth(s->inst, ISSUE_VALUE, 0, i);
+        char *name = g_strdup_printf("value%u", i);
+        wexec_add_value_hook(s->wx, name, ((const regval_if *)v.methods)->access, v.self);
+        g_free(name);
+    }
+    /* (arbiters elaborate their vetoes in their own hook: stability is asked at the first cycle) */
+    for (unsigned i = 0; i < s->n_sched; i++) {
+        r = blk_import(s->inst, ISSUE_ARB, i);
+        s->sched[i].arb = r.methods, s->sched[i].arb_self = r.self;
+    }
     gsc_process *p = gsc_process_new(s->inst->mod, "run", issue_run, s);
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_CTA_LAUNCH));
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_DECODED));
-    for (unsigned q = 0; q < SM_MAX_PARTS; q++) {
-        gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_RELEASE0 + q));
-        gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_TO_EXEC0 + q));
+    for (unsigned q = 0; q < s->parts; q++) {
+        gsc_sensitive_fifo_put(p, blk_fifo_at(s->inst, ISSUE_RELEASE, q));
+        gsc_sensitive_fifo_get(p, blk_fifo_at(s->inst, ISSUE_TO_EXEC, q));
     }
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_RELEASE_LDST));
     gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_TO_LDST));
@@ -736,36 +774,27 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
 {
     g_assert(parts >= 1 && parts <= SM_MAX_PARTS && warps <= 64);
     issue *s = g_new0(issue, 1);
-    s->inst = blk_inst_new(ctx, parent, name, &issue_desc);
+    unsigned counts[ISSUE_N_PORTS] = {[ISSUE_TO_EXEC] = parts, [ISSUE_RELEASE] = parts};
+    s->inst = blk_inst_new_arrays(ctx, parent, name, &issue_desc, counts);
     s->env = env;
     s->sm_id = sm_id;
     s->warps = warps;
     s->ctas = ctas;
     s->parts = parts;
     s->n_sched = (unsigned)blk_param_uint(s->inst, "schedulers");
-    s->entries = (unsigned)blk_param_uint(s->inst, "ibuffer_entries");
     s->wx = wexec_new(env, sm_id, warps, ctas);
-    s->sb = scoreboard_new(warps, env->k->total_regs + 1, blk_param_bool(s->inst, "source_reservations"));
     s->w = g_new0(issue_warp, warps);
-    for (unsigned i = 0; i < warps; i++) {
-        s->w[i].ib = g_new0(decoded_t, s->entries);
+    for (unsigned i = 0; i < warps; i++)
         s->w[i].sb_stall = ISSUE_STALL_COUNT;
-    }
     s->pos = g_new0(unsigned, warps);
     s->sched = g_new0(issue_sched, s->n_sched);
-    const char *spec = blk_param_string(s->inst, "policy");
     for (unsigned i = 0; i < s->n_sched; i++) {
         issue_sched *sc = &s->sched[i];
-        GError *err = NULL;
-        sc->pol = policy_new(spec, &err);
-        if (!sc->pol)
-            gsc_fatal("%s.policy: %s", s->inst->path, err->message);
         sc->warps = g_new0(unsigned, warps);
         sc->pw = g_new0(policy_warp, warps);
         sc->order = g_new0(unsigned, warps);
         sc->last_stall = ISSUE_STALL_IDLE;
     }
-    s->checks = g_array_new(FALSE, FALSE, sizeof(issue_check));
     const char *log = blk_param_string(s->inst, "log");
     if (log && *log) {
         s->log = fopen(log, "w");
@@ -789,37 +818,23 @@ void issue_free(issue *s)
     if (!s)
         return;
     for (unsigned i = 0; i < s->n_sched; i++) {
-        policy_free(s->sched[i].pol);
         g_free(s->sched[i].warps);
         g_free(s->sched[i].pw);
         g_free(s->sched[i].order);
     }
-    for (unsigned i = 0; i < s->warps; i++)
-        g_free(s->w[i].ib);
     ring_clear(&s->redirects);
     ring_clear(&s->credits);
     ring_clear(&s->done);
-    g_array_free(s->checks, TRUE);
+    g_free(s->checks);
+    g_free(s->listeners);
+    g_free(s->events);
     if (s->log)
         fclose(s->log);
     g_free(s->sched);
     g_free(s->pos);
     g_free(s->w);
-    scoreboard_free(s->sb);
     wexec_free(s->wx);
     g_free(s);
-}
-
-void issue_add_check(issue *s, issue_check_fn fn, void *ctx)
-{
-    issue_check c = {fn, ctx};
-    g_array_append_val(s->checks, c);
-}
-
-policy *issue_policy(issue *s, unsigned sched)
-{
-    g_assert(sched < s->n_sched);
-    return s->sched[sched].pol;
 }
 
 unsigned issue_schedulers(const issue *s)
@@ -848,17 +863,18 @@ void issue_dump(const issue *s, GString *out)
         if (w->loads_pending || w->atomics_pending)
             g_string_append_printf(out, " %u loads and %u atomics in flight (memory order);",
                                    w->loads_pending, w->atomics_pending);
-        if (!w->count && !w->at_barrier && !w->exited)
+        const decoded_t *h = ib_head(s, wi);
+        if (!h && !w->at_barrier && !w->exited)
             g_string_append(out, " its next instruction (fetch / I-cache);");
-        g_string_append_printf(out, " I-buffer %u entries; %u instructions in flight", w->count, w->inflight);
-        if (w->count) {
-            const decoded_t *h = &w->ib[w->head];
+        g_string_append_printf(out, " I-buffer %u entries; %u instructions in flight", s->ib->count(s->ib_self, wi),
+                               w->inflight);
+        if (h) {
             for (unsigned i = 0; i < h->n_src; i++)
-                if (scoreboard_pending_writes(s->sb, wi, h->src[i]))
+                if (s->sb->pending_writes(s->sb_self, wi, h->src[i]))
                     g_string_append_printf(out, "; scoreboard: register slot %u pending", h->src[i]);
             for (unsigned i = 0; i < h->n_dst; i++) {
-                unsigned wr = scoreboard_pending_writes(s->sb, wi, h->dst[i]);
-                unsigned rd = scoreboard_pending_reads(s->sb, wi, h->dst[i]);
+                unsigned wr = s->sb->pending_writes(s->sb_self, wi, h->dst[i]);
+                unsigned rd = s->sb->pending_reads(s->sb_self, wi, h->dst[i]);
                 if (wr)
                     g_string_append_printf(
                         out, "; scoreboard: destination slot %u has %u pending writes (WAW)", h->dst[i], wr);

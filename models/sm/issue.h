@@ -1,33 +1,38 @@
-/* issue.h — the `issue` block of an SM: per-warp I-buffers, the scoreboard, N warp schedulers with
- * a pluggable policy (models/lib/policy.h: lrr, gto, two_level_active, ...), CTA barriers, warp and
- * CTA completion, and the functional execution of each instruction as it issues (warp_exec.h, the
- * GPGPU-Sim execution point). Spec: docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1.
+/* issue.h — the `issue` block of an SM: its warp schedulers' decision stage. Each cycle, per
+ * scheduler, it asks for every warp the I-buffer (ibuffer block), the SIMT stack and the scoreboard
+ * (scoreboard block) whether the head may issue, asks the scheduler's arbiter (arbiter block) for
+ * the order of the ready warps, and issues the first: it executes the instruction functionally
+ * (warp_exec.h, the GPGPU-Sim execution point), reserves its registers and sends it to its unit. It
+ * reports barrier arrivals and exits to the barrier unit (barrier block), and runs warp and CTA
+ * completion. Spec: docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3.
  *
- * Ports (the FIFOs a topology binds):
- *   cta_launch in   a CTA placed on this SM (its warps start: a redirect to fetch each)
- *   cta_done   out  a CTA whose warps all finished (every instruction completed)
- *   decoded    in   decoded instructions from fetch, into the warp's I-buffer (stale epochs dropped)
- *   redirect   out  to fetch: a warp starts, resolves a control instruction, reconverges, or exits
- *   credit     out  to fetch: an I-buffer entry was consumed
- *   to_exec0..3 out issued ALU/INT/SFU/DP/control instructions to partition p's exec block
- *                   (monolithic SM: only to_exec0 carries traffic)
- *   to_ldst    out  issued memory instructions to the ldst block
- *   release0..3 in  completions from exec p (scoreboard release of the destinations)
- *   release_ldst in completions from ldst
+ * Ports (FIFOs a topology binds; interfaces it binds with blk_bind):
+ *   cta_launch in    a CTA placed on this SM (its warps start: a redirect to fetch each)
+ *   cta_done   out   a CTA whose warps all finished (every instruction completed)
+ *   decoded    in    decoded instructions from fetch, into the warp's I-buffer (stale epochs dropped)
+ *   redirect   out   to fetch: a warp starts, resolves a control instruction, reconverges, or exits
+ *   credit     out   to fetch: an I-buffer entry was consumed
+ *   to_exec_%u out   issued ALU/INT/SFU/DP/control instructions to partition p's collectors (one per
+ *                    partition: the topology sizes the array)
+ *   to_ldst    out   issued memory instructions to the ldst block
+ *   release_%u in    completions from partition p (scoreboard release of the destinations)
+ *   release_ldst in  completions from ldst
+ *   sb, ib, bar      imports: the scoreboard, the I-buffers, the barrier unit
+ *   arbiter_%u       imports: one arbiter per scheduler (`schedulers` of them)
+ *   check            MULTI import: resource checks before issue (register locks, power-state wake-up)
+ *   issued           MULTI import: listeners told of every issued instruction
+ *   warp_events      MULTI import: listeners told of warp and CTA starts and ends
+ *   value            MULTI import: the register value path's hooks (warp_exec's regval chain)
  *
  * Per cycle, per scheduler (warp w belongs to scheduler w mod schedulers): a warp is ready when its
  * I-buffer head is valid for the warp's current PC, the scoreboard shows no RAW/WAW hazard, it does
- * not wait at a barrier, and the head's unit FIFO has room; the policy orders the ready warps and the
- * first one issues (one instruction per scheduler per cycle, GTX480's max_insn_issue_per_warp 1).
- * A cycle without issue is charged to one stall reason (see issue_stall). A barrier completes (as
- * kernels/frun.c) when the last live warp of the CTA arrives, or with a thread count when the arrived
- * warps' threads reach it (bar.arrive counts without waiting); its waiting warps may issue from the
- * next cycle, and bar.red's result is written into their destination at the release.
- * Extension points: the policy (policy_new spec in `policy`), the scoreboard's source reservations
- * (`source_reservations`: an instruction also reserves its sources; exec and ldst report when they
- * have read them, a release_t with `reads` set, and issue releases the read reservations then, so a
- * later write of such a register waits on a WAR hazard until the read), and a chain of resource
- * checks before issue (issue_add_check).
+ * not wait at a barrier, the head's unit FIFO has room and every check allows it; the arbiter orders
+ * the ready warps and the first one issues (one instruction per scheduler per cycle, GTX480's
+ * max_insn_issue_per_warp 1). A cycle without issue is charged to one stall reason (issue_stall).
+ * A barrier's waiting warps may issue from the cycle after its completion, and bar.red's result is
+ * written into their destination at the completion. With source reservations (the scoreboard's
+ * parameter) an instruction also reserves its sources; exec and ldst report when they have read
+ * them (a release_t with `reads` set) and issue releases the read reservations then.
  */
 #ifndef GPUSC_MODELS_SM_ISSUE_H
 #define GPUSC_MODELS_SM_ISSUE_H
@@ -38,14 +43,18 @@
 #include "models/lib/ring.h"
 #include "models/lib/policy.h"
 #include "models/lib/scoreboard.h"
+#include "models/sm/arbiter.h"
+#include "models/sm/barrier.h"
+#include "models/sm/ibuffer.h"
 #include "models/sm/payloads.h"
+#include "models/sm/scoreboard_block.h"
 #include "models/sm/sm_env.h"
 #include "models/sm/warp_exec.h"
 
 G_BEGIN_DECLS
 
 #define SM_MAX_PARTS      4
-#define ISSUE_BARRIER_IDS 16 /* named barriers per CTA (PTX bar 0..15; kernels/frun.c's N_BARRIERS) */
+#define ISSUE_MAX_SCHED   8
 
 enum {
     ISSUE_CTA_LAUNCH,
@@ -53,12 +62,47 @@ enum {
     ISSUE_DECODED,
     ISSUE_REDIRECT,
     ISSUE_CREDIT,
-    ISSUE_TO_EXEC0,
-    ISSUE_TO_LDST = ISSUE_TO_EXEC0 + SM_MAX_PARTS,
-    ISSUE_RELEASE0,
-    ISSUE_RELEASE_LDST = ISSUE_RELEASE0 + SM_MAX_PARTS,
+    ISSUE_TO_EXEC, /* array: one per partition */
+    ISSUE_TO_LDST,
+    ISSUE_RELEASE, /* array: one per partition */
+    ISSUE_RELEASE_LDST,
+    ISSUE_SB,
+    ISSUE_IB,
+    ISSUE_BAR,
+    ISSUE_ARB, /* array: one per scheduler */
+    ISSUE_CHECK,
+    ISSUE_ISSUED,
+    ISSUE_WARP_EVENTS,
+    ISSUE_VALUE,
     ISSUE_N_PORTS
 };
+
+/* The `check` import: may warp issue its head this cycle (issue_check_fn's contract). */
+typedef struct {
+    bool (*allow)(void *self, unsigned warp, const decoded_t *head, uint64_t cycle);
+} issue_check_if;
+extern const blk_iface issue_check_iface;
+
+/* The `issued` import: an instruction issued (its header and, for memory, its addresses). */
+typedef struct {
+    void (*issued)(void *self, const issued_t *it);
+} instr_issued_if;
+extern const blk_iface instr_issued_iface;
+
+/* The `warp_events` import: a warp or a CTA starts or ends (every instruction completed). */
+typedef struct {
+    void (*cta_start)(void *self, const cta_launch_t *c, uint64_t cycle);
+    void (*cta_end)(void *self, const cta_launch_t *c, uint64_t cycle);
+    void (*warp_start)(void *self, unsigned warp, unsigned cta_slot, uint64_t cycle);
+    void (*warp_end)(void *self, unsigned warp, unsigned cta_slot, uint64_t cycle);
+} warp_events_if;
+extern const blk_iface warp_events_iface;
+
+/* The `value` import: a hook of the register value path (regval.h). */
+typedef struct {
+    regval_fn access;
+} regval_if;
+extern const blk_iface regval_iface;
 
 /* Why a scheduler did not issue in a cycle: over its warps, the first that applies in the order
  * idle, memory, scoreboard, pipeline, check, barrier, no_ready; vetoed when warps were ready and the
@@ -105,8 +149,6 @@ enum {
 typedef bool (*issue_check_fn)(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle);
 
 typedef struct {
-    decoded_t *ib; /* ibuffer_entries slots */
-    unsigned head, count;
     uint16_t epoch;
     bool resident; /* belongs to a resident CTA and has not finished (completion included) */
     bool at_barrier;
@@ -130,19 +172,12 @@ typedef struct {
     bool sb_clear;
 } issue_warp;
 
-/* One CTA barrier (kernels/frun.c's fbar): it releases when `expected` threads have arrived (a
- * counted barrier) or, without a count, when every live warp of the CTA has arrived; bar.arrive
- * counts without waiting. bar.red's reductions over the arriving lanes' predicates. */
-typedef struct {
-    uint32_t warps, threads, expected, popc;
-    bool all, any;
-    uint64_t waiting; /* warps (index within the CTA) waiting at it */
-} issue_bar;
-
 typedef struct {
     unsigned *warps; /* warp slots of this scheduler */
     unsigned n;
-    policy *pol;
+    const arbiter_if *arb; /* its arbiter */
+    void *arb_self;
+    bool stable; /* the arbiter is stable and there are no checks (looked up at elaboration) */
     policy_warp *pw;
     unsigned *order;
     issue_stall last_stall;
@@ -164,11 +199,19 @@ typedef struct {
 typedef struct {
     blk_inst *inst;
     sm_env *env;
-    unsigned sm_id, warps, ctas, n_sched, parts, entries;
+    unsigned sm_id, warps, ctas, n_sched, parts;
     wexec *wx;
-    scoreboard *sb;
-    issue_bar bars[SM_MAX_CTAS][ISSUE_BARRIER_IDS];
-    unsigned bar_live[SM_MAX_CTAS]; /* warps of the CTA that have not exited (functionally) */
+    /* the blocks it calls (imports, looked up at elaboration) */
+    const scoreboard_if *sb;
+    void *sb_self;
+    const ibuffer_if *ib;
+    void *ib_self;
+    const barrier_if *bar;
+    void *bar_self;
+    blk_iref *checks, *listeners, *events; /* the MULTI imports' bindings */
+    unsigned n_checks, n_listeners, n_events;
+    bool report_reads; /* the scoreboard reserves sources */
+    bool started;      /* the first activation has looked up what depends on every block's elaboration */
     issue_warp *w;
     unsigned *pos; /* each listed warp's position in its scheduler's list */
     issue_sched *sched;
@@ -179,7 +222,6 @@ typedef struct {
     uint64_t
         pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
     ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
-    GArray *checks;
     uint64_t seq, age, last_cycle;
     unsigned last_ctas; /* resident CTAs at the end of the last activation (counted for the cycles slept) */
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
@@ -190,13 +232,11 @@ typedef struct {
 } issue;
 
 extern const blk_desc issue_desc;
-/* parts: partitions whose exec blocks receive instructions (1 for the monolithic SM). */
+/* parts: partitions whose exec blocks receive instructions (1 for the monolithic SM): the size of the
+ * to_exec_%u and release_%u arrays. The topology binds sb, ib, bar and arbiter_0 .. (schedulers). */
 issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id,
                  unsigned warps, unsigned ctas, unsigned parts);
 void issue_free(issue *s);
-void issue_add_check(issue *s, issue_check_fn fn, void *ctx);
-/* The policy of scheduler `sched` (< issue.schedulers), e.g. to add a veto (policy_add_veto). */
-policy *issue_policy(issue *s, unsigned sched);
 unsigned issue_schedulers(const issue *s);
 bool issue_busy(const issue *s);
 void issue_dump(const issue *s, GString *out);

@@ -6,12 +6,15 @@ models_libgpusc_models_la_SOURCES += \
 nobase_pkginclude_HEADERS += models/sm/payloads.h models/sm/sm_env.h
 models_libgpusc_models_la_SOURCES += \
 	models/sm/fetch.c models/sm/fetch.h models/sm/issue.c models/sm/issue.h \
+	models/sm/decode.c models/sm/decode.h models/sm/ibuffer.c models/sm/ibuffer.h models/sm/scoreboard_block.c models/sm/scoreboard_block.h \
+	models/sm/arbiter.c models/sm/arbiter.h models/sm/barrier.c models/sm/barrier.h \
 	models/sm/exec.c models/sm/exec.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
 	models/topo/sm.c models/topo/sm.h models/topo/subcore_sm.h \
 	models/presets.c models/presets.h
 nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/issue.h models/sm/exec.h \
-	models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h models/topo/sm.h \
+	models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h models/sm/ibuffer.h models/sm/decode.h \
+	models/sm/scoreboard_block.h models/sm/arbiter.h models/sm/barrier.h models/topo/sm.h \
 	models/topo/subcore_sm.h models/presets.h
 
 # Tests of the SM (tests/sm): closed-form microbenchmarks, the waveform check, bad input, every

@@ -105,7 +105,7 @@ typedef struct {
     uint8_t kind;         /* MEM: 0 load, 1 store, 2 atomic, 3 reduction */
     uint8_t bytes;        /* MEM: bytes per lane */
     uint8_t long_op;      /* the destinations were reserved as long-latency */
-    uint8_t report_reads; /* 1: the sources are reserved too (issue.source_reservations): the unit
+    uint8_t report_reads; /* 1: the sources are reserved too (scoreboard.source_reservations): the unit
                              reports when it has read them (a release_t with `reads` set) */
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS];

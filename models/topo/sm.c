@@ -2,7 +2,12 @@
  * and bind their ports. No behaviour here. */
 #include "models/topo/sm.h"
 
+#include "models/sm/arbiter.h"
+#include "models/sm/barrier.h"
 #include "models/sm/cta_dispatch.h"
+#include "models/sm/decode.h"
+#include "models/sm/ibuffer.h"
+#include "models/sm/scoreboard_block.h"
 #include "models/sm/exec.h"
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
@@ -14,6 +19,11 @@ struct sm_topo {
     blk_inst *inst;
     unsigned id, parts;
     fetch *fe;
+    decode *dec;
+    ibuffer *ib;
+    scoreboard_block *sb;
+    barrier_unit *bar;
+    arbiter *arb[ISSUE_MAX_SCHED];
     issue *is;
     exec_blk *ex[SM_MAX_PARTS];
     ldst *ls;
@@ -73,23 +83,17 @@ void sm_topo_register(void)
     blk_registry_add(&sm_topo_desc);
     blk_registry_add(&subcore_sm_topo_desc);
     blk_registry_add(&fetch_desc);
+    blk_registry_add(&decode_desc);
+    blk_registry_add(&ibuffer_desc);
+    blk_registry_add(&scoreboard_desc);
+    blk_registry_add(&arbiter_desc);
+    blk_registry_add(&barrier_desc);
     blk_registry_add(&issue_desc);
     blk_registry_add(&exec_desc);
     blk_registry_add(&ldst_desc);
     blk_registry_add(&mem_fixed_desc);
     blk_registry_add(&cta_dispatch_desc);
     presets_register();
-}
-
-static gsc_fifo *chan(gsc_module *m, const char *name, const gsc_type *t, unsigned depth)
-{
-    return gsc_fifo_new(m, name, t, depth);
-}
-
-static void bind2(gsc_port *out, gsc_port *in, gsc_fifo *f)
-{
-    gsc_port_bind_fifo(out, f);
-    gsc_port_bind_fifo(in, f);
 }
 
 sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env,
@@ -103,11 +107,27 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     unsigned ctas = (unsigned)blk_param_uint(s->inst, "ctas");
     s->parts = subcore ? (unsigned)blk_param_uint(s->inst, "partitions") : 1;
     s->fe = fetch_new(ctx, m, "fetch", env, warps);
+    s->dec = decode_new(ctx, m, "decode", env);
+    blk_bind(s->fe->inst, "dec", s->dec->inst, "dec");
+    s->ib = ibuffer_new(ctx, m, "ibuffer", warps);
+    s->sb = scoreboard_block_new(ctx, m, "scoreboard", warps, env->k->total_regs + 1);
+    s->bar = barrier_new(ctx, m, "barrier", ctas);
     s->is = issue_new(ctx, m, "issue", env, sm_id, warps, ctas, s->parts);
-    if (s->fe->entries != s->is->entries)
-        gsc_fatal("%s: fetch.ibuffer_entries (%u) and issue.ibuffer_entries (%u) must be equal (fetch's credits "
-                  "are issue's I-buffer entries)",
-                  s->inst->path, s->fe->entries, s->is->entries);
+    if (s->fe->entries != s->ib->entries)
+        gsc_fatal("%s: fetch.ibuffer_entries (%u) and ibuffer.entries (%u) must be equal (fetch's credits "
+                  "are the I-buffer's entries)",
+                  s->inst->path, s->fe->entries, s->ib->entries);
+    blk_inst *ii = s->is->inst;
+    blk_bind(ii, "ib", s->ib->inst, "ib");
+    blk_bind(ii, "sb", s->sb->inst, "sb");
+    blk_bind(ii, "bar", s->bar->inst, "bar");
+    for (unsigned i = 0; i < s->is->n_sched; i++) {
+        char *n = g_strdup_printf("arbiter%u", i), *port = g_strdup_printf("arbiter_%u", i);
+        s->arb[i] = arbiter_new(ctx, m, n);
+        blk_bind(ii, port, s->arb[i]->inst, "arb");
+        g_free(n);
+        g_free(port);
+    }
     if (subcore && s->is->n_sched != s->parts)
         gsc_fatal("%s: a sub-core SM needs one scheduler per partition (issue.schedulers = %u, "
                   "subcore_sm.partitions = %u)",
@@ -119,32 +139,22 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     }
     s->ls = ldst_new(ctx, m, "ldst", env, sm_id);
 
-    blk_inst *fi = s->fe->inst, *ii = s->is->inst, *li = s->ls->inst;
-    bind2(blk_port(fi, FETCH_OUT), blk_port(ii, ISSUE_DECODED),
-          chan(m, "fetch_issue", &decoded_type, blk_port_fifo_depth(ii, ISSUE_DECODED)));
-    bind2(blk_port(ii, ISSUE_REDIRECT), blk_port(fi, FETCH_REDIRECT),
-          chan(m, "issue_redirect", &redirect_type, blk_port_fifo_depth(fi, FETCH_REDIRECT)));
-    bind2(blk_port(ii, ISSUE_CREDIT), blk_port(fi, FETCH_CREDIT),
-          chan(m, "issue_credit", &credit_type, blk_port_fifo_depth(fi, FETCH_CREDIT)));
-    for (unsigned p = 0; p < SM_MAX_PARTS; p++) {
+    blk_inst *fi = s->fe->inst, *li = s->ls->inst;
+    blk_connect(m, "fetch_issue", fi, "out", ii, "decoded");
+    blk_connect(m, "issue_redirect", ii, "redirect", fi, "redirect");
+    blk_connect(m, "issue_credit", ii, "credit", fi, "credit");
+    for (unsigned p = 0; p < s->parts; p++) {
         char *a = g_strdup_printf("issue_exec%u", p), *b = g_strdup_printf("exec%u_release", p);
-        if (p < s->parts) {
-            blk_inst *ei = s->ex[p]->inst;
-            bind2(blk_port(ii, ISSUE_TO_EXEC0 + p), blk_port(ei, EXEC_IN),
-                  chan(m, a, &issued_type, blk_port_fifo_depth(ei, EXEC_IN)));
-            bind2(blk_port(ei, EXEC_RELEASE), blk_port(ii, ISSUE_RELEASE0 + p),
-                  chan(m, b, &release_type, blk_port_fifo_depth(ii, ISSUE_RELEASE0 + p)));
-        } else { /* partitions this SM does not have: channels nobody writes */
-            gsc_port_bind_fifo(blk_port(ii, ISSUE_TO_EXEC0 + p), chan(m, a, &issued_type, 1));
-            gsc_port_bind_fifo(blk_port(ii, ISSUE_RELEASE0 + p), chan(m, b, &release_type, 1));
-        }
+        char *to = g_strdup_printf("to_exec_%u", p), *rel = g_strdup_printf("release_%u", p);
+        blk_connect(m, a, ii, to, s->ex[p]->inst, "in");
+        blk_connect(m, b, s->ex[p]->inst, "release", ii, rel);
         g_free(a);
         g_free(b);
+        g_free(to);
+        g_free(rel);
     }
-    bind2(blk_port(ii, ISSUE_TO_LDST), blk_port(li, LDST_IN),
-          chan(m, "issue_ldst", &issued_type, blk_port_fifo_depth(li, LDST_IN)));
-    bind2(blk_port(li, LDST_RELEASE), blk_port(ii, ISSUE_RELEASE_LDST),
-          chan(m, "ldst_release", &release_type, blk_port_fifo_depth(ii, ISSUE_RELEASE_LDST)));
+    blk_connect(m, "issue_ldst", ii, "to_ldst", li, "in");
+    blk_connect(m, "ldst_release", li, "release", ii, "release_ldst");
     return s;
 }
 
@@ -153,7 +163,13 @@ void sm_topo_free(sm_topo *s)
     if (!s)
         return;
     fetch_free(s->fe);
+    decode_free(s->dec);
+    for (unsigned i = 0; i < s->is->n_sched; i++)
+        arbiter_free(s->arb[i]);
     issue_free(s->is);
+    ibuffer_free(s->ib);
+    scoreboard_block_free(s->sb);
+    barrier_free(s->bar);
     for (unsigned p = 0; p < s->parts; p++)
         exec_free(s->ex[p]);
     ldst_free(s->ls);

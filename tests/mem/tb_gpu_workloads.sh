@@ -22,7 +22,7 @@ fail=0
 for w in $names; do
     for p in $policies; do
         i=$((i + 1))
-        out=$("$tb" --workload "$w" --size "$size" --set "issue.policy=$p" --no-trace --watchdog 200000 2>&1)
+        out=$("$tb" --workload "$w" --size "$size" --set "arbiter.policy=$p" --no-trace --watchdog 200000 2>&1)
         rc=$?
         cycles=$(echo "$out" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p')
         if [ $rc -eq 0 ] && echo "$out" | grep -q "^tb-gpu: $w: PASS$"; then

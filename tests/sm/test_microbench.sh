@@ -24,7 +24,7 @@
 #    loads of 8 lines: 8 misses (+100 -> +800). Statistics: const_hits/const_misses 7/1 and 0/8 with
 #    no L1D access; a global load, the 8 const misses, the same global load again: L1D 1 miss, 1 hit
 #    (the const fills did not enter the L1D). The outputs equal gpusc-run --functional's.
-#  8 source reservations (issue.source_reservations=true, GREENER's WAR scoreboard): the dependent
+#  8 source reservations (scoreboard.source_reservations=true, GREENER's WAR scoreboard): the dependent
 #    chain of 1 keeps its closed form (an add's read of %r1 is reported at c+1, long before the next
 #    add, which waits on the RAW hazard anyway) and runs to completion (no read reservation is left
 #    behind). WAR (war.ptx): 32 pairs `add %s<k>, %r<k>, 1; mov %r<k>, 7`. Without source
@@ -118,7 +118,7 @@ check "constant cache: the loaded values equal the functional runner's" 0 $same
 check "constant cache: chit: 7 hits, 1 miss, no L1D access" "7 1 0 0 0" "$(cstats "$tmp/chit.json")"
 check "constant cache: cmiss: 8 misses, no L1D access" "0 8 0 0 0" "$(cstats "$tmp/cmiss.json")"
 check "constant cache: const fills leave the L1D alone (global miss, then hit)" "0 8 1 1 0" "$(cstats "$tmp/mixed.json")"
-sr="--set issue.source_reservations=true"
+sr="--set scoreboard.source_reservations=true"
 a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 $sr)
 b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 $sr)
 check "source reservations: the dependent chain completes, 32 more adds cost 32*(4+3)" $((32 * 7)) $((b - a))

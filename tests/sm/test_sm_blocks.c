@@ -58,11 +58,26 @@ static void *make_ldst(blk_ctx *c, gsc_module *p, const char *n)
 }
 static void *make_fetch(blk_ctx *c, gsc_module *p, const char *n)
 {
-    return fetch_new(c, p, n, env_get(), 4);
+    fetch *f = fetch_new(c, p, n, env_get(), 4);
+    blk_bind(f->inst, "dec", decode_new(c, p, "decode", env_get())->inst, "dec");
+    return f;
 }
+/* issue with the blocks it calls: the I-buffers, the scoreboard, the barrier unit, one arbiter per
+ * scheduler (as the topology binds them). */
 static void *make_issue(blk_ctx *c, gsc_module *p, const char *n)
 {
-    return issue_new(c, p, n, env_get(), 0, 4, 2, 1);
+    sm_env *env = env_get();
+    issue *s = issue_new(c, p, n, env, 0, 4, 2, 1);
+    blk_bind(s->inst, "ib", ibuffer_new(c, p, "ibuffer", 4)->inst, "ib");
+    blk_bind(s->inst, "sb", scoreboard_block_new(c, p, "scoreboard", 4, env->k->total_regs + 1)->inst, "sb");
+    blk_bind(s->inst, "bar", barrier_new(c, p, "barrier", 2)->inst, "bar");
+    for (unsigned i = 0; i < s->n_sched; i++) {
+        char *an = g_strdup_printf("arbiter%u", i), *port = g_strdup_printf("arbiter_%u", i);
+        blk_bind(s->inst, port, arbiter_new(c, p, an)->inst, "arb");
+        g_free(an);
+        g_free(port);
+    }
+    return s;
 }
 static void *make_dispatch(blk_ctx *c, gsc_module *p, const char *n)
 {
@@ -508,16 +523,16 @@ static void test_issue_cta(void)
     decoded_t d0 = issue_decoded(&rd, 0, -1, 1), d1 = issue_decoded(&rd, 1, 1, 1);
     uint64_t t = issue_push_two(h, &d0, &d1);
     issued_t it;
-    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* put t+1, issued t+2, got t+3 */
+    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3); /* put t+1, issued t+2, got t+3 */
     g_assert_cmpuint(it.pc, ==, 0);
     g_assert_false(it.report_reads);
     harness_run(h, 5);
-    g_assert_false(harness_pop(h, "to_exec0", &it, NULL)); /* pc 1 waits on the scoreboard */
+    g_assert_false(harness_pop(h, "to_exec_0", &it, NULL)); /* pc 1 waits on the scoreboard */
     release_t r = {.warp = 0, .n_dst = 1, .seq = it.seq};
     r.dst[0] = 1;
     t = harness_step(h);
-    harness_push(h, "release0", &r);
-    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* released and issued at t+2 */
+    harness_push(h, "release_0", &r);
+    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3); /* released and issued at t+2 */
     g_assert_cmpuint(it.pc, ==, 1);
     g_assert_cmpuint(it.mask, ==, 0xffffffffu);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), ISSUE_STAT_WARP_INSTRS), ==, 2);
@@ -550,7 +565,7 @@ static void test_issue_cta_cycles(void)
  * dump names the pending read. */
 static void test_issue_source_reservations(void)
 {
-    const char *set[] = {"source_reservations=true", NULL};
+    const char *set[] = {"scoreboard.source_reservations=true", NULL};
     harness *h = harness_new(&issue_desc, make_issue, set, NULL);
     issue *s = harness_block(h);
     redirect_t rd = issue_start_warp(h);
@@ -558,11 +573,11 @@ static void test_issue_source_reservations(void)
     decoded_t d0 = issue_decoded(&rd, 0, 1, 2), d1 = issue_decoded(&rd, 1, -1, 1);
     uint64_t t = issue_push_two(h, &d0, &d1);
     issued_t it;
-    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3);
+    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3);
     g_assert_cmpuint(it.pc, ==, 0);
     g_assert_true(it.report_reads);
     harness_run(h, 10);
-    g_assert_false(harness_pop(h, "to_exec0", &it, NULL)); /* pc 1 waits for pc 0's read */
+    g_assert_false(harness_pop(h, "to_exec_0", &it, NULL)); /* pc 1 waits for pc 0's read */
     GString *dump = g_string_new(NULL);
     issue_dump(s, dump);
     g_assert_nonnull(strstr(dump->str, "destination slot 1 has 1 pending reads (WAR"));
@@ -570,8 +585,8 @@ static void test_issue_source_reservations(void)
     release_t r = {.warp = 0, .seq = it.seq, .reads = 1, .n_src = 1};
     r.src[0] = 1;
     t = harness_step(h);
-    harness_push(h, "release0", &r);
-    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 10), ==, t + 3); /* seen and issued at t+2 */
+    harness_push(h, "release_0", &r);
+    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3); /* seen and issued at t+2 */
     g_assert_cmpuint(it.pc, ==, 1);
     harness_free(h);
 }
@@ -605,18 +620,19 @@ static bool veto_refuse5(void *ctx, const policy_warp *warps, unsigned n, unsign
 static void issue_refused_5(bool veto)
 {
     harness *h = harness_new(&issue_desc, make_issue, NULL, NULL);
-    issue *s = harness_block(h);
     refuse5 r = {0};
+    static const issue_veto_if veto_table = {veto_refuse5};
+    static const issue_check_if check_table = {check_refuse5};
     if (veto)
-        policy_add_veto(issue_policy(s, 0), veto_refuse5, &r);
+        blk_bind_stub(blk_ctx_find(harness_inst(h)->ctx, "arbiter0"), "veto", &veto_table, &r);
     else
-        issue_add_check(s, check_refuse5, &r);
+        harness_stub(h, "check", &check_table, &r);
     redirect_t rd = issue_start_warp(h);
     decoded_t d0 = issue_decoded(&rd, 0, -1, 1), d1 = issue_decoded(&rd, 1, 1, 1);
     uint64_t t = issue_push_two(h, &d0, &d1);
     r.from = t + 2 + 5;
     issued_t it;
-    g_assert_cmpuint(pop_cycle(h, "to_exec0", &it, 20), ==, t + 2 + 5 + 1);
+    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 20), ==, t + 2 + 5 + 1);
     g_assert_cmpuint(it.pc, ==, 0);
     g_assert_cmpuint(r.asked, ==, 6); /* t+2 .. t+7 */
     blk_inst *in = harness_inst(h);

@@ -189,10 +189,18 @@ static void run_check_and_veto(void)
     rig r;
     rig_build(&r, 1, "hotspot", sets);
     issue *is = sm_topo_issue(r.sm[0]);
-    for (unsigned s = 0; s < issue_schedulers(is); s++)
-        policy_add_veto(issue_policy(is, s), veto_before_300, NULL);
+    /* a veto bound to every scheduler's arbiter, a check bound to issue: as a mechanism would */
+    static const issue_veto_if veto = {veto_before_300};
+    static const issue_check_if check = {check_odd_cycles};
+    for (unsigned s = 0; s < issue_schedulers(is); s++) {
+        char *arb = g_strdup_printf("%s.arbiter%u", gsc_module_name(sm_topo_module(r.sm[0])), s);
+        blk_inst *a = blk_ctx_find(r.run->ctx, arb);
+        g_assert_nonnull(a);
+        blk_bind_stub(a, "veto", &veto, NULL);
+        g_free(arb);
+    }
     unsigned asked = 0;
-    issue_add_check(is, check_odd_cycles, &asked);
+    blk_bind_stub(is->inst, "check", &check, &asked);
     rig_run(&r);
     fflush(is->log); /* the log is closed when the block is freed */
     GArray *c = log_cycles(log.path);

@@ -16,7 +16,7 @@
 run="$top_builddir/kernels/tools/gpusc-run"
 ptx="$top_srcdir/tests/sm/ptx/implicit_ret.ptx"
 sched_dep="reduction"
-tbs="tb-sm|tb-sm --set issue.policy=gto|tb-subcore|tb-gpu"
+tbs="tb-sm|tb-sm --set arbiter.policy=gto|tb-subcore|tb-gpu"
 # One CTA at a time on one SM, in CTA order.
 serial="tb-sm --set sm.ctas=1|tb-subcore --set subcore_sm.ctas=1|tb-gpu --set gpu.sms=1 --set sm.ctas=1"
 tmp=$(mktemp -d)

@@ -15,7 +15,7 @@ for tb in $tbs; do
     for w in $wls; do
         for p in $policies; do
             n=$((n + 1))
-            if "$top_builddir/testbench/$tb" --workload "$w" --size "$size" --no-trace --set issue.policy="$p" >"$out" 2>&1 &&
+            if "$top_builddir/testbench/$tb" --workload "$w" --size "$size" --no-trace --set arbiter.policy="$p" >"$out" 2>&1 &&
                 grep -q "^$tb: $w: PASS" "$out"; then
                 echo "ok $n - $tb $w $size $p: $(sed -n 's/^summary: [^:]*: \([0-9]* cycles\).*IPC \([0-9.]*\).*/\1, IPC \2/p' "$out")"
             else

@@ -1,0 +1,123 @@
+/* arbiter.c — see arbiter.h. */
+#include "models/sm/arbiter.h"
+
+static const char *const arb_methods[] = {
+    "order(warps, n, cycle) -> candidates, best first (the policy, then the vetoes)",
+    "stable() -> the same list gives the same answer",
+    "outcome(warp issued or -1, stall reason)",
+    NULL,
+};
+const blk_iface arbiter_iface = {"arbiter", "a warp scheduler's issue arbiter", arb_methods, {"n"}, {7}};
+
+static const char *const veto_methods[] = {"allow(warps, n, i, cycle) -> may candidate i issue", NULL};
+const blk_iface issue_veto_iface = {"issue_veto", "a veto on an issue candidate", veto_methods, {NULL}, {0}};
+
+static const blk_port_desc ports[] = {
+    [ARBITER_ARB] = {"arb", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                     "the issue stage asks for the order of its scheduler's ready warps (same cycle)", &arbiter_iface},
+    [ARBITER_VETO] = {"veto", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                      "vetoes asked for each candidate, in binding order (none in the baseline)", &issue_veto_iface,
+                      BLK_PORT_MULTI},
+};
+
+static const blk_param_desc params[] = {
+    {"policy", BLK_PARAM_STRING, "gto", NULL, NULL, NULL, "",
+     "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
+    {"swl", BLK_PARAM_UINT, "0", "0", "64", NULL, "warps",
+     "static warp limiting: only the N oldest listed warps may issue (0: off) [ccws-daws-vws.md §5.3]"},
+};
+
+static const blk_stat_desc stats[] = {
+    [ARBITER_STAT_GRANTS] = {"grants", BLK_STAT_COUNTER, "instructions", "warps chosen to issue", NULL},
+    [ARBITER_STAT_EMPTY] = {"empty_orders", BLK_STAT_COUNTER, "cycles",
+                            "orders asked that listed no candidate (every ready warp vetoed)", NULL},
+};
+
+static const blk_state_desc state[] = {
+    {"grant", 8, "warp of the last grant"},
+    {"stall", 4, "the scheduler's stall reason in its last evaluated cycle (8: it issued)"},
+};
+
+const blk_desc arbiter_desc = {
+    "arbiter",
+    "a warp scheduler's issue arbiter: the policy's order of the ready warps, vetoes, warp limiting",
+    "docs/baseline-design.md §2.2 issue arbiter; ccws-daws-vws.md §2.1, §3, §5.3",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+};
+
+static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
+{
+    arbiter *a = self;
+    unsigned k = policy_order(a->pol, warps, n, cycle, out);
+    blk_call_note(a->probe, k, 0, 0);
+    if (k == 0)
+        blk_stat_add(a->inst, ARBITER_STAT_EMPTY, 1);
+    return k;
+}
+
+static bool arb_stable(void *self)
+{
+    return policy_stable(((arbiter *)self)->pol);
+}
+
+static void arb_outcome(void *self, int warp, unsigned stall)
+{
+    arbiter *a = self;
+    if (warp >= 0) {
+        a->tr_stall = 8;
+        a->tr_grant = (uint32_t)warp;
+        blk_stat_add(a->inst, ARBITER_STAT_GRANTS, 1);
+        if (gsc_pulse_traced(a->grant_pulse))
+            gsc_pulse_fire(a->grant_pulse);
+    } else {
+        a->tr_stall = (uint8_t)stall;
+    }
+}
+
+static const arbiter_if arb_table = {arb_order, arb_stable, arb_outcome};
+
+/* The vetoes bound to `veto` join the policy's (policy_add_veto): the policy asks them. */
+static void arbiter_elaborate(void *self)
+{
+    arbiter *a = self;
+    for (unsigned i = 0; i < blk_import_n(a->inst, ARBITER_VETO, 0); i++) {
+        blk_iref r = blk_import_nth(a->inst, ARBITER_VETO, 0, i);
+        policy_add_veto(a->pol, ((const issue_veto_if *)r.methods)->allow, r.self);
+    }
+}
+
+arbiter *arbiter_new(blk_ctx *ctx, gsc_module *parent, const char *name)
+{
+    arbiter *a = g_new0(arbiter, 1);
+    a->inst = blk_inst_new(ctx, parent, name, &arbiter_desc);
+    GError *err = NULL;
+    a->pol = policy_new(blk_param_string(a->inst, "policy"), &err);
+    if (!a->pol)
+        gsc_fatal("%s.policy: %s", a->inst->path, err->message);
+    unsigned swl = (unsigned)blk_param_uint(a->inst, "swl");
+    if (swl)
+        policy_add_swl(a->pol, swl);
+    blk_export(a->inst, ARBITER_ARB, 0, &arb_table, a);
+    a->probe = blk_export_probe(a->inst, ARBITER_ARB, 0);
+    a->grant_pulse = gsc_pulse_new(a->inst->mod, "grants", 1);
+    a->tr_stall = 0;
+    blk_trace_state(a->inst, "grant", GSC_U32, &a->tr_grant);
+    blk_trace_state(a->inst, "stall", GSC_U8, &a->tr_stall);
+    blk_inst_on_elaborate(a->inst, arbiter_elaborate, a);
+    return a;
+}
+
+void arbiter_free(arbiter *a)
+{
+    if (!a)
+        return;
+    policy_free(a->pol);
+    g_free(a);
+}

@@ -1,0 +1,119 @@
+/* decode.c — see decode.h. */
+#include "models/sm/decode.h"
+
+#include <string.h>
+
+#include "models/sm/warp_exec.h"
+
+static const char *const dec_methods[] = {"decode(function, pc) -> the decoded instruction", NULL};
+const blk_iface decode_iface = {"decode", "instruction decode", dec_methods, {"func", "pc", "op"}, {8, 16, 8}};
+
+static const blk_port_desc ports[] = {
+    [DECODE_DEC] = {"dec", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "fetch decodes each instruction it sends (same cycle)",
+                    &decode_iface},
+};
+
+static const blk_stat_desc stats[] = {
+    [DECODE_STAT_DECODED] = {"decoded", BLK_STAT_COUNTER, "instructions", "instructions decoded for a warp", NULL},
+    [DECODE_STAT_FIRST] = {"first_decodes", BLK_STAT_COUNTER, "instructions",
+                           "distinct instructions decoded (once per launch each)", NULL},
+};
+
+const blk_desc decode_desc = {
+    "decode",
+    "instruction decode: class, opcode, register slots, bank registers, annotations",
+    "docs/baseline-design.md §2.2 decode",
+    ports,
+    BLK_N(ports),
+    NULL,
+    0,
+    stats,
+    BLK_N(stats),
+    NULL,
+    0,
+};
+
+/* Decodes instruction pc of function func (pc past the end: the implicit ret). */
+static void decode_instr(const decode *dc, uint32_t func, uint32_t pc, decoded_t *d)
+{
+    const ir_func *fn = g_ptr_array_index(dc->env->mod->funcs, func);
+    memset(d, 0, sizeof *d);
+    d->func = func;
+    d->pc = pc;
+    if (pc >= ir_func_n_instrs(fn)) { /* falling off the end: an implicit ret */
+        d->cls = IR_CLASS_CTRL;
+        d->op = IR_OP_RET;
+        d->ctrl = 1;
+        return;
+    }
+    const ir_instr *in = ir_func_instr(fn, pc);
+    d->cls = (uint8_t)ir_instr_class(in);
+    d->op = (uint8_t)in->op;
+    d->ctrl = d->cls == IR_CLASS_CTRL;
+    d->annot = in->annot;
+    wexec_instr_regs(dc->env->k, func, in, d->src, &d->n_src, d->dst, &d->n_dst);
+    wexec_instr_bank_regs(dc->env->mod, dc->env->k, func, in, d->bank_src, &d->n_bank_src, d->bank_dst,
+                          &d->n_bank_dst);
+}
+
+static void cache_clear(decode *dc)
+{
+    for (unsigned i = 0; i < dc->funcs; i++) {
+        g_free(dc->cache[i]);
+        g_free(dc->valid[i]);
+    }
+    g_free(dc->cache);
+    g_free(dc->valid);
+    dc->cache = NULL;
+    dc->valid = NULL;
+    dc->funcs = 0;
+}
+
+static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
+{
+    decode *dc = self;
+    if (dc->funcs == 0 || dc->kernel_no != dc->env->launch.kernel_no) { /* a new launch */
+        cache_clear(dc);
+        dc->funcs = dc->env->mod->funcs->len;
+        dc->cache = g_new0(decoded_t *, dc->funcs);
+        dc->valid = g_new0(uint8_t *, dc->funcs);
+        dc->kernel_no = dc->env->launch.kernel_no;
+    }
+    g_assert(func < dc->funcs);
+    const ir_func *fn = g_ptr_array_index(dc->env->mod->funcs, func);
+    unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
+    if (!dc->cache[func]) {
+        dc->cache[func] = g_new(decoded_t, n);
+        dc->valid[func] = g_new0(uint8_t, n);
+    }
+    pc = MIN(pc, n - 1); /* any PC past the end is the implicit ret */
+    decoded_t *c = &dc->cache[func][pc];
+    if (!dc->valid[func][pc]) {
+        decode_instr(dc, func, pc, c);
+        dc->valid[func][pc] = 1;
+        blk_stat_add(dc->inst, DECODE_STAT_FIRST, 1);
+    }
+    blk_stat_add(dc->inst, DECODE_STAT_DECODED, 1);
+    blk_call_note(dc->probe, func, pc, c->op);
+    return c;
+}
+
+static const decode_if dec_table = {dec_decode};
+
+decode *decode_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)
+{
+    decode *dc = g_new0(decode, 1);
+    dc->inst = blk_inst_new(ctx, parent, name, &decode_desc);
+    dc->env = env;
+    blk_export(dc->inst, DECODE_DEC, 0, &dec_table, dc);
+    dc->probe = blk_export_probe(dc->inst, DECODE_DEC, 0);
+    return dc;
+}
+
+void decode_free(decode *dc)
+{
+    if (!dc)
+        return;
+    cache_clear(dc);
+    g_free(dc);
+}

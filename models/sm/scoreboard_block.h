@@ -1,0 +1,59 @@
+/* scoreboard_block.h — the `scoreboard` block: per-warp register reservations for in-order issue
+ * (models/lib/scoreboard.h is its storage). Spec: docs/baseline-design.md §2.2 scoreboard;
+ * ccws-daws-vws.md §2.1 "in-order scoreboard"; GREENER's source reservations
+ * (resource-sharing-and-greener.md §10.4) behind `source_reservations`.
+ *
+ * A passive block: it has no process. Its one client, the issue block, checks and reserves an
+ * instruction's registers through the exported `scoreboard` interface in the cycle it decides to
+ * issue, and releases them as completions and read reports arrive (docs/framework.md, the rule for
+ * same-cycle interfaces). Traced: the pending register writes of all warps, and each call of the
+ * interface (warp, register or PC) when `<sm>.scoreboard.sb.calls` is selected.
+ */
+#ifndef GPUSC_MODELS_SM_SCOREBOARD_BLOCK_H
+#define GPUSC_MODELS_SM_SCOREBOARD_BLOCK_H
+
+#include "models/core/block.h"
+#include "models/lib/scoreboard.h"
+#include "models/sm/payloads.h"
+
+G_BEGIN_DECLS
+
+/* The interface the scoreboard exports (hazard bits: scoreboard_hazard_bits). */
+typedef struct {
+    /* Hazards of instruction h for warp (its sources and destinations). */
+    unsigned (*check)(void *self, unsigned warp, const decoded_t *h);
+    /* Reserve h's destinations (and sources, with source reservations); long_op: a long-latency load. */
+    void (*reserve)(void *self, unsigned warp, const decoded_t *h, bool long_op);
+    void (*release_write)(void *self, unsigned warp, unsigned reg, bool long_op);
+    void (*release_read)(void *self, unsigned warp, unsigned reg);
+    void (*clear_warp)(void *self, unsigned warp); /* a new warp in the slot */
+    unsigned (*pending_writes)(void *self, unsigned warp, unsigned reg);
+    unsigned (*pending_reads)(void *self, unsigned warp, unsigned reg);
+    bool (*source_reservations)(void *self);
+} scoreboard_if;
+extern const blk_iface scoreboard_iface;
+
+enum { SCOREBOARD_SB };
+enum {
+    SCOREBOARD_STAT_RESERVED,
+    SCOREBOARD_STAT_RELEASED,
+    SCOREBOARD_STAT_READ_RELEASED,
+    SCOREBOARD_STAT_HAZARDS,
+};
+
+typedef struct {
+    blk_inst *inst;
+    scoreboard *sb;
+    blk_call_probe *probe;
+    uint32_t tr_pending; /* traced: pending register writes, all warps */
+} scoreboard_block;
+
+extern const blk_desc scoreboard_desc;
+/* warps: warp slots; regs: register slots per warp. */
+scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
+                                       unsigned regs);
+void scoreboard_block_free(scoreboard_block *b);
+
+G_END_DECLS
+
+#endif
