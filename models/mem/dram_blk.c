@@ -46,14 +46,25 @@ static const blk_state_desc state[] = {
     {"busy", 1, "the data bus is transferring"},
 };
 
+static const char *const sched_methods[] = {"pick(channel, queue, n, cycle) -> the request to serve", NULL};
+const blk_iface dram_sched_iface = {"dram_sched", "a DRAM request scheduler", sched_methods, {NULL}, {0}};
+
+static const blk_port_desc ports[] = {
+    [DRAM_PORT_REQ] = {"req_%u", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, "in_depth",
+                       "requests of sub-partition %u", NULL, 0, DRAM_MAX_PORTS},
+    [DRAM_PORT_RESP] = {"resp_%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
+                        "responses to sub-partition %u", NULL, 0, DRAM_MAX_PORTS},
+    [DRAM_PORT_SCHED] = {"scheduler", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                         "the request scheduler (unbound: FCFS, the oldest request)", &dram_sched_iface,
+                         BLK_PORT_OPTIONAL},
+};
+
 const blk_desc dram_blk_desc = {
     "dram",
-    "one DRAM channel: request queue, scheduler (FCFS; FR-FCFS slot), bus bandwidth, latency (ports "
-    "req<k>/resp<k> "
-    "per sub-partition)",
+    "one DRAM channel: request queue, scheduler (FCFS, or the bound `scheduler`), bus bandwidth, latency",
     "docs/baseline-design.md §2.3, §5.3; GPGPU-Sim GTX480 dram_* keys",
-    NULL,
-    0,
+    ports,
+    BLK_N(ports),
     params,
     BLK_N(params),
     stats,
@@ -165,6 +176,8 @@ static void dram_blk_run(void *self)
 static void dram_blk_elaborate(void *self)
 {
     dram_blk *b = self;
+    blk_iref r = blk_import(b->inst, DRAM_PORT_SCHED, 0);
+    b->sched = r.methods, b->sched_self = r.self;
     gsc_process *p = gsc_process_new(b->inst->mod, "run", dram_blk_run, b);
     for (unsigned k = 0; k < b->n_ports; k++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->req[k]));
@@ -178,7 +191,8 @@ static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, un
                                void *ctx)
 {
     dram_blk *b = ctx;
-    unsigned pick = dram_sched_fcfs(ch, queue, n, cycle, NULL);
+    unsigned pick = b->sched ? b->sched->pick(b->sched_self, ch, queue, n, cycle) : dram_sched_fcfs(ch, queue, n, cycle, NULL);
+    g_assert(pick < n);
     unsigned burst = dram_burst_cycles(&b->cfg, queue[pick].bytes);
     blk_stat_add(b->inst, DRAM_STAT_BUSY_CYCLES, burst);
     b->bus_until = cycle + burst;
@@ -187,9 +201,10 @@ static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, un
 
 dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned n_ports)
 {
-    g_assert(n_ports > 0);
+    g_assert(n_ports > 0 && n_ports <= DRAM_MAX_PORTS);
     dram_blk *b = g_new0(dram_blk, 1);
-    b->inst = blk_inst_new(ctx, parent, name, &dram_blk_desc);
+    unsigned counts[BLK_N(ports)] = {[DRAM_PORT_REQ] = n_ports, [DRAM_PORT_RESP] = n_ports};
+    b->inst = blk_inst_new_arrays(ctx, parent, name, &dram_blk_desc, counts);
     b->inst->self = b;
     b->full_since = UINT64_MAX;
     b->mem = mem;
@@ -208,13 +223,8 @@ dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem 
     b->req = g_new(gsc_port *, n_ports);
     b->resp = g_new(gsc_port *, n_ports);
     for (unsigned k = 0; k < n_ports; k++) {
-        char *rq = g_strdup_printf("req%u", k), *rs = g_strdup_printf("resp%u", k);
-        b->req[k] = gsc_port_new(b->inst->mod, rq, GSC_IN, &mem_req_type);
-        b->resp[k] = gsc_port_new(b->inst->mod, rs, GSC_OUT, &mem_resp_type);
-        gsc_port_set_kind(b->req[k], GSC_CHAN_FIFO);
-        gsc_port_set_kind(b->resp[k], GSC_CHAN_FIFO);
-        g_free(rq);
-        g_free(rs);
+        b->req[k] = blk_port_at(b->inst, DRAM_PORT_REQ, k);
+        b->resp[k] = blk_port_at(b->inst, DRAM_PORT_RESP, k);
     }
     mem_slots_init(&b->reqs, sizeof(dram_blk_slot));
     g_queue_init(&b->done);

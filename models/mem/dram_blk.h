@@ -28,6 +28,16 @@ G_BEGIN_DECLS
 
 extern const blk_desc dram_blk_desc;
 
+enum { DRAM_PORT_REQ, DRAM_PORT_RESP, DRAM_PORT_SCHED };
+#define DRAM_MAX_PORTS 64
+
+/* The `scheduler` import (optional): which queued request the channel serves next (dram.h's
+ * dram_sched_fn, its context first). FR-FCFS binds here. */
+typedef struct {
+    unsigned (*pick)(void *self, const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle);
+} dram_sched_if;
+extern const blk_iface dram_sched_iface;
+
 enum {
     DRAM_STAT_READS,
     DRAM_STAT_WRITES,
@@ -50,6 +60,8 @@ typedef struct {
     unsigned n_ports;
     dram_config cfg;
     dram_channel *core;
+    const dram_sched_if *sched; /* the bound scheduler (NULL: FCFS) */
+    void *sched_self;
     gsc_port **req, **resp;
     unsigned rr;    /* next req port to look at first */
     mem_slots reqs; /* mem_req_t plus its port (see dram_blk.c) */

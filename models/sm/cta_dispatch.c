@@ -3,11 +3,24 @@
 
 #include "models/core/stats.h"
 
+static const char *const pick_methods[] = {"pick(SMs' ledgers, n, kernel, last SM) -> SM or -1", NULL};
+const blk_iface cta_pick_iface = {"cta_pick", "the SM a CTA goes to", pick_methods, {NULL}, {0}};
+static const char *const grant_methods[] = {"fits(ledger, SM, kernel) -> can a CTA be placed now",
+                                            "grant(ledger, SM, kernel) -> placed, with what it gets",
+                                            "release(ledger, SM, finished CTA)", NULL};
+const blk_iface cta_grant_iface = {"cta_grant", "per-CTA resource grant", grant_methods, {NULL}, {0}};
+
 static const blk_port_desc ports[] = {
-    {"cta_launch", GSC_OUT, &cta_launch_type, BLK_CHAN_FIFO, NULL,
-     "CTAs placed on SM 0 (cta_launch<s> for SM s)"},
-    {"cta_done", GSC_IN, &cta_done_type, BLK_CHAN_FIFO, "done_depth",
-     "CTAs finished on SM 0 (cta_done<s> for SM s)"},
+    [CTA_DISPATCH_LAUNCH] = {"cta_launch_%u", GSC_OUT, &cta_launch_type, BLK_CHAN_FIFO, NULL,
+                             "CTAs placed on SM %u", NULL, 0, CTA_DISPATCH_MAX_SMS},
+    [CTA_DISPATCH_DONE] = {"cta_done_%u", GSC_IN, &cta_done_type, BLK_CHAN_FIFO, "done_depth",
+                           "CTAs finished on SM %u", NULL, 0, CTA_DISPATCH_MAX_SMS},
+    [CTA_DISPATCH_PICK] = {"pick", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                           "the SM choice (unbound: round-robin over the SMs the grant says fit)", &cta_pick_iface,
+                           BLK_PORT_OPTIONAL},
+    [CTA_DISPATCH_GRANT] = {"grant", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                            "the per-CTA grant (unbound: the ledger's occupancy rule)", &cta_grant_iface,
+                            BLK_PORT_OPTIONAL},
 };
 
 static const blk_param_desc params[] = {
@@ -141,6 +154,15 @@ static void cta_dispatch_run(void *self)
 static void cta_dispatch_elaborate(void *self)
 {
     cta_dispatch *d = self;
+    blk_iref r = blk_import(d->inst, CTA_DISPATCH_PICK, 0);
+    if (r.methods)
+        cta_dispatch_set_pick(d, ((const cta_pick_if *)r.methods)->pick, r.self);
+    r = blk_import(d->inst, CTA_DISPATCH_GRANT, 0);
+    if (r.methods) {
+        const cta_grant_if *g = r.methods;
+        cta_dispatch_alloc a = {g->fits, g->grant, g->release, r.self};
+        cta_dispatch_set_alloc(d, &a);
+    }
     gsc_process *p = gsc_process_new(d->inst->mod, "run", cta_dispatch_run, d);
     gsc_sensitive_event(p, d->start);
     for (unsigned s = 0; s < d->n_sms; s++) {
@@ -153,21 +175,17 @@ cta_dispatch *cta_dispatch_new(blk_ctx *ctx, gsc_module *parent, const char *nam
                                unsigned n_sms)
 {
     cta_dispatch *d = g_new0(cta_dispatch, 1);
-    d->inst = blk_inst_new(ctx, parent, name, &cta_dispatch_desc);
+    if (n_sms < 1 || n_sms > CTA_DISPATCH_MAX_SMS)
+        gsc_fatal("%s: %u SMs (1 to %u)", name, n_sms, CTA_DISPATCH_MAX_SMS);
+    unsigned counts[BLK_N(ports)] = {[CTA_DISPATCH_LAUNCH] = n_sms, [CTA_DISPATCH_DONE] = n_sms};
+    d->inst = blk_inst_new_arrays(ctx, parent, name, &cta_dispatch_desc, counts);
     d->env = env;
     d->n_sms = n_sms;
     d->launch = g_new0(gsc_port *, n_sms);
     d->done = g_new0(gsc_port *, n_sms);
-    d->launch[0] = blk_port(d->inst, 0);
-    d->done[0] = blk_port(d->inst, 1);
-    for (unsigned s = 1; s < n_sms; s++) {
-        char *a = g_strdup_printf("cta_launch%u", s), *b = g_strdup_printf("cta_done%u", s);
-        d->launch[s] = gsc_port_new(d->inst->mod, a, GSC_OUT, &cta_launch_type);
-        d->done[s] = gsc_port_new(d->inst->mod, b, GSC_IN, &cta_done_type);
-        gsc_port_set_kind(d->launch[s], GSC_CHAN_FIFO);
-        gsc_port_set_kind(d->done[s], GSC_CHAN_FIFO);
-        g_free(a);
-        g_free(b);
+    for (unsigned s = 0; s < n_sms; s++) {
+        d->launch[s] = blk_port_at(d->inst, CTA_DISPATCH_LAUNCH, s);
+        d->done[s] = blk_port_at(d->inst, CTA_DISPATCH_DONE, s);
     }
     occupancy_sm_init_gtx480(&d->occ);
     d->slots = g_new0(ctaslots *, n_sms);

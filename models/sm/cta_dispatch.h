@@ -38,6 +38,22 @@ typedef struct {
 } cta_dispatch_alloc;
 
 enum { CTA_DISPATCH_STAT_CTAS, CTA_DISPATCH_STAT_GRIDS, CTA_DISPATCH_STAT_CTAS_PER_SM };
+enum { CTA_DISPATCH_LAUNCH, CTA_DISPATCH_DONE, CTA_DISPATCH_PICK, CTA_DISPATCH_GRANT };
+#define CTA_DISPATCH_MAX_SMS 1024
+
+/* The `pick` import (optional): the SM choice, as ctaslots_pick_fn with its context first. */
+typedef struct {
+    int (*pick)(ctaslots *const *sms, unsigned n, const occupancy_kernel *k, int last, void *self);
+} cta_pick_if;
+extern const blk_iface cta_pick_iface;
+
+/* The `grant` import (optional): the per-CTA grant, as cta_dispatch_alloc's functions. */
+typedef struct {
+    bool (*fits)(void *self, ctaslots *slots, unsigned sm, const occupancy_kernel *k);
+    bool (*grant)(void *self, ctaslots *slots, unsigned sm, const occupancy_kernel *k, ctaslots_grant *g);
+    void (*release)(void *self, ctaslots *slots, unsigned sm, const cta_done_t *done);
+} cta_grant_if;
+extern const blk_iface cta_grant_iface;
 
 typedef struct {
     blk_inst *inst;

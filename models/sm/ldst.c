@@ -28,7 +28,18 @@ static const blk_port_desc ports[] = {
     [LDST_MEM_REQ] = {"mem_req", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL, "requests to the memory side"},
     [LDST_MEM_RESP] = {"mem_resp", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
                        "responses from the memory side"},
+    [LDST_L1_EVICT] = {"l1_evict", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                       "listeners told of every L1D line evicted or invalidated (with its warp-id metadata)",
+                       &l1_evict_iface, BLK_PORT_MULTI},
+    [LDST_L1_ACCESS] = {"l1_access", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                        "listeners told of every L1D load access (warp, line address, outcome)", &l1_access_iface,
+                        BLK_PORT_MULTI},
 };
+
+static const char *const evict_methods[] = {"evicted(eviction: address, reason, metadata)", NULL};
+const blk_iface l1_evict_iface = {"l1_evict", "an L1D line left the cache", evict_methods, {NULL}, {0}};
+static const char *const access_methods[] = {"access(warp, address, outcome: cache_status)", NULL};
+const blk_iface l1_access_iface = {"l1_access", "an L1D load access", access_methods, {NULL}, {0}};
 
 static const blk_param_desc params[] = {
     {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
@@ -339,6 +350,8 @@ static void op_step_txn(ldst *l, uint64_t now)
         }
         cache_fail why;
         cache_status st = cache_read(l->l1, l->mshr, t->addr, op->id, op->it.warp, &why);
+        for (unsigned i = 0; i < l->n_access; i++)
+            ((const l1_access_if *)l->access[i].methods)->access(l->access[i].self, op->it.warp, t->addr, st);
         if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
             block(l, now, why, t->addr);
@@ -497,9 +510,30 @@ static void ldst_run(void *self)
     /* else: sleep until an instruction or a response arrives */
 }
 
+/* The L1D's eviction hook: every listener bound to l1_evict, in binding order. */
+static void ldst_on_evict(const cache_eviction *ev, void *ctx)
+{
+    ldst *l = ctx;
+    for (unsigned i = 0; i < l->n_evict; i++)
+        ((const l1_evict_if *)l->evict[i].methods)->evicted(l->evict[i].self, ev);
+}
+
+static blk_iref *ldst_multi(const ldst *l, unsigned port, unsigned *n)
+{
+    *n = blk_import_n(l->inst, port, 0);
+    blk_iref *r = *n ? g_new0(blk_iref, *n) : NULL;
+    for (unsigned i = 0; i < *n; i++)
+        r[i] = blk_import_nth(l->inst, port, 0, i);
+    return r;
+}
+
 static void ldst_elaborate(void *self)
 {
     ldst *l = self;
+    l->evict = ldst_multi(l, LDST_L1_EVICT, &l->n_evict);
+    l->access = ldst_multi(l, LDST_L1_ACCESS, &l->n_access);
+    if (l->n_evict) /* (no hook at all without a listener: the baseline pays nothing) */
+        cache_tags_set_evict_hook(l->l1, ldst_on_evict, l);
     gsc_process *p = gsc_process_new(l->inst->mod, "run", ldst_run, l);
     gsc_sensitive_fifo_put(p, pf(l, LDST_IN));
     gsc_sensitive_fifo_put(p, pf(l, LDST_MEM_RESP));
@@ -561,15 +595,12 @@ cache_tags *ldst_l1_tags(ldst *l)
     return l->l1;
 }
 
-void ldst_set_l1_evict_hook(ldst *l, cache_evict_fn fn, void *ctx)
-{
-    cache_tags_set_evict_hook(l->l1, fn, ctx);
-}
-
 void ldst_free(ldst *l)
 {
     if (!l)
         return;
+    g_free(l->evict);
+    g_free(l->access);
     for (guint i = 0; i < l->ops->len; i++)
         g_free(g_ptr_array_index(l->ops, i));
     g_ptr_array_free(l->ops, TRUE);

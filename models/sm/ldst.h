@@ -41,7 +41,21 @@
 
 G_BEGIN_DECLS
 
-enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP };
+enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP, LDST_L1_EVICT, LDST_L1_ACCESS };
+
+/* The `l1_evict` import (MULTI): an L1D line was replaced or invalidated (cache.h's cache_eviction,
+ * its metadata the warp that reserved the line). The victim tag array binds here. */
+typedef struct {
+    void (*evicted)(void *self, const cache_eviction *ev);
+} l1_evict_if;
+extern const blk_iface l1_evict_iface;
+
+/* The `l1_access` import (MULTI): a load transaction probed the L1D (outcome: cache_status, a
+ * refusal included: it is retried). Lost-locality scoring binds here. */
+typedef struct {
+    void (*access)(void *self, unsigned warp, uint64_t addr, unsigned outcome);
+} l1_access_if;
+extern const blk_iface l1_access_iface;
 enum {
     LDST_STAT_INSTRS,
     LDST_STAT_SHARED,
@@ -95,6 +109,8 @@ typedef struct {
     unsigned n_ready, cap_ready;
     uint64_t busy_until;
     uint64_t next_id;
+    blk_iref *evict, *access; /* the listeners bound to l1_evict and l1_access */
+    unsigned n_evict, n_access;
     /* traced */
     uint32_t tr_inflight;
     uint32_t tr_warp;
@@ -111,7 +127,6 @@ bool ldst_busy(const ldst *l);
  * a fill or invalidated by a store (write-evict), with its line address, metadata, set and way (the
  * CCWS victim tag array, DAWS's hit classification). One hook: a later call replaces it. */
 cache_tags *ldst_l1_tags(ldst *l);
-void ldst_set_l1_evict_hook(ldst *l, cache_evict_fn fn, void *ctx);
 
 G_END_DECLS
 

@@ -157,6 +157,38 @@ static void test_two_ports(void)
     rig_free(&r);
 }
 
+/* A scheduler bound to the `scheduler` port: the newest queued request first (LIFO). Two reads
+ * queued in the same cycle are served newest first, one burst apart. */
+static unsigned lifo_calls;
+static unsigned lifo_pick(void *self, const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle)
+{
+    (void)self, (void)ch, (void)queue, (void)cycle;
+    lifo_calls++;
+    return n - 1;
+}
+
+static void test_bound_scheduler(void)
+{
+    rig r;
+    rig_init(&r, 1, "dram.queue_depth=16");
+    static const dram_sched_if lifo = {lifo_pick};
+    blk_bind_stub(r.b->inst, "scheduler", &lifo, NULL);
+    for (unsigned k = 0; k < 2; k++) {
+        mem_req_t q = line(0x10000000 + 128 * k, MEM_READ, k);
+        drv_push(r.req[0], 0, &q);
+    }
+    drv_run(r.d, 300);
+    for (unsigned k = 0; k < 2; k++) {
+        mem_resp_t got;
+        uint64_t c;
+        g_assert_true(drv_pop(r.resp[0], &got, &c));
+        g_assert_cmpuint(got.id, ==, 1 - k);
+        g_assert_cmpuint(c, ==, 0 + 2 + (k + 1) * B + L);
+    }
+    g_assert_cmpuint(lifo_calls, ==, 2);
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -165,5 +197,6 @@ int main(int argc, char **argv)
     harness_test_add("/dram/writeback", test_writeback_takes_the_bus);
     harness_test_add("/dram/queue-full", test_queue_full);
     harness_test_add("/dram/two-ports", test_two_ports);
+    harness_test_add("/dram/bound-scheduler", test_bound_scheduler);
     return g_test_run();
 }

@@ -769,21 +769,21 @@ static void test_dispatch(void)
     g_assert_true(cta_dispatch_start(d, err));
     g_assert_cmpuint(cta_dispatch_occupancy(d)->ctas, ==, 1);
     cta_launch_t c;
-    pop_cycle(h, "cta_launch", &c, 10);
+    pop_cycle(h, "cta_launch_0", &c, 10);
     g_assert_cmpuint(c.cta, ==, 0);
     g_assert_cmpuint(c.warps, ==, 32);
     harness_run(h, 5);
-    g_assert_false(harness_pop(h, "cta_launch", &c, NULL));
+    g_assert_false(harness_pop(h, "cta_launch_0", &c, NULL));
     for (unsigned i = 1; i < 3; i++) {
         cta_done_t dn = {.cta = i - 1, .slot = c.slot, .warps = c.warps, .regs = c.regs};
-        harness_push(h, "cta_done", &dn);
-        pop_cycle(h, "cta_launch", &c, 10);
+        harness_push(h, "cta_done_0", &dn);
+        pop_cycle(h, "cta_launch_0", &c, 10);
         g_assert_cmpuint(c.cta, ==, i);
         g_assert_cmpuint(c.ctaid[0], ==, i);
     }
     g_assert_false(cta_dispatch_done(d));
     cta_done_t dn = {.cta = 2, .slot = c.slot};
-    harness_push(h, "cta_done", &dn);
+    harness_push(h, "cta_done_0", &dn);
     harness_run(h, 3);
     g_assert_true(cta_dispatch_done(d));
     /* a CTA that does not fit is refused with the occupancy message */

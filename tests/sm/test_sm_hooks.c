@@ -9,7 +9,7 @@
  *  - cta_dispatch_set_pick: a pick that always chooses SM 1 of 2: SM 0 runs no CTA;
  *  - cta_dispatch_set_alloc: a grant of at most one resident CTA per SM (wrapping the ledger): never
  *    two CTAs at once on an SM, every grant released, fewer resident CTAs than the default's;
- *  - ldst_set_l1_evict_hook on a small L1D: every line the L1D allocated (a miss) was replaced,
+ *  - ldst's l1_evict port on a small L1D: every line the L1D allocated (a miss) was replaced,
  *    invalidated (write-evict) or is still there at the end: misses = replaced + invalidated + resident;
  *  - the register value path through sm_topo_wexec (wexec_add_value_hook, regval.h), on every workload:
  *    a hook keeping a shadow copy of every register from the writes it sees finds every read (all
@@ -234,7 +234,8 @@ static void run_pick(void)
     rig r;
     rig_build(&r, 2, "hotspot", NULL);
     unsigned calls = 0;
-    cta_dispatch_set_pick(r.d, pick_sm1, &calls);
+    static const cta_pick_if pick = {pick_sm1}; /* through the dispatcher's `pick` port */
+    blk_bind_stub(r.d->inst, "pick", &pick, &calls);
     rig_run(&r);
     g_assert_cmpuint(issue_stat(&r, 0, ISSUE_STAT_CTAS), ==, 0);
     g_assert_cmpuint(issue_stat(&r, 1, ISSUE_STAT_CTAS), ==, blk_stat_get(r.d->inst, CTA_DISPATCH_STAT_CTAS));
@@ -283,8 +284,8 @@ static void run_alloc(void)
     rig r;
     rig_build(&r, 1, "hotspot", NULL);
     one_per_sm o = {0};
-    cta_dispatch_alloc a = {one_fits, one_grant, one_release, &o};
-    cta_dispatch_set_alloc(r.d, &a);
+    static const cta_grant_if grant = {one_fits, one_grant, one_release}; /* the `grant` port */
+    blk_bind_stub(r.d->inst, "grant", &grant, &o);
     rig_run(&r);
     uint64_t ctas = blk_stat_get(r.d->inst, CTA_DISPATCH_STAT_CTAS);
     g_assert_cmpuint(ctas, >, 1);
@@ -300,13 +301,13 @@ static void test_alloc(void)
     in_subprocess(run_alloc);
 }
 
-/* ---- ldst_set_l1_evict_hook: every allocated line is accounted for ---- */
+/* ---- ldst's l1_evict port: every allocated line is accounted for ---- */
 typedef struct {
     unsigned replaced, invalidated, bad_meta;
     unsigned warps;
 } evictions;
 
-static void count_eviction(const cache_eviction *ev, void *ctx)
+static void count_eviction(void *ctx, const cache_eviction *ev)
 {
     evictions *e = ctx;
     if (ev->reason == CACHE_EVICT_REPLACE)
@@ -323,7 +324,8 @@ static void run_evict_hook(void)
     rig_build(&r, 1, "stencil3d", sets);
     ldst *l = sm_topo_ldst(r.sm[0]);
     evictions e = {.warps = 48};
-    ldst_set_l1_evict_hook(l, count_eviction, &e);
+    static const l1_evict_if listener = {count_eviction};
+    blk_bind_stub(l->inst, "l1_evict", &listener, &e);
     rig_run(&r);
     cache_tags *t = ldst_l1_tags(l);
     const cache_config *cc = cache_tags_config(t);
@@ -340,6 +342,49 @@ static void run_evict_hook(void)
 static void test_evict_hook(void)
 {
     in_subprocess(run_evict_hook);
+}
+
+/* ---- ldst's l1_access port: two listeners, in binding order, see every L1D load probe ---- */
+typedef struct {
+    unsigned n[4]; /* by cache_status */
+    unsigned calls, order_bad;
+    const unsigned *other_calls; /* the listener bound before this one */
+} accesses;
+
+static void count_access(void *ctx, unsigned warp, uint64_t addr, unsigned outcome)
+{
+    accesses *a = ctx;
+    (void)warp, (void)addr;
+    g_assert_cmpuint(outcome, <, 4);
+    a->n[outcome]++;
+    a->calls++;
+    if (a->other_calls && *a->other_calls != a->calls) /* the first listener ran already */
+        a->order_bad++;
+}
+
+static void run_access_hook(void)
+{
+    rig r;
+    rig_build(&r, 1, "bfs", NULL);
+    ldst *l = sm_topo_ldst(r.sm[0]);
+    static const l1_access_if listener = {count_access};
+    accesses first = {{0}}, second = {{0}};
+    second.other_calls = &first.calls;
+    blk_bind_stub(l->inst, "l1_access", &listener, &first);
+    blk_bind_stub(l->inst, "l1_access", &listener, &second);
+    rig_run(&r);
+    blk_inst *li = sm_topo_ldst_inst(r.sm[0]);
+    g_assert_cmpuint(first.n[CACHE_HIT], ==, blk_stat_get(li, LDST_STAT_L1_HITS));
+    g_assert_cmpuint(first.n[CACHE_HIT_RESERVED], ==, blk_stat_get(li, LDST_STAT_L1_MERGED));
+    g_assert_cmpuint(first.n[CACHE_MISS], ==, blk_stat_get(li, LDST_STAT_L1_MISSES));
+    g_assert_cmpuint(first.calls, >, 0);
+    g_assert_cmpuint(second.calls, ==, first.calls);
+    g_assert_cmpuint(second.order_bad, ==, 0);
+}
+
+static void test_access_hook(void)
+{
+    in_subprocess(run_access_hook);
 }
 
 /* ---- the register value path (sm_topo_wexec + wexec_add_value_hook) ---- */
@@ -637,6 +682,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/hooks/dispatch_pick", test_pick);
     g_test_add_func("/sm/hooks/dispatch_alloc", test_alloc);
     g_test_add_func("/sm/hooks/l1_evict_hook", test_evict_hook);
+    g_test_add_func("/sm/hooks/l1_access", test_access_hook);
     g_test_add_func("/sm/hooks/values/counts", test_values_counts);
     g_test_add_func("/sm/hooks/values/poison_live", test_values_poison_live);
     g_test_add_func("/sm/hooks/values/poison_too_early", test_values_poison_too_early);
