@@ -510,6 +510,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.report_reads = s->report_reads;
     memcpy(it.src, h.src, sizeof it.src);
     memcpy(it.dst, h.dst, sizeof it.dst);
+    it.annot = h.annot;
     it.n_bank_src = h.n_bank_src;
     it.n_bank_dst = h.n_bank_dst;
     memcpy(it.bank_src, h.bank_src, sizeof it.bank_src);

@@ -77,6 +77,7 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, atom_dst, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_vmask, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, store_lanes, GSC_U32, 32),
+    GSC_FIELD(issued_t, annot, GSC_U64, 64),
     GSC_FIELD(issued_t, lane_space, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, addr, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),

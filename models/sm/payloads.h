@@ -121,6 +121,8 @@ typedef struct {
     uint64_t atom_vmask;
     uint32_t store_lanes; /* MEM st: global lanes whose bytes (store_data) the L1 writes when it performs
                              the store; the other lanes were written at issue */
+    uint64_t annot; /* the instruction's compiler annotation bits (annot.h), as decoded: every block
+                       after issue sees them (power states, release flags, reuse bits ...) */
     /* What follows is used by memory instructions only (issued_type's `used`: a FIFO copies an ALU
      * instruction's header, a load's header and addresses, a store's or atomic's operands too). */
     uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
