@@ -50,9 +50,9 @@ static const char *const sched_methods[] = {"pick(channel, queue, n, cycle) -> t
 const blk_iface dram_sched_iface = {"dram_sched", "a DRAM request scheduler", sched_methods, {NULL}, {0}};
 
 static const blk_port_desc ports[] = {
-    [DRAM_PORT_REQ] = {"req_%u", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, "in_depth",
+    [DRAM_PORT_REQ] = {"req%u", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, "in_depth",
                        "requests of sub-partition %u", NULL, 0, DRAM_MAX_PORTS},
-    [DRAM_PORT_RESP] = {"resp_%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
+    [DRAM_PORT_RESP] = {"resp%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
                         "responses to sub-partition %u", NULL, 0, DRAM_MAX_PORTS},
     [DRAM_PORT_SCHED] = {"scheduler", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
                          "the request scheduler (unbound: FCFS, the oldest request)", &dram_sched_iface,

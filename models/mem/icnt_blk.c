@@ -64,13 +64,24 @@ static const blk_state_desc state[] = {
     {"resp_in_flight", 16, "replies inside the reply network"},
 };
 
+static const blk_port_desc ports[] = {
+    [ICNT_PORT_SM_REQ] = {"sm_req%u", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, NULL, "requests of SM %u", NULL, 0,
+                          ICNT_MAX_NODES},
+    [ICNT_PORT_SM_RESP] = {"sm_resp%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, NULL, "replies to SM %u", NULL, 0,
+                           ICNT_MAX_NODES},
+    [ICNT_PORT_L2_REQ] = {"l2_req%u", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL,
+                          "requests to L2 sub-partition %u", NULL, 0, ICNT_MAX_NODES},
+    [ICNT_PORT_L2_RESP] = {"l2_resp%u", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, NULL,
+                           "replies of L2 sub-partition %u", NULL, 0, ICNT_MAX_NODES},
+};
+
 const blk_desc icnt_blk_desc = {
     "icnt",
     "interconnect SMs <-> L2 sub-partitions: request and reply networks, flits, per-port serialisation, "
-    "latency (ports sm_req<i>/sm_resp<i>/l2_req<p>/l2_resp<p> are created per node)",
+    "latency",
     "docs/baseline-design.md §2.3; GPGPU-Sim GTX480 config_fermi_islip.icnt",
-    NULL,
-    0,
+    ports,
+    BLK_N(ports),
     params,
     BLK_N(params),
     stats,
@@ -287,23 +298,24 @@ static void icnt_blk_elaborate(void *self)
     gsc_sensitive_event(p, b->wake);
 }
 
-static gsc_port **icnt_blk_ports(icnt_blk *b, unsigned n, const char *prefix, gsc_dir dir, const gsc_type *t)
+/* The elements of port array idx (n of them). */
+static gsc_port **icnt_blk_ports(icnt_blk *b, unsigned idx, unsigned n)
 {
-    gsc_port **ports = g_new(gsc_port *, n);
-    for (unsigned i = 0; i < n; i++) {
-        char *name = g_strdup_printf("%s%u", prefix, i);
-        ports[i] = gsc_port_new(b->inst->mod, name, dir, t);
-        gsc_port_set_kind(ports[i], GSC_CHAN_FIFO);
-        g_free(name);
-    }
-    return ports;
+    gsc_port **p = g_new(gsc_port *, n);
+    for (unsigned i = 0; i < n; i++)
+        p[i] = blk_port_at(b->inst, idx, i);
+    return p;
 }
 
 icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n_sms, unsigned n_parts)
 {
     g_assert(n_sms > 0 && n_parts > 0 && n_sms + n_parts <= UINT16_MAX);
     icnt_blk *b = g_new0(icnt_blk, 1);
-    b->inst = blk_inst_new(ctx, parent, name, &icnt_blk_desc);
+    if (n_sms > ICNT_MAX_NODES || n_parts > ICNT_MAX_NODES)
+        gsc_fatal("%s: %u SMs and %u sub-partitions (at most %u each)", name, n_sms, n_parts, ICNT_MAX_NODES);
+    unsigned counts[BLK_N(ports)] = {[ICNT_PORT_SM_REQ] = n_sms, [ICNT_PORT_SM_RESP] = n_sms,
+                                     [ICNT_PORT_L2_REQ] = n_parts, [ICNT_PORT_L2_RESP] = n_parts};
+    b->inst = blk_inst_new_arrays(ctx, parent, name, &icnt_blk_desc, counts);
     b->inst->self = b;
     b->n_sms = n_sms;
     b->n_parts = n_parts;
@@ -319,10 +331,10 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->out_depth = (unsigned)blk_param_uint(b->inst, "out_depth");
     b->req_net = icnt_new(&b->net_cfg);
     b->resp_net = icnt_new(&b->net_cfg);
-    b->sm_req = icnt_blk_ports(b, n_sms, "sm_req", GSC_IN, &mem_req_type);
-    b->sm_resp = icnt_blk_ports(b, n_sms, "sm_resp", GSC_OUT, &mem_resp_type);
-    b->l2_req = icnt_blk_ports(b, n_parts, "l2_req", GSC_OUT, &mem_req_type);
-    b->l2_resp = icnt_blk_ports(b, n_parts, "l2_resp", GSC_IN, &mem_resp_type);
+    b->sm_req = icnt_blk_ports(b, ICNT_PORT_SM_REQ, n_sms);
+    b->sm_resp = icnt_blk_ports(b, ICNT_PORT_SM_RESP, n_sms);
+    b->l2_req = icnt_blk_ports(b, ICNT_PORT_L2_REQ, n_parts);
+    b->l2_resp = icnt_blk_ports(b, ICNT_PORT_L2_RESP, n_parts);
     b->pending = g_new0(uint32_t, n_sms + n_parts);
     b->stall_since = g_new(uint64_t, n_sms + n_parts);
     b->stall_room = g_new0(uint64_t, n_sms + n_parts);

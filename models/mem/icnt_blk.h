@@ -32,6 +32,9 @@
 
 G_BEGIN_DECLS
 
+enum { ICNT_PORT_SM_REQ, ICNT_PORT_SM_RESP, ICNT_PORT_L2_REQ, ICNT_PORT_L2_RESP };
+#define ICNT_MAX_NODES 4096
+
 extern const blk_desc icnt_blk_desc;
 
 enum {
