@@ -302,6 +302,8 @@ blk_iref blk_export_ref(const blk_inst *inst, unsigned idx, unsigned k);
 /* A MULTI import: how many exports are bound, and the i-th in binding order. */
 unsigned blk_import_n(const blk_inst *inst, unsigned idx, unsigned k);
 blk_iref blk_import_nth(const blk_inst *inst, unsigned idx, unsigned k, unsigned i);
+/* Every binding of a MULTI import, in binding order, as an array to g_free (NULL when none). */
+blk_iref *blk_import_all(const blk_inst *inst, unsigned idx, unsigned k, unsigned *n);
 /* The instance and export port element a (non-MULTI) import is bound to (NULL: unbound). */
 blk_inst *blk_import_peer(const blk_inst *inst, unsigned idx, unsigned k, char **export_name);
 

@@ -231,6 +231,15 @@ blk_iref blk_import_nth(const blk_inst *inst, unsigned idx, unsigned k, unsigned
     return iref_of(g_ptr_array_index(l->bound, i));
 }
 
+blk_iref *blk_import_all(const blk_inst *inst, unsigned idx, unsigned k, unsigned *n)
+{
+    *n = blk_import_n(inst, idx, k);
+    blk_iref *r = *n ? g_new0(blk_iref, *n) : NULL;
+    for (unsigned i = 0; i < *n; i++)
+        r[i] = blk_import_nth(inst, idx, k, i);
+    return r;
+}
+
 blk_inst *blk_import_peer(const blk_inst *inst, unsigned idx, unsigned k, char **export_name)
 {
     const struct blk_link *l = link_of(inst, idx, k);

@@ -722,16 +722,6 @@ static void issue_run(void *self)
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
 
-/* The bindings of a MULTI import, as an array (NULL when none). */
-static blk_iref *multi_imports(const issue *s, unsigned port, unsigned *n)
-{
-    *n = blk_import_n(s->inst, port, 0);
-    blk_iref *r = *n ? g_new0(blk_iref, *n) : NULL;
-    for (unsigned i = 0; i < *n; i++)
-        r[i] = blk_import_nth(s->inst, port, 0, i);
-    return r;
-}
-
 static void issue_elaborate(void *self)
 {
     issue *s = self;
@@ -742,9 +732,9 @@ static void issue_elaborate(void *self)
     r = blk_import(s->inst, ISSUE_BAR, 0);
     s->bar = r.methods, s->bar_self = r.self;
     s->report_reads = s->sb->source_reservations(s->sb_self);
-    s->checks = multi_imports(s, ISSUE_CHECK, &s->n_checks);
-    s->listeners = multi_imports(s, ISSUE_ISSUED, &s->n_listeners);
-    s->events = multi_imports(s, ISSUE_WARP_EVENTS, &s->n_events);
+    s->checks = blk_import_all(s->inst, ISSUE_CHECK, 0, &s->n_checks);
+    s->listeners = blk_import_all(s->inst, ISSUE_ISSUED, 0, &s->n_listeners);
+    s->events = blk_import_all(s->inst, ISSUE_WARP_EVENTS, 0, &s->n_events);
     for (unsigned i = 0; i < blk_import_n(s->inst, ISSUE_VALUE, 0); i++) {
         blk_iref v = blk_import_nth(s->inst, ISSUE_VALUE, 0, i);
         char *name = g_strdup_printf("value%u", i);

@@ -518,20 +518,11 @@ static void ldst_on_evict(const cache_eviction *ev, void *ctx)
         ((const l1_evict_if *)l->evict[i].methods)->evicted(l->evict[i].self, ev);
 }
 
-static blk_iref *ldst_multi(const ldst *l, unsigned port, unsigned *n)
-{
-    *n = blk_import_n(l->inst, port, 0);
-    blk_iref *r = *n ? g_new0(blk_iref, *n) : NULL;
-    for (unsigned i = 0; i < *n; i++)
-        r[i] = blk_import_nth(l->inst, port, 0, i);
-    return r;
-}
-
 static void ldst_elaborate(void *self)
 {
     ldst *l = self;
-    l->evict = ldst_multi(l, LDST_L1_EVICT, &l->n_evict);
-    l->access = ldst_multi(l, LDST_L1_ACCESS, &l->n_access);
+    l->evict = blk_import_all(l->inst, LDST_L1_EVICT, 0, &l->n_evict);
+    l->access = blk_import_all(l->inst, LDST_L1_ACCESS, 0, &l->n_access);
     if (l->n_evict) /* (no hook at all without a listener: the baseline pays nothing) */
         cache_tags_set_evict_hook(l->l1, ldst_on_evict, l);
     gsc_process *p = gsc_process_new(l->inst->mod, "run", ldst_run, l);
