@@ -1,0 +1,9 @@
+# tools: gpusc-sweep and gpusc-plot, Python 3 programs installed beside the testbenches
+# (docs/experiments.md). gpusc-plot reads sweep files through gpusc-sweep: both go to bindir.
+dist_bin_SCRIPTS = tools/gpusc-sweep tools/gpusc-plot
+EXTRA_DIST += experiments
+
+# Their tests: unit tests (no simulator), a small sweep end to end on tb-sm.
+dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh
+EXTRA_DIST += tests/tools/sweep_unit.py
+TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh
