@@ -3,7 +3,8 @@
 dist_bin_SCRIPTS = tools/gpusc-sweep tools/gpusc-plot
 EXTRA_DIST += experiments
 
-# Their tests: unit tests (no simulator), a small sweep end to end on tb-sm.
-dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh
+# Their tests: unit tests (no simulator), a small sweep end to end on tb-sm, and a sweep through a
+# single-node Slurm cluster started for the test (skipped, with the reason, where it cannot start).
+dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh
 EXTRA_DIST += tests/tools/sweep_unit.py
-TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh
+TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh
