@@ -5,6 +5,8 @@ EXTRA_DIST += experiments
 
 # Their tests: unit tests (no simulator), a small sweep end to end on tb-sm, and a sweep through a
 # single-node Slurm cluster started for the test (skipped, with the reason, where it cannot start).
-dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh
+dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
+	tests/tools/test_tb_monitor.sh
 EXTRA_DIST += tests/tools/sweep_unit.py
-TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh
+TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
+	tests/tools/test_tb_monitor.sh
