@@ -290,6 +290,26 @@ def bars_normalise_with_geomean():
            "more than one row for workload=a, policy=base")
 
 
+@test
+def lines_sort_a_numeric_axis():
+    fields = ["workload", "banks", "cycles"]
+    rows = [dict(zip(fields, r)) for r in [("a", "16", "5"), ("a", "2", "9"), ("a", "4", "7"), ("b", "2", "3"),
+                                           ("b", "16", "1")]]
+    ran = []
+    old = gp.run_gnuplot
+    gp.run_gnuplot = lambda script, label: ran.append(script)
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            files = gp.plot_lines(fields, rows, "cycles", "banks", "workload", os.path.join(d, "l"))
+            dat = open(os.path.join(d, "l.dat")).read().splitlines()
+            gpfile = open(os.path.join(d, "l.gp")).read()
+    finally:
+        gp.run_gnuplot = old
+    check(files[0].endswith("l.png") and files[1].endswith("l.svg") and len(ran) == 1, files)
+    check(dat[2:] == ['0 "2" 9 3', '1 "4" 7 NaN', '2 "16" 5 1'], dat)
+    check("set terminal pngcairo" in gpfile and "set terminal svg" in gpfile and "using 2:3" in gpfile, gpfile)
+
+
 print("1..%d" % len(TESTS))
 failed = 0
 for i, fn in enumerate(TESTS, 1):
