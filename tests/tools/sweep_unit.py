@@ -265,7 +265,8 @@ def slurm_script_and_chunks():
         check(rc == 0, rc)
         check("#SBATCH --array=0-1\n" in so, "6 points, 4 per task: 2 tasks\n" + so)
         check("#SBATCH --partition=debug" in so and "task " in so and "$SLURM_ARRAY_TASK_ID" in so, so)
-        check(not os.path.exists(os.path.join(out, "slurm", "jobs.json")), "dry run wrote the job list")
+        check(not os.path.exists(os.path.join(out, "slurm")), "dry run wrote the job list")
+        check("/slurm/jobs-" in so, so)
         # a task runs its points from the job list
         os.makedirs(os.path.join(out, "slurm"))
         pts = gs.Sweep(path).expand()

@@ -9,10 +9,10 @@
 tmp=$(mktemp -d /tmp/gpusc-slurm.XXXXXX)
 pids=
 cleanup() {
-    # $pids are the `timeout` processes: TERM goes on to their daemon; then up to 10 s for them to end
+    # $pids are the `timeout` processes: TERM goes on to their daemon; then up to 3 s for them to end
     for p in $pids; do kill "$p" 2>/dev/null; done
     i=0
-    while [ $i -lt 100 ]; do
+    while [ $i -lt 30 ]; do
         alive=
         for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
         [ -z "$alive" ] && break
@@ -90,15 +90,17 @@ i=0
 while [ ! -S "$sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -S "$sock" ] || skip_all "munged did not start: $(tail -n 3 "$tmp/munge/munged.log" "$tmp/munge/out" 2>/dev/null | tr '\n' ' ')"
 timeout 300 "$slurmctld" -D -i -f "$tmp/slurm.conf" >"$tmp/slurmctld.out" 2>&1 &
-pids="$pids $!"
+ctld=$!
 timeout 300 "$slurmd" -D -N "$node" -f "$tmp/slurm.conf" >"$tmp/slurmd.out" 2>&1 &
-pids="$pids $!"
+slurmd_pid=$!
+pids="$pids $ctld $slurmd_pid"
 # the node must come up idle within 30 s
 i=0
 state=
 while [ $i -lt 60 ]; do
     state=$(timeout 5 "$sinfo" -h -n "$node" -o %t 2>/dev/null)
     case $state in idle*) break ;; esac
+    kill -0 $ctld 2>/dev/null && kill -0 $slurmd_pid 2>/dev/null || break # a daemon has exited
     sleep 0.5
     i=$((i + 1))
 done
