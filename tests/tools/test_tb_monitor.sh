@@ -54,11 +54,11 @@ t "--sample-stats columns are per-interval counts adding up to the counters" \
 t "--progress with stdout not a terminal: lines on stderr" 'grep -q "^tb-sm: .*cycle .*warp instructions, CTAs [0-9]*/[0-9]*, .*cycles/s, ETA" "$tmp/tb-sm.err"'
 "$B/tb-sm" --workload hotspot --no-trace >"$tmp/plain.out" 2>&1
 t "no progress line when stdout is not a terminal" '! grep -q "ETA" "$tmp/plain.out"'
-if script -qc true /dev/null >/dev/null 2>&1; then
-    script -qc "'$B/tb-sm' --workload hotspot --no-trace --progress" /dev/null >"$tmp/tty.out" 2>&1
+if script -qc true /dev/null </dev/null >/dev/null 2>&1; then
+    script -qc "'$B/tb-sm' --workload hotspot --no-trace --progress" /dev/null </dev/null >"$tmp/tty.out" 2>&1
     t "--progress on a terminal: the line is drawn in place and erased" \
       'grep -q "$(printf "\r")tb-sm: .*ETA" "$tmp/tty.out" && grep -q "$(printf "\r\033")\[K" "$tmp/tty.out" && grep -q "tb-sm: hotspot: PASS" "$tmp/tty.out"'
-    script -qc "'$B/tb-sm' --workload hotspot --no-trace --no-progress" /dev/null >"$tmp/tty2.out" 2>&1
+    script -qc "'$B/tb-sm' --workload hotspot --no-trace --no-progress" /dev/null </dev/null >"$tmp/tty2.out" 2>&1
     t "--no-progress on a terminal: no line" '! grep -q "ETA" "$tmp/tty2.out" && grep -q "PASS" "$tmp/tty2.out"'
 else
     skip "--progress on a terminal" "script(1) cannot run a terminal here"
