@@ -63,7 +63,7 @@ lrr=--set issue.policy=lrr
 
 [axis banks]
 b2=--set exec.banks=2
-b4=--set exec.banks=4 --watchdog 0
+b4=--set exec.banks=4 --watchdog 0 --config {sweep_dir}/x.ini
 """
 
 
@@ -115,7 +115,8 @@ def expansion_is_the_product_in_order():
     p = pts[1]
     check(p.params == {"workload": "vecadd", "size": "tiny", "policy": "gto", "banks": "b4"}, p.params)
     check(p.argv == ["--preset", "gtx480", "--set", "tb.x=a b", "--no-trace", "--workload", "vecadd", "--size", "tiny",
-                     "--set", "issue.policy=gto", "--set", "exec.banks=4", "--watchdog", "0"], p.argv)
+                     "--set", "issue.policy=gto", "--set", "exec.banks=4", "--watchdog", "0",
+                     "--config", os.path.join(os.getcwd(), "x.ini")], p.argv)
     check(s.param_names() == ["workload", "size", "policy", "banks"], s.param_names())
     s2 = gs.Sweep("s", BASIC.replace("sizes=tiny", "sizes=tiny;default\nseeds=1;7"))
     pts2 = s2.expand()
@@ -226,6 +227,20 @@ def local_run_resumes_and_reports_failures():
         unit = db.execute("SELECT unit FROM stats WHERE name = 'tb.sm0.issue.warp_instrs'").fetchone()
         check(unit == ("instructions",), unit)
         db.close()
+
+
+@test
+def a_testbench_that_cannot_run_is_a_failed_point():
+    with tempfile.TemporaryDirectory() as d:
+        path, tb = fake_sweep(d, "vecadd")
+        os.chmod(tb, 0o755)
+        out = os.path.join(d, "o")
+        pts = gs.Sweep(path).expand()
+        j = gs.Job(out, pts[0], os.path.join(d, "missing-tb"), 0)
+        j.start()
+        check(j.poll() and not j.ok and j.rc == 127, "rc %r" % j.rc)
+        check("cannot run" in open(j.log).read(), open(j.log).read())
+        check(gs.point_state(out, pts[0], os.path.join(d, "missing-tb")) == "failed", "state")
 
 
 @test
