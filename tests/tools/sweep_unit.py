@@ -94,6 +94,7 @@ BAD = [
     ("[sweep]\ntestbench=tb\nworkloads=a;a\n", "a value appears twice"),
     ("+[axis x]\nq='1\n", "f:5:"),
     ("+[plot p]\ncolour=red\n", "unknown key 'colour'"),
+    ("+sizes=tiny;huge\n", "f:4: unknown size 'huge'"),
 ]
 
 
@@ -136,7 +137,8 @@ def key_follows_the_configuration():
 
 
 FAKE_TB = """#!/bin/sh
-# a stand-in testbench: writes --stats-json, counts its runs, fails on --workload bad
+# a stand-in testbench: lists its workloads, writes --stats-json, counts its runs, fails on --workload bad
+if [ "$1" = --list-workloads ]; then printf 'vecadd\\tv\\nbfs\\tb\\nbad\\tb\\na\\ta\\nb\\tb\\nc\\tc\\n'; exit 0; fi
 echo run >> "$FAKE_COUNT"
 out=; w=; banks=2
 while [ $# -gt 0 ]; do
@@ -241,6 +243,15 @@ def a_testbench_that_cannot_run_is_a_failed_point():
         check(j.poll() and not j.ok and j.rc == 127, "rc %r" % j.rc)
         check("cannot run" in open(j.log).read(), open(j.log).read())
         check(gs.point_state(out, pts[0], os.path.join(d, "missing-tb")) == "failed", "state")
+
+
+@test
+def unknown_workloads_are_refused_before_running():
+    with tempfile.TemporaryDirectory() as d:
+        path, tb = fake_sweep(d, "vecadd;nosuch")
+        raises(lambda: gs.main(["run", path, "--out", os.path.join(d, "o")]),
+               "f.sweep:4: unknown workload 'nosuch' (tb-fake has: vecadd, bfs, bad, a, b, c)")
+        check(runs(d) == 0, "ran %d points" % runs(d))
 
 
 @test
