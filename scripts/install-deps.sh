@@ -3,7 +3,7 @@
 # Does nothing when everything is already installed.
 set -eu
 PKGS="libsystemc-dev libglib2.0-dev autoconf automake libtool autoconf-archive pkg-config gcc g++ make
-      gtkwave clang libclang-rt-14-dev python3 valgrind"
+      gtkwave clang libclang-rt-14-dev python3 valgrind gnuplot-nox munge slurmctld slurmd slurm-client"
 missing=
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

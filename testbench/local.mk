@@ -8,7 +8,8 @@ testbench_tb_pipeline_LDADD = $(GPUSC_LIBS)
 # tb-sm / tb-subcore: the SM testbenches (one SM + cta_dispatch + mem_fixed). tb_common.* is shared
 # with tb-gpu (a convenience library of its own so each testbench links it once).
 noinst_LTLIBRARIES += testbench/libtbcommon.la
-testbench_libtbcommon_la_SOURCES = testbench/tb_common.c testbench/tb_common.h
+testbench_libtbcommon_la_SOURCES = testbench/tb_common.c testbench/tb_common.h testbench/tb_monitor.c \
+	testbench/tb_monitor.h
 testbench_libtbcommon_la_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_top_srcdir)/kernels/ptx"'
 bin_PROGRAMS += testbench/tb-sm
 testbench_tb_sm_SOURCES = testbench/tb-sm.c

@@ -13,6 +13,7 @@
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
 #include "models/sm/exec.h"
+#include "testbench/tb_monitor.h"
 
 #ifndef GPUSC_SRC_PTX_DIR
 #define GPUSC_SRC_PTX_DIR "kernels/ptx"
@@ -42,6 +43,7 @@ struct tb_machine {
     uint64_t launches;
     tb_dump_fn extra_dump; /* the watchdog appends the rest of the machine's state (tb-gpu: memory side) */
     void *extra_dump_ctx;
+    tb_monitor *mon; /* progress line, time series (NULL: neither) */
 };
 
 static void G_GNUC_PRINTF(2, 3) G_GNUC_NORETURN die(int code, const char *fmt, ...)
@@ -80,6 +82,15 @@ void tb_opts_add(cli_run *run, tb_opts *o)
         {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
          "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)",
          "CYCLES"},
+        {"progress", 0, 0, G_OPTION_ARG_NONE, &o->progress,
+         "Show a progress line (default: when stdout is a terminal; else on stderr)", NULL},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "Show no progress line", NULL},
+        {"sample-every", 0, 0, G_OPTION_ARG_INT64, &o->sample_every,
+         "Write per-interval statistics every N cycles (time series, CSV)", "N"},
+        {"samples", 0, 0, G_OPTION_ARG_FILENAME, &o->samples, "The time series' CSV (default samples.csv)",
+         "FILE"},
+        {"sample-stats", 0, 0, G_OPTION_ARG_STRING, &o->sample_stats,
+         "More time-series columns: counters by glob (instance.counter, comma-separated)", "GLOBS"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *g =
@@ -242,7 +253,10 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
                                l->entry, limit);
         return 1;
     }
-    gsc_run(limit ? limit - now : 0);
+    if (m->mon)
+        tb_monitor_run(m->mon, l->entry, limit);
+    else
+        gsc_run(limit ? limit - now : 0);
     m->seconds += (double)(g_get_monotonic_time() - t0) / 1e6;
     m->launches++;
     L->kernel_no++;
@@ -441,6 +455,18 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
 {
     m->k = k;
     m->watchdog = o->watchdog > 0 ? (uint64_t)o->watchdog : 0;
+    if (o->sample_every < 0)
+        die(TB_EXIT_USAGE, "--sample-every must not be negative");
+    if (o->progress && o->no_progress)
+        die(TB_EXIT_USAGE, "--progress and --no-progress exclude each other");
+    int progress = o->progress ? 1 : -1; /* -1: when stdout is a terminal */
+    if (o->no_progress)
+        progress = 0;
+    char *problem;
+    m->mon = tb_monitor_new(m->run, m->d, m->sms, m->n_sms, progress, o->samples, (uint64_t)o->sample_every,
+                            o->sample_stats, &problem);
+    if (problem)
+        die(TB_EXIT_USAGE, "%s", problem);
     GString *err = g_string_new(NULL);
     int rc;
     if (k->w) {
@@ -454,6 +480,9 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
             fprintf(stderr, "gpusc: %s\n", err->str);
     }
     g_string_free(err, TRUE);
+    if (!tb_monitor_free(m->mon, &problem))
+        die(TB_EXIT_RUN, "%s", problem);
+    m->mon = NULL;
     return rc;
 }
 

@@ -35,10 +35,14 @@ typedef struct {
     gint64 seed, shared, watchdog;
     char **args;
     gboolean list_workloads;
+    gboolean progress, no_progress; /* neither: a progress line when stdout is a terminal */
+    gint64 sample_every;            /* cycles per time-series sample (0: none) */
+    char *samples, *sample_stats;   /* the CSV path; more columns: counters by glob */
 } tb_opts;
 
 /* Adds the testbench options (--workload/--size/--seed, --ptx/--entry/--grid/--block/--shared/--arg,
- * --ptx-dir, --watchdog) to the program's command line. */
+ * --ptx-dir, --watchdog, --progress/--no-progress, --sample-every/--samples/--sample-stats) to the
+ * program's command line. */
 void tb_opts_add(cli_run *run, tb_opts *o);
 
 typedef struct tb_kernel tb_kernel;
@@ -53,6 +57,9 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
 /* Run the workload (its output checked against its CPU reference) or the PTX kernel. Returns a
  * TB_EXIT_* code; messages are printed. */
 int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o);
+/* With a progress line or time series asked for, a launch runs in slices of cycles: between two, the
+ * line is redrawn and the samples are written; without, one gsc_run as always. Statistics are the same
+ * either way (tests/sm/test_tb_progress.sh). */
 /* The watchdog process (call before cli_elaborate): every `cycles` cycles, a running grid must have
  * issued an instruction, else the run ends with a dump of every warp (0: no watchdog). */
 void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles);

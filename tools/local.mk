@@ -1,0 +1,12 @@
+# tools: gpusc-sweep and gpusc-plot, Python 3 programs installed beside the testbenches
+# (docs/experiments.md). gpusc-plot reads sweep files through gpusc-sweep: both go to bindir.
+dist_bin_SCRIPTS = tools/gpusc-sweep tools/gpusc-plot
+EXTRA_DIST += experiments/README.md experiments/issue-policies.sweep
+
+# Their tests: unit tests (no simulator), a small sweep end to end on tb-sm, and a sweep through a
+# single-node Slurm cluster started for the test (skipped, with the reason, where it cannot start).
+dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
+	tests/tools/test_tb_monitor.sh
+EXTRA_DIST += tests/tools/sweep_unit.py
+TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
+	tests/tools/test_tb_monitor.sh
