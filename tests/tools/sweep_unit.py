@@ -58,8 +58,8 @@ sizes=tiny
 args=--preset gtx480 --set 'tb.x=a b'\\s--no-trace
 
 [axis policy]
-gto=--set issue.policy=gto
-lrr=--set issue.policy=lrr
+gto=--set arbiter.policy=gto
+lrr=--set arbiter.policy=lrr
 
 [axis banks]
 b2=--set exec.banks=2
@@ -116,7 +116,7 @@ def expansion_is_the_product_in_order():
     p = pts[1]
     check(p.params == {"workload": "vecadd", "size": "tiny", "policy": "gto", "banks": "b4"}, p.params)
     check(p.argv == ["--preset", "gtx480", "--set", "tb.x=a b", "--no-trace", "--workload", "vecadd", "--size", "tiny",
-                     "--set", "issue.policy=gto", "--set", "exec.banks=4", "--watchdog", "0",
+                     "--set", "arbiter.policy=gto", "--set", "exec.banks=4", "--watchdog", "0",
                      "--config", os.path.join(os.getcwd(), "x.ini")], p.argv)
     check(s.param_names() == ["workload", "size", "policy", "banks"], s.param_names())
     s2 = gs.Sweep("s", BASIC.replace("sizes=tiny", "sizes=tiny;default\nseeds=1;7"))

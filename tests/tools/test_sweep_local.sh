@@ -24,9 +24,9 @@ workloads=vecadd;reduction
 args=--preset gtx480
 out=out
 [axis policy]
-gto=--set issue.policy=gto
-lrr=--set issue.policy=lrr
-broken=--set issue.policy=no_such_policy
+gto=--set arbiter.policy=gto
+lrr=--set arbiter.policy=lrr
+broken=--set arbiter.policy=no_such_policy
 [plot ipc]
 kind=bars
 metric=tb.ipc
@@ -42,13 +42,13 @@ t "a sweep with a failed point exits 1 (got $rc)" '[ $rc = 1 ]'
 t "the 4 good points ran, the 2 broken ones failed" 'grep -q "sweep small: 6 points: 4 run, 0 reused, 2 failed" "$tmp/run1.out"'
 t "a failure names its point, command and log tail" \
   'grep -q "^gpusc: point vecadd.tiny.broken failed (exit status" "$tmp/run1.err" &&
-   grep -q "command: .*tb-sm --preset gtx480 --workload vecadd --size tiny --set issue.policy=no_such_policy" "$tmp/run1.err" &&
+   grep -q "command: .*tb-sm --preset gtx480 --workload vecadd --size tiny --set arbiter.policy=no_such_policy" "$tmp/run1.err" &&
    grep -q "  | gpusc: .*no_such_policy" "$tmp/run1.err"'
 csv="$tmp/out/results.csv"
 t "the table has a row per point with its parameters" \
   '[ "$(cut -d, -f1-4 "$csv" | tr "\n" " ")" = "point,workload,size,policy vecadd.tiny.gto,vecadd,tiny,gto vecadd.tiny.lrr,vecadd,tiny,lrr vecadd.tiny.broken,vecadd,tiny,broken reduction.tiny.gto,reduction,tiny,gto reduction.tiny.lrr,reduction,tiny,lrr reduction.tiny.broken,reduction,tiny,broken " ]'
 # the statistics of a point are those of the same run by hand
-"$GPUSC_BINDIR/tb-sm" --preset gtx480 --workload reduction --size tiny --set issue.policy=lrr --no-trace \
+"$GPUSC_BINDIR/tb-sm" --preset gtx480 --workload reduction --size tiny --set arbiter.policy=lrr --no-trace \
     --stats-json "$tmp/hand.json" >/dev/null 2>&1
 col() { awk -F, -v c="$1" -v p="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } $1 == p { print $k }' "$csv"; }
 hand_cycles=$(sed -n 's/^  "cycles": \([0-9]*\),$/\1/p' "$tmp/hand.json")
@@ -65,7 +65,7 @@ else
     t "SQLite: 4 rows with an IPC (got $q)" '[ "$q" = 4 ]'
 fi
 # fix the broken point: only its two points run again
-sed -i 's/broken=--set issue.policy=no_such_policy/broken=--set issue.policy=oldest/' "$tmp/s.sweep"
+sed -i 's/broken=--set arbiter.policy=no_such_policy/broken=--set arbiter.policy=oldest/' "$tmp/s.sweep"
 "$sweep" "$tmp/s.sweep" -j2 >"$tmp/run2.out" 2>"$tmp/run2.err"
 rc=$?
 t "the second run reuses 4 results and runs the 2 changed points (rc $rc)" \

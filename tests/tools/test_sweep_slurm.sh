@@ -123,8 +123,8 @@ name=slurm-small
 testbench=tb-sm
 workloads=vecadd;reduction
 [axis policy]
-gto=--set issue.policy=gto
-lrr=--set issue.policy=lrr
+gto=--set arbiter.policy=gto
+lrr=--set arbiter.policy=lrr
 EOS
 sweep="$top_srcdir/tools/gpusc-sweep"
 "$sweep" slurm "$tmp/s.sweep" --out "$tmp/out/slurm" --per-task 2 --dry-run >"$tmp/dry" 2>&1
