@@ -420,8 +420,43 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
         /* binding the other kind is then an elaboration error, not a NULL the block dereferences */
         gsc_port_set_kind(inst->ports[i], pd->chan == BLK_CHAN_FIFO ? GSC_CHAN_FIFO : GSC_CHAN_LATCH);
     }
+    inst->sleep_last = -1;
     g_ptr_array_add(ctx->insts, inst);
     return inst;
+}
+
+void blk_inst_on_finish(blk_inst *inst, void (*fn)(void *self, uint64_t cycles), void *self)
+{
+    inst->finish = fn;
+    inst->finish_self = self;
+}
+
+void blk_sleep_overflow(const blk_inst *inst)
+{
+    gsc_fatal("%s: more than %u statistics charged for the cycles slept (BLK_SLEEP_MAX)", inst->path,
+              (unsigned)BLK_SLEEP_MAX);
+}
+
+void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles)
+{
+    for (unsigned i = 0; i < ctx->insts->len; i++) {
+        blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        if (!inst->n_sleep || (int64_t)cycles <= inst->sleep_last + 1)
+            continue;
+        /* count up to cycles - 1 and keep the charges: the run may go on */
+        blk_sleep_item keep[BLK_SLEEP_MAX];
+        unsigned n = inst->n_sleep;
+        memcpy(keep, inst->sleep, n * sizeof *keep);
+        blk_sleep_wake(inst, cycles);
+        inst->sleep_last = (int64_t)cycles - 1;
+        memcpy(inst->sleep, keep, n * sizeof *keep);
+        inst->n_sleep = n;
+    }
+    for (unsigned i = 0; i < ctx->insts->len; i++) {
+        blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        if (inst->finish)
+            inst->finish(inst->finish_self, cycles);
+    }
 }
 
 void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self)

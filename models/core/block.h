@@ -153,6 +153,13 @@ unsigned blk_ctx_n_derived(const blk_ctx *ctx);
 void blk_ctx_derived(const blk_ctx *ctx, unsigned i, const char **name, const char **unit,
                      const char **meaning, double *value);
 
+/* What each cycle a block sleeps through adds to one of its counters (blk_sleep_charge). */
+typedef struct {
+    unsigned stat;
+    uint64_t per_cycle;
+} blk_sleep_item;
+#define BLK_SLEEP_MAX 12
+
 struct blk_inst {
     const blk_desc *desc;
     blk_ctx *ctx;
@@ -166,6 +173,13 @@ struct blk_inst {
     const char *log_domain; /* "gpusc.<type>" */
     void (*elaborate)(void *self); /* see blk_inst_on_elaborate */
     void *self;
+    void (*finish)(void *self, uint64_t cycles); /* see blk_inst_on_finish */
+    void *finish_self;
+    /* Cycles slept (blk_sleep_wake): the last cycle counted (-1: none yet) and what each later
+     * cycle adds until the next activation. */
+    int64_t sleep_last;
+    unsigned n_sleep;
+    blk_sleep_item sleep[BLK_SLEEP_MAX];
 };
 
 /* Create an instance named `name` under parent (NULL: top level): the module, its ports, its
@@ -178,6 +192,48 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
 void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self);
 /* Run every instance's hook, in creation order (cli_elaborate and the harness call it). */
 void blk_ctx_elaborate(blk_ctx *ctx);
+
+/* The end of the run: fn(self, cycles) runs when the program reports its statistics (cli_finish,
+ * through blk_ctx_finish), cycles being the cycles executed, however the run ended (completion,
+ * --max-cycles, the watchdog). For statistics a block keeps outside its counters. */
+void blk_inst_on_finish(blk_inst *inst, void (*fn)(void *self, uint64_t cycles), void *self);
+/* Before statistics are reported: every instance's cycles slept up to the last executed cycle
+ * (cycles - 1) are counted (blk_sleep_wake), then the finish hooks run, in creation order. */
+void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles);
+
+/* ---- cycles slept count as ... (docs/framework.md, "Sleeping") ----
+ * A block that sleeps through cycles in which some counters would have gone on counting (a stall
+ * reason, resident CTAs, an access refused again) calls blk_sleep_wake(inst, now) first in every
+ * activation and blk_sleep_charge(inst, stat, n) for what each cycle from the next one on adds
+ * while it sleeps. The next activation (or the end of the run, blk_ctx_finish) adds those for the
+ * cycles slept in between. A counter that the activation itself counts in the same way gives the
+ * same totals whether the block sleeps or runs in every cycle (the always-awake check mode,
+ * docs/sc-api.md). Charges declared before the first activation count from cycle 0. */
+static inline void blk_sleep_wake(blk_inst *inst, uint64_t now)
+{
+    uint64_t gap = now - (uint64_t)(inst->sleep_last + 1);
+    if (inst->n_sleep && gap) {
+        for (unsigned i = 0; i < inst->n_sleep; i++)
+            inst->stats[inst->sleep[i].stat] += gap * inst->sleep[i].per_cycle;
+    }
+    inst->n_sleep = 0;
+    inst->sleep_last = (int64_t)now;
+}
+void blk_sleep_overflow(const blk_inst *inst) G_GNUC_NORETURN;
+static inline void blk_sleep_charge(blk_inst *inst, unsigned stat, uint64_t per_cycle)
+{
+    if (!per_cycle)
+        return;
+    for (unsigned i = 0; i < inst->n_sleep; i++) {
+        if (inst->sleep[i].stat == stat) {
+            inst->sleep[i].per_cycle += per_cycle;
+            return;
+        }
+    }
+    if (inst->n_sleep == BLK_SLEEP_MAX)
+        blk_sleep_overflow(inst);
+    inst->sleep[inst->n_sleep++] = (blk_sleep_item){stat, per_cycle};
+}
 
 /* Typed getters; the name must be a declared parameter of that type (g_error otherwise). Look
  * parameters up at construction time, not on the hot path. */

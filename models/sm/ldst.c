@@ -12,8 +12,8 @@ struct ldst_op {
     release_t rel;
     issued_t it;
     unsigned n_txn, next_txn;
-    uint8_t txn_space;          /* the space of the transactions (global-like) */
-    uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
+    uint8_t txn_space;                   /* the space of the transactions (global-like) */
+    uint64_t old[IR_WARP_SIZE];          /* atomics performed below: the old values returned */
     coalesce_txn txn[COALESCE_MAX_TXNS]; /* last: op_start does not clear them */
 };
 
@@ -289,12 +289,11 @@ static void ldst_perform_store(ldst *l, const ldst_op *op, const coalesce_txn *t
     }
 }
 
-/* cur's next transaction is refused by the L1 from now on: refusals up to cycle blocked_at are
- * counted (a foreseen one, blocked_at = now, is not yet: see foresee_refusal). */
-static void block(ldst *l, uint64_t blocked_at, cache_fail why, uint64_t addr)
+/* cur's next transaction is refused by the L1 from now on (each cycle slept counts one refusal:
+ * ldst_run). */
+static void block(ldst *l, cache_fail why, uint64_t addr)
 {
     l->blocked = true; /* retried when a fill has changed the L1 (see ldst_run) */
-    l->blocked_at = blocked_at;
     l->blocked_why = why;
     if (why != CACHE_FAIL_MSHR_FULL)
         l->blocked_set = cache_tags_set_of(l->l1, addr);
@@ -341,7 +340,7 @@ static void op_step_txn(ldst *l, uint64_t now)
         cache_status st = cache_read(l->l1, l->mshr, t->addr, op->id, op->it.warp, &why);
         if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-            block(l, now, why, t->addr);
+            block(l, why, t->addr);
             return;
         }
         l->blocked = false;
@@ -432,7 +431,7 @@ static void flush(ldst *l)
  * can change the answer) changes the L1 before then: the refusal is known now. The process then
  * sleeps as if refused in the next cycle, which is counted when it wakes, as the cycles slept are.
  * Saves an activation per refused first attempt; the statistics are the same. */
-static void foresee_refusal(ldst *l, uint64_t now)
+static void foresee_refusal(ldst *l)
 {
     const ldst_op *op = l->cur;
     if (op->it.kind != 0 || op->txn_space == IR_SPACE_CONST || cache_mshr_used(l->mshr) < l->mshr_entries)
@@ -440,13 +439,14 @@ static void foresee_refusal(ldst *l, uint64_t now)
     uint64_t addr = op->txn[op->next_txn].addr;
     cache_fail why;
     if (cache_read_check(l->l1, l->mshr, addr, &why) == CACHE_RESERVATION_FAIL)
-        block(l, now, why, addr);
+        block(l, why, addr);
 }
 
 static void ldst_run(void *self)
 {
     ldst *l = self;
     uint64_t now = gsc_cycle();
+    blk_sleep_wake(l->inst, now);
     take_responses(l);
     unsigned done = 0;
     while (done < l->n_ready && l->ready[done].cycle <= now)
@@ -460,13 +460,8 @@ static void ldst_run(void *self)
         memmove(l->ready, l->ready + done, l->n_ready * sizeof *l->ready);
     }
     if (l->cur && l->cur->next_txn < l->cur->n_txn) {
-        /* A refused load leaves the L1 and its MSHRs unchanged, and only a response (which wakes
-         * this process) changes them: the cycles slept would each have been one more refusal. */
-        if (l->blocked && now > l->blocked_at + 1)
-            blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, now - l->blocked_at - 1);
         if (l->blocked && !l->blocked_may_pass) { /* no fill that could help since: refused again */
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-            l->blocked_at = now;
         } else {
             op_step_txn(l, now);
         }
@@ -482,8 +477,12 @@ static void ldst_run(void *self)
     flush(l);
     l->tr_inflight = l->n_ops;
     if (l->cur && !l->blocked && l->cur->next_txn < l->cur->n_txn)
-        foresee_refusal(l, now);
+        foresee_refusal(l);
     bool blocked = l->cur && l->blocked; /* waits for a response (LDST_MEM_RESP wakes it) */
+    /* A refused load leaves the L1 and its MSHRs unchanged, and only a response (which wakes this
+     * process) changes them: the cycles slept would each have been one more refusal. */
+    if (blocked)
+        blk_sleep_charge(l->inst, LDST_STAT_L1_RES_FAIL, 1);
     bool work = (l->cur && !blocked) || !ring_empty(&l->reqs) || !ring_empty(&l->releases) ||
                 (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
