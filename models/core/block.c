@@ -437,6 +437,34 @@ void blk_sleep_overflow(const blk_inst *inst)
               (unsigned)BLK_SLEEP_MAX);
 }
 
+void blk_outq_init(blk_outq *q, blk_inst *inst, unsigned port, size_t elem, const char *depth_param,
+                   unsigned peak_stat)
+{
+    g_assert(port < inst->desc->n_ports && inst->desc->ports[port].dir == GSC_OUT &&
+             peak_stat < inst->desc->n_stats);
+    memset(q, 0, sizeof *q);
+    q->elem = elem;
+    q->depth = (unsigned)blk_param_uint(inst, depth_param);
+    g_assert(q->depth > 0);
+    q->buf = g_malloc((size_t)q->depth * elem);
+    q->inst = inst;
+    q->port = port;
+    q->peak_stat = peak_stat;
+}
+
+void blk_outq_clear(blk_outq *q)
+{
+    g_free(q->buf);
+    q->buf = NULL;
+    q->n = q->head = 0;
+}
+
+void blk_outq_overflow(const blk_outq *q)
+{
+    gsc_fatal("%s: push on the full output queue of port '%s' (depth %u): the block must stall first",
+              q->inst->path, q->inst->desc->ports[q->port].name, q->depth);
+}
+
 void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles)
 {
     for (unsigned i = 0; i < ctx->insts->len; i++) {

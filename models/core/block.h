@@ -273,6 +273,61 @@ static inline uint64_t blk_stat_get(const blk_inst *inst, unsigned idx)
 /* The value of any statistic (a counter or a derived one). */
 double blk_stat_value(const blk_inst *inst, unsigned idx);
 
+/* ---- output queues (docs/framework.md, "Output queues") ----
+ * What a block has made for an output FIFO and could not put yet waits in a bounded queue of the
+ * framework whose depth is a declared parameter of the block: the block asks blk_outq_full before
+ * making more and stalls when it is full (a push on a full queue is a model bug: gsc_fatal).
+ * blk_outq_flush puts the head items while the FIFO has room. The queue keeps its peak occupancy in
+ * a counter of the block (a statistic the block declares), which never exceeds the depth. */
+typedef struct {
+    unsigned char *buf;
+    size_t elem;
+    unsigned depth, head, n;
+    blk_inst *inst;
+    unsigned port, peak_stat;
+} blk_outq;
+
+/* Items of `elem` bytes for FIFO port `port`; depth from the uint parameter `depth_param`; the peak
+ * in counter `peak_stat`. At construction. */
+void blk_outq_init(blk_outq *q, blk_inst *inst, unsigned port, size_t elem, const char *depth_param,
+                   unsigned peak_stat);
+void blk_outq_clear(blk_outq *q);
+void blk_outq_overflow(const blk_outq *q) G_GNUC_NORETURN;
+static inline unsigned blk_outq_len(const blk_outq *q)
+{
+    return q->n;
+}
+static inline bool blk_outq_empty(const blk_outq *q)
+{
+    return q->n == 0;
+}
+static inline bool blk_outq_full(const blk_outq *q)
+{
+    return q->n >= q->depth;
+}
+/* A new item at the tail, uninitialised (fill it before the next push or flush). */
+static inline void *blk_outq_push(blk_outq *q)
+{
+    if (q->n >= q->depth)
+        blk_outq_overflow(q);
+    void *slot = q->buf + (size_t)((q->head + q->n) % q->depth) * q->elem;
+    if (++q->n > q->inst->stats[q->peak_stat])
+        q->inst->stats[q->peak_stat] = q->n;
+    return slot;
+}
+/* Put the head items on the FIFO while it has room. */
+static inline void blk_outq_flush(blk_outq *q)
+{
+    if (!q->n)
+        return;
+    gsc_fifo *f = blk_fifo(q->inst, q->port);
+    while (q->n && gsc_fifo_can_put(f)) {
+        gsc_fifo_put(f, q->buf + (size_t)q->head * q->elem);
+        q->head = (q->head + 1) % q->depth;
+        q->n--;
+    }
+}
+
 /* Logging in the block's domain "gpusc.<type>" (G_MESSAGES_DEBUG=gpusc.demo_alu shows the debug
  * messages of every demo_alu). Keep them off the per-cycle path: arguments are evaluated. */
 #define blk_debug(inst, ...)   g_log((inst)->log_domain, G_LOG_LEVEL_DEBUG, __VA_ARGS__)

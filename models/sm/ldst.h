@@ -58,6 +58,8 @@ enum {
     LDST_STAT_CONST_HITS,
     LDST_STAT_CONST_MISSES,
     LDST_STAT_CONST_MERGED,
+    LDST_STAT_MISS_QUEUE_PEAK,
+    LDST_STAT_MISS_QUEUE_STALLS,
 };
 
 typedef struct ldst_op ldst_op;
@@ -87,7 +89,7 @@ typedef struct {
     cache_fail blocked_why;
     unsigned blocked_set;
     bool blocked_may_pass; /* a fill that can change the answer arrived since the refusal */
-    ring reqs;             /* mem_req_t waiting for room */
+    blk_outq reqs;         /* the miss queue: mem_req_t waiting for room in mem_req (miss_queue deep) */
     ring releases;         /* release_t waiting for room */
     /* completions scheduled (op id, ready cycle), by cycle; among equal cycles the latest first */
     struct ldst_ready *ready;
