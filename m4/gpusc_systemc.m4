@@ -5,7 +5,7 @@
 #   2. pkg-config `systemc` (Debian's libsystemc-dev installs systemc.pc);
 #   3. $SYSTEMC_HOME, when set;
 #   4. the compiler's default paths.
-# Why the option comes before pkg-config (issue 2 lists pkg-config first): --with-systemc=DIR is
+# Why the option comes before pkg-config: --with-systemc=DIR is
 # given on purpose for one configure run, typically to build against a SystemC of one's own (another
 # version, a debug or sanitizer build) on a machine that also has libsystemc-dev. With pkg-config
 # first, the option would be ignored without a word exactly there, since pkg-config finds Debian's

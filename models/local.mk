@@ -8,15 +8,7 @@ nobase_pkginclude_HEADERS += \
 	models/lib/regval.h \
 	models/lib/scoreboard.h models/lib/ctaslots.h models/lib/ring.h models/lib/slots.h models/lib/hooks.h
 
-# models/demo: the framework's demo blocks (source -> ALU -> sink), used by testbench/tb-pipeline.
-models_libgpusc_models_la_SOURCES += \
-	models/demo/demo.c models/demo/demo.h models/demo/demo_word.h \
-	models/demo/demo_source.c models/demo/demo_source.h \
-	models/demo/demo_alu.c models/demo/demo_alu.h \
-	models/demo/demo_sink.c models/demo/demo_sink.h
-nobase_pkginclude_HEADERS += \
-	models/demo/demo.h models/demo/demo_word.h models/demo/demo_source.h \
-	models/demo/demo_alu.h models/demo/demo_sink.h
+include models/demo/local.mk
 
 # The memory payloads shared by the SM and the memory side.
 models_libgpusc_models_la_SOURCES += models/mem_types.c models/mem_types.h

@@ -11,6 +11,8 @@
 #include <glib.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include <cctype>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -93,6 +95,62 @@ static void at_exit(void)
     gsc_trace_atexit();
 }
 
+/* ---- check modes ------------------------------------------------------------------------------ */
+
+extern "C" bool gsc_check_parse(const char *text, gsc_check_mode *mode, uint64_t *seed)
+{
+    if (!text)
+        return false;
+    if (!strcmp(text, "off") || !strcmp(text, "awake")) {
+        *mode = text[0] == 'o' ? GSC_CHECK_OFF : GSC_CHECK_AWAKE;
+        *seed = 1;
+        return true;
+    }
+    if (strncmp(text, "shuffle", 7) != 0)
+        return false;
+    uint64_t s = 1;
+    if (text[7] == ':') {
+        char *end;
+        errno = 0;
+        s = strtoull(text + 8, &end, 10);
+        if (!isdigit((unsigned char)text[8]) || *end || errno)
+            return false;
+    } else if (text[7]) {
+        return false;
+    }
+    *mode = GSC_CHECK_SHUFFLE;
+    *seed = s;
+    return true;
+}
+
+extern "C" void gsc_set_check(gsc_check_mode mode, uint64_t seed)
+{
+    if (!gsc_g.inited)
+        gsc_fatal("gsc_set_check called before gsc_init");
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_set_check: only allowed during elaboration (before gsc_elaborate / the first run)");
+    gsc_g.check = mode;
+    /* xorshift needs a nonzero state; mix the seed so that 1, 2, 3 start far apart */
+    gsc_g.rng = (seed + 1) * UINT64_C(0x9E3779B97F4A7C15) | 1;
+}
+
+extern "C" gsc_check_mode gsc_check(void)
+{
+    return gsc_g.check;
+}
+
+static void check_from_env(void)
+{
+    const char *v = getenv("GPUSC_CHECK");
+    gsc_check_mode m;
+    uint64_t seed;
+    if (!v || !*v)
+        return;
+    if (!gsc_check_parse(v, &m, &seed))
+        gsc_fatal("GPUSC_CHECK=%s: expected off, awake, shuffle or shuffle:SEED", v);
+    gsc_set_check(m, seed);
+}
+
 extern "C" void gsc_init(const char *program_name)
 {
     if (gsc_g.inited)
@@ -110,6 +168,7 @@ extern "C" void gsc_init(const char *program_name)
     sc_report_handler::set_actions(SC_ID_TRACING_CLOSE_EMPTY_FILE_, SC_WARNING, SC_DO_NOTHING);
     sc_set_time_resolution(1, SC_PS);
     gsc_g.simc = sc_get_curr_simcontext();
+    check_from_env();
     atexit(at_exit);
 }
 
@@ -162,6 +221,7 @@ extern "C" void gsc_reset(void)
     gsc_g.program = program;
     sc_set_time_resolution(1, SC_PS);
     gsc_g.simc = sc_get_curr_simcontext();
+    check_from_env();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -249,7 +309,7 @@ static void direct_undo(void)
 static bool try_direct(int64_t t)
 {
     gsc_calendar &c = gsc_g.cal;
-    if (gsc_g.n_clocked || c.next_due == t || c.direct || (!c.far.empty() && c.far.top().first <= t))
+    if (gsc_g.tick_every || c.next_due == t || c.direct || (!c.far.empty() && c.far.top().first <= t))
         return false;
     unsigned b = (unsigned)t & (GSC_WHEEL - 1);
     std::vector<gsc_event *> &q = c.bucket[b];
@@ -400,8 +460,62 @@ static inline int64_t cal_next(int64_t after)
     return next;
 }
 
+/* GSC_CHECK_SHUFFLE's generator (xorshift64*): the same seed, the same orders. */
+static uint64_t check_random(void)
+{
+    uint64_t x = gsc_g.rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    gsc_g.rng = x;
+    return x * UINT64_C(2685821657736338717);
+}
+
+template <typename T> static void check_shuffle(T *v, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(check_random() % i);
+        T t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+/* The ticker's work in GSC_CHECK_SHUFFLE: the same events fire, in a random order (the kernel runs
+ * the processes they wake in the order they were woken), and the hooks run in one. */
+static void cal_fire_shuffled(int64_t now, std::vector<gsc_event *> &q, unsigned b)
+{
+    gsc_calendar &c = gsc_g.cal;
+    c.fire.clear();
+    unsigned n_hooks = 0;
+    if (!q.empty()) {
+        for (gsc_event *e : q) {
+            if (e->due != now)
+                continue;
+            e->due = GSC_NO_CYCLE;
+            if (e->hook)
+                c.hooks[n_hooks++] = e;
+            else
+                c.fire.push_back(&e->ev);
+        }
+        wheel_empty(b);
+    }
+    if (gsc_g.tick_every)
+        c.fire.push_back(c.edge_ev);
+    if (c.next_due == now) {
+        c.next_due = GSC_NO_CYCLE;
+        c.fire.push_back(c.next_ev);
+    }
+    check_shuffle(c.fire.data(), c.fire.size());
+    check_shuffle(c.hooks.data(), n_hooks);
+    for (sc_event *e : c.fire)
+        e->notify();
+    for (unsigned i = 0; i < n_hooks; i++)
+        c.hooks[i]->hook(c.hooks[i]->hook_ctx);
+}
+
 /* The ticker: runs at the start of every cycle that has calendar entries (or every cycle while a
- * clocked process exists) and fires the cycle's events. */
+ * clocked process exists, or in GSC_CHECK_AWAKE) and fires the cycle's events. */
 static void cal_tick(void)
 {
     gsc_calendar &c = gsc_g.cal;
@@ -413,6 +527,10 @@ static void cal_tick(void)
     }
     unsigned b = (unsigned)now & (GSC_WHEEL - 1);
     std::vector<gsc_event *> &q = c.bucket[b];
+    if (__builtin_expect(gsc_g.check == GSC_CHECK_SHUFFLE, 0)) {
+        cal_fire_shuffled(now, q, b); /* the edge and next-cycle events too */
+        goto arm;
+    }
     if (!q.empty()) {
         unsigned n_hooks = 0;
         for (gsc_event *e : q) {
@@ -431,16 +549,17 @@ static void cal_tick(void)
         for (unsigned i = 0; i < n_hooks; i++)
             c.hooks[i]->hook(c.hooks[i]->hook_ctx);
     }
-    if (gsc_g.n_clocked)
+    if (gsc_g.tick_every)
         c.edge_ev->notify();
     if (c.next_due == now) {
         c.next_due = GSC_NO_CYCLE;
         c.next_ev->notify();
     }
+arm:
     /* The next entry already known. If it is the next cycle, nothing can come earlier: arm now
      * (the processes' own requests for it then cost a comparison). Otherwise what the processes of
      * this cycle add is merged in the update phase (cal_want), where the ticker is armed once. */
-    int64_t next = gsc_g.n_clocked ? now + 1 : cal_next(now);
+    int64_t next = gsc_g.tick_every ? now + 1 : cal_next(now);
     if (next == now + 1)
         cal_arm(next);
     else if (next != GSC_NO_CYCLE)
@@ -664,11 +783,21 @@ static void need_process(const char *what)
         gsc_fatal("%s: only allowed inside a running process", what);
 }
 
+/* next_trigger on ev; in GSC_CHECK_AWAKE, on ev or the next rising edge (a dynamic wait too ends in
+ * every cycle there). */
+static void wait_on(const sc_event &ev)
+{
+    if (__builtin_expect(gsc_g.check == GSC_CHECK_AWAKE, 0))
+        next_trigger(ev | *gsc_g.cal.edge_ev);
+    else
+        next_trigger(ev);
+}
+
 extern "C" void gsc_next_trigger_event(gsc_event *e)
 {
     need_process("gsc_next_trigger_event");
     gsc_g.cur->dynamic = true;
-    next_trigger(e->ev);
+    wait_on(e->ev);
 }
 
 /* Re-target the running process's wake-up event to n cycles from now (any earlier entry of it in
@@ -688,7 +817,8 @@ static gsc_event *wake_in(uint64_t n, const char *what)
 extern "C" void gsc_next_trigger_cycles(uint64_t n)
 {
     need_process("gsc_next_trigger_cycles");
-    if (n == 1) {
+    /* (GSC_CHECK_SHUFFLE: each process waits on its own event, which the ticker shuffles) */
+    if (n == 1 && gsc_g.check != GSC_CHECK_SHUFFLE) {
         /* Every process calls this in the cycle before next_due (it runs after the ticker of its
          * cycle; at cycle 0 an initialised process may run before it, and next_due is then 1 too). */
         gsc_calendar &c = gsc_g.cal;
@@ -702,7 +832,7 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         return;
     }
     gsc_g.cur->dynamic = true;
-    next_trigger(wake_in(n, "gsc_next_trigger_cycles")->ev);
+    wait_on(wake_in(n, "gsc_next_trigger_cycles")->ev);
 }
 
 extern "C" void gsc_run_within(uint64_t n)
@@ -725,7 +855,11 @@ extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 {
     need_process("gsc_next_trigger_event_or_cycles");
     gsc_g.cur->dynamic = true;
-    next_trigger(wake_in(n, "gsc_next_trigger_event_or_cycles")->ev | e->ev);
+    gsc_event *w = wake_in(n, "gsc_next_trigger_event_or_cycles");
+    if (__builtin_expect(gsc_g.check == GSC_CHECK_AWAKE, 0))
+        next_trigger(w->ev | e->ev | *gsc_g.cal.edge_ev);
+    else
+        next_trigger(w->ev | e->ev);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -815,8 +949,13 @@ extern "C" void gsc_elaborate(void)
     if (!gsc_g.clock)
         gsc_fatal("no core clock: call gsc_clock_new during elaboration");
     check_ports();
+    if (gsc_g.check == GSC_CHECK_SHUFFLE) /* processes woken by one event run in spawn order */
+        check_shuffle(gsc_g.procs.data(), gsc_g.procs.size());
+    gsc_g.tick_every = gsc_g.n_clocked || gsc_g.check == GSC_CHECK_AWAKE;
 
     for (gsc_process *p : gsc_g.procs) {
+        if (gsc_g.check == GSC_CHECK_AWAKE && !p->clocked)
+            p->events.push_back(gsc_g.cal.edge_ev);
         sc_spawn_options o;
         o.spawn_method();
         for (const sc_event *e : p->events)
@@ -838,8 +977,8 @@ extern "C" void gsc_elaborate(void)
         o.dont_initialize();
         sc_spawn(ticker(), "gsc_ticker", &o);
     }
-    /* Clocked processes run at every rising edge from cycle 0 on. */
-    if (gsc_g.n_clocked)
+    /* Clocked processes (in GSC_CHECK_AWAKE, every process) run at every rising edge from cycle 0 on. */
+    if (gsc_g.tick_every)
         cal_arm(0); /* a delta notification: the ticker runs at time 0 */
 
     gsc_g.stop_ev = new sc_event("gsc_stop_event");

@@ -166,6 +166,23 @@ uint64_t gsc_time_ps(void);
 /* Number of process activations so far (for benchmarks). */
 uint64_t gsc_activations(void);
 
+/* Check modes (docs/sc-api.md, "Check modes"): two ways of running a model that must give the same
+ * results as the normal run when its blocks sleep correctly and do not depend on the order of the
+ * activations of a cycle.
+ *   - GSC_CHECK_AWAKE: every process also runs in every cycle (a dynamic wait included), as if each
+ *     wake-up it asked for had been asked for every cycle; a block that sleeps through work it has
+ *     does that work earlier, and its results move.
+ *   - GSC_CHECK_SHUFFLE: the wake-ups of each cycle fire in a seeded random order (and the processes
+ *     are created in one), so the processes of a cycle run in another order.
+ * The environment variable GPUSC_CHECK (read by gsc_init and gsc_reset) selects one: "off", "awake",
+ * "shuffle" or "shuffle:SEED" (default seed 1). */
+typedef enum { GSC_CHECK_OFF, GSC_CHECK_AWAKE, GSC_CHECK_SHUFFLE } gsc_check_mode;
+/* Parse one of the spellings above; false (and nothing set) if text is none of them. */
+bool gsc_check_parse(const char *text, gsc_check_mode *mode, uint64_t *seed);
+/* Select the mode (elaboration only, before gsc_elaborate). */
+void gsc_set_check(gsc_check_mode mode, uint64_t seed);
+gsc_check_mode gsc_check(void);
+
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

@@ -185,8 +185,9 @@ struct gsc_calendar {
      * which the ticker fires at cycle next_due (they all called in the cycle before it). */
     sc_core::sc_event *next_ev = nullptr;
     int64_t next_due = GSC_NO_CYCLE;
-    sc_core::sc_time one_cycle; /* the period as an sc_time: the usual delay of cal_arm */
-    std::vector<gsc_event *> hooks; /* the ticker's arrival hooks of its cycle: one per FIFO at most */
+    sc_core::sc_time one_cycle;            /* the period as an sc_time: the usual delay of cal_arm */
+    std::vector<gsc_event *> hooks;        /* the ticker's arrival hooks of its cycle: one per FIFO at most */
+    std::vector<sc_core::sc_event *> fire; /* GSC_CHECK_SHUFFLE: the cycle's events, to shuffle */
 };
 
 struct gsc_state {
@@ -201,6 +202,11 @@ struct gsc_state {
     uint64_t period = 0;  /* in kernel time units (1 ps) */
     int64_t horizon = -1; /* latest cycle any notification of ours targets */
     unsigned n_clocked = 0;
+    /* The ticker runs in every cycle: a clocked process exists, or GSC_CHECK_AWAKE (every process is
+     * then sensitive to the edge event too). */
+    bool tick_every = false;
+    gsc_check_mode check = GSC_CHECK_OFF;
+    uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
     uint64_t activations = 0;
     /* gsc_cycle cache: the time it was computed at and the result */
     uint64_t cache_t = 0, cache_c = 0;

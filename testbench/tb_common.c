@@ -279,12 +279,20 @@ static const wl_device_ops tb_ops = {dev_alloc, dev_write, dev_read, dev_launch}
 static void watchdog_run(void *self)
 {
     tb_machine *m = self;
+    uint64_t now = gsc_cycle();
+    if (m->last_check != UINT64_MAX && now < m->last_check + m->watchdog) {
+        /* woken early (a check mode wakes every process every cycle): not yet time */
+        gsc_next_trigger_cycles(m->last_check + m->watchdog - now);
+        return;
+    }
+    m->last_check = now;
     if (!cta_dispatch_done(m->d)) {
         uint64_t p = 0;
         for (unsigned s = 0; s < m->n_sms; s++)
             p += sm_topo_progress(m->sms[s]);
         if (p == m->last_progress) {
-            GString *out = g_string_new(NULL);
+            /* The run stops here and fails; its statistics are still reported (cli_finish). */
+            GString *out = m->env->error;
             g_string_append_printf(out,
                                    "watchdog: no instruction issued for %" G_GUINT64_FORMAT
                                    " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
@@ -293,11 +301,9 @@ static void watchdog_run(void *self)
                 sm_topo_dump_state(m->sms[s], out);
             if (m->extra_dump)
                 m->extra_dump(m->extra_dump_ctx, out);
-            fputs("gpusc: ", stderr);
-            fputs(out->str, stderr);
-            g_string_free(out, TRUE);
-            gsc_trace_close();
-            exit(TB_EXIT_RUN);
+            m->env->failed = true;
+            gsc_stop();
+            return;
         }
         m->last_progress = p;
     }
@@ -498,6 +504,7 @@ void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles)
     m->watchdog = cycles;
     if (!cycles)
         return;
+    m->last_check = UINT64_MAX; /* none yet: the first activation checks */
     m->wd = gsc_process_new(mod, "watchdog", watchdog_run, m);
     gsc_process_initialize(m->wd);
 }

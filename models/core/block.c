@@ -490,6 +490,7 @@ blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name
         inst->param_src[i] = ref.source;
     }
     make_ports(inst, counts);
+    inst->sleep_last = -1;
     g_ptr_array_add(ctx->insts, inst);
     return inst;
 }
@@ -497,6 +498,68 @@ blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name
 blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc)
 {
     return blk_inst_new_arrays(ctx, parent, name, desc, NULL);
+}
+
+void blk_inst_on_finish(blk_inst *inst, void (*fn)(void *self, uint64_t cycles), void *self)
+{
+    inst->finish = fn;
+    inst->finish_self = self;
+}
+
+void blk_sleep_overflow(const blk_inst *inst)
+{
+    gsc_fatal("%s: more than %u statistics charged for the cycles slept (BLK_SLEEP_MAX)", inst->path,
+              (unsigned)BLK_SLEEP_MAX);
+}
+
+void blk_outq_init(blk_outq *q, blk_inst *inst, unsigned port, size_t elem, const char *depth_param,
+                   unsigned peak_stat)
+{
+    g_assert(port < inst->desc->n_ports && inst->desc->ports[port].dir == GSC_OUT &&
+             peak_stat < inst->desc->n_stats);
+    memset(q, 0, sizeof *q);
+    q->elem = elem;
+    q->depth = (unsigned)blk_param_uint(inst, depth_param);
+    g_assert(q->depth > 0);
+    q->buf = g_malloc((size_t)q->depth * elem);
+    q->inst = inst;
+    q->port = port;
+    q->peak_stat = peak_stat;
+}
+
+void blk_outq_clear(blk_outq *q)
+{
+    g_free(q->buf);
+    q->buf = NULL;
+    q->n = q->head = 0;
+}
+
+void blk_outq_overflow(const blk_outq *q)
+{
+    gsc_fatal("%s: push on the full output queue of port '%s' (depth %u): the block must stall first",
+              q->inst->path, q->inst->desc->ports[q->port].name, q->depth);
+}
+
+void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles)
+{
+    for (unsigned i = 0; i < ctx->insts->len; i++) {
+        blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        if (!inst->n_sleep || (int64_t)cycles <= inst->sleep_last + 1)
+            continue;
+        /* count up to cycles - 1 and keep the charges: the run may go on */
+        blk_sleep_item keep[BLK_SLEEP_MAX];
+        unsigned n = inst->n_sleep;
+        memcpy(keep, inst->sleep, n * sizeof *keep);
+        blk_sleep_wake(inst, cycles);
+        inst->sleep_last = (int64_t)cycles - 1;
+        memcpy(inst->sleep, keep, n * sizeof *keep);
+        inst->n_sleep = n;
+    }
+    for (unsigned i = 0; i < ctx->insts->len; i++) {
+        blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        if (inst->finish)
+            inst->finish(inst->finish_self, cycles);
+    }
 }
 
 void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self)

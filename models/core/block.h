@@ -183,6 +183,13 @@ unsigned blk_ctx_n_derived(const blk_ctx *ctx);
 void blk_ctx_derived(const blk_ctx *ctx, unsigned i, const char **name, const char **unit,
                      const char **meaning, double *value);
 
+/* What each cycle a block sleeps through adds to one of its counters (blk_sleep_charge). */
+typedef struct {
+    unsigned stat;
+    uint64_t per_cycle;
+} blk_sleep_item;
+#define BLK_SLEEP_MAX 12
+
 struct blk_inst {
     const blk_desc *desc;
     blk_ctx *ctx;
@@ -201,6 +208,13 @@ struct blk_inst {
     const char *log_domain; /* "gpusc.<type>" */
     void (*elaborate)(void *self); /* see blk_inst_on_elaborate */
     void *self;
+    void (*finish)(void *self, uint64_t cycles); /* see blk_inst_on_finish */
+    void *finish_self;
+    /* Cycles slept (blk_sleep_wake): the last cycle counted (-1: none yet) and what each later
+     * cycle adds until the next activation. */
+    int64_t sleep_last;
+    unsigned n_sleep;
+    blk_sleep_item sleep[BLK_SLEEP_MAX];
 };
 
 /* Create an instance named `name` under parent (NULL: top level): the module, its ports, its
@@ -218,6 +232,48 @@ blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name
 void blk_inst_on_elaborate(blk_inst *inst, void (*fn)(void *self), void *self);
 /* Run every instance's hook, in creation order (cli_elaborate and the harness call it). */
 void blk_ctx_elaborate(blk_ctx *ctx);
+
+/* The end of the run: fn(self, cycles) runs when the program reports its statistics (cli_finish,
+ * through blk_ctx_finish), cycles being the cycles executed, however the run ended (completion,
+ * --max-cycles, the watchdog). For statistics a block keeps outside its counters. */
+void blk_inst_on_finish(blk_inst *inst, void (*fn)(void *self, uint64_t cycles), void *self);
+/* Before statistics are reported: every instance's cycles slept up to the last executed cycle
+ * (cycles - 1) are counted (blk_sleep_wake), then the finish hooks run, in creation order. */
+void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles);
+
+/* ---- cycles slept count as ... (docs/framework.md, "Sleeping") ----
+ * A block that sleeps through cycles in which some counters would have gone on counting (a stall
+ * reason, resident CTAs, an access refused again) calls blk_sleep_wake(inst, now) first in every
+ * activation and blk_sleep_charge(inst, stat, n) for what each cycle from the next one on adds
+ * while it sleeps. The next activation (or the end of the run, blk_ctx_finish) adds those for the
+ * cycles slept in between. A counter that the activation itself counts in the same way gives the
+ * same totals whether the block sleeps or runs in every cycle (the always-awake check mode,
+ * docs/sc-api.md). Charges declared before the first activation count from cycle 0. */
+static inline void blk_sleep_wake(blk_inst *inst, uint64_t now)
+{
+    uint64_t gap = now - (uint64_t)(inst->sleep_last + 1);
+    if (inst->n_sleep && gap) {
+        for (unsigned i = 0; i < inst->n_sleep; i++)
+            inst->stats[inst->sleep[i].stat] += gap * inst->sleep[i].per_cycle;
+    }
+    inst->n_sleep = 0;
+    inst->sleep_last = (int64_t)now;
+}
+void blk_sleep_overflow(const blk_inst *inst) G_GNUC_NORETURN;
+static inline void blk_sleep_charge(blk_inst *inst, unsigned stat, uint64_t per_cycle)
+{
+    if (!per_cycle)
+        return;
+    for (unsigned i = 0; i < inst->n_sleep; i++) {
+        if (inst->sleep[i].stat == stat) {
+            inst->sleep[i].per_cycle += per_cycle;
+            return;
+        }
+    }
+    if (inst->n_sleep == BLK_SLEEP_MAX)
+        blk_sleep_overflow(inst);
+    inst->sleep[inst->n_sleep++] = (blk_sleep_item){stat, per_cycle};
+}
 
 /* Typed getters; the name must be a declared parameter of that type (g_error otherwise). Look
  * parameters up at construction time, not on the hot path. */
@@ -341,6 +397,61 @@ static inline uint64_t blk_stat_get(const blk_inst *inst, unsigned idx)
 }
 /* The value of any statistic (a counter or a derived one). */
 double blk_stat_value(const blk_inst *inst, unsigned idx);
+
+/* ---- output queues (docs/framework.md, "Output queues") ----
+ * What a block has made for an output FIFO and could not put yet waits in a bounded queue of the
+ * framework whose depth is a declared parameter of the block: the block asks blk_outq_full before
+ * making more and stalls when it is full (a push on a full queue is a model bug: gsc_fatal).
+ * blk_outq_flush puts the head items while the FIFO has room. The queue keeps its peak occupancy in
+ * a counter of the block (a statistic the block declares), which never exceeds the depth. */
+typedef struct {
+    unsigned char *buf;
+    size_t elem;
+    unsigned depth, head, n;
+    blk_inst *inst;
+    unsigned port, peak_stat;
+} blk_outq;
+
+/* Items of `elem` bytes for FIFO port `port`; depth from the uint parameter `depth_param`; the peak
+ * in counter `peak_stat`. At construction. */
+void blk_outq_init(blk_outq *q, blk_inst *inst, unsigned port, size_t elem, const char *depth_param,
+                   unsigned peak_stat);
+void blk_outq_clear(blk_outq *q);
+void blk_outq_overflow(const blk_outq *q) G_GNUC_NORETURN;
+static inline unsigned blk_outq_len(const blk_outq *q)
+{
+    return q->n;
+}
+static inline bool blk_outq_empty(const blk_outq *q)
+{
+    return q->n == 0;
+}
+static inline bool blk_outq_full(const blk_outq *q)
+{
+    return q->n >= q->depth;
+}
+/* A new item at the tail, uninitialised (fill it before the next push or flush). */
+static inline void *blk_outq_push(blk_outq *q)
+{
+    if (q->n >= q->depth)
+        blk_outq_overflow(q);
+    void *slot = q->buf + (size_t)((q->head + q->n) % q->depth) * q->elem;
+    if (++q->n > q->inst->stats[q->peak_stat])
+        q->inst->stats[q->peak_stat] = q->n;
+    return slot;
+}
+/* Put the head items on the FIFO while it has room. */
+static inline void blk_outq_flush(blk_outq *q)
+{
+    if (!q->n)
+        return;
+    gsc_fifo *f = blk_fifo(q->inst, q->port);
+    while (q->n && gsc_fifo_can_put(f)) {
+        gsc_fifo_put(f, q->buf + (size_t)q->head * q->elem);
+        q->head = (q->head + 1) % q->depth;
+        q->n--;
+    }
+}
 
 /* Logging in the block's domain "gpusc.<type>" (G_MESSAGES_DEBUG=gpusc.demo_alu shows the debug
  * messages of every demo_alu). Keep them off the per-cycle path: arguments are evaluated. */

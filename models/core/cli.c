@@ -213,6 +213,10 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
         {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &run->vcd_path, "VCD path (default waveforms/PROGRAM.vcd)",
          "PATH"},
         {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &run->max_cycles, "Stop after N cycles (0: no limit)", "N"},
+        {"check", 0, 0, G_OPTION_ARG_STRING, &run->check,
+         "Check mode: awake (every process runs every cycle), shuffle[:SEED] (a random order of the "
+         "activations of a cycle) or off (default: $GPUSC_CHECK)",
+         "MODE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     run->options = g_option_context_new(NULL);
     g_option_context_set_summary(run->options, summary);
@@ -350,6 +354,10 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
     }
     if (run->max_cycles < 0)
         cli_die("--max-cycles must not be negative");
+    gsc_check_mode check_mode = GSC_CHECK_OFF;
+    uint64_t check_seed = 1;
+    if (run->check && !gsc_check_parse(run->check, &check_mode, &check_seed))
+        cli_die("--check=%s: expected awake, shuffle, shuffle:SEED or off", run->check);
     if (run->trace_window) {
         char *problem = NULL;
         if (!cli_parse_window(run->trace_window, &run->trace_from, &run->trace_to, &problem))
@@ -361,6 +369,8 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
         cli_die("--trace: empty pattern list (use --no-trace)");
     load_config(run);
     gsc_init(run->program);
+    if (run->check)
+        gsc_set_check(check_mode, check_seed);
     if (!run->dump_config)
         open_trace(run);
     run->clock = gsc_clock_new("clk", clock_period(run));
@@ -408,6 +418,7 @@ void cli_finish(cli_run *run, uint64_t cycles)
         else if (!gtkw_write_traced(run->gtkw_path, run->vcd_path, gsc_clock_period_ps(run->clock), &err))
             cli_die("%s", err->message);
     }
+    blk_ctx_finish(run->ctx, cycles);
     stats_dump_text(run->ctx, cycles, stdout);
     if (run->stats_json && !stats_write_json(run->ctx, run->program, cycles, run->stats_json, &err))
         cli_die("%s", err->message);
@@ -426,6 +437,7 @@ void cli_free(cli_run *run)
     g_strfreev(run->sets);
     g_free(run->describe);
     g_free(run->seed);
+    g_free(run->check);
     g_free(run->stats_json);
     g_free(run->trace);
     g_free(run->trace_window);

@@ -16,6 +16,8 @@
  *   --vcd PATH                VCD path (default waveforms/<program>.vcd; a .gtkw is written beside,
  *                             none if the run ends before the window: a warning says so)
  *   --max-cycles N            stop after N cycles (0: no limit)
+ *   --check=MODE              awake, shuffle[:SEED] or off: a check mode of sc/ (docs/sc-api.md);
+ *                             default: the environment variable GPUSC_CHECK, else off
  *
  * A program:
  *     demo_register();                                   // descriptors and presets
@@ -53,7 +55,8 @@ typedef struct {
     char **configs, **presets, **sets;
     gboolean list_blocks, dump_config, no_trace;
     char *describe, *stats_json, *trace, *trace_window, *vcd_path, *gtkw_path;
-    char *seed; /* validated as the seed parameters' values */
+    char *seed;  /* validated as the seed parameters' values */
+    char *check; /* --check: gsc_check_parse's spelling */
     gint64 max_cycles;
     uint64_t trace_from, trace_to;
 

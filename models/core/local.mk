@@ -27,3 +27,6 @@ tests_core_test_vcd_LDADD = $(GPUSC_LIBS)
 tests_core_test_tb_pipeline_SOURCES = tests/core/test_tb_pipeline.c models/core/vcd.c
 tests_core_test_tb_pipeline_CFLAGS = $(AM_CFLAGS)
 tests_core_test_tb_pipeline_LDADD = $(GLIB_LIBS)
+# The demo blocks in the check modes of sc/ (tb-pipeline's statistics as in the normal run).
+TESTS += tests/core/test_tb_pipeline_modes.sh
+dist_check_SCRIPTS += tests/core/test_tb_pipeline_modes.sh

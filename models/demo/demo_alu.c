@@ -75,7 +75,9 @@ static void demo_alu_retire(demo_alu *a, gsc_fifo *out, uint64_t now, bool was_s
         return;
     if (!gsc_fifo_can_put(out)) {
         a->stalled = true;
-        a->stalled_since = now;
+        /* this cycle is a stall cycle, and so is every cycle slept until the next activation */
+        blk_stat_add(a->inst, DEMO_ALU_STAT_STALL_CYCLES, 1);
+        blk_sleep_charge(a->inst, DEMO_ALU_STAT_STALL_CYCLES, 1);
         if (!was_stalled) {
             blk_stat_add(a->inst, DEMO_ALU_STAT_STALLS, 1);
             blk_debug(a->inst, "%s: cycle %" G_GUINT64_FORMAT ": output full, stalling", a->inst->path, now);
@@ -107,11 +109,9 @@ static void demo_alu_run(void *self)
     gsc_fifo *in = blk_fifo(a->inst, DEMO_ALU_IN);
     gsc_fifo *out = blk_fifo(a->inst, DEMO_ALU_OUT);
     uint64_t now = gsc_cycle();
+    blk_sleep_wake(a->inst, now); /* the stall cycles slept (framework.md, "Sleeping blocks") */
     bool was_stalled = a->stalled;
-    if (a->stalled) {
-        blk_stat_add(a->inst, DEMO_ALU_STAT_STALL_CYCLES, now - a->stalled_since);
-        a->stalled = false;
-    }
+    a->stalled = false;
     demo_alu_retire(a, out, now, was_stalled);
     demo_alu_accept(a, in, now);
     if (a->occupancy == 0 && !gsc_fifo_can_get(in))
@@ -119,10 +119,12 @@ static void demo_alu_run(void *self)
     if (a->stalled && (a->occupancy == a->latency || !gsc_fifo_can_get(in)))
         return; /* sleep until a get from `out` (or a put on `in`) */
     uint64_t head_ready = a->ring[a->head].ready;
+    /* The SM blocks' idiom: at the latest then; a put or a get wakes it earlier, and an activation
+     * with nothing to do changes nothing (the check modes of sc/ run it in every cycle). */
     if (a->occupancy == a->latency && head_ready > now)
-        gsc_next_trigger_cycles(head_ready - now); /* full: nothing to do before the head is ready */
+        gsc_run_within(head_ready - now); /* full: nothing to do before the head is ready */
     else
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
 }
 
 static void demo_alu_elaborate(void *self)

@@ -33,7 +33,6 @@ typedef struct {
     uint8_t occupancy;    /* traced: items in flight */
     bool stalled;         /* traced: a result is waiting for room in `out` */
     uint32_t last_result; /* traced */
-    uint64_t stalled_since;
 } demo_alu;
 
 demo_alu *demo_alu_new(blk_ctx *ctx, gsc_module *parent, const char *name);

@@ -60,8 +60,8 @@ static void demo_sink_run(void *self)
     demo_sink *s = self;
     gsc_fifo *in = blk_fifo(s->inst, DEMO_SINK_IN);
     uint64_t now = gsc_cycle();
-    if (s->paused && now < s->paused_until) {
-        gsc_next_trigger_cycles(s->paused_until - now);
+    if (s->paused && now < s->paused_until) { /* (a put wakes it during a pause: sleep on) */
+        gsc_run_within(s->paused_until - now);
         return;
     }
     s->paused = false;
@@ -80,12 +80,12 @@ static void demo_sink_run(void *self)
             s->paused = true;
             s->paused_until = now + 1 + s->pause;
             blk_stat_add(s->inst, DEMO_SINK_STAT_PAUSE_CYCLES, s->pause);
-            gsc_next_trigger_cycles(1 + s->pause);
+            gsc_run_within(1 + s->pause);
             return;
         }
     }
     if (gsc_fifo_can_get(in))
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
     /* else: sleep until a put on `in` */
 }
 

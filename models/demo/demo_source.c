@@ -58,16 +58,14 @@ static void demo_source_run(void *self)
 {
     demo_source *s = self;
     gsc_fifo *out = blk_fifo(s->inst, DEMO_SOURCE_OUT);
-    uint64_t now = gsc_cycle();
-    if (s->blocked) {
-        blk_stat_add(s->inst, DEMO_SOURCE_STAT_FULL_CYCLES, now - s->blocked_since);
-        s->blocked = false;
-    }
+    blk_sleep_wake(s->inst, gsc_cycle()); /* the full cycles slept (framework.md, "Sleeping blocks") */
+    s->blocked = false;
     if (s->produced == s->count)
         return;
-    if (!gsc_fifo_can_put(out)) {
+    if (!gsc_fifo_can_put(out)) { /* a full cycle, and so is every cycle slept until a get */
         s->blocked = true;
-        s->blocked_since = now;
+        blk_stat_add(s->inst, DEMO_SOURCE_STAT_FULL_CYCLES, 1);
+        blk_sleep_charge(s->inst, DEMO_SOURCE_STAT_FULL_CYCLES, 1);
         return;
     }
     if (s->rate < 100 && (unsigned)g_rand_int_range(s->bubbles, 0, 100) >= s->rate) {
@@ -79,7 +77,7 @@ static void demo_source_run(void *self)
         blk_stat_add(s->inst, DEMO_SOURCE_STAT_VALUES, 1);
     }
     if (s->produced < s->count)
-        gsc_next_trigger_cycles(1);
+        gsc_run_within(1);
 }
 
 static void demo_source_elaborate(void *self)

@@ -21,7 +21,6 @@ typedef struct {
     GRand *values, *bubbles;
     uint32_t produced; /* traced */
     bool blocked;      /* traced: waiting for room in the FIFO */
-    uint64_t blocked_since;
 } demo_source;
 
 demo_source *demo_source_new(blk_ctx *ctx, gsc_module *parent, const char *name);

@@ -46,9 +46,9 @@ static const blk_stat_desc stats[] = {
                                  "cycles an input had a packet but its injection queue was full (summed over "
                                  "inputs)",
                                  NULL},
-    [ICNT_STAT_EJECT_STALLS] = {"eject_stalls", BLK_STAT_COUNTER, "cycles",
-                                "cycles a due packet waited for room in its output FIFO (summed over outputs)",
-                                NULL},
+    [ICNT_STAT_EJECT_STALLS] =
+        {"eject_stalls", BLK_STAT_COUNTER, "cycles",
+         "cycles a due packet waited for room in its output FIFO (summed over outputs)", NULL},
     [ICNT_STAT_REQ_LATENCY] = {"req_latency_sum", BLK_STAT_COUNTER, "cycles",
                                "sum over requests of cycles from send to leaving the network", NULL},
     [ICNT_STAT_RESP_LATENCY] = {"resp_latency_sum", BLK_STAT_COUNTER, "cycles",
@@ -265,7 +265,7 @@ static void icnt_blk_run(void *self)
 {
     icnt_blk *b = self;
     uint64_t now = gsc_cycle();
-    uint64_t room = icnt_blk_inject(b, now); /* a blocked source is retried when it has room */
+    uint64_t room = icnt_blk_inject(b, now);    /* a blocked source is retried when it has room */
     uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
     if (room < next)
         next = room;
@@ -305,6 +305,22 @@ static gsc_port **icnt_blk_ports(icnt_blk *b, unsigned idx, unsigned n)
     for (unsigned i = 0; i < n; i++)
         p[i] = blk_port_at(b->inst, idx, i);
     return p;
+}
+
+/* The end of the run: the stalls still going on count up to its last cycle (and go on from there). */
+static void icnt_blk_finish(void *self, uint64_t cycles)
+{
+    icnt_blk *b = self;
+    for (unsigned i = 0; i < b->n_sms + b->n_parts; i++) {
+        if (b->stall_since[i] != UINT64_MAX && b->stall_since[i] < cycles) {
+            blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, cycles - b->stall_since[i]);
+            b->stall_since[i] = cycles;
+        }
+        if (b->blocked_since[i] != UINT64_MAX && b->blocked_since[i] < cycles) {
+            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, cycles - b->blocked_since[i]);
+            b->blocked_since[i] = cycles;
+        }
+    }
 }
 
 icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n_sms, unsigned n_parts)
@@ -353,6 +369,7 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     blk_trace_state(b->inst, "req_in_flight", GSC_U16, &b->req_in_flight);
     blk_trace_state(b->inst, "resp_in_flight", GSC_U16, &b->resp_in_flight);
     blk_inst_on_elaborate(b->inst, icnt_blk_elaborate, b);
+    blk_inst_on_finish(b->inst, icnt_blk_finish, b);
     return b;
 }
 

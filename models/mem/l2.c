@@ -275,10 +275,7 @@ static void l2_run(void *self)
 {
     l2_blk *b = self;
     uint64_t now = gsc_cycle();
-    if (b->stalled_at != UINT64_MAX) { /* the cycles slept in a stall, each one a stall */
-        blk_stat_add(b->inst, L2_STAT_STALLS, now - b->stalled_at - 1);
-        b->stalled_at = UINT64_MAX;
-    }
+    blk_sleep_wake(b->inst, now);
     l2_accept(b, now);
     l2_take_fills(b);
     uint64_t req_id, line_addr;
@@ -310,7 +307,7 @@ static void l2_run(void *self)
      * l2_drain has run) or the tags and MSHRs change: by a fill (the put on `dram_resp` wakes it) or
      * by a reply of a filled line (has_ready, below). Until then it sleeps. */
     if (stalled && (!out_full || ring_len(&b->out) >= b->out_depth)) {
-        b->stalled_at = now;
+        blk_sleep_charge(b->inst, L2_STAT_STALLS, 1); /* each cycle slept in the stall is one */
     } else if (!ring_empty(&b->rop)) {
         const l2_slot *sl = mem_slots_at(&b->reqs, *(const uint32_t *)ring_peek(&b->rop));
         next = MAX(sl->ready, now + 1);
@@ -365,7 +362,6 @@ l2_blk *l2_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, un
     ring_init(&b->out, sizeof(mem_resp_t));
     ring_init(&b->to_dram, sizeof(mem_req_t));
     b->wake = gsc_event_new(b->inst->mod, "wake");
-    b->stalled_at = UINT64_MAX;
     blk_trace_state(b->inst, "rop_occupancy", GSC_U8, &b->rop_occupancy);
     blk_trace_state(b->inst, "mshr_used", GSC_U8, &b->mshr_used);
     blk_trace_state(b->inst, "out_queue", GSC_U8, &b->out_queue);

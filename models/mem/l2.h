@@ -69,10 +69,6 @@ typedef struct {
     ring out;       /* mem_resp_t waiting for room in `resp` */
     ring to_dram;   /* mem_req_t waiting for room in `dram_req` */
     gsc_event *wake;
-    /* The head lookup stalled in this cycle and nothing but a wake-up of the process can end the
-     * stall: the process sleeps, and the cycles slept are counted as stalls when it wakes
-     * (UINT64_MAX: not stalled). */
-    uint64_t stalled_at;
     uint8_t rop_occupancy, mshr_used, out_queue; /* traced */
     GString *fault;                              /* the first atomic fault, for the testbench */
 } l2_blk;

@@ -32,14 +32,15 @@ TESTS += tests/mem/test_l2
 tests_mem_test_l2_LDADD = $(GPUSC_LIBS)
 
 # tb-gpu: every workload x issue policy at the tiny size, scaling over 1/4/15 SMs, bad input, the
-# SM-to-SM links switched on; the default size in `make check-long`.
+# SM-to-SM links switched on, back-pressure under a congested memory side; the default size in
+# `make check-long`.
 dist_check_SCRIPTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
 	tests/mem/tb_gpu_workloads_long.sh tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh \
-	tests/mem/tb_gpu_presets.sh tests/mem/tb_gpu_sm_links.sh
+	tests/mem/tb_gpu_presets.sh tests/mem/tb_gpu_sm_links.sh tests/mem/tb_gpu_backpressure.sh
 EXTRA_DIST += tests/mem/ptx/l2chain.ptx
 TESTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
 	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh tests/mem/tb_gpu_presets.sh \
-	tests/mem/tb_gpu_sm_links.sh
+	tests/mem/tb_gpu_sm_links.sh tests/mem/tb_gpu_backpressure.sh
 LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh
 check_PROGRAMS += tests/mem/test_mem_chain
 TESTS += tests/mem/test_mem_chain

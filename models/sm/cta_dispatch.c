@@ -127,7 +127,7 @@ static void cta_dispatch_run(void *self)
             d->completed++;
         }
     }
-    if (!d->running)
+    if (!d->running || gsc_cycle() < d->start_at) /* (woken before the launch begins) */
         return;
     if (d->completed == d->total) {
         d->running = false;
@@ -273,6 +273,7 @@ bool cta_dispatch_start(cta_dispatch *d, GString *err)
     d->running = true;
     d->inst->stats[CTA_DISPATCH_STAT_CTAS_PER_SM] = d->res.ctas;
     blk_stat_add(d->inst, CTA_DISPATCH_STAT_GRIDS, 1);
+    d->start_at = gsc_cycle() + 1;
     gsc_event_notify(d->start, 1);
     return true;
 }

@@ -69,6 +69,7 @@ typedef struct {
     occupancy_result res;
     gsc_event *start;
     bool running;
+    uint64_t start_at; /* the cycle the grid's launch begins in (start fires then) */
     uint32_t next, total, completed;
     int last;
     uint32_t tr_next, tr_completed;

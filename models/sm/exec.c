@@ -354,8 +354,9 @@ static void exec_run(void *self)
     exec_arbitrate(e);
     exec_dispatch(e, now);
     exec_flush_releases(e);
+    /* (an input refused for want of a collector is taken once dispatch has freed one) */
     bool busy = e->tr_busy_coll > 0 || e->deferred->len > 0 || !ring_empty(&e->releases) ||
-                bankmap_queues_pending(e->banks) > 0;
+                bankmap_queues_pending(e->banks) > 0 || gsc_fifo_can_get(blk_fifo(e->inst, EXEC_IN));
     if (busy) {
         gsc_run_within(1);
         return;

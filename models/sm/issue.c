@@ -669,19 +669,16 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         s->tr_stall = (uint8_t)worst;
 }
 
-/* Cycles slept since the last activation count as stalls of the reason seen then. */
-static void account_sleep(issue *s, uint64_t now)
+/* Cycles slept until the next activation count as stalls of the reason seen now (blk_sleep_charge). */
+static void charge_sleep(issue *s)
 {
-    if (now > s->last_cycle + 1) {
-        uint64_t gap = now - s->last_cycle - 1;
-        for (unsigned si = 0; si < s->n_sched; si++) {
-            issue_stall r = s->sched[si].last_stall;
-            if (r == ISSUE_STALL_COUNT)
-                r = s->sched[si].n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
-            blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + r, gap);
-        }
-        blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, gap * s->last_ctas);
+    for (unsigned si = 0; si < s->n_sched; si++) {
+        issue_stall r = s->sched[si].last_stall;
+        if (r == ISSUE_STALL_COUNT)
+            r = s->sched[si].n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
+        blk_sleep_charge(s->inst, ISSUE_STAT_STALL_IDLE + r, 1);
     }
+    blk_sleep_charge(s->inst, ISSUE_STAT_CTA_CYCLES, s->n_ctas);
 }
 
 static void issue_run(void *self)
@@ -695,7 +692,7 @@ static void issue_run(void *self)
             s->sched[i].stable = s->n_checks == 0 && s->sched[i].arb->stable(s->sched[i].arb_self);
         s->started = true;
     }
-    account_sleep(s, now);
+    blk_sleep_wake(s->inst, now);
     unsigned ctas_before = s->n_ctas;
     /* Barrier releases of the previous cycle take effect now. */
     for (uint64_t m = s->pending_release; m; m &= m - 1) {
@@ -711,13 +708,13 @@ static void issue_run(void *self)
         sched_cycle(s, si, now);
     flush_outputs(s);
     blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, MAX(ctas_before, s->n_ctas));
-    s->last_ctas = s->n_ctas;
-    s->last_cycle = now;
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
     bool pending =
         s->pending_release || !ring_empty(&s->redirects) || !ring_empty(&s->credits) || !ring_empty(&s->done);
     if (issued || pending || s->refused)
         gsc_run_within(1);
+    else
+        charge_sleep(s); /* (running in the next cycle, it sleeps through none) */
     /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity); a check or
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
@@ -795,7 +792,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     ring_init(&s->redirects, sizeof(redirect_t));
     ring_init(&s->credits, sizeof(credit_t));
     ring_init(&s->done, sizeof(cta_done_t));
-    s->last_cycle = 0;
+    charge_sleep(s); /* idle from cycle 0 */
     blk_trace_state(s->inst, "issued", GSC_U32, &s->tr_issued);
     blk_trace_state(s->inst, "warp", GSC_U32, &s->tr_warp);
     blk_trace_state(s->inst, "pc", GSC_U32, &s->tr_pc);

@@ -222,8 +222,7 @@ typedef struct {
     uint64_t
         pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
     ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
-    uint64_t seq, age, last_cycle;
-    unsigned last_ctas; /* resident CTAs at the end of the last activation (counted for the cycles slept) */
+    uint64_t seq, age;
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
     FILE *log;    /* the `log` parameter's file, or NULL */
     /* traced */

@@ -12,8 +12,8 @@ struct ldst_op {
     release_t rel;
     issued_t it;
     unsigned n_txn, next_txn;
-    uint8_t txn_space;          /* the space of the transactions (global-like) */
-    uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
+    uint8_t txn_space;                   /* the space of the transactions (global-like) */
+    uint64_t old[IR_WARP_SIZE];          /* atomics performed below: the old values returned */
     coalesce_txn txn[COALESCE_MAX_TXNS]; /* last: op_start does not clear them */
 };
 
@@ -68,6 +68,9 @@ static const blk_param_desc params[] = {
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
      "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
     {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the response FIFO"},
+    {"miss_queue", BLK_PARAM_UINT, "8", "1", "1024", NULL, "requests",
+     "requests waiting for room towards the memory side; a transaction that needs one waits while it "
+     "is full [S: GTX480 dl1 miss queue 8]"},
 };
 
 static double hit_rate(const blk_inst *inst)
@@ -101,6 +104,10 @@ static const blk_stat_desc stats[] = {
                                 "constant cache read misses (new MSHR)", NULL},
     [LDST_STAT_CONST_MERGED] = {"const_merged", BLK_STAT_COUNTER, "accesses",
                                 "constant cache reads merged into a pending miss", NULL},
+    [LDST_STAT_MISS_QUEUE_PEAK] = {"miss_queue_peak", BLK_STAT_COUNTER, "requests",
+                                   "most requests held by the miss queue (at most miss_queue)", NULL},
+    [LDST_STAT_MISS_QUEUE_STALLS] = {"miss_queue_stalls", BLK_STAT_COUNTER, "cycles",
+                                     "cycles a transaction waited for room in the full miss queue", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -172,7 +179,7 @@ static void op_piece_done(ldst *l, unsigned id)
 static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
 {
     const coalesce_txn *t = &op->txn[ti];
-    mem_req_t *q = ring_push_slot(&l->reqs);
+    mem_req_t *q = blk_outq_push(&l->reqs);
     /* Only what the request carries needs a value (mem_req_used): the header of a read, the line of
      * a write too, everything of an atomic. */
     memset(q, 0, kind == MEM_ATOMIC ? sizeof *q : offsetof(mem_req_t, data));
@@ -300,12 +307,11 @@ static void ldst_perform_store(ldst *l, const ldst_op *op, const coalesce_txn *t
     }
 }
 
-/* cur's next transaction is refused by the L1 from now on: refusals up to cycle blocked_at are
- * counted (a foreseen one, blocked_at = now, is not yet: see foresee_refusal). */
-static void block(ldst *l, uint64_t blocked_at, cache_fail why, uint64_t addr)
+/* cur's next transaction is refused by the L1 from now on (each cycle slept counts one refusal:
+ * ldst_run). */
+static void block(ldst *l, cache_fail why, uint64_t addr)
 {
     l->blocked = true; /* retried when a fill has changed the L1 (see ldst_run) */
-    l->blocked_at = blocked_at;
     l->blocked_why = why;
     if (why != CACHE_FAIL_MSHR_FULL)
         l->blocked_set = cache_tags_set_of(l->l1, addr);
@@ -334,6 +340,17 @@ static bool const_read(ldst *l, ldst_op *op, uint64_t now)
     return true;
 }
 
+/* Whether cur's next transaction would send a request below now: a store, an atomic, or a load that
+ * would miss (and find an MSHR entry). */
+static bool txn_sends(const ldst *l, const ldst_op *op, uint64_t addr)
+{
+    if (op->it.kind != 0)
+        return true;
+    cache_fail why;
+    bool cst = op->txn_space == IR_SPACE_CONST;
+    return cache_read_check(cst ? l->cc : l->l1, cst ? l->cc_mshr : l->mshr, addr, &why) == CACHE_MISS;
+}
+
 /* One line transaction of the current instruction per cycle. */
 static void op_step_txn(ldst *l, uint64_t now)
 {
@@ -341,6 +358,10 @@ static void op_step_txn(ldst *l, uint64_t now)
     if (op->next_txn >= op->n_txn)
         return;
     const coalesce_txn *t = &op->txn[op->next_txn];
+    if (blk_outq_full(&l->reqs) && txn_sends(l, op, t->addr)) { /* the miss queue is full: wait */
+        blk_stat_add(l->inst, LDST_STAT_MISS_QUEUE_STALLS, 1);
+        return;
+    }
     switch (op->it.kind) {
     case 0: { /* load */
         if (op->txn_space == IR_SPACE_CONST) {
@@ -354,7 +375,7 @@ static void op_step_txn(ldst *l, uint64_t now)
             ((const l1_access_if *)l->access[i].methods)->access(l->access[i].self, op->it.warp, t->addr, st);
         if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-            block(l, now, why, t->addr);
+            block(l, why, t->addr);
             return;
         }
         l->blocked = false;
@@ -429,11 +450,8 @@ static void take_responses(ldst *l)
 
 static void flush(ldst *l)
 {
-    gsc_fifo *rq = pf(l, LDST_MEM_REQ), *rl = pf(l, LDST_RELEASE);
-    while (!ring_empty(&l->reqs) && gsc_fifo_can_put(rq)) {
-        gsc_fifo_put(rq, ring_peek(&l->reqs));
-        ring_pop(&l->reqs, NULL);
-    }
+    gsc_fifo *rl = pf(l, LDST_RELEASE);
+    blk_outq_flush(&l->reqs);
     while (!ring_empty(&l->releases) && gsc_fifo_can_put(rl)) {
         gsc_fifo_put(rl, ring_peek(&l->releases));
         ring_pop(&l->releases, NULL);
@@ -445,7 +463,7 @@ static void flush(ldst *l)
  * can change the answer) changes the L1 before then: the refusal is known now. The process then
  * sleeps as if refused in the next cycle, which is counted when it wakes, as the cycles slept are.
  * Saves an activation per refused first attempt; the statistics are the same. */
-static void foresee_refusal(ldst *l, uint64_t now)
+static void foresee_refusal(ldst *l)
 {
     const ldst_op *op = l->cur;
     if (op->it.kind != 0 || op->txn_space == IR_SPACE_CONST || cache_mshr_used(l->mshr) < l->mshr_entries)
@@ -453,13 +471,14 @@ static void foresee_refusal(ldst *l, uint64_t now)
     uint64_t addr = op->txn[op->next_txn].addr;
     cache_fail why;
     if (cache_read_check(l->l1, l->mshr, addr, &why) == CACHE_RESERVATION_FAIL)
-        block(l, now, why, addr);
+        block(l, why, addr);
 }
 
 static void ldst_run(void *self)
 {
     ldst *l = self;
     uint64_t now = gsc_cycle();
+    blk_sleep_wake(l->inst, now);
     take_responses(l);
     unsigned done = 0;
     while (done < l->n_ready && l->ready[done].cycle <= now)
@@ -473,13 +492,8 @@ static void ldst_run(void *self)
         memmove(l->ready, l->ready + done, l->n_ready * sizeof *l->ready);
     }
     if (l->cur && l->cur->next_txn < l->cur->n_txn) {
-        /* A refused load leaves the L1 and its MSHRs unchanged, and only a response (which wakes
-         * this process) changes them: the cycles slept would each have been one more refusal. */
-        if (l->blocked && now > l->blocked_at + 1)
-            blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, now - l->blocked_at - 1);
         if (l->blocked && !l->blocked_may_pass) { /* no fill that could help since: refused again */
             blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-            l->blocked_at = now;
         } else {
             op_step_txn(l, now);
         }
@@ -495,9 +509,13 @@ static void ldst_run(void *self)
     flush(l);
     l->tr_inflight = l->n_ops;
     if (l->cur && !l->blocked && l->cur->next_txn < l->cur->n_txn)
-        foresee_refusal(l, now);
+        foresee_refusal(l);
     bool blocked = l->cur && l->blocked; /* waits for a response (LDST_MEM_RESP wakes it) */
-    bool work = (l->cur && !blocked) || !ring_empty(&l->reqs) || !ring_empty(&l->releases) ||
+    /* A refused load leaves the L1 and its MSHRs unchanged, and only a response (which wakes this
+     * process) changes them: the cycles slept would each have been one more refusal. */
+    if (blocked)
+        blk_sleep_charge(l->inst, LDST_STAT_L1_RES_FAIL, 1);
+    bool work = (l->cur && !blocked) || !blk_outq_empty(&l->reqs) || !ring_empty(&l->releases) ||
                 (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
         gsc_run_within(1);
@@ -566,7 +584,8 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
     l->ops = g_ptr_array_new();
     l->free_ops = g_ptr_array_new_with_free_func(g_free);
-    ring_init(&l->reqs, sizeof(mem_req_t));
+    blk_outq_init(&l->reqs, l->inst, LDST_MEM_REQ, sizeof(mem_req_t), "miss_queue",
+                  LDST_STAT_MISS_QUEUE_PEAK);
     ring_init(&l->releases, sizeof(release_t));
     blk_trace_state(l->inst, "inflight", GSC_U32, &l->tr_inflight);
     blk_trace_state(l->inst, "warp", GSC_U32, &l->tr_warp);
@@ -596,7 +615,7 @@ void ldst_free(ldst *l)
         g_free(g_ptr_array_index(l->ops, i));
     g_ptr_array_free(l->ops, TRUE);
     g_ptr_array_free(l->free_ops, TRUE);
-    ring_clear(&l->reqs);
+    blk_outq_clear(&l->reqs);
     ring_clear(&l->releases);
     g_free(l->ready);
     cache_tags_free(l->l1);

@@ -72,6 +72,8 @@ enum {
     LDST_STAT_CONST_HITS,
     LDST_STAT_CONST_MISSES,
     LDST_STAT_CONST_MERGED,
+    LDST_STAT_MISS_QUEUE_PEAK,
+    LDST_STAT_MISS_QUEUE_STALLS,
 };
 
 typedef struct ldst_op ldst_op;
@@ -92,17 +94,16 @@ typedef struct {
     GPtrArray *ops;      /* in-flight ops indexed by id (NULL = free) */
     unsigned n_ops;      /* in-flight ops (non-NULL entries of ops) */
     GPtrArray *free_ops; /* finished ops kept for reuse */
-    /* cur's next load was refused by the L1 in cycle blocked_at (refusals up to that cycle are
-     * counted); or, foreseen (ldst_foresee_refusal), it will be from cycle blocked_at + 1 on */
+    /* cur's next load was refused by the L1 (refusals up to this cycle are counted, each cycle
+     * slept one more); or, foreseen (foresee_refusal), it will be from the next cycle on */
     bool blocked;
-    uint64_t blocked_at;
     /* While blocked, the L1 and its MSHRs change only by fills: a refusal for want of an MSHR can
      * end after any fill, one for want of a line (or of room in the line's MSHR entry) only after a
      * fill in its set. A retry that cannot succeed is counted as a refusal without probing again. */
     cache_fail blocked_why;
     unsigned blocked_set;
     bool blocked_may_pass; /* a fill that can change the answer arrived since the refusal */
-    ring reqs;             /* mem_req_t waiting for room */
+    blk_outq reqs;         /* the miss queue: mem_req_t waiting for room in mem_req (miss_queue deep) */
     ring releases;         /* release_t waiting for room */
     /* completions scheduled (op id, ready cycle), by cycle; among equal cycles the latest first */
     struct ldst_ready *ready;

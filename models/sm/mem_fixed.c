@@ -17,7 +17,8 @@ static const blk_param_desc params[] = {
     {"latency", BLK_PARAM_UINT, "200", "1", "100000", NULL, "cycles",
      "request to response [A: GTX480 L2 (120) + DRAM (100) round trip, rounded]"},
     {"bytes_per_cycle", BLK_PARAM_UINT, "32", "1", "4096", NULL, "bytes/cycle", "data path bandwidth [A]"},
-    {"req_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the request FIFO"},
+    {"req_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items",
+     "depth of the request FIFO, where requests wait for the data path (then the SM stalls)"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -57,13 +58,15 @@ static void mem_fixed_run(void *self)
     gsc_fifo *in = blk_fifo(m->inst, MEM_FIXED_REQ);
     gsc_fifo *out = blk_fifo(m->inst, MEM_FIXED_RESP);
     mem_req_t q;
-    while (gsc_fifo_can_get(in)) {
+    /* A request is taken when the data path is free for it: the others wait in the request FIFO
+     * (req_depth), which back-pressures the SM when full. */
+    while (m->free_at <= now && gsc_fifo_can_get(in)) {
         gsc_fifo_get(in, &q);
         if (q.bytes == 0 || q.bytes > MEM_LINE_MAX)
             gsc_fatal("%s: request of %u bytes (a line is at most %u)", m->inst->path, q.bytes,
                       (unsigned)MEM_LINE_MAX);
         unsigned bytes = q.kind == MEM_READ ? q.bytes : mask_bytes(&q);
-        uint64_t start = MAX(now, m->free_at);
+        uint64_t start = now;
         uint64_t busy = (bytes + m->bpc - 1) / m->bpc;
         m->free_at = start + (busy ? busy : 1);
         blk_stat_add(m->inst, MEM_FIXED_STAT_BUSY, busy);
@@ -105,10 +108,15 @@ static void mem_fixed_run(void *self)
         ring_pop(&m->pending, NULL);
     }
     m->tr_pending = ring_len(&m->pending);
+    uint64_t next = UINT64_MAX;
     if (!ring_empty(&m->pending)) {
         mf_item *it = ring_peek(&m->pending);
-        gsc_run_within(it->due > now ? it->due - now : 1);
+        next = MAX(it->due, now + 1);
     }
+    if (gsc_fifo_can_get(in)) /* the next request starts when the data path is free */
+        next = MIN(next, MAX(m->free_at, now + 1));
+    if (next != UINT64_MAX)
+        gsc_run_within(next - now);
 }
 
 static void mem_fixed_elaborate(void *self)
