@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/core/gtkw.h"
+#include "models/core/outfile.h"
 #include "models/core/stats.h"
 
 #define CLI_DEFAULT_PERIOD_PS 1000
@@ -379,6 +380,10 @@ void cli_finish(cli_run *run, uint64_t cycles)
     if (run->stats_json && !stats_write_json(run->ctx, run->program, cycles, run->stats_json, &err))
         cli_die("%s", err->message);
     fflush(stdout);
+    GString *werr = g_string_new(NULL);
+    if (!outfile_close_all(werr))
+        cli_die("%s", werr->str);
+    g_string_free(werr, TRUE);
 }
 
 void cli_free(cli_run *run)

@@ -1,9 +1,11 @@
 /* issue.c — see issue.h. */
 #include "models/sm/issue.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "models/core/outfile.h"
 #include "models/core/stats.h"
 
 typedef struct {
@@ -768,9 +770,9 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->checks = g_array_new(FALSE, FALSE, sizeof(issue_check));
     const char *log = blk_param_string(s->inst, "log");
     if (log && *log) {
-        s->log = fopen(log, "w");
+        s->log = outfile_open(log); /* shared by every instance given this path */
         if (!s->log)
-            gsc_fatal("%s.log: cannot open '%s' for writing", s->inst->path, log);
+            gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
     }
     ring_init(&s->redirects, sizeof(redirect_t));
     ring_init(&s->credits, sizeof(credit_t));
@@ -800,8 +802,7 @@ void issue_free(issue *s)
     ring_clear(&s->credits);
     ring_clear(&s->done);
     g_array_free(s->checks, TRUE);
-    if (s->log)
-        fclose(s->log);
+    s->log = NULL; /* closed by outfile_close_all */
     g_free(s->sched);
     g_free(s->pos);
     g_free(s->w);
