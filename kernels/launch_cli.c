@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool launch_cli_parse_dims(const char *s, unsigned out[3])
 {
@@ -247,18 +249,46 @@ int launch_cli_convert(launch_cli_args *a, const ir_func *f, char *const *strs, 
     return 0;
 }
 
+/* Write an output file. A regular file (or a new one) is replaced whole through a temporary file, so
+ * a failed write leaves no half file; anything else that exists (a symbolic link, a device, a pipe)
+ * is written through, as a shell redirection would: replacing it would put a regular file where
+ * the link or the device was. */
+static int write_output(const char *path, const void *buf, uint64_t bytes, GString *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) {
+        GError *ge = NULL;
+        if (g_file_set_contents(path, buf, (gssize)bytes, &ge))
+            return 0;
+        g_string_append_printf(err, "cannot write '%s': %s", path, ge->message);
+        g_error_free(ge);
+        return 1;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        g_string_append_printf(err, "cannot write '%s': %s", path, g_strerror(errno));
+        return 1;
+    }
+    errno = 0;
+    bool ok = fwrite(buf, 1, bytes, f) == bytes && fflush(f) == 0;
+    int e = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        g_string_append_printf(err, "cannot write '%s': %s", path, e ? g_strerror(e) : "write error");
+    return ok ? 0 : 1;
+}
+
 int launch_cli_write_outputs(launch_cli_args *a, wl_device *dev, GString *err)
 {
     for (guint i = 0; i < a->outs->len; i++) {
         const out_buf *ob = g_ptr_array_index(a->outs, i);
         guint8 *buf = g_malloc(ob->bytes ? ob->bytes : 1);
-        GError *ge = NULL;
         int rc = dev->ops->read(dev, ob->addr, buf, ob->bytes, err);
-        if (!rc && !g_file_set_contents(ob->path, (const gchar *)buf, (gssize)ob->bytes, &ge)) {
-            g_string_append_printf(err, "cannot write '%s': %s", ob->path, ge->message);
-            g_error_free(ge);
-            rc = 1;
-        }
+        if (!rc)
+            rc = write_output(ob->path, buf, ob->bytes, err);
         g_free(buf);
         if (rc)
             return 1;
@@ -312,6 +342,34 @@ int launch_cli_check(const kload_module *k, const ir_module *mod, const wl_launc
         return 1;
     }
     return 0;
+}
+
+char *launch_cli_find_ptx(const char *ptx_dir, const char *name, const char *const *defaults, unsigned n,
+                          GString *err)
+{
+    const char *env = g_getenv("GPUSC_PTX_DIR");
+    const char *dir = ptx_dir ? ptx_dir : env && *env ? env : NULL;
+    const char *what = ptx_dir ? "--ptx-dir" : "GPUSC_PTX_DIR";
+    if (dir) { /* a directory the user named: a mistake there is not covered up by the defaults */
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            g_string_append_printf(err, "%s %s: no such directory", what, dir);
+            return NULL;
+        }
+        char *p = g_build_filename(dir, name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+        g_string_append_printf(err, "%s %s: there is no %s in it", what, dir, name);
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        char *p = g_build_filename(defaults[i], name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    g_string_append_printf(err, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", name);
+    return NULL;
 }
 
 uint64_t launch_cli_shared_bytes(const kload_module *k, uint32_t entry, uint64_t dyn_bytes)

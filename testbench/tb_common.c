@@ -20,6 +20,7 @@
 
 struct tb_kernel {
     char *path, *name;
+    uint32_t seed; /* the workload's input seed (--seed, default 1) */
     const workload *w;
     wl_size size;
     ir_module *mod;
@@ -58,14 +59,13 @@ static void G_GNUC_PRINTF(2, 3) G_GNUC_NORETURN die(int code, const char *fmt, .
 void tb_opts_add(cli_run *run, tb_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = 1;
+    o->run = run;
     o->watchdog = 100000;
     GOptionEntry entries[] = {
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &o->workload,
          "Run a built-in workload (checked against its CPU reference)", "NAME"},
         {"size", 0, 0, G_OPTION_ARG_STRING, &o->size,
          "Workload size: tiny (the default here), default or large", "SIZE"},
-        {"seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Workload input seed (default 1)", "N"},
         {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o->list_workloads, "List the built-in workloads", NULL},
         {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx_dir, "Where the workloads' PTX files are", "DIR"},
         {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx, "Run a kernel of this PTX file", "FILE"},
@@ -89,19 +89,6 @@ void tb_opts_add(cli_run *run, tb_opts *o)
 }
 
 /* ---- the kernel -------------------------------------------------------------------------------- */
-static char *find_ptx(const tb_opts *o, const char *name)
-{
-    const char *dirs[] = {o->ptx_dir, g_getenv("GPUSC_PTX_DIR"), GPUSC_SRC_PTX_DIR};
-    for (unsigned i = 0; i < G_N_ELEMENTS(dirs); i++) {
-        if (!dirs[i])
-            continue;
-        char *p = g_build_filename(dirs[i], name, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        g_free(p);
-    }
-    return NULL;
-}
 
 tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
 {
@@ -110,8 +97,23 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
             printf("%s\t%s\n", workload_get(i)->name, workload_get(i)->blurb);
         exit(0);
     }
+    if (o->watchdog < 0)
+        die(TB_EXIT_USAGE, "--watchdog must not be negative (0: off)");
+    if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
+        die(TB_EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range (0 to %u)", o->shared, UINT32_MAX);
     tb_kernel *k = g_new0(tb_kernel, 1);
     k->size = WL_SIZE_TINY;
+    k->seed = 1;
+    const char *seed = o->run ? o->run->seed : NULL;
+    if (seed) {
+        guint64 v;
+        if (!g_ascii_string_to_unsigned(seed, 10, 0, UINT32_MAX, &v, NULL))
+            die(TB_EXIT_USAGE, "--seed '%s': not a number from 0 to 4294967295", seed);
+        if (o->ptx)
+            die(TB_EXIT_USAGE, "--seed sets the input of a workload (--workload); a --ptx kernel's input is "
+                               "its --arg files");
+        k->seed = (uint32_t)v;
+    }
     if (o->ptx) {
         if (o->workload)
             die(TB_EXIT_USAGE, "--ptx and --workload exclude each other");
@@ -126,9 +128,12 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
             die(TB_EXIT_USAGE, "unknown workload '%s' (--list-workloads lists them)", name);
         if (o->size && !workload_size_parse(o->size, &k->size))
             die(TB_EXIT_USAGE, "unknown size '%s' (tiny, default or large)", o->size);
-        k->path = find_ptx(o, k->w->ptx);
+        const char *defaults[] = {GPUSC_SRC_PTX_DIR};
+        GString *perr = g_string_new(NULL);
+        k->path = launch_cli_find_ptx(o->ptx_dir, k->w->ptx, defaults, G_N_ELEMENTS(defaults), perr);
         if (!k->path)
-            die(TB_EXIT_USAGE, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", k->w->ptx);
+            die(TB_EXIT_USAGE, "%s", perr->str);
+        g_string_free(perr, TRUE);
         k->name = g_strdup(k->w->name);
     }
     GError *gerr = NULL;
@@ -404,8 +409,8 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
     blk_ctx_add_derived(c, "tb.resident_ctas_per_sm", "CTAs", "average resident CTAs per SM", d_ctas, m);
     blk_ctx_add_derived(c, "tb.activations_per_cycle", "activations/cycle",
                         "process activations per cycle (sleeping blocks cost none)", d_act, m);
-    blk_ctx_add_derived(c, "tb.cycles_per_second", "cycles/s", "simulation speed (wall clock, launches only)",
-                        d_speed, m);
+    blk_ctx_add_derived_wallclock(c, "tb.cycles_per_second", "cycles/s",
+                                  "simulation speed (wall clock, launches only)", d_speed, m);
     return m;
 }
 
@@ -444,10 +449,10 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
     GString *err = g_string_new(NULL);
     int rc;
     if (k->w) {
-        rc = k->w->run(k->size, (uint32_t)o->seed, &m->dev, err) ? TB_EXIT_RUN : TB_EXIT_OK;
+        rc = k->w->run(k->size, k->seed, &m->dev, err) ? TB_EXIT_RUN : TB_EXIT_OK;
         if (rc)
             fprintf(stderr, "gpusc: workload %s (%s, seed %u): %s\n", k->w->name, workload_size_name(k->size),
-                    (unsigned)o->seed, err->len ? err->str : "failed");
+                    (unsigned)k->seed, err->len ? err->str : "failed");
     } else {
         rc = run_ptx(m, k, o, err);
         if (rc)

@@ -32,12 +32,13 @@ enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 
 typedef struct {
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
-    gint64 seed, shared, watchdog;
+    gint64 shared, watchdog;
     char **args;
     gboolean list_workloads;
+    cli_run *run; /* the command line's --seed is the workload's input seed */
 } tb_opts;
 
-/* Adds the testbench options (--workload/--size/--seed, --ptx/--entry/--grid/--block/--shared/--arg,
+/* Adds the testbench options (--workload/--size, --ptx/--entry/--grid/--block/--shared/--arg,
  * --ptx-dir, --watchdog) to the program's command line. */
 void tb_opts_add(cli_run *run, tb_opts *o);
 
