@@ -92,6 +92,34 @@ static bool param_is_scalar(const ir_param *pa)
 static int convert_float(const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GString *e)
 {
     ir_type t = (ir_type)pa->type;
+    /* PTX's own spelling of a bit pattern, 0fXXXXXXXX (.f32) or 0dXXXXXXXXXXXXXXXX (.f64) */
+    bool f32 = t == IR_T_F32;
+    if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+        guint64 bits;
+        bool want_f = f32, is_f = s[1] == 'f' || s[1] == 'F';
+        if (is_f != want_f || strlen(s + 2) != (f32 ? 8u : 16u) ||
+            !g_ascii_string_to_unsigned(s + 2, 16, 0, G_MAXUINT64, &bits, NULL))
+            return arg_error(e, pos, pa,
+                             "'%s' is not a bit pattern of that type (0f + 8 hex digits for .f32, "
+                             "0d + 16 for .f64)",
+                             s);
+        if (f32) {
+            uint32_t b = (uint32_t)bits;
+            float f;
+            memcpy(&f, &b, sizeof f);
+            *a = (wl_arg){.kind = WL_ARG_F32, .v.f32 = f};
+        } else {
+            double f;
+            memcpy(&f, &bits, sizeof f);
+            *a = (wl_arg){.kind = WL_ARG_F64, .v.f64 = f};
+        }
+        return 0;
+    }
+    /* strtod reads 0x3f800000 as the integer 1065353216: a bit pattern meant, a number given */
+    const char *h = s + (s[0] == '-' || s[0] == '+');
+    if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X') && !strpbrk(h, "pP"))
+        return arg_error(e, pos, pa, "'%s' is a hex integer, not a number (a bit pattern is %s)", s,
+                         f32 ? "0fXXXXXXXX" : "0dXXXXXXXXXXXXXXXX");
     char *end;
     errno = 0;
     double d = g_ascii_strtod(s, &end);
@@ -136,7 +164,7 @@ static int convert_scalar(const char *s, const ir_param *pa, unsigned pos, wl_ar
     unsigned long long v = strtoull(s, &end, 0);
     if (*end != '\0' || errno == ERANGE)
         return arg_error(e, pos, pa, "'%s' is not an integer", s);
-    if (bits < 64 && v >> bits)
+    if ((bits < 64 && v >> bits) || (ir_type_is_signed(t) && v >> (bits - 1)))
         return arg_error(e, pos, pa, "'%s' does not fit", s);
     *a = (wl_arg){.kind = WL_ARG_U64, .v.u64 = v};
     return 0;
@@ -162,6 +190,8 @@ static int parse_hex(const char *s, GByteArray *out)
 static int convert_bytes(launch_cli_args *aa, const char *s, const ir_param *pa, unsigned pos, wl_arg *a,
                          GString *e)
 {
+    if (param_is_scalar(pa))
+        return arg_error(e, pos, pa, "bytes:%s is for a by-value array (.b8 name[N]); give a number", s);
     GByteArray *b = g_byte_array_new();
     g_ptr_array_add(aa->keep, b);
     if (parse_hex(s, b))
@@ -318,6 +348,18 @@ int launch_cli_check(const kload_module *k, const ir_module *mod, const wl_launc
         g_string_append_printf(err, "kernel %s: %" G_GUINT64_FORMAT " threads per block (at most 1024)",
                                l->entry, threads);
         return 1;
+    }
+    /* CUDA's limits (every compute capability from 3.0 on): a grid beyond them would run for hours */
+    static const unsigned max_grid[3] = {2147483647u, 65535, 65535}, max_block[3] = {1024, 1024, 64};
+    for (unsigned i = 0; i < 3; i++) {
+        if (l->grid[i] > max_grid[i] || l->block[i] > max_block[i]) {
+            g_string_append_printf(err,
+                                   "kernel %s: grid (%u,%u,%u), block (%u,%u,%u): the %c dimension is over "
+                                   "CUDA's limit (grid %u, block %u)",
+                                   l->entry, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                                   l->block[2], "xyz"[i], max_grid[i], max_block[i]);
+            return 1;
+        }
     }
     if (k->funcs[*entry].recursive) {
         g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);

@@ -1,7 +1,8 @@
 # tests: part of the top-level Makefile.am (included, non-recursive).
 
 # Hostile and careless input against the programs (tests/hostile/tap.sh is their TAP helper).
-HOSTILE_TESTS = tests/hostile/test_outputs.sh tests/hostile/test_config.sh tests/hostile/test_cli.sh
+HOSTILE_TESTS = tests/hostile/test_outputs.sh tests/hostile/test_config.sh tests/hostile/test_cli.sh \
+	tests/hostile/test_launch.sh
 dist_check_SCRIPTS += $(HOSTILE_TESTS)
 EXTRA_DIST += tests/hostile/tap.sh
 TESTS += $(HOSTILE_TESTS)
