@@ -535,9 +535,11 @@ static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space sp
     if (space == IR_SPACE_NONE)
         space = kload_generic_resolve(addr, &addr);
     switch (space) {
-    case IR_SPACE_SHARED:
+    case IR_SPACE_SHARED: /* 32-bit windows: an address computed past 2^32 wraps (kload_resolve) */
+        addr = (uint32_t)addr;
         return addr <= L->shared.size && len <= L->shared.size - addr ? L->shared.data + addr : NULL;
     case IR_SPACE_LOCAL:
+        addr = (uint32_t)addr;
         return addr <= L->local_bytes && len <= L->local_bytes - addr
                    ? w->local + lane * L->local_bytes + addr
                    : NULL;
