@@ -1,6 +1,7 @@
 /* tb_common.c — see tb_common.h. */
 #include "testbench/tb_common.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ struct tb_machine {
     double seconds;
     uint64_t launches;
     tb_dump_fn extra_dump; /* the watchdog appends the rest of the machine's state (tb-gpu: memory side) */
+    char *abort_msg;       /* why the watchdog process stopped the run (no progress, a signal) */
     void *extra_dump_ctx;
 };
 
@@ -210,6 +212,8 @@ static unsigned entry_regs(tb_machine *m, uint32_t entry)
                                      : regalloc_entry_regs(m->env->mod, f, NULL);
 }
 
+static void dump_machine(tb_machine *m, GString *out);
+
 static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
     tb_machine *m = dev->impl;
@@ -255,10 +259,16 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
         g_string_append(err, env->error->str);
         return 1;
     }
+    if (m->abort_msg) {
+        g_string_append(err, m->abort_msg);
+        return 1;
+    }
     if (!cta_dispatch_done(m->d)) {
         g_string_append_printf(err,
-                               "kernel %s: not finished after %" G_GUINT64_FORMAT " cycles (--max-cycles)",
+                               "kernel %s: not finished after %" G_GUINT64_FORMAT
+                               " cycles (--max-cycles); state of every warp:\n",
                                l->entry, gsc_cycle());
+        dump_machine(m, err);
         return 1;
     }
     return 0;
@@ -266,33 +276,70 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
 
 static const wl_device_ops tb_ops = {dev_alloc, dev_write, dev_read, dev_launch};
 
-/* The watchdog: every `watchdog` cycles, a grid that is running must have issued something. */
+/* ---- the watchdog and signals ------------------------------------------------------------------ */
+/* Cycles between two looks at a pending signal (the watchdog's own period when it is shorter). */
+#define TB_SIGNAL_POLL 10000
+
+/* SIGINT, SIGTERM or SIGHUP received (the handler only notes it; the watchdog process stops the
+ * run, so the statistics, the JSON and the VCD are still written). A second one kills at once. */
+static volatile sig_atomic_t tb_signal;
+
+static void on_signal(int sig)
+{
+    tb_signal = sig;
+}
+
+static void dump_machine(tb_machine *m, GString *out)
+{
+    for (unsigned s = 0; s < m->n_sms; s++)
+        sm_topo_dump_state(m->sms[s], out);
+    if (m->extra_dump)
+        m->extra_dump(m->extra_dump_ctx, out);
+}
+
+/* Stop the run with a reason and the state of every warp (dev_launch reports it). */
+static void watchdog_stop(tb_machine *m, GString *out)
+{
+    dump_machine(m, out);
+    m->abort_msg = g_string_free(out, FALSE);
+    gsc_stop();
+}
+
+/* The watchdog: every `watchdog` cycles, a grid that is running must have issued something; every
+ * TB_SIGNAL_POLL cycles, a signal stops the run. */
 static void watchdog_run(void *self)
 {
     tb_machine *m = self;
-    if (!cta_dispatch_done(m->d)) {
-        uint64_t p = 0;
-        for (unsigned s = 0; s < m->n_sms; s++)
-            p += sm_topo_progress(m->sms[s]);
-        if (p == m->last_progress) {
-            GString *out = g_string_new(NULL);
-            g_string_append_printf(out,
-                                   "watchdog: no instruction issued for %" G_GUINT64_FORMAT
-                                   " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
-                                   m->watchdog, gsc_cycle());
-            for (unsigned s = 0; s < m->n_sms; s++)
-                sm_topo_dump_state(m->sms[s], out);
-            if (m->extra_dump)
-                m->extra_dump(m->extra_dump_ctx, out);
-            fputs("gpusc: ", stderr);
-            fputs(out->str, stderr);
-            g_string_free(out, TRUE);
-            gsc_trace_close();
-            exit(TB_EXIT_RUN);
-        }
-        m->last_progress = p;
+    uint64_t now = gsc_cycle();
+    if (m->abort_msg)
+        return;
+    if (tb_signal) {
+        GString *out = g_string_new(NULL);
+        g_string_append_printf(out,
+                               "interrupted by %s at cycle %" G_GUINT64_FORMAT "; state of every warp:\n",
+                               g_strsignal(tb_signal), now);
+        watchdog_stop(m, out);
+        return;
     }
-    gsc_next_trigger_cycles(m->watchdog);
+    if (m->watchdog && now - m->last_check >= m->watchdog) {
+        m->last_check = now;
+        if (!cta_dispatch_done(m->d)) {
+            uint64_t p = 0;
+            for (unsigned s = 0; s < m->n_sms; s++)
+                p += sm_topo_progress(m->sms[s]);
+            if (p == m->last_progress) {
+                GString *out = g_string_new(NULL);
+                g_string_append_printf(out,
+                                       "watchdog: no instruction issued for %" G_GUINT64_FORMAT
+                                       " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
+                                       m->watchdog, now);
+                watchdog_stop(m, out);
+                return;
+            }
+            m->last_progress = p;
+        }
+    }
+    gsc_next_trigger_cycles(m->watchdog && m->watchdog < TB_SIGNAL_POLL ? m->watchdog : TB_SIGNAL_POLL);
 }
 
 /* ---- derived figures -------------------------------------------------------------------------- */
@@ -472,8 +519,14 @@ void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx)
 void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles)
 {
     m->watchdog = cycles;
-    if (!cycles)
-        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* the second one kills */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     m->wd = gsc_process_new(mod, "watchdog", watchdog_run, m);
     gsc_process_initialize(m->wd);
 }
