@@ -566,13 +566,13 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_fail(flaunch *L, fwarp *w, uint32_t
     if (len > 1 && (addr & (len - 1)) != 0) {
         fail(L, w, func, pc, (int)lane,
              "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
-             space_label(in->space), write ? "store" : "load", len, addr);
+             space_label(in->space), ir_access_kind(in, write), len, addr);
         return NULL;
     }
     GString *why = g_string_new(NULL);
     if (resolve(L, w, lane, in->space, addr, len, write, why))
         g_string_append(why, "(internal error: the fast path refused a valid access)");
-    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load",
+    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), ir_access_kind(in, write),
          why->str);
     g_string_free(why, TRUE);
     return NULL;
