@@ -535,9 +535,11 @@ static inline uint8_t *fast_ptr(flaunch *L, fwarp *w, uint32_t lane, ir_space sp
     if (space == IR_SPACE_NONE)
         space = kload_generic_resolve(addr, &addr);
     switch (space) {
-    case IR_SPACE_SHARED:
+    case IR_SPACE_SHARED: /* 32-bit windows: an address computed past 2^32 wraps (kload_resolve) */
+        addr = (uint32_t)addr;
         return addr <= L->shared.size && len <= L->shared.size - addr ? L->shared.data + addr : NULL;
     case IR_SPACE_LOCAL:
+        addr = (uint32_t)addr;
         return addr <= L->local_bytes && len <= L->local_bytes - addr
                    ? w->local + lane * L->local_bytes + addr
                    : NULL;
@@ -564,13 +566,13 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_fail(flaunch *L, fwarp *w, uint32_t
     if (len > 1 && (addr & (len - 1)) != 0) {
         fail(L, w, func, pc, (int)lane,
              "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x",
-             space_label(in->space), write ? "store" : "load", len, addr);
+             space_label(in->space), ir_access_kind(in, write), len, addr);
         return NULL;
     }
     GString *why = g_string_new(NULL);
     if (resolve(L, w, lane, in->space, addr, len, write, why))
         g_string_append(why, "(internal error: the fast path refused a valid access)");
-    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), write ? "store" : "load",
+    fail(L, w, func, pc, (int)lane, "invalid %s %s: %s", space_label(in->space), ir_access_kind(in, write),
          why->str);
     g_string_free(why, TRUE);
     return NULL;

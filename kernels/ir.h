@@ -239,6 +239,12 @@ typedef struct {
                            post-dominator (reconvergence point; IR_NONE = function exit) */
 } ir_instr;
 
+/* What a memory instruction's access is, for messages: "atomic", "reduction", "store" or "load". */
+static inline const char *ir_access_kind(const ir_instr *in, bool write)
+{
+    return in->op == IR_OP_ATOM ? "atomic" : in->op == IR_OP_RED ? "reduction" : write ? "store" : "load";
+}
+
 /* ---- registers, symbols, functions, module ------------------------------------------------------- */
 typedef struct {
     char *name;       /* "%r12" */

@@ -497,6 +497,8 @@ uint8_t *kload_resolve(const kload_spaces *s, ir_space space, uint64_t addr, uin
     uint8_t *p = kload_resolve_cached(s, &gc, space, addr, len, write);
     if (p || !why)
         return p;
+    if (space == IR_SPACE_SHARED || space == IR_SPACE_LOCAL)
+        addr = (uint32_t)addr; /* the address the access was tried at */
     switch (space) {
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:

@@ -113,10 +113,10 @@ static inline __attribute__((always_inline)) uint8_t *kload_resolve_cached(const
     case IR_SPACE_GLOBAL:
     case IR_SPACE_CONST:
         return fmem_translate_cached(s->global, gc, addr, len, write);
-    case IR_SPACE_SHARED:
-        return fmem_seg_ptr(&s->shared, addr, len);
+    case IR_SPACE_SHARED: /* 32-bit windows: an address computed past 2^32 wraps */
+        return fmem_seg_ptr(&s->shared, (uint32_t)addr, len);
     case IR_SPACE_LOCAL:
-        return fmem_seg_ptr(&s->local, addr, len);
+        return fmem_seg_ptr(&s->local, (uint32_t)addr, len);
     case IR_SPACE_PARAM:
         if (addr >= KLOAD_CPARAM_BASE)
             return fmem_seg_ptr(&s->cparam, addr - KLOAD_CPARAM_BASE, len);

@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool launch_cli_parse_dims(const char *s, unsigned out[3])
 {
@@ -90,6 +92,34 @@ static bool param_is_scalar(const ir_param *pa)
 static int convert_float(const char *s, const ir_param *pa, unsigned pos, wl_arg *a, GString *e)
 {
     ir_type t = (ir_type)pa->type;
+    /* PTX's own spelling of a bit pattern, 0fXXXXXXXX (.f32) or 0dXXXXXXXXXXXXXXXX (.f64) */
+    bool f32 = t == IR_T_F32;
+    if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+        guint64 bits;
+        bool want_f = f32, is_f = s[1] == 'f' || s[1] == 'F';
+        if (is_f != want_f || strlen(s + 2) != (f32 ? 8u : 16u) ||
+            !g_ascii_string_to_unsigned(s + 2, 16, 0, G_MAXUINT64, &bits, NULL))
+            return arg_error(e, pos, pa,
+                             "'%s' is not a bit pattern of that type (0f + 8 hex digits for .f32, "
+                             "0d + 16 for .f64)",
+                             s);
+        if (f32) {
+            uint32_t b = (uint32_t)bits;
+            float f;
+            memcpy(&f, &b, sizeof f);
+            *a = (wl_arg){.kind = WL_ARG_F32, .v.f32 = f};
+        } else {
+            double f;
+            memcpy(&f, &bits, sizeof f);
+            *a = (wl_arg){.kind = WL_ARG_F64, .v.f64 = f};
+        }
+        return 0;
+    }
+    /* strtod reads 0x3f800000 as the integer 1065353216: a bit pattern meant, a number given */
+    const char *h = s + (s[0] == '-' || s[0] == '+');
+    if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X') && !strpbrk(h, "pP"))
+        return arg_error(e, pos, pa, "'%s' is a hex integer, not a number (a bit pattern is %s)", s,
+                         f32 ? "0fXXXXXXXX" : "0dXXXXXXXXXXXXXXXX");
     char *end;
     errno = 0;
     double d = g_ascii_strtod(s, &end);
@@ -134,7 +164,7 @@ static int convert_scalar(const char *s, const ir_param *pa, unsigned pos, wl_ar
     unsigned long long v = strtoull(s, &end, 0);
     if (*end != '\0' || errno == ERANGE)
         return arg_error(e, pos, pa, "'%s' is not an integer", s);
-    if (bits < 64 && v >> bits)
+    if ((bits < 64 && v >> bits) || (ir_type_is_signed(t) && v >> (bits - 1)))
         return arg_error(e, pos, pa, "'%s' does not fit", s);
     *a = (wl_arg){.kind = WL_ARG_U64, .v.u64 = v};
     return 0;
@@ -160,6 +190,8 @@ static int parse_hex(const char *s, GByteArray *out)
 static int convert_bytes(launch_cli_args *aa, const char *s, const ir_param *pa, unsigned pos, wl_arg *a,
                          GString *e)
 {
+    if (param_is_scalar(pa))
+        return arg_error(e, pos, pa, "bytes:%s is for a by-value array (.b8 name[N]); give a number", s);
     GByteArray *b = g_byte_array_new();
     g_ptr_array_add(aa->keep, b);
     if (parse_hex(s, b))
@@ -247,18 +279,46 @@ int launch_cli_convert(launch_cli_args *a, const ir_func *f, char *const *strs, 
     return 0;
 }
 
+/* Write an output file. A regular file (or a new one) is replaced whole through a temporary file, so
+ * a failed write leaves no half file; anything else that exists (a symbolic link, a device, a pipe)
+ * is written through, as a shell redirection would: replacing it would put a regular file where
+ * the link or the device was. */
+static int write_output(const char *path, const void *buf, uint64_t bytes, GString *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) {
+        GError *ge = NULL;
+        if (g_file_set_contents(path, buf, (gssize)bytes, &ge))
+            return 0;
+        g_string_append_printf(err, "cannot write '%s': %s", path, ge->message);
+        g_error_free(ge);
+        return 1;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        g_string_append_printf(err, "cannot write '%s': %s", path, g_strerror(errno));
+        return 1;
+    }
+    errno = 0;
+    bool ok = fwrite(buf, 1, bytes, f) == bytes && fflush(f) == 0;
+    int e = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        g_string_append_printf(err, "cannot write '%s': %s", path, e ? g_strerror(e) : "write error");
+    return ok ? 0 : 1;
+}
+
 int launch_cli_write_outputs(launch_cli_args *a, wl_device *dev, GString *err)
 {
     for (guint i = 0; i < a->outs->len; i++) {
         const out_buf *ob = g_ptr_array_index(a->outs, i);
         guint8 *buf = g_malloc(ob->bytes ? ob->bytes : 1);
-        GError *ge = NULL;
         int rc = dev->ops->read(dev, ob->addr, buf, ob->bytes, err);
-        if (!rc && !g_file_set_contents(ob->path, (const gchar *)buf, (gssize)ob->bytes, &ge)) {
-            g_string_append_printf(err, "cannot write '%s': %s", ob->path, ge->message);
-            g_error_free(ge);
-            rc = 1;
-        }
+        if (!rc)
+            rc = write_output(ob->path, buf, ob->bytes, err);
         g_free(buf);
         if (rc)
             return 1;
@@ -289,6 +349,18 @@ int launch_cli_check(const kload_module *k, const ir_module *mod, const wl_launc
                                l->entry, threads);
         return 1;
     }
+    /* CUDA's limits (every compute capability from 3.0 on): a grid beyond them would run for hours */
+    static const unsigned max_grid[3] = {2147483647u, 65535, 65535}, max_block[3] = {1024, 1024, 64};
+    for (unsigned i = 0; i < 3; i++) {
+        if (l->grid[i] > max_grid[i] || l->block[i] > max_block[i]) {
+            g_string_append_printf(err,
+                                   "kernel %s: grid (%u,%u,%u), block (%u,%u,%u): the %c dimension is over "
+                                   "CUDA's limit (grid %u, block %u)",
+                                   l->entry, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                                   l->block[2], "xyz"[i], max_grid[i], max_block[i]);
+            return 1;
+        }
+    }
     if (k->funcs[*entry].recursive) {
         g_string_append_printf(err, "kernel %s: recursive calls are not supported", l->entry);
         return 1;
@@ -312,6 +384,34 @@ int launch_cli_check(const kload_module *k, const ir_module *mod, const wl_launc
         return 1;
     }
     return 0;
+}
+
+char *launch_cli_find_ptx(const char *ptx_dir, const char *name, const char *const *defaults, unsigned n,
+                          GString *err)
+{
+    const char *env = g_getenv("GPUSC_PTX_DIR");
+    const char *dir = ptx_dir ? ptx_dir : env && *env ? env : NULL;
+    const char *what = ptx_dir ? "--ptx-dir" : "GPUSC_PTX_DIR";
+    if (dir) { /* a directory the user named: a mistake there is not covered up by the defaults */
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            g_string_append_printf(err, "%s %s: no such directory", what, dir);
+            return NULL;
+        }
+        char *p = g_build_filename(dir, name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+        g_string_append_printf(err, "%s %s: there is no %s in it", what, dir, name);
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        char *p = g_build_filename(defaults[i], name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    g_string_append_printf(err, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", name);
+    return NULL;
 }
 
 uint64_t launch_cli_shared_bytes(const kload_module *k, uint32_t entry, uint64_t dyn_bytes)

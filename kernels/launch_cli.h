@@ -55,6 +55,12 @@ int launch_cli_write_outputs(launch_cli_args *a, wl_device *dev, GString *err);
  * dynamic part after it (at the kernel's dyn_shared_offset) when there is one. */
 uint64_t launch_cli_shared_bytes(const kload_module *k, uint32_t entry, uint64_t dyn_bytes);
 
+/* Where a workload's PTX file `name` is: in ptx_dir when one is given (--ptx-dir: the file must be
+ * there), else in $GPUSC_PTX_DIR when it is set (it must be a directory), else in the first of the
+ * n default directories that has it. NULL, with the reason in err, when it is not found. */
+char *launch_cli_find_ptx(const char *ptx_dir, const char *name, const char *const *defaults, unsigned n,
+                          GString *err);
+
 /* The checks before a launch runs: the entry exists (its index in *entry), dimensions are positive,
  * at most 1024 threads per block, no recursion, the resource bounds above. Returns 0, or 1 with the
  * message in err (naming the PTX file and the kernel for the resource bounds). */

@@ -1065,7 +1065,8 @@ static void begin_run(void)
 extern "C" uint64_t gsc_run_cycles(uint64_t n)
 {
     begin_run();
-    run_to(gsc_now_cycle() + n);
+    uint64_t next = gsc_now_cycle(), cap = UINT64_MAX / 2 / gsc_g.period;
+    run_to(n < cap - next ? next + n : cap);
     return gsc_now_cycle();
 }
 
@@ -1073,7 +1074,9 @@ extern "C" uint64_t gsc_run(uint64_t max_cycles)
 {
     begin_run();
     uint64_t next = gsc_now_cycle();
-    uint64_t limit = max_cycles ? next + max_cycles : UINT64_MAX / 2 / gsc_g.period;
+    /* The last cycle whose time fits SystemC's clock (in ps): a larger limit is no limit. */
+    uint64_t cap = UINT64_MAX / 2 / gsc_g.period;
+    uint64_t limit = max_cycles && max_cycles < cap - next ? next + max_cycles : cap;
     if (gsc_g.n_clocked == 0) {
         /* Only events can wake processes: watch for the moment nothing is scheduled any more. */
         if (gsc_g.horizon < (int64_t)next)

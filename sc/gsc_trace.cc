@@ -22,8 +22,10 @@
 #include "sc/gsc_impl.h"
 
 #include <glib.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -250,6 +252,16 @@ static void trace_signal(const traced_signal &s)
 
 static void open_file(void)
 {
+    /* SystemC's writer reports a file it cannot create as a fatal error from inside its kernel and
+     * leaves a half-made trace file that crashes at exit: find out first, and say so plainly. */
+    std::string file = T.path + ".vcd";
+    FILE *probe = fopen(file.c_str(), "w");
+    if (!probe) {
+        int e = errno;
+        T.closed = true;
+        gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
+    }
+    fclose(probe);
     T.tf = sc_create_vcd_trace_file(T.path.c_str());
     T.tf->set_time_unit(1, SC_PS);
     for (const traced_signal &s : T.sigs)
@@ -437,6 +449,9 @@ uint64_t gsc_trace_next_boundary(uint64_t next_cycle)
     return UINT64_MAX;
 }
 
+/* The most of the file read back looking for the end of the header (its definitions). */
+#define TRACE_HEADER_MAX ((size_t)256 << 20)
+
 /* Replace `len` bytes at `off` with `repl` padded with spaces. */
 static void patch(FILE *fp, long off, size_t len, const char *repl)
 {
@@ -457,7 +472,7 @@ static void fixup_header(const char *file)
     std::string head;
     char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, fp)) > 0) {
+    while (head.size() < TRACE_HEADER_MAX && (n = fread(buf, 1, sizeof buf, fp)) > 0) {
         head.append(buf, n);
         if (head.find("$enddefinitions") != std::string::npos)
             break;
@@ -564,6 +579,11 @@ static void close_file(void)
     T.open = false;
     T.closed = true;
     std::string file = T.path + ".vcd";
+    /* Only a regular file is read back and patched: a device or a pipe would be read forever (or
+     * give back something else than what was written). */
+    struct stat st;
+    if (stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return;
     fixup_header(file.c_str());
     if (T.from > 0) {
         FILE *fp = fopen(file.c_str(), "r+b");

@@ -1,6 +1,7 @@
 /* tb_common.c — see tb_common.h. */
 #include "testbench/tb_common.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 struct tb_kernel {
     char *path, *name;
+    uint32_t seed; /* the workload's input seed (--seed, default 1) */
     const workload *w;
     wl_size size;
     ir_module *mod;
@@ -42,6 +44,7 @@ struct tb_machine {
     double seconds;
     uint64_t launches;
     tb_dump_fn extra_dump; /* the watchdog appends the rest of the machine's state (tb-gpu: memory side) */
+    char *abort_msg;       /* why the watchdog process stopped the run (no progress, a signal) */
     void *extra_dump_ctx;
     tb_monitor *mon; /* progress line, time series (NULL: neither) */
 };
@@ -60,14 +63,13 @@ static void G_GNUC_PRINTF(2, 3) G_GNUC_NORETURN die(int code, const char *fmt, .
 void tb_opts_add(cli_run *run, tb_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = 1;
+    o->run = run;
     o->watchdog = 100000;
     GOptionEntry entries[] = {
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &o->workload,
          "Run a built-in workload (checked against its CPU reference)", "NAME"},
         {"size", 0, 0, G_OPTION_ARG_STRING, &o->size,
          "Workload size: tiny (the default here), default or large", "SIZE"},
-        {"seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Workload input seed (default 1)", "N"},
         {"list-workloads", 0, 0, G_OPTION_ARG_NONE, &o->list_workloads, "List the built-in workloads", NULL},
         {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx_dir, "Where the workloads' PTX files are", "DIR"},
         {"ptx", 0, 0, G_OPTION_ARG_FILENAME, &o->ptx, "Run a kernel of this PTX file", "FILE"},
@@ -100,19 +102,6 @@ void tb_opts_add(cli_run *run, tb_opts *o)
 }
 
 /* ---- the kernel -------------------------------------------------------------------------------- */
-static char *find_ptx(const tb_opts *o, const char *name)
-{
-    const char *dirs[] = {o->ptx_dir, g_getenv("GPUSC_PTX_DIR"), GPUSC_SRC_PTX_DIR};
-    for (unsigned i = 0; i < G_N_ELEMENTS(dirs); i++) {
-        if (!dirs[i])
-            continue;
-        char *p = g_build_filename(dirs[i], name, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        g_free(p);
-    }
-    return NULL;
-}
 
 tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
 {
@@ -121,8 +110,23 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
             printf("%s\t%s\n", workload_get(i)->name, workload_get(i)->blurb);
         exit(0);
     }
+    if (o->watchdog < 0)
+        die(TB_EXIT_USAGE, "--watchdog must not be negative (0: off)");
+    if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
+        die(TB_EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range (0 to %u)", o->shared, UINT32_MAX);
     tb_kernel *k = g_new0(tb_kernel, 1);
     k->size = WL_SIZE_TINY;
+    k->seed = 1;
+    const char *seed = o->run ? o->run->seed : NULL;
+    if (seed) {
+        guint64 v;
+        if (!g_ascii_string_to_unsigned(seed, 10, 0, UINT32_MAX, &v, NULL))
+            die(TB_EXIT_USAGE, "--seed '%s': not a number from 0 to 4294967295", seed);
+        if (o->ptx)
+            die(TB_EXIT_USAGE, "--seed sets the input of a workload (--workload); a --ptx kernel's input is "
+                               "its --arg files");
+        k->seed = (uint32_t)v;
+    }
     if (o->ptx) {
         if (o->workload)
             die(TB_EXIT_USAGE, "--ptx and --workload exclude each other");
@@ -137,9 +141,12 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
             die(TB_EXIT_USAGE, "unknown workload '%s' (--list-workloads lists them)", name);
         if (o->size && !workload_size_parse(o->size, &k->size))
             die(TB_EXIT_USAGE, "unknown size '%s' (tiny, default or large)", o->size);
-        k->path = find_ptx(o, k->w->ptx);
+        const char *defaults[] = {GPUSC_SRC_PTX_DIR};
+        GString *perr = g_string_new(NULL);
+        k->path = launch_cli_find_ptx(o->ptx_dir, k->w->ptx, defaults, G_N_ELEMENTS(defaults), perr);
         if (!k->path)
-            die(TB_EXIT_USAGE, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", k->w->ptx);
+            die(TB_EXIT_USAGE, "%s", perr->str);
+        g_string_free(perr, TRUE);
         k->name = g_strdup(k->w->name);
     }
     GError *gerr = NULL;
@@ -216,6 +223,8 @@ static unsigned entry_regs(tb_machine *m, uint32_t entry)
                                      : regalloc_entry_regs(m->env->mod, f, NULL);
 }
 
+static void dump_machine(tb_machine *m, GString *out);
+
 static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
     tb_machine *m = dev->impl;
@@ -264,10 +273,16 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
         g_string_append(err, env->error->str);
         return 1;
     }
+    if (m->abort_msg) {
+        g_string_append(err, m->abort_msg);
+        return 1;
+    }
     if (!cta_dispatch_done(m->d)) {
         g_string_append_printf(err,
-                               "kernel %s: not finished after %" G_GUINT64_FORMAT " cycles (--max-cycles)",
+                               "kernel %s: not finished after %" G_GUINT64_FORMAT
+                               " cycles (--max-cycles); state of every warp:\n",
                                l->entry, gsc_cycle());
+        dump_machine(m, err);
         return 1;
     }
     return 0;
@@ -275,39 +290,70 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
 
 static const wl_device_ops tb_ops = {dev_alloc, dev_write, dev_read, dev_launch};
 
-/* The watchdog: every `watchdog` cycles, a grid that is running must have issued something. */
+/* ---- the watchdog and signals ------------------------------------------------------------------ */
+/* Cycles between two looks at a pending signal (the watchdog's own period when it is shorter). */
+#define TB_SIGNAL_POLL 10000
+
+/* SIGINT, SIGTERM or SIGHUP received (the handler only notes it; the watchdog process stops the
+ * run, so the statistics, the JSON and the VCD are still written). A second one kills at once. */
+static volatile sig_atomic_t tb_signal;
+
+static void on_signal(int sig)
+{
+    tb_signal = sig;
+}
+
+static void dump_machine(tb_machine *m, GString *out)
+{
+    for (unsigned s = 0; s < m->n_sms; s++)
+        sm_topo_dump_state(m->sms[s], out);
+    if (m->extra_dump)
+        m->extra_dump(m->extra_dump_ctx, out);
+}
+
+/* Stop the run with a reason and the state of every warp (dev_launch reports it). */
+static void watchdog_stop(tb_machine *m, GString *out)
+{
+    dump_machine(m, out);
+    m->abort_msg = g_string_free(out, FALSE);
+    gsc_stop();
+}
+
+/* The watchdog: every `watchdog` cycles, a grid that is running must have issued something; every
+ * TB_SIGNAL_POLL cycles, a signal stops the run. */
 static void watchdog_run(void *self)
 {
     tb_machine *m = self;
     uint64_t now = gsc_cycle();
-    if (m->last_check != UINT64_MAX && now < m->last_check + m->watchdog) {
-        /* woken early (a check mode wakes every process every cycle): not yet time */
-        gsc_next_trigger_cycles(m->last_check + m->watchdog - now);
+    if (m->abort_msg)
+        return;
+    if (tb_signal) {
+        GString *out = g_string_new(NULL);
+        g_string_append_printf(out,
+                               "interrupted by %s at cycle %" G_GUINT64_FORMAT "; state of every warp:\n",
+                               g_strsignal(tb_signal), now);
+        watchdog_stop(m, out);
         return;
     }
-    m->last_check = now;
-    if (!cta_dispatch_done(m->d)) {
-        uint64_t p = 0;
-        for (unsigned s = 0; s < m->n_sms; s++)
-            p += sm_topo_progress(m->sms[s]);
-        if (p == m->last_progress) {
-            /* The run stops here and fails; its statistics are still reported (cli_finish). */
-            GString *out = m->env->error;
-            g_string_append_printf(out,
-                                   "watchdog: no instruction issued for %" G_GUINT64_FORMAT
-                                   " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
-                                   m->watchdog, gsc_cycle());
+    if (m->watchdog && now - m->last_check >= m->watchdog) {
+        m->last_check = now;
+        if (!cta_dispatch_done(m->d)) {
+            uint64_t p = 0;
             for (unsigned s = 0; s < m->n_sms; s++)
-                sm_topo_dump_state(m->sms[s], out);
-            if (m->extra_dump)
-                m->extra_dump(m->extra_dump_ctx, out);
-            m->env->failed = true;
-            gsc_stop();
-            return;
+                p += sm_topo_progress(m->sms[s]);
+            if (p == m->last_progress) {
+                GString *out = g_string_new(NULL);
+                g_string_append_printf(out,
+                                       "watchdog: no instruction issued for %" G_GUINT64_FORMAT
+                                       " cycles (cycle %" G_GUINT64_FORMAT "); state of every warp:\n",
+                                       m->watchdog, now);
+                watchdog_stop(m, out);
+                return;
+            }
+            m->last_progress = p;
         }
-        m->last_progress = p;
     }
-    gsc_next_trigger_cycles(m->watchdog);
+    gsc_next_trigger_cycles(m->watchdog && m->watchdog < TB_SIGNAL_POLL ? m->watchdog : TB_SIGNAL_POLL);
 }
 
 /* ---- derived figures -------------------------------------------------------------------------- */
@@ -424,8 +470,8 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
     blk_ctx_add_derived(c, "tb.resident_ctas_per_sm", "CTAs", "average resident CTAs per SM", d_ctas, m);
     blk_ctx_add_derived(c, "tb.activations_per_cycle", "activations/cycle",
                         "process activations per cycle (sleeping blocks cost none)", d_act, m);
-    blk_ctx_add_derived(c, "tb.cycles_per_second", "cycles/s", "simulation speed (wall clock, launches only)",
-                        d_speed, m);
+    blk_ctx_add_derived_wallclock(c, "tb.cycles_per_second", "cycles/s",
+                                  "simulation speed (wall clock, launches only)", d_speed, m);
     return m;
 }
 
@@ -476,10 +522,10 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
     GString *err = g_string_new(NULL);
     int rc;
     if (k->w) {
-        rc = k->w->run(k->size, (uint32_t)o->seed, &m->dev, err) ? TB_EXIT_RUN : TB_EXIT_OK;
+        rc = k->w->run(k->size, k->seed, &m->dev, err) ? TB_EXIT_RUN : TB_EXIT_OK;
         if (rc)
             fprintf(stderr, "gpusc: workload %s (%s, seed %u): %s\n", k->w->name, workload_size_name(k->size),
-                    (unsigned)o->seed, err->len ? err->str : "failed");
+                    (unsigned)k->seed, err->len ? err->str : "failed");
     } else {
         rc = run_ptx(m, k, o, err);
         if (rc)
@@ -502,9 +548,14 @@ void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx)
 void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles)
 {
     m->watchdog = cycles;
-    if (!cycles)
-        return;
-    m->last_check = UINT64_MAX; /* none yet: the first activation checks */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* the second one kills */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     m->wd = gsc_process_new(mod, "watchdog", watchdog_run, m);
     gsc_process_initialize(m->wd);
 }

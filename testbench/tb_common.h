@@ -32,15 +32,16 @@ enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 
 typedef struct {
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
-    gint64 seed, shared, watchdog;
+    gint64 shared, watchdog;
     char **args;
     gboolean list_workloads;
     gboolean progress, no_progress; /* neither: a progress line when stdout is a terminal */
     gint64 sample_every;            /* cycles per time-series sample (0: none) */
     char *samples, *sample_stats;   /* the CSV path; more columns: counters by glob */
+    cli_run *run;                   /* the command line's --seed is the workload's input seed */
 } tb_opts;
 
-/* Adds the testbench options (--workload/--size/--seed, --ptx/--entry/--grid/--block/--shared/--arg,
+/* Adds the testbench options (--workload/--size, --ptx/--entry/--grid/--block/--shared/--arg,
  * --ptx-dir, --watchdog, --progress/--no-progress, --sample-every/--samples/--sample-stats) to the
  * program's command line. */
 void tb_opts_add(cli_run *run, tb_opts *o);

@@ -75,21 +75,6 @@ static void print_stats(const options *o, const frun_stats *s)
            s->cpu_seconds > 0 ? (double)s->thread_instrs / s->cpu_seconds : 0.0);
 }
 
-/* Where a workload's PTX is: --ptx-dir, $GPUSC_PTX_DIR, the source tree, the installed data. */
-static char *find_ptx(const options *o, const char *name)
-{
-    const char *dirs[] = {o->ptx_dir, g_getenv("GPUSC_PTX_DIR"), GPUSC_SRC_PTX_DIR, GPUSC_DATA_PTX_DIR};
-    for (unsigned i = 0; i < G_N_ELEMENTS(dirs); i++) {
-        if (!dirs[i])
-            continue;
-        char *p = g_build_filename(dirs[i], name, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        g_free(p);
-    }
-    return NULL;
-}
-
 static int run_workload(const options *o)
 {
     const workload *w = workload_find(o->workload);
@@ -98,9 +83,16 @@ static int run_workload(const options *o)
     wl_size size = WL_SIZE_DEFAULT;
     if (o->size && !workload_size_parse(o->size, &size))
         return die(EXIT_USAGE, "unknown size '%s' (tiny, default or large)", o->size);
-    char *path = find_ptx(o, w->ptx);
-    if (!path)
-        return die(EXIT_USAGE, "cannot find %s (set --ptx-dir or GPUSC_PTX_DIR)", w->ptx);
+    /* --ptx-dir, $GPUSC_PTX_DIR, the source tree, the installed data */
+    const char *defaults[] = {GPUSC_SRC_PTX_DIR, GPUSC_DATA_PTX_DIR};
+    GString *perr = g_string_new(NULL);
+    char *path = launch_cli_find_ptx(o->ptx_dir, w->ptx, defaults, G_N_ELEMENTS(defaults), perr);
+    if (!path) {
+        int rc = die(EXIT_USAGE, "%s", perr->str);
+        g_string_free(perr, TRUE);
+        return rc;
+    }
+    g_string_free(perr, TRUE);
     GError *gerr = NULL;
     ir_module *m = ptx_parse_file(path, &gerr);
     g_free(path);
@@ -117,7 +109,7 @@ static int run_workload(const options *o)
         rc = die(EXIT_USAGE, "%s", err->str);
     } else {
         frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
-        frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
+        frun_device_set_schedule(dev, o->quantum > 0 ? (unsigned)o->quantum : 0, (uint32_t)o->sched_seed);
         frun_device_set_race_check(dev, o->race_check);
         frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
         frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
@@ -176,7 +168,7 @@ static int run_ptx(const options *o)
         return rc;
     }
     frun_device_set_max_instructions(dev, (uint64_t)o->max_instr);
-    frun_device_set_schedule(dev, (unsigned)o->quantum, (uint32_t)o->sched_seed);
+    frun_device_set_schedule(dev, o->quantum > 0 ? (unsigned)o->quantum : 0, (uint32_t)o->sched_seed);
     frun_device_set_race_check(dev, o->race_check);
     frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
     frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
@@ -208,7 +200,7 @@ static int run_ptx(const options *o)
 
 int main(int argc, char **argv)
 {
-    options o = {.seed = 1, .max_instr = 0};
+    options o = {.seed = 1, .max_instr = 0, .quantum = -1};
     GOptionEntry entries[] = {
         {"functional", 0, 0, G_OPTION_ARG_NONE, &o.functional,
          "Run on the functional (untimed) runner; required for now: the timing mode is not there yet", NULL},
@@ -285,9 +277,10 @@ int main(int argc, char **argv)
     } else if (o.max_shared < 0 || (uint64_t)o.max_shared > LAUNCH_MAX_SHARED_PER_CTA) {
         rc = die(EXIT_USAGE, "--max-shared %" G_GINT64_FORMAT " is out of range (0 to %llu)", o.max_shared,
                  LAUNCH_MAX_SHARED_PER_CTA);
-    } else if (o.quantum < 0 || o.quantum > G_MAXINT32 || o.sched_seed < 0 ||
+    } else if (o.quantum == 0 || o.quantum < -1 || o.quantum > G_MAXINT32 || o.sched_seed < 0 ||
                o.sched_seed > (gint64)UINT32_MAX) {
-        rc = die(EXIT_USAGE, "--quantum or --schedule-seed is out of range");
+        rc = die(EXIT_USAGE, "--quantum (1 to %d) or --schedule-seed (0 to %u) is out of range", G_MAXINT32,
+                 UINT32_MAX);
     } else if (!o.workload && (o.size || o.seed != 1)) {
         rc = die(EXIT_USAGE, "--size and --seed go with --workload");
     } else if (o.trace && !(o.trace_fp = strcmp(o.trace, "-") == 0 ? stdout : fopen(o.trace, "w"))) {
@@ -312,8 +305,17 @@ int main(int argc, char **argv)
     g_free(o.grid);
     g_free(o.block);
     g_free(o.ptx_dir);
-    if (o.trace_fp && o.trace_fp != stdout)
-        fclose(o.trace_fp);
+    if (o.trace_fp) { /* a full disk or a size limit must not pass for a complete trace */
+        errno = 0;
+        bool bad = fflush(o.trace_fp) != 0 || ferror(o.trace_fp);
+        int e = errno;
+        if (o.trace_fp != stdout && fclose(o.trace_fp) != 0 && !bad) {
+            bad = true;
+            e = errno;
+        }
+        if (bad && rc == EXIT_OK)
+            rc = die(EXIT_RUN, "cannot write '%s': %s", o.trace, e ? g_strerror(e) : "write error");
+    }
     g_free(o.trace);
     g_strfreev(o.args);
     return rc;

@@ -296,6 +296,7 @@ typedef struct {
     char *name, *unit, *meaning;
     blk_derived_fn fn;
     void *data;
+    bool wallclock; /* see blk_ctx_add_derived_wallclock */
 } derived_fig;
 
 struct blk_ctx {
@@ -388,8 +389,21 @@ blk_inst *blk_ctx_find(const blk_ctx *ctx, const char *path)
 void blk_ctx_add_derived(blk_ctx *ctx, const char *name, const char *unit, const char *meaning,
                          blk_derived_fn fn, void *data)
 {
-    derived_fig f = {g_strdup(name), g_strdup(unit), g_strdup(meaning), fn, data};
+    derived_fig f = {g_strdup(name), g_strdup(unit), g_strdup(meaning), fn, data, false};
     g_array_append_val(ctx->derived, f);
+}
+
+void blk_ctx_add_derived_wallclock(blk_ctx *ctx, const char *name, const char *unit, const char *meaning,
+                                   blk_derived_fn fn, void *data)
+{
+    blk_ctx_add_derived(ctx, name, unit, meaning, fn, data);
+    g_array_index(ctx->derived, derived_fig, ctx->derived->len - 1).wallclock = true;
+}
+
+bool blk_ctx_derived_is_wallclock(const blk_ctx *ctx, unsigned i)
+{
+    g_assert(i < ctx->derived->len);
+    return g_array_index(ctx->derived, derived_fig, i).wallclock;
 }
 
 unsigned blk_ctx_n_derived(const blk_ctx *ctx)

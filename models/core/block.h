@@ -179,6 +179,11 @@ blk_inst *blk_ctx_find(const blk_ctx *ctx, const char *path);
 typedef double (*blk_derived_fn)(const blk_ctx *ctx, void *data);
 void blk_ctx_add_derived(blk_ctx *ctx, const char *name, const char *unit, const char *meaning,
                          blk_derived_fn fn, void *data);
+/* The same for a figure of the simulator's wall-clock time (its speed): shown in the text dump, left
+ * out of the JSON, which two runs must write identically. */
+void blk_ctx_add_derived_wallclock(blk_ctx *ctx, const char *name, const char *unit, const char *meaning,
+                                   blk_derived_fn fn, void *data);
+bool blk_ctx_derived_is_wallclock(const blk_ctx *ctx, unsigned i);
 unsigned blk_ctx_n_derived(const blk_ctx *ctx);
 void blk_ctx_derived(const blk_ctx *ctx, unsigned i, const char **name, const char **unit,
                      const char **meaning, double *value);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/core/gtkw.h"
+#include "models/core/outfile.h"
 #include "models/core/stats.h"
 
 #define CLI_DEFAULT_PERIOD_PS 1000
@@ -201,8 +202,8 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
         {"config", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &run->configs, "Load an INI file (repeatable)", "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &run->sets, "Override a parameter (repeatable)",
          "SECTION.KEY=VALUE"},
-        {"seed", 0, 0, G_OPTION_ARG_STRING, &run->seed, "Set the seed parameter of every block that has one",
-         "N"},
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &run->seed,
+         "The seed of a workload's input (testbenches), and of every block with a seed parameter", "N"},
         {"dump-config", 0, 0, G_OPTION_ARG_NONE, &run->dump_config,
          "Print the effective configuration and exit", NULL},
         {"stats-json", 0, 0, G_OPTION_ARG_FILENAME, &run->stats_json, "Write the statistics as JSON", "FILE"},
@@ -210,7 +211,8 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
          "Trace the instances matching these globs (default *)", "PATTERNS"},
         {"no-trace", 0, 0, G_OPTION_ARG_NONE, &run->no_trace, "Write no VCD", NULL},
         {"trace-window", 0, 0, G_OPTION_ARG_STRING, &run->trace_window, "Trace these cycles only", "FROM:TO"},
-        {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &run->vcd_path, "VCD path (default waveforms/PROGRAM.vcd)",
+        {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &run->vcd_path,
+         "VCD path, .vcd added when missing; the .gtkw goes beside it (default waveforms/PROGRAM.vcd)",
          "PATH"},
         {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &run->max_cycles, "Stop after N cycles (0: no limit)", "N"},
         {"check", 0, 0, G_OPTION_ARG_STRING, &run->check,
@@ -313,6 +315,18 @@ static uint64_t clock_period(const cli_run *run)
     return v.u ? v.u : CLI_DEFAULT_PERIOD_PS;
 }
 
+/* Whether two paths name one file: the same text once canonical, or the same existing file. */
+static bool same_file(const char *a, const char *b)
+{
+    char *ca = g_canonicalize_filename(a, NULL), *cb = g_canonicalize_filename(b, NULL);
+    bool same = strcmp(ca, cb) == 0;
+    g_free(ca);
+    g_free(cb);
+    GStatBuf sa, sb;
+    return same ||
+           (g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
 static void open_trace(cli_run *run)
 {
     if (!run->vcd_path)
@@ -325,6 +339,10 @@ static void open_trace(cli_run *run)
     run->gtkw_path = g_strdup_printf("%.*s.gtkw", (int)strlen(run->vcd_path) - 4, run->vcd_path);
     if (run->no_trace)
         return;
+    if (run->stats_json &&
+        (same_file(run->stats_json, run->vcd_path) || same_file(run->stats_json, run->gtkw_path)))
+        cli_die("--stats-json %s: the same file as the waveform (%s, %s)", run->stats_json, run->vcd_path,
+                run->gtkw_path);
     char *dir = g_path_get_dirname(run->vcd_path);
     if (g_mkdir_with_parents(dir, 0755) != 0)
         cli_die("cannot create %s: %s", dir, g_strerror(errno));
@@ -358,6 +376,10 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
     uint64_t check_seed = 1;
     if (run->check && !gsc_check_parse(run->check, &check_mode, &check_seed))
         cli_die("--check=%s: expected awake, shuffle, shuffle:SEED or off", run->check);
+    if (run->stats_json && !*run->stats_json)
+        cli_die("--stats-json: empty file name");
+    if (run->vcd_path && !*run->vcd_path)
+        cli_die("--vcd: empty file name");
     if (run->trace_window) {
         char *problem = NULL;
         if (!cli_parse_window(run->trace_window, &run->trace_from, &run->trace_to, &problem))
@@ -423,6 +445,10 @@ void cli_finish(cli_run *run, uint64_t cycles)
     if (run->stats_json && !stats_write_json(run->ctx, run->program, cycles, run->stats_json, &err))
         cli_die("%s", err->message);
     fflush(stdout);
+    GString *werr = g_string_new(NULL);
+    if (!outfile_close_all(werr))
+        cli_die("%s", werr->str);
+    g_string_free(werr, TRUE);
 }
 
 void cli_free(cli_run *run)

@@ -223,6 +223,8 @@ static GHashTable *scan_lines(const char *origin, const char *text, GError **err
  * location itself). Type sections are validated now; instance sections by cfg_check_instances. */
 static bool load_text(cfg *c, const char *origin, const char *source, const char *text, GError **err)
 {
+    if (g_str_has_prefix(text, "\xef\xbb\xbf"))
+        text += 3; /* a UTF-8 byte order mark (editors on some systems write one): not part of line 1 */
     GHashTable *lines = scan_lines(origin, text, err);
     if (!lines)
         return false;
@@ -288,10 +290,22 @@ bool cfg_load_preset(cfg *c, const char *name, GError **err)
 bool cfg_load_file(cfg *c, const char *path, GError **err)
 {
     char *text = NULL;
+    gsize len = 0;
     GError *ferr = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &ferr)) {
+    if (!g_file_get_contents(path, &text, &len, &ferr)) {
         g_set_error(err, CFG_ERROR, CFG_ERROR_IO, "%s", ferr->message);
         g_error_free(ferr);
+        return false;
+    }
+    /* A NUL byte would end the text there: everything after it would be dropped unseen. */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        unsigned line = 1;
+        for (const char *p = text; p < nul; p++)
+            line += *p == '\n';
+        g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: a NUL byte (not a text file?)",
+                    path, line);
+        g_free(text);
         return false;
     }
     bool ok = load_text(c, path, NULL, text, err);
@@ -364,6 +378,35 @@ bool cfg_check_instances(const cfg *c, const blk_ctx *ctx, GError **err)
     return true;
 }
 
+/* A value as an INI file spells it (GKeyFile's escapes), so that the dump loads back as it was:
+ * a backslash, a newline, a carriage return and a tab, and a leading space (which would be stripped). */
+static char *ini_escape(const char *v)
+{
+    GString *s = g_string_new(NULL);
+    for (const char *p = v; *p; p++) {
+        switch (*p) {
+        case '\\':
+            g_string_append(s, "\\\\");
+            break;
+        case '\n':
+            g_string_append(s, "\\n");
+            break;
+        case '\r':
+            g_string_append(s, "\\r");
+            break;
+        case '\t':
+            g_string_append(s, "\\t");
+            break;
+        case ' ':
+            g_string_append(s, p == v ? "\\s" : " ");
+            break;
+        default:
+            g_string_append_c(s, *p);
+        }
+    }
+    return g_string_free(s, FALSE);
+}
+
 void cfg_dump(const blk_ctx *ctx, FILE *out)
 {
     fprintf(out, "# gpusc effective configuration: every instance, every parameter, with its source\n");
@@ -371,7 +414,11 @@ void cfg_dump(const blk_ctx *ctx, FILE *out)
         const blk_inst *inst = blk_ctx_inst(ctx, i);
         const blk_desc *d = inst->desc;
         fprintf(out, "\n[%s]\n# %s: %s\n", inst->path, d->name, d->description);
-        for (unsigned k = 0; k < d->n_params; k++)
-            fprintf(out, "# %s\n%s=%s\n", inst->param_src[k], d->params[k].name, inst->params[k].s);
+        for (unsigned k = 0; k < d->n_params; k++) {
+            char *src = ini_escape(inst->param_src[k]), *val = ini_escape(inst->params[k].s);
+            fprintf(out, "# %s\n%s=%s\n", src, d->params[k].name, val);
+            g_free(src);
+            g_free(val);
+        }
     }
 }

@@ -8,7 +8,8 @@ models_libgpusc_models_la_SOURCES += \
 	models/core/cli.c models/core/cli.h \
 	models/core/harness.c models/core/harness.h \
 	models/core/vcd.c models/core/vcd.h \
-	models/core/gtkw.c models/core/gtkw.h
+	models/core/gtkw.c models/core/gtkw.h \
+	models/core/outfile.c models/core/outfile.h
 nobase_pkginclude_HEADERS += \
 	models/core/block.h models/core/port.h models/core/config.h models/core/stats.h models/core/cli.h \
 	models/core/harness.h models/core/vcd.h models/core/gtkw.h

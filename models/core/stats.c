@@ -132,12 +132,17 @@ void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, F
         fputs("      }}", out);
     }
     fputs(n ? "\n  ],\n  \"derived\": {\n" : "],\n  \"derived\": {\n", out);
-    unsigned nd = blk_ctx_n_derived(ctx);
+    unsigned nd = blk_ctx_n_derived(ctx), last = nd;
+    for (unsigned i = 0; i < nd; i++)
+        if (!blk_ctx_derived_is_wallclock(ctx, i))
+            last = i;
     for (unsigned i = 0; i < nd; i++) {
         const char *name, *unit, *meaning;
         double v;
+        if (blk_ctx_derived_is_wallclock(ctx, i))
+            continue; /* not deterministic */
         blk_ctx_derived(ctx, i, &name, &unit, &meaning, &v);
-        json_stat(out, name, unit, meaning, false, 0, v, i + 1 == nd);
+        json_stat(out, name, unit, meaning, false, 0, v, i == last);
     }
     fputs("  }\n}\n", out);
 }

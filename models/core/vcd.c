@@ -390,6 +390,11 @@ vcd *vcd_load(const char *path, GError **err)
 {
     char *text = NULL;
     gsize len = 0;
+    /* A device or a pipe (a VCD written through a symbolic link to one) may never end. */
+    if (g_file_test(path, G_FILE_TEST_EXISTS) && !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not a regular file", path);
+        return NULL;
+    }
     if (!g_file_get_contents(path, &text, &len, err))
         return NULL;
     vcd *v = vcd_parse(path, text, len, err);

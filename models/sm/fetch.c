@@ -236,6 +236,9 @@ fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     f->icache = cache_tags_new(&cc, &err);
     if (!f->icache)
         gsc_fatal("%s: %s", f->inst->path, err->message);
+    if (f->instr_bytes > cc.line_size) /* an instruction would straddle lines: one miss would not bring it */
+        gsc_fatal("%s: instr_bytes=%u is larger than icache_line=%u", f->inst->path, f->instr_bytes,
+                  cc.line_size);
     blk_trace_state(f->inst, "fetched", GSC_U8, &f->fetched);
     blk_trace_state(f->inst, "warp", GSC_U32, &f->last_warp);
     blk_trace_state(f->inst, "pc", GSC_U32, &f->last_pc);

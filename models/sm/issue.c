@@ -1,9 +1,11 @@
 /* issue.c — see issue.h. */
 #include "models/sm/issue.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "models/core/outfile.h"
 #include "models/core/stats.h"
 
 static const char *const check_methods[] = {"allow(warp, head, cycle) -> may it issue now", NULL};
@@ -785,9 +787,9 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     }
     const char *log = blk_param_string(s->inst, "log");
     if (log && *log) {
-        s->log = fopen(log, "w");
+        s->log = outfile_open(log); /* shared by every instance given this path */
         if (!s->log)
-            gsc_fatal("%s.log: cannot open '%s' for writing", s->inst->path, log);
+            gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
     }
     ring_init(&s->redirects, sizeof(redirect_t));
     ring_init(&s->credits, sizeof(credit_t));
@@ -816,8 +818,7 @@ void issue_free(issue *s)
     g_free(s->checks);
     g_free(s->listeners);
     g_free(s->events);
-    if (s->log)
-        fclose(s->log);
+    s->log = NULL; /* closed by outfile_close_all */
     g_free(s->sched);
     g_free(s->pos);
     g_free(s->w);

@@ -513,14 +513,14 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_slow(wx_run *r, wx_mem *wm, uint32_
     if (len > 1 && (addr & (len - 1)) != 0) {
         fail(r, (int)lane,
              "misaligned %s %s of %" G_GUINT64_FORMAT " bytes at address 0x%" G_GINT64_MODIFIER "x", label,
-             write ? "store" : "load", len, addr);
+             ir_access_kind(r->in, write), len, addr);
         return NULL;
     }
     mem_lane_segs(wm, lane);
     GString *why = g_string_new(NULL);
     uint8_t *p = kload_resolve(&wm->s, space, addr, len, write, why);
     if (!p)
-        fail(r, (int)lane, "invalid %s %s: %s", label, write ? "store" : "load", why->str);
+        fail(r, (int)lane, "invalid %s %s: %s", label, ir_access_kind(r->in, write), why->str);
     g_string_free(why, TRUE);
     return p;
 }

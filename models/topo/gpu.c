@@ -148,6 +148,30 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
     }
 }
 
+/* An SM's cache line must be filled by one L2 line: say so at configuration time, not at the first
+ * L2 request. The L2 slices share their parameters with the first one's unless set one by one. */
+static void check_lines(const gpu_topo *g)
+{
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        const blk_inst *l2 = g->l2[p]->inst;
+        uint64_t l2_line = blk_param_uint(l2, "line_bytes");
+        for (unsigned i = 0; i < g->n_sms; i++) {
+            const blk_inst *ld = sm_topo_ldst_inst(g->sms[i]);
+            const char *keys[] = {"l1_line", "const_line"};
+            for (unsigned k = 0; k < G_N_ELEMENTS(keys); k++) {
+                const blk_param_desc *pd = blk_desc_param(ld->desc, keys[k]);
+                uint64_t line = blk_param_uint(ld, keys[k]);
+                if (line > l2_line)
+                    gsc_fatal(
+                        "%s: [%s] %s=%" G_GUINT64_FORMAT " is larger than %s's line_bytes=%" G_GUINT64_FORMAT
+                        " (%s): a line is filled by one L2 line",
+                        ld->param_src[pd - ld->desc->params], ld->path, keys[k], line, l2->path, l2_line,
+                        l2->param_src[blk_desc_param(l2->desc, "line_bytes") - l2->desc->params]);
+            }
+        }
+    }
+}
+
 /* The links block, with one FIFO on each of its ports; the SM-side end of each FIFO is left for a
  * mechanism (gpu_topo_link_out / gpu_topo_link_in). */
 static void gpu_topo_build_links(gpu_topo *g)
@@ -178,6 +202,7 @@ void gpu_topo_build(gpu_topo *g, sm_env *env)
     g_assert(env->n_sms == g->n_sms && !g->sms);
     gpu_topo_build_sms(g, env);
     gpu_topo_build_mem(g, env);
+    check_lines(g);
     if (g->with_links)
         gpu_topo_build_links(g);
 }

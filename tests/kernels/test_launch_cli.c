@@ -135,6 +135,13 @@ static void test_scalars(void)
     expect_value(&r, "k_f64", "-2.25e3", WL_F64(-2250.0));
     expect_error(&r, "k_u32", "4294967296", "parameter v is .u32 but '4294967296' does not fit");
     expect_error(&r, "k_s16", "-32769", "does not fit");
+    expect_error(&r, "k_s16", "32768", "does not fit"); /* a signed type's positive range too */
+    expect_value(&r, "k_s16", "32767", WL_U64(32767));
+    expect_value(&r, "k_f32", "0f3f800000", WL_F32(1.0f)); /* PTX's bit-pattern literals */
+    expect_value(&r, "k_f64", "0d3ff8000000000000", WL_F64(1.5));
+    expect_error(&r, "k_f32", "0x3f800000", "is a hex integer, not a number (a bit pattern is 0fXXXXXXXX)");
+    expect_error(&r, "k_f32", "0d3ff8000000000000", "is not a bit pattern of that type");
+    expect_error(&r, "k_f32", "0f3f80", "is not a bit pattern of that type");
     expect_error(&r, "k_u32", "abc", "'abc' is not an integer");
     expect_error(&r, "k_u32", "12x", "'12x' is not an integer");
     expect_error(&r, "k_u32", "", "'' is not an integer");
@@ -163,7 +170,7 @@ static void test_bytes(void)
     expect_error(&r, "k_arr", "bytes:012", "'012' is not bytes in hex");
     expect_error(&r, "k_arr", "bytes:0g010203", "is not bytes in hex");
     expect_error(&r, "k_arr", "bytes:", "is not bytes in hex");
-    expect_error(&r, "k_s16", "bytes:01020304", "parameter v is .s16 but 4 bytes were given (2 needed)");
+    expect_error(&r, "k_s16", "bytes:0102", "parameter v is .s16 but bytes:0102 is for a by-value array");
     rig_free(&r);
 }
 
@@ -282,6 +289,8 @@ static void test_check(void)
                  "kernel k_u32: grid (0,1,1) and block (32,1,1) dimensions must be positive");
     expect_check(&r, "k_u32", 1, 0, 1, "dimensions must be positive");
     expect_check(&r, "k_u32", 1, 32, 33, "kernel k_u32: 1056 threads per block (at most 1024)");
+    expect_check(&r, "k_u32", 2147483647u, 32, 1, NULL); /* CUDA's grid limits */
+    expect_check(&r, "k_u32", 2147483648u, 32, 1, "the x dimension is over CUDA's limit (grid 2147483647");
     /* k_rec only calls a recursive function; the parser refuses a call to a kernel, so an entry on
      * a call cycle cannot be written in PTX: mark it by hand to reach the check. */
     expect_check(&r, "k_rec", 1, 1, 1, NULL);

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Configuration files as editors and careless hands leave them (TAP): a NUL byte is an error at its
+# line, not the silent end of the file; a UTF-8 byte order mark is not part of line 1; a dumped
+# configuration whose values hold newlines, backslashes or a leading space loads back unchanged.
+. "$top_srcdir/tests/hostile/tap.sh"
+sm="$(cd "$top_builddir" && pwd)/testbench/tb-sm" # absolute: the test changes directory
+echo "1..5"
+printf '[issue]\nschedulers=1\n\000\n[issue]\nnosuch=1\n' >"$tmp/nul.ini"
+expect "a NUL byte in an INI file" 1 "nul.ini:3: .*NUL byte" "$sm" --no-trace --config "$tmp/nul.ini" --dump-config
+printf '\357\273\277[issue]\nschedulers=1\n' >"$tmp/bom.ini"
+expect "a UTF-8 byte order mark before [issue]" 0 "" "$sm" --no-trace --config "$tmp/bom.ini" --dump-config
+check "the BOM file's value is used" grep -q "^# .*bom.ini:2" "$tmp/out"
+value=' a
+b\c	d'
+cd "$tmp" || exit 1 # the issue log is opened (created) even for --dump-config: keep it in $tmp
+expect "--dump-config of a value with a newline" 0 "" "$sm" --no-trace --set "issue.log=$value" --dump-config
+cp "$tmp/out" "$tmp/dump.ini"
+"$sm" --no-trace --config "$tmp/dump.ini" --dump-config >"$tmp/dump2.ini" 2>"$tmp/err"
+cd / || exit 1
+grep -v '^#' "$tmp/dump.ini" >"$tmp/a"
+grep -v '^#' "$tmp/dump2.ini" >"$tmp/b"
+check "the dump loads back to the same configuration" cmp -s "$tmp/a" "$tmp/b"
+exit $fail

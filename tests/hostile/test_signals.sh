@@ -1,0 +1,33 @@
+#!/bin/sh
+# A run stopped from outside or by a limit still ends well (TAP): SIGTERM, SIGINT or SIGHUP stop a
+# never-ending kernel with the state of every warp, and the statistics, the JSON and the VCD are
+# written; --max-cycles names the warps, PCs and source lines of a kernel that does not finish; the
+# watchdog's stop writes the statistics too.
+. "$top_srcdir/tests/hostile/tap.sh"
+sm="$top_builddir/testbench/tb-sm"
+spin="$top_srcdir/tests/hostile/ptx/spin.ptx"
+echo "1..12"
+for sig in TERM INT HUP; do
+    "$sm" --vcd "$tmp/s.vcd" --stats-json "$tmp/s.json" --ptx "$spin" --entry spin --grid 1 --block 64 \
+        --arg out:"$tmp/o":4 >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    sleep 1
+    kill -$sig $pid
+    (sleep 30 && kill -KILL $pid) 2>/dev/null & # a run that ignores the signal fails, not hangs
+    guard=$!
+    wait $pid
+    st=$?
+    kill $guard 2>/dev/null
+    check "SIG$sig: exit 1 with the reason and the warps' PCs (exit $st)" \
+        sh -c "[ $st = 1 ] && grep -q 'interrupted by .* at cycle' '$tmp/err' && grep -q 'pc 1 (line 13' '$tmp/err'"
+    check "SIG$sig: the statistics and the JSON are written" \
+        sh -c "grep -q '^summary: spin' '$tmp/out' && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$tmp/s.json'"
+    check "SIG$sig: the VCD ends with a whole line" sh -c "[ \"\$(tail -c 1 '$tmp/s.vcd' | od -An -c | tr -d ' ')\" = '\\n' ]"
+    rm -f "$tmp/s.vcd" "$tmp/s.json"
+done
+expect "--max-cycles names the warps, PCs and lines" 1 "pc 1 (line 13 .bra.uni" "$sm" --no-trace --ptx "$spin" \
+    --entry spin --grid 1 --block 64 --arg out:"$tmp/o":4 --max-cycles 5000
+expect "watchdog: a barrier deadlock" 1 "waits on: barrier 1 of its block" "$sm" --no-trace \
+    --ptx "$top_srcdir/tests/sm/ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --watchdog 1000
+check "watchdog: the statistics are written" grep -q "^summary: deadlock" "$tmp/out"
+exit $fail
