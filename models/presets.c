@@ -93,7 +93,7 @@ static const char greener[] =
     "schedulers=4\n"        /* [S] */
     "[arbiter]\n"
     "policy=lrr\n"          /* [S] */
-    "[exec]\n"
+    "[regfile]\n"
     "banks=32\n"            /* [S] */
     "[tb]\n"
     "period_ps=1366\n"      /* [S] shader core clock 732 MHz; [D] 1366.1 ps (§10.2: 1.366 ns) */
@@ -114,7 +114,7 @@ static const char ccws[] =
     "schedulers=1\n"        /* [S] §2.1 "selects one" */
     "[arbiter]\n"
     "policy=gto\n"          /* [S] */
-    "[exec]\n"
+    "[units]\n"
     "simd_width=8\n"        /* [S] SIMD pipeline width 8; §2.1 [A]: 4 cycles per warp instruction */
     "[ldst]\n"
     "l1_sets=32\n"          /* [D] 32 KB / 128 B / 8 ways */
@@ -150,7 +150,7 @@ static const char vws[] =
     "schedulers=1\n"        /* [S] */
     "[arbiter]\n"
     "policy=gto\n"          /* [S] */
-    "[exec]\n"
+    "[units]\n"
     "sp_latency=10\n"       /* [S] ALU latency 10 */
     "mad_latency=10\n"      /* [A] same as the ALU */
     "[ldst]\n"
@@ -186,10 +186,12 @@ static const char malekeh[] =
     "policy=gto\n"          /* [S] */
     "[ibuffer]\n"
     "entries=4\n"           /* [A] = fetch's */
-    "[exec]\n"
+    "[regfile]\n"
     "banks=2\n"             /* [S] 2 banks per sub-core */
+    "[opcoll]\n"
     "collectors_sp=2\n"     /* [S] 2 collectors per sub-core */
     "collectors_sfu=2\n"    /* [A] */
+    "[units]\n"
     "sp_units=1\n"          /* [A] Accel-Sim RTX 2060 */
     "sp_latency=4\n"        /* [A] */
     "sp_ii=2\n"             /* [A] FP 4/2 */
@@ -230,10 +232,12 @@ static const char subcore[] =
     "schedulers=4\n"
     "[ibuffer]\n"
     "entries=4\n"           /* [A] = fetch's */
-    "[exec]\n"
+    "[regfile]\n"
     "banks=4\n"             /* [A] 16 banks split over 4 partitions */
+    "[opcoll]\n"
     "collectors_sp=2\n"     /* [A] */
     "collectors_sfu=2\n"    /* [A] */
+    "[units]\n"
     "sp_units=1\n"          /* [A] */
     "[gpu]\n"
     "sm_kind=subcore_sm\n"; /* a sub-core GPU in tb-gpu */
@@ -245,7 +249,7 @@ static const char renaming[] =
     "schedulers=2\n"                    /* [S] */
     "[arbiter]\n"
     "policy=two_level_active:6:0:1\n"   /* [S] */
-    "[exec]\n"
+    "[regfile]\n"
     "banks=32\n";                       /* [S] */
 
 /* SPU's GPU baseline (spu.md §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */

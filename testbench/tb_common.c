@@ -13,7 +13,7 @@
 #include "models/core/stats.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
-#include "models/sm/exec.h"
+#include "models/sm/regfile.h"
 #include "testbench/tb_monitor.h"
 
 #ifndef GPUSC_SRC_PTX_DIR
@@ -367,7 +367,7 @@ static uint64_t sum_stat(const tb_machine *m, int which, unsigned idx)
             v += blk_stat_get(sm_topo_ldst_inst(m->sms[s]), idx);
         else
             for (unsigned p = 0; p < SM_MAX_PARTS; p++) {
-                blk_inst *e = sm_topo_exec_inst(m->sms[s], p);
+                blk_inst *e = sm_topo_regfile_inst(m->sms[s], p);
                 if (e)
                     v += blk_stat_get(e, idx);
             }
@@ -415,7 +415,7 @@ STALL_FN(d_vetoed, ISSUE_STAT_STALL_VETOED)
 static double d_conflicts(const blk_ctx *ctx, void *data)
 {
     (void)ctx;
-    return (double)sum_stat(data, 2, EXEC_STAT_BANK_CONFLICTS);
+    return (double)sum_stat(data, 2, REGFILE_STAT_BANK_CONFLICTS);
 }
 
 static double d_ctas(const blk_ctx *ctx, void *data)
@@ -569,6 +569,6 @@ void tb_machine_summary(tb_machine *m, FILE *out)
             "L1D hit rate %.3f, %" G_GUINT64_FORMAT
             " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s\n",
             m->k ? m->k->name : "?", cycles, wi, stats_ratio(wi, cycles), d_l1(NULL, m),
-            sum_stat(m, 2, EXEC_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
+            sum_stat(m, 2, REGFILE_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
             m->seconds > 0 ? (double)wi / m->seconds : 0.0);
 }

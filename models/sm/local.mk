@@ -8,13 +8,15 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/fetch.c models/sm/fetch.h models/sm/issue.c models/sm/issue.h \
 	models/sm/decode.c models/sm/decode.h models/sm/ibuffer.c models/sm/ibuffer.h models/sm/scoreboard_block.c models/sm/scoreboard_block.h \
 	models/sm/arbiter.c models/sm/arbiter.h models/sm/barrier.c models/sm/barrier.h \
-	models/sm/exec.c models/sm/exec.h models/sm/ldst.c models/sm/ldst.h \
+	models/sm/opcoll.c models/sm/opcoll.h models/sm/regfile.c models/sm/regfile.h \
+	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
 	models/topo/sm.c models/topo/sm.h models/topo/subcore_sm.h \
 	models/presets.c models/presets.h
-nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/issue.h models/sm/exec.h \
-	models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h models/sm/ibuffer.h models/sm/decode.h \
-	models/sm/scoreboard_block.h models/sm/arbiter.h models/sm/barrier.h models/topo/sm.h \
+nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/issue.h models/sm/opcoll.h \
+	models/sm/regfile.h models/sm/units.h models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h \
+	models/sm/ibuffer.h models/sm/decode.h models/sm/scoreboard_block.h models/sm/arbiter.h models/sm/barrier.h \
+	models/topo/sm.h \
 	models/topo/subcore_sm.h models/presets.h
 
 # Tests of the SM (tests/sm): closed-form microbenchmarks, the waveform check, bad input, every
@@ -36,6 +38,15 @@ check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
 tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
+# Harness tests of the execution side, one file per block: opcoll, regfile, units.
+check_PROGRAMS += tests/sm/test_opcoll tests/sm/test_regfile tests/sm/test_units
+TESTS += tests/sm/test_opcoll tests/sm/test_regfile tests/sm/test_units
+tests_sm_test_opcoll_SOURCES = tests/sm/test_opcoll.c
+tests_sm_test_opcoll_LDADD = $(GPUSC_LIBS)
+tests_sm_test_regfile_SOURCES = tests/sm/test_regfile.c
+tests_sm_test_regfile_LDADD = $(GPUSC_LIBS)
+tests_sm_test_units_SOURCES = tests/sm/test_units.c
+tests_sm_test_units_LDADD = $(GPUSC_LIBS)
 # The extension points reached through the topology, on whole SMs running workloads.
 check_PROGRAMS += tests/sm/test_sm_hooks
 TESTS += tests/sm/test_sm_hooks

@@ -7,8 +7,8 @@
 #include "models/sm/cta_dispatch.h"
 #include "models/sm/decode.h"
 #include "models/sm/ibuffer.h"
+#include "models/sm/opcoll.h"
 #include "models/sm/scoreboard_block.h"
-#include "models/sm/exec.h"
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
@@ -25,7 +25,9 @@ struct sm_topo {
     barrier_unit *bar;
     arbiter *arb[ISSUE_MAX_SCHED];
     issue *is;
-    exec_blk *ex[SM_MAX_PARTS];
+    opcoll *oc[SM_MAX_PARTS]; /* per partition: operand collectors, register banks, units */
+    regfile *rf[SM_MAX_PARTS];
+    units *un[SM_MAX_PARTS];
     ldst *ls;
 };
 
@@ -89,7 +91,9 @@ void sm_topo_register(void)
     blk_registry_add(&arbiter_desc);
     blk_registry_add(&barrier_desc);
     blk_registry_add(&issue_desc);
-    blk_registry_add(&exec_desc);
+    blk_registry_add(&opcoll_desc);
+    blk_registry_add(&regfile_desc);
+    blk_registry_add(&units_desc);
     blk_registry_add(&ldst_desc);
     blk_registry_add(&mem_fixed_desc);
     blk_registry_add(&cta_dispatch_desc);
@@ -132,10 +136,20 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
         gsc_fatal("%s: a sub-core SM needs one scheduler per partition (issue.schedulers = %u, "
                   "subcore_sm.partitions = %u)",
                   s->inst->path, s->is->n_sched, s->parts);
+    unsigned slots = (unsigned)blk_param_uint(s->inst, "registers") / IR_WARP_SIZE / s->parts;
     for (unsigned p = 0; p < s->parts; p++) {
-        char *n = s->parts > 1 ? g_strdup_printf("exec%u", p) : g_strdup("exec");
-        s->ex[p] = exec_new(ctx, m, n, p, s->parts);
+        char *n = s->parts > 1 ? g_strdup_printf("%u", p) : g_strdup("");
+        char *on = g_strconcat("opcoll", n, NULL), *rn = g_strconcat("regfile", n, NULL);
+        char *un = g_strconcat("units", n, NULL);
+        s->oc[p] = opcoll_new(ctx, m, on);
+        s->rf[p] = regfile_new(ctx, m, rn, p, s->parts, slots, s->oc[p]->n_coll);
+        s->un[p] = units_new(ctx, m, un);
+        blk_bind(s->oc[p]->inst, "regfile", s->rf[p]->inst, "regfile");
+        blk_bind(s->oc[p]->inst, "units", s->un[p]->inst, "units");
         g_free(n);
+        g_free(on);
+        g_free(rn);
+        g_free(un);
     }
     s->ls = ldst_new(ctx, m, "ldst", env, sm_id);
 
@@ -146,8 +160,8 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     for (unsigned p = 0; p < s->parts; p++) {
         char *a = g_strdup_printf("issue_exec%u", p), *b = g_strdup_printf("exec%u_release", p);
         char *to = g_strdup_printf("to_exec_%u", p), *rel = g_strdup_printf("release_%u", p);
-        blk_connect(m, a, ii, to, s->ex[p]->inst, "in");
-        blk_connect(m, b, s->ex[p]->inst, "release", ii, rel);
+        blk_connect(m, a, ii, to, s->oc[p]->inst, "in");
+        blk_connect(m, b, s->oc[p]->inst, "release", ii, rel);
         g_free(a);
         g_free(b);
         g_free(to);
@@ -170,8 +184,11 @@ void sm_topo_free(sm_topo *s)
     ibuffer_free(s->ib);
     scoreboard_block_free(s->sb);
     barrier_free(s->bar);
-    for (unsigned p = 0; p < s->parts; p++)
-        exec_free(s->ex[p]);
+    for (unsigned p = 0; p < s->parts; p++) {
+        opcoll_free(s->oc[p]);
+        regfile_free(s->rf[p]);
+        units_free(s->un[p]);
+    }
     ldst_free(s->ls);
     g_free(s);
 }
@@ -251,9 +268,9 @@ blk_inst *sm_topo_ldst_inst(const sm_topo *s)
     return s->ls->inst;
 }
 
-blk_inst *sm_topo_exec_inst(const sm_topo *s, unsigned part)
+blk_inst *sm_topo_regfile_inst(const sm_topo *s, unsigned part)
 {
-    return part < s->parts ? s->ex[part]->inst : NULL;
+    return part < s->parts ? s->rf[part]->inst : NULL;
 }
 
 issue *sm_topo_issue(const sm_topo *s)
@@ -266,9 +283,9 @@ wexec *sm_topo_wexec(const sm_topo *s)
     return s->is->wx;
 }
 
-exec_blk *sm_topo_exec(const sm_topo *s, unsigned part)
+regfile *sm_topo_regfile(const sm_topo *s, unsigned part)
 {
-    return part < s->parts ? s->ex[part] : NULL;
+    return part < s->parts ? s->rf[part] : NULL;
 }
 
 ldst *sm_topo_ldst(const sm_topo *s)

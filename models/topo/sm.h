@@ -21,7 +21,7 @@
 #include "models/core/block.h"
 #include "models/lib/occupancy.h"
 #include "models/mem_types.h"
-#include "models/sm/exec.h"
+#include "models/sm/opcoll.h"
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
@@ -70,23 +70,24 @@ uint64_t sm_topo_progress(const sm_topo *s);
  * smem_bytes), for cta_dispatch_set_limits. */
 void sm_topo_occupancy(const sm_topo *s, occupancy_sm *o);
 
-/* Inner instances, for testbench statistics (issue: warp_instrs, stalls; ldst: L1; exec p: banks). */
+/* Inner instances, for testbench statistics (issue: warp_instrs, stalls; ldst: L1; regfile p: banks). */
 blk_inst *sm_topo_issue_inst(const sm_topo *s);
 blk_inst *sm_topo_ldst_inst(const sm_topo *s);
-blk_inst *sm_topo_exec_inst(const sm_topo *s, unsigned part); /* NULL beyond the partitions */
+blk_inst *sm_topo_regfile_inst(const sm_topo *s, unsigned part); /* NULL beyond the partitions */
 
 /* The SM's blocks, for a mechanism (or a test) to install its hooks before the run (docs/sm.md
  * "Extension points in the SM"): issue_add_check / issue_policy + policy_add_veto on issue,
  * wexec_add_value_hook on the warps' architectural state (issue's register values: one per SM, also
- * in a subcore_sm), exec_rf_chain on exec p (one per sub-core partition; NULL beyond them),
+ * in a subcore_sm), the `access` import of regfile p (blk_bind or blk_bind_stub a hook of interface
+ * rfaccess, before elaboration; one regfile per sub-core partition; NULL beyond them),
  * ldst_set_l1_evict_hook / ldst_l1_tags on ldst, fetch's I-cache. The topology holds no behaviour:
  * these only hand out the blocks it built. */
 issue *sm_topo_issue(const sm_topo *s);
 wexec *sm_topo_wexec(const sm_topo *s);
-exec_blk *sm_topo_exec(const sm_topo *s, unsigned part);
+regfile *sm_topo_regfile(const sm_topo *s, unsigned part);
 ldst *sm_topo_ldst(const sm_topo *s);
 fetch *sm_topo_fetch(const sm_topo *s);
-unsigned sm_topo_parts(const sm_topo *s); /* exec blocks: 1 (sm) or the partitions (subcore_sm) */
+unsigned sm_topo_parts(const sm_topo *s); /* opcoll/regfile/units: 1 (sm) or the partitions (subcore_sm) */
 
 extern const blk_desc sm_topo_desc, subcore_sm_topo_desc;
 

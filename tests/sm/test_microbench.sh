@@ -4,12 +4,12 @@
 # costs (launch, first fetch, the exit) cancel. The I-cache is one line of 1024 B with a 1-cycle fill
 # (fetch.icache_line=1024, fetch.icache_miss_latency=1) so instruction fetch never limits issue.
 # Derivations (docs/sm.md "Microbenchmarks" has them in full):
-#  1 dependent chain: an add issued at c enters exec at c+1 (collector, bank read), its pipe at c+2,
+#  1 dependent chain: an add issued at c enters opcoll at c+1 (collector, bank read), its pipe at c+2,
 #    completes and releases at c+2+L, and the dependent add issues at c+3+L:
 #    T(64 adds) - T(32 adds) = 32 * (L + 3), for L = sp_latency = 4 and 10.
 #  2 independent adds (immediates) over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
 #    write-back ports, 6 collectors are not limiting): T(64/warp) - T(32/warp) = 32 * 8 / S, S = 1, 2.
-#    On tb-subcore (4 partitions, each its scheduler, exec and SP pipe): 256/4.
+#    On tb-subcore (4 partitions, each its scheduler, collectors and SP pipe): 256/4.
 #  3 register-bank conflict (2 banks, bank = physical register mod 2): a 64-bit add reading two
 #    aligned pairs reads each bank twice: one extra cycle per add:
 #    [T(same64)-T(same32)] - [T(diff64)-T(diff32)] = 32.
@@ -29,12 +29,12 @@
 #    add, which waits on the RAW hazard anyway) and runs to completion (no read reservation is left
 #    behind). WAR (war.ptx): 32 pairs `add %s<k>, %r<k>, 1; mov %r<k>, 7`. Without source
 #    reservations each instruction issues the cycle after the previous one. With them the mov waits
-#    for the add's read: the add issues at c, exec takes it at c+1 (collector allocated, its one bank
+#    for the add's read: the add issues at c, opcoll takes it at c+1 (collector allocated, its one bank
 #    read requested and granted the same cycle: no conflict) and reports the read at c+1; issue sees
 #    the report at c+2, releases the read reservation and issues the mov at c+2 instead of c+1:
 #    T(on) - T(off) = 32 * 1, the same for sp_latency 4 and 10 (the read is reported before the add
 #    executes, not at its write-back).
-#  9 warp width and lane groups (exec.simd_width = W): a warp instruction is P = 32 / W lane groups
+#  9 warp width and lane groups (units.simd_width = W): a warp instruction is P = 32 / W lane groups
 #    entering the pipe one initiation interval (sp_ii = 1) apart: the pipe is busy P cycles, the
 #    result is complete P - 1 cycles after the latency. Dependent chain: 32 (L + 3 + P - 1) = 256
 #    (W 16), 320 (W 8). Independent adds over 8 warps, 2 SP pipes each taking one warp instruction per
@@ -56,8 +56,8 @@ check() { # name expected got
 }
 echo "1..29"
 for L in 4 10; do
-    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.sp_latency=$L)
-    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.sp_latency=$L)
+    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set units.sp_latency=$L)
+    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set units.sp_latency=$L)
     check "dependent chain, sp_latency $L: 32 more adds cost 32*(L+3)" $((32 * (L + 3))) $((b - a))
 done
 for S in 1 2; do
@@ -70,7 +70,7 @@ sc="$top_builddir/testbench/tb-subcore"
 a=$("$sc" $base --ptx "$ptx/independent.ptx" --entry indep32 --grid 1 --block 256 2>"$tmp/err" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p')
 b=$("$sc" $base --ptx "$ptx/independent.ptx" --entry indep64 --grid 1 --block 256 2>"$tmp/err" | sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p')
 check "independent instructions on 4 sub-core partitions: 256 more cost 256/4" 64 $((b - a))
-bk="--grid 1 --block 32 --set exec.bank_fn=reg --set exec.banks=2"
+bk="--grid 1 --block 32 --set regfile.bank_fn=reg --set regfile.banks=2"
 s32=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry same32 $bk); s64=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry same64 $bk)
 d32=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry diff32 $bk); d64=$(cycles --ptx "$ptx/bank_conflict.ptx" --entry diff64 $bk)
 check "bank conflict: one extra cycle per conflicting add" 32 $(((s64 - s32) - (d64 - d32)))
@@ -123,8 +123,8 @@ a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 $sr)
 b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 $sr)
 check "source reservations: the dependent chain completes, 32 more adds cost 32*(4+3)" $((32 * 7)) $((b - a))
 for L in 4 10; do
-    off=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set exec.sp_latency=$L)
-    on=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set exec.sp_latency=$L $sr)
+    off=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set units.sp_latency=$L)
+    on=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set units.sp_latency=$L $sr)
     check "source reservations: 32 WAR pairs cost one cycle each, sp_latency $L" 32 $((on - off))
 done
 # The issue log shows it pair by pair: each mov issues 2 cycles after its add (pcs 32.. are the pairs).
@@ -133,10 +133,10 @@ gaps=$(awk '$8 >= 32 && $9 == "add" { a = $1 } $8 >= 32 && $9 == "mov" && $1 == 
 check "source reservations: every WAR mov issues 2 cycles after its add (issue log)" 32 "$gaps"
 for W in 16 8; do
     P=$((32 / W))
-    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set exec.simd_width=$W)
-    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set exec.simd_width=$W)
+    a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 --set units.simd_width=$W)
+    b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 --set units.simd_width=$W)
     check "simd_width $W: 32 more dependent adds cost 32*(4+3+$P-1)" $((32 * (4 + 3 + P - 1))) $((b - a))
-    w="--grid 1 --block 256 --set fetch.fetch_width=4 --set exec.simd_width=$W"
+    w="--grid 1 --block 256 --set fetch.fetch_width=4 --set units.simd_width=$W"
     a=$(cycles --ptx "$ptx/independent.ptx" --entry indep32 $w)
     b=$(cycles --ptx "$ptx/independent.ptx" --entry indep64 $w)
     check "simd_width $W: 256 more independent adds on 2 SP pipes cost 256*$P/2" $((256 * P / 2)) $((b - a))

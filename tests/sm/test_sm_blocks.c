@@ -11,7 +11,6 @@
 #include "kernels/ptx_parse.h"
 #include "models/core/harness.h"
 #include "models/sm/cta_dispatch.h"
-#include "models/sm/exec.h"
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
@@ -47,10 +46,6 @@ static sm_env *env_get(void)
 static void *make_mem(blk_ctx *c, gsc_module *p, const char *n)
 {
     return mem_fixed_new(c, p, n, env_get());
-}
-static void *make_exec(blk_ctx *c, gsc_module *p, const char *n)
-{
-    return exec_new(c, p, n, 0, 1);
 }
 static void *make_ldst(blk_ctx *c, gsc_module *p, const char *n)
 {
@@ -187,116 +182,6 @@ static void test_mem_fixed_atomic(void)
     g_assert_cmpuint(now[1], ==, 107);
     g_free(q);
     g_free(r);
-    harness_free(h);
-}
-
-/* ---- exec: collector, banks, pipe latency, write-back ---- */
-static issued_t alu(unsigned warp, unsigned n_src, const uint16_t *src, uint16_t dst)
-{
-    issued_t it;
-    memset(&it, 0, sizeof it);
-    it.warp = (uint16_t)warp;
-    it.cls = IR_CLASS_ALU;
-    it.op = IR_OP_ADD;
-    it.n_src = (uint16_t)n_src;
-    it.n_bank_src = (uint8_t)n_src; /* the test's register numbers are the physical ones too */
-    for (unsigned i = 0; i < n_src; i++)
-        it.src[i] = it.bank_src[i] = src[i];
-    it.n_dst = it.n_bank_dst = 1;
-    it.dst[0] = it.bank_dst[0] = dst;
-    return it;
-}
-
-static void test_exec_latency_and_conflict(void)
-{
-    const char *set[] = {"sp_latency=4", "banks=2", "bank_fn=reg", NULL};
-    harness *h = harness_new(&exec_desc, make_exec, set, NULL);
-    uint16_t one[] = {3}, same[] = {2, 4}, diff[] = {2, 3};
-    issued_t it = alu(0, 1, one, 5);
-    harness_push(h, "in", &it); /* put 0; seen 1 (collector, read), pipe 2, done 6, got 7 */
-    release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
-    g_assert_cmpuint(r.n_dst, ==, 1);
-    g_assert_cmpuint(r.dst[0], ==, 5);
-    uint64_t t0 = harness_step(h);
-    it = alu(0, 2, diff, 6);
-    harness_push(h, "in", &it);
-    uint64_t d = pop_cycle(h, "release", &r, 50) - t0;
-    t0 = harness_step(h);
-    it = alu(0, 2, same, 6);
-    harness_push(h, "in", &it);
-    uint64_t s = pop_cycle(h, "release", &r, 50) - t0;
-    g_assert_cmpuint(s, ==, d + 1); /* two reads of one single-ported bank: one more cycle */
-    g_assert_cmpuint(blk_stat_get(harness_inst(h), EXEC_STAT_BANK_CONFLICTS), ==, 1);
-    harness_free(h);
-}
-
-/* ---- exec: read reports for source reservations, the cycle the last operand read is granted ---- */
-static void test_exec_read_report(void)
-{
-    const char *set[] = {"sp_latency=4", "banks=2", "bank_fn=reg", NULL};
-    harness *h = harness_new(&exec_desc, make_exec, set, NULL);
-    uint16_t diff[] = {2, 3}, same[] = {2, 4};
-    issued_t it = alu(1, 2, diff, 6);
-    it.report_reads = 1;
-    it.seq = 11;
-    harness_push(h, "in", &it); /* put 0; seen 1: both banks grant at 1, report put 1, got 2 */
-    release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 2);
-    g_assert_true(r.reads);
-    g_assert_cmpuint(r.seq, ==, 11);
-    g_assert_cmpuint(r.warp, ==, 1);
-    g_assert_cmpuint(r.n_src, ==, 2);
-    g_assert_cmpuint(r.src[0], ==, 2);
-    g_assert_cmpuint(r.src[1], ==, 3);
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7); /* the completion, as without the report */
-    g_assert_false(r.reads);
-    g_assert_cmpuint(r.dst[0], ==, 6);
-    uint64_t t0 = harness_step(h);
-    it = alu(1, 2, same, 6);
-    it.report_reads = 1;
-    harness_push(h, "in", &it); /* seen t0+2: one read granted, the other (same bank) at t0+3 */
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 4);
-    g_assert_true(r.reads);
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 9);
-    g_assert_false(r.reads);
-    t0 = harness_step(h);
-    it = alu(1, 0, NULL, 6); /* no register source: reported when the collector is allocated */
-    it.report_reads = 1;
-    harness_push(h, "in", &it);
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 3);
-    g_assert_true(r.reads);
-    g_assert_cmpuint(r.n_src, ==, 0);
-    harness_free(h);
-}
-
-/* ---- exec: the register access path delays a read (a power-state wake-up) ---- */
-static rfaccess_verdict wake_reg3(void *ctx, rfaccess_req *r, unsigned *delay)
-{
-    (void)ctx;
-    if (r->reg == 3 && !r->write) {
-        *delay = 2;
-        return RFACCESS_DELAY;
-    }
-    return RFACCESS_ALLOW;
-}
-
-static void test_exec_rfaccess_delay(void)
-{
-    harness *h = harness_new(&exec_desc, make_exec, NULL, NULL);
-    exec_blk *e = harness_block(h);
-    rfaccess_chain_add(exec_rf_chain(e), "wakeup", wake_reg3, NULL);
-    uint16_t r2[] = {2}, r3[] = {3};
-    issued_t it = alu(0, 1, r2, 5);
-    harness_push(h, "in", &it); /* no hook applies: released at sp_latency + 3 = 7 */
-    release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
-    uint64_t t0 = harness_step(h);
-    it = alu(0, 1, r3, 5);
-    harness_push(h, "in",
-                 &it); /* put at t0+1 (one cycle later than above): 8 after t0, plus the 2-cycle wait */
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 8 + 2);
-    g_assert_cmpuint(blk_stat_get(harness_inst(h), EXEC_STAT_RF_DEFERRED), ==, 1);
     harness_free(h);
 }
 
@@ -803,9 +688,6 @@ int main(int argc, char **argv)
     harness_test_add("/sm/mem_fixed/atomic", test_mem_fixed_atomic);
     harness_test_add("/sm/mem_fixed/overlap", test_mem_fixed_overlap);
     g_test_add_func("/sm/mem_fixed/oversize", test_mem_fixed_oversize);
-    harness_test_add("/sm/exec/latency_and_bank_conflict", test_exec_latency_and_conflict);
-    harness_test_add("/sm/exec/read_report", test_exec_read_report);
-    harness_test_add("/sm/exec/rfaccess_delay", test_exec_rfaccess_delay);
     harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
     harness_test_add("/sm/ldst/mshr_full", test_ldst_mshr_full);
     harness_test_add("/sm/ldst/atomic", test_ldst_atomic);

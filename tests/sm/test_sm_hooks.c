@@ -9,6 +9,9 @@
  *  - cta_dispatch_set_pick: a pick that always chooses SM 1 of 2: SM 0 runs no CTA;
  *  - cta_dispatch_set_alloc: a grant of at most one resident CTA per SM (wrapping the ledger): never
  *    two CTAs at once on an SM, every grant released, fewer resident CTAs than the default's;
+ *  - the register access chain: a hook bound to regfile's `access` import (sm_topo_regfile) that delays
+ *    every read by a cycle: the output is right, every bank read was deferred once, and the hook saw
+ *    each read twice (requested, then served) and each write once;
  *  - ldst's l1_evict port on a small L1D: every line the L1D allocated (a miss) was replaced,
  *    invalidated (write-evict) or is still there at the end: misses = replaced + invalidated + resident;
  *  - the register value path through sm_topo_wexec (wexec_add_value_hook, regval.h), on every workload:
@@ -675,6 +678,42 @@ static void test_values_poison_too_early(void)
     g_test_trap_assert_stderr("*workload vecadd*differ*");
 }
 
+/* ---- the register access chain: a hook bound to regfile's `access` import through sm_topo_regfile ---- */
+static rfaccess_verdict delay_reads(void *ctx, rfaccess_req *q, unsigned *delay)
+{
+    ++*(uint64_t *)ctx;
+    if (q->write)
+        return RFACCESS_ALLOW;
+    *delay = 1;
+    return RFACCESS_DELAY;
+}
+static const rfaccess_hook_if delay_hook = {"wakeup", delay_reads};
+
+static void run_register_access(void)
+{
+    rig r;
+    rig_build(&r, 1, "hotspot", NULL);
+    regfile *rf = sm_topo_regfile(r.sm[0], 0);
+    g_assert_null(sm_topo_regfile(r.sm[0], 1));
+    uint64_t calls = 0;
+    blk_bind_stub(rf->inst, "access", &delay_hook, &calls);
+    rig_run(&r); /* every read one cycle later: the output is still right */
+    uint64_t reads = blk_stat_get(rf->inst, REGFILE_STAT_BANK_READS);
+    uint64_t writes = blk_stat_get(rf->inst, REGFILE_STAT_BANK_WRITES);
+    g_assert_cmpuint(reads, >, 0);
+    g_assert_cmpuint(blk_stat_get(rf->inst, REGFILE_STAT_RF_DEFERRED), ==, reads); /* each read once */
+    /* a read runs the chain when requested and again when its delay is served (for its translation) */
+    g_assert_cmpuint(calls, ==, 2 * reads + writes);
+    const rfaccess_chain *ch = regfile_access_chain(rf);
+    g_assert_cmpuint(rfaccess_chain_len(ch), ==, 1);
+    g_assert_cmpuint(rfaccess_chain_stats(ch, 0)->delays, ==, 2 * reads);
+}
+
+static void test_register_access(void)
+{
+    in_subprocess(run_register_access);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -683,6 +722,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/hooks/dispatch_alloc", test_alloc);
     g_test_add_func("/sm/hooks/l1_evict_hook", test_evict_hook);
     g_test_add_func("/sm/hooks/l1_access", test_access_hook);
+    g_test_add_func("/sm/hooks/register_access", test_register_access);
     g_test_add_func("/sm/hooks/values/counts", test_values_counts);
     g_test_add_func("/sm/hooks/values/poison_live", test_values_poison_live);
     g_test_add_func("/sm/hooks/values/poison_too_early", test_values_poison_too_early);

@@ -21,19 +21,19 @@ rs-table3.6-1 tb.sm0 smem_bytes 49152
 rs-table3.6-2 tb.sm0 ctas 32
 rs-table3.6-2 tb.sm0 smem_bytes 65536
 greener tb.sm0.issue schedulers 4
-greener tb.sm0.exec banks 32
+greener tb.sm0.regfile banks 32
 greener tb.sm0 warps 64
 greener tb period_ps 1366
-ccws tb.sm0.exec simd_width 8
+ccws tb.sm0.units simd_width 8
 ccws tb.sm0.ldst const_sets 64
 ccws tb.sm0.ldst l1_ways 8
 ccws tb period_ps 769
 vws tb.sm0.fetch icache_sets 128
-vws tb.sm0.exec sp_latency 10
+vws tb.sm0.units sp_latency 10
 renaming tb.sm0.arbiter1 policy two_level_active:6:0:1
 malekeh tb period_ps 733
 malekeh tb.sm0 partitions 4
-malekeh tb.sm0.exec3 banks 2"
+malekeh tb.sm0.regfile3 banks 2"
 echo "1..$(($(echo $presets | wc -w) + $(echo "$values" | wc -l)))"
 for p in $presets; do
     n=$((n + 1))

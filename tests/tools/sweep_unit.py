@@ -62,8 +62,8 @@ gto=--set arbiter.policy=gto
 lrr=--set arbiter.policy=lrr
 
 [axis banks]
-b2=--set exec.banks=2
-b4=--set exec.banks=4 --watchdog 0 --config {sweep_dir}/x.ini
+b2=--set regfile.banks=2
+b4=--set regfile.banks=4 --watchdog 0 --config {sweep_dir}/x.ini
 """
 
 
@@ -116,7 +116,7 @@ def expansion_is_the_product_in_order():
     p = pts[1]
     check(p.params == {"workload": "vecadd", "size": "tiny", "policy": "gto", "banks": "b4"}, p.params)
     check(p.argv == ["--preset", "gtx480", "--set", "tb.x=a b", "--no-trace", "--workload", "vecadd", "--size", "tiny",
-                     "--set", "arbiter.policy=gto", "--set", "exec.banks=4", "--watchdog", "0",
+                     "--set", "arbiter.policy=gto", "--set", "regfile.banks=4", "--watchdog", "0",
                      "--config", os.path.join(os.getcwd(), "x.ini")], p.argv)
     check(s.param_names() == ["workload", "size", "policy", "banks"], s.param_names())
     s2 = gs.Sweep("s", BASIC.replace("sizes=tiny", "sizes=tiny;default\nseeds=1;7"))
@@ -145,7 +145,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     --stats-json) out=$2; shift ;;
     --workload) w=$2; shift ;;
-    --set) case $2 in exec.banks=*) banks=${2#exec.banks=} ;; esac; shift ;;
+    --set) case $2 in regfile.banks=*) banks=${2#regfile.banks=} ;; esac; shift ;;
     esac
     shift
 done
@@ -162,8 +162,8 @@ def fake_sweep(d, workloads="vecadd;bfs"):
         f.write(FAKE_TB.replace("$(echo \"scale=4; 50 / $c\" | bc -l 2>/dev/null || echo 0.5)", "0.5"))
     os.chmod(tb, 0o755)
     os.environ["FAKE_COUNT"] = os.path.join(d, "count")
-    text = ("[sweep]\nname=f\ntestbench=%s\nworkloads=%s\n[axis banks]\nb2=--set exec.banks=2\n"
-            "b4=--set exec.banks=4\n" % (tb, workloads))
+    text = ("[sweep]\nname=f\ntestbench=%s\nworkloads=%s\n[axis banks]\nb2=--set regfile.banks=2\n"
+            "b4=--set regfile.banks=4\n" % (tb, workloads))
     path = os.path.join(d, "f.sweep")
     with open(path, "w") as f:
         f.write(text)
@@ -209,7 +209,7 @@ def local_run_resumes_and_reports_failures():
             text = f.read()
         with open(path, "w") as f:
             f.write(text.replace("workloads=vecadd;bad;bfs", "workloads=vecadd;bfs").replace(
-                "b4=--set exec.banks=4", "b4=--set exec.banks=8"))
+                "b4=--set regfile.banks=4", "b4=--set regfile.banks=8"))
         rc, so, se = quiet(lambda: gs.main([path, "--out", out]))
         check(rc == 0 and runs(d) == 10, "changed configuration: rc %r, %d runs" % (rc, runs(d) - 8))
         # --force runs all
@@ -260,7 +260,7 @@ def dry_run_runs_nothing():
         path, tb = fake_sweep(d)
         rc, so, _ = quiet(lambda: gs.main(["run", path, "--out", os.path.join(d, "o"), "--dry-run"]))
         check(rc == 0 and runs(d) == 0, "dry run ran the testbench")
-        check("vecadd.tiny.b2" in so and "# 4 points, 4 to run" in so and "--set exec.banks=4" in so, so)
+        check("vecadd.tiny.b2" in so and "# 4 points, 4 to run" in so and "--set regfile.banks=4" in so, so)
 
 
 @test

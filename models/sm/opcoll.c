@@ -1,0 +1,237 @@
+/* opcoll.c — see opcoll.h. */
+#include "models/sm/opcoll.h"
+
+#include <string.h>
+
+struct opcoll_coll {
+    bool busy;
+    bool dispatchable; /* every operand read (in an earlier cycle) */
+    uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
+    unsigned pending;  /* operand reads not yet granted */
+    uint64_t age;
+    issued_t it; /* only the header fields are used (no addresses) */
+};
+
+static const blk_port_desc ports[] = {
+    [OPCOLL_IN] = {"in", GSC_IN, &issued_type, BLK_CHAN_FIFO, "in_depth", "issued instructions (non-memory)"},
+    [OPCOLL_RELEASE] = {"release", GSC_OUT, &release_type, BLK_CHAN_FIFO, NULL,
+                        "completions and read reports to issue"},
+    [OPCOLL_REGFILE] = {"regfile", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                        "the register banks: operand reads, result writes, arbitration", &regfile_iface},
+    [OPCOLL_UNITS] = {"units", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the execution pipes and write-back",
+                      &units_iface},
+};
+
+static const blk_param_desc params[] = {
+    {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units",
+     "collector units for SP/INT [S: GTX480 6]"},
+    {"collectors_sfu", BLK_PARAM_UINT, "8", "1", "64", NULL, "units",
+     "collector units for SFU/DP [S: GTX480 8]"},
+    {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
+     "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
+};
+
+static const blk_stat_desc stats[] = {
+    [OPCOLL_STAT_DISPATCHED] = {"dispatched", BLK_STAT_COUNTER, "instructions", "instructions sent to a pipe",
+                                NULL},
+    [OPCOLL_STAT_COLLECTOR_FULL] = {"collector_full", BLK_STAT_COUNTER, "cycles",
+                                    "cycles an instruction waited for a collector", NULL},
+    [OPCOLL_STAT_UNIT_BUSY] = {"unit_busy", BLK_STAT_COUNTER, "cycles",
+                               "cycles a ready collector waited for its pipe", NULL},
+};
+
+static const blk_state_desc state[] = {
+    {"busy_collectors", 6, "collector units holding an instruction"},
+    {"dispatched", 3, "instructions sent to pipes this cycle"},
+};
+
+const blk_desc opcoll_desc = {
+    "opcoll",
+    "operand collectors: allocation, operand reads through regfile, dispatch to units, write-back",
+    "docs/baseline-design.md §2.2 opcoll; §5.1-5.2",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+};
+
+static unsigned pool_of(uint8_t cls)
+{
+    return cls == IR_CLASS_SFU || cls == IR_CLASS_DP ? 1 : 0;
+}
+
+static void opcoll_writeback(opcoll *o, uint64_t now)
+{
+    const release_t *res[UNITS_MAX_WB];
+    unsigned n = o->un->writeback(o->un_self, now, res);
+    for (unsigned i = 0; i < n; i++) {
+        release_t *r = ring_push_slot(&o->releases);
+        *r = *res[i];
+        for (unsigned j = 0; j < r->n_bank_dst; j++)
+            o->rf->write(o->rf_self, r->warp, r->bank_dst[j], now);
+    }
+}
+
+/* Completions and read reports go to issue in the order they were made (a FIFO may be full). */
+static void opcoll_flush_releases(opcoll *o)
+{
+    gsc_fifo *out = blk_fifo(o->inst, OPCOLL_RELEASE);
+    while (!ring_empty(&o->releases) && gsc_fifo_can_put(out)) {
+        gsc_fifo_put(out, ring_peek(&o->releases));
+        ring_pop(&o->releases, NULL);
+    }
+}
+
+/* Source reservations: the collector has read every operand (its last bank read was granted this
+ * cycle, or it had none): tell issue, which releases the sources' read reservations. */
+static void opcoll_report_reads(opcoll *o, const opcoll_coll *co)
+{
+    if (co->it.report_reads)
+        release_init_reads(ring_push_slot(&o->releases), &co->it, sm_unit_of_class((ir_class)co->it.cls));
+}
+
+static void opcoll_allocate(opcoll *o, uint64_t now)
+{
+    gsc_fifo *in = blk_fifo(o->inst, OPCOLL_IN);
+    while (gsc_fifo_can_get(in)) {
+        const issued_t *it = gsc_fifo_peek(in);
+        unsigned pool = pool_of(it->cls), c;
+        for (c = 0; c < o->n_coll; c++)
+            if (!o->coll[c].busy && o->coll[c].pool == pool)
+                break;
+        if (c == o->n_coll) {
+            blk_stat_add(o->inst, OPCOLL_STAT_COLLECTOR_FULL, 1);
+            return; /* in-order: the head waits for a collector */
+        }
+        opcoll_coll *co = &o->coll[c];
+        gsc_fifo_get(in, &co->it);
+        co->busy = true;
+        co->dispatchable = false;
+        co->age = o->seq++;
+        co->pending = co->it.n_bank_src;
+        for (unsigned j = 0; j < co->it.n_bank_src; j++)
+            o->rf->read(o->rf_self, c, co->it.warp, co->it.bank_src[j], now);
+        if (co->pending == 0)
+            opcoll_report_reads(o, co); /* no register read (immediates, predicates only) */
+    }
+}
+
+static void opcoll_arbitrate(opcoll *o)
+{
+    const uint64_t *granted;
+    unsigned n = o->rf->arbitrate(o->rf_self, &granted);
+    for (unsigned i = 0; i < n; i++) {
+        opcoll_coll *co = &o->coll[granted[i]];
+        g_assert(co->busy && co->pending > 0);
+        if (--co->pending == 0)
+            opcoll_report_reads(o, co);
+    }
+}
+
+enum { OPCOLL_MAX_COLL = 2 * 64 }; /* collectors_sp + collectors_sfu, each at most 64 */
+
+/* Collectors complete in an earlier cycle go to a pipe, oldest first; one that finds no free pipe
+ * of its unit waits for the next cycle. */
+static void opcoll_dispatch(opcoll *o, uint64_t now)
+{
+    o->tr_dispatched = 0;
+    /* the candidates, by age (an insertion sort: a few per cycle) */
+    unsigned cand[OPCOLL_MAX_COLL], nc = 0;
+    for (unsigned c = 0; c < o->n_coll; c++) {
+        const opcoll_coll *co = &o->coll[c];
+        if (!co->busy || !co->dispatchable)
+            continue;
+        unsigned j = nc++;
+        for (; j > 0 && o->coll[cand[j - 1]].age > co->age; j--)
+            cand[j] = cand[j - 1];
+        cand[j] = c;
+    }
+    for (unsigned k = 0; k < nc; k++) {
+        opcoll_coll *best = &o->coll[cand[k]];
+        int p = o->un->pick(o->un_self, sm_unit_of_class((ir_class)best->it.cls), now);
+        if (p < 0) {
+            blk_stat_add(o->inst, OPCOLL_STAT_UNIT_BUSY, 1);
+            best->dispatchable = false; /* retried next cycle (re-marked below) */
+            continue;
+        }
+        o->un->accept(o->un_self, p, &best->it, now);
+        blk_stat_add(o->inst, OPCOLL_STAT_DISPATCHED, 1);
+        o->tr_dispatched++;
+        best->busy = false;
+    }
+    /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
+    o->tr_busy_coll = 0;
+    for (unsigned c = 0; c < o->n_coll; c++) {
+        opcoll_coll *co = &o->coll[c];
+        if (co->busy) {
+            o->tr_busy_coll++;
+            if (co->pending == 0)
+                co->dispatchable = true;
+        }
+    }
+}
+
+static void opcoll_run(void *self)
+{
+    opcoll *o = self;
+    uint64_t now = gsc_cycle();
+    opcoll_writeback(o, now);
+    o->rf->retry(o->rf_self, now);
+    opcoll_allocate(o, now);
+    opcoll_arbitrate(o);
+    opcoll_dispatch(o, now);
+    opcoll_flush_releases(o);
+    /* (an input refused for want of a collector is taken once dispatch has freed one) */
+    if (o->tr_busy_coll > 0 || !ring_empty(&o->releases) || o->rf->pending(o->rf_self) > 0 ||
+        gsc_fifo_can_get(blk_fifo(o->inst, OPCOLL_IN))) {
+        gsc_run_within(1);
+        return;
+    }
+    uint64_t next = o->un->next_completion(o->un_self);
+    if (next != PIPE_NONE)
+        gsc_run_within(next > now ? next - now : 1);
+}
+
+static void opcoll_elaborate(void *self)
+{
+    opcoll *o = self;
+    blk_iref r = blk_import(o->inst, OPCOLL_REGFILE, 0), u = blk_import(o->inst, OPCOLL_UNITS, 0);
+    o->rf = r.methods;
+    o->rf_self = r.self;
+    o->un = u.methods;
+    o->un_self = u.self;
+    gsc_process *p = gsc_process_new(o->inst->mod, "run", opcoll_run, o);
+    gsc_sensitive_fifo_put(p, blk_fifo(o->inst, OPCOLL_IN));
+    gsc_sensitive_fifo_get(p, blk_fifo(o->inst, OPCOLL_RELEASE));
+}
+
+opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
+{
+    opcoll *o = g_new0(opcoll, 1);
+    o->inst = blk_inst_new(ctx, parent, name, &opcoll_desc);
+    unsigned nsp = (unsigned)blk_param_uint(o->inst, "collectors_sp");
+    unsigned nsfu = (unsigned)blk_param_uint(o->inst, "collectors_sfu");
+    o->n_coll = nsp + nsfu;
+    g_assert(o->n_coll <= OPCOLL_MAX_COLL);
+    o->coll = g_new0(opcoll_coll, o->n_coll);
+    for (unsigned c = nsp; c < o->n_coll; c++)
+        o->coll[c].pool = 1;
+    ring_init(&o->releases, sizeof(release_t));
+    blk_trace_state(o->inst, "busy_collectors", GSC_U32, &o->tr_busy_coll);
+    blk_trace_state(o->inst, "dispatched", GSC_U32, &o->tr_dispatched);
+    blk_inst_on_elaborate(o->inst, opcoll_elaborate, o);
+    return o;
+}
+
+void opcoll_free(opcoll *o)
+{
+    if (!o)
+        return;
+    ring_clear(&o->releases);
+    g_free(o->coll);
+    g_free(o);
+}
