@@ -291,6 +291,14 @@ struct lower_strobes {
             }
         }
         T.pulses.resize(keep);
+        /* What stays raised was raised for this cycle. If that happened while the wake-up for
+         * this cycle was still pending (between runs: a harness calling a block just before the
+         * cycle), the kernel kept that earlier notification and dropped lower_after's for the next
+         * cycle: notify it again (a duplicate of a pending one changes nothing). */
+        if (!T.strobes.empty() || !T.pulses.empty()) {
+            T.strobe_at = now + 1;
+            T.strobe_ev->notify(sc_time::from_value((uint64_t)(now + 1) * gsc_g.period - gsc_now_ps()));
+        }
     }
 };
 } // namespace
