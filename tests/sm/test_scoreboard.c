@@ -148,7 +148,8 @@ static void test_source_reservations(void)
     harness_free(d.h);
 }
 
-/* clear_warp (a new warp in the slot) drops the slot's reservations, not another slot's. */
+/* clear_warp (a new warp in the slot) drops the slot's reservations, not another slot's; the traced
+ * count of pending writes (all warps) loses the dropped ones. */
 static void test_clear_warp(void)
 {
     const char *set[] = {"source_reservations=true", NULL};
@@ -157,7 +158,13 @@ static void test_clear_warp(void)
     decoded_t mov = instr(0, 1, r1, 1, r2);
     SB(d)->reserve(d.self, 0, &mov, false);
     SB(d)->reserve(d.self, 1, &mov, false);
+    SB(d)->reserve(d.self, 0, &mov, false);
+    const scoreboard_block *b = harness_block(d.h);
+    g_assert_cmpuint(b->tr_pending, ==, 3);
     SB(d)->clear_warp(d.self, 0);
+    g_assert_cmpuint(b->tr_pending, ==, 1);
+    SB(d)->clear_warp(d.self, 2); /* an idle slot */
+    g_assert_cmpuint(b->tr_pending, ==, 1);
     g_assert_cmpuint(SB(d)->pending_writes(d.self, 0, 2), ==, 0);
     g_assert_cmpuint(SB(d)->pending_reads(d.self, 0, 1), ==, 0);
     g_assert_cmpuint(SB(d)->check(d.self, 0, &mov), ==, SCOREBOARD_CLEAR);
