@@ -9,7 +9,8 @@ static const char *const arb_methods[] = {
 };
 const blk_iface arbiter_iface = {"arbiter", "a warp scheduler's issue arbiter", arb_methods, {"n"}, {7}};
 
-static const char *const veto_methods[] = {"allow(warps, n, i, cycle) -> may candidate i issue", NULL};
+static const char *const veto_methods[] = {
+    "veto(warps, n, i, cycle) -> true: candidate i may not issue this cycle", NULL};
 const blk_iface issue_veto_iface = {"issue_veto", "a veto on an issue candidate", veto_methods, {NULL}, {0}};
 
 static const blk_port_desc ports[] = {
@@ -89,7 +90,7 @@ static void arbiter_elaborate(void *self)
     arbiter *a = self;
     for (unsigned i = 0; i < blk_import_n(a->inst, ARBITER_VETO, 0); i++) {
         blk_iref r = blk_import_nth(a->inst, ARBITER_VETO, 0, i);
-        policy_add_veto(a->pol, ((const issue_veto_if *)r.methods)->allow, r.self);
+        policy_add_veto(a->pol, ((const issue_veto_if *)r.methods)->veto, r.self);
     }
 }
 

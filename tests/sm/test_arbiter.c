@@ -139,7 +139,7 @@ static bool strike(void *self, const policy_warp *warps, unsigned n, unsigned i,
 static void test_vetoes(void)
 {
     block_dut d = dut_new(NULL, NULL);
-    static const issue_veto_if table = {strike};
+    static const issue_veto_if table = {.veto = strike};
     striker s1 = {.strike_id = 5}, s2 = {.strike_id = 7};
     harness_stub(d.h, "veto", &table, &s1);
     harness_stub(d.h, "veto", &table, &s2);

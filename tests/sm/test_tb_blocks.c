@@ -96,6 +96,7 @@ static void test_describe(void)
         "Interface: exports arbiter",
         "Interface: imports issue_veto (any number of exports, called in binding order)",
         "order(warps, n, cycle) -> candidates, best first",
+        "veto(warps, n, i, cycle) -> true: candidate i may not issue this cycle",
         "policy              : issue policy spec",
         "swl                 : static warp limiting",
         "grants               [instructions]",
