@@ -30,8 +30,10 @@ static const blk_param_desc params[] = {
 
 static const blk_stat_desc stats[] = {
     [ARBITER_STAT_GRANTS] = {"grants", BLK_STAT_COUNTER, "instructions", "warps chosen to issue", NULL},
-    [ARBITER_STAT_EMPTY] = {"empty_orders", BLK_STAT_COUNTER, "cycles",
-                            "orders asked that listed no candidate (every ready warp vetoed)", NULL},
+    [ARBITER_STAT_EMPTY] =
+        {"empty_orders", BLK_STAT_COUNTER, "cycles",
+         "orders that listed no candidate while a warp was ready (vetoed, or outside a two-level active set)",
+         NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -58,8 +60,12 @@ static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t c
     arbiter *a = self;
     unsigned k = policy_order(a->pol, warps, n, cycle, out);
     blk_call_note(a->probe, k, 0, 0);
-    if (k == 0)
-        blk_stat_add(a->inst, ARBITER_STAT_EMPTY, 1);
+    if (k == 0) /* a policy that is not stable is asked with no warp ready too: that is no refusal */
+        for (unsigned i = 0; i < n; i++)
+            if (warps[i].ready) {
+                blk_stat_add(a->inst, ARBITER_STAT_EMPTY, 1);
+                break;
+            }
     return k;
 }
 

@@ -135,7 +135,7 @@ static bool strike(void *self, const policy_warp *warps, unsigned n, unsigned i,
 /* Two vetoes on the `veto` import (MULTI), asked in binding order for each candidate the policy
  * lists: the first strikes warp 5 (index 2), the second warp 7 (index 0); the second is not asked
  * about a candidate the first struck. A veto makes the order unstable. Striking every candidate
- * lists none: an empty order. */
+ * lists none: an empty order, counted in empty_orders; a list without a ready warp is not. */
 static void test_vetoes(void)
 {
     block_dut d = dut_new(NULL, NULL);
@@ -157,6 +157,10 @@ static void test_vetoes(void)
     w[1].ready = w[3].ready = false;
     unsigned out[N];
     g_assert_cmpuint(ARB(d)->order(d.self, w, N, 101, out), ==, 0);
+    g_assert_cmpuint(block_stat(&d, ARBITER_STAT_EMPTY), ==, 1);
+    /* no warp ready (an unstable arbiter is asked then too): an empty order, but no refusal */
+    w[0].ready = w[2].ready = false;
+    g_assert_cmpuint(ARB(d)->order(d.self, w, N, 102, out), ==, 0);
     g_assert_cmpuint(block_stat(&d, ARBITER_STAT_EMPTY), ==, 1);
     harness_free(d.h);
 }

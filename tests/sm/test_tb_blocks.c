@@ -231,6 +231,32 @@ static void test_waveform(void)
     g_free(dir);
 }
 
+/* Under two_level_active the arbiters are asked every evaluated cycle (the policy is not stable);
+ * their empty_orders (a warp ready, no candidate listed) add up to issue's stall_vetoed (the
+ * scheduler-cycles whose ready warps were all refused by the arbiter). */
+static void test_empty_orders(void)
+{
+    char *dir = g_dir_make_tmp("gpusc-tbblocks-XXXXXX", NULL);
+    char *json = g_build_filename(dir, "stats.json", NULL);
+    const char *args[] = {"--workload",   "bfs",   "--size",
+                          "tiny",         "--set", "arbiter.policy=two_level_active:6:0:1",
+                          "--stats-json", json,    NULL};
+    tb_result r = run_tb("tb-sm", args);
+    result_free(&r);
+    char *stats = NULL;
+    g_assert_true(g_file_get_contents(json, &stats, NULL, NULL));
+    uint64_t e0 = json_stat(stats, "tb.sm0.arbiter0", "empty_orders"),
+             e1 = json_stat(stats, "tb.sm0.arbiter1", "empty_orders");
+    uint64_t vetoed = json_stat(stats, "tb.sm0.issue", "stall_vetoed");
+    g_assert_cmpuint(vetoed, >, 0);
+    g_assert_cmpuint(e0 + e1, ==, vetoed);
+    g_free(stats);
+    g_unlink(json);
+    g_rmdir(dir);
+    g_free(json);
+    g_free(dir);
+}
+
 /* tb-subcore: an arbiter per partition (4), and the shared blocks, each with its scope. */
 static void test_subcore_scopes(void)
 {
@@ -277,5 +303,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/tb/describe", test_describe);
     g_test_add_func("/sm/tb/waveform", test_waveform);
     g_test_add_func("/sm/tb/subcore_scopes", test_subcore_scopes);
+    g_test_add_func("/sm/tb/empty_orders", test_empty_orders);
     return g_test_run();
 }
