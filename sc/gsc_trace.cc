@@ -54,7 +54,7 @@ struct trace_state {
     sc_trace_file *tf = nullptr;
     std::vector<traced_signal> sigs;
     sc_event *strobe_ev = nullptr;         /* wakes lower_strobes (never counts as activity) */
-    int64_t strobe_at = -1;                /* the cycle strobe_ev was last notified for */
+    bool strobe_armed = false;             /* strobe_ev is notified and lower_strobes has not run yet */
     std::vector<gsc_fifo_trace *> strobes; /* raised put strobes, to lower */
     std::vector<gsc_pulse *> pulses;       /* fired pulses, to lower */
 };
@@ -283,6 +283,7 @@ struct lower_strobes {
     void operator()() const
     {
         int64_t now = (int64_t)gsc_now_cycle();
+        T.strobe_armed = false;
         size_t keep = 0;
         for (gsc_fifo_trace *tr : T.strobes) {
             if (tr->put_shown >= now) {
@@ -303,15 +304,24 @@ struct lower_strobes {
             }
         }
         T.pulses.resize(keep);
+        /* What stays raised was raised for this cycle while this wake-up was pending (lower_after
+         * left it alone): wake up again in the next cycle to lower it. */
+        if (!T.strobes.empty() || !T.pulses.empty()) {
+            T.strobe_armed = true;
+            T.strobe_ev->notify(sc_time::from_value((uint64_t)(now + 1) * gsc_g.period - gsc_now_ps()));
+        }
     }
 };
 } // namespace
 
-/* Wake lower_strobes for the cycle after `show` (once per cycle). */
+/* Wake lower_strobes for the cycle after `show`. When a wake-up is already pending (for that cycle,
+ * or for `show` itself: a strobe raised between runs, or in a cycle before lower_strobes ran), it is
+ * left alone: the kernel would keep the earlier notification and drop this one, and lower_strobes
+ * wakes itself again for the next cycle while it keeps a strobe raised. */
 static void lower_after(int64_t show)
 {
-    if (T.strobe_at != show + 1) { /* once per cycle: the notification is pending until then */
-        T.strobe_at = show + 1;
+    if (!T.strobe_armed) {
+        T.strobe_armed = true;
         uint64_t now = gsc_now_ps();
         T.strobe_ev->notify(sc_time::from_value((uint64_t)(show + 1) * gsc_g.period - now));
     }

@@ -9,7 +9,8 @@ static const char *const arb_methods[] = {
 };
 const blk_iface arbiter_iface = {"arbiter", "a warp scheduler's issue arbiter", arb_methods, {"n"}, {7}};
 
-static const char *const veto_methods[] = {"allow(warps, n, i, cycle) -> may candidate i issue", NULL};
+static const char *const veto_methods[] = {
+    "veto(warps, n, i, cycle) -> true: candidate i may not issue this cycle", NULL};
 const blk_iface issue_veto_iface = {"issue_veto", "a veto on an issue candidate", veto_methods, {NULL}, {0}};
 
 static const blk_port_desc ports[] = {
@@ -29,8 +30,10 @@ static const blk_param_desc params[] = {
 
 static const blk_stat_desc stats[] = {
     [ARBITER_STAT_GRANTS] = {"grants", BLK_STAT_COUNTER, "instructions", "warps chosen to issue", NULL},
-    [ARBITER_STAT_EMPTY] = {"empty_orders", BLK_STAT_COUNTER, "cycles",
-                            "orders asked that listed no candidate (every ready warp vetoed)", NULL},
+    [ARBITER_STAT_EMPTY] =
+        {"empty_orders", BLK_STAT_COUNTER, "cycles",
+         "orders that listed no candidate while a warp was ready (vetoed, or outside a two-level active set)",
+         NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -57,8 +60,12 @@ static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t c
     arbiter *a = self;
     unsigned k = policy_order(a->pol, warps, n, cycle, out);
     blk_call_note(a->probe, k, 0, 0);
-    if (k == 0)
-        blk_stat_add(a->inst, ARBITER_STAT_EMPTY, 1);
+    if (k == 0) /* a policy that is not stable is asked with no warp ready too: that is no refusal */
+        for (unsigned i = 0; i < n; i++)
+            if (warps[i].ready) {
+                blk_stat_add(a->inst, ARBITER_STAT_EMPTY, 1);
+                break;
+            }
     return k;
 }
 
@@ -89,7 +96,7 @@ static void arbiter_elaborate(void *self)
     arbiter *a = self;
     for (unsigned i = 0; i < blk_import_n(a->inst, ARBITER_VETO, 0); i++) {
         blk_iref r = blk_import_nth(a->inst, ARBITER_VETO, 0, i);
-        policy_add_veto(a->pol, ((const issue_veto_if *)r.methods)->allow, r.self);
+        policy_add_veto(a->pol, ((const issue_veto_if *)r.methods)->veto, r.self);
     }
 }
 

@@ -29,9 +29,9 @@ typedef struct {
 } arbiter_if;
 extern const blk_iface arbiter_iface;
 
-/* A veto (the `veto` import): may candidate i of warps[0..n) issue this cycle? */
+/* A veto (the `veto` import): true strikes candidate i of warps[0..n) this cycle (a policy_veto_fn). */
 typedef struct {
-    bool (*allow)(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle);
+    bool (*veto)(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle);
 } issue_veto_if;
 extern const blk_iface issue_veto_iface;
 

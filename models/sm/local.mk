@@ -47,6 +47,27 @@ tests_sm_test_regfile_SOURCES = tests/sm/test_regfile.c
 tests_sm_test_regfile_LDADD = $(GPUSC_LIBS)
 tests_sm_test_units_SOURCES = tests/sm/test_units.c
 tests_sm_test_units_LDADD = $(GPUSC_LIBS)
+# One harness test file per passive SM block (called through its export, its imports stubbed).
+check_PROGRAMS += tests/sm/test_scoreboard tests/sm/test_ibuffer tests/sm/test_barrier tests/sm/test_arbiter \
+	tests/sm/test_decode
+TESTS += tests/sm/test_scoreboard tests/sm/test_ibuffer tests/sm/test_barrier tests/sm/test_arbiter \
+	tests/sm/test_decode
+tests_sm_test_scoreboard_SOURCES = tests/sm/test_scoreboard.c tests/sm/block_test.h
+tests_sm_test_scoreboard_LDADD = $(GPUSC_LIBS)
+tests_sm_test_ibuffer_SOURCES = tests/sm/test_ibuffer.c tests/sm/block_test.h
+tests_sm_test_ibuffer_LDADD = $(GPUSC_LIBS)
+tests_sm_test_barrier_SOURCES = tests/sm/test_barrier.c tests/sm/block_test.h
+tests_sm_test_barrier_LDADD = $(GPUSC_LIBS)
+tests_sm_test_arbiter_SOURCES = tests/sm/test_arbiter.c tests/sm/block_test.h
+tests_sm_test_arbiter_LDADD = $(GPUSC_LIBS)
+tests_sm_test_decode_SOURCES = tests/sm/test_decode.c tests/sm/block_test.h
+tests_sm_test_decode_LDADD = $(GPUSC_LIBS)
+# The SM's blocks seen by a user of tb-sm/tb-subcore: --list-blocks, --describe, their VCD scopes.
+check_PROGRAMS += tests/sm/test_tb_blocks
+TESTS += tests/sm/test_tb_blocks
+tests_sm_test_tb_blocks_SOURCES = tests/sm/test_tb_blocks.c models/core/vcd.c
+tests_sm_test_tb_blocks_CFLAGS = $(AM_CFLAGS)
+tests_sm_test_tb_blocks_LDADD = $(GLIB_LIBS)
 # The extension points reached through the topology, on whole SMs running workloads.
 check_PROGRAMS += tests/sm/test_sm_hooks
 TESTS += tests/sm/test_sm_hooks

@@ -110,6 +110,9 @@ static void sb_clear_warp(void *self, unsigned warp)
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, 0, OP_CLEAR);
+    if (!scoreboard_warp_idle(b->sb, warp)) /* the traced count loses the slot's pending writes */
+        for (unsigned r = 0; r < b->regs; r++)
+            b->tr_pending -= scoreboard_pending_writes(b->sb, warp, r);
     scoreboard_clear_warp(b->sb, warp);
 }
 
@@ -138,6 +141,7 @@ scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const c
     scoreboard_block *b = g_new0(scoreboard_block, 1);
     b->inst = blk_inst_new(ctx, parent, name, &scoreboard_desc);
     b->sb = scoreboard_new(warps, regs, blk_param_bool(b->inst, "source_reservations"));
+    b->regs = regs;
     blk_export(b->inst, SCOREBOARD_SB, 0, &sb_table, b);
     b->probe = blk_export_probe(b->inst, SCOREBOARD_SB, 0);
     blk_trace_state(b->inst, "pending", GSC_U32, &b->tr_pending);

@@ -44,6 +44,7 @@ enum {
 typedef struct {
     blk_inst *inst;
     scoreboard *sb;
+    unsigned regs; /* register slots per warp */
     blk_call_probe *probe;
     uint32_t tr_pending; /* traced: pending register writes, all warps */
 } scoreboard_block;

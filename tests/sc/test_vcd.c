@@ -135,6 +135,26 @@ static void run_idle(void)
     g_assert_cmpuint(gsc_run_cycles(4), ==, 8);
 }
 
+/* ---- a pulse fired between runs (as a harness test calls a block between steps), twice before
+ * cycle 2 and once before cycle 3: each shows its count in its cycle and falls back to 0 after. */
+
+static void run_pulse(void)
+{
+    gsc_init("test_vcd");
+    gsc_clock_new("clk", 1000);
+    gsc_module *tb = gsc_module_new(NULL, "tb");
+    gsc_pulse *hits = gsc_pulse_new(tb, "hits", 4);
+    gsc_trace_open(g_getenv("GSC_TEST_VCD"), g_getenv("GSC_TEST_PATTERNS"), 0, 0);
+    gsc_elaborate();
+    g_assert_true(gsc_pulse_traced(hits));
+    gsc_run_cycles(2);
+    gsc_pulse_fire(hits);
+    gsc_pulse_fire(hits);
+    gsc_run_cycles(1);
+    gsc_pulse_fire(hits);
+    gsc_run_cycles(3);
+}
+
 /* ---- a small VCD reader */
 
 typedef struct {
@@ -292,16 +312,18 @@ static guint64 value_at(vcd_var *v, guint64 t)
 
 static gchar *tmpdir;
 
-/* Run `system` ("main": run_traced, "idle": run_idle) traced into tmpdir/name, in a subprocess that
- * re-runs the calling test (g_test_trap_subprocess(NULL)): there, the first traced_run_system call
- * builds and runs the system the parent put in the environment, and ends the child. So the child's
- * body is no test of its own (no TAP result that could not fail). */
+/* Run `system` ("main": run_traced, "idle": run_idle, "pulse": run_pulse) traced into tmpdir/name, in a
+ * subprocess that re-runs the calling test (g_test_trap_subprocess(NULL)): there, the first traced_run_system
+ * call builds and runs the system the parent put in the environment, and ends the child. So the child's body
+ * is no test of its own (no TAP result that could not fail). */
 static gchar *traced_run_system(const char *system, const char *name, const char *patterns, unsigned from,
                                 unsigned to)
 {
     if (g_test_subprocess()) {
         if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "idle"))
             run_idle();
+        else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "pulse"))
+            run_pulse();
         else
             run_traced();
         exit(0); /* the trace file is closed at exit (gsc_init's atexit) */
@@ -448,6 +470,20 @@ static void test_fifo_idle(void)
     g_free(c);
     c = changes(var(d, "tb.q.occupancy"));
     g_assert_cmpstr(c, ==, "0:1 3000:10");
+    g_free(c);
+    vcd_free(d);
+    g_free(path);
+}
+
+/* Pulses fired between runs in two consecutive cycles: 2 in cycle 2, 1 in cycle 3 (stamped at the
+ * end of the run before, as a latch write between runs), 0 from cycle 4 (it stayed 1 for good when
+ * the second firing came before the wake-up that lowers the first). */
+static void test_pulse_between_runs(void)
+{
+    gchar *path = traced_run_system("pulse", "pulse.vcd", "*", 0, 0);
+    vcd *d = vcd_parse(path);
+    gchar *c = changes(var(d, "tb.hits"));
+    g_assert_cmpstr(c, ==, "0:0 1999:10 2999:1 4000:0");
     g_free(c);
     vcd_free(d);
     g_free(path);
@@ -631,6 +667,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/vcd/fields", test_fields);
     g_test_add_func("/sc/vcd/fifo", test_fifo);
     g_test_add_func("/sc/vcd/fifo-idle", test_fifo_idle);
+    g_test_add_func("/sc/vcd/pulse-between-runs", test_pulse_between_runs);
     g_test_add_func("/sc/vcd/window", test_window);
     g_test_add_func("/sc/vcd/glob", test_glob);
     g_test_add_func("/sc/vcd/glob-relative", test_glob_relative);

@@ -13,6 +13,7 @@ tb_of() {
 values="gtx480 tb.sm0.issue schedulers 2
 gtx480 tb period_ps 1429
 rs-table2.3 tb.sm0.arbiter0 policy lrr
+rs-table2.3 tb.sm0.arbiter1 policy lrr
 rs-table2.3 tb.sm0 smem_bytes 49152
 rs-table3.2 tb.sm0 ctas 16
 rs-table3.6-1 tb.sm0 ctas 16
@@ -30,6 +31,7 @@ ccws tb.sm0.ldst l1_ways 8
 ccws tb period_ps 769
 vws tb.sm0.fetch icache_sets 128
 vws tb.sm0.units sp_latency 10
+renaming tb.sm0.arbiter0 policy two_level_active:6:0:1
 renaming tb.sm0.arbiter1 policy two_level_active:6:0:1
 malekeh tb period_ps 733
 malekeh tb.sm0 partitions 4
