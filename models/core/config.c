@@ -131,16 +131,33 @@ static char *param_names(const blk_desc *d)
     return g_string_free(s, FALSE);
 }
 
+/* "; `key` is a parameter of: a, b" when registered block types declare it (a key set in the wrong
+ * section, or in the section of a block that was split), else "" (to g_free). */
+static char *key_owners(const char *key)
+{
+    GString *s = g_string_new(NULL);
+    for (unsigned i = 0; i < blk_registry_count(); i++) {
+        const blk_desc *d = blk_registry_nth(i);
+        if (blk_desc_param(d, key))
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", d->name);
+    }
+    char *list = g_string_free(s, FALSE);
+    char *r = *list ? g_strdup_printf("; %s is a parameter of: %s", key, list) : g_strdup("");
+    g_free(list);
+    return r;
+}
+
 /* Check key=value of `section` against descriptor d. */
 static bool check_entry(const blk_desc *d, const char *where, const char *section, const char *key,
                         const char *value, GError **err)
 {
     const blk_param_desc *p = blk_desc_param(d, key);
     if (!p) {
-        char *names = param_names(d);
-        g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key (parameters of %s: %s)",
-                    where, section, key, d->name, names);
+        char *names = param_names(d), *owners = key_owners(key);
+        g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key (parameters of %s: %s)%s",
+                    where, section, key, d->name, names, owners);
         g_free(names);
+        g_free(owners);
         return false;
     }
     blk_value v;
@@ -367,9 +384,11 @@ bool cfg_check_instances(const cfg *c, const blk_ctx *ctx, GError **err)
             continue; /* a type section, checked at load */
         const blk_inst *inst = blk_ctx_find(ctx, e->section);
         if (!inst) {
+            char *owners = key_owners(e->key);
             g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN,
-                        "%s: [%s] %s: unknown section (neither a block type nor an instance)", e->where,
-                        e->section, e->key);
+                        "%s: [%s] %s: unknown section (neither a block type nor an instance)%s", e->where,
+                        e->section, e->key, owners);
+            g_free(owners);
             return false;
         }
         if (!check_entry(inst->desc, e->where, e->section, e->key, e->value, err))

@@ -18,7 +18,7 @@ expect() { # name want-status grep-pattern command...
         echo "not ok $n - $name: exit $st (want $want), stderr:"; sed 's/^/# /' "$tmp/err" | head -5; fail=1
     fi
 }
-echo "1..12"
+echo "1..14"
 expect "a CTA that does not fit (registers)" 1 "registers" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry chain32 \
     --grid 1 --block 1024 --set sm.registers=1024
 expect "a CTA that does not fit (threads)" 1 "threads" "$tb" --no-trace --ptx "$ptx/dep_chain.ptx" --entry chain32 \
@@ -38,6 +38,11 @@ done
 expect "PTX syntax error" 2 "bad.ptx" "$tb" --no-trace --ptx "$tmp/bad.ptx" --entry k --grid 1 --block 32
 expect "unknown workload" 2 "unknown workload" "$tb" --no-trace --workload nosuch
 expect "unknown configuration key" 1 "unknown key" "$tb" --no-trace --set issue.nosuch=1
+# a key of a block that was split, or set in the wrong section: the message names the blocks that have it
+expect "a key in the wrong block names its block" 1 "policy is a parameter of: arbiter" "$tb" --no-trace \
+    --set issue.policy=lrr
+expect "a section that is no block names the blocks with the key" 1 "banks is a parameter of: dram, regfile" "$tb" \
+    --no-trace --workload vecadd --size tiny --set exec.banks=4
 expect "invalid address in a kernel" 1 "invalid" "$tb" --no-trace --ptx "$ptx/l1_hit_miss.ptx" --entry l1 --grid 1 --block 32 --arg 16
 expect "watchdog: a barrier deadlock ends with a dump of every warp" 1 "waits on: barrier 1 of its block" "$tb" --no-trace \
     --ptx "$ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --watchdog 1000
