@@ -629,8 +629,8 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         pw->ready = r == ISSUE_STALL_COUNT;
         pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
         pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
-        /* (the head again: a check may have redirected the warp) */
-        h = ib_head(s, wi);
+        if (r == ISSUE_STALL_NO_READY && h) /* the check may have redirected it (the buffer emptied) */
+            h = ib_head(s, wi);
         pw->flags = h && h->cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
         uint64_t bit = UINT64_C(1) << wi;
         bool asks = r == ISSUE_STALL_COUNT || r == ISSUE_STALL_PIPELINE;
