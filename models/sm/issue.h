@@ -115,7 +115,7 @@ typedef enum {
     ISSUE_STALL_PIPELINE,   /* a warp is ready but its unit's FIFO is full */
     ISSUE_STALL_BARRIER,    /* warps wait at a barrier */
     ISSUE_STALL_NO_READY,   /* no warp has a valid instruction (fetch, I-cache, control) */
-    ISSUE_STALL_CHECK,      /* a warp is ready but a resource check (issue_add_check) refused it */
+    ISSUE_STALL_CHECK,      /* a warp is ready but a check bound to `check` refused it */
     ISSUE_STALL_VETOED,     /* ready warps, all vetoed by the policy (policy_add_veto) */
     ISSUE_STALL_COUNT
 } issue_stall;

@@ -76,12 +76,12 @@ blk_inst *sm_topo_ldst_inst(const sm_topo *s);
 blk_inst *sm_topo_regfile_inst(const sm_topo *s, unsigned part); /* NULL beyond the partitions */
 
 /* The SM's blocks, for a mechanism (or a test) to install its hooks before the run (docs/sm.md
- * "Extension points in the SM"): issue_add_check / issue_policy + policy_add_veto on issue,
- * wexec_add_value_hook on the warps' architectural state (issue's register values: one per SM, also
- * in a subcore_sm), the `access` import of regfile p (blk_bind or blk_bind_stub a hook of interface
- * rfaccess, before elaboration; one regfile per sub-core partition; NULL beyond them),
- * ldst_set_l1_evict_hook / ldst_l1_tags on ldst, fetch's I-cache. The topology holds no behaviour:
- * these only hand out the blocks it built. */
+ * "Extension points in the SM"): bind (blk_bind, or blk_bind_stub) before elaboration to issue's
+ * `check`, `issued`, `warp_events` and `value` imports, to each arbiter's `veto` (the instance
+ * `<sm>.arbiter<s>`, blk_ctx_find), to regfile p's `access` (one regfile per sub-core partition; NULL
+ * beyond them), to ldst's `l1_evict` and `l1_access`; wexec_add_value_hook on the warps'
+ * architectural state (one per SM, also in a subcore_sm); ldst_l1_tags; fetch's I-cache. The
+ * topology holds no behaviour: these only hand out the blocks it built. */
 issue *sm_topo_issue(const sm_topo *s);
 wexec *sm_topo_wexec(const sm_topo *s);
 regfile *sm_topo_regfile(const sm_topo *s, unsigned part);
