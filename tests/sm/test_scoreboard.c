@@ -25,8 +25,10 @@ static decoded_t instr(uint32_t pc, unsigned ns, const uint16_t *src, unsigned n
     d.pc = pc;
     d.n_src = (uint16_t)ns;
     d.n_dst = (uint16_t)nd;
-    memcpy(d.src, src, ns * sizeof *src);
-    memcpy(d.dst, dst, nd * sizeof *dst);
+    if (ns) /* (src and dst may be NULL when empty: memcpy's arguments must not be) */
+        memcpy(d.src, src, ns * sizeof *src);
+    if (nd)
+        memcpy(d.dst, dst, nd * sizeof *dst);
     return d;
 }
 
