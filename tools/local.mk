@@ -1,7 +1,8 @@
 # tools: gpusc-sweep and gpusc-plot, Python 3 programs installed beside the testbenches
 # (docs/experiments.md). gpusc-plot reads sweep files through gpusc-sweep: both go to bindir.
 dist_bin_SCRIPTS = tools/gpusc-sweep tools/gpusc-plot
-EXTRA_DIST += experiments/README.md experiments/issue-policies.sweep
+EXTRA_DIST += experiments/README.md experiments/issue-policies.sweep experiments/guide-subcore-banks.sweep \
+	experiments/guide-gpu-sms.sweep
 
 # Their tests: unit tests (no simulator), a small sweep end to end on tb-sm, and a sweep through a
 # single-node Slurm cluster started for the test (skipped, with the reason, where it cannot start).
