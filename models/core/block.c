@@ -36,12 +36,13 @@ static void desc_check_defaults(const blk_desc *desc)
         if ((pd->chan == BLK_CHAN_EXPORT || pd->chan == BLK_CHAN_IMPORT) != (pd->iface != NULL))
             g_error("block %s: port %s: interface ports (and only they) name an interface", desc->name,
                     pd->name);
-        if ((pd->chan == BLK_CHAN_EXPORT && pd->dir != GSC_IN) || (pd->chan == BLK_CHAN_IMPORT && pd->dir != GSC_OUT))
+        if ((pd->chan == BLK_CHAN_EXPORT && pd->dir != GSC_IN) ||
+            (pd->chan == BLK_CHAN_IMPORT && pd->dir != GSC_OUT))
             g_error("block %s: port %s: an export is an input (GSC_IN), an import an output (GSC_OUT)",
                     desc->name, pd->name);
         if ((pd->max_count > 0) != (strstr(pd->name, "%u") != NULL))
-            g_error("block %s: port %s: a port array (max_count > 0) and only it has %%u in its name", desc->name,
-                    pd->name);
+            g_error("block %s: port %s: a port array (max_count > 0) and only it has %%u in its name",
+                    desc->name, pd->name);
         if (pd->count_param) {
             const blk_param_desc *p = blk_desc_param(desc, pd->count_param);
             if (!p || p->type != BLK_PARAM_UINT)
@@ -439,8 +440,8 @@ static unsigned port_elements(const blk_inst *inst, unsigned i, const unsigned *
     else if (counts)
         n = counts[i];
     else
-        g_error("block %s: port array %s is sized by its constructor: use blk_inst_new_arrays", inst->desc->name,
-                pd->name);
+        g_error("block %s: port array %s is sized by its constructor: use blk_inst_new_arrays",
+                inst->desc->name, pd->name);
     if (n > pd->max_count)
         gsc_fatal("%s: port array %s: %" G_GUINT64_FORMAT " elements, at most %u", inst->path, pd->name, n,
                   pd->max_count);

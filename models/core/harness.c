@@ -87,7 +87,8 @@ static cfg *settings_config(const blk_desc *desc, const char *const *settings)
     for (unsigned i = 0; settings && settings[i]; i++) {
         /* "key=value" is the block's; "type.key=value" another block's (one its constructor makes) */
         const char *eq = strchr(settings[i], '='), *dot = strchr(settings[i], '.');
-        char *a = dot && (!eq || dot < eq) ? g_strdup(settings[i]) : g_strdup_printf("%s.%s", desc->name, settings[i]);
+        char *a = dot && (!eq || dot < eq) ? g_strdup(settings[i])
+                                           : g_strdup_printf("%s.%s", desc->name, settings[i]);
         GError *err = NULL;
         if (!cfg_set(c, a, &err))
             g_error("harness setting: %s", err->message);

@@ -283,8 +283,8 @@ void blk_ctx_check_links(const blk_ctx *ctx)
                 const struct blk_link *l = link_of(inst, p, k);
                 char *n = blk_port_element_name(inst, p, k);
                 if (pd->chan == BLK_CHAN_EXPORT && !l->methods)
-                    gsc_fatal("%s.%s: the export of interface %s has no implementation (blk_export)", inst->path,
-                              n, pd->iface->name);
+                    gsc_fatal("%s.%s: the export of interface %s has no implementation (blk_export)",
+                              inst->path, n, pd->iface->name);
                 if (pd->chan == BLK_CHAN_IMPORT && !(pd->flags & (BLK_PORT_OPTIONAL | BLK_PORT_MULTI)) &&
                     !(l->bound && l->bound->len)) {
                     char *ex = exporters(ctx, pd->iface);

@@ -191,7 +191,8 @@ static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, un
                                void *ctx)
 {
     dram_blk *b = ctx;
-    unsigned pick = b->sched ? b->sched->pick(b->sched_self, ch, queue, n, cycle) : dram_sched_fcfs(ch, queue, n, cycle, NULL);
+    unsigned pick = b->sched ? b->sched->pick(b->sched_self, ch, queue, n, cycle)
+                             : dram_sched_fcfs(ch, queue, n, cycle, NULL);
     g_assert(pick < n);
     unsigned burst = dram_burst_cycles(&b->cfg, queue[pick].bytes);
     blk_stat_add(b->inst, DRAM_STAT_BUSY_CYCLES, burst);

@@ -65,10 +65,10 @@ static const blk_state_desc state[] = {
 };
 
 static const blk_port_desc ports[] = {
-    [ICNT_PORT_SM_REQ] = {"sm_req%u", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, NULL, "requests of SM %u", NULL, 0,
-                          ICNT_MAX_NODES},
-    [ICNT_PORT_SM_RESP] = {"sm_resp%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, NULL, "replies to SM %u", NULL, 0,
-                           ICNT_MAX_NODES},
+    [ICNT_PORT_SM_REQ] = {"sm_req%u", GSC_IN, &mem_req_type, BLK_CHAN_FIFO, NULL, "requests of SM %u", NULL,
+                          0, ICNT_MAX_NODES},
+    [ICNT_PORT_SM_RESP] = {"sm_resp%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, NULL, "replies to SM %u",
+                           NULL, 0, ICNT_MAX_NODES},
     [ICNT_PORT_L2_REQ] = {"l2_req%u", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL,
                           "requests to L2 sub-partition %u", NULL, 0, ICNT_MAX_NODES},
     [ICNT_PORT_L2_RESP] = {"l2_resp%u", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, NULL,
@@ -329,8 +329,10 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     icnt_blk *b = g_new0(icnt_blk, 1);
     if (n_sms > ICNT_MAX_NODES || n_parts > ICNT_MAX_NODES)
         gsc_fatal("%s: %u SMs and %u sub-partitions (at most %u each)", name, n_sms, n_parts, ICNT_MAX_NODES);
-    unsigned counts[BLK_N(ports)] = {[ICNT_PORT_SM_REQ] = n_sms, [ICNT_PORT_SM_RESP] = n_sms,
-                                     [ICNT_PORT_L2_REQ] = n_parts, [ICNT_PORT_L2_RESP] = n_parts};
+    unsigned counts[BLK_N(ports)] = {[ICNT_PORT_SM_REQ] = n_sms,
+                                     [ICNT_PORT_SM_RESP] = n_sms,
+                                     [ICNT_PORT_L2_REQ] = n_parts,
+                                     [ICNT_PORT_L2_RESP] = n_parts};
     b->inst = blk_inst_new_arrays(ctx, parent, name, &icnt_blk_desc, counts);
     b->inst->self = b;
     b->n_sms = n_sms;

@@ -15,10 +15,11 @@ const blk_iface issue_veto_iface = {"issue_veto", "a veto on an issue candidate"
 
 static const blk_port_desc ports[] = {
     [ARBITER_ARB] = {"arb", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
-                     "the issue stage asks for the order of its scheduler's ready warps (same cycle)", &arbiter_iface},
+                     "the issue stage asks for the order of its scheduler's ready warps (same cycle)",
+                     &arbiter_iface},
     [ARBITER_VETO] = {"veto", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
-                      "vetoes asked for each candidate, in binding order (none in the baseline)", &issue_veto_iface,
-                      BLK_PORT_MULTI},
+                      "vetoes asked for each candidate, in binding order (none in the baseline)",
+                      &issue_veto_iface, BLK_PORT_MULTI},
 };
 
 static const blk_param_desc params[] = {

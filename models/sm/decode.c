@@ -6,15 +6,17 @@
 #include "models/sm/warp_exec.h"
 
 static const char *const dec_methods[] = {"decode(function, pc) -> the decoded instruction", NULL};
-const blk_iface decode_iface = {"decode", "instruction decode", dec_methods, {"func", "pc", "op"}, {8, 16, 8}};
+const blk_iface decode_iface = {
+    "decode", "instruction decode", dec_methods, {"func", "pc", "op"}, {8, 16, 8}};
 
 static const blk_port_desc ports[] = {
-    [DECODE_DEC] = {"dec", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "fetch decodes each instruction it sends (same cycle)",
-                    &decode_iface},
+    [DECODE_DEC] = {"dec", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                    "fetch decodes each instruction it sends (same cycle)", &decode_iface},
 };
 
 static const blk_stat_desc stats[] = {
-    [DECODE_STAT_DECODED] = {"decoded", BLK_STAT_COUNTER, "instructions", "instructions decoded for a warp", NULL},
+    [DECODE_STAT_DECODED] = {"decoded", BLK_STAT_COUNTER, "instructions", "instructions decoded for a warp",
+                             NULL},
     [DECODE_STAT_FIRST] = {"first_decodes", BLK_STAT_COUNTER, "instructions",
                            "distinct instructions decoded (once per launch each)", NULL},
 };

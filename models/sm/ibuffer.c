@@ -9,7 +9,8 @@ static const char *const ib_methods[] = {
     "flush(warp)  (a redirect: the entries are stale)",
     NULL,
 };
-const blk_iface ibuffer_iface = {"ibuffer", "per-warp instruction buffers", ib_methods, {"warp", "op"}, {8, 2}};
+const blk_iface ibuffer_iface = {
+    "ibuffer", "per-warp instruction buffers", ib_methods, {"warp", "op"}, {8, 2}};
 
 static const blk_port_desc ports[] = {
     [IBUFFER_IB] = {"ib", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
@@ -17,11 +18,13 @@ static const blk_port_desc ports[] = {
 };
 
 static const blk_param_desc params[] = {
-    {"entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries", "I-buffer entries per warp [A: GPGPU-Sim 2]"},
+    {"entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries",
+     "I-buffer entries per warp [A: GPGPU-Sim 2]"},
 };
 
 static const blk_stat_desc stats[] = {
-    [IBUFFER_STAT_PUSHED] = {"pushed", BLK_STAT_COUNTER, "instructions", "decoded instructions buffered", NULL},
+    [IBUFFER_STAT_PUSHED] = {"pushed", BLK_STAT_COUNTER, "instructions", "decoded instructions buffered",
+                             NULL},
     [IBUFFER_STAT_FLUSHED] = {"flushed", BLK_STAT_COUNTER, "instructions",
                               "buffered instructions dropped by a redirect", NULL},
 };

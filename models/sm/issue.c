@@ -9,13 +9,16 @@
 #include "models/core/stats.h"
 
 static const char *const check_methods[] = {"allow(warp, head, cycle) -> may it issue now", NULL};
-const blk_iface issue_check_iface = {"issue_check", "a resource check before issue", check_methods, {NULL}, {0}};
+const blk_iface issue_check_iface = {
+    "issue_check", "a resource check before issue", check_methods, {NULL}, {0}};
 static const char *const issued_methods[] = {"issued(instruction)", NULL};
-const blk_iface instr_issued_iface = {"instr_issued", "an instruction was issued", issued_methods, {NULL}, {0}};
-static const char *const events_methods[] = {"cta_start(cta, cycle), cta_end(cta, cycle)",
-                                             "warp_start(warp, cta slot, cycle), warp_end(warp, cta slot, cycle)",
-                                             NULL};
-const blk_iface warp_events_iface = {"warp_events", "warp and CTA starts and ends", events_methods, {NULL}, {0}};
+const blk_iface instr_issued_iface = {
+    "instr_issued", "an instruction was issued", issued_methods, {NULL}, {0}};
+static const char *const events_methods[] = {
+    "cta_start(cta, cycle), cta_end(cta, cycle)",
+    "warp_start(warp, cta slot, cycle), warp_end(warp, cta slot, cycle)", NULL};
+const blk_iface warp_events_iface = {
+    "warp_events", "warp and CTA starts and ends", events_methods, {NULL}, {0}};
 static const char *const regval_methods[] = {"access(register value access)  (regval.h)", NULL};
 const blk_iface regval_iface = {"regval", "a hook on the register value path", regval_methods, {NULL}, {0}};
 
@@ -230,7 +233,8 @@ static void cta_start(issue *s, const cta_launch_t *c)
         warp_head_changed(s, wi);
         s->sb->clear_warp(s->sb_self, wi);
         for (unsigned e = 0; e < s->n_events; e++)
-            ((const warp_events_if *)s->events[e].methods)->warp_start(s->events[e].self, wi, c->slot, gsc_cycle());
+            ((const warp_events_if *)s->events[e].methods)
+                ->warp_start(s->events[e].self, wi, c->slot, gsc_cycle());
         issue_sched *sc = &s->sched[wi % s->n_sched];
         s->pos[wi] = sc->n;
         sc->warps[sc->n] = wi;
@@ -331,7 +335,8 @@ static void bar_arrive(issue *s, unsigned slot, unsigned wi, const wx_info *x)
         .count = x->bar_count,
         .threads = MIN(IR_WARP_SIZE, c->threads - in_cta * IR_WARP_SIZE),
         .wait = x->bar_wait,
-        .reduce = x->bar_kind == IR_BAR_RED_POPC || x->bar_kind == IR_BAR_RED_AND || x->bar_kind == IR_BAR_RED_OR,
+        .reduce =
+            x->bar_kind == IR_BAR_RED_POPC || x->bar_kind == IR_BAR_RED_AND || x->bar_kind == IR_BAR_RED_OR,
         .pred = x->bar_pred,
         .active = x->active,
     };
@@ -855,8 +860,8 @@ void issue_dump(const issue *s, GString *out)
         const decoded_t *h = ib_head(s, wi);
         if (!h && !w->at_barrier && !w->exited)
             g_string_append(out, " its next instruction (fetch / I-cache);");
-        g_string_append_printf(out, " I-buffer %u entries; %u instructions in flight", s->ib->count(s->ib_self, wi),
-                               w->inflight);
+        g_string_append_printf(out, " I-buffer %u entries; %u instructions in flight",
+                               s->ib->count(s->ib_self, wi), w->inflight);
         if (h) {
             for (unsigned i = 0; i < h->n_src; i++)
                 if (s->sb->pending_writes(s->sb_self, wi, h->src[i]))

@@ -32,8 +32,8 @@ static const blk_port_desc ports[] = {
                        "listeners told of every L1D line evicted or invalidated (with its warp-id metadata)",
                        &l1_evict_iface, BLK_PORT_MULTI},
     [LDST_L1_ACCESS] = {"l1_access", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
-                        "listeners told of every L1D load access (warp, line address, outcome)", &l1_access_iface,
-                        BLK_PORT_MULTI},
+                        "listeners told of every L1D load access (warp, line address, outcome)",
+                        &l1_access_iface, BLK_PORT_MULTI},
 };
 
 static const char *const evict_methods[] = {"evicted(eviction: address, reason, metadata)", NULL};

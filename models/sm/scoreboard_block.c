@@ -16,7 +16,8 @@ const blk_iface scoreboard_iface = {
 
 static const blk_port_desc ports[] = {
     [SCOREBOARD_SB] = {"sb", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
-                       "the issue stage checks, reserves and releases registers (same cycle)", &scoreboard_iface},
+                       "the issue stage checks, reserves and releases registers (same cycle)",
+                       &scoreboard_iface},
 };
 
 static const blk_param_desc params[] = {
@@ -27,8 +28,8 @@ static const blk_param_desc params[] = {
 static const blk_stat_desc stats[] = {
     [SCOREBOARD_STAT_RESERVED] = {"reserved", BLK_STAT_COUNTER, "instructions",
                                   "instructions whose registers were reserved", NULL},
-    [SCOREBOARD_STAT_RELEASED] = {"released", BLK_STAT_COUNTER, "registers", "destination reservations released",
-                                  NULL},
+    [SCOREBOARD_STAT_RELEASED] = {"released", BLK_STAT_COUNTER, "registers",
+                                  "destination reservations released", NULL},
     [SCOREBOARD_STAT_READ_RELEASED] = {"read_released", BLK_STAT_COUNTER, "registers",
                                        "source reservations released (source_reservations only)", NULL},
     [SCOREBOARD_STAT_HAZARDS] = {"hazards", BLK_STAT_COUNTER, "checks",
@@ -131,9 +132,9 @@ static bool sb_source_reservations(void *self)
     return scoreboard_source_reservations(((scoreboard_block *)self)->sb);
 }
 
-static const scoreboard_if sb_table = {sb_check,          sb_reserve,       sb_release_write,
-                                       sb_release_read,   sb_clear_warp,    sb_pending_writes,
-                                       sb_pending_reads,  sb_source_reservations};
+static const scoreboard_if sb_table = {
+    sb_check,      sb_reserve,        sb_release_write, sb_release_read,
+    sb_clear_warp, sb_pending_writes, sb_pending_reads, sb_source_reservations};
 
 scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
                                        unsigned regs)

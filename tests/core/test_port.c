@@ -25,8 +25,8 @@ enum { ACC_IN };
 static const blk_port_desc acc_ports[] = {
     {"in", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "adds to the total", &acc_iface},
 };
-static const blk_desc acc_desc = {"test_acc", "an accumulator (passive)", "", acc_ports, BLK_N(acc_ports),
-                                  NULL, 0, NULL, 0, NULL, 0};
+static const blk_desc acc_desc = {
+    "test_acc", "an accumulator (passive)", "", acc_ports, BLK_N(acc_ports), NULL, 0, NULL, 0, NULL, 0};
 
 typedef struct {
     blk_inst *inst;
@@ -63,8 +63,9 @@ static const blk_port_desc user_ports[] = {
     [USER_OUT] = {"out_%u", GSC_OUT, &demo_word_type, BLK_CHAN_FIFO, NULL, "outputs", NULL, 0, 4, "outs"},
     [USER_IN] = {"in_%u", GSC_IN, &demo_word_type, BLK_CHAN_FIFO, "in_depth", "inputs", NULL, 0, 3, NULL},
 };
-static const blk_desc user_desc = {"test_user",       "calls acc",  "", user_ports, BLK_N(user_ports),
-                                   user_params,       BLK_N(user_params), NULL, 0, NULL, 0};
+static const blk_desc user_desc = {
+    "test_user", "calls acc", "",   user_ports, BLK_N(user_ports), user_params, BLK_N(user_params),
+    NULL,        0,           NULL, 0};
 
 static blk_inst *make_user(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned ins)
 {
@@ -205,8 +206,17 @@ static void test_bind_not_export(void)
 static const blk_port_desc other_ports[] = {
     {"in", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "something else", &other_iface},
 };
-static const blk_desc other_desc = {"test_other", "exports another interface", "", other_ports,
-                                    BLK_N(other_ports), NULL, 0, NULL, 0, NULL, 0};
+static const blk_desc other_desc = {"test_other",
+                                    "exports another interface",
+                                    "",
+                                    other_ports,
+                                    BLK_N(other_ports),
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0};
 
 static void test_bind_wrong_interface(void)
 {
@@ -222,18 +232,29 @@ static void test_bind_wrong_interface(void)
     }
     g_test_trap_subprocess(NULL, 0, 0);
     g_test_trap_assert_failed();
-    g_test_trap_assert_stderr("*binding u.acc to o.in: the import expects interface acc, the export offers other*");
+    g_test_trap_assert_stderr(
+        "*binding u.acc to o.in: the import expects interface acc, the export offers other*");
 }
 
 /* ---- the harness: a block that calls its import every cycle, stubbed; and a traced export ---- */
 
 enum { CALLER_ACC, CALLER_OUT };
 static const blk_port_desc caller_ports[] = {
-    [CALLER_ACC] = {"acc", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "adds 1 per cycle (warp = cycle)", &acc_iface},
+    [CALLER_ACC] = {"acc", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "adds 1 per cycle (warp = cycle)",
+                    &acc_iface},
     [CALLER_OUT] = {"out", GSC_OUT, &demo_word_type, BLK_CHAN_FIFO, NULL, "the totals"},
 };
-static const blk_desc caller_desc = {"test_caller", "calls its import each cycle", "", caller_ports,
-                                     BLK_N(caller_ports), NULL, 0, NULL, 0, NULL, 0};
+static const blk_desc caller_desc = {"test_caller",
+                                     "calls its import each cycle",
+                                     "",
+                                     caller_ports,
+                                     BLK_N(caller_ports),
+                                     NULL,
+                                     0,
+                                     NULL,
+                                     0,
+                                     NULL,
+                                     0};
 typedef struct {
     blk_inst *inst;
     blk_iref acc;
@@ -325,7 +346,8 @@ static void test_traced_calls(void)
     GError *err = NULL;
     vcd *v = vcd_load(path, &err);
     g_assert_no_error(err);
-    int calls = vcd_find(v, "acc0.in.calls"), warp = vcd_find(v, "acc0.in.warp"), n = vcd_find(v, "acc0.in.n");
+    int calls = vcd_find(v, "acc0.in.calls"), warp = vcd_find(v, "acc0.in.warp"),
+        n = vcd_find(v, "acc0.in.n");
     g_assert_cmpint(calls, >=, 0);
     g_assert_cmpint(warp, >=, 0);
     g_assert_cmpint(n, >=, 0);
