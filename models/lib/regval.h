@@ -1,7 +1,7 @@
 /* regval.h — the register value path: a chain of hooks that see, and may change, the values of a
  * warp's registers as the executed instructions read and write them.
  *
- * Why (ARCHITECTURE.md "Data in the model"): the model carries real values, so a mechanism that
+ * Why (docs/sm.md, "Where data is read and written"): the model carries real values, so a mechanism that
  * frees a register too early, puts a live register OFF or lets two thread blocks share registers
  * without their lock must produce a wrong kernel output, which the testbench's CPU-reference check
  * catches; "a register turned OFF loses its value (it is overwritten with a poison pattern)". The

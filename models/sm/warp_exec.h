@@ -19,8 +19,8 @@
  * Register slots: a warp's registers are the per-thread slots of kload (function reg_base + virtual
  * register), 32 lanes of 64 bits each; the register numbers carried in payloads are these slots.
  *
- * Register values pass through a hook chain (models/lib/regval.h; ARCHITECTURE.md "Data in the
- * model": a mechanism that frees a register too early or puts a live register OFF must produce a
+ * Register values pass through a hook chain (models/lib/regval.h; docs/sm.md "Where data is read and
+ * written": a mechanism that frees a register too early or puts a live register OFF must produce a
  * wrong kernel output). With hooks added (wexec_add_value_hook), every read and write of a register
  * by an executed instruction runs them: the reads before the instruction executes, one call per
  * distinct register of decode's list (wexec_instr_regs: guard, sources, address bases, vector
