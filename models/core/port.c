@@ -270,7 +270,9 @@ static char *exporters(const blk_ctx *ctx, const blk_iface *iface)
             }
         }
     }
-    return g_string_free(s->len ? s : (g_string_append(s, "none"), s), FALSE);
+    if (!s->len)
+        g_string_append(s, "none");
+    return g_string_free(s, FALSE);
 }
 
 void blk_ctx_check_links(const blk_ctx *ctx)
