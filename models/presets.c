@@ -37,8 +37,11 @@ static const char rs_table23[] =
     "smem_bytes=49152\n"    /* [S] 48 KB for register-sharing runs */
     "[arbiter]\n"
     "policy=lrr\n"          /* [S] LRR baseline */
+    "[dram]\n"
+    "scheduler=frfcfs\n"    /* [S] FR-FCFS; its GDDR3 timing (tRRD=6 tWR=12 tRCD=12 tRAS=28 tRP=12
+                               tRC=40 tCDLR=5 tCL=12) [S] is the dram defaults */
     "[gpu]\n"
-    "sms=14\n";             /* [S] §13.1; DRAM FR-FCFS GDDR3 timing: FCFS now [A] */
+    "sms=14\n";             /* [S] §13.1 */
 
 /* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
 static const char rs_table32[] =
@@ -50,6 +53,8 @@ static const char rs_table32[] =
     "smem_bytes=16384\n"    /* [S] 16 KB */
     "[arbiter]\n"
     "policy=lrr\n"          /* [S] */
+    "[dram]\n"
+    "scheduler=frfcfs\n"    /* [S] FR-FCFS; GDDR3 timing not restated: Table 2.3's, the defaults [A] */
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.2 */
 
@@ -132,8 +137,15 @@ static const char ccws[] =
     "sets=64\n"             /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
     "ways=8\n"              /* [S] 8-way, 128 B, LRU */
     "[dram]\n"
-    "queue_depth=32\n"      /* [S] queue 32; FR-FCFS: FCFS now [A] */
-    "bytes_per_cycle=8\n";  /* [S] 8 B/cycle per channel */
+    "queue_depth=32\n"      /* [S] queue 32 */
+    "bytes_per_cycle=8\n"   /* [S] 8 B/cycle per channel */
+    "scheduler=frfcfs\n"    /* [S] out of order, FR-FCFS */
+    "tCL=10\n"              /* [S] GDDR3 timing */
+    "tRP=10\n"              /* [S] */
+    "tRC=35\n"              /* [S] */
+    "tRAS=25\n"             /* [S] */
+    "tRCD=12\n"             /* [S] */
+    "tRRD=8\n";             /* [S]; tWR, tCDLR not given: the GTX480's 12, 5 [A] */
 
 /* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). Not given: L1/L2/DRAM latencies, MSHRs,
  * I-buffer depth, I-cache line and associativity, clocks: the GTX480 defaults [A]. Shared memory 48 KB

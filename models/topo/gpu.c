@@ -349,16 +349,22 @@ void gpu_topo_summary(const gpu_topo *g, FILE *out)
             hits + misses + merged, sum_l2(g, L2_STAT_READS), sum_l2(g, L2_STAT_WRITES),
             sum_l2(g, L2_STAT_ATOMICS), g->n_parts, stats_ratio(hits, hits + misses + merged), hits, misses,
             merged, sum_l2(g, L2_STAT_WRITEBACKS));
-    uint64_t reads = 0, writes = 0, busy = 0;
+    uint64_t reads = 0, writes = 0, busy = 0, row_hits = 0, row_misses = 0;
     for (unsigned c = 0; c < g->n_channels; c++) {
         reads += blk_stat_get(g->dram[c]->inst, DRAM_STAT_READS);
         writes += blk_stat_get(g->dram[c]->inst, DRAM_STAT_WRITES);
         busy += blk_stat_get(g->dram[c]->inst, DRAM_STAT_BUSY_CYCLES);
+        row_hits += blk_stat_get(g->dram[c]->inst, DRAM_STAT_ROW_HITS);
+        row_misses += blk_stat_get(g->dram[c]->inst, DRAM_STAT_ROW_MISSES);
     }
     fprintf(out,
             "DRAM: %" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
-            " write-backs over %u channels, bus utilisation %.4f\n",
+            " write-backs over %u channels, bus utilisation %.4f",
             reads, writes, g->n_channels, stats_ratio(busy, gsc_cycle() * (uint64_t)g->n_channels));
+    if (row_hits + row_misses) /* banked channels */
+        fprintf(out, ", row hit rate %.4f (%" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses)",
+                stats_ratio(row_hits, row_hits + row_misses), row_hits, row_misses);
+    fputc('\n', out);
     const blk_inst *ic = g->icnt->inst;
     fprintf(out,
             "icnt: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT
