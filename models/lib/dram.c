@@ -234,9 +234,15 @@ bool dram_step(dram_channel *ch, uint64_t cycle)
 
 uint64_t dram_next_event(const dram_channel *ch)
 {
-    uint64_t next = UINT64_MAX;
+    uint64_t next = dram_next_start(ch);
     if (ch->service->len)
-        next = g_array_index(ch->service, dram_req, 0).done;
+        next = MIN(next, g_array_index(ch->service, dram_req, 0).done);
+    return next;
+}
+
+uint64_t dram_next_start(const dram_channel *ch)
+{
+    uint64_t next = UINT64_MAX;
     if (ch->banks) {
         for (unsigned i = 0; i < ch->queue->len; i++) {
             const dram_req *q = &g_array_index(ch->queue, dram_req, i);

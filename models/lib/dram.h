@@ -107,6 +107,8 @@ void dram_push(dram_channel *ch, uint64_t cycle, uint64_t addr, unsigned bytes, 
 /* Starts a request if the bus is free at `cycle`; returns true if one started. Call every cycle the
  * channel has work, or sleep until dram_next_event(). */
 bool dram_step(dram_channel *ch, uint64_t cycle);
+/* The earliest cycle a queued request can start (UINT64_MAX: none queued). */
+uint64_t dram_next_start(const dram_channel *ch);
 /* The earliest cycle something can happen (a queued request can start, or a reply is due);
  * UINT64_MAX when idle. */
 uint64_t dram_next_event(const dram_channel *ch);

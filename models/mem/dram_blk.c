@@ -42,7 +42,8 @@ static const blk_param_desc params[] = {
 
 static double dram_util(const blk_inst *inst)
 {
-    return stats_ratio(blk_stat_get(inst, DRAM_STAT_BUSY_CYCLES), gsc_cycle());
+    return stats_ratio(blk_stat_get(inst, DRAM_STAT_BUSY_CYCLES),
+                       blk_domain_cycles(inst->domain, gsc_cycle()));
 }
 static double dram_avg_latency(const blk_inst *inst)
 {
@@ -193,9 +194,18 @@ static void dram_blk_count_rows(dram_blk *b)
 static void dram_blk_run(void *self)
 {
     dram_blk *b = self;
-    uint64_t now = gsc_cycle();
+    const blk_domain *d = b->inst->domain;
+    uint64_t core = gsc_cycle();
+    if (!blk_domain_edge(d, core)) { /* woken between two edges of its clock */
+        blk_domain_notify(d, b->wake, core, blk_domain_cycle(d, core) + 1);
+        return;
+    }
+    uint64_t now = blk_domain_cycle(d, core);
     dram_blk_accept(b, now);
-    if (dram_step(b->core, now)) { /* at most one request starts per call */
+    /* The starts due by now: one in the core clock's domain; in a faster domain, one per edge of
+     * its own taken in this core cycle at most. */
+    uint64_t start;
+    while ((start = dram_next_start(b->core)) <= now && dram_step(b->core, start)) {
         b->bus_until = dram_bus_free(b->core);
         if (b->cfg.banked)
             dram_blk_count_rows(b);
@@ -212,10 +222,8 @@ static void dram_blk_run(void *self)
         inputs |= gsc_fifo_can_get(gsc_port_fifo(b->req[k]));
     if (inputs && dram_can_push(b->core))
         next = MIN(next, now + 1);
-    if (next != UINT64_MAX && next > now)
-        gsc_event_notify(b->wake, next - now);
-    else if (next != UINT64_MAX)
-        gsc_event_notify(b->wake, 1);
+    if (next != UINT64_MAX)
+        blk_domain_notify(d, b->wake, core, MAX(next, now + 1));
 }
 
 static void dram_blk_elaborate(void *self)
