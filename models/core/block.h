@@ -295,6 +295,17 @@ static inline void blk_domain_notify(const blk_domain *d, gsc_event *e, uint64_t
     uint64_t at = blk_domain_core_cycle(d, dc);
     gsc_event_notify(e, at > core ? at - core : 0);
 }
+/* At the start of an activation at core cycle `core`: true, with *now the domain's current cycle, when
+ * the cycle takes an edge of the domain; otherwise (a put woke the block between two of its edges)
+ * false, having notified `wake` for the next edge: the activation must change nothing. */
+static inline bool blk_domain_at_edge(const blk_domain *d, gsc_event *wake, uint64_t core, uint64_t *now)
+{
+    *now = blk_domain_cycle(d, core);
+    if (blk_domain_edge(d, core))
+        return true;
+    blk_domain_notify(d, wake, core, *now + 1);
+    return false;
+}
 
 /* ---- cycles slept count as ... (docs/framework.md, "Sleeping") ----
  * A block that sleeps through cycles in which some counters would have gone on counting (a stall

@@ -195,12 +195,9 @@ static void dram_blk_run(void *self)
 {
     dram_blk *b = self;
     const blk_domain *d = b->inst->domain;
-    uint64_t core = gsc_cycle();
-    if (!blk_domain_edge(d, core)) { /* woken between two edges of its clock */
-        blk_domain_notify(d, b->wake, core, blk_domain_cycle(d, core) + 1);
+    uint64_t core = gsc_cycle(), now;
+    if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
-    }
-    uint64_t now = blk_domain_cycle(d, core);
     dram_blk_accept(b, now);
     /* The starts due by now: one in the core clock's domain; in a faster domain, one per edge of
      * its own taken in this core cycle at most. */

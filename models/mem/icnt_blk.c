@@ -266,12 +266,9 @@ static void icnt_blk_run(void *self)
 {
     icnt_blk *b = self;
     const blk_domain *d = b->inst->domain;
-    uint64_t core = gsc_cycle();
-    if (!blk_domain_edge(d, core)) { /* woken between two edges of its clock */
-        blk_domain_notify(d, b->wake, core, blk_domain_cycle(d, core) + 1);
+    uint64_t core = gsc_cycle(), now;
+    if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
-    }
-    uint64_t now = blk_domain_cycle(d, core);
     uint64_t room = icnt_blk_inject(b, now);    /* a blocked source is retried when it has room */
     uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
     if (room < next)

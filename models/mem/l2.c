@@ -278,12 +278,9 @@ static void l2_run(void *self)
 {
     l2_blk *b = self;
     const blk_domain *d = b->inst->domain;
-    uint64_t core = gsc_cycle();
-    if (!blk_domain_edge(d, core)) { /* woken between two edges of its clock */
-        blk_domain_notify(d, b->wake, core, blk_domain_cycle(d, core) + 1);
+    uint64_t core = gsc_cycle(), now;
+    if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
-    }
-    uint64_t now = blk_domain_cycle(d, core);
     blk_sleep_wake(b->inst, now);
     l2_accept(b, now);
     l2_take_fills(b);
