@@ -2,8 +2,10 @@
  * derived, [A] an assumption (also a parameter default). Tables: docs/baseline-design.md §5-6.
  * Sections not named keep the parameter defaults, which are the GTX480 values (§5); each preset's
  * comment says which of the source's gaps those defaults fill. The core clock is the testbench's
- * `period_ps` (the top instance [tb] of tb-sm, tb-subcore and tb-gpu); it scales the VCD's time
- * axis only, as every latency is counted in core cycles.
+ * `period_ps` (the top instance [tb] of tb-sm, tb-subcore and tb-gpu); alone it scales the VCD's
+ * time axis only, as latencies are counted in each block's cycles: core cycles, except for the
+ * memory-side blocks a preset puts in a clock domain of their own ([gpu] icnt_period_ps,
+ * l2_period_ps, dram_period_ps; docs/framework.md "Clock domains").
  * The memory-side sections (icnt, l2, dram, gpu) are added by the GPU topology's engineer. */
 #include "models/presets.h"
 
@@ -37,8 +39,11 @@ static const char rs_table23[] =
     "smem_bytes=49152\n"    /* [S] 48 KB for register-sharing runs */
     "[arbiter]\n"
     "policy=lrr\n"          /* [S] LRR baseline */
+    "[dram]\n"
+    "scheduler=frfcfs\n"    /* [S] FR-FCFS; its GDDR3 timing (tRRD=6 tWR=12 tRCD=12 tRAS=28 tRP=12
+                               tRC=40 tCDLR=5 tCL=12) [S] is the dram defaults */
     "[gpu]\n"
-    "sms=14\n";             /* [S] §13.1; DRAM FR-FCFS GDDR3 timing: FCFS now [A] */
+    "sms=14\n";             /* [S] §13.1 */
 
 /* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
 static const char rs_table32[] =
@@ -50,6 +55,8 @@ static const char rs_table32[] =
     "smem_bytes=16384\n"    /* [S] 16 KB */
     "[arbiter]\n"
     "policy=lrr\n"          /* [S] */
+    "[dram]\n"
+    "scheduler=frfcfs\n"    /* [S] FR-FCFS; GDDR3 timing not restated: Table 2.3's, the defaults [A] */
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.2 */
 
@@ -101,9 +108,10 @@ static const char greener[] =
     "sms=14\n";             /* [S] §13.4 */
 
 /* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). Not given (§2.1): I-buffer depth (2), pipeline
- * latencies, MSHRs (32 x 8), L1/L2 hit latencies, interconnect: the GTX480 defaults [A]. One clock:
- * the interconnect (650 MHz) and memory (800 MHz) clocks are not modelled, their timing is in core
- * cycles [A]. The texture cache (32 KB) is not modelled (no texture in the workloads). */
+ * latencies, MSHRs (32 x 8), L1/L2 hit latencies, interconnect: the GTX480 defaults [A], each in its
+ * block's clock: the interconnect's 650 MHz and the memory's 800 MHz are clock domains (so the DRAM's
+ * 8 B/cycle, GDDR3 timing and latency are memory-clock cycles); the L2 clock is not given: the core
+ * clock [A]. The texture cache (32 KB) is not modelled (no texture in the workloads). */
 static const char ccws[] =
     "[sm]\n"
     "threads=1024\n"        /* [S] */
@@ -126,14 +134,23 @@ static const char ccws[] =
     "period_ps=769\n"       /* [S] core clock 1300 MHz; [D] 769.2 ps */
     "[gpu]\n"
     "sms=30\n"              /* [S] Table 3.1 */
+    "icnt_period_ps=1538\n" /* [S] interconnect clock 650 MHz; [D] 1538.5 ps, 2 core periods */
+    "dram_period_ps=1250\n" /* [S] memory clock 800 MHz */
     "mem_channels=8\n"      /* [S] 8 channels */
     "sub_partitions=2\n"    /* [A] GTX480 */
     "[l2]\n"
     "sets=64\n"             /* [D] 128 KB per channel / 2 slices / 128 B / 8 ways */
     "ways=8\n"              /* [S] 8-way, 128 B, LRU */
     "[dram]\n"
-    "queue_depth=32\n"      /* [S] queue 32; FR-FCFS: FCFS now [A] */
-    "bytes_per_cycle=8\n";  /* [S] 8 B/cycle per channel */
+    "queue_depth=32\n"      /* [S] queue 32 */
+    "bytes_per_cycle=8\n"   /* [S] 8 B/cycle per channel */
+    "scheduler=frfcfs\n"    /* [S] out of order, FR-FCFS */
+    "tCL=10\n"              /* [S] GDDR3 timing */
+    "tRP=10\n"              /* [S] */
+    "tRC=35\n"              /* [S] */
+    "tRAS=25\n"             /* [S] */
+    "tRCD=12\n"             /* [S] */
+    "tRRD=8\n";             /* [S]; tWR, tCDLR not given: the GTX480's 12, 5 [A] */
 
 /* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). Not given: L1/L2/DRAM latencies, MSHRs,
  * I-buffer depth, I-cache line and associativity, clocks: the GTX480 defaults [A]. Shared memory 48 KB

@@ -660,6 +660,11 @@ extern "C" uint64_t gsc_clock_period_ps(const gsc_clock *c)
     return c->period_ps;
 }
 
+extern "C" uint64_t gsc_core_period_ps(void)
+{
+    return gsc_g.clock ? gsc_g.period : 0;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Processes
  * ------------------------------------------------------------------------------------------- */

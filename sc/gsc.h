@@ -208,6 +208,8 @@ gsc_module *gsc_module_parent(const gsc_module *m);
  * per simulation; cycle numbers count its rising edges, the first at cycle 0 (time 0). */
 gsc_clock *gsc_clock_new(const char *name, uint64_t period_ps);
 uint64_t gsc_clock_period_ps(const gsc_clock *c);
+/* The core clock's period in picoseconds (0 before gsc_clock_new). */
+uint64_t gsc_core_period_ps(void);
 
 /* ---------------------------------------------------------------------------------------------
  * Processes (SC_METHOD with a C callback)

@@ -555,10 +555,30 @@ void blk_outq_overflow(const blk_outq *q)
               q->inst->path, q->inst->desc->ports[q->port].name, q->depth);
 }
 
-void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles)
+const blk_domain *blk_domain_init(blk_domain *d, uint64_t period_ps, bool faster_ok, const char *what)
+{
+    uint64_t core = gsc_core_period_ps();
+    g_assert(core);
+    if (!period_ps || period_ps == core)
+        return NULL;
+    if (period_ps < core && !faster_ok)
+        gsc_fatal("%s: a clock of %" G_GUINT64_FORMAT " ps is faster than the core clock (%" G_GUINT64_FORMAT
+                  " ps); this block runs at most as fast as the core clock",
+                  what, period_ps, core);
+    *d = (blk_domain){.period_ps = period_ps, .core_ps = core};
+    return d;
+}
+
+void blk_inst_set_domain(blk_inst *inst, const blk_domain *d)
+{
+    inst->domain = d;
+}
+
+void blk_ctx_finish(blk_ctx *ctx, uint64_t core_cycles)
 {
     for (unsigned i = 0; i < ctx->insts->len; i++) {
         blk_inst *inst = g_ptr_array_index(ctx->insts, i);
+        uint64_t cycles = blk_domain_cycles(inst->domain, core_cycles); /* the block's own */
         if (!inst->n_sleep || (int64_t)cycles <= inst->sleep_last + 1)
             continue;
         /* count up to cycles - 1 and keep the charges: the run may go on */
@@ -573,7 +593,7 @@ void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles)
     for (unsigned i = 0; i < ctx->insts->len; i++) {
         blk_inst *inst = g_ptr_array_index(ctx->insts, i);
         if (inst->finish)
-            inst->finish(inst->finish_self, cycles);
+            inst->finish(inst->finish_self, core_cycles);
     }
 }
 

@@ -220,6 +220,8 @@ struct blk_inst {
     int64_t sleep_last;
     unsigned n_sleep;
     blk_sleep_item sleep[BLK_SLEEP_MAX];
+    /* The clock domain the block runs in (blk_inst_set_domain; NULL: the core clock's). */
+    const struct blk_domain *domain;
 };
 
 /* Create an instance named `name` under parent (NULL: top level): the module, its ports, its
@@ -245,6 +247,65 @@ void blk_inst_on_finish(blk_inst *inst, void (*fn)(void *self, uint64_t cycles),
 /* Before statistics are reported: every instance's cycles slept up to the last executed cycle
  * (cycles - 1) are counted (blk_sleep_wake), then the finish hooks run, in creation order. */
 void blk_ctx_finish(blk_ctx *ctx, uint64_t cycles);
+
+/* ---- clock domains (docs/framework.md, "Clock domains") ----
+ * A domain is a clock of its own period. Its edge d (at time d x period) is taken at the first core
+ * clock edge at or after it; a block in the domain counts its own cycles (latencies, bandwidths,
+ * its statistics) and does its work only at the core edges that take one of its edges. A domain
+ * faster than the core clock has several edges in one core cycle: only a block that can do the work
+ * of several of its cycles in one activation may run in one (blk_domain_init's `faster_ok`). Items
+ * cross between domains through the FIFOs between the blocks: an item put in one domain is got at
+ * the consumer's first edge after the put. */
+typedef struct blk_domain {
+    uint64_t period_ps; /* the domain's clock */
+    uint64_t core_ps;   /* the core clock's */
+} blk_domain;
+
+/* A domain of period_ps on the core clock (which must exist: gsc_clock_new). Returns NULL, the core
+ * domain, when period_ps is 0 or the core's period; otherwise d, filled. `what` names the setting in
+ * the error for a faster domain when !faster_ok. */
+const blk_domain *blk_domain_init(blk_domain *d, uint64_t period_ps, bool faster_ok, const char *what);
+/* Run `inst` in domain d (NULL: the core clock's); during elaboration. */
+void blk_inst_set_domain(blk_inst *inst, const blk_domain *d);
+
+/* The domain's current cycle at core cycle `core`: its last edge at or before the core edge. */
+static inline uint64_t blk_domain_cycle(const blk_domain *d, uint64_t core)
+{
+    return d ? core * d->core_ps / d->period_ps : core;
+}
+/* The core cycle that takes the domain's edge dc. */
+static inline uint64_t blk_domain_core_cycle(const blk_domain *d, uint64_t dc)
+{
+    return d ? (dc * d->period_ps + d->core_ps - 1) / d->core_ps : dc;
+}
+/* Whether core cycle `core` takes an edge of the domain (always, for the core domain). */
+static inline bool blk_domain_edge(const blk_domain *d, uint64_t core)
+{
+    return !d || blk_domain_core_cycle(d, blk_domain_cycle(d, core)) == core;
+}
+/* The domain's edges taken in core cycles 0 .. cores - 1 (a run of `cores` cycles). */
+static inline uint64_t blk_domain_cycles(const blk_domain *d, uint64_t cores)
+{
+    return d ? (cores ? blk_domain_cycle(d, cores - 1) + 1 : 0) : cores;
+}
+/* At core cycle `core`: notify e for the core cycle that takes domain edge dc (this cycle if it is
+ * not later). */
+static inline void blk_domain_notify(const blk_domain *d, gsc_event *e, uint64_t core, uint64_t dc)
+{
+    uint64_t at = blk_domain_core_cycle(d, dc);
+    gsc_event_notify(e, at > core ? at - core : 0);
+}
+/* At the start of an activation at core cycle `core`: true, with *now the domain's current cycle, when
+ * the cycle takes an edge of the domain; otherwise (a put woke the block between two of its edges)
+ * false, having notified `wake` for the next edge: the activation must change nothing. */
+static inline bool blk_domain_at_edge(const blk_domain *d, gsc_event *wake, uint64_t core, uint64_t *now)
+{
+    *now = blk_domain_cycle(d, core);
+    if (blk_domain_edge(d, core))
+        return true;
+    blk_domain_notify(d, wake, core, *now + 1);
+    return false;
+}
 
 /* ---- cycles slept count as ... (docs/framework.md, "Sleeping") ----
  * A block that sleeps through cycles in which some counters would have gone on counting (a stall

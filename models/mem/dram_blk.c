@@ -3,7 +3,14 @@
 
 #include "models/core/stats.h"
 
+static const char *const sched_names[] = {"fcfs", "fcfs-banks", "frfcfs", NULL};
+
+/* GDDR timing defaults: GPGPU-Sim's GTX480 gpgpu_dram_timing_opt (RRD=6 RCD=12 RAS=28 RP=12 RC=40 CL=12
+ * CDLR=5 WR=12), which are also the resource-sharing spec's Table 2.3 values. */
 static const blk_param_desc params[] = {
+    {"scheduler", BLK_PARAM_ENUM, "fcfs", NULL, NULL, sched_names, "",
+     "fcfs: the data bus and a fixed latency, oldest first; fcfs-banks: banks, row buffers and the t* "
+     "timing, oldest first; frfcfs: the same, row hits first [A: fcfs]"},
     {"latency", BLK_PARAM_UINT, "100", "0", "100000", NULL, "cycles",
      "cycles from the end of the bus transfer to the reply [S: GTX480 dram_latency 100]"},
     {"bytes_per_cycle", BLK_PARAM_UINT, "42", "1", "4096", NULL, "bytes",
@@ -14,13 +21,29 @@ static const blk_param_desc params[] = {
      "banks, for the address mapping (FR-FCFS later) [S: gpgpu_dram_timing_opt nbk=16]"},
     {"row_bytes", BLK_PARAM_UINT, "2048", "64", "1048576", NULL, "bytes",
      "bytes per row per bank, a power of two, for the address mapping [A]"},
+    {"bank_bytes", BLK_PARAM_UINT, "0", "0", "1048576", NULL, "bytes",
+     "consecutive bytes in one bank before the next (a power of two up to row_bytes; 0: row_bytes) [A]"},
+    {"tCL", BLK_PARAM_UINT, "12", "1", "1000", NULL, "cycles", "column command to data [S: GTX480 CL=12]"},
+    {"tRP", BLK_PARAM_UINT, "12", "1", "1000", NULL, "cycles", "precharge to activate [S: GTX480 RP=12]"},
+    {"tRC", BLK_PARAM_UINT, "40", "1", "1000", NULL, "cycles",
+     "activate to activate, same bank [S: GTX480 RC=40]"},
+    {"tRAS", BLK_PARAM_UINT, "28", "1", "1000", NULL, "cycles", "activate to precharge [S: GTX480 RAS=28]"},
+    {"tRCD", BLK_PARAM_UINT, "12", "1", "1000", NULL, "cycles",
+     "activate to column command [S: GTX480 RCD=12]"},
+    {"tRRD", BLK_PARAM_UINT, "6", "1", "1000", NULL, "cycles",
+     "activate to activate, two banks [S: GTX480 RRD=6]"},
+    {"tWR", BLK_PARAM_UINT, "12", "1", "1000", NULL, "cycles",
+     "end of write data to precharge [S: GTX480 WR=12]"},
+    {"tCDLR", BLK_PARAM_UINT, "5", "1", "1000", NULL, "cycles",
+     "end of write data to a read command [S: GTX480 CDLR=5]"},
     {"in_depth", BLK_PARAM_UINT, "2", "1", "1024", NULL, "items", "depth of each req<k> FIFO"},
     {"resp_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items", "depth of each resp<k> FIFO"},
 };
 
 static double dram_util(const blk_inst *inst)
 {
-    return stats_ratio(blk_stat_get(inst, DRAM_STAT_BUSY_CYCLES), gsc_cycle());
+    return stats_ratio(blk_stat_get(inst, DRAM_STAT_BUSY_CYCLES),
+                       blk_domain_cycles(inst->domain, gsc_cycle()));
 }
 static double dram_avg_latency(const blk_inst *inst)
 {
@@ -39,6 +62,13 @@ static const blk_stat_desc stats[] = {
     [DRAM_STAT_UTIL] = {"utilisation", BLK_STAT_DERIVED, "fraction", "busy_cycles / cycles", dram_util},
     [DRAM_STAT_AVG_LATENCY] = {"avg_read_latency", BLK_STAT_DERIVED, "cycles", "read_latency_sum / reads",
                                dram_avg_latency},
+    [DRAM_STAT_ROW_HITS] = {"row_hits", BLK_STAT_COUNTER, "requests",
+                            "requests that found their row open (banked schedulers)", NULL},
+    [DRAM_STAT_ROW_MISSES] = {"row_misses", BLK_STAT_COUNTER, "requests",
+                              "requests that found their bank closed or another row open", NULL},
+    [DRAM_STAT_ACTIVATES] = {"activates", BLK_STAT_COUNTER, "commands", "row activates", NULL},
+    [DRAM_STAT_PRECHARGES] = {"precharges", BLK_STAT_COUNTER, "commands",
+                              "precharges (a row closed for another)", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -55,13 +85,14 @@ static const blk_port_desc ports[] = {
     [DRAM_PORT_RESP] = {"resp%u", GSC_OUT, &mem_resp_type, BLK_CHAN_FIFO, "resp_depth",
                         "responses to sub-partition %u", NULL, 0, DRAM_MAX_PORTS},
     [DRAM_PORT_SCHED] = {"scheduler", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
-                         "the request scheduler (unbound: FCFS, the oldest request)", &dram_sched_iface,
+                         "the request scheduler (unbound: the `scheduler` parameter's)", &dram_sched_iface,
                          BLK_PORT_OPTIONAL},
 };
 
 const blk_desc dram_blk_desc = {
     "dram",
-    "one DRAM channel: request queue, scheduler (FCFS, or the bound `scheduler`), bus bandwidth, latency",
+    "one DRAM channel: request queue, scheduler (FCFS or FR-FCFS, or the bound `scheduler`), banks with row "
+    "buffers and GDDR timing (banked schedulers), bus bandwidth, latency",
     "docs/baseline-design.md §2.3, §5.3; GPGPU-Sim GTX480 dram_* keys",
     ports,
     BLK_N(ports),
@@ -149,13 +180,34 @@ static void dram_blk_reply(dram_blk *b, uint64_t now)
     }
 }
 
+/* The core's row counters since the last call, into the statistics. */
+static void dram_blk_count_rows(dram_blk *b)
+{
+    const dram_counts *c = dram_get_counts(b->core);
+    blk_stat_add(b->inst, DRAM_STAT_ROW_HITS, c->row_hits - b->counted.row_hits);
+    blk_stat_add(b->inst, DRAM_STAT_ROW_MISSES, c->row_misses - b->counted.row_misses);
+    blk_stat_add(b->inst, DRAM_STAT_ACTIVATES, c->activates - b->counted.activates);
+    blk_stat_add(b->inst, DRAM_STAT_PRECHARGES, c->precharges - b->counted.precharges);
+    b->counted = *c;
+}
+
 static void dram_blk_run(void *self)
 {
     dram_blk *b = self;
-    uint64_t now = gsc_cycle();
+    const blk_domain *d = b->inst->domain;
+    uint64_t core = gsc_cycle(), now;
+    if (!blk_domain_at_edge(d, b->wake, core, &now))
+        return;
     dram_blk_accept(b, now);
-    if (dram_step(b->core, now)) /* the bus takes at most one request per burst */
+    /* The starts due by now: one in the core clock's domain; in a faster domain, one per edge of
+     * its own taken in this core cycle at most. */
+    uint64_t start;
+    while ((start = dram_next_start(b->core)) <= now && dram_step(b->core, start)) {
+        b->bus_until = dram_bus_free(b->core);
+        if (b->cfg.banked)
+            dram_blk_count_rows(b);
         dram_blk_accept(b, now); /* the started request left room in the queue */
+    }
     dram_blk_reply(b, now);
     b->queued = (uint16_t)dram_queued(b->core);
     b->busy = now < b->bus_until;
@@ -167,10 +219,8 @@ static void dram_blk_run(void *self)
         inputs |= gsc_fifo_can_get(gsc_port_fifo(b->req[k]));
     if (inputs && dram_can_push(b->core))
         next = MIN(next, now + 1);
-    if (next != UINT64_MAX && next > now)
-        gsc_event_notify(b->wake, next - now);
-    else if (next != UINT64_MAX)
-        gsc_event_notify(b->wake, 1);
+    if (next != UINT64_MAX)
+        blk_domain_notify(d, b->wake, core, MAX(next, now + 1));
 }
 
 static void dram_blk_elaborate(void *self)
@@ -186,17 +236,16 @@ static void dram_blk_elaborate(void *self)
     gsc_sensitive_event(p, b->wake);
 }
 
-/* The scheduler hook: FCFS, counting each started burst for the utilisation statistic. */
+/* The scheduler hook: the bound `scheduler`, else the `scheduler` parameter's choice; counts each
+ * started burst for the utilisation statistic. */
 static unsigned dram_blk_sched(const dram_channel *ch, const dram_req *queue, unsigned n, uint64_t cycle,
                                void *ctx)
 {
     dram_blk *b = ctx;
-    unsigned pick = b->sched ? b->sched->pick(b->sched_self, ch, queue, n, cycle)
-                             : dram_sched_fcfs(ch, queue, n, cycle, NULL);
+    unsigned pick =
+        b->sched ? b->sched->pick(b->sched_self, ch, queue, n, cycle) : b->pick(ch, queue, n, cycle, NULL);
     g_assert(pick < n);
-    unsigned burst = dram_burst_cycles(&b->cfg, queue[pick].bytes);
-    blk_stat_add(b->inst, DRAM_STAT_BUSY_CYCLES, burst);
-    b->bus_until = cycle + burst;
+    blk_stat_add(b->inst, DRAM_STAT_BUSY_CYCLES, dram_burst_cycles(&b->cfg, queue[pick].bytes));
     return pick;
 }
 
@@ -216,9 +265,23 @@ dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem 
         .queue_depth = (unsigned)blk_param_uint(b->inst, "queue_depth"),
         .banks = (unsigned)blk_param_uint(b->inst, "banks"),
         .row_bytes = (unsigned)blk_param_uint(b->inst, "row_bytes"),
+        .bank_bytes = (unsigned)blk_param_uint(b->inst, "bank_bytes"),
+        .banked = blk_param_enum(b->inst, "scheduler") != DRAM_SCHED_FCFS,
+        .timing = {.tCL = (unsigned)blk_param_uint(b->inst, "tCL"),
+                   .tRP = (unsigned)blk_param_uint(b->inst, "tRP"),
+                   .tRC = (unsigned)blk_param_uint(b->inst, "tRC"),
+                   .tRAS = (unsigned)blk_param_uint(b->inst, "tRAS"),
+                   .tRCD = (unsigned)blk_param_uint(b->inst, "tRCD"),
+                   .tRRD = (unsigned)blk_param_uint(b->inst, "tRRD"),
+                   .tWR = (unsigned)blk_param_uint(b->inst, "tWR"),
+                   .tCDLR = (unsigned)blk_param_uint(b->inst, "tCDLR")},
     };
+    b->pick = blk_param_enum(b->inst, "scheduler") == DRAM_SCHED_FRFCFS ? dram_sched_frfcfs : dram_sched_fcfs;
     if (b->cfg.row_bytes & (b->cfg.row_bytes - 1))
         gsc_fatal("%s: row_bytes %u is not a power of two", b->inst->path, b->cfg.row_bytes);
+    if (b->cfg.bank_bytes & (b->cfg.bank_bytes - 1) || b->cfg.bank_bytes > b->cfg.row_bytes)
+        gsc_fatal("%s: bank_bytes %u is not a power of two up to row_bytes (%u)", b->inst->path,
+                  b->cfg.bank_bytes, b->cfg.row_bytes);
     b->core = dram_new(&b->cfg);
     dram_set_scheduler(b->core, dram_blk_sched, b);
     b->req = g_new(gsc_port *, n_ports);

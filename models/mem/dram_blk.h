@@ -1,18 +1,19 @@
 /* dram_blk.h — the `dram` block: one DRAM channel (docs/baseline-design.md §2.3, §5.3; docs/memory.md)
- * wrapping the models/lib/dram.h timing core (a bounded request queue, a pluggable scheduler — FCFS
- * now, FR-FCFS later through dram_set_scheduler on `core` —, a data bus of bytes_per_cycle and a
- * fixed latency).
+ * wrapping the models/lib/dram.h timing core (a bounded request queue, a scheduler — the `scheduler`
+ * parameter's FCFS or FR-FCFS, or a bound `scheduler` import —, a data bus of bytes_per_cycle and a
+ * fixed latency; with `scheduler` fcfs-banks or frfcfs also banks, row buffers and GDDR timing).
  *
  * Ports (one pair per memory sub-partition served by the channel, created by the constructor; GTX480:
  * 2 per channel [S: gpgpu_n_sub_partition_per_mchannel 2]):
  *   req<k>   in  F mem_req_t   line reads (MEM_READ) and dirty write-backs (MEM_WRITEBACK) from L2 slice k
  *   resp<k>  out F mem_resp_t  read replies (data from the functional image) to L2 slice k; write-backs
  *                              get no reply
- * Timing (B = ceil(bytes / bytes_per_cycle)): a request put on req<k> in cycle t is got and queued in
- * t+1; if the bus is free it starts then and its reply is put on resp<k> in t + 1 + B + latency (the L2
- * gets it one cycle later). Requests queued together are served in order: the k-th (from 0) replies at
- * t + 1 + (k+1)B + latency. When queue_depth requests wait, the block stops taking from the req FIFOs
- * (back-pressure to the L2). The req<k> inputs are taken round-robin.
+ * Timing with scheduler=fcfs (B = ceil(bytes / bytes_per_cycle)): a request put on req<k> in cycle t is got
+ * and queued in t+1; if the bus is free it starts then and its reply is put on resp<k> in t + 1 + B + latency
+ * (the L2 gets it one cycle later). Requests queued together are served in order: the k-th (from 0) replies
+ * at t + 1 + (k+1)B + latency. When queue_depth requests wait, the block stops taking from the req FIFOs
+ * (back-pressure to the L2). The req<k> inputs are taken round-robin. With the banked schedulers the
+ * core's bank timing (dram.h) decides when a queued request starts and when its reply is ready.
  * Sleeps until a req FIFO is put, a resp FIFO is got, or dram_next_event.
  */
 #ifndef GPUSC_MODELS_MEM_DRAM_BLK_H
@@ -29,6 +30,7 @@ G_BEGIN_DECLS
 extern const blk_desc dram_blk_desc;
 
 enum { DRAM_PORT_REQ, DRAM_PORT_RESP, DRAM_PORT_SCHED };
+enum { DRAM_SCHED_FCFS, DRAM_SCHED_FCFS_BANKS, DRAM_SCHED_FRFCFS }; /* the `scheduler` parameter */
 #define DRAM_MAX_PORTS 64
 
 /* The `scheduler` import (optional): which queued request the channel serves next (dram.h's
@@ -46,6 +48,10 @@ enum {
     DRAM_STAT_LATENCY,
     DRAM_STAT_UTIL,
     DRAM_STAT_AVG_LATENCY,
+    DRAM_STAT_ROW_HITS,
+    DRAM_STAT_ROW_MISSES,
+    DRAM_STAT_ACTIVATES,
+    DRAM_STAT_PRECHARGES,
     DRAM_STAT_COUNT
 };
 
@@ -60,8 +66,10 @@ typedef struct {
     unsigned n_ports;
     dram_config cfg;
     dram_channel *core;
-    const dram_sched_if *sched; /* the bound scheduler (NULL: FCFS) */
+    const dram_sched_if *sched; /* the bound scheduler (NULL: `pick`) */
     void *sched_self;
+    dram_sched_fn pick;  /* the `scheduler` parameter's */
+    dram_counts counted; /* the core's row counters already in the statistics */
     gsc_port **req, **resp;
     unsigned rr;    /* next req port to look at first */
     mem_slots reqs; /* mem_req_t plus its port (see dram_blk.c) */

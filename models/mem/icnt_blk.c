@@ -25,8 +25,9 @@ static double util(const blk_inst *inst, unsigned flits_stat, bool to_l2)
     if (!b)
         return 0;
     double ports = to_l2 ? b->n_parts : b->n_sms;
-    return stats_ratio(blk_stat_get(inst, flits_stat),
-                       (uint64_t)(gsc_cycle() * ports * b->net_cfg.flits_per_cycle));
+    return stats_ratio(
+        blk_stat_get(inst, flits_stat),
+        (uint64_t)(blk_domain_cycles(inst->domain, gsc_cycle()) * ports * b->net_cfg.flits_per_cycle));
 }
 static double req_util(const blk_inst *inst)
 {
@@ -264,7 +265,10 @@ static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
 static void icnt_blk_run(void *self)
 {
     icnt_blk *b = self;
-    uint64_t now = gsc_cycle();
+    const blk_domain *d = b->inst->domain;
+    uint64_t core = gsc_cycle(), now;
+    if (!blk_domain_at_edge(d, b->wake, core, &now))
+        return;
     uint64_t room = icnt_blk_inject(b, now);    /* a blocked source is retried when it has room */
     uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
     if (room < next)
@@ -272,7 +276,7 @@ static void icnt_blk_run(void *self)
     b->req_in_flight = (uint16_t)icnt_in_flight(b->req_net);
     b->resp_in_flight = (uint16_t)icnt_in_flight(b->resp_net);
     if (next != UINT64_MAX)
-        gsc_event_notify(b->wake, next - now);
+        blk_domain_notify(d, b->wake, core, next);
 }
 
 static void icnt_blk_elaborate(void *self)

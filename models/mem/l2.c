@@ -236,11 +236,14 @@ static void l2_on_arrival(void *self)
 {
     l2_blk *b = self;
     bool was_empty = ring_empty(&b->rop);
-    uint64_t now = gsc_cycle();
+    const blk_domain *d = b->inst->domain;
+    uint64_t core = gsc_cycle();
+    /* taken at the slice's first edge from this core cycle on */
+    uint64_t now = blk_domain_cycle(d, core) + !blk_domain_edge(d, core);
     l2_accept(b, now);
     b->rop_occupancy = (uint8_t)MIN(255u, ring_len(&b->rop));
-    if (was_empty && !ring_empty(&b->rop))
-        gsc_event_notify(b->wake, b->latency); /* the new head's lookup */
+    if (was_empty && !ring_empty(&b->rop)) /* the new head's lookup */
+        blk_domain_notify(d, b->wake, core, now + b->latency);
 }
 
 static void l2_take_fills(l2_blk *b)
@@ -274,7 +277,10 @@ static void l2_drain(l2_blk *b)
 static void l2_run(void *self)
 {
     l2_blk *b = self;
-    uint64_t now = gsc_cycle();
+    const blk_domain *d = b->inst->domain;
+    uint64_t core = gsc_cycle(), now;
+    if (!blk_domain_at_edge(d, b->wake, core, &now))
+        return;
     blk_sleep_wake(b->inst, now);
     l2_accept(b, now);
     l2_take_fills(b);
@@ -319,7 +325,7 @@ static void l2_run(void *self)
     if (ring_len(&b->rop) < b->rop_depth && gsc_fifo_can_get(blk_fifo(b->inst, L2_PORT_REQ)))
         next = now + 1;
     if (next != UINT64_MAX)
-        gsc_event_notify(b->wake, next - now);
+        blk_domain_notify(d, b->wake, core, next);
 }
 
 static void l2_elaborate(void *self)

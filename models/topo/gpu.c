@@ -15,6 +15,13 @@ static const blk_param_desc params[] = {
     {"sm_links", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "SM-to-SM links (`sm_link` block, grid from its parameters) for a mechanism to attach to; the "
      "baseline SM does not use them [A: off, as GPGPU-Sim has none; spu.md §2-3 for the SPU]"},
+    {"icnt_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",
+     "the interconnect's clock (0: the core clock) [S: GTX480 gpgpu_clock_domains, icnt 700 MHz = core]"},
+    {"l2_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",
+     "the L2 slices' clock (0: the core clock) [S: GTX480 gpgpu_clock_domains, L2 700 MHz = core]"},
+    {"dram_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",
+     "the DRAM channels' clock (0: the core clock; may be faster than it) [A: the core clock; GTX480's is "
+     "924 MHz, its bandwidth converted by hand into dram.bytes_per_cycle]"},
 };
 
 const blk_desc gpu_topo_desc = {
@@ -36,6 +43,7 @@ struct gpu_topo {
     blk_inst *inst;
     unsigned n_sms, n_channels, n_sub, n_parts;
     bool subcore;
+    blk_domain icnt_clock, l2_clock, dram_clock; /* clock domains (used when not the core's) */
     cta_dispatch *dispatch;
     sm_topo **sms;
     icnt_blk *icnt;
@@ -116,7 +124,19 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
 {
     gsc_module *m = g->inst->mod;
     blk_ctx *ctx = g->inst->ctx;
+    const char *path = g->inst->path;
+    char *what[3] = {g_strdup_printf("%s.icnt_period_ps", path), g_strdup_printf("%s.l2_period_ps", path),
+                     g_strdup_printf("%s.dram_period_ps", path)};
+    const blk_domain *icnt_clock =
+        blk_domain_init(&g->icnt_clock, blk_param_uint(g->inst, "icnt_period_ps"), false, what[0]);
+    const blk_domain *l2_clock =
+        blk_domain_init(&g->l2_clock, blk_param_uint(g->inst, "l2_period_ps"), false, what[1]);
+    const blk_domain *dram_clock =
+        blk_domain_init(&g->dram_clock, blk_param_uint(g->inst, "dram_period_ps"), true, what[2]);
+    for (unsigned i = 0; i < 3; i++)
+        g_free(what[i]);
     g->icnt = icnt_blk_new(ctx, m, "icnt", g->n_sms, g->n_parts);
+    blk_inst_set_domain(g->icnt->inst, icnt_clock);
     for (unsigned i = 0; i < g->n_sms; i++) {
         sm_topo *s = g->sms[i];
         bind(m, "sm_req%u", i, &mem_req_type, sm_topo_port_depth(s, SM_PORT_MEM_REQ),
@@ -129,11 +149,13 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
     for (unsigned c = 0; c < g->n_channels; c++) {
         char *name = g_strdup_printf("dram%u", c);
         g->dram[c] = dram_blk_new(ctx, m, name, env->mem, g->n_sub);
+        blk_inst_set_domain(g->dram[c]->inst, dram_clock);
         g_free(name);
     }
     for (unsigned p = 0; p < g->n_parts; p++) {
         char *name = g_strdup_printf("l2_%u", p);
         l2_blk *l2 = g->l2[p] = l2_new(ctx, m, name, env->mem, g->n_parts);
+        blk_inst_set_domain(l2->inst, l2_clock);
         g_free(name);
         bind(m, "l2_req%u", p, &mem_req_type, blk_port_fifo_depth(l2->inst, L2_PORT_REQ),
              icnt_blk_l2_req(g->icnt, p), blk_port(l2->inst, L2_PORT_REQ));
@@ -349,16 +371,24 @@ void gpu_topo_summary(const gpu_topo *g, FILE *out)
             hits + misses + merged, sum_l2(g, L2_STAT_READS), sum_l2(g, L2_STAT_WRITES),
             sum_l2(g, L2_STAT_ATOMICS), g->n_parts, stats_ratio(hits, hits + misses + merged), hits, misses,
             merged, sum_l2(g, L2_STAT_WRITEBACKS));
-    uint64_t reads = 0, writes = 0, busy = 0;
+    uint64_t reads = 0, writes = 0, busy = 0, row_hits = 0, row_misses = 0;
     for (unsigned c = 0; c < g->n_channels; c++) {
         reads += blk_stat_get(g->dram[c]->inst, DRAM_STAT_READS);
         writes += blk_stat_get(g->dram[c]->inst, DRAM_STAT_WRITES);
         busy += blk_stat_get(g->dram[c]->inst, DRAM_STAT_BUSY_CYCLES);
+        row_hits += blk_stat_get(g->dram[c]->inst, DRAM_STAT_ROW_HITS);
+        row_misses += blk_stat_get(g->dram[c]->inst, DRAM_STAT_ROW_MISSES);
     }
     fprintf(out,
             "DRAM: %" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
-            " write-backs over %u channels, bus utilisation %.4f\n",
-            reads, writes, g->n_channels, stats_ratio(busy, gsc_cycle() * (uint64_t)g->n_channels));
+            " write-backs over %u channels, bus utilisation %.4f",
+            reads, writes, g->n_channels,
+            stats_ratio(busy,
+                        blk_domain_cycles(g->dram[0]->inst->domain, gsc_cycle()) * (uint64_t)g->n_channels));
+    if (row_hits + row_misses) /* banked channels */
+        fprintf(out, ", row hit rate %.4f (%" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses)",
+                stats_ratio(row_hits, row_hits + row_misses), row_hits, row_misses);
+    fputc('\n', out);
     const blk_inst *ic = g->icnt->inst;
     fprintf(out,
             "icnt: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT

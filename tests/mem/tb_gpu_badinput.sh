@@ -10,7 +10,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-badgpu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 dd if=/dev/zero of="$tmp/z.bin" bs=4096 count=1 2>/dev/null
-echo "1..11"
+echo "1..13"
 i=0
 fail=0
 expect() { # name, status, message fragment, tb-gpu options...
@@ -44,4 +44,9 @@ expect "DRAM row size not a power of two" 1 "row_bytes 1000 is not a power of tw
 expect "watchdog dumps the warps and the memory side" 1 "in service" \
     --workload vecadd --size tiny --set gpu.sms=2 --set dram.latency=50000 --watchdog 2000
 expect "L2 line size not a power of two" 1 "gpusc: tb.gpu.l2_0:" --set l2.line_bytes=96
+expect "interconnect clock faster than the core clock" 1 \
+    "gpusc: tb.gpu.icnt_period_ps: a clock of 700 ps is faster than the core clock (1429 ps)" \
+    --workload vecadd --size tiny --set gpu.icnt_period_ps=700
+expect "DRAM bank_bytes above row_bytes" 1 "bank_bytes 4096 is not a power of two up to row_bytes" \
+    --workload vecadd --size tiny --set dram.bank_bytes=4096
 exit $fail

@@ -36,8 +36,11 @@ dump() { "$tb" --preset "$1" --dump-config --workload vecadd --size tiny --no-tr
 i=$((i + 1))
 d=$(dump ccws)
 if echo "$d" | grep -q '^sms=30$' && echo "$d" | grep -q '^mem_channels=8$' && echo "$d" | grep -q '^bytes_per_cycle=8$' &&
-    echo "$d" | grep -q '^queue_depth=32$'; then
-    echo "ok $i - ccws: 30 SMs, 8 channels, DRAM 8 B/cycle, queue 32"
+    echo "$d" | grep -q '^queue_depth=32$' && echo "$d" | grep -q '^scheduler=frfcfs$' &&
+    echo "$d" | grep -q '^tCL=10$' && echo "$d" | grep -q '^tRC=35$' && echo "$d" | grep -q '^tRRD=8$' &&
+    echo "$d" | grep -q '^icnt_period_ps=1538$' && echo "$d" | grep -q '^dram_period_ps=1250$' &&
+    echo "$d" | grep -q '^l2_period_ps=0$'; then
+    echo "ok $i - ccws: 30 SMs, 8 channels, DRAM 8 B/cycle, queue 32, FR-FCFS, GDDR3 tCL 10 tRC 35 tRRD 8, clocks 1300/650/800 MHz"
 else echo "not ok $i - ccws memory-side numbers"; fail=1; fi
 i=$((i + 1))
 d=$(dump malekeh)

@@ -21,9 +21,9 @@ typedef struct {
     drv_chan *req[2], *resp[2];
 } rig;
 
-static void rig_init(rig *r, unsigned ports, const char *queue_depth)
+static void rig_init_with(rig *r, unsigned ports, const char *queue_depth, const char *extra)
 {
-    const char *s[] = {"dram.latency=100", "dram.bytes_per_cycle=32", queue_depth, NULL};
+    const char *s[] = {"dram.latency=100", "dram.bytes_per_cycle=32", queue_depth, extra, NULL};
     blk_registry_add(&dram_blk_desc);
     r->d = drv_new(s);
     r->mem = fmem_new();
@@ -32,6 +32,11 @@ static void rig_init(rig *r, unsigned ports, const char *queue_depth)
         r->req[k] = drv_in(r->d, dram_blk_req(r->b, k), &mem_req_type, dram_blk_in_depth(r->b));
         r->resp[k] = drv_out(r->d, dram_blk_resp(r->b, k), &mem_resp_type, dram_blk_resp_depth(r->b));
     }
+}
+
+static void rig_init(rig *r, unsigned ports, const char *queue_depth)
+{
+    rig_init_with(r, ports, queue_depth, NULL);
 }
 
 static void rig_free(rig *r)
@@ -189,10 +194,69 @@ static void test_bound_scheduler(void)
     rig_free(&r);
 }
 
+/* scheduler=frfcfs with the default GDDR timing (tRCD = tCL = 12): a read to a closed bank replies
+ * tRCD + tCL later than the bus-only channel would, a later read of the same row tCL later; the row
+ * statistics count them. */
+static void test_frfcfs_rows(void)
+{
+    rig r;
+    rig_init_with(&r, 1, "dram.queue_depth=16", "dram.scheduler=frfcfs");
+    mem_req_t q = line(4096, MEM_READ, 1), q2 = line(4096 + 128, MEM_READ, 2);
+    drv_push(r.req[0], 3, &q);
+    drv_push(r.req[0], 300, &q2);
+    drv_run(r.d, 600);
+    mem_resp_t got;
+    uint64_t c;
+    g_assert_true(drv_pop(r.resp[0], &got, &c));
+    g_assert_cmpuint(c, ==, 3 + 2 + 12 + 12 + B + L);
+    g_assert_true(drv_pop(r.resp[0], &got, &c));
+    g_assert_cmpuint(c, ==, 300 + 2 + 12 + B + L);
+    g_assert_cmpuint(blk_stat_get(r.b->inst, DRAM_STAT_ROW_HITS), ==, 1);
+    g_assert_cmpuint(blk_stat_get(r.b->inst, DRAM_STAT_ROW_MISSES), ==, 1);
+    g_assert_cmpuint(blk_stat_get(r.b->inst, DRAM_STAT_ACTIVATES), ==, 1);
+    g_assert_cmpuint(blk_stat_get(r.b->inst, DRAM_STAT_PRECHARGES), ==, 0);
+    g_assert_cmpuint(blk_stat_get(r.b->inst, DRAM_STAT_BUSY_CYCLES), ==, 2 * B);
+    rig_free(&r);
+}
+
+/* A channel in a clock domain of its own (the driver's core clock is 1000 ps): its latency and bus
+ * cycles are its own, its edges taken at the core edges at or after them. A read put in core cycle 3 is
+ * there from core cycle 4; the channel takes it at its first edge from then on (domain cycle a, core
+ * cycle ceil(a P / 1000)), replies at domain cycle a + B + L (core cycle ceil((a + B + L) P / 1000)) and
+ * the driver gets the reply one core cycle later. */
+static void one_read_in_domain(uint64_t period_ps, uint64_t expect)
+{
+    rig r;
+    rig_init(&r, 1, "dram.queue_depth=16");
+    blk_domain dom;
+    blk_inst_set_domain(r.b->inst, blk_domain_init(&dom, period_ps, true, "test"));
+    mem_req_t q = line(4096, MEM_READ, 1);
+    drv_push(r.req[0], 3, &q);
+    drv_run(r.d, 400);
+    mem_resp_t got;
+    uint64_t c;
+    g_assert_true(drv_pop(r.resp[0], &got, &c));
+    g_assert_cmpuint(c, ==, expect);
+    g_assert_cmpuint(blk_stat_get(r.b->inst, DRAM_STAT_LATENCY), ==, B + L); /* in its own cycles */
+    rig_free(&r);
+}
+
+static void test_clock_domains(void)
+{
+    one_read_in_domain(1000, 3 + 2 + B + L);       /* the core clock's domain */
+    one_read_in_domain(2000, (2 + B + L) * 2 + 1); /* half speed: edge 2 at core 4 */
+    /* edge 3 at core 4.5 -> 5 */
+    one_read_in_domain(1500, (3 * 1500 + 4 * 1500 + 100 * 1500 + 999) / 1000 + 1);
+    one_read_in_domain(1250, (107 * 1250 + 999) / 1000 + 1); /* edge 3 at core 3.75 -> 4 */
+    one_read_in_domain(500, (8 + B + L) / 2 + 1);            /* twice as fast: edge 8 at core 4 */
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/dram/lone-read-data", test_lone_read_with_data);
+    harness_test_add("/dram/frfcfs-rows", test_frfcfs_rows);
+    harness_test_add("/dram/clock-domains", test_clock_domains);
     harness_test_add("/dram/serialised", test_serialised);
     harness_test_add("/dram/writeback", test_writeback_takes_the_bus);
     harness_test_add("/dram/queue-full", test_queue_full);
