@@ -479,8 +479,8 @@ static void make_ports(blk_inst *inst, const unsigned *counts)
     }
 }
 
-blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
-                              const unsigned *counts)
+static blk_inst *inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                          const unsigned *counts, blk_count_fn count_fn, void *count_data)
 {
     blk_registry_add(desc);
     blk_inst *inst = g_new0(blk_inst, 1);
@@ -504,10 +504,29 @@ blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name
         }
         inst->param_src[i] = ref.source;
     }
+    unsigned *made = NULL;
+    if (count_fn) {
+        made = g_new0(unsigned, desc->n_ports ? desc->n_ports : 1);
+        count_fn(inst, made, count_data);
+        counts = made;
+    }
     make_ports(inst, counts);
+    g_free(made);
     inst->sleep_last = -1;
     g_ptr_array_add(ctx->insts, inst);
     return inst;
+}
+
+blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                              const unsigned *counts)
+{
+    return inst_new(ctx, parent, name, desc, counts, NULL, NULL);
+}
+
+blk_inst *blk_inst_new_counted(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                               blk_count_fn fn, void *data)
+{
+    return inst_new(ctx, parent, name, desc, NULL, fn, data);
 }
 
 blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc)

@@ -231,6 +231,13 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
 blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
                               const unsigned *counts);
 
+/* The same, for port arrays whose sizes follow from the block's parameters (and the constructor's
+ * arguments): once the parameters are resolved, fn(inst, counts, data) fills counts[i] for each
+ * array sized by its constructor (sm_link: every node on the enabled directions, none on the others). */
+typedef void (*blk_count_fn)(const blk_inst *inst, unsigned *counts, void *data);
+blk_inst *blk_inst_new_counted(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                               blk_count_fn fn, void *data);
+
 /* Processes are usually sensitive to the channels bound to the block's ports, which exist only
  * once the topology (or the harness) has bound them. A block therefore creates its processes in
  * an elaboration hook, run by blk_ctx_elaborate() after binding and before gsc_elaborate(). */

@@ -11,12 +11,13 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/opcoll.c models/sm/opcoll.h models/sm/regfile.c models/sm/regfile.h \
 	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
+	models/sm/link_port.c models/sm/link_port.h \
 	models/topo/sm.c models/topo/sm.h models/topo/subcore_sm.h \
 	models/presets.c models/presets.h
 nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/issue.h models/sm/opcoll.h \
 	models/sm/regfile.h models/sm/units.h models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h \
 	models/sm/ibuffer.h models/sm/decode.h models/sm/scoreboard_block.h models/sm/arbiter.h models/sm/barrier.h \
-	models/topo/sm.h \
+	models/sm/link_port.h models/topo/sm.h \
 	models/topo/subcore_sm.h models/presets.h
 
 # Tests of the SM (tests/sm): closed-form microbenchmarks, the waveform check, bad input, every
@@ -62,6 +63,10 @@ tests_sm_test_arbiter_SOURCES = tests/sm/test_arbiter.c tests/sm/block_test.h
 tests_sm_test_arbiter_LDADD = $(GPUSC_LIBS)
 tests_sm_test_decode_SOURCES = tests/sm/test_decode.c tests/sm/block_test.h
 tests_sm_test_decode_LDADD = $(GPUSC_LIBS)
+# The SM's end of the SM-to-SM links, driven alone (a client of its export, listeners on its import).
+check_PROGRAMS += tests/sm/test_link_port
+TESTS += tests/sm/test_link_port
+tests_sm_test_link_port_LDADD = $(GPUSC_LIBS)
 # The SM's blocks seen by a user of tb-sm/tb-subcore: --list-blocks, --describe, their VCD scopes.
 check_PROGRAMS += tests/sm/test_tb_blocks
 TESTS += tests/sm/test_tb_blocks

@@ -12,6 +12,7 @@
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
+#include "models/sm/link_port.h"
 #include "models/sm/mem_fixed.h"
 #include "models/presets.h"
 
@@ -29,6 +30,7 @@ struct sm_topo {
     regfile *rf[SM_MAX_PARTS];
     units *un[SM_MAX_PARTS];
     ldst *ls;
+    link_port *lp; /* NULL unless the GPU has SM-to-SM links (sm_topo_add_link_port) */
 };
 
 /* The SM's occupancy limits, shared by both topologies (the subcore one adds its partitions). */
@@ -190,7 +192,20 @@ void sm_topo_free(sm_topo *s)
         units_free(s->un[p]);
     }
     ldst_free(s->ls);
+    link_port_free(s->lp);
     g_free(s);
+}
+
+link_port *sm_topo_add_link_port(sm_topo *s, unsigned n_dirs)
+{
+    g_assert(!s->lp);
+    s->lp = link_port_new(s->inst->ctx, s->inst->mod, "link_port", n_dirs);
+    return s->lp;
+}
+
+link_port *sm_topo_link_port(const sm_topo *s)
+{
+    return s->lp;
 }
 
 gsc_port *sm_topo_port(const sm_topo *s, sm_port p)

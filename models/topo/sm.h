@@ -25,6 +25,7 @@
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
+#include "models/sm/link_port.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
 
@@ -88,6 +89,12 @@ regfile *sm_topo_regfile(const sm_topo *s, unsigned part);
 ldst *sm_topo_ldst(const sm_topo *s);
 fetch *sm_topo_fetch(const sm_topo *s);
 unsigned sm_topo_parts(const sm_topo *s); /* opcoll/regfile/units: 1 (sm) or the partitions (subcore_sm) */
+/* The SM's end of the SM-to-SM links: a `link_port` block of n_dirs directions, `<sm>.link_port`,
+ * built by a topology that has links (gpu.sm_links) before it connects them; a mechanism of the SM
+ * blk_binds its client to the block's `send` export and its listener to its `recv` import.
+ * sm_topo_link_port is NULL when the SM has none. */
+link_port *sm_topo_add_link_port(sm_topo *s, unsigned n_dirs);
+link_port *sm_topo_link_port(const sm_topo *s);
 
 extern const blk_desc sm_topo_desc, subcore_sm_topo_desc;
 
