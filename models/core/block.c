@@ -76,6 +76,29 @@ void blk_registry_add(const blk_desc *desc)
     g_ptr_array_sort(registry, desc_cmp);
 }
 
+static GPtrArray *built; /* const blk_desc *: what the program builds (blk_registry_mark_built) */
+
+void blk_registry_mark_built(const blk_desc *desc)
+{
+    blk_registry_add(desc);
+    if (!built)
+        built = g_ptr_array_new();
+    for (unsigned i = 0; i < built->len; i++)
+        if (g_ptr_array_index(built, i) == desc)
+            return;
+    g_ptr_array_add(built, (gpointer)desc);
+}
+
+bool blk_registry_built(const blk_desc *desc)
+{
+    if (!built || built->len == 0)
+        return true;
+    for (unsigned i = 0; i < built->len; i++)
+        if (g_ptr_array_index(built, i) == desc)
+            return true;
+    return false;
+}
+
 const blk_desc *blk_registry_find(const char *name)
 {
     if (!registry)

@@ -138,6 +138,12 @@ const blk_desc *blk_registry_find(const char *name);
 unsigned blk_registry_count(void);
 const blk_desc *blk_registry_nth(unsigned i);
 
+/* A program that knows more block types than it builds (a testbench knows every block a preset may
+ * name) marks those it builds: --list-blocks lists only them. Registers desc too. */
+void blk_registry_mark_built(const blk_desc *desc);
+/* True when the program builds blocks of desc's type (every type, when it marked none). */
+bool blk_registry_built(const blk_desc *desc);
+
 const blk_param_desc *blk_desc_param(const blk_desc *desc, const char *name);
 int blk_desc_param_index(const blk_desc *desc, const char *name);
 int blk_desc_port_index(const blk_desc *desc, const char *name);

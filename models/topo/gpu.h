@@ -13,7 +13,7 @@
  * interleaved over the n_channels x sub_partitions slices by the icnt (interleave_bytes).
  *
  * Usage:
- *   gpu_topo_register();                         // block and topology descriptors, presets
+ *   gpu_topo_register();                         // block and topology descriptors
  *   gpu_topo *g = gpu_topo_new(ctx, parent, "gpu");   // reads [gpu] sms, mem_channels, ...
  *   sm_env *env = tb_kernel_env(k, gpu_topo_n_sms(g));
  *   gpu_topo_build(g, env);
@@ -39,8 +39,7 @@ typedef struct gpu_topo gpu_topo;
 
 /* Registers the SM side (sm_topo_register), the memory-side blocks and the gpu topology (idempotent). */
 void gpu_topo_register(void);
-/* Registers only the memory-side descriptors (icnt, l2, dram, sm_link, gpu): for programs that load presets
- * naming those sections without building a GPU. */
+/* Registers only the memory-side descriptors (icnt, l2, dram, sm_link, link_port, gpu). */
 void gpu_topo_register_mem(void);
 
 gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name);

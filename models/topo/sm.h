@@ -10,7 +10,7 @@
  * mem_req_t.src is set to the SM's index; responses must carry dst = that index.
  *
  * Usage (a GPU of n SMs):
- *   sm_topo_register();                      // once: block descriptors, presets
+ *   sm_topo_register();                      // once: block descriptors
  *   sm_topo *s = sm_topo_new(ctx, parent, "sm3", 3, env, false);
  *   gsc_fifo *f = gsc_fifo_new(parent, "sm3_cta", &cta_launch_type, 2);
  *   gsc_port_bind_fifo(sm_topo_port(s, SM_PORT_CTA_LAUNCH), f);  ... and the three others
@@ -41,9 +41,11 @@ typedef enum {
 
 typedef struct sm_topo sm_topo;
 
-/* Register the SM blocks' descriptors, the SM topology descriptors and the built-in presets
- * (idempotent). */
+/* Register the SM blocks' descriptors, the SM topology descriptors, cta_dispatch and mem_fixed
+ * (idempotent). The presets are the machines layer's (models/machines/). */
 void sm_topo_register(void);
+/* The blocks inside an SM (either organisation), NULL-terminated. */
+extern const blk_desc *const sm_topo_blocks[];
 
 /* One SM named `name` under parent, SM index `sm_id` (mem_req_t.src, %smid). subcore: build the
  * sub-core organisation (subcore_sm.* parameters: partitions), else the monolithic one (`sm`). */

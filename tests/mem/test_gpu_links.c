@@ -111,7 +111,7 @@ static void run_links(bool bidir)
                            NULL};
     int argc = (int)G_N_ELEMENTS(argv0) - 1;
     char **argv = g_memdup2(argv0, sizeof argv0);
-    gpu_topo_register();
+    machine_register(MACHINE_GPU);
     cli_run *run = cli_new("test_gpu_links", "links", &tb_desc, "tb", "gtx480");
     tb_opts o;
     tb_opts_add(run, &o);
