@@ -34,7 +34,7 @@ LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.
 check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
-tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
+tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c tests/sm/block_test.h
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
 # Harness tests of the execution side, one file per block: opcoll, regfile, units.
 check_PROGRAMS += tests/sm/test_opcoll tests/sm/test_regfile tests/sm/test_units
