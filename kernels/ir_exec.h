@@ -104,7 +104,7 @@ static inline void ir_exec_store_elem(ir_type t, uint64_t value, void *bytes)
 /* Evaluate a comparison (setp/set/slct) on two values of type t. */
 bool ir_exec_compare(ir_cmp cmp, ir_type t, uint64_t a, uint64_t b, bool ftz);
 
-/* ---- conventions of this implementation (added by the semantics engineer; see docs/semantics.md)
+/* ---- conventions of this implementation (docs/semantics.md)
  *
  *  - Predicate negation: the caller passes the RAW value of a predicate source register (0/1);
  *    ir_exec applies the operand's `neg` (`!%p`) itself for predicate-typed sources: setp/set's c,

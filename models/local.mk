@@ -15,3 +15,5 @@ models_libgpusc_models_la_SOURCES += models/mem_types.c models/mem_types.h
 nobase_pkginclude_HEADERS += models/mem_types.h
 include models/sm/local.mk
 include models/mem/local.mk
+include models/topo/local.mk
+include models/machines/local.mk

@@ -572,3 +572,35 @@ void tb_machine_summary(tb_machine *m, FILE *out)
             sum_stat(m, 2, REGFILE_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
             m->seconds > 0 ? (double)wi / m->seconds : 0.0);
 }
+
+int tb_main(machine_kind kind, int argc, char **argv)
+{
+    machine_register(kind);
+    const machine_info *mi = machine_info_get(kind);
+    cli_run *run = cli_new(mi->program, mi->summary, mi->top, "tb", mi->default_preset);
+    machine_cli(run, kind);
+    tb_opts o;
+    tb_opts_add(run, &o);
+    cli_parse(run, &argc, &argv);
+    tb_kernel *k = tb_kernel_load(&o, "vecadd");
+    machine *mach = machine_new(kind, run->ctx, run->top->mod);
+    sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
+    machine_build(mach, env);
+    tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));
+    tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
+    if (machine_gpu(mach))
+        tb_machine_set_dump(m, machine_dump_state, mach);
+    cli_elaborate(run);
+
+    int rc = tb_machine_run(m, k, &o);
+    const char *fault = machine_fault(mach);
+    if (fault && rc == 0) {
+        fprintf(stderr, "gpusc: %s\n", fault);
+        rc = TB_EXIT_RUN;
+    }
+    cli_finish(run, gsc_cycle());
+    tb_machine_summary(m, stdout);
+    machine_summary(mach, stdout);
+    printf("%s: %s: %s\n", mi->program, tb_kernel_name(k), rc == 0 ? "PASS" : "FAIL");
+    return rc;
+}

@@ -1,20 +1,23 @@
-/* tb_common.h — what the SM and GPU testbenches share: the workload / PTX command-line options, the
- * loaded kernel module, a wl_device whose launch runs a grid on the timing model (cta_dispatch + the
- * SMs behind it), the watchdog, and the derived statistics (IPC, stall breakdown, hit rates).
+/* tb_common.h — what the testbenches share: the workload / PTX command-line options, the loaded
+ * kernel module, a wl_device whose launch runs a grid on the timing model (cta_dispatch + the SMs
+ * behind it), the watchdog, the derived statistics (IPC, stall breakdown, hit rates), and tb_main,
+ * the whole program of a testbench of one machine (models/machines/machine.h):
  *
- * A testbench:
- *     sm_topo_register();
- *     cli_run *run = cli_new("tb-sm", ..., &desc, "tb", "gtx480");
+ *     int main(int argc, char **argv) { return tb_main(MACHINE_SM, argc, argv); }
+ *
+ * A program that builds something else (a test's machine) uses the pieces:
+ *     machine_register(MACHINE_SM);                       // or sm_topo_register() and its own presets
+ *     cli_run *run = cli_new("tb-x", ..., &desc, "tb", "gtx480");
  *     tb_opts o; tb_opts_add(run, &o);
  *     cli_parse(run, &argc, &argv);
- *     tb_kernel *k = tb_kernel_load(&o);                // exits 2 with a message on bad input
+ *     tb_kernel *k = tb_kernel_load(&o, "vecadd");        // exits 2 with a message on bad input
  *     sm_env *env = tb_kernel_env(k, n_sms);
  *     ... build cta_dispatch, SMs, memory side under run->top->mod ...
  *     tb_machine *m = tb_machine_new(run, env, dispatch, sms, n_sms);
  *     cli_elaborate(run);
  *     int rc = tb_machine_run(m, k, &o);                 // the workload (checked) or the PTX kernel
  *     cli_finish(run, gsc_cycle());
- *     return tb_machine_report(m, rc);
+ *     tb_machine_summary(m, stdout);
  */
 #ifndef GPUSC_TESTBENCH_TB_COMMON_H
 #define GPUSC_TESTBENCH_TB_COMMON_H
@@ -23,6 +26,7 @@
 
 #include "kernels/workload.h"
 #include "models/core/cli.h"
+#include "models/machines/machine.h"
 #include "models/sm/cta_dispatch.h"
 #include "models/topo/sm.h"
 
@@ -70,6 +74,11 @@ void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx);
 /* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
  * resident CTAs) after cli_finish. */
 void tb_machine_summary(tb_machine *m, FILE *out);
+
+/* The testbench of machine `kind`: its command line (refusing the presets of other machines), the
+ * kernel, the machine built and run under the watchdog, the statistics and the summaries, and
+ * "<program>: <kernel>: PASS|FAIL". Returns the exit status (TB_EXIT_*). */
+int tb_main(machine_kind kind, int argc, char **argv);
 
 G_END_DECLS
 

@@ -76,6 +76,29 @@ void blk_registry_add(const blk_desc *desc)
     g_ptr_array_sort(registry, desc_cmp);
 }
 
+static GPtrArray *built; /* const blk_desc *: what the program builds (blk_registry_mark_built) */
+
+void blk_registry_mark_built(const blk_desc *desc)
+{
+    blk_registry_add(desc);
+    if (!built)
+        built = g_ptr_array_new();
+    for (unsigned i = 0; i < built->len; i++)
+        if (g_ptr_array_index(built, i) == desc)
+            return;
+    g_ptr_array_add(built, (gpointer)desc);
+}
+
+bool blk_registry_built(const blk_desc *desc)
+{
+    if (!built || built->len == 0)
+        return true;
+    for (unsigned i = 0; i < built->len; i++)
+        if (g_ptr_array_index(built, i) == desc)
+            return true;
+    return false;
+}
+
 const blk_desc *blk_registry_find(const char *name)
 {
     if (!registry)
@@ -479,8 +502,8 @@ static void make_ports(blk_inst *inst, const unsigned *counts)
     }
 }
 
-blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
-                              const unsigned *counts)
+static blk_inst *inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                          const unsigned *counts, blk_count_fn count_fn, void *count_data)
 {
     blk_registry_add(desc);
     blk_inst *inst = g_new0(blk_inst, 1);
@@ -504,10 +527,29 @@ blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name
         }
         inst->param_src[i] = ref.source;
     }
+    unsigned *made = NULL;
+    if (count_fn) {
+        made = g_new0(unsigned, desc->n_ports ? desc->n_ports : 1);
+        count_fn(inst, made, count_data);
+        counts = made;
+    }
     make_ports(inst, counts);
+    g_free(made);
     inst->sleep_last = -1;
     g_ptr_array_add(ctx->insts, inst);
     return inst;
+}
+
+blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                              const unsigned *counts)
+{
+    return inst_new(ctx, parent, name, desc, counts, NULL, NULL);
+}
+
+blk_inst *blk_inst_new_counted(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                               blk_count_fn fn, void *data)
+{
+    return inst_new(ctx, parent, name, desc, NULL, fn, data);
 }
 
 blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc)

@@ -138,6 +138,12 @@ const blk_desc *blk_registry_find(const char *name);
 unsigned blk_registry_count(void);
 const blk_desc *blk_registry_nth(unsigned i);
 
+/* A program that knows more block types than it builds (a testbench knows every block a preset may
+ * name) marks those it builds: --list-blocks lists only them. Registers desc too. */
+void blk_registry_mark_built(const blk_desc *desc);
+/* True when the program builds blocks of desc's type (every type, when it marked none). */
+bool blk_registry_built(const blk_desc *desc);
+
 const blk_param_desc *blk_desc_param(const blk_desc *desc, const char *name);
 int blk_desc_param_index(const blk_desc *desc, const char *name);
 int blk_desc_port_index(const blk_desc *desc, const char *name);
@@ -232,6 +238,13 @@ blk_inst *blk_inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, const
  * the number of elements of descriptor port i (only read for such arrays; at most max_count). */
 blk_inst *blk_inst_new_arrays(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
                               const unsigned *counts);
+
+/* The same, for port arrays whose sizes follow from the block's parameters (and the constructor's
+ * arguments): once the parameters are resolved, fn(inst, counts, data) fills counts[i] for each
+ * array sized by its constructor (sm_link: every node on the enabled directions, none on the others). */
+typedef void (*blk_count_fn)(const blk_inst *inst, unsigned *counts, void *data);
+blk_inst *blk_inst_new_counted(blk_ctx *ctx, gsc_module *parent, const char *name, const blk_desc *desc,
+                               blk_count_fn fn, void *data);
 
 /* Processes are usually sensitive to the channels bound to the block's ports, which exist only
  * once the topology (or the harness) has bound them. A block therefore creates its processes in

@@ -42,21 +42,43 @@ static void cli_warn(const char *fmt, ...)
  * --list-blocks, --describe
  * ------------------------------------------------------------------------------------------- */
 
-void cli_list_blocks(FILE *out)
+/* The blocks the program builds and the presets it takes (run: NULL, every preset). */
+static void list_blocks(const cli_run *run, FILE *out)
 {
+    unsigned n = 0;
     for (unsigned i = 0; i < blk_registry_count(); i++) {
         const blk_desc *d = blk_registry_nth(i);
+        if (!blk_registry_built(d))
+            continue;
         fprintf(out, "%s: %s\n", d->name, d->description);
+        n++;
     }
-    fprintf(out, "\nTotal count: %u blocks\n", blk_registry_count());
-    if (cfg_preset_count()) {
-        fprintf(out, "\nPresets:\n");
-        for (unsigned i = 0; i < cfg_preset_count(); i++) {
-            const char *name, *description;
-            cfg_preset_nth(i, &name, &description);
-            fprintf(out, "  %s: %s\n", name, description);
+    fprintf(out, "\nTotal count: %u blocks\n", n);
+    bool head = false;
+    for (unsigned i = 0; i < cfg_preset_count(); i++) {
+        const char *name, *description;
+        cfg_preset_nth(i, &name, &description);
+        char *why = run && run->preset_check ? run->preset_check(name, run->preset_check_data) : NULL;
+        if (why) {
+            g_free(why);
+            continue;
         }
+        if (!head)
+            fprintf(out, "\nPresets:\n");
+        head = true;
+        fprintf(out, "  %s: %s\n", name, description);
     }
+}
+
+void cli_list_blocks(FILE *out)
+{
+    list_blocks(NULL, out);
+}
+
+void cli_set_preset_check(cli_run *run, char *(*check)(const char *preset, void *data), void *data)
+{
+    run->preset_check = check;
+    run->preset_check_data = data;
 }
 
 static const char *ctype_name(gsc_ctype t)
@@ -270,6 +292,12 @@ static void load_config(cli_run *run)
 {
     GError *err = NULL;
     run->config = cfg_new();
+    for (unsigned i = 0; run->preset_check && (run->presets ? run->presets[i] != NULL : i == 0); i++) {
+        const char *name = run->presets ? run->presets[i] : run->default_preset;
+        char *why = name && cfg_preset_known(name) ? run->preset_check(name, run->preset_check_data) : NULL;
+        if (why)
+            cli_die("%s", why);
+    }
     if (run->presets) {
         for (unsigned i = 0; run->presets[i]; i++)
             if (!cfg_load_preset(run->config, run->presets[i], &err))
@@ -286,7 +314,7 @@ static void load_config(cli_run *run)
             if (!blk_desc_param(d, "seed"))
                 continue;
             char *a = g_strdup_printf("%s.seed=%s", d->name, run->seed);
-            if (!cfg_set(run->config, a, &err))
+            if (!cfg_set_from(run->config, a, "--seed", &err))
                 cli_die("--seed: %s", err->message);
             g_free(a);
         }
@@ -360,7 +388,7 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
         cli_die("unexpected argument '%s' (see --help)", (*argv)[1]);
     blk_registry_add(run->top_desc);
     if (run->list_blocks) {
-        cli_list_blocks(stdout);
+        list_blocks(run, stdout);
         exit(0);
     }
     if (run->describe) {

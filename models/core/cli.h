@@ -1,6 +1,6 @@
 /* cli.h — the common command line of every gpusc program.
  *
- *   --list-blocks             list the registered block types and exit
+ *   --list-blocks             list the block types the program builds, and its presets, and exit
  *   --describe BLOCK          print a block's descriptor (gst-inspect style) and exit
  *   --preset NAME             load a built-in preset (repeatable; default: the program's)
  *   --config FILE             load an INI file (repeatable)
@@ -60,6 +60,10 @@ typedef struct {
     gint64 max_cycles;
     uint64_t trace_from, trace_to;
 
+    /* cli_set_preset_check */
+    char *(*preset_check)(const char *preset, void *data);
+    void *preset_check_data;
+
     /* made by cli_parse */
     cfg *config;
     gsc_clock *clock;
@@ -69,6 +73,11 @@ typedef struct {
 
 cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_desc, const char *top_name,
                  const char *default_preset);
+/* A program that builds one machine refuses the presets of others: check(name, data) returns NULL
+ * for a preset the program takes, else the message to stop with (to g_free; it should name the
+ * program to use). cli_parse asks it for every --preset (or the default) before loading them, and
+ * --list-blocks lists only the presets it takes. */
+void cli_set_preset_check(cli_run *run, char *(*check)(const char *preset, void *data), void *data);
 /* Add a program-specific option group (ownership passes to the context). */
 void cli_add_group(cli_run *run, GOptionGroup *group);
 /* Parse, handle --list-blocks/--describe (exit 0), load the configuration (errors: message and

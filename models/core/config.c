@@ -36,6 +36,14 @@ void cfg_preset_register(const char *name, const char *description, const char *
     g_array_append_val(presets, p);
 }
 
+bool cfg_preset_known(const char *name)
+{
+    for (unsigned i = 0; presets && i < presets->len; i++)
+        if (strcmp(g_array_index(presets, preset, i).name, name) == 0)
+            return true;
+    return false;
+}
+
 unsigned cfg_preset_count(void)
 {
     return presets ? presets->len : 0;
@@ -337,7 +345,12 @@ bool cfg_load_data(cfg *c, const char *origin, const char *text, GError **err)
 
 bool cfg_set(cfg *c, const char *assignment, GError **err)
 {
-    char *where = g_strdup_printf("--set %s", assignment);
+    return cfg_set_from(c, assignment, "--set", err);
+}
+
+bool cfg_set_from(cfg *c, const char *assignment, const char *source, GError **err)
+{
+    char *where = g_strdup_printf("%s %s", source, assignment);
     const char *eq = strchr(assignment, '=');
     char *lhs = eq ? g_strndup(assignment, (gsize)(eq - assignment)) : NULL;
     char *dot = lhs ? strrchr(lhs, '.') : NULL;
@@ -352,7 +365,7 @@ bool cfg_set(cfg *c, const char *assignment, GError **err)
     const blk_desc *d = blk_registry_find(section);
     bool ok = !d || check_entry(d, where, section, key, value, err);
     if (ok)
-        cfg_add(c, section, key, value, g_strdup("--set"), where);
+        cfg_add(c, section, key, value, g_strdup(source), where);
     else
         g_free(where);
     g_free(lhs);
@@ -376,12 +389,56 @@ bool cfg_lookup(const cfg *c, const char *path, const char *type, const blk_para
     return true;
 }
 
+static gint str_ptr_cmp(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The sections the program's instances answer to: their types, sorted (to g_free). */
+static char *program_sections(const blk_ctx *ctx)
+{
+    GPtrArray *names = g_ptr_array_new();
+    for (unsigned i = 0; i < blk_ctx_n_insts(ctx); i++) {
+        const char *t = blk_ctx_inst(ctx, i)->desc->name;
+        bool seen = false;
+        for (unsigned j = 0; j < names->len && !seen; j++)
+            seen = strcmp(g_ptr_array_index(names, j), t) == 0;
+        if (!seen)
+            g_ptr_array_add(names, (gpointer)t);
+    }
+    g_ptr_array_sort(names, str_ptr_cmp);
+    GString *s = g_string_new(NULL);
+    for (unsigned j = 0; j < names->len; j++)
+        g_string_append_printf(s, "%s%s", j ? ", " : "", (const char *)g_ptr_array_index(names, j));
+    g_ptr_array_free(names, TRUE);
+    return g_string_free(s, FALSE);
+}
+
+static bool type_used(const blk_ctx *ctx, const char *type)
+{
+    for (unsigned i = 0; i < blk_ctx_n_insts(ctx); i++)
+        if (strcmp(blk_ctx_inst(ctx, i)->desc->name, type) == 0)
+            return true;
+    return false;
+}
+
 bool cfg_check_instances(const cfg *c, const blk_ctx *ctx, GError **err)
 {
     for (unsigned i = 0; i < c->all->len; i++) {
         const cfg_entry *e = g_ptr_array_index(c->all, i);
-        if (blk_registry_find(e->section))
-            continue; /* a type section, checked at load */
+        if (blk_registry_find(e->section)) {
+            /* a type section, checked at load; one the user wrote must be a type the program built
+             * (presets describe several machines, and --seed reaches every type with a seed) */
+            if (g_str_has_prefix(e->source, "preset ") || strcmp(e->source, "--seed") == 0 ||
+                type_used(ctx, e->section))
+                continue;
+            char *have = program_sections(ctx);
+            g_set_error(err, CFG_ERROR, CFG_ERROR_UNKNOWN,
+                        "%s: [%s] %s: this program has no %s (its sections: %s; or an instance's path)",
+                        e->where, e->section, e->key, e->section, have);
+            g_free(have);
+            return false;
+        }
         const blk_inst *inst = blk_ctx_find(ctx, e->section);
         if (!inst) {
             char *owners = key_owners(e->key);

@@ -43,6 +43,7 @@ typedef enum {
 /* A preset is named INI text. Registering the same name twice with the same text is harmless. */
 void cfg_preset_register(const char *name, const char *description, const char *ini_text);
 unsigned cfg_preset_count(void);
+bool cfg_preset_known(const char *name);
 void cfg_preset_nth(unsigned i, const char **name, const char **description);
 
 /* ---- the effective configuration ---- */
@@ -54,11 +55,13 @@ bool cfg_load_file(cfg *c, const char *path, GError **err);
 bool cfg_load_data(cfg *c, const char *origin, const char *text, GError **err);
 /* "section.key=value"; the section is everything before the last dot of the left side. */
 bool cfg_set(cfg *c, const char *assignment, GError **err);
+/* The same with another source name ("--seed"): messages say "SOURCE section.key=value". */
+bool cfg_set_from(cfg *c, const char *assignment, const char *source, GError **err);
 
 /* Where a parameter's value comes from. */
 typedef struct {
     const char *text;    /* the value as written */
-    const char *source;  /* "default", "preset NAME", "FILE:LINE", "--set" (for --dump-config) */
+    const char *source;  /* "default", "preset NAME", "FILE:LINE", "--set", "--seed" (for --dump-config) */
     const char *where;   /* for error messages: "FILE:LINE", "preset NAME:LINE", "--set s.k=v" */
     const char *section; /* the section it was found in (NULL for the default) */
 } cfg_value_ref;
@@ -69,7 +72,10 @@ bool cfg_lookup(const cfg *c, const char *path, const char *type, const blk_para
                 cfg_value_ref *out);
 
 /* Check every instance section against the instances of ctx: the section names an existing
- * instance, and its keys are parameters of that instance's type with valid values. */
+ * instance, and its keys are parameters of that instance's type with valid values. A type section
+ * from an INI file or --set must name the type of an instance of ctx: one no instance uses is an
+ * error listing the types the program has (presets, which describe several machines, and --seed
+ * are exempt). */
 bool cfg_check_instances(const cfg *c, const blk_ctx *ctx, GError **err);
 
 /* Print the effective parameters of every instance of ctx as INI (creation order), each value

@@ -252,6 +252,18 @@ uint64_t harness_run(harness *h, unsigned n)
     return h->last_cycle;
 }
 
+uint64_t harness_pop_within(harness *h, const char *port, void *item, unsigned max_steps)
+{
+    uint64_t cycle;
+    for (unsigned i = 0; i < max_steps; i++) {
+        if (harness_pop(h, port, item, &cycle))
+            return cycle;
+        harness_step(h);
+    }
+    g_error("harness: nothing got on %s within %u steps (cycle %" G_GUINT64_FORMAT ")", port, max_steps,
+            h->last_cycle);
+}
+
 void harness_free(harness *h)
 {
     if (!h)

@@ -56,6 +56,9 @@ const void *harness_read(const harness *h, const char *port);
 bool harness_fresh(const harness *h, const char *port);
 /* Output FIFO: take the oldest item got by the driver; false if none. cycle may be NULL. */
 bool harness_pop(harness *h, const char *port, void *item, uint64_t *cycle);
+/* Output FIFO: step until an item is got (taking it, as harness_pop) and return the cycle it was got
+ * in; a test failure (g_error naming the port) when none is got within max_steps steps. */
+uint64_t harness_pop_within(harness *h, const char *port, void *item, unsigned max_steps);
 /* Output FIFO: stop (false) or resume (true) getting items, to apply back-pressure. */
 void harness_set_drain(harness *h, const char *port, bool drain);
 

@@ -1,13 +1,12 @@
-# models/mem: the memory-side blocks (icnt, l2, dram), the gpu topology and their tests. Included
-# from models/local.mk.
+# models/mem: the memory-side blocks (icnt, l2, dram, sm_link) and their tests (also the gpu topology's
+# and tb-gpu's). Included from models/local.mk.
 models_libgpusc_models_la_SOURCES += \
 	models/mem/icnt_blk.c models/mem/icnt_blk.h \
 	models/mem/dram_blk.c models/mem/dram_blk.h \
 	models/mem/l2.c models/mem/l2.h \
-	models/mem/sm_link.c models/mem/sm_link.h \
-	models/topo/gpu.c models/topo/gpu.h
+	models/mem/sm_link.c models/mem/sm_link.h
 nobase_pkginclude_HEADERS += models/mem/icnt_blk.h models/mem/dram_blk.h models/mem/l2.h \
-	models/mem/sm_link.h models/topo/gpu.h
+	models/mem/sm_link.h
 
 # Tests (tests/mem/): harness tests per block; drv drives the blocks with per-node ports.
 MEM_TEST_DRV = tests/mem/drv.c tests/mem/drv.h

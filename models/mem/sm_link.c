@@ -22,8 +22,6 @@ static const blk_param_desc params[] = {
      "bytes a link moves per cycle [A: one 32-byte icnt flit per cycle]"},
     {"send_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "messages",
      "depth of the FIFOs bound to out_<d><i> (a node's messages waiting for its link) [A]"},
-    {"recv_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "messages",
-     "depth of the FIFOs bound to in_<d><i>, which this block puts into [A]"},
 };
 
 static double link_util(const blk_inst *inst)
@@ -55,13 +53,41 @@ static const blk_state_desc state[] = {
     {"waiting", 16, "links whose due message waits for room in its in FIFO"},
 };
 
+/* Port arrays of the nodes, one per direction: out_<d>%u (SM_LINK_PORT_OUT + d), in_<d>%u
+ * (SM_LINK_PORT_IN + d); an array of a disabled direction has no element. */
+#define OUT_PORT(d, letter)                                                                                  \
+    [SM_LINK_PORT_OUT + (d)] = {"out_" letter "%u",                                                          \
+                                GSC_IN,                                                                      \
+                                &link_msg_type,                                                              \
+                                BLK_CHAN_FIFO,                                                               \
+                                "send_depth",                                                                \
+                                "what node %u sends toward " letter " (from its SM's link_port)",            \
+                                NULL,                                                                        \
+                                0,                                                                           \
+                                SM_LINK_MAX_NODES}
+#define IN_PORT(d, letter)                                                                                   \
+    [SM_LINK_PORT_IN + (d)] = {"in_" letter "%u",                                                            \
+                               GSC_OUT,                                                                      \
+                               &link_msg_type,                                                               \
+                               BLK_CHAN_FIFO,                                                                \
+                               NULL,                                                                         \
+                               "what node %u receives from its neighbour on side " letter " (to its SM's "   \
+                               "link_port)",                                                                 \
+                               NULL,                                                                         \
+                               0,                                                                            \
+                               SM_LINK_MAX_NODES}
+static const blk_port_desc ports[] = {
+    OUT_PORT(SM_LINK_E, "e"), OUT_PORT(SM_LINK_S, "s"), OUT_PORT(SM_LINK_W, "w"), OUT_PORT(SM_LINK_N, "n"),
+    IN_PORT(SM_LINK_E, "e"),  IN_PORT(SM_LINK_S, "s"),  IN_PORT(SM_LINK_W, "w"),  IN_PORT(SM_LINK_N, "n"),
+};
+
 const blk_desc sm_link_desc = {
     "sm_link",
     "SM-to-SM links on a cols x rows grid: E and S (W and N if bidirectional), per-link serialisation, "
-    "latency, back-pressure (ports out_<d><i>/in_<d><i> are created per node)",
+    "latency, back-pressure",
     "spu.md §2, §3, §6; docs/baseline-design.md §7 (extension point SM-to-SM links)",
-    NULL,
-    0,
+    ports,
+    BLK_N(ports),
     params,
     BLK_N(params),
     stats,
@@ -221,33 +247,31 @@ static void sm_link_elaborate(void *self)
     gsc_process *p = gsc_process_new(b->inst->mod, "run", sm_link_run, b);
     for (unsigned k = 0; k < b->n_dirs * b->n; k++) {
         sm_link_wire *w = &b->wires[k];
-        w->from = gsc_port_fifo(b->out[w->dir][w->src]);
+        w->from = gsc_port_fifo(sm_link_out(b, w->src, (sm_link_dir)w->dir));
         gsc_sensitive_fifo_put(p, w->from);
         if (w->dst != SM_LINK_NONE) {
-            w->to = gsc_port_fifo(b->in[sm_link_opposite(w->dir)][w->dst]);
+            w->to = gsc_port_fifo(sm_link_in(b, w->dst, sm_link_opposite((sm_link_dir)w->dir)));
             gsc_sensitive_fifo_get(p, w->to);
         }
     }
     gsc_sensitive_event(p, b->wake);
 }
 
-static gsc_port **sm_link_ports(sm_link *b, const char *prefix, sm_link_dir d, gsc_dir dir)
+/* Every node has the ports of the enabled directions (E and S; W and N too when bidirectional). */
+static void sm_link_counts(const blk_inst *inst, unsigned *counts, void *data)
 {
-    gsc_port **ports = g_new(gsc_port *, b->n);
-    for (unsigned i = 0; i < b->n; i++) {
-        char *name = g_strdup_printf("%s_%s%u", prefix, dir_letters[d], i);
-        ports[i] = gsc_port_new(b->inst->mod, name, dir, &link_msg_type);
-        gsc_port_set_kind(ports[i], GSC_CHAN_FIFO);
-        g_free(name);
+    unsigned n = *(const unsigned *)data, dirs = blk_param_bool(inst, "bidirectional") ? 4 : 2;
+    for (unsigned d = 0; d < dirs; d++) {
+        counts[SM_LINK_PORT_OUT + d] = n;
+        counts[SM_LINK_PORT_IN + sm_link_opposite((sm_link_dir)d)] = n;
     }
-    return ports;
 }
 
 sm_link *sm_link_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n)
 {
-    g_assert(n > 0 && n < SM_LINK_NONE);
+    g_assert(n > 0 && n <= SM_LINK_MAX_NODES);
     sm_link *b = g_new0(sm_link, 1);
-    b->inst = blk_inst_new(ctx, parent, name, &sm_link_desc);
+    b->inst = blk_inst_new_counted(ctx, parent, name, &sm_link_desc, sm_link_counts, &n);
     b->inst->self = b;
     b->n = n;
     b->cols = (unsigned)blk_param_uint(b->inst, "cols");
@@ -259,11 +283,6 @@ sm_link *sm_link_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     b->latency = (unsigned)blk_param_uint(b->inst, "latency");
     b->bytes_per_cycle = (unsigned)blk_param_uint(b->inst, "bytes_per_cycle");
     b->send_depth = (unsigned)blk_param_uint(b->inst, "send_depth");
-    b->recv_depth = (unsigned)blk_param_uint(b->inst, "recv_depth");
-    for (unsigned d = 0; d < b->n_dirs; d++) {
-        b->out[d] = sm_link_ports(b, "out", (sm_link_dir)d, GSC_IN);
-        b->in[sm_link_opposite(d)] = sm_link_ports(b, "in", sm_link_opposite(d), GSC_OUT);
-    }
     b->wires = g_new0(sm_link_wire, b->n_dirs * n);
     for (unsigned d = 0; d < b->n_dirs; d++)
         for (unsigned i = 0; i < n; i++) {
@@ -286,10 +305,6 @@ void sm_link_free(sm_link *b)
 {
     if (!b)
         return;
-    for (unsigned d = 0; d < SM_LINK_DIRS; d++) {
-        g_free(b->out[d]);
-        g_free(b->in[d]);
-    }
     for (unsigned k = 0; k < b->n_dirs * b->n; k++)
         g_queue_clear(&b->wires[k].fly);
     g_free(b->wires);
@@ -308,18 +323,19 @@ unsigned sm_link_rows(const sm_link *b)
 gsc_port *sm_link_out(const sm_link *b, unsigned node, sm_link_dir d)
 {
     g_assert(node < b->n && d < SM_LINK_DIRS);
-    return b->out[d] ? b->out[d][node] : NULL;
+    return sm_link_has_dir(b, d) ? blk_port_at(b->inst, SM_LINK_PORT_OUT + d, node) : NULL;
 }
 gsc_port *sm_link_in(const sm_link *b, unsigned node, sm_link_dir d)
 {
     g_assert(node < b->n && d < SM_LINK_DIRS);
-    return b->in[d] ? b->in[d][node] : NULL;
+    return sm_link_has_dir(b, sm_link_opposite(d)) ? blk_port_at(b->inst, SM_LINK_PORT_IN + d, node) : NULL;
+}
+char *sm_link_port_name(const sm_link *b, bool out, unsigned node, sm_link_dir d)
+{
+    g_assert(node < b->n && d < SM_LINK_DIRS);
+    return g_strdup_printf("%s_%s%u", out ? "out" : "in", dir_letters[d], node);
 }
 unsigned sm_link_send_depth(const sm_link *b)
 {
     return b->send_depth;
-}
-unsigned sm_link_recv_depth(const sm_link *b)
-{
-    return b->recv_depth;
 }

@@ -10,14 +10,16 @@
  * (y+1) always, as the SPU's W->E and N->S data movement [S: spu.md §2]; west and north too when
  * `bidirectional` is true [A].
  *
- * Ports (created per node and direction, so the descriptor lists none; names under the instance;
- * named from the SM's side: <d> is e, s, w or n):
- *   out_<d><i>  in  F link_msg_t  what node i sends toward <d> (the SM-side mechanism puts here)
- *   in_<d><i>   out F link_msg_t  what node i receives from its neighbour on side <d>
+ * Ports (declared port arrays, one element per node; <d> is e, s, w or n, named from the SM's side):
+ *   out_<d>%u  in  F link_msg_t  what node i sends toward <d> (from its SM's link_port out_<k>);
+ *                                 depth send_depth
+ *   in_<d>%u   out F link_msg_t  what node i receives from its neighbour on side <d> (to its SM's
+ *                                 link_port in_<k>, whose recv_depth is that FIFO's depth)
  * A message put on out_e<i> arrives on in_w<j> of the node j east of i; out_s<i> -> in_n<j> of the
- * node south of i (bidirectional: out_w -> in_e, out_n -> in_s). Without `bidirectional` the ports
- * are out_e, out_s, in_w, in_n. Every node has every port of the enabled directions, also on the
- * grid's border, so a mechanism binds the same set on every SM.
+ * node south of i (bidirectional: out_w -> in_e, out_n -> in_s). Without `bidirectional` the arrays
+ * out_e, out_s, in_w, in_n have one element per node and the others none. Every node has every port
+ * of the enabled directions, also on the grid's border, so the SM side binds the same set on every
+ * SM (the `link_port` block, models/sm/link_port.h; the `gpu` topology connects them).
  *
  * Border [A]: a link toward a node that does not exist (past the grid's edge, or past the last node
  * of a partial last row) is a model error: a message put on such an out_<d><i> ends the run
@@ -59,7 +61,12 @@ G_BEGIN_DECLS
 /* Directions, as a node sees them. The first two exist always; W and N only when bidirectional. */
 typedef enum { SM_LINK_E = 0, SM_LINK_S = 1, SM_LINK_W = 2, SM_LINK_N = 3, SM_LINK_DIRS = 4 } sm_link_dir;
 
-#define SM_LINK_NONE UINT16_MAX /* no node: a link past the grid's border */
+#define SM_LINK_NONE      UINT16_MAX /* no node: a link past the grid's border */
+#define SM_LINK_MAX_NODES 4096       /* nodes of one links block (its port arrays' bound) */
+
+/* Descriptor port indices: the out_<d>%u array of direction d is SM_LINK_PORT_OUT + d, the in_<d>%u
+ * array of side d SM_LINK_PORT_IN + d. */
+enum { SM_LINK_PORT_OUT = 0, SM_LINK_PORT_IN = 4, SM_LINK_N_PORTS = 8 };
 
 /* One message on a link. */
 typedef struct {
@@ -98,17 +105,16 @@ typedef struct {
 typedef struct {
     blk_inst *inst;
     unsigned n, cols, rows, n_dirs;
-    unsigned latency, bytes_per_cycle, send_depth, recv_depth;
-    gsc_port **out[SM_LINK_DIRS]; /* out[d][i]: out_<d><i> (NULL for a disabled direction) */
-    gsc_port **in[SM_LINK_DIRS];  /* in[d][i]: in_<d><i> (NULL when the opposite of d is disabled) */
-    sm_link_wire *wires;          /* n_dirs x n: wire d * n + i is node i toward d */
-    unsigned n_links;             /* wires that reach a node (not border) */
-    mem_slots msgs;               /* link_msg_t + due cycle of the messages on the links */
+    unsigned latency, bytes_per_cycle, send_depth;
+    sm_link_wire *wires; /* n_dirs x n: wire d * n + i is node i toward d */
+    unsigned n_links;    /* wires that reach a node (not border) */
+    mem_slots msgs;      /* link_msg_t + due cycle of the messages on the links */
     gsc_event *wake;
     uint16_t in_flight, waiting; /* traced */
 } sm_link;
 
-/* The links of n nodes (1 <= n < SM_LINK_NONE), as the block's parameters say (cols, bidirectional, ...). */
+/* The links of n nodes (1 <= n <= SM_LINK_MAX_NODES), as the block's parameters say (cols, bidirectional,
+ * ...). */
 sm_link *sm_link_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n);
 void sm_link_free(sm_link *b);
 
@@ -123,9 +129,10 @@ unsigned sm_link_neighbour(const sm_link *b, unsigned node, sm_link_dir d);
  * opposite of d disabled, so without bidirectional in_e and in_s are NULL). */
 gsc_port *sm_link_out(const sm_link *b, unsigned node, sm_link_dir d);
 gsc_port *sm_link_in(const sm_link *b, unsigned node, sm_link_dir d);
-/* Depths for the FIFOs bound to out_* (send_depth) and in_* (recv_depth). */
+/* The port element's name ("out_e3", "in_w3"), as blk_connect takes it (to g_free). */
+char *sm_link_port_name(const sm_link *b, bool out, unsigned node, sm_link_dir d);
+/* Depth for the FIFOs bound to out_* (send_depth; the in_* FIFOs' depth is their consumer's). */
 unsigned sm_link_send_depth(const sm_link *b);
-unsigned sm_link_recv_depth(const sm_link *b);
 /* "e", "s", "w", "n" and "east", ... */
 const char *sm_link_dir_letter(sm_link_dir d);
 const char *sm_link_dir_name(sm_link_dir d);

@@ -1,5 +1,5 @@
 # models/sm: the SM blocks (fetch, decode, issue, opcoll, regfile, execution units, ldst, writeback,
-# barrier, cta_dispatch), the sm/subcore_sm topologies and their tests. Included from models/local.mk.
+# barrier, cta_dispatch, link_port) and their tests. Included from models/local.mk.
 models_libgpusc_models_la_SOURCES += \
 	models/sm/payloads.c models/sm/payloads.h models/sm/sm_env.h \
 	models/sm/warp_exec.c models/sm/warp_exec.h
@@ -11,13 +11,11 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/opcoll.c models/sm/opcoll.h models/sm/regfile.c models/sm/regfile.h \
 	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
-	models/topo/sm.c models/topo/sm.h models/topo/subcore_sm.h \
-	models/presets.c models/presets.h
+	models/sm/link_port.c models/sm/link_port.h
 nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/issue.h models/sm/opcoll.h \
 	models/sm/regfile.h models/sm/units.h models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h \
 	models/sm/ibuffer.h models/sm/decode.h models/sm/scoreboard_block.h models/sm/arbiter.h models/sm/barrier.h \
-	models/topo/sm.h \
-	models/topo/subcore_sm.h models/presets.h
+	models/sm/link_port.h
 
 # Tests of the SM (tests/sm): closed-form microbenchmarks, the waveform check, bad input, every
 # workload x issue policy on tb-sm and tb-subcore at the tiny size (the default size in check-long),
@@ -36,7 +34,7 @@ LONG_TESTS += tests/sm/test_tb_workloads_long.sh
 # Harness tests: each SM block alone, driven through its ports.
 check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
-tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c
+tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c tests/sm/block_test.h
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
 # Harness tests of the execution side, one file per block: opcoll, regfile, units.
 check_PROGRAMS += tests/sm/test_opcoll tests/sm/test_regfile tests/sm/test_units
@@ -62,6 +60,10 @@ tests_sm_test_arbiter_SOURCES = tests/sm/test_arbiter.c tests/sm/block_test.h
 tests_sm_test_arbiter_LDADD = $(GPUSC_LIBS)
 tests_sm_test_decode_SOURCES = tests/sm/test_decode.c tests/sm/block_test.h
 tests_sm_test_decode_LDADD = $(GPUSC_LIBS)
+# The SM's end of the SM-to-SM links, driven alone (a client of its export, listeners on its import).
+check_PROGRAMS += tests/sm/test_link_port
+TESTS += tests/sm/test_link_port
+tests_sm_test_link_port_LDADD = $(GPUSC_LIBS)
 # The SM's blocks seen by a user of tb-sm/tb-subcore: --list-blocks, --describe, their VCD scopes.
 check_PROGRAMS += tests/sm/test_tb_blocks
 TESTS += tests/sm/test_tb_blocks

@@ -50,9 +50,7 @@ struct gpu_topo {
     l2_blk **l2;
     dram_blk **dram;
     bool with_links;
-    sm_link *links;                    /* NULL unless sm_links */
-    gsc_fifo **link_out[SM_LINK_DIRS]; /* [d][i]: link_out_<d><i>, NULL where the block has no port */
-    gsc_fifo **link_in[SM_LINK_DIRS];  /* [d][i]: link_in_<d><i> */
+    sm_link *links; /* NULL unless sm_links */
 };
 
 void gpu_topo_register_mem(void)
@@ -61,6 +59,7 @@ void gpu_topo_register_mem(void)
     blk_registry_add(&l2_desc);
     blk_registry_add(&dram_blk_desc);
     blk_registry_add(&sm_link_desc);
+    blk_registry_add(&link_port_desc);
     blk_registry_add(&gpu_topo_desc);
 }
 
@@ -194,28 +193,34 @@ static void check_lines(const gpu_topo *g)
     }
 }
 
-/* The links block, with one FIFO on each of its ports; the SM-side end of each FIFO is left for a
- * mechanism (gpu_topo_link_out / gpu_topo_link_in). */
+/* The links block and every SM's link_port: for SM i and traffic direction k, the SM's out_<k> feeds
+ * the links' out_<k><i> (FIFO link_out_<k><i>), and the links' in_<opposite k><i> feeds its in_<k>
+ * (FIFO link_in_<opposite k><i>). */
 static void gpu_topo_build_links(gpu_topo *g)
 {
     gsc_module *m = g->inst->mod;
     g->links = sm_link_new(g->inst->ctx, m, "links", g->n_sms);
-    for (unsigned d = 0; d < SM_LINK_DIRS; d++) {
-        g->link_out[d] = g_new0(gsc_fifo *, g->n_sms);
-        g->link_in[d] = g_new0(gsc_fifo *, g->n_sms);
-        char *out_fmt = g_strdup_printf("link_out_%s%%u", sm_link_dir_letter((sm_link_dir)d));
-        char *in_fmt = g_strdup_printf("link_in_%s%%u", sm_link_dir_letter((sm_link_dir)d));
-        for (unsigned i = 0; i < g->n_sms; i++) {
-            gsc_port *o = sm_link_out(g->links, i, (sm_link_dir)d),
-                     *in = sm_link_in(g->links, i, (sm_link_dir)d);
-            if (o)
-                g->link_out[d][i] =
-                    bind(m, out_fmt, i, &link_msg_type, sm_link_send_depth(g->links), NULL, o);
-            if (in)
-                g->link_in[d][i] = bind(m, in_fmt, i, &link_msg_type, sm_link_recv_depth(g->links), in, NULL);
+    unsigned dirs = 0;
+    while (dirs < SM_LINK_DIRS && sm_link_has_dir(g->links, (sm_link_dir)dirs))
+        dirs++;
+    blk_inst *li = g->links->inst;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        blk_inst *pi = sm_topo_add_link_port(g->sms[i], dirs)->inst;
+        for (unsigned k = 0; k < dirs; k++) {
+            sm_link_dir side = sm_link_opposite((sm_link_dir)k);
+            char *lo = sm_link_port_name(g->links, true, i, (sm_link_dir)k),
+                 *lin = sm_link_port_name(g->links, false, i, side);
+            char *fo = g_strconcat("link_", lo, NULL), *fi = g_strconcat("link_", lin, NULL);
+            char *po = g_strdup_printf("out_%u", k), *pin = g_strdup_printf("in_%u", k);
+            blk_connect(m, fo, pi, po, li, lo);
+            blk_connect(m, fi, li, lin, pi, pin);
+            g_free(lo);
+            g_free(lin);
+            g_free(fo);
+            g_free(fi);
+            g_free(po);
+            g_free(pin);
         }
-        g_free(out_fmt);
-        g_free(in_fmt);
     }
 }
 
@@ -241,10 +246,6 @@ void gpu_topo_free(gpu_topo *g)
         dram_blk_free(g->dram[c]);
     icnt_blk_free(g->icnt);
     sm_link_free(g->links);
-    for (unsigned d = 0; d < SM_LINK_DIRS; d++) {
-        g_free(g->link_out[d]);
-        g_free(g->link_in[d]);
-    }
     cta_dispatch_free(g->dispatch);
     g_free(g->sms);
     g_free(g->l2);
@@ -295,15 +296,10 @@ sm_link *gpu_topo_links(const gpu_topo *g)
 {
     return g->links;
 }
-gsc_fifo *gpu_topo_link_out(const gpu_topo *g, unsigned sm, sm_link_dir d)
+link_port *gpu_topo_link_port(const gpu_topo *g, unsigned sm)
 {
-    g_assert(sm < g->n_sms && d < SM_LINK_DIRS);
-    return g->link_out[d] ? g->link_out[d][sm] : NULL;
-}
-gsc_fifo *gpu_topo_link_in(const gpu_topo *g, unsigned sm, sm_link_dir side)
-{
-    g_assert(sm < g->n_sms && side < SM_LINK_DIRS);
-    return g->link_in[side] ? g->link_in[side][sm] : NULL;
+    g_assert(sm < g->n_sms);
+    return g->links ? sm_topo_link_port(g->sms[sm]) : NULL;
 }
 
 const char *gpu_topo_fault(const gpu_topo *g)

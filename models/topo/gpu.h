@@ -7,12 +7,13 @@
  *
  * Names: <parent>.<name>.dispatch, .sm<i>, .icnt, .l2_<p>, .dram<c>, .links (sm_links only); FIFOs
  * <name>.sm_req<i>, .sm_resp<i>, .cta_launch<i>, .cta_done<i>, .l2_req<p>, .l2_resp<p>, .dram_req<p>,
- * .dram_resp<p>, and with sm_links .link_out_<d><i> / .link_in_<d><i> (<d> = e, s, w, n).
+ * .dram_resp<p>, and with sm_links .sm<i>.link_port, FIFOs .link_out_<d><i> / .link_in_<d><i>
+ * (<d> = e, s, w, n).
  * Sub-partition p belongs to channel p / sub_partitions (port p mod sub_partitions); lines are
  * interleaved over the n_channels x sub_partitions slices by the icnt (interleave_bytes).
  *
  * Usage:
- *   gpu_topo_register();                         // block and topology descriptors, presets
+ *   gpu_topo_register();                         // block and topology descriptors
  *   gpu_topo *g = gpu_topo_new(ctx, parent, "gpu");   // reads [gpu] sms, mem_channels, ...
  *   sm_env *env = tb_kernel_env(k, gpu_topo_n_sms(g));
  *   gpu_topo_build(g, env);
@@ -38,8 +39,7 @@ typedef struct gpu_topo gpu_topo;
 
 /* Registers the SM side (sm_topo_register), the memory-side blocks and the gpu topology (idempotent). */
 void gpu_topo_register(void);
-/* Registers only the memory-side descriptors (icnt, l2, dram, sm_link, gpu): for programs that load presets
- * naming those sections without building a GPU. */
+/* Registers only the memory-side descriptors (icnt, l2, dram, sm_link, link_port, gpu). */
 void gpu_topo_register_mem(void);
 
 gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name);
@@ -57,19 +57,16 @@ icnt_blk *gpu_topo_icnt(const gpu_topo *g);
 l2_blk *gpu_topo_l2(const gpu_topo *g, unsigned part);
 dram_blk *gpu_topo_dram(const gpu_topo *g, unsigned channel);
 
-/* SM-to-SM links (gpu.sm_links; NULL when off). The topology binds a FIFO to every port of the
- * links block and leaves the SM's end of each free for a mechanism (e.g. the SPU's communication
- * buffers) to bind its own port to, before elaboration:
- *   gpu_topo_link_out(g, i, d): the FIFO SM i's mechanism puts messages toward d into (bind an out
- *     port of type link_msg_t to it; depth sm_link.send_depth);
- *   gpu_topo_link_in(g, i, side): the FIFO it gets the messages from its neighbour on `side` from
- *     (bind an in port; depth sm_link.recv_depth).
- * NULL when the links are off or the block has no such port (a disabled direction). On the grid's
- * border the FIFOs exist too; sm_link_neighbour(gpu_topo_links(g), i, d) says whether a link leaves
- * there (a message sent over the border is a model error). The baseline SM binds none of them. */
+/* SM-to-SM links (gpu.sm_links; NULL when off). Each SM then has a `link_port` block
+ * (<sm>.link_port, models/sm/link_port.h) whose out_<k> / in_<k> the topology connects to the
+ * links' out_<k><i> / in_<opposite k><i> (k: the traffic direction, 0 east, 1 south, and 2 west,
+ * 3 north when bidirectional). A mechanism of SM i (e.g. the SPU's communication buffers) binds,
+ * before elaboration, its client to gpu_topo_link_port(g, i)'s `send` export and its listener to its
+ * `recv` import. On the grid's border the ports exist too; sm_link_neighbour(gpu_topo_links(g), i, d)
+ * says whether a link leaves there (a message sent over the border is a model error). The baseline
+ * SM binds none of them. */
 sm_link *gpu_topo_links(const gpu_topo *g);
-gsc_fifo *gpu_topo_link_out(const gpu_topo *g, unsigned sm, sm_link_dir d);
-gsc_fifo *gpu_topo_link_in(const gpu_topo *g, unsigned sm, sm_link_dir side);
+link_port *gpu_topo_link_port(const gpu_topo *g, unsigned sm);
 
 /* The first memory-side error (an atomic on unmapped memory at an L2 slice), or NULL. */
 const char *gpu_topo_fault(const gpu_topo *g);

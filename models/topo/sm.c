@@ -12,8 +12,8 @@
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
+#include "models/sm/link_port.h"
 #include "models/sm/mem_fixed.h"
-#include "models/presets.h"
 
 struct sm_topo {
     blk_inst *inst;
@@ -29,6 +29,7 @@ struct sm_topo {
     regfile *rf[SM_MAX_PARTS];
     units *un[SM_MAX_PARTS];
     ldst *ls;
+    link_port *lp; /* NULL unless the GPU has SM-to-SM links (sm_topo_add_link_port) */
 };
 
 /* The SM's occupancy limits, shared by both topologies (the subcore one adds its partitions). */
@@ -80,24 +81,18 @@ const blk_desc subcore_sm_topo_desc = {
     0,
 };
 
+const blk_desc *const sm_topo_blocks[] = {&fetch_desc,   &decode_desc,  &ibuffer_desc, &scoreboard_desc,
+                                          &arbiter_desc, &barrier_desc, &issue_desc,   &opcoll_desc,
+                                          &regfile_desc, &units_desc,   &ldst_desc,    NULL};
+
 void sm_topo_register(void)
 {
     blk_registry_add(&sm_topo_desc);
     blk_registry_add(&subcore_sm_topo_desc);
-    blk_registry_add(&fetch_desc);
-    blk_registry_add(&decode_desc);
-    blk_registry_add(&ibuffer_desc);
-    blk_registry_add(&scoreboard_desc);
-    blk_registry_add(&arbiter_desc);
-    blk_registry_add(&barrier_desc);
-    blk_registry_add(&issue_desc);
-    blk_registry_add(&opcoll_desc);
-    blk_registry_add(&regfile_desc);
-    blk_registry_add(&units_desc);
-    blk_registry_add(&ldst_desc);
+    for (unsigned i = 0; sm_topo_blocks[i]; i++)
+        blk_registry_add(sm_topo_blocks[i]);
     blk_registry_add(&mem_fixed_desc);
     blk_registry_add(&cta_dispatch_desc);
-    presets_register();
 }
 
 sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env,
@@ -190,7 +185,20 @@ void sm_topo_free(sm_topo *s)
         units_free(s->un[p]);
     }
     ldst_free(s->ls);
+    link_port_free(s->lp);
     g_free(s);
+}
+
+link_port *sm_topo_add_link_port(sm_topo *s, unsigned n_dirs)
+{
+    g_assert(!s->lp);
+    s->lp = link_port_new(s->inst->ctx, s->inst->mod, "link_port", n_dirs);
+    return s->lp;
+}
+
+link_port *sm_topo_link_port(const sm_topo *s)
+{
+    return s->lp;
 }
 
 gsc_port *sm_topo_port(const sm_topo *s, sm_port p)

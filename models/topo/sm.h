@@ -10,7 +10,7 @@
  * mem_req_t.src is set to the SM's index; responses must carry dst = that index.
  *
  * Usage (a GPU of n SMs):
- *   sm_topo_register();                      // once: block descriptors, presets
+ *   sm_topo_register();                      // once: block descriptors
  *   sm_topo *s = sm_topo_new(ctx, parent, "sm3", 3, env, false);
  *   gsc_fifo *f = gsc_fifo_new(parent, "sm3_cta", &cta_launch_type, 2);
  *   gsc_port_bind_fifo(sm_topo_port(s, SM_PORT_CTA_LAUNCH), f);  ... and the three others
@@ -25,6 +25,7 @@
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
+#include "models/sm/link_port.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
 
@@ -40,9 +41,11 @@ typedef enum {
 
 typedef struct sm_topo sm_topo;
 
-/* Register the SM blocks' descriptors, the SM topology descriptors and the built-in presets
- * (idempotent). */
+/* Register the SM blocks' descriptors, the SM topology descriptors, cta_dispatch and mem_fixed
+ * (idempotent). The presets are the machines layer's (models/machines/). */
 void sm_topo_register(void);
+/* The blocks inside an SM (either organisation), NULL-terminated. */
+extern const blk_desc *const sm_topo_blocks[];
 
 /* One SM named `name` under parent, SM index `sm_id` (mem_req_t.src, %smid). subcore: build the
  * sub-core organisation (subcore_sm.* parameters: partitions), else the monolithic one (`sm`). */
@@ -88,6 +91,12 @@ regfile *sm_topo_regfile(const sm_topo *s, unsigned part);
 ldst *sm_topo_ldst(const sm_topo *s);
 fetch *sm_topo_fetch(const sm_topo *s);
 unsigned sm_topo_parts(const sm_topo *s); /* opcoll/regfile/units: 1 (sm) or the partitions (subcore_sm) */
+/* The SM's end of the SM-to-SM links: a `link_port` block of n_dirs directions, `<sm>.link_port`,
+ * built by a topology that has links (gpu.sm_links) before it connects them; a mechanism of the SM
+ * blk_binds its client to the block's `send` export and its listener to its `recv` import.
+ * sm_topo_link_port is NULL when the SM has none. */
+link_port *sm_topo_add_link_port(sm_topo *s, unsigned n_dirs);
+link_port *sm_topo_link_port(const sm_topo *s);
 
 extern const blk_desc sm_topo_desc, subcore_sm_topo_desc;
 

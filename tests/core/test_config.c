@@ -166,7 +166,7 @@ static void test_dump_config(void)
     /* Instances in creation order, each value with its source; instance section beats --set on the type. */
     g_test_trap_assert_stdout(
         "*\n[tb]\n# test_config_top: the test's top level\n# default\nperiod_ps=1000\n"
-        "\n[tb.src]\n*# preset demo-backpressure\ncount=64\n# --set\nseed=42\n# default\nrate=100\n"
+        "\n[tb.src]\n*# preset demo-backpressure\ncount=64\n# --seed\nseed=42\n# default\nrate=100\n"
         "\n[tb.alu]\n*# */run.ini:4\nlatency=7\n# */run.ini:5\nop=xor\n*"
         "\n[tb.alu2]\n*# --set\nlatency=9\n# default\nop=mul\n*"
         "\n[tb.sink]\n*# preset demo-backpressure\ndepth=2\n# preset demo-backpressure\nburst=8\n"

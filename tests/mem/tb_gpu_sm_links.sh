@@ -1,9 +1,10 @@
 #!/bin/sh
 # The SM-to-SM links on tb-gpu (TAP): with `--set gpu.sm_links=true` every workload (tiny) still
-# passes with statistics identical to the run without links, apart from the links block's own
-# counters, which stay zero (the baseline SM sends nothing on them) and the wall-clock speed; also
-# with sub-core SMs (preset subcore), bidirectional links and another grid width. --list-blocks and --describe show
-# the block; the summary names the grid; the VCD holds the links' FIFOs and state; off by default.
+# passes with statistics identical to the run without links, apart from the counters of the links
+# block and of every SM's link_port, which stay zero (the baseline SM sends nothing on them) and the
+# wall-clock speed; also with sub-core SMs (preset subcore), bidirectional links and another grid
+# width. --list-blocks and --describe show both blocks and their port arrays; the summary names the
+# grid; the VCD holds the links' FIFOs and state; off by default.
 tb="${top_builddir:-.}/testbench/tb-gpu"
 if [ ! -x "$tb" ] || ! command -v python3 >/dev/null 2>&1; then
     echo "1..0 # SKIP needs $tb and python3"
@@ -13,7 +14,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-links.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 names=$("$tb" --list-workloads | cut -f1)
 nw=$(echo "$names" | wc -l)
-echo "1..$((nw + 6))"
+echo "1..$((nw + 8))"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -31,14 +32,18 @@ if a["cycles"] != b["cycles"]:
 links = [x for x in b["instances"] if x["type"] == "sm_link"]
 if len(links) != 1:
     bad.append("%d sm_link instances with links on" % len(links))
-for x in links:
+ports = [x for x in b["instances"] if x["type"] == "link_port"]
+sms = [x for x in b["instances"] if x["type"] in ("sm", "subcore_sm")]
+if len(ports) != len(sms) or any(not p["path"].endswith(".link_port") for p in ports):
+    bad.append("%d link_port instances for %d SMs" % (len(ports), len(sms)))
+for x in links + ports:
     for k, v in x["stats"].items():
         if v["value"] != 0:
             bad.append("%s.%s = %s, not 0" % (x["path"], k, v["value"]))
-if any(x["type"] == "sm_link" for x in a["instances"]):
-    bad.append("an sm_link instance with links off")
+if any(x["type"] in ("sm_link", "link_port") for x in a["instances"]):
+    bad.append("an sm_link or link_port instance with links off")
 ia = {x["path"]: x["stats"] for x in a["instances"]}
-ib = {x["path"]: x["stats"] for x in b["instances"] if x["type"] != "sm_link"}
+ib = {x["path"]: x["stats"] for x in b["instances"] if x["type"] not in ("sm_link", "link_port")}
 if ia.keys() != ib.keys():
     bad.append("instances differ: %s" % sorted(set(ia) ^ set(ib)))
 for p in ia.keys() & ib.keys():
@@ -99,15 +104,35 @@ if echo "$d" | grep -q '^sm_links=false$' && ! echo "$d" | grep -q '^\[tb.gpu.li
     ok "gpu.sm_links is false by default, and there is no links instance then"
 else nok "gpu.sm_links default"; fi
 
-if "$tb" --list-blocks | grep -q '^ *sm_link'; then ok "--list-blocks lists sm_link"; else nok "--list-blocks"; fi
+if "$tb" --list-blocks | grep -q '^ *sm_link' && "$tb" --list-blocks | grep -q '^link_port: '; then
+    ok "--list-blocks lists sm_link and link_port"
+else nok "--list-blocks"; fi
 
 desc=$("$tb" --describe sm_link 2>&1)
 miss=""
-for k in cols bidirectional latency bytes_per_cycle send_depth recv_depth messages bytes busy_cycles stalls stall_cycles \
-    utilisation in_flight waiting; do
-    echo "$desc" | grep -q "^  $k " || miss="$miss $k"
+for k in cols bidirectional latency bytes_per_cycle send_depth messages bytes busy_cycles stalls stall_cycles \
+    utilisation in_flight waiting out_e%u out_s%u out_w%u out_n%u in_e%u in_s%u in_w%u in_n%u; do
+    echo "$desc" | grep -q "^  $k\( \|$\)" || miss="$miss $k"
 done
-if [ -z "$miss" ]; then ok "--describe sm_link: parameters, statistics, traced state"; else nok "--describe sm_link lacks:$miss"; fi
+if [ -z "$miss" ]; then ok "--describe sm_link: port arrays, parameters, statistics, traced state"; else nok "--describe sm_link lacks:$miss"; fi
+
+desc=$("$tb" --describe link_port 2>&1)
+miss=""
+for k in out_%u in_%u send recv recv_depth sent sent_bytes received received_bytes; do
+    echo "$desc" | grep -q "^  $k\( \|$\)" || miss="$miss $k"
+done
+echo "$desc" | grep -q 'Interface: exports link_send' || miss="$miss link_send"
+echo "$desc" | grep -q 'Interface: imports link_recv (any number' || miss="$miss link_recv"
+if [ -z "$miss" ]; then ok "--describe link_port: port arrays, send export, recv import, parameter, statistics"
+else nok "--describe link_port lacks:$miss"; fi
+
+# the SM side is bound through the blocks' ports: every SM's link_port in the dump, recv_depth from it
+d=$("$tb" --dump-config --workload vecadd --size tiny --set gpu.sm_links=true --set gpu.sms=4 \
+    --set tb.gpu.sm2.link_port.recv_depth=2 2>/dev/null)
+if [ "$(echo "$d" | grep -c '^\[tb.gpu.sm[0-3].link_port\]$')" = 4 ] &&
+    echo "$d" | awk '/^\[/ { s = $0 } s == "[tb.gpu.sm2.link_port]" && /^recv_depth=2$/ { f = 1 } END { exit !f }'; then
+    ok "a link_port per SM (tb.gpu.sm<i>.link_port), configurable per instance"
+else nok "link_port instances in --dump-config"; fi
 
 "$tb" --workload vecadd --size tiny --set gpu.sm_links=true --set gpu.sms=4 --trace='tb.gpu.links*,tb.gpu.link_*' \
     --vcd "$tmp/l.vcd" >"$tmp/t.out" 2>"$tmp/why"

@@ -1,12 +1,13 @@
-/* test_gpu_links — a mechanism attaching to the SM-to-SM links of the `gpu` topology through
- * gpu_topo_link_out / gpu_topo_link_in (models/topo/gpu.h), while a workload runs on the SMs.
+/* test_gpu_links — a mechanism attaching to the SM-to-SM links of the `gpu` topology through each
+ * SM's `link_port` block (gpu_topo_link_port, models/topo/gpu.h; models/sm/link_port.h), while a
+ * workload runs on the SMs.
  *
  * The GPU has 6 SMs as a 3 x 2 grid (sm_link.cols = 3), latency 2, 32 bytes per cycle. A test
- * "mechanism" (a module with one out port per SM and direction and one in port per SM and side,
- * bound to the topology's FIFOs) sends, in cycle 5, one 64-byte message (S = 2) on every link that
- * reaches a node, and gets every message that arrives. Each must reach the right side of the right
- * neighbour, got in 5 + 2 + S + L = 11 (sm_link.h), while vecadd still passes its CPU reference. With
- * bidirectional links the same holds for all 14 links. */
+ * "mechanism" (a process calling every SM's `send` export, and a listener bound to every SM's `recv`
+ * import) sends, in cycle 5, one 64-byte message (S = 2) on every link that reaches a node, and is
+ * told of every message that arrives. Each must reach the right side of the right neighbour, got in
+ * 5 + 2 + S + L = 11 (sm_link.h), while vecadd still passes its CPU reference. With bidirectional
+ * links the same holds for all 14 links. */
 #include <glib.h>
 #include <string.h>
 
@@ -34,42 +35,58 @@ static const blk_desc tb_desc = {
     0,
 };
 
+typedef struct mech mech;
 typedef struct {
-    gsc_port *out[SM_LINK_DIRS][N_SMS], *in[SM_LINK_DIRS][N_SMS];
+    mech *m;
+    unsigned sm;
+} mech_node;
+
+struct mech {
+    const link_send_if *send[N_SMS];
+    void *send_self[N_SMS];
+    unsigned dirs;
+    mech_node node[N_SMS];
     sm_link *links;
     unsigned sent, got;
     unsigned got_at[SM_LINK_DIRS][N_SMS]; /* per receiving node and side: the cycle, 0 = none */
     unsigned tag[SM_LINK_DIRS][N_SMS];
     unsigned src[SM_LINK_DIRS][N_SMS];
     unsigned extra; /* messages on a side that already had one */
-} mech;
+};
 
 static void mech_run(void *self)
 {
     mech *m = self;
-    uint64_t now = gsc_cycle();
-    for (unsigned d = 0; d < SM_LINK_DIRS; d++)
+    if (gsc_cycle() != SEND_AT)
+        return;
+    for (unsigned d = 0; d < m->dirs; d++)
         for (unsigned i = 0; i < N_SMS; i++) {
-            if (now == SEND_AT && m->out[d][i] && sm_link_neighbour(m->links, i, d) != SM_LINK_NONE) {
-                link_msg_t msg;
-                memset(&msg, 0, sizeof msg);
-                msg.tag = i * 4 + d;
-                msg.bytes = 64;
-                gsc_fifo_put(gsc_port_fifo(m->out[d][i]), &msg);
-                m->sent++;
-            }
-            gsc_fifo *f = m->in[d][i] ? gsc_port_fifo(m->in[d][i]) : NULL;
-            while (f && gsc_fifo_can_get(f)) {
-                link_msg_t msg;
-                gsc_fifo_get(f, &msg);
-                m->extra += m->got_at[d][i] != 0;
-                m->got_at[d][i] = (unsigned)now;
-                m->tag[d][i] = msg.tag;
-                m->src[d][i] = msg.src;
-                m->got++;
-            }
+            if (sm_link_neighbour(m->links, i, d) == SM_LINK_NONE)
+                continue;
+            link_msg_t msg;
+            memset(&msg, 0, sizeof msg);
+            msg.tag = i * 4 + d;
+            msg.bytes = 64;
+            g_assert_true(m->send[i]->can_send(m->send_self[i], d));
+            m->send[i]->send(m->send_self[i], d, &msg);
+            m->sent++;
         }
 }
+
+/* The listener of SM n->sm: a message that travelled in direction k came in on side opposite(k). */
+static void mech_received(void *self, unsigned k, const link_msg_t *msg)
+{
+    mech_node *n = self;
+    mech *m = n->m;
+    unsigned side = sm_link_opposite((sm_link_dir)k), i = n->sm;
+    m->extra += m->got_at[side][i] != 0;
+    m->got_at[side][i] = (unsigned)gsc_cycle();
+    m->tag[side][i] = msg->tag;
+    m->src[side][i] = msg->src;
+    m->got++;
+}
+
+static const link_recv_if mech_recv = {mech_received};
 
 static void run_links(bool bidir)
 {
@@ -94,7 +111,7 @@ static void run_links(bool bidir)
                            NULL};
     int argc = (int)G_N_ELEMENTS(argv0) - 1;
     char **argv = g_memdup2(argv0, sizeof argv0);
-    gpu_topo_register();
+    machine_register(MACHINE_GPU);
     cli_run *run = cli_new("test_gpu_links", "links", &tb_desc, "tb", "gtx480");
     tb_opts o;
     tb_opts_add(run, &o);
@@ -105,32 +122,24 @@ static void run_links(bool bidir)
     gpu_topo_build(g, env);
     tb_machine *tm = tb_machine_new(run, env, gpu_topo_dispatch(g), gpu_topo_sms(g), gpu_topo_n_sms(g));
 
-    /* the mechanism: binds its ports to the SM-side ends of the topology's link FIFOs */
+    /* the mechanism: calls every SM's link_port and listens to it */
     mech m;
     memset(&m, 0, sizeof m);
     m.links = gpu_topo_links(g);
     g_assert_nonnull(m.links);
+    m.dirs = bidir ? 4 : 2;
+    for (unsigned i = 0; i < N_SMS; i++) {
+        link_port *lp = gpu_topo_link_port(g, i);
+        g_assert_nonnull(lp);
+        g_assert_cmpuint(blk_port_count(lp->inst, LINK_PORT_OUT), ==, m.dirs);
+        g_assert_cmpuint(blk_port_count(lp->inst, LINK_PORT_IN), ==, m.dirs);
+        blk_iref r = blk_export_ref(lp->inst, LINK_PORT_SEND, 0);
+        m.send[i] = r.methods;
+        m.send_self[i] = r.self;
+        m.node[i] = (mech_node){&m, i};
+        blk_bind_stub(lp->inst, "recv", &mech_recv, &m.node[i]);
+    }
     gsc_module *mod = gsc_module_new(run->top->mod, "mech");
-    for (unsigned d = 0; d < SM_LINK_DIRS; d++)
-        for (unsigned i = 0; i < N_SMS; i++) {
-            gsc_fifo *of = gpu_topo_link_out(g, i, d), *inf = gpu_topo_link_in(g, i, d);
-            bool has = bidir || d == SM_LINK_E || d == SM_LINK_S,
-                 has_in = bidir || d == SM_LINK_W || d == SM_LINK_N;
-            g_assert_true((of != NULL) == has);
-            g_assert_true((inf != NULL) == has_in);
-            if (of) {
-                char *name = g_strdup_printf("out_%s%u", sm_link_dir_letter(d), i);
-                m.out[d][i] = gsc_port_new(mod, name, GSC_OUT, &link_msg_type);
-                gsc_port_bind_fifo(m.out[d][i], of);
-                g_free(name);
-            }
-            if (inf) {
-                char *name = g_strdup_printf("in_%s%u", sm_link_dir_letter(d), i);
-                m.in[d][i] = gsc_port_new(mod, name, GSC_IN, &link_msg_type);
-                gsc_port_bind_fifo(m.in[d][i], inf);
-                g_free(name);
-            }
-        }
     gsc_process *p = gsc_process_new(mod, "run", mech_run, &m);
     gsc_sensitive_clock(p, blk_ctx_clock(run->ctx));
     cli_elaborate(run);
@@ -155,6 +164,14 @@ static void run_links(bool bidir)
     g_assert_cmpuint(blk_stat_get(li, SM_LINK_STAT_BYTES), ==, 64 * links);
     g_assert_cmpuint(blk_stat_get(li, SM_LINK_STAT_BUSY_CYCLES), ==, 2 * links);
     g_assert_cmpuint(blk_stat_get(li, SM_LINK_STAT_STALLS), ==, 0);
+    unsigned sent = 0, received = 0;
+    for (unsigned i = 0; i < N_SMS; i++) {
+        const blk_inst *pi = gpu_topo_link_port(g, i)->inst;
+        sent += (unsigned)blk_stat_get(pi, LINK_PORT_STAT_SENT);
+        received += (unsigned)blk_stat_get(pi, LINK_PORT_STAT_RECEIVED);
+    }
+    g_assert_cmpuint(sent, ==, links);
+    g_assert_cmpuint(received, ==, links);
 }
 
 static void run_unidirectional(void)

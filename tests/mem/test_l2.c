@@ -54,18 +54,6 @@ static uint64_t put(harness *h, const mem_req_t *q)
     return harness_step(h);
 }
 
-/* Step until an item is got on `port`; returns the cycle it was got. */
-static uint64_t wait_for(harness *h, const char *port, void *item)
-{
-    uint64_t c;
-    for (unsigned i = 0; i < 1000; i++) {
-        if (harness_pop(h, port, item, &c))
-            return c;
-        harness_step(h);
-    }
-    g_assert_not_reached();
-}
-
 /* Answer a fill request got from dram_req: push the fill; returns the cycle it was put. */
 static uint64_t fill(harness *h, const mem_req_t *fr)
 {
@@ -87,14 +75,14 @@ static void test_miss_then_hit(void)
     fmem_write(test_mem, a + 4, &v, 4);
     mem_req_t q = req(a, MEM_READ, 1), fr;
     uint64_t c = put(h, &q);
-    uint64_t got = wait_for(h, "dram_req", &fr);
+    uint64_t got = harness_pop_within(h, "dram_req", &fr, 1000);
     g_assert_cmpuint(got, ==, c + 2 + R);
     g_assert_cmpuint(fr.kind, ==, MEM_READ);
     g_assert_cmpuint(fr.addr, ==, a);
     harness_run(h, 5);
     uint64_t f = fill(h, &fr);
     mem_resp_t r;
-    got = wait_for(h, "resp", &r);
+    got = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(got, ==, f + 2);
     g_assert_cmpuint(r.id, ==, 1);
     g_assert_cmpuint(r.dst, ==, 3);
@@ -104,7 +92,7 @@ static void test_miss_then_hit(void)
     /* now a hit */
     q.id = 2;
     c = put(h, &q);
-    got = wait_for(h, "resp", &r);
+    got = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(got, ==, c + 2 + R);
     g_assert_cmpuint(r.id, ==, 2);
     blk_inst *inst = harness_inst(h);
@@ -124,19 +112,19 @@ static void test_mshr_merge(void)
     put(h, &q1);
     put(h, &q2);
     put(h, &q3); /* merge limit 2: the third stalls until the fill frees the entry */
-    wait_for(h, "dram_req", &fr);
+    harness_pop_within(h, "dram_req", &fr, 1000);
     harness_run(h, 20);
     g_assert_false(harness_pop(h, "dram_req", NULL, NULL)); /* one fill request for the line */
     g_assert_cmpuint(blk_stat_get(harness_inst(h), L2_STAT_STALLS), >, 0);
     uint64_t f = fill(h, &fr);
     mem_resp_t r;
-    uint64_t c1 = wait_for(h, "resp", &r);
+    uint64_t c1 = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 1);
     /* in f+1 the fill releases the first merged request and the stalled third, now a hit, replies
      * in the same cycle; the second merged request leaves one cycle later */
-    uint64_t c3 = wait_for(h, "resp", &r);
+    uint64_t c3 = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 3);
-    uint64_t c2 = wait_for(h, "resp", &r);
+    uint64_t c2 = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 2);
     g_assert_cmpuint(c1, ==, f + 2);
     g_assert_cmpuint(c3, ==, f + 2);
@@ -157,18 +145,18 @@ static void test_dirty_eviction(void)
     put(h, &wa);
     put(h, &wb);
     mem_resp_t r;
-    wait_for(h, "resp", &r);
+    harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 1);
     g_assert_cmpuint(r.kind, ==, MEM_WRITE);
-    wait_for(h, "resp", &r);
+    harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 2);
     g_assert_false(harness_pop(h, "dram_req", NULL, NULL));
     put(h, &rc);
-    wait_for(h, "dram_req", &d);
+    harness_pop_within(h, "dram_req", &d, 1000);
     g_assert_cmpuint(d.kind, ==, MEM_WRITEBACK);
     g_assert_cmpuint(d.addr, ==, A);
     g_assert_cmpuint(d.bytes, ==, 128);
-    wait_for(h, "dram_req", &d);
+    harness_pop_within(h, "dram_req", &d, 1000);
     g_assert_cmpuint(d.kind, ==, MEM_READ);
     g_assert_cmpuint(d.addr, ==, C);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), L2_STAT_WRITEBACKS), ==, 1);
@@ -181,12 +169,12 @@ static void test_partial_write_fetches(void)
     mem_req_t w = req(0x10000000, MEM_WRITE, 5), fr;
     w.mask_hi = 0; /* half a line: fetch on write */
     uint64_t c = put(h, &w);
-    uint64_t got = wait_for(h, "dram_req", &fr);
+    uint64_t got = harness_pop_within(h, "dram_req", &fr, 1000);
     g_assert_cmpuint(got, ==, c + 2 + R);
     g_assert_cmpuint(fr.kind, ==, MEM_READ);
     uint64_t f = fill(h, &fr);
     mem_resp_t r;
-    got = wait_for(h, "resp", &r);
+    got = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(got, ==, f + 2);
     g_assert_cmpuint(r.kind, ==, MEM_WRITE);
     g_assert_cmpuint(r.id, ==, 5);
@@ -215,19 +203,20 @@ static void test_atomics_in_order(void)
     q2.atom.offset[1] = 12; /* lane 1 of the second on the next word */
     put(h, &q1);
     put(h, &q2);
-    wait_for(h, "dram_req", &fr); /* a miss: the line is fetched; the atomics were performed already */
+    /* a miss: the line is fetched; the atomics were performed already */
+    harness_pop_within(h, "dram_req", &fr, 1000);
     uint32_t w[2];
     fmem_read(test_mem, a + 8, w, 8);
     g_assert_cmpuint(w[0], ==, 4 + 10);
     g_assert_cmpuint(w[1], ==, 10);
     fill(h, &fr);
     mem_resp_t r;
-    wait_for(h, "resp", &r);
+    harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 1);
     g_assert_cmpuint(r.kind, ==, MEM_ATOMIC);
     for (unsigned l = 0; l < 4; l++)
         g_assert_cmpuint(r.atom_old[l], ==, l); /* lanes in lane order */
-    wait_for(h, "resp", &r);
+    harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 2);
     g_assert_cmpuint(r.atom_old[0], ==, 4);
     g_assert_cmpuint(r.atom_old[1], ==, 0);
@@ -241,7 +230,7 @@ static void test_atomics_in_order(void)
     cas.atom.b[0] = cas.atom.b[1] = 14; /* lane 0 swaps 14 -> 99; lane 1 then sees 99 and fails */
     cas.atom.c[0] = cas.atom.c[1] = 99;
     put(h, &cas);
-    wait_for(h, "resp", &r);
+    harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.atom_old[0], ==, 14);
     g_assert_cmpuint(r.atom_old[1], ==, 99);
     fmem_read(test_mem, a + 8, w, 4);
@@ -275,14 +264,14 @@ static void test_stall_sleeps(void)
     put(h, &q1);
     put(h, &q2);
     uint64_t p3 = put(h, &q3); /* merge limit 2: stalls from its lookup in p3+1+R */
-    wait_for(h, "dram_req", &fr);
+    harness_pop_within(h, "dram_req", &fr, 1000);
     uint64_t act = gsc_activations();
     harness_run(h, 40);
     /* the driver runs in each of the 40 cycles; the slice once, for the third's first lookup */
     g_assert_cmpuint(gsc_activations() - act, ==, 40 + 1);
     uint64_t f = fill(h, &fr); /* got in f+1, when the third is looked up again and hits */
     mem_resp_t r;
-    wait_for(h, "resp", &r);
+    harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), L2_STAT_STALLS), ==, f + 1 - (p3 + 1 + R));
     harness_free(h);
 
@@ -294,9 +283,9 @@ static void test_stall_sleeps(void)
     h = l2_harness(one);
     mem_req_t m = req(0x10000000, MEM_READ, 1);
     put(h, &m);
-    wait_for(h, "dram_req", &fr);
+    harness_pop_within(h, "dram_req", &fr, 1000);
     fill(h, &fr);
-    wait_for(h, "resp", &r); /* the line is valid now */
+    harness_pop_within(h, "resp", &r, 1000); /* the line is valid now */
     harness_set_drain(h, "resp", false);
     uint64_t p = 0;
     for (unsigned i = 0; i < 3; i++) {
@@ -310,11 +299,11 @@ static void test_stall_sleeps(void)
     /* the slice ran for the three lookups (and the second reply's refused put) and then slept */
     g_assert_cmpuint(gsc_activations() - act, <=, R + 40 + 4);
     harness_set_drain(h, "resp", true);
-    uint64_t g = wait_for(h, "resp", &r);
+    uint64_t g = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 10);
-    uint64_t g2 = wait_for(h, "resp", &r);
+    uint64_t g2 = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 11);
-    uint64_t g3 = wait_for(h, "resp", &r);
+    uint64_t g3 = harness_pop_within(h, "resp", &r, 1000);
     g_assert_cmpuint(r.id, ==, 12);
     g_assert_cmpuint(g2, ==, g + 2);
     g_assert_cmpuint(g3, ==, g + 4);

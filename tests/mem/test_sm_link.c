@@ -24,13 +24,25 @@ typedef struct {
     drv_chan *in[SM_LINK_DIRS][N];  /* block -> driver: what node i receives from side d */
 } rig;
 
-/* extra: NULL-terminated further settings (after cols=3, latency=1, bytes_per_cycle=32). */
+/* The depth of the FIFOs on the in_* ports: their consumer's (an SM's link_port.recv_depth, here the
+ * driver's); 4 unless a test sets "recv_depth=N" among the extra settings. */
+static unsigned recv_depth(const char *const *extra)
+{
+    for (unsigned i = 0; extra && extra[i]; i++)
+        if (g_str_has_prefix(extra[i], "recv_depth="))
+            return (unsigned)g_ascii_strtoull(extra[i] + strlen("recv_depth="), NULL, 10);
+    return 4;
+}
+
+/* extra: NULL-terminated further settings (after cols=3, latency=1, bytes_per_cycle=32), and
+ * "recv_depth=N" for the driver's in FIFOs. */
 static void rig_init_n(rig *r, unsigned n, const char *const *extra)
 {
     const char *base[12] = {"sm_link.cols=3", "sm_link.latency=1", "sm_link.bytes_per_cycle=32"};
     unsigned k = 3;
     for (unsigned i = 0; extra && extra[i]; i++)
-        base[k++] = extra[i];
+        if (!g_str_has_prefix(extra[i], "recv_depth="))
+            base[k++] = extra[i];
     g_assert_cmpuint(k, <, G_N_ELEMENTS(base));
     blk_registry_add(&sm_link_desc);
     memset(r, 0, sizeof *r);
@@ -43,7 +55,7 @@ static void rig_init_n(rig *r, unsigned n, const char *const *extra)
             if (o)
                 r->out[d][i] = drv_in(r->d, o, &link_msg_type, sm_link_send_depth(r->b));
             if (in)
-                r->in[d][i] = drv_out(r->d, in, &link_msg_type, sm_link_recv_depth(r->b));
+                r->in[d][i] = drv_out(r->d, in, &link_msg_type, recv_depth(extra));
         }
 }
 
@@ -223,7 +235,7 @@ static void test_routing_bidirectional(void)
  * is lost, order is kept, stalls are counted. */
 static void test_backpressure(void)
 {
-    const char *extra[] = {"sm_link.recv_depth=1", "sm_link.send_depth=2", NULL};
+    const char *extra[] = {"recv_depth=1", "sm_link.send_depth=2", NULL};
     rig r;
     rig_init(&r, extra);
     drv_chan *in = r.in[SM_LINK_W][1];
@@ -266,7 +278,7 @@ static void test_backpressure(void)
 /* The stall counters exactly: two messages delayed 17 and 18 cycles. */
 static void test_stall_counts(void)
 {
-    const char *extra[] = {"sm_link.recv_depth=1", NULL};
+    const char *extra[] = {"recv_depth=1", NULL};
     rig r;
     rig_init(&r, extra);
     drv_chan *in = r.in[SM_LINK_N][3];

@@ -8,8 +8,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "kernels/kload.h"
 #include "models/core/harness.h"
 #include "models/core/vcd.h"
+#include "models/sm/sm_env.h"
 
 /* The block in its harness and its export as a client sees it (m: the method table, cast by the
  * test to the interface's type). */
@@ -37,6 +39,22 @@ static inline block_dut block_dut_new(const blk_desc *desc, harness_ctor make, c
 static inline uint64_t block_stat(const block_dut *d, unsigned i)
 {
     return blk_stat_get(harness_inst(d->h), i);
+}
+
+/* An environment for blocks of one SM (the tests keep it in a static): module `mod` laid out in a new
+ * memory image, the launch's entry the kernel named `entry`. */
+static inline void block_env_init(sm_env *env, ir_module *mod, const char *entry)
+{
+    env->mod = mod;
+    env->mem = fmem_new();
+    GString *e = g_string_new(NULL);
+    env->k = kload_module_new(env->mod, env->mem, e);
+    g_assert_nonnull(env->k);
+    g_string_free(e, TRUE);
+    env->n_sms = 1;
+    env->error = g_string_new(NULL);
+    env->launch.entry = kload_find_entry(env->k, entry);
+    g_assert_cmpuint(env->launch.entry, !=, IR_NONE);
 }
 
 /* A path for a VCD in a new temporary directory (free it with block_vcd_load). */

@@ -38,17 +38,9 @@ static sm_env *env_get(void)
     if (env.mod)
         return &env;
     GError *err = NULL;
-    env.mod = ptx_parse_string(kernel, -1, "dec.ptx", &err);
+    ir_module *mod = ptx_parse_string(kernel, -1, "dec.ptx", &err);
     g_assert_no_error(err);
-    env.mem = fmem_new();
-    GString *e = g_string_new(NULL);
-    env.k = kload_module_new(env.mod, env.mem, e);
-    g_assert_nonnull(env.k);
-    g_string_free(e, TRUE);
-    env.n_sms = 1;
-    env.error = g_string_new(NULL);
-    env.launch.entry = kload_find_entry(env.k, "dec");
-    g_assert_cmpuint(env.launch.entry, !=, IR_NONE);
+    block_env_init(&env, mod, "dec");
     return &env;
 }
 

@@ -10,17 +10,6 @@
 #include "models/core/harness.h"
 #include "models/sm/opcoll.h"
 
-static uint64_t pop_cycle(harness *h, const char *port, void *item, unsigned max_steps)
-{
-    uint64_t cyc;
-    for (unsigned i = 0; i < max_steps; i++) {
-        if (harness_pop(h, port, item, &cyc))
-            return cyc;
-        harness_step(h);
-    }
-    g_assert_not_reached();
-}
-
 static issued_t alu(unsigned warp, unsigned n_src, const uint16_t *src, uint16_t dst)
 {
     issued_t it;
@@ -134,7 +123,7 @@ static void test_alone(void)
     harness_run(h, 5);          /* cycles 0..4: pick refused at 4 */
     s.pipe_free = true;         /* accepted at 5, written back at 8, release got at 9 */
     release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, 9);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 20), ==, 9);
     g_assert_cmpuint(r.seq, ==, 42);
     g_assert_cmpuint(r.dst[0], ==, 9);
     g_assert_cmpstr(s.log->str, ==, "c1 R0 w2 r7;c3 G1;c4 P0;c5 P0;c5 A0 w2;c8 W w2 r9;");
@@ -176,17 +165,17 @@ static void test_latency_and_conflict(void)
     issued_t it = alu(0, 1, one, 5);
     harness_push(h, "in", &it); /* put 0; seen 1 (collector, read), pipe 2, done 6, got 7 */
     release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50), ==, 7);
     g_assert_cmpuint(r.n_dst, ==, 1);
     g_assert_cmpuint(r.dst[0], ==, 5);
     uint64_t t0 = harness_step(h);
     it = alu(0, 2, diff, 6);
     harness_push(h, "in", &it);
-    uint64_t d = pop_cycle(h, "release", &r, 50) - t0;
+    uint64_t d = harness_pop_within(h, "release", &r, 50) - t0;
     t0 = harness_step(h);
     it = alu(0, 2, same, 6);
     harness_push(h, "in", &it);
-    uint64_t s = pop_cycle(h, "release", &r, 50) - t0;
+    uint64_t s = harness_pop_within(h, "release", &r, 50) - t0;
     g_assert_cmpuint(s, ==, d + 1); /* two reads of one single-ported bank: one more cycle */
     g_assert_cmpuint(blk_stat_get(cluster_rf->inst, REGFILE_STAT_BANK_CONFLICTS), ==, 1);
     g_assert_cmpuint(blk_stat_get(cluster_rf->inst, REGFILE_STAT_BANK_READS), ==, 5);
@@ -204,29 +193,30 @@ static void test_read_report(void)
     it.seq = 11;
     harness_push(h, "in", &it); /* put 0; seen 1: both banks grant at 1, report put 1, got 2 */
     release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 2);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50), ==, 2);
     g_assert_true(r.reads);
     g_assert_cmpuint(r.seq, ==, 11);
     g_assert_cmpuint(r.warp, ==, 1);
     g_assert_cmpuint(r.n_src, ==, 2);
     g_assert_cmpuint(r.src[0], ==, 2);
     g_assert_cmpuint(r.src[1], ==, 3);
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7); /* the completion, as without the report */
+    /* the completion, as without the report */
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50), ==, 7);
     g_assert_false(r.reads);
     g_assert_cmpuint(r.dst[0], ==, 6);
     uint64_t t0 = harness_step(h);
     it = alu(1, 2, same, 6);
     it.report_reads = 1;
     harness_push(h, "in", &it); /* seen t0+2: one read granted, the other (same bank) at t0+3 */
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 4);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50) - t0, ==, 4);
     g_assert_true(r.reads);
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 9);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50) - t0, ==, 9);
     g_assert_false(r.reads);
     t0 = harness_step(h);
     it = alu(1, 0, NULL, 6); /* no register source: reported when the collector is allocated */
     it.report_reads = 1;
     harness_push(h, "in", &it);
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 3);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50) - t0, ==, 3);
     g_assert_true(r.reads);
     g_assert_cmpuint(r.n_src, ==, 0);
     harness_free(h);
@@ -252,11 +242,11 @@ static void test_rfaccess_delay(void)
     issued_t it = alu(0, 1, r2, 5);
     harness_push(h, "in", &it); /* no hook applies: released at sp_latency + 3 = 7 */
     release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50), ==, 7);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50), ==, 7);
     uint64_t t0 = harness_step(h);
     it = alu(0, 1, r3, 5);
     harness_push(h, "in", &it); /* put at t0+1 (one cycle later than above): 8 after t0, plus the wait */
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 50) - t0, ==, 8 + 2);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 50) - t0, ==, 8 + 2);
     g_assert_cmpuint(blk_stat_get(cluster_rf->inst, REGFILE_STAT_RF_DEFERRED), ==, 1);
     const rfaccess_chain *ch = regfile_access_chain(cluster_rf);
     g_assert_cmpuint(rfaccess_chain_len(ch), ==, 1);

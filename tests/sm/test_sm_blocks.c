@@ -15,6 +15,7 @@
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
 #include "models/sm/mem_fixed.h"
+#include "tests/sm/block_test.h"
 
 static sm_env *env_get(void)
 {
@@ -24,17 +25,9 @@ static sm_env *env_get(void)
     const char *top = g_getenv("top_srcdir");
     char *path = g_build_filename(top ? top : ".", "tests", "sm", "ptx", "dep_chain.ptx", NULL);
     GError *err = NULL;
-    env.mod = ptx_parse_file(path, &err);
+    ir_module *mod = ptx_parse_file(path, &err);
     g_assert_no_error(err);
-    env.mem = fmem_new();
-    GString *e = g_string_new(NULL);
-    env.k = kload_module_new(env.mod, env.mem, e);
-    g_assert_nonnull(env.k);
-    g_string_free(e, TRUE);
-    env.n_sms = 1;
-    env.error = g_string_new(NULL);
-    env.launch.entry = kload_find_entry(env.k, "chain32");
-    g_assert_cmpuint(env.launch.entry, !=, IR_NONE);
+    block_env_init(&env, mod, "chain32");
     env.launch.grid[0] = env.launch.grid[1] = env.launch.grid[2] = 1;
     env.launch.block[0] = 32;
     env.launch.block[1] = env.launch.block[2] = 1;
@@ -79,17 +72,6 @@ static void *make_dispatch(blk_ctx *c, gsc_module *p, const char *n)
     return cta_dispatch_new(c, p, n, env_get(), 1);
 }
 
-static uint64_t pop_cycle(harness *h, const char *port, void *item, unsigned max_steps)
-{
-    uint64_t cyc;
-    for (unsigned i = 0; i < max_steps; i++) {
-        if (harness_pop(h, port, item, &cyc))
-            return cyc;
-        harness_step(h);
-    }
-    g_assert_not_reached();
-}
-
 /* ---- mem_fixed: latency and bandwidth ---- */
 static void test_mem_fixed(void)
 {
@@ -105,13 +87,13 @@ static void test_mem_fixed(void)
     harness_push(h, "req", &q); /* put in cycle 0 too (depth 8) */
     mem_resp_t r;
     /* seen at 1, start 1, due 51, put at 51, got at 52 */
-    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 52);
+    g_assert_cmpuint(harness_pop_within(h, "resp", &r, 100), ==, 52);
     g_assert_cmpuint(r.id, ==, 7);
     uint32_t got;
     memcpy(&got, r.data + 4, 4);
     g_assert_cmphex(got, ==, 0xdeadbeef); /* the line's bytes from the image */
     /* the second starts when 128 B / 32 B per cycle = 4 cycles of data path are over: 55 -> got 56 */
-    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 56);
+    g_assert_cmpuint(harness_pop_within(h, "resp", &r, 100), ==, 56);
     g_assert_cmpuint(r.id, ==, 8);
     harness_free(h);
 }
@@ -130,9 +112,9 @@ static void test_mem_fixed_overlap(void)
     q.addr = a + 128;
     harness_push(h, "req", &q); /* put in cycle 10: seen at 11 (the data path is free since 5), due 61 */
     mem_resp_t r;
-    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 52);
+    g_assert_cmpuint(harness_pop_within(h, "resp", &r, 100), ==, 52);
     g_assert_cmpuint(r.id, ==, 7);
-    g_assert_cmpuint(pop_cycle(h, "resp", &r, 100), ==, 62);
+    g_assert_cmpuint(harness_pop_within(h, "resp", &r, 100), ==, 62);
     g_assert_cmpuint(r.id, ==, 9);
     harness_free(h);
 }
@@ -173,7 +155,7 @@ static void test_mem_fixed_atomic(void)
     q->atom.b[1] = 100;
     harness_push(h, "req", q);
     mem_resp_t *r = g_new0(mem_resp_t, 1);
-    g_assert_cmpuint(pop_cycle(h, "resp", r, 50), ==, 12); /* seen 1, due 11, got 12 */
+    g_assert_cmpuint(harness_pop_within(h, "resp", r, 50), ==, 12); /* seen 1, due 11, got 12 */
     g_assert_cmpuint(r->atom_old[0], ==, 5);
     g_assert_cmpuint(r->atom_old[1], ==, 7);
     uint32_t now[2];
@@ -213,7 +195,7 @@ static void test_ldst_miss_then_hit(void)
     issued_t it = load(a);
     harness_push(h, "in", &it); /* seen 1 (start), lookup at 2: miss, request put 2, got 3 */
     mem_req_t q;
-    g_assert_cmpuint(pop_cycle(h, "mem_req", &q, 20), ==, 3);
+    g_assert_cmpuint(harness_pop_within(h, "mem_req", &q, 20), ==, 3);
     g_assert_cmpuint(q.kind, ==, MEM_READ);
     g_assert_cmpuint(q.addr, ==, a);
     g_assert_cmpuint(q.bytes, ==, 128);
@@ -222,11 +204,11 @@ static void test_ldst_miss_then_hit(void)
     mem_resp_t resp = {.addr = q.addr, .id = q.id, .bytes = 128, .kind = MEM_READ};
     uint64_t c = harness_step(h);
     harness_push(h, "mem_resp", &resp); /* put c+1, seen c+2, release put c+2, got c+3 */
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, c + 3);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 20), ==, c + 3);
     g_assert_cmpuint(r.dst[0], ==, 1);
     c = harness_step(h);
     harness_push(h, "in", &it); /* put c+1, start c+2, hit at c+3, ready c+6, got c+7 */
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, c + 7);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 20), ==, c + 7);
     g_assert_false(harness_pop(h, "mem_req", &q, NULL));
     g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_HITS), ==, 1);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_MISSES), ==, 1);
@@ -247,7 +229,7 @@ static void test_ldst_mshr_full(void)
     uint64_t c0 = harness_step(h), act = gsc_activations();
     harness_push(h, "in", &it); /* put c0+1, start c0+2, first line missed c0+3, request got c0+4 */
     mem_req_t q;
-    g_assert_cmpuint(pop_cycle(h, "mem_req", &q, 20), ==, c0 + 4);
+    g_assert_cmpuint(harness_pop_within(h, "mem_req", &q, 20), ==, c0 + 4);
     g_assert_cmpuint(q.addr, ==, a);
     /* the second line is refused from cycle c0+4 on, foreseen in c0+3: the block does not run again
      * until the response (the driver runs in every cycle) */
@@ -256,7 +238,7 @@ static void test_ldst_mshr_full(void)
     g_assert_false(harness_pop(h, "mem_req", NULL, NULL));
     mem_resp_t resp = {.addr = q.addr, .id = q.id, .bytes = 128, .kind = MEM_READ};
     harness_push(h, "mem_resp", &resp); /* put c+1, seen c+2: the MSHR is free, the retry goes */
-    g_assert_cmpuint(pop_cycle(h, "mem_req", &q, 20), ==, c + 3);
+    g_assert_cmpuint(harness_pop_within(h, "mem_req", &q, 20), ==, c + 3);
     g_assert_cmpuint(q.addr, ==, a + 128);
     /* refused in cycles c0+4 .. c+1 */
     g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_L1_RES_FAIL), ==, c + 1 - (c0 + 4) + 1);
@@ -284,7 +266,7 @@ static void test_ldst_atomic(void)
     it->atom_b[2] = 4;
     harness_push(h, "in", it);
     mem_req_t *q = g_new0(mem_req_t, 1);
-    pop_cycle(h, "mem_req", q, 20);
+    harness_pop_within(h, "mem_req", q, 20);
     g_assert_cmpuint(q->kind, ==, MEM_ATOMIC);
     g_assert_cmphex(q->atom.lanes, ==, 0x5);
     g_assert_cmpuint(q->atom.offset[2], ==, 8);
@@ -298,7 +280,7 @@ static void test_ldst_atomic(void)
     r->atom_old[2] = 22;
     harness_push(h, "mem_resp", r);
     release_t rel;
-    pop_cycle(h, "release", &rel, 20);
+    harness_pop_within(h, "release", &rel, 20);
     g_assert_true(rel.atomic);
     g_assert_cmpuint(rel.val_reg, ==, 9);
     g_assert_cmphex(rel.val_mask, ==, 0x5);
@@ -321,7 +303,7 @@ static void test_ldst_smem_conflict(void)
     }
     harness_push(h, "in", &it); /* seen 1, ready 1 + smem_latency(1) + 4 - 1 = 5, got 6 */
     release_t r;
-    g_assert_cmpuint(pop_cycle(h, "release", &r, 20), ==, 6);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 20), ==, 6);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_SMEM_CONFLICT_CYCLES), ==, 3);
     harness_free(h);
 }
@@ -335,7 +317,7 @@ static void test_fetch_credits(void)
     harness_push(h, "redirect", &rd);
     decoded_t d;
     /* seen 1: miss, fill until 6; fetch at 6 decodes 2 (fetch_width) instructions, got at 7 */
-    g_assert_cmpuint(pop_cycle(h, "out", &d, 30), ==, 7);
+    g_assert_cmpuint(harness_pop_within(h, "out", &d, 30), ==, 7);
     g_assert_cmpuint(d.warp, ==, 2);
     g_assert_cmpuint(d.pc, ==, 0);
     g_assert_cmpuint(d.n_dst, ==, 1); /* mov.u32 %r1, 0 */
@@ -346,7 +328,7 @@ static void test_fetch_credits(void)
     g_assert_false(harness_pop(h, "out", &d, NULL)); /* no credit left */
     credit_t cr = {.warp = 2, .epoch = 1, .count = 1};
     harness_push(h, "credit", &cr);
-    uint64_t c = pop_cycle(h, "out", &d, 10);
+    uint64_t c = harness_pop_within(h, "out", &d, 10);
     g_assert_cmpuint(d.pc, ==, 2);
     g_assert_false(harness_pop(h, "out", &d, NULL));
     (void)c;
@@ -364,7 +346,7 @@ static redirect_t issue_start_warp(harness *h)
     cta_launch_t c = {.slot = 0, .first_warp = 0, .warps = 1, .threads = 32};
     harness_push(h, "cta_launch", &c);
     redirect_t rd;
-    g_assert_cmpuint(pop_cycle(h, "redirect", &rd, 10), ==, 2);
+    g_assert_cmpuint(harness_pop_within(h, "redirect", &rd, 10), ==, 2);
     return rd;
 }
 
@@ -408,7 +390,8 @@ static void test_issue_cta(void)
     decoded_t d0 = issue_decoded(&rd, 0, -1, 1), d1 = issue_decoded(&rd, 1, 1, 1);
     uint64_t t = issue_push_two(h, &d0, &d1);
     issued_t it;
-    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3); /* put t+1, issued t+2, got t+3 */
+    /* put t+1, issued t+2, got t+3 */
+    g_assert_cmpuint(harness_pop_within(h, "to_exec_0", &it, 10), ==, t + 3);
     g_assert_cmpuint(it.pc, ==, 0);
     g_assert_false(it.report_reads);
     harness_run(h, 5);
@@ -417,7 +400,7 @@ static void test_issue_cta(void)
     r.dst[0] = 1;
     t = harness_step(h);
     harness_push(h, "release_0", &r);
-    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3); /* released and issued at t+2 */
+    g_assert_cmpuint(harness_pop_within(h, "to_exec_0", &it, 10), ==, t + 3); /* released and issued at t+2 */
     g_assert_cmpuint(it.pc, ==, 1);
     g_assert_cmpuint(it.mask, ==, 0xffffffffu);
     g_assert_cmpuint(blk_stat_get(harness_inst(h), ISSUE_STAT_WARP_INSTRS), ==, 2);
@@ -436,7 +419,7 @@ static void test_issue_cta_cycles(void)
     harness_push(h, "cta_launch", &c0);
     harness_push(h, "cta_launch", &c1);
     redirect_t rd;
-    g_assert_cmpuint(pop_cycle(h, "redirect", &rd, 10), ==, 2);
+    g_assert_cmpuint(harness_pop_within(h, "redirect", &rd, 10), ==, 2);
     while (harness_step(h) < 20)
         ;
     decoded_t d0 = issue_decoded(&rd, 0, -1, 1);
@@ -458,7 +441,7 @@ static void test_issue_source_reservations(void)
     decoded_t d0 = issue_decoded(&rd, 0, 1, 2), d1 = issue_decoded(&rd, 1, -1, 1);
     uint64_t t = issue_push_two(h, &d0, &d1);
     issued_t it;
-    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3);
+    g_assert_cmpuint(harness_pop_within(h, "to_exec_0", &it, 10), ==, t + 3);
     g_assert_cmpuint(it.pc, ==, 0);
     g_assert_true(it.report_reads);
     harness_run(h, 10);
@@ -471,7 +454,7 @@ static void test_issue_source_reservations(void)
     r.src[0] = 1;
     t = harness_step(h);
     harness_push(h, "release_0", &r);
-    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 10), ==, t + 3); /* seen and issued at t+2 */
+    g_assert_cmpuint(harness_pop_within(h, "to_exec_0", &it, 10), ==, t + 3); /* seen and issued at t+2 */
     g_assert_cmpuint(it.pc, ==, 1);
     harness_free(h);
 }
@@ -517,7 +500,7 @@ static void issue_refused_5(bool veto)
     uint64_t t = issue_push_two(h, &d0, &d1);
     r.from = t + 2 + 5;
     issued_t it;
-    g_assert_cmpuint(pop_cycle(h, "to_exec_0", &it, 20), ==, t + 2 + 5 + 1);
+    g_assert_cmpuint(harness_pop_within(h, "to_exec_0", &it, 20), ==, t + 2 + 5 + 1);
     g_assert_cmpuint(it.pc, ==, 0);
     g_assert_cmpuint(r.asked, ==, 6); /* t+2 .. t+7 */
     blk_inst *in = harness_inst(h);
@@ -654,7 +637,7 @@ static void test_dispatch(void)
     g_assert_true(cta_dispatch_start(d, err));
     g_assert_cmpuint(cta_dispatch_occupancy(d)->ctas, ==, 1);
     cta_launch_t c;
-    pop_cycle(h, "cta_launch_0", &c, 10);
+    harness_pop_within(h, "cta_launch_0", &c, 10);
     g_assert_cmpuint(c.cta, ==, 0);
     g_assert_cmpuint(c.warps, ==, 32);
     harness_run(h, 5);
@@ -662,7 +645,7 @@ static void test_dispatch(void)
     for (unsigned i = 1; i < 3; i++) {
         cta_done_t dn = {.cta = i - 1, .slot = c.slot, .warps = c.warps, .regs = c.regs};
         harness_push(h, "cta_done_0", &dn);
-        pop_cycle(h, "cta_launch_0", &c, 10);
+        harness_pop_within(h, "cta_launch_0", &c, 10);
         g_assert_cmpuint(c.cta, ==, i);
         g_assert_cmpuint(c.ctaid[0], ==, i);
     }

@@ -79,7 +79,7 @@ static void rig_build(rig *r, unsigned n, const char *workload, const char *cons
     int argc = (int)av->len;
     g_ptr_array_add(av, NULL);
     char **argv = (char **)av->pdata;
-    sm_topo_register();
+    machine_register(MACHINE_SM);
     r->run = cli_new("test_sm_hooks", "hooks", &tb_desc, "tb", "gtx480");
     tb_opts_add(r->run, &r->o);
     cli_parse(r->run, &argc, &argv);

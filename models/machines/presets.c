@@ -1,16 +1,19 @@
-/* presets.c — built-in presets. Every number carries its source: [S] stated by the source, [D]
- * derived, [A] an assumption (also a parameter default). Tables: docs/baseline-design.md §5-6.
+/* presets.c — built-in presets, each with the machines it describes (presets.h). Every number carries
+ * its source: [S] stated by the source, [D] derived, [A] an assumption (also a parameter default).
+ * Tables: docs/baseline-design.md §5-6.
  * Sections not named keep the parameter defaults, which are the GTX480 values (§5); each preset's
  * comment says which of the source's gaps those defaults fill. The core clock is the testbench's
  * `period_ps` (the top instance [tb] of tb-sm, tb-subcore and tb-gpu); alone it scales the VCD's
  * time axis only, as latencies are counted in each block's cycles: core cycles, except for the
  * memory-side blocks a preset puts in a clock domain of their own ([gpu] icnt_period_ps,
  * l2_period_ps, dram_period_ps; docs/framework.md "Clock domains").
- * The memory-side sections (icnt, l2, dram, gpu) are added by the GPU topology's engineer. */
-#include "models/presets.h"
+ * A preset holds the sections of every machine it describes (the one-SM machine's [sm], the GPU's
+ * [gpu], [l2] ...); a program loads them all and uses those of the blocks it builds. */
+#include "models/machines/presets.h"
+
+#include <string.h>
 
 #include "models/core/config.h"
-#include "models/topo/gpu.h"
 
 // clang-format off
 /* The presets are tables: one key per line, its source in a comment beside it. */
@@ -275,23 +278,42 @@ static const char spu[] =
     "policy=gto\n";         /* [A] default GTX480 scheduler */
 // clang-format on
 
+#define SM_GPU      ((1u << MACHINE_SM) | (1u << MACHINE_GPU))
+#define SUBCORE_GPU ((1u << MACHINE_SUBCORE) | (1u << MACHINE_GPU))
+
+/* Registration order (--list-blocks shows it). rs-table2.3's SM limits are a monolithic SM's [sm]
+ * section, and its GPU is a sub-core one ([gpu] sm_kind): it describes the one-SM monolithic
+ * machine and the GPU. */
+static const struct {
+    const char *name, *description, *text;
+    unsigned machines;
+} table[] = {
+    {"gtx480", "GTX480-like Fermi SM (GPGPU-Sim configs/GTX480), the default", gtx480, SM_GPU},
+    {"rs-table2.3", "resource sharing §13.1 Table 2.3 baseline (LRR, 48 KB)", rs_table23, SM_GPU},
+    {"rs-table3.2", "resource sharing §13.2 Table 3.2 baseline (16 CTAs, 16 KB)", rs_table32, SM_GPU},
+    {"rs-table3.6-1", "resource sharing §13.3 Table 3.6 config #1 (16 CTAs, 2048 threads, 48 KB)",
+     rs_table36_1, SM_GPU},
+    {"rs-table3.6-2", "resource sharing §13.3 Table 3.6 config #2 (32 CTAs, 2048 threads, 64 KB)",
+     rs_table36_2, SM_GPU},
+    {"greener", "GREENER §13.4 K20X-like SM (4 schedulers, 32 banks)", greener, SM_GPU},
+    {"ccws", "CCWS/DAWS Table 3.1 SM (1 scheduler, 32 KB 8-way L1)", ccws, SM_GPU},
+    {"vws", "VWS Table 6.1 single-SM machine", vws, SM_GPU},
+    {"malekeh", "RF-cache spec's Turing-like sub-core SM (4 partitions)", malekeh, SUBCORE_GPU},
+    {"subcore", "4-partition sub-core SM, GTX480 numbers elsewhere", subcore, SUBCORE_GPU},
+    {"renaming", "register renaming's Fermi SM (two_level_active:6:0:1, 32 banks)", renaming, SM_GPU},
+    {"spu-gpu", "SPU spec's GTX480 GPU baseline", spu, SM_GPU},
+};
+
 void presets_register(void)
 {
-    gpu_topo_register_mem(); /* the memory-side sections ([gpu], [l2], [dram]) name these blocks */
-    cfg_preset_register("gtx480", "GTX480-like Fermi SM (GPGPU-Sim configs/GTX480), the default", gtx480);
-    cfg_preset_register("rs-table2.3", "resource sharing §13.1 Table 2.3 baseline (LRR, 48 KB)", rs_table23);
-    cfg_preset_register("rs-table3.2", "resource sharing §13.2 Table 3.2 baseline (16 CTAs, 16 KB)", rs_table32);
-    cfg_preset_register("rs-table3.6-1",
-                        "resource sharing §13.3 Table 3.6 config #1 (16 CTAs, 2048 threads, 48 KB)",
-                        rs_table36_1);
-    cfg_preset_register("rs-table3.6-2",
-                        "resource sharing §13.3 Table 3.6 config #2 (32 CTAs, 2048 threads, 64 KB)",
-                        rs_table36_2);
-    cfg_preset_register("greener", "GREENER §13.4 K20X-like SM (4 schedulers, 32 banks)", greener);
-    cfg_preset_register("ccws", "CCWS/DAWS Table 3.1 SM (1 scheduler, 32 KB 8-way L1)", ccws);
-    cfg_preset_register("vws", "VWS Table 6.1 single-SM machine", vws);
-    cfg_preset_register("malekeh", "RF-cache spec's Turing-like sub-core SM (4 partitions)", malekeh);
-    cfg_preset_register("subcore", "4-partition sub-core SM, GTX480 numbers elsewhere", subcore);
-    cfg_preset_register("renaming", "register renaming's Fermi SM (two_level_active:6:0:1, 32 banks)", renaming);
-    cfg_preset_register("spu-gpu", "SPU spec's GTX480 GPU baseline", spu);
+    for (unsigned i = 0; i < G_N_ELEMENTS(table); i++)
+        cfg_preset_register(table[i].name, table[i].description, table[i].text);
+}
+
+unsigned presets_machines(const char *name)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(table); i++)
+        if (strcmp(table[i].name, name) == 0)
+            return table[i].machines;
+    return 0;
 }
