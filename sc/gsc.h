@@ -410,9 +410,9 @@ void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void 
  * test gsc_pulse_traced first (one not-taken branch untraced); firing never changes a run. */
 typedef struct gsc_pulse {
     bool traced;
-    bool pending;  /* in the list of pulses to lower */
+    bool pending; /* fired since the writer last looked (sc/ only) */
     uint32_t count;
-    int64_t shown; /* the cycle count is for */
+    int64_t sig; /* its signal in the trace (sc/ only) */
 } gsc_pulse;
 gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width);
 static inline bool gsc_pulse_traced(const gsc_pulse *p)
@@ -426,6 +426,12 @@ const char *gsc_trace_signal_name(unsigned i);
 unsigned gsc_trace_signal_width(unsigned i);
 /* True for F32/F64 signals (VCD reals; their width is 32 or 64 but GTKWave shows no bit range). */
 bool gsc_trace_signal_is_real(unsigned i);
+/* The group a signal belongs to: its latch or FIFO (a FIFO's putN slots included), or the module
+ * of a variable or pulse. */
+const char *gsc_trace_signal_group(unsigned i);
+/* The time range of the dump in ps: its first time (the window's start) and the last time written
+ * so far (0, 0 when nothing was written). */
+void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps);
 /* Flush and close the trace file (also done at exit, and at the end of the window). */
 void gsc_trace_close(void);
 /* True once the trace file has been created: false when nothing was opened, or the run never
