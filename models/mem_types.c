@@ -7,7 +7,7 @@
 #include "kernels/ir_exec.h"
 
 static const gsc_field mem_req_fields[] = {
-    GSC_FIELD(mem_req_t, addr, GSC_U64, 48),    GSC_FIELD(mem_req_t, id, GSC_U64, 32),
+    GSC_FIELD(mem_req_t, addr, GSC_U64, 48),    GSC_FIELD(mem_req_t, id, GSC_U64, 64),
     GSC_FIELD(mem_req_t, mask_lo, GSC_U64, 64), GSC_FIELD(mem_req_t, mask_hi, GSC_U64, 64),
     GSC_FIELD(mem_req_t, bytes, GSC_U32, 8),    GSC_FIELD(mem_req_t, src, GSC_U16, 8),
     GSC_FIELD(mem_req_t, warp, GSC_U16, 8),     GSC_FIELD(mem_req_t, kind, GSC_U8, 2),
@@ -25,7 +25,7 @@ static const size_t mem_req_used[] = {
 const gsc_type mem_req_type = GSC_TYPE_USED_BY_KEY(mem_req_t, mem_req_fields, kind, mem_req_used);
 
 static const gsc_field mem_resp_fields[] = {
-    GSC_FIELD(mem_resp_t, addr, GSC_U64, 48),       GSC_FIELD(mem_resp_t, id, GSC_U64, 32),
+    GSC_FIELD(mem_resp_t, addr, GSC_U64, 48),       GSC_FIELD(mem_resp_t, id, GSC_U64, 64),
     GSC_FIELD(mem_resp_t, bytes, GSC_U32, 8),       GSC_FIELD(mem_resp_t, dst, GSC_U16, 8),
     GSC_FIELD(mem_resp_t, warp, GSC_U16, 8),        GSC_FIELD(mem_resp_t, kind, GSC_U8, 2),
     GSC_FIELD(mem_resp_t, client, GSC_U8, 2),       GSC_FIELD(mem_resp_t, data, GSC_OPAQUE, 0),

@@ -48,8 +48,8 @@ static const gsc_field credit_fields[] = {
 const gsc_type credit_type = GSC_TYPE(credit_t, credit_fields);
 
 static const gsc_field issued_fields[] = {
-    GSC_FIELD(issued_t, seq, GSC_U64, 32),
-    GSC_FIELD(issued_t, issue_cycle, GSC_U64, 32),
+    GSC_FIELD(issued_t, seq, GSC_U64, 64),
+    GSC_FIELD(issued_t, issue_cycle, GSC_U64, 64),
     GSC_FIELD(issued_t, warp, GSC_U16, 7),
     GSC_FIELD(issued_t, sched, GSC_U16, 3),
     GSC_FIELD(issued_t, pc, GSC_U32, 16),
@@ -95,7 +95,7 @@ static size_t issued_used(const void *item)
 const gsc_type issued_type = GSC_TYPE_USED(issued_t, issued_fields, issued_used);
 
 static const gsc_field release_fields[] = {
-    GSC_FIELD(release_t, seq, GSC_U64, 32),      GSC_FIELD(release_t, warp, GSC_U16, 7),
+    GSC_FIELD(release_t, seq, GSC_U64, 64),      GSC_FIELD(release_t, warp, GSC_U16, 7),
     GSC_FIELD(release_t, n_dst, GSC_U16, 3),     GSC_FIELD(release_t, dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, long_op, GSC_U8, 1),    GSC_FIELD(release_t, unit, GSC_U8, 3),
     GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
