@@ -152,10 +152,12 @@ struct gsc_traceable {
     gsc_latch *latch; /* a latch (all its fields), or */
     gsc_fifo *fifo;   /* a FIFO (its put strobe, fields and occupancy), or */
     gsc_pulse *pulse; /* a pulse (traced as its count), or */
+    bool counter;     /* the cycle counter, or */
     std::string name; /* a variable: full name, */
     gsc_ctype ctype;
     const void *addr;
     unsigned width;
+    const gsc_enum *en; /* a variable's enumeration (gsc_trace_var_enum) */
 };
 
 /* The wake-up calendar. Every notification for a later cycle (an event's, a FIFO's or latch's

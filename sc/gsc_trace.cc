@@ -38,9 +38,11 @@ struct traced_signal {
     bool real;
     gsc_ctype ctype;
     const void *addr;
-    std::string code;     /* VCD identifier */
-    uint64_t shown = 0;   /* the value last written (a real's bits) */
-    bool x_shown = false; /* the last value written was x (did not fit the width) */
+    const gsc_enum *en = nullptr; /* shown by these names */
+    bool counter = false;         /* the cycle counter */
+    std::string code;             /* VCD identifier */
+    uint64_t shown = 0;           /* the value last written (a real's bits) */
+    bool x_shown = false;         /* the last value written was x (did not fit the width) */
 };
 
 /* The writer: a trace file of the kernel's, so that the kernel calls cycle() at the end of every
@@ -112,6 +114,9 @@ struct trace_state {
     bool any_written = false;     /* a timestamp has been written */
     uint64_t last_time = 0;       /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
+    int cycle_sig = -1;           /* the cycle counter's signal */
+    uint64_t cycle_value = 0;     /* its value */
+    uint64_t cycle_next = 0;      /* the first cycle whose counter is not written yet */
     bool nudge_armed = false;
 };
 trace_state T;
@@ -232,6 +237,32 @@ extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, 
     gsc_g.traceables.push_back(t);
 }
 
+extern "C" void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_enum *e)
+{
+    std::string full = std::string(gsc_module_name(m)) + "." + name;
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_var_enum('%s'): only allowed during elaboration", full.c_str());
+    for (gsc_traceable &t : gsc_g.traceables)
+        if (!t.latch && !t.fifo && !t.pulse && !t.counter && t.name == full) {
+            t.en = e;
+            return;
+        }
+    gsc_fatal("gsc_trace_var_enum('%s'): no traced variable of that name", full.c_str());
+}
+
+extern "C" void gsc_trace_cycle_counter(gsc_module *m, const char *name)
+{
+    std::string full = gsc_new_name("gsc_trace_cycle_counter", m, name);
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_cycle_counter('%s'): only allowed during elaboration", full.c_str());
+    gsc_traceable t{};
+    t.counter = true;
+    t.name = full;
+    t.ctype = GSC_U64;
+    t.width = 64;
+    gsc_g.traceables.push_back(t);
+}
+
 extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width)
 {
     std::string full = gsc_new_name("gsc_pulse_new", m, name);
@@ -259,9 +290,10 @@ static std::string parent_of(const std::string &name)
 }
 
 static unsigned add_signal(const std::string &name, const std::string &group, gsc_ctype ctype,
-                           const void *addr, unsigned width)
+                           const void *addr, unsigned width, const gsc_enum *en = nullptr)
 {
     traced_signal s;
+    s.en = en;
     s.name = name;
     s.group = group;
     s.real = ctype == GSC_F32 || ctype == GSC_F64;
@@ -425,12 +457,29 @@ static void forget_dirty(void)
     T.dirty_pulses.clear();
 }
 
+/* The cycle counter: the cycles before `cycle` in which nothing ran (so no time step was written)
+ * get their own value, then `cycle`'s goes with the cycle's other changes. */
+static void count_cycles(uint64_t cycle)
+{
+    for (; T.cycle_next < cycle; T.cycle_next++) {
+        T.buf.clear();
+        T.cycle_value = T.cycle_next;
+        update((unsigned)T.cycle_sig);
+        write_time(T.cycle_next * gsc_g.period);
+        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    }
+    T.cycle_value = cycle;
+    T.cycle_next = cycle + 1;
+}
+
 static void write_cycle(uint64_t cycle)
 {
     if (!T.open) {
         forget_dirty();
         return;
     }
+    if (T.cycle_sig >= 0)
+        count_cycles(cycle);
     T.buf.clear();
     T.falls.clear();
     for (gsc_fifo *f : T.dirty_fifos) {
@@ -465,6 +514,8 @@ static void write_cycle(uint64_t cycle)
     T.dirty_pulses.clear();
     for (unsigned i : T.polled)
         update(i);
+    if (T.cycle_sig >= 0)
+        update((unsigned)T.cycle_sig);
     uint64_t t = cycle * gsc_g.period;
     if (!T.buf.empty()) {
         write_time(t);
@@ -577,7 +628,8 @@ static void select_latch(gsc_latch *l)
             l->tr->mirror = (unsigned char *)g_malloc0(l->size);
             memcpy(l->tr->mirror, l->buf[l->w], l->size);
         }
-        l->tr->sigs.push_back(add_signal(name, l->name, fd->ctype, l->tr->mirror + fd->offset, fd->width));
+        l->tr->sigs.push_back(
+            add_signal(name, l->name, fd->ctype, l->tr->mirror + fd->offset, fd->width, fd->enumeration));
     }
 }
 
@@ -619,8 +671,8 @@ static void select_fifo(gsc_fifo *f)
         }
     }
     for (const gsc_field *fd : fields)
-        f->tr->field_sigs.push_back(
-            add_signal(f->name + "." + fd->name, f->name, fd->ctype, f->tr->slots + fd->offset, fd->width));
+        f->tr->field_sigs.push_back(add_signal(f->name + "." + fd->name, f->name, fd->ctype,
+                                               f->tr->slots + fd->offset, fd->width, fd->enumeration));
     std::string get = f->name + ".get";
     if (selected(get))
         fifo_trace(f)->get_sig = (int)add_signal(get, f->name, GSC_U32, nullptr, count_width);
@@ -636,8 +688,8 @@ static void select_fifo(gsc_fifo *f)
         std::string slot = f->name + ".put" + std::to_string(s);
         for (const gsc_field *fd : fields)
             f->tr->field_sigs.push_back(add_signal(slot + "." + fd->name, slot, fd->ctype,
-                                                   f->tr->slots + (size_t)s * f->size + fd->offset,
-                                                   fd->width));
+                                                   f->tr->slots + (size_t)s * f->size + fd->offset, fd->width,
+                                                   fd->enumeration));
     }
 }
 
@@ -746,6 +798,8 @@ static void open_file(void)
     setvbuf(T.fp, nullptr, _IOFBF, (size_t)1 << 20);
     /* what happened before the window is not shown: the dump holds the state it left */
     forget_dirty();
+    T.cycle_value = T.from;
+    T.cycle_next = T.from + 1;
     write_header();
     T.writer = new gsc_vcd_writer();
     gsc_g.simc->add_trace_file(T.writer);
@@ -769,8 +823,13 @@ void gsc_trace_elaborate(void)
                 t.pulse->traced = true;
                 t.pulse->sig = add_signal(t.name, parent_of(t.name), t.ctype, nullptr, t.width);
             }
+        } else if (t.counter) {
+            if (selected(t.name)) {
+                T.cycle_sig = (int)add_signal(t.name, parent_of(t.name), GSC_U64, &T.cycle_value, 64);
+                T.sigs.back().counter = true;
+            }
         } else if (t.ctype != GSC_OPAQUE && selected(t.name)) {
-            T.polled.push_back(add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width));
+            T.polled.push_back(add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en));
         }
     }
     T.nudge_ev = new sc_event("gsc_trace_nudge_event");
@@ -802,6 +861,14 @@ static void close_file(void)
     /* what changed between runs after the last cycle written shows in the next cycle */
     if (!T.dirty_fifos.empty() || !T.dirty_latches.empty() || !T.dirty_pulses.empty())
         write_cycle(gsc_now_cycle());
+    /* the counter up to the last cycle run */
+    if (T.cycle_sig >= 0 && gsc_now_cycle() > T.cycle_next) {
+        count_cycles(gsc_now_cycle() - 1);
+        T.buf.clear();
+        update((unsigned)T.cycle_sig);
+        write_time((gsc_now_cycle() - 1) * gsc_g.period);
+        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    }
     /* the end of the dump: just below the next cycle */
     uint64_t end = gsc_now_cycle() * gsc_g.period;
     if (end > 0 && (!T.any_written || end - 1 > T.last_time))
@@ -887,4 +954,14 @@ extern "C" void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps)
 {
     *first_ps = T.written ? T.from * gsc_g.period : 0;
     *last_ps = T.any_written ? T.last_time : 0;
+}
+
+extern "C" const gsc_enum *gsc_trace_signal_enum(unsigned i)
+{
+    return i < T.sigs.size() ? T.sigs[i].en : nullptr;
+}
+
+extern "C" bool gsc_trace_signal_is_counter(unsigned i)
+{
+    return i < T.sigs.size() && T.sigs[i].counter;
 }

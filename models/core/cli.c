@@ -398,6 +398,8 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
     run->clock = gsc_clock_new("clk", clock_period(run));
     run->ctx = blk_ctx_new(run->config, run->clock);
     run->top = blk_inst_new(run->ctx, NULL, run->top_name, run->top_desc);
+    if (!run->no_trace && !run->dump_config)
+        gsc_trace_cycle_counter(run->top->mod, "cycle");
 }
 
 void cli_elaborate(cli_run *run)

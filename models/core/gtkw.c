@@ -18,7 +18,8 @@
 
 #define GTKW_FLAGS_HEX          "@22"
 #define GTKW_FLAGS_BIN          "@28"
-#define GTKW_FLAGS_FILTER       "@2022" /* hex through a translate filter file */
+#define GTKW_FLAGS_DEC          "@24"
+#define GTKW_FLAGS_FILTER       "@2024" /* decimal through a translate filter file */
 #define GTKW_FLAGS_GROUP_BEGIN  "@800200"
 #define GTKW_FLAGS_GROUP_CLOSED "@c00200"
 #define GTKW_FLAGS_GROUP_END    "@1000200"
@@ -105,6 +106,7 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
     fprintf(f, "[size] %d %d\n", GTKW_WINDOW_WIDTH, GTKW_WINDOW_HEIGHT);
     fprintf(f, "[sst_width] %d\n", GTKW_SST_WIDTH);
     fprintf(f, "[signals_width] %d\n", GTKW_SIGNALS_WIDTH);
+    GPtrArray *filters = g_ptr_array_new();
     char *open_group = NULL;
     unsigned rows = 0; /* rows shown so far: a group's two brace rows and, if open, its signals */
     bool closed = false;
@@ -125,18 +127,27 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
             g_free(group);
         }
         char *name = gtkw_name(&sigs[i]);
-        if (sigs[i].filter)
-            fprintf(f, "^1 %s\n", sigs[i].filter);
-        fprintf(f, "%s\n%s\n",
-                sigs[i].filter      ? GTKW_FLAGS_FILTER
-                : sigs[i].width > 1 ? GTKW_FLAGS_HEX
-                                    : GTKW_FLAGS_BIN,
-                name);
+        if (sigs[i].filter) {
+            /* GTKWave numbers the filter files of a save file from 1 */
+            unsigned k = 0;
+            while (k < filters->len && strcmp(g_ptr_array_index(filters, k), sigs[i].filter) != 0)
+                k++;
+            if (k == filters->len)
+                g_ptr_array_add(filters, (gpointer)sigs[i].filter);
+            fprintf(f, "%s\n^%u %s\n%s\n", GTKW_FLAGS_FILTER, k + 1, sigs[i].filter, name);
+        } else {
+            fprintf(f, "%s\n%s\n",
+                    sigs[i].decimal     ? GTKW_FLAGS_DEC
+                    : sigs[i].width > 1 ? GTKW_FLAGS_HEX
+                                        : GTKW_FLAGS_BIN,
+                    name);
+        }
         g_free(name);
     }
     if (open_group)
         fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
     g_free(open_group);
+    g_ptr_array_free(filters, TRUE);
     fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
 }
 
@@ -162,16 +173,57 @@ bool gtkw_write(const char *gtkw_path, const char *vcd_path, const gtkw_view *v,
     return true;
 }
 
+bool gtkw_write_filter(const char *path, const gsc_enum *e, GError **err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        int errsv = errno;
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errsv), "%s: %s", path, g_strerror(errsv));
+        return false;
+    }
+    fprintf(f, "# GTKWave translate filter: the values of '%s' by name (written by gpusc)\n", e->name);
+    for (unsigned v = 0; v < e->count; v++) {
+        const char *n = e->name_of(v);
+        fprintf(f, "%u %s\n", v, n && *n ? n : "-");
+    }
+    if (fclose(f) != 0) {
+        int errsv = errno;
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errsv), "%s: %s", path, g_strerror(errsv));
+        return false;
+    }
+    return true;
+}
+
 bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err)
 {
     unsigned n = gsc_trace_count();
     gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);
-    for (unsigned i = 0; i < n; i++)
-        sigs[i] = (gtkw_signal){gsc_trace_signal_name(i), gsc_trace_signal_width(i),
-                                gsc_trace_signal_group(i), gsc_trace_signal_is_real(i), NULL};
+    /* one filter file per enumeration, beside the view */
+    size_t base_len = g_str_has_suffix(gtkw_path, ".gtkw") ? strlen(gtkw_path) - 5 : strlen(gtkw_path);
+    GHashTable *files = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    bool ok = true;
+    for (unsigned i = 0; i < n; i++) {
+        const gsc_enum *e = gsc_trace_signal_enum(i);
+        char *file = NULL;
+        if (e && !(file = g_hash_table_lookup(files, e))) {
+            char *rel = g_strdup_printf("%.*s.%s.filter", (int)base_len, gtkw_path, e->name);
+            file = g_canonicalize_filename(rel, NULL);
+            g_free(rel);
+            g_hash_table_insert(files, (gpointer)e, file);
+            if (ok && !gtkw_write_filter(file, e, err))
+                ok = false;
+        }
+        sigs[i] = (gtkw_signal){gsc_trace_signal_name(i),
+                                gsc_trace_signal_width(i),
+                                gsc_trace_signal_group(i),
+                                gsc_trace_signal_is_real(i),
+                                file,
+                                gsc_trace_signal_is_counter(i)};
+    }
     gtkw_view view = {period_ps, 1000, 0, 0};
     gsc_trace_dump_range(&view.first, &view.last);
-    bool ok = gtkw_write(gtkw_path, vcd_path, &view, sigs, n, err);
+    ok = ok && gtkw_write(gtkw_path, vcd_path, &view, sigs, n, err);
+    g_hash_table_destroy(files);
     g_free(sigs);
     return ok;
 }

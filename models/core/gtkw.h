@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include "sc/gsc.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -25,7 +27,8 @@ typedef struct {
     unsigned width;
     const char *group;  /* the group it is shown in; NULL: its name minus the last component */
     bool real;          /* a VCD real (no bit range) */
-    const char *filter; /* a translate filter file showing its values by name, or NULL */
+    const char *filter; /* a translate filter file showing its values by name (decimal), or NULL */
+    bool decimal;       /* shown in decimal (the cycle counter) */
 } gtkw_signal;
 
 /* What the view shows: the dump's first and last time (in its time units, timescale_fs each). */
@@ -40,11 +43,16 @@ typedef struct {
 bool gtkw_write(const char *gtkw_path, const char *vcd_path, const gtkw_view *view, const gtkw_signal *sigs,
                 unsigned n, GError **err);
 /* The same for everything traced in the current simulation (gsc_trace_count/name/width/group, the
- * dump's time range from gsc_trace_dump_range). */
+ * dump's time range from gsc_trace_dump_range); a signal with an enumeration (gsc_trace_signal_enum)
+ * is shown by name through the translate filter file <gtkw_path minus .gtkw>.<enum name>.filter,
+ * written beside the view ("<value> <name>" per line, decimal values), the cycle counter in
+ * decimal. */
 bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err);
 /* GTKWave's zoom value that shows span_units time units across wave_pixels pixels (GTKWave draws
  * 2^-zoom units per 200 pixels). */
 double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels);
+/* Write a translate filter file for e ("<value> <name>" for every value, decimal). */
+bool gtkw_write_filter(const char *path, const gsc_enum *e, GError **err);
 /* The group (block instance or channel) a traced name belongs to; to g_free. */
 char *gtkw_group_of(const char *name);
 

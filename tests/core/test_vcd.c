@@ -224,9 +224,9 @@ static void test_gtkw(void)
     g_assert_true(g_file_set_contents(vcd_path, good_vcd, -1, NULL));
     /* Traced names as gsc reports them: without the VCD's top scope. */
     static const gtkw_signal sigs[] = {
-        {"alu.occ", 4, NULL, false, NULL},     {"alu.busy", 1, NULL, false, NULL},
-        {"sink.count", 8, NULL, false, NULL},  {"other.thing", 3, "other", false, NULL},
-        {"sink.temp", 64, "sink", true, NULL},
+        {"alu.occ", 4, NULL, false, NULL, false},     {"alu.busy", 1, NULL, false, NULL, false},
+        {"sink.count", 8, NULL, false, NULL, false},  {"other.thing", 3, "other", false, NULL, false},
+        {"sink.temp", 64, "sink", true, NULL, false},
     };
     GError *err = NULL;
     const gtkw_view view = {PERIOD_PS, 10000000, 0, 8};
@@ -304,7 +304,7 @@ static void test_gtkw_view(void)
     g_assert_cmpfloat(gtkw_zoom_for_span(4096, 800), ==, -10.0);
     g_assert_cmpfloat(gtkw_zoom_for_span(100, 200), <, gtkw_zoom_for_span(50, 200));
 
-    static const gtkw_signal sigs[] = {{"alu.occ", 4, NULL, false, NULL}};
+    static const gtkw_signal sigs[] = {{"alu.occ", 4, NULL, false, NULL, false}};
     const gtkw_view whole = {PERIOD_PS, 10000000, 0, 8}, late = {PERIOD_PS, 10000000, 600, 5000};
     /* good_vcd: 10 ns units, 2 per cycle, changes from 0 to 8: the whole dump plus one cycle
      * (10 units) across the 780 px wave pane. */
@@ -334,7 +334,7 @@ static void test_gtkw_groups_closed(void)
     char *names[N];
     for (unsigned i = 0; i < N; i++) {
         names[i] = g_strdup_printf("tb.sm%u.x", i);
-        sigs[i] = (gtkw_signal){names[i], 1, NULL, false, NULL};
+        sigs[i] = (gtkw_signal){names[i], 1, NULL, false, NULL, false};
     }
     const gtkw_view view = {PERIOD_PS, 10000000, 0, 8};
     char *text = gtkw_text_for(good_vcd, &view, sigs, N);
