@@ -404,6 +404,11 @@ void gsc_out_write(const gsc_port *p, const void *v);
  * - Reproducible: at close the $date is set to a fixed date, so identical runs give identical
  *   files. One trace file per simulation. */
 void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);
+/* Write FST instead of VCD (before gsc_trace_open): the path ends in ".fst" (added when missing; a
+ * ".vcd" is replaced), and the VCD stream goes through a pipe into GTKWave's own converter
+ * (`vcd2fst -v - -f PATH`, found in PATH or at the path `program` gives), so nothing but the FST is
+ * written. A converter that cannot be started or fails is a fatal error. */
+void gsc_trace_fst(const char *program);
 /* gsc_elaborate traces, among what the patterns select (each signal by its own full name):
  * - every field of every latch, as <latch>.<field> (OPAQUE fields excepted), with the field's width
  *   (0 = the full width of its C type): the latest value written, from the cycle it was written;

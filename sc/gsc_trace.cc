@@ -20,6 +20,7 @@
 #include "sc/gsc_impl.h"
 
 #include <glib.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -95,7 +96,9 @@ struct trace_state {
     bool requested = false;
     bool open = false;
     bool closed = false;
-    std::string path; /* without ".vcd" */
+    std::string path; /* without ".vcd" (".fst") */
+    std::string fst;  /* the converter, when writing FST */
+    GPid child = 0;   /* the converter's process */
     std::vector<std::string> patterns;
     std::vector<bool> pattern_used; /* a pattern selected at least one signal */
     bool written = false;           /* the file was created (the window was reached) */
@@ -201,7 +204,7 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
                   path, to_cycle, from_cycle);
     T.requested = true;
     T.path = path;
-    if (g_str_has_suffix(path, ".vcd"))
+    if (g_str_has_suffix(path, ".vcd") || (!T.fst.empty() && g_str_has_suffix(path, ".fst")))
         T.path.resize(T.path.size() - 4);
     if (!patterns || !*patterns)
         patterns = "*";
@@ -215,6 +218,13 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
     T.pattern_used.assign(T.patterns.size(), false);
     T.from = from_cycle;
     T.to = to_cycle;
+}
+
+extern "C" void gsc_trace_fst(const char *program)
+{
+    if (T.requested)
+        gsc_fatal("gsc_trace_fst: only before gsc_trace_open");
+    T.fst = program && *program ? program : "vcd2fst";
 }
 
 extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr,
@@ -786,11 +796,50 @@ static void write_header(void)
     fprintf(fp, "$end\n");
 }
 
+/* FST: the VCD goes into vcd2fst's standard input. */
+static void open_fst(const std::string &file)
+{
+    /* the converter does not say when it cannot create its output: find out first */
+    FILE *probe = fopen(file.c_str(), "w");
+    if (!probe) {
+        int e = errno;
+        T.closed = true;
+        gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
+    }
+    fclose(probe);
+    const char *argv[] = {T.fst.c_str(), "-v", "-", "-f", file.c_str(), nullptr};
+    int in = -1;
+    GError *err = nullptr;
+    if (!g_spawn_async_with_pipes(nullptr, (gchar **)argv, nullptr,
+                                  (GSpawnFlags)(G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD), nullptr,
+                                  nullptr, &T.child, &in, nullptr, nullptr, &err)) {
+        T.closed = true;
+        std::string msg = err->message;
+        g_error_free(err);
+        gsc_fatal("--wave-format fst: cannot run %s (GTKWave's converter, Debian package gtkwave): %s",
+                  T.fst.c_str(), msg.c_str());
+    }
+    T.fp = fdopen(in, "w");
+}
+
+/* Wait for the converter; a fatal error if it failed. */
+static void close_fst(void)
+{
+    int status = 0;
+    pid_t pid = (pid_t)T.child;
+    T.child = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        gsc_fatal("%s failed writing %s.fst (status %d)", T.fst.c_str(), T.path.c_str(), status);
+}
+
 static void open_file(void)
 {
-    std::string file = T.path + ".vcd";
-    T.fp = fopen(file.c_str(), "w");
-    if (!T.fp) {
+    std::string file = T.path + (T.fst.empty() ? ".vcd" : ".fst");
+    if (!T.fst.empty()) {
+        open_fst(file);
+    } else if (!(T.fp = fopen(file.c_str(), "w"))) {
         int e = errno;
         T.closed = true;
         gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
@@ -880,6 +929,8 @@ static void close_file(void)
     T.fp = nullptr;
     T.open = false;
     T.closed = true;
+    if (T.child)
+        close_fst();
 }
 
 void gsc_trace_at_boundary(uint64_t next_cycle)
