@@ -56,6 +56,9 @@ int main(int argc, char **argv)
     cli_finish(run, gsc_cycle());
     tb_machine_summary(m, stdout);
     gpu_topo_summary(g, stdout);
-    printf("tb-gpu: %s: %s\n", tb_kernel_name(k), rc == 0 ? "PASS" : "FAIL");
-    return rc;
+    printf("tb-gpu: %s: %s\n", tb_kernel_name(k),
+           tb_exit_status(rc) != rc ? "INTERRUPTED"
+           : rc == 0                ? "PASS"
+                                    : "FAIL");
+    return tb_exit_status(rc);
 }

@@ -70,6 +70,9 @@ int main(int argc, char **argv)
     int rc = tb_machine_run(m, k, &o);
     cli_finish(run, gsc_cycle());
     tb_machine_summary(m, stdout);
-    printf("tb-subcore: %s: %s\n", tb_kernel_name(k), rc == 0 ? "PASS" : "FAIL");
-    return rc;
+    printf("tb-subcore: %s: %s\n", tb_kernel_name(k),
+           tb_exit_status(rc) != rc ? "INTERRUPTED"
+           : rc == 0                ? "PASS"
+                                    : "FAIL");
+    return tb_exit_status(rc);
 }
