@@ -43,6 +43,8 @@ struct traced_signal {
     bool counter = false;         /* the cycle counter */
     std::string code;             /* VCD identifier */
     uint64_t shown = 0;           /* the value last written (a real's bits) */
+    uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
+    unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
     bool x_shown = false;         /* the last value written was x (did not fit the width) */
 };
 
@@ -92,6 +94,15 @@ class gsc_vcd_writer : public sc_trace_file
     void cycle(bool delta_cycle) override;
 };
 
+/* A traced variable as the writer looks at it in every cycle: compact, so that the look is one pass
+ * over a small array (the signal itself is only touched when the bytes changed). */
+struct poll_entry {
+    const void *addr;
+    uint64_t raw; /* its bytes when last looked at */
+    unsigned nbytes;
+    unsigned sig;
+};
+
 struct trace_state {
     bool requested = false;
     bool open = false;
@@ -106,7 +117,7 @@ struct trace_state {
     FILE *fp = nullptr;
     gsc_vcd_writer *writer = nullptr;
     std::vector<traced_signal> sigs;
-    std::vector<unsigned> polled; /* variables: compared in every cycle written */
+    std::vector<poll_entry> polled; /* variables: compared in every cycle written */
     std::vector<gsc_latch_trace *> dirty_latches;
     std::vector<gsc_fifo *> dirty_fifos;
     std::vector<gsc_pulse *> dirty_pulses;
@@ -310,6 +321,7 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
     s.width = (s.real || width == 0) ? full_width(ctype) : width;
     s.ctype = ctype;
     s.addr = addr;
+    s.nbytes = !addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8;
     T.sigs.push_back(s);
     return (unsigned)T.sigs.size() - 1;
 }
@@ -410,9 +422,28 @@ static void put_value(std::string &b, const traced_signal &s, uint64_t v, bool f
 }
 
 /* Write the signal's value if it changed since the last one written. */
-static void update(unsigned i)
+/* The variable's bytes as they are now (a cheap first look: most values do not change). */
+static inline uint64_t raw_bytes(const traced_signal &s)
+{
+    switch (s.nbytes) {
+    case 1:
+        return *(const uint8_t *)s.addr;
+    case 2:
+        return *(const uint16_t *)s.addr;
+    case 4:
+        return *(const uint32_t *)s.addr;
+    default:
+        return *(const uint64_t *)s.addr;
+    }
+}
+
+static inline void update(unsigned i)
 {
     traced_signal &s = T.sigs[i];
+    uint64_t raw = raw_bytes(s);
+    if (raw == s.raw)
+        return;
+    s.raw = raw;
     uint64_t v;
     bool fits = read_value(s, &v);
     if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
@@ -522,8 +553,27 @@ static void write_cycle(uint64_t cycle)
         p->pending = false;
     }
     T.dirty_pulses.clear();
-    for (unsigned i : T.polled)
-        update(i);
+    for (poll_entry &p : T.polled) {
+        uint64_t raw;
+        switch (p.nbytes) {
+        case 1:
+            raw = *(const uint8_t *)p.addr;
+            break;
+        case 2:
+            raw = *(const uint16_t *)p.addr;
+            break;
+        case 4:
+            raw = *(const uint32_t *)p.addr;
+            break;
+        default:
+            raw = *(const uint64_t *)p.addr;
+            break;
+        }
+        if (raw != p.raw) {
+            p.raw = raw;
+            update(p.sig);
+        }
+    }
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
     uint64_t t = cycle * gsc_g.period;
@@ -788,12 +838,16 @@ static void write_header(void)
         traced_signal &s = T.sigs[i];
         uint64_t v = 0;
         bool fits = s.addr ? read_value(s, &v) : true;
+        if (s.addr)
+            s.raw = raw_bytes(s);
         s.shown = fits ? v : 0;
         s.x_shown = !fits;
         put_value(T.buf, s, v, fits);
     }
     fwrite(T.buf.data(), 1, T.buf.size(), fp);
     fprintf(fp, "$end\n");
+    for (poll_entry &p : T.polled)
+        p.raw = T.sigs[p.sig].raw;
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -878,7 +932,8 @@ void gsc_trace_elaborate(void)
                 T.sigs.back().counter = true;
             }
         } else if (t.ctype != GSC_OPAQUE && selected(t.name)) {
-            T.polled.push_back(add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en));
+            unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
+            T.polled.push_back(poll_entry{t.addr, 0, T.sigs[i].nbytes, i});
         }
     }
     T.nudge_ev = new sc_event("gsc_trace_nudge_event");
