@@ -6,12 +6,30 @@
 
 #include "kernels/ir_exec.h"
 
+static const char *kind_name(unsigned v)
+{
+    static const char *const n[] = {"read", "write", "atomic", "writeback"};
+    return v < G_N_ELEMENTS(n) ? n[v] : "?";
+}
+static const char *client_name(unsigned v)
+{
+    static const char *const n[] = {"ldst", "fetch", "const"};
+    return v < G_N_ELEMENTS(n) ? n[v] : "?";
+}
+const gsc_enum mem_kind_enum = {"kind", 4, kind_name};
+const gsc_enum mem_client_enum = {"client", 3, client_name};
+
 static const gsc_field mem_req_fields[] = {
-    GSC_FIELD(mem_req_t, addr, GSC_U64, 48),    GSC_FIELD(mem_req_t, id, GSC_U64, 32),
-    GSC_FIELD(mem_req_t, mask_lo, GSC_U64, 64), GSC_FIELD(mem_req_t, mask_hi, GSC_U64, 64),
-    GSC_FIELD(mem_req_t, bytes, GSC_U32, 8),    GSC_FIELD(mem_req_t, src, GSC_U16, 8),
-    GSC_FIELD(mem_req_t, warp, GSC_U16, 8),     GSC_FIELD(mem_req_t, kind, GSC_U8, 2),
-    GSC_FIELD(mem_req_t, client, GSC_U8, 2),    GSC_FIELD(mem_req_t, data, GSC_OPAQUE, 0),
+    GSC_FIELD(mem_req_t, addr, GSC_U64, 48),
+    GSC_FIELD(mem_req_t, id, GSC_U64, 64),
+    GSC_FIELD(mem_req_t, mask_lo, GSC_U64, 64),
+    GSC_FIELD(mem_req_t, mask_hi, GSC_U64, 64),
+    GSC_FIELD(mem_req_t, bytes, GSC_U32, 8),
+    GSC_FIELD(mem_req_t, src, GSC_U16, 8),
+    GSC_FIELD(mem_req_t, warp, GSC_U16, 8),
+    GSC_FIELD_ENUM(mem_req_t, kind, GSC_U8, 2, mem_kind_enum),
+    GSC_FIELD_ENUM(mem_req_t, client, GSC_U8, 2, mem_client_enum),
+    GSC_FIELD(mem_req_t, data, GSC_OPAQUE, 0),
     GSC_FIELD(mem_req_t, atom, GSC_OPAQUE, 0),
 };
 /* What a request carries, by kind (gsc_type.used_by_key): a read its header only, a write its data too, an
@@ -25,10 +43,14 @@ static const size_t mem_req_used[] = {
 const gsc_type mem_req_type = GSC_TYPE_USED_BY_KEY(mem_req_t, mem_req_fields, kind, mem_req_used);
 
 static const gsc_field mem_resp_fields[] = {
-    GSC_FIELD(mem_resp_t, addr, GSC_U64, 48),       GSC_FIELD(mem_resp_t, id, GSC_U64, 32),
-    GSC_FIELD(mem_resp_t, bytes, GSC_U32, 8),       GSC_FIELD(mem_resp_t, dst, GSC_U16, 8),
-    GSC_FIELD(mem_resp_t, warp, GSC_U16, 8),        GSC_FIELD(mem_resp_t, kind, GSC_U8, 2),
-    GSC_FIELD(mem_resp_t, client, GSC_U8, 2),       GSC_FIELD(mem_resp_t, data, GSC_OPAQUE, 0),
+    GSC_FIELD(mem_resp_t, addr, GSC_U64, 48),
+    GSC_FIELD(mem_resp_t, id, GSC_U64, 64),
+    GSC_FIELD(mem_resp_t, bytes, GSC_U32, 8),
+    GSC_FIELD(mem_resp_t, dst, GSC_U16, 8),
+    GSC_FIELD(mem_resp_t, warp, GSC_U16, 8),
+    GSC_FIELD_ENUM(mem_resp_t, kind, GSC_U8, 2, mem_kind_enum),
+    GSC_FIELD_ENUM(mem_resp_t, client, GSC_U8, 2, mem_client_enum),
+    GSC_FIELD(mem_resp_t, data, GSC_OPAQUE, 0),
     GSC_FIELD(mem_resp_t, atom_old, GSC_OPAQUE, 0),
 };
 /* A write's acknowledgement carries its header, a read's reply the line too, an atomic's reply the

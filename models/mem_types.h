@@ -75,6 +75,8 @@ typedef struct {
     uint64_t atom_old[MEM_ATOM_LANES]; /* MEM_ATOMIC: lane l's old value (lanes of the request), not traced */
 } mem_resp_t;
 
+/* mem_kind and the client by name in the waveform views. */
+extern const gsc_enum mem_kind_enum, mem_client_enum;
 extern const gsc_type mem_req_type;
 extern const gsc_type mem_resp_type;
 

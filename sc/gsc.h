@@ -62,12 +62,22 @@ typedef enum {
     GSC_OPAQUE /* bytes that are carried but never traced (e.g. 32 lanes of operand values) */
 } gsc_ctype;
 
+/* An enumeration: the names of the values 0 .. count-1 of a traced field or variable, which the
+ * waveform views show instead of the numbers (GTKWave translate filter files written beside the
+ * view; docs/framework.md). `name` names the filter file ("stall": <view>.stall.filter). */
+typedef struct gsc_enum {
+    const char *name;
+    unsigned count;
+    const char *(*name_of)(unsigned value);
+} gsc_enum;
+
 typedef struct {
     const char *name; /* field name; appears in the VCD as <channel>.<name> */
     gsc_ctype ctype;  /* C type of the member */
     size_t offset;    /* offsetof(struct, member) */
     unsigned width;   /* bits traced (1..64); 0 = the full width of ctype; ignored for OPAQUE/F32/F64 */
     size_t size;      /* sizeof the member (for OPAQUE; filled by GSC_FIELD) */
+    const gsc_enum *enumeration; /* its values by name in the views, or NULL (GSC_FIELD_ENUM) */
 } gsc_field;
 
 typedef struct {
@@ -94,7 +104,12 @@ typedef struct {
 /* clang-format off: clang-format 14 breaks a braced initializer in a macro over four lines */
 #define GSC_FIELD(S, M, CT, W)                                                                               \
     {                                                                                                        \
-#M, CT, offsetof(S, M), W, sizeof(((S *)0)->M)                                                       \
+#M, CT, offsetof(S, M), W, sizeof(((S *)0)->M), NULL                                                 \
+    }
+/* The same, shown by the names of the gsc_enum E. */
+#define GSC_FIELD_ENUM(S, M, CT, W, E)                                                                       \
+    {                                                                                                        \
+#M, CT, offsetof(S, M), W, sizeof(((S *)0)->M), &(E)                                                 \
     }
 /* Declare the gsc_type of a struct from its field table: GSC_TYPE(issue_packet, issue_packet_fields) */
 #define GSC_TYPE(S, FIELDS) GSC_TYPE_USED(S, FIELDS, NULL)
@@ -391,6 +406,11 @@ void gsc_out_write(const gsc_port *p, const void *v);
  * - Reproducible: at close the $date is set to a fixed date, so identical runs give identical
  *   files. One trace file per simulation. */
 void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle, uint64_t to_cycle);
+/* Write FST instead of VCD (before gsc_trace_open): the path ends in ".fst" (added when missing; a
+ * ".vcd" is replaced), and the VCD stream goes through a pipe into GTKWave's own converter
+ * (`vcd2fst -v - -f PATH`, found in PATH or at the path `program` gives), so nothing but the FST is
+ * written. A converter that cannot be started or fails is a fatal error. */
+void gsc_trace_fst(const char *program);
 /* gsc_elaborate traces, among what the patterns select (each signal by its own full name):
  * - every field of every latch, as <latch>.<field> (OPAQUE fields excepted), with the field's width
  *   (0 = the full width of its C type): the latest value written, from the cycle it was written;
@@ -405,6 +425,11 @@ void gsc_trace_open(const char *path, const char *patterns, uint64_t from_cycle,
  * patterns). The address must stay valid for the whole run. name is relative to the module (full
  * name <module>.<name>). width in bits (1..64; 0 = the full width of ctype; ignored for F32/F64). */
 void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width);
+/* The traced variable <m>.<name> (made by gsc_trace_var) is shown by the names of e (elaboration). */
+void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_enum *e);
+/* A traced variable <m>.<name> holding the cycle number (64 bits, written in every cycle of the
+ * window, also those where nothing else happens), to read the time in cycles in a viewer. */
+void gsc_trace_cycle_counter(gsc_module *m, const char *name);
 /* A pulse: a traced count of events in a cycle (the calls of a traced interface, ...). The VCD
  * shows how many times gsc_pulse_fire ran in each cycle, back to 0 in the next cycle without one,
  * as a FIFO's put strobe. Made during elaboration (name relative to the module, width 1..32 bits);
@@ -412,9 +437,9 @@ void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void 
  * test gsc_pulse_traced first (one not-taken branch untraced); firing never changes a run. */
 typedef struct gsc_pulse {
     bool traced;
-    bool pending;  /* in the list of pulses to lower */
+    bool pending; /* fired since the writer last looked (sc/ only) */
     uint32_t count;
-    int64_t shown; /* the cycle count is for */
+    int64_t sig; /* its signal in the trace (sc/ only) */
 } gsc_pulse;
 gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width);
 static inline bool gsc_pulse_traced(const gsc_pulse *p)
@@ -428,6 +453,15 @@ const char *gsc_trace_signal_name(unsigned i);
 unsigned gsc_trace_signal_width(unsigned i);
 /* True for F32/F64 signals (VCD reals; their width is 32 or 64 but GTKWave shows no bit range). */
 bool gsc_trace_signal_is_real(unsigned i);
+/* The group a signal belongs to: its latch or FIFO (a FIFO's putN slots included), or the module
+ * of a variable or pulse. */
+const char *gsc_trace_signal_group(unsigned i);
+/* The enumeration a signal is shown by (NULL: none); true for the cycle counter. */
+const gsc_enum *gsc_trace_signal_enum(unsigned i);
+bool gsc_trace_signal_is_counter(unsigned i);
+/* The time range of the dump in ps: its first time (the window's start) and the last time written
+ * so far (0, 0 when nothing was written). */
+void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps);
 /* Flush and close the trace file (also done at exit, and at the end of the window). */
 void gsc_trace_close(void);
 /* True once the trace file has been created: false when nothing was opened, or the run never

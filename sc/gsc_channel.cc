@@ -60,7 +60,7 @@ extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_t
     l->buf[1] = mem + stride;
     l->stamp[0] = l->stamp[1] = NEVER;
     l->w = 0;
-    l->mirror = nullptr;
+    l->tr = nullptr;
     l->on_change = nullptr;
     l->writer = nullptr;
     gsc_traceable t{};
@@ -86,8 +86,8 @@ extern "C" void gsc_latch_write(gsc_latch *l, const void *value)
     if (l->on_change && memcmp(visible, value, l->size) != 0)
         gsc_wake(l->on_change, now + 1);
     memcpy(l->buf[w], value, l->size);
-    if (l->mirror)
-        memcpy(l->mirror, value, l->size);
+    if (__builtin_expect(l->tr != nullptr, 0))
+        gsc_trace_latch_write(l, value);
 }
 
 extern "C" const void *gsc_latch_read(const gsc_latch *l)
@@ -130,9 +130,10 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
         gsc_fatal("fifo '%s': no type (or a type of size 0)", f->name.c_str());
     if (depth == 0)
         gsc_fatal("fifo '%s': depth must be at least 1", f->name.c_str());
-    /* <fifo>.put and <fifo>.occupancy are the trace's own signals beside <fifo>.<field> */
+    /* <fifo>.put, .get, .full and .occupancy are the trace's own signals beside <fifo>.<field> */
     for (unsigned i = 0; i < type->n_fields; i++)
-        if (!strcmp(type->fields[i].name, "put") || !strcmp(type->fields[i].name, "occupancy"))
+        if (!strcmp(type->fields[i].name, "put") || !strcmp(type->fields[i].name, "get") ||
+            !strcmp(type->fields[i].name, "full") || !strcmp(type->fields[i].name, "occupancy"))
             gsc_fatal("fifo '%s': type '%s' has a field named '%s', a name the FIFO's trace uses for itself",
                       f->name.c_str(), type->name, type->fields[i].name);
     if (type->used_by_key) {
@@ -256,6 +257,8 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
         f->freed_n = 0;
     }
     f->freed_n++;
+    if (__builtin_expect(f->tr != nullptr, 0))
+        gsc_trace_fifo_get(f);
     if (f->on_get)
         gsc_wake(f->on_get, now + 1);
     if (f->refused) {

@@ -91,22 +91,35 @@ struct gsc_latch {
     std::string name; /* full dotted name */
     const gsc_type *type;
     size_t size;
-    unsigned char *buf[2];    /* two slots: the latest write and the one before */
-    int64_t stamp[2];         /* the cycle each slot was written in */
-    unsigned w;               /* index of the slot holding the latest write */
-    unsigned char *mirror;    /* traced copy of the latest write (NULL if not traced) */
-    gsc_listeners *on_change; /* woken in the cycle after a changing write (NULL: nobody listens) */
-    gsc_port *writer;         /* the out port bound to it, if any */
+    unsigned char *buf[2];      /* two slots: the latest write and the one before */
+    int64_t stamp[2];           /* the cycle each slot was written in */
+    unsigned w;                 /* index of the slot holding the latest write */
+    struct gsc_latch_trace *tr; /* its trace record (gsc_trace.cc), NULL if no field is traced */
+    gsc_listeners *on_change;   /* woken in the cycle after a changing write (NULL: nobody listens) */
+    gsc_port *writer;           /* the out port bound to it, if any */
 };
 
-/* The trace side of a traced FIFO (gsc_trace.cc); a FIFO nothing of which but its occupancy is
- * traced has none. */
+/* The trace side of a traced latch (gsc_trace.cc): a copy of its latest write, which the writer
+ * compares with what it last wrote only in a cycle the latch was written in. */
+struct gsc_latch_trace {
+    unsigned char *mirror;
+    bool dirty; /* written since the writer last looked */
+    std::vector<unsigned> sigs;
+};
+
+/* The trace side of a traced FIFO (gsc_trace.cc): one copy per item put in the current cycle (a
+ * cycle puts at most depth items: a slot freed by a get is refilled from the next cycle on), the
+ * items put and got in it, and its signals. */
 struct gsc_fifo_trace {
-    unsigned char *mirror; /* the last item put (only bytes [lo, hi) are copied: the traced fields) */
+    unsigned char *slots; /* n_slots copies of an item (only bytes [lo, hi) are copied) */
+    unsigned n_slots;     /* depth when a field is traced, else 0 */
     size_t lo, hi;
-    bool put;          /* the <fifo>.put strobe that sc_trace watches */
-    bool pending;      /* in the list of strobes to lower (gsc_trace.cc) */
-    int64_t put_shown; /* the cycle the strobe is high for */
+    unsigned puts, gets;                     /* in the cycle the writer has not written yet */
+    uint32_t full;                           /* <fifo>.full: the occupancy is the depth */
+    bool dirty;                              /* put or got since the writer last looked */
+    int put_sig, get_sig, full_sig, occ_sig; /* signal indices, -1 when not traced */
+    unsigned n_fields;                       /* traced fields per slot */
+    std::vector<unsigned> field_sigs;        /* slot-major: slot s, field k at s * n_fields + k */
 };
 
 /* The ring's state (stamps, head, n, depth, freed_n, freed_at) is the C-visible base gsc_fifo_hdr
@@ -120,7 +133,7 @@ struct gsc_fifo : gsc_fifo_hdr {
     gsc_listeners *on_room;         /* woken when room appears after a refused can_put (NULL: nobody) */
     gsc_event *arrival;             /* its hook event (gsc_fifo_on_arrival), NULL: none */
     mutable bool refused;           /* can_put answered false and no get has made room since */
-    gsc_fifo_trace *tr;             /* NULL unless a field or the put strobe is traced */
+    gsc_fifo_trace *tr;             /* NULL unless one of its signals is traced */
     gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
 };
 
@@ -139,10 +152,12 @@ struct gsc_traceable {
     gsc_latch *latch; /* a latch (all its fields), or */
     gsc_fifo *fifo;   /* a FIFO (its put strobe, fields and occupancy), or */
     gsc_pulse *pulse; /* a pulse (traced as its count), or */
+    bool counter;     /* the cycle counter, or */
     std::string name; /* a variable: full name, */
     gsc_ctype ctype;
     const void *addr;
     unsigned width;
+    const gsc_enum *en; /* a variable's enumeration (gsc_trace_var_enum) */
 };
 
 /* The wake-up calendar. Every notification for a later cycle (an event's, a FIFO's or latch's
@@ -290,9 +305,13 @@ static inline void gsc_wake(const gsc_listeners *l, int64_t target)
 
 /* Trace side (gsc_trace.cc). */
 void gsc_trace_elaborate(void);
-/* Just after a put on a traced FIFO (f->tr set): mirror the item (the last one in the ring), raise
- * the put strobe for this cycle. */
+/* Just after a put on a traced FIFO (f->tr set): copy the item (the last one in the ring) into the
+ * cycle's next slot and count it. */
 void gsc_trace_fifo_put(gsc_fifo *f);
+/* Just after a get on a traced FIFO (f->tr set): count it. */
+void gsc_trace_fifo_get(gsc_fifo *f);
+/* A write to a traced latch (l->tr set): copy it, mark the latch for the writer. */
+void gsc_trace_latch_write(gsc_latch *l, const void *value);
 /* Cycle boundaries where the run must pause for the trace window (UINT64_MAX: none). */
 uint64_t gsc_trace_next_boundary(uint64_t next_cycle);
 void gsc_trace_at_boundary(uint64_t next_cycle);

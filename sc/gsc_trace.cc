@@ -1,28 +1,26 @@
-/* gsc_trace.cc — VCD tracing through SystemC's own VCD writer (sc_create_vcd_trace_file, sc_trace).
+/* gsc_trace.cc — VCD tracing: our own writer, driven by the kernel at the end of every time step.
  *
  * - Selection: at elaboration, every latch field (<latch>.<field>), every FIFO signal (<fifo>.put,
- *   <fifo>.<field>, <fifo>.occupancy) and every gsc_trace_var whose full dotted name matches one of
- *   the glob patterns (g_pattern_match_simple), or has a dotted prefix that matches one, is traced;
- *   leading components may be left out of a pattern ("sm0.*" selects "gpu.sm0.issue.out.warp").
- *   OPAQUE fields are never traced.
- * - A latch is traced through a mirror of its latest write, so a value written in cycle N shows at
- *   time N * period.
- * - A FIFO shows what is put into it: <fifo>.put, a 1-bit strobe high in the cycles an item was put;
- *   <fifo>.<field>, the fields of the last item put (a mirror, as for latches); <fifo>.occupancy,
- *   the items stored (its counter, watched in place). The strobe is lowered by an internal method
- *   process woken for the cycle after a put (see lower_strobes).
- * - Window: the file is created when the run reaches from_cycle (the run pauses there) and closed
- *   once to_cycle has executed, so no value change is recorded outside [from, to]. The initial
- *   values are stamped #(from * period) at close (see fixup_window_start).
- * - Timescale 1 ps: cycle k is at #(k * period_ps).
- * - The writer's header is patched in place at close: the $date is replaced by a fixed date (runs
- *   are byte-identical) and the writer's root scope "SystemC" is blanked out (turned into an empty
- *   $comment of the same length), so the scopes are exactly our dotted names.
+ *   <fifo>.<field>, <fifo>.get, <fifo>.full, <fifo>.occupancy, <fifo>.putN.<field>) and every
+ *   gsc_trace_var and pulse whose full dotted name matches one of the glob patterns
+ *   (g_pattern_match_simple), or has a dotted prefix that matches one, is traced; leading
+ *   components may be left out of a pattern ("sm0.*" selects "gpu.sm0.issue.out.warp"). OPAQUE
+ *   fields are never traced.
+ * - Cost: a latch write, FIFO put or get, or pulse marks its record dirty (one list append per
+ *   cycle and record); at the end of a cycle the writer compares only the dirty records' signals and
+ *   the traced variables with what it last wrote, and writes the changes at cycle * period.
+ * - A FIFO is lossless: <fifo>.put counts the items put in the cycle, and the k-th of them shows in
+ *   <fifo>.<field> (k = 0) or <fifo>.put<k>.<field>; <fifo>.get counts the items got. Counts and
+ *   pulses fall back to 0 half a cycle later, so back-to-back cycles show as separate pulses.
+ * - Window: the file is created when the run reaches from_cycle (the run pauses there), with the
+ *   state left before it as the dump at #(from * period), and closed once to_cycle has executed.
+ * - The file is written once, in order (header, dump, changes), never patched: it can be a pipe.
+ *   The $date is fixed, so two runs give byte-identical files.
  */
 #include "sc/gsc_impl.h"
 
 #include <glib.h>
-#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -36,27 +34,104 @@ namespace
 {
 struct traced_signal {
     std::string name;
+    std::string group; /* the block instance, latch or FIFO it belongs to */
     unsigned width;
     bool real;
     gsc_ctype ctype;
     const void *addr;
+    const gsc_enum *en = nullptr; /* shown by these names */
+    bool counter = false;         /* the cycle counter */
+    std::string code;             /* VCD identifier */
+    uint64_t shown = 0;           /* the value last written (a real's bits) */
+    uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
+    unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
+    bool x_shown = false;         /* the last value written was x (did not fit the width) */
+};
+
+/* The writer: a trace file of the kernel's, so that the kernel calls cycle() at the end of every
+ * time step; every other member is SystemC's sc_trace interface, which is never used. */
+class gsc_vcd_writer : public sc_trace_file
+{
+  public:
+#define GSC_TRACE_UNUSED_A(tp)                                                                               \
+    void trace(const tp &, const std::string &) override {}
+#define GSC_TRACE_UNUSED_B(tp)                                                                               \
+    void trace(const tp &, const std::string &, int) override {}
+    GSC_TRACE_UNUSED_A(sc_event)
+    GSC_TRACE_UNUSED_A(sc_time)
+    GSC_TRACE_UNUSED_A(bool)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_bit)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_logic)
+    GSC_TRACE_UNUSED_B(unsigned char)
+    GSC_TRACE_UNUSED_B(unsigned short)
+    GSC_TRACE_UNUSED_B(unsigned int)
+    GSC_TRACE_UNUSED_B(unsigned long)
+    GSC_TRACE_UNUSED_B(char)
+    GSC_TRACE_UNUSED_B(short)
+    GSC_TRACE_UNUSED_B(int)
+    GSC_TRACE_UNUSED_B(long)
+    GSC_TRACE_UNUSED_B(sc_dt::int64)
+    GSC_TRACE_UNUSED_B(sc_dt::uint64)
+    GSC_TRACE_UNUSED_A(float)
+    GSC_TRACE_UNUSED_A(double)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_int_base)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_uint_base)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_signed)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_unsigned)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_fxval)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_fxval_fast)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_fxnum)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_fxnum_fast)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_bv_base)
+    GSC_TRACE_UNUSED_A(sc_dt::sc_lv_base)
+#undef GSC_TRACE_UNUSED_A
+#undef GSC_TRACE_UNUSED_B
+    void trace(const unsigned int &, const std::string &, const char **) override {}
+    void write_comment(const std::string &) override {}
+    void set_time_unit(double, sc_time_unit) override {}
+
+  protected:
+    void cycle(bool delta_cycle) override;
+};
+
+/* A traced variable as the writer looks at it in every cycle: compact, so that the look is one pass
+ * over a small array (the signal itself is only touched when the bytes changed). */
+struct poll_entry {
+    const void *addr;
+    uint64_t raw; /* its bytes when last looked at */
+    unsigned nbytes;
+    unsigned sig;
 };
 
 struct trace_state {
     bool requested = false;
     bool open = false;
     bool closed = false;
-    std::string path; /* without ".vcd" */
+    std::string path; /* without ".vcd" (".fst") */
+    std::string fst;  /* the converter, when writing FST */
+    GPid child = 0;   /* the converter's process */
     std::vector<std::string> patterns;
     std::vector<bool> pattern_used; /* a pattern selected at least one signal */
     bool written = false;           /* the file was created (the window was reached) */
     uint64_t from = 0, to = 0;
-    sc_trace_file *tf = nullptr;
+    FILE *fp = nullptr;
+    gsc_vcd_writer *writer = nullptr;
     std::vector<traced_signal> sigs;
-    sc_event *strobe_ev = nullptr;         /* wakes lower_strobes (never counts as activity) */
-    bool strobe_armed = false;             /* strobe_ev is notified and lower_strobes has not run yet */
-    std::vector<gsc_fifo_trace *> strobes; /* raised put strobes, to lower */
-    std::vector<gsc_pulse *> pulses;       /* fired pulses, to lower */
+    std::vector<poll_entry> polled; /* variables: compared in every cycle written */
+    std::vector<gsc_latch_trace *> dirty_latches;
+    std::vector<gsc_fifo *> dirty_fifos;
+    std::vector<gsc_pulse *> dirty_pulses;
+    std::vector<unsigned> pulse_sig; /* per pulse (index in pulses): its signal */
+    std::vector<gsc_pulse *> pulses;
+    std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
+    std::string buf;              /* the value changes of the cycle being written */
+    bool any_written = false;     /* a timestamp has been written */
+    uint64_t last_time = 0;       /* the last timestamp written */
+    sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
+    int cycle_sig = -1;           /* the cycle counter's signal */
+    uint64_t cycle_value = 0;     /* its value */
+    uint64_t cycle_next = 0;      /* the first cycle whose counter is not written yet */
+    bool nudge_armed = false;
 };
 trace_state T;
 } // namespace
@@ -140,7 +215,7 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
                   path, to_cycle, from_cycle);
     T.requested = true;
     T.path = path;
-    if (g_str_has_suffix(path, ".vcd"))
+    if (g_str_has_suffix(path, ".vcd") || (!T.fst.empty() && g_str_has_suffix(path, ".fst")))
         T.path.resize(T.path.size() - 4);
     if (!patterns || !*patterns)
         patterns = "*";
@@ -154,6 +229,13 @@ extern "C" void gsc_trace_open(const char *path, const char *patterns, uint64_t 
     T.pattern_used.assign(T.patterns.size(), false);
     T.from = from_cycle;
     T.to = to_cycle;
+}
+
+extern "C" void gsc_trace_fst(const char *program)
+{
+    if (T.requested)
+        gsc_fatal("gsc_trace_fst: only before gsc_trace_open");
+    T.fst = program && *program ? program : "vcd2fst";
 }
 
 extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr,
@@ -176,6 +258,32 @@ extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, 
     gsc_g.traceables.push_back(t);
 }
 
+extern "C" void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_enum *e)
+{
+    std::string full = std::string(gsc_module_name(m)) + "." + name;
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_var_enum('%s'): only allowed during elaboration", full.c_str());
+    for (gsc_traceable &t : gsc_g.traceables)
+        if (!t.latch && !t.fifo && !t.pulse && !t.counter && t.name == full) {
+            t.en = e;
+            return;
+        }
+    gsc_fatal("gsc_trace_var_enum('%s'): no traced variable of that name", full.c_str());
+}
+
+extern "C" void gsc_trace_cycle_counter(gsc_module *m, const char *name)
+{
+    std::string full = gsc_new_name("gsc_trace_cycle_counter", m, name);
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_cycle_counter('%s'): only allowed during elaboration", full.c_str());
+    gsc_traceable t{};
+    t.counter = true;
+    t.name = full;
+    t.ctype = GSC_U64;
+    t.width = 64;
+    gsc_g.traceables.push_back(t);
+}
+
 extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width)
 {
     std::string full = gsc_new_name("gsc_pulse_new", m, name);
@@ -184,7 +292,7 @@ extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned wi
     if (width < 1 || width > 32)
         gsc_fatal("gsc_pulse_new('%s'): width %u is not in 1..32", full.c_str(), width);
     gsc_pulse *p = g_new0(gsc_pulse, 1);
-    p->shown = -1;
+    p->sig = -1;
     gsc_traceable t{};
     t.pulse = p;
     t.name = full;
@@ -195,66 +303,557 @@ extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned wi
     return p;
 }
 
-static void add_signal(const std::string &name, gsc_ctype ctype, const void *addr, unsigned width)
+/* The group of a variable "tb.sm0.issue.stall": its block instance "tb.sm0.issue". */
+static std::string parent_of(const std::string &name)
 {
-    if (ctype == GSC_OPAQUE)
-        return;
+    size_t dot = name.rfind('.');
+    return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+static unsigned add_signal(const std::string &name, const std::string &group, gsc_ctype ctype,
+                           const void *addr, unsigned width, const gsc_enum *en = nullptr)
+{
     traced_signal s;
+    s.en = en;
     s.name = name;
+    s.group = group;
     s.real = ctype == GSC_F32 || ctype == GSC_F64;
     s.width = (s.real || width == 0) ? full_width(ctype) : width;
     s.ctype = ctype;
     s.addr = addr;
+    s.nbytes = !addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8;
     T.sigs.push_back(s);
+    return (unsigned)T.sigs.size() - 1;
 }
 
-static void trace_signal(const traced_signal &s)
+/* ---------------------------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------------------------- */
+
+/* The bits of a signal's current value; false when it does not fit the width (shown as x). */
+static bool read_value(const traced_signal &s, uint64_t *out)
 {
-    const int w = (int)s.width;
+    uint64_t u = 0;
+    int64_t i = 0;
+    bool is_signed = false;
     switch (s.ctype) {
     case GSC_BOOL:
-        sc_trace(T.tf, *(const bool *)s.addr, s.name);
+        u = *(const bool *)s.addr;
         break;
     case GSC_U8:
-        sc_trace(T.tf, *(const unsigned char *)s.addr, s.name, w);
+        u = *(const uint8_t *)s.addr;
         break;
     case GSC_U16:
-        sc_trace(T.tf, *(const unsigned short *)s.addr, s.name, w);
+        u = *(const uint16_t *)s.addr;
         break;
     case GSC_U32:
-        sc_trace(T.tf, *(const unsigned int *)s.addr, s.name, w);
+        u = *(const uint32_t *)s.addr;
         break;
     case GSC_U64:
-        sc_trace(T.tf, *(const sc_dt::uint64 *)s.addr, s.name, w);
+        u = *(const uint64_t *)s.addr;
         break;
     case GSC_I8:
-        sc_trace(T.tf, *(const char *)s.addr, s.name, w);
+        i = *(const int8_t *)s.addr, is_signed = true;
         break;
     case GSC_I16:
-        sc_trace(T.tf, *(const short *)s.addr, s.name, w);
+        i = *(const int16_t *)s.addr, is_signed = true;
         break;
     case GSC_I32:
-        sc_trace(T.tf, *(const int *)s.addr, s.name, w);
+        i = *(const int32_t *)s.addr, is_signed = true;
         break;
     case GSC_I64:
-        sc_trace(T.tf, *(const sc_dt::int64 *)s.addr, s.name, w);
+        i = *(const int64_t *)s.addr, is_signed = true;
         break;
-    case GSC_F32:
-        sc_trace(T.tf, *(const float *)s.addr, s.name);
-        break;
+    case GSC_F32: {
+        double d = *(const float *)s.addr;
+        memcpy(out, &d, sizeof d);
+        return true;
+    }
     case GSC_F64:
-        sc_trace(T.tf, *(const double *)s.addr, s.name);
-        break;
+        memcpy(out, s.addr, sizeof(double));
+        return true;
     default:
-        break;
+        *out = 0;
+        return true;
+    }
+    if (s.width >= 64) {
+        *out = is_signed ? (uint64_t)i : u;
+        return true;
+    }
+    uint64_t mask = ((uint64_t)1 << s.width) - 1;
+    if (is_signed) {
+        int64_t lo = -((int64_t)1 << (s.width - 1)), hi = ((int64_t)1 << (s.width - 1)) - 1;
+        if (i < lo || i > hi)
+            return false;
+        *out = (uint64_t)i & mask;
+        return true;
+    }
+    if (u > mask)
+        return false;
+    *out = u;
+    return true;
+}
+
+/* Append "<value><code>" (a scalar), "b<bits> <code>" or "r<real> <code>" to the cycle's buffer. */
+static void put_value(std::string &b, const traced_signal &s, uint64_t v, bool fits)
+{
+    if (s.real) {
+        double d;
+        memcpy(&d, &v, sizeof d);
+        char tmp[40];
+        snprintf(tmp, sizeof tmp, "r%.16g ", d);
+        b += tmp;
+    } else if (s.width == 1) {
+        b += fits ? (char)('0' + (v & 1)) : 'x';
+    } else if (!fits) {
+        b += "bx ";
+    } else {
+        char tmp[68];
+        int n = 0;
+        tmp[n++] = 'b';
+        int top = v ? 63 - __builtin_clzll(v) : 0;
+        for (int k = top; k >= 0; k--)
+            tmp[n++] = (char)('0' + ((v >> k) & 1));
+        tmp[n++] = ' ';
+        b.append(tmp, (size_t)n);
+    }
+    b += s.code;
+    b += '\n';
+}
+
+/* Write the signal's value if it changed since the last one written. */
+/* The variable's bytes as they are now (a cheap first look: most values do not change). */
+static inline uint64_t raw_bytes(const traced_signal &s)
+{
+    switch (s.nbytes) {
+    case 1:
+        return *(const uint8_t *)s.addr;
+    case 2:
+        return *(const uint16_t *)s.addr;
+    case 4:
+        return *(const uint32_t *)s.addr;
+    default:
+        return *(const uint64_t *)s.addr;
     }
 }
 
-static void open_file(void)
+static inline void update(unsigned i)
 {
-    /* SystemC's writer reports a file it cannot create as a fatal error from inside its kernel and
-     * leaves a half-made trace file that crashes at exit: find out first, and say so plainly. */
-    std::string file = T.path + ".vcd";
+    traced_signal &s = T.sigs[i];
+    uint64_t raw = raw_bytes(s);
+    if (raw == s.raw)
+        return;
+    s.raw = raw;
+    uint64_t v;
+    bool fits = read_value(s, &v);
+    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+        return;
+    s.shown = fits ? v : 0;
+    s.x_shown = !fits;
+    put_value(T.buf, s, v, fits);
+}
+
+/* A count (put, get, pulse) written directly: it has no variable of its own. */
+static void update_count(unsigned i, uint64_t v)
+{
+    traced_signal &s = T.sigs[i];
+    uint64_t mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
+    bool fits = v <= mask;
+    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+        return;
+    s.shown = fits ? v : 0;
+    s.x_shown = !fits;
+    put_value(T.buf, s, v, fits);
+    if (v)
+        T.falls.push_back(i);
+}
+
+static void write_time(uint64_t t)
+{
+    if (!T.any_written || t != T.last_time)
+        fprintf(T.fp, "#%" PRIu64 "\n", t);
+    T.any_written = true;
+    T.last_time = t;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The cycle: what changed in it, at cycle * period; the strobes and counts back to 0 half a cycle
+ * later, so that back-to-back puts show as separate pulses.
+ * ------------------------------------------------------------------------------------------- */
+
+static void forget_dirty(void)
+{
+    for (gsc_latch_trace *lt : T.dirty_latches)
+        lt->dirty = false;
+    for (gsc_fifo *f : T.dirty_fifos) {
+        f->tr->dirty = false;
+        f->tr->puts = f->tr->gets = 0;
+    }
+    for (gsc_pulse *p : T.dirty_pulses) {
+        p->pending = false;
+        p->count = 0;
+    }
+    T.dirty_latches.clear();
+    T.dirty_fifos.clear();
+    T.dirty_pulses.clear();
+}
+
+/* The cycle counter: the cycles before `cycle` in which nothing ran (so no time step was written)
+ * get their own value, then `cycle`'s goes with the cycle's other changes. */
+static void count_cycles(uint64_t cycle)
+{
+    for (; T.cycle_next < cycle; T.cycle_next++) {
+        T.buf.clear();
+        T.cycle_value = T.cycle_next;
+        update((unsigned)T.cycle_sig);
+        write_time(T.cycle_next * gsc_g.period);
+        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    }
+    T.cycle_value = cycle;
+    T.cycle_next = cycle + 1;
+}
+
+static void write_cycle(uint64_t cycle)
+{
+    if (!T.open) {
+        forget_dirty();
+        return;
+    }
+    if (T.cycle_sig >= 0)
+        count_cycles(cycle);
+    T.buf.clear();
+    T.falls.clear();
+    for (gsc_fifo *f : T.dirty_fifos) {
+        gsc_fifo_trace *tr = f->tr;
+        if (tr->put_sig >= 0)
+            update_count((unsigned)tr->put_sig, tr->puts);
+        unsigned shown = std::min(tr->puts, tr->n_slots);
+        for (unsigned k = 0; k < shown * tr->n_fields; k++)
+            update(tr->field_sigs[k]);
+        if (tr->get_sig >= 0)
+            update_count((unsigned)tr->get_sig, tr->gets);
+        tr->full = f->n == f->depth;
+        if (tr->full_sig >= 0)
+            update((unsigned)tr->full_sig);
+        if (tr->occ_sig >= 0)
+            update((unsigned)tr->occ_sig);
+        tr->puts = tr->gets = 0;
+        tr->dirty = false;
+    }
+    T.dirty_fifos.clear();
+    for (gsc_latch_trace *lt : T.dirty_latches) {
+        for (unsigned i : lt->sigs)
+            update(i);
+        lt->dirty = false;
+    }
+    T.dirty_latches.clear();
+    for (gsc_pulse *p : T.dirty_pulses) {
+        update_count((unsigned)p->sig, p->count);
+        p->count = 0;
+        p->pending = false;
+    }
+    T.dirty_pulses.clear();
+    for (poll_entry &p : T.polled) {
+        uint64_t raw;
+        switch (p.nbytes) {
+        case 1:
+            raw = *(const uint8_t *)p.addr;
+            break;
+        case 2:
+            raw = *(const uint16_t *)p.addr;
+            break;
+        case 4:
+            raw = *(const uint32_t *)p.addr;
+            break;
+        default:
+            raw = *(const uint64_t *)p.addr;
+            break;
+        }
+        if (raw != p.raw) {
+            p.raw = raw;
+            update(p.sig);
+        }
+    }
+    if (T.cycle_sig >= 0)
+        update((unsigned)T.cycle_sig);
+    uint64_t t = cycle * gsc_g.period;
+    if (!T.buf.empty()) {
+        write_time(t);
+        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    }
+    if (!T.falls.empty()) {
+        T.buf.clear();
+        for (unsigned i : T.falls) {
+            T.sigs[i].shown = 0;
+            put_value(T.buf, T.sigs[i], 0, true);
+        }
+        write_time(t + gsc_g.period / 2);
+        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    }
+}
+
+void gsc_vcd_writer::cycle(bool delta_cycle)
+{
+    if (!delta_cycle)
+        write_cycle(gsc_now_cycle());
+}
+
+/* Something traced changed outside a run (a harness between steps): it shows in the next cycle,
+ * whose time step is made to exist by a raw kernel notification of an internal method process that
+ * does nothing. That wake-up is not activity: a traced run lasts exactly as long as an untraced one
+ * (gsc_run's starvation horizon and gsc_activations() ignore it). */
+static void nudge(void)
+{
+    if (gsc_g.in_run || T.nudge_armed || !T.nudge_ev)
+        return;
+    T.nudge_armed = true;
+    uint64_t now = gsc_now_ps();
+    T.nudge_ev->notify(sc_time::from_value(gsc_now_cycle() * gsc_g.period - now));
+}
+
+namespace
+{
+struct nudged {
+    void operator()() const
+    {
+        T.nudge_armed = false;
+    }
+};
+} // namespace
+
+extern "C" void gsc_pulse_fire(gsc_pulse *p)
+{
+    if (!p->traced)
+        return;
+    p->count++;
+    if (!p->pending) {
+        p->pending = true;
+        T.dirty_pulses.push_back(p);
+    }
+    nudge();
+}
+
+static inline void fifo_dirty(gsc_fifo *f)
+{
+    if (!f->tr->dirty) {
+        f->tr->dirty = true;
+        T.dirty_fifos.push_back(f);
+    }
+    nudge();
+}
+
+void gsc_trace_fifo_put(gsc_fifo *f)
+{
+    gsc_fifo_trace *tr = f->tr;
+    if (tr->n_slots && tr->hi > tr->lo) {
+        unsigned slot = std::min(tr->puts, tr->n_slots - 1);
+        const unsigned char *item = f->items + (size_t)((f->head + f->n - 1) % f->depth) * f->stride;
+        memcpy(tr->slots + (size_t)slot * f->size + tr->lo, item + tr->lo, tr->hi - tr->lo);
+    }
+    tr->puts++;
+    fifo_dirty(f);
+}
+
+void gsc_trace_fifo_get(gsc_fifo *f)
+{
+    f->tr->gets++;
+    fifo_dirty(f);
+}
+
+void gsc_trace_latch_write(gsc_latch *l, const void *value)
+{
+    gsc_latch_trace *lt = l->tr;
+    memcpy(lt->mirror, value, l->size);
+    if (!lt->dirty) {
+        lt->dirty = true;
+        T.dirty_latches.push_back(lt);
+    }
+    nudge();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Selection
+ * ------------------------------------------------------------------------------------------- */
+
+static void select_latch(gsc_latch *l)
+{
+    const gsc_type *ty = l->type;
+    for (unsigned i = 0; i < ty->n_fields; i++) {
+        const gsc_field *fd = &ty->fields[i];
+        std::string name = l->name + "." + fd->name;
+        if (fd->ctype == GSC_OPAQUE || !selected(name))
+            continue;
+        if (!l->tr) {
+            l->tr = new gsc_latch_trace{};
+            l->tr->mirror = (unsigned char *)g_malloc0(l->size);
+            memcpy(l->tr->mirror, l->buf[l->w], l->size);
+        }
+        l->tr->sigs.push_back(
+            add_signal(name, l->name, fd->ctype, l->tr->mirror + fd->offset, fd->width, fd->enumeration));
+    }
+}
+
+static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
+{
+    if (!f->tr) {
+        f->tr = new gsc_fifo_trace{};
+        f->tr->lo = f->size;
+        f->tr->hi = 0;
+        f->tr->put_sig = f->tr->get_sig = f->tr->full_sig = f->tr->occ_sig = -1;
+    }
+    return f->tr;
+}
+
+/* A FIFO's signals, in this order: put (the number of items put in the cycle), the fields of the
+ * first item put in it (OPAQUE excepted), get (items got), full, occupancy, then the fields of
+ * the second, third... item put in the same cycle, as <fifo>.put1.<field>, <fifo>.put2.<field>... */
+static void select_fifo(gsc_fifo *f)
+{
+    const gsc_type *ty = f->type;
+    unsigned count_width = g_bit_storage(f->depth);
+    std::string put = f->name + ".put";
+    if (selected(put))
+        fifo_trace(f)->put_sig = (int)add_signal(put, f->name, GSC_U32, nullptr, count_width);
+    std::vector<const gsc_field *> fields;
+    for (unsigned i = 0; i < ty->n_fields; i++) {
+        const gsc_field *fd = &ty->fields[i];
+        if (fd->ctype != GSC_OPAQUE && selected(f->name + "." + fd->name))
+            fields.push_back(fd);
+    }
+    if (!fields.empty()) {
+        gsc_fifo_trace *tr = fifo_trace(f);
+        tr->n_slots = f->depth;
+        tr->n_fields = (unsigned)fields.size();
+        tr->slots = (unsigned char *)g_malloc0((size_t)f->depth * f->size);
+        for (const gsc_field *fd : fields) {
+            tr->lo = std::min(tr->lo, fd->offset);
+            tr->hi = std::max(tr->hi, fd->offset + fd->size);
+        }
+    }
+    for (const gsc_field *fd : fields)
+        f->tr->field_sigs.push_back(add_signal(f->name + "." + fd->name, f->name, fd->ctype,
+                                               f->tr->slots + fd->offset, fd->width, fd->enumeration));
+    std::string get = f->name + ".get";
+    if (selected(get))
+        fifo_trace(f)->get_sig = (int)add_signal(get, f->name, GSC_U32, nullptr, count_width);
+    std::string full = f->name + ".full";
+    if (selected(full)) {
+        gsc_fifo_trace *tr = fifo_trace(f);
+        tr->full_sig = (int)add_signal(full, f->name, GSC_U32, &tr->full, 1);
+    }
+    std::string occ = f->name + ".occupancy";
+    if (selected(occ))
+        fifo_trace(f)->occ_sig = (int)add_signal(occ, f->name, GSC_U32, &f->n, count_width);
+    for (unsigned s = 1; s < (fields.empty() ? 0 : f->depth); s++) {
+        std::string slot = f->name + ".put" + std::to_string(s);
+        for (const gsc_field *fd : fields)
+            f->tr->field_sigs.push_back(add_signal(slot + "." + fd->name, slot, fd->ctype,
+                                                   f->tr->slots + (size_t)s * f->size + fd->offset, fd->width,
+                                                   fd->enumeration));
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The file
+ * ------------------------------------------------------------------------------------------- */
+
+/* VCD identifier of the i-th signal: base 94 over the printable characters '!'..'~'. */
+static std::string vcd_code(unsigned i)
+{
+    std::string c;
+    do {
+        c += (char)('!' + i % 94);
+        i /= 94;
+    } while (i);
+    return c;
+}
+
+namespace
+{
+/* The scope tree of the header: children in order of first appearance. */
+struct scope_node {
+    std::vector<std::pair<std::string, scope_node *>> kids;
+    std::vector<unsigned> vars;
+    scope_node *kid(const std::string &n)
+    {
+        for (auto &k : kids)
+            if (k.first == n)
+                return k.second;
+        kids.emplace_back(n, new scope_node);
+        return kids.back().second;
+    }
+    ~scope_node()
+    {
+        for (auto &k : kids)
+            delete k.second;
+    }
+};
+} // namespace
+
+static void write_scope(FILE *fp, const scope_node *n)
+{
+    for (unsigned i : n->vars) {
+        const traced_signal &s = T.sigs[i];
+        std::string leaf = s.name.substr(s.name.rfind('.') + 1);
+        if (s.real)
+            fprintf(fp, "$var real 64 %s %s $end\n", s.code.c_str(), leaf.c_str());
+        else if (s.width == 1)
+            fprintf(fp, "$var wire 1 %s %s $end\n", s.code.c_str(), leaf.c_str());
+        else
+            fprintf(fp, "$var wire %u %s %s [%u:0] $end\n", s.width, s.code.c_str(), leaf.c_str(),
+                    s.width - 1);
+    }
+    for (const auto &k : n->kids) {
+        fprintf(fp, "$scope module %s $end\n", k.first.c_str());
+        write_scope(fp, k.second);
+        fprintf(fp, "$upscope $end\n");
+    }
+}
+
+/* The header (a fixed date, so that two runs give the same bytes; the scopes are the dotted
+ * components of the names), then the values at the start of the window. Written once, in order:
+ * the file can be a pipe. */
+static void write_header(void)
+{
+    FILE *fp = T.fp;
+    fprintf(fp, "$date\n    Jan 01, 1970 00:00:00\n$end\n");
+    fprintf(fp, "$version\n    gpusc on SystemC %s\n$end\n", sc_release());
+    fprintf(fp, "$timescale\n    1 ps\n$end\n");
+    scope_node root;
+    for (unsigned i = 0; i < T.sigs.size(); i++) {
+        T.sigs[i].code = vcd_code(i);
+        scope_node *n = &root;
+        const std::string &name = T.sigs[i].name;
+        size_t a = 0;
+        for (size_t d = name.find('.'); d != std::string::npos; a = d + 1, d = name.find('.', a))
+            n = n->kid(name.substr(a, d - a));
+        n->vars.push_back(i);
+    }
+    write_scope(fp, &root);
+    fprintf(fp, "$enddefinitions $end\n");
+    write_time(T.from * gsc_g.period);
+    fprintf(fp, "$dumpvars\n");
+    T.buf.clear();
+    for (unsigned i = 0; i < T.sigs.size(); i++) {
+        traced_signal &s = T.sigs[i];
+        uint64_t v = 0;
+        bool fits = s.addr ? read_value(s, &v) : true;
+        if (s.addr)
+            s.raw = raw_bytes(s);
+        s.shown = fits ? v : 0;
+        s.x_shown = !fits;
+        put_value(T.buf, s, v, fits);
+    }
+    fwrite(T.buf.data(), 1, T.buf.size(), fp);
+    fprintf(fp, "$end\n");
+    for (poll_entry &p : T.polled)
+        p.raw = T.sigs[p.sig].raw;
+}
+
+/* FST: the VCD goes into vcd2fst's standard input. */
+static void open_fst(const std::string &file)
+{
+    /* the converter does not say when it cannot create its output: find out first */
     FILE *probe = fopen(file.c_str(), "w");
     if (!probe) {
         int e = errno;
@@ -262,154 +861,53 @@ static void open_file(void)
         gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
     }
     fclose(probe);
-    T.tf = sc_create_vcd_trace_file(T.path.c_str());
-    T.tf->set_time_unit(1, SC_PS);
-    for (const traced_signal &s : T.sigs)
-        trace_signal(s);
+    const char *argv[] = {T.fst.c_str(), "-v", "-", "-f", file.c_str(), nullptr};
+    int in = -1;
+    GError *err = nullptr;
+    if (!g_spawn_async_with_pipes(nullptr, (gchar **)argv, nullptr,
+                                  (GSpawnFlags)(G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD), nullptr,
+                                  nullptr, &T.child, &in, nullptr, nullptr, &err)) {
+        T.closed = true;
+        std::string msg = err->message;
+        g_error_free(err);
+        gsc_fatal("--wave-format fst: cannot run %s (GTKWave's converter, Debian package gtkwave): %s",
+                  T.fst.c_str(), msg.c_str());
+    }
+    T.fp = fdopen(in, "w");
+}
+
+/* Wait for the converter; a fatal error if it failed. */
+static void close_fst(void)
+{
+    int status = 0;
+    pid_t pid = (pid_t)T.child;
+    T.child = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        gsc_fatal("%s failed writing %s.fst (status %d)", T.fst.c_str(), T.path.c_str(), status);
+}
+
+static void open_file(void)
+{
+    std::string file = T.path + (T.fst.empty() ? ".vcd" : ".fst");
+    if (!T.fst.empty()) {
+        open_fst(file);
+    } else if (!(T.fp = fopen(file.c_str(), "w"))) {
+        int e = errno;
+        T.closed = true;
+        gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
+    }
+    setvbuf(T.fp, nullptr, _IOFBF, (size_t)1 << 20);
+    /* what happened before the window is not shown: the dump holds the state it left */
+    forget_dirty();
+    T.cycle_value = T.from;
+    T.cycle_next = T.from + 1;
+    write_header();
+    T.writer = new gsc_vcd_writer();
+    gsc_g.simc->add_trace_file(T.writer);
     T.open = true;
     T.written = true;
-}
-
-/* The strobe of a put in cycle N must be high when the writer samples cycle N and low at N+1,
- * whatever else happens then. The writer samples the watched addresses at the end of each time step
- * that exists, so a flag set by the put would stay high for good: a process woken by a timed
- * notification for N+1 (which makes that time step exist even if nothing else is scheduled then)
- * lowers it; it keeps the strobes raised for N+1 itself (a put of N+1 that ran before it). The
- * wake-up is a raw kernel notification, not gsc_notify_at: it is not activity, so a traced run lasts
- * exactly as long as an untraced one (gsc_run's starvation horizon and gsc_activations() ignore it). */
-namespace
-{
-struct lower_strobes {
-    void operator()() const
-    {
-        int64_t now = (int64_t)gsc_now_cycle();
-        T.strobe_armed = false;
-        size_t keep = 0;
-        for (gsc_fifo_trace *tr : T.strobes) {
-            if (tr->put_shown >= now) {
-                T.strobes[keep++] = tr;
-            } else {
-                tr->put = false;
-                tr->pending = false;
-            }
-        }
-        T.strobes.resize(keep);
-        keep = 0;
-        for (gsc_pulse *p : T.pulses) {
-            if (p->shown >= now) {
-                T.pulses[keep++] = p;
-            } else {
-                p->count = 0;
-                p->pending = false;
-            }
-        }
-        T.pulses.resize(keep);
-        /* What stays raised was raised for this cycle while this wake-up was pending (lower_after
-         * left it alone): wake up again in the next cycle to lower it. */
-        if (!T.strobes.empty() || !T.pulses.empty()) {
-            T.strobe_armed = true;
-            T.strobe_ev->notify(sc_time::from_value((uint64_t)(now + 1) * gsc_g.period - gsc_now_ps()));
-        }
-    }
-};
-} // namespace
-
-/* Wake lower_strobes for the cycle after `show`. When a wake-up is already pending (for that cycle,
- * or for `show` itself: a strobe raised between runs, or in a cycle before lower_strobes ran), it is
- * left alone: the kernel would keep the earlier notification and drop this one, and lower_strobes
- * wakes itself again for the next cycle while it keeps a strobe raised. */
-static void lower_after(int64_t show)
-{
-    if (!T.strobe_armed) {
-        T.strobe_armed = true;
-        uint64_t now = gsc_now_ps();
-        T.strobe_ev->notify(sc_time::from_value((uint64_t)(show + 1) * gsc_g.period - now));
-    }
-}
-
-extern "C" void gsc_pulse_fire(gsc_pulse *p)
-{
-    if (!p->traced)
-        return;
-    int64_t show = (int64_t)gsc_now_cycle();
-    p->count = p->shown == show ? p->count + 1 : 1;
-    p->shown = show;
-    if (!p->pending) {
-        p->pending = true;
-        T.pulses.push_back(p);
-    }
-    lower_after(show);
-}
-
-void gsc_trace_fifo_put(gsc_fifo *f)
-{
-    gsc_fifo_trace *tr = f->tr;
-    if (tr->hi > tr->lo) {
-        const unsigned char *item = f->items + (size_t)((f->head + f->n - 1) % f->depth) * f->stride;
-        memcpy(tr->mirror + tr->lo, item + tr->lo, tr->hi - tr->lo);
-    }
-    /* the cycle it shows at: this one in a run; between runs the next one (as for a latch write) */
-    int64_t show = (int64_t)gsc_now_cycle();
-    tr->put = true;
-    tr->put_shown = show;
-    if (!tr->pending) {
-        tr->pending = true;
-        T.strobes.push_back(tr);
-    }
-    lower_after(show);
-}
-
-static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
-{
-    if (!f->tr) {
-        f->tr = new gsc_fifo_trace{};
-        f->tr->mirror = (unsigned char *)g_malloc0(f->size);
-        f->tr->lo = f->size;
-        f->tr->hi = 0;
-        f->tr->put_shown = -1;
-    }
-    return f->tr;
-}
-
-/* The fields <chan>.<field> of a channel's type that the patterns select (OPAQUE never), watched
- * in the mirror mirror_for(field) returns (it makes the mirror on first use). */
-template <typename F> static void select_fields(const std::string &chan, const gsc_type *ty, F mirror_for)
-{
-    for (unsigned i = 0; i < ty->n_fields; i++) {
-        const gsc_field *fd = &ty->fields[i];
-        std::string name = chan + "." + fd->name;
-        if (fd->ctype == GSC_OPAQUE || !selected(name))
-            continue;
-        add_signal(name, fd->ctype, mirror_for(fd) + fd->offset, fd->width);
-    }
-}
-
-static void select_latch(gsc_latch *l)
-{
-    select_fields(l->name, l->type, [l](const gsc_field *) {
-        if (!l->mirror) {
-            l->mirror = (unsigned char *)g_malloc0(l->size);
-            memcpy(l->mirror, l->buf[l->w], l->size);
-        }
-        return l->mirror;
-    });
-}
-
-/* A FIFO's signals, in this order: put, the fields (OPAQUE excepted), occupancy. */
-static void select_fifo(gsc_fifo *f)
-{
-    std::string put = f->name + ".put";
-    if (selected(put))
-        add_signal(put, GSC_BOOL, &fifo_trace(f)->put, 1);
-    select_fields(f->name, f->type, [f](const gsc_field *fd) {
-        gsc_fifo_trace *tr = fifo_trace(f);
-        tr->lo = std::min(tr->lo, fd->offset);
-        tr->hi = std::max(tr->hi, fd->offset + fd->size);
-        return tr->mirror;
-    });
-    std::string occ = f->name + ".occupancy";
-    if (selected(occ))
-        add_signal(occ, GSC_U32, &f->n, g_bit_storage(f->depth));
 }
 
 /* Called at the end of gsc_elaborate: choose what is traced, and open the file if the window
@@ -418,31 +916,32 @@ void gsc_trace_elaborate(void)
 {
     if (!T.requested)
         return;
-    bool strobes = false;
     for (const gsc_traceable &t : gsc_g.traceables) {
         if (t.fifo) {
             select_fifo(t.fifo);
-            strobes = strobes || t.fifo->tr;
         } else if (t.latch) {
             select_latch(t.latch);
         } else if (t.pulse) {
             if (selected(t.name)) {
                 t.pulse->traced = true;
-                strobes = true;
-                add_signal(t.name, t.ctype, t.addr, t.width);
+                t.pulse->sig = add_signal(t.name, parent_of(t.name), t.ctype, nullptr, t.width);
             }
-        } else if (selected(t.name)) {
-            add_signal(t.name, t.ctype, t.addr, t.width);
+        } else if (t.counter) {
+            if (selected(t.name)) {
+                T.cycle_sig = (int)add_signal(t.name, parent_of(t.name), GSC_U64, &T.cycle_value, 64);
+                T.sigs.back().counter = true;
+            }
+        } else if (t.ctype != GSC_OPAQUE && selected(t.name)) {
+            unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
+            T.polled.push_back(poll_entry{t.addr, 0, T.sigs[i].nbytes, i});
         }
     }
-    if (strobes) {
-        T.strobe_ev = new sc_event("gsc_trace_strobe_event");
-        sc_spawn_options o;
-        o.spawn_method();
-        o.set_sensitivity(T.strobe_ev);
-        o.dont_initialize();
-        sc_spawn(lower_strobes(), "gsc_trace_lower_strobes", &o);
-    }
+    T.nudge_ev = new sc_event("gsc_trace_nudge_event");
+    sc_spawn_options o;
+    o.spawn_method();
+    o.set_sensitivity(T.nudge_ev);
+    o.dont_initialize();
+    sc_spawn(nudged(), "gsc_trace_nudge", &o);
     if (T.from == 0)
         open_file();
 }
@@ -459,149 +958,34 @@ uint64_t gsc_trace_next_boundary(uint64_t next_cycle)
     return UINT64_MAX;
 }
 
-/* The most of the file read back looking for the end of the header (its definitions). */
-#define TRACE_HEADER_MAX ((size_t)256 << 20)
-
-/* Replace `len` bytes at `off` with `repl` padded with spaces. */
-static void patch(FILE *fp, long off, size_t len, const char *repl)
-{
-    std::string s(repl);
-    if (s.size() > len)
-        s.resize(len);
-    s.append(len - s.size(), ' ');
-    fseek(fp, off, SEEK_SET);
-    fwrite(s.data(), 1, len, fp);
-}
-
-/* Make the header reproducible and drop the writer's "SystemC" root scope (see the top comment). */
-static void fixup_header(const char *file)
-{
-    FILE *fp = fopen(file, "r+b");
-    if (!fp)
-        return;
-    std::string head;
-    char buf[65536];
-    size_t n;
-    while (head.size() < TRACE_HEADER_MAX && (n = fread(buf, 1, sizeof buf, fp)) > 0) {
-        head.append(buf, n);
-        if (head.find("$enddefinitions") != std::string::npos)
-            break;
-    }
-    size_t end = head.find("$enddefinitions");
-    if (end != std::string::npos) {
-        head.resize(end);
-        size_t d = head.find("$date");
-        if (d != std::string::npos) {
-            size_t s = d + 5, e = head.find("$end", s);
-            if (e != std::string::npos && e - s >= 2) {
-                /* keep the leading newline and the one before $end */
-                patch(fp, (long)s + 1, e - s - 2, "     Jan 01, 1970       00:00:00");
-            }
-        }
-        const char *root = "$scope module SystemC $end";
-        size_t r = head.find(root);
-        size_t u = head.rfind("$upscope $end");
-        if (r != std::string::npos && u != std::string::npos && u > r) {
-            patch(fp, (long)r, strlen(root), "$comment");
-            patch(fp, (long)(r + strlen(root) - 4), 4, "$end");
-            patch(fp, (long)u, strlen("$upscope $end"), "$comment $end");
-        }
-    }
-    fclose(fp);
-}
-
-/* Read up to `max` bytes from `off`. */
-static std::string read_at(FILE *fp, long off, size_t max)
-{
-    std::string s(max, '\0');
-    fseek(fp, off, SEEK_SET);
-    s.resize(fread(&s[0], 1, max, fp));
-    return s;
-}
-
-/* A window that starts after cycle 0: SystemC writes the initial values ($dumpvars, taken just
- * before the window) with no timestamp in front, so a reader would place them at time 0. Give them
- * the window's start time: the writer's "All initial values are dumped below..." $comment, which
- * sits between $enddefinitions and $dumpvars, becomes "#<from * period>" followed by a shorter
- * comment of the same total length. If the first timestamp after the dump is that same time, it is
- * blanked (whitespace), so the file has one monotonic time line. */
-static void fixup_window_start(FILE *fp, uint64_t t)
-{
-    std::string head = read_at(fp, 0, 1 << 20);
-    size_t defs = head.find("$enddefinitions");
-    size_t dump = head.find("$dumpvars", defs == std::string::npos ? 0 : defs);
-    if (defs == std::string::npos || dump == std::string::npos)
-        return;
-    size_t c = head.find("$comment", defs);
-    size_t ce = c == std::string::npos ? c : head.find("$end", c + 8);
-    if (c == std::string::npos || ce == std::string::npos || ce > dump)
-        return;
-    char stamp[96];
-    snprintf(stamp, sizeof stamp, "#%" PRIu64 "\n$comment window start", t);
-    size_t len = ce - c; /* the comment up to (not including) its $end */
-    if (strlen(stamp) > len)
-        return;
-    patch(fp, (long)c, len, stamp);
-    /* The end of the $dumpvars block, then the first timestamp after it. */
-    const long chunk = 1 << 16;
-    long off = (long)dump;
-    bool in_dump = true;
-    std::string carry;
-    for (;;) {
-        std::string s = read_at(fp, off, chunk);
-        if (s.empty())
-            return;
-        std::string buf = carry + s;
-        long base = off - (long)carry.size();
-        if (in_dump) {
-            size_t e = buf.find("\n$end");
-            if (e == std::string::npos) {
-                carry = buf.substr(buf.size() > 8 ? buf.size() - 8 : 0);
-                off += (long)s.size();
-                continue;
-            }
-            in_dump = false;
-            buf.erase(0, e + 5);
-            base += (long)(e + 5);
-        }
-        size_t h = buf.find_first_not_of(" \t\r\n");
-        if (h == std::string::npos) {
-            carry.clear();
-            off += (long)s.size();
-            continue;
-        }
-        size_t he = buf.find_first_of(" \t\r\n", h);
-        if (he == std::string::npos)
-            return; /* the file ends in the token; nothing to blank */
-        std::string tok = buf.substr(h, he - h);
-        if (tok == "#" + std::to_string(t))
-            patch(fp, base + (long)h, tok.size(), "");
-        return;
-    }
-}
-
 static void close_file(void)
 {
     if (!T.open)
         return;
-    sc_close_vcd_trace_file(T.tf);
-    T.tf = nullptr;
+    /* what changed between runs after the last cycle written shows in the next cycle */
+    if (!T.dirty_fifos.empty() || !T.dirty_latches.empty() || !T.dirty_pulses.empty())
+        write_cycle(gsc_now_cycle());
+    /* the counter up to the last cycle run */
+    if (T.cycle_sig >= 0 && gsc_now_cycle() > T.cycle_next) {
+        count_cycles(gsc_now_cycle() - 1);
+        T.buf.clear();
+        update((unsigned)T.cycle_sig);
+        write_time((gsc_now_cycle() - 1) * gsc_g.period);
+        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    }
+    /* the end of the dump: just below the next cycle */
+    uint64_t end = gsc_now_cycle() * gsc_g.period;
+    if (end > 0 && (!T.any_written || end - 1 > T.last_time))
+        write_time(end - 1);
+    gsc_g.simc->remove_trace_file(T.writer);
+    delete T.writer;
+    T.writer = nullptr;
+    fclose(T.fp);
+    T.fp = nullptr;
     T.open = false;
     T.closed = true;
-    std::string file = T.path + ".vcd";
-    /* Only a regular file is read back and patched: a device or a pipe would be read forever (or
-     * give back something else than what was written). */
-    struct stat st;
-    if (stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-        return;
-    fixup_header(file.c_str());
-    if (T.from > 0) {
-        FILE *fp = fopen(file.c_str(), "r+b");
-        if (fp) {
-            fixup_window_start(fp, T.from * gsc_g.period);
-            fclose(fp);
-        }
-    }
+    if (T.child)
+        close_fst();
 }
 
 void gsc_trace_at_boundary(uint64_t next_cycle)
@@ -665,4 +1049,25 @@ extern "C" unsigned gsc_trace_signal_width(unsigned i)
 extern "C" bool gsc_trace_signal_is_real(unsigned i)
 {
     return i < T.sigs.size() && T.sigs[i].real;
+}
+
+extern "C" const char *gsc_trace_signal_group(unsigned i)
+{
+    return i < T.sigs.size() ? T.sigs[i].group.c_str() : nullptr;
+}
+
+extern "C" void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps)
+{
+    *first_ps = T.written ? T.from * gsc_g.period : 0;
+    *last_ps = T.any_written ? T.last_time : 0;
+}
+
+extern "C" const gsc_enum *gsc_trace_signal_enum(unsigned i)
+{
+    return i < T.sigs.size() ? T.sigs[i].en : nullptr;
+}
+
+extern "C" bool gsc_trace_signal_is_counter(unsigned i)
+{
+    return i < T.sigs.size() && T.sigs[i].counter;
 }

@@ -332,6 +332,10 @@ static void watchdog_run(void *self)
         g_string_append_printf(out,
                                "interrupted by %s at cycle %" G_GUINT64_FORMAT "; state of every warp:\n",
                                g_strsignal(tb_signal), now);
+        char *why =
+            g_strdup_printf("interrupted by %s at cycle %" G_GUINT64_FORMAT, g_strsignal(tb_signal), now);
+        blk_ctx_set_partial(m->run->ctx, why);
+        g_free(why);
         watchdog_stop(m, out);
         return;
     }
@@ -560,6 +564,11 @@ void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles)
     gsc_process_initialize(m->wd);
 }
 
+int tb_exit_status(int rc)
+{
+    return tb_signal ? 128 + tb_signal : rc;
+}
+
 void tb_machine_summary(tb_machine *m, FILE *out)
 {
     uint64_t cycles = gsc_cycle();
@@ -601,6 +610,9 @@ int tb_main(machine_kind kind, int argc, char **argv)
     cli_finish(run, gsc_cycle());
     tb_machine_summary(m, stdout);
     machine_summary(mach, stdout);
-    printf("%s: %s: %s\n", mi->program, tb_kernel_name(k), rc == 0 ? "PASS" : "FAIL");
-    return rc;
+    printf("%s: %s: %s\n", mi->program, tb_kernel_name(k),
+           tb_exit_status(rc) != rc ? "INTERRUPTED"
+           : rc == 0                ? "PASS"
+                                    : "FAIL");
+    return tb_exit_status(rc);
 }

@@ -328,7 +328,19 @@ struct blk_ctx {
     gsc_clock *clock;
     GPtrArray *insts; /* blk_inst *, creation order */
     GArray *derived;  /* derived_fig */
+    char *partial;    /* why the statistics cover part of the run only, or NULL */
 };
+
+void blk_ctx_set_partial(blk_ctx *ctx, const char *why)
+{
+    g_free(ctx->partial);
+    ctx->partial = g_strdup(why);
+}
+
+const char *blk_ctx_partial(const blk_ctx *ctx)
+{
+    return ctx->partial;
+}
 
 blk_ctx *blk_ctx_new(const cfg *config, gsc_clock *clock)
 {
@@ -369,6 +381,7 @@ void blk_ctx_free(blk_ctx *ctx)
     for (unsigned i = 0; i < ctx->insts->len; i++)
         inst_free(g_ptr_array_index(ctx->insts, i));
     g_ptr_array_free(ctx->insts, TRUE);
+    g_free(ctx->partial);
     for (unsigned i = 0; i < ctx->derived->len; i++) {
         derived_fig *f = &g_array_index(ctx->derived, derived_fig, i);
         g_free(f->name);

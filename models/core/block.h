@@ -174,6 +174,10 @@ typedef struct blk_ctx blk_ctx;
 
 /* config: the effective configuration (not owned; may be NULL = defaults only). clock: the core clock. */
 blk_ctx *blk_ctx_new(const cfg *config, gsc_clock *clock);
+/* Mark the statistics as covering part of the run only (a run stopped by a signal): the text dump
+ * says so in a "# partial: WHY" line, the JSON in "partial": "WHY". NULL clears it. */
+void blk_ctx_set_partial(blk_ctx *ctx, const char *why);
+const char *blk_ctx_partial(const blk_ctx *ctx);
 void blk_ctx_free(blk_ctx *ctx);
 gsc_clock *blk_ctx_clock(const blk_ctx *ctx);
 const cfg *blk_ctx_config(const blk_ctx *ctx);

@@ -233,6 +233,8 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
          "Trace the instances matching these globs (default *)", "PATTERNS"},
         {"no-trace", 0, 0, G_OPTION_ARG_NONE, &run->no_trace, "Write no VCD", NULL},
         {"trace-window", 0, 0, G_OPTION_ARG_STRING, &run->trace_window, "Trace these cycles only", "FROM:TO"},
+        {"wave-format", 0, 0, G_OPTION_ARG_STRING, &run->wave_format,
+         "Waveform format: vcd (default) or fst (through GTKWave's vcd2fst)", "vcd|fst"},
         {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &run->vcd_path,
          "VCD path, .vcd added when missing; the .gtkw goes beside it (default waveforms/PROGRAM.vcd)",
          "PATH"},
@@ -357,10 +359,16 @@ static bool same_file(const char *a, const char *b)
 
 static void open_trace(cli_run *run)
 {
+    bool fst = run->wave_format && strcmp(run->wave_format, "fst") == 0;
+    if (run->wave_format && !fst && strcmp(run->wave_format, "vcd") != 0)
+        cli_die("--wave-format=%s: expected vcd or fst", run->wave_format);
+    const char *ext = fst ? ".fst" : ".vcd";
     if (!run->vcd_path)
-        run->vcd_path = g_strdup_printf("waveforms/%s.vcd", run->program);
-    if (!g_str_has_suffix(run->vcd_path, ".vcd")) {
-        char *p = g_strconcat(run->vcd_path, ".vcd", NULL);
+        run->vcd_path = g_strdup_printf("waveforms/%s%s", run->program, ext);
+    if (fst && g_str_has_suffix(run->vcd_path, ".vcd"))
+        run->vcd_path[strlen(run->vcd_path) - 4] = '\0';
+    if (!g_str_has_suffix(run->vcd_path, ext)) {
+        char *p = g_strconcat(run->vcd_path, ext, NULL);
         g_free(run->vcd_path);
         run->vcd_path = p;
     }
@@ -375,6 +383,8 @@ static void open_trace(cli_run *run)
     if (g_mkdir_with_parents(dir, 0755) != 0)
         cli_die("cannot create %s: %s", dir, g_strerror(errno));
     g_free(dir);
+    if (fst)
+        gsc_trace_fst(g_getenv("VCD2FST"));
     gsc_trace_open(run->vcd_path, run->trace, run->trace_from, run->trace_to);
 }
 
@@ -426,6 +436,8 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
     run->clock = gsc_clock_new("clk", clock_period(run));
     run->ctx = blk_ctx_new(run->config, run->clock);
     run->top = blk_inst_new(run->ctx, NULL, run->top_name, run->top_desc);
+    if (!run->no_trace && !run->dump_config)
+        gsc_trace_cycle_counter(run->top->mod, "cycle");
 }
 
 void cli_elaborate(cli_run *run)
@@ -495,6 +507,7 @@ void cli_free(cli_run *run)
     g_free(run->stats_json);
     g_free(run->trace);
     g_free(run->trace_window);
+    g_free(run->wave_format);
     g_free(run->vcd_path);
     g_free(run->gtkw_path);
     g_free(run);

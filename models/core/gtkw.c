@@ -14,11 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/core/vcd.h"
 #include "sc/gsc.h"
 
 #define GTKW_FLAGS_HEX          "@22"
 #define GTKW_FLAGS_BIN          "@28"
+#define GTKW_FLAGS_DEC          "@24"
+#define GTKW_FLAGS_FILTER       "@2024" /* decimal through a translate filter file */
 #define GTKW_FLAGS_GROUP_BEGIN  "@800200"
 #define GTKW_FLAGS_GROUP_CLOSED "@c00200"
 #define GTKW_FLAGS_GROUP_END    "@1000200"
@@ -48,46 +49,23 @@ char *gtkw_group_of(const char *name)
     return dot ? g_strndup(name, (gsize)(dot - name)) : g_strdup(name);
 }
 
-static bool gtkw_same_group(const char *name, const char *group)
+/* The name GTKWave shows for a traced signal. */
+static char *gtkw_name(const gtkw_signal *s)
 {
-    char *g = gtkw_group_of(name);
+    return s->width > 1 && !s->real ? g_strdup_printf("%s[%u:0]", s->name, s->width - 1) : g_strdup(s->name);
+}
+
+static char *signal_group(const gtkw_signal *s)
+{
+    return s->group ? g_strdup(s->group) : gtkw_group_of(s->name);
+}
+
+static bool same_group(const gtkw_signal *s, const char *group)
+{
+    char *g = signal_group(s);
     bool same = strcmp(g, group) == 0;
     g_free(g);
     return same;
-}
-
-/* The name GTKWave shows for a traced signal. */
-static char *gtkw_name(const vcd *v, const char *name, unsigned width)
-{
-    int sig = v ? vcd_find(v, name) : -1;
-    if (sig >= 0) {
-        const char *full = vcd_signal_name(v, (unsigned)sig);
-        const char *range = vcd_signal_range(v, (unsigned)sig);
-        unsigned w = vcd_signal_width(v, (unsigned)sig);
-        if (range)
-            return g_strconcat(full, range, NULL);
-        if (w > 1 && !vcd_signal_is_real(v, (unsigned)sig))
-            return g_strdup_printf("%s[%u:0]", full, w - 1);
-        return g_strdup(full);
-    }
-    return width > 1 ? g_strdup_printf("%s[%u:0]", name, width - 1) : g_strdup(name);
-}
-
-/* The dumped time range of the VCD, in its units: the first and last change of any signal. False
- * when there is no VCD or it has no change. */
-static bool vcd_time_range(const vcd *v, uint64_t *first, uint64_t *last)
-{
-    bool any = false;
-    for (unsigned sig = 0; v && sig < vcd_n_signals(v); sig++) {
-        unsigned n = vcd_n_changes(v, sig);
-        if (n == 0)
-            continue;
-        uint64_t a = vcd_change_nth(v, sig, 0).time, b = vcd_change_nth(v, sig, n - 1).time;
-        *first = any && *first < a ? *first : a;
-        *last = any && *last > b ? *last : b;
-        any = true;
-    }
-    return any;
 }
 
 double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels)
@@ -99,13 +77,13 @@ double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels)
 
 /* "[timestart]" and the zoom line: the view starts where the dump starts (the trace window's
  * first cycle) and spans GTKW_VIEW_CYCLES cycles or the whole dump, whichever is shorter. */
-static void write_view(FILE *f, const vcd *v, uint64_t period_ps)
+static void write_view(FILE *f, const gtkw_view *v)
 {
-    uint64_t unit_fs = v ? vcd_timescale_fs(v) : 1000;
-    uint64_t period_units = period_ps * 1000 / unit_fs;
-    uint64_t first = 0, last = 0;
+    uint64_t unit_fs = v->timescale_fs ? v->timescale_fs : 1000;
+    uint64_t period_units = v->period_ps * 1000 / unit_fs;
+    uint64_t first = v->first, last = v->last;
     uint64_t span = GTKW_VIEW_CYCLES * (period_units ? period_units : 1);
-    if (vcd_time_range(v, &first, &last) && last > first && last - first < span)
+    if (last > first && last - first < span)
         span = last - first + (period_units ? period_units : 1);
     fprintf(f, "[timestart] %" G_GUINT64_FORMAT "\n", first);
     fprintf(f, "*%.6f -1", gtkw_zoom_for_span(span, GTKW_WAVE_PIXELS));
@@ -114,30 +92,31 @@ static void write_view(FILE *f, const vcd *v, uint64_t period_ps)
     fprintf(f, "\n");
 }
 
-static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, uint64_t period_ps, const vcd *v,
+static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const gtkw_view *v,
                        const gtkw_signal *sigs, unsigned n)
 {
     fprintf(f, "[*] GTKWave save file written by gpusc\n");
     fprintf(f, "[*] timescale %" G_GUINT64_FORMAT " fs, clock period %" G_GUINT64_FORMAT " ps\n",
-            v ? vcd_timescale_fs(v) : 1000, period_ps);
+            v->timescale_fs ? v->timescale_fs : 1000, v->period_ps);
     fprintf(f, "[dumpfile] \"%s\"\n", vcd_abs);
     /* With its own path recorded, GTKWave finds the VCD relative to the save file when the pair
      * has been moved or copied elsewhere (without it, it exits: "Could not initialize"). */
     fprintf(f, "[savefile] \"%s\"\n", gtkw_abs);
-    write_view(f, v, period_ps);
+    write_view(f, v);
     fprintf(f, "[size] %d %d\n", GTKW_WINDOW_WIDTH, GTKW_WINDOW_HEIGHT);
     fprintf(f, "[sst_width] %d\n", GTKW_SST_WIDTH);
     fprintf(f, "[signals_width] %d\n", GTKW_SIGNALS_WIDTH);
+    GPtrArray *filters = g_ptr_array_new();
     char *open_group = NULL;
     unsigned rows = 0; /* rows shown so far: a group's two brace rows and, if open, its signals */
     bool closed = false;
     for (unsigned i = 0; i < n; i++) {
-        char *group = gtkw_group_of(sigs[i].name);
+        char *group = signal_group(&sigs[i]);
         if (!open_group || strcmp(open_group, group) != 0) {
             if (open_group)
                 fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
             unsigned members = 1;
-            while (i + members < n && gtkw_same_group(sigs[i + members].name, group))
+            while (i + members < n && same_group(&sigs[i + members], group))
                 members++;
             closed = closed || (rows > 0 && rows + 2 + members > GTKW_OPEN_ROWS);
             rows += closed ? 2 : 2 + members;
@@ -147,36 +126,69 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, uint6
         } else {
             g_free(group);
         }
-        char *name = gtkw_name(v, sigs[i].name, sigs[i].width);
-        fprintf(f, "%s\n%s\n", sigs[i].width > 1 ? GTKW_FLAGS_HEX : GTKW_FLAGS_BIN, name);
+        char *name = gtkw_name(&sigs[i]);
+        if (sigs[i].filter) {
+            /* GTKWave numbers the filter files of a save file from 1 */
+            unsigned k = 0;
+            while (k < filters->len && strcmp(g_ptr_array_index(filters, k), sigs[i].filter) != 0)
+                k++;
+            if (k == filters->len)
+                g_ptr_array_add(filters, (gpointer)sigs[i].filter);
+            fprintf(f, "%s\n^%u %s\n%s\n", GTKW_FLAGS_FILTER, k + 1, sigs[i].filter, name);
+        } else {
+            fprintf(f, "%s\n%s\n",
+                    sigs[i].decimal     ? GTKW_FLAGS_DEC
+                    : sigs[i].width > 1 ? GTKW_FLAGS_HEX
+                                        : GTKW_FLAGS_BIN,
+                    name);
+        }
         g_free(name);
     }
     if (open_group)
         fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
     g_free(open_group);
+    g_ptr_array_free(filters, TRUE);
     fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
 }
 
-bool gtkw_write(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, const gtkw_signal *sigs,
+bool gtkw_write(const char *gtkw_path, const char *vcd_path, const gtkw_view *v, const gtkw_signal *sigs,
                 unsigned n, GError **err)
 {
-    vcd *v = vcd_load(vcd_path, NULL); /* best effort: only for the names */
     FILE *f = fopen(gtkw_path, "w");
     if (!f) {
         int e = errno;
         g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", gtkw_path, g_strerror(e));
-        vcd_free(v);
         return false;
     }
     char *vcd_abs = g_canonicalize_filename(vcd_path, NULL);
     char *gtkw_abs = g_canonicalize_filename(gtkw_path, NULL);
-    write_body(f, vcd_abs, gtkw_abs, period_ps, v, sigs, n);
+    write_body(f, vcd_abs, gtkw_abs, v, sigs, n);
     g_free(gtkw_abs);
     g_free(vcd_abs);
-    vcd_free(v);
     if (fclose(f) != 0) {
         int e = errno;
         g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", gtkw_path, g_strerror(e));
+        return false;
+    }
+    return true;
+}
+
+bool gtkw_write_filter(const char *path, const gsc_enum *e, GError **err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        int errsv = errno;
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errsv), "%s: %s", path, g_strerror(errsv));
+        return false;
+    }
+    fprintf(f, "# GTKWave translate filter: the values of '%s' by name (written by gpusc)\n", e->name);
+    for (unsigned v = 0; v < e->count; v++) {
+        const char *n = e->name_of(v);
+        fprintf(f, "%u %s\n", v, n && *n ? n : "-");
+    }
+    if (fclose(f) != 0) {
+        int errsv = errno;
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errsv), "%s: %s", path, g_strerror(errsv));
         return false;
     }
     return true;
@@ -186,9 +198,32 @@ bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t per
 {
     unsigned n = gsc_trace_count();
     gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);
-    for (unsigned i = 0; i < n; i++)
-        sigs[i] = (gtkw_signal){gsc_trace_signal_name(i), gsc_trace_signal_width(i)};
-    bool ok = gtkw_write(gtkw_path, vcd_path, period_ps, sigs, n, err);
+    /* one filter file per enumeration, beside the view */
+    size_t base_len = g_str_has_suffix(gtkw_path, ".gtkw") ? strlen(gtkw_path) - 5 : strlen(gtkw_path);
+    GHashTable *files = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    bool ok = true;
+    for (unsigned i = 0; i < n; i++) {
+        const gsc_enum *e = gsc_trace_signal_enum(i);
+        char *file = NULL;
+        if (e && !(file = g_hash_table_lookup(files, e))) {
+            char *rel = g_strdup_printf("%.*s.%s.filter", (int)base_len, gtkw_path, e->name);
+            file = g_canonicalize_filename(rel, NULL);
+            g_free(rel);
+            g_hash_table_insert(files, (gpointer)e, file);
+            if (ok && !gtkw_write_filter(file, e, err))
+                ok = false;
+        }
+        sigs[i] = (gtkw_signal){gsc_trace_signal_name(i),
+                                gsc_trace_signal_width(i),
+                                gsc_trace_signal_group(i),
+                                gsc_trace_signal_is_real(i),
+                                file,
+                                gsc_trace_signal_is_counter(i)};
+    }
+    gtkw_view view = {period_ps, 1000, 0, 0};
+    gsc_trace_dump_range(&view.first, &view.last);
+    ok = ok && gtkw_write(gtkw_path, vcd_path, &view, sigs, n, err);
+    g_hash_table_destroy(files);
     g_free(sigs);
     return ok;
 }

@@ -7,9 +7,8 @@
  * collapsible group per block instance (or per channel: a latch's fields, a FIFO's put strobe,
  * fields and occupancy), signals in trace order,
  * 1-bit signals in binary, vectors in hex. Groups are open while they fit on one screen (32 rows),
- * later ones start closed. Signal names are written as GTKWave names them: the full hierarchical
- * name found in the VCD (with its top scope) and, for vectors, the bit range
- * ("tb.alu.occupancy[7:0]").
+ * later ones start closed. Signal names are written as GTKWave names them: the full dotted name
+ * and, for vectors, the bit range ("tb.alu.occupancy[7:0]"). Nothing is read back from the VCD.
  */
 #ifndef GPUSC_MODELS_CORE_GTKW_H
 #define GPUSC_MODELS_CORE_GTKW_H
@@ -19,23 +18,41 @@
 
 #include <stdint.h>
 
+#include "sc/gsc.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
     const char *name; /* full dotted name as traced ("tb.alu.occupancy") */
     unsigned width;
+    const char *group;  /* the group it is shown in; NULL: its name minus the last component */
+    bool real;          /* a VCD real (no bit range) */
+    const char *filter; /* a translate filter file showing its values by name (decimal), or NULL */
+    bool decimal;       /* shown in decimal (the cycle counter) */
 } gtkw_signal;
 
-/* Write gtkw_path for the signals. If vcd_path can be read, names are mapped to the VCD's
- * hierarchical names; otherwise the traced names are used as they are. A signal is grouped under
- * its name minus the last component (its block instance, or its latch for a latch field). */
-bool gtkw_write(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, const gtkw_signal *sigs,
+/* What the view shows: the dump's first and last time (in its time units, timescale_fs each). */
+typedef struct {
+    uint64_t period_ps;
+    uint64_t timescale_fs;
+    uint64_t first, last;
+} gtkw_view;
+
+/* Write gtkw_path for the signals, named as they are given (GTKWave shows a vector with its bit
+ * range). The VCD is not read: the names and the time range are what the tracer registered. */
+bool gtkw_write(const char *gtkw_path, const char *vcd_path, const gtkw_view *view, const gtkw_signal *sigs,
                 unsigned n, GError **err);
-/* The same for everything traced in the current simulation (gsc_trace_count/name/width). */
+/* The same for everything traced in the current simulation (gsc_trace_count/name/width/group, the
+ * dump's time range from gsc_trace_dump_range); a signal with an enumeration (gsc_trace_signal_enum)
+ * is shown by name through the translate filter file <gtkw_path minus .gtkw>.<enum name>.filter,
+ * written beside the view ("<value> <name>" per line, decimal values), the cycle counter in
+ * decimal. */
 bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err);
 /* GTKWave's zoom value that shows span_units time units across wave_pixels pixels (GTKWave draws
  * 2^-zoom units per 200 pixels). */
 double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels);
+/* Write a translate filter file for e ("<value> <name>" for every value, decimal). */
+bool gtkw_write_filter(const char *path, const gsc_enum *e, GError **err);
 /* The group (block instance or channel) a traced name belongs to; to g_free. */
 char *gtkw_group_of(const char *name);
 

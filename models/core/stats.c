@@ -56,6 +56,8 @@ void stats_dump_text(const blk_ctx *ctx, uint64_t cycles, FILE *out)
         wu = MAX(wu, (int)strlen(r->unit));
     }
     fprintf(out, "# statistics after %" G_GUINT64_FORMAT " cycles\n", cycles);
+    if (blk_ctx_partial(ctx))
+        fprintf(out, "# partial: %s\n", blk_ctx_partial(ctx));
     for (unsigned i = 0; i < rows->len; i++) {
         stat_row *r = &g_array_index(rows, stat_row, i);
         fprintf(out, "%-*s  %*s  %-*s  # %s\n", wn, r->name, wv, r->value, wu, r->unit, r->meaning);
@@ -114,7 +116,13 @@ void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, F
 {
     fputs("{\n  \"program\": ", out);
     json_string(out, program);
-    fprintf(out, ",\n  \"cycles\": %" G_GUINT64_FORMAT ",\n  \"instances\": [", cycles);
+    fprintf(out, ",\n  \"cycles\": %" G_GUINT64_FORMAT ",\n", cycles);
+    if (blk_ctx_partial(ctx)) {
+        fputs("  \"partial\": ", out);
+        json_string(out, blk_ctx_partial(ctx));
+        fputs(",\n", out);
+    }
+    fputs("  \"instances\": [", out);
     unsigned n = blk_ctx_n_insts(ctx);
     for (unsigned i = 0; i < n; i++) {
         const blk_inst *inst = blk_ctx_inst(ctx, i);

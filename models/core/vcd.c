@@ -491,8 +491,8 @@ static uint64_t cycle_start(const vcd *v, uint64_t cycle, uint64_t period_ps)
 
 const char *vcd_value_at_cycle(const vcd *v, unsigned sig, uint64_t cycle, uint64_t period_ps)
 {
-    uint64_t end = cycle_start(v, cycle + 1, period_ps);
-    return end == 0 ? NULL : vcd_value_at_time(v, sig, end - 1);
+    /* the changes of a cycle are at its start; strobes fall back half a cycle later */
+    return vcd_value_at_time(v, sig, cycle_start(v, cycle, period_ps));
 }
 
 bool vcd_uint_at_cycle(const vcd *v, unsigned sig, uint64_t cycle, uint64_t period_ps, uint64_t *out)

@@ -52,8 +52,9 @@ unsigned vcd_n_changes(const vcd *v, unsigned sig);
 vcd_change vcd_change_nth(const vcd *v, unsigned sig, unsigned i);
 /* The value at time t (the last change at or before t), or NULL before the first change. */
 const char *vcd_value_at_time(const vcd *v, unsigned sig, uint64_t t);
-/* The value at the end of clock cycle `cycle` (period in ps): the last change before
- * (cycle + 1) * period. Robust to where in the cycle a latch's value is committed. */
+/* The value shown for clock cycle `cycle` (period in ps): the last change at or before
+ * cycle * period (the writer puts a cycle's changes at its start; put/get counts and pulses fall
+ * back to 0 half a cycle later, which this does not see). */
 const char *vcd_value_at_cycle(const vcd *v, unsigned sig, uint64_t cycle, uint64_t period_ps);
 /* The same as an integer; false if no value yet, or the value has x/z bits or is a real. */
 bool vcd_uint_at_cycle(const vcd *v, unsigned sig, uint64_t cycle, uint64_t period_ps, uint64_t *out);

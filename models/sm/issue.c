@@ -149,6 +149,12 @@ const char *issue_stall_name(issue_stall s)
     return s < ISSUE_STALL_COUNT ? n[s] : "?";
 }
 
+static const char *stall_name(unsigned v)
+{
+    return issue_stall_name((issue_stall)v);
+}
+const gsc_enum issue_stall_enum = {"stall", ISSUE_STALL_COUNT, stall_name};
+
 _Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((wx_info *)0)->store_data),
                "a deferred store's bytes fit issued_t");
 
@@ -804,6 +810,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     blk_trace_state(s->inst, "warp", GSC_U32, &s->tr_warp);
     blk_trace_state(s->inst, "pc", GSC_U32, &s->tr_pc);
     blk_trace_state(s->inst, "stall", GSC_U8, &s->tr_stall);
+    gsc_trace_var_enum(s->inst->mod, "stall", &issue_stall_enum);
     blk_inst_on_elaborate(s->inst, issue_elaborate, s);
     return s;
 }

@@ -240,6 +240,8 @@ unsigned issue_schedulers(const issue *s);
 bool issue_busy(const issue *s);
 void issue_dump(const issue *s, GString *out);
 const char *issue_stall_name(issue_stall s);
+/* The stall reasons by name in the waveform views. */
+extern const gsc_enum issue_stall_enum;
 
 G_END_DECLS
 

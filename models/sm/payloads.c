@@ -4,6 +4,35 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The enumerations the waveform views show by name (GTKWave translate filters, from the name
+ * tables of kernels/ir.c and this file). */
+static const char *op_name(unsigned v)
+{
+    return ir_op_name((ir_opcode)v);
+}
+static const char *class_name(unsigned v)
+{
+    return ir_class_name((ir_class)v);
+}
+static const char *space_name(unsigned v)
+{
+    return v ? ir_space_name((ir_space)v) : "generic";
+}
+static const char *unit_name(unsigned v)
+{
+    return sm_unit_name((sm_unit)v);
+}
+static const char *access_name(unsigned v)
+{
+    static const char *const n[] = {"load", "store", "atomic", "reduction"};
+    return v < G_N_ELEMENTS(n) ? n[v] : "?";
+}
+const gsc_enum sm_op_enum = {"op", IR_OP_COUNT, op_name};
+const gsc_enum sm_class_enum = {"class", IR_CLASS_COUNT, class_name};
+const gsc_enum sm_space_enum = {"space", IR_SPACE_COUNT, space_name};
+const gsc_enum sm_unit_enum = {"unit", SM_UNIT_COUNT, unit_name};
+const gsc_enum sm_access_enum = {"access", 4, access_name};
+
 static const gsc_field cta_launch_fields[] = {
     GSC_FIELD(cta_launch_t, kernel, GSC_U32, 16),  GSC_FIELD(cta_launch_t, cta, GSC_U32, 32),
     GSC_FIELD(cta_launch_t, slot, GSC_U16, 6),     GSC_FIELD(cta_launch_t, first_warp, GSC_U16, 7),
@@ -22,14 +51,22 @@ static const gsc_field cta_done_fields[] = {
 const gsc_type cta_done_type = GSC_TYPE(cta_done_t, cta_done_fields);
 
 static const gsc_field decoded_fields[] = {
-    GSC_FIELD(decoded_t, warp, GSC_U16, 7),        GSC_FIELD(decoded_t, epoch, GSC_U16, 16),
-    GSC_FIELD(decoded_t, func, GSC_U32, 8),        GSC_FIELD(decoded_t, pc, GSC_U32, 16),
-    GSC_FIELD(decoded_t, cls, GSC_U8, 4),          GSC_FIELD(decoded_t, op, GSC_U8, 8),
-    GSC_FIELD(decoded_t, ctrl, GSC_U8, 1),         GSC_FIELD(decoded_t, n_src, GSC_U16, 4),
-    GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),       GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0),
-    GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),      GSC_FIELD(decoded_t, annot, GSC_U64, 64),
-    GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5),   GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),
-    GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0), GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, warp, GSC_U16, 7),
+    GSC_FIELD(decoded_t, epoch, GSC_U16, 16),
+    GSC_FIELD(decoded_t, func, GSC_U32, 8),
+    GSC_FIELD(decoded_t, pc, GSC_U32, 16),
+    GSC_FIELD_ENUM(decoded_t, cls, GSC_U8, 4, sm_class_enum),
+    GSC_FIELD_ENUM(decoded_t, op, GSC_U8, 8, sm_op_enum),
+    GSC_FIELD(decoded_t, ctrl, GSC_U8, 1),
+    GSC_FIELD(decoded_t, n_src, GSC_U16, 4),
+    GSC_FIELD(decoded_t, n_dst, GSC_U16, 3),
+    GSC_FIELD(decoded_t, src, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, dst, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, annot, GSC_U64, 64),
+    GSC_FIELD(decoded_t, n_bank_src, GSC_U8, 5),
+    GSC_FIELD(decoded_t, n_bank_dst, GSC_U8, 4),
+    GSC_FIELD(decoded_t, bank_src, GSC_OPAQUE, 0),
+    GSC_FIELD(decoded_t, bank_dst, GSC_OPAQUE, 0),
 };
 const gsc_type decoded_type = GSC_TYPE(decoded_t, decoded_fields);
 
@@ -48,17 +85,17 @@ static const gsc_field credit_fields[] = {
 const gsc_type credit_type = GSC_TYPE(credit_t, credit_fields);
 
 static const gsc_field issued_fields[] = {
-    GSC_FIELD(issued_t, seq, GSC_U64, 32),
-    GSC_FIELD(issued_t, issue_cycle, GSC_U64, 32),
+    GSC_FIELD(issued_t, seq, GSC_U64, 64),
+    GSC_FIELD(issued_t, issue_cycle, GSC_U64, 64),
     GSC_FIELD(issued_t, warp, GSC_U16, 7),
     GSC_FIELD(issued_t, sched, GSC_U16, 3),
     GSC_FIELD(issued_t, pc, GSC_U32, 16),
     GSC_FIELD(issued_t, func, GSC_U32, 8),
     GSC_FIELD(issued_t, mask, GSC_U32, 32),
-    GSC_FIELD(issued_t, cls, GSC_U8, 4),
-    GSC_FIELD(issued_t, op, GSC_U8, 8),
-    GSC_FIELD(issued_t, space, GSC_U8, 3),
-    GSC_FIELD(issued_t, kind, GSC_U8, 2),
+    GSC_FIELD_ENUM(issued_t, cls, GSC_U8, 4, sm_class_enum),
+    GSC_FIELD_ENUM(issued_t, op, GSC_U8, 8, sm_op_enum),
+    GSC_FIELD_ENUM(issued_t, space, GSC_U8, 3, sm_space_enum),
+    GSC_FIELD_ENUM(issued_t, kind, GSC_U8, 2, sm_access_enum),
     GSC_FIELD(issued_t, bytes, GSC_U8, 6),
     GSC_FIELD(issued_t, long_op, GSC_U8, 1),
     GSC_FIELD(issued_t, report_reads, GSC_U8, 1),
@@ -95,9 +132,9 @@ static size_t issued_used(const void *item)
 const gsc_type issued_type = GSC_TYPE_USED(issued_t, issued_fields, issued_used);
 
 static const gsc_field release_fields[] = {
-    GSC_FIELD(release_t, seq, GSC_U64, 32),      GSC_FIELD(release_t, warp, GSC_U16, 7),
+    GSC_FIELD(release_t, seq, GSC_U64, 64),      GSC_FIELD(release_t, warp, GSC_U16, 7),
     GSC_FIELD(release_t, n_dst, GSC_U16, 3),     GSC_FIELD(release_t, dst, GSC_OPAQUE, 0),
-    GSC_FIELD(release_t, long_op, GSC_U8, 1),    GSC_FIELD(release_t, unit, GSC_U8, 3),
+    GSC_FIELD(release_t, long_op, GSC_U8, 1),    GSC_FIELD_ENUM(release_t, unit, GSC_U8, 3, sm_unit_enum),
     GSC_FIELD(release_t, n_bank_dst, GSC_U8, 4), GSC_FIELD(release_t, bank_dst, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, atomic, GSC_U8, 1),     GSC_FIELD(release_t, val_reg, GSC_OPAQUE, 0),
     GSC_FIELD(release_t, val_mask, GSC_U32, 32), GSC_FIELD(release_t, val_vmask, GSC_OPAQUE, 0),

@@ -178,5 +178,7 @@ void release_init_reads(release_t *r, const issued_t *it, sm_unit unit);
 /* The unit an instruction class runs on. */
 sm_unit sm_unit_of_class(ir_class c);
 const char *sm_unit_name(sm_unit u);
+/* The enumerations of the payloads' fields, shown by name in the waveform views. */
+extern const gsc_enum sm_op_enum, sm_class_enum, sm_space_enum, sm_unit_enum, sm_access_enum;
 
 #endif /* GPUSC_MODELS_SM_PAYLOADS_H */

@@ -224,22 +224,24 @@ static void test_gtkw(void)
     g_assert_true(g_file_set_contents(vcd_path, good_vcd, -1, NULL));
     /* Traced names as gsc reports them: without the VCD's top scope. */
     static const gtkw_signal sigs[] = {
-        {"alu.occ", 4},
-        {"alu.busy", 1},
-        {"sink.count", 8},
-        {"other.thing", 3},
+        {"alu.occ", 4, NULL, false, NULL, false},     {"alu.busy", 1, NULL, false, NULL, false},
+        {"sink.count", 8, NULL, false, NULL, false},  {"other.thing", 3, "other", false, NULL, false},
+        {"sink.temp", 64, "sink", true, NULL, false},
     };
     GError *err = NULL;
-    g_assert_true(gtkw_write(gtkw_path, vcd_path, PERIOD_PS, sigs, G_N_ELEMENTS(sigs), &err));
+    const gtkw_view view = {PERIOD_PS, 10000000, 0, 8};
+    g_assert_true(gtkw_write(gtkw_path, vcd_path, &view, sigs, G_N_ELEMENTS(sigs), &err));
     g_assert_no_error(err);
     char *text = NULL;
     g_assert_true(g_file_get_contents(gtkw_path, &text, NULL, NULL));
     char *dumpfile = g_strdup_printf("[dumpfile] \"%s\"\n[savefile] \"%s\"\n", vcd_path, gtkw_path);
     g_assert_nonnull(strstr(text, dumpfile));
-    /* Groups per block, signals in order, vectors hex (@22) with ranges, bits binary (@28). */
-    const char *expected = "@800200\n-alu\n@22\ntop.alu.occ[3:0]\n@28\ntop.alu.busy\n@1000200\n-alu\n"
-                           "@800200\n-sink\n@22\ntop.sink.count[7:0]\n@1000200\n-sink\n"
-                           "@800200\n-other\n@22\nother.thing[2:0]\n@1000200\n-other\n";
+    /* Groups per block (or as given), signals in order and named as registered (the VCD is not
+     * read), vectors hex (@22) with ranges, bits binary (@28), reals without a range. */
+    const char *expected = "@800200\n-alu\n@22\nalu.occ[3:0]\n@28\nalu.busy\n@1000200\n-alu\n"
+                           "@800200\n-sink\n@22\nsink.count[7:0]\n@1000200\n-sink\n"
+                           "@800200\n-other\n@22\nother.thing[2:0]\n@1000200\n-other\n"
+                           "@800200\n-sink\n@22\nsink.temp\n@1000200\n-sink\n";
     g_assert_nonnull(strstr(text, expected));
     g_free(dumpfile);
     g_free(text);
@@ -255,14 +257,14 @@ static void test_gtkw(void)
 }
 
 /* Write vcd_text to a temporary VCD, a .gtkw for sigs beside it, and return the .gtkw text. */
-static char *gtkw_text_for(const char *vcd_text, const gtkw_signal *sigs, unsigned n)
+static char *gtkw_text_for(const char *vcd_text, const gtkw_view *view, const gtkw_signal *sigs, unsigned n)
 {
     char *dir = g_dir_make_tmp("gpusc-gtkw-XXXXXX", NULL);
     char *vcd_path = g_build_filename(dir, "run.vcd", NULL);
     char *gtkw_path = g_build_filename(dir, "run.gtkw", NULL);
     g_assert_true(g_file_set_contents(vcd_path, vcd_text, -1, NULL));
     GError *err = NULL;
-    g_assert_true(gtkw_write(gtkw_path, vcd_path, PERIOD_PS, sigs, n, &err));
+    g_assert_true(gtkw_write(gtkw_path, vcd_path, view, sigs, n, &err));
     g_assert_no_error(err);
     char *text = NULL;
     g_assert_true(g_file_get_contents(gtkw_path, &text, NULL, NULL));
@@ -302,10 +304,11 @@ static void test_gtkw_view(void)
     g_assert_cmpfloat(gtkw_zoom_for_span(4096, 800), ==, -10.0);
     g_assert_cmpfloat(gtkw_zoom_for_span(100, 200), <, gtkw_zoom_for_span(50, 200));
 
-    static const gtkw_signal sigs[] = {{"alu.occ", 4}};
+    static const gtkw_signal sigs[] = {{"alu.occ", 4, NULL, false, NULL, false}};
+    const gtkw_view whole = {PERIOD_PS, 10000000, 0, 8}, late = {PERIOD_PS, 10000000, 600, 5000};
     /* good_vcd: 10 ns units, 2 per cycle, changes from 0 to 8: the whole dump plus one cycle
      * (10 units) across the 780 px wave pane. */
-    char *text = gtkw_text_for(good_vcd, sigs, 1);
+    char *text = gtkw_text_for(good_vcd, &whole, sigs, 1);
     g_assert_nonnull(strstr(text, "\n[timestart] 0\n"));
     g_assert_nonnull(strstr(text, "[*] timescale 10000000 fs, clock period 20000 ps\n"));
     g_assert_cmpfloat_with_epsilon(gtkw_zoom_of(text), -log2(10.0 * 200 / 780), 1e-5);
@@ -317,7 +320,7 @@ static void test_gtkw_view(void)
                                    "$var wire 4 ! occ [3:0] $end\n"
                                    "$upscope $end\n$upscope $end\n$enddefinitions $end\n"
                                    "#600\n$dumpvars\nb1 !\n$end\n#602\nb10 !\n#5000\nb11 !\n";
-    text = gtkw_text_for(windowed, sigs, 1);
+    text = gtkw_text_for(windowed, &late, sigs, 1);
     g_assert_nonnull(strstr(text, "\n[timestart] 600\n"));
     g_assert_cmpfloat_with_epsilon(gtkw_zoom_of(text), -log2(256.0 * 2 * 200 / 780), 1e-5);
     g_free(text);
@@ -331,9 +334,10 @@ static void test_gtkw_groups_closed(void)
     char *names[N];
     for (unsigned i = 0; i < N; i++) {
         names[i] = g_strdup_printf("tb.sm%u.x", i);
-        sigs[i] = (gtkw_signal){names[i], 1};
+        sigs[i] = (gtkw_signal){names[i], 1, NULL, false, NULL, false};
     }
-    char *text = gtkw_text_for(good_vcd, sigs, N);
+    const gtkw_view view = {PERIOD_PS, 10000000, 0, 8};
+    char *text = gtkw_text_for(good_vcd, &view, sigs, N);
     /* Ten groups of three rows fit (30), the eleventh would make 33. */
     g_assert_nonnull(strstr(text, "@800200\n-tb.sm9\n@28\ntb.sm9.x\n@1000200\n-tb.sm9\n"));
     g_assert_nonnull(strstr(text, "@c00200\n-tb.sm10\n@28\ntb.sm10.x\n@1000200\n-tb.sm10\n"));

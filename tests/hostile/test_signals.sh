@@ -1,12 +1,13 @@
 #!/bin/sh
 # A run stopped from outside or by a limit still ends well (TAP): SIGTERM, SIGINT or SIGHUP stop a
-# never-ending kernel with the state of every warp, and the statistics, the JSON and the VCD are
-# written; --max-cycles names the warps, PCs and source lines of a kernel that does not finish; the
+# never-ending kernel with the state of every warp and exit 128 + the signal (143, 130, 129); the
+# statistics and the JSON are written and marked partial, the VCD is whole up to the cycle the run
+# stopped at and its .gtkw is written; --max-cycles names the warps, PCs and source lines of a kernel that does not finish; the
 # watchdog's stop writes the statistics too.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 spin="$top_srcdir/tests/hostile/ptx/spin.ptx"
-echo "1..12"
+echo "1..15"
 for sig in TERM INT HUP; do
     "$sm" --vcd "$tmp/s.vcd" --stats-json "$tmp/s.json" --ptx "$spin" --entry spin --grid 1 --block 64 \
         --arg out:"$tmp/o":4 >"$tmp/out" 2>"$tmp/err" &
@@ -18,12 +19,22 @@ for sig in TERM INT HUP; do
     wait $pid
     st=$?
     kill $guard 2>/dev/null
-    check "SIG$sig: exit 1 with the reason and the warps' PCs (exit $st)" \
-        sh -c "[ $st = 1 ] && grep -q 'interrupted by .* at cycle' '$tmp/err' && grep -q 'pc 1 (line 13' '$tmp/err'"
-    check "SIG$sig: the statistics and the JSON are written" \
-        sh -c "grep -q '^summary: spin' '$tmp/out' && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$tmp/s.json'"
+    want=$((128 + $(kill -l $sig)))
+    check "SIG$sig: exit $want with the reason and the warps' PCs (exit $st)" \
+        sh -c "[ $st = $want ] && grep -q 'interrupted by .* at cycle' '$tmp/err' && grep -q 'pc 1 (line 13' '$tmp/err'"
+    check "SIG$sig: the statistics and the JSON are written, marked partial" \
+        sh -c "grep -q '^summary: spin' '$tmp/out' && grep -q '^# partial: interrupted by .* at cycle' '$tmp/out' &&
+            grep -q 'spin: INTERRUPTED' '$tmp/out' &&
+            python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"partial\"].startswith(\"interrupted by\")' '$tmp/s.json'"
     check "SIG$sig: the VCD ends with a whole line" sh -c "[ \"\$(tail -c 1 '$tmp/s.vcd' | od -An -c | tr -d ' ')\" = '\\n' ]"
-    rm -f "$tmp/s.vcd" "$tmp/s.json"
+    # the waveform runs up to the cycle the run stopped at (its last time is just below the next
+    # cycle), GTKWave's converter reads it whole, and its view is beside it
+    stop=$(sed -n 's/.*interrupted by .* at cycle \([0-9]*\).*/\1/p' "$tmp/err" | head -1)
+    last=$(awk '/^#/ { t = substr($1, 2) } END { print t + 0 }' "$tmp/s.vcd")
+    check "SIG$sig: the waveform reaches cycle $stop, converts, and has its view" \
+        sh -c "[ -n '$stop' ] && [ $last -ge \$(( $stop * 1429 )) ] && [ -s '$tmp/s.gtkw' ] &&
+            { [ -z \"\$VCD2FST\" ] || \"\$VCD2FST\" '$tmp/s.vcd' '$tmp/s.fst' >/dev/null 2>&1; }"
+    rm -f "$tmp/s.vcd" "$tmp/s.json" "$tmp/s.gtkw" "$tmp/s.fst"
 done
 expect "--max-cycles names the warps, PCs and lines" 1 "pc 1 (line 13 .bra.uni" "$sm" --no-trace --ptx "$spin" \
     --entry spin --grid 1 --block 64 --arg out:"$tmp/o":4 --max-cycles 5000

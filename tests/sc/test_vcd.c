@@ -46,19 +46,21 @@ static void fetch(void *ctx)
     state = (uint32_t)k * 3;
 }
 
-/* The FIFO tb.q: items put in cycles 1, 2, 4 and 5 (pc 100 + k), one got per cycle from cycle 4
- * (before the put), so the occupancy after each cycle is 0 1 2 2 2 2 1 0 0 0. */
+/* The FIFO tb.q (depth 4): one item put in cycles 1, 5 and 6, three in cycle 2 (item j of cycle k:
+ * pc 100 + k + 50 j, warp k + j), one got per cycle from cycle 4 (before the put), so the
+ * occupancy after each cycle is 0 1 4 4 3 3 3 2 1 0 (full in cycles 2 and 3). */
 static void move(void *ctx)
 {
     (void)ctx;
     uint64_t k = gsc_cycle();
     if (k >= 4 && gsc_fifo_can_get(q))
         gsc_fifo_get(q, NULL);
-    if (k == 1 || k == 2 || k == 4 || k == 5) {
+    unsigned n = k == 2 ? 3 : (k == 1 || k == 5 || k == 6);
+    for (unsigned j = 0; j < n; j++) {
         pkt p;
         memset(&p, 0, sizeof p);
-        p.pc = 100 + (uint32_t)k;
-        p.warp = (uint8_t)k;
+        p.pc = 100 + (uint32_t)k + 50 * j;
+        p.warp = (uint8_t)(k + j);
         memset(p.lanes, (int)k, sizeof p.lanes);
         gsc_fifo_put(q, &p);
     }
@@ -414,43 +416,65 @@ static void test_fields(void)
     g_free(path);
 }
 
-/* A traced FIFO: tb.q.put is high in exactly the cycles an item was put, the fields show the last
- * item put (OPAQUE left out) from the cycle it was put, the occupancy the items stored after the
+/* A traced FIFO is lossless: tb.q.put counts the items put in a cycle and the k-th of them shows in
+ * tb.q.<field> (k = 0) or tb.q.put<k>.<field> from that cycle (OPAQUE left out); tb.q.get counts the
+ * items got; both fall back to 0 half a cycle later, so back-to-back puts are separate pulses;
+ * tb.q.full is high while the occupancy is the depth, tb.q.occupancy the items stored after the
  * cycle. */
 static void test_fifo(void)
 {
     gchar *path = traced_run("fifo.vcd", "tb.q", 0, 0);
-    g_test_trap_assert_stdout("signal tb.q.put 1 0\n"
-                              "signal tb.q.pc 12 0\n"
-                              "signal tb.q.valid 1 0\n"
-                              "signal tb.q.warp 6 0\n"
-                              "signal tb.q.f 32 1\n"
-                              "signal tb.q.s 16 0\n"
-                              "signal tb.q.occupancy 3 0\n");
+    GString *want = g_string_new("signal tb.q.put 3 0\n"
+                                 "signal tb.q.pc 12 0\n"
+                                 "signal tb.q.valid 1 0\n"
+                                 "signal tb.q.warp 6 0\n"
+                                 "signal tb.q.f 32 1\n"
+                                 "signal tb.q.s 16 0\n"
+                                 "signal tb.q.get 3 0\n"
+                                 "signal tb.q.full 1 0\n"
+                                 "signal tb.q.occupancy 3 0\n");
+    for (unsigned k = 1; k < 4; k++)
+        g_string_append_printf(
+            want,
+            "signal tb.q.put%u.pc 12 0\nsignal tb.q.put%u.valid 1 0\nsignal tb.q.put%u.warp 6 0\n"
+            "signal tb.q.put%u.f 32 1\nsignal tb.q.put%u.s 16 0\n",
+            k, k, k, k, k);
+    g_test_trap_assert_stdout(want->str);
+    g_string_free(want, TRUE);
     vcd *d = vcd_parse(path);
-    g_assert_cmpuint(g_hash_table_size(d->by_name), ==, 7);
+    g_assert_cmpuint(g_hash_table_size(d->by_name), ==, 9 + 3 * 5);
     g_assert_null(g_hash_table_lookup(d->by_name, "tb.q.lanes"));
     vcd_var *put = var(d, "tb.q.put"), *pc = var(d, "tb.q.pc"), *warp = var(d, "tb.q.warp");
-    vcd_var *occ = var(d, "tb.q.occupancy");
-    g_assert_cmpint(put->width, ==, 1);
+    vcd_var *get = var(d, "tb.q.get"), *full = var(d, "tb.q.full"), *occ = var(d, "tb.q.occupancy");
+    vcd_var *pc1 = var(d, "tb.q.put1.pc"), *pc2 = var(d, "tb.q.put2.pc"), *warp2 = var(d, "tb.q.put2.warp");
+    g_assert_cmpint(put->width, ==, 3);
     g_assert_cmpint(pc->width, ==, 12);
     g_assert_cmpint(occ->width, ==, 3);
-    static const unsigned puts[10] = {0, 1, 1, 0, 1, 1, 0, 0, 0, 0};
-    static const unsigned pcs[10] = {0, 101, 102, 102, 104, 105, 105, 105, 105, 105};
-    static const unsigned occs[10] = {0, 1, 2, 2, 2, 2, 1, 0, 0, 0};
+    g_assert_cmpint(full->width, ==, 1);
+    static const unsigned puts[10] = {0, 1, 3, 0, 0, 1, 1, 0, 0, 0};
+    static const unsigned gets[10] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    static const unsigned pcs[10] = {0, 101, 102, 102, 102, 105, 106, 106, 106, 106};
+    static const unsigned occs[10] = {0, 1, 4, 4, 3, 3, 3, 2, 1, 0};
     for (guint64 k = 0; k < 10; k++) {
         g_assert_cmpuint(value_at(put, k * 1000), ==, puts[k]);
-        g_assert_cmpuint(value_at(put, k * 1000 + 999), ==, puts[k]);
+        g_assert_cmpuint(value_at(put, k * 1000 + 999), ==, 0);
+        g_assert_cmpuint(value_at(get, k * 1000), ==, gets[k]);
+        g_assert_cmpuint(value_at(get, k * 1000 + 999), ==, 0);
         g_assert_cmpuint(value_at(pc, k * 1000), ==, pcs[k]);
         g_assert_cmpuint(value_at(warp, k * 1000), ==, pcs[k] ? pcs[k] - 100 : 0);
         g_assert_cmpuint(value_at(occ, k * 1000), ==, occs[k]);
+        g_assert_cmpuint(value_at(full, k * 1000), ==, occs[k] == 4);
     }
-    /* the strobe rises at cycles 1 and 4 and falls at 3 and 6, nothing else */
+    /* every item of cycle 2 is there, each in its slot */
+    g_assert_cmpuint(value_at(pc1, 2000), ==, 152);
+    g_assert_cmpuint(value_at(pc2, 2000), ==, 202);
+    g_assert_cmpuint(value_at(warp2, 2000), ==, 4);
+    /* a pulse per cycle with puts, back to 0 in between (also across back-to-back cycles 5, 6) */
     gchar *c = changes(put);
-    g_assert_cmpstr(c, ==, "0:0 1000:1 3000:0 4000:1 6000:0");
+    g_assert_cmpstr(c, ==, "0:0 1000:1 1500:0 2000:11 2500:0 5000:1 5500:0 6000:1 6500:0");
     g_free(c);
     c = changes(occ);
-    g_assert_cmpstr(c, ==, "0:0 1000:1 2000:10 6000:1 7000:0");
+    g_assert_cmpstr(c, ==, "0:0 1000:1 2000:100 4000:11 7000:10 8000:1 9000:0");
     g_free(c);
     vcd_free(d);
     g_free(path);
@@ -462,28 +486,28 @@ static void test_fifo_idle(void)
 {
     gchar *path = traced_run_system("idle", "idle.vcd", "*", 0, 0);
     vcd *d = vcd_parse(path);
+    /* the dump (0 at time 0) then the put between runs, shown in cycle 0 */
     gchar *c = changes(var(d, "tb.q.put"));
-    g_assert_cmpstr(c, ==, "0:1 1000:0 3000:1 4000:0");
+    g_assert_cmpstr(c, ==, "0:0 0:1 500:0 3000:1 3500:0");
     g_free(c);
     c = changes(var(d, "tb.q.pc"));
-    g_assert_cmpstr(c, ==, "0:111 3000:11001011");
+    g_assert_cmpstr(c, ==, "0:0 0:111 3000:11001011");
     g_free(c);
     c = changes(var(d, "tb.q.occupancy"));
-    g_assert_cmpstr(c, ==, "0:1 3000:10");
+    g_assert_cmpstr(c, ==, "0:0 0:1 3000:10");
     g_free(c);
     vcd_free(d);
     g_free(path);
 }
 
-/* Pulses fired between runs in two consecutive cycles: 2 in cycle 2, 1 in cycle 3 (stamped at the
- * end of the run before, as a latch write between runs), 0 from cycle 4 (it stayed 1 for good when
- * the second firing came before the wake-up that lowers the first). */
+/* Pulses fired between runs in two consecutive cycles: 2 in cycle 2, 1 in cycle 3 (each shown in
+ * the cycle that follows, as a latch write between runs), back to 0 half a cycle after each. */
 static void test_pulse_between_runs(void)
 {
     gchar *path = traced_run_system("pulse", "pulse.vcd", "*", 0, 0);
     vcd *d = vcd_parse(path);
     gchar *c = changes(var(d, "tb.hits"));
-    g_assert_cmpstr(c, ==, "0:0 1999:10 2999:1 4000:0");
+    g_assert_cmpstr(c, ==, "0:0 2000:10 2500:0 3000:1 3500:0");
     g_free(c);
     vcd_free(d);
     g_free(path);
@@ -495,7 +519,8 @@ static void test_window(void)
     vcd *d = vcd_parse(path);
     g_assert_cmpuint(d->n_changes_after_dump, >, 0);
     g_assert_cmpuint(d->first_change, ==, 3000);
-    g_assert_cmpuint(d->last_change, ==, 6000);
+    /* the last: the put strobe of cycle 6 falling half a cycle later, still inside cycle 6 */
+    g_assert_cmpuint(d->last_change, ==, 6500);
     vcd_var *pc = g_hash_table_lookup(d->by_name, "tb.sm0.fetch.out.pc");
     g_assert_nonnull(pc);
     /* the dump holds the state before the window (written in cycle 2), stamped at the window's
@@ -518,13 +543,14 @@ static void test_window(void)
     g_assert_cmpuint(value_at(pc, 3000), ==, 12);
     g_assert_cmpuint(value_at(pc, 6000), ==, 24);
     g_assert_cmpuint(value_at(pc, 9000), ==, 24);
-    /* the FIFO too: the dump holds the strobe of the put in cycle 2, which falls at the window's
-     * first cycle (the same time: the reader keeps the later value) */
+    /* the FIFO too: the dump holds no put (those of cycle 2 are before the window), then the puts
+     * of cycles 5 and 6, each a pulse */
     vcd_var *put = var(d, "tb.q.put");
     gchar *c = changes(put);
-    g_assert_cmpstr(c, ==, "3000:1 3000:0 4000:1 6000:0");
+    g_assert_cmpstr(c, ==, "3000:0 5000:1 5500:0 6000:1 6500:0");
     g_free(c);
-    g_assert_cmpuint(value_at(var(d, "tb.q.occupancy"), 6000), ==, 1);
+    g_assert_cmpuint(value_at(var(d, "tb.q.occupancy"), 3000), ==, 4);
+    g_assert_cmpuint(value_at(var(d, "tb.q.occupancy"), 6000), ==, 3);
     /* "*" traces the other latch too */
     g_assert_nonnull(g_hash_table_lookup(d->by_name, "tb.other.pc"));
     vcd_free(d);
@@ -568,7 +594,7 @@ static void test_glob_relative(void)
     g_free(path);
     /* a FIFO's signals are selected one by one, as latch fields are */
     path = traced_run("rel4.vcd", "q.put, q.occ*", 0, 0);
-    g_test_trap_assert_stdout("signal tb.q.put 1 0\n"
+    g_test_trap_assert_stdout("signal tb.q.put 3 0\n"
                               "signal tb.q.occupancy 3 0\n");
     g_free(path);
     /* no component of any name is "m0" */

@@ -9,7 +9,7 @@
 tb="$top_builddir/testbench/tb-sm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..9"
 fail=0
 if "$tb" --workload vecadd --size tiny --vcd "$tmp/tb-sm.vcd" --trace 'tb.sm0.issue,tb.sm0.issue_exec0,tb.sm0.issue_ldst' \
     --set issue.log="$tmp/log" --stats-json "$tmp/stats.json" >"$tmp/out" 2>&1; then
@@ -98,4 +98,31 @@ for i in 1 2; do
 done
 if [ -s "$tmp/all1.vcd" ] && cmp -s "$tmp/all1.vcd" "$tmp/all2.vcd"; then echo "ok 7 - two runs traced whole give byte-identical VCDs"
 else echo "not ok 7 - two runs traced whole differ: $(cmp "$tmp/all1.vcd" "$tmp/all2.vcd" 2>&1)"; fail=1; fi
+# The cycle counter tb.cycle: at the time of every cycle k of the run, its value is k.
+ncycles=$(awk '/^summary:/ { for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^cycles,?$/) { print $i; exit } }' "$tmp/out1")
+bad=$(awk -v p="$period" -v n="$ncycles" '
+    /^\$scope/ { s[++d] = $3 } /^\$upscope/ { d-- }
+    /^\$var/ && d == 1 && s[1] == "tb" && $5 == "cycle" { code = $4 }
+    /^#/ { t = substr($1, 2) + 0; next }
+    code != "" && /^b/ && $2 == code {
+        v = 0; x = substr($1, 2); for (i = 1; i <= length(x); i++) v = v * 2 + substr(x, i, 1)
+        if (t % p != 0 || v != t / p) { print "time " t ": tb.cycle is " v; exit }
+        seen[v] = 1
+    }
+    END { if (code == "") { print "no tb.cycle"; exit } for (k = 1; k < n; k++) if (!(k in seen)) { print "cycle " k " not written"; exit } }
+    ' "$tmp/all1.vcd")
+if [ -z "$bad" ] && [ -n "$ncycles" ]; then echo "ok 8 - tb.cycle holds the cycle number in every one of the $ncycles cycles"
+else echo "not ok 8 - cycle counter: ${bad:-no cycle count in the summary}"; fail=1; fi
+# Enumerations by name: translate filter files beside the view, from the project's name tables,
+# referenced by the view for the signals that hold such values.
+gtkw="$tmp/all1.gtkw"
+missing=""
+for e in stall:2:scoreboard op:0: class:0: space:3:global kind:0:read client:1:fetch unit:4:ldst access:1:store; do
+    name=${e%%:*}; rest=${e#*:}; value=${rest%%:*}; text=${rest#*:}
+    f="$tmp/all1.$name.filter"
+    if [ ! -s "$f" ] || ! grep -q "^$value $text" "$f" || ! grep -q "^\^[0-9]* $f\$" "$gtkw"; then missing="$missing $name"; fi
+done
+if [ -z "$missing" ] && grep -A1 "^\^[0-9]* $tmp/all1.stall.filter" "$gtkw" | grep -q '^tb.sm0.issue.stall\['; then
+    echo "ok 9 - translate filters for stall, op, class, space, kind, client, unit, access beside the view and used by it"
+else echo "not ok 9 - translate filters missing or unused:$missing"; fail=1; fi
 exit $fail
