@@ -71,12 +71,12 @@ void tb_machine_watchdog(tb_machine *m, gsc_module *mod, uint64_t cycles);
 /* More state for the watchdog's dump, appended after the warps (tb-gpu: the memory side). */
 typedef void (*tb_dump_fn)(void *ctx, GString *out);
 void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx);
-/* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
- * resident CTAs) after cli_finish. */
 /* The exit status of a testbench whose run gave rc: 128 + the signal when a SIGINT, SIGTERM or
  * SIGHUP stopped it (130, 143, 129; the statistics are marked partial, the waveform and its view
  * are written up to the cycle it stopped at), else rc. */
 int tb_exit_status(int rc);
+/* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
+ * resident CTAs) after cli_finish. */
 void tb_machine_summary(tb_machine *m, FILE *out);
 
 /* The testbench of machine `kind`: its command line (refusing the presets of other machines), the
