@@ -64,6 +64,7 @@ static const char rs_table36_1[] =
     "threads=2048\n"        /* [S] */
     "warps=64\n"            /* [D] 2048 threads / 32 */
     "registers=65536\n"     /* [A] see above */
+    "max_regs_per_thread=255\n" /* [A] Kepler/Maxwell: 255 per thread */
     "smem_bytes=49152\n"    /* [S] 48 KB */
     "[arbiter]\n"
     "policy=lrr\n"          /* [A] see above */
@@ -75,6 +76,7 @@ static const char rs_table36_2[] =
     "threads=2048\n"        /* [S] */
     "warps=64\n"            /* [D] 2048 threads / 32 */
     "registers=65536\n"     /* [A] as #1 */
+    "max_regs_per_thread=255\n" /* [A] as #1 */
     "smem_bytes=65536\n"    /* [S] 64 KB */
     "[arbiter]\n"
     "policy=lrr\n"          /* [A] as #1 */
@@ -89,6 +91,7 @@ static const char greener[] =
     "threads=2048\n"        /* [S] */
     "warps=64\n"            /* [S] 64 warps */
     "registers=65536\n"     /* [S] 256 KB */
+    "max_regs_per_thread=255\n" /* [D] Kepler GK110: 255 per thread (CUDA compute capability 3.5) */
     "[issue]\n"
     "schedulers=4\n"        /* [S] */
     "[arbiter]\n"
@@ -176,6 +179,7 @@ static const char malekeh[] =
     "warps=32\n"            /* [S] */
     "registers=65536\n"     /* [S] 256 KB */
     "smem_bytes=65536\n"    /* [S] 64 KB L1/shared (split [A]) */
+    "max_regs_per_thread=255\n" /* [D] Turing: 255 per thread (compute capability 7.5) */
     "[fetch]\n"
     "fetch_width=4\n"       /* [A] (see subcore) */
     "ibuffer_entries=4\n"   /* [A] */

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     tb_opts o;
     tb_opts_add(run, &o);
     cli_parse(run, &argc, &argv);
-    tb_kernel *k = tb_kernel_load(&o, "vecadd");
+    tb_kernel *k = tb_kernel_load(&o, "vecadd", "tb.sm0", false);
     sm_env *env = tb_kernel_env(k, 1);
 
     gsc_module *top = run->top->mod;

@@ -7,7 +7,7 @@
  *     cli_run *run = cli_new("tb-sm", ..., &desc, "tb", "gtx480");
  *     tb_opts o; tb_opts_add(run, &o);
  *     cli_parse(run, &argc, &argv);
- *     tb_kernel *k = tb_kernel_load(&o);                // exits 2 with a message on bad input
+ *     tb_kernel *k = tb_kernel_load(&o, "vecadd", "tb.sm0", false); // exits 2 on bad input
  *     sm_env *env = tb_kernel_env(k, n_sms);
  *     ... build cta_dispatch, SMs, memory side under run->top->mod ...
  *     tb_machine *m = tb_machine_new(run, env, dispatch, sms, n_sms);
@@ -47,9 +47,10 @@ typedef struct {
 void tb_opts_add(cli_run *run, tb_opts *o);
 
 typedef struct tb_kernel tb_kernel;
-/* Parse the workload's PTX (or --ptx), make the memory image and lay the module out. On bad input
- * prints "gpusc: ..." and exits 2. Default workload: `def`. */
-tb_kernel *tb_kernel_load(const tb_opts *o, const char *def);
+/* Parse the workload's PTX (or --ptx), allocate its registers for the SM the configuration describes
+ * at `sm_path` (of type subcore_sm if `subcore`, else sm: its max_regs_per_thread), make the memory
+ * image and lay the module out. On bad input prints "gpusc: ..." and exits 2. Default workload: `def`. */
+tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path, bool subcore);
 sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms);
 const char *tb_kernel_name(const tb_kernel *k);
 

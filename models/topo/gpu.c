@@ -75,6 +75,12 @@ gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     return g;
 }
 
+char *gpu_topo_sm_path(const gpu_topo *g, bool *subcore)
+{
+    *subcore = g->subcore;
+    return g_strdup_printf("%s.sm0", g->inst->path);
+}
+
 static gsc_fifo *bind(gsc_module *m, const char *fmt, unsigned i, const gsc_type *t, unsigned depth,
                       gsc_port *out, gsc_port *in)
 {

@@ -43,6 +43,9 @@ void gpu_topo_register(void);
 void gpu_topo_register_mem(void);
 
 gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name);
+/* The instance path its first SM will have ("tb.gpu.sm0", g_free it) and whether the SMs are
+ * sub-core ones: what a testbench looks the SM's parameters up with before gpu_topo_build. */
+char *gpu_topo_sm_path(const gpu_topo *g, bool *subcore);
 /* Instantiate and wire everything for env (env->n_sms must equal gpu_topo_n_sms). */
 void gpu_topo_build(gpu_topo *g, sm_env *env);
 void gpu_topo_free(gpu_topo *g);
