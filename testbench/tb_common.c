@@ -30,6 +30,7 @@ struct tb_kernel {
     kload_module *k;
     sm_env env;
     unsigned max_regs; /* the SM's registers per thread (0: no limit) */
+    unsigned regs_per_thread, smem_per_cta; /* declared (--regs-per-thread, --smem-per-cta), 0: none */
 };
 
 struct tb_machine {
@@ -80,6 +81,13 @@ void tb_opts_add(cli_run *run, tb_opts *o)
         {"grid", 0, 0, G_OPTION_ARG_STRING, &o->grid, "Blocks per grid", "X,Y,Z"},
         {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "Threads per block", "X,Y,Z"},
         {"shared", 0, 0, G_OPTION_ARG_INT64, &o->shared, "Dynamic shared memory per block", "BYTES"},
+        {"regs-per-thread", 0, 0, G_OPTION_ARG_INT64, &o->regs_per_thread,
+         "Registers per thread occupancy charges every kernel (at least what its code needs; the rest are "
+         "allocated, never used)",
+         "N"},
+        {"smem-per-cta", 0, 0, G_OPTION_ARG_INT64, &o->smem_per_cta,
+         "Scratchpad bytes per CTA occupancy charges every kernel (at least what it uses, static + dynamic)",
+         "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o->args,
          "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
          "in:PATH, out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
@@ -129,6 +137,12 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     }
     if (o->watchdog < 0)
         die(TB_EXIT_USAGE, "--watchdog must not be negative (0: off)");
+    if (o->regs_per_thread < 0 || o->regs_per_thread > 255)
+        die(TB_EXIT_USAGE, "--regs-per-thread %" G_GINT64_FORMAT " is out of range (1 to 255)",
+            o->regs_per_thread);
+    if (o->smem_per_cta < 0 || o->smem_per_cta > (gint64)UINT32_MAX)
+        die(TB_EXIT_USAGE, "--smem-per-cta %" G_GINT64_FORMAT " is out of range (0 to %u)", o->smem_per_cta,
+            UINT32_MAX);
     if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
         die(TB_EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range (0 to %u)", o->shared, UINT32_MAX);
     tb_kernel *k = g_new0(tb_kernel, 1);
@@ -171,6 +185,8 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     if (!k->mod)
         die(TB_EXIT_USAGE, "%s", gerr->message);
     kernel_allocate(k, o, sm_path, subcore);
+    k->regs_per_thread = (unsigned)o->regs_per_thread;
+    k->smem_per_cta = (unsigned)o->smem_per_cta;
     k->mem = fmem_new();
     GString *err = g_string_new(NULL);
     k->k = kload_module_new(k->mod, k->mem, err);
@@ -278,6 +294,16 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
     }
     L->shared_dyn = l->shared_bytes;
     L->regs_per_thread = entry_regs(m, entry);
+    if (m->k && m->k->regs_per_thread) {
+        if (m->k->regs_per_thread < L->regs_per_thread) {
+            g_string_append_printf(
+                err, "kernel %s: --regs-per-thread %u is less than the %u registers its code needs", l->entry,
+                m->k->regs_per_thread, L->regs_per_thread);
+            return 1;
+        }
+        L->regs_per_thread = m->k->regs_per_thread;
+    }
+    L->smem_per_cta = m->k ? m->k->smem_per_cta : 0;
     if (!cta_dispatch_start(m->d, err))
         return 1;
     note_occupancy(m, l->entry);

@@ -33,6 +33,7 @@ enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 typedef struct {
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
     gint64 shared, watchdog;
+    gint64 regs_per_thread, smem_per_cta; /* declared resource use for occupancy (0: the kernel's) */
     char **args;
     gboolean list_workloads;
     gboolean progress, no_progress; /* neither: a progress line when stdout is a terminal */
