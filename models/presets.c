@@ -44,8 +44,8 @@ static const char rs_table23[] =
 static const char rs_table32[] =
     "[sm]\n"
     "ctas=16\n"             /* [S] */
-    "threads=3072\n"        /* [S] 3072 > 64 warps: capped below */
-    "warps=64\n"            /* [A] the model's warp-slot maximum */
+    "threads=3072\n"        /* [S] */
+    "warps=96\n"            /* [D] 3072 threads / 32 */
     "registers=65536\n"     /* [S] */
     "smem_bytes=16384\n"    /* [S] 16 KB */
     "[arbiter]\n"

@@ -34,10 +34,10 @@ struct sm_topo {
 /* The SM's occupancy limits, shared by both topologies (the subcore one adds its partitions). */
 // clang-format off
 #define SM_LIMIT_PARAMS                                                                                      \
-    {"warps", BLK_PARAM_UINT, "48", "1", "64", NULL, "warps", "resident warps per SM [S: GTX480 48]"},       \
+    {"warps", BLK_PARAM_UINT, "48", "1", "128", NULL, "warps", "resident warps per SM [S: GTX480 48]"},      \
     {"threads", BLK_PARAM_UINT, "1536", "32", "4096", NULL, "threads",                                      \
      "resident threads per SM [S: 1536] (also bounded by warps x 32)"},                                      \
-    {"ctas", BLK_PARAM_UINT, "8", "1", "32", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
+    {"ctas", BLK_PARAM_UINT, "8", "1", "48", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
     {"registers", BLK_PARAM_UINT, "32768", "1", "1048576", NULL, "registers",                              \
      "32-bit registers per SM [S: 32768]"},                                                                  \
     {"reg_unit", BLK_PARAM_UINT, "4", "1", "256", NULL, "registers",                                        \
