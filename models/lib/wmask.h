@@ -25,6 +25,13 @@ static inline void wmask_zero(wmask *m)
         m->w[k] = 0;
 }
 
+/* The words that hold bits 0 .. n-1: a loop over the set bits of the first wmask_words(n) words
+ * sees every bit of a set of n slots (one word up to 64, so an SM of up to 64 warps visits one). */
+static inline unsigned wmask_words(unsigned n)
+{
+    return n ? (n + 63) / 64 : 1;
+}
+
 static inline void wmask_set(wmask *m, unsigned i)
 {
     m->w[i >> 6] |= UINT64_C(1) << (i & 63);
@@ -37,10 +44,8 @@ static inline void wmask_clear(wmask *m, unsigned i)
 
 static inline void wmask_put(wmask *m, unsigned i, bool v)
 {
-    if (v)
-        wmask_set(m, i);
-    else
-        wmask_clear(m, i);
+    uint64_t *w = &m->w[i >> 6], bit = UINT64_C(1) << (i & 63);
+    *w = v ? *w | bit : *w & ~bit;
 }
 
 static inline bool wmask_test(const wmask *m, unsigned i)

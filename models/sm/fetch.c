@@ -167,6 +167,24 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
     return true;
 }
 
+/* Tries the warps of `bits` (warp lo + bit) in order until one fetches; true if one did. */
+static inline bool fetch_scan(fetch *f, uint64_t bits, unsigned lo, uint64_t now, gsc_fifo *out,
+                              uint64_t *next_fill)
+{
+    for (uint64_t m = bits; m; m &= m - 1) {
+        unsigned wi = lo + (unsigned)__builtin_ctzll(m);
+        fetch_warp *w = &f->w[wi];
+        if (!fetch_can(w, now)) {
+            if (w->active && w->miss_until > now)
+                *next_fill = MIN(*next_fill, w->miss_until);
+            continue;
+        }
+        if (fetch_warp_once(f, wi, now, out, next_fill))
+            return true;
+    }
+    return false;
+}
+
 static void fetch_run(void *self)
 {
     fetch *f = self;
@@ -180,29 +198,21 @@ static void fetch_run(void *self)
      * Only the chosen warp puts, and the loop ends with it: the room is checked once. */
     bool room = gsc_fifo_can_put(out), chosen = false;
     wmask cand; /* the candidates as they were before this cycle's fetch */
-    for (unsigned k = 0; k < WMASK_WORDS; k++)
+    for (unsigned k = 0; k < f->words; k++)
         cand.w[k] = f->eligible.w[k] | f->missing.w[k];
-    unsigned start = (f->rr + 1) % f->warps;
-    for (unsigned pass = 0; room && !chosen && pass < 2; pass++) /* warps start.., then ..start-1 */
-        for (unsigned k = 0; k < WMASK_WORDS && !chosen; k++) {
-            unsigned lo = 64 * k;
-            uint64_t from_start = start <= lo        ? ~UINT64_C(0)
-                                  : start >= lo + 64 ? 0
-                                                     : ~UINT64_C(0) << (start - lo);
-            for (uint64_t m = cand.w[k] & (pass == 0 ? from_start : ~from_start); m && !chosen; m &= m - 1) {
-                unsigned wi = lo + (unsigned)__builtin_ctzll(m);
-                fetch_warp *w = &f->w[wi];
-                if (!fetch_can(w, now)) {
-                    if (w->active && w->miss_until > now)
-                        next_fill = MIN(next_fill, w->miss_until);
-                    continue;
-                }
-                chosen = fetch_warp_once(f, wi, now, out, &next_fill);
-            }
-        }
+    /* warps start.., then ..start-1: from bit start of word ks up, then the words below and the bits
+     * below start of word ks */
+    unsigned start = (f->rr + 1) % f->warps, ks = start >> 6;
+    uint64_t from_start = ~UINT64_C(0) << (start & 63);
+    for (unsigned k = ks; room && !chosen && k < f->words; k++)
+        chosen =
+            fetch_scan(f, cand.w[k] & (k == ks ? from_start : ~UINT64_C(0)), 64 * k, now, out, &next_fill);
+    for (unsigned k = 0; room && !chosen && k <= ks; k++)
+        chosen =
+            fetch_scan(f, cand.w[k] & (k == ks ? ~from_start : ~UINT64_C(0)), 64 * k, now, out, &next_fill);
     /* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
     bool any = false;
-    for (unsigned k = 0; k < WMASK_WORDS && !any; k++) {
+    for (unsigned k = 0; k < f->words && !any; k++) {
         any = (f->eligible.w[k] & ~f->missing.w[k]) != 0;
         for (uint64_t m = f->eligible.w[k] & f->missing.w[k]; m && !any; m &= m - 1)
             any = f->w[64 * k + (unsigned)__builtin_ctzll(m)].miss_until <= now + 1;
@@ -231,6 +241,7 @@ fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     f->inst = blk_inst_new(ctx, parent, name, &fetch_desc);
     f->env = env;
     f->warps = warps;
+    f->words = wmask_words(warps);
     f->entries = (unsigned)blk_param_uint(f->inst, "ibuffer_entries");
     f->miss_latency = (unsigned)blk_param_uint(f->inst, "icache_miss_latency");
     f->width = (unsigned)blk_param_uint(f->inst, "fetch_width");

@@ -53,6 +53,7 @@ typedef struct {
     /* Bit i: warp i is active, not stopped and has a credit (it fetches unless a fill is pending);
      * bit i of `missing`: warp i has a fill pending (miss_until != 0). Kept by fetch_update. */
     wmask eligible, missing;
+    unsigned words;       /* the words of those sets that hold the warps (wmask_words(warps)) */
     const decode_if *dec; /* the decode block (import `dec`) */
     void *dec_self;
     uint32_t last_warp, last_pc; /* traced */

@@ -634,22 +634,33 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     }
     /* The warps to check, as a mask of list positions (checked in list order, as a redirect queues
      * in that order): every warp, or the dirty ones (a dirty warp no longer listed is ignored). */
-    wmask todo;
-    if (all) {
-        wmask_first(&todo, sc->n);
+    if (s->words == 1) { /* up to 64 warps: the positions fit one word (the common case, kept cheap) */
+        uint64_t todo = 0;
+        if (all)
+            todo = sc->n >= 64 ? UINT64_MAX : (UINT64_C(1) << sc->n) - 1;
+        else
+            for (uint64_t m = sc->dirty.w[0] & sc->members.w[0]; m; m &= m - 1)
+                todo |= UINT64_C(1) << s->pos[__builtin_ctzll(m)];
+        wmask_zero(&sc->dirty); /* a warp that changes during the evaluation is marked again */
+        sc->room = room;
+        for (; todo; todo &= todo - 1)
+            sched_check(s, sc, (unsigned)__builtin_ctzll(todo), room, now);
     } else {
-        wmask_zero(&todo);
-        for (unsigned k = 0; k < WMASK_WORDS; k++)
-            for (uint64_t m = sc->dirty.w[k] & sc->members.w[k]; m; m &= m - 1)
-                wmask_set(&todo, s->pos[64 * k + (unsigned)__builtin_ctzll(m)]);
-    }
-    wmask_zero(&sc->dirty); /* a warp that changes during the evaluation (a redirect) is marked again */
-    sc->room = room;
-    for (unsigned k = 0; k < WMASK_WORDS; k++)
-        for (uint64_t t = todo.w[k]; t; t &= t - 1) {
-            unsigned i = 64 * k + (unsigned)__builtin_ctzll(t);
-            sched_check(s, sc, i, room, now);
+        wmask todo;
+        if (all) {
+            wmask_first(&todo, sc->n);
+        } else {
+            wmask_zero(&todo);
+            for (unsigned k = 0; k < s->words; k++)
+                for (uint64_t m = sc->dirty.w[k] & sc->members.w[k]; m; m &= m - 1)
+                    wmask_set(&todo, s->pos[64 * k + (unsigned)__builtin_ctzll(m)]);
         }
+        wmask_zero(&sc->dirty);
+        sc->room = room;
+        for (unsigned k = 0; k < s->words; k++)
+            for (uint64_t t = todo.w[k]; t; t &= t - 1)
+                sched_check(s, sc, 64 * k + (unsigned)__builtin_ctzll(t), room, now);
+    }
     /* The scheduler's stall: the first in stall_rank order that a listed warp has. */
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
     for (unsigned r = 0; r < ISSUE_STALL_COUNT; r++)
@@ -710,7 +721,7 @@ static void issue_run(void *self)
     blk_sleep_wake(s->inst, now);
     unsigned ctas_before = s->n_ctas;
     /* Barrier releases of the previous cycle take effect now. */
-    for (unsigned k = 0; k < WMASK_WORDS; k++)
+    for (unsigned k = 0; wmask_any(&s->pending_release) && k < s->words; k++)
         for (uint64_t m = s->pending_release.w[k]; m; m &= m - 1) {
             unsigned wi = 64 * k + (unsigned)__builtin_ctzll(m);
             s->w[wi].at_barrier = false;
@@ -784,6 +795,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->env = env;
     s->sm_id = sm_id;
     s->warps = warps;
+    s->words = wmask_words(warps);
     s->ctas = ctas;
     s->parts = parts;
     s->n_sched = (unsigned)blk_param_uint(s->inst, "schedulers");
