@@ -644,19 +644,26 @@ static void remat_find(ir_func *f, uint32_t **def_out, bool **cand_out)
         def[r] = IR_NONE;
         memo[r] = IR_NONE - 1; /* not computed */
     }
+    bool *used = g_new0(bool, nr + 1);
     for (uint32_t i = 0; i < n; i++) {
         unsigned nd = ir_instr_defs(ir_func_instr(f, i), regs, MAX_OPND_REGS);
         for (unsigned k = 0; k < nd; k++) {
             ndefs[regs[k]]++;
             def[regs[k]] = i;
         }
+        unsigned nu = ir_instr_uses(ir_func_instr(f, i), regs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nu; k++)
+            used[regs[k]] = true;
     }
     for (uint32_t r = 0; r < nr; r++)
         if (ndefs[r] != 1)
             def[r] = IR_NONE;
+    /* A value nothing reads is left where it is: rematerialization lowers register pressure, it does
+     * not remove code (a microbenchmark's independent instructions stay). */
     bool *cand = g_new0(bool, nr + 1);
     for (uint32_t r = 0; r < nr; r++)
-        cand[r] = remat_cost(f, def, memo, r, 0) != IR_NONE;
+        cand[r] = used[r] && remat_cost(f, def, memo, r, 0) != IR_NONE;
+    g_free(used);
     g_free(ndefs);
     g_free(memo);
     *def_out = def;
