@@ -7,7 +7,8 @@ nobase_pkginclude_HEADERS += kernels/cfg.h kernels/dataflow.h kernels/regalloc.h
 
 bin_PROGRAMS += kernels/tools/gpusc-ptx
 kernels_tools_gpusc_ptx_SOURCES = kernels/tools/gpusc-ptx.c
-kernels_tools_gpusc_ptx_LDADD = $(KERNELS_LIBS)
+# It reads the machine's occupancy limits from the presets, so it links the models.
+kernels_tools_gpusc_ptx_LDADD = $(GPUSC_LIBS)
 noinst_HEADERS += tests/kernels/test_cfg_build.h
 
 ANALYSIS_TESTS = tests/kernels/test_cfg tests/kernels/test_dataflow tests/kernels/test_regalloc \

@@ -324,18 +324,7 @@ void regalloc_result_free(regalloc_result *r)
 
 uint32_t regalloc_module(ir_module *m, uint32_t *max_preds)
 {
-    uint32_t mr = 0, mp = 0;
-    for (guint i = 0; i < m->funcs->len; i++) {
-        ir_func *f = g_ptr_array_index(m->funcs, i);
-        if (!f->is_defined)
-            continue;
-        regalloc_result_free(regalloc_func_remat(f));
-        mr = MAX(mr, f->n_phys_regs);
-        mp = MAX(mp, f->n_phys_preds);
-    }
-    if (max_preds)
-        *max_preds = mp;
-    return mr;
+    return regalloc_module_limit(m, 0, max_preds);
 }
 
 /* ---- registers with the functions a kernel calls -------------------------------------------------- */
@@ -655,19 +644,26 @@ static void remat_find(ir_func *f, uint32_t **def_out, bool **cand_out)
         def[r] = IR_NONE;
         memo[r] = IR_NONE - 1; /* not computed */
     }
+    bool *used = g_new0(bool, nr + 1);
     for (uint32_t i = 0; i < n; i++) {
         unsigned nd = ir_instr_defs(ir_func_instr(f, i), regs, MAX_OPND_REGS);
         for (unsigned k = 0; k < nd; k++) {
             ndefs[regs[k]]++;
             def[regs[k]] = i;
         }
+        unsigned nu = ir_instr_uses(ir_func_instr(f, i), regs, MAX_OPND_REGS);
+        for (unsigned k = 0; k < nu; k++)
+            used[regs[k]] = true;
     }
     for (uint32_t r = 0; r < nr; r++)
         if (ndefs[r] != 1)
             def[r] = IR_NONE;
+    /* A value nothing reads is left where it is: rematerialization lowers register pressure, it does
+     * not remove code (a microbenchmark's independent instructions stay). */
     bool *cand = g_new0(bool, nr + 1);
     for (uint32_t r = 0; r < nr; r++)
-        cand[r] = remat_cost(f, def, memo, r, 0) != IR_NONE;
+        cand[r] = used[r] && remat_cost(f, def, memo, r, 0) != IR_NONE;
+    g_free(used);
     g_free(ndefs);
     g_free(memo);
     *def_out = def;
@@ -865,4 +861,268 @@ regalloc_result *regalloc_func_remat(ir_func *f)
     g_free(def);
     g_free(cand);
     return res;
+}
+
+/* ---- spilling to local memory ---------------------------------------------------------------------- */
+
+/* A register the spiller may move to local memory: a 32- or 64-bit value (loaded and stored with its
+ * own type). Predicates have their own file; narrower and 128-bit values are left alone. */
+static bool spillable_type(ir_type t)
+{
+    switch (t) {
+    case IR_T_B32:
+    case IR_T_U32:
+    case IR_T_S32:
+    case IR_T_F32:
+    case IR_T_B64:
+    case IR_T_U64:
+    case IR_T_S64:
+    case IR_T_F64:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void replace_def(ir_instr *in, uint32_t from, uint32_t to)
+{
+    for (unsigned k = 0; k < in->n_dst && k < IR_MAX_DST; k++) {
+        ir_operand *o = &in->dst[k];
+        if (o->kind == IR_OPND_REG && o->u.reg == from)
+            o->u.reg = to;
+        else if (o->kind == IR_OPND_VEC)
+            for (unsigned e = 0; e < o->comp && e < 4; e++)
+                if (o->u.vec_regs[e] == from)
+                    o->u.vec_regs[e] = to;
+    }
+}
+
+static bool refs_reg(const uint32_t *regs, unsigned n, uint32_t r)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (regs[k] == r)
+            return true;
+    return false;
+}
+
+/* ld.local.T / st.local.T between register r and [sym + offset], at the source position of `at`. */
+static ir_instr spill_access(const ir_func *f, bool store, uint32_t r, uint32_t sym, uint64_t offset,
+                             const ir_instr *at)
+{
+    ir_instr in = {0};
+    in.op = store ? IR_OP_ST : IR_OP_LD;
+    in.type = g_array_index(f->regs, ir_reg, r).type;
+    in.space = IR_SPACE_LOCAL;
+    in.vec = 1;
+    in.guard = IR_NONE;
+    in.line = at->line;
+    in.col = at->col;
+    in.block = IR_NONE;
+    in.reconv = IR_NONE;
+    ir_operand mem = {.kind = IR_OPND_MEM};
+    mem.u.mem.base_reg = IR_NONE;
+    mem.u.mem.base_sym = sym;
+    mem.u.mem.offset = (int64_t)offset;
+    ir_operand reg = {.kind = IR_OPND_REG};
+    reg.u.reg = r;
+    in.src[0] = mem;
+    if (store) {
+        in.n_src = 2;
+        in.src[1] = reg;
+    } else {
+        in.n_src = 1;
+        in.n_dst = 1;
+        in.dst[0] = reg;
+    }
+    return in;
+}
+
+/* Rewrite f so that v lives in local memory at [sym + offset]: every instruction reading v (or
+ * writing it under a guard, which keeps the old value in the other lanes) loads it into a fresh
+ * register right before, every instruction writing v stores that register right after. */
+static void spill_reg(ir_func *f, uint32_t v, uint32_t sym, uint64_t offset)
+{
+    uint32_t n = ir_func_n_instrs(f);
+    GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ir_instr), n + 16);
+    uint32_t *new_index = g_new(uint32_t, n + 1);
+    uint32_t uses[MAX_OPND_REGS], defs[MAX_OPND_REGS];
+    const ir_reg *orig = &g_array_index(f->regs, ir_reg, v);
+    ir_type type = (ir_type)orig->type;
+    uint32_t scope = orig->scope;
+    for (uint32_t i = 0; i < n; i++) {
+        new_index[i] = out->len;
+        ir_instr in = *ir_func_instr(f, i);
+        unsigned nu = ir_instr_uses(&in, uses, MAX_OPND_REGS), nd = ir_instr_defs(&in, defs, MAX_OPND_REGS);
+        bool use = refs_reg(uses, nu, v), def = refs_reg(defs, nd, v);
+        if (!use && !def) {
+            g_array_append_val(out, in);
+            continue;
+        }
+        ir_reg nr = {.type = (uint8_t)type, .phys = IR_NONE, .scope = scope};
+        nr.name = g_strdup_printf("%%spill%u", f->regs->len);
+        g_array_append_val(f->regs, nr);
+        uint32_t tmp = f->regs->len - 1;
+        if (use || in.guard != IR_NONE) {
+            ir_instr ld = spill_access(f, false, tmp, sym, offset, &in);
+            g_array_append_val(out, ld);
+        }
+        replace_use(&in, v, tmp);
+        replace_def(&in, v, tmp);
+        g_array_append_val(out, in);
+        if (def) {
+            ir_instr st = spill_access(f, true, tmp, sym, offset, &in);
+            g_array_append_val(out, st);
+        }
+    }
+    new_index[n] = out->len;
+    for (guint i = 0; i < out->len; i++) {
+        ir_instr *in = &g_array_index(out, ir_instr, i);
+        for (unsigned k = 0; k < in->n_src; k++)
+            if (in->src[k].kind == IR_OPND_LABEL)
+                in->src[k].u.target = in->src[k].u.target >= n ? out->len : new_index[in->src[k].u.target];
+    }
+    if (f->scopes)
+        for (guint s = 0; s < f->scopes->len; s++) {
+            ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
+            sc->first = sc->first >= n ? out->len : new_index[sc->first];
+            sc->end = sc->end >= n ? out->len : new_index[sc->end];
+        }
+    g_array_free(f->instrs, TRUE);
+    f->instrs = out;
+    g_free(new_index);
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+}
+
+/* The register to spill next, or IR_NONE: among the registers of the original function (index <
+ * n_orig) live where the most 32-bit registers are live (with `calls`: live across a call), the one
+ * with the fewest references, each weighted by 8^(loop depth) so that a value used inside a loop is
+ * kept in a register. */
+static uint32_t spill_choose(ir_func *f, uint32_t n_orig, bool calls)
+{
+    uint32_t n = ir_func_n_instrs(f), best = IR_NONE;
+    df_liveness *l = df_liveness_compute(f);
+    df_bits **after = df_live_after_all(l);
+    uint32_t peak = IR_NONE, peak_units = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t units = 0;
+        if (calls && ir_func_instr(f, i)->op != IR_OP_CALL)
+            continue;
+        for (uint32_t r = df_bits_next(after[i], 0); r != IR_NONE; r = df_bits_next(after[i], r + 1))
+            units += reg_units(f, r);
+        if (peak == IR_NONE || units > peak_units) {
+            peak = i;
+            peak_units = units;
+        }
+    }
+    if (peak != IR_NONE) {
+        uint64_t *cost = g_new0(uint64_t, f->regs->len + 1);
+        uint32_t regs[MAX_OPND_REGS];
+        for (uint32_t i = 0; i < n; i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            unsigned nr = ir_instr_uses(in, regs, MAX_OPND_REGS);
+            nr += ir_instr_defs(in, regs + nr, MAX_OPND_REGS - nr);
+            uint64_t w = 1;
+            for (uint32_t d = MIN(cfg_loop_depth(f, in->block), 6u); d > 0; d--)
+                w *= 8;
+            for (unsigned k = 0; k < nr; k++)
+                cost[regs[k]] += w;
+        }
+        for (uint32_t i = calls ? 0 : peak; i < (calls ? n : peak + 1); i++) {
+            if (calls && ir_func_instr(f, i)->op != IR_OP_CALL)
+                continue;
+            for (uint32_t r = df_bits_next(after[i], 0); r != IR_NONE; r = df_bits_next(after[i], r + 1))
+                if (r < n_orig && spillable_type((ir_type)g_array_index(f->regs, ir_reg, r).type) &&
+                    (best == IR_NONE || cost[r] < cost[best]))
+                    best = r;
+        }
+        g_free(cost);
+    }
+    df_live_after_all_free(l, after);
+    df_liveness_free(l);
+    return best;
+}
+
+/* Registers f needs: its own count, or with `calls` its figure with the functions it calls. */
+static uint32_t spill_need(ir_module *m, ir_func *f, bool calls)
+{
+    return calls ? regalloc_entry_regs(m, f, NULL) : f->n_phys_regs;
+}
+
+static uint32_t spill_until(ir_module *m, ir_func *f, uint32_t max_regs, bool calls)
+{
+    if (!f->blocks || !f->analysis)
+        cfg_build(f);
+    if (f->n_phys_regs == IR_NONE)
+        regalloc_result_free(regalloc_func(f));
+    if (max_regs == 0 || spill_need(m, f, calls) <= max_regs)
+        return 0;
+    uint32_t n_orig = f->regs->len, spilled = 0, sym = IR_NONE, fi = IR_NONE;
+    for (guint i = 0; i < m->funcs->len; i++)
+        if (g_ptr_array_index(m->funcs, i) == f)
+            fi = i;
+    g_return_val_if_fail(fi != IR_NONE, 0);
+    char *name = g_strdup_printf("__spill_%s", f->name);
+    sym = ir_module_find_sym(m, fi, name);
+    if (sym != IR_NONE && g_array_index(m->syms, ir_sym, sym).func != fi)
+        sym = IR_NONE; /* a module-scope symbol of that name */
+    while (spill_need(m, f, calls) > max_regs) {
+        uint32_t v = spill_choose(f, n_orig, calls);
+        if (v == IR_NONE)
+            break;
+        if (sym == IR_NONE) {
+            ir_sym s = {0};
+            s.name = g_strdup(name);
+            s.space = IR_SPACE_LOCAL;
+            s.type = IR_T_B8;
+            s.align = 8;
+            s.func = fi;
+            s.scope = 0;
+            g_array_append_val(m->syms, s);
+            sym = m->syms->len - 1;
+        }
+        ir_sym *s = &g_array_index(m->syms, ir_sym, sym);
+        uint64_t offset = s->size;
+        s->size += 8;
+        f->local_bytes += 8;
+        spill_reg(f, v, sym, offset);
+        spilled++;
+        regalloc_result_free(regalloc_func(f));
+    }
+    g_free(name);
+    return spilled;
+}
+
+uint32_t regalloc_spill(ir_module *m, ir_func *f, uint32_t max_regs)
+{
+    return spill_until(m, f, max_regs, false);
+}
+
+uint32_t regalloc_module_limit(ir_module *m, uint32_t max_regs, uint32_t *max_preds)
+{
+    uint32_t mr = 0, mp = 0;
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined)
+            continue;
+        regalloc_result_free(regalloc_func_remat(f));
+        regalloc_spill(m, f, max_regs);
+    }
+    /* A kernel's figure includes the functions it calls on top of what it keeps live across the
+     * calls: spill more of the kernel's own registers until that fits too. */
+    for (guint i = 0; max_regs && i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (f->is_defined && f->is_entry)
+            spill_until(m, f, max_regs, true);
+    }
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined)
+            continue;
+        mr = MAX(mr, f->n_phys_regs);
+        mp = MAX(mp, f->n_phys_preds);
+    }
+    if (max_preds)
+        *max_preds = mp;
+    return mr;
 }

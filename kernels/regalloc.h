@@ -70,6 +70,22 @@ regalloc_result *regalloc_func_remat(ir_func *f);
  * the maximum predicate count in *max_preds if non-NULL). */
 uint32_t regalloc_module(ir_module *m, uint32_t *max_preds);
 
+/* regalloc_module with a maximum of max_regs 32-bit registers per thread (0: none): a function the
+ * pipeline leaves above it is given to regalloc_spill, and a kernel whose figure with the functions
+ * it calls (regalloc_entry_regs) is still above it spills more of its own registers. Returns the
+ * maximum count over the functions. */
+uint32_t regalloc_module_limit(ir_module *m, uint32_t max_regs, uint32_t *max_preds);
+
+/* Spilling, for an allocated function f of m above max_regs registers per thread: until the count
+ * fits, the register chosen is one live where the most registers are live, the cheapest by its
+ * references (each weighted by 8^loop depth); it moves to an 8-byte slot of a .local array
+ * `__spill_<function>` (created in m, function scope), each instruction reading it gets an
+ * ld.local into a fresh register right before (also one writing it under a guard), each writing it
+ * an st.local right after; then f is allocated again. Only 32- and 64-bit registers are spilled
+ * (predicates have their own file). Returns the registers spilled; f->n_phys_regs may stay above
+ * max_regs when nothing spillable is left (the caller reports it). */
+uint32_t regalloc_spill(ir_module *m, ir_func *f, uint32_t max_regs);
+
 /* The registers a thread running f needs with the functions it calls, after allocation of f and its
  * callees: the maximum of f's own count and, at every call, the registers f keeps live across the
  * call (distinct physical registers of the values live after it) plus the callee's own figure,

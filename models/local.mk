@@ -6,7 +6,8 @@ nobase_pkginclude_HEADERS += \
 	models/lib/occupancy.h models/lib/cache.h models/lib/coalesce.h models/lib/policy.h \
 	models/lib/bankmap.h models/lib/pipe.h models/lib/dram.h models/lib/icnt.h models/lib/rfaccess.h \
 	models/lib/regval.h \
-	models/lib/scoreboard.h models/lib/ctaslots.h models/lib/ring.h models/lib/slots.h models/lib/hooks.h
+	models/lib/scoreboard.h models/lib/ctaslots.h models/lib/ring.h models/lib/slots.h models/lib/hooks.h \
+	models/lib/wmask.h
 
 include models/demo/local.mk
 

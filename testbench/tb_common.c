@@ -29,6 +29,8 @@ struct tb_kernel {
     fmem *mem;
     kload_module *k;
     sm_env env;
+    unsigned max_regs; /* the SM's registers per thread (0: no limit) */
+    unsigned regs_per_thread, smem_per_cta; /* declared (--regs-per-thread, --smem-per-cta), 0: none */
 };
 
 struct tb_machine {
@@ -47,6 +49,8 @@ struct tb_machine {
     char *abort_msg;       /* why the watchdog process stopped the run (no progress, a signal) */
     void *extra_dump_ctx;
     tb_monitor *mon; /* progress line, time series (NULL: neither) */
+    GString *occupancy;  /* one summary line per kernel launched (the first launch of each) */
+    GHashTable *entries; /* entries already described */
 };
 
 static void G_GNUC_PRINTF(2, 3) G_GNUC_NORETURN die(int code, const char *fmt, ...)
@@ -77,6 +81,13 @@ void tb_opts_add(cli_run *run, tb_opts *o)
         {"grid", 0, 0, G_OPTION_ARG_STRING, &o->grid, "Blocks per grid", "X,Y,Z"},
         {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "Threads per block", "X,Y,Z"},
         {"shared", 0, 0, G_OPTION_ARG_INT64, &o->shared, "Dynamic shared memory per block", "BYTES"},
+        {"regs-per-thread", 0, 0, G_OPTION_ARG_INT64, &o->regs_per_thread,
+         "Registers per thread occupancy charges every kernel (at least what its code needs; the rest are "
+         "allocated, never used)",
+         "N"},
+        {"smem-per-cta", 0, 0, G_OPTION_ARG_INT64, &o->smem_per_cta,
+         "Scratchpad bytes per CTA occupancy charges every kernel (at least what it uses, static + dynamic)",
+         "BYTES"},
         {"arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &o->args,
          "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
          "in:PATH, out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
@@ -103,7 +114,21 @@ void tb_opts_add(cli_run *run, tb_opts *o)
 
 /* ---- the kernel -------------------------------------------------------------------------------- */
 
-tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
+/* The toolchain's register allocation, before the loader lays the module out: rematerialization,
+ * allocation and, above the SM's registers per thread, spilling to local memory (regalloc.h). The
+ * timing model runs this code; its physical registers are what the register banks see and its count
+ * (regalloc_entry_regs) is what occupancy charges. */
+static void kernel_allocate(tb_kernel *k, const tb_opts *o, const char *sm_path, bool subcore)
+{
+    occupancy_sm occ;
+    GError *gerr = NULL;
+    if (!sm_topo_occupancy_config(o->run ? o->run->config : NULL, sm_path, subcore, &occ, &gerr))
+        die(TB_EXIT_USAGE, "%s", gerr->message);
+    k->max_regs = occ.max_regs_per_thread;
+    regalloc_module_limit(k->mod, k->max_regs, NULL);
+}
+
+tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path, bool subcore)
 {
     if (o->list_workloads) {
         for (unsigned i = 0; i < workload_count(); i++)
@@ -112,6 +137,12 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
     }
     if (o->watchdog < 0)
         die(TB_EXIT_USAGE, "--watchdog must not be negative (0: off)");
+    if (o->regs_per_thread < 0 || o->regs_per_thread > 255)
+        die(TB_EXIT_USAGE, "--regs-per-thread %" G_GINT64_FORMAT " is out of range (1 to 255)",
+            o->regs_per_thread);
+    if (o->smem_per_cta < 0 || o->smem_per_cta > (gint64)UINT32_MAX)
+        die(TB_EXIT_USAGE, "--smem-per-cta %" G_GINT64_FORMAT " is out of range (0 to %u)", o->smem_per_cta,
+            UINT32_MAX);
     if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
         die(TB_EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range (0 to %u)", o->shared, UINT32_MAX);
     tb_kernel *k = g_new0(tb_kernel, 1);
@@ -153,17 +184,14 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
     k->mod = ptx_parse_file(k->path, &gerr);
     if (!k->mod)
         die(TB_EXIT_USAGE, "%s", gerr->message);
+    kernel_allocate(k, o, sm_path, subcore);
+    k->regs_per_thread = (unsigned)o->regs_per_thread;
+    k->smem_per_cta = (unsigned)o->smem_per_cta;
     k->mem = fmem_new();
     GString *err = g_string_new(NULL);
     k->k = kload_module_new(k->mod, k->mem, err);
     if (!k->k)
         die(TB_EXIT_USAGE, "%s: %s", k->path, err->str);
-    /* Physical registers (kernels/regalloc.h): the register banks see them, occupancy counts them. */
-    for (guint i = 0; i < k->mod->funcs->len; i++) {
-        ir_func *f = g_ptr_array_index(k->mod->funcs, i);
-        if (f->is_defined && f->instrs && ir_func_n_instrs(f) > 0)
-            regalloc_result_free(regalloc_func(f));
-    }
     g_string_free(err, TRUE);
     return k;
 }
@@ -210,20 +238,35 @@ static int dev_read(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GStr
     return 1;
 }
 
-/* Registers per thread for occupancy: the toolchain's allocation (32-bit registers) of the entry
- * with the functions it calls (regalloc_entry_regs: a caller's live values stay taken during a call). */
+/* Registers per thread for occupancy: the allocation (32-bit registers) of the entry with the
+ * functions it calls (regalloc_entry_regs: a caller's live values stay taken during a call). */
 static unsigned entry_regs(tb_machine *m, uint32_t entry)
 {
     ir_func *f = g_ptr_array_index(m->env->mod->funcs, entry);
-    if (f->n_phys_regs == IR_NONE || f->n_phys_regs == 0) {
-        regalloc_result *r = regalloc_func(f);
-        regalloc_result_free(r);
-    }
-    return f->n_phys_regs == IR_NONE ? m->env->k->funcs[entry].n_regs
-                                     : regalloc_entry_regs(m->env->mod, f, NULL);
+    g_assert(f->n_phys_regs != IR_NONE); /* kernel_allocate allocated every defined function */
+    return regalloc_entry_regs(m->env->mod, f, NULL);
 }
-
 static void dump_machine(tb_machine *m, GString *out);
+
+/* The summary's line for a kernel: the register count and scratchpad occupancy charged, and what
+ * they give (the same figures as gpusc-ptx --resources and gpusc-occupancy). */
+static void note_occupancy(tb_machine *m, const char *entry)
+{
+    if (!m->entries)
+        m->entries = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    if (g_hash_table_contains(m->entries, entry))
+        return;
+    g_hash_table_add(m->entries, g_strdup(entry));
+    const occupancy_result *r = cta_dispatch_occupancy(m->d);
+    const sm_launch *L = &m->env->launch;
+    if (!m->occupancy)
+        m->occupancy = g_string_new(NULL);
+    g_string_append_printf(m->occupancy,
+                           "occupancy: %s: %u registers/thread, %" G_GUINT64_FORMAT
+                           " bytes scratchpad/CTA, %u threads/CTA: ctas %u limit %s\n",
+                           entry, L->regs_per_thread, r->smem_per_cta,
+                           L->block[0] * L->block[1] * L->block[2], r->ctas, occupancy_limit_key(r->limiter));
+}
 
 static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
 {
@@ -251,8 +294,19 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
     }
     L->shared_dyn = l->shared_bytes;
     L->regs_per_thread = entry_regs(m, entry);
+    if (m->k && m->k->regs_per_thread) {
+        if (m->k->regs_per_thread < L->regs_per_thread) {
+            g_string_append_printf(
+                err, "kernel %s: --regs-per-thread %u is less than the %u registers its code needs", l->entry,
+                m->k->regs_per_thread, L->regs_per_thread);
+            return 1;
+        }
+        L->regs_per_thread = m->k->regs_per_thread;
+    }
+    L->smem_per_cta = m->k ? m->k->smem_per_cta : 0;
     if (!cta_dispatch_start(m->d, err))
         return 1;
+    note_occupancy(m, l->entry);
     m->last_progress = UINT64_MAX;
     gint64 t0 = g_get_monotonic_time();
     uint64_t limit = m->run->max_cycles > 0 ? (uint64_t)m->run->max_cycles : 0;
@@ -580,6 +634,8 @@ void tb_machine_summary(tb_machine *m, FILE *out)
             m->k ? m->k->name : "?", cycles, wi, stats_ratio(wi, cycles), d_l1(NULL, m),
             sum_stat(m, 2, REGFILE_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
             m->seconds > 0 ? (double)wi / m->seconds : 0.0);
+    if (m->occupancy)
+        fputs(m->occupancy->str, out);
 }
 
 int tb_main(machine_kind kind, int argc, char **argv)
@@ -591,8 +647,11 @@ int tb_main(machine_kind kind, int argc, char **argv)
     tb_opts o;
     tb_opts_add(run, &o);
     cli_parse(run, &argc, &argv);
-    tb_kernel *k = tb_kernel_load(&o, "vecadd");
     machine *mach = machine_new(kind, run->ctx, run->top->mod);
+    bool subcore;
+    char *sm_path = machine_sm_path(mach, &subcore);
+    tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
+    g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
     machine_build(mach, env);
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));

@@ -10,7 +10,7 @@
  *     cli_run *run = cli_new("tb-x", ..., &desc, "tb", "gtx480");
  *     tb_opts o; tb_opts_add(run, &o);
  *     cli_parse(run, &argc, &argv);
- *     tb_kernel *k = tb_kernel_load(&o, "vecadd");        // exits 2 with a message on bad input
+ *     tb_kernel *k = tb_kernel_load(&o, "vecadd", "tb.sm0", false); // exits 2 on bad input
  *     sm_env *env = tb_kernel_env(k, n_sms);
  *     ... build cta_dispatch, SMs, memory side under run->top->mod ...
  *     tb_machine *m = tb_machine_new(run, env, dispatch, sms, n_sms);
@@ -37,6 +37,7 @@ enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 typedef struct {
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
     gint64 shared, watchdog;
+    gint64 regs_per_thread, smem_per_cta; /* declared resource use for occupancy (0: the kernel's) */
     char **args;
     gboolean list_workloads;
     gboolean progress, no_progress; /* neither: a progress line when stdout is a terminal */
@@ -51,9 +52,10 @@ typedef struct {
 void tb_opts_add(cli_run *run, tb_opts *o);
 
 typedef struct tb_kernel tb_kernel;
-/* Parse the workload's PTX (or --ptx), make the memory image and lay the module out. On bad input
- * prints "gpusc: ..." and exits 2. Default workload: `def`. */
-tb_kernel *tb_kernel_load(const tb_opts *o, const char *def);
+/* Parse the workload's PTX (or --ptx), allocate its registers for the SM the configuration describes
+ * at `sm_path` (of type subcore_sm if `subcore`, else sm: its max_regs_per_thread), make the memory
+ * image and lay the module out. On bad input prints "gpusc: ..." and exits 2. Default workload: `def`. */
+tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path, bool subcore);
 sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms);
 const char *tb_kernel_name(const tb_kernel *k);
 

@@ -11,3 +11,11 @@ dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_loca
 EXTRA_DIST += tests/tools/sweep_unit.py
 TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
 	tests/tools/test_tb_monitor.sh
+
+# gpusc-occupancy: CTAs per SM of a kernel on a configured machine (docs/occupancy.md), and its
+# closed-form tests.
+bin_PROGRAMS += tools/gpusc-occupancy
+tools_gpusc_occupancy_SOURCES = tools/gpusc-occupancy.c
+tools_gpusc_occupancy_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/tools/test_gpusc_occupancy.sh
+TESTS += tests/tools/test_gpusc_occupancy.sh

@@ -2,6 +2,7 @@
  *
  *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--resources]
  *             [--occupancy THREADS [--dynamic-shared BYTES] [--markdown]]
+ *             [--preset NAME] [--config FILE] [--set SECTION.KEY=VALUE]
  *
  * PASS is one of: parse (as parsed: instructions with their index), cfg (basic blocks with preds,
  * succs, loop depth, idom, ipdom, reconvergence points), split (cfg after critical-edge splitting),
@@ -9,9 +10,10 @@
  * lastuse, reconv and divergence (regalloc, then that annotation pass: its fields after each
  * instruction).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
- * --occupancy T prints the occupancy of the entry on the default GTX480-like SM with T threads per
- * block (docs/regalloc.md states the allocation units), plus BYTES of dynamic shared memory per block;
- * --markdown prints it as a table row.
+ * --occupancy T prints the occupancy of the entry with T threads per block, plus BYTES of dynamic
+ * shared memory per block, on the SM of the configuration (models/lib/occupancy.c; --preset, default
+ * gtx480, --config and --set as the testbenches take them); --markdown prints it as a table row.
+ * The allocation spills above the configuration's max_regs_per_thread, as the testbenches' does.
  *
  * Exit status: 0 success, 1 input error (unreadable file, parse error, unknown entry), 2 usage error.
  */
@@ -19,20 +21,14 @@
 #include "kernels/cfg.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
+#include "models/lib/occupancy.h"
+#include "models/topo/gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
-
-/* The default SM (GTX480-like). */
-#define SM_REGS 32768u
-#define SM_SHARED 49152u
-#define SM_THREADS 1536u
-#define SM_BLOCKS 8u
-#define SM_WARP 32u
-#define SM_REG_UNIT 4u /* registers per thread rounded up to a multiple of 4: 128 per warp */
 
 typedef enum { STAGE_PARSE, STAGE_CFG, STAGE_SPLIT, STAGE_REGALLOC, STAGE_ANNOT } stage;
 
@@ -129,26 +125,32 @@ static uint64_t shared_bytes(const ir_module *m, const ir_func *f)
     return total;
 }
 
-/* ---- occupancy ---- */
+/* ---- occupancy (models/lib/occupancy.c, on the configuration's SM) ---- */
 typedef struct {
     unsigned by_blocks, by_threads, by_regs, by_shared, blocks, warps;
     char limiter[64];
 } occupancy;
 
-static occupancy occupancy_compute(unsigned regs, uint64_t shared, unsigned threads)
+static occupancy occupancy_of(const occupancy_sm *sm, unsigned regs, uint64_t shared, unsigned threads)
 {
-    occupancy o;
-    unsigned warps = (threads + SM_WARP - 1) / SM_WARP, padded = warps * SM_WARP;
-    unsigned regs_warp = (regs + SM_REG_UNIT - 1) / SM_REG_UNIT * SM_REG_UNIT * SM_WARP;
-    o.by_blocks = SM_BLOCKS;
-    o.by_threads = SM_THREADS / padded;
-    o.by_regs = regs ? SM_REGS / (warps * regs_warp) : UINT32_MAX;
-    o.by_shared = shared ? (unsigned)(SM_SHARED / shared) : UINT32_MAX;
-    o.blocks = MIN(MIN(o.by_blocks, o.by_threads), MIN(o.by_regs, o.by_shared));
-    o.warps = o.blocks * warps;
-    o.limiter[0] = 0;
-    const char *names[] = { "blocks", "threads", "registers", "shared" };
-    unsigned vals[] = { o.by_blocks, o.by_threads, o.by_regs, o.by_shared };
+    occupancy o = {0};
+    occupancy_kernel k = {.regs_per_thread = regs,
+                          .smem_static = (unsigned)MIN(shared, UINT32_MAX),
+                          .threads_per_cta = threads};
+    occupancy_result r;
+    /* ptxas's counts (another machine's) may exceed the register limit: computed without it */
+    occupancy_sm any = *sm;
+    any.max_regs_per_thread = 0;
+    if (!occupancy_compute(&any, &k, &r, NULL))
+        memset(&r, 0, sizeof r); /* not even one CTA fits: 0 resident blocks */
+    o.by_blocks = r.by_resource[OCCUPANCY_LIMIT_CTAS];
+    o.by_threads = MIN(r.by_resource[OCCUPANCY_LIMIT_THREADS], r.by_resource[OCCUPANCY_LIMIT_WARPS]);
+    o.by_regs = r.by_resource[OCCUPANCY_LIMIT_REGS];
+    o.by_shared = r.by_resource[OCCUPANCY_LIMIT_SMEM];
+    o.blocks = r.ctas;
+    o.warps = r.ctas * r.warps_per_cta;
+    const char *names[] = {"blocks", "threads", "registers", "shared"};
+    unsigned vals[] = {o.by_blocks, o.by_threads, o.by_regs, o.by_shared};
     for (int i = 0; i < 4; i++)
         if (vals[i] == o.blocks) {
             if (o.limiter[0])
@@ -273,24 +275,33 @@ static void print_func(GString *s, const ir_module *m, ir_func *f, stage st, con
     }
 }
 
-static int run_stage(ir_func *f, stage st, const char *pass)
+/* The passes before allocation (every function), then the allocation of the whole module (spilling
+ * above max_regs registers per thread, kernels with their callees), then the annotation pass. */
+static int run_stages(ir_module *m, stage st, const char *pass, unsigned max_regs)
 {
-    if (st >= STAGE_CFG) {
-        cfg_build(f);
-        cfg_compute_reconvergence(f);
-    }
-    if (st == STAGE_SPLIT)
-        cfg_split_critical_edges(f);
-    if (st >= STAGE_REGALLOC) {
-        regalloc_result_free(regalloc_func_remat(f));
-        GError *err = NULL;
-        if (!regalloc_check(f, &err)) {
-            /* An internal invariant: the allocator produced a conflict. */
-            g_error("%s", err->message);
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined)
+            continue;
+        if (st >= STAGE_CFG) {
+            cfg_build(f);
+            cfg_compute_reconvergence(f);
         }
+        if (st == STAGE_SPLIT)
+            cfg_split_critical_edges(f);
     }
-    if (st == STAGE_ANNOT && !annot_pass_run(pass, f))
-        return -1;
+    if (st >= STAGE_REGALLOC)
+        regalloc_module_limit(m, max_regs, NULL);
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!f->is_defined)
+            continue;
+        GError *err = NULL;
+        if (st >= STAGE_REGALLOC && !regalloc_check(f, &err))
+            g_error("%s", err->message); /* an internal invariant: the allocator produced a conflict */
+        if (st == STAGE_ANNOT && !annot_pass_run(pass, f))
+            return -1;
+    }
     return 0;
 }
 
@@ -316,24 +327,23 @@ static bool parse_stage(const char *name, stage *st, const char **pass)
 }
 
 /* Run the stages and print the listing or the reports. */
-static void report(ir_module *m, const char *file, const char *entry, stage st, const char *pass, bool resources,
-                   int occupancy_threads, int dynamic_shared, bool markdown)
+static void report(ir_module *m, const char *file, const char *entry, stage st, const char *pass,
+                   bool resources, int occupancy_threads, int dynamic_shared, bool markdown,
+                   const occupancy_sm *sm)
 {
     if ((resources || occupancy_threads) && st < STAGE_REGALLOC)
         st = STAGE_REGALLOC;
     GString *out = g_string_new(NULL);
     bool listing = !markdown && !resources && !occupancy_threads;
-    for (guint i = 0; i < m->funcs->len; i++) {
+    /* The reports need every function allocated: --entry K still counts the functions K calls. */
+    if (run_stages(m, st, pass, sm->max_regs_per_thread) != 0)
+        g_assert_not_reached(); /* the pass name was checked */
+    for (guint i = 0; listing && i < m->funcs->len; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
-        /* The reports need every function allocated: --entry K still counts the functions K calls. */
-        if (!f->is_defined || (listing && entry && strcmp(f->name, entry) != 0))
+        if (!f->is_defined || (entry && strcmp(f->name, entry) != 0))
             continue;
-        if (run_stage(f, st, pass) != 0)
-            g_assert_not_reached(); /* the pass name was checked */
-        if (listing) {
-            print_func(out, m, f, st, pass);
-            g_string_append_c(out, '\n');
-        }
+        print_func(out, m, f, st, pass);
+        g_string_append_c(out, '\n');
     }
     /* Entry-level reports: a kernel's registers with the functions it calls (regalloc_entry_regs: the
      * callee's frame on top of what the caller keeps live across the call). */
@@ -360,7 +370,7 @@ static void report(ir_module *m, const char *file, const char *entry, stage st, 
         if (!occupancy_threads)
             continue;
         uint64_t total_shared = shared + (unsigned)dynamic_shared;
-        occupancy o = occupancy_compute(ours, total_shared, (unsigned)occupancy_threads);
+        occupancy o = occupancy_of(sm, ours, total_shared, (unsigned)occupancy_threads);
         char shared_text[64];
         if (dynamic_shared)
             g_snprintf(shared_text, sizeof shared_text, "%" G_GUINT64_FORMAT " + %d dynamic", shared, dynamic_shared);
@@ -372,7 +382,8 @@ static void report(ir_module *m, const char *file, const char *entry, stage st, 
         if (markdown) {
             char po[64] = "n/a";
             if (pi.found) {
-                occupancy op = occupancy_compute(pi.regs, pi.shared + (unsigned)dynamic_shared, (unsigned)occupancy_threads);
+                occupancy op = occupancy_of(sm, pi.regs, pi.shared + (unsigned)dynamic_shared,
+                                            (unsigned)occupancy_threads);
                 g_snprintf(po, sizeof po, "%u (%s)", op.blocks, op.limiter);
             }
             g_string_append_printf(out, "| %s | %u | %s | %s | %u | %u | %u | %s | %s | %u (%u) | %s | %s |\n",
@@ -396,18 +407,26 @@ int main(int argc, char **argv)
     char *entry = NULL, *after = NULL;
     gboolean resources = FALSE, markdown = FALSE;
     gint occupancy_threads = 0, dynamic_shared = 0;
+    char **presets = NULL, **configs = NULL, **sets = NULL;
     GOptionEntry opts[] = {
-        { "entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME" },
-        { "after", 'a', 0, G_OPTION_ARG_STRING, &after,
-          "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv, divergence (default: parse)", "PASS" },
-        { "resources", 'r', 0, G_OPTION_ARG_NONE, &resources, "Print our register count beside ptxas's", NULL },
-        { "occupancy", 'o', 0, G_OPTION_ARG_INT, &occupancy_threads,
-          "Print the occupancy on the default GTX480-like SM for blocks of THREADS threads", "THREADS" },
-        { "dynamic-shared", 'd', 0, G_OPTION_ARG_INT, &dynamic_shared,
-          "With --occupancy: dynamic shared bytes per block given at launch", "BYTES" },
-        { "markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown, "With --occupancy: one markdown table row per entry", NULL },
-        { NULL, 0, 0, 0, NULL, NULL, NULL }
-    };
+        {"entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME"},
+        {"after", 'a', 0, G_OPTION_ARG_STRING, &after,
+         "Print after this pass: parse, cfg, split, regalloc, lastuse, reconv, divergence (default: parse)",
+         "PASS"},
+        {"resources", 'r', 0, G_OPTION_ARG_NONE, &resources, "Print our register count beside ptxas's", NULL},
+        {"occupancy", 'o', 0, G_OPTION_ARG_INT, &occupancy_threads,
+         "Print the occupancy on the configuration's SM for blocks of THREADS threads", "THREADS"},
+        {"dynamic-shared", 'd', 0, G_OPTION_ARG_INT, &dynamic_shared,
+         "With --occupancy: dynamic shared bytes per block given at launch", "BYTES"},
+        {"markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown,
+         "With --occupancy: one markdown table row per entry", NULL},
+        {"preset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &presets,
+         "The machine: a built-in preset (repeatable; default gtx480)", "NAME"},
+        {"config", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &configs, "The machine: an INI file (repeatable)",
+         "FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "The machine: override one parameter (repeatable)",
+         "SECTION.KEY=VALUE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("FILE - print a PTX kernel as the toolchain sees it");
     g_option_context_add_main_entries(ctx, opts, NULL);
     GError *err = NULL;
@@ -422,12 +441,18 @@ int main(int argc, char **argv)
     stage st = STAGE_PARSE;
     const char *pass = NULL;
     ir_module *m = NULL;
-    if (argc != 2)
+    occupancy_sm sm;
+    if (!gpu_topo_occupancy_config(presets, configs, sets, &sm, &err)) {
+        rc = die(EXIT_USAGE, "%s", err->message);
+        g_error_free(err);
+        err = NULL;
+    } else if (argc != 2)
         rc = die(EXIT_USAGE, "expected one PTX file (gpusc-ptx FILE [--entry NAME] [--after PASS])");
     else if (occupancy_threads < 0 || occupancy_threads > 1024)
         rc = die(EXIT_USAGE, "--occupancy: %d threads per block is out of range (1..1024)", occupancy_threads);
-    else if (dynamic_shared < 0 || (unsigned)dynamic_shared > SM_SHARED)
-        rc = die(EXIT_USAGE, "--dynamic-shared: %d bytes is out of range (0..%u)", dynamic_shared, SM_SHARED);
+    else if (dynamic_shared < 0 || (unsigned)dynamic_shared > sm.smem_per_sm)
+        rc = die(EXIT_USAGE, "--dynamic-shared: %d bytes is out of range (0..%u)", dynamic_shared,
+                 sm.smem_per_sm);
     else if (after && !parse_stage(after, &st, &pass))
         rc = die(EXIT_USAGE, "unknown pass '%s' (known: parse, cfg, split, regalloc, lastuse, reconv, divergence)", after);
     else if (!(m = ptx_parse_file(argv[1], &err))) {
@@ -437,9 +462,12 @@ int main(int argc, char **argv)
         rc = die(EXIT_INPUT, "%s: no function named '%s'", argv[1], entry);
     }
     if (rc == EXIT_OK)
-        report(m, argv[1], entry, st, pass, resources, occupancy_threads, dynamic_shared, markdown);
+        report(m, argv[1], entry, st, pass, resources, occupancy_threads, dynamic_shared, markdown, &sm);
     ir_module_free(m);
     g_free(entry);
     g_free(after);
+    g_strfreev(presets);
+    g_strfreev(configs);
+    g_strfreev(sets);
     return rc;
 }

@@ -33,6 +33,7 @@ typedef struct {
     gboolean functional, list, stats, race_check, rewritten;
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace;
     gint64 seed, shared, max_shared, nwarpid, max_instr, quantum, sched_seed;
+    gint64 regs_per_thread, smem_per_cta; /* declared resource use (occupancy; none here), 0: none */
     char **args;
     FILE *trace_fp; /* opened --trace, or NULL */
 } options;
@@ -60,6 +61,10 @@ static void print_stats(const options *o, const frun_stats *s)
 {
     printf("code: %s\n", o->rewritten ? "rewritten (regalloc_module: rematerialization + allocation)"
                                       : "original (the PTX as parsed, no rematerialization)");
+    if (o->regs_per_thread || o->smem_per_cta)
+        printf("declared: %" G_GINT64_FORMAT " registers/thread, %" G_GINT64_FORMAT
+               " bytes scratchpad/CTA (0: the kernel's own; occupancy is the timing model's)\n",
+               o->regs_per_thread, o->smem_per_cta);
     printf("launches: %" G_GUINT64_FORMAT "\n", s->launches);
     printf("ctas: %" G_GUINT64_FORMAT "\n", s->ctas);
     printf("warp instructions: %" G_GUINT64_FORMAT "\n", s->warp_instrs);
@@ -227,6 +232,13 @@ int main(int argc, char **argv)
          "in:PATH, "
          "out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
          "A"},
+        {"regs-per-thread", 0, 0, G_OPTION_ARG_INT64, &o.regs_per_thread,
+         "Declared registers per thread (1 to 255; the testbenches' occupancy uses it, the functional runner "
+         "only checks and reports it)",
+         "N"},
+        {"smem-per-cta", 0, 0, G_OPTION_ARG_INT64, &o.smem_per_cta,
+         "Declared scratchpad bytes per CTA (must fit --max-shared; the testbenches' occupancy uses it)",
+         "BYTES"},
         {"nwarpid", 0, 0, G_OPTION_ARG_INT64, &o.nwarpid,
          "What %nwarpid reads: the most warp ids an SM has (default 48, the GTX480-like SM; 32 to 1024)",
          "N"},
@@ -277,6 +289,15 @@ int main(int argc, char **argv)
     } else if (o.max_shared < 0 || (uint64_t)o.max_shared > LAUNCH_MAX_SHARED_PER_CTA) {
         rc = die(EXIT_USAGE, "--max-shared %" G_GINT64_FORMAT " is out of range (0 to %llu)", o.max_shared,
                  LAUNCH_MAX_SHARED_PER_CTA);
+    } else if (o.regs_per_thread < 0 || o.regs_per_thread > 255) {
+        rc = die(EXIT_USAGE, "--regs-per-thread %" G_GINT64_FORMAT " is out of range (1 to 255)",
+                 o.regs_per_thread);
+    } else if (o.smem_per_cta < 0 ||
+               o.smem_per_cta > (o.max_shared ? o.max_shared : (gint64)FRUN_DEFAULT_MAX_SHARED)) {
+        rc = die(EXIT_USAGE,
+                 "--smem-per-cta %" G_GINT64_FORMAT " is out of range (0 to the %" G_GINT64_FORMAT
+                 " bytes --max-shared allows)",
+                 o.smem_per_cta, o.max_shared ? o.max_shared : (gint64)FRUN_DEFAULT_MAX_SHARED);
     } else if (o.quantum == 0 || o.quantum < -1 || o.quantum > G_MAXINT32 || o.sched_seed < 0 ||
                o.sched_seed > (gint64)UINT32_MAX) {
         rc = die(EXIT_USAGE, "--quantum (1 to %d) or --schedule-seed (0 to %u) is out of range", G_MAXINT32,

@@ -16,7 +16,7 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/regval.c models/lib/regval.h \
 	models/lib/scoreboard.c models/lib/scoreboard.h \
 	models/lib/ctaslots.c models/lib/ctaslots.h \
-	models/lib/ring.h models/lib/slots.h models/lib/hooks.c models/lib/hooks.h
+	models/lib/ring.h models/lib/slots.h models/lib/wmask.h models/lib/hooks.c models/lib/hooks.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
 GPUSC_LIB_TEST_LIBS = models/lib/libgpusc-lib.la $(GLIB_LIBS) -lm

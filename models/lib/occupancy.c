@@ -12,6 +12,18 @@ static const char *const limit_names[OCCUPANCY_LIMIT_COUNT] = {
     [OCCUPANCY_LIMIT_CTAS] = "CTA slots",
 };
 
+static const char *const limit_keys[OCCUPANCY_LIMIT_COUNT] = {
+    [OCCUPANCY_LIMIT_REGS] = "registers",  [OCCUPANCY_LIMIT_SMEM] = "scratchpad",
+    [OCCUPANCY_LIMIT_THREADS] = "threads", [OCCUPANCY_LIMIT_WARPS] = "warps",
+    [OCCUPANCY_LIMIT_CTAS] = "ctas",
+};
+
+const char *occupancy_limit_key(occupancy_limit l)
+{
+    g_return_val_if_fail(l < OCCUPANCY_LIMIT_COUNT, "?");
+    return limit_keys[l];
+}
+
 const char *occupancy_limit_name(occupancy_limit l)
 {
     g_return_val_if_fail(l < OCCUPANCY_LIMIT_COUNT, "?");
@@ -30,6 +42,7 @@ void occupancy_sm_init_gtx480(occupancy_sm *sm)
         .max_threads = 1536,
         .max_warps = 0,
         .max_ctas = 8,
+        .max_regs_per_thread = 63,
     };
 }
 
@@ -58,6 +71,12 @@ static bool check_limits(const occupancy_sm *sm, const occupancy_kernel *k, GErr
         bad = "the kernel has 0 threads per CTA";
     if (bad) {
         g_set_error(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_INVALID, "occupancy: %s", bad);
+        return false;
+    }
+    if (sm->max_regs_per_thread && k->regs_per_thread > sm->max_regs_per_thread) {
+        g_set_error(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_DOES_NOT_FIT,
+                    "%u registers per thread is more than the SM allows (%u)", k->regs_per_thread,
+                    sm->max_regs_per_thread);
         return false;
     }
     return true;

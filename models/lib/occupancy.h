@@ -42,6 +42,7 @@ typedef struct {
     unsigned max_threads;          /* resident threads per SM */
     unsigned max_warps;            /* resident warps per SM; 0 = max_threads / warp_size */
     unsigned max_ctas;             /* resident CTAs per SM */
+    unsigned max_regs_per_thread;  /* registers a thread may have (0: no limit) */
 } occupancy_sm;
 
 typedef struct {
@@ -64,7 +65,7 @@ typedef struct {
 } occupancy_result;
 
 /* The GTX480 (Fermi) limits of GPGPU-Sim's configs/GTX480/gpgpusim.config: 32768 registers,
- * 48 KiB shared memory, 1536 threads (48 warps), 8 CTAs, register unit 4. */
+ * 48 KiB shared memory, 1536 threads (48 warps), 8 CTAs, register unit 4, 63 registers per thread. */
 void occupancy_sm_init_gtx480(occupancy_sm *sm);
 
 /* Computes CTAs per SM. Returns false with `err` set (domain OCCUPANCY_ERROR) when the limits are
@@ -75,6 +76,8 @@ bool occupancy_compute(const occupancy_sm *sm, const occupancy_kernel *k, occupa
 
 /* "registers", "shared memory", "threads", "warps", "CTA slots". */
 const char *occupancy_limit_name(occupancy_limit l);
+/* One word for machine-read output: "registers", "scratchpad", "threads", "warps", "ctas". */
+const char *occupancy_limit_key(occupancy_limit l);
 
 #define OCCUPANCY_ERROR (occupancy_error_quark())
 GQuark occupancy_error_quark(void);

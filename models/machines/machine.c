@@ -144,6 +144,14 @@ machine *machine_new(machine_kind k, blk_ctx *ctx, gsc_module *parent)
     return m;
 }
 
+char *machine_sm_path(const machine *m, bool *subcore)
+{
+    if (m->gpu)
+        return gpu_topo_sm_path(m->gpu, subcore);
+    *subcore = m->kind == MACHINE_SUBCORE;
+    return g_strdup_printf("%s.sm0", gsc_module_name(m->parent));
+}
+
 unsigned machine_n_sms(const machine *m)
 {
     return m->gpu ? gpu_topo_n_sms(m->gpu) : 1;

@@ -60,6 +60,10 @@ typedef struct machine machine;
 /* The machine under parent (after cli_parse: it reads its parameters; the GPU its [gpu] section). */
 machine *machine_new(machine_kind k, blk_ctx *ctx, gsc_module *parent);
 unsigned machine_n_sms(const machine *m);
+/* The configuration path of the machine's SMs (their [sm] / [subcore_sm] limits, e.g. "tb.sm0" or
+ * the GPU's first SM) and whether they are sub-core SMs: what the register allocator's limit and
+ * occupancy are read from before the kernel loads. Free with g_free. */
+char *machine_sm_path(const machine *m, bool *subcore);
 /* Instantiate and bind every block for env (env->n_sms = machine_n_sms). */
 void machine_build(machine *m, sm_env *env);
 void machine_free(machine *m);

@@ -52,8 +52,8 @@ static const char rs_table23[] =
 static const char rs_table32[] =
     "[sm]\n"
     "ctas=16\n"             /* [S] */
-    "threads=3072\n"        /* [S] 3072 > 64 warps: capped below */
-    "warps=64\n"            /* [A] the model's warp-slot maximum */
+    "threads=3072\n"        /* [S] */
+    "warps=96\n"            /* [D] 3072 threads / 32 */
     "registers=65536\n"     /* [S] */
     "smem_bytes=16384\n"    /* [S] 16 KB */
     "[arbiter]\n"
@@ -74,6 +74,7 @@ static const char rs_table36_1[] =
     "threads=2048\n"        /* [S] */
     "warps=64\n"            /* [D] 2048 threads / 32 */
     "registers=65536\n"     /* [A] see above */
+    "max_regs_per_thread=255\n" /* [A] Kepler/Maxwell: 255 per thread */
     "smem_bytes=49152\n"    /* [S] 48 KB */
     "[arbiter]\n"
     "policy=lrr\n"          /* [A] see above */
@@ -85,6 +86,7 @@ static const char rs_table36_2[] =
     "threads=2048\n"        /* [S] */
     "warps=64\n"            /* [D] 2048 threads / 32 */
     "registers=65536\n"     /* [A] as #1 */
+    "max_regs_per_thread=255\n" /* [A] as #1 */
     "smem_bytes=65536\n"    /* [S] 64 KB */
     "[arbiter]\n"
     "policy=lrr\n"          /* [A] as #1 */
@@ -99,6 +101,7 @@ static const char greener[] =
     "threads=2048\n"        /* [S] */
     "warps=64\n"            /* [S] 64 warps */
     "registers=65536\n"     /* [S] 256 KB */
+    "max_regs_per_thread=255\n" /* [D] Kepler GK110: 255 per thread (CUDA compute capability 3.5) */
     "[issue]\n"
     "schedulers=4\n"        /* [S] */
     "[arbiter]\n"
@@ -196,6 +199,7 @@ static const char malekeh[] =
     "warps=32\n"            /* [S] */
     "registers=65536\n"     /* [S] 256 KB */
     "smem_bytes=65536\n"    /* [S] 64 KB L1/shared (split [A]) */
+    "max_regs_per_thread=255\n" /* [D] Turing: 255 per thread (compute capability 7.5) */
     "[fetch]\n"
     "fetch_width=4\n"       /* [A] (see subcore) */
     "ibuffer_entries=4\n"   /* [A] */

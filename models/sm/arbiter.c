@@ -25,7 +25,7 @@ static const blk_port_desc ports[] = {
 static const blk_param_desc params[] = {
     {"policy", BLK_PARAM_STRING, "gto", NULL, NULL, NULL, "",
      "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
-    {"swl", BLK_PARAM_UINT, "0", "0", "64", NULL, "warps",
+    {"swl", BLK_PARAM_UINT, "0", "0", "128", NULL, "warps",
      "static warp limiting: only the N oldest listed warps may issue (0: off) [ccws-daws-vws.md §5.3]"},
 };
 

@@ -58,7 +58,7 @@ static unsigned try_release(barrier_unit *b, unsigned slot, unsigned id, barrier
     if (s->warps == 0 || !(s->expected ? s->threads >= s->expected : s->warps >= b->live[slot]))
         return 0;
     *rel = (barrier_release){id, s->waiting, s->popc, s->all, s->any};
-    b->tr_waiting &= ~(s->waiting << b->first_warp[slot]);
+    b->tr_waiting &= b->first_warp[slot] < 64 ? ~(s->waiting << b->first_warp[slot]) : ~UINT64_C(0);
     blk_stat_add(b->inst, BARRIER_STAT_RELEASES, 1);
     blk_stat_add(b->inst, BARRIER_STAT_RELEASED_WARPS, (uint64_t)__builtin_popcountll(s->waiting));
     *s = (barrier_state){0};
@@ -86,7 +86,8 @@ static unsigned bar_arrive(void *self, unsigned slot, unsigned in_cta, const bar
         s->expected = a->count;
     if (a->wait) {
         s->waiting |= UINT64_C(1) << in_cta;
-        b->tr_waiting |= UINT64_C(1) << (b->first_warp[slot] + in_cta);
+        if (b->first_warp[slot] + in_cta < 64) /* the trace shows warp slots 0..63 */
+            b->tr_waiting |= UINT64_C(1) << (b->first_warp[slot] + in_cta);
     }
     blk_stat_add(b->inst, BARRIER_STAT_ARRIVALS, 1);
     return try_release(b, slot, a->id, rel);

@@ -72,7 +72,7 @@ typedef struct {
     unsigned *live;                     /* per CTA slot: warps that have not exited */
     unsigned *first_warp;               /* per CTA slot: its first warp slot (for the trace) */
     blk_call_probe *probe;
-    uint64_t tr_waiting; /* traced: warps waiting at a barrier, bit = warp slot */
+    uint64_t tr_waiting; /* traced: warps waiting at a barrier, bit = warp slot (slots 0..63) */
 } barrier_unit;
 
 extern const blk_desc barrier_desc;

@@ -254,7 +254,16 @@ bool cta_dispatch_start(cta_dispatch *d, GString *err)
                                f->name, smem_static + L->shared_dyn);
         return false;
     }
-    d->k.smem_static = (unsigned)smem_static;
+    if (L->smem_per_cta && L->smem_per_cta < smem_static + L->shared_dyn) {
+        g_string_append_printf(err,
+                               "kernel %s: --smem-per-cta %u is less than the %" G_GUINT64_FORMAT
+                               " bytes of shared memory the kernel uses",
+                               f->name, L->smem_per_cta, smem_static + L->shared_dyn);
+        return false;
+    }
+    /* A declared scratchpad counts as the kernel's static part (the dynamic part stays at its
+     * offset): the CTA is given the declared bytes, the kernel uses the first ones. */
+    d->k.smem_static = L->smem_per_cta ? L->smem_per_cta - L->shared_dyn : (unsigned)smem_static;
     d->k.smem_dynamic = L->shared_dyn;
     d->k.threads_per_cta = L->block[0] * L->block[1] * L->block[2];
     GError *e = NULL;

@@ -71,9 +71,8 @@ const blk_desc fetch_desc = {
 static void fetch_update(fetch *f, unsigned wi)
 {
     const fetch_warp *w = &f->w[wi];
-    uint64_t bit = UINT64_C(1) << wi;
-    f->eligible = w->active && !w->stopped && w->credits > 0 ? f->eligible | bit : f->eligible & ~bit;
-    f->missing = w->miss_until ? f->missing | bit : f->missing & ~bit;
+    wmask_put(&f->eligible, wi, w->active && !w->stopped && w->credits > 0);
+    wmask_put(&f->missing, wi, w->miss_until != 0);
 }
 
 static void fetch_take_inputs(fetch *f)
@@ -168,6 +167,24 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
     return true;
 }
 
+/* Tries the warps of `bits` (warp lo + bit) in order until one fetches; true if one did. */
+static inline bool fetch_scan(fetch *f, uint64_t bits, unsigned lo, uint64_t now, gsc_fifo *out,
+                              uint64_t *next_fill)
+{
+    for (uint64_t m = bits; m; m &= m - 1) {
+        unsigned wi = lo + (unsigned)__builtin_ctzll(m);
+        fetch_warp *w = &f->w[wi];
+        if (!fetch_can(w, now)) {
+            if (w->active && w->miss_until > now)
+                *next_fill = MIN(*next_fill, w->miss_until);
+            continue;
+        }
+        if (fetch_warp_once(f, wi, now, out, next_fill))
+            return true;
+    }
+    return false;
+}
+
 static void fetch_run(void *self)
 {
     fetch *f = self;
@@ -180,25 +197,26 @@ static void fetch_run(void *self)
      * that are eligible or have a fill pending (no other warp can fetch or has a fill to wait for).
      * Only the chosen warp puts, and the loop ends with it: the room is checked once. */
     bool room = gsc_fifo_can_put(out), chosen = false;
-    uint64_t cand = f->eligible | f->missing;
-    unsigned start = (f->rr + 1) % f->warps;
-    uint64_t from_start = ~UINT64_C(0) << start;
-    uint64_t order[2] = {cand & from_start, cand & ~from_start}; /* warps start.., then ..start-1 */
-    for (unsigned pass = 0; room && !chosen && pass < 2; pass++)
-        for (uint64_t m = order[pass]; m && !chosen; m &= m - 1) {
-            unsigned wi = (unsigned)__builtin_ctzll(m);
-            fetch_warp *w = &f->w[wi];
-            if (!fetch_can(w, now)) {
-                if (w->active && w->miss_until > now)
-                    next_fill = MIN(next_fill, w->miss_until);
-                continue;
-            }
-            chosen = fetch_warp_once(f, wi, now, out, &next_fill);
-        }
+    wmask cand; /* the candidates as they were before this cycle's fetch */
+    for (unsigned k = 0; k < f->words; k++)
+        cand.w[k] = f->eligible.w[k] | f->missing.w[k];
+    /* warps start.., then ..start-1: from bit start of word ks up, then the words below and the bits
+     * below start of word ks */
+    unsigned start = (f->rr + 1) % f->warps, ks = start >> 6;
+    uint64_t from_start = ~UINT64_C(0) << (start & 63);
+    for (unsigned k = ks; room && !chosen && k < f->words; k++)
+        chosen =
+            fetch_scan(f, cand.w[k] & (k == ks ? from_start : ~UINT64_C(0)), 64 * k, now, out, &next_fill);
+    for (unsigned k = 0; room && !chosen && k <= ks; k++)
+        chosen =
+            fetch_scan(f, cand.w[k] & (k == ks ? ~from_start : ~UINT64_C(0)), 64 * k, now, out, &next_fill);
     /* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
-    bool any = (f->eligible & ~f->missing) != 0;
-    for (uint64_t m = f->eligible & f->missing; m && !any; m &= m - 1)
-        any = f->w[__builtin_ctzll(m)].miss_until <= now + 1;
+    bool any = false;
+    for (unsigned k = 0; k < f->words && !any; k++) {
+        any = (f->eligible.w[k] & ~f->missing.w[k]) != 0;
+        for (uint64_t m = f->eligible.w[k] & f->missing.w[k]; m && !any; m &= m - 1)
+            any = f->w[64 * k + (unsigned)__builtin_ctzll(m)].miss_until <= now + 1;
+    }
     if (any)
         gsc_run_within(1);
     else if (next_fill != UINT64_MAX)
@@ -218,11 +236,12 @@ static void fetch_elaborate(void *self)
 
 fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps)
 {
-    g_assert(warps >= 1 && warps <= 64); /* the warp bitmaps */
+    g_assert(warps >= 1 && warps <= WMASK_BITS); /* the warp bitmaps */
     fetch *f = g_new0(fetch, 1);
     f->inst = blk_inst_new(ctx, parent, name, &fetch_desc);
     f->env = env;
     f->warps = warps;
+    f->words = wmask_words(warps);
     f->entries = (unsigned)blk_param_uint(f->inst, "ibuffer_entries");
     f->miss_latency = (unsigned)blk_param_uint(f->inst, "icache_miss_latency");
     f->width = (unsigned)blk_param_uint(f->inst, "fetch_width");

@@ -18,6 +18,7 @@
 
 #include "models/core/block.h"
 #include "models/lib/cache.h"
+#include "models/lib/wmask.h"
 #include "models/sm/decode.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
@@ -51,7 +52,8 @@ typedef struct {
     unsigned rr; /* last warp fetched */
     /* Bit i: warp i is active, not stopped and has a credit (it fetches unless a fill is pending);
      * bit i of `missing`: warp i has a fill pending (miss_until != 0). Kept by fetch_update. */
-    uint64_t eligible, missing;
+    wmask eligible, missing;
+    unsigned words;       /* the words of those sets that hold the warps (wmask_words(warps)) */
     const decode_if *dec; /* the decode block (import `dec`) */
     void *dec_self;
     uint32_t last_warp, last_pc; /* traced */

@@ -69,7 +69,8 @@ static void ib_push(void *self, const decoded_t *d)
     g_assert(w->count < b->entries);
     w->e[(w->head + w->count) % b->entries] = *d;
     w->count++;
-    b->tr_valid |= UINT64_C(1) << d->warp;
+    if (d->warp < 64) /* the trace shows warp slots 0..63 */
+        b->tr_valid |= UINT64_C(1) << d->warp;
     blk_stat_add(b->inst, IBUFFER_STAT_PUSHED, 1);
 }
 
@@ -81,7 +82,7 @@ static void ib_pop(void *self, unsigned warp)
     g_assert(w->count > 0);
     w->head = (w->head + 1) % b->entries;
     if (--w->count == 0)
-        b->tr_valid &= ~(UINT64_C(1) << warp);
+        b->tr_valid &= warp < 64 ? ~(UINT64_C(1) << warp) : ~UINT64_C(0);
 }
 
 static void ib_flush(void *self, unsigned warp)
@@ -91,14 +92,14 @@ static void ib_flush(void *self, unsigned warp)
     blk_call_note(b->probe, warp, OP_FLUSH, 0);
     blk_stat_add(b->inst, IBUFFER_STAT_FLUSHED, w->count);
     w->count = 0;
-    b->tr_valid &= ~(UINT64_C(1) << warp);
+    b->tr_valid &= warp < 64 ? ~(UINT64_C(1) << warp) : ~UINT64_C(0);
 }
 
 static const ibuffer_if ib_table = {ib_head, ib_count, ib_push, ib_pop, ib_flush};
 
 ibuffer *ibuffer_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps)
 {
-    g_assert(warps <= 64);
+    g_assert(warps <= SM_MAX_WARPS);
     ibuffer *b = g_new0(ibuffer, 1);
     b->inst = blk_inst_new(ctx, parent, name, &ibuffer_desc);
     b->warps = warps;

@@ -38,7 +38,7 @@ typedef struct {
     unsigned warps, entries;
     ibuffer_warp *w;
     blk_call_probe *probe;
-    uint64_t tr_valid; /* traced: bit = warp slot with an instruction */
+    uint64_t tr_valid; /* traced: bit = warp slot with an instruction (slots 0..63) */
 } ibuffer;
 
 extern const blk_desc ibuffer_desc;

@@ -167,7 +167,7 @@ static gsc_fifo *port_fifo(const issue *s, unsigned p)
  * evaluate its warps again. */
 static inline void sched_dirty(issue *s, unsigned wi)
 {
-    s->sched[wi % s->n_sched].dirty |= UINT64_C(1) << wi;
+    wmask_set(&s->sched[wi % s->n_sched].dirty, wi);
 }
 
 /* Warp wi's I-buffer head changed (its issue, a redirect, a CTA start): what was known of the old
@@ -246,7 +246,7 @@ static void cta_start(issue *s, const cta_launch_t *c)
         sc->warps[sc->n] = wi;
         sc->pw[sc->n] = (policy_warp){.id = wi, .age = w->age, .last_issue = POLICY_NEVER_ISSUED};
         sc->n++;
-        sc->members |= UINT64_C(1) << wi;
+        wmask_set(&sc->members, wi);
         sc->n_stall[ISSUE_STALL_COUNT]++; /* (stall 0; it is dirty: checked before it counts) */
         queue_redirect(s, wi, false);
     }
@@ -264,10 +264,9 @@ static void sched_remove(issue *s, unsigned wi)
     issue_sched *sc = &s->sched[wi % s->n_sched];
     unsigned i = s->pos[wi];
     g_assert(i < sc->n && sc->warps[i] == wi);
-    uint64_t bit = UINT64_C(1) << wi;
-    sc->members &= ~bit;
-    sc->asks_mem &= ~bit;
-    sc->asks_alu &= ~bit;
+    wmask_clear(&sc->members, wi);
+    wmask_clear(&sc->asks_mem, wi);
+    wmask_clear(&sc->asks_alu, wi);
     sc->n_stall[pw_stall(&sc->pw[i])]--;
     memmove(&sc->warps[i], &sc->warps[i + 1], (sc->n - i - 1) * sizeof *sc->warps);
     memmove(&sc->pw[i], &sc->pw[i + 1], (sc->n - i - 1) * sizeof *sc->pw);
@@ -317,7 +316,7 @@ static void bar_apply(issue *s, unsigned slot, const barrier_release *r)
             continue;
         unsigned wi = c->first_warp + i;
         issue_warp *w = &s->w[wi];
-        s->pending_release |= UINT64_C(1) << wi;
+        wmask_set(&s->pending_release, wi);
         if (w->bar_dst != SM_NO_REG) {
             uint64_t v = w->bar_kind == IR_BAR_RED_POPC  ? r->popc
                          : w->bar_kind == IR_BAR_RED_AND ? r->all
@@ -594,6 +593,27 @@ static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
     [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
 };
 
+/* Check warp i of scheduler sc's list again: its readiness, its stall, whether a unit's room decides
+ * for it. */
+static inline void sched_check(issue *s, issue_sched *sc, unsigned i, unsigned room, uint64_t now)
+{
+    unsigned wi = sc->warps[i];
+    policy_warp *pw = &sc->pw[i];
+    const decoded_t *h = ib_head(s, wi);
+    issue_stall r = warp_check(s, wi, h, room, now);
+    sc->n_stall[pw_stall(pw)]--;
+    sc->n_stall[r]++;
+    pw->ready = r == ISSUE_STALL_COUNT;
+    pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
+    pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
+    if (r == ISSUE_STALL_NO_READY && h) /* the check may have redirected it (the buffer emptied) */
+        h = ib_head(s, wi);
+    pw->flags = h && h->cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+    bool asks = r == ISSUE_STALL_COUNT || r == ISSUE_STALL_PIPELINE;
+    wmask_put(&sc->asks_mem, wi, asks && (pw->flags & POLICY_F_MEM));
+    wmask_put(&sc->asks_alu, wi, asks && !(pw->flags & POLICY_F_MEM));
+}
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
@@ -605,12 +625,12 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
          * asking: those that were ready or stalled on it (the others stopped at an earlier test). */
         unsigned changed = room ^ sc->room;
         if (changed & 1u)
-            sc->dirty |= sc->asks_mem;
+            wmask_or(&sc->dirty, &sc->asks_mem);
         if (changed & 2u)
-            sc->dirty |= sc->asks_alu;
+            wmask_or(&sc->dirty, &sc->asks_alu);
         sc->room = room;
     }
-    if (!all && !sc->dirty) {
+    if (!all && !wmask_any(&sc->dirty)) {
         /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
          * marks the warp), saw them; a stable policy answers the same: the same stall. */
         blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + sc->last_stall, 1);
@@ -620,33 +640,32 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     }
     /* The warps to check, as a mask of list positions (checked in list order, as a redirect queues
      * in that order): every warp, or the dirty ones (a dirty warp no longer listed is ignored). */
-    uint64_t todo = 0;
-    if (all) {
-        todo = sc->n >= 64 ? UINT64_MAX : (UINT64_C(1) << sc->n) - 1;
+    if (s->words == 1) { /* up to 64 warps: the positions fit one word (the common case, kept cheap) */
+        uint64_t todo = 0;
+        if (all)
+            todo = sc->n >= 64 ? UINT64_MAX : (UINT64_C(1) << sc->n) - 1;
+        else
+            for (uint64_t m = sc->dirty.w[0] & sc->members.w[0]; m; m &= m - 1)
+                todo |= UINT64_C(1) << s->pos[__builtin_ctzll(m)];
+        wmask_zero(&sc->dirty); /* a warp that changes during the evaluation is marked again */
+        sc->room = room;
+        for (; todo; todo &= todo - 1)
+            sched_check(s, sc, (unsigned)__builtin_ctzll(todo), room, now);
     } else {
-        for (uint64_t m = sc->dirty & sc->members; m; m &= m - 1)
-            todo |= UINT64_C(1) << s->pos[__builtin_ctzll(m)];
-    }
-    sc->dirty = 0; /* a warp that changes during the evaluation (a redirect) is marked again */
-    sc->room = room;
-    for (; todo; todo &= todo - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(todo);
-        unsigned wi = sc->warps[i];
-        policy_warp *pw = &sc->pw[i];
-        const decoded_t *h = ib_head(s, wi);
-        issue_stall r = warp_check(s, wi, h, room, now);
-        sc->n_stall[pw_stall(pw)]--;
-        sc->n_stall[r]++;
-        pw->ready = r == ISSUE_STALL_COUNT;
-        pw->long_stall = r == ISSUE_STALL_MEMORY || r == ISSUE_STALL_BARRIER;
-        pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
-        if (r == ISSUE_STALL_NO_READY && h) /* the check may have redirected it (the buffer emptied) */
-            h = ib_head(s, wi);
-        pw->flags = h && h->cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
-        uint64_t bit = UINT64_C(1) << wi;
-        bool asks = r == ISSUE_STALL_COUNT || r == ISSUE_STALL_PIPELINE;
-        sc->asks_mem = asks && (pw->flags & POLICY_F_MEM) ? sc->asks_mem | bit : sc->asks_mem & ~bit;
-        sc->asks_alu = asks && !(pw->flags & POLICY_F_MEM) ? sc->asks_alu | bit : sc->asks_alu & ~bit;
+        wmask todo;
+        if (all) {
+            wmask_first(&todo, sc->n);
+        } else {
+            wmask_zero(&todo);
+            for (unsigned k = 0; k < s->words; k++)
+                for (uint64_t m = sc->dirty.w[k] & sc->members.w[k]; m; m &= m - 1)
+                    wmask_set(&todo, s->pos[64 * k + (unsigned)__builtin_ctzll(m)]);
+        }
+        wmask_zero(&sc->dirty);
+        sc->room = room;
+        for (unsigned k = 0; k < s->words; k++)
+            for (uint64_t t = todo.w[k]; t; t &= t - 1)
+                sched_check(s, sc, 64 * k + (unsigned)__builtin_ctzll(t), room, now);
     }
     /* The scheduler's stall: the first in stall_rank order that a listed warp has. */
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
@@ -708,11 +727,13 @@ static void issue_run(void *self)
     blk_sleep_wake(s->inst, now);
     unsigned ctas_before = s->n_ctas;
     /* Barrier releases of the previous cycle take effect now. */
-    for (uint64_t m = s->pending_release; m; m &= m - 1) {
-        s->w[__builtin_ctzll(m)].at_barrier = false;
-        sched_dirty(s, (unsigned)__builtin_ctzll(m));
-    }
-    s->pending_release = 0;
+    for (unsigned k = 0; wmask_any(&s->pending_release) && k < s->words; k++)
+        for (uint64_t m = s->pending_release.w[k]; m; m &= m - 1) {
+            unsigned wi = 64 * k + (unsigned)__builtin_ctzll(m);
+            s->w[wi].at_barrier = false;
+            sched_dirty(s, wi);
+        }
+    wmask_zero(&s->pending_release);
     take_inputs(s);
     s->tr_issued = 0;
     s->refused = false;
@@ -722,8 +743,8 @@ static void issue_run(void *self)
     flush_outputs(s);
     blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, MAX(ctas_before, s->n_ctas));
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
-    bool pending =
-        s->pending_release || !ring_empty(&s->redirects) || !ring_empty(&s->credits) || !ring_empty(&s->done);
+    bool pending = wmask_any(&s->pending_release) || !ring_empty(&s->redirects) || !ring_empty(&s->credits) ||
+                   !ring_empty(&s->done);
     if (issued || pending || s->refused)
         gsc_run_within(1);
     else
@@ -773,13 +794,14 @@ static void issue_elaborate(void *self)
 issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id,
                  unsigned warps, unsigned ctas, unsigned parts)
 {
-    g_assert(parts >= 1 && parts <= SM_MAX_PARTS && warps <= 64);
+    g_assert(parts >= 1 && parts <= SM_MAX_PARTS && warps <= SM_MAX_WARPS && SM_MAX_WARPS <= WMASK_BITS);
     issue *s = g_new0(issue, 1);
     unsigned counts[ISSUE_N_PORTS] = {[ISSUE_TO_EXEC] = parts, [ISSUE_RELEASE] = parts};
     s->inst = blk_inst_new_arrays(ctx, parent, name, &issue_desc, counts);
     s->env = env;
     s->sm_id = sm_id;
     s->warps = warps;
+    s->words = wmask_words(warps);
     s->ctas = ctas;
     s->parts = parts;
     s->n_sched = (unsigned)blk_param_uint(s->inst, "schedulers");

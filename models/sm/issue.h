@@ -43,6 +43,7 @@
 #include "models/lib/ring.h"
 #include "models/lib/policy.h"
 #include "models/lib/scoreboard.h"
+#include "models/lib/wmask.h"
 #include "models/sm/arbiter.h"
 #include "models/sm/barrier.h"
 #include "models/sm/ibuffer.h"
@@ -187,12 +188,12 @@ typedef struct {
      * its own issue), `room` the units' room then (bit 0: ldst, bit 1: exec; a change re-checks
      * every warp). Only dirty warps are checked again; with none and the same room the scheduler
      * repeats its last stall. */
-    uint64_t dirty;
+    wmask dirty;
     unsigned room;
     /* What the last checks found, kept so that only dirty warps are visited: the warps listed (bit =
      * warp slot), how many have each stall (ISSUE_STALL_COUNT: ready), and the warps a unit's room
      * decides for (ready or stalled on PIPELINE, head bound for ldst / for exec). */
-    uint64_t members, asks_mem, asks_alu;
+    wmask members, asks_mem, asks_alu;
     unsigned n_stall[ISSUE_STALL_COUNT + 1];
 } issue_sched;
 
@@ -200,6 +201,7 @@ typedef struct {
     blk_inst *inst;
     sm_env *env;
     unsigned sm_id, warps, ctas, n_sched, parts;
+    unsigned words; /* the words of a warp set that hold its warps (wmask_words(warps)) */
     wexec *wx;
     /* the blocks it calls (imports, looked up at elaboration) */
     const scoreboard_if *sb;
@@ -219,8 +221,7 @@ typedef struct {
     cta_launch_t cta[SM_MAX_CTAS];
     bool cta_live[SM_MAX_CTAS];
     unsigned n_ctas;
-    uint64_t
-        pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
+    wmask pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
     ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
     uint64_t seq, age;
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */

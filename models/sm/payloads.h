@@ -21,8 +21,8 @@
 #include "kernels/ir.h"
 #include "sc/gsc.h"
 
-#define SM_MAX_WARPS       64      /* warp slots per SM (GTX480: 48; GREENER's machine: 64) */
-#define SM_MAX_CTAS        32      /* CTA slots per SM */
+#define SM_MAX_WARPS       128     /* warp slots per SM (GTX480: 48; Table 3.2: 96): WMASK_BITS */
+#define SM_MAX_CTAS        48      /* CTA slots per SM */
 #define SM_NO_REG          0xffffu /* an unused register slot in src[]/dst[] */
 #define SM_MAX_OPERANDS    8       /* registers read by one instruction (vector stores read 4 + address) */
 #define SM_MAX_BANK_READS  16      /* 32-bit physical registers read (64-bit values are pairs) */

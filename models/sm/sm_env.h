@@ -25,7 +25,8 @@ typedef struct {
     uint8_t *kparam;     /* the packed parameter buffer (kload_pack_params) */
     uint64_t kparam_bytes;
     uint32_t kernel_no;       /* launches so far (%gridid) */
-    uint32_t regs_per_thread; /* for occupancy (regalloc's count, else kload's) */
+    uint32_t regs_per_thread; /* for occupancy: the allocated code's count, or a larger declared one */
+    uint32_t smem_per_cta;    /* declared scratchpad per CTA for occupancy (0: what the kernel uses) */
 } sm_launch;
 
 typedef struct {

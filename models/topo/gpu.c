@@ -1,6 +1,8 @@
 /* gpu.c — the `gpu` topology (see gpu.h): instantiate and bind. No behaviour here. */
 #include "models/topo/gpu.h"
 
+#include <string.h>
+
 #include "models/core/stats.h"
 
 static const char *const sm_kinds[] = {"sm", "subcore_sm", NULL};
@@ -80,6 +82,34 @@ gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     g->subcore = blk_param_enum(g->inst, "sm_kind") == 1;
     g->with_links = blk_param_bool(g->inst, "sm_links");
     return g;
+}
+
+bool gpu_topo_occupancy_config(char **presets, char **configs, char **sets, occupancy_sm *o, GError **err)
+{
+    gpu_topo_register();
+    cfg *c = cfg_new();
+    bool ok = true;
+    if (!presets || !presets[0])
+        ok = cfg_load_preset(c, "gtx480", err);
+    for (unsigned i = 0; ok && presets && presets[i]; i++)
+        ok = cfg_load_preset(c, presets[i], err);
+    for (unsigned i = 0; ok && configs && configs[i]; i++)
+        ok = cfg_load_file(c, configs[i], err);
+    for (unsigned i = 0; ok && sets && sets[i]; i++)
+        ok = cfg_set(c, sets[i], err);
+    if (ok) {
+        cfg_value_ref ref;
+        cfg_lookup(c, "gpu", gpu_topo_desc.name, blk_desc_param(&gpu_topo_desc, "sm_kind"), &ref);
+        ok = sm_topo_occupancy_config(c, "gpu.sm0", strcmp(ref.text, "subcore_sm") == 0, o, err);
+    }
+    cfg_free(c);
+    return ok;
+}
+
+char *gpu_topo_sm_path(const gpu_topo *g, bool *subcore)
+{
+    *subcore = g->subcore;
+    return g_strdup_printf("%s.sm0", g->inst->path);
 }
 
 static gsc_fifo *bind(gsc_module *m, const char *fmt, unsigned i, const gsc_type *t, unsigned depth,

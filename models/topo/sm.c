@@ -35,15 +35,17 @@ struct sm_topo {
 /* The SM's occupancy limits, shared by both topologies (the subcore one adds its partitions). */
 // clang-format off
 #define SM_LIMIT_PARAMS                                                                                      \
-    {"warps", BLK_PARAM_UINT, "48", "1", "64", NULL, "warps", "resident warps per SM [S: GTX480 48]"},       \
+    {"warps", BLK_PARAM_UINT, "48", "1", "128", NULL, "warps", "resident warps per SM [S: GTX480 48]"},      \
     {"threads", BLK_PARAM_UINT, "1536", "32", "4096", NULL, "threads",                                      \
      "resident threads per SM [S: 1536] (also bounded by warps x 32)"},                                      \
-    {"ctas", BLK_PARAM_UINT, "8", "1", "32", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
+    {"ctas", BLK_PARAM_UINT, "8", "1", "48", NULL, "CTAs", "resident CTAs per SM [S: gpgpu_shader_cta 8]"}, \
     {"registers", BLK_PARAM_UINT, "32768", "1", "1048576", NULL, "registers",                              \
      "32-bit registers per SM [S: 32768]"},                                                                  \
     {"reg_unit", BLK_PARAM_UINT, "4", "1", "256", NULL, "registers",                                        \
      "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},                                \
-    {"smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes", "scratchpad per SM [S: 48 KiB]"}
+    {"smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes", "scratchpad per SM [S: 48 KiB]"}, \
+    {"max_regs_per_thread", BLK_PARAM_UINT, "63", "4", "255", NULL, "registers",                            \
+     "registers a thread may have; the allocator spills to local memory above it [S: Fermi ISA 63]"}
 // clang-format on
 
 static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS};
@@ -239,15 +241,69 @@ unsigned sm_topo_id(const sm_topo *s)
     return s->id;
 }
 
+/* The occupancy limits from parameter values, looked up by `param` (an instance's or the config's). */
+typedef bool (*limit_fn)(void *ctx, const char *name, uint64_t *v, GError **err);
+
+static bool occupancy_from(limit_fn get, void *ctx, occupancy_sm *o, GError **err)
+{
+    static const char *const names[] = {
+        "threads", "warps", "ctas", "registers", "reg_unit", "smem_bytes", "max_regs_per_thread"};
+    uint64_t v[G_N_ELEMENTS(names)];
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
+        if (!get(ctx, names[i], &v[i], err))
+            return false;
+    occupancy_sm_init_gtx480(o);
+    o->max_threads = (unsigned)v[0];
+    o->max_warps = (unsigned)v[1];
+    o->max_ctas = (unsigned)v[2];
+    o->regs_per_sm = (unsigned)v[3];
+    o->reg_unit = (unsigned)v[4];
+    o->smem_per_sm = (unsigned)v[5];
+    o->max_regs_per_thread = (unsigned)v[6];
+    return true;
+}
+
+static bool inst_limit(void *ctx, const char *name, uint64_t *v, GError **err)
+{
+    (void)err;
+    *v = blk_param_uint(ctx, name);
+    return true;
+}
+
 void sm_topo_occupancy(const sm_topo *s, occupancy_sm *o)
 {
-    occupancy_sm_init_gtx480(o);
-    o->max_threads = (unsigned)blk_param_uint(s->inst, "threads");
-    o->max_warps = (unsigned)blk_param_uint(s->inst, "warps");
-    o->max_ctas = (unsigned)blk_param_uint(s->inst, "ctas");
-    o->regs_per_sm = (unsigned)blk_param_uint(s->inst, "registers");
-    o->reg_unit = (unsigned)blk_param_uint(s->inst, "reg_unit");
-    o->smem_per_sm = (unsigned)blk_param_uint(s->inst, "smem_bytes");
+    occupancy_from(inst_limit, s->inst, o, NULL);
+}
+
+typedef struct {
+    const cfg *c;
+    const char *path;
+    const blk_desc *desc;
+} cfg_limit_ctx;
+
+static bool cfg_limit(void *ctx, const char *name, uint64_t *v, GError **err)
+{
+    const cfg_limit_ctx *x = ctx;
+    const blk_param_desc *p = blk_desc_param(x->desc, name);
+    cfg_value_ref ref;
+    cfg_lookup(x->c, x->path, x->desc->name, p, &ref);
+    blk_value val;
+    char *problem = NULL;
+    if (!blk_value_parse(p, ref.text, &val, &problem)) {
+        g_set_error(err, CFG_ERROR, CFG_ERROR_RANGE, "%s: [%s] %s: %s", ref.where,
+                    ref.section ? ref.section : x->desc->name, name, problem);
+        g_free(problem);
+        return false;
+    }
+    *v = val.u;
+    blk_value_clear(&val);
+    return true;
+}
+
+bool sm_topo_occupancy_config(const cfg *c, const char *path, bool subcore, occupancy_sm *o, GError **err)
+{
+    cfg_limit_ctx x = {c, path, subcore ? &subcore_sm_topo_desc : &sm_topo_desc};
+    return occupancy_from(cfg_limit, &x, o, err);
 }
 
 bool sm_topo_busy(const sm_topo *s)

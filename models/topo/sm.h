@@ -19,6 +19,7 @@
 #define GPUSC_MODELS_TOPO_SM_H
 
 #include "models/core/block.h"
+#include "models/core/config.h"
 #include "models/lib/occupancy.h"
 #include "models/mem_types.h"
 #include "models/sm/opcoll.h"
@@ -70,8 +71,12 @@ void sm_topo_dump_state(const sm_topo *s, GString *out);
 uint64_t sm_topo_progress(const sm_topo *s);
 
 /* The SM's occupancy limits (its parameters: warps, threads, ctas, registers, reg_unit,
- * smem_bytes), for cta_dispatch_set_limits. */
+ * smem_bytes, max_regs_per_thread), for cta_dispatch_set_limits. */
 void sm_topo_occupancy(const sm_topo *s, occupancy_sm *o);
+/* The same limits before the SM exists: the values configuration `c` gives an SM instance at `path`
+ * (of type subcore_sm if `subcore`, else sm), so that the kernel can be allocated for the machine's
+ * register limit before the machine is built. False (err set) on a value that does not parse. */
+bool sm_topo_occupancy_config(const cfg *c, const char *path, bool subcore, occupancy_sm *o, GError **err);
 
 /* Inner instances, for testbench statistics (issue: warp_instrs, stalls; ldst: L1; regfile p: banks). */
 blk_inst *sm_topo_issue_inst(const sm_topo *s);

@@ -1,6 +1,7 @@
 /* test_regalloc_frun.c — the rewrites of the analysis passes preserve what kernels compute: every
  * workload is run on the functional runner (tiny size) after rematerialization + allocation
- * (regalloc_module), with the physical registers the allocator chose as storage, after critical-edge
+ * (regalloc_module), with the physical registers the allocator chose as storage, the same with at
+ * most 8 registers per thread (spilling to local memory, regalloc_module_limit), after critical-edge
  * splitting, with every register overwritten right after its last use (lastuse), and with every
  * register the divergence analysis calls uniform replaced by one lane's value, and checked against
  * its CPU reference. */
@@ -13,9 +14,21 @@
 
 #include "kernels/dataflow.h"
 
-typedef enum { REWRITE_NONE, REWRITE_REGALLOC, REWRITE_PHYS, REWRITE_SPLIT, REWRITE_POISON, REWRITE_UNIFORM } rewrite;
-static const char *const rewrite_names[] = { "none", "regalloc", "physical registers", "split", "lastuse poison",
-                                             "uniform broadcast" };
+typedef enum {
+    REWRITE_NONE,
+    REWRITE_REGALLOC,
+    REWRITE_PHYS,
+    REWRITE_SPILL,
+    REWRITE_SPLIT,
+    REWRITE_POISON,
+    REWRITE_UNIFORM
+} rewrite;
+static const char *const rewrite_names[] = {
+    "none",  "regalloc",       "physical registers", "spilled to 8 registers",
+    "split", "lastuse poison", "uniform broadcast"};
+
+/* The register limit of REWRITE_SPILL: below every workload's own count but the smallest ones. */
+#define SPILL_MAX 8
 
 /* Check the divergence analysis by execution: right after every definition of a 32-bit register the
  * analysis calls uniform, replace its value in every active lane by the value of the highest active
@@ -225,14 +238,22 @@ static int run_workload(const workload *w, rewrite rw, GString *err)
         if (rw == REWRITE_UNIFORM)
             broadcast_uniform(f);
     }
-    if (rw == REWRITE_REGALLOC || rw == REWRITE_PHYS) {
-        regalloc_module(m, NULL);
+    if (rw == REWRITE_REGALLOC || rw == REWRITE_PHYS || rw == REWRITE_SPILL) {
+        if (rw == REWRITE_SPILL)
+            regalloc_module_limit(m, SPILL_MAX, NULL);
+        else
+            regalloc_module(m, NULL);
         for (guint i = 0; i < m->funcs->len; i++) {
             ir_func *f = g_ptr_array_index(m->funcs, i);
             if (!f->is_defined)
                 continue;
             g_assert_true(regalloc_check(f, NULL));
-            if (rw == REWRITE_PHYS)
+            if (rw == REWRITE_SPILL) {
+                g_assert_cmpuint(f->n_phys_regs, <=, SPILL_MAX);
+                if (f->is_entry)
+                    g_assert_cmpuint(regalloc_entry_regs(m, f, NULL), <=, SPILL_MAX);
+            }
+            if (rw == REWRITE_PHYS || rw == REWRITE_SPILL)
                 rename_to_physical(f);
         }
     }

@@ -181,8 +181,14 @@ static void test_errors(void)
 {
     occupancy_sm sm;
     occupancy_sm_init_gtx480(&sm);
-    char *m = compute_fail(&sm, (occupancy_kernel){.regs_per_thread = 64, .threads_per_cta = 1024},
+    /* above the 63 registers a Fermi thread may have */
+    char *m = compute_fail(&sm, (occupancy_kernel){.regs_per_thread = 64, .threads_per_cta = 32},
                            OCCUPANCY_ERROR_DOES_NOT_FIT);
+    g_assert_nonnull(strstr(m, "64 registers per thread is more than the SM allows (63)"));
+    g_free(m);
+    sm.max_regs_per_thread = 0; /* no per-thread limit: the register file is */
+    m = compute_fail(&sm, (occupancy_kernel){.regs_per_thread = 64, .threads_per_cta = 1024},
+                     OCCUPANCY_ERROR_DOES_NOT_FIT);
     g_assert_nonnull(strstr(m, "65536 registers"));
     g_assert_nonnull(strstr(m, "32768"));
     g_free(m);

@@ -116,8 +116,11 @@ static void run_links(bool bidir)
     tb_opts o;
     tb_opts_add(run, &o);
     cli_parse(run, &argc, &argv);
-    tb_kernel *k = tb_kernel_load(&o, "vecadd");
     gpu_topo *g = gpu_topo_new(run->ctx, run->top->mod, "gpu");
+    bool subcore;
+    char *sm_path = gpu_topo_sm_path(g, &subcore);
+    tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
+    g_free(sm_path);
     sm_env *env = tb_kernel_env(k, gpu_topo_n_sms(g));
     gpu_topo_build(g, env);
     tb_machine *tm = tb_machine_new(run, env, gpu_topo_dispatch(g), gpu_topo_sms(g), gpu_topo_n_sms(g));

@@ -83,7 +83,7 @@ static void rig_build(rig *r, unsigned n, const char *workload, const char *cons
     r->run = cli_new("test_sm_hooks", "hooks", &tb_desc, "tb", "gtx480");
     tb_opts_add(r->run, &r->o);
     cli_parse(r->run, &argc, &argv);
-    r->k = tb_kernel_load(&r->o, workload);
+    r->k = tb_kernel_load(&r->o, workload, "tb.sm0", false);
     sm_env *env = tb_kernel_env(r->k, n);
     r->env = env;
     gsc_module *top = r->run->top->mod;

@@ -4,7 +4,7 @@
 # instructions and warp instructions per class that gpusc-run --functional --stats reports: a warp
 # instruction is one issued and not squashed, guarded-off ones, bar and exit included, and the implicit
 # ret at the end of a function without one; thread instructions are the lanes whose guard held
-# (docs/sm.md, "Instruction counts"). Both run the PTX as parsed (not --rewritten).
+# (docs/sm.md, "Instruction counts"). Both run the register-allocated code (gpusc-run --rewritten).
 #
 # Schedule-dependent workloads, whose instruction count depends on which CTAs run at the same time:
 #   reduction  reduce_max merges each block's maximum into one word with an atomicCAS retry loop; a CAS
@@ -69,7 +69,7 @@ nd=$(echo $sched_dep | wc -w)
 echo "1..$(((nw - nd) * 4 + nd * 3 + 3))"
 IFS_SAVE=$IFS
 for w in $wls; do
-    "$run" --functional --workload "$w" --size tiny --stats >"$tmp/f" 2>&1 || { sed 's/^/# /' "$tmp/f"; }
+    "$run" --functional --rewritten --workload "$w" --size tiny --stats >"$tmp/f" 2>&1 || { sed 's/^/# /' "$tmp/f"; }
     f=$(frun_counts "$tmp/f")
     case " $sched_dep " in
     *" $w "*) configs=$serial ;;
