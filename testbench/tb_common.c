@@ -81,6 +81,11 @@ void tb_opts_add(cli_run *run, tb_opts *o)
          "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
          "in:PATH, out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
          "A"},
+        {"memcheck", 0, 0, G_OPTION_ARG_STRING, &o->memcheck,
+         "Global memory check: strict (the default: any access outside an allocation faults), warn "
+         "(allocations padded; an access in the padding is reported once per instruction and the run goes "
+         "on) or isolate (a large unmapped gap after every allocation)",
+         "MODE"},
         {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
          "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)",
          "CYCLES"},
@@ -112,6 +117,9 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
     }
     if (o->watchdog < 0)
         die(TB_EXIT_USAGE, "--watchdog must not be negative (0: off)");
+    fmem_check check = FMEM_CHECK_STRICT;
+    if (o->memcheck && !fmem_check_parse(o->memcheck, &check))
+        die(TB_EXIT_USAGE, "--memcheck '%s': not strict, warn or isolate", o->memcheck);
     if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
         die(TB_EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range (0 to %u)", o->shared, UINT32_MAX);
     tb_kernel *k = g_new0(tb_kernel, 1);
@@ -154,6 +162,7 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def)
     if (!k->mod)
         die(TB_EXIT_USAGE, "%s", gerr->message);
     k->mem = fmem_new();
+    fmem_set_check(k->mem, check);
     GString *err = g_string_new(NULL);
     k->k = kload_module_new(k->mod, k->mem, err);
     if (!k->k)

@@ -31,7 +31,7 @@ G_BEGIN_DECLS
 enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 
 typedef struct {
-    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
+    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *memcheck;
     gint64 shared, watchdog;
     char **args;
     gboolean list_workloads;
@@ -42,8 +42,8 @@ typedef struct {
 } tb_opts;
 
 /* Adds the testbench options (--workload/--size, --ptx/--entry/--grid/--block/--shared/--arg,
- * --ptx-dir, --watchdog, --progress/--no-progress, --sample-every/--samples/--sample-stats) to the
- * program's command line. */
+ * --ptx-dir, --memcheck, --watchdog, --progress/--no-progress, --sample-every/--samples/--sample-stats) to
+ * the program's command line. */
 void tb_opts_add(cli_run *run, tb_opts *o);
 
 typedef struct tb_kernel tb_kernel;
