@@ -851,6 +851,43 @@ extern "C" void gsc_run_within(uint64_t n)
     cal_insert(&rt->timer, target);
 }
 
+extern "C" uint64_t gsc_next_scheduled(gsc_process *const *except, unsigned n_except)
+{
+    gsc_calendar &c = gsc_g.cal;
+    int64_t now = (int64_t)gsc_now_cycle(), best = GSC_NO_CYCLE;
+    auto excluded = [&](const gsc_event *e) {
+        for (unsigned i = 0; i < n_except; i++) {
+            const gsc_proc_rt *rt = except[i] ? except[i]->rt : nullptr;
+            if (rt && (e == &rt->wake || e == &rt->swake || e == &rt->timer))
+                return true;
+        }
+        return false;
+    };
+    auto consider = [&](const gsc_event *e) {
+        if (e && e->due != GSC_NO_CYCLE && e->due > now && e->due < best && !excluded(e))
+            best = e->due;
+    };
+    for (unsigned b = 0; b < GSC_WHEEL; b++)
+        for (const gsc_event *e : c.bucket[b])
+            consider(e);
+    auto far = c.far; /* a copy: the heap has no iteration */
+    for (; !far.empty(); far.pop())
+        consider(far.top().second);
+    consider(c.direct);
+    /* the processes waiting on the shared next-cycle event */
+    if (c.next_due != GSC_NO_CYCLE && c.next_due > now && c.next_due < best)
+        for (const gsc_process *p : gsc_g.procs) {
+            bool skip = false;
+            for (unsigned i = 0; i < n_except; i++)
+                skip = skip || except[i] == p;
+            if (!skip && p->rt->next_at == c.next_due) {
+                best = c.next_due;
+                break;
+            }
+        }
+    return best == GSC_NO_CYCLE ? UINT64_MAX : (uint64_t)best;
+}
+
 extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 {
     need_process("gsc_next_trigger_event_or_cycles");

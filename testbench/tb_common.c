@@ -39,6 +39,7 @@ struct tb_machine {
     sm_topo **sms;
     unsigned n_sms;
     uint64_t watchdog, last_progress, last_check;
+    bool slow_noted; /* the watchdog said once that a window without issue had events scheduled */
     gsc_process *wd;
     tb_kernel *k;
     double seconds;
@@ -350,7 +351,19 @@ static void watchdog_run(void *self)
             uint64_t p = 0;
             for (unsigned s = 0; s < m->n_sms; s++)
                 p += sm_topo_progress(m->sms[s]);
-            if (p == m->last_progress) {
+            /* No issue, but a block will act at a known later cycle (a reply on its way through a
+             * slow memory): not a deadlock; say so once and look again a window later. */
+            uint64_t next = p == m->last_progress ? gsc_next_scheduled(&m->wd, 1) : UINT64_MAX;
+            if (next != UINT64_MAX) {
+                if (!m->slow_noted)
+                    fprintf(stderr,
+                            "gpusc: note: no instruction issued for %" G_GUINT64_FORMAT
+                            " cycles (cycle %" G_GUINT64_FORMAT
+                            "), but the next scheduled event is at cycle %" G_GUINT64_FORMAT
+                            ": a slow machine, not a deadlock (the watchdog goes on watching)\n",
+                            m->watchdog, now, next);
+                m->slow_noted = true;
+            } else if (p == m->last_progress) {
                 GString *out = g_string_new(NULL);
                 g_string_append_printf(out,
                                        "watchdog: no instruction issued for %" G_GUINT64_FORMAT
