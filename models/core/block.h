@@ -159,6 +159,9 @@ typedef struct {
 /* Parse text as a value of parameter p. On error returns false and sets *problem to a message
  * (to g_free) such as "expected an unsigned integer, got 'x'" or "4096 is out of range [1, 1024]". */
 bool blk_value_parse(const blk_param_desc *p, const char *text, blk_value *out, char **problem);
+/* A user's text as an error message quotes it (to g_free): whole up to 80 bytes, else its first 64
+ * bytes and "... (N bytes)", so a huge bad value does not flood the terminal. */
+char *blk_excerpt(const char *text);
 void blk_value_clear(blk_value *v);
 
 /* ---- elaboration context and instances ---- */

@@ -337,7 +337,9 @@ bool cfg_load_data(cfg *c, const char *origin, const char *text, GError **err)
 
 bool cfg_set(cfg *c, const char *assignment, GError **err)
 {
-    char *where = g_strdup_printf("--set %s", assignment);
+    char *x = blk_excerpt(assignment);
+    char *where = g_strdup_printf("--set %s", x);
+    g_free(x);
     const char *eq = strchr(assignment, '=');
     char *lhs = eq ? g_strndup(assignment, (gsize)(eq - assignment)) : NULL;
     char *dot = lhs ? strrchr(lhs, '.') : NULL;
