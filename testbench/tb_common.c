@@ -589,8 +589,14 @@ void tb_machine_summary(tb_machine *m, FILE *out)
     fprintf(out,
             "summary: %s: %" G_GUINT64_FORMAT " cycles, %" G_GUINT64_FORMAT " warp instructions, IPC %.3f, "
             "L1D hit rate %.3f, %" G_GUINT64_FORMAT
-            " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s\n",
+            " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s",
             m->k ? m->k->name : "?", cycles, wi, stats_ratio(wi, cycles), d_l1(NULL, m),
             sum_stat(m, 2, REGFILE_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
             m->seconds > 0 ? (double)wi / m->seconds : 0.0);
+    if (blk_ctx_has_energy(m->run->ctx)) {
+        blk_energy e = blk_ctx_energy(m->run->ctx, cycles);
+        fprintf(out, ", energy %.3f nJ (dynamic %.3f, leakage %.3f)", (e.dynamic_pj + e.leakage_pj) / 1e3,
+                e.dynamic_pj / 1e3, e.leakage_pj / 1e3);
+    }
+    fputc('\n', out);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/core/config.h"
+#include "models/core/energy.h"
 #include "models/core/port.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -72,6 +73,7 @@ void blk_registry_add(const blk_desc *desc)
     if (old)
         g_error("two different block descriptors are named %s", desc->name);
     desc_check_defaults(desc);
+    blk_energy_desc_check(desc->name, desc);
     g_ptr_array_add(registry, (gpointer)desc);
     g_ptr_array_sort(registry, desc_cmp);
 }
