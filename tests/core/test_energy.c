@@ -39,8 +39,8 @@ static const blk_energy_leak leak[] = {
 static const blk_energy_desc energy = {events, BLK_N(events), leak, BLK_N(leak), "units"};
 
 static const blk_desc energy_test_desc = {
-    "energy_test", "a block with energy", "", NULL, 0, params, BLK_N(params), stats, BLK_N(stats), NULL, 0,
-    &energy,
+    "energy_test", "a block with energy", "",   NULL, 0,       params, BLK_N(params),
+    stats,         BLK_N(stats),          NULL, 0,    &energy,
 };
 static const blk_desc plain_desc = {
     "plain", "a block without energy", "", NULL, 0, NULL, 0, stats, 1, NULL, 0, NULL,
@@ -152,7 +152,8 @@ static void test_bad_table(void)
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_failed();
-    g_test_trap_assert_stderr("*energy_bad: energy event read counts with nosuch, which is not one of its counters*");
+    g_test_trap_assert_stderr(
+        "*energy_bad: energy event read counts with nosuch, which is not one of its counters*");
 }
 
 int main(int argc, char **argv)
