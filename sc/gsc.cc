@@ -703,6 +703,7 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     p->name = name;
     p->m = m;
     p->rt = new gsc_proc_rt;
+    gsc_g.rts.push_back(p->rt);
     p->rt->fn = fn;
     p->rt->ctx = ctx;
     p->rt->swake_sensitive = false;
@@ -851,20 +852,15 @@ extern "C" void gsc_run_within(uint64_t n)
     cal_insert(&rt->timer, target);
 }
 
-extern "C" uint64_t gsc_next_scheduled(gsc_process *const *except, unsigned n_except)
+extern "C" uint64_t gsc_next_scheduled(void)
 {
+    need_process("gsc_next_scheduled");
     gsc_calendar &c = gsc_g.cal;
+    const gsc_proc_rt *me = gsc_g.cur;
     int64_t now = (int64_t)gsc_now_cycle(), best = GSC_NO_CYCLE;
-    auto excluded = [&](const gsc_event *e) {
-        for (unsigned i = 0; i < n_except; i++) {
-            const gsc_proc_rt *rt = except[i] ? except[i]->rt : nullptr;
-            if (rt && (e == &rt->wake || e == &rt->swake || e == &rt->timer))
-                return true;
-        }
-        return false;
-    };
     auto consider = [&](const gsc_event *e) {
-        if (e && e->due != GSC_NO_CYCLE && e->due > now && e->due < best && !excluded(e))
+        if (e && e != &me->wake && e != &me->swake && e != &me->timer && e->due != GSC_NO_CYCLE &&
+            e->due > now && e->due < best)
             best = e->due;
     };
     for (unsigned b = 0; b < GSC_WHEEL; b++)
@@ -874,17 +870,13 @@ extern "C" uint64_t gsc_next_scheduled(gsc_process *const *except, unsigned n_ex
     for (; !far.empty(); far.pop())
         consider(far.top().second);
     consider(c.direct);
-    /* the processes waiting on the shared next-cycle event */
+    /* the other processes waiting on the shared next-cycle event */
     if (c.next_due != GSC_NO_CYCLE && c.next_due > now && c.next_due < best)
-        for (const gsc_process *p : gsc_g.procs) {
-            bool skip = false;
-            for (unsigned i = 0; i < n_except; i++)
-                skip = skip || except[i] == p;
-            if (!skip && p->rt->next_at == c.next_due) {
+        for (const gsc_proc_rt *rt : gsc_g.rts)
+            if (rt != me && rt->next_at == c.next_due) {
                 best = c.next_due;
                 break;
             }
-        }
     return best == GSC_NO_CYCLE ? UINT64_MAX : (uint64_t)best;
 }
 

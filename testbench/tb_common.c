@@ -353,7 +353,7 @@ static void watchdog_run(void *self)
                 p += sm_topo_progress(m->sms[s]);
             /* No issue, but a block will act at a known later cycle (a reply on its way through a
              * slow memory): not a deadlock; say so once and look again a window later. */
-            uint64_t next = p == m->last_progress ? gsc_next_scheduled(&m->wd, 1) : UINT64_MAX;
+            uint64_t next = p == m->last_progress ? gsc_next_scheduled() : UINT64_MAX;
             if (next != UINT64_MAX) {
                 if (!m->slow_noted)
                     fprintf(stderr,
