@@ -8,7 +8,10 @@ struct fmem {
     GArray *regions; /* fmem_region, sorted by base, non-overlapping */
     uint64_t next;   /* next allocation address */
     unsigned n_allocs;
-    guint last; /* index of the last region hit (cache) */
+    guint last;         /* index of the last region hit (cache) */
+    fmem_check check;   /* the memory-check mode */
+    GHashTable *sites;  /* warn mode: the instructions that touched a padding (fmem_note_site) */
+    uint64_t n_padding; /* accesses counted by fmem_note_site */
 };
 
 fmem *fmem_new(void)
@@ -25,10 +28,12 @@ void fmem_free(fmem *m)
         return;
     for (guint i = 0; i < m->regions->len; i++) {
         fmem_region *r = &g_array_index(m->regions, fmem_region, i);
-        g_free(r->data);
+        g_free(r->data - r->pad);
         g_free(r->name);
     }
     g_array_free(m->regions, TRUE);
+    if (m->sites)
+        g_hash_table_destroy(m->sites);
     g_free(m);
 }
 
@@ -62,33 +67,84 @@ static bool region_overlaps(const fmem *m, uint64_t base, uint64_t size)
     return false;
 }
 
-static void region_insert(fmem *m, uint64_t base, uint64_t size, bool readonly, char *name)
+/* Map [base, base+size) with `pad` bytes of padding on each side; false (nothing mapped) when the
+ * host has not the memory (a legal but huge allocation must be an error, not an abort). */
+static bool region_insert(fmem *m, uint64_t base, uint64_t size, uint64_t pad, bool readonly,
+                          const char *name)
 {
-    fmem_region r = {.base = base, .size = size, .data = g_malloc0(size), .readonly = readonly, .name = name};
+    if (size > G_MAXSIZE - 2 * pad)
+        return false;
+    uint8_t *block = g_try_malloc0((gsize)(size + 2 * pad));
+    if (!block)
+        return false;
+    fmem_region r = {.base = base,
+                     .size = size,
+                     .data = block + pad,
+                     .readonly = readonly,
+                     .name = g_strdup(name),
+                     .pad = pad};
     guint i = regions_upper_bound(m, base);
     g_array_insert_val(m->regions, i, r);
     m->last = i;
+    return true;
+}
+
+void fmem_set_check(fmem *m, fmem_check mode)
+{
+    m->check = mode;
+}
+
+fmem_check fmem_get_check(const fmem *m)
+{
+    return m->check;
+}
+
+bool fmem_check_parse(const char *s, fmem_check *out)
+{
+    static const char *const names[] = {
+        [FMEM_CHECK_STRICT] = "strict", [FMEM_CHECK_WARN] = "warn", [FMEM_CHECK_ISOLATE] = "isolate"};
+    for (unsigned i = 0; s && i < G_N_ELEMENTS(names); i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (fmem_check)i;
+            return true;
+        }
+    return false;
+}
+
+static inline uint64_t align_up(uint64_t x)
+{
+    return (x + FMEM_ALIGN - 1) & ~(FMEM_ALIGN - 1);
+}
+
+/* The unmapped bytes an allocation of `bytes` keeps after itself (before the next one's padding). */
+static uint64_t gap_after(const fmem *m, uint64_t bytes)
+{
+    if (m->check == FMEM_CHECK_ISOLATE)
+        return MAX(align_up(bytes), FMEM_ISOLATE_GAP);
+    return FMEM_GUARD;
 }
 
 uint64_t fmem_alloc(fmem *m, uint64_t bytes)
 {
     if (bytes == 0)
         bytes = 1;
-    uint64_t base = m->next;
-    if (bytes > FMEM_ALLOC_LIMIT - base)
-        return 0;
-    uint64_t end = (base + bytes + FMEM_GUARD + FMEM_ALIGN - 1) & ~(FMEM_ALIGN - 1);
+    uint64_t pad = m->check == FMEM_CHECK_WARN ? FMEM_WARN_PAD : 0;
+    uint64_t base = m->next + pad, gap = gap_after(m, bytes);
     /* Fixed mappings never sit in the allocation range in practice; skip over one if they do. */
-    while (region_overlaps(m, base, bytes)) {
-        const fmem_region *r = fmem_find(m, base);
-        uint64_t after = r ? r->base + r->size : base + FMEM_ALIGN;
-        base = (after + FMEM_GUARD + FMEM_ALIGN - 1) & ~(FMEM_ALIGN - 1);
-        if (bytes > FMEM_ALLOC_LIMIT - base)
-            return 0;
-        end = (base + bytes + FMEM_GUARD + FMEM_ALIGN - 1) & ~(FMEM_ALIGN - 1);
+    while (base < FMEM_ALLOC_LIMIT && bytes + pad <= FMEM_ALLOC_LIMIT - base &&
+           region_overlaps(m, base - pad, bytes + 2 * pad)) {
+        const fmem_region *r = fmem_find(m, base - pad);
+        uint64_t after = r ? r->base + r->size + r->pad : base + FMEM_ALIGN;
+        base = align_up(after + FMEM_GUARD + pad);
     }
-    region_insert(m, base, bytes, false, g_strdup_printf("alloc#%u", m->n_allocs++));
-    m->next = end;
+    if (base >= FMEM_ALLOC_LIMIT || bytes + pad + gap > FMEM_ALLOC_LIMIT - base)
+        return 0;
+    char name[32];
+    g_snprintf(name, sizeof name, "alloc#%u", m->n_allocs);
+    if (!region_insert(m, base, bytes, pad, false, name))
+        return 0;
+    m->n_allocs++;
+    m->next = align_up(base + bytes + pad + gap);
     return base;
 }
 
@@ -96,8 +152,7 @@ bool fmem_map(fmem *m, uint64_t base, uint64_t bytes, bool readonly, const char 
 {
     if (bytes == 0 || base + bytes < base || region_overlaps(m, base, bytes))
         return false;
-    region_insert(m, base, bytes, readonly, g_strdup(name ? name : "mapped"));
-    return true;
+    return region_insert(m, base, bytes, 0, readonly, name ? name : "mapped");
 }
 
 const fmem_region *fmem_find(fmem *m, uint64_t addr)
@@ -120,7 +175,51 @@ const fmem_region *fmem_find(fmem *m, uint64_t addr)
 uint8_t *fmem_translate(fmem *m, uint64_t addr, uint64_t len, bool write)
 {
     fmem_cache c = {0}; /* empty: the lookup is fmem_find's */
-    return fmem_translate_cached(m, &c, addr, len, write);
+    uint8_t *p = fmem_translate_cached(m, &c, addr, len, write);
+    if (G_UNLIKELY(!p) && m->check == FMEM_CHECK_WARN)
+        p = fmem_translate_padding(m, addr, len, NULL);
+    return p;
+}
+
+uint8_t *fmem_translate_padding(fmem *m, uint64_t addr, uint64_t len, const fmem_region **rp)
+{
+    if (m->check != FMEM_CHECK_WARN || len == 0)
+        return NULL;
+    /* The region whose padded span [base - pad, base + size + pad) holds addr: the last region that
+     * starts at or before addr + pad (spans never overlap). */
+    guint i = regions_upper_bound(m, addr + FMEM_WARN_PAD);
+    if (i == 0)
+        return NULL;
+    const fmem_region *r = &g_array_index(m->regions, fmem_region, i - 1);
+    uint64_t lo = r->base - r->pad, span = r->size + 2 * r->pad;
+    if (r->pad == 0 || addr - lo >= span || len > span - (addr - lo))
+        return NULL;
+    if (addr >= r->base && addr + len <= r->base + r->size)
+        return NULL; /* inside the allocation: not the padding's business */
+    if (rp)
+        *rp = r;
+    return r->data + (addr - r->base);
+}
+
+bool fmem_note_site(fmem *m, uint64_t site)
+{
+    m->n_padding++;
+    if (!m->sites)
+        m->sites = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    if (g_hash_table_contains(m->sites, &site))
+        return false;
+    g_hash_table_add(m->sites, g_memdup2(&site, sizeof site));
+    return true;
+}
+
+uint64_t fmem_padding_accesses(const fmem *m)
+{
+    return m->n_padding;
+}
+
+unsigned fmem_padding_sites(const fmem *m)
+{
+    return m->sites ? g_hash_table_size(m->sites) : 0;
 }
 
 /* Host copies may span adjacent regions only if they are contiguous; in practice one region. */

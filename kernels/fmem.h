@@ -8,6 +8,16 @@
  * FMEM_ALLOC_BASE (not 0, so null-pointer bugs fault) and are separated by an unmapped guard gap of at
  * least FMEM_GUARD bytes, so an off-by-one overflow faults instead of reading the next buffer.
  *
+ * The memory-check mode (fmem_set_check, before the first allocation) changes the allocation layout:
+ *   strict   the layout above; every access outside an allocation faults (the default)
+ *   isolate  each allocation is followed by an unmapped gap at least as large as itself (and at
+ *            least FMEM_ISOLATE_GAP), so an access up to one buffer length past a buffer faults
+ *            instead of landing in the next one; addresses differ from strict's
+ *   warn     each allocation has FMEM_WARN_PAD bytes of padding before and after it (a real GPU maps
+ *            device memory in pages, so such an access does not fault there); an access that lies in
+ *            the padding is not a fault: fmem_translate_padding gives its pointer for the caller to
+ *            report it (once per instruction, fmem_note_site) and go on
+ *
  * Used by the functional runner (frun.h) and by the timing model's memory system alike.
  */
 #ifndef GPUSC_KERNELS_FMEM_H
@@ -23,6 +33,10 @@ G_BEGIN_DECLS
 #define FMEM_ALLOC_LIMIT 0x100000000000ull /* allocations stay below this (the generic windows) */
 #define FMEM_ALIGN       256ull
 #define FMEM_GUARD       256ull
+#define FMEM_WARN_PAD    65536ull    /* warn mode: padding before and after each allocation */
+#define FMEM_ISOLATE_GAP 0x100000ull /* isolate mode: the least gap after an allocation (1 MiB) */
+
+typedef enum { FMEM_CHECK_STRICT, FMEM_CHECK_WARN, FMEM_CHECK_ISOLATE } fmem_check;
 
 typedef struct fmem fmem;
 
@@ -31,13 +45,20 @@ typedef struct {
     uint8_t *data;
     bool readonly; /* the .const bank: kernels may not store to it */
     char *name;    /* "alloc#3", "module .global", "module .const" */
+    uint64_t pad;  /* warn mode: bytes of padding before and after (data - pad is the host block) */
 } fmem_region;
 
 fmem *fmem_new(void);
 void fmem_free(fmem *m);
 
+/* The memory-check mode (see above); set it before the first fmem_alloc. */
+void fmem_set_check(fmem *m, fmem_check mode);
+fmem_check fmem_get_check(const fmem *m);
+/* "strict", "warn" or "isolate"; false for anything else. */
+bool fmem_check_parse(const char *s, fmem_check *out);
+
 /* Allocate `bytes` (0 is taken as 1) of zero-filled global memory; returns its address, or 0 when the
- * address space is exhausted. */
+ * address space is exhausted or the host cannot provide the memory. */
 uint64_t fmem_alloc(fmem *m, uint64_t bytes);
 /* Map a zero-filled region at a fixed address (module data). False if it overlaps a mapped region,
  * wraps around, or bytes is 0. */
@@ -47,6 +68,17 @@ bool fmem_map(fmem *m, uint64_t base, uint64_t bytes, bool readonly, const char 
  * region is writable); NULL otherwise. len must be > 0. The hot path: a one-entry cache of the last
  * region hit. */
 uint8_t *fmem_translate(fmem *m, uint64_t addr, uint64_t len, bool write);
+
+/* Warn mode: the host pointer for [addr, addr+len) when it is not inside an allocation but inside one
+ * allocation and its padding (touching the padding), with that region in *r; NULL otherwise (and
+ * always in the other modes). */
+uint8_t *fmem_translate_padding(fmem *m, uint64_t addr, uint64_t len, const fmem_region **r);
+/* Count one access in the padding, made by the instruction `site` (any key the caller chooses); true
+ * the first time the site is seen (the caller reports it then). */
+bool fmem_note_site(fmem *m, uint64_t site);
+/* Accesses counted by fmem_note_site, and the distinct sites. */
+uint64_t fmem_padding_accesses(const fmem *m);
+unsigned fmem_padding_sites(const fmem *m);
 
 /* Host-side copies (the runtime's memcpy): no read-only check. False if not mapped. */
 bool fmem_read(fmem *m, uint64_t addr, void *dst, uint64_t len);

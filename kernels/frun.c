@@ -569,6 +569,25 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_fail(flaunch *L, fwarp *w, uint32_t
              space_label(in->space), ir_access_kind(in, write), len, addr);
         return NULL;
     }
+    if (fmem_get_check(L->d->mem) == FMEM_CHECK_WARN) {
+        kload_spaces sp = lane_spaces(L, w, lane);
+        GString *where = g_string_new(NULL);
+        uint8_t *p = kload_resolve_padding(&sp, (ir_space)in->space, addr, len, where);
+        if (p && fmem_note_site(L->d->mem, (uint64_t)L->entry << 48 | (uint64_t)func << 32 | pc)) {
+            GString *saved = L->err;
+            L->err = g_string_new("gpusc: warning: ");
+            fail(L, w, func, pc, (int)lane,
+                 "out-of-bounds %s %s of %" G_GUINT64_FORMAT " bytes at 0x%" G_GINT64_MODIFIER
+                 "x: %s (--memcheck warn: reported once per instruction)\n",
+                 space_label(in->space), ir_access_kind(in, write), len, addr, where->str);
+            fputs(L->err->str, stderr);
+            g_string_free(L->err, TRUE);
+            L->err = saved;
+        }
+        g_string_free(where, TRUE);
+        if (p)
+            return p;
+    }
     GString *why = g_string_new(NULL);
     if (resolve(L, w, lane, in->space, addr, len, write, why))
         g_string_append(why, "(internal error: the fast path refused a valid access)");

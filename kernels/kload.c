@@ -488,6 +488,21 @@ int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args,
     return 0;
 }
 
+uint8_t *kload_resolve_padding(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len,
+                               GString *where)
+{
+    if (space == IR_SPACE_NONE)
+        space = kload_generic_resolve(addr, &addr);
+    const fmem_region *r = NULL;
+    uint8_t *p = space == IR_SPACE_GLOBAL ? fmem_translate_padding(s->global, addr, len, &r) : NULL;
+    if (p && where)
+        g_string_append_printf(where,
+                               "offset %" G_GINT64_FORMAT " of %s [0x%" G_GINT64_MODIFIER
+                               "x, +%" G_GUINT64_FORMAT "), in its padding",
+                               (gint64)(addr - r->base), r->name, r->base, r->size);
+    return p;
+}
+
 uint8_t *kload_resolve(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len, bool write,
                        GString *why)
 {

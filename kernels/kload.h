@@ -97,6 +97,12 @@ typedef struct {
 uint8_t *kload_resolve(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len, bool write,
                        GString *why);
 
+/* Memory-check mode warn (fmem.h): after kload_resolve refused a global access, the host pointer
+ * when the access lies in an allocation's padding, with where it is appended to `where` ("offset
+ * 400 of alloc#2 [0x10000000, +400), in its padding"); NULL otherwise. The caller reports it and goes on. */
+uint8_t *kload_resolve_padding(const kload_spaces *s, ir_space space, uint64_t addr, uint64_t len,
+                               GString *where);
+
 /* kload_resolve without the reason, inline, with the global image looked up through the caller's
  * region cache `gc` (fmem_translate_cached): the same pointer or NULL. For per-lane loops, which
  * build `s` once and change only the lane's local and cparam segments; kload_resolve itself is this

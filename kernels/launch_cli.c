@@ -315,7 +315,13 @@ int launch_cli_write_outputs(launch_cli_args *a, wl_device *dev, GString *err)
 {
     for (guint i = 0; i < a->outs->len; i++) {
         const out_buf *ob = g_ptr_array_index(a->outs, i);
-        guint8 *buf = g_malloc(ob->bytes ? ob->bytes : 1);
+        guint8 *buf = g_try_malloc(ob->bytes ? ob->bytes : 1);
+        if (!buf) {
+            g_string_append_printf(err,
+                                   "cannot write '%s': no host memory for its %" G_GUINT64_FORMAT " bytes",
+                                   ob->path, ob->bytes);
+            return 1;
+        }
         int rc = dev->ops->read(dev, ob->addr, buf, ob->bytes, err);
         if (!rc)
             rc = write_output(ob->path, buf, ob->bytes, err);

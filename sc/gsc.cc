@@ -708,6 +708,7 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     p->name = name;
     p->m = m;
     p->rt = new gsc_proc_rt;
+    gsc_g.rts.push_back(p->rt);
     p->rt->fn = fn;
     p->rt->ctx = ctx;
     p->rt->swake_sensitive = false;
@@ -854,6 +855,34 @@ extern "C" void gsc_run_within(uint64_t n)
     gsc_extend_horizon(target);
     rt->timer.due = target;
     cal_insert(&rt->timer, target);
+}
+
+extern "C" uint64_t gsc_next_scheduled(void)
+{
+    need_process("gsc_next_scheduled");
+    gsc_calendar &c = gsc_g.cal;
+    const gsc_proc_rt *me = gsc_g.cur;
+    int64_t now = (int64_t)gsc_now_cycle(), best = GSC_NO_CYCLE;
+    auto consider = [&](const gsc_event *e) {
+        if (e && e != &me->wake && e != &me->swake && e != &me->timer && e->due != GSC_NO_CYCLE &&
+            e->due > now && e->due < best)
+            best = e->due;
+    };
+    for (unsigned b = 0; b < GSC_WHEEL; b++)
+        for (const gsc_event *e : c.bucket[b])
+            consider(e);
+    auto far = c.far; /* a copy: the heap has no iteration */
+    for (; !far.empty(); far.pop())
+        consider(far.top().second);
+    consider(c.direct);
+    /* the other processes waiting on the shared next-cycle event */
+    if (c.next_due != GSC_NO_CYCLE && c.next_due > now && c.next_due < best)
+        for (const gsc_proc_rt *rt : gsc_g.rts)
+            if (rt != me && rt->next_at == c.next_due) {
+                best = c.next_due;
+                break;
+            }
+    return best == GSC_NO_CYCLE ? UINT64_MAX : (uint64_t)best;
 }
 
 extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)

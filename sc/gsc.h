@@ -277,6 +277,14 @@ void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n);
  * cycle, gsc_event_notify(e, 0), would be missed, and no block makes one.) */
 void gsc_run_within(uint64_t n);
 
+/* From inside a running process: the earliest cycle after the current one at which a timed
+ * notification is pending for anything but the calling process (another process's
+ * gsc_next_trigger_cycles or gsc_run_within, an event's gsc_event_notify with a delay); UINT64_MAX
+ * when none. Clocked processes do not count (they run in every cycle whatever happens). For a
+ * watchdog that must tell a deadlock from a slow but live machine; scans the calendar (not for the
+ * hot path). */
+uint64_t gsc_next_scheduled(void);
+
 /* ---------------------------------------------------------------------------------------------
  * Events
  * ------------------------------------------------------------------------------------------- */

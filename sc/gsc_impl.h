@@ -232,6 +232,7 @@ struct gsc_state {
     gsc_proc_rt *cur = nullptr; /* the process running now */
     gsc_calendar cal;
     std::vector<gsc_process *> procs;
+    std::vector<gsc_proc_rt *> rts; /* every process's run-time part (kept after elaboration) */
     std::vector<gsc_port *> ports;
     std::vector<gsc_traceable> traceables;
     /* full names of the latches, FIFOs, ports and traced variables (kernel objects have their own) */

@@ -41,6 +41,7 @@ struct tb_machine {
     sm_topo **sms;
     unsigned n_sms;
     uint64_t watchdog, last_progress, last_check;
+    bool slow_noted; /* the watchdog said once that a window without issue had events scheduled */
     gsc_process *wd;
     tb_kernel *k;
     double seconds;
@@ -92,6 +93,11 @@ void tb_opts_add(cli_run *run, tb_opts *o)
          "A kernel argument, in parameter order: a scalar literal (converted to the parameter's type), "
          "in:PATH, out:PATH:BYTES, inout:PATH:OUTPATH, or bytes:HEX (a by-value .b8 parameter)",
          "A"},
+        {"memcheck", 0, 0, G_OPTION_ARG_STRING, &o->memcheck,
+         "Global memory check: strict (the default: any access outside an allocation faults), warn "
+         "(allocations padded; an access in the padding is reported once per instruction and the run goes "
+         "on) or isolate (a large unmapped gap after every allocation)",
+         "MODE"},
         {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
          "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)",
          "CYCLES"},
@@ -143,6 +149,9 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     if (o->smem_per_cta < 0 || o->smem_per_cta > (gint64)UINT32_MAX)
         die(TB_EXIT_USAGE, "--smem-per-cta %" G_GINT64_FORMAT " is out of range (0 to %u)", o->smem_per_cta,
             UINT32_MAX);
+    fmem_check check = FMEM_CHECK_STRICT;
+    if (o->memcheck && !fmem_check_parse(o->memcheck, &check))
+        die(TB_EXIT_USAGE, "--memcheck '%s': not strict, warn or isolate", o->memcheck);
     if (o->shared < 0 || o->shared > (gint64)UINT32_MAX)
         die(TB_EXIT_USAGE, "--shared %" G_GINT64_FORMAT " is out of range (0 to %u)", o->shared, UINT32_MAX);
     tb_kernel *k = g_new0(tb_kernel, 1);
@@ -188,6 +197,7 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     k->regs_per_thread = (unsigned)o->regs_per_thread;
     k->smem_per_cta = (unsigned)o->smem_per_cta;
     k->mem = fmem_new();
+    fmem_set_check(k->mem, check);
     GString *err = g_string_new(NULL);
     k->k = kload_module_new(k->mod, k->mem, err);
     if (!k->k)
@@ -399,7 +409,19 @@ static void watchdog_run(void *self)
             uint64_t p = 0;
             for (unsigned s = 0; s < m->n_sms; s++)
                 p += sm_topo_progress(m->sms[s]);
-            if (p == m->last_progress) {
+            /* No issue, but a block will act at a known later cycle (a reply on its way through a
+             * slow memory): not a deadlock; say so once and look again a window later. */
+            uint64_t next = p == m->last_progress ? gsc_next_scheduled() : UINT64_MAX;
+            if (next != UINT64_MAX) {
+                if (!m->slow_noted)
+                    fprintf(stderr,
+                            "gpusc: note: no instruction issued for %" G_GUINT64_FORMAT
+                            " cycles (cycle %" G_GUINT64_FORMAT
+                            "), but the next scheduled event is at cycle %" G_GUINT64_FORMAT
+                            ": a slow machine, not a deadlock (the watchdog goes on watching)\n",
+                            m->watchdog, now, next);
+                m->slow_noted = true;
+            } else if (p == m->last_progress) {
                 GString *out = g_string_new(NULL);
                 g_string_append_printf(out,
                                        "watchdog: no instruction issued for %" G_GUINT64_FORMAT
@@ -630,10 +652,16 @@ void tb_machine_summary(tb_machine *m, FILE *out)
     fprintf(out,
             "summary: %s: %" G_GUINT64_FORMAT " cycles, %" G_GUINT64_FORMAT " warp instructions, IPC %.3f, "
             "L1D hit rate %.3f, %" G_GUINT64_FORMAT
-            " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s\n",
+            " bank conflicts, %.2f resident CTAs/SM, %.0f cycles/s, %.0f warp instructions/s",
             m->k ? m->k->name : "?", cycles, wi, stats_ratio(wi, cycles), d_l1(NULL, m),
             sum_stat(m, 2, REGFILE_STAT_BANK_CONFLICTS), d_ctas(NULL, m), d_speed(NULL, m),
             m->seconds > 0 ? (double)wi / m->seconds : 0.0);
+    if (blk_ctx_has_energy(m->run->ctx)) {
+        blk_energy e = blk_ctx_energy(m->run->ctx, cycles);
+        fprintf(out, ", energy %.3f nJ (dynamic %.3f, leakage %.3f)", (e.dynamic_pj + e.leakage_pj) / 1e3,
+                e.dynamic_pj / 1e3, e.leakage_pj / 1e3);
+    }
+    fputc('\n', out);
     if (m->occupancy)
         fputs(m->occupancy->str, out);
 }

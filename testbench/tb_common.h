@@ -35,7 +35,7 @@ G_BEGIN_DECLS
 enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 
 typedef struct {
-    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir;
+    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *memcheck;
     gint64 shared, watchdog;
     gint64 regs_per_thread, smem_per_cta; /* declared resource use for occupancy (0: the kernel's) */
     char **args;
@@ -47,8 +47,8 @@ typedef struct {
 } tb_opts;
 
 /* Adds the testbench options (--workload/--size, --ptx/--entry/--grid/--block/--shared/--arg,
- * --ptx-dir, --watchdog, --progress/--no-progress, --sample-every/--samples/--sample-stats) to the
- * program's command line. */
+ * --ptx-dir, --memcheck, --watchdog, --progress/--no-progress, --sample-every/--samples/--sample-stats) to
+ * the program's command line. */
 void tb_opts_add(cli_run *run, tb_opts *o);
 
 typedef struct tb_kernel tb_kernel;

@@ -31,7 +31,8 @@ enum { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2 };
 
 typedef struct {
     gboolean functional, list, stats, race_check, rewritten;
-    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace;
+    char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *trace, *memcheck;
+    fmem_check check; /* --memcheck */
     gint64 seed, shared, max_shared, nwarpid, max_instr, quantum, sched_seed;
     gint64 regs_per_thread, smem_per_cta; /* declared resource use (occupancy; none here), 0: none */
     char **args;
@@ -119,6 +120,7 @@ static int run_workload(const options *o)
         frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
         frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
         frun_device_set_trace(dev, o->trace_fp);
+        fmem_set_check(frun_device_mem(dev), o->check);
         if (w->run(size, (uint32_t)o->seed, dev, err) != 0)
             rc = die(EXIT_RUN, "workload %s (%s, seed %u): %s", w->name, workload_size_name(size),
                      (unsigned)o->seed, err->len ? err->str : "failed");
@@ -178,6 +180,7 @@ static int run_ptx(const options *o)
     frun_device_set_max_shared(dev, (uint64_t)o->max_shared);
     frun_device_set_nwarpid(dev, (uint32_t)o->nwarpid);
     frun_device_set_trace(dev, o->trace_fp);
+    fmem_set_check(frun_device_mem(dev), o->check);
     launch_cli_args *args = launch_cli_args_new();
     int rc = EXIT_OK;
     if (launch_cli_convert(args, f, o->args, dev, err))
@@ -259,6 +262,11 @@ int main(int argc, char **argv)
         {"race-check", 0, 0, G_OPTION_ARG_NONE, &o.race_check,
          "Fail on a shared-memory race: two warps touching a word between barriers, one of them storing",
          NULL},
+        {"memcheck", 0, 0, G_OPTION_ARG_STRING, &o.memcheck,
+         "Global memory check: strict (the default: any access outside an allocation faults), warn "
+         "(allocations padded; an access in the padding is reported once per instruction and the run goes "
+         "on) or isolate (a large unmapped gap after every allocation)",
+         "MODE"},
         {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
          "Write one line per executed warp instruction to FILE ('-': standard output)", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -282,6 +290,8 @@ int main(int argc, char **argv)
         }
     } else if (!o.functional) {
         rc = die(EXIT_USAGE, "--functional is required (only the functional runner exists for now)");
+    } else if (o.memcheck && !fmem_check_parse(o.memcheck, &o.check)) {
+        rc = die(EXIT_USAGE, "--memcheck '%s': not strict, warn or isolate", o.memcheck);
     } else if (o.max_instr < 0) {
         rc = die(EXIT_USAGE, "--max-instructions must not be negative");
     } else if (o.nwarpid != 0 && (o.nwarpid < 32 || o.nwarpid > 1024)) {
@@ -326,6 +336,7 @@ int main(int argc, char **argv)
     g_free(o.grid);
     g_free(o.block);
     g_free(o.ptx_dir);
+    g_free(o.memcheck);
     if (o.trace_fp) { /* a full disk or a size limit must not pass for a complete trace */
         errno = 0;
         bool bad = fflush(o.trace_fp) != 0 || ferror(o.trace_fp);

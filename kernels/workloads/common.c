@@ -55,6 +55,10 @@ int wl_write(wl_device *dev, uint64_t addr, const void *src, size_t bytes, GStri
 int wl_upload(wl_device *dev, const void *src, size_t bytes, uint64_t *addr, GString *err)
 {
     *addr = dev->ops->alloc(dev, bytes);
+    if (*addr == 0) {
+        g_string_append_printf(err, "cannot allocate %zu bytes of device memory", bytes);
+        return 1;
+    }
     if (src == NULL)
         return 0; /* alloc zero-fills */
     return wl_write(dev, *addr, src, bytes, err);

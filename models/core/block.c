@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/core/config.h"
+#include "models/core/energy.h"
 #include "models/core/port.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -72,6 +73,7 @@ void blk_registry_add(const blk_desc *desc)
     if (old)
         g_error("two different block descriptors are named %s", desc->name);
     desc_check_defaults(desc);
+    blk_energy_desc_check(desc->name, desc);
     g_ptr_array_add(registry, (gpointer)desc);
     g_ptr_array_sort(registry, desc_cmp);
 }
@@ -284,7 +286,9 @@ bool blk_value_parse(const blk_param_desc *p, const char *text, blk_value *out, 
             }
         if (!ok) {
             char *c = choices_text(p->choices);
-            *problem = g_strdup_printf("expected one of {%s}, got '%s'", c, text);
+            char *x = blk_excerpt(text);
+            *problem = g_strdup_printf("expected one of {%s}, got '%s'", c, x);
+            g_free(x);
             g_free(c);
             return false;
         }
@@ -293,17 +297,30 @@ bool blk_value_parse(const blk_param_desc *p, const char *text, blk_value *out, 
         break;
     }
     if (!ok) {
-        *problem = g_strdup_printf("expected %s, got '%s'", expected, text);
+        char *x = blk_excerpt(text);
+        *problem = g_strdup_printf("expected %s, got '%s'", expected, x);
+        g_free(x);
         return false;
     }
     if (!value_in_range(p, out)) {
         char *r = range_text(p);
-        *problem = g_strdup_printf("%s is out of range %s", text, r);
+        char *x = blk_excerpt(text);
+        *problem = g_strdup_printf("%s is out of range %s", x, r);
+        g_free(x);
         g_free(r);
         return false;
     }
     out->s = g_strdup(text);
     return true;
+}
+
+char *blk_excerpt(const char *text)
+{
+    size_t n = strlen(text);
+    if (n <= 80)
+        return g_strdup(text);
+    const char *end = g_utf8_find_prev_char(text, text + 65); /* cut at a character boundary */
+    return g_strdup_printf("%.*s... (%zu bytes)", (int)(end ? end - text : 64), text, n);
 }
 
 void blk_value_clear(blk_value *v)

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "models/core/energy.h"
 #include "sc/gsc.h"
 
 G_BEGIN_DECLS
@@ -49,21 +50,22 @@ typedef enum {
  * the (up to BLK_CALL_FIELDS) argument values a traced call shows in the VCD (see blk_call_note). */
 #define BLK_CALL_FIELDS 3
 typedef struct {
-    const char *name;           /* "scoreboard" */
-    const char *meaning;        /* one line */
-    const char *const *methods; /* NULL-terminated: one line per method, for --describe */
+    const char *name;                      /* "scoreboard" */
+    const char *meaning;                   /* one line */
+    const char *const *methods;            /* NULL-terminated: one line per method, for --describe */
     const char *fields[BLK_CALL_FIELDS];   /* traced argument fields (NULL: unused) */
     unsigned field_width[BLK_CALL_FIELDS]; /* their widths in bits */
 } blk_iface;
 
 /* Port flags. */
 #define BLK_PORT_OPTIONAL 1u /* import: may stay unbound (a mechanism's listener, a stub) */
-#define BLK_PORT_MULTI    2u /* import: any number of exports, called in binding order (listeners,
-                              * a chain of checks); implies OPTIONAL */
+#define BLK_PORT_MULTI                                                                                       \
+    2u /* import: any number of exports, called in binding order (listeners,                                 \
+        * a chain of checks); implies OPTIONAL */
 
 typedef struct {
-    const char *name; /* a port array's name holds one "%u": its elements are name_0, name_1 ... */
-    gsc_dir dir;      /* EXPORT: GSC_IN (others call in); IMPORT: GSC_OUT (it calls out) */
+    const char *name;     /* a port array's name holds one "%u": its elements are name_0, name_1 ... */
+    gsc_dir dir;          /* EXPORT: GSC_IN (others call in); IMPORT: GSC_OUT (it calls out) */
     const gsc_type *type; /* LATCH and FIFO ports: the channel's type; NULL for interfaces */
     blk_chan_kind chan;
     /* FIFO ports only: the parameter of this block giving the FIFO depth (NULL: depth 2). Whoever
@@ -123,6 +125,7 @@ typedef struct {
     unsigned n_stats;
     const blk_state_desc *state;
     unsigned n_state;
+    const struct blk_energy_desc *energy; /* energy events and leakage (models/core/energy.h); NULL: none */
 } blk_desc;
 
 /* Number of elements of a static descriptor array. */
@@ -165,6 +168,9 @@ typedef struct {
 /* Parse text as a value of parameter p. On error returns false and sets *problem to a message
  * (to g_free) such as "expected an unsigned integer, got 'x'" or "4096 is out of range [1, 1024]". */
 bool blk_value_parse(const blk_param_desc *p, const char *text, blk_value *out, char **problem);
+/* A user's text as an error message quotes it (to g_free): whole up to 80 bytes, else its first 64
+ * bytes and "... (N bytes)", so a huge bad value does not flood the terminal. */
+char *blk_excerpt(const char *text);
 void blk_value_clear(blk_value *v);
 
 /* ---- elaboration context and instances ---- */

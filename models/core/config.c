@@ -233,7 +233,14 @@ static GHashTable *scan_lines(const char *origin, const char *text, GError **err
             ok = false;
             break;
         }
-        g_hash_table_insert(lines, entry_key(section, key), GUINT_TO_POINTER(lineno));
+        char *ek = entry_key(section, key);
+        unsigned first = GPOINTER_TO_UINT(g_hash_table_lookup(lines, ek));
+        if (first) /* GKeyFile keeps the last one: legal, but most likely a slip */
+            fprintf(
+                stderr,
+                "gpusc: warning: %s:%u: [%s] %s is given again (first at line %u); the last value is used\n",
+                origin, lineno, section, key, first);
+        g_hash_table_insert(lines, ek, GUINT_TO_POINTER(lineno));
     }
     g_free(section);
     g_strfreev(v);
@@ -350,7 +357,9 @@ bool cfg_set(cfg *c, const char *assignment, GError **err)
 
 bool cfg_set_from(cfg *c, const char *assignment, const char *source, GError **err)
 {
-    char *where = g_strdup_printf("%s %s", source, assignment);
+    char *x = blk_excerpt(assignment);
+    char *where = g_strdup_printf("%s %s", source, x);
+    g_free(x);
     const char *eq = strchr(assignment, '=');
     char *lhs = eq ? g_strndup(assignment, (gsize)(eq - assignment)) : NULL;
     char *dot = lhs ? strrchr(lhs, '.') : NULL;

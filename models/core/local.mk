@@ -5,6 +5,7 @@ models_libgpusc_models_la_SOURCES += \
 	models/core/block.c models/core/block.h models/core/port.c models/core/port.h \
 	models/core/config.c models/core/config.h \
 	models/core/stats.c models/core/stats.h \
+	models/core/energy.c models/core/energy.h \
 	models/core/cli.c models/core/cli.h \
 	models/core/harness.c models/core/harness.h \
 	models/core/vcd.c models/core/vcd.h \
@@ -12,10 +13,12 @@ models_libgpusc_models_la_SOURCES += \
 	models/core/outfile.c models/core/outfile.h
 nobase_pkginclude_HEADERS += \
 	models/core/block.h models/core/port.h models/core/config.h models/core/stats.h models/core/cli.h \
+	models/core/energy.h \
 	models/core/harness.h models/core/vcd.h models/core/gtkw.h
 
 CORE_TESTS = tests/core/test_block tests/core/test_config tests/core/test_stats \
-	tests/core/test_harness tests/core/test_port tests/core/test_vcd tests/core/test_tb_pipeline
+	tests/core/test_harness tests/core/test_port tests/core/test_vcd tests/core/test_tb_pipeline \
+	tests/core/test_energy
 check_PROGRAMS += $(CORE_TESTS)
 TESTS += $(CORE_TESTS)
 tests_core_test_block_LDADD = $(GPUSC_LIBS)
@@ -24,6 +27,7 @@ tests_core_test_stats_LDADD = $(GPUSC_LIBS)
 tests_core_test_harness_LDADD = $(GPUSC_LIBS)
 tests_core_test_port_LDADD = $(GPUSC_LIBS)
 tests_core_test_vcd_LDADD = $(GPUSC_LIBS)
+tests_core_test_energy_LDADD = $(GPUSC_LIBS)
 # Only the VCD reader: the program under test is run as a separate process.
 tests_core_test_tb_pipeline_SOURCES = tests/core/test_tb_pipeline.c models/core/vcd.c
 tests_core_test_tb_pipeline_CFLAGS = $(AM_CFLAGS)

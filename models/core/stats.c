@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/core/energy.h"
+
 typedef struct {
     char *name, *value;
     const char *unit, *meaning;
@@ -24,7 +26,62 @@ static void rows_add(GArray *rows, char *name, char *value, const char *unit, co
     g_array_append_val(rows, r);
 }
 
-static GArray *collect_rows(const blk_ctx *ctx)
+/* The energy figures of an instance (energy.h), after its counters: one per event, one per leakage
+ * state, and its dynamic and leakage totals; all pJ. */
+typedef struct {
+    char *name; /* relative to the instance */
+    const char *meaning;
+    double pj;
+} energy_fig;
+
+static GArray *energy_figs(const blk_inst *inst, uint64_t cycles)
+{
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(energy_fig));
+    const blk_energy_desc *e = inst->desc->energy;
+    if (!e)
+        return a;
+    uint64_t period = gsc_clock_period_ps(blk_ctx_clock(inst->ctx));
+    for (unsigned i = 0; i < e->n_events; i++) {
+        energy_fig f = {g_strdup_printf("energy.%s", e->events[i].name),
+                        "dynamic energy: events x energy per event", blk_energy_event_pj(inst, i)};
+        g_array_append_val(a, f);
+    }
+    for (unsigned i = 0; i < e->n_leak; i++) {
+        energy_fig f = {g_strdup_printf("energy.leak_%s", blk_power_state_name(e->leak[i].state)),
+                        "leakage energy in this power state: unit-cycles x period x leakage power",
+                        blk_energy_leak_pj(inst, i, cycles, period)};
+        g_array_append_val(a, f);
+    }
+    blk_energy t = blk_inst_energy(inst, cycles);
+    energy_fig d = {g_strdup("energy_dynamic"), "dynamic energy of the block", t.dynamic_pj};
+    energy_fig l = {g_strdup("energy_leakage"), "leakage energy of the block", t.leakage_pj};
+    g_array_append_val(a, d);
+    g_array_append_val(a, l);
+    return a;
+}
+
+static void energy_figs_free(GArray *a)
+{
+    for (unsigned i = 0; i < a->len; i++)
+        g_free(g_array_index(a, energy_fig, i).name);
+    g_array_free(a, TRUE);
+}
+
+/* The run's energy totals (when some block declares energy): name, meaning, pJ. */
+static unsigned energy_totals(const blk_ctx *ctx, uint64_t cycles, const char *names[3],
+                              const char *meanings[3], double v[3])
+{
+    if (!blk_ctx_has_energy(ctx))
+        return 0;
+    blk_energy t = blk_ctx_energy(ctx, cycles);
+    names[0] = "energy_dynamic", meanings[0] = "dynamic energy, all blocks", v[0] = t.dynamic_pj;
+    names[1] = "energy_leakage", meanings[1] = "leakage energy, all blocks", v[1] = t.leakage_pj;
+    names[2] = "energy_total", meanings[2] = "dynamic + leakage energy, all blocks",
+    v[2] = t.dynamic_pj + t.leakage_pj;
+    return 3;
+}
+
+static GArray *collect_rows(const blk_ctx *ctx, uint64_t cycles)
 {
     GArray *rows = g_array_new(FALSE, TRUE, sizeof(stat_row));
     for (unsigned i = 0; i < blk_ctx_n_insts(ctx); i++) {
@@ -35,6 +92,13 @@ static GArray *collect_rows(const blk_ctx *ctx)
                                                        : format_derived(blk_stat_value(inst, s));
             rows_add(rows, g_strdup_printf("%s.%s", inst->path, sd->name), value, sd->unit, sd->meaning);
         }
+        GArray *ef = energy_figs(inst, cycles);
+        for (unsigned f = 0; f < ef->len; f++) {
+            const energy_fig *x = &g_array_index(ef, energy_fig, f);
+            rows_add(rows, g_strdup_printf("%s.%s", inst->path, x->name), format_derived(x->pj), "pJ",
+                     x->meaning);
+        }
+        energy_figs_free(ef);
     }
     for (unsigned i = 0; i < blk_ctx_n_derived(ctx); i++) {
         const char *name, *unit, *meaning;
@@ -42,12 +106,16 @@ static GArray *collect_rows(const blk_ctx *ctx)
         blk_ctx_derived(ctx, i, &name, &unit, &meaning, &v);
         rows_add(rows, g_strdup(name), format_derived(v), unit, meaning);
     }
+    const char *en[3], *em[3];
+    double ev[3];
+    for (unsigned i = 0, n = energy_totals(ctx, cycles, en, em, ev); i < n; i++)
+        rows_add(rows, g_strdup(en[i]), format_derived(ev[i]), "pJ", em[i]);
     return rows;
 }
 
 void stats_dump_text(const blk_ctx *ctx, uint64_t cycles, FILE *out)
 {
-    GArray *rows = collect_rows(ctx);
+    GArray *rows = collect_rows(ctx, cycles);
     int wn = 0, wv = 0, wu = 0;
     for (unsigned i = 0; i < rows->len; i++) {
         const stat_row *r = &g_array_index(rows, stat_row, i);
@@ -131,17 +199,26 @@ void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, F
         fputs(", \"type\": ", out);
         json_string(out, inst->desc->name);
         fputs(", \"stats\": {\n", out);
+        GArray *ef = energy_figs(inst, cycles);
         for (unsigned s = 0; s < inst->desc->n_stats; s++) {
             const blk_stat_desc *sd = &inst->desc->stats[s];
             bool is_int = sd->kind == BLK_STAT_COUNTER;
             json_stat(out, sd->name, sd->unit, sd->meaning, is_int, inst->stats[s],
-                      is_int ? 0.0 : blk_stat_value(inst, s), s + 1 == inst->desc->n_stats);
+                      is_int ? 0.0 : blk_stat_value(inst, s), s + 1 == inst->desc->n_stats && ef->len == 0);
         }
+        for (unsigned f = 0; f < ef->len; f++) {
+            const energy_fig *x = &g_array_index(ef, energy_fig, f);
+            json_stat(out, x->name, "pJ", x->meaning, false, 0, x->pj, f + 1 == ef->len);
+        }
+        energy_figs_free(ef);
         fputs("      }}", out);
     }
     fputs(n ? "\n  ],\n  \"derived\": {\n" : "],\n  \"derived\": {\n", out);
+    const char *en[3], *em[3];
+    double ev[3];
+    unsigned ne = energy_totals(ctx, cycles, en, em, ev);
     unsigned nd = blk_ctx_n_derived(ctx), last = nd;
-    for (unsigned i = 0; i < nd; i++)
+    for (unsigned i = 0; i < nd && ne == 0; i++)
         if (!blk_ctx_derived_is_wallclock(ctx, i))
             last = i;
     for (unsigned i = 0; i < nd; i++) {
@@ -152,6 +229,8 @@ void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, F
         blk_ctx_derived(ctx, i, &name, &unit, &meaning, &v);
         json_stat(out, name, unit, meaning, false, 0, v, i == last);
     }
+    for (unsigned i = 0; i < ne; i++)
+        json_stat(out, en[i], "pJ", em[i], false, 0, ev[i], i + 1 == ne);
     fputs("  }\n}\n", out);
 }
 

@@ -69,11 +69,21 @@ cache_tags *cache_tags_new(const cache_config *cfg, GError **err)
                     cfg->line_size);
         return NULL;
     }
+    /* A legal but huge cache must be an error the user can act on, not GLib's abort. */
+    cache_line *lines = g_try_new0(cache_line, (gsize)cfg->sets * cfg->ways);
+    if (!lines) {
+        g_set_error(err, CACHE_ERROR, 0,
+                    "cannot allocate %" G_GUINT64_FORMAT
+                    " MiB of host memory for the tags of sets %u x ways %u",
+                    ((guint64)cfg->sets * cfg->ways * sizeof(cache_line) + (1u << 20) - 1) >> 20, cfg->sets,
+                    cfg->ways);
+        return NULL;
+    }
     cache_tags *t = g_new0(cache_tags, 1);
     t->cfg = *cfg;
     t->line_shift = (unsigned)g_bit_nth_lsf(cfg->line_size, -1);
     t->set_bits = (cfg->sets & (cfg->sets - 1)) ? 0 : (unsigned)g_bit_nth_lsf(cfg->sets, -1);
-    t->lines = g_new0(cache_line, (gsize)cfg->sets * cfg->ways);
+    t->lines = lines;
     return t;
 }
 

@@ -280,10 +280,57 @@ static const char renaming[] =
 static const char spu[] =
     "[arbiter]\n"
     "policy=gto\n";         /* [A] default GTX480 scheduler */
+/* Energy tables per technology node (docs/energy.md): per-event energies (pJ) and leakage powers
+ * (mW) of the blocks that declare energy. Load one beside a machine preset
+ * (--preset gtx480 --preset energy-22nm). The 40 nm table is the parameters' defaults. */
+static const char energy_40nm[] =
+    "[regfile]\n"
+    "e_bank_read=4.68\n"     /* [S] register-renaming Table 2: 4 KB bank, 40 nm, CACTI 5.3 */
+    "e_bank_write=4.68\n"    /* [S] the same per-access energy */
+    "p_leak_bank=2.8\n"      /* [S] register-renaming Table 2: per-bank leakage */
+    "[opcoll]\n"
+    "e_operand_fill=1.14\n"  /* [A] register-renaming Table 2's 1 KB table access as a collector */
+    "e_operand_read=1.14\n"  /* [A] as e_operand_fill */
+    "[ldst]\n"
+    "e_l1_access=20\n"       /* [A] order of magnitude, the specs give none */
+    "e_smem_access=10\n"     /* [A] */
+    "e_const_access=5\n"     /* [A] */
+    "[l2]\n"
+    "e_access=50\n"          /* [A] */
+    "e_fill=50\n"            /* [A] */
+    "[dram]\n"
+    "e_access=20480\n"       /* [A] about 20 pJ/bit x 128-byte line */
+    "[mem_fixed]\n"
+    "e_byte=160\n";          /* [A] about 20 pJ/bit */
+
+/* 22 nm (the node of resource-sharing-and-greener's GREENER results; the specs give no per-access
+ * energy or leakage at 22 nm): on-chip dynamic energies are the 40 nm ones x 0.55 [A: switched
+ * capacitance scales with the feature size, 22/40, at the same voltage]; leakage is kept [A: no
+ * source figure; CACTI-P would give it]; DRAM energy is off-chip and kept. */
+static const char energy_22nm[] =
+    "[regfile]\n"
+    "e_bank_read=2.574\n"    /* [A] 4.68 x 0.55 */
+    "e_bank_write=2.574\n"   /* [A] 4.68 x 0.55 */
+    "p_leak_bank=2.8\n"      /* [A] kept */
+    "[opcoll]\n"
+    "e_operand_fill=0.627\n" /* [A] 1.14 x 0.55 */
+    "e_operand_read=0.627\n" /* [A] 1.14 x 0.55 */
+    "[ldst]\n"
+    "e_l1_access=11\n"       /* [A] 20 x 0.55 */
+    "e_smem_access=5.5\n"    /* [A] 10 x 0.55 */
+    "e_const_access=2.75\n"  /* [A] 5 x 0.55 */
+    "[l2]\n"
+    "e_access=27.5\n"        /* [A] 50 x 0.55 */
+    "e_fill=27.5\n"          /* [A] 50 x 0.55 */
+    "[dram]\n"
+    "e_access=20480\n"       /* [A] off-chip: kept */
+    "[mem_fixed]\n"
+    "e_byte=160\n";          /* [A] off-chip: kept */
 // clang-format on
 
 #define SM_GPU      ((1u << MACHINE_SM) | (1u << MACHINE_GPU))
 #define SUBCORE_GPU ((1u << MACHINE_SUBCORE) | (1u << MACHINE_GPU))
+#define ANY_MACHINE (SM_GPU | SUBCORE_GPU) /* a table that is not a machine (energy per node) */
 
 /* Registration order (--list-blocks shows it). rs-table2.3's SM limits are a monolithic SM's [sm]
  * section, and its GPU is a sub-core one ([gpu] sm_kind): it describes the one-SM monolithic
@@ -306,6 +353,9 @@ static const struct {
     {"subcore", "4-partition sub-core SM, GTX480 numbers elsewhere", subcore, SUBCORE_GPU},
     {"renaming", "register renaming's Fermi SM (two_level_active:6:0:1, 32 banks)", renaming, SM_GPU},
     {"spu-gpu", "SPU spec's GTX480 GPU baseline", spu, SM_GPU},
+    {"energy-40nm", "energy table, 40 nm (the defaults; load beside a machine preset)", energy_40nm,
+     ANY_MACHINE},
+    {"energy-22nm", "energy table, 22 nm (load beside a machine preset)", energy_22nm, ANY_MACHINE},
 };
 
 void presets_register(void)

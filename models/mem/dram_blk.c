@@ -38,6 +38,8 @@ static const blk_param_desc params[] = {
      "end of write data to a read command [S: GTX480 CDLR=5]"},
     {"in_depth", BLK_PARAM_UINT, "2", "1", "1024", NULL, "items", "depth of each req<k> FIFO"},
     {"resp_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items", "depth of each resp<k> FIFO"},
+    {"e_access", BLK_PARAM_DOUBLE, "20480", "0", NULL, NULL, "pJ",
+     "energy of a line read or write-back [A: the specs give none; about 20 pJ per bit of a 128-byte line]"},
 };
 
 static double dram_util(const blk_inst *inst)
@@ -71,6 +73,12 @@ static const blk_stat_desc stats[] = {
                               "precharges (a row closed for another)", NULL},
 };
 
+static const blk_energy_event energy_events[] = {
+    {"read", "reads", "e_access"},
+    {"write", "writes", "e_access"},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
+
 static const blk_state_desc state[] = {
     {"queued", 16, "requests in the scheduler queue"},
     {"busy", 1, "the data bus is transferring"},
@@ -102,6 +110,7 @@ const blk_desc dram_blk_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 typedef struct {

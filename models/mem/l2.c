@@ -34,6 +34,11 @@ static const blk_param_desc params[] = {
     {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the `resp` FIFO"},
     {"dram_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items",
      "depth of the dram_req/dram_resp FIFOs (harness)"},
+    {"e_access", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "pJ",
+     "energy of a tag lookup with its data access (read, write, atomic) [A: the specs give none; an "
+     "order of magnitude to set from CACTI for a study]"},
+    {"e_fill", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "pJ",
+     "energy of a line fill from DRAM [A: as e_access]"},
 };
 
 static double l2_hit_rate(const blk_inst *inst)
@@ -64,6 +69,14 @@ static const blk_stat_desc stats[] = {
                           l2_hit_rate},
 };
 
+static const blk_energy_event energy_events[] = {
+    {"read", "reads", "e_access"},
+    {"write", "writes", "e_access"},
+    {"atomic", "atomics", "e_access"},
+    {"fill", "fills", "e_fill"},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
+
 static const blk_state_desc state[] = {
     {"rop_occupancy", 8, "requests in the ROP queue"},
     {"mshr_used", 8, "MSHR entries in use"},
@@ -82,6 +95,7 @@ const blk_desc l2_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 /* A request held by the slice, from `req` to its reply. */

@@ -19,6 +19,9 @@ static const blk_param_desc params[] = {
     {"bytes_per_cycle", BLK_PARAM_UINT, "32", "1", "4096", NULL, "bytes/cycle", "data path bandwidth [A]"},
     {"req_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items",
      "depth of the request FIFO, where requests wait for the data path (then the SM stalls)"},
+    {"e_byte", BLK_PARAM_DOUBLE, "160", "0", NULL, NULL, "pJ",
+     "energy per byte moved (the whole memory side behind the SM) [A: about 20 pJ per bit, as dram's "
+     "e_access]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -29,6 +32,9 @@ static const blk_stat_desc stats[] = {
     [MEM_FIXED_STAT_BUSY] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles the data path was busy",
                              NULL},
 };
+
+static const blk_energy_event energy_events[] = {{"bytes", "bytes", "e_byte"}};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {{"pending", 8, "requests in flight"}};
 
@@ -44,6 +50,7 @@ const blk_desc mem_fixed_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 static unsigned mask_bytes(const mem_req_t *q)

@@ -29,6 +29,11 @@ static const blk_param_desc params[] = {
      "collector units for SFU/DP [S: GTX480 8]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
      "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
+    {"e_operand_fill", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
+     "energy of writing an operand read from a bank into a collector [A: the specs give none; the "
+     "register-renaming spec's 1 KB table access (Table 2, 40 nm) as a small array of that size]"},
+    {"e_operand_read", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
+     "energy of reading an operand out of a collector at dispatch [A: as e_operand_fill]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -38,7 +43,17 @@ static const blk_stat_desc stats[] = {
                                     "cycles an instruction waited for a collector", NULL},
     [OPCOLL_STAT_UNIT_BUSY] = {"unit_busy", BLK_STAT_COUNTER, "cycles",
                                "cycles a ready collector waited for its pipe", NULL},
+    [OPCOLL_STAT_OPERAND_FILLS] = {"operand_fills", BLK_STAT_COUNTER, "operands",
+                                   "operands written into a collector (one per granted bank read)", NULL},
+    [OPCOLL_STAT_OPERAND_READS] = {"operand_reads", BLK_STAT_COUNTER, "operands",
+                                   "operands read out of a collector at dispatch", NULL},
 };
+
+static const blk_energy_event energy_events[] = {
+    {"operand_fill", "operand_fills", "e_operand_fill"},
+    {"operand_read", "operand_reads", "e_operand_read"},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {
     {"busy_collectors", 6, "collector units holding an instruction"},
@@ -57,6 +72,7 @@ const blk_desc opcoll_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 static unsigned pool_of(uint8_t cls)
@@ -127,6 +143,7 @@ static void opcoll_arbitrate(opcoll *o)
     for (unsigned i = 0; i < n; i++) {
         opcoll_coll *co = &o->coll[granted[i]];
         g_assert(co->busy && co->pending > 0);
+        blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_FILLS, 1);
         if (--co->pending == 0)
             opcoll_report_reads(o, co);
     }
@@ -160,6 +177,7 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
         }
         o->un->accept(o->un_self, p, &best->it, now);
         blk_stat_add(o->inst, OPCOLL_STAT_DISPATCHED, 1);
+        blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, best->it.n_bank_src);
         o->tr_dispatched++;
         best->busy = false;
     }

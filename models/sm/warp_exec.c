@@ -346,10 +346,10 @@ typedef struct {
     uint64_t clock, seq;
 } wx_run;
 
-static int G_GNUC_PRINTF(3, 4) fail(wx_run *r, int lane, const char *fmt, ...)
+/* "kernel K: pc N (FILE:LINE `instr`) block (x,y,z) thread (x,y,z) on SM S: " for fail and warnings. */
+static void site_prefix(wx_run *r, int lane, GString *e)
 {
     sm_env *env = r->x->env;
-    GString *e = env->error;
     const ir_func *kf = g_ptr_array_index(env->mod->funcs, env->launch.entry);
     const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
     g_string_append_printf(e, "kernel %s: ", kf->name);
@@ -373,6 +373,13 @@ static int G_GNUC_PRINTF(3, 4) fail(wx_run *r, int lane, const char *fmt, ...)
         g_string_append_printf(e, " warp %u", r->w->in_cta);
     }
     g_string_append_printf(e, " on SM %u: ", r->x->sm_id);
+}
+
+static int G_GNUC_PRINTF(3, 4) fail(wx_run *r, int lane, const char *fmt, ...)
+{
+    sm_env *env = r->x->env;
+    GString *e = env->error;
+    site_prefix(r, lane, e);
     va_list ap;
     va_start(ap, fmt);
     g_string_append_vprintf(e, fmt, ap);
@@ -519,6 +526,24 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_slow(wx_run *r, wx_mem *wm, uint32_
     mem_lane_segs(wm, lane);
     GString *why = g_string_new(NULL);
     uint8_t *p = kload_resolve(&wm->s, space, addr, len, write, why);
+    if (!p && fmem_get_check(wm->s.global) == FMEM_CHECK_WARN) {
+        GString *where = g_string_new(NULL);
+        p = kload_resolve_padding(&wm->s, space, addr, len, where);
+        sm_env *env = r->x->env;
+        if (p &&
+            fmem_note_site(env->mem, (uint64_t)env->launch.entry << 48 | (uint64_t)r->func << 32 | r->pc)) {
+            GString *w = g_string_new("gpusc: warning: ");
+            site_prefix(r, (int)lane, w);
+            g_string_append_printf(w,
+                                   "out-of-bounds %s %s of %" G_GUINT64_FORMAT
+                                   " bytes at 0x%" G_GINT64_MODIFIER
+                                   "x: %s (--memcheck warn: reported once per instruction)\n",
+                                   label, ir_access_kind(r->in, write), len, addr, where->str);
+            fputs(w->str, stderr);
+            g_string_free(w, TRUE);
+        }
+        g_string_free(where, TRUE);
+    }
     if (!p)
         fail(r, (int)lane, "invalid %s %s: %s", label, ir_access_kind(r->in, write), why->str);
     g_string_free(why, TRUE);

@@ -2,12 +2,14 @@
 # A run stopped from outside or by a limit still ends well (TAP): SIGTERM, SIGINT or SIGHUP stop a
 # never-ending kernel with the state of every warp and exit 128 + the signal (143, 130, 129); the
 # statistics and the JSON are written and marked partial, the VCD is whole up to the cycle the run
-# stopped at and its .gtkw is written; --max-cycles names the warps, PCs and source lines of a kernel that does not finish; the
-# watchdog's stop writes the statistics too.
+# stopped at and its .gtkw is written; --max-cycles names the warps, PCs and source lines of a kernel
+# that does not finish; the watchdog's stop writes the statistics too; a legal slow configuration
+# (latencies of 100000 cycles, as long as the watchdog's window) is not called a deadlock while
+# replies are scheduled.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 spin="$top_srcdir/tests/hostile/ptx/spin.ptx"
-echo "1..15"
+echo "1..17"
 for sig in TERM INT HUP; do
     "$sm" --vcd "$tmp/s.vcd" --stats-json "$tmp/s.json" --ptx "$spin" --entry spin --grid 1 --block 64 \
         --arg out:"$tmp/o":4 >"$tmp/out" 2>"$tmp/err" &
@@ -41,4 +43,8 @@ expect "--max-cycles names the warps, PCs and lines" 1 "pc 1 (line 13 .bra.uni" 
 expect "watchdog: a barrier deadlock" 1 "waits on: barrier 1 of its block" "$sm" --no-trace \
     --ptx "$top_srcdir/tests/sm/ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --watchdog 1000
 check "watchdog: the statistics are written" grep -q "^summary: deadlock" "$tmp/out"
+expect "watchdog: L2 and DRAM latencies of 100000 cycles are slow, not a deadlock" 0 \
+    "but the next scheduled event is at cycle [0-9]*: a slow machine, not a deadlock" "$top_builddir/testbench/tb-gpu" \
+    --no-trace --workload vecadd --set dram.latency=100000 --set l2.latency=100000
+check "watchdog: ... and the workload passed" grep -q "vecadd: PASS" "$tmp/out"
 exit $fail

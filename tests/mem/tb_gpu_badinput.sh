@@ -10,7 +10,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-badgpu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 dd if=/dev/zero of="$tmp/z.bin" bs=4096 count=1 2>/dev/null
-echo "1..13"
+echo "1..14"
 i=0
 fail=0
 expect() { # name, status, message fragment, tb-gpu options...
@@ -41,7 +41,9 @@ expect "unknown workload" 2 "gpusc: unknown workload 'nosuch'" --workload nosuch
 expect "L2 ways out of range" 1 "gpusc: --set l2.ways=0: [l2] ways: 0 is out of range" --set l2.ways=0
 expect "zero SMs" 1 "gpusc: --set gpu.sms=0: [gpu] sms: 0 is out of range" --set gpu.sms=0
 expect "DRAM row size not a power of two" 1 "row_bytes 1000 is not a power of two" --set dram.row_bytes=1000
-expect "watchdog dumps the warps and the memory side" 1 "in service" \
+expect "watchdog dumps the warps and the memory side" 1 "memory side at cycle" \
+    --ptx "$src/tests/sm/ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --set gpu.sms=2 --watchdog 2000
+expect "a slow memory (DRAM latency 25x the watchdog) is not a deadlock" 0 "but the next scheduled event is at cycle" \
     --workload vecadd --size tiny --set gpu.sms=2 --set dram.latency=50000 --watchdog 2000
 expect "L2 line size not a power of two" 1 "gpusc: tb.gpu.l2_0:" --set l2.line_bytes=96
 expect "interconnect clock faster than the core clock" 1 \

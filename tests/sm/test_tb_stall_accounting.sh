@@ -54,6 +54,6 @@ check "tb-subcore spmv, completed" tb-subcore 0 --workload spmv
 check "tb-subcore histogram, stopped by --max-cycles 3001" tb-subcore 1 --workload histogram --max-cycles 3001
 check "tb-gpu vecadd, completed (idle SMs sleep to the end)" tb-gpu 0 --workload vecadd
 check "tb-gpu spmv, stopped by --max-cycles 2000" tb-gpu 1 --workload spmv --max-cycles 2000
-check "tb-gpu vecadd, stopped by the watchdog" tb-gpu 1 --workload vecadd --set gpu.sms=2 \
-    --set dram.latency=50000 --watchdog 2000
+check "tb-gpu deadlock, stopped by the watchdog" tb-gpu 1 --ptx "$top_srcdir/tests/sm/ptx/deadlock.ptx" \
+    --entry deadlock --grid 1 --block 64 --set gpu.sms=2 --watchdog 2000
 exit $fail
