@@ -116,7 +116,7 @@ typedef struct {
 typedef struct {
     const char *name;        /* type name: config section, --describe argument */
     const char *description; /* one line */
-    const char *spec;        /* spec section implemented, e.g. "spu.md §3.2"; "" for demos */
+    const char *spec;        /* spec section implemented, e.g. "SPU spec §3.2"; "" for demos */
     const blk_port_desc *ports;
     unsigned n_ports;
     const blk_param_desc *params;

@@ -1,15 +1,15 @@
 /* bankmap.h — register -> bank mapping and the operand-collector bank arbiter, as pure functions,
  * plus per-bank request queues that drive the arbiter cycle by cycle.
  *
- * Mapping (GPGPU-Sim register_bank(), Accel-Sim sub-core variant; rf-cache-malekeh.md §3 [A]):
+ * Mapping (GPGPU-Sim register_bank(), Accel-Sim sub-core variant; RF-cache (Malekeh) spec §3 [A]):
  *  - BANKMAP_REG_PLUS_WARP: bank = (reg + warp) mod B (GPGPU-Sim default: warps start on
  *    different banks, so the same register of consecutive warps does not collide);
  *  - BANKMAP_REG: bank = reg mod B;
- *  - BANKMAP_CUSTOM: a caller function (renaming's physical placement, register-renaming.md §2 [A]).
+ *  - BANKMAP_CUSTOM: a caller function (renaming's physical placement, register-renaming spec §2 [A]).
  *  With `groups` > 1 (sub-core SM: one group of banks per sub-core), B = banks / groups and the
  *  result is offset by group * B.
  *
- * Arbiter, per cycle (rf-cache-malekeh.md §3; GPGPU-Sim's operand collector arbiter):
+ * Arbiter, per cycle (RF-cache (Malekeh) spec §3; GPGPU-Sim's operand collector arbiter):
  *  - a bank serves at most `ports` accesses per cycle (a read or a write each);
  *  - writes first: each bank grants its writes oldest first up to `ports`; extra writes wait
  *    (they are serialised and block that bank's reads in the following cycle too, being older);

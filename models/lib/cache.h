@@ -11,7 +11,7 @@
  *    and writes the caller's metadata into it; fill turns the reserved line VALID;
  *  - the eviction hook is called with the evicted line's address, state and metadata whenever a
  *    VALID/MODIFIED line leaves the array (replacement or invalidation; the reason says which). The
- *    victim tag array of CCWS (ccws-daws-vws.md §5.2/§5.3) is built from it: L1D lines carry the
+ *    victim tag array of CCWS (CCWS/DAWS/VWS spec §5.2/§5.3) is built from it: L1D lines carry the
  *    reserving warp id as metadata, and the hook inserts the evicted tag into that warp's VTA,
  *    itself a cache_tags (tags only, 2 sets x 8 ways per warp, allocate-on-fill).
  * Addresses are byte addresses; the "line address" is addr / line_size.

@@ -1,7 +1,7 @@
 /* coalesce.h — a warp's memory access as the LD/ST unit sees it after address generation, turned
  * into memory transactions (global/local/const) or into scratchpad bank cycles (shared).
  *
- * Transactions (ccws-daws-vws.md §2.1 "a warp's requests are merged into cache-line-sized chunks"):
+ * Transactions (CCWS/DAWS/VWS spec §2.1 "a warp's requests are merged into cache-line-sized chunks"):
  *  - one transaction per distinct aligned segment of `segment` bytes touched by an active lane
  *    (segment = the L1 line size, 128 B by default); a lane access that straddles two segments (only
  *    possible when misaligned) is served by both;

@@ -13,7 +13,7 @@
  * occupancy_limit order) is reported.
  * The SM choice is a function pointer (default: round-robin starting after the SM that got the
  * previous CTA, GPGPU-Sim style); the paired-CTA dispatch of resource sharing
- * (resource-sharing-and-greener.md §2.2-2.3) replaces it or wraps the ledger.
+ * (resource-sharing/GREENER spec §2.2-2.3) replaces it or wraps the ledger.
  */
 #ifndef GPUSC_MODELS_LIB_CTASLOTS_H
 #define GPUSC_MODELS_LIB_CTASLOTS_H

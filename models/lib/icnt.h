@@ -11,7 +11,7 @@
  * Delivery order at a destination is the order of delivery cycles (ties: send order).
  * GPGPU-Sim's GTX480 network (config_fermi_islip.icnt) uses 32-byte flits; its router pipeline and
  * iSLIP allocation are not modelled: the crossbar is assumed contention-free except at the ports.
- * Room: SPU SM-to-SM links (spu.md §2) are separate icnt instances with their own ports.
+ * Room: SPU SM-to-SM links (SPU spec §2) are separate icnt instances with their own ports.
  */
 #ifndef GPUSC_MODELS_LIB_ICNT_H
 #define GPUSC_MODELS_LIB_ICNT_H

@@ -1,5 +1,5 @@
 /* occupancy.c — CTAs per SM under register, scratchpad, thread, warp and CTA-slot limits.
- * resource-sharing-and-greener.md §2.1; conventions in occupancy.h. */
+ * resource-sharing/GREENER spec §2.1; conventions in occupancy.h. */
 #include "models/lib/occupancy.h"
 
 #include <limits.h>

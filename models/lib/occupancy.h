@@ -1,6 +1,6 @@
 /* occupancy.h — how many thread blocks (CTAs) of a kernel fit on one SM, and what limits them.
  *
- * Implements resource-sharing-and-greener.md §2.1 (TB_base = min over registers, scratchpad, threads
+ * Implements resource-sharing/GREENER spec §2.1 (TB_base = min over registers, scratchpad, threads
  * and CTA slots) with GPGPU-Sim's conventions where the spec defers to them:
  *  - threads per CTA are padded up to whole warps before every per-thread limit;
  *  - registers per thread are rounded up to a multiple of `reg_unit` (GPGPU-Sim: `(regs + 3) & ~3`,

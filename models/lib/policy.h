@@ -6,7 +6,7 @@
  * walks the list and issues the first candidate that can really go (free collector, free unit,
  * lock granted, ...), then stamps that warp's last_issue with the cycle.
  *
- * Built-in classes (ccws-daws-vws.md §3; GPGPU-Sim's scheduler names):
+ * Built-in classes (CCWS/DAWS/VWS spec §3; GPGPU-Sim's scheduler names):
  *  - "lrr":  loose round-robin: warps by id, starting after the last issued warp (wrapping).
  *  - "gto":  greedy-then-oldest: the last issued warp if ready, then the others oldest first
  *            (age, then id).
@@ -22,7 +22,7 @@
  *
  * Vetoes: any number of veto functions can be chained on a policy instance; a vetoed warp is removed
  * from the candidate list after ordering (SWL, CCWS/DAWS throttling, OWF lock denial, Malekeh
- * postponing). policy_add_swl() is the static warp limiting veto (ccws-daws-vws.md §4 [A]: only the
+ * postponing). policy_add_swl() is the static warp limiting veto (CCWS/DAWS/VWS spec §4 [A]: only the
  * `limit` oldest warps of the list may issue).
  *
  * Policies needing block state (OWF class, "has data in a CCU", gang size) read it from the

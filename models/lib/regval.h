@@ -7,8 +7,8 @@
  * catches; "a register turned OFF loses its value (it is overwritten with a poison pattern)". The
  * register access path of the timing model (rfaccess.h) only decides when a bank is accessed; this
  * chain is where a mechanism acts on the data: GREENER's OFF state poisons a register before it is
- * read (resource-sharing-and-greener.md §10), register renaming and its power gating lose the value
- * of a released register (register-renaming.md §5, §10), a lock check for shared registers records
+ * read (resource-sharing/GREENER spec §10), register renaming and its power gating lose the value
+ * of a released register (register-renaming spec §5, §10), a lock check for shared registers records
  * or validates who touches them (resource-sharing §3.5).
  *
  * The owner of the register storage (models/sm/warp_exec.c) calls regval_run for:

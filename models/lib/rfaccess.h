@@ -5,7 +5,7 @@
  * may:
  *  - ALLOW it (the next hook runs);
  *  - DELAY it by n cycles and let it continue (a power-state wake-up: GREENER SLEEP->ON 1 cycle,
- *    OFF->ON 2 cycles, resource-sharing-and-greener.md §10.6; renaming power gating, register-renaming
+ *    OFF->ON 2 cycles, resource-sharing/GREENER spec §10.6; renaming power gating, register-renaming
  *    §10);
  *  - RETRY: refuse it this cycle; the chain stops and the request is retried next cycle (a shared
  *    register whose pair lock is held by the partner warp, resource-sharing §3.5);

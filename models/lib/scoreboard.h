@@ -1,10 +1,10 @@
-/* scoreboard.h — per-warp register reservations for in-order issue (ccws-daws-vws.md §2.1 "in-order
+/* scoreboard.h — per-warp register reservations for in-order issue (CCWS/DAWS/VWS spec §2.1 "in-order
  * scoreboard"; GPGPU-Sim scoreboard).
  *
  *  - Destination reservations (always): issue reserves an instruction's destinations; write-back
  *    releases each. An instruction whose source or destination is reserved has a RAW or WAW hazard.
  *  - Source reservations (behind `source_reservations`, off by default; GREENER,
- *    resource-sharing-and-greener.md §10.4): issue also reserves the sources, released when the operand
+ *    resource-sharing/GREENER spec §10.4): issue also reserves the sources, released when the operand
  *    has been read; an instruction that writes a register still waiting to be read has a WAR hazard.
  *  - Long-latency marking: a reservation made with `long_op` (a global/local load) is remembered, so
  *    the issue stage can tell a stall on a long-latency result (two-level demotion) from a short one.

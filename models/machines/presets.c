@@ -31,7 +31,7 @@ static const char gtx480[] =
     "sub_partitions=2\n";   /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
     /* core clock: tb.period_ps default 1429 ps = 700 MHz [S] */
 
-/* resource-sharing-and-greener.md §13.1, Table 2.3 (register-sharing runs). Not stated (§13.1 "use
+/* resource-sharing/GREENER spec §13.1, Table 2.3 (register-sharing runs). Not stated (§13.1 "use
  * GPGPU-Sim defaults of that era"): schedulers 2, clocks 700 MHz, L2, pipeline latencies, register
  * banks 16: the GTX480 defaults [A]. L1 16 KB [S] = the default. */
 static const char rs_table23[] =
@@ -48,7 +48,7 @@ static const char rs_table23[] =
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.1 */
 
-/* resource-sharing-and-greener.md §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
+/* resource-sharing/GREENER spec §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
 static const char rs_table32[] =
     "[sm]\n"
     "ctas=16\n"             /* [S] */
@@ -63,7 +63,7 @@ static const char rs_table32[] =
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.2 */
 
-/* resource-sharing-and-greener.md §13.3, Table 3.6: the Kepler/Maxwell-like configurations #1 and #2
+/* resource-sharing/GREENER spec §13.3, Table 3.6: the Kepler/Maxwell-like configurations #1 and #2
  * (scratchpad, thread blocks, threads, SMs stated). Not stated: registers per SM, 65536 [A: Kepler
  * GK110's 256 KB register file with 2048 threads, §13.5; docs/baseline-design.md §6.1]; the
  * scheduler LRR [A: the chapter's baseline, §13.1-13.2]; schedulers 2, register banks 16, L1 16 KB,
@@ -113,7 +113,7 @@ static const char greener[] =
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.4 */
 
-/* CCWS/DAWS (ccws-daws-vws.md §2.2, Table 3.1). Not given (§2.1): I-buffer depth (2), pipeline
+/* CCWS/DAWS (CCWS/DAWS/VWS spec §2.2, Table 3.1). Not given (§2.1): I-buffer depth (2), pipeline
  * latencies, MSHRs (32 x 8), L1/L2 hit latencies, interconnect: the GTX480 defaults [A], each in its
  * block's clock: the interconnect's 650 MHz and the memory's 800 MHz are clock domains (so the DRAM's
  * 8 B/cycle, GDDR3 timing and latency are memory-clock cycles); the L2 clock is not given: the core
@@ -158,7 +158,7 @@ static const char ccws[] =
     "tRCD=12\n"             /* [S] */
     "tRRD=8\n";             /* [S]; tWR, tCDLR not given: the GTX480's 12, 5 [A] */
 
-/* VWS single-SM machine (ccws-daws-vws.md §2.4, Table 6.1). Not given: L1/L2/DRAM latencies, MSHRs,
+/* VWS single-SM machine (CCWS/DAWS/VWS spec §2.4, Table 6.1). Not given: L1/L2/DRAM latencies, MSHRs,
  * I-buffer depth, I-cache line and associativity, clocks: the GTX480 defaults [A]. Shared memory 48 KB
  * [S] and SIMD width 32 [S] are the defaults. */
 static const char vws[] =
@@ -191,7 +191,7 @@ static const char vws[] =
     "[dram]\n"
     "bytes_per_cycle=32\n"; /* [S] 32 B per core cycle */
 
-/* Turing-like sub-core SM of the RF-cache spec (rf-cache-malekeh.md §2.1-2.2, §3-4). */
+/* Turing-like sub-core SM of the RF-cache spec (RF-cache (Malekeh) spec §2.1-2.2, §3-4). */
 static const char malekeh[] =
     "[subcore_sm]\n"
     "partitions=4\n"        /* [S] */
@@ -266,7 +266,7 @@ static const char subcore[] =
     "[gpu]\n"
     "sm_kind=subcore_sm\n"; /* a sub-core GPU in tb-gpu */
 
-/* Register renaming (register-renaming.md §2, §12.1): Fermi with two_level_active:6:0:1. Not given
+/* Register renaming (register-renaming spec §2, §12.1): Fermi with two_level_active:6:0:1. Not given
  * (§12.1 [A]): SM count, clocks, caches, DRAM, collectors: the GTX480 defaults. */
 static const char renaming[] =
     "[issue]\n"
@@ -276,7 +276,7 @@ static const char renaming[] =
     "[regfile]\n"
     "banks=32\n";                       /* [S] */
 
-/* SPU's GPU baseline (spu.md §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */
+/* SPU's GPU baseline (SPU spec §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */
 static const char spu[] =
     "[arbiter]\n"
     "policy=gto\n";         /* [A] default GTX480 scheduler */

@@ -13,11 +13,11 @@ const gsc_type link_msg_type = GSC_TYPE(link_msg_t, link_msg_fields);
 static const blk_param_desc params[] = {
     {"cols", BLK_PARAM_UINT, "0", "0", "4096", NULL, "nodes",
      "grid columns: node i at x = i mod cols, y = i / cols; 0 = the smallest c with c x c >= nodes "
-     "[S: spu.md §2 p x p grid; A: the arrangement of a GPU's SMs]"},
+     "[S: SPU spec §2 p x p grid; A: the arrangement of a GPU's SMs]"},
     {"bidirectional", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
-     "links toward west and north too (the SPU moves data only W->E and N->S [S: spu.md §2]) [A]"},
+     "links toward west and north too (the SPU moves data only W->E and N->S [S: SPU spec §2]) [A]"},
     {"latency", BLK_PARAM_UINT, "1", "0", "100000", NULL, "cycles",
-     "wire delay after a message's transfer [A: spu.md §6 item 6, 1 cycle]"},
+     "wire delay after a message's transfer [A: SPU spec §6 item 6, 1 cycle]"},
     {"bytes_per_cycle", BLK_PARAM_UINT, "32", "1", "65536", NULL, "bytes",
      "bytes a link moves per cycle [A: one 32-byte icnt flit per cycle]"},
     {"send_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "messages",
@@ -85,7 +85,7 @@ const blk_desc sm_link_desc = {
     "sm_link",
     "SM-to-SM links on a cols x rows grid: E and S (W and N if bidirectional), per-link serialisation, "
     "latency, back-pressure",
-    "spu.md §2, §3, §6; docs/baseline-design.md §7 (extension point SM-to-SM links)",
+    "SPU spec §2, §3, §6; docs/baseline-design.md §7 (extension point SM-to-SM links)",
     ports,
     BLK_N(ports),
     params,

@@ -1,5 +1,5 @@
 /* sm_link.h — the `sm_link` block: point-to-point links between neighbouring SMs of a grid, beside
- * the memory interconnect (docs/baseline-design.md §7 "SM-to-SM links"; spu.md §2 grid topology and W->E /
+ * the memory interconnect (docs/baseline-design.md §7 "SM-to-SM links"; SPU spec §2 grid topology and W->E /
  * N->S data movement, §3 communication buffers, §6 item 6 wire delay; docs/gpu.md "SM-to-SM links").
  * It only carries messages: what they mean (a communication buffer's tile, a blocksync token) is the
  * mechanism's that attaches to its ports; the baseline SM does not use them.
@@ -7,7 +7,7 @@
  * Grid: n nodes (the SMs of the GPU) as `cols` columns: node i sits at x = i mod cols, y = i / cols
  * (cols = 0: the smallest c with c x c >= n, so 15 SMs are 4 x 4 with a last row of 3). The last
  * row may be partial. Each node has a directed link toward each neighbour: east (x+1) and south
- * (y+1) always, as the SPU's W->E and N->S data movement [S: spu.md §2]; west and north too when
+ * (y+1) always, as the SPU's W->E and N->S data movement [S: SPU spec §2]; west and north too when
  * `bidirectional` is true [A].
  *
  * Ports (declared port arrays, one element per node; <d> is e, s, w or n, named from the SM's side):

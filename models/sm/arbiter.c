@@ -26,7 +26,7 @@ static const blk_param_desc params[] = {
     {"policy", BLK_PARAM_STRING, "gto", NULL, NULL, NULL, "",
      "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
     {"swl", BLK_PARAM_UINT, "0", "0", "128", NULL, "warps",
-     "static warp limiting: only the N oldest listed warps may issue (0: off) [ccws-daws-vws.md §5.3]"},
+     "static warp limiting: only the N oldest listed warps may issue (0: off) [CCWS/DAWS/VWS spec §5.3]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -45,7 +45,7 @@ static const blk_state_desc state[] = {
 const blk_desc arbiter_desc = {
     "arbiter",
     "a warp scheduler's issue arbiter: the policy's order of the ready warps, vetoes, warp limiting",
-    "docs/baseline-design.md §2.2 issue arbiter; ccws-daws-vws.md §2.1, §3, §5.3",
+    "docs/baseline-design.md §2.2 issue arbiter; CCWS/DAWS/VWS spec §2.1, §3, §5.3",
     ports,
     BLK_N(ports),
     params,

@@ -1,7 +1,7 @@
 /* arbiter.h — the `arbiter` block: the issue arbiter of one warp scheduler. It orders the
  * scheduler's ready warps by its policy (models/lib/policy.h: lrr, gto, oldest, two_level_active)
  * and asks its vetoes; the issue block issues the first warp it lists. Spec: docs/baseline-design.md
- * §2.2 issue arbiter; ccws-daws-vws.md §2.1 (GTO), §3; register-renaming.md §12.1 (two-level).
+ * §2.2 issue arbiter; CCWS/DAWS/VWS spec §2.1 (GTO), §3; register-renaming spec §12.1 (two-level).
  *
  * One per scheduler (the issue block's `arbiter_%u` imports). A passive block: the issue block calls
  * the exported `arbiter` interface inside its activation, in the cycle it decides. Extension points:

@@ -42,7 +42,7 @@ static const blk_state_desc state[] = {
 const blk_desc cta_dispatch_desc = {
     "cta_dispatch",
     "places CTAs on SMs under the occupancy limits (pluggable SM choice and per-CTA grant)",
-    "resource-sharing-and-greener.md §2.1; docs/baseline-design.md §2.2",
+    "resource-sharing/GREENER spec §2.1; docs/baseline-design.md §2.2",
     ports,
     BLK_N(ports),
     params,

@@ -6,9 +6,9 @@
  *  - the per-CTA grant (cta_dispatch_set_alloc): whether a CTA fits an SM now, the resources it gets
  *    (warp slots, registers, scratchpad range, CTA slot) and their release at its completion. The
  *    default is the ledger's occupancy rule (models/lib/ctaslots.h); resource sharing
- *    (resource-sharing-and-greener.md §2.2-2.3: paired CTAs sharing registers or scratchpad) replaces
+ *    (resource-sharing/GREENER spec §2.2-2.3: paired CTAs sharing registers or scratchpad) replaces
  *    it, and may keep the ledger for the unshared part.
- * Spec: resource-sharing-and-greener.md §2.1; docs/baseline-design.md §2.2 cta_dispatch.
+ * Spec: resource-sharing/GREENER spec §2.1; docs/baseline-design.md §2.2 cta_dispatch.
  *
  * Ports: per SM s, out `cta_launch` (s = 0) / `cta_launch<s>` and in `cta_done` / `cta_done<s>`.
  * Per cycle: take CTA completions (free their resources); then for each SM in pick order, place at

@@ -56,7 +56,7 @@ static const blk_state_desc state[] = {
 const blk_desc fetch_desc = {
     "fetch",
     "fetch: per-warp PCs, LRR warp fetch, I-cache, per-warp I-buffer credits (decode through its import)",
-    "docs/baseline-design.md §2.2 fetch; ccws-daws-vws.md §2.1",
+    "docs/baseline-design.md §2.2 fetch; CCWS/DAWS/VWS spec §2.1",
     ports,
     BLK_N(ports),
     params,

@@ -1,6 +1,6 @@
 /* fetch.h — the `fetch` block: per-warp fetch PCs and the instruction cache; each instruction it
  * sends is decoded in the same cycle by the decode block (its `dec` import: fetch and decode are one
- * pipeline stage, docs/baseline-design.md §8), and goes to the warp's I-buffer through `issue`. Spec: the baseline front end (ccws-daws-vws.md §2.1 "fetch LRR";
+ * pipeline stage, docs/baseline-design.md §8), and goes to the warp's I-buffer through `issue`. Spec: the baseline front end (CCWS/DAWS/VWS spec §2.1 "fetch LRR";
  * GPGPU-Sim's fetch/decode with a 2-entry I-buffer per warp).
  *
  * Per cycle: pick the next warp round-robin (the warp fetch scheduler) that is fetching, has an

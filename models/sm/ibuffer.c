@@ -36,7 +36,7 @@ static const blk_state_desc state[] = {
 const blk_desc ibuffer_desc = {
     "ibuffer",
     "per-warp instruction buffers between decode and issue",
-    "docs/baseline-design.md §2.2 I-buffer; ccws-daws-vws.md §2.1",
+    "docs/baseline-design.md §2.2 I-buffer; CCWS/DAWS/VWS spec §2.1",
     ports,
     BLK_N(ports),
     params,

@@ -1,6 +1,6 @@
 /* ibuffer.h — the `ibuffer` block: each warp's instruction buffer, the decoded instructions waiting
  * to issue (GPGPU-Sim's 2-entry I-buffer per warp). Spec: docs/baseline-design.md §2.2 I-buffer;
- * ccws-daws-vws.md §2.1.
+ * CCWS/DAWS/VWS spec §2.1.
  *
  * A passive block with one client, the issue block, which puts what fetch/decode delivers, reads a
  * warp's head when it decides, removes it when it issues and empties a warp's buffer on a redirect,

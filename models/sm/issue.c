@@ -131,7 +131,7 @@ static const blk_state_desc state[] = {
 const blk_desc issue_desc = {
     "issue",
     "warp schedulers' decision stage: readiness, the arbiters' order, functional execution at issue",
-    "docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3",
+    "docs/baseline-design.md §2.2 issue; CCWS/DAWS/VWS spec §2.1, §3",
     ports,
     BLK_N(ports),
     params,

@@ -4,7 +4,7 @@
  * the order of the ready warps, and issues the first: it executes the instruction functionally
  * (warp_exec.h, the GPGPU-Sim execution point), reserves its registers and sends it to its unit. It
  * reports barrier arrivals and exits to the barrier unit (barrier block), and runs warp and CTA
- * completion. Spec: docs/baseline-design.md §2.2 issue; ccws-daws-vws.md §2.1, §3.
+ * completion. Spec: docs/baseline-design.md §2.2 issue; CCWS/DAWS/VWS spec §2.1, §3.
  *
  * Ports (FIFOs a topology binds; interfaces it binds with blk_bind):
  *   cta_launch in    a CTA placed on this SM (its warps start: a redirect to fetch each)

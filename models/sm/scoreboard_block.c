@@ -43,7 +43,7 @@ static const blk_state_desc state[] = {
 const blk_desc scoreboard_desc = {
     "scoreboard",
     "per-warp register reservations of in-order issue (RAW/WAW; WAR with source reservations)",
-    "docs/baseline-design.md §2.2 scoreboard; ccws-daws-vws.md §2.1; resource-sharing-and-greener.md §10.4",
+    "docs/baseline-design.md §2.2 scoreboard; CCWS/DAWS/VWS spec §2.1; resource-sharing/GREENER spec §10.4",
     ports,
     BLK_N(ports),
     params,

@@ -1,7 +1,7 @@
 /* scoreboard_block.h — the `scoreboard` block: per-warp register reservations for in-order issue
  * (models/lib/scoreboard.h is its storage). Spec: docs/baseline-design.md §2.2 scoreboard;
- * ccws-daws-vws.md §2.1 "in-order scoreboard"; GREENER's source reservations
- * (resource-sharing-and-greener.md §10.4) behind `source_reservations`.
+ * CCWS/DAWS/VWS spec §2.1 "in-order scoreboard"; GREENER's source reservations
+ * (resource-sharing/GREENER spec §10.4) behind `source_reservations`.
  *
  * A passive block: it has no process. Its one client, the issue block, checks and reserves an
  * instruction's registers through the exported `scoreboard` interface in the cycle it decides to

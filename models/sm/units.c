@@ -40,7 +40,7 @@ static const blk_param_desc params[] = {
     {"simd_width", BLK_PARAM_UINT, "32", "1", "32", NULL, "lanes",
      "lanes a pipe processes per cycle: a warp instruction passes through it ceil(32 / simd_width) times, "
      "occupying it that many initiation intervals, its last lanes done (passes - 1) x ii after the first's "
-     "latency [A: 32, one pass; ccws-daws-vws.md §2.1-2.2: 8]"},
+     "latency [A: 32, one pass; CCWS/DAWS/VWS spec §2.1-2.2: 8]"},
     {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results",
      "results written back per cycle [S: EX_WB 2]"},
 };

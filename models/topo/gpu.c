@@ -16,7 +16,7 @@ static const blk_param_desc params[] = {
     {"sm_kind", BLK_PARAM_ENUM, "sm", NULL, NULL, sm_kinds, "", "the SM topology: monolithic or sub-core"},
     {"sm_links", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "SM-to-SM links (`sm_link` block, grid from its parameters) for a mechanism to attach to; the "
-     "baseline SM does not use them [A: off, as GPGPU-Sim has none; spu.md §2-3 for the SPU]"},
+     "baseline SM does not use them [A: off, as GPGPU-Sim has none; SPU spec §2-3 for the SPU]"},
     {"icnt_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",
      "the interconnect's clock (0: the core clock) [S: GTX480 gpgpu_clock_domains, icnt 700 MHz = core]"},
     {"l2_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",

@@ -72,7 +72,7 @@ const blk_desc sm_topo_desc = {
 const blk_desc subcore_sm_topo_desc = {
     "subcore_sm",
     "topology: an SM of P partitions sharing LD/ST, scratchpad and L1 (Kepler..Turing style)",
-    "docs/baseline-design.md §3; rf-cache-malekeh.md §2.1",
+    "docs/baseline-design.md §3; RF-cache (Malekeh) spec §2.1",
     NULL,
     0,
     subcore_params,

@@ -1,6 +1,6 @@
 /* subcore_sm.h — the `subcore_sm` topology: an SM of P partitions (default 4), each with its own
  * scheduler, register banks, collectors and execution units (an `exec` block per partition), sharing
- * fetch, the LD/ST unit, the scratchpad and the L1 (Kepler/Maxwell/Turing style; rf-cache-malekeh.md
+ * fetch, the LD/ST unit, the scratchpad and the L1 (Kepler/Maxwell/Turing style; RF-cache (Malekeh) spec
  * §2.1). Warp w runs on partition w mod P. It is built by sm_topo_new(..., subcore = true) and has the
  * same external ports as `sm` (sm.h); its parameters are the [subcore_sm] section (partitions) and
  * issue.schedulers must equal the partitions (the subcore presets set both).

@@ -12,14 +12,14 @@ static void test_mapping(void)
     m.kind = BANKMAP_REG;
     g_assert_cmpuint(bankmap_bank(&m, 5, 3, 0), ==, 5);
     g_assert_cmpuint(bankmap_bank(&m, 21, 9, 0), ==, 5);
-    /* sub-core SM: 8 banks in 4 groups of 2 (rf-cache-malekeh.md §3: (reg + wid) mod 2 + sub-core x 2) */
+    /* sub-core SM: 8 banks in 4 groups of 2 (RF-cache (Malekeh) spec §3: (reg + wid) mod 2 + sub-core x 2) */
     m = (bankmap){.kind = BANKMAP_REG_PLUS_WARP, .banks = 8, .groups = 4};
     g_assert_cmpuint(bankmap_bank(&m, 3, 0, 0), ==, 1);
     g_assert_cmpuint(bankmap_bank(&m, 3, 1, 2), ==, 4);
     g_assert_cmpuint(bankmap_bank(&m, 3, 2, 3), ==, 7);
 }
 
-/* register-renaming.md §2 [A]: physical register k in bank k mod 4. */
+/* register-renaming spec §2 [A]: physical register k in bank k mod 4. */
 static unsigned phys_bank(unsigned reg, unsigned warp, unsigned banks, void *ctx)
 {
     const unsigned *rename = ctx;

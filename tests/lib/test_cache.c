@@ -386,7 +386,7 @@ static void test_l1d_policy(void)
     cache_tags_free(t);
 }
 
-/* A CCWS victim tag array (ccws-daws-vws.md §5.2/§5.3) on the eviction hook: L1D lines carry the
+/* A CCWS victim tag array (CCWS/DAWS/VWS spec §5.2/§5.3) on the eviction hook: L1D lines carry the
  * reserving warp id; evicted tags go to that warp's VTA (2 sets x 8 ways per warp); a later miss of
  * the same warp on that line hits in its VTA, a miss of another warp does not. */
 typedef struct {

@@ -102,7 +102,7 @@ static void test_scheduler_hook(void)
     dram_free(ch);
 }
 
-/* The banked model (dram.h): ccws-daws-vws.md §2.2's GDDR3 timing, 4 banks of 2 KiB rows, B = 4 for a
+/* The banked model (dram.h): CCWS/DAWS/VWS spec §2.2's GDDR3 timing, 4 banks of 2 KiB rows, B = 4 for a
  * 128-byte line, latency 7. */
 static const dram_config banked = {
     .latency = 7,

@@ -25,7 +25,7 @@ static char *compute_fail(const occupancy_sm *sm, occupancy_kernel k, int code)
     return msg;
 }
 
-/* resource-sharing-and-greener.md §2.1 Ex. 2.1.1: hotspot, 36 regs x 256 threads, 32768 regs. */
+/* resource-sharing/GREENER spec §2.1 Ex. 2.1.1: hotspot, 36 regs x 256 threads, 32768 regs. */
 static void test_spec_hotspot(void)
 {
     occupancy_sm sm;
