@@ -475,6 +475,9 @@ void gsc_trace_close(void);
 /* True once the trace file has been created: false when nothing was opened, or the run never
  * reached the window's first cycle (no file is written then). */
 bool gsc_trace_written(void);
+/* After gsc_trace_close: why writing the trace file failed ("cannot write PATH: No space left on
+ * device"), or NULL when every byte reached it. */
+const char *gsc_trace_write_error(void);
 /* After elaboration: the i-th pattern of gsc_trace_open (in the order given) that selected no
  * signal at all, or NULL past the last one (a typo in --trace would otherwise give an empty VCD). */
 const char *gsc_trace_unmatched_pattern(unsigned i);

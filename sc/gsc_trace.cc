@@ -113,6 +113,7 @@ struct trace_state {
     std::vector<std::string> patterns;
     std::vector<bool> pattern_used; /* a pattern selected at least one signal */
     bool written = false;           /* the file was created (the window was reached) */
+    std::string write_error;        /* why writing the file failed (a full disk, EFBIG), or "" */
     uint64_t from = 0, to = 0;
     FILE *fp = nullptr;
     gsc_vcd_writer *writer = nullptr;
@@ -980,7 +981,16 @@ static void close_file(void)
     gsc_g.simc->remove_trace_file(T.writer);
     delete T.writer;
     T.writer = nullptr;
-    fclose(T.fp);
+    errno = 0;
+    bool bad = fflush(T.fp) != 0 || ferror(T.fp);
+    int e = errno;
+    if (fclose(T.fp) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (bad)
+        T.write_error = "cannot write " + T.path + (T.fst.empty() ? ".vcd" : ".fst") + ": " +
+                        (e ? g_strerror(e) : "write error");
     T.fp = nullptr;
     T.open = false;
     T.closed = true;
@@ -1019,6 +1029,11 @@ void gsc_trace_reset(void)
 extern "C" bool gsc_trace_written(void)
 {
     return T.written;
+}
+
+extern "C" const char *gsc_trace_write_error(void)
+{
+    return T.write_error.empty() ? nullptr : T.write_error.c_str();
 }
 
 extern "C" const char *gsc_trace_unmatched_pattern(unsigned i)

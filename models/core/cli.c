@@ -485,6 +485,8 @@ void cli_finish(cli_run *run, uint64_t cycles)
     if (run->stats_json && !stats_write_json(run->ctx, run->program, cycles, run->stats_json, &err))
         cli_die("%s", err->message);
     fflush(stdout);
+    if (!run->no_trace && gsc_trace_write_error())
+        cli_die("%s", gsc_trace_write_error());
     GString *werr = g_string_new(NULL);
     if (!outfile_close_all(werr))
         cli_die("%s", werr->str);

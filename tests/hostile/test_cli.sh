@@ -2,12 +2,12 @@
 # Command-line mistakes and output files (TAP): --seed is checked and is the workload's seed; the
 # statistics JSON is the same bytes on two runs; empty or colliding output paths; a --ptx-dir or
 # GPUSC_PTX_DIR that is not there; out:PATH writes through a symbolic link (to a device) instead of
-# replacing it; a write error on gpusc-run --trace; negative --watchdog and --shared, --quantum 0.
+# replacing it; a write error on gpusc-run --trace and on the VCD; negative --watchdog and --shared, --quantum 0.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 run="$top_builddir/kernels/tools/gpusc-run"
 ptx="$top_srcdir/tests/sm/ptx"
-echo "1..17"
+echo "1..18"
 expect "--seed that is not a number" 2 "seed 'abc'" "$sm" --no-trace --workload vecadd --seed abc
 expect "--seed with a --ptx kernel" 2 "seed" "$sm" --no-trace --seed 3 --ptx "$ptx/l1_hit_miss.ptx" --entry l1 \
     --grid 1 --block 32 --arg out:"$tmp/o":64
@@ -34,6 +34,9 @@ expect "out: through a link to /dev/full is a write error" 1 "No space left" "$s
     --ptx "$ptx/l1_hit_miss.ptx" --entry l1 --grid 1 --block 32 --arg out:"$tmp/full":4096
 expect "gpusc-run --trace /dev/full" 1 "cannot write '/dev/full'" "$run" --functional --workload vecadd \
     --size tiny --trace /dev/full
+ln -s /dev/full "$tmp/fullw.vcd"
+expect "a VCD that cannot be written (a link to /dev/full) is a write error" 1 \
+    "cannot write $tmp/fullw.vcd: No space left" "$sm" --workload vecadd --vcd "$tmp/fullw.vcd"
 expect "--watchdog -1" 2 "watchdog" "$sm" --no-trace --workload vecadd --watchdog -1
 expect "--shared -1" 2 "shared -1 is out of range" "$sm" --no-trace --ptx "$ptx/l1_hit_miss.ptx" --entry l1 \
     --grid 1 --block 32 --shared -1 --arg out:"$tmp/o":64
