@@ -20,6 +20,10 @@
 #define GPUSC_SRC_PTX_DIR "kernels/ptx"
 #endif
 
+/* --spin-limit's default: about 5 to 20 s of simulation on one SM, far beyond any thread block of
+ * the project's workloads (the longest runs for well under a million cycles). */
+#define TB_SPIN_LIMIT 10000000
+
 struct tb_kernel {
     char *path, *name;
     uint32_t seed; /* the workload's input seed (--seed, default 1) */
@@ -41,6 +45,9 @@ struct tb_machine {
     sm_topo **sms;
     unsigned n_sms;
     uint64_t watchdog, last_progress, last_check;
+    uint64_t spin_limit;     /* --spin-limit (0: off) */
+    uint32_t spin_completed; /* CTAs finished at spin_since */
+    uint64_t spin_since;     /* the cycle the last CTA finished (or the grid started) */
     bool slow_noted; /* the watchdog said once that a window without issue had events scheduled */
     gsc_process *wd;
     tb_kernel *k;
@@ -70,6 +77,7 @@ void tb_opts_add(cli_run *run, tb_opts *o)
     memset(o, 0, sizeof *o);
     o->run = run;
     o->watchdog = 100000;
+    o->spin_limit = TB_SPIN_LIMIT;
     GOptionEntry entries[] = {
         {"workload", 'w', 0, G_OPTION_ARG_STRING, &o->workload,
          "Run a built-in workload (checked against its CPU reference)", "NAME"},
@@ -100,6 +108,10 @@ void tb_opts_add(cli_run *run, tb_opts *o)
          "MODE"},
         {"watchdog", 0, 0, G_OPTION_ARG_INT64, &o->watchdog,
          "Fail with a dump of every warp after this many cycles without an issued instruction (0: off)",
+         "CYCLES"},
+        {"spin-limit", 0, 0, G_OPTION_ARG_INT64, &o->spin_limit,
+         "Fail with a dump of every warp when no thread block of a running grid finishes for this many "
+         "cycles (a kernel that spins; 0: off; default 10000000)",
          "CYCLES"},
         {"progress", 0, 0, G_OPTION_ARG_NONE, &o->progress,
          "Show a progress line (default: when stdout is a terminal; else on stderr)", NULL},
@@ -318,6 +330,8 @@ static int dev_launch(wl_device *dev, const wl_launch *l, GString *err)
         return 1;
     note_occupancy(m, l->entry);
     m->last_progress = UINT64_MAX;
+    m->spin_completed = 0;
+    m->spin_since = gsc_cycle();
     gint64 t0 = g_get_monotonic_time();
     uint64_t limit = m->run->max_cycles > 0 ? (uint64_t)m->run->max_cycles : 0;
     uint64_t now = gsc_cycle();
@@ -402,6 +416,22 @@ static void watchdog_run(void *self)
         g_free(why);
         watchdog_stop(m, out);
         return;
+    }
+    /* A grid whose threads keep issuing but no thread block finishes: a kernel that spins. */
+    if (m->spin_limit && !cta_dispatch_done(m->d)) {
+        uint32_t c = cta_dispatch_completed(m->d);
+        if (c != m->spin_completed) {
+            m->spin_completed = c;
+            m->spin_since = now;
+        } else if (now - m->spin_since >= m->spin_limit) {
+            GString *out = g_string_new(NULL);
+            g_string_append_printf(out,
+                                   "no thread block finished for %" G_GUINT64_FORMAT " cycles (cycle %" G_GUINT64_FORMAT
+                                   "; --spin-limit): a kernel that spins? State of every warp:\n",
+                                   now - m->spin_since, now);
+            watchdog_stop(m, out);
+            return;
+        }
     }
     if (m->watchdog && now - m->last_check >= m->watchdog) {
         m->last_check = now;
@@ -587,6 +617,9 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
 {
     m->k = k;
     m->watchdog = o->watchdog > 0 ? (uint64_t)o->watchdog : 0;
+    if (o->spin_limit < 0)
+        die(TB_EXIT_USAGE, "--spin-limit must not be negative (0: off)");
+    m->spin_limit = (uint64_t)o->spin_limit;
     if (o->sample_every < 0)
         die(TB_EXIT_USAGE, "--sample-every must not be negative");
     if (o->progress && o->no_progress)

@@ -36,7 +36,7 @@ enum { TB_EXIT_OK = 0, TB_EXIT_RUN = 1, TB_EXIT_USAGE = 2 };
 
 typedef struct {
     char *workload, *size, *ptx, *entry, *grid, *block, *ptx_dir, *memcheck;
-    gint64 shared, watchdog;
+    gint64 shared, watchdog, spin_limit;
     gint64 regs_per_thread, smem_per_cta; /* declared resource use for occupancy (0: the kernel's) */
     char **args;
     gboolean list_workloads;

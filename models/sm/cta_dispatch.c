@@ -292,6 +292,11 @@ bool cta_dispatch_done(const cta_dispatch *d)
     return !d->running;
 }
 
+uint32_t cta_dispatch_completed(const cta_dispatch *d)
+{
+    return d->completed;
+}
+
 const occupancy_result *cta_dispatch_occupancy(const cta_dispatch *d)
 {
     return &d->res;

@@ -98,6 +98,8 @@ void cta_dispatch_ledger_release(void *ctx, ctaslots *slots, unsigned sm, const 
  * when not even one CTA fits an SM. The caller then runs the simulation until it stops. */
 bool cta_dispatch_start(cta_dispatch *d, GString *err);
 bool cta_dispatch_done(const cta_dispatch *d);
+/* CTAs of the running (or last) grid that have finished. */
+uint32_t cta_dispatch_completed(const cta_dispatch *d);
 /* CTAs per SM for the current grid (occupancy). */
 const occupancy_result *cta_dispatch_occupancy(const cta_dispatch *d);
 

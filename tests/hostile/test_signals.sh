@@ -5,11 +5,12 @@
 # stopped at and its .gtkw is written; --max-cycles names the warps, PCs and source lines of a kernel
 # that does not finish; the watchdog's stop writes the statistics too; a legal slow configuration
 # (latencies of 100000 cycles, as long as the watchdog's window) is not called a deadlock while
-# replies are scheduled.
+# replies are scheduled; a kernel that keeps issuing but never finishes a thread block is stopped
+# by --spin-limit (on by default) with the state of every warp.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 spin="$top_srcdir/tests/hostile/ptx/spin.ptx"
-echo "1..17"
+echo "1..20"
 for sig in TERM INT HUP; do
     "$sm" --vcd "$tmp/s.vcd" --stats-json "$tmp/s.json" --ptx "$spin" --entry spin --grid 1 --block 64 \
         --arg out:"$tmp/o":4 >"$tmp/out" 2>"$tmp/err" &
@@ -40,6 +41,11 @@ for sig in TERM INT HUP; do
 done
 expect "--max-cycles names the warps, PCs and lines" 1 "pc 1 (line 13 .bra.uni" "$sm" --no-trace --ptx "$spin" \
     --entry spin --grid 1 --block 64 --arg out:"$tmp/o":4 --max-cycles 5000
+expect "--spin-limit stops a spinning kernel, naming the warps, PCs and lines" 1 \
+    "no thread block finished for 200000 cycles.*spins" "$sm" --no-trace --ptx "$spin" --entry spin --grid 1 \
+    --block 64 --arg out:"$tmp/o":4 --spin-limit 200000
+check "--spin-limit: ... the loop's line" grep -q "pc 1 (line 13 .bra.uni" "$tmp/err"
+expect "--spin-limit -1" 2 "spin-limit must not be negative" "$sm" --no-trace --workload vecadd --spin-limit -1
 expect "watchdog: a barrier deadlock" 1 "waits on: barrier 1 of its block" "$sm" --no-trace \
     --ptx "$top_srcdir/tests/sm/ptx/deadlock.ptx" --entry deadlock --grid 1 --block 64 --watchdog 1000
 check "watchdog: the statistics are written" grep -q "^summary: deadlock" "$tmp/out"
