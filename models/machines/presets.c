@@ -300,6 +300,7 @@ static const char energy_40nm[] =
     "e_fill=50\n"            /* [A] */
     "[dram]\n"
     "e_access=20480\n"       /* [A] about 20 pJ/bit x 128-byte line */
+    "e_activate=2000\n"      /* [A] a GDDR row cycle */
     "[mem_fixed]\n"
     "e_byte=160\n";          /* [A] about 20 pJ/bit */
 
@@ -324,6 +325,7 @@ static const char energy_22nm[] =
     "e_fill=27.5\n"          /* [A] 50 x 0.55 */
     "[dram]\n"
     "e_access=20480\n"       /* [A] off-chip: kept */
+    "e_activate=2000\n"      /* [A] off-chip: kept */
     "[mem_fixed]\n"
     "e_byte=160\n";          /* [A] off-chip: kept */
 // clang-format on

@@ -40,6 +40,9 @@ static const blk_param_desc params[] = {
     {"resp_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items", "depth of each resp<k> FIFO"},
     {"e_access", BLK_PARAM_DOUBLE, "20480", "0", NULL, NULL, "pJ",
      "energy of a line read or write-back [A: the specs give none; about 20 pJ per bit of a 128-byte line]"},
+    {"e_activate", BLK_PARAM_DOUBLE, "2000", "0", NULL, NULL, "pJ",
+     "energy of a row activate and its precharge (banked schedulers only) [A: the specs give none; the "
+     "order of a GDDR row cycle]"},
 };
 
 static double dram_util(const blk_inst *inst)
@@ -76,6 +79,7 @@ static const blk_stat_desc stats[] = {
 static const blk_energy_event energy_events[] = {
     {"read", "reads", "e_access"},
     {"write", "writes", "e_access"},
+    {"activate", "activates", "e_activate"},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

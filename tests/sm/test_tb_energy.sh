@@ -2,10 +2,11 @@
 # Energy figures of a whole run against their closed forms (TAP), from --stats-json: on tb-sm and
 # tb-gpu, every event's energy is its counter x its per-event energy, the register file's leakage is
 # banks x cycles x period x 2.8 mW, each block's and the run's totals are the sums, the summary line
-# shows the total; the energy-22nm table scales the register-file energies (4.68 -> 2.574 pJ).
+# shows the total; the energy-22nm table scales the register-file energies (4.68 -> 2.574 pJ); on
+# the ccws preset's FR-FCFS DRAM every row activate costs e_activate (2000 pJ).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-energy.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..7"
 n=0
 fail=0
 for tb in tb-sm tb-gpu; do
@@ -55,4 +56,22 @@ PY
         fail=1
     fi
 done
+n=$((n + 1))
+"$top_builddir/testbench/tb-gpu" --no-trace --workload spmv --preset ccws --stats-json "$tmp/c.json" >/dev/null 2>&1
+if python3 - "$tmp/c.json" <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+acts = 0
+for inst in d["instances"]:
+    if inst["type"] == "dram":
+        s = {k: v["value"] for k, v in inst["stats"].items()}
+        assert abs(s["energy.activate"] - s["activates"] * 2000) < 1e-6, inst["path"]
+        acts += s["activates"]
+assert acts > 0
+PY
+    echo "ok $n - tb-gpu ccws spmv: DRAM activates x e_activate"
+else
+    echo "not ok $n - tb-gpu ccws spmv: DRAM activates x e_activate"
+    fail=1
+fi
 exit $fail
