@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "models/lib/occupancy.h"
-#include "models/topo/gpu.h"
+#include "models/machines/machine.h"
 
 enum { EXIT_OK = 0, EXIT_FIT = 1, EXIT_USAGE = 2 };
 
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     } else if (smem < 0 || smem > (gint64)UINT32_MAX) {
         rc = fail(EXIT_USAGE, "--smem-per-cta %" G_GINT64_FORMAT " is out of range (0 to %u)", smem,
                   UINT32_MAX);
-    } else if (!gpu_topo_occupancy_config(presets, configs, sets, &sm, &err)) {
+    } else if (!machine_occupancy_config(presets, configs, sets, &sm, &err)) {
         rc = fail(EXIT_USAGE, "%s", err->message);
     } else {
         occupancy_kernel k = {.regs_per_thread = (unsigned)regs,

@@ -22,7 +22,7 @@
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "models/lib/occupancy.h"
-#include "models/topo/gpu.h"
+#include "models/machines/machine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,7 +442,7 @@ int main(int argc, char **argv)
     const char *pass = NULL;
     ir_module *m = NULL;
     occupancy_sm sm;
-    if (!gpu_topo_occupancy_config(presets, configs, sets, &sm, &err)) {
+    if (!machine_occupancy_config(presets, configs, sets, &sm, &err)) {
         rc = die(EXIT_USAGE, "%s", err->message);
         g_error_free(err);
         err = NULL;

@@ -2,6 +2,9 @@
  * instantiates topologies and blocks and binds them. */
 #include "models/machines/machine.h"
 
+#include <string.h>
+
+#include "models/core/config.h"
 #include "models/machines/presets.h"
 #include "models/sm/mem_fixed.h"
 #include "models/topo/gpu.h"
@@ -120,6 +123,29 @@ void machine_cli(cli_run *run, machine_kind k)
 {
     static machine_kind kinds[MACHINE_COUNT] = {MACHINE_SM, MACHINE_SUBCORE, MACHINE_GPU};
     cli_set_preset_check(run, check_preset, &kinds[k]);
+}
+
+bool machine_occupancy_config(char **presets, char **configs, char **sets, occupancy_sm *o, GError **err)
+{
+    gpu_topo_register();
+    presets_register();
+    cfg *c = cfg_new();
+    bool ok = true;
+    if (!presets || !presets[0])
+        ok = cfg_load_preset(c, "gtx480", err);
+    for (unsigned i = 0; ok && presets && presets[i]; i++)
+        ok = cfg_load_preset(c, presets[i], err);
+    for (unsigned i = 0; ok && configs && configs[i]; i++)
+        ok = cfg_load_file(c, configs[i], err);
+    for (unsigned i = 0; ok && sets && sets[i]; i++)
+        ok = cfg_set(c, sets[i], err);
+    if (ok) {
+        cfg_value_ref ref;
+        cfg_lookup(c, "gpu", gpu_topo_desc.name, blk_desc_param(&gpu_topo_desc, "sm_kind"), &ref);
+        ok = sm_topo_occupancy_config(c, "gpu.sm0", strcmp(ref.text, "subcore_sm") == 0, o, err);
+    }
+    cfg_free(c);
+    return ok;
 }
 
 struct machine {

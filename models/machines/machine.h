@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "models/core/cli.h"
+#include "models/lib/occupancy.h"
 #include "models/topo/gpu.h"
 
 G_BEGIN_DECLS
@@ -64,6 +65,11 @@ unsigned machine_n_sms(const machine *m);
  * the GPU's first SM) and whether they are sub-core SMs: what the register allocator's limit and
  * occupancy are read from before the kernel loads. Free with g_free. */
 char *machine_sm_path(const machine *m, bool *subcore);
+/* The SM occupancy limits of a configuration made of the built-in presets `presets` (in order; none:
+ * gtx480), the INI files `configs` and the assignments `sets` (SECTION.KEY=VALUE), for the SM kind
+ * its [gpu] sm_kind names; what the GPU and SM testbenches would build. Registers the descriptors
+ * and the presets. Each list may be NULL. False with err set (the configuration's own message) on a bad source. */
+bool machine_occupancy_config(char **presets, char **configs, char **sets, occupancy_sm *o, GError **err);
 /* Instantiate and bind every block for env (env->n_sms = machine_n_sms). */
 void machine_build(machine *m, sm_env *env);
 void machine_free(machine *m);

@@ -84,28 +84,6 @@ gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     return g;
 }
 
-bool gpu_topo_occupancy_config(char **presets, char **configs, char **sets, occupancy_sm *o, GError **err)
-{
-    gpu_topo_register();
-    cfg *c = cfg_new();
-    bool ok = true;
-    if (!presets || !presets[0])
-        ok = cfg_load_preset(c, "gtx480", err);
-    for (unsigned i = 0; ok && presets && presets[i]; i++)
-        ok = cfg_load_preset(c, presets[i], err);
-    for (unsigned i = 0; ok && configs && configs[i]; i++)
-        ok = cfg_load_file(c, configs[i], err);
-    for (unsigned i = 0; ok && sets && sets[i]; i++)
-        ok = cfg_set(c, sets[i], err);
-    if (ok) {
-        cfg_value_ref ref;
-        cfg_lookup(c, "gpu", gpu_topo_desc.name, blk_desc_param(&gpu_topo_desc, "sm_kind"), &ref);
-        ok = sm_topo_occupancy_config(c, "gpu.sm0", strcmp(ref.text, "subcore_sm") == 0, o, err);
-    }
-    cfg_free(c);
-    return ok;
-}
-
 char *gpu_topo_sm_path(const gpu_topo *g, bool *subcore)
 {
     *subcore = g->subcore;

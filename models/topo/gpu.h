@@ -46,11 +46,6 @@ gpu_topo *gpu_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name);
 /* The instance path its first SM will have ("tb.gpu.sm0", g_free it) and whether the SMs are
  * sub-core ones: what a testbench looks the SM's parameters up with before gpu_topo_build. */
 char *gpu_topo_sm_path(const gpu_topo *g, bool *subcore);
-/* The SM occupancy limits of a configuration made of the built-in presets `presets` (in order; none:
- * gtx480), the INI files `configs` and the assignments `sets` (SECTION.KEY=VALUE), for the SM kind
- * its [gpu] sm_kind names; what the GPU and SM testbenches would build. Registers the descriptors.
- * Each list may be NULL. False with err set (the configuration's own message) on a bad source. */
-bool gpu_topo_occupancy_config(char **presets, char **configs, char **sets, occupancy_sm *o, GError **err);
 /* Instantiate and wire everything for env (env->n_sms must equal gpu_topo_n_sms). */
 void gpu_topo_build(gpu_topo *g, sm_env *env);
 void gpu_topo_free(gpu_topo *g);
