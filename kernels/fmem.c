@@ -137,7 +137,9 @@ uint64_t fmem_alloc(fmem *m, uint64_t bytes)
         uint64_t after = r ? r->base + r->size + r->pad : base + FMEM_ALIGN;
         base = align_up(after + FMEM_GUARD + pad);
     }
-    if (base >= FMEM_ALLOC_LIMIT || bytes + pad + gap > FMEM_ALLOC_LIMIT - base)
+    /* (compared piecewise: bytes + pad + gap may wrap around 64 bits) */
+    if (base >= FMEM_ALLOC_LIMIT || bytes > FMEM_ALLOC_LIMIT - base || pad > FMEM_ALLOC_LIMIT - base - bytes ||
+        gap > FMEM_ALLOC_LIMIT - base - bytes - pad)
         return 0;
     char name[32];
     g_snprintf(name, sizeof name, "alloc#%u", m->n_allocs);
