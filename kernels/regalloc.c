@@ -670,6 +670,28 @@ static void remat_find(ir_func *f, uint32_t **def_out, bool **cand_out)
     *cand_out = cand;
 }
 
+/* f's instructions become `out`, the rewrite of its n old ones: new_index[i] is where old instruction i
+ * went (i >= n: the end); branch targets and lexical scopes follow, then the CFG is rebuilt. */
+static void replace_instrs(ir_func *f, GArray *out, const uint32_t *new_index, uint32_t n)
+{
+    for (guint i = 0; i < out->len; i++) {
+        ir_instr *in = &g_array_index(out, ir_instr, i);
+        for (unsigned k = 0; k < in->n_src; k++)
+            if (in->src[k].kind == IR_OPND_LABEL)
+                in->src[k].u.target = in->src[k].u.target >= n ? out->len : new_index[in->src[k].u.target];
+    }
+    if (f->scopes)
+        for (guint s = 0; s < f->scopes->len; s++) {
+            ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
+            sc->first = sc->first >= n ? out->len : new_index[sc->first];
+            sc->end = sc->end >= n ? out->len : new_index[sc->end];
+        }
+    g_array_free(f->instrs, TRUE);
+    f->instrs = out;
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+}
+
 /* Rematerialize the registers r with cand[r]. */
 static uint32_t remat_apply(ir_func *f, const uint32_t *def, const bool *cand)
 {
@@ -715,22 +737,7 @@ static uint32_t remat_apply(ir_func *f, const uint32_t *def, const bool *cand)
     for (uint32_t i = 0; i < n; i++)
         changed |= is_cand_def[i];
     if (changed) {
-        for (guint i = 0; i < out->len; i++) {
-            ir_instr *in = &g_array_index(out, ir_instr, i);
-            for (unsigned k = 0; k < in->n_src; k++)
-                if (in->src[k].kind == IR_OPND_LABEL)
-                    in->src[k].u.target = in->src[k].u.target >= n ? out->len : new_index[in->src[k].u.target];
-        }
-        if (f->scopes)
-            for (guint s = 0; s < f->scopes->len; s++) {
-                ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
-                sc->first = sc->first >= n ? out->len : new_index[sc->first];
-                sc->end = sc->end >= n ? out->len : new_index[sc->end];
-            }
-        g_array_free(f->instrs, TRUE);
-        f->instrs = out;
-        cfg_build(f);
-        cfg_compute_reconvergence(f);
+        replace_instrs(f, out, new_index, n);
     } else {
         g_array_free(out, TRUE);
     }
@@ -975,23 +982,8 @@ static void spill_reg(ir_func *f, uint32_t v, uint32_t sym, uint64_t offset)
         }
     }
     new_index[n] = out->len;
-    for (guint i = 0; i < out->len; i++) {
-        ir_instr *in = &g_array_index(out, ir_instr, i);
-        for (unsigned k = 0; k < in->n_src; k++)
-            if (in->src[k].kind == IR_OPND_LABEL)
-                in->src[k].u.target = in->src[k].u.target >= n ? out->len : new_index[in->src[k].u.target];
-    }
-    if (f->scopes)
-        for (guint s = 0; s < f->scopes->len; s++) {
-            ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
-            sc->first = sc->first >= n ? out->len : new_index[sc->first];
-            sc->end = sc->end >= n ? out->len : new_index[sc->end];
-        }
-    g_array_free(f->instrs, TRUE);
-    f->instrs = out;
+    replace_instrs(f, out, new_index, n);
     g_free(new_index);
-    cfg_build(f);
-    cfg_compute_reconvergence(f);
 }
 
 /* The register to spill next, or IR_NONE: among the registers of the original function (index <
