@@ -7,11 +7,12 @@ bench_activation_CPPFLAGS = $(AM_CPPFLAGS) $(SYSTEMC_CFLAGS)
 bench_activation_LDADD = $(GPUSC_LIBS)
 
 # `make bench`: the simulation-speed benchmark (bench/run-bench, python3): workloads on tb-sm, tb-gpu and
-# the functional runner, scaling over SMs, idle-SM cost, tracing cost, activation cost. Writes
+# the functional runner, scaling over SMs, idle-SM cost, GPU scale (one CTA per SM at 1, 15 and 80 SMs), tracing cost, activation cost. Writes
 # bench/out/report.{md,json} in the source tree (git-ignored) and the committed copy docs/bench-report.md.
 # Slow (tens of minutes with callgrind); not part of `make check`. A testbench that does not build is
 # reported as missing rather than stopping the benchmark. BENCH_FLAGS passes options (e.g. --quick).
-EXTRA_DIST += bench/run-bench bench/stats-diff bench/cuda/addloop.cu bench/ptx/addloop.ptx
+EXTRA_DIST += bench/run-bench bench/stats-diff bench/cuda/addloop.cu bench/ptx/addloop.ptx \
+	bench/cuda/ffmaloop.cu bench/ptx/ffmaloop.ptx
 bench: bench/activation kernels/tools/gpusc-run
 	-$(MAKE) $(AM_MAKEFLAGS) testbench/tb-sm testbench/tb-gpu
 	python3 $(abs_top_srcdir)/bench/run-bench --build-dir $(abs_top_builddir) $(BENCH_FLAGS)
