@@ -179,7 +179,7 @@ static void op_piece_done(ldst *l, unsigned id)
     if (--op->pending > 0 || !op->issued_all)
         return;
     release_t *r = ring_push_slot(&l->releases);
-    *r = op->rel;
+    memcpy(r, &op->rel, release_bytes(&op->rel));
     if (op->it.atom_lanes) {
         r->atomic = 1;
         if (op->it.atom_dst != SM_NO_REG) {

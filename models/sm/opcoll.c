@@ -86,7 +86,7 @@ static void opcoll_writeback(opcoll *o, uint64_t now)
     unsigned n = o->un->writeback(o->un_self, now, res);
     for (unsigned i = 0; i < n; i++) {
         release_t *r = ring_push_slot(&o->releases);
-        *r = *res[i];
+        memcpy(r, res[i], release_bytes(res[i]));
         for (unsigned j = 0; j < r->n_bank_dst; j++)
             o->rf->write(o->rf_self, r->warp, r->bank_dst[j], now);
     }

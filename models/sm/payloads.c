@@ -141,11 +141,15 @@ static const gsc_field release_fields[] = {
     GSC_FIELD(release_t, vals, GSC_OPAQUE, 0),   GSC_FIELD(release_t, reads, GSC_U8, 1),
     GSC_FIELD(release_t, n_src, GSC_U16, 4),     GSC_FIELD(release_t, src, GSC_OPAQUE, 0),
 };
-const gsc_type release_type = GSC_TYPE(release_t, release_fields);
+static size_t release_used(const void *item)
+{
+    return release_bytes(item);
+}
+const gsc_type release_type = GSC_TYPE_USED(release_t, release_fields, release_used);
 
 void release_init_reads(release_t *r, const issued_t *it, sm_unit unit)
 {
-    memset(r, 0, sizeof *r);
+    release_clear(r);
     r->seq = it->seq;
     r->warp = it->warp;
     r->reads = 1;

@@ -16,7 +16,9 @@
 #define GPUSC_MODELS_SM_PAYLOADS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/ir.h"
 #include "sc/gsc.h"
@@ -158,6 +160,8 @@ typedef struct {
     uint16_t val_reg; /* SM_NO_REG: no values */
     uint32_t val_mask;
     uint64_t val_vmask;
+    /* Last, and carried only when val_mask is set (release_bytes): a FIFO, a ring or a copy moves
+     * the header alone otherwise, and vals holds no meaning. */
     uint64_t vals[IR_WARP_SIZE];
 } release_t;
 
@@ -171,6 +175,17 @@ extern const gsc_type redirect_type;
 extern const gsc_type credit_type;
 extern const gsc_type issued_type;
 extern const gsc_type release_type;
+
+/* The bytes of *r that carry meaning: the header, and the values when there are any. */
+static inline size_t release_bytes(const release_t *r)
+{
+    return r->val_mask ? sizeof *r : offsetof(release_t, vals);
+}
+/* A release with every header field zero (vals are not touched: release_bytes leaves them out). */
+static inline void release_clear(release_t *r)
+{
+    memset(r, 0, offsetof(release_t, vals));
+}
 
 /* Fills *r with a read report for `it` from `unit` (release_t.reads = 1, its source slots). */
 void release_init_reads(release_t *r, const issued_t *it, sm_unit unit);

@@ -127,7 +127,7 @@ static void u_accept(void *self, int p, const issued_t *it, uint64_t now)
     units_op_timing(u, it->cls, it->op, &lat, &ii);
     uint32_t slot = mem_slots_take(&u->in_pipes);
     release_t *r = mem_slots_at(&u->in_pipes, slot);
-    memset(r, 0, sizeof *r);
+    release_clear(r);
     r->seq = it->seq;
     r->warp = it->warp;
     r->n_dst = it->n_dst;
