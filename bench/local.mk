@@ -22,3 +22,9 @@ bench: bench/activation kernels/tools/gpusc-run
 # produced and well-formed.
 TESTS += tests/bench/test_bench_smoke.sh
 dist_check_SCRIPTS += tests/bench/test_bench_smoke.sh
+
+# bench/barrier: the cost of a barrier per simulated cycle between host threads (the price of a
+# parallel simulation of SM groups; docs/performance.md, GPU scale). Run by hand.
+noinst_PROGRAMS += bench/barrier
+bench_barrier_SOURCES = bench/barrier.c
+bench_barrier_LDADD = -lpthread
