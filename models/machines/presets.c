@@ -48,6 +48,20 @@ static const char rs_table23[] =
     "[gpu]\n"
     "sms=14\n";             /* [S] §13.1 */
 
+/* §13.1, Table 2.3 for its scratchpad-sharing runs: 16 KB of scratchpad, the rest as above. */
+static const char rs_table23_16k[] =
+    "[sm]\n"
+    "ctas=8\n"              /* [S] */
+    "threads=1536\n"        /* [S] */
+    "registers=32768\n"     /* [S] */
+    "smem_bytes=16384\n"    /* [S] 16 KB for scratchpad-sharing runs */
+    "[arbiter]\n"
+    "policy=lrr\n"          /* [S] LRR baseline */
+    "[dram]\n"
+    "scheduler=frfcfs\n"    /* [S] FR-FCFS, the GDDR3 timing of the defaults */
+    "[gpu]\n"
+    "sms=14\n";             /* [S] §13.1 */
+
 /* resource-sharing/GREENER spec §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
 static const char rs_table32[] =
     "[sm]\n"
@@ -343,6 +357,8 @@ static const struct {
 } table[] = {
     {"gtx480", "GTX480-like Fermi SM (GPGPU-Sim configs/GTX480), the default", gtx480, SM_GPU},
     {"rs-table2.3", "resource sharing §13.1 Table 2.3 baseline (LRR, 48 KB)", rs_table23, SM_GPU},
+    {"rs-table2.3-16k", "resource sharing §13.1 Table 2.3, scratchpad-sharing runs (LRR, 16 KB)",
+     rs_table23_16k, SM_GPU},
     {"rs-table3.2", "resource sharing §13.2 Table 3.2 baseline (16 CTAs, 16 KB)", rs_table32, SM_GPU},
     {"rs-table3.6-1", "resource sharing §13.3 Table 3.6 config #1 (16 CTAs, 2048 threads, 48 KB)",
      rs_table36_1, SM_GPU},
