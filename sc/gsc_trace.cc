@@ -96,11 +96,18 @@ class gsc_vcd_writer : public sc_trace_file
 
 /* A traced variable as the writer looks at it in every cycle: compact, so that the look is one pass
  * over a small array (the signal itself is only touched when the bytes changed). */
-struct poll_entry {
-    const void *addr;
-    uint64_t raw; /* its bytes when last looked at */
-    unsigned nbytes;
+/* A polled variable of V's width: compared in every cycle written, one list per width so that the
+ * comparison loop has no branch on the width (most variables do not change in a given cycle). */
+template <typename V> struct poll_entry {
+    const V *addr;
+    V raw; /* its bytes when last looked at */
     unsigned sig;
+};
+struct poll_lists {
+    std::vector<poll_entry<uint8_t>> w1;
+    std::vector<poll_entry<uint16_t>> w2;
+    std::vector<poll_entry<uint32_t>> w4;
+    std::vector<poll_entry<uint64_t>> w8;
 };
 
 struct trace_state {
@@ -118,7 +125,7 @@ struct trace_state {
     FILE *fp = nullptr;
     gsc_vcd_writer *writer = nullptr;
     std::vector<traced_signal> sigs;
-    std::vector<poll_entry> polled; /* variables: compared in every cycle written */
+    poll_lists polled; /* variables: compared in every cycle written */
     std::vector<gsc_latch_trace *> dirty_latches;
     std::vector<gsc_fifo *> dirty_fifos;
     std::vector<gsc_pulse *> dirty_pulses;
@@ -395,31 +402,49 @@ static bool read_value(const traced_signal &s, uint64_t *out)
     return true;
 }
 
-/* Append "<value><code>" (a scalar), "b<bits> <code>" or "r<real> <code>" to the cycle's buffer. */
+/* Append "<value><code>" (a scalar), "b<bits> <code>" or "r<real> <code>" to the cycle's buffer,
+ * with one append: the line is built in a local buffer first. */
 static void put_value(std::string &b, const traced_signal &s, uint64_t v, bool fits)
 {
+    char tmp[96];
+    int n = 0;
     if (s.real) {
         double d;
         memcpy(&d, &v, sizeof d);
-        char tmp[40];
-        snprintf(tmp, sizeof tmp, "r%.16g ", d);
-        b += tmp;
+        n = snprintf(tmp, 40, "r%.16g ", d);
     } else if (s.width == 1) {
-        b += fits ? (char)('0' + (v & 1)) : 'x';
+        tmp[n++] = fits ? (char)('0' + (v & 1)) : 'x';
     } else if (!fits) {
-        b += "bx ";
+        memcpy(tmp, "bx ", 3);
+        n = 3;
     } else {
-        char tmp[68];
-        int n = 0;
+        static const char nibble[16][4] = {
+            {'0', '0', '0', '0'}, {'0', '0', '0', '1'}, {'0', '0', '1', '0'}, {'0', '0', '1', '1'},
+            {'0', '1', '0', '0'}, {'0', '1', '0', '1'}, {'0', '1', '1', '0'}, {'0', '1', '1', '1'},
+            {'1', '0', '0', '0'}, {'1', '0', '0', '1'}, {'1', '0', '1', '0'}, {'1', '0', '1', '1'},
+            {'1', '1', '0', '0'}, {'1', '1', '0', '1'}, {'1', '1', '1', '0'}, {'1', '1', '1', '1'}};
         tmp[n++] = 'b';
-        int top = v ? 63 - __builtin_clzll(v) : 0;
-        for (int k = top; k >= 0; k--)
+        int top = v ? 63 - __builtin_clzll(v) : 0; /* the highest 1 (or a lone 0) */
+        int k = top;
+        for (; k >= 0 && (k & 3) != 3; k--) /* down to a nibble boundary, a bit at a time */
             tmp[n++] = (char)('0' + ((v >> k) & 1));
+        for (; k >= 3; k -= 4) { /* then four bits at a time */
+            memcpy(tmp + n, nibble[(v >> (k - 3)) & 15], 4);
+            n += 4;
+        }
         tmp[n++] = ' ';
-        b.append(tmp, (size_t)n);
     }
-    b += s.code;
-    b += '\n';
+    size_t code = s.code.size();
+    if ((size_t)n + code + 1 > sizeof tmp) { /* (identifier codes are a few characters) */
+        b.append(tmp, (size_t)n);
+        b += s.code;
+        b += '\n';
+        return;
+    }
+    memcpy(tmp + n, s.code.data(), code);
+    n += (int)code;
+    tmp[n++] = '\n';
+    b.append(tmp, (size_t)n);
 }
 
 /* Write the signal's value if it changed since the last one written. */
@@ -471,8 +496,16 @@ static void update_count(unsigned i, uint64_t v)
 
 static void write_time(uint64_t t)
 {
-    if (!T.any_written || t != T.last_time)
-        fprintf(T.fp, "#%" PRIu64 "\n", t);
+    if (!T.any_written || t != T.last_time) {
+        char tmp[24], *e = tmp + sizeof tmp, *q = e; /* "#<t>\n" without the cost of fprintf */
+        uint64_t x = t;
+        *--q = '\n';
+        do
+            *--q = (char)('0' + x % 10);
+        while (x /= 10);
+        *--q = '#';
+        fwrite(q, 1, (size_t)(e - q), T.fp);
+    }
     T.any_written = true;
     T.last_time = t;
 }
@@ -512,6 +545,23 @@ static void count_cycles(uint64_t cycle)
     }
     T.cycle_value = cycle;
     T.cycle_next = cycle + 1;
+}
+
+template <typename V> static void poll(std::vector<poll_entry<V>> &list)
+{
+    for (poll_entry<V> &p : list) {
+        V raw = *p.addr;
+        if (__builtin_expect(raw != p.raw, 0)) {
+            p.raw = raw;
+            update(p.sig);
+        }
+    }
+}
+
+template <typename V> static void poll_reset(std::vector<poll_entry<V>> &list)
+{
+    for (poll_entry<V> &p : list)
+        p.raw = (V)T.sigs[p.sig].raw;
 }
 
 static void write_cycle(uint64_t cycle)
@@ -554,27 +604,10 @@ static void write_cycle(uint64_t cycle)
         p->pending = false;
     }
     T.dirty_pulses.clear();
-    for (poll_entry &p : T.polled) {
-        uint64_t raw;
-        switch (p.nbytes) {
-        case 1:
-            raw = *(const uint8_t *)p.addr;
-            break;
-        case 2:
-            raw = *(const uint16_t *)p.addr;
-            break;
-        case 4:
-            raw = *(const uint32_t *)p.addr;
-            break;
-        default:
-            raw = *(const uint64_t *)p.addr;
-            break;
-        }
-        if (raw != p.raw) {
-            p.raw = raw;
-            update(p.sig);
-        }
-    }
+    poll(T.polled.w1);
+    poll(T.polled.w2);
+    poll(T.polled.w4);
+    poll(T.polled.w8);
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
     uint64_t t = cycle * gsc_g.period;
@@ -847,8 +880,10 @@ static void write_header(void)
     }
     fwrite(T.buf.data(), 1, T.buf.size(), fp);
     fprintf(fp, "$end\n");
-    for (poll_entry &p : T.polled)
-        p.raw = T.sigs[p.sig].raw;
+    poll_reset(T.polled.w1);
+    poll_reset(T.polled.w2);
+    poll_reset(T.polled.w4);
+    poll_reset(T.polled.w8);
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -934,7 +969,20 @@ void gsc_trace_elaborate(void)
             }
         } else if (t.ctype != GSC_OPAQUE && selected(t.name)) {
             unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
-            T.polled.push_back(poll_entry{t.addr, 0, T.sigs[i].nbytes, i});
+            switch (T.sigs[i].nbytes) {
+            case 1:
+                T.polled.w1.push_back({(const uint8_t *)t.addr, 0, i});
+                break;
+            case 2:
+                T.polled.w2.push_back({(const uint16_t *)t.addr, 0, i});
+                break;
+            case 4:
+                T.polled.w4.push_back({(const uint32_t *)t.addr, 0, i});
+                break;
+            default:
+                T.polled.w8.push_back({(const uint64_t *)t.addr, 0, i});
+                break;
+            }
         }
     }
     T.nudge_ev = new sc_event("gsc_trace_nudge_event");
