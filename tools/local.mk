@@ -12,6 +12,11 @@ EXTRA_DIST += tests/tools/sweep_unit.py
 TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
 	tests/tools/test_tb_monitor.sh
 
+# The curated GTKWave views of waveforms/ against the waveforms of the runs they name.
+dist_check_SCRIPTS += tests/tools/test_curated_views.sh
+TESTS += tests/tools/test_curated_views.sh
+EXTRA_DIST += waveforms/README.md waveforms/tb-sm-pipeline.gtkw waveforms/tb-gpu-load-miss.gtkw
+
 # gpusc-occupancy: CTAs per SM of a kernel on a configured machine (docs/occupancy.md), and its
 # closed-form tests.
 bin_PROGRAMS += tools/gpusc-occupancy

@@ -1,6 +1,8 @@
 /* arbiter.c — see arbiter.h. */
 #include "models/sm/arbiter.h"
 
+#include "models/sm/issue.h"
+
 static const char *const arb_methods[] = {
     "order(warps, n, cycle) -> candidates, best first (the policy, then the vetoes)",
     "stable() -> the same list gives the same answer",
@@ -79,7 +81,7 @@ static void arb_outcome(void *self, int warp, unsigned stall)
 {
     arbiter *a = self;
     if (warp >= 0) {
-        a->tr_stall = 8;
+        a->tr_stall = (uint8_t)ISSUE_STALL_COUNT; /* "issued" */
         a->tr_grant = (uint32_t)warp;
         blk_stat_add(a->inst, ARBITER_STAT_GRANTS, 1);
         if (gsc_pulse_traced(a->grant_pulse))
@@ -101,6 +103,13 @@ static void arbiter_elaborate(void *self)
     }
 }
 
+/* The traced `stall` by name: a stall reason (issue_stall) or, one past them, "issued". */
+static const char *decision_name(unsigned v)
+{
+    return v == ISSUE_STALL_COUNT ? "issued" : issue_stall_name((issue_stall)v);
+}
+static const gsc_enum decision_enum = {"decision", ISSUE_STALL_COUNT + 1, decision_name};
+
 arbiter *arbiter_new(blk_ctx *ctx, gsc_module *parent, const char *name)
 {
     arbiter *a = g_new0(arbiter, 1);
@@ -118,6 +127,7 @@ arbiter *arbiter_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     a->tr_stall = 0;
     blk_trace_state(a->inst, "grant", GSC_U32, &a->tr_grant);
     blk_trace_state(a->inst, "stall", GSC_U8, &a->tr_stall);
+    gsc_trace_var_enum(a->inst->mod, "stall", &decision_enum);
     blk_inst_on_elaborate(a->inst, arbiter_elaborate, a);
     return a;
 }

@@ -7,7 +7,8 @@
  * the exported `arbiter` interface inside its activation, in the cycle it decides. Extension points:
  * the `veto` import (MULTI: every bound veto may strike a candidate; owner-warp-first, CCWS's
  * load filter, Malekeh's postponing bind here) and the `swl` parameter (static warp limiting).
- * Traced: the scheduler's stall reason in every cycle it is evaluated (issue_stall, 8 = issued) and
+ * Traced: the scheduler's stall reason in every cycle it is evaluated (issue_stall, 8 = issued; by name
+ * through the `decision` translate filter) and
  * a `grants` pulse with the warp issued.
  */
 #ifndef GPUSC_MODELS_SM_ARBITER_H
