@@ -435,6 +435,12 @@ void gsc_trace_fst(const char *program);
 void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr, unsigned width);
 /* The traced variable <m>.<name> (made by gsc_trace_var) is shown by the names of e (elaboration). */
 void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_enum *e);
+/* The traced variable <m>.<name> (an unsigned integer made by gsc_trace_var) means "in this cycle"
+ * (a count or a flag of what the block did in the cycle): the tracer shows each nonzero value as a
+ * pulse back to 0 half a cycle later, as a FIFO's put count, and sets the variable to 0 after the
+ * cycle is written, so that a value never outlives the cycle that set it (a block that sleeps shows
+ * 0, not what it did last). Only while traced; the block must not read the variable (elaboration). */
+void gsc_trace_var_strobe(gsc_module *m, const char *name);
 /* A traced variable <m>.<name> holding the cycle number (64 bits, written in every cycle of the
  * window, also those where nothing else happens), to read the time in cycles in a viewer. */
 void gsc_trace_cycle_counter(gsc_module *m, const char *name);

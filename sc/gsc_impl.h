@@ -158,6 +158,7 @@ struct gsc_traceable {
     const void *addr;
     unsigned width;
     const gsc_enum *en; /* a variable's enumeration (gsc_trace_var_enum) */
+    bool strobe;        /* a variable that means "this cycle" (gsc_trace_var_strobe) */
 };
 
 /* The wake-up calendar. Every notification for a later cycle (an event's, a FIFO's or latch's

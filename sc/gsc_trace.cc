@@ -126,6 +126,7 @@ struct trace_state {
     gsc_vcd_writer *writer = nullptr;
     std::vector<traced_signal> sigs;
     poll_lists polled; /* variables: compared in every cycle written */
+    std::vector<std::pair<void *, unsigned>> strobes; /* "this cycle" variables: (address, signal) */
     std::vector<gsc_latch_trace *> dirty_latches;
     std::vector<gsc_fifo *> dirty_fifos;
     std::vector<gsc_pulse *> dirty_pulses;
@@ -277,6 +278,21 @@ extern "C" void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_en
             return;
         }
     gsc_fatal("gsc_trace_var_enum('%s'): no traced variable of that name", full.c_str());
+}
+
+extern "C" void gsc_trace_var_strobe(gsc_module *m, const char *name)
+{
+    std::string full = std::string(gsc_module_name(m)) + "." + name;
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_var_strobe('%s'): only allowed during elaboration", full.c_str());
+    for (gsc_traceable &t : gsc_g.traceables)
+        if (!t.latch && !t.fifo && !t.pulse && !t.counter && t.name == full) {
+            if (t.ctype != GSC_U8 && t.ctype != GSC_U16 && t.ctype != GSC_U32 && t.ctype != GSC_U64)
+                gsc_fatal("gsc_trace_var_strobe('%s'): only an unsigned integer can be a strobe", full.c_str());
+            t.strobe = true;
+            return;
+        }
+    gsc_fatal("gsc_trace_var_strobe('%s'): no traced variable of that name", full.c_str());
 }
 
 extern "C" void gsc_trace_cycle_counter(gsc_module *m, const char *name)
@@ -608,6 +624,13 @@ static void write_cycle(uint64_t cycle)
     poll(T.polled.w2);
     poll(T.polled.w4);
     poll(T.polled.w8);
+    for (auto &st : T.strobes) { /* a count of this cycle: shown as a pulse, then cleared */
+        traced_signal &sg = T.sigs[st.second];
+        uint64_t v = raw_bytes(sg);
+        update_count(st.second, v);
+        if (v)
+            memset(st.first, 0, sg.nbytes);
+    }
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
     uint64_t t = cycle * gsc_g.period;
@@ -969,6 +992,10 @@ void gsc_trace_elaborate(void)
             }
         } else if (t.ctype != GSC_OPAQUE && selected(t.name)) {
             unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
+            if (t.strobe) {
+                T.strobes.push_back({const_cast<void *>(t.addr), i});
+                continue;
+            }
             switch (T.sigs[i].nbytes) {
             case 1:
                 T.polled.w1.push_back({(const uint8_t *)t.addr, 0, i});

@@ -259,6 +259,7 @@ fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         gsc_fatal("%s: instr_bytes=%u is larger than icache_line=%u", f->inst->path, f->instr_bytes,
                   cc.line_size);
     blk_trace_state(f->inst, "fetched", GSC_U8, &f->fetched);
+    gsc_trace_var_strobe(f->inst->mod, "fetched");
     blk_trace_state(f->inst, "warp", GSC_U32, &f->last_warp);
     blk_trace_state(f->inst, "pc", GSC_U32, &f->last_pc);
     blk_inst_on_elaborate(f->inst, fetch_elaborate, f);

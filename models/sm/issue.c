@@ -829,6 +829,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     ring_init(&s->done, sizeof(cta_done_t));
     charge_sleep(s); /* idle from cycle 0 */
     blk_trace_state(s->inst, "issued", GSC_U32, &s->tr_issued);
+    gsc_trace_var_strobe(s->inst->mod, "issued");
     blk_trace_state(s->inst, "warp", GSC_U32, &s->tr_warp);
     blk_trace_state(s->inst, "pc", GSC_U32, &s->tr_pc);
     blk_trace_state(s->inst, "stall", GSC_U8, &s->tr_stall);

@@ -132,7 +132,7 @@ static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL
 static const blk_state_desc state[] = {
     {"inflight", 8, "memory instructions in flight"},
     {"warp", 8, "warp of the last instruction started"},
-    {"hit", 1, "the last L1D lookup hit"},
+    {"hit", 1, "an L1D lookup hit this cycle"},
     {"const_hit", 1, "the last constant cache lookup hit"},
 };
 
@@ -612,6 +612,7 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     blk_trace_state(l->inst, "inflight", GSC_U32, &l->tr_inflight);
     blk_trace_state(l->inst, "warp", GSC_U32, &l->tr_warp);
     blk_trace_state(l->inst, "hit", GSC_U8, &l->tr_hit);
+    gsc_trace_var_strobe(l->inst->mod, "hit");
     blk_trace_state(l->inst, "const_hit", GSC_U8, &l->tr_const_hit);
     blk_inst_on_elaborate(l->inst, ldst_elaborate, l);
     return l;

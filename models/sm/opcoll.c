@@ -241,6 +241,7 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     ring_init(&o->releases, sizeof(release_t));
     blk_trace_state(o->inst, "busy_collectors", GSC_U32, &o->tr_busy_coll);
     blk_trace_state(o->inst, "dispatched", GSC_U32, &o->tr_dispatched);
+    gsc_trace_var_strobe(o->inst->mod, "dispatched");
     blk_inst_on_elaborate(o->inst, opcoll_elaborate, o);
     return o;
 }

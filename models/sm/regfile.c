@@ -226,6 +226,9 @@ regfile *regfile_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     blk_trace_state(r->inst, "reads", GSC_U32, &r->tr_reads);
     blk_trace_state(r->inst, "writes", GSC_U32, &r->tr_writes);
     blk_trace_state(r->inst, "conflicts", GSC_U32, &r->tr_conflicts);
+    gsc_trace_var_strobe(r->inst->mod, "reads");
+    gsc_trace_var_strobe(r->inst->mod, "writes");
+    gsc_trace_var_strobe(r->inst->mod, "conflicts");
     blk_trace_state(r->inst, "pending", GSC_U32, &r->tr_pending);
     unsigned traced = MIN((unsigned)blk_param_uint(r->inst, "traced_slots"), slots);
     for (unsigned i = 0; i < traced; i++) {

@@ -5,11 +5,12 @@
 # the warp_instrs statistic. Also checks that the .gtkw save file was written beside the VCD, and
 # that the FIFOs from issue to the units are traced field by field: the cycles their put strobes are
 # high are the cycles the log lists, and the warp field shows the warp issued then. Two runs traced
-# whole (every latch, FIFO and state variable) write byte-identical VCDs.
+# whole (every latch, FIFO and state variable) write byte-identical VCDs. A "this cycle" flag
+# (fetch.fetched) is high exactly in the cycles its FIFO shows a put, also when fetch sleeps.
 tb="$top_builddir/testbench/tb-sm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..9"
+echo "1..10"
 fail=0
 if "$tb" --workload vecadd --size tiny --vcd "$tmp/tb-sm.vcd" --trace 'tb.sm0.issue,tb.sm0.issue_exec0,tb.sm0.issue_ldst' \
     --set issue.log="$tmp/log" --stats-json "$tmp/stats.json" >"$tmp/out" 2>&1; then
@@ -125,4 +126,44 @@ done
 if [ -z "$missing" ] && grep -A1 "^\^[0-9]* $tmp/all1.stall.filter" "$gtkw" | grep -q '^tb.sm0.issue.stall\['; then
     echo "ok 9 - translate filters for stall, op, class, space, kind, client, unit, access beside the view and used by it"
 else echo "not ok 9 - translate filters missing or unused:$missing"; fail=1; fi
+# A "this cycle" flag does not outlive its cycle: fetch.fetched is 1 exactly in the cycles fetch put
+# a decoded instruction into fetch_issue, also around the cycles fetch sleeps through (bfs, where
+# warps wait on memory), instead of keeping its last value.
+"$tb" --workload bfs --size tiny --vcd "$tmp/bfs.vcd" --trace 'tb.sm0.fetch,tb.sm0.fetch_issue' >"$tmp/outb" 2>&1
+bad=$(python3 - "$tmp/bfs.vcd" "$period" <<'PY'
+import bisect, sys
+def series(path, scope, name):
+    code, sc, t, ts, vs = None, [], 0, [], []
+    for l in open(path):
+        w = l.split()
+        if not w:
+            continue
+        if w[0] == "$scope":
+            sc.append(w[2])
+        elif w[0] == "$upscope":
+            sc.pop()
+        elif w[0] == "$var" and sc and sc[-1] == scope and w[4] == name:
+            code = w[3]
+        elif l[0] == "#":
+            t = int(l[1:])
+        elif code and l[0] == "b" and w[1] == code:
+            ts.append(t); vs.append(int(w[0][1:], 2))
+        elif code and l[0] in "01" and l[1:].strip() == code:
+            ts.append(t); vs.append(int(l[0]))
+    return ts, vs
+def at(s, t):
+    i = bisect.bisect_right(s[0], t)
+    return s[1][i - 1] if i else 0
+p = int(sys.argv[2])
+f, q = series(sys.argv[1], "fetch", "fetched"), series(sys.argv[1], "fetch_issue", "put")
+if not f[0] or not q[0]:
+    print("no fetch.fetched or fetch_issue.put in the VCD")
+    sys.exit()
+bad = [c for c in range(max(f[0] + q[0]) // p + 1) if (at(f, c * p) > 0) != (at(q, c * p) > 0)]
+if bad:
+    print("%d cycles, first %s" % (len(bad), bad[:5]))
+PY
+)
+if [ -z "$bad" ]; then echo "ok 10 - fetch.fetched is high exactly in the cycles fetch puts into fetch_issue (bfs)"
+else echo "not ok 10 - fetch.fetched disagrees with fetch_issue.put: $bad"; fail=1; fi
 exit $fail
