@@ -155,7 +155,7 @@ int main(int argc, char **argv)
             table += blk_energy_event_pj(ri, e);
         double ungated = blk_energy_leak_pj(rf, 0, cycles, period);
         printf("renaming: %s: %s, policy %s: live physical registers avg %.1f peak %" G_GUINT64_FORMAT
-               " of %" G_GUINT64_FORMAT " allocated by the compiler; %" G_GUINT64_FORMAT
+               " against %.1f reserved by the compiler (resident warps x registers); %" G_GUINT64_FORMAT
                " distinct; %" G_GUINT64_FORMAT " allocations, %" G_GUINT64_FORMAT
                " releases (pir %" G_GUINT64_FORMAT ", pbr %" G_GUINT64_FORMAT ", exit %" G_GUINT64_FORMAT
                "); %" G_GUINT64_FORMAT " exempt (Eq. 1 %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
                "would be %.3f)\n",
                rp, blk_param_bool(ri, "enable") ? "on" : "off", blk_param_string(ri, "policy"),
                blk_stat_value(ri, RN_STAT_AVG_LIVE), blk_stat_get(ri, RN_STAT_PEAK),
-               blk_stat_get(ri, RN_STAT_ARCH_ALLOCATED), blk_stat_get(ri, RN_STAT_DISTINCT),
+               blk_stat_value(ri, RN_STAT_ARCH_AVG), blk_stat_get(ri, RN_STAT_DISTINCT),
                blk_stat_get(ri, RN_STAT_ALLOCS), blk_stat_get(ri, RN_STAT_RELEASES),
                blk_stat_get(ri, RN_STAT_REL_PIR), blk_stat_get(ri, RN_STAT_REL_PBR),
                blk_stat_get(ri, RN_STAT_REL_EXIT), blk_stat_get(ri, RN_STAT_EXEMPT),

@@ -34,6 +34,7 @@ typedef struct {
     uint64_t blocked_need;
     uint32_t blocked_pc;
     uint32_t rfc_pir; /* the pir window the warp is in (+1; 0: none) */
+    unsigned dense;   /* its index among the resident warps (the exempt IDs' warp_slot) */
 } rn_warp;
 
 typedef struct {
@@ -60,7 +61,8 @@ struct renaming {
     uint64_t on_bits[RN_MAX_PHYS / 64]; /* entries powered on (mapped, or exempt and written) */
     unsigned grp_occ[RN_MAX_PHYS / RN_GROUP];
     unsigned sub_on[RN_BANKS][RN_MAX_PHYS / RN_GROUP]; /* on entries per (bank, sub-array) */
-    unsigned n_occ, n_mapped, n_on, n_sub_on, n_reserved, last_alloc;
+    unsigned n_occ, n_mapped, n_on, n_sub_on, n_reserved, last_alloc, n_res_warps;
+    uint64_t dense_used[4]; /* resident-warp indices in use (up to 256 warps) */
     /* baseline gating (conventional placement, on at the first access, never off) */
     uint64_t base_on[RN_MAX_PHYS / 64];
     unsigned base_sub[RN_BANKS][RN_MAX_PHYS / RN_GROUP];
@@ -82,6 +84,11 @@ static double avg_live(const blk_inst *inst)
 {
     uint64_t c = blk_stat_get(inst, RN_STAT_CYCLES);
     return c ? (double)blk_stat_get(inst, RN_STAT_MAPPED_CYCLES) / (double)c : 0.0;
+}
+static double arch_avg(const blk_inst *inst)
+{
+    uint64_t c = blk_stat_get(inst, RN_STAT_CYCLES);
+    return c ? (double)blk_stat_get(inst, RN_STAT_ARCH_CYCLES) / (double)c : 0.0;
 }
 static double rfc_hit_rate(const blk_inst *inst)
 {
@@ -196,6 +203,11 @@ static const blk_stat_desc stats[] = {
                             "entry-cycles charged leakage: the `gating` scheme, renamed or baseline", NULL},
     [RN_STAT_TABLE_BANK_CYCLES] = {"table_bank_cycles", BLK_STAT_COUNTER, "bank-cycles",
                                    "renaming table banks x cycles (0 when off)", NULL},
+    [RN_STAT_ARCH_CYCLES] = {"arch_cycles", BLK_STAT_COUNTER, "register-cycles",
+                             "registers the compiler reserves for the resident warps, integrated over time",
+                             NULL},
+    [RN_STAT_ARCH_AVG] = {"arch_avg", BLK_STAT_DERIVED, "registers",
+                          "average registers reserved for the resident warps (warps x registers)", arch_avg},
     [RN_STAT_SUB_PEAK] = {"subarrays_peak", BLK_STAT_COUNTER, "sub-arrays",
                           "peak sub-arrays powered on (one cluster)", NULL},
 };
@@ -247,6 +259,7 @@ static void advance(renaming *r, uint64_t now)
     blk_inst *i = r->inst;
     blk_stat_add(i, RN_STAT_CYCLES, dt);
     blk_stat_add(i, RN_STAT_MAPPED_CYCLES, dt * r->n_on);
+    blk_stat_add(i, RN_STAT_ARCH_CYCLES, dt * r->n_res_warps * r->n_arch);
     uint64_t ent = dt * r->n_on * RN_CLUSTERS, sub = dt * r->n_sub_on * RN_CLUSTERS;
     uint64_t bent = dt * r->n_base_on * RN_CLUSTERS, bsub = dt * r->n_base_sub * RN_CLUSTERS;
     blk_stat_add(i, RN_STAT_ENTRY_ON, ent);
@@ -445,10 +458,11 @@ static void allocate(renaming *r, unsigned warp, unsigned a, uint64_t cycle)
     note(r, EV_ALLOC, warp, a, (unsigned)k, cycle);
 }
 
-/* An exempt register's reserved ID [A]: 1023 - (warp_slot x E + e). */
+/* An exempt register's reserved ID [A]: 1023 - (warp_slot x E + e), warp_slot being the warp's
+ * index among the launch's resident warps (0 .. W-1: W x E IDs are reserved). */
 static inline unsigned exempt_id(const renaming *r, unsigned warp, unsigned a)
 {
-    return r->n_phys - 1 - (warp * r->n_exempt + r->info->exempt_rank[a]);
+    return r->n_phys - 1 - (r->w[warp].dense * r->n_exempt + r->info->exempt_rank[a]);
 }
 
 static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
@@ -466,6 +480,8 @@ static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
                 power_off(r, k);
         }
     r->n_reserved -= (unsigned)__builtin_popcountll(w->resv);
+    if (w->live)
+        clrb(r->dense_used, w->dense);
     w->resv = 0;
     w->pbr_done = false;
     w->blocked_since = 0;
@@ -533,21 +549,18 @@ static void setup_launch(renaming *r)
     memset(r->grp_occ, 0, sizeof r->grp_occ);
     r->n_occ = r->n_reserved = 0;
     r->tr_free = r->n_phys;
-    /* exempt IDs: their availability bits set for every warp slot */
+    /* exempt IDs: the availability bits of W x E IDs set at launch */
     if (r->enable && r->n_exempt) {
-        if ((uint64_t)r->max_warps * r->n_exempt > r->n_phys) {
+        if ((uint64_t)r->warps_eq1 * r->n_exempt > r->n_phys) {
             env->failed = true;
             g_string_append_printf(
-                env->error, "renaming: %u exempt registers x %u warp slots exceed the %u physical registers",
-                r->n_exempt, r->max_warps, r->n_phys);
+                env->error,
+                "renaming: %u exempt registers x %u resident warps exceed the %u physical registers",
+                r->n_exempt, r->warps_eq1, r->n_phys);
             return;
         }
-        for (unsigned w = 0; w < r->max_warps; w++)
-            for (uint64_t m = r->info->exempt; m; m &= m - 1) {
-                unsigned k = exempt_id(r, w, (unsigned)__builtin_ctzll(m));
-                if (!bit(r->occ_bits, k))
-                    occupy(r, k);
-            }
+        for (unsigned k = r->n_phys - r->warps_eq1 * r->n_exempt; k < r->n_phys; k++)
+            occupy(r, k);
     }
 }
 
@@ -574,13 +587,31 @@ static void rn_value(void *self, regval_access *a)
     if (a->kind == REGVAL_ALLOC) {
         if (r->kernel_no != r->env->launch.kernel_no + 1)
             setup_launch(r);
-        if (a->warp < r->max_warps)
-            r->w[a->warp].live = true;
+        if (a->warp < r->max_warps && !r->w[a->warp].live) {
+            rn_warp *w = &r->w[a->warp];
+            w->live = true;
+            r->n_res_warps++;
+            unsigned d = 0;
+            while (d < 255 && bit(r->dense_used, d))
+                d++;
+            w->dense = d;
+            setb(r->dense_used, d);
+            if (r->enable && r->n_exempt && d >= r->warps_eq1 && !r->env->failed) {
+                r->env->failed = true;
+                g_string_append_printf(
+                    r->env->error,
+                    "renaming: warp %u is resident warp %u, but the launch reserved exempt "
+                    "registers for %u (set renaming.warps)",
+                    a->warp, d + 1, r->warps_eq1);
+            }
+        }
         return;
     }
     if (a->warp >= r->max_warps || !r->info)
         return;
     if (a->kind == REGVAL_FREE) {
+        if (r->w[a->warp].live)
+            r->n_res_warps--;
         warp_cleanup(r, a->warp, a->cycle);
         return;
     }

@@ -376,6 +376,36 @@ static void test_exit_and_lookups(void)
     teardown();
 }
 
+/* §14.5 at launch: 24 registers x 32 resident warps (4 warps per CTA, 8 CTAs) x 10 = 7680 bits; a
+ * 4096-bit budget renames 12 (3840 bits), the 12 others are exempt: 32 x 12 IDs reserved from the
+ * top at launch, an exempt register's write allocates nothing and its reads look nothing up. */
+static void test_exempt_at_launch(void)
+{
+    const char *small[] = {"budget_bits=4096", NULL};
+    setup(small);
+    start(0);
+    g_assert_cmpuint(stat(RN_STAT_EQ1), ==, 7680);
+    g_assert_cmpuint(stat(RN_STAT_EXEMPT), ==, 12);
+    g_assert_cmpuint(stat(RN_STAT_EQ1_AFTER), ==, 3840);
+    g_assert_cmpuint(renaming_free_count(g.r), ==, 1024 - 32 * 12);
+    g_assert_true(renaming_occupied(g.r, 1023) && renaming_occupied(g.r, 1024 - 32 * 12));
+    g_assert_false(renaming_occupied(g.r, 1024 - 32 * 12 - 1));
+    unsigned allocs = 0, exempt = 0;
+    for (unsigned a = 0; a < 24; a++) {
+        uint64_t before = stat(RN_STAT_ALLOCS);
+        wr(0, a, 0, 2);
+        allocs += stat(RN_STAT_ALLOCS) > before;
+        blk_iref e = harness_export(g.h, "access");
+        unsigned delay = 0;
+        rfaccess_req q = {.warp = 0, .reg = a, .write = true, .cycle = 3, .phys = a, .refused_by = -1};
+        ((const rfaccess_hook_if *)e.methods)->access(e.self, &q, &delay);
+        exempt += q.phys >= 1024 - 12; /* warp 0 is resident warp 0: IDs 1023 .. 1012 */
+    }
+    g_assert_cmpuint(allocs, ==, 12);
+    g_assert_cmpuint(exempt, ==, 12);
+    teardown();
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -389,5 +419,6 @@ int main(int argc, char **argv)
     harness_test_add("/renaming/rfc", test_rfc);
     harness_test_add("/renaming/subarray_gating", test_subarray_gating);
     harness_test_add("/renaming/exit_and_lookups", test_exit_and_lookups);
+    harness_test_add("/renaming/exempt_at_launch", test_exempt_at_launch);
     return g_test_run();
 }
