@@ -69,15 +69,19 @@ static void dump_all(void *ctx, GString *out)
 /* The curated view: the renaming block's state with issue's and the banks' activity. */
 static void write_view(const char *program)
 {
-    char *path = g_strdup_printf("waveforms/renaming.gtkw");
-    FILE *f = fopen(path, "w");
+    char *cwd = g_get_current_dir();
+    char *path = g_strdup_printf("%s/waveforms/renaming.gtkw", cwd);
+    char *vcd = g_strdup_printf("%s/waveforms/%s.vcd", cwd, program);
+    g_free(cwd);
+    FILE *f = g_file_test(vcd, G_FILE_TEST_EXISTS) ? fopen(path, "w") : NULL;
     if (!f) {
         g_free(path);
-        return; /* no waveforms directory: --no-trace or another cwd */
+        g_free(vcd);
+        return; /* no waveform written (--no-trace, --vcd elsewhere) */
     }
     fprintf(f,
-            "[dumpfile] \"%s.vcd\"\n"
-            "[savefile] \"renaming.gtkw\"\n"
+            "[dumpfile] \"%s\"\n"
+            "[savefile] \"%s\"\n"
             "[timestart] 0\n"
             "[size] 1400 900\n"
             "@200\n-renaming: free list, mapping events, gated sub-arrays (sm0)\n"
@@ -87,11 +91,12 @@ static void write_view(const char *program)
             "@24\ntb.sm0.renaming.event[2:0]\ntb.sm0.renaming.ev_warp[7:0]\ntb.sm0.renaming.ev_reg[5:0]\n"
             "tb.sm0.renaming.ev_phys[12:0]\n"
             "@200\n-issue and banks\n"
-            "@24\ntb.sm0.issue.issued[3:0]\ntb.sm0.issue.warp[7:0]\ntb.sm0.issue.pc[31:0]\n"
+            "@24\ntb.sm0.issue.issued[3:0]\ntb.sm0.issue.warp[7:0]\ntb.sm0.issue.pc[15:0]\n"
             "tb.sm0.regfile.reads[5:0]\ntb.sm0.regfile.conflicts[5:0]\n",
-            program);
+            vcd, path);
     fclose(f);
     g_free(path);
+    g_free(vcd);
 }
 
 int main(int argc, char **argv)

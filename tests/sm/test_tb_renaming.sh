@@ -13,7 +13,7 @@
 tb="$top_builddir/testbench/tb-renaming"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-renaming.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..9"
 workloads=$("$top_builddir/testbench/tb-sm" --list-workloads | awk '{print $1}')
 
 stat() { # stat NAME FILE: a statistic of the text dump
@@ -88,4 +88,25 @@ if grep -q "^// Eq. 1: 48 x 6 x 10 = 2880 bits" "$tmp/ptx" && grep -q "^    0: p
 else
     echo "not ok $n - gpusc-ptx --renaming"
     cat "$tmp/ptx"
+fi
+
+n=$((n + 1))
+"$tb" --no-trace --workload hotspot --size tiny --stats-json "$tmp/s.json" >"$tmp/out" 2>&1
+if python3 - "$tmp/s.json" <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = next({k: v["value"] for k, v in i["stats"].items()} for i in d["instances"] if i["type"] == "renaming")
+close = lambda a, b: abs(a - b) <= 1e-6 * max(1.0, abs(b))
+period = 1429
+assert s["table_bank_cycles"] == 4 * s["cycles"]
+assert close(s["energy.leak_on"], s["leak_entry_cycles"] * period * 2.8 / 256 * 1e-3)
+assert close(s["energy.leak_on_table"], s["table_bank_cycles"] * period * 0.27e-3)
+assert close(s["energy.table_lookup"], s["lookups"] * 1.14)
+assert close(s["energy.table_release"], s["releases"] * 1.14)
+assert s["leak_entry_cycles"] == s["entry_on_cycles"] and s["entry_on_cycles"] < s["base_entry_on_cycles"]
+assert close(s["energy_leakage"], s["energy.leak_on"] + s["energy.leak_on_table"])
+PY
+    echo "ok $n - renaming energy: gated entries x 10.9 uW, table banks x 0.27 mW, accesses x 1.14 pJ"
+else
+    echo "not ok $n - renaming energy"
 fi
