@@ -33,8 +33,10 @@ typedef struct {
     uint64_t blocked_since; /* + 1; 0: not blocked on allocation */
     uint64_t blocked_need;
     uint32_t blocked_pc;
-    uint32_t rfc_pir; /* the pir window the warp is in (+1; 0: none) */
-    unsigned dense;   /* its index among the resident warps (the exempt IDs' warp_slot) */
+    uint32_t rfc_pir;     /* the pir window the warp is in (+1; 0: none) */
+    unsigned dense;       /* its index among the resident warps (the exempt IDs' warp_slot) */
+    uint32_t sched_pc;    /* + 1: the head the sched-info stage has seen (0: a new head) */
+    uint64_t fetch_until; /* the head's flag words are being fetched until this cycle */
 } rn_warp;
 
 typedef struct {
@@ -49,7 +51,7 @@ struct renaming {
     unsigned max_warps, n_phys, n_groups;
     bool enable, le;
     unsigned policy, gating, rfc_entries, budget, table_banks;
-    uint64_t bad_release, bad_count, deadlock_cycles;
+    uint64_t bad_release, bad_count, deadlock_cycles, flag_fetch_cycles;
     /* the launch */
     uint32_t kernel_no, entry, slot_base, n_slots;
     ren_info *info;
@@ -133,6 +135,8 @@ static const blk_param_desc params[] = {
      "power gating scheme whose leakage is charged: per 128-bit entry or per 1 KB sub-array [S]"},
     {"deadlock_cycles", BLK_PARAM_UINT, "20000", "1", NULL, NULL, "cycles",
      "cycles without any allocation or release while a warp waits for a free register: a deadlock [A]"},
+    {"flag_fetch_cycles", BLK_PARAM_UINT, "1", "0", "16", NULL, "cycles",
+     "cycles a fetched flag word (a pir missing the RFC, a pbr) delays its warp's next instruction [A]"},
     {"bad_release", BLK_PARAM_UINT, "0", "0", NULL, NULL, "reads",
      "testing only: release the register at every Nth renamed read regardless of its flags (0: off)"},
     {"e_table_access", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
@@ -208,6 +212,10 @@ static const blk_stat_desc stats[] = {
                              NULL},
     [RN_STAT_ARCH_AVG] = {"arch_avg", BLK_STAT_DERIVED, "registers",
                           "average registers reserved for the resident warps (warps x registers)", arch_avg},
+    [RN_STAT_PBR_FETCHED] = {"pbr_fetched", BLK_STAT_COUNTER, "words", "pbr words fetched (never cached)",
+                             NULL},
+    [RN_STAT_FLAG_STALLS] = {"flag_fetch_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                             "issue refused while the head's flag words are fetched", NULL},
     [RN_STAT_SUB_PEAK] = {"subarrays_peak", BLK_STAT_COUNTER, "sub-arrays",
                           "peak sub-arrays powered on (one cluster)", NULL},
 };
@@ -487,6 +495,8 @@ static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
     w->blocked_since = 0;
     w->live = false;
     w->rfc_pir = 0;
+    w->sched_pc = 0;
+    w->fetch_until = 0;
 }
 
 /* ---- the launch: the passes on the entry, the exempt registers' reserved IDs ---- */
@@ -665,6 +675,51 @@ static void rn_value(void *self, regval_access *a)
     }
 }
 
+/* ---- the split fetch's sched-info stage: the flag words before a head ---- */
+static bool rfc_lookup(renaming *r, uint32_t pir_pc, uint64_t cycle)
+{
+    unsigned n = r->rfc_entries, victim = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (r->rfc[i].pc == pir_pc + 1) {
+            r->rfc[i].used = cycle + 1;
+            blk_stat_add(r->inst, RN_STAT_RFC_HITS, 1);
+            return true;
+        }
+        if (r->rfc[i].used < r->rfc[victim].used)
+            victim = i;
+    }
+    /* miss: the pir is fetched and decoded; it replaces the least recently used entry [A] */
+    blk_stat_add(r->inst, RN_STAT_RFC_MISSES, 1);
+    r->rfc[victim].pc = pir_pc + 1;
+    r->rfc[victim].used = cycle + 1;
+    return false;
+}
+
+/* When a warp's head is new: a pir it reaches is looked up in the RFC (a miss fetches and decodes
+ * it), the pbrs before it are fetched; each fetched flag word costs the warp flag_fetch_cycles. */
+static bool sched_info(renaming *r, unsigned warp, const decoded_t *h, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    if (w->sched_pc != h->pc + 1) {
+        w->sched_pc = h->pc + 1;
+        unsigned words = 0;
+        uint32_t pir = r->info->pir_pc[h->pc];
+        if (r->info->pir_slot[h->pc] == 0 || w->rfc_pir != pir + 1)
+            words += !rfc_lookup(r, pir, cycle);
+        w->rfc_pir = pir + 1;
+        unsigned pbr = (unsigned)__builtin_popcountll(r->info->pbr[h->pc]);
+        unsigned pbr_words = (pbr + REN_PBR_SLOTS - 1) / REN_PBR_SLOTS;
+        blk_stat_add(r->inst, RN_STAT_PBR_FETCHED, pbr_words);
+        words += pbr_words;
+        w->fetch_until = cycle + (uint64_t)words * r->flag_fetch_cycles;
+    }
+    if (cycle < w->fetch_until) {
+        blk_stat_add(r->inst, RN_STAT_FLAG_STALLS, 1);
+        return false;
+    }
+    return true;
+}
+
 /* ---- issue check: a head that writes unmapped registers needs free ones ---- */
 static uint64_t head_need(const renaming *r, unsigned warp, const decoded_t *h)
 {
@@ -683,6 +738,8 @@ static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
     renaming *r = self;
     if (!renamed_instr(r, h->func, h->pc) || warp >= r->max_warps)
         return true;
+    if (!sched_info(r, warp, h, cycle))
+        return false;
     uint64_t need = head_need(r, warp, h);
     if (!need)
         return true;
@@ -715,25 +772,7 @@ static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
     return false;
 }
 
-/* ---- issued: pbr of a register-less head, the release flag cache, load reservations ---- */
-static void rfc_lookup(renaming *r, uint32_t pir_pc, uint64_t cycle)
-{
-    unsigned n = r->rfc_entries, victim = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (r->rfc[i].pc == pir_pc + 1) {
-            r->rfc[i].used = cycle + 1;
-            blk_stat_add(r->inst, RN_STAT_RFC_HITS, 1);
-            return;
-        }
-        if (r->rfc[i].used < r->rfc[victim].used)
-            victim = i;
-    }
-    /* miss: the pir is fetched and decoded; it replaces the least recently used entry [A] */
-    blk_stat_add(r->inst, RN_STAT_RFC_MISSES, 1);
-    r->rfc[victim].pc = pir_pc + 1;
-    r->rfc[victim].used = cycle + 1;
-}
-
+/* ---- issued: pbr of a register-less head, load reservations ---- */
 static void rn_issued(void *self, const issued_t *it)
 {
     renaming *r = self;
@@ -747,11 +786,7 @@ static void rn_issued(void *self, const issued_t *it)
         else
             apply_pbr(r, it->warp, it->pc, it->issue_cycle);
     }
-    /* the warp reaches a pir: at a window's first instruction, or entering a window elsewhere */
-    uint32_t pir = r->info->pir_pc[it->pc];
-    if (r->info->pir_slot[it->pc] == 0 || w->rfc_pir != pir + 1)
-        rfc_lookup(r, pir, it->issue_cycle);
-    w->rfc_pir = pir + 1;
+    w->sched_pc = 0; /* the next head is a new one, even at the same pc */
     /* a load's destinations are written when the data returns: one free register each is set aside */
     if (it->cls == IR_CLASS_MEM && it->mask) {
         for (unsigned j = 0; j < it->n_bank_dst; j++) {
@@ -822,6 +857,7 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->rfc_entries = (unsigned)blk_param_uint(r->inst, "rfc_entries");
     r->deadlock_cycles = blk_param_uint(r->inst, "deadlock_cycles");
     r->bad_release = blk_param_uint(r->inst, "bad_release");
+    r->flag_fetch_cycles = blk_param_uint(r->inst, "flag_fetch_cycles");
     r->tr_free = r->n_phys;
     blk_export(r->inst, RENAMING_PORT_VALUE, 0, &value_if, r);
     blk_export(r->inst, RENAMING_PORT_CHECK, 0, &check_if, r);

@@ -7,8 +7,10 @@
  *
  * It sits beside the register banks and is bound to the SM's declared extension points:
  *  - `value`  (regval) -> issue.value: the data: allocation, release, poison of a released register;
- *  - `check`  (issue_check) -> issue.check: an instruction that needs a physical register waits;
- *  - `issued` (instr_issued) -> issue.issued: pbrs of instructions without registers, the RFC,
+ *  - `check`  (issue_check) -> issue.check: the split fetch's sched-info stage (the release flag
+ *    cache; a fetched flag word holds the warp's next instruction back), and an instruction that
+ *    needs a physical register waits;
+ *  - `issued` (instr_issued) -> issue.issued: pbrs of instructions without registers,
  *    reservations of loads' destinations;
  *  - `access` (rfaccess) -> regfile.access: the banks see the physical register; rename-table bank
  *    conflicts serialise lookups (+1 cycle each).
@@ -68,6 +70,8 @@ enum {
     RN_STAT_SUB_PEAK,
     RN_STAT_ARCH_CYCLES,
     RN_STAT_ARCH_AVG,
+    RN_STAT_PBR_FETCHED,
+    RN_STAT_FLAG_STALLS,
     RN_N_STATS
 };
 

@@ -252,7 +252,7 @@ static void test_divergence_reuse(void)
  * until then one free register is set aside, so the free count seen by the check drops. */
 static void test_load_allocates_at_writeback(void)
 {
-    const char *few[] = {"phys_regs=8", NULL};
+    const char *few[] = {"phys_regs=8", "flag_fetch_cycles=0", NULL};
     setup(few);
     start(0);
     g_assert_true(allow(0, 5, 2, 2));
@@ -277,7 +277,7 @@ static void test_load_allocates_at_writeback(void)
 /* Exhaustion: a write that needs a register waits (counted); the watchdog names warps and registers. */
 static void test_exhaustion_deadlock(void)
 {
-    const char *few[] = {"phys_regs=8", "deadlock_cycles=100", NULL};
+    const char *few[] = {"phys_regs=8", "deadlock_cycles=100", "flag_fetch_cycles=0", NULL};
     setup(few);
     start(0);
     for (unsigned a = 0; a < 8; a++)
@@ -297,18 +297,37 @@ static void test_exhaustion_deadlock(void)
 }
 
 /* §14.15: two warps run the same block back to back: the first misses (the pir is fetched and
- * decoded), the second hits; later instructions of the window read the cached flags. */
+ * decoded: its warp waits a cycle in the sched-info stage), the second hits and goes on at once;
+ * later instructions of the window read the cached flags. */
 static void test_rfc(void)
 {
     setup(NULL);
     start(0);
-    issued(0, 0, IR_CLASS_ALU, 3, 2);
+    g_assert_false(allow(0, 0, 3, 2)); /* the pir is fetched */
     g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 1);
-    issued(1, 0, IR_CLASS_ALU, 3, 3);
+    g_assert_cmpuint(stat(RN_STAT_FLAG_STALLS), ==, 1);
+    g_assert_true(allow(0, 0, 3, 3));
+    issued(0, 0, IR_CLASS_ALU, 3, 3);
+    g_assert_true(allow(1, 0, 3, 3)); /* hit: not fetched, no wait */
     g_assert_cmpuint(stat(RN_STAT_RFC_HITS), ==, 1);
     g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 1);
-    issued(0, 1, IR_CLASS_ALU, 4, 4); /* same window: no new lookup */
+    issued(1, 0, IR_CLASS_ALU, 3, 3);
+    g_assert_true(allow(0, 1, 4, 4)); /* same window: no new lookup */
     g_assert_cmpuint(stat(RN_STAT_RFC_HITS) + stat(RN_STAT_RFC_MISSES), ==, 2);
+    g_assert_cmpuint(stat(RN_STAT_FLAG_STALLS), ==, 1);
+    teardown();
+
+    /* one entry: two pir windows of the same warp evict each other (least recently used) */
+    const char *one[] = {"rfc_entries=1", "flag_fetch_cycles=0", NULL};
+    setup(one);
+    start(0);
+    g_assert_true(allow(0, 0, 3, 2));
+    issued(0, 0, IR_CLASS_ALU, 3, 2);
+    g_assert_true(allow(0, 14, -1, 3)); /* another block: another pir */
+    issued(0, 14, IR_CLASS_ALU, -1, 3);
+    g_assert_true(allow(1, 0, 3, 4));
+    g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 3);
+    g_assert_cmpuint(stat(RN_STAT_RFC_HITS), ==, 0);
     teardown();
 }
 
