@@ -251,6 +251,25 @@ static uint32_t pbr_block(ir_func *f, const div_info *d, const uint64_t *live_in
     return IR_NONE;
 }
 
+/* Registers of `m`, dead at the end of block b: a pbr at each successor where they are not live (at
+ * the reconvergence point that makes it safe, when the successor is inside a divergent region). */
+static void pbr_at_succs(ir_func *f, ren_info *r, const div_info *d, const uint64_t *live_in, uint32_t b,
+                         uint64_t m)
+{
+    GArray *succ = cfg_block(f, b)->succ;
+    for (guint k = 0; m && k < succ->len; k++) {
+        uint32_t s = g_array_index(succ, uint32_t, k);
+        if (s >= d->n_blocks)
+            continue;
+        for (uint64_t x = m & ~live_in[s]; x; x &= x - 1) {
+            unsigned reg = (unsigned)__builtin_ctzll(x);
+            uint32_t y = (div_unsafe(d, s) >> reg & 1) ? pbr_block(f, d, live_in, s, reg) : s;
+            if (y != IR_NONE)
+                r->pbr[cfg_block(f, y)->first] |= 1ull << reg;
+        }
+    }
+}
+
 /* Value lifetimes: for each write of r at instruction d, the instructions reached from d (along the
  * CFG, not past a write of r that kills it) before which r is live; a register's lifetime is the
  * longest of its values' [A: maximum]. */
@@ -503,31 +522,10 @@ ren_info *ren_analyze(ir_func *f, const ren_opts *o, GError **err)
             for (uint32_t j = i + 1; j <= bl->last; j++)
                 later |= r->def[j];
             uint64_t left = dead & ~unsafe & ~released & ~later;
-            for (guint k = 0; left && k < bl->succ->len; k++) {
-                uint32_t s = g_array_index(bl->succ, uint32_t, k);
-                if (s >= nb)
-                    continue;
-                for (uint64_t m = left & ~live_in[s]; m; m &= m - 1) {
-                    unsigned reg = (unsigned)__builtin_ctzll(m);
-                    uint32_t y = (div_unsafe(&d, s) >> reg & 1) ? pbr_block(f, &d, live_in, s, reg) : s;
-                    if (y != IR_NONE)
-                        r->pbr[cfg_block(f, y)->first] |= 1ull << reg;
-                }
-            }
+            pbr_at_succs(f, r, &d, live_in, b, left);
         }
         /* registers that die on an edge out of b without a last read */
-        GArray *succ = bl->succ;
-        for (guint k = 0; k < succ->len; k++) {
-            uint32_t s = g_array_index(succ, uint32_t, k);
-            if (s >= nb)
-                continue;
-            for (uint64_t m = live_out_b[b] & ~live_in[s] & ~r->exempt; m; m &= m - 1) {
-                unsigned reg = (unsigned)__builtin_ctzll(m);
-                uint32_t y = (div_unsafe(&d, s) >> reg & 1) ? pbr_block(f, &d, live_in, s, reg) : s;
-                if (y != IR_NONE)
-                    r->pbr[cfg_block(f, y)->first] |= 1ull << reg;
-            }
-        }
+        pbr_at_succs(f, r, &d, live_in, b, live_out_b[b] & ~r->exempt);
     }
     /* a pbr never releases what its block's head reads */
     for (uint32_t i = 0; i < n; i++)

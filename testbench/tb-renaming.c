@@ -104,6 +104,7 @@ int main(int argc, char **argv)
     argv = rewrite_args(&argc, argv);
     machine_register(MACHINE_SM);
     blk_registry_add(&renaming_desc);
+    renaming_register_policies();
     const machine_info *mi = machine_info_get(MACHINE_SM);
     cli_run *run =
         cli_new("tb-renaming", "register renaming on one SM (docs/renaming.md)", mi->top, "tb", "renaming");

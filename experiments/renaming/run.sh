@@ -1,7 +1,7 @@
 #!/bin/sh
-# The register-renaming experiment (docs/renaming.md): both sweeps (renaming off / on with each
-# allocation policy; the table budget), the derived comparisons (report.py: summary.csv, a markdown
-# table on stdout) and the figures (PNG + SVG under experiments/results/renaming/plots/).
+# The register-renaming experiment (docs/renaming.md): the sweeps (renaming off / on with each
+# allocation policy; the table budget; the three schedulers), the derived comparisons (report.py:
+# summary.csv, a markdown table on stdout) and the figures (PNG + SVG under experiments/results/renaming/plots/).
 # From the top of a tree built by scripts/build.sh:  sh experiments/renaming/run.sh [-j N] [--size S]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,9 +16,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 res="$top/experiments/results"
-for s in renaming budget; do
+for s in renaming budget schedulers; do
     sed "s/^sizes=.*/sizes=$size/" "$here/$s.sweep" >"$here/.$s.$size.sweep"
-    out=renaming; [ $s = budget ] && out=renaming-budget
+    out=renaming; [ $s = budget ] && out=renaming-budget; [ $s = schedulers ] && out=renaming-schedulers
     sed -i "s|^out=.*|out=$res/$out-$size|" "$here/.$s.$size.sweep"
     python3 "$top/tools/gpusc-sweep" "$here/.$s.$size.sweep" -j "$jobs"
     python3 "$top/tools/gpusc-plot" "$here/.$s.$size.sweep"
@@ -35,5 +35,5 @@ python3 "$top/tools/gpusc-plot" bars "$d/leakage.csv" --metric value --series ki
     -o "$d/plots/leakage" --title "Powered entry-cycles over the baseline's entry gating ($size)"
 python3 "$top/tools/gpusc-plot" bars "$d/policies.csv" --metric value --series policy --baseline consolidate \
     -o "$d/plots/policies" --title "Sub-array-cycles on per allocation policy, over consolidation ($size)"
-rm -f "$here/.renaming.$size.sweep" "$here/.budget.$size.sweep"
+rm -f "$here/.renaming.$size.sweep" "$here/.budget.$size.sweep" "$here/.schedulers.$size.sweep"
 echo "results: $d (summary.csv, summary.md, plots/)"

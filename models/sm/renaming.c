@@ -2,6 +2,7 @@
 #include "models/sm/renaming.h"
 
 #include "kernels/renaming.h"
+#include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"
 #include "models/sm/issue.h"
@@ -37,6 +38,7 @@ typedef struct {
     unsigned dense;       /* its index among the resident warps (the exempt IDs' warp_slot) */
     uint32_t sched_pc;    /* + 1: the head the sched-info stage has seen (0: a new head) */
     uint64_t fetch_until; /* the head's flag words are being fetched until this cycle */
+    uint64_t last_issue;  /* + 1: the cycle after the warp's last issue (0: none yet) */
 } rn_warp;
 
 typedef struct {
@@ -108,6 +110,8 @@ static const blk_port_desc ports[] = {
     [RENAMING_PORT_ISSUED] = {"issued", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                               "issued instructions: pbrs, the release flag cache, load reservations",
                               &instr_issued_iface},
+    [RENAMING_PORT_EVENTS] = {"warp_events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                              "warp ends: what a warp still holds is released", &warp_events_iface},
     [RENAMING_PORT_ACCESS] =
         {"access", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
          "register access path: (warp, arch reg) -> physical register; table bank conflicts",
@@ -136,7 +140,8 @@ static const blk_param_desc params[] = {
     {"deadlock_cycles", BLK_PARAM_UINT, "20000", "1", NULL, NULL, "cycles",
      "cycles without any allocation or release while a warp waits for a free register: a deadlock [A]"},
     {"flag_fetch_cycles", BLK_PARAM_UINT, "1", "0", "16", NULL, "cycles",
-     "cycles a fetched flag word (a pir missing the RFC, a pbr) delays its warp's next instruction [A]"},
+     "cycles a fetched flag word (a pir missing the RFC, a pbr) takes after its warp's previous instruction "
+     "[A]"},
     {"bad_release", BLK_PARAM_UINT, "0", "0", NULL, NULL, "reads",
      "testing only: release the register at every Nth renamed read regardless of its flags (0: off)"},
     {"e_table_access", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
@@ -473,7 +478,9 @@ static inline unsigned exempt_id(const renaming *r, unsigned warp, unsigned a)
     return r->n_phys - 1 - (r->w[warp].dense * r->n_exempt + r->info->exempt_rank[a]);
 }
 
-static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
+/* The warp exited with nothing in flight: what it still holds is released, its exempt registers
+ * switched off [A: release all at warp exit]. */
+static void warp_release_all(renaming *r, unsigned warp, uint64_t cycle)
 {
     rn_warp *w = &r->w[warp];
     for (unsigned a = 0; a < REN_MAX_ARCH; a++) {
@@ -488,15 +495,23 @@ static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
                 power_off(r, k);
         }
     r->n_reserved -= (unsigned)__builtin_popcountll(w->resv);
+    w->resv = 0;
+}
+
+/* The warp's CTA ended: its resident-warp index is free again. */
+static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    warp_release_all(r, warp, cycle);
     if (w->live)
         clrb(r->dense_used, w->dense);
-    w->resv = 0;
     w->pbr_done = false;
     w->blocked_since = 0;
     w->live = false;
     w->rfc_pir = 0;
     w->sched_pc = 0;
     w->fetch_until = 0;
+    w->last_issue = 0;
 }
 
 /* ---- the launch: the passes on the entry, the exempt registers' reserved IDs ---- */
@@ -696,7 +711,8 @@ static bool rfc_lookup(renaming *r, uint32_t pir_pc, uint64_t cycle)
 }
 
 /* When a warp's head is new: a pir it reaches is looked up in the RFC (a miss fetches and decodes
- * it), the pbrs before it are fetched; each fetched flag word costs the warp flag_fetch_cycles. */
+ * it), the pbrs before it are fetched; each fetched flag word takes flag_fetch_cycles after the warp's
+ * previous instruction, so it delays the head only when the head could issue right after it. */
 static bool sched_info(renaming *r, unsigned warp, const decoded_t *h, uint64_t cycle)
 {
     rn_warp *w = &r->w[warp];
@@ -711,7 +727,10 @@ static bool sched_info(renaming *r, unsigned warp, const decoded_t *h, uint64_t 
         unsigned pbr_words = (pbr + REN_PBR_SLOTS - 1) / REN_PBR_SLOTS;
         blk_stat_add(r->inst, RN_STAT_PBR_FETCHED, pbr_words);
         words += pbr_words;
-        w->fetch_until = cycle + (uint64_t)words * r->flag_fetch_cycles;
+        /* fetched behind the warp's previous instruction: they delay the head only when it would
+         * issue right after it */
+        uint64_t from = w->last_issue ? w->last_issue - 1 : cycle;
+        w->fetch_until = from + (uint64_t)words * r->flag_fetch_cycles;
     }
     if (cycle < w->fetch_until) {
         blk_stat_add(r->inst, RN_STAT_FLAG_STALLS, 1);
@@ -786,7 +805,8 @@ static void rn_issued(void *self, const issued_t *it)
         else
             apply_pbr(r, it->warp, it->pc, it->issue_cycle);
     }
-    w->sched_pc = 0; /* the next head is a new one, even at the same pc */
+    w->sched_pc = 0;                     /* the next head is a new one, even at the same pc */
+    w->last_issue = it->issue_cycle + 2; /* its next instruction may issue from issue_cycle + 1 */
     /* a load's destinations are written when the data returns: one free register each is set aside */
     if (it->cls == IR_CLASS_MEM && it->mask) {
         for (unsigned j = 0; j < it->n_bank_dst; j++) {
@@ -829,7 +849,26 @@ static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
     return RFACCESS_DELAY;
 }
 
+static void ev_cta(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    (void)self, (void)c, (void)cycle;
+}
+static void ev_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+{
+    (void)self, (void)warp, (void)slot, (void)cycle;
+}
+static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+{
+    renaming *r = self;
+    (void)slot;
+    if (warp < r->max_warps && r->info) {
+        advance(r, cycle);
+        warp_release_all(r, warp, cycle);
+    }
+}
+
 static const regval_if value_if = {rn_value};
+static const warp_events_if events_if = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
 static const issue_check_if check_if = {rn_allow};
 static const instr_issued_if issued_if = {rn_issued};
 static const rfaccess_hook_if access_if = {"rename", rn_access};
@@ -863,6 +902,7 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     blk_export(r->inst, RENAMING_PORT_CHECK, 0, &check_if, r);
     blk_export(r->inst, RENAMING_PORT_ISSUED, 0, &issued_if, r);
     blk_export(r->inst, RENAMING_PORT_ACCESS, 0, &access_if, r);
+    blk_export(r->inst, RENAMING_PORT_EVENTS, 0, &events_if, r);
     blk_trace_state(r->inst, "free", GSC_U32, &r->tr_free);
     blk_trace_state(r->inst, "mapped", GSC_U32, &r->tr_mapped);
     blk_trace_state(r->inst, "subarrays_on", GSC_U32, &r->tr_sub_on);
@@ -890,6 +930,7 @@ void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile)
         return;
     blk_bind(issue, "check", r->inst, "check");
     blk_bind(issue, "issued", r->inst, "issued");
+    blk_bind(issue, "warp_events", r->inst, "warp_events");
     if (regfile)
         blk_bind(regfile, "access", r->inst, "access");
 }
@@ -957,4 +998,52 @@ unsigned renaming_free_count(const renaming *r)
 unsigned renaming_subarrays_on(const renaming *r)
 {
     return r->n_sub_on;
+}
+
+/* ---- greedy-then-round-robin, one of the schedulers the renaming study compares ---- */
+static void *gtrr_create(const char *args, GError **err)
+{
+    if (args && *args) {
+        g_set_error(err, POLICY_ERROR, 0, "gtrr takes no arguments (got \"%s\")", args);
+        return NULL;
+    }
+    return g_new0(char, 1);
+}
+
+/* The last issued warp while it is ready, then the others by warp id starting after it. */
+static unsigned gtrr_order(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
+{
+    (void)self, (void)cycle;
+    int last = -1;
+    for (unsigned i = 0; i < n; i++)
+        if (w[i].last_issue != POLICY_NEVER_ISSUED &&
+            (last < 0 || w[i].last_issue > w[last].last_issue ||
+             (w[i].last_issue == w[last].last_issue && w[i].id < w[last].id)))
+            last = (int)i;
+    unsigned k = 0, base = last >= 0 ? w[last].id + 1 : 0;
+    if (last >= 0 && w[last].ready)
+        out[k++] = (unsigned)last;
+    unsigned first = k;
+    for (unsigned i = 0; i < n; i++) {
+        if ((int)i == last || !w[i].ready)
+            continue;
+        unsigned key = w[i].id - base, j = k++; /* distance after the last issued id (wraps) */
+        while (j > first && w[out[j - 1]].id - base > key) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = i;
+    }
+    return k;
+}
+
+static const policy_class gtrr_class = {
+    "gtrr",      "greedy-then-round-robin: the last issued warp while ready, then round-robin by warp id",
+    gtrr_create, g_free,
+    gtrr_order,  true};
+
+void renaming_register_policies(void)
+{
+    if (!policy_lookup(gtrr_class.name))
+        policy_register(&gtrr_class);
 }

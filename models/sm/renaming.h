@@ -12,6 +12,7 @@
  *    needs a physical register waits;
  *  - `issued` (instr_issued) -> issue.issued: pbrs of instructions without registers,
  *    reservations of loads' destinations;
+ *  - `warp_events` -> issue.warp_events: a warp that exited releases what it still holds;
  *  - `access` (rfaccess) -> regfile.access: the banks see the physical register; rename-table bank
  *    conflicts serialise lookups (+1 cycle each).
  * With enable=false only `value` is bound, as an observer of the baseline's power gating (a register
@@ -30,6 +31,7 @@ enum {
     RENAMING_PORT_VALUE,
     RENAMING_PORT_CHECK,
     RENAMING_PORT_ISSUED,
+    RENAMING_PORT_EVENTS,
     RENAMING_PORT_ACCESS,
     RENAMING_N_PORTS
 };
@@ -91,6 +93,10 @@ void renaming_finish(renaming *r, uint64_t cycle);
 /* Free list, blocked warps and their registers, each warp's mappings (the watchdog's dump). */
 void renaming_dump(void *r, GString *out);
 void renaming_free(renaming *r);
+
+/* Registers the issue policy "gtrr" (greedy-then-round-robin), one of the three schedulers the
+ * renaming study compares with two_level_active and lrr (idempotent; before the arbiters are built). */
+void renaming_register_policies(void);
 
 /* For the harness tests: the free list and the table. */
 int renaming_map(const renaming *r, unsigned warp, unsigned arch); /* physical ID or -1 */

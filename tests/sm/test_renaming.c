@@ -8,6 +8,7 @@
  * not allocated: %rN is architectural register N. */
 #include "kernels/ptx_parse.h"
 #include "models/core/harness.h"
+#include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"
 #include "models/sm/issue.h"
@@ -380,6 +381,16 @@ static void test_exit_and_lookups(void)
     ev(REGVAL_FREE, 0, REGVAL_NONE, REGVAL_NONE, UINT32_MAX, 3);
     g_assert_cmpuint(stat(RN_STAT_REL_EXIT), ==, 2);
     g_assert_cmpuint(renaming_free_count(g.r), ==, 1024);
+    /* a warp that exited (nothing in flight) releases at once, before its CTA ends */
+    start(2);
+    wr(2, 0, 7, 4);
+    blk_iref we = harness_export(g.h, "warp_events");
+    ((const warp_events_if *)we.methods)->warp_end(we.self, 2, 0, 5);
+    g_assert_cmpint(renaming_map(g.r, 2, 0), ==, -1);
+    g_assert_cmpuint(stat(RN_STAT_REL_EXIT), ==, 3);
+    ev(REGVAL_FREE, 2, REGVAL_NONE, REGVAL_NONE, UINT32_MAX, 6);
+    g_assert_cmpuint(stat(RN_STAT_RELEASES), ==, 3);
+    g_assert_cmpuint(renaming_free_count(g.r), ==, 1024);
 
     blk_iref e = harness_export(g.h, "access");
     const rfaccess_hook_if *hk = e.methods;
@@ -425,6 +436,39 @@ static void test_exempt_at_launch(void)
     teardown();
 }
 
+/* greedy-then-round-robin: the last issued warp while ready, then by id after it, wrapping. */
+static void test_gtrr(void)
+{
+    renaming_register_policies();
+    renaming_register_policies(); /* idempotent */
+    GError *err = NULL;
+    policy *p = policy_new("gtrr", &err);
+    g_assert_no_error(err);
+    policy_warp w[5];
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 5; i++) {
+        w[i].id = i;
+        w[i].age = 4 - i;
+        w[i].ready = true;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    w[2].last_issue = 10;
+    w[4].last_issue = 7;
+    unsigned out[5];
+    g_assert_cmpuint(policy_order(p, w, 5, 11, out), ==, 5);
+    g_assert_cmpuint(out[0], ==, 2);
+    g_assert_cmpuint(out[1], ==, 3);
+    g_assert_cmpuint(out[2], ==, 4);
+    g_assert_cmpuint(out[3], ==, 0);
+    g_assert_cmpuint(out[4], ==, 1);
+    w[2].ready = w[4].ready = false; /* not greedy any more: round-robin after warp 2 */
+    g_assert_cmpuint(policy_order(p, w, 5, 12, out), ==, 3);
+    g_assert_cmpuint(out[0], ==, 3);
+    g_assert_cmpuint(out[1], ==, 0);
+    g_assert_cmpuint(out[2], ==, 1);
+    policy_free(p);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -439,5 +483,6 @@ int main(int argc, char **argv)
     harness_test_add("/renaming/subarray_gating", test_subarray_gating);
     harness_test_add("/renaming/exit_and_lookups", test_exit_and_lookups);
     harness_test_add("/renaming/exempt_at_launch", test_exempt_at_launch);
+    g_test_add_func("/renaming/gtrr", test_gtrr);
     return g_test_run();
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tb-renaming (docs/renaming.md) end to end (TAP):
-#  - every workload passes its output check with renaming on, tiny, under lrr, gto and
-#    two_level_active:6:0:1; no read was poisoned, no write overflowed, every allocation was released
+#  - every workload passes its output check with renaming on, tiny, under the three schedulers the
+#    renaming study compares: lrr, gtrr (greedy-then-round-robin) and two_level_active:6:0:1; no read was poisoned, no write overflowed, every allocation was released
 #    (pir, pbr or warp exit), pirs were released at their reads;
 #  - the wear and lowest policies pass too;
 #  - a deliberately wrong release (renaming.bad_release) poisons a live register and fails the
@@ -21,7 +21,7 @@ stat() { # stat NAME FILE: a statistic of the text dump
 }
 
 n=0
-for pol in lrr gto two_level_active:6:0:1; do
+for pol in lrr gtrr two_level_active:6:0:1; do
     n=$((n + 1))
     bad=""
     for w in $workloads; do
