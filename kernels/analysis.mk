@@ -23,3 +23,6 @@ tests_kernels_test_dataflow_annot_LDADD = $(KERNELS_LIBS)
 
 TESTS += tests/kernels/test_gpusc_ptx.sh
 EXTRA_DIST += tests/kernels/test_gpusc_ptx.sh kernels/tools/regalloc-table.sh
+
+# Register renaming's passes (kernels/renaming.c, docs/renaming.md) and their tests.
+include kernels/renaming.mk

@@ -22,6 +22,7 @@
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "models/lib/occupancy.h"
+#include "kernels/renaming.h"
 #include "models/machines/machine.h"
 
 #include <stdio.h>
@@ -407,6 +408,8 @@ int main(int argc, char **argv)
     char *entry = NULL, *after = NULL;
     gboolean resources = FALSE, markdown = FALSE;
     gint occupancy_threads = 0, dynamic_shared = 0;
+    gboolean renaming = FALSE;
+    gint ren_warps = 48, ren_budget = 8192;
     char **presets = NULL, **configs = NULL, **sets = NULL;
     GOptionEntry opts[] = {
         {"entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME"},
@@ -420,6 +423,12 @@ int main(int argc, char **argv)
          "With --occupancy: dynamic shared bytes per block given at launch", "BYTES"},
         {"markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown,
          "With --occupancy: one markdown table row per entry", NULL},
+        {"renaming", 0, 0, G_OPTION_ARG_NONE, &renaming,
+         "Print the register-renaming release flags (pir/pbr), exempt registers and Eq. 1 (docs/renaming.md)",
+         NULL},
+        {"warps", 0, 0, G_OPTION_ARG_INT, &ren_warps, "With --renaming: resident warps per SM (default 48)", "N"},
+        {"budget", 0, 0, G_OPTION_ARG_INT, &ren_budget,
+         "With --renaming: the renaming table budget in bits (default 8192; 0: no exemption)", "BITS"},
         {"preset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &presets,
          "The machine: a built-in preset (repeatable; default gtx480)", "NAME"},
         {"config", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &configs, "The machine: an INI file (repeatable)",
@@ -461,7 +470,16 @@ int main(int argc, char **argv)
     } else if (entry && !ir_module_find_func(m, entry)) {
         rc = die(EXIT_INPUT, "%s: no function named '%s'", argv[1], entry);
     }
-    if (rc == EXIT_OK)
+    if (rc == EXIT_OK && renaming && (ren_warps < 1 || ren_warps > 128 || ren_budget < 0))
+        rc = die(EXIT_USAGE, "--warps must be 1..128 and --budget at least 0");
+    if (rc == EXIT_OK && renaming) {
+        run_stages(m, STAGE_REGALLOC, NULL, sm.max_regs_per_thread);
+        ren_opts ro = {(uint32_t)ren_warps, (uint32_t)ren_budget, 10, false};
+        if (!ren_report_module(stdout, m, entry, &ro, &err)) {
+            rc = die(EXIT_INPUT, "%s", err->message);
+            g_error_free(err);
+        }
+    } else if (rc == EXIT_OK)
         report(m, argv[1], entry, st, pass, resources, occupancy_threads, dynamic_shared, markdown, &sm);
     ir_module_free(m);
     g_free(entry);

@@ -47,7 +47,14 @@ static GArray *energy_figs(const blk_inst *inst, uint64_t cycles)
         g_array_append_val(a, f);
     }
     for (unsigned i = 0; i < e->n_leak; i++) {
-        energy_fig f = {g_strdup_printf("energy.leak_%s", blk_power_state_name(e->leak[i].state)),
+        /* a second entry in the same state is named after its parameter too (leak_on_table) */
+        bool again = false;
+        for (unsigned j = 0; j < i; j++)
+            again |= e->leak[j].state == e->leak[i].state;
+        const char *p = e->leak[i].param;
+        energy_fig f = {again ? g_strdup_printf("energy.leak_%s_%s", blk_power_state_name(e->leak[i].state),
+                                                g_str_has_prefix(p, "p_leak_") ? p + 7 : p)
+                              : g_strdup_printf("energy.leak_%s", blk_power_state_name(e->leak[i].state)),
                         "leakage energy in this power state: unit-cycles x period x leakage power",
                         blk_energy_leak_pj(inst, i, cycles, period)};
         g_array_append_val(a, f);

@@ -86,3 +86,6 @@ tests_sm_test_sm_hooks_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_icount.sh
 TESTS += tests/sm/test_tb_icount.sh
 EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
+
+# Register renaming (models/sm/renaming.c, docs/renaming.md): its block, tests and testbench.
+include models/sm/renaming.mk

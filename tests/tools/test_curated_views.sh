@@ -4,8 +4,9 @@
 # command on the next line). That run is made in a temporary directory; then every signal of the
 # view must be declared in the VCD the run wrote (same hierarchical name and width), and every
 # translate filter the view uses must have been written beside it. A signal renamed, removed or
-# resized in a block makes its views fail here instead of opening with empty rows. (Views a testbench
-# generated there, beside its waveform, are not curated ones and are skipped.)
+# resized in a block makes its views fail here instead of opening with empty rows. A curated view's
+# first line is "[*] gpusc curated view: ..."; other .gtkw files there (views a testbench wrote beside
+# its waveform) are skipped.
 set -u
 src=${top_srcdir:-.}
 bld=${top_builddir:-.}
@@ -13,9 +14,10 @@ python3 - "$src" "$bld" <<'PY'
 import glob, os, re, shlex, subprocess, sys, tempfile
 
 src, bld = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-# (a testbench run from the top of the tree writes its generated view there too: not a curated one)
+# A curated view starts with "[*] gpusc curated view" (a testbench run from the top of the tree
+# writes its generated views there too: those are not checked)
 views = sorted(v for v in glob.glob(os.path.join(src, "waveforms", "*.gtkw"))
-               if not open(v).readline().startswith("[*] GTKWave save file written by gpusc"))
+               if open(v).readline().startswith("[*] gpusc curated view"))
 print("1..%d" % len(views))
 if not views:
     sys.exit(0)

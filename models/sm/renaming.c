@@ -1,0 +1,1049 @@
+/* renaming.c — see renaming.h and docs/renaming.md. */
+#include "models/sm/renaming.h"
+
+#include "kernels/renaming.h"
+#include "models/lib/policy.h"
+#include "models/lib/regval.h"
+#include "models/lib/rfaccess.h"
+#include "models/sm/issue.h"
+#include "models/sm/regfile.h"
+
+#include <string.h>
+
+#define RN_MAX_PHYS 4096
+#define RN_GROUP    256 /* IDs per sub-array group: one 1 KB sub-array in each of the 4 banks */
+#define RN_BANKS    4   /* register banks per cluster */
+#define RN_CLUSTERS 8   /* every physical register is one 128-bit entry in each of the 8 clusters */
+#define RN_MAX_RFC  256
+#define RN_NO_PHYS  0xffff
+
+enum { ST_NEVER, ST_MAPPED, ST_RELEASED };
+enum { POL_CONSOLIDATE, POL_WEAR, POL_LOWEST };
+enum { GATE_ENTRY, GATE_SUBARRAY };
+enum { EV_NONE, EV_ALLOC, EV_REL_PIR, EV_REL_PBR, EV_REL_EXIT, EV_POISON };
+
+typedef struct {
+    uint16_t map[REN_MAX_ARCH];  /* physical ID or RN_NO_PHYS */
+    uint16_t last[REN_MAX_ARCH]; /* the last mapping (what the banks see after a release) */
+    uint8_t st[REN_MAX_ARCH];
+    uint64_t resv;    /* destinations of issued loads not yet written (a physical register set aside) */
+    uint64_t touched; /* baseline gating: conventional entries accessed */
+    uint32_t pbr_pc;  /* the pbr already applied for the instruction being executed (value events) */
+    bool pbr_done;
+    bool live;
+    uint64_t blocked_since; /* + 1; 0: not blocked on allocation */
+    uint64_t blocked_need;
+    uint32_t blocked_pc;
+    uint32_t rfc_pir;     /* the pir window the warp is in (+1; 0: none) */
+    unsigned dense;       /* its index among the resident warps (the exempt IDs' warp_slot) */
+    uint32_t sched_pc;    /* + 1: the head the sched-info stage has seen (0: a new head) */
+    uint64_t fetch_until; /* the head's flag words are being fetched until this cycle */
+    uint64_t last_issue;  /* + 1: the cycle after the warp's last issue (0: none yet) */
+} rn_warp;
+
+typedef struct {
+    uint32_t pc; /* + 1; 0: empty */
+    uint64_t used;
+} rn_rfc_entry;
+
+struct renaming {
+    blk_inst *inst;
+    sm_env *env;
+    occupancy_sm occ;
+    unsigned max_warps, n_phys, n_groups;
+    bool enable, le;
+    unsigned policy, gating, rfc_entries, budget, table_banks;
+    uint64_t bad_release, bad_count, deadlock_cycles, flag_fetch_cycles;
+    /* the launch */
+    uint32_t kernel_no, entry, slot_base, n_slots;
+    ren_info *info;
+    uint64_t *slot_mask;
+    unsigned n_arch, n_exempt, warps_eq1;
+    /* the free list and the power states */
+    uint64_t occ_bits[RN_MAX_PHYS / 64];
+    uint64_t ever[RN_MAX_PHYS / 64];
+    uint64_t on_bits[RN_MAX_PHYS / 64]; /* entries powered on (mapped, or exempt and written) */
+    unsigned grp_occ[RN_MAX_PHYS / RN_GROUP];
+    unsigned sub_on[RN_BANKS][RN_MAX_PHYS / RN_GROUP]; /* on entries per (bank, sub-array) */
+    unsigned n_occ, n_mapped, n_on, n_sub_on, n_reserved, last_alloc, n_res_warps;
+    uint64_t dense_used[4]; /* resident-warp indices in use (up to 256 warps) */
+    /* baseline gating (conventional placement, on at the first access, never off) */
+    uint64_t base_on[RN_MAX_PHYS / 64];
+    unsigned base_sub[RN_BANKS][RN_MAX_PHYS / RN_GROUP];
+    unsigned n_base_on, n_base_sub;
+    uint64_t last_cycle, last_event_cycle;
+    rn_warp *w;
+    rn_rfc_entry rfc[RN_MAX_RFC];
+    /* rename-table bank conflicts */
+    uint64_t lk_cycle;
+    unsigned lk_count[16];
+    /* traced */
+    uint32_t tr_free, tr_mapped, tr_sub_on, tr_event, tr_warp, tr_reg, tr_phys;
+};
+
+static const char *const policies[] = {"consolidate", "wear", "lowest", NULL};
+static const char *const gatings[] = {"entry", "subarray", NULL};
+
+static double avg_live(const blk_inst *inst)
+{
+    uint64_t c = blk_stat_get(inst, RN_STAT_CYCLES);
+    return c ? (double)blk_stat_get(inst, RN_STAT_MAPPED_CYCLES) / (double)c : 0.0;
+}
+static double arch_avg(const blk_inst *inst)
+{
+    uint64_t c = blk_stat_get(inst, RN_STAT_CYCLES);
+    return c ? (double)blk_stat_get(inst, RN_STAT_ARCH_CYCLES) / (double)c : 0.0;
+}
+static double rfc_hit_rate(const blk_inst *inst)
+{
+    uint64_t h = blk_stat_get(inst, RN_STAT_RFC_HITS), m = blk_stat_get(inst, RN_STAT_RFC_MISSES);
+    return h + m ? (double)h / (double)(h + m) : 0.0;
+}
+
+static const blk_port_desc ports[] = {
+    [RENAMING_PORT_VALUE] = {"value", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                             "register value path: allocate on write, release, poison released reads",
+                             &regval_iface},
+    [RENAMING_PORT_CHECK] = {"check", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                             "issue check: an instruction that needs a free physical register waits",
+                             &issue_check_iface},
+    [RENAMING_PORT_ISSUED] = {"issued", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                              "issued instructions: pbrs, the release flag cache, load reservations",
+                              &instr_issued_iface},
+    [RENAMING_PORT_EVENTS] = {"warp_events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                              "warp ends: what a warp still holds is released", &warp_events_iface},
+    [RENAMING_PORT_ACCESS] =
+        {"access", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+         "register access path: (warp, arch reg) -> physical register; table bank conflicts",
+         &rfaccess_iface},
+};
+
+static const blk_param_desc params[] = {
+    {"enable", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "rename registers (false: observe the baseline's power gating only)"},
+    {"policy", BLK_PARAM_ENUM, "consolidate", NULL, NULL, policies, "",
+     "allocation policy: consolidate [S: evaluated], wear (wear-levelling) [S: not evaluated], lowest "
+     "(lowest free ID) [A]"},
+    {"phys_regs", BLK_PARAM_UINT, "1024", "8", "4096", NULL, "registers",
+     "physical (warp-wide 32-bit) registers [S: 128 KB / 128 B = 1024]"},
+    {"budget_bits", BLK_PARAM_UINT, "8192", "0", "1000000", NULL, "bits",
+     "renaming table budget for Eq. 1; 0: no exemption [S: 1 KB; A: 8192 bits]"},
+    {"budget_le", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "", "compare Eq. 1 with <= instead of < [A]"},
+    {"warps", BLK_PARAM_UINT, "0", "0", "128", NULL, "warps",
+     "Eq. 1's resident warps per SM; 0: the launch's occupancy [S: Table 3 per workload]"},
+    {"table_banks", BLK_PARAM_UINT, "4", "1", "16", NULL, "banks",
+     "renaming table banks (bank = reg mod banks; +1 cycle per serialised lookup) [S: 4; A: the penalty]"},
+    {"rfc_entries", BLK_PARAM_UINT, "48", "1", "256", NULL, "entries",
+     "release flag cache entries, shared by the warps [S: 48]"},
+    {"gating", BLK_PARAM_ENUM, "entry", NULL, NULL, gatings, "",
+     "power gating scheme whose leakage is charged: per 128-bit entry or per 1 KB sub-array [S]"},
+    {"deadlock_cycles", BLK_PARAM_UINT, "20000", "1", NULL, NULL, "cycles",
+     "cycles without any allocation or release while a warp waits for a free register: a deadlock [A]"},
+    {"flag_fetch_cycles", BLK_PARAM_UINT, "1", "0", "16", NULL, "cycles",
+     "cycles a fetched flag word (a pir missing the RFC, a pbr) takes after its warp's previous instruction "
+     "[A]"},
+    {"bad_release", BLK_PARAM_UINT, "0", "0", NULL, NULL, "reads",
+     "testing only: release the register at every Nth renamed read regardless of its flags (0: off)"},
+    {"e_table_access", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
+     "energy of a renaming table access [S: Table 2, 1 KB, 4 banks, 40 nm]"},
+    {"p_leak_table", BLK_PARAM_DOUBLE, "0.27", "0", NULL, NULL, "mW",
+     "leakage of a renaming table bank [S: Table 2]"},
+    {"p_leak_entry", BLK_PARAM_DOUBLE, "0.0109375", "0", NULL, NULL, "mW",
+     "leakage of one powered 128-bit register entry [A: 2.8 mW per 4 KB bank / 256 entries]"},
+};
+
+static const blk_stat_desc stats[] = {
+    [RN_STAT_ALLOCS] = {"allocations", BLK_STAT_COUNTER, "registers", "physical registers allocated", NULL},
+    [RN_STAT_RELEASES] = {"releases", BLK_STAT_COUNTER, "registers", "physical registers released", NULL},
+    [RN_STAT_REL_PIR] = {"releases_pir", BLK_STAT_COUNTER, "registers", "released after a pir-flagged read",
+                         NULL},
+    [RN_STAT_REL_PBR] = {"releases_pbr", BLK_STAT_COUNTER, "registers", "released by a pbr", NULL},
+    [RN_STAT_REL_EXIT] = {"releases_exit", BLK_STAT_COUNTER, "registers", "released at warp exit", NULL},
+    [RN_STAT_PBRS] = {"pbrs", BLK_STAT_COUNTER, "instructions", "pbr words executed", NULL},
+    [RN_STAT_DISTINCT] = {"distinct_phys", BLK_STAT_COUNTER, "registers", "physical registers ever allocated",
+                          NULL},
+    [RN_STAT_PEAK] = {"live_peak", BLK_STAT_COUNTER, "registers",
+                      "peak concurrent mappings (+ exempt written)", NULL},
+    [RN_STAT_MAPPED_CYCLES] = {"live_cycles", BLK_STAT_COUNTER, "register-cycles",
+                               "mapped registers integrated over time", NULL},
+    [RN_STAT_CYCLES] = {"cycles", BLK_STAT_COUNTER, "cycles", "cycles observed", NULL},
+    [RN_STAT_AVG_LIVE] = {"live_avg", BLK_STAT_DERIVED, "registers", "average live physical registers",
+                          avg_live},
+    [RN_STAT_ARCH_ALLOCATED] =
+        {"arch_allocated", BLK_STAT_COUNTER, "registers",
+         "registers the compiler reserves: resident warps x registers (Eq. 1's product)", NULL},
+    [RN_STAT_EXEMPT] = {"exempt", BLK_STAT_COUNTER, "registers", "exempt registers per thread (last launch)",
+                        NULL},
+    [RN_STAT_EQ1] = {"eq1_bits", BLK_STAT_COUNTER, "bits",
+                     "Eq. 1 table size, everything renamed (last launch)", NULL},
+    [RN_STAT_EQ1_AFTER] = {"eq1_bits_after", BLK_STAT_COUNTER, "bits", "Eq. 1 after exemption (last launch)",
+                           NULL},
+    [RN_STAT_LOOKUPS] = {"lookups", BLK_STAT_COUNTER, "accesses",
+                         "renaming table lookups (renamed source reads)", NULL},
+    [RN_STAT_LOOKUP_CONFLICTS] = {"lookup_conflicts", BLK_STAT_COUNTER, "cycles",
+                                  "cycles added by serialised lookups in one table bank", NULL},
+    [RN_STAT_ALLOC_STALLS] = {"alloc_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                              "issue refused for want of a free register", NULL},
+    [RN_STAT_OVERFLOW] = {"alloc_overflow", BLK_STAT_COUNTER, "registers",
+                          "writes that found no free register (model error; 0 in a sound run)", NULL},
+    [RN_STAT_POISON_READS] = {"poison_reads", BLK_STAT_COUNTER, "reads",
+                              "reads of a released register (poisoned)", NULL},
+    [RN_STAT_UNWRITTEN_READS] = {"unwritten_reads", BLK_STAT_COUNTER, "reads",
+                                 "reads of a never-written register (0)", NULL},
+    [RN_STAT_RFC_HITS] = {"rfc_hits", BLK_STAT_COUNTER, "lookups",
+                          "pir found in the release flag cache: not fetched", NULL},
+    [RN_STAT_RFC_MISSES] = {"rfc_misses", BLK_STAT_COUNTER, "lookups", "pir fetched and decoded (inserted)",
+                            NULL},
+    [RN_STAT_RFC_HIT_RATE] = {"rfc_hit_rate", BLK_STAT_DERIVED, "", "release flag cache hit rate",
+                              rfc_hit_rate},
+    [RN_STAT_FLAG_WORDS] = {"code_flag_words", BLK_STAT_COUNTER, "words",
+                            "pir + pbr words in the laid-out kernel", NULL},
+    [RN_STAT_WAKEUPS] = {"wakeups", BLK_STAT_COUNTER, "entries",
+                         "register entries switched on (1 cycle, hidden)", NULL},
+    [RN_STAT_ENTRY_ON] = {"entry_on_cycles", BLK_STAT_COUNTER, "entry-cycles",
+                          "128-bit entries powered on x cycles, register-level gating (8 clusters)", NULL},
+    [RN_STAT_SUB_ON] = {"subarray_on_cycles", BLK_STAT_COUNTER, "subarray-cycles",
+                        "1 KB sub-arrays powered on x cycles, sub-array gating (8 clusters)", NULL},
+    [RN_STAT_BASE_ENTRY_ON] = {"base_entry_on_cycles", BLK_STAT_COUNTER, "entry-cycles",
+                               "baseline gating (on at first access, never off): entries x cycles", NULL},
+    [RN_STAT_BASE_SUB_ON] = {"base_subarray_on_cycles", BLK_STAT_COUNTER, "subarray-cycles",
+                             "baseline gating: sub-arrays x cycles", NULL},
+    [RN_STAT_LEAK_ENTRY] = {"leak_entry_cycles", BLK_STAT_COUNTER, "entry-cycles",
+                            "entry-cycles charged leakage: the `gating` scheme, renamed or baseline", NULL},
+    [RN_STAT_TABLE_BANK_CYCLES] = {"table_bank_cycles", BLK_STAT_COUNTER, "bank-cycles",
+                                   "renaming table banks x cycles (0 when off)", NULL},
+    [RN_STAT_ARCH_CYCLES] = {"arch_cycles", BLK_STAT_COUNTER, "register-cycles",
+                             "registers the compiler reserves for the resident warps, integrated over time",
+                             NULL},
+    [RN_STAT_ARCH_AVG] = {"arch_avg", BLK_STAT_DERIVED, "registers",
+                          "average registers reserved for the resident warps (warps x registers)", arch_avg},
+    [RN_STAT_PBR_FETCHED] = {"pbr_fetched", BLK_STAT_COUNTER, "words", "pbr words fetched (never cached)",
+                             NULL},
+    [RN_STAT_FLAG_STALLS] = {"flag_fetch_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                             "issue refused while the head's flag words are fetched", NULL},
+    [RN_STAT_SUB_PEAK] = {"subarrays_peak", BLK_STAT_COUNTER, "sub-arrays",
+                          "peak sub-arrays powered on (one cluster)", NULL},
+};
+
+static const blk_state_desc state[] = {
+    {"free", 13, "free physical registers"},
+    {"mapped", 13, "mapped physical registers"},
+    {"subarrays_on", 8, "sub-arrays powered on in one cluster (16)"},
+    {"event", 3,
+     "last mapping event: 1 alloc, 2 pir release, 3 pbr release, 4 exit release, 5 poisoned read"},
+    {"ev_warp", 8, "its warp"},
+    {"ev_reg", 6, "its architectural register"},
+    {"ev_phys", 13, "its physical register"},
+};
+
+static const blk_energy_event energy_events[] = {
+    {"table_lookup", "lookups", "e_table_access"},
+    {"table_alloc", "allocations", "e_table_access"},
+    {"table_release", "releases", "e_table_access"},
+};
+static const blk_energy_leak energy_leak[] = {
+    {BLK_POWER_ON, "p_leak_entry", "leak_entry_cycles"},
+    {BLK_POWER_ON, "p_leak_table", "table_bank_cycles"},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),
+                                       NULL};
+
+const blk_desc renaming_desc = {
+    "renaming",
+    "register renaming: table, free list, allocation/release, exemption, release flag cache, power gating",
+    "docs/renaming.md",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+    &energy,
+};
+
+/* ---- time integrals ---- */
+static void advance(renaming *r, uint64_t now)
+{
+    if (now <= r->last_cycle)
+        return;
+    uint64_t dt = now - r->last_cycle;
+    blk_inst *i = r->inst;
+    blk_stat_add(i, RN_STAT_CYCLES, dt);
+    blk_stat_add(i, RN_STAT_MAPPED_CYCLES, dt * r->n_on);
+    blk_stat_add(i, RN_STAT_ARCH_CYCLES, dt * r->n_res_warps * r->n_arch);
+    uint64_t ent = dt * r->n_on * RN_CLUSTERS, sub = dt * r->n_sub_on * RN_CLUSTERS;
+    uint64_t bent = dt * r->n_base_on * RN_CLUSTERS, bsub = dt * r->n_base_sub * RN_CLUSTERS;
+    blk_stat_add(i, RN_STAT_ENTRY_ON, ent);
+    blk_stat_add(i, RN_STAT_SUB_ON, sub);
+    blk_stat_add(i, RN_STAT_BASE_ENTRY_ON, bent);
+    blk_stat_add(i, RN_STAT_BASE_SUB_ON, bsub);
+    uint64_t charged = r->enable ? (r->gating == GATE_ENTRY ? ent : sub * (RN_GROUP / RN_BANKS))
+                                 : (r->gating == GATE_ENTRY ? bent : bsub * (RN_GROUP / RN_BANKS));
+    blk_stat_add(i, RN_STAT_LEAK_ENTRY, charged);
+    if (r->enable)
+        blk_stat_add(i, RN_STAT_TABLE_BANK_CYCLES, dt * r->table_banks);
+    r->last_cycle = now;
+}
+
+static inline bool bit(const uint64_t *b, unsigned k)
+{
+    return b[k >> 6] >> (k & 63) & 1;
+}
+static inline void setb(uint64_t *b, unsigned k)
+{
+    b[k >> 6] |= 1ull << (k & 63);
+}
+static inline void clrb(uint64_t *b, unsigned k)
+{
+    b[k >> 6] &= ~(1ull << (k & 63));
+}
+
+/* The physical ID -> (bank, sub-array) map [A]: bank = k mod 4, row = k div 4, sub-array = row div 64. */
+static inline unsigned k_bank(unsigned k)
+{
+    return k % RN_BANKS;
+}
+static inline unsigned k_group(unsigned k)
+{
+    return k / RN_GROUP;
+}
+
+static void power_on(renaming *r, unsigned k)
+{
+    if (bit(r->on_bits, k))
+        return;
+    setb(r->on_bits, k);
+    r->n_on++;
+    blk_stat_add(r->inst, RN_STAT_WAKEUPS, RN_CLUSTERS);
+    if (r->sub_on[k_bank(k)][k_group(k)]++ == 0)
+        r->n_sub_on++;
+    uint64_t peak = blk_stat_get(r->inst, RN_STAT_PEAK);
+    if (r->n_on > peak)
+        blk_stat_add(r->inst, RN_STAT_PEAK, r->n_on - peak);
+    uint64_t sp = blk_stat_get(r->inst, RN_STAT_SUB_PEAK);
+    if (r->n_sub_on > sp)
+        blk_stat_add(r->inst, RN_STAT_SUB_PEAK, r->n_sub_on - sp);
+    r->tr_sub_on = r->n_sub_on;
+}
+
+static void power_off(renaming *r, unsigned k)
+{
+    if (!bit(r->on_bits, k))
+        return;
+    clrb(r->on_bits, k);
+    r->n_on--;
+    if (--r->sub_on[k_bank(k)][k_group(k)] == 0)
+        r->n_sub_on--;
+    r->tr_sub_on = r->n_sub_on;
+}
+
+static void base_touch(renaming *r, unsigned warp, uint64_t mask)
+{
+    rn_warp *w = &r->w[warp];
+    mask &= ~w->touched;
+    if (!mask)
+        return;
+    w->touched |= mask;
+    for (; mask; mask &= mask - 1) {
+        unsigned a = (unsigned)__builtin_ctzll(mask);
+        unsigned k = (warp * r->n_arch + a) % r->n_phys; /* conventional: warp-major contiguous [A] */
+        if (bit(r->base_on, k))
+            continue;
+        setb(r->base_on, k);
+        r->n_base_on++;
+        if (r->base_sub[k_bank(k)][k_group(k)]++ == 0)
+            r->n_base_sub++;
+    }
+}
+
+/* ---- the free list ---- */
+static void occupy(renaming *r, unsigned k)
+{
+    setb(r->occ_bits, k);
+    r->n_occ++;
+    r->grp_occ[k_group(k)]++;
+    r->tr_free = r->n_phys - r->n_occ;
+}
+static void vacate(renaming *r, unsigned k)
+{
+    clrb(r->occ_bits, k);
+    r->n_occ--;
+    r->grp_occ[k_group(k)]--;
+    r->tr_free = r->n_phys - r->n_occ;
+}
+
+static int lowest_free_from(const renaming *r, unsigned from, unsigned to)
+{
+    for (unsigned k = from; k < to;) {
+        uint64_t free = ~r->occ_bits[k >> 6] >> (k & 63);
+        if (free) {
+            unsigned c = k + (unsigned)__builtin_ctzll(free);
+            return c < to ? (int)c : -1;
+        }
+        k = (k | 63) + 1;
+    }
+    return -1;
+}
+
+static int pick_free(renaming *r)
+{
+    if (r->n_occ >= r->n_phys)
+        return -1;
+    switch (r->policy) {
+    case POL_CONSOLIDATE: {
+        /* the lowest free ID in the most occupied powered group, else the lowest free ID [A] */
+        int best = -1;
+        for (unsigned g = 0; g < r->n_groups; g++) {
+            unsigned size = MIN(RN_GROUP, r->n_phys - g * RN_GROUP);
+            if (r->grp_occ[g] > 0 && r->grp_occ[g] < size && (best < 0 || r->grp_occ[g] > r->grp_occ[best]))
+                best = (int)g;
+        }
+        if (best >= 0)
+            return lowest_free_from(r, (unsigned)best * RN_GROUP,
+                                    MIN(r->n_phys, ((unsigned)best + 1) * RN_GROUP));
+        return lowest_free_from(r, 0, r->n_phys);
+    }
+    case POL_WEAR: { /* a sub-array group's distance from the last allocation, then onwards */
+        unsigned start = (r->last_alloc + RN_GROUP) % r->n_phys;
+        int k = lowest_free_from(r, start, r->n_phys);
+        return k >= 0 ? k : lowest_free_from(r, 0, start);
+    }
+    default:
+        return lowest_free_from(r, 0, r->n_phys);
+    }
+}
+
+static void note(renaming *r, unsigned ev, unsigned warp, unsigned reg, unsigned phys, uint64_t cycle)
+{
+    r->tr_event = ev;
+    r->tr_warp = warp;
+    r->tr_reg = reg;
+    r->tr_phys = phys;
+    r->last_event_cycle = cycle;
+}
+
+static void release(renaming *r, unsigned warp, unsigned a, unsigned ev, unsigned stat, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    if (w->st[a] != ST_MAPPED)
+        return;
+    unsigned k = w->map[a];
+    w->st[a] = ST_RELEASED;
+    w->map[a] = RN_NO_PHYS;
+    if (k != RN_NO_PHYS) {
+        vacate(r, k);
+        power_off(r, k);
+    }
+    r->n_mapped--;
+    r->tr_mapped = r->n_mapped;
+    blk_stat_add(r->inst, RN_STAT_RELEASES, 1);
+    blk_stat_add(r->inst, stat, 1);
+    note(r, ev, warp, a, k, cycle);
+}
+
+static void allocate(renaming *r, unsigned warp, unsigned a, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    int k = pick_free(r);
+    if (w->resv >> a & 1) {
+        w->resv &= ~(1ull << a);
+        r->n_reserved--;
+    }
+    w->st[a] = ST_MAPPED;
+    r->n_mapped++;
+    r->tr_mapped = r->n_mapped;
+    if (k < 0) {
+        blk_stat_add(r->inst, RN_STAT_OVERFLOW, 1);
+        w->map[a] = RN_NO_PHYS;
+        return;
+    }
+    w->map[a] = w->last[a] = (uint16_t)k;
+    r->last_alloc = (unsigned)k;
+    occupy(r, (unsigned)k);
+    power_on(r, (unsigned)k);
+    if (!bit(r->ever, (unsigned)k)) {
+        setb(r->ever, (unsigned)k);
+        blk_stat_add(r->inst, RN_STAT_DISTINCT, 1);
+    }
+    blk_stat_add(r->inst, RN_STAT_ALLOCS, 1);
+    note(r, EV_ALLOC, warp, a, (unsigned)k, cycle);
+}
+
+/* An exempt register's reserved ID [A]: 1023 - (warp_slot x E + e), warp_slot being the warp's
+ * index among the launch's resident warps (0 .. W-1: W x E IDs are reserved). */
+static inline unsigned exempt_id(const renaming *r, unsigned warp, unsigned a)
+{
+    return r->n_phys - 1 - (r->w[warp].dense * r->n_exempt + r->info->exempt_rank[a]);
+}
+
+/* The warp exited with nothing in flight: what it still holds is released, its exempt registers
+ * switched off [A: release all at warp exit]. */
+static void warp_release_all(renaming *r, unsigned warp, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    for (unsigned a = 0; a < REN_MAX_ARCH; a++) {
+        if (w->st[a] == ST_MAPPED)
+            release(r, warp, a, EV_REL_EXIT, RN_STAT_REL_EXIT, cycle);
+        w->st[a] = ST_NEVER;
+    }
+    if (r->info && r->n_exempt)
+        for (uint64_t m = r->info->exempt; m; m &= m - 1) {
+            unsigned k = exempt_id(r, warp, (unsigned)__builtin_ctzll(m));
+            if (k < r->n_phys)
+                power_off(r, k);
+        }
+    r->n_reserved -= (unsigned)__builtin_popcountll(w->resv);
+    w->resv = 0;
+}
+
+/* The warp's CTA ended: its resident-warp index is free again. */
+static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    warp_release_all(r, warp, cycle);
+    if (w->live)
+        clrb(r->dense_used, w->dense);
+    w->pbr_done = false;
+    w->blocked_since = 0;
+    w->live = false;
+    w->rfc_pir = 0;
+    w->sched_pc = 0;
+    w->fetch_until = 0;
+    w->last_issue = 0;
+}
+
+/* ---- the launch: the passes on the entry, the exempt registers' reserved IDs ---- */
+static unsigned launch_warps(renaming *r, const ir_func *f)
+{
+    unsigned p = (unsigned)blk_param_uint(r->inst, "warps");
+    if (p)
+        return p;
+    const sm_launch *l = &r->env->launch;
+    occupancy_kernel k = {l->regs_per_thread,
+                          l->smem_per_cta ? l->smem_per_cta
+                                          : (unsigned)(f->shared_bytes + r->env->mod->shared_static_bytes),
+                          l->shared_dyn, l->block[0] * l->block[1] * l->block[2]};
+    occupancy_result res;
+    if (!occupancy_compute(&r->occ, &k, &res, NULL))
+        return r->max_warps;
+    uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t ctas = MIN((uint64_t)res.ctas, (grid + r->env->n_sms - 1) / r->env->n_sms);
+    return (unsigned)MIN(ctas * res.warps_per_cta, (uint64_t)r->max_warps);
+}
+
+static void setup_launch(renaming *r)
+{
+    sm_env *env = r->env;
+    r->kernel_no = env->launch.kernel_no + 1;
+    ren_info_free(r->info);
+    r->info = NULL;
+    g_free(r->slot_mask);
+    r->entry = env->launch.entry;
+    ir_func *f = g_ptr_array_index(env->mod->funcs, r->entry);
+    r->warps_eq1 = launch_warps(r, f);
+    ren_opts o = {r->warps_eq1, r->budget, 10, r->le};
+    GError *err = NULL;
+    r->info = ren_analyze(f, &o, &err);
+    if (!r->info) {
+        if (!env->failed) {
+            env->failed = true;
+            g_string_append_printf(env->error, "renaming: %s", err->message);
+        }
+        g_error_free(err);
+        r->slot_mask = NULL;
+        return;
+    }
+    r->n_arch = r->info->n_arch ? r->info->n_arch : 1;
+    r->n_exempt = r->info->n_exempt;
+    r->slot_base = env->k->funcs[r->entry].reg_base;
+    r->n_slots = f->regs->len;
+    r->slot_mask = g_new0(uint64_t, r->n_slots + 1);
+    for (uint32_t v = 0; v < r->n_slots; v++)
+        r->slot_mask[v] = ren_reg_mask(f, v);
+    blk_inst *i = r->inst;
+    i->stats[RN_STAT_EXEMPT] = r->n_exempt;
+    i->stats[RN_STAT_EQ1] = r->info->eq1_bits;
+    i->stats[RN_STAT_EQ1_AFTER] = r->info->eq1_bits_after;
+    i->stats[RN_STAT_FLAG_WORDS] = r->info->n_pir + r->info->n_pbr;
+    blk_stat_add(i, RN_STAT_ARCH_ALLOCATED, (uint64_t)r->warps_eq1 * r->info->n_arch);
+    memset(r->rfc, 0, sizeof r->rfc);
+    /* the previous launch's warps have all ended: only its exempt reservations are left */
+    memset(r->occ_bits, 0, sizeof r->occ_bits);
+    memset(r->grp_occ, 0, sizeof r->grp_occ);
+    r->n_occ = r->n_reserved = 0;
+    r->tr_free = r->n_phys;
+    /* exempt IDs: the availability bits of W x E IDs set at launch */
+    if (r->enable && r->n_exempt) {
+        if ((uint64_t)r->warps_eq1 * r->n_exempt > r->n_phys) {
+            env->failed = true;
+            g_string_append_printf(
+                env->error,
+                "renaming: %u exempt registers x %u resident warps exceed the %u physical registers",
+                r->n_exempt, r->warps_eq1, r->n_phys);
+            return;
+        }
+        for (unsigned k = r->n_phys - r->warps_eq1 * r->n_exempt; k < r->n_phys; k++)
+            occupy(r, k);
+    }
+}
+
+/* ---- pbr ---- */
+static void apply_pbr(renaming *r, unsigned warp, uint32_t pc, uint64_t cycle)
+{
+    uint64_t m = r->info->pbr[pc];
+    blk_stat_add(r->inst, RN_STAT_PBRS,
+                 (uint64_t)(__builtin_popcountll(m) + REN_PBR_SLOTS - 1) / REN_PBR_SLOTS);
+    for (; m; m &= m - 1)
+        release(r, warp, (unsigned)__builtin_ctzll(m), EV_REL_PBR, RN_STAT_REL_PBR, cycle);
+}
+
+static inline bool renamed_instr(const renaming *r, uint32_t func, uint32_t pc)
+{
+    return r->info && func == r->entry && pc < r->info->n_instrs;
+}
+
+/* ---- the value path ---- */
+static void rn_value(void *self, regval_access *a)
+{
+    renaming *r = self;
+    advance(r, a->cycle);
+    if (a->kind == REGVAL_ALLOC) {
+        if (r->kernel_no != r->env->launch.kernel_no + 1)
+            setup_launch(r);
+        if (a->warp < r->max_warps && !r->w[a->warp].live) {
+            rn_warp *w = &r->w[a->warp];
+            w->live = true;
+            r->n_res_warps++;
+            unsigned d = 0;
+            while (d < 255 && bit(r->dense_used, d))
+                d++;
+            w->dense = d;
+            setb(r->dense_used, d);
+            if (r->enable && r->n_exempt && d >= r->warps_eq1 && !r->env->failed) {
+                r->env->failed = true;
+                g_string_append_printf(
+                    r->env->error,
+                    "renaming: warp %u is resident warp %u, but the launch reserved exempt "
+                    "registers for %u (set renaming.warps)",
+                    a->warp, d + 1, r->warps_eq1);
+            }
+        }
+        return;
+    }
+    if (a->warp >= r->max_warps || !r->info)
+        return;
+    if (a->kind == REGVAL_FREE) {
+        if (r->w[a->warp].live)
+            r->n_res_warps--;
+        warp_cleanup(r, a->warp, a->cycle);
+        return;
+    }
+    if (a->slot < r->slot_base || a->slot - r->slot_base >= r->n_slots)
+        return; /* a callee's register: not renamed */
+    uint64_t mask = r->slot_mask[a->slot - r->slot_base];
+    if (!mask)
+        return;
+    rn_warp *w = &r->w[a->warp];
+    base_touch(r, a->warp, mask);
+    if (!r->enable)
+        return;
+    uint64_t exempt = r->info->exempt;
+    bool at_pc = renamed_instr(r, a->func, a->pc);
+    if (at_pc && r->info->pbr[a->pc] && !(w->pbr_done && w->pbr_pc == a->pc)) {
+        apply_pbr(r, a->warp, a->pc, a->cycle); /* a pbr precedes its block's first instruction */
+        w->pbr_done = true;
+        w->pbr_pc = a->pc;
+    }
+    if (a->kind == REGVAL_READ) {
+        bool poison = false;
+        for (uint64_t m = mask & ~exempt; m; m &= m - 1) {
+            unsigned x = (unsigned)__builtin_ctzll(m);
+            blk_stat_add(r->inst, RN_STAT_LOOKUPS, 1);
+            if (w->st[x] == ST_RELEASED)
+                poison = true;
+            else if (w->st[x] == ST_NEVER)
+                blk_stat_add(r->inst, RN_STAT_UNWRITTEN_READS, 1);
+        }
+        if (poison) {
+            regval_poison(a->v, UINT32_MAX);
+            blk_stat_add(r->inst, RN_STAT_POISON_READS, 1);
+            note(r, EV_POISON, a->warp, (unsigned)__builtin_ctzll(mask), RN_NO_PHYS, a->cycle);
+        }
+        uint64_t rel = at_pc ? r->info->rel[a->pc] & mask : 0;
+        if (r->bad_release && (mask & ~exempt) && ++r->bad_count % r->bad_release == 0)
+            rel |= mask & ~exempt;
+        for (; rel; rel &= rel - 1)
+            release(r, a->warp, (unsigned)__builtin_ctzll(rel), EV_REL_PIR, RN_STAT_REL_PIR, a->cycle);
+    } else if (a->kind == REGVAL_WRITE && a->lanes) {
+        for (uint64_t m = mask; m; m &= m - 1) {
+            unsigned x = (unsigned)__builtin_ctzll(m);
+            if (exempt >> x & 1) {
+                unsigned k = exempt_id(r, a->warp, x);
+                if (!bit(r->on_bits, k))
+                    power_on(r, k);
+            } else if (w->st[x] != ST_MAPPED) {
+                allocate(r, a->warp, x, a->cycle);
+            }
+        }
+    }
+}
+
+/* ---- the split fetch's sched-info stage: the flag words before a head ---- */
+static bool rfc_lookup(renaming *r, uint32_t pir_pc, uint64_t cycle)
+{
+    unsigned n = r->rfc_entries, victim = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (r->rfc[i].pc == pir_pc + 1) {
+            r->rfc[i].used = cycle + 1;
+            blk_stat_add(r->inst, RN_STAT_RFC_HITS, 1);
+            return true;
+        }
+        if (r->rfc[i].used < r->rfc[victim].used)
+            victim = i;
+    }
+    /* miss: the pir is fetched and decoded; it replaces the least recently used entry [A] */
+    blk_stat_add(r->inst, RN_STAT_RFC_MISSES, 1);
+    r->rfc[victim].pc = pir_pc + 1;
+    r->rfc[victim].used = cycle + 1;
+    return false;
+}
+
+/* When a warp's head is new: a pir it reaches is looked up in the RFC (a miss fetches and decodes
+ * it), the pbrs before it are fetched; each fetched flag word takes flag_fetch_cycles after the warp's
+ * previous instruction, so it delays the head only when the head could issue right after it. */
+static bool sched_info(renaming *r, unsigned warp, const decoded_t *h, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    if (w->sched_pc != h->pc + 1) {
+        w->sched_pc = h->pc + 1;
+        unsigned words = 0;
+        uint32_t pir = r->info->pir_pc[h->pc];
+        if (r->info->pir_slot[h->pc] == 0 || w->rfc_pir != pir + 1)
+            words += !rfc_lookup(r, pir, cycle);
+        w->rfc_pir = pir + 1;
+        unsigned pbr = (unsigned)__builtin_popcountll(r->info->pbr[h->pc]);
+        unsigned pbr_words = (pbr + REN_PBR_SLOTS - 1) / REN_PBR_SLOTS;
+        blk_stat_add(r->inst, RN_STAT_PBR_FETCHED, pbr_words);
+        words += pbr_words;
+        /* fetched behind the warp's previous instruction: they delay the head only when it would
+         * issue right after it */
+        uint64_t from = w->last_issue ? w->last_issue - 1 : cycle;
+        w->fetch_until = from + (uint64_t)words * r->flag_fetch_cycles;
+    }
+    if (cycle < w->fetch_until) {
+        blk_stat_add(r->inst, RN_STAT_FLAG_STALLS, 1);
+        return false;
+    }
+    return true;
+}
+
+/* ---- issue check: a head that writes unmapped registers needs free ones ---- */
+static uint64_t head_need(const renaming *r, unsigned warp, const decoded_t *h)
+{
+    const rn_warp *w = &r->w[warp];
+    uint64_t need = 0;
+    for (unsigned j = 0; j < h->n_bank_dst; j++) {
+        unsigned a = h->bank_dst[j];
+        if (a < REN_MAX_ARCH && !(r->info->exempt >> a & 1) && w->st[a] != ST_MAPPED && !(w->resv >> a & 1))
+            need |= 1ull << a;
+    }
+    return need;
+}
+
+static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cycle)
+{
+    renaming *r = self;
+    if (!renamed_instr(r, h->func, h->pc) || warp >= r->max_warps)
+        return true;
+    if (!sched_info(r, warp, h, cycle))
+        return false;
+    uint64_t need = head_need(r, warp, h);
+    if (!need)
+        return true;
+    rn_warp *w = &r->w[warp];
+    unsigned avail = r->n_phys - r->n_occ - r->n_reserved;
+    uint64_t pbr = r->info->pbr[h->pc];
+    for (; pbr; pbr &= pbr - 1) /* the head's pbr frees before it writes */
+        if (w->st[__builtin_ctzll(pbr)] == ST_MAPPED)
+            avail++;
+    if (r->n_occ + r->n_reserved <= r->n_phys && avail >= (unsigned)__builtin_popcountll(need)) {
+        w->blocked_since = 0;
+        return true;
+    }
+    blk_stat_add(r->inst, RN_STAT_ALLOC_STALLS, 1);
+    if (!w->blocked_since)
+        w->blocked_since = cycle + 1;
+    w->blocked_need = need;
+    w->blocked_pc = h->pc;
+    if (cycle > r->last_event_cycle + r->deadlock_cycles && !r->env->failed) {
+        GString *d = g_string_new(NULL);
+        renaming_dump(r, d);
+        r->env->failed = true;
+        g_string_append_printf(r->env->error,
+                               "renaming: deadlock at cycle %" G_GUINT64_FORMAT
+                               ": no physical register allocated or released for %" G_GUINT64_FORMAT
+                               " cycles while warps wait for one\n%s",
+                               cycle, r->deadlock_cycles, d->str);
+        g_string_free(d, TRUE);
+    }
+    return false;
+}
+
+/* ---- issued: pbr of a register-less head, load reservations ---- */
+static void rn_issued(void *self, const issued_t *it)
+{
+    renaming *r = self;
+    if (!renamed_instr(r, it->func, it->pc) || it->warp >= r->max_warps)
+        return;
+    advance(r, it->issue_cycle);
+    rn_warp *w = &r->w[it->warp];
+    if (r->info->pbr[it->pc]) {
+        if (w->pbr_done && w->pbr_pc == it->pc)
+            w->pbr_done = false;
+        else
+            apply_pbr(r, it->warp, it->pc, it->issue_cycle);
+    }
+    w->sched_pc = 0;                     /* the next head is a new one, even at the same pc */
+    w->last_issue = it->issue_cycle + 2; /* its next instruction may issue from issue_cycle + 1 */
+    /* a load's destinations are written when the data returns: one free register each is set aside */
+    if (it->cls == IR_CLASS_MEM && it->mask) {
+        for (unsigned j = 0; j < it->n_bank_dst; j++) {
+            unsigned a = it->bank_dst[j];
+            if (a < REN_MAX_ARCH && !(r->info->exempt >> a & 1) && w->st[a] != ST_MAPPED &&
+                !(w->resv >> a & 1)) {
+                w->resv |= 1ull << a;
+                r->n_reserved++;
+            }
+        }
+    }
+    w->blocked_since = 0;
+}
+
+/* ---- the register access path: the banks see the physical register ---- */
+static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
+{
+    renaming *r = self;
+    if (!r->info || q->warp >= r->max_warps || q->reg >= REN_MAX_ARCH)
+        return RFACCESS_ALLOW;
+    const rn_warp *w = &r->w[q->warp];
+    unsigned a = q->reg;
+    if (r->info->exempt >> a & 1) { /* computed at decode: no table lookup */
+        q->phys = exempt_id(r, q->warp, a);
+        return RFACCESS_ALLOW;
+    }
+    if (w->last[a] != RN_NO_PHYS)
+        q->phys = w->last[a];
+    if (q->write)
+        return RFACCESS_ALLOW;
+    if (q->cycle != r->lk_cycle) {
+        r->lk_cycle = q->cycle;
+        memset(r->lk_count, 0, sizeof r->lk_count);
+    }
+    unsigned n = r->lk_count[a % r->table_banks]++;
+    if (n == 0)
+        return RFACCESS_ALLOW;
+    blk_stat_add(r->inst, RN_STAT_LOOKUP_CONFLICTS, n);
+    *delay = n;
+    return RFACCESS_DELAY;
+}
+
+static void ev_cta(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    (void)self, (void)c, (void)cycle;
+}
+static void ev_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+{
+    (void)self, (void)warp, (void)slot, (void)cycle;
+}
+static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+{
+    renaming *r = self;
+    (void)slot;
+    if (warp < r->max_warps && r->info) {
+        advance(r, cycle);
+        warp_release_all(r, warp, cycle);
+    }
+}
+
+static const regval_if value_if = {rn_value};
+static const warp_events_if events_if = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const issue_check_if check_if = {rn_allow};
+static const instr_issued_if issued_if = {rn_issued};
+static const rfaccess_hook_if access_if = {"rename", rn_access};
+
+renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned max_warps,
+                       const occupancy_sm *sm_occ)
+{
+    renaming *r = g_new0(renaming, 1);
+    r->inst = blk_inst_new(ctx, parent, name, &renaming_desc);
+    r->env = env;
+    r->occ = *sm_occ;
+    r->max_warps = max_warps;
+    r->w = g_new0(rn_warp, max_warps);
+    for (unsigned i = 0; i < max_warps; i++)
+        for (unsigned a = 0; a < REN_MAX_ARCH; a++)
+            r->w[i].map[a] = r->w[i].last[a] = RN_NO_PHYS;
+    r->enable = blk_param_bool(r->inst, "enable");
+    r->policy = (unsigned)blk_param_enum(r->inst, "policy");
+    r->gating = (unsigned)blk_param_enum(r->inst, "gating");
+    r->n_phys = (unsigned)blk_param_uint(r->inst, "phys_regs");
+    r->n_groups = (r->n_phys + RN_GROUP - 1) / RN_GROUP;
+    r->budget = (unsigned)blk_param_uint(r->inst, "budget_bits");
+    r->le = blk_param_bool(r->inst, "budget_le");
+    r->table_banks = (unsigned)blk_param_uint(r->inst, "table_banks");
+    r->rfc_entries = (unsigned)blk_param_uint(r->inst, "rfc_entries");
+    r->deadlock_cycles = blk_param_uint(r->inst, "deadlock_cycles");
+    r->bad_release = blk_param_uint(r->inst, "bad_release");
+    r->flag_fetch_cycles = blk_param_uint(r->inst, "flag_fetch_cycles");
+    r->tr_free = r->n_phys;
+    blk_export(r->inst, RENAMING_PORT_VALUE, 0, &value_if, r);
+    blk_export(r->inst, RENAMING_PORT_CHECK, 0, &check_if, r);
+    blk_export(r->inst, RENAMING_PORT_ISSUED, 0, &issued_if, r);
+    blk_export(r->inst, RENAMING_PORT_ACCESS, 0, &access_if, r);
+    blk_export(r->inst, RENAMING_PORT_EVENTS, 0, &events_if, r);
+    blk_trace_state(r->inst, "free", GSC_U32, &r->tr_free);
+    blk_trace_state(r->inst, "mapped", GSC_U32, &r->tr_mapped);
+    blk_trace_state(r->inst, "subarrays_on", GSC_U32, &r->tr_sub_on);
+    blk_trace_state(r->inst, "event", GSC_U32, &r->tr_event);
+    blk_trace_state(r->inst, "ev_warp", GSC_U32, &r->tr_warp);
+    blk_trace_state(r->inst, "ev_reg", GSC_U32, &r->tr_reg);
+    blk_trace_state(r->inst, "ev_phys", GSC_U32, &r->tr_phys);
+    return r;
+}
+
+blk_inst *renaming_inst(const renaming *r)
+{
+    return r->inst;
+}
+
+bool renaming_enabled(const renaming *r)
+{
+    return r->enable;
+}
+
+void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile)
+{
+    blk_bind(issue, "value", r->inst, "value");
+    if (!r->enable)
+        return;
+    blk_bind(issue, "check", r->inst, "check");
+    blk_bind(issue, "issued", r->inst, "issued");
+    blk_bind(issue, "warp_events", r->inst, "warp_events");
+    if (regfile)
+        blk_bind(regfile, "access", r->inst, "access");
+}
+
+void renaming_finish(renaming *r, uint64_t cycle)
+{
+    advance(r, cycle);
+}
+
+void renaming_dump(void *self, GString *out)
+{
+    renaming *r = self;
+    g_string_append_printf(out, "renaming %s: %u of %u physical registers free, %u set aside for loads\n",
+                           r->inst->path, r->n_phys - r->n_occ, r->n_phys, r->n_reserved);
+    for (unsigned i = 0; i < r->max_warps; i++) {
+        const rn_warp *w = &r->w[i];
+        uint64_t held = 0;
+        for (unsigned a = 0; a < REN_MAX_ARCH; a++)
+            if (w->st[a] == ST_MAPPED)
+                held |= 1ull << a;
+        if (!held && !w->blocked_since)
+            continue;
+        g_string_append_printf(out, "  warp %u holds %d:", i, __builtin_popcountll(held));
+        for (uint64_t m = held; m; m &= m - 1) {
+            unsigned a = (unsigned)__builtin_ctzll(m);
+            g_string_append_printf(out, " R%u=P%u", a, w->map[a]);
+        }
+        if (w->blocked_since) {
+            g_string_append_printf(out, "; waits since cycle %" G_GUINT64_FORMAT " at pc %u for",
+                                   w->blocked_since - 1, w->blocked_pc);
+            for (uint64_t m = w->blocked_need; m; m &= m - 1)
+                g_string_append_printf(out, " R%u", (unsigned)__builtin_ctzll(m));
+        }
+        g_string_append_c(out, '\n');
+    }
+}
+
+void renaming_free(renaming *r)
+{
+    if (!r)
+        return;
+    ren_info_free(r->info);
+    g_free(r->slot_mask);
+    g_free(r->w);
+    g_free(r);
+}
+
+int renaming_map(const renaming *r, unsigned warp, unsigned arch)
+{
+    if (warp >= r->max_warps || arch >= REN_MAX_ARCH || r->w[warp].st[arch] != ST_MAPPED)
+        return -1;
+    return r->w[warp].map[arch] == RN_NO_PHYS ? -1 : r->w[warp].map[arch];
+}
+
+bool renaming_occupied(const renaming *r, unsigned phys)
+{
+    return phys < r->n_phys && bit(r->occ_bits, phys);
+}
+
+unsigned renaming_free_count(const renaming *r)
+{
+    return r->n_phys - r->n_occ;
+}
+
+unsigned renaming_subarrays_on(const renaming *r)
+{
+    return r->n_sub_on;
+}
+
+/* ---- greedy-then-round-robin, one of the schedulers the renaming study compares ---- */
+static void *gtrr_create(const char *args, GError **err)
+{
+    if (args && *args) {
+        g_set_error(err, POLICY_ERROR, 0, "gtrr takes no arguments (got \"%s\")", args);
+        return NULL;
+    }
+    return g_new0(char, 1);
+}
+
+/* The last issued warp while it is ready, then the others by warp id starting after it. */
+static unsigned gtrr_order(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
+{
+    (void)self, (void)cycle;
+    int last = -1;
+    for (unsigned i = 0; i < n; i++)
+        if (w[i].last_issue != POLICY_NEVER_ISSUED &&
+            (last < 0 || w[i].last_issue > w[last].last_issue ||
+             (w[i].last_issue == w[last].last_issue && w[i].id < w[last].id)))
+            last = (int)i;
+    unsigned k = 0, base = last >= 0 ? w[last].id + 1 : 0;
+    if (last >= 0 && w[last].ready)
+        out[k++] = (unsigned)last;
+    unsigned first = k;
+    for (unsigned i = 0; i < n; i++) {
+        if ((int)i == last || !w[i].ready)
+            continue;
+        unsigned key = w[i].id - base, j = k++; /* distance after the last issued id (wraps) */
+        while (j > first && w[out[j - 1]].id - base > key) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = i;
+    }
+    return k;
+}
+
+static const policy_class gtrr_class = {
+    "gtrr",      "greedy-then-round-robin: the last issued warp while ready, then round-robin by warp id",
+    gtrr_create, g_free,
+    gtrr_order,  true};
+
+void renaming_register_policies(void)
+{
+    if (!policy_lookup(gtrr_class.name))
+        policy_register(&gtrr_class);
+}
