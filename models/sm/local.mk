@@ -9,6 +9,7 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/decode.c models/sm/decode.h models/sm/ibuffer.c models/sm/ibuffer.h models/sm/scoreboard_block.c models/sm/scoreboard_block.h \
 	models/sm/arbiter.c models/sm/arbiter.h models/sm/barrier.c models/sm/barrier.h \
 	models/sm/opcoll.c models/sm/opcoll.h models/sm/regfile.c models/sm/regfile.h \
+	models/sm/ccu.c models/sm/ccu.h \
 	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
 	models/sm/link_port.c models/sm/link_port.h
