@@ -40,7 +40,8 @@ typedef enum { RFC_REPL_MALEKEH, RFC_REPL_LRU } rfc_repl;
 typedef struct {
     bool valid, lock, near;
     uint16_t tag;
-    uint64_t lru; /* last use stamp: larger is more recent */
+    uint32_t owner; /* the caller's qualifier of the tag (the SM: the register slot holding the value) */
+    uint64_t lru;   /* last use stamp: larger is more recent */
     uint32_t data[RFC_LANES];
 } rfc_entry;
 

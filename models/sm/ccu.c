@@ -136,6 +136,7 @@ struct ccu_sm {
     uint64_t next, issued;
     rfc_sthld_ctrl ctrl;
     int sthld;
+    blk_inst *inst; /* partition 0's: the interval statistics */
     GArray *trace; /* int per interval */
 };
 
@@ -285,6 +286,20 @@ static int owner(const ccu_blk *b, unsigned warp)
     return -1;
 }
 
+/* The model keeps each function's registers apart (a callee's physical register p is not its
+ * caller's p: no ABI spill), so an entry is the value of one register slot: the same tag held for
+ * another slot is a miss, and the entry is given up. */
+static bool drop_other_owner(rfc_ccu *c, unsigned p, unsigned slot)
+{
+    int i = rfc_lookup(c, p);
+    if (i < 0 || c->ct[i].owner == slot)
+        return true;
+    if (c->ct[i].lock)
+        return false; /* a source of the instruction in the CCU: this operand bypasses the CT */
+    c->ct[i].valid = false;
+    return true;
+}
+
 /* ---- the queue of opcoll's changes -------------------------------------------------------------------- */
 /* Port D: a result of cycle e->cycle reaches the CCU its warp owns now (none: RF only); only a near
  * one is written (the write filter), one per CCU and cycle (the first, i.e. the oldest result). */
@@ -308,9 +323,12 @@ static void apply_write(ccu_blk *b, const ccu_event *e)
     b->portd[k] = e->cycle + 1;
     rfc_ccu *c = &b->c[k];
     blk_stat_add(b->inst, CCU_STAT_TAG_LOOKUPS, 1);
+    if (!drop_other_owner(c, e->phys, e->slot))
+        return;
     int i = rfc_dest(c, e->phys, true, b->repl, &b->rng);
     if (i < 0)
         return;
+    c->ct[i].owner = e->slot;
     for (unsigned l = 0; l < RFC_LANES; l++)
         c->ct[i].data[l] = (uint32_t)(wexec_read_slot(b->wx, e->warp, e->slot, l) >> (32 * e->u));
     blk_stat_add(b->inst, CCU_STAT_WRITES_D, 1);
@@ -367,6 +385,8 @@ static void sm_intervals(ccu_blk *b, uint64_t now)
         s->issued = 0;
         s->next += s->interval;
         s->sthld = s->ctrl.sthld;
+        blk_stat_add(s->inst, CCU_STAT_INTERVALS, 1);
+        blk_stat_add(s->inst, CCU_STAT_STHLD, (uint64_t)s->sthld);
         int v = s->sthld;
         g_array_append_val(s->trace, v);
     }
@@ -487,11 +507,14 @@ static void on_read(ccu_blk *b, regval_access *a)
         if (idx < 0 || index_of(r->hit, r->n_hit, p) >= 0)
             continue;
         bool hit;
+        if (!drop_other_owner(c, p, a->slot))
+            continue;
         int e = rfc_source(c, p, s->src_near >> idx & 1, b->repl, &b->rng, &hit);
         blk_stat_add(b->inst, CCU_STAT_TAG_LOOKUPS, 1);
         if (e < 0)
             continue;
         rfc_entry *en = &c->ct[e];
+        en->owner = a->slot;
         if (hit) {
             r->hit[r->n_hit++] = (uint16_t)p;
             blk_stat_add(b->inst, CCU_STAT_HITS, 1);
@@ -667,6 +690,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         rfc_sthld_init(&b->sm->ctrl, 1, (int)b->fixed_sthld, (int)blk_param_int(b->inst, "sthld_max"));
         b->sm->sthld = (int)b->fixed_sthld;
         b->sm->trace = g_array_new(FALSE, FALSE, sizeof(int));
+        b->sm->inst = b->inst;
     }
     blk_export(b->inst, CCU_VETO, 0, &veto_table, b);
     wexec_add_value_hook(wx, name, ccu_value, b);
