@@ -114,7 +114,8 @@ static void trace_line(rfc_tb *t, const char *l)
     uint64_t n;
     unsigned bx, by, bz, warp, pc;
     char name[256];
-    if (sscanf(l, "%" SCNu64 " block (%u,%u,%u) warp %u %255s pc %u", &n, &bx, &by, &bz, &warp, name, &pc) != 7)
+    if (sscanf(l, "%" SCNu64 " block (%u,%u,%u) warp %u %255s pc %u", &n, &bx, &by, &bz, &warp, name, &pc) !=
+        7)
         return;
     if (n < t->last_n)
         t->launch++;
@@ -248,9 +249,10 @@ static void finished(machine *mach, int rc, void *ctx)
         }
     }
     ccu_blk *c0 = sm_topo_ccu(sms[0], 0);
-    const char *type = c0 ? (const char *[]){"ocu", "ocu_random", "ccu", "ccu_lru"}[blk_param_enum(
-                                blk_ctx_find(bc, "tb.sm0.opcoll0"), "collector")]
-                          : "ocu";
+    const char *type =
+        c0 ? (const char *[]){"ocu", "ocu_random", "ccu",
+                              "ccu_lru"}[blk_param_enum(blk_ctx_find(bc, "tb.sm0.opcoll0"), "collector")]
+           : "ocu";
     uint64_t lookups = v[CCU_STAT_HITS] + v[CCU_STAT_MISSES];
     printf("rfcache: collector %s\n", type);
     printf("rfcache: CT hit ratio %.4f (%" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses)\n",

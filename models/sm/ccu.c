@@ -69,6 +69,10 @@ static const blk_stat_desc stats[] = {
                            "results of a warp that owns no CCU (RF only)", NULL},
     [CCU_STAT_CT_READS] = {"ct_reads", BLK_STAT_COUNTER, "operands", "CT reads at dispatch (through the MUX)",
                            NULL},
+    [CCU_STAT_STALE_HITS] = {"stale_hits", BLK_STAT_COUNTER, "operands",
+                             "hits whose copy differed from the register (a model check: 0 unless "
+                             "stale_policy=keep)",
+                             NULL},
     [CCU_STAT_INVALIDATIONS] = {"invalidations", BLK_STAT_COUNTER, "entries",
                                 "cached registers invalidated by a write", NULL},
     [CCU_STAT_ALLOC_OWN] = {"alloc_own", BLK_STAT_COUNTER, "allocations", "case 3: the warp's own CCU", NULL},
@@ -137,7 +141,7 @@ struct ccu_sm {
     rfc_sthld_ctrl ctrl;
     int sthld;
     blk_inst *inst; /* partition 0's: the interval statistics */
-    GArray *trace; /* int per interval */
+    GArray *trace;  /* int per interval */
 };
 
 typedef struct {
@@ -520,10 +524,14 @@ static void on_read(ccu_blk *b, regval_access *a)
             blk_stat_add(b->inst, CCU_STAT_HITS, 1);
             unsigned sh = 32 * u;
             uint64_t keep = ~((uint64_t)UINT32_MAX << sh);
+            bool stale = false;
             for (uint32_t m = a->lanes; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
+                stale |= (uint32_t)(a->v[l] >> sh) != en->data[l];
                 a->v[l] = (a->v[l] & keep) | (uint64_t)en->data[l] << sh;
             }
+            if (stale)
+                blk_stat_add(b->inst, CCU_STAT_STALE_HITS, 1);
         } else {
             for (unsigned l = 0; l < RFC_LANES; l++)
                 en->data[l] = (uint32_t)(a->v[l] >> (32 * u));

@@ -84,3 +84,8 @@ tests_sm_test_sm_hooks_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_icount.sh
 TESTS += tests/sm/test_tb_icount.sh
 EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
+# tb-rfcache (docs/rfcache.md): every workload under the cached collectors, the stale-copy check, the
+# read invariant, the added storage, the dynamic STHLD controller, the curated view.
+dist_check_SCRIPTS += tests/sm/test_tb_rfcache.sh
+TESTS += tests/sm/test_tb_rfcache.sh
+EXTRA_DIST += waveforms/tb-rfcache-ccu.gtkw

@@ -17,7 +17,8 @@ nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
 stat() { awk -v k="$2" '$1 ~ k {s += $2} END {print s + 0}' "$1"; }
 
 for w in $workloads; do
-    if "$tb" --no-trace --workload "$w" --collector ccu >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out"; then
+    if "$tb" --no-trace --workload "$w" --collector ccu >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out" &&
+        [ "$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')" = 0 ]; then
         ok "ccu $w"
     else nok "ccu $w"; tail -3 "$tmp/out" | sed 's/^/# /'; fi
 done
@@ -30,12 +31,20 @@ for c in ocu_random ccu_lru; do
 done
 
 # A CCU that does not invalidate its copy on a write hands out stale values: the check must fail
-# (every operand near, so every value is cached and a stale copy is soon read).
-for w in sgemm vecadd; do
-    "$tb" --no-trace --workload $w --collector ccu --hints near --set ccu.stale_policy=keep >"$tmp/out" 2>&1
+# (every operand near so every value is cached; STHLD keeps a warp's CCU long enough for the copy to be
+# read again). The CCU's own check counts the hits whose copy differed (stale_hits).
+for st in 4 50; do
+    "$tb" --no-trace --workload hotspot --collector ccu --hints near --sthld $st --set ccu.stale_policy=keep \
+        >"$tmp/out" 2>&1
     rc=$?
-    if [ $rc = 1 ] && grep -q ": $w: FAIL" "$tmp/out"; then ok "stale copies fail $w's output check"
-    else nok "stale copies fail $w's output check (rc $rc)"; fi
+    sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
+    if [ $rc = 1 ] && grep -q ": hotspot: FAIL" "$tmp/out" && [ "$sh" -gt 0 ]; then
+        ok "stale copies ($sh hits) fail hotspot's output check (STHLD $st)"
+    else nok "stale copies fail hotspot's output check (rc $rc, $sh stale hits, STHLD $st)"; fi
+    "$tb" --no-trace --workload hotspot --collector ccu --hints near --sthld $st >"$tmp/out" 2>&1
+    sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
+    if grep -q ": hotspot: PASS" "$tmp/out" && [ "$sh" = 0 ]; then ok "invalidation: no stale hit, PASS (STHLD $st)"
+    else nok "invalidation (STHLD $st): $sh stale hits"; fi
 done
 
 # Read invariant on one instruction stream (sgemm: no schedule-dependent control flow).
