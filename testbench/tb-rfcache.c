@@ -32,7 +32,11 @@ typedef struct {
     uint64_t last_n;
     unsigned launch;
     GHashTable *lists; /* (func << 32 | pc) -> bank lists */
+    sm_topo **sms;
+    unsigned n_sms;
 } rfc_tb;
+
+static void add_derived(rfc_tb *t, machine *mach);
 
 static void die(const char *msg)
 {
@@ -164,6 +168,7 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
 {
     rfc_tb *t = ctx;
     sm_topo **sms = machine_sms(mach);
+    add_derived(t, mach);
     if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile")) ||
         blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") < 2)
         return; /* no CT (ocu, ocu_random), or constant hints */
@@ -209,57 +214,104 @@ static uint64_t stat(const blk_inst *inst, const char *name)
     return 0;
 }
 
+typedef struct {
+    uint64_t v[CCU_STAT_COUNT], reads, writes, xfers, instrs, conflicts, added, cycles;
+    double e_rf, e_oc, e_ccu;
+} rfc_totals;
+
+/* Every SM and partition of the machine, now. */
+static void totals(const rfc_tb *t, rfc_totals *r)
+{
+    memset(r, 0, sizeof *r);
+    r->cycles = gsc_cycle();
+    const blk_ctx *bc = t->run->ctx;
+    for (unsigned s = 0; s < t->n_sms; s++) {
+        r->instrs += stat(sm_topo_issue_inst(t->sms[s]), "warp_instrs");
+        for (unsigned p = 0; sm_topo_regfile_inst(t->sms[s], p); p++) {
+            blk_inst *rf = sm_topo_regfile_inst(t->sms[s], p);
+            r->reads += stat(rf, "bank_reads");
+            r->writes += stat(rf, "bank_writes");
+            r->conflicts += stat(rf, "bank_conflicts");
+            r->e_rf += blk_inst_energy(rf, r->cycles).dynamic_pj;
+            const char *at = strstr(rf->path, "regfile");
+            GString *op = g_string_new_len(rf->path, at - rf->path);
+            g_string_append_printf(op, "opcoll%s", at + strlen("regfile"));
+            blk_inst *oc = blk_ctx_find(bc, op->str);
+            if (oc) {
+                r->xfers += stat(oc, "operand_fills");
+                r->e_oc += blk_inst_energy(oc, r->cycles).dynamic_pj;
+            }
+            g_string_free(op, TRUE);
+            ccu_blk *cb = sm_topo_ccu(t->sms[s], p);
+            if (cb) {
+                for (unsigned i = 0; i < CCU_STAT_COUNT; i++)
+                    r->v[i] += blk_stat_get(ccu_inst(cb), i);
+                r->e_ccu += blk_inst_energy(ccu_inst(cb), r->cycles).dynamic_pj;
+                if (s == 0 && p == 0)
+                    r->added = ccu_added_bytes(cb);
+            }
+        }
+    }
+}
+
+static double d_hit_ratio(const blk_ctx *c, void *data)
+{
+    (void)c;
+    rfc_totals r;
+    totals(data, &r);
+    uint64_t n = r.v[CCU_STAT_HITS] + r.v[CCU_STAT_MISSES];
+    return n ? (double)r.v[CCU_STAT_HITS] / n : 0.0;
+}
+#define RFC_DERIVED(NAME, EXPR)                                                                              \
+    static double NAME(const blk_ctx *c, void *data)                                                         \
+    {                                                                                                        \
+        (void)c;                                                                                             \
+        rfc_totals r;                                                                                        \
+        totals(data, &r);                                                                                    \
+        return (double)(EXPR);                                                                               \
+    }
+RFC_DERIVED(d_reads, r.reads)
+RFC_DERIVED(d_writes, r.writes)
+RFC_DERIVED(d_energy, r.e_rf + r.e_oc + r.e_ccu)
+RFC_DERIVED(d_flushes,
+            r.v[CCU_STAT_FLUSHES_FAR] + r.v[CCU_STAT_FLUSHES_FORCED] + r.v[CCU_STAT_FLUSHES_RANDOM])
+RFC_DERIVED(d_stall_ccu,
+            r.v[CCU_STAT_STALL_OWN_BUSY] + r.v[CCU_STAT_STALL_ALL_BUSY] + r.v[CCU_STAT_STALL_WAIT])
+
+/* The run's figures as derived statistics (rfcache.*: the text and JSON statistics, the sweeps). */
+static void add_derived(rfc_tb *t, machine *mach)
+{
+    t->sms = machine_sms(mach);
+    t->n_sms = machine_n_sms(mach);
+    blk_ctx *c = t->run->ctx;
+    blk_ctx_add_derived(c, "rfcache.hit_ratio", "ratio", "CT source hits / source registers, all SMs",
+                        d_hit_ratio, t);
+    blk_ctx_add_derived(c, "rfcache.bank_reads", "accesses", "register bank reads, all SMs", d_reads, t);
+    blk_ctx_add_derived(c, "rfcache.bank_writes", "accesses", "register bank writes, all SMs", d_writes, t);
+    blk_ctx_add_derived(c, "rfcache.rf_energy", "pJ",
+                        "register-file dynamic energy: banks, collectors, CT port D and tags", d_energy, t);
+    blk_ctx_add_derived(c, "rfcache.flushes", "flushes", "CT flushes (cases 5, 9, random)", d_flushes, t);
+    blk_ctx_add_derived(c, "rfcache.stall_ccu", "cycles", "allocation refusals (cases 4, 6, 7)", d_stall_ccu,
+                        t);
+}
+
 static void finished(machine *mach, int rc, void *ctx)
 {
     (void)rc;
     rfc_tb *t = ctx;
-    sm_topo **sms = machine_sms(mach);
-    uint64_t cycles = gsc_cycle();
-    const blk_ctx *bc = t->run->ctx;
-    uint64_t v[CCU_STAT_COUNT] = {0}, reads = 0, writes = 0, xfers = 0, instrs = 0, conflicts = 0;
-    double e_rf = 0, e_oc = 0, e_ccu = 0;
-    uint64_t added = 0;
-    for (unsigned s = 0; s < machine_n_sms(mach); s++) {
-        instrs += stat(sm_topo_issue_inst(sms[s]), "warp_instrs");
-        for (unsigned p = 0; sm_topo_regfile_inst(sms[s], p); p++) {
-            blk_inst *rf = sm_topo_regfile_inst(sms[s], p);
-            reads += stat(rf, "bank_reads");
-            writes += stat(rf, "bank_writes");
-            conflicts += stat(rf, "bank_conflicts");
-            e_rf += blk_inst_energy(rf, cycles).dynamic_pj;
-            char *path = g_strdup(rf->path);
-            char *at = strstr(path, "regfile");
-            GString *op = g_string_new_len(path, at - path);
-            g_string_append_printf(op, "opcoll%s", at + strlen("regfile"));
-            blk_inst *oc = blk_ctx_find(bc, op->str);
-            if (oc) {
-                xfers += stat(oc, "operand_fills");
-                e_oc += blk_inst_energy(oc, cycles).dynamic_pj;
-            }
-            g_string_free(op, TRUE);
-            g_free(path);
-            ccu_blk *cb = sm_topo_ccu(sms[s], p);
-            if (cb) {
-                for (unsigned i = 0; i < CCU_STAT_COUNT; i++)
-                    v[i] += blk_stat_get(ccu_inst(cb), i);
-                e_ccu += blk_inst_energy(ccu_inst(cb), cycles).dynamic_pj;
-                if (p == 0)
-                    added += ccu_added_bytes(cb);
-            }
-        }
-    }
-    ccu_blk *c0 = sm_topo_ccu(sms[0], 0);
-    const char *type =
-        c0 ? (const char *[]){"ocu", "ocu_random", "ccu",
-                              "ccu_lru"}[blk_param_enum(blk_ctx_find(bc, "tb.sm0.opcoll0"), "collector")]
-           : "ocu";
+    rfc_totals r;
+    totals(t, &r);
+    const uint64_t *v = r.v;
+    ccu_blk *c0 = sm_topo_ccu(machine_sms(mach)[0], 0);
+    static const char *const types[] = {"ocu", "ocu_random", "ccu", "ccu_lru"};
+    const char *type = types[blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector")];
     uint64_t lookups = v[CCU_STAT_HITS] + v[CCU_STAT_MISSES];
     printf("rfcache: collector %s\n", type);
     printf("rfcache: CT hit ratio %.4f (%" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses)\n",
            lookups ? (double)v[CCU_STAT_HITS] / lookups : 0.0, v[CCU_STAT_HITS], v[CCU_STAT_MISSES]);
     printf("rfcache: bank reads %" G_GUINT64_FORMAT ", bank writes %" G_GUINT64_FORMAT
            ", crossbar transfers %" G_GUINT64_FORMAT ", bank conflicts %" G_GUINT64_FORMAT "\n",
-           reads, writes, xfers, conflicts);
+           r.reads, r.writes, r.xfers, r.conflicts);
     printf("rfcache: port D writes %" G_GUINT64_FORMAT ", squashed (far) %" G_GUINT64_FORMAT
            ", conflicts %" G_GUINT64_FORMAT ", no CCU %" G_GUINT64_FORMAT ", invalidations %" G_GUINT64_FORMAT
            "\n",
@@ -279,11 +331,12 @@ static void finished(machine *mach, int rc, void *ctx)
         printf("\n");
     }
     printf("rfcache: IPC %.4f (%" G_GUINT64_FORMAT " warp instructions, %" G_GUINT64_FORMAT " cycles)\n",
-           cycles ? (double)instrs / cycles : 0.0, instrs, cycles);
+           r.cycles ? (double)r.instrs / r.cycles : 0.0, r.instrs, r.cycles);
     printf("rfcache: RF dynamic energy %.1f pJ (banks %.1f, collectors %.1f, CT port D and tags %.1f)\n",
-           e_rf + e_oc + e_ccu, e_rf, e_oc, e_ccu);
-    printf("rfcache: added storage per SM %" G_GUINT64_FORMAT " B (%.5f%% of the register file)\n", added,
-           100.0 * (double)added / (4.0 * (double)blk_param_uint(blk_ctx_find(bc, "tb.sm0"), "registers")));
+           r.e_rf + r.e_oc + r.e_ccu, r.e_rf, r.e_oc, r.e_ccu);
+    printf("rfcache: added storage per SM %" G_GUINT64_FORMAT " B (%.5f%% of the register file)\n", r.added,
+           100.0 * (double)r.added /
+               (4.0 * (double)blk_param_uint(blk_ctx_find(t->run->ctx, "tb.sm0"), "registers")));
 }
 
 int main(int argc, char **argv)
