@@ -90,6 +90,20 @@ static rp_votes_t *votes_for(rp_profile *p, const rp_dyn *d)
 
 #define RP_NONE UINT64_MAX
 
+/* The near/far votes of the registers regs[0..n) of instruction i (their next reads in nxt). */
+static void vote(rp_profile *p, GHashTable *nxt, guint i, const uint16_t *regs, unsigned n, uint32_t *near_v,
+                 uint32_t *far_v, uint32_t *bits)
+{
+    for (unsigned j = 0; j < n; j++) {
+        guint64 x = GPOINTER_TO_SIZE(g_hash_table_lookup(nxt, GUINT_TO_POINTER((unsigned)regs[j] + 1)));
+        if (x != 0 && x - 1 - i <= p->rthld) {
+            near_v[j]++, *bits |= 1u << j, p->near++;
+        } else {
+            far_v[j]++, p->far++;
+        }
+    }
+}
+
 /* Backward over one stream: nxt[r] = index of the next read of r's current value (RP_NONE: written
  * again or never read). At instruction i the sources are read before the destinations are written,
  * so going backward the destinations are handled first. */
@@ -102,27 +116,11 @@ static void stream_finish(rp_profile *p, unsigned warp, GArray *a)
         const rp_dyn *d = &g_array_index(a, rp_dyn, i);
         rp_votes_t *v = votes_for(p, d);
         rp_bits *b = &g_array_index(bits, rp_bits, i);
-        for (unsigned j = 0; j < d->n_dst; j++) {
-            gpointer r = GUINT_TO_POINTER((unsigned)d->dst[j] + 1);
-            guint64 n = GPOINTER_TO_SIZE(g_hash_table_lookup(nxt, r));
-            bool near = n != 0 && n - 1 - i <= p->rthld;
-            if (near) {
-                v->near_dst[j]++, b->dst |= 1u << j, p->near++;
-            } else {
-                v->far_dst[j]++, p->far++;
-            }
-            g_hash_table_remove(nxt, r);
-        }
-        for (unsigned j = 0; j < d->n_src; j++) {
-            gpointer r = GUINT_TO_POINTER((unsigned)d->src[j] + 1);
-            guint64 n = GPOINTER_TO_SIZE(g_hash_table_lookup(nxt, r));
-            bool near = n != 0 && n - 1 - i <= p->rthld;
-            if (near) {
-                v->near_src[j]++, b->src |= 1u << j, p->near++;
-            } else {
-                v->far_src[j]++, p->far++;
-            }
-        }
+        /* the destinations' values are read next at nxt; before i the registers held other values */
+        vote(p, nxt, i, d->dst, d->n_dst, v->near_dst, v->far_dst, &b->dst);
+        for (unsigned j = 0; j < d->n_dst; j++)
+            g_hash_table_remove(nxt, GUINT_TO_POINTER((unsigned)d->dst[j] + 1));
+        vote(p, nxt, i, d->src, d->n_src, v->near_src, v->far_src, &b->src);
         for (unsigned j = 0; j < d->n_src; j++)
             g_hash_table_insert(nxt, GUINT_TO_POINTER((unsigned)d->src[j] + 1),
                                 GSIZE_TO_POINTER((gsize)i + 1));

@@ -18,6 +18,7 @@ static const char *const hint_names[] = {"near", "far", NULL};
 static const char *const stale_names[] = {"invalidate", "keep", NULL};
 static const char *const sthld_modes[] = {"fixed", "dynamic", NULL};
 static const char *const scopes[] = {"sm", "subcore", NULL};
+static const char *const ctrl_scopes[] = {"gpu", "sm", NULL};
 
 static const blk_param_desc params[] = {
     {"ct_entries", BLK_PARAM_UINT, "8", "1", "16", NULL, "entries", "Cache Table entries per CCU [S: 8]"},
@@ -31,6 +32,8 @@ static const blk_param_desc params[] = {
      "dynamic STHLD interval [S: 10,000]"},
     {"sthld_max", BLK_PARAM_INT, "-1", "-1", "1000", NULL, "attempts",
      "upper clamp of dynamic STHLD (-1: none) [A]"},
+    {"sthld_scope", BLK_PARAM_ENUM, "gpu", NULL, NULL, ctrl_scopes, "",
+     "one STHLD and controller for the GPU (measuring the GPU's IPC) [S], or one per SM"},
     {"counter_scope", BLK_PARAM_ENUM, "sm", NULL, NULL, scopes, "",
      "the STHLD waiting counter: one per SM (shared by the sub-cores) or per sub-core [X: default SM]"},
     {"replacement", BLK_PARAM_ENUM, "malekeh", NULL, NULL, repl_names, "",
@@ -133,8 +136,8 @@ const blk_desc ccu_desc = {
     &energy,
 };
 
+/* The STHLD controller: GPU-wide (one for every SM of a blk_ctx, [S]) or per SM (sthld_scope). */
 struct ccu_sm {
-    unsigned counter;
     bool dynamic;
     unsigned interval;
     uint64_t next, issued;
@@ -170,6 +173,8 @@ typedef struct {
     uint16_t warp, slot, phys;
 } ccu_event;
 
+static GHashTable *gpu_ctrl; /* blk_ctx -> the ccu block holding its GPU-wide STHLD controller */
+
 struct ccu_blk {
     blk_inst *inst;
     sm_env *env;
@@ -186,6 +191,7 @@ struct ccu_blk {
     rfc_rng rng;
     ccu_sm *sm, own_sm;
     bool owns_sm;
+    unsigned *sm_counter, counter_store; /* the SM's waiting counter: partition 0's */
     unsigned own_counter;
     bool counter_sm;
     /* the decision of this cycle */
@@ -204,6 +210,7 @@ struct ccu_blk {
     GHashTable *inflight; /* seq -> ccu_inflight */
     GArray *queue;        /* ccu_event, applied by the next call in a later cycle */
     const rp_profile *prof;
+    blk_ctx *ctx; /* set when this block holds the context's GPU-wide controller */
     /* traced */
     uint8_t tr_warp[64], tr_busy[64];
     uint16_t tr_valid[64], tr_near[64], tr_lock[64], tr_tag[64 * RFC_MAX_CT];
@@ -354,7 +361,7 @@ static void trace_ccus(ccu_blk *b)
         b->tr_valid[k] = v, b->tr_near[k] = nr, b->tr_lock[k] = lk;
     }
     b->tr_sthld = (uint16_t)b->sm->sthld;
-    b->tr_counter = (uint16_t)(b->counter_sm ? b->sm->counter : b->own_counter);
+    b->tr_counter = (uint16_t)(b->counter_sm ? *b->sm_counter : b->own_counter);
 }
 
 /* Opcoll's changes of earlier cycles take effect. */
@@ -440,7 +447,7 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
     int k;
     rfc_alloc_case ac;
     if (b->mode == CCU_MODE_MALEKEH) {
-        unsigned *counter = b->counter_sm ? &b->sm->counter : &b->own_counter;
+        unsigned *counter = b->counter_sm ? b->sm_counter : &b->own_counter;
         ac = rfc_allocate(b->c, b->n, (int)warp, counter, sthld_now(b), &b->rng, &k);
     } else {
         ac = rfc_allocate_random(b->c, b->n, b->mode == CCU_MODE_LRU ? (int)warp : RFC_NO_WARP - 1, &b->rng,
@@ -687,8 +694,12 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     b->sinfo = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     b->inflight = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     b->queue = g_array_new(FALSE, FALSE, sizeof(ccu_event));
-    if (shared) {
-        b->sm = shared->sm;
+    b->sm_counter = shared ? shared->sm_counter : &b->counter_store;
+    ccu_blk *gpu = gpu_ctrl ? g_hash_table_lookup(gpu_ctrl, ctx) : NULL;
+    if (shared && (!gpu || blk_param_enum(b->inst, "sthld_scope") == 1))
+        gpu = shared; /* the SM's controller */
+    if (gpu && (shared || blk_param_enum(b->inst, "sthld_scope") == 0)) {
+        b->sm = gpu->sm;
     } else {
         b->owns_sm = true;
         b->sm = &b->own_sm;
@@ -699,9 +710,16 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         b->sm->sthld = (int)b->fixed_sthld;
         b->sm->trace = g_array_new(FALSE, FALSE, sizeof(int));
         b->sm->inst = b->inst;
+        if (!gpu_ctrl)
+            gpu_ctrl = g_hash_table_new(g_direct_hash, g_direct_equal);
+        if (!g_hash_table_lookup(gpu_ctrl, ctx)) {
+            g_hash_table_insert(gpu_ctrl, ctx, b);
+            b->ctx = ctx;
+        }
     }
     blk_export(b->inst, CCU_VETO, 0, &veto_table, b);
-    wexec_add_value_hook(wx, name, ccu_value, b);
+    if (wx)
+        wexec_add_value_hook(wx, name, ccu_value, b);
     for (unsigned k = 0; k < n && k < 64; k++) {
         char *s = g_strdup_printf("ccu%u_warp", k);
         gsc_trace_var(b->inst->mod, s, GSC_U8, &b->tr_warp[k], 8);
@@ -733,6 +751,12 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     return b;
 }
 
+rfc_ccu *ccu_units(ccu_blk *b, unsigned *n)
+{
+    *n = b->n;
+    return b->c;
+}
+
 const GArray *ccu_sthld_trace(const ccu_blk *b)
 {
     return b->sm->trace;
@@ -757,6 +781,8 @@ void ccu_free(ccu_blk *b)
         return;
     if (b->owns_sm)
         g_array_free(b->sm->trace, TRUE);
+    if (b->ctx && gpu_ctrl && g_hash_table_lookup(gpu_ctrl, b->ctx) == b)
+        g_hash_table_remove(gpu_ctrl, b->ctx);
     g_free(b->c);
     g_free(b->rec);
     g_free(b->portd);

@@ -70,7 +70,7 @@ typedef struct ccu_blk ccu_blk;
 
 extern const blk_desc ccu_desc;
 /* part of parts: the partition; n: its collectors; warps: the SM's warp slots; shared: partition 0's
- * block (NULL for partition 0 itself). */
+ * block (NULL for partition 0 itself). wx NULL: no value path (a harness test of the allocation alone). */
 ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, wexec *wx, unsigned part,
                  unsigned parts, unsigned n, unsigned warps, ccu_mode mode, ccu_blk *shared);
 void ccu_free(ccu_blk *b);
@@ -85,6 +85,8 @@ unsigned ccu_take(ccu_blk *b, const issued_t *it, uint16_t *reads, unsigned *n);
 void ccu_dispatched(ccu_blk *b, unsigned k, uint64_t now);
 void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now);
 
+/* The partition's CCUs (n of them), for tests and inspection. */
+rfc_ccu *ccu_units(ccu_blk *b, unsigned *n);
 /* For the testbench: the STHLD value of each elapsed interval (dynamic mode), partition 0's SM. */
 const GArray *ccu_sthld_trace(const ccu_blk *b); /* of int */
 /* Added storage per SM in bytes: CT entries beyond the collector's operand slots (spec §14.2). */

@@ -89,3 +89,8 @@ EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
 dist_check_SCRIPTS += tests/sm/test_tb_rfcache.sh
 TESTS += tests/sm/test_tb_rfcache.sh
 EXTRA_DIST += waveforms/tb-rfcache-ccu.gtkw
+# Harness test of the ccu block (its veto port and opcoll's calls, no value path).
+check_PROGRAMS += tests/sm/test_ccu
+TESTS += tests/sm/test_ccu
+tests_sm_test_ccu_SOURCES = tests/sm/test_ccu.c
+tests_sm_test_ccu_LDADD = $(GPUSC_LIBS)

@@ -71,6 +71,28 @@ if grep -q ': sgemm: PASS' "$tmp/out" && [ "$iv" -ge 4 ] && grep -q '^rfcache: S
     ok "dynamic STHLD: $iv intervals, trace printed"
 else nok "dynamic STHLD ($iv intervals)"; fi
 
+# The same statistics whatever order the processes run in (docs/sc-api.md, "Check modes"): the CCUs
+# apply opcoll's changes of a cycle from the next one.
+"$tb" --no-trace --workload hotspot --collector ccu --sthld 4 2>&1 | grep -E '^tb\.sm0\.' | grep -v per_second >"$tmp/n"
+for m in shuffle awake; do
+    "$tb" --no-trace --workload hotspot --collector ccu --sthld 4 --check=$m 2>&1 | grep -E '^tb\.sm0\.' |
+        grep -v per_second >"$tmp/m"
+    if cmp -s "$tmp/n" "$tmp/m" && [ -s "$tmp/n" ]; then ok "--check=$m: every SM statistic equal"
+    else nok "--check=$m differs"; diff "$tmp/n" "$tmp/m" | head -5 | sed 's/^/# /'; fi
+done
+
+# tb-gpu: one STHLD controller for the GPU (sthld_scope=gpu, [S]) or one per SM.
+g="$top_builddir/testbench/tb-gpu"
+for sc in gpu sm; do
+    "$g" --preset malekeh --workload hotspot --no-trace --set opcoll.collector=ccu --set ccu.sthld_mode=dynamic \
+        --set ccu.sthld_interval=500 --set ccu.sthld_scope=$sc >"$tmp/out" 2>&1
+    i0=$(stat "$tmp/out" 'sm0\.ccu0\.sthld_intervals$'); i1=$(stat "$tmp/out" 'sm1\.ccu0\.sthld_intervals$')
+    want1=0; [ $sc = sm ] && want1=$i0
+    if grep -q ': hotspot: PASS' "$tmp/out" && [ "$i0" -gt 0 ] && [ "$i1" = "$want1" ]; then
+        ok "tb-gpu sthld_scope=$sc: SM 0 $i0 intervals, SM 1 $i1"
+    else nok "tb-gpu sthld_scope=$sc: SM 0 $i0, SM 1 $i1"; fi
+done
+
 # The curated view names signals the VCD has.
 "$tb" --workload vecadd --collector ccu --vcd "$tmp/w.vcd" --no-progress >/dev/null 2>&1
 missing=$(grep -E '^tb\.' "$top_srcdir/waveforms/tb-rfcache-ccu.gtkw" | sed 's/\[.*//' | while read -r s; do
