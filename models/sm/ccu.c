@@ -43,7 +43,8 @@ static const blk_param_desc params[] = {
     {"stale_policy", BLK_PARAM_ENUM, "invalidate", NULL, NULL, stale_names, "",
      "a write to a register cached in its warp's CCU invalidates it; keep = a deliberately broken CCU "
      "(tests: a stale copy must fail the output check) [A §9]"},
-    {"seed", BLK_PARAM_UINT, "1", "0", NULL, NULL, "", "seed of the allocator's and replacement's RNG [A]"},
+    {"rng_seed", BLK_PARAM_UINT, "1", "0", NULL, NULL, "",
+     "seed of the allocator's and replacement's RNG (not the workload's --seed) [A]"},
     {"e_ct_write", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
      "energy of a CT data write at port D [A: as opcoll.e_operand_fill]"},
     {"e_tag_lookup", BLK_PARAM_DOUBLE, "0.1", "0", NULL, NULL, "pJ",
@@ -682,7 +683,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     b->keep_stale = blk_param_enum(b->inst, "stale_policy") == 1;
     b->fixed_sthld = (unsigned)blk_param_uint(b->inst, "sthld");
     b->counter_sm = blk_param_enum(b->inst, "counter_scope") == 0;
-    rfc_rng_seed(&b->rng, blk_param_uint(b->inst, "seed") * 64 + part);
+    rfc_rng_seed(&b->rng, blk_param_uint(b->inst, "rng_seed") * 64 + part);
     b->c = g_new0(rfc_ccu, n);
     for (unsigned k = 0; k < n; k++)
         rfc_ccu_init(&b->c[k], ct);
