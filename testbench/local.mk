@@ -27,3 +27,8 @@ testbench_tb_gpu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 demo: testbench/tb-sm
 	@mkdir -p waveforms && testbench/tb-sm --workload hotspot --size tiny
 .PHONY: demo
+
+# tb-rfcache: the register-file cache in the collectors (Malekeh) on the sub-core machine; docs/rfcache.md.
+bin_PROGRAMS += testbench/tb-rfcache
+testbench_tb_rfcache_SOURCES = testbench/tb-rfcache.c
+testbench_tb_rfcache_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)

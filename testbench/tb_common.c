@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/frun.h"
 #include "kernels/kload.h"
 #include "kernels/launch_cli.h"
 #include "kernels/ptx_parse.h"
@@ -701,13 +702,44 @@ void tb_machine_summary(tb_machine *m, FILE *out)
 
 int tb_main(machine_kind kind, int argc, char **argv)
 {
+    return tb_main_ext(kind, argc, argv, NULL);
+}
+
+int tb_kernel_run_functional(tb_kernel *k, FILE *trace, GString *err)
+{
+    if (!k->w) {
+        g_string_assign(err, "a functional pre-run needs a workload (--workload)");
+        return -1;
+    }
+    wl_device *dev = frun_device_new(k->mod, err);
+    if (!dev)
+        return -1;
+    frun_device_set_trace(dev, trace);
+    int rc = k->w->run(k->size, k->seed, dev, err);
+    frun_device_free(dev);
+    return rc;
+}
+
+sm_env *tb_kernel_env_of(tb_kernel *k)
+{
+    return &k->env;
+}
+
+int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
+{
     machine_register(kind);
     const machine_info *mi = machine_info_get(kind);
-    cli_run *run = cli_new(mi->program, mi->summary, mi->top, "tb", mi->default_preset);
+    cli_run *run = cli_new(ext && ext->program ? ext->program : mi->program,
+                           ext && ext->summary ? ext->summary : mi->summary, mi->top, "tb",
+                           ext && ext->default_preset ? ext->default_preset : mi->default_preset);
     machine_cli(run, kind);
     tb_opts o;
     tb_opts_add(run, &o);
+    if (ext && ext->options)
+        ext->options(run, ext->ctx);
     cli_parse(run, &argc, &argv);
+    if (ext && ext->parsed)
+        ext->parsed(run, ext->ctx);
     machine *mach = machine_new(kind, run->ctx, run->top->mod);
     bool subcore;
     char *sm_path = machine_sm_path(mach, &subcore);
@@ -715,6 +747,8 @@ int tb_main(machine_kind kind, int argc, char **argv)
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
     machine_build(mach, env);
+    if (ext && ext->built)
+        ext->built(mach, k, ext->ctx);
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));
     tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
     if (machine_gpu(mach))
@@ -730,7 +764,9 @@ int tb_main(machine_kind kind, int argc, char **argv)
     cli_finish(run, gsc_cycle());
     tb_machine_summary(m, stdout);
     machine_summary(mach, stdout);
-    printf("%s: %s: %s\n", mi->program, tb_kernel_name(k),
+    if (ext && ext->finished)
+        ext->finished(mach, rc, ext->ctx);
+    printf("%s: %s: %s\n", ext && ext->program ? ext->program : mi->program, tb_kernel_name(k),
            tb_exit_status(rc) != rc ? "INTERRUPTED"
            : rc == 0                ? "PASS"
                                     : "FAIL");

@@ -59,6 +59,12 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
 sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms);
 const char *tb_kernel_name(const tb_kernel *k);
 
+/* Run the workload on the functional runner over the kernel's (register-allocated) module, with its
+ * instruction trace to `trace` (frun_device_set_trace): a pre-pass, e.g. a profile. 0 or nonzero with
+ * a message. */
+int tb_kernel_run_functional(tb_kernel *k, FILE *trace, GString *err);
+sm_env *tb_kernel_env_of(tb_kernel *k);
+
 typedef struct tb_machine tb_machine;
 tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo **sms, unsigned n_sms);
 /* Run the workload (its output checked against its CPU reference) or the PTX kernel. Returns a
@@ -85,6 +91,19 @@ void tb_machine_summary(tb_machine *m, FILE *out);
  * kernel, the machine built and run under the watchdog, the statistics and the summaries, and
  * "<program>: <kernel>: PASS|FAIL". Returns the exit status (TB_EXIT_*). */
 int tb_main(machine_kind kind, int argc, char **argv);
+/* tb_main with a testbench's own additions (tb-rfcache): its name, summary and default preset (NULL:
+ * the machine's), and calls: options (add option groups, before parsing), parsed (after parsing:
+ * e.g. turn options into configuration settings), built (the machine and the kernel exist, before
+ * elaboration), finished (after the summary; rc: the run's TB_EXIT_*). */
+typedef struct {
+    const char *program, *summary, *default_preset;
+    void (*options)(cli_run *run, void *ctx);
+    void (*parsed)(cli_run *run, void *ctx);
+    void (*built)(machine *mach, tb_kernel *k, void *ctx);
+    void (*finished)(machine *mach, int rc, void *ctx);
+    void *ctx;
+} tb_ext;
+int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext);
 
 G_END_DECLS
 

@@ -16,6 +16,7 @@ models_lib_libgpusc_lib_la_SOURCES = \
 	models/lib/regval.c models/lib/regval.h \
 	models/lib/scoreboard.c models/lib/scoreboard.h \
 	models/lib/ctaslots.c models/lib/ctaslots.h \
+	models/lib/rfcache.c models/lib/rfcache.h \
 	models/lib/ring.h models/lib/slots.h models/lib/wmask.h models/lib/hooks.c models/lib/hooks.h
 models_libgpusc_models_la_LIBADD = models/lib/libgpusc-lib.la
 
@@ -72,3 +73,7 @@ tests_lib_test_scoreboard_LDADD = $(GPUSC_LIB_TEST_LIBS)
 check_PROGRAMS += tests/lib/test_ctaslots
 TESTS += tests/lib/test_ctaslots
 tests_lib_test_ctaslots_LDADD = $(GPUSC_LIB_TEST_LIBS)
+
+check_PROGRAMS += tests/lib/test_rfcache
+TESTS += tests/lib/test_rfcache
+tests_lib_test_rfcache_LDADD = $(GPUSC_LIB_TEST_LIBS)

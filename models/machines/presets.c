@@ -212,7 +212,8 @@ static const char malekeh[] =
     "threads=1024\n"        /* [S] */
     "warps=32\n"            /* [S] */
     "registers=65536\n"     /* [S] 256 KB */
-    "smem_bytes=65536\n"    /* [S] 64 KB L1/shared (split [A]) */
+    "smem_bytes=32768\n"    /* [S] 64 KB L1 + shared together; [A] carved 32 KB shared + 32 KB L1
+                               (Turing's default split; the L1 is [ldst] below) */
     "max_regs_per_thread=255\n" /* [D] Turing: 255 per thread (compute capability 7.5) */
     "[fetch]\n"
     "fetch_width=4\n"       /* [A] (see subcore) */
@@ -226,9 +227,11 @@ static const char malekeh[] =
     "entries=4\n"           /* [A] = fetch's */
     "[regfile]\n"
     "banks=2\n"             /* [S] 2 banks per sub-core */
+    "collector_ports=1\n"   /* [S] §3: a collector receives one operand per cycle */
     "[opcoll]\n"
-    "collectors_sp=2\n"     /* [S] 2 collectors per sub-core */
-    "collectors_sfu=2\n"    /* [A] */
+    "collectors_sp=2\n"     /* [S] 2 generic collectors per sub-core, 6 operand slots each */
+    "collectors_sfu=0\n"    /* [S] generic: no SP/SFU split */
+    "collector=ocu_random\n" /* [S] §4: random free OCU, issue only with a free collector */
     "[units]\n"
     "sp_units=1\n"          /* [A] Accel-Sim RTX 2060 */
     "sp_latency=4\n"        /* [A] */
@@ -240,6 +243,7 @@ static const char malekeh[] =
     "dp_latency=64\n"       /* [A] */
     "dp_ii=64\n"            /* [A] */
     "[ldst]\n"
+    "l1_sets=64\n"          /* [A] 32 KB L1 of the 64 KB carve-out: 64 sets x 4 ways x 128 B */
     "l1_latency=32\n"       /* [A] L1D 32 */
     "smem_latency=30\n"     /* [A] shared 30 */
     "[tb]\n"

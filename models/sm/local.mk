@@ -9,6 +9,7 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/decode.c models/sm/decode.h models/sm/ibuffer.c models/sm/ibuffer.h models/sm/scoreboard_block.c models/sm/scoreboard_block.h \
 	models/sm/arbiter.c models/sm/arbiter.h models/sm/barrier.c models/sm/barrier.h \
 	models/sm/opcoll.c models/sm/opcoll.h models/sm/regfile.c models/sm/regfile.h \
+	models/sm/ccu.c models/sm/ccu.h \
 	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
 	models/sm/link_port.c models/sm/link_port.h
@@ -89,3 +90,14 @@ EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
 
 # Register renaming (models/sm/renaming.c, docs/renaming.md): its block, tests and testbench.
 include models/sm/renaming.mk
+
+# tb-rfcache (docs/rfcache.md): every workload under the cached collectors, the stale-copy check, the
+# read invariant, the added storage, the dynamic STHLD controller, the curated view.
+dist_check_SCRIPTS += tests/sm/test_tb_rfcache.sh
+TESTS += tests/sm/test_tb_rfcache.sh
+EXTRA_DIST += waveforms/tb-rfcache-ccu.gtkw
+# Harness test of the ccu block (its veto port and opcoll's calls, no value path).
+check_PROGRAMS += tests/sm/test_ccu
+TESTS += tests/sm/test_ccu
+tests_sm_test_ccu_SOURCES = tests/sm/test_ccu.c
+tests_sm_test_ccu_LDADD = $(GPUSC_LIBS)

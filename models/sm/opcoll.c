@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "models/sm/ccu.h"
+
 struct opcoll_coll {
     bool busy;
     bool dispatchable; /* every operand read (in an earlier cycle) */
@@ -22,11 +24,17 @@ static const blk_port_desc ports[] = {
                       &units_iface},
 };
 
+static const char *const collector_names[] = {"ocu", "ocu_random", "ccu", "ccu_lru", NULL};
+
 static const blk_param_desc params[] = {
     {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units",
      "collector units for SP/INT [S: GTX480 6]"},
-    {"collectors_sfu", BLK_PARAM_UINT, "8", "1", "64", NULL, "units",
-     "collector units for SFU/DP [S: GTX480 8]"},
+    {"collectors_sfu", BLK_PARAM_UINT, "8", "0", "64", NULL, "units",
+     "collector units for SFU/DP [S: GTX480 8]; 0: one generic pool of collectors_sp for every class"},
+    {"collector", BLK_PARAM_ENUM, "ocu", NULL, NULL, collector_names, "",
+     "collector type: ocu (first free collector when the instruction arrives), or allocated at issue by "
+     "a `ccu` block (sub-core SM): ocu_random (random free collector, issue only with one free), ccu "
+     "(Malekeh's cached collectors), ccu_lru (LRU-cached ablation) [docs/rfcache.md]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
      "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
     {"e_operand_fill", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
@@ -80,6 +88,11 @@ static unsigned pool_of(uint8_t cls)
     return cls == IR_CLASS_SFU || cls == IR_CLASS_DP ? 1 : 0;
 }
 
+void opcoll_set_ccu(opcoll *o, struct ccu_blk *c)
+{
+    o->ccu = c;
+}
+
 static void opcoll_writeback(opcoll *o, uint64_t now)
 {
     const release_t *res[UNITS_MAX_WB];
@@ -89,6 +102,8 @@ static void opcoll_writeback(opcoll *o, uint64_t now)
         memcpy(r, res[i], release_bytes(res[i]));
         for (unsigned j = 0; j < r->n_bank_dst; j++)
             o->rf->write(o->rf_self, r->warp, r->bank_dst[j], now);
+        if (o->ccu)
+            ccu_writeback(o->ccu, r, now);
     }
 }
 
@@ -110,12 +125,36 @@ static void opcoll_report_reads(opcoll *o, const opcoll_coll *co)
         release_init_reads(ring_push_slot(&o->releases), &co->it, sm_unit_of_class((ir_class)co->it.cls));
 }
 
+/* A collector allocated at issue by the ccu block: it reads only the sources it misses. */
+static void opcoll_take_ccu(opcoll *o, uint64_t now)
+{
+    gsc_fifo *in = blk_fifo(o->inst, OPCOLL_IN);
+    uint16_t reads[SM_MAX_BANK_READS];
+    unsigned n;
+    unsigned c = ccu_take(o->ccu, gsc_fifo_peek(in), reads, &n);
+    opcoll_coll *co = &o->coll[c];
+    g_assert(!co->busy);
+    gsc_fifo_get(in, &co->it);
+    co->busy = true;
+    co->dispatchable = false;
+    co->age = o->seq++;
+    co->pending = n;
+    for (unsigned j = 0; j < n; j++)
+        o->rf->read(o->rf_self, c, co->it.warp, reads[j], now);
+    if (n == 0)
+        opcoll_report_reads(o, co);
+}
+
 static void opcoll_allocate(opcoll *o, uint64_t now)
 {
     gsc_fifo *in = blk_fifo(o->inst, OPCOLL_IN);
     while (gsc_fifo_can_get(in)) {
         const issued_t *it = gsc_fifo_peek(in);
-        unsigned pool = pool_of(it->cls), c;
+        if (o->ccu) {
+            opcoll_take_ccu(o, now);
+            continue;
+        }
+        unsigned pool = o->generic ? 0 : pool_of(it->cls), c;
         for (c = 0; c < o->n_coll; c++)
             if (!o->coll[c].busy && o->coll[c].pool == pool)
                 break;
@@ -180,6 +219,8 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, best->it.n_bank_src);
         o->tr_dispatched++;
         best->busy = false;
+        if (o->ccu)
+            ccu_dispatched(o->ccu, (unsigned)(best - o->coll), now);
     }
     /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
     o->tr_busy_coll = 0;
@@ -238,6 +279,8 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     o->coll = g_new0(opcoll_coll, o->n_coll);
     for (unsigned c = nsp; c < o->n_coll; c++)
         o->coll[c].pool = 1;
+    if (nsfu == 0) /* one generic pool: every class takes any collector */
+        o->generic = true;
     ring_init(&o->releases, sizeof(release_t));
     blk_trace_state(o->inst, "busy_collectors", GSC_U32, &o->tr_busy_coll);
     blk_trace_state(o->inst, "dispatched", GSC_U32, &o->tr_dispatched);

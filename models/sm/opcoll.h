@@ -46,6 +46,7 @@ enum {
 };
 
 typedef struct opcoll_coll opcoll_coll;
+struct ccu_blk;
 
 typedef struct {
     blk_inst *inst;
@@ -53,6 +54,8 @@ typedef struct {
     opcoll_coll *coll;
     ring releases; /* release_t waiting for room */
     uint64_t seq;
+    bool generic;        /* collectors_sfu = 0: one pool */
+    struct ccu_blk *ccu; /* collectors allocated at issue (collector != ocu); NULL: ocu */
     /* the imports, looked up at elaboration */
     const regfile_if *rf;
     void *rf_self;
@@ -65,6 +68,9 @@ typedef struct {
 extern const blk_desc opcoll_desc;
 opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name);
 void opcoll_free(opcoll *o);
+/* Collectors allocated at issue by a `ccu` block (models/sm/ccu.h): the topology sets it before the
+ * run when [opcoll] collector is not ocu. */
+void opcoll_set_ccu(opcoll *o, struct ccu_blk *c);
 
 G_END_DECLS
 

@@ -42,6 +42,9 @@ static const blk_param_desc params[] = {
     {"bank_fn", BLK_PARAM_ENUM, "reg_plus_warp", NULL, NULL, bank_fns, "",
      "bank of a register: (reg + warp) mod banks [S: GPGPU-Sim register_bank] or reg mod banks"},
     {"bank_ports", BLK_PARAM_UINT, "1", "1", "8", NULL, "accesses", "accesses per bank per cycle [A]"},
+    {"collector_ports", BLK_PARAM_UINT, "0", "0", "8", NULL, "operands",
+     "operands a collector accepts per cycle (its crossbar input ports; 0: unlimited) [S: RF-cache spec §3: "
+     "1]"},
     {"traced_slots", BLK_PARAM_UINT, "0", "0", "4096", NULL, "slots",
      "register slots whose state is traced (slot_0 .. slot_N-1; 0: none)"},
     {"e_bank_read", BLK_PARAM_DOUBLE, "4.68", "0", NULL, NULL, "pJ",
@@ -212,7 +215,8 @@ regfile *regfile_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     unsigned banks = (unsigned)blk_param_uint(r->inst, "banks");
     r->map = (bankmap){blk_param_enum(r->inst, "bank_fn") == 0 ? BANKMAP_REG_PLUS_WARP : BANKMAP_REG, banks,
                        1, NULL, NULL};
-    bankmap_arb_config ac = {banks, (unsigned)blk_param_uint(r->inst, "bank_ports"), collectors, 0};
+    bankmap_arb_config ac = {banks, (unsigned)blk_param_uint(r->inst, "bank_ports"), collectors,
+                             (unsigned)blk_param_uint(r->inst, "collector_ports")};
     r->banks = bankmap_queues_new(&ac);
     r->granted_reads = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     r->granted_writes = g_array_new(FALSE, FALSE, sizeof(uint64_t));

@@ -7,6 +7,7 @@
 #include "models/sm/cta_dispatch.h"
 #include "models/sm/decode.h"
 #include "models/sm/ibuffer.h"
+#include "models/sm/ccu.h"
 #include "models/sm/opcoll.h"
 #include "models/sm/scoreboard_block.h"
 #include "models/sm/fetch.h"
@@ -28,6 +29,7 @@ struct sm_topo {
     opcoll *oc[SM_MAX_PARTS]; /* per partition: operand collectors, register banks, units */
     regfile *rf[SM_MAX_PARTS];
     units *un[SM_MAX_PARTS];
+    ccu_blk *ccu[SM_MAX_PARTS]; /* collectors allocated at issue ([opcoll] collector != ocu) */
     ldst *ls;
     link_port *lp; /* NULL unless the GPU has SM-to-SM links (sm_topo_add_link_port) */
 };
@@ -93,8 +95,35 @@ void sm_topo_register(void)
     blk_registry_add(&subcore_sm_topo_desc);
     for (unsigned i = 0; sm_topo_blocks[i]; i++)
         blk_registry_add(sm_topo_blocks[i]);
+    blk_registry_add(&ccu_desc);
     blk_registry_add(&mem_fixed_desc);
     blk_registry_add(&cta_dispatch_desc);
+}
+
+/* [opcoll] collector other than ocu: a `ccu` block allocates partition p's collectors at issue, as a
+ * veto of its scheduler's arbiter (sub-core SM only: one scheduler per partition). */
+static void sm_topo_add_ccu(sm_topo *s, blk_ctx *ctx, sm_env *env, unsigned p, unsigned warps)
+{
+    unsigned type = blk_param_enum(s->oc[p]->inst, "collector");
+    if (type == 0)
+        return;
+    if (s->parts < 2 || s->is->n_sched != s->parts)
+        gsc_fatal("%s.collector: collectors allocated at issue need a sub-core SM (one scheduler per "
+                  "partition: tb-subcore, tb-rfcache)",
+                  s->oc[p]->inst->path);
+    static const ccu_mode modes[] = {CCU_MODE_OCU_RANDOM, CCU_MODE_OCU_RANDOM, CCU_MODE_MALEKEH,
+                                     CCU_MODE_LRU};
+    char *n = g_strdup_printf("ccu%u", p);
+    s->ccu[p] = ccu_new(ctx, s->inst->mod, n, env, s->is->wx, p, s->parts, s->oc[p]->n_coll, warps,
+                        modes[type], p ? s->ccu[0] : NULL);
+    g_free(n);
+    blk_bind(s->arb[p]->inst, "veto", ccu_inst(s->ccu[p]), "veto");
+    opcoll_set_ccu(s->oc[p], s->ccu[p]);
+}
+
+ccu_blk *sm_topo_ccu(const sm_topo *s, unsigned p)
+{
+    return p < s->parts ? s->ccu[p] : NULL;
 }
 
 sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned sm_id, sm_env *env,
@@ -143,6 +172,7 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
         s->un[p] = units_new(ctx, m, un);
         blk_bind(s->oc[p]->inst, "regfile", s->rf[p]->inst, "regfile");
         blk_bind(s->oc[p]->inst, "units", s->un[p]->inst, "units");
+        sm_topo_add_ccu(s, ctx, env, p, warps);
         g_free(n);
         g_free(on);
         g_free(rn);
@@ -183,6 +213,7 @@ void sm_topo_free(sm_topo *s)
     barrier_free(s->bar);
     for (unsigned p = 0; p < s->parts; p++) {
         opcoll_free(s->oc[p]);
+        ccu_free(s->ccu[p]);
         regfile_free(s->rf[p]);
         units_free(s->un[p]);
     }

@@ -93,6 +93,8 @@ blk_inst *sm_topo_regfile_inst(const sm_topo *s, unsigned part); /* NULL beyond 
 issue *sm_topo_issue(const sm_topo *s);
 wexec *sm_topo_wexec(const sm_topo *s);
 regfile *sm_topo_regfile(const sm_topo *s, unsigned part);
+/* Partition part's `ccu` block (NULL: [opcoll] collector = ocu, or beyond the partitions). */
+struct ccu_blk *sm_topo_ccu(const sm_topo *s, unsigned part);
 ldst *sm_topo_ldst(const sm_topo *s);
 fetch *sm_topo_fetch(const sm_topo *s);
 unsigned sm_topo_parts(const sm_topo *s); /* opcoll/regfile/units: 1 (sm) or the partitions (subcore_sm) */

@@ -1,0 +1,97 @@
+/* ccu.h — the `ccu` block: the collector units of one sub-core of a sub-core SM when they are
+ * allocated at issue (the RF-cache (Malekeh) spec's design and its baselines; docs/rfcache.md).
+ *
+ * Built by the sub-core topology, one per partition, when [opcoll] collector is not `ocu`:
+ *  - ocu_random: the spec's plain OCU (§4): GTO, a random free collector chosen at issue, issue only
+ *    when a collector is free; no caching;
+ *  - ccu: Malekeh: each collector is a CCU with a Cache Table (models/lib/rfcache.h) holding one warp's
+ *    registers; the reuse-aware priority (greedy, then warps with data in a CCU by age, then the rest
+ *    by age), the allocator's cases 3-9 with the STHLD waiting counter, random-far/LRU replacement,
+ *    the near-only write filter at port D;
+ *  - ccu_lru: the "traditional policies" ablation (§15.2): GTO, plain LRU, every write of the owning
+ *    warp cached, random free CCU (the warp's own CCU if it has one), no waiting.
+ *
+ * Ports: export `veto` (issue_veto), bound to its partition's arbiter: on the first call of a cycle
+ * it picks the warp by its priority and runs the allocator for it; every other candidate is struck
+ * (no fall-through: a refusal stalls the scheduler, counted by cause). The register value path
+ * (issue's wexec, regval.h) is its second connection: at the execution point a source that hits
+ * gets the CT's copy of the value (so a stale copy corrupts the result), a miss fills the entry with
+ * the register's value (what the bank read delivers), a write invalidates the register in the
+ * warp's CCU, a thread block's start or end flushes it. opcoll calls ccu_take / ccu_dispatched /
+ * ccu_writeback from its own activation (the misses to read from the banks, the release at dispatch,
+ * port D); what opcoll changes becomes visible to issue's calls the next cycle (a queue applied by
+ * the next call), so the outcome does not depend on the order the two processes run in a cycle.
+ */
+#ifndef GPUSC_MODELS_SM_CCU_H
+#define GPUSC_MODELS_SM_CCU_H
+
+#include "kernels/reuse_profile.h"
+#include "models/core/block.h"
+#include "models/lib/rfcache.h"
+#include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
+#include "models/sm/warp_exec.h"
+
+G_BEGIN_DECLS
+
+typedef enum { CCU_MODE_OCU_RANDOM, CCU_MODE_MALEKEH, CCU_MODE_LRU } ccu_mode;
+
+enum { CCU_VETO };
+enum {
+    CCU_STAT_HITS,
+    CCU_STAT_MISSES,
+    CCU_STAT_TAG_LOOKUPS,
+    CCU_STAT_UNCACHED,
+    CCU_STAT_FILLS_S,
+    CCU_STAT_WRITES_D,
+    CCU_STAT_D_SQUASHED,
+    CCU_STAT_D_CONFLICTS,
+    CCU_STAT_D_NO_CCU,
+    CCU_STAT_CT_READS,
+    CCU_STAT_STALE_HITS,
+    CCU_STAT_INVALIDATIONS,
+    CCU_STAT_ALLOC_OWN,
+    CCU_STAT_ALLOC_FAR,
+    CCU_STAT_ALLOC_FORCED,
+    CCU_STAT_ALLOC_RANDOM,
+    CCU_STAT_FLUSHES_FAR,
+    CCU_STAT_FLUSHES_FORCED,
+    CCU_STAT_FLUSHES_RANDOM,
+    CCU_STAT_STALL_OWN_BUSY,
+    CCU_STAT_STALL_ALL_BUSY,
+    CCU_STAT_STALL_WAIT,
+    CCU_STAT_INTERVALS,
+    CCU_STAT_STHLD,
+    CCU_STAT_COUNT
+};
+
+typedef struct ccu_sm ccu_sm; /* what the partitions of one SM share: the STHLD counter, controller */
+typedef struct ccu_blk ccu_blk;
+
+extern const blk_desc ccu_desc;
+/* part of parts: the partition; n: its collectors; warps: the SM's warp slots; shared: partition 0's
+ * block (NULL for partition 0 itself). wx NULL: no value path (a harness test of the allocation alone). */
+ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, wexec *wx, unsigned part,
+                 unsigned parts, unsigned n, unsigned warps, ccu_mode mode, ccu_blk *shared);
+void ccu_free(ccu_blk *b);
+blk_inst *ccu_inst(ccu_blk *b);
+
+/* Reuse hints from the profile pass (not owned; NULL: the `hints` parameter's constant). */
+void ccu_set_profile(ccu_blk *b, const rp_profile *p);
+
+/* opcoll's side (its activation, cycle now): the collector reserved at issue for instruction it; the
+ * physical registers to read from the banks (the misses) in reads[], their count in *n. */
+unsigned ccu_take(ccu_blk *b, const issued_t *it, uint16_t *reads, unsigned *n);
+void ccu_dispatched(ccu_blk *b, unsigned k, uint64_t now);
+void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now);
+
+/* The partition's CCUs (n of them), for tests and inspection. */
+rfc_ccu *ccu_units(ccu_blk *b, unsigned *n);
+/* For the testbench: the STHLD value of each elapsed interval (dynamic mode), partition 0's SM. */
+const GArray *ccu_sthld_trace(const ccu_blk *b); /* of int */
+/* Added storage per SM in bytes: CT entries beyond the collector's operand slots (spec §14.2). */
+uint64_t ccu_added_bytes(const ccu_blk *b);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,110 @@
+#!/bin/sh
+# tb-rfcache (docs/rfcache.md), TAP: every workload passes its output check under Malekeh's cached
+# collectors (ccu, profile hints) and a set under the plain OCU (ocu_random) and the LRU ablation
+# (ccu_lru); a CCU that keeps stale copies (ccu.stale_policy=keep) fails the output check; the read
+# invariant (bank reads with CCUs = the OCU's - CT hits; bank writes equal) on the same instruction
+# stream; the added storage of the malekeh preset is 2048 B per SM (0.78125 %); the dynamic STHLD
+# controller runs its intervals; every signal of the curated view waveforms/tb-rfcache-ccu.gtkw is in
+# the VCD; a bad --collector is a usage error.
+tb="$top_builddir/testbench/tb-rfcache"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-rfcache.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+workloads=$("$top_builddir/testbench/tb-subcore" --list-workloads | cut -f1)
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+stat() { awk -v k="$2" '$1 ~ k {s += $2} END {print s + 0}' "$1"; }
+
+for w in $workloads; do
+    if "$tb" --no-trace --workload "$w" --collector ccu >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out" &&
+        [ "$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')" = 0 ]; then
+        ok "ccu $w"
+    else nok "ccu $w"; tail -3 "$tmp/out" | sed 's/^/# /'; fi
+done
+for c in ocu_random ccu_lru; do
+    for w in sgemm hotspot kmeans bfs nbody; do
+        if "$tb" --no-trace --workload "$w" --collector $c >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out"; then
+            ok "$c $w"
+        else nok "$c $w"; fi
+    done
+done
+
+# A CCU that does not invalidate its copy on a write hands out stale values: the check must fail
+# (every operand near so every value is cached; STHLD keeps a warp's CCU long enough for the copy to be
+# read again). The CCU's own check counts the hits whose copy differed (stale_hits).
+for st in 4 50; do
+    "$tb" --no-trace --workload hotspot --collector ccu --hints near --sthld $st --set ccu.stale_policy=keep \
+        >"$tmp/out" 2>&1
+    rc=$?
+    sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
+    if [ $rc = 1 ] && grep -q ": hotspot: FAIL" "$tmp/out" && [ "$sh" -gt 0 ]; then
+        ok "stale copies ($sh hits) fail hotspot's output check (STHLD $st)"
+    else nok "stale copies fail hotspot's output check (rc $rc, $sh stale hits, STHLD $st)"; fi
+    "$tb" --no-trace --workload hotspot --collector ccu --hints near --sthld $st >"$tmp/out" 2>&1
+    sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
+    if grep -q ": hotspot: PASS" "$tmp/out" && [ "$sh" = 0 ]; then ok "invalidation: no stale hit, PASS (STHLD $st)"
+    else nok "invalidation (STHLD $st): $sh stale hits"; fi
+done
+
+# Read invariant on one instruction stream (sgemm: no schedule-dependent control flow).
+for w in sgemm hotspot; do
+    "$tb" --no-trace --workload $w --collector ocu_random >"$tmp/ocu" 2>&1
+    "$tb" --no-trace --workload $w --collector ccu >"$tmp/ccu" 2>&1
+    r0=$(stat "$tmp/ocu" 'regfile[0-9]+\.bank_reads$'); r1=$(stat "$tmp/ccu" 'regfile[0-9]+\.bank_reads$')
+    w0=$(stat "$tmp/ocu" 'regfile[0-9]+\.bank_writes$'); w1=$(stat "$tmp/ccu" 'regfile[0-9]+\.bank_writes$')
+    h=$(stat "$tmp/ccu" 'ccu[0-9]+\.ct_hits$')
+    if [ "$h" -gt 0 ] && [ $((r0 - h)) = "$r1" ] && [ "$w0" = "$w1" ]; then
+        ok "$w: bank reads $r1 = $r0 - $h hits, writes $w1 = $w0"
+    else nok "$w: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
+done
+
+if grep -q '^rfcache: added storage per SM 2048 B (0.78125% of the register file)$' "$tmp/ccu"; then
+    ok "malekeh: added storage 2048 B per SM, 0.78125 %"
+else nok "added storage"; grep 'added storage' "$tmp/ccu" | sed 's/^/# /'; fi
+
+# Dynamic STHLD: intervals of 500 cycles on a run of several thousand.
+"$tb" --no-trace --workload sgemm --collector ccu --sthld-mode dynamic --set ccu.sthld_interval=500 \
+    >"$tmp/out" 2>&1
+iv=$(stat "$tmp/out" 'ccu0\.sthld_intervals$')
+if grep -q ': sgemm: PASS' "$tmp/out" && [ "$iv" -ge 4 ] && grep -q '^rfcache: STHLD per interval (SM 0): [0-9]' "$tmp/out"; then
+    ok "dynamic STHLD: $iv intervals, trace printed"
+else nok "dynamic STHLD ($iv intervals)"; fi
+
+# The same statistics whatever order the processes run in (docs/sc-api.md, "Check modes"): the CCUs
+# apply opcoll's changes of a cycle from the next one.
+"$tb" --no-trace --workload hotspot --collector ccu --sthld 4 2>&1 | grep -E '^tb\.sm0\.' | grep -v per_second >"$tmp/n"
+for m in shuffle awake; do
+    "$tb" --no-trace --workload hotspot --collector ccu --sthld 4 --check=$m 2>&1 | grep -E '^tb\.sm0\.' |
+        grep -v per_second >"$tmp/m"
+    if cmp -s "$tmp/n" "$tmp/m" && [ -s "$tmp/n" ]; then ok "--check=$m: every SM statistic equal"
+    else nok "--check=$m differs"; diff "$tmp/n" "$tmp/m" | head -5 | sed 's/^/# /'; fi
+done
+
+# tb-gpu: one STHLD controller for the GPU (sthld_scope=gpu, [S]) or one per SM.
+g="$top_builddir/testbench/tb-gpu"
+for sc in gpu sm; do
+    "$g" --preset malekeh --workload hotspot --no-trace --set opcoll.collector=ccu --set ccu.sthld_mode=dynamic \
+        --set ccu.sthld_interval=500 --set ccu.sthld_scope=$sc >"$tmp/out" 2>&1
+    i0=$(stat "$tmp/out" 'sm0\.ccu0\.sthld_intervals$'); i1=$(stat "$tmp/out" 'sm1\.ccu0\.sthld_intervals$')
+    want1=0; [ $sc = sm ] && want1=$i0
+    if grep -q ': hotspot: PASS' "$tmp/out" && [ "$i0" -gt 0 ] && [ "$i1" = "$want1" ]; then
+        ok "tb-gpu sthld_scope=$sc: SM 0 $i0 intervals, SM 1 $i1"
+    else nok "tb-gpu sthld_scope=$sc: SM 0 $i0, SM 1 $i1"; fi
+done
+
+# The curated view names signals the VCD has.
+"$tb" --workload vecadd --collector ccu --vcd "$tmp/w.vcd" --no-progress >/dev/null 2>&1
+missing=$(grep -E '^tb\.' "$top_srcdir/waveforms/tb-rfcache-ccu.gtkw" | sed 's/\[.*//' | while read -r s; do
+    v=${s##*.}; grep -q " $v\( \|\[\)" "$tmp/w.vcd" || echo "$s"; done)
+if [ -z "$missing" ] && grep -q 'ccu0_tag7' "$top_srcdir/waveforms/tb-rfcache-ccu.gtkw"; then
+    ok "waveforms/tb-rfcache-ccu.gtkw: every signal is in the VCD"
+else nok "curated view: missing $missing"; fi
+
+"$tb" --no-trace --workload vecadd --collector nope >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q '^gpusc: --collector: ocu, ocu_random, ccu or ccu_lru$' "$tmp/out"; then ok "bad --collector"
+else nok "bad --collector (rc $rc)"; fi
+
+echo "1..$n"
+exit $fail
