@@ -1,0 +1,8 @@
+# Resource sharing (registers / scratchpad, OWF): the sharing computation, the lock_table block, the
+# sharing-aware CTA grant, tb-sharing and their tests (docs/sharing.md). Included from Makefile.am.
+models_lib_libgpusc_lib_la_SOURCES += models/lib/sharing.c models/lib/sharing.h
+check_PROGRAMS += tests/lib/test_sharing
+TESTS += tests/lib/test_sharing
+tests_lib_test_sharing_LDADD = $(GPUSC_LIB_TEST_LIBS)
+dist_check_SCRIPTS += tests/tools/test_gpusc_occupancy_sharing.sh
+TESTS += tests/tools/test_gpusc_occupancy_sharing.sh
