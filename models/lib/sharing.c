@@ -108,7 +108,7 @@ bool sharing_compute(const occupancy_sm *sm, const occupancy_kernel *k, share_mo
         return true;
     }
     if (r.by_shared != o.ctas) {
-        snprintf(r.reason, sizeof r.reason, "%s limit the baseline (%u CTAs), not %s (%u)",
+        snprintf(r.reason, sizeof r.reason, "the baseline is limited by %s (%u CTAs), not by %s (%u)",
                  occupancy_limit_name(o.limiter), o.ctas, occupancy_limit_name(res), r.by_shared);
         *out = r;
         return true;

@@ -33,7 +33,7 @@ typedef struct {
     unsigned pairs;     /* S */
     unsigned unshared;  /* U */
     uint64_t r, r_tb;   /* units per SM and per CTA of the shared resource */
-    char reason[160];   /* inactive: why ("threads limit the baseline, not registers"); else "" */
+    char reason[160];   /* inactive: why ("the baseline is limited by threads ..."); else "" */
 } sharing_result;
 
 /* Parses "0.1", "1", ".25" as a rational in (0, 1]. False with *err set ("threshold '1.5' is outside

@@ -126,7 +126,7 @@ static void test_hotspot_sharing(void)
     r = run(&sm, 64, 36, 0, SHARE_REGS, "0.1");
     g_assert_false(r.active);
     g_assert_cmpuint(r.ctas, ==, 8);
-    g_assert_nonnull(strstr(r.reason, "CTA slots limit the baseline"));
+    g_assert_nonnull(strstr(r.reason, "the baseline is limited by CTA slots"));
     /* scratchpad sharing of a kernel that uses none */
     r = run(&sm, 256, 36, 0, SHARE_SMEM, "0.1");
     g_assert_false(r.active);

@@ -69,7 +69,7 @@ line "lavaMD scratchpad t=0.1 (16 KB)" \
 n=$((n + 1))
 got=$("$occ" -t 64 -r 8 --share registers 2>"$tmp/err")
 if [ "$got" = "ctas 8 baseline 8 pairs 0 unshared 8 limit ctas waste-registers 28672 waste-smem 49152" ] &&
-    grep -q "sharing inactive: CTA slots limit the baseline (8 CTAs), not registers (64)" "$tmp/err"; then
+    grep -q "sharing inactive: the baseline is limited by CTA slots (8 CTAs), not by registers (64)" "$tmp/err"; then
     echo "ok $n - registers do not bind: inactive, the reason logged"
 else
     echo "not ok $n - registers do not bind ($got)"

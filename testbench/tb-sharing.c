@@ -1,0 +1,207 @@
+/* tb-sharing — one SM (the `sm` machine of tb-sm) running a workload or a PTX kernel with resource
+ * sharing (resource-sharing/GREENER spec §2-§5, docs/sharing.md): the lock_table block bound to the
+ * issue block (check, issued, warp events, register values) and, with --policy owf, to every
+ * arbiter's veto; the sharing-aware grant of cta_dispatch (U unshared CTAs and S pairs instead of the
+ * baseline's F). Options beside tb-sm's:
+ *   --share none|registers|scratchpad   (scratchpad sharing is not built yet: refused)
+ *   --threshold t | --sharing-percent P (default t = 0.1, 90 % sharing)
+ *   --policy lrr|gto|oldest|owf         (owf: the arbiter orders oldest first and the lock table
+ *                                        vetoes by class: owners, unshared, non-owners)
+ * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
+ * lock statistics, stall and idle cycles as the spec defines them, IPC), checks the output, writes
+ * waveforms/tb-sharing.vcd with its full view and waveforms/tb-sharing-locks.gtkw, a view of the
+ * pairs, locks, owners and the issue order. Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
+#include <stdio.h>
+#include <string.h>
+
+#include "models/core/gtkw.h"
+#include "models/sm/lock_table.h"
+#include "testbench/tb_common.h"
+
+typedef struct {
+    char *share, *threshold, *percent, *policy;
+} sh_opts;
+
+static void add_opts(cli_run *run, sh_opts *s)
+{
+    memset(s, 0, sizeof *s);
+    GOptionEntry entries[] = {
+        {"share", 0, 0, G_OPTION_ARG_STRING, &s->share,
+         "Resource sharing: none (default), registers or scratchpad", "WHAT"},
+        {"threshold", 0, 0, G_OPTION_ARG_STRING, &s->threshold,
+         "Sharing threshold t in (0, 1]: the private fraction of each CTA of a pair (default 0.1)", "t"},
+        {"sharing-percent", 0, 0, G_OPTION_ARG_STRING, &s->percent,
+         "Percent of sharing P in [0, 100): t = 1 - P/100", "P"},
+        {"policy", 0, 0, G_OPTION_ARG_STRING, &s->policy,
+         "Issue policy: lrr, gto, oldest or owf (owner warp first); default: the configuration's", "NAME"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionGroup *g =
+        g_option_group_new("sharing", "Resource sharing options", "Show the sharing options", NULL, NULL);
+    g_option_group_add_entries(g, entries);
+    cli_add_group(run, g);
+}
+
+static uint64_t istat(sm_topo *sm, unsigned i)
+{
+    return blk_stat_get(sm_topo_issue_inst(sm), i);
+}
+
+/* The curated view: the cycle, the lock table, the issue order (issue's warp and stall, the
+ * arbiters' grants), the dispatcher. */
+static void write_locks_view(cli_run *run)
+{
+    if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
+        return;
+    static const char *const keep[] = {".lock_table.",  ".issue.warp", ".issue.pc", ".issue.stall",
+                                       ".issue.issued", ".grant",      "dispatch.", NULL};
+    unsigned n = gsc_trace_count(), k = 0;
+    gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = gsc_trace_signal_name(i);
+        bool take = strcmp(name, "tb.cycle") == 0;
+        for (unsigned j = 0; keep[j] && !take; j++)
+            take = strstr(name, keep[j]) != NULL && !strstr(name, ".calls");
+        if (take)
+            sigs[k++] = (gtkw_signal){
+                name, gsc_trace_signal_width(i),     gsc_trace_signal_group(i), gsc_trace_signal_is_real(i),
+                NULL, gsc_trace_signal_is_counter(i)};
+    }
+    char *dir = g_path_get_dirname(run->vcd_path);
+    char *path = g_build_filename(dir, "tb-sharing-locks.gtkw", NULL);
+    gtkw_view view = {(uint64_t)blk_param_uint(run->top, "period_ps"), 1000, 0, 0};
+    gsc_trace_dump_range(&view.first, &view.last);
+    GError *err = NULL;
+    if (!gtkw_write(path, run->vcd_path, &view, sigs, k, &err)) {
+        fprintf(stderr, "gpusc: %s\n", err->message);
+        g_error_free(err);
+    }
+    g_free(path);
+    g_free(dir);
+    g_free(sigs);
+}
+
+int main(int argc, char **argv)
+{
+    machine_register(MACHINE_SM);
+    blk_registry_add(&lock_table_desc);
+    blk_registry_mark_built(&lock_table_desc);
+    const machine_info *mi = machine_info_get(MACHINE_SM);
+    cli_run *run =
+        cli_new("tb-sharing", "one SM with register sharing (lock table, sharing-aware dispatch, OWF)",
+                mi->top, "tb", mi->default_preset);
+    machine_cli(run, MACHINE_SM);
+    tb_opts o;
+    tb_opts_add(run, &o);
+    sh_opts so;
+    add_opts(run, &so);
+    /* --policy owf: the arbiters order oldest first (the lock table's veto adds the classes) */
+    char **args = g_new0(char *, (gsize)argc + 3);
+    int n_args = argc;
+    for (int i = 0; i < argc; i++)
+        args[i] = argv[i];
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc)
+            v = argv[i + 1];
+        else if (g_str_has_prefix(argv[i], "--policy="))
+            v = argv[i] + 9;
+        if (v) {
+            args[n_args++] = "--set";
+            args[n_args++] = g_strdup_printf("arbiter.policy=%s", strcmp(v, "owf") == 0 ? "oldest" : v);
+        }
+    }
+    char **parsed = args;
+    cli_parse(run, &n_args, &parsed);
+    share_mode mode = SHARE_NONE;
+    share_threshold t = {1, 10};
+    GError *err = NULL;
+    if ((so.share && !sharing_parse_mode(so.share, &mode, &err)) ||
+        (so.threshold && !sharing_parse_threshold(so.threshold, &t, &err)) ||
+        (so.percent && !sharing_parse_percent(so.percent, &t, &err)))
+        cli_die("%s", err->message);
+    if (so.threshold && so.percent)
+        cli_die("--threshold and --sharing-percent say the same thing: give one");
+    if (mode == SHARE_SMEM)
+        cli_die("--share scratchpad: scratchpad sharing is not built yet (register sharing is)");
+    bool owf = so.policy && strcmp(so.policy, "owf") == 0;
+    if (so.policy && !owf && !policy_lookup(so.policy))
+        cli_die("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
+
+    machine *mach = machine_new(MACHINE_SM, run->ctx, run->top->mod);
+    bool subcore;
+    char *sm_path = machine_sm_path(mach, &subcore);
+    tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
+    g_free(sm_path);
+    sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
+    machine_build(mach, env);
+    sm_topo *sm = machine_sms(mach)[0];
+    cta_dispatch *d = machine_dispatch(mach);
+    issue *is = sm_topo_issue(sm);
+    lock_table *lt = NULL;
+    lock_table_grant *grant = NULL;
+    if (mode != SHARE_NONE || owf) {
+        lt = lock_table_new(run->ctx, sm_topo_module(sm), "lock_table", is->warps, is->ctas);
+        blk_inst *lti = lt->inst;
+        blk_bind(is->inst, "check", lti, "check");
+        blk_bind(is->inst, "issued", lti, "issued");
+        blk_bind(is->inst, "warp_events", lti, "events");
+        blk_bind(is->inst, "value", lti, "value");
+        if (owf)
+            for (unsigned s = 0; s < issue_schedulers(is); s++) {
+                char *name = g_strdup_printf("%s.arbiter%u", gsc_module_name(sm_topo_module(sm)), s);
+                blk_bind(blk_ctx_find(run->ctx, name), "veto", lti, "veto");
+                g_free(name);
+            }
+        grant = lock_table_grant_install(d, &lt, 1, mode == SHARE_NONE ? SHARE_REGS : mode,
+                                         mode == SHARE_NONE ? (share_threshold){1, 1} : t);
+    }
+    tb_machine *m = tb_machine_new(run, env, d, machine_sms(mach), machine_n_sms(mach));
+    tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
+    cli_elaborate(run);
+
+    int rc = tb_machine_run(m, k, &o);
+    const char *fault = machine_fault(mach);
+    if (fault && rc == 0) {
+        fprintf(stderr, "gpusc: %s\n", fault);
+        rc = TB_EXIT_RUN;
+    }
+    cli_finish(run, gsc_cycle());
+    write_locks_view(run);
+    tb_machine_summary(m, stdout);
+    const occupancy_result *occ = cta_dispatch_occupancy(d);
+    const sharing_result *sr = grant ? lock_table_grant_result(grant) : NULL;
+    printf("sharing: %s t %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+           " policy %s: ctas %u baseline %u pairs %u "
+           "unshared %u%s%s\n",
+           sharing_mode_name(mode), t.num, t.den,
+           so.policy ? so.policy : blk_param_string(blk_ctx_find(run->ctx, "tb.sm0.arbiter0"), "policy"),
+           sr && sr->active ? sr->ctas : occ->ctas, occ->ctas, sr && sr->active ? sr->pairs : 0,
+           sr && sr->active ? sr->unshared : occ->ctas,
+           sr && !sr->active && mode != SHARE_NONE ? ": inactive: " : "",
+           sr && !sr->active && mode != SHARE_NONE ? sr->reason : "");
+    if (lt) {
+        blk_inst *li = lt->inst;
+        printf("locks: acquires %" G_GUINT64_FORMAT " waits %" G_GUINT64_FORMAT
+               " deadlock_waits %" G_GUINT64_FORMAT " handovers %" G_GUINT64_FORMAT
+               " violations %" G_GUINT64_FORMAT "\n",
+               blk_stat_get(li, LOCK_TABLE_STAT_ACQUIRES), blk_stat_get(li, LOCK_TABLE_STAT_WAITS),
+               blk_stat_get(li, LOCK_TABLE_STAT_DEADLOCK_WAITS), blk_stat_get(li, LOCK_TABLE_STAT_HANDOVERS),
+               blk_stat_get(li, LOCK_TABLE_STAT_VIOLATIONS));
+    }
+    /* §15: a stall cycle: ready but the units are busy; an idle cycle: no warp ready */
+    uint64_t issued = istat(sm, ISSUE_STAT_ISSUE_CYCLES), stall = istat(sm, ISSUE_STAT_STALL_PIPELINE);
+    uint64_t idle = 0;
+    for (unsigned i = ISSUE_STAT_STALL_IDLE; i <= ISSUE_STAT_STALL_CHECK; i++)
+        if (i != ISSUE_STAT_STALL_PIPELINE)
+            idle += istat(sm, i);
+    printf("cycles %" G_GUINT64_FORMAT " scheduler-cycles: issued %" G_GUINT64_FORMAT
+           " stall %" G_GUINT64_FORMAT " idle %" G_GUINT64_FORMAT " ipc %.4f\n",
+           gsc_cycle(), issued, stall, idle, blk_stat_value(sm_topo_issue_inst(sm), ISSUE_STAT_IPC));
+    printf("tb-sharing: %s: %s\n", tb_kernel_name(k),
+           tb_exit_status(rc) != rc ? "INTERRUPTED"
+           : rc == 0                ? "PASS"
+                                    : "FAIL");
+    lock_table_grant_free(grant);
+    return tb_exit_status(rc);
+}
