@@ -11,6 +11,7 @@
  * lock statistics, stall and idle cycles as the spec defines them, IPC), checks the output, writes
  * waveforms/tb-sharing.vcd with its full view and waveforms/tb-sharing-locks.gtkw, a view of the
  * pairs, locks, owners and the issue order. Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,18 @@ static void add_opts(cli_run *run, sh_opts *s)
     cli_add_group(run, g);
 }
 
+/* A bad option: the message, exit 2. */
+static int G_GNUC_PRINTF(1, 2) usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpusc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return TB_EXIT_USAGE;
+}
+
 static uint64_t istat(sm_topo *sm, unsigned i)
 {
     return blk_stat_get(sm_topo_issue_inst(sm), i);
@@ -57,6 +70,7 @@ static void write_locks_view(cli_run *run)
                                        ".issue.issued", ".grant",      "dispatch.", NULL};
     unsigned n = gsc_trace_count(), k = 0;
     gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
+    GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
     for (unsigned i = 0; i < n; i++) {
         const char *name = gsc_trace_signal_name(i);
         bool take = strcmp(name, "tb.cycle") == 0;
@@ -79,6 +93,7 @@ static void write_locks_view(cli_run *run)
     g_free(path);
     g_free(dir);
     g_free(sigs);
+    g_ptr_array_free(filters, TRUE);
 }
 
 int main(int argc, char **argv)
@@ -119,14 +134,14 @@ int main(int argc, char **argv)
     if ((so.share && !sharing_parse_mode(so.share, &mode, &err)) ||
         (so.threshold && !sharing_parse_threshold(so.threshold, &t, &err)) ||
         (so.percent && !sharing_parse_percent(so.percent, &t, &err)))
-        cli_die("%s", err->message);
+        return usage("%s", err->message);
     if (so.threshold && so.percent)
-        cli_die("--threshold and --sharing-percent say the same thing: give one");
+        return usage("--threshold and --sharing-percent say the same thing: give one");
     if (mode == SHARE_SMEM)
-        cli_die("--share scratchpad: scratchpad sharing is not built yet (register sharing is)");
+        return usage("--share scratchpad: scratchpad sharing is not built yet (register sharing is)");
     bool owf = so.policy && strcmp(so.policy, "owf") == 0;
     if (so.policy && !owf && !policy_lookup(so.policy))
-        cli_die("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
+        return usage("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
 
     machine *mach = machine_new(MACHINE_SM, run->ctx, run->top->mod);
     bool subcore;
