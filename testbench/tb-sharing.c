@@ -7,6 +7,7 @@
  *   --threshold t | --sharing-percent P (default t = 0.1, 90 % sharing)
  *   --policy lrr|gto|oldest|owf         (owf: the arbiter orders oldest first and the lock table
  *                                        vetoes by class: owners, unshared, non-owners)
+ *   --regorder                          (the regorder pass before register allocation)
  * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
  * lock statistics, stall and idle cycles as the spec defines them, IPC), checks the output, writes
  * waveforms/tb-sharing.vcd with its full view and waveforms/tb-sharing-locks.gtkw, a view of the
@@ -15,12 +16,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/regorder.h"
 #include "models/core/gtkw.h"
 #include "models/sm/lock_table.h"
 #include "testbench/tb_common.h"
 
 typedef struct {
     char *share, *threshold, *percent, *policy;
+    gboolean regorder;
 } sh_opts;
 
 static void add_opts(cli_run *run, sh_opts *s)
@@ -35,12 +38,19 @@ static void add_opts(cli_run *run, sh_opts *s)
          "Percent of sharing P in [0, 100): t = 1 - P/100", "P"},
         {"policy", 0, 0, G_OPTION_ARG_STRING, &s->policy,
          "Issue policy: lrr, gto, oldest or owf (owner warp first); default: the configuration's", "NAME"},
+        {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
+         "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *g =
         g_option_group_new("sharing", "Resource sharing options", "Show the sharing options", NULL, NULL);
     g_option_group_add_entries(g, entries);
     cli_add_group(run, g);
+}
+
+static void regorder_pass(ir_module *m)
+{
+    regorder_module(m);
 }
 
 /* A bad option: the message, exit 2. */
@@ -143,6 +153,8 @@ int main(int argc, char **argv)
     if (so.policy && !owf && !policy_lookup(so.policy))
         return usage("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
 
+    if (so.regorder)
+        tb_kernel_pass = regorder_pass;
     machine *mach = machine_new(MACHINE_SM, run->ctx, run->top->mod);
     bool subcore;
     char *sm_path = machine_sm_path(mach, &subcore);

@@ -4,7 +4,7 @@
 #  - hotspot with the spec's profile (36 registers/thread, Table 2.3 SM): 6 CTAs per SM instead of 3
 #    (3 pairs), locks acquired, waits, no violation, more resident CTAs than the baseline, PASS;
 #  - every workload passes its output check with register sharing under owf (48 registers/thread),
-#    and a few under lrr and gto;
+#    with and without the regorder pass, and a few under lrr and gto;
 #  - a deliberately broken lock (lock_table.enforce=false) lets two warps use one shared register:
 #    the loser's values are poisoned and the output check FAILS (exit 1);
 #  - bad input: a threshold outside (0, 1], a percentage outside [0, 100), scratchpad sharing (not
@@ -60,8 +60,13 @@ for w in $("$sm" --list-workloads | awk '{print $1}'); do
     "$tb" --workload "$w" $prof --regs-per-thread 48 --share registers --policy owf >w.out 2>&1 ||
         bad="$bad $w"
     grep -q "violations 0" w.out || bad="$bad $w(violations)"
+    # shellcheck disable=SC2086
+    "$tb" --workload "$w" $prof --regs-per-thread 48 --share registers --policy owf --regorder >w.out 2>&1 ||
+        bad="$bad $w(regorder)"
 done
-if [ -z "$bad" ]; then ok "every workload passes with register sharing under owf"; else no "owf:$bad"; fi
+if [ -z "$bad" ]; then ok "every workload passes with register sharing under owf, with and without regorder"; else
+    no "owf:$bad"
+fi
 bad=""
 for p in lrr gto; do
     for w in sgemm bfs reduction transpose; do
