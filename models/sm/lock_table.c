@@ -5,6 +5,7 @@
 
 #include "models/lib/regval.h"
 #include "models/sm/arbiter.h"
+#include "models/sm/dwe.h"
 #include "models/sm/issue.h"
 
 static const blk_port_desc ports[] = {
@@ -340,10 +341,22 @@ static unsigned rank(const lock_table *lt, unsigned w)
     return (unsigned)c;
 }
 
+bool lock_table_waits_on_owner(const lock_table *lt, unsigned w)
+{
+    if (!lt->shwarp[w] || lt->owner[w])
+        return false;
+    unsigned p = lt->shtb[lt->cta_of[w]];
+    return p != LOCK_TABLE_NONE && lt->owner[lt->first_warp[p]];
+}
+
 static bool lt_veto(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
 {
-    (void)cycle;
     const lock_table *lt = self;
+    if (lt->dwe && (warps[i].flags & POLICY_F_MEM) && lock_table_waits_on_owner(lt, warps[i].id) &&
+        !dwe_allow(lt->dwe, lt->sm, cycle))
+        return true;
+    if (!lt->owf)
+        return false;
     unsigned mine = rank(lt, warps[i].id);
     for (unsigned j = 0; j < n && mine > 0; j++)
         if (j != i && warps[j].ready && rank(lt, warps[j].id) < mine)
@@ -368,6 +381,7 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     lt->deadlock_rule = blk_param_bool(lt->inst, "deadlock_rule");
     lt->owner_on_wait = strcmp(blk_param_string(lt->inst, "owner_bit"), "wait") == 0;
     lt->unshared_first = strcmp(blk_param_string(lt->inst, "owf_order"), "unshared_first") == 0;
+    lt->owf = true;
     lt->shtb = g_new(uint8_t, ctas);
     memset(lt->shtb, LOCK_TABLE_NONE, ctas);
     lt->shared = g_new0(uint8_t, ctas);

@@ -23,7 +23,9 @@
  *                               fails (`violations` counts it);
  *   veto    (arbiter<s>.veto)   Owner Warp First's classes: a ready warp is struck while a ready warp
  *                               of a better class exists (owner > unshared > non-owner; with the
- *                               arbiter's `oldest` order, dynamic warp id within a class).
+ *                               arbiter's `oldest` order, dynamic warp id within a class); with a
+ *                               dynamic warp execution controller (dwe.h), a memory instruction of
+ *                               a warp whose partner CTA owns the pair issues only when it allows.
  * The grant (lock_table_grant_install) places up to M CTAs per SM instead of the baseline's F, U of
  * them unshared and S pairs (sharing.h), by wrapping cta_dispatch's ledger with the registers left
  * out. Statistics: acquires, waits, deadlock_waits, handovers, violations, paired_ctas,
@@ -60,6 +62,11 @@ typedef struct {
     unsigned warps, ctas;
     /* parameters */
     bool enforce, deadlock_rule, owner_on_wait, unshared_first;
+    /* set by whoever binds the veto: OWF's classes (true by default), the dynamic warp execution
+     * controller (dwe.h, NULL: none) and this SM's index in it */
+    bool owf;
+    struct dwe *dwe;
+    unsigned sm;
     /* the grid's configuration (lock_table_configure) */
     bool shsm;
     unsigned unshared_max, pairs, private_regs;
@@ -86,6 +93,8 @@ void lock_table_free(lock_table *lt);
 void lock_table_configure(lock_table *lt, const sharing_result *r, unsigned private_regs);
 /* The warp's OWF class now. */
 lock_class lock_table_class(const lock_table *lt, unsigned warp);
+/* The warp's CTA is paired and its partner CTA owns the pair (the throttled warps of dwe.h). */
+bool lock_table_waits_on_owner(const lock_table *lt, unsigned warp);
 /* The warp holding the lock of warp's pair (-1: free or not paired). */
 int lock_table_holder(const lock_table *lt, unsigned warp);
 /* The partner warp of warp (-1: unshared or no partner resident). */

@@ -10,7 +10,9 @@
 #  - bad input: a threshold outside (0, 1], a percentage outside [0, 100), scratchpad sharing (not
 #    built), an unknown policy: exit 2 with a message; a kernel not limited by registers: "inactive"
 #    and the reason, PASS;
-#  - the VCD holds the lock table's state and the curated view tb-sharing-locks.gtkw shows it.
+#  - the VCD holds the lock table's state and the curated view tb-sharing-locks.gtkw shows it;
+#  - --gpu --dwe on two SMs (kmeans, default size): the dynamic warp execution controller judges its
+#    windows and refuses non-owner memory instructions (SM 0, the reference, always), PASS.
 tb="$top_builddir/testbench/tb-sharing"
 sm="$top_builddir/testbench/tb-sm"
 tmp=$(mktemp -d)
@@ -28,7 +30,7 @@ no() {
     fail=1
 }
 prof="--preset rs-table2.3 --size tiny --no-trace"
-echo "1..13"
+echo "1..15"
 # shellcheck disable=SC2086
 "$sm" --workload hotspot $prof --regs-per-thread 36 >sm.out 2>&1
 # shellcheck disable=SC2086
@@ -114,4 +116,14 @@ if grep -q 'tb.sm0.lock_table.locks' waveforms/tb-sharing-locks.gtkw &&
     grep -q 'owner' waveforms/tb-sharing.vcd; then ok "the VCD and the locks view"; else
     no "the VCD and the locks view"
 fi
+"$tb" --gpu --set gpu.sms=2 --workload kmeans --size default --preset rs-table2.3 --regs-per-thread 48 \
+    --share registers --policy owf --dwe --no-trace >dwe.out 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'kmeans: PASS' dwe.out &&
+    awk '/^dwe:/ { exit !($3 > 1000 && $5 > 0 && $7 == "0.0") }' dwe.out; then
+    ok "--gpu --dwe: windows judged, non-owner memory instructions refused, PASS"
+else
+    no "--gpu --dwe (exit $rc): $(grep '^dwe:' dwe.out)"
+fi
+refused "--dwe without register sharing" "it needs --share registers" --dwe
 exit $fail
