@@ -5,6 +5,7 @@
  * allowed, and the controller never goes below 0. */
 #include <glib.h>
 
+#include "models/core/harness.h"
 #include "models/sm/dwe.h"
 
 static void test_rule(void)
@@ -49,6 +50,6 @@ static void test_rule(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/sm/dwe/rule", test_rule);
+    harness_test_add("/sm/dwe/rule", test_rule); /* (links the SystemC kernel as the other SM tests) */
     return g_test_run();
 }
