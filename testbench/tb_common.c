@@ -206,6 +206,8 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     k->mod = ptx_parse_file(k->path, &gerr);
     if (!k->mod)
         die(TB_EXIT_USAGE, "%s", gerr->message);
+    if (tb_kernel_pass)
+        tb_kernel_pass(k->mod);
     kernel_allocate(k, o, sm_path, subcore);
     k->regs_per_thread = (unsigned)o->regs_per_thread;
     k->smem_per_cta = (unsigned)o->smem_per_cta;
@@ -218,6 +220,8 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     g_string_free(err, TRUE);
     return k;
 }
+
+void (*tb_kernel_pass)(ir_module *m);
 
 sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms)
 {

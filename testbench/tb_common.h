@@ -56,6 +56,9 @@ typedef struct tb_kernel tb_kernel;
  * at `sm_path` (of type subcore_sm if `subcore`, else sm: its max_regs_per_thread), make the memory
  * image and lay the module out. On bad input prints "gpusc: ..." and exits 2. Default workload: `def`. */
 tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path, bool subcore);
+/* A compiler pass tb_kernel_load runs on the parsed module before register allocation (NULL: none;
+ * tb-sharing's --regorder). */
+extern void (*tb_kernel_pass)(ir_module *m);
 sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms);
 const char *tb_kernel_name(const tb_kernel *k);
 

@@ -1,0 +1,294 @@
+/* tb-sharing — one SM (the `sm` machine of tb-sm) running a workload or a PTX kernel with resource
+ * sharing (resource-sharing/GREENER spec §2-§5, docs/sharing.md): the lock_table block bound to the
+ * issue block (check, issued, warp events, register values) and, with --policy owf, to every
+ * arbiter's veto; the sharing-aware grant of cta_dispatch (U unshared CTAs and S pairs instead of the
+ * baseline's F). Options beside tb-sm's:
+ *   --share none|registers|scratchpad   (scratchpad sharing is not built yet: refused)
+ *   --threshold t | --sharing-percent P (default t = 0.1, 90 % sharing)
+ *   --policy lrr|gto|oldest|owf         (owf: the arbiter orders oldest first and the lock table
+ *                                        vetoes by class: owners, unshared, non-owners)
+ *   --regorder                          (the regorder pass before register allocation)
+ *   --gpu                               (the whole GPU, tb-gpu's machine: a lock table per SM)
+ *   --dwe                               (dynamic warp execution, dwe.h: SM 0 the reference)
+ * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
+ * lock statistics, stall and idle cycles as the spec defines them, IPC), checks the output, writes
+ * waveforms/tb-sharing.vcd with its full view and waveforms/tb-sharing-locks.gtkw, a view of the
+ * pairs, locks, owners and the issue order. Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/regorder.h"
+#include "models/core/gtkw.h"
+#include "models/sm/dwe.h"
+#include "models/sm/lock_table.h"
+#include "testbench/tb_common.h"
+
+typedef struct {
+    char *share, *threshold, *percent, *policy;
+    gboolean regorder, gpu, dwe;
+} sh_opts;
+
+static void add_opts(cli_run *run, sh_opts *s)
+{
+    memset(s, 0, sizeof *s);
+    GOptionEntry entries[] = {
+        {"share", 0, 0, G_OPTION_ARG_STRING, &s->share,
+         "Resource sharing: none (default), registers or scratchpad", "WHAT"},
+        {"threshold", 0, 0, G_OPTION_ARG_STRING, &s->threshold,
+         "Sharing threshold t in (0, 1]: the private fraction of each CTA of a pair (default 0.1)", "t"},
+        {"sharing-percent", 0, 0, G_OPTION_ARG_STRING, &s->percent,
+         "Percent of sharing P in [0, 100): t = 1 - P/100", "P"},
+        {"policy", 0, 0, G_OPTION_ARG_STRING, &s->policy,
+         "Issue policy: lrr, gto, oldest or owf (owner warp first); default: the configuration's", "NAME"},
+        {"gpu", 0, 0, G_OPTION_ARG_NONE, &s->gpu, "Run the whole GPU (tb-gpu's machine) instead of one SM",
+         NULL},
+        {"dwe", 0, 0, G_OPTION_ARG_NONE, &s->dwe,
+         "Dynamic warp execution: throttle non-owner warps' memory instructions per SM against SM 0 "
+         "(with --gpu; one SM is the reference alone)",
+         NULL},
+        {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
+         "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionGroup *g =
+        g_option_group_new("sharing", "Resource sharing options", "Show the sharing options", NULL, NULL);
+    g_option_group_add_entries(g, entries);
+    cli_add_group(run, g);
+}
+
+static void regorder_pass(ir_module *m)
+{
+    regorder_module(m);
+}
+
+/* A bad option: the message, exit 2. */
+static int G_GNUC_PRINTF(1, 2) usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpusc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return TB_EXIT_USAGE;
+}
+
+/* An issue statistic summed over the SMs. */
+static uint64_t istat(sm_topo *const *sms, unsigned n, unsigned i)
+{
+    uint64_t v = 0;
+    for (unsigned s = 0; s < n; s++)
+        v += blk_stat_get(sm_topo_issue_inst(sms[s]), i);
+    return v;
+}
+
+/* A lock table statistic summed over the SMs. */
+static uint64_t lstat(lock_table *const *lt, unsigned n, unsigned i)
+{
+    uint64_t v = 0;
+    for (unsigned s = 0; s < n; s++)
+        v += blk_stat_get(lt[s]->inst, i);
+    return v;
+}
+
+/* The curated view: the cycle, the lock table, the issue order (issue's warp and stall, the
+ * arbiters' grants), the dispatcher. */
+static void write_locks_view(cli_run *run)
+{
+    if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
+        return;
+    static const char *const keep[] = {".lock_table.",  ".issue.warp", ".issue.pc", ".issue.stall",
+                                       ".issue.issued", ".grant",      "dispatch.", NULL};
+    unsigned n = gsc_trace_count(), k = 0;
+    gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
+    GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = gsc_trace_signal_name(i);
+        bool take = strcmp(name, "tb.cycle") == 0;
+        for (unsigned j = 0; keep[j] && !take; j++)
+            take = strstr(name, keep[j]) != NULL && !strstr(name, ".calls");
+        if (take)
+            sigs[k++] = (gtkw_signal){
+                name, gsc_trace_signal_width(i),     gsc_trace_signal_group(i), gsc_trace_signal_is_real(i),
+                NULL, gsc_trace_signal_is_counter(i)};
+    }
+    char *dir = g_path_get_dirname(run->vcd_path);
+    char *path = g_build_filename(dir, "tb-sharing-locks.gtkw", NULL);
+    gtkw_view view = {(uint64_t)blk_param_uint(run->top, "period_ps"), 1000, 0, 0};
+    gsc_trace_dump_range(&view.first, &view.last);
+    GError *err = NULL;
+    if (!gtkw_write(path, run->vcd_path, &view, sigs, k, &err)) {
+        fprintf(stderr, "gpusc: %s\n", err->message);
+        g_error_free(err);
+    }
+    g_free(path);
+    g_free(dir);
+    g_free(sigs);
+    g_ptr_array_free(filters, TRUE);
+}
+
+int main(int argc, char **argv)
+{
+    bool on_gpu = false;
+    for (int i = 1; i < argc; i++)
+        on_gpu |= strcmp(argv[i], "--gpu") == 0;
+    machine_kind kind = on_gpu ? MACHINE_GPU : MACHINE_SM;
+    machine_register(kind);
+    blk_registry_add(&lock_table_desc);
+    blk_registry_mark_built(&lock_table_desc);
+    const machine_info *mi = machine_info_get(kind);
+    cli_run *run = cli_new("tb-sharing",
+                           "register sharing (lock table, sharing-aware dispatch, OWF) on one SM or the GPU",
+                           mi->top, "tb", mi->default_preset);
+    machine_cli(run, kind);
+    tb_opts o;
+    tb_opts_add(run, &o);
+    sh_opts so;
+    add_opts(run, &so);
+    /* --policy owf: the arbiters order oldest first (the lock table's veto adds the classes) */
+    char **args = g_new0(char *, (gsize)argc + 3);
+    int n_args = argc;
+    for (int i = 0; i < argc; i++)
+        args[i] = argv[i];
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc)
+            v = argv[i + 1];
+        else if (g_str_has_prefix(argv[i], "--policy="))
+            v = argv[i] + 9;
+        if (v) {
+            args[n_args++] = "--set";
+            args[n_args++] = g_strdup_printf("arbiter.policy=%s", strcmp(v, "owf") == 0 ? "oldest" : v);
+        }
+    }
+    char **parsed = args;
+    cli_parse(run, &n_args, &parsed);
+    share_mode mode = SHARE_NONE;
+    share_threshold t = {1, 10};
+    GError *err = NULL;
+    if ((so.share && !sharing_parse_mode(so.share, &mode, &err)) ||
+        (so.threshold && !sharing_parse_threshold(so.threshold, &t, &err)) ||
+        (so.percent && !sharing_parse_percent(so.percent, &t, &err)))
+        return usage("%s", err->message);
+    if (so.threshold && so.percent)
+        return usage("--threshold and --sharing-percent say the same thing: give one");
+    if (mode == SHARE_SMEM)
+        return usage("--share scratchpad: scratchpad sharing is not built yet (register sharing is)");
+    bool owf = so.policy && strcmp(so.policy, "owf") == 0;
+    if (so.policy && !owf && !policy_lookup(so.policy))
+        return usage("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
+    if (so.dwe && mode != SHARE_REGS)
+        return usage("--dwe throttles non-owner warps of register sharing: it needs --share registers");
+    if (so.regorder)
+        tb_kernel_pass = regorder_pass;
+
+    machine *mach = machine_new(kind, run->ctx, run->top->mod);
+    bool subcore;
+    char *sm_path = machine_sm_path(mach, &subcore);
+    if (subcore)
+        return usage("register sharing is built for the monolithic SM: this configuration's GPU has sub-core "
+                     "SMs ([gpu] sm_kind)");
+    tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
+    g_free(sm_path);
+    unsigned n = machine_n_sms(mach);
+    sm_env *env = tb_kernel_env(k, n);
+    machine_build(mach, env);
+    sm_topo **sms = machine_sms(mach);
+    cta_dispatch *d = machine_dispatch(mach);
+    lock_table **lt = g_new0(lock_table *, n);
+    lock_table_grant *grant = NULL;
+    dwe *ctl = NULL;
+    if (mode != SHARE_NONE || owf) {
+        blk_inst **issues = g_new(blk_inst *, n);
+        for (unsigned s = 0; s < n; s++)
+            issues[s] = sm_topo_issue_inst(sms[s]);
+        if (so.dwe)
+            ctl = dwe_new(issues, n, 0, 1000, 10, run->seed ? g_ascii_strtoull(run->seed, NULL, 10) : 1);
+        g_free(issues);
+        for (unsigned s = 0; s < n; s++) {
+            issue *is = sm_topo_issue(sms[s]);
+            lt[s] = lock_table_new(run->ctx, sm_topo_module(sms[s]), "lock_table", is->warps, is->ctas);
+            lt[s]->owf = owf;
+            lt[s]->dwe = ctl;
+            lt[s]->sm = s;
+            blk_inst *lti = lt[s]->inst;
+            blk_bind(is->inst, "check", lti, "check");
+            blk_bind(is->inst, "issued", lti, "issued");
+            blk_bind(is->inst, "warp_events", lti, "events");
+            blk_bind(is->inst, "value", lti, "value");
+            if (owf || ctl)
+                for (unsigned a = 0; a < issue_schedulers(is); a++) {
+                    char *name = g_strdup_printf("%s.arbiter%u", gsc_module_name(sm_topo_module(sms[s])), a);
+                    blk_bind(blk_ctx_find(run->ctx, name), "veto", lti, "veto");
+                    g_free(name);
+                }
+        }
+        grant = lock_table_grant_install(d, lt, n, mode == SHARE_NONE ? SHARE_REGS : mode,
+                                         mode == SHARE_NONE ? (share_threshold){1, 1} : t);
+    }
+    tb_machine *m = tb_machine_new(run, env, d, sms, n);
+    tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
+    if (machine_gpu(mach))
+        tb_machine_set_dump(m, machine_dump_state, mach);
+    cli_elaborate(run);
+
+    int rc = tb_machine_run(m, k, &o);
+    const char *fault = machine_fault(mach);
+    if (fault && rc == 0) {
+        fprintf(stderr, "gpusc: %s\n", fault);
+        rc = TB_EXIT_RUN;
+    }
+    cli_finish(run, gsc_cycle());
+    write_locks_view(run);
+    tb_machine_summary(m, stdout);
+    machine_summary(mach, stdout);
+    const occupancy_result *occ = cta_dispatch_occupancy(d);
+    const sharing_result *sr = grant ? lock_table_grant_result(grant) : NULL;
+    char *arb = g_strdup_printf("%s.arbiter0", gsc_module_name(sm_topo_module(sms[0])));
+    bool active = sr && sr->active;
+    printf("sharing: %s t %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+           " policy %s: ctas %u baseline %u pairs %u "
+           "unshared %u%s%s\n",
+           sharing_mode_name(mode), t.num, t.den,
+           so.policy ? so.policy : blk_param_string(blk_ctx_find(run->ctx, arb), "policy"),
+           active ? sr->ctas : occ->ctas, occ->ctas, active ? sr->pairs : 0,
+           active ? sr->unshared : occ->ctas, sr && !active && mode != SHARE_NONE ? ": inactive: " : "",
+           sr && !active && mode != SHARE_NONE ? sr->reason : "");
+    g_free(arb);
+    if (grant)
+        printf("locks: acquires %" G_GUINT64_FORMAT " waits %" G_GUINT64_FORMAT
+               " deadlock_waits %" G_GUINT64_FORMAT " handovers %" G_GUINT64_FORMAT
+               " violations %" G_GUINT64_FORMAT "\n",
+               lstat(lt, n, LOCK_TABLE_STAT_ACQUIRES), lstat(lt, n, LOCK_TABLE_STAT_WAITS),
+               lstat(lt, n, LOCK_TABLE_STAT_DEADLOCK_WAITS), lstat(lt, n, LOCK_TABLE_STAT_HANDOVERS),
+               lstat(lt, n, LOCK_TABLE_STAT_VIOLATIONS));
+    if (ctl) {
+        printf("dwe: windows %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " p", dwe_windows(ctl),
+               dwe_refused(ctl));
+        for (unsigned s = 0; s < n; s++)
+            printf(" %u.%u", dwe_p(ctl, s) / 10, dwe_p(ctl, s) % 10);
+        printf("\n");
+    }
+    /* §15: a stall cycle: ready but the units are busy; an idle cycle: no warp ready */
+    uint64_t issued = istat(sms, n, ISSUE_STAT_ISSUE_CYCLES),
+             stall = istat(sms, n, ISSUE_STAT_STALL_PIPELINE);
+    uint64_t idle = 0;
+    double ipc = 0;
+    for (unsigned i = ISSUE_STAT_STALL_IDLE; i <= ISSUE_STAT_STALL_CHECK; i++)
+        if (i != ISSUE_STAT_STALL_PIPELINE)
+            idle += istat(sms, n, i);
+    for (unsigned s = 0; s < n; s++)
+        ipc += blk_stat_value(sm_topo_issue_inst(sms[s]), ISSUE_STAT_IPC);
+    printf("cycles %" G_GUINT64_FORMAT " scheduler-cycles: issued %" G_GUINT64_FORMAT
+           " stall %" G_GUINT64_FORMAT " idle %" G_GUINT64_FORMAT " ipc %.4f\n",
+           gsc_cycle(), issued, stall, idle, ipc);
+    printf("tb-sharing: %s: %s\n", tb_kernel_name(k),
+           tb_exit_status(rc) != rc ? "INTERRUPTED"
+           : rc == 0                ? "PASS"
+                                    : "FAIL");
+    lock_table_grant_free(grant);
+    dwe_free(ctl);
+    g_free(lt);
+    return tb_exit_status(rc);
+}
