@@ -28,7 +28,7 @@ fi
 if python3 - "$tmp/out/report.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-for k in ("machine", "workloads", "scaling", "idle", "tracing", "activation", "targets"):
+for k in ("machine", "workloads", "scaling", "idle", "gpu_scale", "tracing", "activation", "targets"):
     assert k in r, k
 assert r["machine"].get("cpus"), "machine"
 row = r["workloads"]["vecadd"]
@@ -43,7 +43,13 @@ for tb in ("tb-sm", "tb-gpu"):
         assert t["cycles"] > 0 and t["warp_instrs"] == f["warp_instrs"], (tb, t, f)
 a = r["activation"]
 assert a["ok"] and a["ratio"] > 0, a
-assert len(r["targets"]) == 3
+g = r["gpu_scale"]
+assert g["ok"] and set(g["kernels"]) == {"ffmaloop", "addloop"}, g
+for kernel, d in g["kernels"].items():
+    for k, run in d["runs"].items():
+        # every run's output is checked by run-bench; a figure only for a run that passed
+        assert run["cpu"]["ok"] and run["cpu"]["warp_instrs"] > 0, (kernel, k, run)
+assert len(r["targets"]) == 5
 PY
 then
     echo "ok 3 - report.json parses and holds every section"
