@@ -1,0 +1,63 @@
+/* spu_ctl.h — the `spu_ctl` block: the SPU grid's controller (SPU spec §5-6, §12, §16;
+ * docs/spu.md). Passive towards the SMs, with one process of its own for the rendezvous.
+ *
+ * Global blocksync: every unit of the grid (the p x p SMs' CTAs and the 4p interface units) must
+ * arrive (the `bs` export: issue's bar.blocksync, an interface unit's round end) before any goes
+ * on; a unit that has left (a CTA that ended, told through issue's warp_events; an interface unit
+ * that finished, `leave`) no longer counts. `latency` cycles after the last arrival [A: SPU spec §6,
+ * default 1] the controller releases every arrived unit (the `release` import, one binding per unit
+ * in unit order: SMs 0..p²-1, then the interface units) and swaps every CB pair (the `cbs` import):
+ * the runtime's ping-pong switch [S]. Producer-consumer blocksync (a direction) is not built: such an
+ * arrival stops the run with a message.
+ *
+ * Counters (the `issued` export, bound to every SM's issue): the SMs' global element accesses
+ * (4-byte elements of global loads and stores, by active lane) and their CB element accesses.
+ * Traced: `arrived` (units waiting at the barrier), `rounds` (releases so far).
+ */
+#ifndef GPUSC_MODELS_SPU_SPU_CTL_H
+#define GPUSC_MODELS_SPU_SPU_CTL_H
+
+#include "models/core/block.h"
+#include "models/sm/blocksync.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+enum { SPU_CTL_BS, SPU_CTL_EVENTS, SPU_CTL_ISSUED, SPU_CTL_RELEASE, SPU_CTL_CBS, SPU_CTL_N_PORTS };
+enum {
+    SPU_CTL_STAT_ROUNDS,
+    SPU_CTL_STAT_ARRIVALS,
+    SPU_CTL_STAT_WAIT_CYCLES,
+    SPU_CTL_STAT_SM_LOADS,
+    SPU_CTL_STAT_SM_STORES,
+    SPU_CTL_STAT_SM_CB_ACCESSES,
+    SPU_CTL_N_STATS
+};
+
+typedef struct {
+    blk_inst *inst;
+    const sm_env *env;
+    unsigned p, n_sms, n_units;
+    uint64_t latency;
+    bool no_swap; /* selftest_no_swap */
+    bool *arrived, *left;
+    unsigned *slot;
+    uint64_t *arrive_at;
+    unsigned n_arrived, n_left;
+    uint64_t last_arrival;
+    gsc_event *ev;
+    blk_iref *release, *cbs;
+    unsigned n_release, n_cbs;
+    /* traced */
+    uint32_t tr_arrived, tr_rounds;
+} spu_ctl;
+
+extern const blk_desc spu_ctl_desc;
+/* p: grid side (p² SMs, unit i = SM i at x = i mod p, y = i / p); n_ius interface units. */
+spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const sm_env *env, unsigned p,
+                     unsigned n_ius);
+void spu_ctl_free(spu_ctl *c);
+
+G_END_DECLS
+
+#endif
