@@ -286,6 +286,17 @@ int main(int argc, char **argv)
     int rc = dev->ops->launch(dev, &L, err) ? TB_EXIT_RUN : TB_EXIT_OK;
     if (rc)
         fprintf(stderr, "gpusc: %s\n", err->str);
+    /* The kernel ends when the interface units have stored the last faces too (the CTAs end first). */
+    for (uint64_t waited = 0; rc == 0 && sg && !spu_grid_ius_done(sg); waited++) {
+        if (waited == (uint64_t)opt_watchdog && opt_watchdog > 0) {
+            fprintf(stderr,
+                    "gpusc: tb-spu: the interface units did not finish %" PRIu64 " cycles after the CTAs\n",
+                    waited);
+            rc = TB_EXIT_RUN;
+            break;
+        }
+        gsc_run(1);
+    }
     const char *fault = machine_fault(mach);
     if (fault && rc == 0) {
         fprintf(stderr, "gpusc: %s\n", fault);

@@ -139,6 +139,14 @@ spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index)
     return s->iu[side * s->p + index];
 }
 
+bool spu_grid_ius_done(const spu_grid *s)
+{
+    for (unsigned k = 0; k < 4 * s->p; k++)
+        if (s->iu[k]->state != SPU_IU_DONE)
+            return false;
+    return true;
+}
+
 unsigned spu_grid_n_cbs(const spu_grid *s)
 {
     return 4 * s->p * (s->p + 1); /* 2p(p+1) pairs */

@@ -44,6 +44,8 @@ spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name);
 /* The SPU's blocks around the built GPU g (g's SMs: p²), bound; env gets the SPU hooks. */
 void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env);
 spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index);
+/* Every interface unit has finished (its last stores included): the kernel's end on the SPU. */
+bool spu_grid_ius_done(const spu_grid *s);
 unsigned spu_grid_n_cbs(const spu_grid *s);
 uint64_t spu_grid_cb_bytes(const spu_grid *s); /* total CB storage */
 /* Element accesses to global memory (SMs and IUs, loads and stores), CB element accesses. */
