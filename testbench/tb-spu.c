@@ -82,10 +82,7 @@ static void probe_issued(void *self, const issued_t *it)
     offchip_probe *pr = self;
     if (it->cls != IR_CLASS_MEM || it->kind > 1)
         return;
-    uint64_t n = 0;
-    for (uint32_t m = it->mask; m; m &= m - 1)
-        n += it->lane_space[__builtin_ctz(m)] == IR_SPACE_GLOBAL;
-    n *= (it->bytes + 3u) / 4u;
+    uint64_t n = spu_global_elements(it);
     if (it->kind == 0)
         pr->loads += n;
     else

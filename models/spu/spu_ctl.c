@@ -119,16 +119,14 @@ static void issued(void *self, const issued_t *it)
         return;
     const ir_func *f = g_ptr_array_index(c->env->mod->funcs, it->func);
     const ir_instr *in = ir_func_instr(f, it->pc);
-    unsigned elems = (it->bytes + 3) / 4;
-    uint64_t n = 0;
     if (in->cb) {
-        blk_stat_add(c->inst, SPU_CTL_STAT_SM_CB_ACCESSES, (uint64_t)__builtin_popcount(it->mask) * elems);
+        blk_stat_add(c->inst, SPU_CTL_STAT_SM_CB_ACCESSES,
+                     (uint64_t)__builtin_popcount(it->mask) * ((it->bytes + 3u) / 4u));
         return;
     }
-    for (uint32_t m = it->mask; m; m &= m - 1)
-        n += it->lane_space[__builtin_ctz(m)] == IR_SPACE_GLOBAL;
-    if (n)
-        blk_stat_add(c->inst, it->kind == 0 ? SPU_CTL_STAT_SM_LOADS : SPU_CTL_STAT_SM_STORES, n * elems);
+    uint64_t n = spu_global_elements(it);
+    if (n && it->kind <= 1)
+        blk_stat_add(c->inst, it->kind == 0 ? SPU_CTL_STAT_SM_LOADS : SPU_CTL_STAT_SM_STORES, n);
 }
 
 static const instr_issued_if issued_table = {issued};

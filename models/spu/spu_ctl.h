@@ -19,6 +19,7 @@
 
 #include "models/core/block.h"
 #include "models/sm/blocksync.h"
+#include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
 
 G_BEGIN_DECLS
@@ -51,6 +52,16 @@ typedef struct {
     /* traced */
     uint32_t tr_arrived, tr_rounds;
 } spu_ctl;
+
+/* The 4-byte global-memory elements an issued memory instruction accesses (its active lanes whose
+ * address is global; atomics included: the caller decides by it->kind). */
+static inline uint64_t spu_global_elements(const issued_t *it)
+{
+    uint64_t n = 0;
+    for (uint32_t m = it->mask; m; m &= m - 1)
+        n += it->lane_space[__builtin_ctz(m)] == IR_SPACE_GLOBAL;
+    return n * ((it->bytes + 3u) / 4u);
+}
 
 extern const blk_desc spu_ctl_desc;
 /* p: grid side (p² SMs, unit i = SM i at x = i mod p, y = i / p); n_ius interface units. */
