@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/spu_isa.h"
 #include "models/core/config.h"
 #include "models/machines/spu_grid.h"
 #include "models/sm/issue.h"
@@ -93,9 +94,9 @@ static const instr_issued_if probe_table = {probe_issued};
 /* The interface units' plan (the IU "code" of Alg. 1 with its prologue barrier): B = 1 + 2(G-1) + K/b
  * barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's W/N face; a
  * storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face. */
-static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y)
+static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local)
 {
-    unsigned p = sg->p, G = N / b, KT = K / b, B = 1 + 2 * (G - 1) + KT;
+    unsigned p = sg->p, G = N / b, KT = K / b, B = local ? KT : 1 + 2 * (G - 1) + KT;
     spu_iu_xfer *xs = g_new0(spu_iu_xfer, B + 1);
     for (unsigned side = 0; side < 4; side++)
         for (unsigned idx = 0; idx < p; idx++) {
@@ -106,7 +107,7 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
             unsigned ft = store ? G : 0; /* face index */
             unsigned n = 0;
             for (unsigned r = 0; r <= B; r++) {
-                int kt = (int)r - (int)(dist + other) - (store ? 2 : 0);
+                int kt = local ? (int)r : (int)r - (int)(dist + other) - (store ? 2 : 0);
                 if (kt < 0 || kt >= (int)KT || (!store && r == B))
                     continue;
                 xs[n++] = (spu_iu_xfer){.round = r,
@@ -117,7 +118,8 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
                                         .row_elems = b,
                                         .cb_off = 0};
             }
-            spu_iu_set_plan(spu_grid_iu(sg, (spu_side)side, idx), B, xs, n);
+            static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
+            spu_iu_set_plan(spu_grid_iu(sg, (spu_side)side, idx), B, xs, n, local ? dirs[side] : 0);
         }
     g_free(xs);
 }
@@ -193,9 +195,9 @@ int main(int argc, char **argv)
     if ((uint64_t)b * b * 4 > (uint64_t)opt_cb * 1024)
         usage("--tile %u: a %ux%u face of 4-byte values does not fit a %" G_GINT64_FORMAT " KB CB", b, b, b,
               opt_cb);
-    if (opt_sync && strcmp(opt_sync, "global") != 0)
-        usage("--sync %s: only global blocksync (Algorithm 1) is built; producer-consumer (local) is not",
-              opt_sync);
+    bool local = opt_sync && !strcmp(opt_sync, "local");
+    if (opt_sync && !local && strcmp(opt_sync, "global") != 0)
+        usage("--sync %s: global (Algorithm 1) or local (producer-consumer, Algorithm 3)", opt_sync);
     bool gpu = opt_machine && !strcmp(opt_machine, "gpu");
     if (opt_machine && !gpu && strcmp(opt_machine, "spu") != 0)
         usage("--machine %s: spu or gpu", opt_machine);
@@ -229,7 +231,7 @@ int main(int argc, char **argv)
     snprintf(grid, sizeof grid, "%u,%u", G, G);
     snprintf(block, sizeof block, "%u,%u", T, T);
     o.ptx = g_build_filename(opt_ptx_dir ? opt_ptx_dir : GPUSC_SRC_SPU_DIR, "spu_stencil.ptx", NULL);
-    o.entry = gpu ? "gpu_stencil" : "spu_stencil_global";
+    o.entry = gpu ? "gpu_stencil" : local ? "spu_stencil_local" : "spu_stencil_global";
     o.grid = grid;
     o.block = block;
     o.run = NULL;
@@ -269,7 +271,7 @@ int main(int argc, char **argv)
         dev->ops->write(dev, dY, Bf, nk * 4, err))
         usage("%s", err->str);
     if (sg)
-        plan_ius(sg, N, K, b, dX, dY);
+        plan_ius(sg, N, K, b, dX, dY, local);
     cli_elaborate(run);
 
     wl_arg args_spu[] = {WL_PTR(dA), WL_PTR(dHb), WL_S32((int)N), WL_S32((int)K), WL_S32((int)b)};

@@ -9,6 +9,8 @@
 //  - spu_stencil_global: Algorithm 1 for the SPU (global bar.blocksync every time step, the west and
 //    north faces read from the communication buffers, east and south faces written to them). The SPU
 //    instructions are inline PTX that nvcc -ptx passes through; ptxas does not know them.
+//  - spu_stencil_local: Algorithm 3 (producer-consumer bar.blocksync.north/.west before a tile,
+//    .south/.east after it; only the pair whose sync completed swaps).
 //  - gpu_stencil: the GPU baseline (SPU spec §10): the faces through global memory, CTA (i, j) waiting
 //    for its west and north producers through a global array of per-CTA tile counters (atomics; the
 //    Ranasinghe-style producer-consumer synchronisation).
@@ -114,6 +116,33 @@ extern "C" __global__ void spu_stencil_global(const float *A, float *Hb, int N, 
             kt++;
         }
         blocksync();
+    }
+}
+
+// Algorithm 3: producer-consumer blocksync. Per tile: wait for the north and west inputs, compute,
+// then wait until the south and east consumers have taken the previous outputs (double buffer).
+__device__ __forceinline__ void blocksync_dir(int d)
+{
+    if (d == 0)
+        asm volatile("bar.blocksync.north;" ::: "memory");
+    else if (d == 1)
+        asm volatile("bar.blocksync.west;" ::: "memory");
+    else if (d == 2)
+        asm volatile("bar.blocksync.south;" ::: "memory");
+    else
+        asm volatile("bar.blocksync.east;" ::: "memory");
+}
+
+extern "C" __global__ void spu_stencil_local(const float *A, float *Hb, int N, int K, int b)
+{
+    __shared__ float S[2][MAXB * MAXB];
+    const int i = blockIdx.x, j = blockIdx.y, nkt = K / b;
+    for (int kt = 0; kt < nkt; kt++) {
+        blocksync_dir(0);
+        blocksync_dir(1);
+        tile<true>(S, A, Hb, 0, 0, 0, 0, N, K, b, i * b, j * b, kt, nkt);
+        blocksync_dir(2);
+        blocksync_dir(3);
     }
 }
 

@@ -99,7 +99,22 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
             s->v[y * p + x] = spu_cb_new(ctx, mod, nm);
             g_free(nm);
         }
-    s->ctl = spu_ctl_new(ctx, mod, "ctl", env, p, 4 * p);
+    s->ctl = spu_ctl_new(ctx, mod, "ctl", env, p, 4 * p, 2 * p * (p + 1));
+    /* producer-consumer pairs: cbs binding 2i is cb_h (index i), 2i + 1 cb_v (index i) */
+    for (unsigned y = 0; y < p; y++)
+        for (unsigned x = 0; x < p; x++) {
+            unsigned u = y * p + x;
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_EAST, 2 * (y * (p + 1) + x + 1), 0);
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_WEST, 2 * (y * (p + 1) + x), 1);
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_SOUTH, 2 * ((y + 1) * p + x) + 1, 0);
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_NORTH, 2 * (y * p + x) + 1, 1);
+        }
+    for (unsigned k = 0; k < p; k++) {
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_N * p + k, SPU_DIR_SOUTH, 2 * k + 1, 0);
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_W * p + k, SPU_DIR_EAST, 2 * (k * (p + 1)), 0);
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_S * p + k, SPU_DIR_NORTH, 2 * (p * p + k) + 1, 1);
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_E * p + k, SPU_DIR_WEST, 2 * (k * (p + 1) + p), 1);
+    }
     static const char *const side_name[] = {"n", "w", "s", "e"};
     s->iu = g_new0(spu_iu *, 4 * p);
     for (unsigned side = 0; side < 4; side++)
@@ -191,6 +206,9 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             " global blocksyncs, %" PRIu64 " CB swaps\n",
             s->p, s->p, 4 * s->p, spu_grid_n_cbs(s), spu_grid_cb_bytes(s) / 1024,
             blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROUNDS), swaps);
+    if (blk_stat_get(s->ctl->inst, SPU_CTL_STAT_PAIR_SYNCS))
+        fprintf(out, "spu: %" PRIu64 " producer-consumer syncs (each swapped one CB pair)\n",
+                blk_stat_get(s->ctl->inst, SPU_CTL_STAT_PAIR_SYNCS));
     fprintf(out,
             "spu: off-chip elements: SM loads %" PRIu64 ", SM stores %" PRIu64 ", IU loads %" PRIu64
             ", IU stores %" PRIu64 "; CB element accesses %" PRIu64 "\n",

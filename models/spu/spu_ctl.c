@@ -38,6 +38,8 @@ static const blk_stat_desc stats[] = {
                                 "4-byte elements the SMs stored to global memory", NULL},
     [SPU_CTL_STAT_SM_CB_ACCESSES] = {"sm_cb_accesses", BLK_STAT_COUNTER, "elements",
                                      "4-byte elements the SMs read or wrote in CBs (ld.cb, st.cb)", NULL},
+    [SPU_CTL_STAT_PAIR_SYNCS] = {"pair_syncs", BLK_STAT_COUNTER, "syncs",
+                                 "producer-consumer blocksyncs completed (one per CB pair swap)", NULL},
 };
 
 static const blk_state_desc state[] = {{"arrived", 16, "units waiting at the global blocksync"},
@@ -57,13 +59,59 @@ const blk_desc spu_ctl_desc = {
     BLK_N(state),
 };
 
+/* A producer-consumer arrival: waits for the other side of its CB pair. */
+static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
+{
+    int ps = c->pair_of[unit * 5 + dir];
+    if (ps < 0)
+        gsc_fatal("%s: unit %u executed bar.blocksync.%s at cycle %" G_GUINT64_FORMAT
+                  ", but it has no neighbour on that side",
+                  c->inst->path, unit, spu_dir_name(dir), gsc_cycle());
+    unsigned pair = (unsigned)ps / 2;
+    if (c->pair_wait[ps])
+        gsc_fatal("%s: unit %u arrived twice at the same side of CB pair %u", c->inst->path, unit, pair);
+    c->pair_wait[ps] = unit + 1;
+    c->pair_slot[ps] = slot;
+    blk_stat_add(c->inst, SPU_CTL_STAT_ARRIVALS, 1);
+    if (c->pair_wait[ps ^ 1]) {
+        c->pair_due[pair] = gsc_cycle() + c->latency;
+        c->n_due++;
+        gsc_event_notify(c->ev, c->latency);
+    }
+}
+
+static void pairs_release(spu_ctl *c, uint64_t now)
+{
+    for (unsigned pair = 0; pair < c->n_pairs && c->n_due; pair++) {
+        if (c->pair_due[pair] > now)
+            continue;
+        c->pair_due[pair] = UINT64_MAX;
+        c->n_due--;
+        for (unsigned side = 0; side < 2; side++) {
+            unsigned u = c->pair_wait[pair * 2 + side] - 1;
+            blk_iref r = c->release[u];
+            ((const blocksync_release_if *)r.methods)->release(r.self, c->pair_slot[pair * 2 + side]);
+            c->pair_wait[pair * 2 + side] = 0;
+        }
+        if (!c->no_swap)
+            ((const spu_cb_if *)c->cbs[pair].methods)->swap(c->cbs[pair].self);
+        blk_stat_add(c->inst, SPU_CTL_STAT_PAIR_SYNCS, 1);
+    }
+}
+
+void spu_ctl_set_pair(spu_ctl *c, unsigned unit, unsigned dir, unsigned pair, unsigned side)
+{
+    g_assert(unit < c->n_units && dir >= 1 && dir <= 4 && side < 2 && pair < c->n_pairs);
+    c->pair_of[unit * 5 + dir] = (int)(pair * 2 + side);
+}
+
 static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
 {
     spu_ctl *c = self;
-    if (dir)
-        gsc_fatal("%s: unit %u executed bar.blocksync.%s at cycle %" G_GUINT64_FORMAT
-                  ": producer-consumer blocksync is not built (only the global bar.blocksync)",
-                  c->inst->path, unit, spu_dir_name(dir), gsc_cycle());
+    if (dir) {
+        pair_arrive(c, unit, slot, dir);
+        return;
+    }
     g_assert(unit < c->n_units && !c->arrived[unit]);
     if (c->left[unit])
         gsc_fatal("%s: unit %u arrived at a blocksync after leaving", c->inst->path, unit);
@@ -135,6 +183,8 @@ static void spu_ctl_run(void *self)
 {
     spu_ctl *c = self;
     uint64_t now = gsc_cycle();
+    if (c->n_due)
+        pairs_release(c, now);
     if (!c->n_arrived || c->n_arrived + c->n_left < c->n_units || now < c->last_arrival + c->latency) {
         c->tr_arrived = c->n_arrived;
         return;
@@ -169,7 +219,7 @@ static void spu_ctl_elaborate(void *self)
 }
 
 spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const sm_env *env, unsigned p,
-                     unsigned n_ius)
+                     unsigned n_ius, unsigned n_pairs)
 {
     spu_ctl *c = g_new0(spu_ctl, 1);
     c->inst = blk_inst_new(ctx, parent, name, &spu_ctl_desc);
@@ -184,6 +234,15 @@ spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const s
     c->left = g_new0(bool, c->n_units);
     c->slot = g_new0(unsigned, c->n_units);
     c->arrive_at = g_new0(uint64_t, c->n_units);
+    c->n_pairs = n_pairs;
+    c->pair_of = g_new(int, c->n_units * 5);
+    for (unsigned i = 0; i < c->n_units * 5; i++)
+        c->pair_of[i] = -1;
+    c->pair_wait = g_new0(unsigned, 2 * n_pairs);
+    c->pair_slot = g_new0(unsigned, 2 * n_pairs);
+    c->pair_due = g_new(uint64_t, n_pairs);
+    for (unsigned i = 0; i < n_pairs; i++)
+        c->pair_due[i] = UINT64_MAX;
     c->ev = gsc_event_new(c->inst->mod, "rendezvous");
     blk_export(c->inst, SPU_CTL_BS, 0, &bs_table, c);
     blk_export(c->inst, SPU_CTL_EVENTS, 0, &events_table, c);
@@ -202,6 +261,10 @@ void spu_ctl_free(spu_ctl *c)
     g_free(c->left);
     g_free(c->slot);
     g_free(c->arrive_at);
+    g_free(c->pair_of);
+    g_free(c->pair_wait);
+    g_free(c->pair_slot);
+    g_free(c->pair_due);
     g_free(c->release);
     g_free(c->cbs);
     g_free(c);

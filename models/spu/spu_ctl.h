@@ -7,8 +7,11 @@
  * that finished, `leave`) no longer counts. `latency` cycles after the last arrival [A: SPU spec §6,
  * default 1] the controller releases every arrived unit (the `release` import, one binding per unit
  * in unit order: SMs 0..p²-1, then the interface units) and swaps every CB pair (the `cbs` import):
- * the runtime's ping-pong switch [S]. Producer-consumer blocksync (a direction) is not built: such an
- * arrival stops the run with a message.
+ * the runtime's ping-pong switch [S].
+ * The producer-consumer blocksync (a direction): unit A's bar.blocksync.east meets its east
+ * neighbour's bar.blocksync.west (the n-th with the n-th), .south meets .north; interface units
+ * take the border sides. When both sides of a CB pair have arrived, `latency` cycles later the two
+ * are released and only that pair swaps [S: §7].
  *
  * Counters (the `issued` export, bound to every SM's issue): the SMs' global element accesses
  * (4-byte elements of global loads and stores, by active lane) and their CB element accesses.
@@ -32,6 +35,7 @@ enum {
     SPU_CTL_STAT_SM_LOADS,
     SPU_CTL_STAT_SM_STORES,
     SPU_CTL_STAT_SM_CB_ACCESSES,
+    SPU_CTL_STAT_PAIR_SYNCS,
     SPU_CTL_N_STATS
 };
 
@@ -47,6 +51,12 @@ typedef struct {
     unsigned n_arrived, n_left;
     uint64_t last_arrival;
     gsc_event *ev;
+    /* producer-consumer: per unit and direction the CB pair (index in `cbs`) and side (0 producer,
+     * 1 consumer), -1: none; per pair and side the waiting unit + 1 and its slot; pairs due */
+    int *pair_of;                    /* [unit * 5 + dir] = pair * 2 + side */
+    unsigned *pair_wait, *pair_slot; /* [pair * 2 + side] */
+    uint64_t *pair_due;              /* [pair]: release cycle, UINT64_MAX none */
+    unsigned n_pairs, n_due;
     blk_iref *release, *cbs;
     unsigned n_release, n_cbs;
     /* traced */
@@ -66,7 +76,11 @@ static inline uint64_t spu_global_elements(const issued_t *it)
 extern const blk_desc spu_ctl_desc;
 /* p: grid side (p² SMs, unit i = SM i at x = i mod p, y = i / p); n_ius interface units. */
 spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const sm_env *env, unsigned p,
-                     unsigned n_ius);
+                     unsigned n_ius, unsigned n_pairs);
+/* Producer-consumer blocksync: unit `unit`'s bar.blocksync toward `dir` (spu_dir) meets the CB pair
+ * `pair` (its index among the `cbs` bindings) on side `side` (0: the producer, west/north of the
+ * pair; 1: the consumer). Before the run. */
+void spu_ctl_set_pair(spu_ctl *c, unsigned unit, unsigned dir, unsigned pair, unsigned side);
 void spu_ctl_free(spu_ctl *c);
 
 G_END_DECLS

@@ -50,8 +50,10 @@ static void iu_release(void *self, unsigned slot)
     (void)slot;
     g_assert(u->state == SPU_IU_WAITING);
     u->state = SPU_IU_MOVING;
-    u->round++;
-    u->round_started = false;
+    if (!(u->sync_dir && u->store)) { /* a storer under producer-consumer sync moves after its sync */
+        u->round++;
+        u->round_started = false;
+    }
     gsc_event_notify(u->ev, 1);
 }
 
@@ -92,6 +94,18 @@ static void spu_iu_run(void *self)
     uint64_t now = gsc_cycle();
     if (u->state != SPU_IU_MOVING)
         return;
+    if (u->sync_dir && u->store && !u->synced) { /* producer-consumer storer: sync first */
+        if (u->round >= u->rounds) {
+            u->state = SPU_IU_DONE;
+            u->bs->leave(u->bs_self, u->unit);
+            return;
+        }
+        u->synced = true;
+        u->state = SPU_IU_WAITING;
+        blk_stat_add(u->inst, SPU_IU_STAT_ROUNDS, 1);
+        u->bs->arrive(u->bs_self, u->unit, 0, u->sync_dir);
+        return;
+    }
     bool has = u->xi < u->n_xfers && u->xfers[u->xi].round == u->round;
     if (!u->round_started) {
         u->round_started = true;
@@ -106,10 +120,15 @@ static void spu_iu_run(void *self)
             return;
         }
     }
-    if (u->round < u->rounds) {
+    if (u->sync_dir && u->store) { /* the round's stores are done: the next round syncs first */
+        u->round++;
+        u->round_started = false;
+        u->synced = false;
+        gsc_run_within(1);
+    } else if (u->round < u->rounds) {
         u->state = SPU_IU_WAITING;
         blk_stat_add(u->inst, SPU_IU_STAT_ROUNDS, 1);
-        u->bs->arrive(u->bs_self, u->unit, 0, 0);
+        u->bs->arrive(u->bs_self, u->unit, 0, u->sync_dir);
     } else {
         u->state = SPU_IU_DONE;
         u->bs->leave(u->bs_self, u->unit);
@@ -145,8 +164,9 @@ spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem
     return u;
 }
 
-void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n)
+void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n, unsigned sync_dir)
 {
+    u->sync_dir = sync_dir;
     g_free(u->xfers);
     u->xfers = g_memdup2(xfers, sizeof *xfers * n);
     u->n_xfers = n;

@@ -58,6 +58,8 @@ typedef struct {
     gsc_event *ev;
     spu_iu_xfer *xfers;
     unsigned n_xfers, rounds;
+    unsigned sync_dir; /* 0: global blocksync; else producer-consumer toward this spu_dir */
+    bool synced;       /* a storer under producer-consumer sync: this round's sync is done */
     /* progress: the transfer, its row and element; the cycle the round's data starts */
     unsigned xi, row, elem;
     uint64_t ready_at;
@@ -71,7 +73,10 @@ extern const blk_desc spu_iu_desc;
 /* unit: its index among the barrier's units; store: a south/east unit. */
 spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store);
 /* The plan: `rounds` barriers, the transfers (sorted by round, round <= rounds). Before the run. */
-void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n);
+/* sync_dir 0: global blocksync, `rounds` barriers (see above); else producer-consumer toward sync_dir
+ * (a loader: round r's transfers then its sync; a storer: its sync then round r's transfers;
+ * `rounds` rounds, then it leaves). */
+void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n, unsigned sync_dir);
 void spu_iu_free(spu_iu *u);
 
 G_END_DECLS

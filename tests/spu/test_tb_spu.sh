@@ -5,7 +5,8 @@
 # blocksync count 1 + 2(G-1) + K/b, the off-chip accesses equal to the closed form 4PNK + 2N^2, the
 # broken mechanism (no CB swap) failing the check, the GPU baseline passing with 4N^2K/b + 2N^2
 # accesses, the VCD holding the grid's blocksync rounds and the CBs' phases, and the refusals
-# (producer-consumer sync, multipass, a tile too large for the CB).
+# (multipass); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and 4 x 4, where every completed
+# sync swaps exactly its own CB pair.
 tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
 if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
@@ -14,7 +15,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-echo "1..10"
+echo "1..12"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -71,7 +72,13 @@ check "GPU baseline passes with 4N^2K/b + 2N^2 = 2560 accesses" "[ $rc -eq 0 ] &
 "$tb" --size 256x256x256 --tile 32 --no-trace >out 2>&1
 rc=$?
 check "multipass is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'multipass is not built' out"
-"$tb" --size 128x128x128 --tile 32 --sync local --no-trace >out 2>&1
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
 rc=$?
-check "producer-consumer sync is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'producer-consumer (local) is not' out"
+check "producer-consumer (Alg. 3) p=2 passes: 0 global rounds, 24 pair syncs = 24 swaps, 1536 accesses" "[ $rc -eq 0 ] && grep -q '^spu: 2 x 2 SMs, 8 interface units, 24 CBs (96 KB); 0 global blocksyncs, 24 CB swaps' out && grep -q '^spu: 24 producer-consumer syncs' out && grep -q '^offchip_accesses 1536 ' out && grep -q PASS out"
+"$tb" --size 16x16x8 --tile 4 --sync local --no-trace >out 2>&1
+rc=$?
+check "producer-consumer p=4 passes: 40 pairs x 2 tiles = 80 syncs" "[ $rc -eq 0 ] && grep -q '^spu: 80 producer-consumer syncs' out && grep -q '^offchip_accesses 1024 ' out && grep -q PASS out"
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --selftest-corrupt >out 2>&1
+rc=$?
+check "producer-consumer without swaps: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
 exit $fail
