@@ -3,8 +3,9 @@
 kernels_libgpusc_kernels_core_la_SOURCES += \
 	kernels/ir.c \
 	kernels/ptx_lex.c kernels/ptx_lex.h \
-	kernels/ptx_parse.c
-nobase_pkginclude_HEADERS += kernels/ir.h kernels/ptx_parse.h
+	kernels/ptx_parse.c \
+	kernels/spu_isa.c
+nobase_pkginclude_HEADERS += kernels/ir.h kernels/ptx_parse.h kernels/spu_isa.h
 
 # Tests (tests/kernels/test_ptx_*.c).
 PTX_FRONTEND_TESTS = tests/kernels/test_ptx_parse tests/kernels/test_ptx_errors tests/kernels/test_ptx_robust
@@ -20,8 +21,8 @@ tests_kernels_test_ptx_robust_LDADD = $(KERNELS_LIBS)
 # The libFuzzer target: clang only (automake's compiler is gcc), so an explicit rule that compiles
 # the fuzzer with the front-end sources. Built by `make check` where configure found clang.
 FUZZ_PTX_DEPS = $(top_srcdir)/kernels/fuzz/fuzz_ptx_parse.c $(top_srcdir)/kernels/ir.c \
-	$(top_srcdir)/kernels/ptx_lex.c $(top_srcdir)/kernels/ptx_parse.c \
-	$(top_srcdir)/kernels/ir.h $(top_srcdir)/kernels/ptx_lex.h $(top_srcdir)/kernels/ptx_parse.h
+	$(top_srcdir)/kernels/ptx_lex.c $(top_srcdir)/kernels/ptx_parse.c $(top_srcdir)/kernels/spu_isa.c \
+	$(top_srcdir)/kernels/spu_isa.h $(top_srcdir)/kernels/ir.h $(top_srcdir)/kernels/ptx_lex.h $(top_srcdir)/kernels/ptx_parse.h
 if HAVE_CLANG
 check_SCRIPTS += kernels/fuzz/fuzz_ptx_parse
 CLEANFILES += kernels/fuzz/fuzz_ptx_parse
@@ -30,7 +31,7 @@ kernels/fuzz/fuzz_ptx_parse: $(FUZZ_PTX_DEPS)
 	$(AM_V_CC)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -I$(top_srcdir) -I$(top_builddir) $(GLIB_CFLAGS) \
 	  $(top_srcdir)/kernels/fuzz/fuzz_ptx_parse.c $(top_srcdir)/kernels/ir.c \
-	  $(top_srcdir)/kernels/ptx_lex.c $(top_srcdir)/kernels/ptx_parse.c \
+	  $(top_srcdir)/kernels/ptx_lex.c $(top_srcdir)/kernels/ptx_parse.c $(top_srcdir)/kernels/spu_isa.c \
 	  $(GLIB_LIBS) -lm -o $@
 endif
 TESTS += tests/kernels/fuzz_ptx_short.sh

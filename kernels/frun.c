@@ -1,5 +1,6 @@
 /* frun.c — the functional runner (see frun.h). */
 #include "kernels/frun.h"
+#include "kernels/spu_isa.h"
 
 #include "kernels/ir_exec.h"
 #include "kernels/launch_cli.h"
@@ -141,6 +142,13 @@ static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
     memset(di, 0, sizeof *di);
     di->cls = (uint8_t)ir_instr_class(in);
     di->esize = (uint8_t)(ir_type_bits(in->type) / 8);
+    if (spu_isa_use(in)) { /* blocksync, CB, SPU registers: only the spu_grid machine has them */
+        di->kind = D_BAD;
+        di->why = in->op == IR_OP_BLOCKSYNC ? "bar.blocksync needs the SPU machine (tb-spu)"
+                  : in->cb                  ? "a communication-buffer access needs the SPU machine (tb-spu)"
+                                            : "an SPU special register needs the SPU machine (tb-spu)";
+        return;
+    }
     switch ((ir_opcode)in->op) {
     case IR_OP_LD:
     case IR_OP_LDU:
@@ -390,6 +398,17 @@ uint64_t frun_sreg_value(const frun_sreg_ctx *c, ir_sreg sreg, unsigned comp, ui
         return c->dyn_smem;
     case IR_SREG_TOTAL_SMEM_SIZE:
         return c->total_smem;
+    case IR_SREG_REGPASSX:
+    case IR_SREG_REGPASSY:
+    case IR_SREG_REGCPASSX:
+    case IR_SREG_REGCPASSY:
+    case IR_SREG_REGSPILLNB:
+    case IR_SREG_REGCSPILLNB:
+    case IR_SREG_REGVIU:
+    case IR_SREG_REGIUDIR:
+    case IR_SREG_REGIUID:
+    case IR_SREG_REGLAST:
+        return c->spu ? c->spu[sreg - IR_SREG_REGPASSX] : 0;
     case IR_SREG_COUNT:
         break;
     }

@@ -57,6 +57,7 @@ typedef struct {
     uint32_t smid, nsmid, gridid;
     uint64_t clock;
     uint32_t dyn_smem, total_smem;
+    const uint32_t *spu; /* the SPU registers %regpassx.. %reglast (spu_isa.h) in order; NULL: none */
 } frun_sreg_ctx;
 
 /* The value of special register `sreg` (component `comp` for %tid/%ntid/%ctaid/%nctaid) for lane

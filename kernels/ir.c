@@ -1,5 +1,6 @@
 /* ir.c — the kernel IR: names, construction and destruction, lookups, static facts, printing. */
 #include "kernels/ir.h"
+#include "kernels/spu_isa.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -88,6 +89,8 @@ const char *ir_sreg_name(ir_sreg s)
         "lanemask_gt",
         "dynamic_smem_size",
         "total_smem_size",
+        "regpassx", "regpassy", "regcpassx", "regcpassy", "regspillnb", "regcspillnb", "regviu", "regiudir",
+        "regiuid", "reglast",
     };
     return (unsigned)s < IR_SREG_COUNT ? names[s] : "?";
 }
@@ -229,6 +232,7 @@ ir_class ir_instr_class(const ir_instr *in)
     case IR_OP_MEMBAR:
     case IR_OP_FENCE:
     case IR_OP_NANOSLEEP:
+    case IR_OP_BLOCKSYNC:
         return IR_CLASS_SYNC;
     case IR_OP_SHFL:
     case IR_OP_VOTE:
@@ -572,6 +576,8 @@ static const char *sub_name(const ir_instr *in)
         static const char *const n[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
         return v < G_N_ELEMENTS(n) ? n[v] : "?";
     }
+    case IR_OP_BLOCKSYNC:
+        return spu_dir_name(v);
     case IR_OP_MEMBAR:
         return v == IR_SCOPE_GPU ? "gl" : scope_name(v);
     case IR_OP_FENCE:
@@ -629,7 +635,7 @@ static void print_opcode(GString *s, const ir_instr *in)
     if (fl & IR_F_TO)
         add_mod(s, "to");
     if (in->op != IR_OP_MEMBAR && in->op != IR_OP_FENCE)
-        add_mod(s, ir_space_name((ir_space)in->space));
+        add_mod(s, in->cb ? spu_isa_space_name(in) : ir_space_name((ir_space)in->space));
     if (fl & IR_F_NC)
         add_mod(s, "nc");
     add_mod(s, cmp_name(in->cmp));

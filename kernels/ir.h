@@ -76,7 +76,8 @@ const char *ir_space_name(ir_space s); /* "global"; "" for NONE */
     X(SIN, "sin") X(COS, "cos") X(TANH, "tanh") X(COPYSIGN, "copysign") X(TESTP, "testp")             \
     X(POPC, "popc") X(CLZ, "clz") X(BFIND, "bfind") X(BREV, "brev") X(BFE, "bfe") X(BFI, "bfi")       \
     X(PRMT, "prmt") X(SHFL, "shfl") X(VOTE, "vote") X(ACTIVEMASK, "activemask")                       \
-    X(PREFETCH, "prefetch") X(NANOSLEEP, "nanosleep") X(TRAP, "trap") X(BRKPT, "brkpt")
+    X(PREFETCH, "prefetch") X(NANOSLEEP, "nanosleep") X(TRAP, "trap") X(BRKPT, "brkpt")           \
+    X(BLOCKSYNC, "bar.blocksync") /* the SPU's inter-SM barrier (spu_isa.h) */
 
 typedef enum {
 #define IR_OP_ENUM(e, s) IR_OP_##e,
@@ -183,6 +184,9 @@ typedef enum {
     IR_SREG_CLOCK, IR_SREG_CLOCK64, IR_SREG_GLOBALTIMER,
     IR_SREG_LANEMASK_EQ, IR_SREG_LANEMASK_LE, IR_SREG_LANEMASK_LT, IR_SREG_LANEMASK_GE, IR_SREG_LANEMASK_GT,
     IR_SREG_DYN_SMEM_SIZE, IR_SREG_TOTAL_SMEM_SIZE,
+    /* the SPU's (spu_isa.h; SPU spec §8 with the model's names) */
+    IR_SREG_REGPASSX, IR_SREG_REGPASSY, IR_SREG_REGCPASSX, IR_SREG_REGCPASSY, IR_SREG_REGSPILLNB,
+    IR_SREG_REGCSPILLNB, IR_SREG_REGVIU, IR_SREG_REGIUDIR, IR_SREG_REGIUID, IR_SREG_REGLAST,
     IR_SREG_COUNT
 } ir_sreg;
 const char *ir_sreg_name(ir_sreg s); /* "tid" (no %) */
@@ -224,6 +228,7 @@ typedef struct {
     uint8_t sub;       /* shfl/vote/bar/testp/shf/prmt mode, membar/fence scope */
     uint8_t n_dst, n_src;
     uint8_t guard_neg; /* @!%p */
+    uint8_t cb;        /* ld/st: an SPU communication-buffer access (spu_isa.h SPU_CB | direction) */
     uint32_t guard;    /* guard predicate register, or IR_NONE */
     uint32_t flags;    /* IR_F_* */
     ir_operand dst[IR_MAX_DST];

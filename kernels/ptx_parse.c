@@ -8,6 +8,7 @@
 #include "kernels/ptx_parse.h"
 
 #include "kernels/ptx_lex.h"
+#include "kernels/spu_isa.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1026,6 +1027,8 @@ static bool apply_mod(ptx_parser *P, ir_instr *in, const char *mod, mod_state *m
         { "acquire", IR_F_ACQUIRE }, { "release", IR_F_RELEASE }, { "acq_rel", IR_F_ACQ_REL },
         { "noftz", IR_F_NOFTZ }, { "sc", IR_F_SC }, { "NaN", IR_F_NAN },
     };
+    if (spu_isa_mod(in, mod)) /* bar.blocksync, ld.cb/st.cb (spu_isa.h) */
+        return true;
     ir_opcode op = (ir_opcode)in->op;
     int k;
     ir_type t = ir_type_from_name(mod);
@@ -1294,6 +1297,9 @@ static void validate_opcode(ptx_parser *P, ir_instr *in, const mod_state *ms, co
 {
     ir_opcode op = (ir_opcode)in->op;
     const char *name = ir_op_name(op);
+    const char *spu_err = spu_isa_check(in);
+    if (spu_err)
+        fail_at(P, at, "%s", spu_err);
     if (op == IR_OP_SHF) {
         if (!ms->shf_dir || !ms->shf_mode)
             fail_at(P, at, "shf needs a direction (.l/.r) and a mode (.clamp/.wrap)");
@@ -1381,6 +1387,11 @@ static const struct { const char *n; ir_sreg s; bool vec; } sregs[] = {
     { "lanemask_le", IR_SREG_LANEMASK_LE, false }, { "lanemask_lt", IR_SREG_LANEMASK_LT, false },
     { "lanemask_ge", IR_SREG_LANEMASK_GE, false }, { "lanemask_gt", IR_SREG_LANEMASK_GT, false },
     { "dynamic_smem_size", IR_SREG_DYN_SMEM_SIZE, false }, { "total_smem_size", IR_SREG_TOTAL_SMEM_SIZE, false },
+    { "regpassx", IR_SREG_REGPASSX, false }, { "regpassy", IR_SREG_REGPASSY, false }, /* SPU (spu_isa.h) */
+    { "regcpassx", IR_SREG_REGCPASSX, false }, { "regcpassy", IR_SREG_REGCPASSY, false },
+    { "regspillnb", IR_SREG_REGSPILLNB, false }, { "regcspillnb", IR_SREG_REGCSPILLNB, false },
+    { "regviu", IR_SREG_REGVIU, false }, { "regiudir", IR_SREG_REGIUDIR, false },
+    { "regiuid", IR_SREG_REGIUID, false }, { "reglast", IR_SREG_REGLAST, false },
 };
 
 /* %tid.x etc. Returns false if `name` (with %) is no special register. */

@@ -32,3 +32,11 @@ demo: testbench/tb-sm
 bin_PROGRAMS += testbench/tb-rfcache
 testbench_tb_rfcache_SOURCES = testbench/tb-rfcache.c
 testbench_tb_rfcache_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+# tb-spu: the SPU grid (models/machines/spu_grid.h) or the GPU baseline running the SPU's 3-D stencil
+# (kernels/spu/spu_stencil.ptx); see docs/spu.md.
+bin_PROGRAMS += testbench/tb-spu
+testbench_tb_spu_SOURCES = testbench/tb-spu.c
+testbench_tb_spu_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_SPU_DIR='"$(abs_top_srcdir)/kernels/spu"'
+testbench_tb_spu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+EXTRA_DIST += kernels/spu/spu_stencil.cu kernels/spu/spu_stencil.ptx

@@ -11,6 +11,7 @@
 #include "kernels/launch_cli.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
+#include "kernels/spu_isa.h"
 #include "models/core/stats.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
@@ -656,6 +657,11 @@ int tb_machine_run(tb_machine *m, tb_kernel *k, const tb_opts *o)
     return rc;
 }
 
+wl_device *tb_machine_device(tb_machine *m)
+{
+    return &m->dev;
+}
+
 void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx)
 {
     m->extra_dump = fn;
@@ -750,6 +756,13 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
     tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
+    const char *spu_what;
+    const ir_instr *spu_use = spu_isa_first_use(env->mod, &spu_what);
+    if (spu_use) { /* bar.blocksync, CB accesses and SPU registers: only tb-spu has an SPU */
+        fprintf(stderr, "gpusc: %s:%u: %s needs the SPU machine (tb-spu): %s has no SPU\n", env->mod->filename,
+                spu_use->line, spu_what, mi->program);
+        return TB_EXIT_USAGE;
+    }
     machine_build(mach, env);
     if (ext && ext->built)
         ext->built(mach, k, ext->ctx);

@@ -89,6 +89,9 @@ int tb_exit_status(int rc);
 /* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
  * resident CTAs) after cli_finish. */
 void tb_machine_summary(tb_machine *m, FILE *out);
+/* The machine as a workload's device (alloc, write, read, launch): for a testbench with its own host
+ * driver (tb-spu). */
+wl_device *tb_machine_device(tb_machine *m);
 
 /* The testbench of machine `kind`: its command line (refusing the presets of other machines), the
  * kernel, the machine built and run under the watchdog, the statistics and the summaries, and

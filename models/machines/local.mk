@@ -4,3 +4,6 @@ models_libgpusc_models_la_SOURCES += \
 	models/machines/machine.c models/machines/machine.h \
 	models/machines/presets.c models/machines/presets.h
 nobase_pkginclude_HEADERS += models/machines/machine.h models/machines/presets.h
+# The SPU grid (docs/spu.md): its own file, built around the gpu topology.
+models_libgpusc_models_la_SOURCES += models/machines/spu_grid.c models/machines/spu_grid.h
+nobase_pkginclude_HEADERS += models/machines/spu_grid.h

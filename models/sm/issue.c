@@ -53,6 +53,11 @@ static const blk_port_desc ports[] = {
     [ISSUE_VALUE] = {"value", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
                      "hooks of the register value path (reads, writes of the warp engine)", &regval_iface,
                      BLK_PORT_MULTI},
+    [ISSUE_BLOCKSYNC] = {"blocksync", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                         "the SPU grid's inter-SM barrier (bar.blocksync); unbound: no SPU", &blocksync_iface,
+                         BLK_PORT_OPTIONAL},
+    [ISSUE_BLOCKSYNC_RELEASE] = {"blocksync_release", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                                 "the grid releases a CTA from bar.blocksync", &blocksync_release_iface},
 };
 
 static const blk_param_desc params[] = {
@@ -310,6 +315,11 @@ static void warp_try_finish(issue *s, unsigned wi)
 static void bar_apply(issue *s, unsigned slot, const barrier_release *r)
 {
     blk_stat_add(s->inst, ISSUE_STAT_BARRIERS, 1);
+    if (G_UNLIKELY(r->id == SM_BLOCKSYNC_BAR && s->bs)) { /* the CTA has arrived: the grid decides */
+        s->bs_held[slot] = r->waiting;
+        s->bs->arrive(s->bs_self, s->sm_id, slot, s->bs_dir[slot]);
+        return;
+    }
     const cta_launch_t *c = &s->cta[slot];
     for (unsigned i = 0; i < c->warps; i++) {
         if (!(r->waiting >> i & 1))
@@ -345,6 +355,7 @@ static void bar_arrive(issue *s, unsigned slot, unsigned wi, const wx_info *x)
         .pred = x->bar_pred,
         .active = x->active,
     };
+    s->bs_dir[slot] = (uint8_t)(x->blocksync ? x->blocksync - 1 : 0);
     if (x->bar_wait) {
         issue_warp *w = &s->w[wi];
         w->at_barrier = true;
@@ -713,6 +724,37 @@ static void charge_sleep(issue *s)
     blk_sleep_charge(s->inst, ISSUE_STAT_CTA_CYCLES, s->n_ctas);
 }
 
+/* The grid released a CTA from bar.blocksync (in the grid's activation): its warps go on from the
+ * next cycle (bs_take_releases). */
+static void bs_release(void *self, unsigned slot)
+{
+    issue *s = self;
+    g_assert(slot < s->ctas && s->bs_release_at[slot] == UINT64_MAX);
+    s->bs_release_at[slot] = gsc_cycle();
+    s->bs_releases++;
+    gsc_event_notify(s->bs_event, 1);
+}
+static const blocksync_release_if bs_release_table = {bs_release};
+
+static void bs_take_releases(issue *s, uint64_t now)
+{
+    for (unsigned slot = 0; slot < s->ctas; slot++) {
+        if (s->bs_release_at[slot] >= now) /* none, or called in this cycle */
+            continue;
+        s->bs_release_at[slot] = UINT64_MAX;
+        s->bs_releases--;
+        const cta_launch_t *c = &s->cta[slot];
+        for (unsigned i = 0; i < c->warps; i++)
+            if (s->bs_held[slot] >> i & 1) {
+                s->w[c->first_warp + i].at_barrier = false;
+                sched_dirty(s, c->first_warp + i);
+            }
+        s->bs_held[slot] = 0;
+    }
+    if (s->bs_releases)
+        gsc_run_within(1);
+}
+
 static void issue_run(void *self)
 {
     issue *s = self;
@@ -726,6 +768,8 @@ static void issue_run(void *self)
     }
     blk_sleep_wake(s->inst, now);
     unsigned ctas_before = s->n_ctas;
+    if (G_UNLIKELY(s->bs_releases))
+        bs_take_releases(s, now);
     /* Barrier releases of the previous cycle take effect now. */
     for (unsigned k = 0; wmask_any(&s->pending_release) && k < s->words; k++)
         for (uint64_t m = s->pending_release.w[k]; m; m &= m - 1) {
@@ -762,6 +806,8 @@ static void issue_elaborate(void *self)
     s->ib = r.methods, s->ib_self = r.self;
     r = blk_import(s->inst, ISSUE_BAR, 0);
     s->bar = r.methods, s->bar_self = r.self;
+    r = blk_import(s->inst, ISSUE_BLOCKSYNC, 0);
+    s->bs = r.methods, s->bs_self = r.self;
     s->report_reads = s->sb->source_reservations(s->sb_self);
     s->checks = blk_import_all(s->inst, ISSUE_CHECK, 0, &s->n_checks);
     s->listeners = blk_import_all(s->inst, ISSUE_ISSUED, 0, &s->n_listeners);
@@ -789,6 +835,10 @@ static void issue_elaborate(void *self)
     gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_REDIRECT));
     gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CREDIT));
     gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CTA_DONE));
+    if (s->bs) {
+        s->bs_event = gsc_event_new(s->inst->mod, "blocksync_release");
+        gsc_sensitive_event(p, s->bs_event);
+    }
 }
 
 issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id,
@@ -824,6 +874,9 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         if (!s->log)
             gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
     }
+    for (unsigned i = 0; i < SM_MAX_CTAS; i++)
+        s->bs_release_at[i] = UINT64_MAX;
+    blk_export(s->inst, ISSUE_BLOCKSYNC_RELEASE, 0, &bs_release_table, s);
     ring_init(&s->redirects, sizeof(redirect_t));
     ring_init(&s->credits, sizeof(credit_t));
     ring_init(&s->done, sizeof(cta_done_t));

@@ -46,6 +46,7 @@
 #include "models/lib/wmask.h"
 #include "models/sm/arbiter.h"
 #include "models/sm/barrier.h"
+#include "models/sm/blocksync.h"
 #include "models/sm/ibuffer.h"
 #include "models/sm/payloads.h"
 #include "models/sm/scoreboard_block.h"
@@ -75,6 +76,8 @@ enum {
     ISSUE_ISSUED,
     ISSUE_WARP_EVENTS,
     ISSUE_VALUE,
+    ISSUE_BLOCKSYNC,         /* the SPU's inter-SM barrier (optional import; blocksync.h) */
+    ISSUE_BLOCKSYNC_RELEASE, /* its release (export) */
     ISSUE_N_PORTS
 };
 
@@ -226,6 +229,15 @@ typedef struct {
     uint64_t seq, age;
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
     FILE *log;    /* the `log` parameter's file, or NULL */
+    /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot,
+     * the direction of its pending blocksync, the warps held until the grid releases them and the
+     * cycle the release was called in (it takes effect in a later cycle) */
+    const blocksync_if *bs;
+    void *bs_self;
+    gsc_event *bs_event;
+    uint8_t bs_dir[SM_MAX_CTAS];
+    uint64_t bs_held[SM_MAX_CTAS], bs_release_at[SM_MAX_CTAS];
+    unsigned bs_releases; /* releases not yet applied */
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;
     uint8_t tr_stall;

@@ -12,11 +12,11 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/ccu.c models/sm/ccu.h \
 	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
-	models/sm/link_port.c models/sm/link_port.h
+	models/sm/link_port.c models/sm/link_port.h models/sm/blocksync.c models/sm/blocksync.h
 nobase_pkginclude_HEADERS += models/sm/warp_exec.h models/sm/fetch.h models/sm/issue.h models/sm/opcoll.h \
 	models/sm/regfile.h models/sm/units.h models/sm/ldst.h models/sm/mem_fixed.h models/sm/cta_dispatch.h \
 	models/sm/ibuffer.h models/sm/decode.h models/sm/scoreboard_block.h models/sm/arbiter.h models/sm/barrier.h \
-	models/sm/link_port.h
+	models/sm/link_port.h models/sm/blocksync.h
 
 # Tests of the SM (tests/sm): closed-form microbenchmarks, the waveform check, bad input, every
 # workload x issue policy on tb-sm and tb-subcore at the tiny size (the default size in check-long),

@@ -29,12 +29,25 @@ typedef struct {
     uint32_t smem_per_cta;    /* declared scratchpad per CTA for occupancy (0: what the kernel uses) */
 } sm_launch;
 
+/* The SPU grid's side of its SMs (models/machines/spu_grid.h), NULL on a machine without SPU: the
+ * communication buffer an SM's ld.cb/st.cb reaches in the current phase (the half it reads on side
+ * west/north, the half it writes on east/south; spu_dir values), and its SPU special registers
+ * (%regpassx.. %reglast in order). bar.blocksync waits at CTA barrier SM_BLOCKSYNC_BAR, which a
+ * kernel on the SPU must not use itself. */
+typedef struct {
+    uint8_t *(*cb)(void *self, unsigned sm, unsigned dir, uint64_t *bytes);
+    const uint32_t *(*sregs)(void *self, unsigned sm);
+} sm_spu_hooks;
+#define SM_BLOCKSYNC_BAR 15u
+
 typedef struct {
     ir_module *mod;  /* not owned */
     kload_module *k; /* not owned */
     fmem *mem;       /* not owned: the functional memory image */
     unsigned n_sms;  /* %nsmid */
     sm_launch launch;
+    const sm_spu_hooks *spu; /* NULL but on the SPU grid */
+    void *spu_self;
     bool failed;    /* a kernel fault happened; error holds the message */
     GString *error; /* owned by the testbench */
 } sm_env;

@@ -411,7 +411,8 @@ static uint64_t sreg(const wx_run *r, const ir_operand *o, uint32_t lane)
                        .gridid = L->kernel_no,
                        .clock = r->clock,
                        .dyn_smem = L->shared_dyn,
-                       .total_smem = (uint32_t)r->x->ctas[r->w->cta].shared.size};
+                       .total_smem = (uint32_t)r->x->ctas[r->w->cta].shared.size,
+                       .spu = env->spu ? env->spu->sregs(env->spu_self, r->x->sm_id) : NULL};
     for (unsigned i = 0; i < 3; i++) {
         s.block[i] = L->block[i];
         s.grid[i] = L->grid[i];
@@ -482,6 +483,17 @@ typedef struct {
     fmem_cache gc;
 } wx_mem;
 
+/* The communication buffer an ld.cb/st.cb reaches now (sm_env.h); none on a machine without SPU
+ * (the testbench refuses such a kernel before it runs: this is a guard). */
+static G_GNUC_NO_INLINE fmem_seg spu_cb_seg(const wx_run *r)
+{
+    const sm_env *env = r->x->env;
+    fmem_seg s = {0};
+    if (env->spu)
+        s.data = env->spu->cb(env->spu_self, r->x->sm_id, r->in->cb & 0xfu, &s.size);
+    return s;
+}
+
 static void mem_lanes(const wx_run *r, const ir_operand *m, wx_mem *wm)
 {
     const sm_env *env = r->x->env;
@@ -501,6 +513,8 @@ static void mem_lanes(const wx_run *r, const ir_operand *m, wx_mem *wm)
         .kparam = {.data = env->launch.kparam, .size = env->launch.kparam_bytes},
     };
     wm->gc = (fmem_cache){0};
+    if (G_UNLIKELY(r->in->cb)) /* ld.cb/st.cb: the CB half of this phase, timed as shared memory */
+        wm->s.shared = spu_cb_seg(r);
 }
 
 static inline void mem_lane_segs(wx_mem *wm, uint32_t lane)
@@ -1044,6 +1058,17 @@ static inline __attribute__((always_inline)) int step_instr(wx_run *r, wx_info *
     case IR_OP_BARRIER:
         info->kind = WX_BAR;
         rc = exec_bar(r, info, active);
+        break;
+    case IR_OP_BLOCKSYNC: /* the CTA waits at SM_BLOCKSYNC_BAR, then for the grid (issue.c) */
+        info->kind = WX_BAR;
+        simt_advance(st, r->pc + 1);
+        info->bar_dst = SM_NO_REG;
+        if (active) {
+            info->bar_id = SM_BLOCKSYNC_BAR;
+            info->bar_kind = IR_BAR_SYNC;
+            info->bar_arrive = info->bar_wait = true;
+            info->blocksync = (uint8_t)(1 + in->sub);
+        }
         break;
     case IR_OP_MEMBAR:
     case IR_OP_FENCE:

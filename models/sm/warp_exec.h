@@ -71,6 +71,7 @@ typedef struct {
     bool bar_wait;     /* bar.sync/barrier.sync/bar.red (the warp waits); false for bar.arrive */
     bool bar_arrive;   /* the warp arrives at barrier bar_id (bar.sync/arrive/red with active lanes) */
     uint8_t bar_kind;  /* ir_bar_kind (IR_BAR_SYNC when the instruction gives none) */
+    uint8_t blocksync; /* bar.blocksync: 1 + its spu_dir (barrier SM_BLOCKSYNC_BAR, sm_env.h), else 0 */
     uint32_t bar_count; /* the thread count operand, 0 = the whole CTA */
     uint32_t bar_pred;  /* bar.red: the active lanes whose predicate is true */
     uint16_t bar_dst;   /* bar.red: register slot of the result, SM_NO_REG if none */

@@ -1,0 +1,234 @@
+/* spu_grid.c — the `spu_grid` machine; see spu_grid.h. */
+#include "models/machines/spu_grid.h"
+
+#include <inttypes.h>
+
+#include "kernels/spu_isa.h"
+#include "models/sm/issue.h"
+#include "models/topo/sm.h"
+
+static const blk_param_desc params[] = {
+    {"p", BLK_PARAM_UINT, "4", "1", "16", NULL, "SMs",
+     "grid side: p x p SMs, 4p interface units [S: 4; A: parametric]"},
+};
+
+const blk_desc spu_grid_desc = {
+    "spu_grid",
+    "the SPU: p x p SMs with CB pairs between neighbours, border interface units, global blocksync",
+    "SPU spec §2-6",
+    NULL,
+    0,
+    params,
+    BLK_N(params),
+    NULL,
+    0,
+    NULL,
+    0,
+};
+
+void spu_grid_register(void)
+{
+    blk_registry_add(&spu_grid_desc);
+    blk_registry_add(&spu_cb_desc);
+    blk_registry_add(&spu_iu_desc);
+    blk_registry_add(&spu_ctl_desc);
+}
+
+spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name)
+{
+    spu_grid *s = g_new0(spu_grid, 1);
+    s->inst = blk_inst_new(ctx, parent, name, &spu_grid_desc);
+    s->inst->self = s;
+    s->p = (unsigned)blk_param_uint(s->inst, "p");
+    return s;
+}
+
+/* The SM side (sm_env.h): the CB an SM's ld.cb/st.cb reaches, the SPU registers of one pass. */
+static uint8_t *hook_cb(void *self, unsigned sm, unsigned dir, uint64_t *bytes)
+{
+    spu_grid *s = self;
+    unsigned p = s->p, x = sm % p, y = sm / p;
+    switch (dir) {
+    case SPU_DIR_WEST:
+        return spu_cb_half(s->h[y * (p + 1) + x], false, 0, bytes);
+    case SPU_DIR_EAST:
+        return spu_cb_half(s->h[y * (p + 1) + x + 1], true, 0, bytes);
+    case SPU_DIR_NORTH:
+        return spu_cb_half(s->v[y * p + x], false, 0, bytes);
+    case SPU_DIR_SOUTH:
+        return spu_cb_half(s->v[(y + 1) * p + x], true, 0, bytes);
+    default:
+        *bytes = 0;
+        return NULL;
+    }
+}
+
+static const uint32_t one_pass[IR_SREG_REGLAST - IR_SREG_REGPASSX + 1] = {
+    1, 1,      /* regpassx, regpassy: passes in x and y */
+    0, 0,      /* regcpassx, regcpassy: the current pass */
+    0, 0,      /* regspillnb, regcspillnb */
+    0, 0, 0, 0 /* regviu, regiudir, regiuid, reglast (IU registers: 0 on an SM) */
+};
+
+static const uint32_t *hook_sregs(void *self, unsigned sm)
+{
+    (void)self, (void)sm;
+    return one_pass;
+}
+
+static const sm_spu_hooks hooks = {hook_cb, hook_sregs};
+
+void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
+{
+    unsigned p = s->p, n = p * p;
+    if (gpu_topo_n_sms(g) != n)
+        gsc_fatal("%s: p = %u needs %u SMs, the GPU has %u", s->inst->path, p, n, gpu_topo_n_sms(g));
+    blk_ctx *ctx = s->inst->ctx;
+    gsc_module *mod = s->inst->mod;
+    s->h = g_new0(spu_cb *, p * (p + 1));
+    s->v = g_new0(spu_cb *, p * (p + 1));
+    for (unsigned y = 0; y < p; y++)
+        for (unsigned x = 0; x <= p; x++) {
+            char *nm = g_strdup_printf("cb_h%u_%u", x, y);
+            s->h[y * (p + 1) + x] = spu_cb_new(ctx, mod, nm);
+            g_free(nm);
+        }
+    for (unsigned y = 0; y <= p; y++)
+        for (unsigned x = 0; x < p; x++) {
+            char *nm = g_strdup_printf("cb_v%u_%u", x, y);
+            s->v[y * p + x] = spu_cb_new(ctx, mod, nm);
+            g_free(nm);
+        }
+    s->ctl = spu_ctl_new(ctx, mod, "ctl", env, p, 4 * p, 2 * p * (p + 1));
+    /* producer-consumer pairs: cbs binding 2i is cb_h (index i), 2i + 1 cb_v (index i) */
+    for (unsigned y = 0; y < p; y++)
+        for (unsigned x = 0; x < p; x++) {
+            unsigned u = y * p + x;
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_EAST, 2 * (y * (p + 1) + x + 1), 0);
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_WEST, 2 * (y * (p + 1) + x), 1);
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_SOUTH, 2 * ((y + 1) * p + x) + 1, 0);
+            spu_ctl_set_pair(s->ctl, u, SPU_DIR_NORTH, 2 * (y * p + x) + 1, 1);
+        }
+    for (unsigned k = 0; k < p; k++) {
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_N * p + k, SPU_DIR_SOUTH, 2 * k + 1, 0);
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_W * p + k, SPU_DIR_EAST, 2 * (k * (p + 1)), 0);
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_S * p + k, SPU_DIR_NORTH, 2 * (p * p + k) + 1, 1);
+        spu_ctl_set_pair(s->ctl, n + SPU_SIDE_E * p + k, SPU_DIR_WEST, 2 * (k * (p + 1) + p), 1);
+    }
+    static const char *const side_name[] = {"n", "w", "s", "e"};
+    s->iu = g_new0(spu_iu *, 4 * p);
+    for (unsigned side = 0; side < 4; side++)
+        for (unsigned k = 0; k < p; k++) {
+            char *nm = g_strdup_printf("iu_%s%u", side_name[side], k);
+            spu_iu *u = spu_iu_new(ctx, mod, nm, env->mem, n + side * p + k, side >= SPU_SIDE_S);
+            g_free(nm);
+            s->iu[side * p + k] = u;
+            spu_cb *cb = side == SPU_SIDE_N   ? s->v[k]
+                         : side == SPU_SIDE_W ? s->h[k * (p + 1)]
+                         : side == SPU_SIDE_S ? s->v[p * p + k]
+                                              : s->h[k * (p + 1) + p];
+            blk_bind(u->inst, "cb", cb->inst, "cb");
+            blk_bind(u->inst, "bs", s->ctl->inst, "bs");
+        }
+    sm_topo **sms = gpu_topo_sms(g);
+    for (unsigned i = 0; i < n; i++) { /* release bindings in unit order: SMs, then the IUs */
+        issue *is = sm_topo_issue(sms[i]);
+        blk_bind(is->inst, "blocksync", s->ctl->inst, "bs");
+        blk_bind(s->ctl->inst, "release", is->inst, "blocksync_release");
+        blk_bind(is->inst, "warp_events", s->ctl->inst, "events");
+        blk_bind(is->inst, "issued", s->ctl->inst, "issued");
+    }
+    for (unsigned k = 0; k < 4 * p; k++)
+        blk_bind(s->ctl->inst, "release", s->iu[k]->inst, "release");
+    for (unsigned i = 0; i < p * (p + 1); i++) {
+        blk_bind(s->ctl->inst, "cbs", s->h[i]->inst, "cb");
+        blk_bind(s->ctl->inst, "cbs", s->v[i]->inst, "cb");
+    }
+    env->spu = &hooks;
+    env->spu_self = s;
+}
+
+spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index)
+{
+    g_assert(index < s->p);
+    return s->iu[side * s->p + index];
+}
+
+bool spu_grid_ius_done(const spu_grid *s)
+{
+    for (unsigned k = 0; k < 4 * s->p; k++)
+        if (s->iu[k]->state != SPU_IU_DONE)
+            return false;
+    return true;
+}
+
+unsigned spu_grid_n_cbs(const spu_grid *s)
+{
+    return 4 * s->p * (s->p + 1); /* 2p(p+1) pairs */
+}
+
+uint64_t spu_grid_cb_bytes(const spu_grid *s)
+{
+    return (uint64_t)spu_grid_n_cbs(s) * s->h[0]->bytes;
+}
+
+uint64_t spu_grid_offchip(const spu_grid *s)
+{
+    uint64_t n = blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_LOADS) +
+                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES);
+    for (unsigned k = 0; k < 4 * s->p; k++)
+        n += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_LOADS) +
+             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES);
+    return n;
+}
+
+uint64_t spu_grid_cb_accesses(const spu_grid *s)
+{
+    uint64_t n = blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_CB_ACCESSES);
+    for (unsigned i = 0; i < s->p * (s->p + 1); i++)
+        n += blk_stat_get(s->h[i]->inst, SPU_CB_STAT_IU_WORDS) +
+             blk_stat_get(s->v[i]->inst, SPU_CB_STAT_IU_WORDS);
+    return n;
+}
+
+void spu_grid_summary(const spu_grid *s, FILE *out)
+{
+    uint64_t iu_l = 0, iu_s = 0, swaps = 0;
+    for (unsigned k = 0; k < 4 * s->p; k++) {
+        iu_l += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_LOADS);
+        iu_s += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES);
+    }
+    for (unsigned i = 0; i < s->p * (s->p + 1); i++)
+        swaps +=
+            blk_stat_get(s->h[i]->inst, SPU_CB_STAT_SWAPS) + blk_stat_get(s->v[i]->inst, SPU_CB_STAT_SWAPS);
+    fprintf(out,
+            "spu: %u x %u SMs, %u interface units, %u CBs (%" PRIu64 " KB); %" PRIu64
+            " global blocksyncs, %" PRIu64 " CB swaps\n",
+            s->p, s->p, 4 * s->p, spu_grid_n_cbs(s), spu_grid_cb_bytes(s) / 1024,
+            blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROUNDS), swaps);
+    if (blk_stat_get(s->ctl->inst, SPU_CTL_STAT_PAIR_SYNCS))
+        fprintf(out, "spu: %" PRIu64 " producer-consumer syncs (each swapped one CB pair)\n",
+                blk_stat_get(s->ctl->inst, SPU_CTL_STAT_PAIR_SYNCS));
+    fprintf(out,
+            "spu: off-chip elements: SM loads %" PRIu64 ", SM stores %" PRIu64 ", IU loads %" PRIu64
+            ", IU stores %" PRIu64 "; CB element accesses %" PRIu64 "\n",
+            blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_LOADS),
+            blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES), iu_l, iu_s, spu_grid_cb_accesses(s));
+}
+
+void spu_grid_free(spu_grid *s)
+{
+    if (!s)
+        return;
+    for (unsigned i = 0; s->h && i < s->p * (s->p + 1); i++) {
+        spu_cb_free(s->h[i]);
+        spu_cb_free(s->v[i]);
+    }
+    for (unsigned k = 0; s->iu && k < 4 * s->p; k++)
+        spu_iu_free(s->iu[k]);
+    spu_ctl_free(s->ctl);
+    g_free(s->h);
+    g_free(s->v);
+    g_free(s->iu);
+    g_free(s);
+}

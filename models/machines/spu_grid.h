@@ -1,0 +1,59 @@
+/* spu_grid.h — the `spu_grid` machine: the Stencil Processing Unit (SPU spec §2-6; docs/spu.md).
+ * No behaviour: it instantiates the SPU's blocks around a GPU topology of p x p SMs and binds them.
+ *
+ *   SMs        the GPU topology's p² SMs (gpu.sms = p², the testbench sets it), SM i at (x, y) =
+ *              (i mod p, i / p); CTA (i, j) runs on SM (i, j) (checked by the controller)
+ *   CB pairs   `spu_cb` cb_h<x>_<y> between (x-1, y) and (x, y), x = 0..p (x = 0: the west
+ *              interface unit, x = p: the east one), and cb_v<x>_<y> between (x, y-1) and (x, y):
+ *              2p(p+1) pairs, 4p² + 4p CBs [D: SPU spec §3, = Eq. 5.1]
+ *   IUs        `spu_iu` iu_n<x>, iu_w<y> (loaders), iu_s<x>, iu_e<y> (storers): 4p
+ *   controller `spu_ctl` ctl: the global blocksync over p² CTAs + 4p IUs, the CB swaps, counters
+ *
+ * An SM reaches its CBs through sm_env.spu (the west-in cb_h<x>_<y>, north-in cb_v<x>_<y>, east-out
+ * cb_h<x+1>_<y>, south-out cb_v<x>_<y+1>); its issue block's `blocksync` import, `warp_events` and
+ * `issued` listeners are bound to the controller. One pass only: a grid of p x p CTAs (the SPU
+ * registers read 1 pass, current pass 0, no VIU).
+ */
+#ifndef GPUSC_MODELS_MACHINES_SPU_GRID_H
+#define GPUSC_MODELS_MACHINES_SPU_GRID_H
+
+#include <stdio.h>
+
+#include "models/spu/spu_cb.h"
+#include "models/spu/spu_ctl.h"
+#include "models/spu/spu_iu.h"
+#include "models/topo/gpu.h"
+
+G_BEGIN_DECLS
+
+typedef enum { SPU_SIDE_N, SPU_SIDE_W, SPU_SIDE_S, SPU_SIDE_E } spu_side;
+
+typedef struct {
+    blk_inst *inst;
+    unsigned p;
+    spu_cb **h, **v; /* h[y * (p+1) + x], v[y * p + x] (y = 0..p) */
+    spu_iu **iu;     /* side * p + index (N, W, S, E) */
+    spu_ctl *ctl;
+} spu_grid;
+
+extern const blk_desc spu_grid_desc;
+/* Registers the SPU's block descriptors (for --describe / --list-blocks). */
+void spu_grid_register(void);
+/* The machine's instance (reads p). */
+spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name);
+/* The SPU's blocks around the built GPU g (g's SMs: p²), bound; env gets the SPU hooks. */
+void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env);
+spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index);
+/* Every interface unit has finished (its last stores included): the kernel's end on the SPU. */
+bool spu_grid_ius_done(const spu_grid *s);
+unsigned spu_grid_n_cbs(const spu_grid *s);
+uint64_t spu_grid_cb_bytes(const spu_grid *s); /* total CB storage */
+/* Element accesses to global memory (SMs and IUs, loads and stores), CB element accesses. */
+uint64_t spu_grid_offchip(const spu_grid *s);
+uint64_t spu_grid_cb_accesses(const spu_grid *s);
+void spu_grid_summary(const spu_grid *s, FILE *out);
+void spu_grid_free(spu_grid *s);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,271 @@
+/* spu_ctl.c — the `spu_ctl` block; see spu_ctl.h. */
+#include "models/spu/spu_ctl.h"
+
+#include "kernels/spu_isa.h"
+#include "models/sm/issue.h"
+#include "models/spu/spu_cb.h"
+
+static const blk_port_desc ports[] = {
+    [SPU_CTL_BS] = {"bs", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "arrivals at the global blocksync",
+                    &blocksync_iface},
+    [SPU_CTL_EVENTS] = {"events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "CTA starts and ends of every SM",
+                        &warp_events_iface},
+    [SPU_CTL_ISSUED] = {"issued", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                        "every SM's issued instructions (the access counters)", &instr_issued_iface},
+    [SPU_CTL_RELEASE] = {"release", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                         "the units it releases, in unit order (SMs, then interface units)",
+                         &blocksync_release_iface, BLK_PORT_MULTI},
+    [SPU_CTL_CBS] = {"cbs", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "every CB pair (swapped on a release)",
+                     &spu_cb_iface, BLK_PORT_MULTI},
+};
+
+static const blk_param_desc params[] = {
+    {"latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles",
+     "from the last arrival to the release [A: SPU spec §6, §17 item 3]"},
+    {"selftest_no_swap", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
+     "break the mechanism: releases swap no CB (a test sees the stencil's check fail)"},
+};
+
+static const blk_stat_desc stats[] = {
+    [SPU_CTL_STAT_ROUNDS] = {"rounds", BLK_STAT_COUNTER, "barriers", "global blocksync releases", NULL},
+    [SPU_CTL_STAT_ARRIVALS] = {"arrivals", BLK_STAT_COUNTER, "arrivals",
+                               "unit arrivals (CTAs and interface units)", NULL},
+    [SPU_CTL_STAT_WAIT_CYCLES] = {"wait_cycles", BLK_STAT_COUNTER, "unit-cycles",
+                                  "cycles units spent arrived and not yet released", NULL},
+    [SPU_CTL_STAT_SM_LOADS] = {"sm_offchip_loads", BLK_STAT_COUNTER, "elements",
+                               "4-byte elements the SMs loaded from global memory", NULL},
+    [SPU_CTL_STAT_SM_STORES] = {"sm_offchip_stores", BLK_STAT_COUNTER, "elements",
+                                "4-byte elements the SMs stored to global memory", NULL},
+    [SPU_CTL_STAT_SM_CB_ACCESSES] = {"sm_cb_accesses", BLK_STAT_COUNTER, "elements",
+                                     "4-byte elements the SMs read or wrote in CBs (ld.cb, st.cb)", NULL},
+    [SPU_CTL_STAT_PAIR_SYNCS] = {"pair_syncs", BLK_STAT_COUNTER, "syncs",
+                                 "producer-consumer blocksyncs completed (one per CB pair swap)", NULL},
+};
+
+static const blk_state_desc state[] = {{"arrived", 16, "units waiting at the global blocksync"},
+                                       {"rounds", 32, "global blocksync releases so far"}};
+
+const blk_desc spu_ctl_desc = {
+    "spu_ctl",
+    "the SPU grid's controller: global blocksync, CB swaps, SM access counters",
+    "SPU spec §5-6, §12",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+};
+
+/* A producer-consumer arrival: waits for the other side of its CB pair. */
+static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
+{
+    int ps = c->pair_of[unit * 5 + dir];
+    if (ps < 0)
+        gsc_fatal("%s: unit %u executed bar.blocksync.%s at cycle %" G_GUINT64_FORMAT
+                  ", but it has no neighbour on that side",
+                  c->inst->path, unit, spu_dir_name(dir), gsc_cycle());
+    unsigned pair = (unsigned)ps / 2;
+    if (c->pair_wait[ps])
+        gsc_fatal("%s: unit %u arrived twice at the same side of CB pair %u", c->inst->path, unit, pair);
+    c->pair_wait[ps] = unit + 1;
+    c->pair_slot[ps] = slot;
+    blk_stat_add(c->inst, SPU_CTL_STAT_ARRIVALS, 1);
+    if (c->pair_wait[ps ^ 1]) {
+        c->pair_due[pair] = gsc_cycle() + c->latency;
+        c->n_due++;
+        gsc_event_notify(c->ev, c->latency);
+    }
+}
+
+static void pairs_release(spu_ctl *c, uint64_t now)
+{
+    for (unsigned pair = 0; pair < c->n_pairs && c->n_due; pair++) {
+        if (c->pair_due[pair] > now)
+            continue;
+        c->pair_due[pair] = UINT64_MAX;
+        c->n_due--;
+        for (unsigned side = 0; side < 2; side++) {
+            unsigned u = c->pair_wait[pair * 2 + side] - 1;
+            blk_iref r = c->release[u];
+            ((const blocksync_release_if *)r.methods)->release(r.self, c->pair_slot[pair * 2 + side]);
+            c->pair_wait[pair * 2 + side] = 0;
+        }
+        if (!c->no_swap)
+            ((const spu_cb_if *)c->cbs[pair].methods)->swap(c->cbs[pair].self);
+        blk_stat_add(c->inst, SPU_CTL_STAT_PAIR_SYNCS, 1);
+    }
+}
+
+void spu_ctl_set_pair(spu_ctl *c, unsigned unit, unsigned dir, unsigned pair, unsigned side)
+{
+    g_assert(unit < c->n_units && dir >= 1 && dir <= 4 && side < 2 && pair < c->n_pairs);
+    c->pair_of[unit * 5 + dir] = (int)(pair * 2 + side);
+}
+
+static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
+{
+    spu_ctl *c = self;
+    if (dir) {
+        pair_arrive(c, unit, slot, dir);
+        return;
+    }
+    g_assert(unit < c->n_units && !c->arrived[unit]);
+    if (c->left[unit])
+        gsc_fatal("%s: unit %u arrived at a blocksync after leaving", c->inst->path, unit);
+    c->arrived[unit] = true;
+    c->slot[unit] = slot;
+    c->arrive_at[unit] = gsc_cycle();
+    c->n_arrived++;
+    c->last_arrival = gsc_cycle();
+    blk_stat_add(c->inst, SPU_CTL_STAT_ARRIVALS, 1);
+    gsc_event_notify(c->ev, c->latency);
+}
+
+static void bs_leave(void *self, unsigned unit)
+{
+    spu_ctl *c = self;
+    g_assert(unit < c->n_units && !c->left[unit]);
+    c->left[unit] = true;
+    c->n_left++;
+    gsc_event_notify(c->ev, c->latency);
+}
+
+static const blocksync_if bs_table = {bs_arrive, bs_leave};
+
+static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
+{
+    spu_ctl *c = self;
+    (void)cycle;
+    unsigned sm = cl->sm;
+    if (cl->ctaid[0] != sm % c->p || cl->ctaid[1] != sm / c->p || cl->ctaid[2] != 0)
+        gsc_fatal("%s: CTA (%u, %u, %u) started on SM %u (x %u, y %u): the SPU maps CTA (i, j) to SM (i, j) "
+                  "(one pass: a grid of at most %u x %u CTAs)",
+                  c->inst->path, cl->ctaid[0], cl->ctaid[1], cl->ctaid[2], sm, sm % c->p, sm / c->p, c->p,
+                  c->p);
+}
+
+static void ev_cta_end(void *self, const cta_launch_t *cl, uint64_t cycle)
+{
+    (void)cycle;
+    bs_leave(self, cl->sm);
+}
+
+static void ev_warp(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+{
+    (void)self, (void)warp, (void)slot, (void)cycle;
+}
+
+static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp, ev_warp};
+
+static void issued(void *self, const issued_t *it)
+{
+    spu_ctl *c = self;
+    if (it->cls != IR_CLASS_MEM)
+        return;
+    const ir_func *f = g_ptr_array_index(c->env->mod->funcs, it->func);
+    const ir_instr *in = ir_func_instr(f, it->pc);
+    if (in->cb) {
+        blk_stat_add(c->inst, SPU_CTL_STAT_SM_CB_ACCESSES,
+                     (uint64_t)__builtin_popcount(it->mask) * ((it->bytes + 3u) / 4u));
+        return;
+    }
+    uint64_t n = spu_global_elements(it);
+    if (n && it->kind <= 1)
+        blk_stat_add(c->inst, it->kind == 0 ? SPU_CTL_STAT_SM_LOADS : SPU_CTL_STAT_SM_STORES, n);
+}
+
+static const instr_issued_if issued_table = {issued};
+
+static void spu_ctl_run(void *self)
+{
+    spu_ctl *c = self;
+    uint64_t now = gsc_cycle();
+    if (c->n_due)
+        pairs_release(c, now);
+    if (!c->n_arrived || c->n_arrived + c->n_left < c->n_units || now < c->last_arrival + c->latency) {
+        c->tr_arrived = c->n_arrived;
+        return;
+    }
+    uint64_t waited = 0;
+    for (unsigned u = 0; u < c->n_units; u++) {
+        if (!c->arrived[u])
+            continue;
+        c->arrived[u] = false;
+        blk_iref r = c->release[u];
+        ((const blocksync_release_if *)r.methods)->release(r.self, c->slot[u]);
+        waited += now - c->arrive_at[u];
+    }
+    blk_stat_add(c->inst, SPU_CTL_STAT_WAIT_CYCLES, waited);
+    for (unsigned i = 0; i < c->n_cbs && !c->no_swap; i++)
+        ((const spu_cb_if *)c->cbs[i].methods)->swap(c->cbs[i].self);
+    c->n_arrived = 0;
+    c->tr_arrived = 0;
+    c->tr_rounds++;
+    blk_stat_add(c->inst, SPU_CTL_STAT_ROUNDS, 1);
+}
+
+static void spu_ctl_elaborate(void *self)
+{
+    spu_ctl *c = self;
+    c->release = blk_import_all(c->inst, SPU_CTL_RELEASE, 0, &c->n_release);
+    c->cbs = blk_import_all(c->inst, SPU_CTL_CBS, 0, &c->n_cbs);
+    if (c->n_release != c->n_units)
+        gsc_fatal("%s: %u units but %u bindings of `release`", c->inst->path, c->n_units, c->n_release);
+    gsc_process *p = gsc_process_new(c->inst->mod, "run", spu_ctl_run, c);
+    gsc_sensitive_event(p, c->ev);
+}
+
+spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const sm_env *env, unsigned p,
+                     unsigned n_ius, unsigned n_pairs)
+{
+    spu_ctl *c = g_new0(spu_ctl, 1);
+    c->inst = blk_inst_new(ctx, parent, name, &spu_ctl_desc);
+    c->inst->self = c;
+    c->env = env;
+    c->p = p;
+    c->n_sms = p * p;
+    c->n_units = c->n_sms + n_ius;
+    c->latency = blk_param_uint(c->inst, "latency");
+    c->no_swap = blk_param_bool(c->inst, "selftest_no_swap");
+    c->arrived = g_new0(bool, c->n_units);
+    c->left = g_new0(bool, c->n_units);
+    c->slot = g_new0(unsigned, c->n_units);
+    c->arrive_at = g_new0(uint64_t, c->n_units);
+    c->n_pairs = n_pairs;
+    c->pair_of = g_new(int, c->n_units * 5);
+    for (unsigned i = 0; i < c->n_units * 5; i++)
+        c->pair_of[i] = -1;
+    c->pair_wait = g_new0(unsigned, 2 * n_pairs);
+    c->pair_slot = g_new0(unsigned, 2 * n_pairs);
+    c->pair_due = g_new(uint64_t, n_pairs);
+    for (unsigned i = 0; i < n_pairs; i++)
+        c->pair_due[i] = UINT64_MAX;
+    c->ev = gsc_event_new(c->inst->mod, "rendezvous");
+    blk_export(c->inst, SPU_CTL_BS, 0, &bs_table, c);
+    blk_export(c->inst, SPU_CTL_EVENTS, 0, &events_table, c);
+    blk_export(c->inst, SPU_CTL_ISSUED, 0, &issued_table, c);
+    blk_trace_state(c->inst, "arrived", GSC_U16, &c->tr_arrived);
+    blk_trace_state(c->inst, "rounds", GSC_U32, &c->tr_rounds);
+    blk_inst_on_elaborate(c->inst, spu_ctl_elaborate, c);
+    return c;
+}
+
+void spu_ctl_free(spu_ctl *c)
+{
+    if (!c)
+        return;
+    g_free(c->arrived);
+    g_free(c->left);
+    g_free(c->slot);
+    g_free(c->arrive_at);
+    g_free(c->pair_of);
+    g_free(c->pair_wait);
+    g_free(c->pair_slot);
+    g_free(c->pair_due);
+    g_free(c->release);
+    g_free(c->cbs);
+    g_free(c);
+}

@@ -1,0 +1,88 @@
+/* spu_ctl.h — the `spu_ctl` block: the SPU grid's controller (SPU spec §5-6, §12, §16;
+ * docs/spu.md). Passive towards the SMs, with one process of its own for the rendezvous.
+ *
+ * Global blocksync: every unit of the grid (the p x p SMs' CTAs and the 4p interface units) must
+ * arrive (the `bs` export: issue's bar.blocksync, an interface unit's round end) before any goes
+ * on; a unit that has left (a CTA that ended, told through issue's warp_events; an interface unit
+ * that finished, `leave`) no longer counts. `latency` cycles after the last arrival [A: SPU spec §6,
+ * default 1] the controller releases every arrived unit (the `release` import, one binding per unit
+ * in unit order: SMs 0..p²-1, then the interface units) and swaps every CB pair (the `cbs` import):
+ * the runtime's ping-pong switch [S].
+ * The producer-consumer blocksync (a direction): unit A's bar.blocksync.east meets its east
+ * neighbour's bar.blocksync.west (the n-th with the n-th), .south meets .north; interface units
+ * take the border sides. When both sides of a CB pair have arrived, `latency` cycles later the two
+ * are released and only that pair swaps [S: §7].
+ *
+ * Counters (the `issued` export, bound to every SM's issue): the SMs' global element accesses
+ * (4-byte elements of global loads and stores, by active lane) and their CB element accesses.
+ * Traced: `arrived` (units waiting at the barrier), `rounds` (releases so far).
+ */
+#ifndef GPUSC_MODELS_SPU_SPU_CTL_H
+#define GPUSC_MODELS_SPU_SPU_CTL_H
+
+#include "models/core/block.h"
+#include "models/sm/blocksync.h"
+#include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+enum { SPU_CTL_BS, SPU_CTL_EVENTS, SPU_CTL_ISSUED, SPU_CTL_RELEASE, SPU_CTL_CBS, SPU_CTL_N_PORTS };
+enum {
+    SPU_CTL_STAT_ROUNDS,
+    SPU_CTL_STAT_ARRIVALS,
+    SPU_CTL_STAT_WAIT_CYCLES,
+    SPU_CTL_STAT_SM_LOADS,
+    SPU_CTL_STAT_SM_STORES,
+    SPU_CTL_STAT_SM_CB_ACCESSES,
+    SPU_CTL_STAT_PAIR_SYNCS,
+    SPU_CTL_N_STATS
+};
+
+typedef struct {
+    blk_inst *inst;
+    const sm_env *env;
+    unsigned p, n_sms, n_units;
+    uint64_t latency;
+    bool no_swap; /* selftest_no_swap */
+    bool *arrived, *left;
+    unsigned *slot;
+    uint64_t *arrive_at;
+    unsigned n_arrived, n_left;
+    uint64_t last_arrival;
+    gsc_event *ev;
+    /* producer-consumer: per unit and direction the CB pair (index in `cbs`) and side (0 producer,
+     * 1 consumer), -1: none; per pair and side the waiting unit + 1 and its slot; pairs due */
+    int *pair_of;                    /* [unit * 5 + dir] = pair * 2 + side */
+    unsigned *pair_wait, *pair_slot; /* [pair * 2 + side] */
+    uint64_t *pair_due;              /* [pair]: release cycle, UINT64_MAX none */
+    unsigned n_pairs, n_due;
+    blk_iref *release, *cbs;
+    unsigned n_release, n_cbs;
+    /* traced */
+    uint32_t tr_arrived, tr_rounds;
+} spu_ctl;
+
+/* The 4-byte global-memory elements an issued memory instruction accesses (its active lanes whose
+ * address is global; atomics included: the caller decides by it->kind). */
+static inline uint64_t spu_global_elements(const issued_t *it)
+{
+    uint64_t n = 0;
+    for (uint32_t m = it->mask; m; m &= m - 1)
+        n += it->lane_space[__builtin_ctz(m)] == IR_SPACE_GLOBAL;
+    return n * ((it->bytes + 3u) / 4u);
+}
+
+extern const blk_desc spu_ctl_desc;
+/* p: grid side (p² SMs, unit i = SM i at x = i mod p, y = i / p); n_ius interface units. */
+spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const sm_env *env, unsigned p,
+                     unsigned n_ius, unsigned n_pairs);
+/* Producer-consumer blocksync: unit `unit`'s bar.blocksync toward `dir` (spu_dir) meets the CB pair
+ * `pair` (its index among the `cbs` bindings) on side `side` (0: the producer, west/north of the
+ * pair; 1: the consumer). Before the run. */
+void spu_ctl_set_pair(spu_ctl *c, unsigned unit, unsigned dir, unsigned pair, unsigned side);
+void spu_ctl_free(spu_ctl *c);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,84 @@
+/* spu_iu.h — the `spu_iu` block: an interface unit on the border of the SPU grid (SPU spec §4.1,
+ * §11.5; docs/spu.md), in its simplest form: a unit that moves planned b x b faces between global
+ * memory and its border CB pair, one transfer list per global-blocksync round.
+ *
+ * A north or west unit loads (global memory -> the write half of its CB, which the adjacent SM reads
+ * after the next release); a south or east unit stores (the read half, which the adjacent SM wrote
+ * before the last release -> global memory) [S: §2, N/W load, S/E store]. Round t: the unit does
+ * round t's transfers, then arrives at the global blocksync (`bs`), waits for the release, and goes
+ * on with round t+1; after `rounds` barriers it does the transfers of round `rounds` (the stores of
+ * the last tiles) and leaves the barrier [A: SPU spec §17 item 14, as many blocksyncs as the CTAs].
+ *
+ * Timing [A: the IU's pipeline is not given]: one 32-byte CB request per cycle (8 elements); a load
+ * round starts with `mem_latency` cycles for its first data; stores are posted. The transfers'
+ * data moves functionally in the memory image. This is the unit without instruction fetch (the
+ * "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not built.
+ *
+ * Statistics: global elements loaded and stored (off-chip accesses), CB requests, rounds, busy
+ * cycles. Traced: `round`, `state` (0 moving, 1 waiting at the barrier, 2 done).
+ */
+#ifndef GPUSC_MODELS_SPU_SPU_IU_H
+#define GPUSC_MODELS_SPU_SPU_IU_H
+
+#include "kernels/fmem.h"
+#include "models/core/block.h"
+#include "models/sm/blocksync.h"
+
+G_BEGIN_DECLS
+
+/* `rows` rows of `row_elems` 4-byte elements: global row r at gaddr + r * row_stride, CB bytes
+ * cb_off + 4 * (r * row_elems + e). */
+typedef struct {
+    uint32_t round;
+    uint64_t gaddr, row_stride;
+    uint32_t rows, row_elems, cb_off;
+} spu_iu_xfer;
+
+enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_N_PORTS };
+enum {
+    SPU_IU_STAT_LOADS,
+    SPU_IU_STAT_STORES,
+    SPU_IU_STAT_REQUESTS,
+    SPU_IU_STAT_ROUNDS,
+    SPU_IU_STAT_BUSY,
+    SPU_IU_N_STATS
+};
+enum { SPU_IU_MOVING, SPU_IU_WAITING, SPU_IU_DONE };
+
+typedef struct {
+    blk_inst *inst;
+    fmem *mem;
+    unsigned unit;
+    bool store; /* south/east: CB -> memory */
+    uint64_t mem_latency;
+    const void *cb_m; /* spu_cb_if */
+    void *cb_self;
+    const blocksync_if *bs;
+    void *bs_self;
+    gsc_event *ev;
+    spu_iu_xfer *xfers;
+    unsigned n_xfers, rounds;
+    unsigned sync_dir; /* 0: global blocksync; else producer-consumer toward this spu_dir */
+    bool synced;       /* a storer under producer-consumer sync: this round's sync is done */
+    /* progress: the transfer, its row and element; the cycle the round's data starts */
+    unsigned xi, row, elem;
+    uint64_t ready_at;
+    bool round_started;
+    /* traced */
+    uint32_t round;
+    uint8_t state;
+} spu_iu;
+
+extern const blk_desc spu_iu_desc;
+/* unit: its index among the barrier's units; store: a south/east unit. */
+spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store);
+/* The plan: `rounds` barriers, the transfers (sorted by round, round <= rounds). Before the run. */
+/* sync_dir 0: global blocksync, `rounds` barriers (see above); else producer-consumer toward sync_dir
+ * (a loader: round r's transfers then its sync; a storer: its sync then round r's transfers;
+ * `rounds` rounds, then it leaves). */
+void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n, unsigned sync_dir);
+void spu_iu_free(spu_iu *u);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,346 @@
+/* tb-spu — the SPU's 3-D stencil (SPU spec §11) on the spu_grid machine (models/machines/spu_grid.h)
+ * or, with --machine gpu, on the GPU baseline: the same tile code with its faces through global
+ * memory (kernels/spu/spu_stencil.cu). Checks the three outputs (bottom plane, east and south
+ * faces) against a CPU reference, prints cycles, off-chip element accesses beside the spec's closed
+ * forms, CB traffic; waveforms as every testbench (docs/spu.md).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/spu_isa.h"
+#include "models/core/config.h"
+#include "models/machines/spu_grid.h"
+#include "models/sm/issue.h"
+#include "models/topo/sm.h"
+#include "testbench/tb_common.h"
+
+#ifndef GPUSC_SRC_SPU_DIR
+#define GPUSC_SRC_SPU_DIR "kernels/spu"
+#endif
+
+static const blk_param_desc tb_params[] = {
+    {"period_ps", BLK_PARAM_UINT, "1429", "2", "1000000", NULL, "ps", "core clock period [S: 700 MHz]"},
+};
+static const blk_desc tb_spu_desc = {
+    "tb_spu",
+    "testbench: the SPU grid (or the GPU baseline) running the SPU's 3-D stencil",
+    "SPU spec §11",
+    NULL,
+    0,
+    tb_params,
+    BLK_N(tb_params),
+    NULL,
+    0,
+    NULL,
+    0,
+};
+
+static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir;
+static gint64 opt_tile = 32, opt_cb = 4, opt_watchdog = 200000;
+static gboolean opt_corrupt;
+
+static GOptionEntry entries[] = {
+    {"size", 0, 0, G_OPTION_ARG_STRING, &opt_size, "Iteration space N x N x K (default 128x128x128)",
+     "NxNxK"},
+    {"tile", 0, 0, G_OPTION_ARG_INT64, &opt_tile, "Tile size b (default 32)", "b"},
+    {"cb", 0, 0, G_OPTION_ARG_INT64, &opt_cb, "CB size in KB: 4 or 16 (default 4)", "KB"},
+    {"sync", 0, 0, G_OPTION_ARG_STRING, &opt_sync, "global (default) or local (producer-consumer)", "MODE"},
+    {"passes", 0, 0, G_OPTION_ARG_STRING, &opt_passes,
+     "plain or overlapped (multipass; one pass only so far)", "MODE"},
+    {"machine", 0, 0, G_OPTION_ARG_STRING, &opt_machine, "spu (default) or gpu (the GPU baseline)", "M"},
+    {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_ptx_dir, "Where spu_stencil.ptx is", "DIR"},
+    {"watchdog", 0, 0, G_OPTION_ARG_INT64, &opt_watchdog,
+     "Cycles without an issued instruction before the run "
+     "is stopped with a dump (default 200000; 0: off)",
+     "N"},
+    {"selftest-corrupt", 0, 0, G_OPTION_ARG_NONE, &opt_corrupt,
+     "Break the CB ping-pong (no swap of the CBs on a release) to see the check fail", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+
+static G_GNUC_NORETURN G_GNUC_PRINTF(1, 2) void usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpusc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(TB_EXIT_USAGE);
+}
+
+/* The GPU baseline's counter: 4-byte elements of global loads and stores by the SMs (atomics, the
+ * synchronisation, are not counted [SPU spec §12]). */
+typedef struct {
+    uint64_t loads, stores;
+} offchip_probe;
+
+static void probe_issued(void *self, const issued_t *it)
+{
+    offchip_probe *pr = self;
+    if (it->cls != IR_CLASS_MEM || it->kind > 1)
+        return;
+    uint64_t n = spu_global_elements(it);
+    if (it->kind == 0)
+        pr->loads += n;
+    else
+        pr->stores += n;
+}
+static const instr_issued_if probe_table = {probe_issued};
+
+/* The interface units' plan (the IU "code" of Alg. 1 with its prologue barrier): B = 1 + 2(G-1) + K/b
+ * barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's W/N face; a
+ * storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face. */
+static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local)
+{
+    unsigned p = sg->p, G = N / b, KT = K / b, B = local ? KT : 1 + 2 * (G - 1) + KT;
+    spu_iu_xfer *xs = g_new0(spu_iu_xfer, B + 1);
+    for (unsigned side = 0; side < 4; side++)
+        for (unsigned idx = 0; idx < p; idx++) {
+            bool store = side >= SPU_SIDE_S;
+            unsigned dist = (side == SPU_SIDE_N || side == SPU_SIDE_S) ? idx : idx; /* x (N/S) or y (W/E) */
+            unsigned other = store ? p - 1 : 0; /* the SM's other coordinate */
+            uint64_t face = (side == SPU_SIDE_N || side == SPU_SIDE_S) ? Y : X;
+            unsigned ft = store ? G : 0; /* face index */
+            unsigned n = 0;
+            for (unsigned r = 0; r <= B; r++) {
+                int kt = local ? (int)r : (int)r - (int)(dist + other) - (store ? 2 : 0);
+                if (kt < 0 || kt >= (int)KT || (!store && r == B))
+                    continue;
+                xs[n++] = (spu_iu_xfer){.round = r,
+                                        .gaddr = face +
+                                                 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + idx * b),
+                                        .row_stride = 4ull * N,
+                                        .rows = b,
+                                        .row_elems = b,
+                                        .cb_off = 0};
+            }
+            static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
+            spu_iu_set_plan(spu_grid_iu(sg, (spu_side)side, idx), B, xs, n, local ? dirs[side] : 0);
+        }
+    g_free(xs);
+}
+
+/* The CPU reference (Eq. 3.1, Mean as a multiply by 1/3 [A: spec §17 item 19]), plane by plane. */
+static void reference(unsigned N, unsigned K, const float *A, const float *B, const float *C, float *Hb,
+                      float *E, float *S)
+{
+    float *prev = g_new(float, (size_t)N *N), *cur = g_new(float, (size_t)N *N);
+    const float third = 1.0f / 3.0f;
+    for (unsigned k = 0; k < K; k++) {
+        for (unsigned j = 0; j < N; j++)
+            for (unsigned i = 0; i < N; i++) {
+                float w = i == 0 ? C[(size_t)k * N + j] : cur[(size_t)j * N + i - 1];
+                float n = j == 0 ? B[(size_t)k * N + i] : cur[(size_t)(j - 1) * N + i];
+                float up = k == 0 ? A[(size_t)j * N + i] : prev[(size_t)j * N + i];
+                cur[(size_t)j * N + i] = (w + n + up) * third;
+            }
+        for (unsigned t = 0; t < N; t++) {
+            E[(size_t)k * N + t] = cur[(size_t)t * N + N - 1];
+            S[(size_t)k * N + t] = cur[(size_t)(N - 1) * N + t];
+        }
+        float *sw = prev;
+        prev = cur;
+        cur = sw;
+    }
+    memcpy(Hb, prev, sizeof(float) * N * N);
+    g_free(prev);
+    g_free(cur);
+}
+
+static uint64_t compare(const char *what, const float *got, const float *want, size_t n)
+{
+    uint64_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(got[i] == want[i])) {
+            if (!bad)
+                fprintf(stderr, "gpusc: tb-spu: %s[%zu] = %.9g, expected %.9g\n", what, i, got[i], want[i]);
+            bad++;
+        }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    machine_register(MACHINE_GPU);
+    spu_grid_register();
+    blk_registry_mark_built(&spu_grid_desc);
+    blk_registry_mark_built(&spu_cb_desc);
+    blk_registry_mark_built(&spu_iu_desc);
+    blk_registry_mark_built(&spu_ctl_desc);
+    cli_run *run = cli_new("tb-spu", "The SPU's 3-D stencil on the SPU grid (or the GPU baseline), checked.",
+                           &tb_spu_desc, "tb", "gtx480");
+    machine_cli(run, MACHINE_GPU);
+    GOptionGroup *grp =
+        g_option_group_new("spu", "SPU stencil options", "The stencil and the machine", NULL, NULL);
+    g_option_group_add_entries(grp, entries);
+    cli_add_group(run, grp);
+    cli_parse(run, &argc, &argv);
+
+    unsigned N = 128, N2 = 128, K = 128;
+    if (opt_size && (sscanf(opt_size, "%ux%ux%u", &N, &N2, &K) != 3 || N != N2 || !N || !K))
+        usage("--size '%s': expected NxNxK (two equal sides), e.g. 128x128x128", opt_size);
+    unsigned b = (unsigned)opt_tile;
+    if (opt_tile < 4 || opt_tile > 64 || b % 4)
+        usage("--tile %" G_GINT64_FORMAT
+              ": b must be a multiple of 4 from 4 to 64 (threads per CTA: b/4 x b/4)",
+              opt_tile);
+    if (N % b || K % b)
+        usage("--size %ux%ux%u: N and K must be multiples of the tile %u", N, N, K, b);
+    if (opt_cb != 4 && opt_cb != 16)
+        usage("--cb %" G_GINT64_FORMAT ": 4 or 16 (KB)", opt_cb);
+    if ((uint64_t)b * b * 4 > (uint64_t)opt_cb * 1024)
+        usage("--tile %u: a %ux%u face of 4-byte values does not fit a %" G_GINT64_FORMAT " KB CB", b, b, b,
+              opt_cb);
+    bool local = opt_sync && !strcmp(opt_sync, "local");
+    if (opt_sync && !local && strcmp(opt_sync, "global") != 0)
+        usage("--sync %s: global (Algorithm 1) or local (producer-consumer, Algorithm 3)", opt_sync);
+    bool gpu = opt_machine && !strcmp(opt_machine, "gpu");
+    if (opt_machine && !gpu && strcmp(opt_machine, "spu") != 0)
+        usage("--machine %s: spu or gpu", opt_machine);
+    unsigned G = N / b, T = b / 4, KT = K / b;
+
+    GError *gerr = NULL;
+    spu_grid *sg = NULL;
+    if (!gpu) {
+        sg = spu_grid_new(run->ctx, run->top->mod, "spu");
+        if (G != sg->p)
+            usage(
+                "--size %ux%ux%u with --tile %u is %u x %u CTAs: the %u x %u grid runs one pass of %u x %u; "
+                "multipass is not built (use N = %u)",
+                N, N, K, b, G, G, sg->p, sg->p, sg->p, sg->p, sg->p * b);
+        if (opt_passes && strcmp(opt_passes, "plain") && strcmp(opt_passes, "overlapped"))
+            usage("--passes %s: plain or overlapped", opt_passes);
+        char *set = g_strdup_printf("gpu.sms=%u", sg->p * sg->p);
+        char *cbs = g_strdup_printf("spu_cb.bytes=%" G_GINT64_FORMAT, opt_cb * 1024);
+        if (!cfg_set(run->config, set, &gerr) || !cfg_set(run->config, cbs, &gerr))
+            usage("%s", gerr->message);
+        g_free(set);
+        g_free(cbs);
+        if (opt_corrupt && !cfg_set(run->config, "spu_ctl.selftest_no_swap=true", &gerr))
+            usage("%s", gerr->message);
+    }
+    machine *mach = machine_new(MACHINE_GPU, run->ctx, run->top->mod);
+    bool subcore;
+    char *sm_path = machine_sm_path(mach, &subcore);
+    tb_opts o = {0};
+    char grid[32], block[32];
+    snprintf(grid, sizeof grid, "%u,%u", G, G);
+    snprintf(block, sizeof block, "%u,%u", T, T);
+    o.ptx = g_build_filename(opt_ptx_dir ? opt_ptx_dir : GPUSC_SRC_SPU_DIR, "spu_stencil.ptx", NULL);
+    o.entry = gpu ? "gpu_stencil" : local ? "spu_stencil_local" : "spu_stencil_global";
+    o.grid = grid;
+    o.block = block;
+    o.run = NULL;
+    tb_kernel *k = tb_kernel_load(&o, NULL, sm_path, subcore);
+    g_free(sm_path);
+    sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
+    machine_build(mach, env);
+    offchip_probe probe = {0};
+    if (sg) {
+        spu_grid_build(sg, machine_gpu(mach), env);
+    } else {
+        sm_topo **sms = machine_sms(mach);
+        for (unsigned i = 0; i < machine_n_sms(mach); i++)
+            blk_bind_stub(sm_topo_issue(sms[i])->inst, "issued", &probe_table, &probe);
+    }
+    tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));
+    tb_machine_watchdog(m, run->top->mod, opt_watchdog > 0 ? (uint64_t)opt_watchdog : 0);
+    tb_machine_set_dump(m, machine_dump_state, mach);
+
+    /* inputs (seeded), device arrays */
+    size_t nn = (size_t)N * N, nk = (size_t)N * K;
+    float *A = g_new(float, nn), *Bf = g_new(float, nk), *Cf = g_new(float, nk);
+    GRand *rnd = g_rand_new_with_seed(run->seed ? (guint32)strtoul(run->seed, NULL, 10) : 1);
+    for (size_t i = 0; i < nn; i++)
+        A[i] = (float)g_rand_double(rnd);
+    for (size_t i = 0; i < nk; i++) {
+        Bf[i] = (float)g_rand_double(rnd);
+        Cf[i] = (float)g_rand_double(rnd);
+    }
+    g_rand_free(rnd);
+    wl_device *dev = tb_machine_device(m);
+    uint64_t dA = dev->ops->alloc(dev, nn * 4), dHb = dev->ops->alloc(dev, nn * 4);
+    uint64_t dX = dev->ops->alloc(dev, (G + 1) * nk * 4), dY = dev->ops->alloc(dev, (G + 1) * nk * 4);
+    uint64_t dDone = dev->ops->alloc(dev, (size_t)G * G * 4);
+    GString *err = g_string_new(NULL);
+    if (dev->ops->write(dev, dA, A, nn * 4, err) || dev->ops->write(dev, dX, Cf, nk * 4, err) ||
+        dev->ops->write(dev, dY, Bf, nk * 4, err))
+        usage("%s", err->str);
+    if (sg)
+        plan_ius(sg, N, K, b, dX, dY, local);
+    cli_elaborate(run);
+
+    wl_arg args_spu[] = {WL_PTR(dA), WL_PTR(dHb), WL_S32((int)N), WL_S32((int)K), WL_S32((int)b)};
+    wl_arg args_gpu[] = {WL_PTR(dA),    WL_PTR(dHb),    WL_PTR(dX),     WL_PTR(dY),
+                         WL_PTR(dDone), WL_S32((int)N), WL_S32((int)K), WL_S32((int)b)};
+    wl_launch L = {.entry = o.entry,
+                   .grid = {G, G, 1},
+                   .block = {T, T, 1},
+                   .args = gpu ? args_gpu : args_spu,
+                   .n_args = gpu ? G_N_ELEMENTS(args_gpu) : G_N_ELEMENTS(args_spu)};
+    int rc = dev->ops->launch(dev, &L, err) ? TB_EXIT_RUN : TB_EXIT_OK;
+    if (rc)
+        fprintf(stderr, "gpusc: %s\n", err->str);
+    /* The kernel ends when the interface units have stored the last faces too (the CTAs end first). */
+    for (uint64_t waited = 0; rc == 0 && sg && !spu_grid_ius_done(sg); waited++) {
+        if (waited == (uint64_t)opt_watchdog && opt_watchdog > 0) {
+            fprintf(stderr,
+                    "gpusc: tb-spu: the interface units did not finish %" PRIu64 " cycles after the CTAs\n",
+                    waited);
+            rc = TB_EXIT_RUN;
+            break;
+        }
+        gsc_run(1);
+    }
+    const char *fault = machine_fault(mach);
+    if (fault && rc == 0) {
+        fprintf(stderr, "gpusc: %s\n", fault);
+        rc = TB_EXIT_RUN;
+    }
+    uint64_t cycles = gsc_cycle();
+    uint64_t bad = 0;
+    if (rc == 0) {
+        float *Hb = g_new(float, nn), *E = g_new(float, nk), *S = g_new(float, nk);
+        float *rHb = g_new(float, nn), *rE = g_new(float, nk), *rS = g_new(float, nk);
+        if (dev->ops->read(dev, dHb, Hb, nn * 4, err) ||
+            dev->ops->read(dev, dX + (uint64_t)G * nk * 4, E, nk * 4, err) ||
+            dev->ops->read(dev, dY + (uint64_t)G * nk * 4, S, nk * 4, err))
+            usage("%s", err->str);
+        reference(N, K, A, Bf, Cf, rHb, rE, rS);
+        bad = compare("H[.,.,K-1]", Hb, rHb, nn) + compare("H[N-1,.,.] (east face)", E, rE, nk) +
+              compare("H[.,N-1,.] (south face)", S, rS, nk);
+        if (bad) {
+            fprintf(stderr, "gpusc: tb-spu: %" PRIu64 " wrong output values\n", bad);
+            rc = TB_EXIT_RUN;
+        }
+        g_free(Hb), g_free(E), g_free(S), g_free(rHb), g_free(rE), g_free(rS);
+    }
+    cli_finish(run, cycles);
+    tb_machine_summary(m, stdout);
+    machine_summary(mach, stdout);
+    double n = N, kk = K, bb = b;
+    uint64_t offchip;
+    if (sg) {
+        spu_grid_summary(sg, stdout);
+        offchip = spu_grid_offchip(sg);
+        unsigned P = (N + sg->p * b - 1) / (sg->p * b);
+        printf("offchip_accesses %" PRIu64
+               "  (closed form 4PNK + 2N^2 = %.0f, P = %u; lower bound 4NK + 2N^2 = %.0f; "
+               "GPU bound 4N^2K/b + 2N^2 = %.0f)\n",
+               offchip, 4.0 * P * n * kk + 2 * n * n, P, 4 * n * kk + 2 * n * n,
+               4 * n * n * kk / bb + 2 * n * n);
+        printf("cb_accesses %" PRIu64 "  (elements; CB_ACC)\n", spu_grid_cb_accesses(sg));
+    } else {
+        offchip = probe.loads + probe.stores;
+        printf("offchip_accesses %" PRIu64 "  (SM loads %" PRIu64 ", stores %" PRIu64
+               "; GPU bound 4N^2K/b + 2N^2 = %.0f; lower bound 4NK + 2N^2 = %.0f)\n",
+               offchip, probe.loads, probe.stores, 4 * n * n * kk / bb + 2 * n * n, 4 * n * kk + 2 * n * n);
+    }
+    printf("tb-spu: %s %ux%ux%u b %u: cycles %" PRIu64 " tiles %u: %s\n", gpu ? "gpu" : "spu", N, N, K, b,
+           cycles, G * G * KT, rc == 0 ? "PASS" : "FAIL");
+    return tb_exit_status(rc);
+}

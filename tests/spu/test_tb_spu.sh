@@ -1,0 +1,84 @@
+#!/bin/sh
+# tb-spu end to end (TAP; docs/spu.md): the SPU's 3-D stencil (Algorithm 1, global blocksync) on
+# the spu_grid machine, checked against the CPU reference, with the structural counts of SPU spec
+# §15 UT-1 (p = 4: 16 SMs, 16 IUs, 80 CBs, 320 KB at 4 KB and 1280 KB at 16 KB; p = 2: 24 CBs), the
+# blocksync count 1 + 2(G-1) + K/b, the off-chip accesses equal to the closed form 4PNK + 2N^2, the
+# broken mechanism (no CB swap) failing the check, the GPU baseline passing with 4N^2K/b + 2N^2
+# accesses, the VCD holding the grid's blocksync rounds and the CBs' phases, and the refusals
+# (multipass); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and 4 x 4, where every completed
+# sync swaps exactly its own CB pair.
+tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
+if [ ! -x "$tb" ]; then
+    echo "1..0 # SKIP needs $tb"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+echo "1..12"
+i=0
+fail=0
+ok() { i=$((i + 1)); echo "ok $i - $1"; }
+nok() { i=$((i + 1)); fail=1; echo "not ok $i - $1"; sed 's/^/# /' "$tmp/out" | tail -8; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+
+"$tb" --size 16x16x8 --tile 4 --no-trace >out 2>&1
+rc=$?
+check "p=4 16x16x8 b=4 passes" "[ $rc -eq 0 ] && grep -q 'tb-spu: spu 16x16x8 b 4: cycles [0-9]* tiles 32: PASS' out"
+check "p=4 structure: 16 SMs, 16 IUs, 80 CBs, 320 KB; 9 blocksyncs, 9 x 40 swaps" \
+    "grep -q '^spu: 4 x 4 SMs, 16 interface units, 80 CBs (320 KB); 9 global blocksyncs, 360 CB swaps' out"
+check "off-chip accesses = 4PNK + 2N^2 = 1024" "grep -q '^offchip_accesses 1024  (closed form 4PNK + 2N^2 = 1024, P = 1' out"
+"$tb" --size 16x16x8 --tile 4 --cb 16 --no-trace >out 2>&1
+check "16 KB CBs: 1280 KB" "grep -q '^spu: 4 x 4 SMs, 16 interface units, 80 CBs (1280 KB)' out"
+
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --vcd w.vcd >out 2>&1
+rc=$?
+check "p=2 16x16x16 b=8 passes, 24 CBs, 5 blocksyncs, 1536 accesses" "[ $rc -eq 0 ] && grep -q '^spu: 2 x 2 SMs, 8 interface units, 24 CBs (96 KB); 5 global blocksyncs, 60 CB swaps' out && grep -q '^offchip_accesses 1536 ' out && grep -q 'PASS' out"
+# the VCD: ctl.rounds counts to 5, a CB's phase toggles 5 times, an IU's round advances
+if grep -q 'rounds' w.vcd && grep -q 'cb_h1_0' w.vcd && [ -f w.gtkw ]; then
+    python3 - w.vcd >"$tmp/out" 2>&1 <<'PY'
+import sys
+ids = {}; changes = {}
+cur = None
+for line in open(sys.argv[1]):
+    t = line.split()
+    if not t: continue
+    if t[0] == '$var':
+        ids.setdefault(t[3], []).append(t[4])
+    elif t[0] == '$scope':
+        cur = t[2]
+    elif t[0][0] == 'b' and len(t) == 2:
+        changes.setdefault(t[1], []).append(int(t[0][1:], 2))
+    elif t[0][0] in '01' and len(t) == 1:
+        changes.setdefault(t[0][1:], []).append(int(t[0][0]))
+rounds = [i for i, n in ids.items() if 'rounds' in n]
+phase = [i for i, n in ids.items() if 'phase' in n]
+assert rounds and max(max(changes.get(i, [0])) for i in rounds) == 5, "ctl.rounds does not reach 5"
+assert phase and all(len(changes.get(i, [])) >= 5 for i in phase), "a CB phase toggles fewer than 5 times"
+PY
+    check "VCD: ctl.rounds reaches 5 and every CB phase toggles on each release" "[ $? -eq 0 ]"
+else
+    nok "VCD: rounds and CB phases traced"
+fi
+
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --no-trace --selftest-corrupt >out 2>&1
+rc=$?
+check "no CB swap on release: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out && grep -q 'FAIL' out"
+
+"$tb" --machine gpu --preset spu-gpu --size 16x16x16 --tile 8 --no-trace >out 2>&1
+rc=$?
+check "GPU baseline passes with 4N^2K/b + 2N^2 = 2560 accesses" "[ $rc -eq 0 ] && grep -q '^offchip_accesses 2560 ' out && grep -q 'tb-spu: gpu 16x16x16 b 8: .*PASS' out"
+
+"$tb" --size 256x256x256 --tile 32 --no-trace >out 2>&1
+rc=$?
+check "multipass is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'multipass is not built' out"
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
+rc=$?
+check "producer-consumer (Alg. 3) p=2 passes: 0 global rounds, 24 pair syncs = 24 swaps, 1536 accesses" "[ $rc -eq 0 ] && grep -q '^spu: 2 x 2 SMs, 8 interface units, 24 CBs (96 KB); 0 global blocksyncs, 24 CB swaps' out && grep -q '^spu: 24 producer-consumer syncs' out && grep -q '^offchip_accesses 1536 ' out && grep -q PASS out"
+"$tb" --size 16x16x8 --tile 4 --sync local --no-trace >out 2>&1
+rc=$?
+check "producer-consumer p=4 passes: 40 pairs x 2 tiles = 80 syncs" "[ $rc -eq 0 ] && grep -q '^spu: 80 producer-consumer syncs' out && grep -q '^offchip_accesses 1024 ' out && grep -q PASS out"
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --selftest-corrupt >out 2>&1
+rc=$?
+check "producer-consumer without swaps: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+exit $fail
