@@ -5,3 +5,4 @@ include kernels/frontend.mk
 include kernels/semantics.mk
 include kernels/analysis.mk
 include kernels/frun.mk
+include kernels/greener.mk
