@@ -701,13 +701,30 @@ void tb_machine_summary(tb_machine *m, FILE *out)
 
 int tb_main(machine_kind kind, int argc, char **argv)
 {
+    return tb_main_ext(kind, argc, argv, NULL);
+}
+
+int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
+{
     machine_register(kind);
-    const machine_info *mi = machine_info_get(kind);
+    const machine_info *mi0 = machine_info_get(kind);
+    machine_info mi_ext = *mi0;
+    if (ext && ext->program)
+        mi_ext.program = ext->program;
+    if (ext && ext->summary_text)
+        mi_ext.summary = ext->summary_text;
+    if (ext && ext->default_preset)
+        mi_ext.default_preset = ext->default_preset;
+    const machine_info *mi = &mi_ext;
     cli_run *run = cli_new(mi->program, mi->summary, mi->top, "tb", mi->default_preset);
     machine_cli(run, kind);
     tb_opts o;
     tb_opts_add(run, &o);
+    if (ext && ext->options)
+        ext->options(run, ext->data);
     cli_parse(run, &argc, &argv);
+    if (ext && ext->configure)
+        ext->configure(run, ext->data);
     machine *mach = machine_new(kind, run->ctx, run->top->mod);
     bool subcore;
     char *sm_path = machine_sm_path(mach, &subcore);
@@ -715,6 +732,8 @@ int tb_main(machine_kind kind, int argc, char **argv)
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
     machine_build(mach, env);
+    if (ext && ext->build)
+        ext->build(run, mach, env, ext->data);
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));
     tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
     if (machine_gpu(mach))
@@ -730,6 +749,8 @@ int tb_main(machine_kind kind, int argc, char **argv)
     cli_finish(run, gsc_cycle());
     tb_machine_summary(m, stdout);
     machine_summary(mach, stdout);
+    if (ext && ext->summary)
+        ext->summary(stdout, gsc_cycle(), ext->data);
     printf("%s: %s: %s\n", mi->program, tb_kernel_name(k),
            tb_exit_status(rc) != rc ? "INTERRUPTED"
            : rc == 0                ? "PASS"

@@ -86,6 +86,18 @@ void tb_machine_summary(tb_machine *m, FILE *out);
  * "<program>: <kernel>: PASS|FAIL". Returns the exit status (TB_EXIT_*). */
 int tb_main(machine_kind kind, int argc, char **argv);
 
+/* A mechanism's testbench (tb-greener): tb_main with hooks. Each may be NULL. */
+typedef struct {
+    void (*options)(cli_run *run, void *data);   /* before parsing: cli_add_group */
+    void (*configure)(cli_run *run, void *data); /* after parsing, before any block exists */
+    /* the machine built, before elaboration: add and bind the mechanism's blocks */
+    void (*build)(cli_run *run, machine *mach, sm_env *env, void *data);
+    void (*summary)(FILE *out, uint64_t cycles, void *data); /* after the run's summary */
+    void *data;
+    const char *program, *summary_text, *default_preset; /* NULL: the machine's */
+} tb_ext;
+int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext);
+
 G_END_DECLS
 
 #endif

@@ -83,3 +83,6 @@ tests_sm_test_sm_hooks_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_icount.sh
 TESTS += tests/sm/test_tb_icount.sh
 EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
+
+# rfpower: register power states (GREENER, Sleep-Reg; docs/greener.md) and its tests.
+include models/sm/rfpower.mk
