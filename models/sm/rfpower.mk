@@ -5,3 +5,8 @@ nobase_pkginclude_HEADERS += models/sm/rfpower.h
 bin_PROGRAMS += testbench/tb-greener
 testbench_tb_greener_SOURCES = testbench/tb-greener.c
 testbench_tb_greener_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+check_PROGRAMS += tests/sm/test_rfpower
+TESTS += tests/sm/test_rfpower
+tests_sm_test_rfpower_SOURCES = tests/sm/test_rfpower.c tests/sm/block_test.h
+tests_sm_test_rfpower_LDADD = $(GPUSC_LIBS)
