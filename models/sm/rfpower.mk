@@ -10,3 +10,5 @@ check_PROGRAMS += tests/sm/test_rfpower
 TESTS += tests/sm/test_rfpower
 tests_sm_test_rfpower_SOURCES = tests/sm/test_rfpower.c tests/sm/block_test.h
 tests_sm_test_rfpower_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_greener.sh
+TESTS += tests/sm/test_tb_greener.sh
