@@ -403,10 +403,12 @@ static void hw_add(greener_reg *out, unsigned *n, unsigned cap, uint32_t phys, b
             return;
         }
     if (*n < cap)
-        out[(*n)++] = (greener_reg){phys, write ? GREENER_NONE : (uint8_t)s, write ? (uint8_t)s : GREENER_NONE};
+        out[(*n)++] =
+            (greener_reg){phys, write ? GREENER_NONE : (uint8_t)s, write ? (uint8_t)s : GREENER_NONE};
 }
 
-unsigned greener_instr_regs(const ir_func *f, const ir_instr *in, bool all_sleep, greener_reg *out, unsigned cap)
+unsigned greener_instr_regs(const ir_func *f, const ir_instr *in, bool all_sleep, greener_reg *out,
+                            unsigned cap)
 {
     greener_state enc[3] = {GREENER_SLEEP, GREENER_SLEEP, GREENER_SLEEP};
     bool annotated = !all_sleep && greener_encoded(in, &enc[0], &enc[1], &enc[2]);

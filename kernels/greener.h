@@ -60,7 +60,7 @@ typedef struct {
 
 typedef struct {
     uint32_t n, n_keys, W;
-    uint8_t *dist_out; /* n x n_keys: Dist(OUT(S),R) in 1..W, W+1 = inf (0: bottom, read as inf) */
+    uint8_t *dist_out;  /* n x n_keys: Dist(OUT(S),R) in 1..W, W+1 = inf (0: bottom, read as inf) */
     uint64_t *live_out; /* n x words: isLive(OUT(S),R), warp-safe */
     unsigned words;
 } greener_result;

@@ -16,6 +16,7 @@
 
 #include "kernels/greener.h"
 #include "models/core/config.h"
+#include "models/core/gtkw.h"
 #include "models/core/energy.h"
 #include "models/sm/issue.h"
 #include "models/sm/regfile.h"
@@ -28,6 +29,7 @@ typedef struct {
     unsigned mode;
     rfpower *rp;
     regfile *rf;
+    cli_run *run;
 } tb_greener;
 
 /* Per-node tables (the source gives the 22 nm transition energies, Table 4.4; per-state leakage and
@@ -64,8 +66,8 @@ static void options(cli_run *run, void *data)
          "Register power management: baseline (all ON), sleep-reg or greener (default)", "MODE"},
         {"greener-w", 0, 0, G_OPTION_ARG_INT, &g->w, "The greener pass's threshold W (default 3)", "W"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
-    GOptionGroup *grp = g_option_group_new("greener", "Register power states", "Register power states", NULL,
-                                           NULL);
+    GOptionGroup *grp =
+        g_option_group_new("greener", "Register power states", "Register power states", NULL, NULL);
     g_option_group_add_entries(grp, e);
     cli_add_group(run, grp);
 }
@@ -97,6 +99,7 @@ static void configure(cli_run *run, void *data)
 static void build(cli_run *run, machine *mach, sm_env *env, void *data)
 {
     tb_greener *g = data;
+    g->run = run;
     if (g->mode == RFPOWER_MODE_GREENER)
         for (guint i = 0; i < env->mod->funcs->len; i++) {
             ir_func *f = g_ptr_array_index(env->mod->funcs, i);
@@ -108,7 +111,8 @@ static void build(cli_run *run, machine *mach, sm_env *env, void *data)
     occupancy_sm o;
     sm_topo_occupancy(s, &o);
     g->rf = sm_topo_regfile(s, 0);
-    g->rp = rfpower_new(run->ctx, sm_topo_module(s), "rfpower", env, is->warps, o.regs_per_sm / 32, is->ib_self);
+    g->rp =
+        rfpower_new(run->ctx, sm_topo_module(s), "rfpower", env, is->warps, o.regs_per_sm / 32, is->ib_self);
     if (g->mode != RFPOWER_MODE_BASELINE) {
         blk_inst *rp = rfpower_inst(g->rp);
         blk_bind(is->inst, "check", rp, "check");
@@ -119,9 +123,58 @@ static void build(cli_run *run, machine *mach, sm_env *env, void *data)
     }
 }
 
+/* The curated view <vcd minus .vcd>-power.gtkw: the cycle, what issue issued (warp, pc) and why it
+ * stalled, the register bank accesses (warp, register, read or write), and the registers rfpower
+ * traces (trace_regs), so each state change sits under the instruction and access that made it. */
+static void power_view(tb_greener *g)
+{
+    cli_run *run = g->run;
+    if (!run || run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
+        return;
+    static const char *const keep[] = {
+        "tb.cycle", "tb.sm0.issue.*", "tb.sm0.arbiter0.stall", "tb.sm0.regfile.regfile.*", "tb.sm0.rfpower.*",
+        NULL};
+    char *base = g_strndup(run->vcd_path, strlen(run->vcd_path) - 4);
+    unsigned n = gsc_trace_count(), k = 0;
+    gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);
+    char **files = g_new0(char *, n ? n : 1);
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = gsc_trace_signal_name(i);
+        bool want = false;
+        for (unsigned j = 0; keep[j] && !want; j++)
+            want = g_pattern_match_simple(keep[j], name);
+        if (!want)
+            continue;
+        const gsc_enum *e = gsc_trace_signal_enum(i);
+        if (e)
+            files[k] = g_strdup_printf("%s.%s.filter", base, e->name);
+        sigs[k++] = (gtkw_signal){name,
+                                  gsc_trace_signal_width(i),
+                                  gsc_trace_signal_group(i),
+                                  gsc_trace_signal_is_real(i),
+                                  files[k - 1],
+                                  gsc_trace_signal_is_counter(i)};
+    }
+    gtkw_view view = {blk_param_uint(run->top, "period_ps"), 1000, 0, 0};
+    gsc_trace_dump_range(&view.first, &view.last);
+    char *path = g_strdup_printf("%s-power.gtkw", base);
+    GError *err = NULL;
+    if (!gtkw_write(path, run->vcd_path, &view, sigs, k, &err)) {
+        fprintf(stderr, "gpusc: %s\n", err->message);
+        g_error_free(err);
+    }
+    for (unsigned i = 0; i < k; i++)
+        g_free(files[i]);
+    g_free(files);
+    g_free(sigs);
+    g_free(path);
+    g_free(base);
+}
+
 static void summary(FILE *out, uint64_t cycles, void *data)
 {
     tb_greener *g = data;
+    power_view(g);
     blk_inst *rp = rfpower_inst(g->rp);
     uint64_t on = blk_stat_get(rp, RFPOWER_STAT_CYCLES_ON), sl = blk_stat_get(rp, RFPOWER_STAT_CYCLES_SLEEP),
              off = blk_stat_get(rp, RFPOWER_STAT_CYCLES_OFF);
@@ -130,15 +183,16 @@ static void summary(FILE *out, uint64_t cycles, void *data)
         all = 1;
     blk_energy erp = blk_inst_energy(rp, cycles), erf = blk_inst_energy(g->rf->inst, cycles);
     static const char *const names[] = {"baseline", "sleep-reg", "greener"};
-    fprintf(out,
-            "tb-greener: power %s: %" G_GUINT64_FORMAT " cycles; registers ON %.4f SLEEP %.4f OFF %.4f of the "
-            "time; RF leakage %.1f nJ, RF dynamic %.1f nJ (banks %.1f, transitions %.1f); wake-ups %" G_GUINT64_FORMAT
-            ", wake-up stalls %" G_GUINT64_FORMAT " warp-cycles, lookup-table cancels %" G_GUINT64_FORMAT
-            ", poisoned reads %" G_GUINT64_FORMAT "\n",
-            names[g->mode], cycles, on / all, sl / all, off / all, erp.leakage_pj / 1000.0,
-            (erf.dynamic_pj + erp.dynamic_pj) / 1000.0, erf.dynamic_pj / 1000.0, erp.dynamic_pj / 1000.0,
-            blk_stat_get(rp, RFPOWER_STAT_WAKEUPS), blk_stat_get(rp, RFPOWER_STAT_WAKEUP_STALLS), blk_stat_get(rp, RFPOWER_STAT_LUT_CANCELS),
-            blk_stat_get(rp, RFPOWER_STAT_POISONED_READS));
+    fprintf(
+        out,
+        "tb-greener: power %s: %" G_GUINT64_FORMAT " cycles; registers ON %.4f SLEEP %.4f OFF %.4f of the "
+        "time; RF leakage %.1f nJ, RF dynamic %.1f nJ (banks %.1f, transitions %.1f); wake-ups "
+        "%" G_GUINT64_FORMAT ", wake-up stalls %" G_GUINT64_FORMAT
+        " warp-cycles, lookup-table cancels %" G_GUINT64_FORMAT ", poisoned reads %" G_GUINT64_FORMAT "\n",
+        names[g->mode], cycles, on / all, sl / all, off / all, erp.leakage_pj / 1000.0,
+        (erf.dynamic_pj + erp.dynamic_pj) / 1000.0, erf.dynamic_pj / 1000.0, erp.dynamic_pj / 1000.0,
+        blk_stat_get(rp, RFPOWER_STAT_WAKEUPS), blk_stat_get(rp, RFPOWER_STAT_WAKEUP_STALLS),
+        blk_stat_get(rp, RFPOWER_STAT_LUT_CANCELS), blk_stat_get(rp, RFPOWER_STAT_POISONED_READS));
 }
 
 int main(int argc, char **argv)
@@ -148,8 +202,14 @@ int main(int argc, char **argv)
     cfg_preset_register("greener-32nm", "rfpower table, 32 nm (load beside a machine preset)", node_32nm);
     cfg_preset_register("greener-45nm", "rfpower table, 45 nm (load beside a machine preset)", node_45nm);
     tb_greener g = {.w = GREENER_W_DEFAULT};
-    tb_ext ext = {options, configure, build, summary, &g, "tb-greener",
-                  "Runs a workload on one SM with register power states (GREENER, Sleep-Reg)", "greener"};
+    tb_ext ext = {options,
+                  configure,
+                  build,
+                  summary,
+                  &g,
+                  "tb-greener",
+                  "Runs a workload on one SM with register power states (GREENER, Sleep-Reg)",
+                  "greener"};
     int rc = tb_main_ext(MACHINE_SM, argc, argv, &ext);
     g_free(g.power);
     return rc;

@@ -10,9 +10,9 @@
 #include "models/sm/issue.h"
 #include "models/sm/regfile.h"
 
-#define RP_MAX_REGS 256 /* registers per warp tracked (a thread has at most 255) */
-#define RP_INSTR_REGS 20 /* 32-bit registers of one instruction */
-#define RP_LUT_MAX 32    /* in-flight instructions per warp */
+#define RP_MAX_REGS   256 /* registers per warp tracked (a thread has at most 255) */
+#define RP_INSTR_REGS 20  /* 32-bit registers of one instruction */
+#define RP_LUT_MAX    32  /* in-flight instructions per warp */
 
 enum { RP_CHECK, RP_ISSUED, RP_ACCESS, RP_VALUE };
 enum { ST_OFF = GREENER_OFF, ST_SLEEP = GREENER_SLEEP, ST_ON = GREENER_ON };
@@ -44,9 +44,9 @@ struct rfpower {
     bool lut_on, poison, unalloc_off, dst_no_wait;
     uint8_t alloc_state;
     int64_t debug_off_pc;
-    uint8_t *st;      /* warps x RP_MAX_REGS: ST_* */
-    uint8_t *lost;    /* the value was lost (OFF since its last write) */
-    uint64_t *wake;   /* wake-up done at this cycle (0: none sent) */
+    uint8_t *st;    /* warps x RP_MAX_REGS: ST_* */
+    uint8_t *lost;  /* the value was lost (OFF since its last write) */
+    uint64_t *wake; /* wake-up done at this cycle (0: none sent) */
     rp_warp *w;
     uint64_t n_st[3]; /* register-file entries in each state (allocated or not) */
     uint64_t last;    /* cycle up to which leakage is integrated */
@@ -68,9 +68,10 @@ static const blk_port_desc ports[] = {
     [RP_ISSUED] = {"issued", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                    "bound to issue.issued: the encoded states into the warp's lookup table",
                    &instr_issued_iface},
-    [RP_ACCESS] = {"access", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
-                   "bound to regfile.access: a source's state after its read, a destination's after write-back",
-                   &rfaccess_iface},
+    [RP_ACCESS] =
+        {"access", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+         "bound to regfile.access: a source's state after its read, a destination's after write-back",
+         &rfaccess_iface},
     [RP_VALUE] = {"value", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                   "bound to issue.value: an OFF register's value is lost (poisoned), allocation and free",
                   &regval_iface},
@@ -109,24 +110,28 @@ static const blk_param_desc params[] = {
 };
 
 static const blk_stat_desc stats[] = {
-    [RFPOWER_STAT_CYCLES_ON] = {"reg_cycles_on", BLK_STAT_COUNTER, "register-cycles", "register-cycles ON", NULL},
-    [RFPOWER_STAT_CYCLES_SLEEP] = {"reg_cycles_sleep", BLK_STAT_COUNTER, "register-cycles", "register-cycles in SLEEP",
-                              NULL},
-    [RFPOWER_STAT_CYCLES_OFF] = {"reg_cycles_off", BLK_STAT_COUNTER, "register-cycles", "register-cycles OFF", NULL},
-    [RFPOWER_STAT_TRANS_SLEEP] = {"transitions_sleep", BLK_STAT_COUNTER, "transitions", "ON->SLEEP and SLEEP->ON",
-                             NULL},
-    [RFPOWER_STAT_TRANS_OFF] = {"transitions_off", BLK_STAT_COUNTER, "transitions", "ON->OFF and OFF->ON", NULL},
+    [RFPOWER_STAT_CYCLES_ON] = {"reg_cycles_on", BLK_STAT_COUNTER, "register-cycles", "register-cycles ON",
+                                NULL},
+    [RFPOWER_STAT_CYCLES_SLEEP] = {"reg_cycles_sleep", BLK_STAT_COUNTER, "register-cycles",
+                                   "register-cycles in SLEEP", NULL},
+    [RFPOWER_STAT_CYCLES_OFF] = {"reg_cycles_off", BLK_STAT_COUNTER, "register-cycles", "register-cycles OFF",
+                                 NULL},
+    [RFPOWER_STAT_TRANS_SLEEP] = {"transitions_sleep", BLK_STAT_COUNTER, "transitions",
+                                  "ON->SLEEP and SLEEP->ON", NULL},
+    [RFPOWER_STAT_TRANS_OFF] = {"transitions_off", BLK_STAT_COUNTER, "transitions", "ON->OFF and OFF->ON",
+                                NULL},
     [RFPOWER_STAT_WAKEUPS] = {"wakeups", BLK_STAT_COUNTER, "wake-ups", "wake-up signals sent", NULL},
     [RFPOWER_STAT_WAKEUP_STALLS] = {"wakeup_stalls", BLK_STAT_COUNTER, "warp-cycles",
-                               "a warp's head refused because a register was waking up", NULL},
+                                    "a warp's head refused because a register was waking up", NULL},
     [RFPOWER_STAT_LUT_CANCELS] = {"lut_cancels", BLK_STAT_COUNTER, "transitions",
-                             "SLEEP/OFF kept ON: another in-flight instruction uses the register", NULL},
+                                  "SLEEP/OFF kept ON: another in-flight instruction uses the register", NULL},
     [RFPOWER_STAT_POISONED_READS] = {"poisoned_reads", BLK_STAT_COUNTER, "reads",
-                                "reads of a register whose value was lost (OFF)", NULL},
+                                     "reads of a register whose value was lost (OFF)", NULL},
     [RFPOWER_STAT_LATE_WAKEUPS] = {"late_wakeups", BLK_STAT_COUNTER, "accesses",
-                              "bank accesses that found the register not ON after issue (delayed)", NULL},
+                                   "bank accesses that found the register not ON after issue (delayed)",
+                                   NULL},
     [RFPOWER_STAT_LUT_OVERFLOWS] = {"lut_overflows", BLK_STAT_COUNTER, "entries",
-                               "lookup-table entries dropped (oldest) for room", NULL},
+                                    "lookup-table entries dropped (oldest) for room", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -184,7 +189,8 @@ static void set_state(rfpower *p, unsigned idx, uint8_t to, uint64_t now, bool c
     p->n_st[to]++;
     p->st[idx] = to;
     if (charge)
-        blk_stat_add(p->inst, (from == ST_OFF || to == ST_OFF) ? RFPOWER_STAT_TRANS_OFF : RFPOWER_STAT_TRANS_SLEEP, 1);
+        blk_stat_add(p->inst,
+                     (from == ST_OFF || to == ST_OFF) ? RFPOWER_STAT_TRANS_OFF : RFPOWER_STAT_TRANS_SLEEP, 1);
     if (to == ST_OFF && p->poison)
         p->lost[idx] = 1;
 }

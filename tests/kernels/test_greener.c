@@ -17,8 +17,8 @@
 #include "kernels/regalloc.h"
 
 enum { P2, O127, R0, R1, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R124, OFS1, NKEYS };
-static const char *const key_names[] = {"p2",  "o127", "r0",  "r1",  "r5",  "r6",   "r7",  "r8",
-                                        "r9",  "r10",  "r11", "r12", "r13", "r14", "r124", "ofs1"};
+static const char *const key_names[] = {"p2", "o127", "r0",  "r1",  "r5",  "r6",  "r7",   "r8",
+                                        "r9", "r10",  "r11", "r12", "r13", "r14", "r124", "ofs1"};
 
 /* One line of the example: encoded destination (or -1), encoded sources (or -1), other registers
  * read (addresses), other registers written, successors, and the source's states. */
@@ -184,10 +184,10 @@ static greener_state chain_state(uint32_t d, bool next_is_read, unsigned W)
 
 static void test_threshold(void)
 {
-    g_assert_cmpint(chain_state(3, true, 3), ==, GREENER_ON);     /* distance W */
-    g_assert_cmpint(chain_state(4, true, 3), ==, GREENER_SLEEP);  /* W + 1, a read */
-    g_assert_cmpint(chain_state(4, false, 3), ==, GREENER_OFF);   /* W + 1, a write */
-    g_assert_cmpint(chain_state(1, false, 3), ==, GREENER_ON);    /* dead but near */
+    g_assert_cmpint(chain_state(3, true, 3), ==, GREENER_ON);    /* distance W */
+    g_assert_cmpint(chain_state(4, true, 3), ==, GREENER_SLEEP); /* W + 1, a read */
+    g_assert_cmpint(chain_state(4, false, 3), ==, GREENER_OFF);  /* W + 1, a write */
+    g_assert_cmpint(chain_state(1, false, 3), ==, GREENER_ON);   /* dead but near */
     g_assert_cmpint(chain_state(7, true, 7), ==, GREENER_ON);
     g_assert_cmpint(chain_state(8, true, 7), ==, GREENER_SLEEP);
 }
@@ -258,7 +258,7 @@ static void test_ptx(void)
     g_assert_cmpuint(store, !=, IR_NONE);
     greener_state d, s0, s1;
     g_assert_true(greener_encoded(ir_func_instr(f, else_add), &d, &s0, &s1));
-    g_assert_cmpint(s0, !=, GREENER_OFF); /* the else side runs while THEN's lanes still need r2 */
+    g_assert_cmpint(s0, !=, GREENER_OFF);  /* the else side runs while THEN's lanes still need r2 */
     g_assert_cmpint(s1, ==, GREENER_NONE); /* an immediate: no second register source */
     g_assert_true(greener_encoded(ir_func_instr(f, then_add), &d, &s0, &s1));
     g_assert_cmpint(s0, !=, GREENER_OFF);

@@ -21,10 +21,10 @@
 static const char kernel[] = ".version 7.0\n.target sm_75\n.address_size 64\n"
                              ".visible .entry k(.param .u64 out)\n{\n"
                              "\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<3>;\n"
-                             "\tld.param.u64 %rd1, [out];\n" /* 0 */
-                             "\tmov.u32 %r1, %tid.x;\n"      /* 1 */
-                             "\tadd.s32 %r2, %r1, 1;\n"      /* 2: reads r1 (debug_off_pc=2: OFF after) */
-                             "\tadd.s32 %r3, %r1, %r2;\n"    /* 3: reads r1 again */
+                             "\tld.param.u64 %rd1, [out];\n"  /* 0 */
+                             "\tmov.u32 %r1, %tid.x;\n"       /* 1 */
+                             "\tadd.s32 %r2, %r1, 1;\n"       /* 2: reads r1 (debug_off_pc=2: OFF after) */
+                             "\tadd.s32 %r3, %r1, %r2;\n"     /* 3: reads r1 again */
                              "\tst.global.u32 [%rd1], %r3;\n" /* 4 */
                              "}\n";
 
@@ -229,7 +229,7 @@ static void test_leakage(void)
 {
     const char *set[] = {"mode=greener", NULL};
     rig g = start(set);
-    alloc(&g, 0, 10);                /* 8 registers OFF -> OFF (alloc_state off) */
+    alloc(&g, 0, 10); /* 8 registers OFF -> OFF (alloc_state off) */
     decoded_t h = head_reading(2, 1);
     g.check->allow(g.p, 0, &h, 100); /* integrates to 100 at the wake-up */
     g.check->allow(g.p, 0, &h, 102);
