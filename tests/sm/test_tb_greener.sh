@@ -9,7 +9,8 @@
 #  - the summary's state fractions add up to 1; the leakage energy is the register-cycles x the
 #    per-state powers x the period (--stats-json); greener's OFF fraction is above Sleep-Reg's;
 #  - the VCD traces the registers trace_regs selects, and only those;
-#  - gpusc-ptx --greener prints the encoded states; a bad W is a usage error.
+#  - gpusc-ptx --greener prints the encoded states; a bad W is a usage error; so are a bad --power
+#    and --greener-w of tb-greener.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-greener.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tb="$top_builddir/testbench/tb-greener"
@@ -18,7 +19,7 @@ fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 bad() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 wls=$("$tb" --list-workloads | cut -f1)
-echo "1..$(( $(echo "$wls" | wc -l) * 2 + 7 ))"
+echo "1..$(( $(echo "$wls" | wc -l) * 2 + 8 ))"
 for w in $wls; do
     for m in greener sleep-reg; do
         if "$tb" --no-trace --workload "$w" --size tiny --power "$m" >"$tmp/out" 2>&1 &&
@@ -88,4 +89,14 @@ fi
 "$top_builddir/kernels/tools/gpusc-ptx" "$ptx" --greener=0 >/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "^gpusc: --greener: W must be" "$tmp/err"; then ok "bad W"; else bad "bad W (rc $rc)"; fi
+"$tb" --no-trace --workload vecadd --power nope >/dev/null 2>"$tmp/err1"
+r1=$?
+"$tb" --no-trace --workload vecadd --greener-w 0 >/dev/null 2>"$tmp/err2"
+r2=$?
+if [ $r1 -ne 0 ] && [ $r2 -ne 0 ] && grep -q "^gpusc: --power: unknown mode 'nope'" "$tmp/err1" &&
+    grep -q "^gpusc: --greener-w: W must be" "$tmp/err2"; then
+    ok "bad --power and --greener-w"
+else
+    bad "bad --power ($r1) and --greener-w ($r2)"
+fi
 exit $fail
