@@ -6,3 +6,4 @@ include kernels/semantics.mk
 include kernels/analysis.mk
 include kernels/frun.mk
 include kernels/reuse_profile.mk
+include kernels/greener.mk

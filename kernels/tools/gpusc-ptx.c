@@ -1,6 +1,6 @@
 /* gpusc-ptx — print a PTX kernel the way the toolchain sees it, like a disassembler.
  *
- *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--resources]
+ *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--greener[=W]] [--resources]
  *             [--occupancy THREADS [--dynamic-shared BYTES] [--markdown]]
  *             [--preset NAME] [--config FILE] [--set SECTION.KEY=VALUE]
  *
@@ -9,6 +9,8 @@
  * regalloc (rematerialization + allocation: physical registers R12, pairs R12:R13, predicates P3),
  * lastuse, reconv and divergence (regalloc, then that annotation pass: its fields after each
  * instruction).
+ * --greener[=W] runs the greener power-state pass (kernels/greener.h, threshold W, default 3) after
+ * allocation and prints each instruction's encoded states: "// power ON, SLEEP, OFF" (destination, sources).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
  * --occupancy T prints the occupancy of the entry with T threads per block, plus BYTES of dynamic
  * shared memory per block, on the SM of the configuration (models/lib/occupancy.c; --preset, default
@@ -19,6 +21,7 @@
  */
 #include "kernels/annot.h"
 #include "kernels/cfg.h"
+#include "kernels/greener.h"
 #include "kernels/ptx_parse.h"
 #include "kernels/regalloc.h"
 #include "models/lib/occupancy.h"
@@ -30,6 +33,25 @@
 #include <string.h>
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+/* --greener[=W]: the greener power-state pass after allocation, its states after each instruction
+ * (0: not asked). */
+static unsigned greener_w;
+
+static gboolean greener_opt(const char *name, const char *value, gpointer data, GError **err)
+{
+    (void)name;
+    (void)data;
+    char *end = NULL;
+    long w = value ? strtol(value, &end, 10) : GREENER_W_DEFAULT;
+    if (value && (*value == '\0' || *end != '\0' || w < 1 || w > GREENER_MAX_W)) {
+        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--greener: W must be 1..%d, not '%s'",
+                    GREENER_MAX_W, value);
+        return FALSE;
+    }
+    greener_w = (unsigned)w;
+    return TRUE;
+}
 
 typedef enum { STAGE_PARSE, STAGE_CFG, STAGE_SPLIT, STAGE_REGALLOC, STAGE_ANNOT } stage;
 
@@ -261,6 +283,8 @@ static void print_func(GString *s, const ir_module *m, ir_func *f, stage st, con
         }
         if (pass)
             annot_print_instr(s, in, pass);
+        if (greener_w)
+            greener_print_states(s, in);
         g_string_append_c(s, '\n');
     }
     if (st == STAGE_PARSE && target[ir_func_n_instrs(f)])
@@ -302,6 +326,8 @@ static int run_stages(ir_module *m, stage st, const char *pass, unsigned max_reg
             g_error("%s", err->message); /* an internal invariant: the allocator produced a conflict */
         if (st == STAGE_ANNOT && !annot_pass_run(pass, f))
             return -1;
+        if (greener_w)
+            greener_pass(f, greener_w);
     }
     return 0;
 }
@@ -332,7 +358,7 @@ static void report(ir_module *m, const char *file, const char *entry, stage st, 
                    bool resources, int occupancy_threads, int dynamic_shared, bool markdown,
                    const occupancy_sm *sm)
 {
-    if ((resources || occupancy_threads) && st < STAGE_REGALLOC)
+    if ((resources || occupancy_threads || greener_w) && st < STAGE_REGALLOC)
         st = STAGE_REGALLOC;
     GString *out = g_string_new(NULL);
     bool listing = !markdown && !resources && !occupancy_threads;
@@ -421,6 +447,10 @@ int main(int argc, char **argv)
          "Print the occupancy on the configuration's SM for blocks of THREADS threads", "THREADS"},
         {"dynamic-shared", 'd', 0, G_OPTION_ARG_INT, &dynamic_shared,
          "With --occupancy: dynamic shared bytes per block given at launch", "BYTES"},
+        {"greener", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (void *)greener_opt,
+         "After allocation, the greener power-state pass with threshold W (default 3): each "
+         "instruction's encoded states (destination, sources)",
+         "W"},
         {"markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown,
          "With --occupancy: one markdown table row per entry", NULL},
         {"renaming", 0, 0, G_OPTION_ARG_NONE, &renaming,

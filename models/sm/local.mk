@@ -101,3 +101,6 @@ check_PROGRAMS += tests/sm/test_ccu
 TESTS += tests/sm/test_ccu
 tests_sm_test_ccu_SOURCES = tests/sm/test_ccu.c
 tests_sm_test_ccu_LDADD = $(GPUSC_LIBS)
+
+# rfpower: register power states (GREENER, Sleep-Reg; docs/greener.md) and its tests.
+include models/sm/rfpower.mk

@@ -1,0 +1,572 @@
+/* rfpower.c — see rfpower.h. */
+#include "models/sm/rfpower.h"
+
+#include <string.h>
+
+#include "kernels/greener.h"
+#include "kernels/regalloc.h"
+#include "models/lib/regval.h"
+#include "models/sm/ibuffer.h"
+#include "models/sm/issue.h"
+#include "models/sm/regfile.h"
+
+#define RP_MAX_REGS   256 /* registers per warp tracked (a thread has at most 255) */
+#define RP_INSTR_REGS 20  /* 32-bit registers of one instruction */
+#define RP_LUT_MAX    32  /* in-flight instructions per warp */
+
+enum { RP_CHECK, RP_ISSUED, RP_ACCESS, RP_VALUE };
+enum { ST_OFF = GREENER_OFF, ST_SLEEP = GREENER_SLEEP, ST_ON = GREENER_ON };
+
+typedef struct {
+    uint8_t n;
+    greener_reg r[RP_INSTR_REGS];
+} rp_instr;
+
+typedef struct {
+    uint64_t seq;
+    uint32_t func, pc;
+    const rp_instr *ins;
+    uint32_t pend_read, pend_write; /* bits over ins->r */
+} rp_lut;
+
+typedef struct {
+    unsigned n_alloc; /* registers allocated to the warp (0: none) */
+    unsigned n_lut;
+    rp_lut lut[RP_LUT_MAX];
+} rp_warp;
+
+struct rfpower {
+    blk_inst *inst;
+    sm_env *env;
+    ibuffer *ib;
+    unsigned warps, units, mode;
+    unsigned wake_sleep, wake_off;
+    bool lut_on, poison, unalloc_off, dst_no_wait;
+    uint8_t alloc_state;
+    int64_t debug_off_pc;
+    uint8_t *st;    /* warps x RP_MAX_REGS: ST_* */
+    uint8_t *lost;  /* the value was lost (OFF since its last write) */
+    uint64_t *wake; /* wake-up done at this cycle (0: none sent) */
+    rp_warp *w;
+    uint64_t n_st[3]; /* register-file entries in each state (allocated or not) */
+    uint64_t last;    /* cycle up to which leakage is integrated */
+    /* decode: per launch, per static instruction */
+    uint32_t kernel_no;
+    GHashTable *decoded; /* (func << 32 | pc) -> rp_instr */
+    uint32_t *slot_phys; /* per register slot: first 32-bit physical register (UINT32_MAX: none) */
+    uint8_t *slot_units;
+    unsigned n_slot;
+};
+
+static const char *const modes[] = {"baseline", "sleep_reg", "greener", NULL};
+static const char *const states[] = {"off", "sleep", "on", NULL};
+
+static const blk_port_desc ports[] = {
+    [RP_CHECK] = {"check", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                  "bound to issue.check: a warp issues only when its head's registers are ON (wake-up)",
+                  &issue_check_iface},
+    [RP_ISSUED] = {"issued", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                   "bound to issue.issued: the encoded states into the warp's lookup table",
+                   &instr_issued_iface},
+    [RP_ACCESS] =
+        {"access", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+         "bound to regfile.access: a source's state after its read, a destination's after write-back",
+         &rfaccess_iface},
+    [RP_VALUE] = {"value", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                  "bound to issue.value: an OFF register's value is lost (poisoned), allocation and free",
+                  &regval_iface},
+};
+
+static const blk_param_desc params[] = {
+    {"mode", BLK_PARAM_ENUM, "greener", NULL, NULL, modes, "",
+     "baseline (all ON), sleep_reg (SLEEP after every access) or greener (the pass's encoding)"},
+    {"wake_sleep_cycles", BLK_PARAM_UINT, "1", "0", "64", NULL, "cycles", "wake-up SLEEP->ON [S: 1]"},
+    {"wake_off_cycles", BLK_PARAM_UINT, "2", "0", "64", NULL, "cycles", "wake-up OFF->ON [S: 2]"},
+    {"runtime_lut", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "the run-time lookup table keeps a register ON that another in-flight instruction uses [S] "
+     "(false: Comp-OPT, compiler only)"},
+    {"poison_off", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "a register turned OFF loses its value: a read before the next write reads REGVAL_POISON [A]"},
+    {"unalloc_off", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "unallocated registers are OFF [A]"},
+    {"alloc_state", BLK_PARAM_ENUM, "off", NULL, NULL, states, "",
+     "state of a register when its warp starts (greener; sleep_reg: sleep) [A]"},
+    {"dst_off_no_wait", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
+     "a destination about to be overwritten needs no OFF->ON wait [A: the source waits]"},
+    {"trace_regs", BLK_PARAM_STRING, "", NULL, NULL, NULL, "",
+     "registers whose state the VCD shows, a glob over w<warp>_r<register> (w0_r*: warp 0's)"},
+    {"debug_off_pc", BLK_PARAM_INT, "-1", "-1", NULL, NULL, "pc",
+     "a deliberately wrong encoding (tests): every register the entry's instruction at this pc reads "
+     "turns OFF after the read (-1: none)"},
+    {"p_leak_on", BLK_PARAM_DOUBLE, "0.0875", "0", NULL, NULL, "mW",
+     "leakage of one warp-register (128 B) ON [D: a 4 KB bank's 2.8 mW / 32, 40 nm CACTI 5.3]"},
+    {"p_leak_sleep", BLK_PARAM_DOUBLE, "0.0306", "0", NULL, NULL, "mW",
+     "leakage of one warp-register in SLEEP (drowsy, SRAM_vccmin) [A: 0.35 x ON]"},
+    {"p_leak_off", BLK_PARAM_DOUBLE, "0.0044", "0", NULL, NULL, "mW",
+     "leakage of one warp-register OFF (power-gated) [A: 0.05 x ON]"},
+    {"e_sleep_on", BLK_PARAM_DOUBLE, "37.3", "0", NULL, NULL, "pJ",
+     "energy of one SLEEP<->ON transition, each direction [S: Table 4.4, 22 nm, CACTI-P]"},
+    {"e_off_on", BLK_PARAM_DOUBLE, "117.74", "0", NULL, NULL, "pJ",
+     "energy of one OFF<->ON transition, each direction [S: Table 4.4, 22 nm, CACTI-P]"},
+};
+
+static const blk_stat_desc stats[] = {
+    [RFPOWER_STAT_CYCLES_ON] = {"reg_cycles_on", BLK_STAT_COUNTER, "register-cycles", "register-cycles ON",
+                                NULL},
+    [RFPOWER_STAT_CYCLES_SLEEP] = {"reg_cycles_sleep", BLK_STAT_COUNTER, "register-cycles",
+                                   "register-cycles in SLEEP", NULL},
+    [RFPOWER_STAT_CYCLES_OFF] = {"reg_cycles_off", BLK_STAT_COUNTER, "register-cycles", "register-cycles OFF",
+                                 NULL},
+    [RFPOWER_STAT_TRANS_SLEEP] = {"transitions_sleep", BLK_STAT_COUNTER, "transitions",
+                                  "ON->SLEEP and SLEEP->ON", NULL},
+    [RFPOWER_STAT_TRANS_OFF] = {"transitions_off", BLK_STAT_COUNTER, "transitions", "ON->OFF and OFF->ON",
+                                NULL},
+    [RFPOWER_STAT_WAKEUPS] = {"wakeups", BLK_STAT_COUNTER, "wake-ups", "wake-up signals sent", NULL},
+    [RFPOWER_STAT_WAKEUP_STALLS] = {"wakeup_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                                    "a warp's head refused because a register was waking up", NULL},
+    [RFPOWER_STAT_LUT_CANCELS] = {"lut_cancels", BLK_STAT_COUNTER, "transitions",
+                                  "SLEEP/OFF kept ON: another in-flight instruction uses the register", NULL},
+    [RFPOWER_STAT_POISONED_READS] = {"poisoned_reads", BLK_STAT_COUNTER, "reads",
+                                     "reads of a register whose value was lost (OFF)", NULL},
+    [RFPOWER_STAT_LATE_WAKEUPS] = {"late_wakeups", BLK_STAT_COUNTER, "accesses",
+                                   "bank accesses that found the register not ON after issue (delayed)",
+                                   NULL},
+    [RFPOWER_STAT_LUT_OVERFLOWS] = {"lut_overflows", BLK_STAT_COUNTER, "entries",
+                                    "lookup-table entries dropped (oldest) for room", NULL},
+};
+
+static const blk_state_desc state[] = {
+    {"w%u_r%u", 2, "state of register %u of warp %u: 2 ON, 1 SLEEP, 0 OFF (trace_regs selects them)"},
+};
+
+static const blk_energy_event energy_events[] = {
+    {"sleep_on", "transitions_sleep", "e_sleep_on"},
+    {"off_on", "transitions_off", "e_off_on"},
+};
+static const blk_energy_leak energy_leak[] = {
+    {BLK_POWER_ON, "p_leak_on", "reg_cycles_on"},
+    {BLK_POWER_SLEEP, "p_leak_sleep", "reg_cycles_sleep"},
+    {BLK_POWER_OFF, "p_leak_off", "reg_cycles_off"},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),
+                                       NULL};
+
+const blk_desc rfpower_desc = {
+    "rfpower",
+    "register power states (sleep transistors): ON/SLEEP/OFF per warp-register, wake-up, lookup table",
+    "docs/greener.md",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+    &energy,
+};
+
+/* ---- states and leakage ---- */
+
+static void integrate(rfpower *p, uint64_t now)
+{
+    if (now <= p->last)
+        return;
+    uint64_t dt = now - p->last;
+    blk_stat_add(p->inst, RFPOWER_STAT_CYCLES_ON, p->n_st[ST_ON] * dt);
+    blk_stat_add(p->inst, RFPOWER_STAT_CYCLES_SLEEP, p->n_st[ST_SLEEP] * dt);
+    blk_stat_add(p->inst, RFPOWER_STAT_CYCLES_OFF, p->n_st[ST_OFF] * dt);
+    p->last = now;
+}
+
+/* Move one register between states (transition energy when `charge`). */
+static void set_state(rfpower *p, unsigned idx, uint8_t to, uint64_t now, bool charge)
+{
+    uint8_t from = p->st[idx];
+    if (from == to)
+        return;
+    integrate(p, now);
+    p->n_st[from]--;
+    p->n_st[to]++;
+    p->st[idx] = to;
+    if (charge)
+        blk_stat_add(p->inst,
+                     (from == ST_OFF || to == ST_OFF) ? RFPOWER_STAT_TRANS_OFF : RFPOWER_STAT_TRANS_SLEEP, 1);
+    if (to == ST_OFF && p->poison)
+        p->lost[idx] = 1;
+}
+
+/* ---- decode: the encoded states of a static instruction ---- */
+
+static void new_launch(rfpower *p)
+{
+    if (p->decoded && p->kernel_no == p->env->launch.kernel_no)
+        return;
+    if (p->decoded)
+        g_hash_table_remove_all(p->decoded);
+    else
+        p->decoded = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    p->kernel_no = p->env->launch.kernel_no;
+    const kload_module *k = p->env->k;
+    const ir_module *m = p->env->mod;
+    g_free(p->slot_phys);
+    g_free(p->slot_units);
+    p->n_slot = k->total_regs + 1;
+    p->slot_phys = g_new(uint32_t, p->n_slot);
+    p->slot_units = g_new0(uint8_t, p->n_slot);
+    memset(p->slot_phys, 0xff, p->n_slot * sizeof(uint32_t));
+    for (guint fi = 0; fi < m->funcs->len; fi++) {
+        const ir_func *f = g_ptr_array_index(m->funcs, fi);
+        if (!f->is_defined || !f->regs)
+            continue;
+        for (guint r = 0; r < f->regs->len; r++) {
+            const ir_reg *rg = &g_array_index(f->regs, ir_reg, r);
+            uint32_t slot = k->funcs[fi].reg_base + r;
+            unsigned u = regalloc_units((ir_type)rg->type);
+            if (slot < p->n_slot && rg->phys != IR_NONE && u) {
+                p->slot_phys[slot] = rg->phys;
+                p->slot_units[slot] = (uint8_t)u;
+            }
+        }
+    }
+}
+
+static const rp_instr *decode_instr(rfpower *p, uint32_t func, uint32_t pc)
+{
+    new_launch(p);
+    gint64 key = ((gint64)func << 32) | pc;
+    rp_instr *d = g_hash_table_lookup(p->decoded, &key);
+    if (d)
+        return d;
+    d = g_new0(rp_instr, 1);
+    const ir_func *f = g_ptr_array_index(p->env->mod->funcs, func);
+    if (pc < ir_func_n_instrs(f)) {
+        const ir_instr *in = ir_func_instr(f, pc);
+        d->n = (uint8_t)greener_instr_regs(f, in, p->mode == RFPOWER_MODE_SLEEP_REG, d->r, RP_INSTR_REGS);
+        if (p->debug_off_pc >= 0 && (int64_t)pc == p->debug_off_pc && func == p->env->launch.entry)
+            for (unsigned i = 0; i < d->n; i++)
+                if (d->r[i].after_read != GREENER_NONE)
+                    d->r[i].after_read = GREENER_OFF;
+    }
+    gint64 *kk = g_new(gint64, 1);
+    *kk = key;
+    g_hash_table_insert(p->decoded, kk, d);
+    return d;
+}
+
+/* ---- the run-time lookup table ---- */
+
+static bool uses(const rp_instr *d, unsigned phys)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        if (d->r[i].phys == phys)
+            return true;
+    return false;
+}
+
+/* Another instruction (a different PC) of the warp, decoded or in flight, uses phys. */
+static bool lut_hit(rfpower *p, unsigned warp, unsigned phys, uint32_t func, uint32_t pc)
+{
+    rp_warp *w = &p->w[warp];
+    for (unsigned i = 0; i < w->n_lut; i++)
+        if ((w->lut[i].pc != pc || w->lut[i].func != func) && uses(w->lut[i].ins, phys))
+            return true;
+    if (p->ib && warp < p->ib->warps) {
+        const ibuffer_warp *b = &p->ib->w[warp];
+        for (unsigned i = 0; i < b->count; i++) {
+            const decoded_t *e = &b->e[(b->head + i) % p->ib->entries];
+            if (e->pc == pc && e->func == func)
+                continue;
+            for (unsigned j = 0; j < e->n_bank_src; j++)
+                if (e->bank_src[j] == phys)
+                    return true;
+            for (unsigned j = 0; j < e->n_bank_dst; j++)
+                if (e->bank_dst[j] == phys)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* After an access by (func, pc): phys takes `to` unless the table keeps it ON. */
+static void after_access(rfpower *p, unsigned warp, unsigned phys, uint8_t to, uint32_t func, uint32_t pc,
+                         uint64_t now)
+{
+    if (to == GREENER_NONE || phys >= p->w[warp].n_alloc)
+        return;
+    unsigned idx = warp * RP_MAX_REGS + phys;
+    if (to != ST_ON && p->lut_on && lut_hit(p, warp, phys, func, pc)) {
+        blk_stat_add(p->inst, RFPOWER_STAT_LUT_CANCELS, 1);
+        to = ST_ON;
+    }
+    if (p->st[idx] != ST_ON && to != ST_ON)
+        return; /* not ON (woken late or never): stays as it is */
+    set_state(p, idx, to, now, true);
+}
+
+static void lut_remove(rp_warp *w, unsigned i)
+{
+    memmove(&w->lut[i], &w->lut[i + 1], (w->n_lut - i - 1) * sizeof w->lut[0]);
+    w->n_lut--;
+}
+
+/* ---- the exports ---- */
+
+/* issue.check: every register of the head ON, else wake-up. */
+static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cycle)
+{
+    rfpower *p = self;
+    unsigned n_alloc = p->w[warp].n_alloc;
+    bool ok = true;
+    for (unsigned k = 0; k < (unsigned)h->n_bank_src + h->n_bank_dst; k++) {
+        bool dst = k >= h->n_bank_src;
+        unsigned phys = dst ? h->bank_dst[k - h->n_bank_src] : h->bank_src[k];
+        if (phys >= n_alloc)
+            continue;
+        unsigned idx = warp * RP_MAX_REGS + phys;
+        uint8_t s = p->st[idx];
+        if (s == ST_ON)
+            continue;
+        if (dst && s == ST_OFF && p->dst_no_wait) {
+            set_state(p, idx, ST_ON, cycle, true);
+            continue;
+        }
+        if (!p->wake[idx]) {
+            p->wake[idx] = cycle + (s == ST_SLEEP ? p->wake_sleep : p->wake_off);
+            blk_stat_add(p->inst, RFPOWER_STAT_WAKEUPS, 1);
+        }
+        if (cycle >= p->wake[idx]) {
+            p->wake[idx] = 0;
+            set_state(p, idx, ST_ON, cycle, true);
+        } else {
+            ok = false;
+        }
+    }
+    if (!ok)
+        blk_stat_add(p->inst, RFPOWER_STAT_WAKEUP_STALLS, 1);
+    return ok;
+}
+
+/* issue.issued: into the lookup table; a memory instruction's states now. */
+static void rp_issued(void *self, const issued_t *it)
+{
+    rfpower *p = self;
+    const rp_instr *d = decode_instr(p, it->func, it->pc);
+    if (!d->n)
+        return;
+    rp_warp *w = &p->w[it->warp];
+    if (it->cls == IR_CLASS_MEM) {
+        for (unsigned i = 0; i < d->n; i++) {
+            after_access(p, it->warp, d->r[i].phys, d->r[i].after_read, it->func, it->pc, it->issue_cycle);
+            after_access(p, it->warp, d->r[i].phys, d->r[i].after_write, it->func, it->pc, it->issue_cycle);
+        }
+        return;
+    }
+    if (w->n_lut == RP_LUT_MAX) {
+        lut_remove(w, 0);
+        blk_stat_add(p->inst, RFPOWER_STAT_LUT_OVERFLOWS, 1);
+    }
+    rp_lut *e = &w->lut[w->n_lut++];
+    e->seq = it->seq;
+    e->func = it->func;
+    e->pc = it->pc;
+    e->ins = d;
+    e->pend_read = e->pend_write = 0;
+    for (unsigned i = 0; i < d->n; i++) {
+        if (d->r[i].after_read != GREENER_NONE)
+            e->pend_read |= 1u << i;
+        if (d->r[i].after_write != GREENER_NONE)
+            e->pend_write |= 1u << i;
+    }
+    if (!e->pend_read && !e->pend_write)
+        w->n_lut--;
+}
+
+/* regfile.access: a bank read (a source read) or write (a write-back) of the operand collectors. */
+static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
+{
+    rfpower *p = self;
+    unsigned warp = q->warp, phys = q->reg;
+    if (warp >= p->warps || phys >= p->w[warp].n_alloc)
+        return RFACCESS_ALLOW;
+    rp_warp *w = &p->w[warp];
+    unsigned idx = warp * RP_MAX_REGS + phys;
+    rfaccess_verdict v = RFACCESS_ALLOW;
+    if (p->st[idx] != ST_ON) { /* turned off by a same-PC instruction after this one issued */
+        blk_stat_add(p->inst, RFPOWER_STAT_LATE_WAKEUPS, 1);
+        if (!q->write) {
+            *delay = p->st[idx] == ST_SLEEP ? p->wake_sleep : p->wake_off;
+            v = *delay ? RFACCESS_DELAY : RFACCESS_ALLOW;
+        }
+        set_state(p, idx, ST_ON, q->cycle, true);
+    }
+    for (unsigned i = 0; i < w->n_lut; i++) {
+        rp_lut *e = &w->lut[i];
+        uint32_t *pend = q->write ? &e->pend_write : &e->pend_read;
+        for (unsigned j = 0; j < e->ins->n; j++) {
+            if (!(*pend & (1u << j)) || e->ins->r[j].phys != phys)
+                continue;
+            *pend &= ~(1u << j);
+            uint8_t to = q->write ? e->ins->r[j].after_write : e->ins->r[j].after_read;
+            uint32_t func = e->func, pc = e->pc;
+            if (!e->pend_read && !e->pend_write)
+                lut_remove(w, i); /* done: out of the table before its own transition */
+            after_access(p, warp, phys, to, func, pc, q->cycle);
+            return v;
+        }
+    }
+    return v;
+}
+
+static void warp_alloc(rfpower *p, unsigned warp, uint64_t now)
+{
+    rp_warp *w = &p->w[warp];
+    unsigned R = MIN(p->env->launch.regs_per_thread, RP_MAX_REGS);
+    uint8_t init = p->mode == RFPOWER_MODE_SLEEP_REG ? ST_SLEEP : p->alloc_state;
+    uint8_t unalloc = p->unalloc_off ? ST_OFF : ST_ON;
+    for (unsigned r = 0; r < R; r++) {
+        unsigned idx = warp * RP_MAX_REGS + r;
+        p->st[idx] = unalloc; /* an unallocated entry of the file becomes this warp's register */
+        set_state(p, idx, init, now, false);
+        p->lost[idx] = 0;
+        p->wake[idx] = 0;
+    }
+    w->n_alloc = R;
+    w->n_lut = 0;
+}
+
+static void warp_free(rfpower *p, unsigned warp, uint64_t now)
+{
+    rp_warp *w = &p->w[warp];
+    uint8_t unalloc = p->unalloc_off ? ST_OFF : ST_ON;
+    for (unsigned r = 0; r < w->n_alloc; r++) {
+        unsigned idx = warp * RP_MAX_REGS + r;
+        set_state(p, idx, unalloc, now, false);
+        p->st[idx] = ST_OFF; /* (traced: not this warp's any more) */
+        p->wake[idx] = 0;
+    }
+    w->n_alloc = 0;
+    w->n_lut = 0;
+}
+
+/* issue.value: lost values, allocation, free. */
+static void rp_value(void *self, regval_access *a)
+{
+    rfpower *p = self;
+    if (a->warp >= p->warps)
+        return;
+    switch (a->kind) {
+    case REGVAL_ALLOC:
+        new_launch(p);
+        warp_alloc(p, a->warp, a->cycle);
+        return;
+    case REGVAL_FREE:
+        warp_free(p, a->warp, a->cycle);
+        return;
+    default:
+        break;
+    }
+    if (a->slot >= p->n_slot || p->slot_phys[a->slot] == UINT32_MAX)
+        return;
+    unsigned phys = p->slot_phys[a->slot], n_alloc = p->w[a->warp].n_alloc;
+    bool lost = false;
+    for (unsigned u = 0; u < p->slot_units[a->slot]; u++)
+        if (phys + u < n_alloc && p->lost[a->warp * RP_MAX_REGS + phys + u]) {
+            lost = true;
+            if (a->kind == REGVAL_WRITE)
+                p->lost[a->warp * RP_MAX_REGS + phys + u] = 0;
+        }
+    if (!lost)
+        return;
+    if (a->kind == REGVAL_READ) {
+        regval_poison(a->v, UINT32_MAX);
+        blk_stat_add(p->inst, RFPOWER_STAT_POISONED_READS, 1);
+    } else {
+        regval_poison(a->v, ~a->lanes); /* the lanes not written had lost their values */
+    }
+}
+
+static const issue_check_if check_methods = {rp_allow};
+static const instr_issued_if issued_methods = {rp_issued};
+static const rfaccess_hook_if access_methods = {"rfpower", rp_access};
+static const regval_if value_methods = {rp_value};
+
+static void rp_finish(void *self, uint64_t cycles)
+{
+    integrate(self, cycles);
+}
+
+rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps,
+                     unsigned units, void *ibuffer_self)
+{
+    rfpower *p = g_new0(rfpower, 1);
+    p->inst = blk_inst_new(ctx, parent, name, &rfpower_desc);
+    p->env = env;
+    p->ib = ibuffer_self;
+    p->warps = warps;
+    p->units = units;
+    p->mode = blk_param_enum(p->inst, "mode");
+    p->wake_sleep = (unsigned)blk_param_uint(p->inst, "wake_sleep_cycles");
+    p->wake_off = (unsigned)blk_param_uint(p->inst, "wake_off_cycles");
+    p->lut_on = blk_param_bool(p->inst, "runtime_lut") && p->mode == RFPOWER_MODE_GREENER;
+    p->poison = blk_param_bool(p->inst, "poison_off");
+    p->unalloc_off = blk_param_bool(p->inst, "unalloc_off") && p->mode != RFPOWER_MODE_BASELINE;
+    p->dst_no_wait = blk_param_bool(p->inst, "dst_off_no_wait");
+    p->alloc_state = (uint8_t)blk_param_enum(p->inst, "alloc_state");
+    p->debug_off_pc = blk_param_int(p->inst, "debug_off_pc");
+    size_t n = (size_t)warps * RP_MAX_REGS;
+    p->st = g_malloc(n);
+    memset(p->st, ST_OFF, n);
+    p->lost = g_malloc0(n);
+    p->wake = g_new0(uint64_t, n);
+    p->w = g_new0(rp_warp, warps);
+    p->n_st[p->unalloc_off ? ST_OFF : ST_ON] = units;
+    blk_export(p->inst, RP_CHECK, 0, &check_methods, p);
+    blk_export(p->inst, RP_ISSUED, 0, &issued_methods, p);
+    blk_export(p->inst, RP_ACCESS, 0, &access_methods, p);
+    blk_export(p->inst, RP_VALUE, 0, &value_methods, p);
+    const char *glob = blk_param_string(p->inst, "trace_regs");
+    if (glob && *glob) {
+        GPatternSpec *ps = g_pattern_spec_new(glob);
+        for (unsigned w = 0; w < warps; w++)
+            for (unsigned r = 0; r < RP_MAX_REGS; r++) {
+                char *nm = g_strdup_printf("w%u_r%u", w, r);
+                if (g_pattern_spec_match_string(ps, nm))
+                    gsc_trace_var(p->inst->mod, nm, GSC_U8, &p->st[w * RP_MAX_REGS + r], 2);
+                g_free(nm);
+            }
+        g_pattern_spec_free(ps);
+    }
+    blk_inst_on_finish(p->inst, rp_finish, p);
+    return p;
+}
+
+blk_inst *rfpower_inst(rfpower *p)
+{
+    return p->inst;
+}
+
+unsigned rfpower_mode(const rfpower *p)
+{
+    return p->mode;
+}
+
+void rfpower_force_off(rfpower *p, unsigned warp, unsigned phys, uint64_t now)
+{
+    if (warp < p->warps && phys < p->w[warp].n_alloc)
+        set_state(p, warp * RP_MAX_REGS + phys, ST_OFF, now, true);
+}
+
+void rfpower_free(rfpower *p)
+{
+    if (!p)
+        return;
+    if (p->decoded)
+        g_hash_table_destroy(p->decoded);
+    g_free(p->slot_phys);
+    g_free(p->slot_units);
+    g_free(p->st);
+    g_free(p->lost);
+    g_free(p->wake);
+    g_free(p->w);
+    g_free(p);
+}

@@ -1,0 +1,67 @@
+/* rfpower.h — the `rfpower` block: register power states of an SM's register banks (sleep
+ * transistors), for GREENER and the Sleep-Reg baseline (docs/greener.md).
+ *
+ * Each architectural register of each warp (one 32-lane x 32-bit entry of the register file) is ON,
+ * SLEEP (drowsy: keeps its value) or OFF (power-gated: loses it). A passive block: it acts through
+ * the SM's extension points, to which the testbench binds its exports:
+ *   check   -> issue.check      a warp may issue only when every register its head reads or writes
+ *                               is ON; otherwise a wake-up is sent (SLEEP->ON wake_sleep_cycles,
+ *                               OFF->ON wake_off_cycles) and the warp waits (wakeup_stalls);
+ *   issued  -> issue.issued     decode's side: the instruction's encoded states (kernels/greener.h,
+ *                               read once per static instruction) go into the warp's run-time lookup
+ *                               table of in-flight instructions; a memory instruction's registers
+ *                               take their states here (ldst has no register-bank access);
+ *   access  -> regfile.access   the operand collector's bank reads and write-backs: a source takes
+ *                               its state after its read, a destination after its write-back;
+ *   value   -> issue.value      the values: a register turned OFF loses its value (a read poisons it
+ *                               with REGVAL_POISON), a write gives it a value again; a CTA's start
+ *                               and end allocate and free its warps' registers.
+ * Before a SLEEP/OFF is applied, the lookup table is asked: another instruction (a different PC) of
+ * the warp, decoded (in the I-buffer) or in flight, that uses the register keeps it ON (lut_cancels).
+ * Modes: baseline (every register ON: nothing is bound, only the leakage is counted), sleep_reg
+ * (unallocated registers OFF, every access leaves SLEEP, never OFF), greener (the pass's encoding).
+ * Leakage is integrated per state (register-cycles), transitions are energy events (docs/energy.md).
+ */
+#ifndef GPUSC_MODELS_SM_RFPOWER_H
+#define GPUSC_MODELS_SM_RFPOWER_H
+
+#include "models/core/block.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+typedef struct rfpower rfpower;
+
+enum { RFPOWER_MODE_BASELINE, RFPOWER_MODE_SLEEP_REG, RFPOWER_MODE_GREENER };
+enum {
+    RFPOWER_STAT_CYCLES_ON,
+    RFPOWER_STAT_CYCLES_SLEEP,
+    RFPOWER_STAT_CYCLES_OFF,
+    RFPOWER_STAT_TRANS_SLEEP,
+    RFPOWER_STAT_TRANS_OFF,
+    RFPOWER_STAT_WAKEUPS,
+    RFPOWER_STAT_WAKEUP_STALLS,
+    RFPOWER_STAT_LUT_CANCELS,
+    RFPOWER_STAT_POISONED_READS,
+    RFPOWER_STAT_LATE_WAKEUPS,
+    RFPOWER_STAT_LUT_OVERFLOWS,
+    RFPOWER_STAT_COUNT
+};
+
+extern const blk_desc rfpower_desc;
+
+/* One SM's register power states: `warps` warp slots, `units` warp-registers in its register file
+ * (sm.registers / 32). ibuffer_self: the SM's ibuffer (the lookup table's decoded instructions; NULL:
+ * in-flight instructions only). */
+rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps,
+                     unsigned units, void *ibuffer_self);
+void rfpower_free(rfpower *p);
+blk_inst *rfpower_inst(rfpower *p);
+unsigned rfpower_mode(const rfpower *p);
+
+/* Test hook: turn register `phys` of `warp` OFF now (its value is lost), as a wrong encoding would. */
+void rfpower_force_off(rfpower *p, unsigned warp, unsigned phys, uint64_t now);
+
+G_END_DECLS
+
+#endif

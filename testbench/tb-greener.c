@@ -1,0 +1,222 @@
+/* tb-greener — register power states (docs/greener.md): the `sm` machine (default preset greener,
+ * the K20X-like SM of the GREENER configuration) with an `rfpower` block on its register banks.
+ *
+ *   tb-greener --workload NAME [--size S] [--power baseline|sleep-reg|greener] [--greener-w W]
+ *              [--preset greener-45nm|greener-32nm|greener-22nm] [tb-sm's options]
+ *
+ * --power baseline: every register ON (no mechanism bound: the run is tb-sm's); sleep-reg: the
+ * Sleep-Reg baseline (unallocated OFF, SLEEP after every access); greener (default): the greener
+ * pass (kernels/greener.h, threshold W, default 3) annotates the allocated code, and the hardware
+ * applies its states with the run-time lookup table. Both power-managed modes reserve source
+ * registers in the scoreboard. The output is checked against the workload's CPU reference; the
+ * summary adds the time fraction in each state, the register file's leakage and dynamic energy and
+ * the wake-up stalls. Writes waveforms/tb-greener.vcd (rfpower.trace_regs selects registers).
+ * Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
+#include <string.h>
+
+#include "kernels/greener.h"
+#include "models/core/config.h"
+#include "models/core/gtkw.h"
+#include "models/core/energy.h"
+#include "models/sm/issue.h"
+#include "models/sm/regfile.h"
+#include "models/sm/rfpower.h"
+#include "testbench/tb_common.h"
+
+typedef struct {
+    char *power;
+    gint w;
+    unsigned mode;
+    rfpower *rp;
+    regfile *rf;
+    cli_run *run;
+} tb_greener;
+
+/* Per-node tables (the source gives the 22 nm transition energies, Table 4.4; per-state leakage and
+ * the other nodes are assumptions: a warp-register's share of a bank's leakage, scaled). */
+// clang-format off
+static const char node_22nm[] =
+    "[rfpower]\n"
+    "p_leak_on=0.0875\n"   /* [D] 2.8 mW / 32 per 128 B entry (a 4 KB bank) */
+    "p_leak_sleep=0.0306\n" /* [A] 0.35 x ON */
+    "p_leak_off=0.0044\n"  /* [A] 0.05 x ON */
+    "e_sleep_on=37.3\n"    /* [S] Table 4.4 */
+    "e_off_on=117.74\n";   /* [S] Table 4.4 */
+static const char node_32nm[] =
+    "[rfpower]\n"
+    "p_leak_on=0.0700\n"   /* [A] leakage per entry x 0.8 of 22 nm's (less subthreshold leakage) */
+    "p_leak_sleep=0.0245\n"
+    "p_leak_off=0.0035\n"
+    "e_sleep_on=54.3\n"    /* [A] 22 nm's x 32/22 (switched capacitance with the feature size) */
+    "e_off_on=171.3\n";
+static const char node_45nm[] =
+    "[rfpower]\n"
+    "p_leak_on=0.0560\n"   /* [A] x 0.64 of 22 nm's */
+    "p_leak_sleep=0.0196\n"
+    "p_leak_off=0.0028\n"
+    "e_sleep_on=76.3\n"    /* [A] 22 nm's x 45/22 */
+    "e_off_on=240.8\n";
+// clang-format on
+
+static void options(cli_run *run, void *data)
+{
+    tb_greener *g = data;
+    GOptionEntry e[] = {
+        {"power", 0, 0, G_OPTION_ARG_STRING, &g->power,
+         "Register power management: baseline (all ON), sleep-reg or greener (default)", "MODE"},
+        {"greener-w", 0, 0, G_OPTION_ARG_INT, &g->w, "The greener pass's threshold W (default 3)", "W"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionGroup *grp =
+        g_option_group_new("greener", "Register power states", "Register power states", NULL, NULL);
+    g_option_group_add_entries(grp, e);
+    cli_add_group(run, grp);
+}
+
+static void configure(cli_run *run, void *data)
+{
+    tb_greener *g = data;
+    g->run = run;
+    const char *p = g->power ? g->power : "greener";
+    if (strcmp(p, "baseline") == 0)
+        g->mode = RFPOWER_MODE_BASELINE;
+    else if (strcmp(p, "sleep-reg") == 0)
+        g->mode = RFPOWER_MODE_SLEEP_REG;
+    else if (strcmp(p, "greener") == 0)
+        g->mode = RFPOWER_MODE_GREENER;
+    else
+        cli_die("--power: unknown mode '%s' (baseline, sleep-reg, greener)", p);
+    if (g->w < 1 || g->w > GREENER_MAX_W)
+        cli_die("--greener-w: W must be 1..%d, not %d", GREENER_MAX_W, g->w);
+    static const char *const names[] = {"baseline", "sleep_reg", "greener"};
+    char *set = g_strdup_printf("rfpower.mode=%s", names[g->mode]);
+    GError *err = NULL;
+    if (!cfg_set_from(run->config, set, "--power", &err) ||
+        (g->mode != RFPOWER_MODE_BASELINE &&
+         !cfg_set_from(run->config, "scoreboard.source_reservations=true", "--power", &err)))
+        cli_die("%s", err->message);
+    g_free(set);
+}
+
+static void build(machine *mach, tb_kernel *k, void *data)
+{
+    tb_greener *g = data;
+    cli_run *run = g->run;
+    sm_env *env = tb_kernel_env_of(k);
+    if (g->mode == RFPOWER_MODE_GREENER)
+        for (guint i = 0; i < env->mod->funcs->len; i++) {
+            ir_func *f = g_ptr_array_index(env->mod->funcs, i);
+            if (f->is_defined)
+                greener_pass(f, (unsigned)g->w);
+        }
+    sm_topo *s = machine_sms(mach)[0];
+    issue *is = sm_topo_issue(s);
+    occupancy_sm o;
+    sm_topo_occupancy(s, &o);
+    g->rf = sm_topo_regfile(s, 0);
+    g->rp =
+        rfpower_new(run->ctx, sm_topo_module(s), "rfpower", env, is->warps, o.regs_per_sm / 32, is->ib_self);
+    if (g->mode != RFPOWER_MODE_BASELINE) {
+        blk_inst *rp = rfpower_inst(g->rp);
+        blk_bind(is->inst, "check", rp, "check");
+        blk_bind(is->inst, "issued", rp, "issued");
+        blk_bind(is->inst, "value", rp, "value");
+        for (unsigned p = 0; p < sm_topo_parts(s); p++)
+            blk_bind(sm_topo_regfile(s, p)->inst, "access", rp, "access");
+    }
+}
+
+/* The curated view <vcd minus .vcd>-power.gtkw: the cycle, what issue issued (warp, pc) and why it
+ * stalled, the register bank accesses (warp, register, read or write), and the registers rfpower
+ * traces (trace_regs), so each state change sits under the instruction and access that made it. */
+static void power_view(tb_greener *g)
+{
+    cli_run *run = g->run;
+    if (!run || run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
+        return;
+    static const char *const keep[] = {
+        "tb.cycle", "tb.sm0.issue.*", "tb.sm0.arbiter0.stall", "tb.sm0.regfile.regfile.*", "tb.sm0.rfpower.*",
+        NULL};
+    char *base = g_strndup(run->vcd_path, strlen(run->vcd_path) - 4);
+    unsigned n = gsc_trace_count(), k = 0;
+    gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);
+    char **files = g_new0(char *, n ? n : 1);
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = gsc_trace_signal_name(i);
+        bool want = false;
+        for (unsigned j = 0; keep[j] && !want; j++)
+            want = g_pattern_match_simple(keep[j], name);
+        if (!want)
+            continue;
+        const gsc_enum *e = gsc_trace_signal_enum(i);
+        if (e)
+            files[k] = g_strdup_printf("%s.%s.filter", base, e->name);
+        sigs[k++] = (gtkw_signal){name,
+                                  gsc_trace_signal_width(i),
+                                  gsc_trace_signal_group(i),
+                                  gsc_trace_signal_is_real(i),
+                                  files[k - 1],
+                                  gsc_trace_signal_is_counter(i)};
+    }
+    gtkw_view view = {blk_param_uint(run->top, "period_ps"), 1000, 0, 0};
+    gsc_trace_dump_range(&view.first, &view.last);
+    char *path = g_strdup_printf("%s-power.gtkw", base);
+    GError *err = NULL;
+    if (!gtkw_write(path, run->vcd_path, &view, sigs, k, &err)) {
+        fprintf(stderr, "gpusc: %s\n", err->message);
+        g_error_free(err);
+    }
+    for (unsigned i = 0; i < k; i++)
+        g_free(files[i]);
+    g_free(files);
+    g_free(sigs);
+    g_free(path);
+    g_free(base);
+}
+
+static void summary(machine *mach, int rc, void *data)
+{
+    (void)mach;
+    (void)rc;
+    tb_greener *g = data;
+    FILE *out = stdout;
+    uint64_t cycles = gsc_cycle();
+    power_view(g);
+    blk_inst *rp = rfpower_inst(g->rp);
+    uint64_t on = blk_stat_get(rp, RFPOWER_STAT_CYCLES_ON), sl = blk_stat_get(rp, RFPOWER_STAT_CYCLES_SLEEP),
+             off = blk_stat_get(rp, RFPOWER_STAT_CYCLES_OFF);
+    double all = (double)(on + sl + off);
+    if (all == 0)
+        all = 1;
+    blk_energy erp = blk_inst_energy(rp, cycles), erf = blk_inst_energy(g->rf->inst, cycles);
+    static const char *const names[] = {"baseline", "sleep-reg", "greener"};
+    fprintf(
+        out,
+        "tb-greener: power %s: %" G_GUINT64_FORMAT " cycles; registers ON %.4f SLEEP %.4f OFF %.4f of the "
+        "time; RF leakage %.1f nJ, RF dynamic %.1f nJ (banks %.1f, transitions %.1f); wake-ups "
+        "%" G_GUINT64_FORMAT ", wake-up stalls %" G_GUINT64_FORMAT
+        " warp-cycles, lookup-table cancels %" G_GUINT64_FORMAT ", poisoned reads %" G_GUINT64_FORMAT "\n",
+        names[g->mode], cycles, on / all, sl / all, off / all, erp.leakage_pj / 1000.0,
+        (erf.dynamic_pj + erp.dynamic_pj) / 1000.0, erf.dynamic_pj / 1000.0, erp.dynamic_pj / 1000.0,
+        blk_stat_get(rp, RFPOWER_STAT_WAKEUPS), blk_stat_get(rp, RFPOWER_STAT_WAKEUP_STALLS),
+        blk_stat_get(rp, RFPOWER_STAT_LUT_CANCELS), blk_stat_get(rp, RFPOWER_STAT_POISONED_READS));
+}
+
+int main(int argc, char **argv)
+{
+    blk_registry_add(&rfpower_desc);
+    cfg_preset_register("greener-22nm", "rfpower table, 22 nm (load beside a machine preset)", node_22nm);
+    cfg_preset_register("greener-32nm", "rfpower table, 32 nm (load beside a machine preset)", node_32nm);
+    cfg_preset_register("greener-45nm", "rfpower table, 45 nm (load beside a machine preset)", node_45nm);
+    tb_greener g = {.w = GREENER_W_DEFAULT};
+    tb_ext ext = {.program = "tb-greener",
+                  .summary = "Runs a workload on one SM with register power states (GREENER, Sleep-Reg)",
+                  .default_preset = "greener",
+                  .options = options,
+                  .parsed = configure,
+                  .built = build,
+                  .finished = summary,
+                  .ctx = &g};
+    int rc = tb_main_ext(MACHINE_SM, argc, argv, &ext);
+    g_free(g.power);
+    return rc;
+}
