@@ -18,3 +18,4 @@ include models/sm/local.mk
 include models/mem/local.mk
 include models/topo/local.mk
 include models/machines/local.mk
+include models/ccws/local.mk

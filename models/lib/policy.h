@@ -41,7 +41,9 @@ G_BEGIN_DECLS
 
 /* policy_warp.flags bits the built-ins know (others are free for mechanisms). */
 enum {
-    POLICY_F_MEM = 1u << 0, /* the warp's next instruction is a memory instruction */
+    POLICY_F_MEM = 1u << 0,   /* the warp's next instruction is a memory instruction */
+    POLICY_F_LOAD = 1u << 1,  /* ... a load (ld/ldu) of global, local or generic memory (CCWS's gate) */
+    POLICY_F_STORE = 1u << 2, /* ... a store, atomic or reduction of global, local or generic memory */
 };
 
 typedef struct {

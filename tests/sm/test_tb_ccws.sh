@@ -1,0 +1,44 @@
+#!/bin/sh
+# tb-ccws end to end (docs/ccws.md): a workload passes its output check under every scheduler; the
+# ccws run binds the victim tag array and the scoring (VTA hits and struck loads reported, warps
+# barred on a cache-sensitive kernel); swl:1 issues from one warp at a time; a bad --sched is a user
+# error; the VCD holds the scores, the cutoff and can_load.
+set -u
+TB=${TB_CCWS:-testbench/tb-ccws}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+bad() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+
+for s in lrr gto oldest 2lvl swl:1 swl:4 ccws; do
+    if $TB --workload kmeans --size tiny --no-trace --sched "$s" > "$T/out" 2>&1 &&
+        grep -q "tb-ccws: kmeans: PASS" "$T/out" && grep -q "ccws: scheduler $s" "$T/out"; then
+        ok "kmeans passes under $s"
+    else
+        bad "kmeans under $s"; cat "$T/out"
+    fi
+done
+
+$TB --workload kmeans --size tiny --no-trace --sched ccws --stats-json "$T/s.json" > "$T/out" 2>&1
+vh=$(sed -n 's/^ccws: VTA hits \([0-9]*\), loads struck \([0-9]*\).*/\1 \2/p' "$T/out")
+set -- $vh
+if [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ]; then ok "ccws: VTA hits ($1) and loads struck ($2)"; else bad "ccws: no VTA hit or strike: $vh"; cat "$T/out"; fi
+if grep -q '"tb.sm0.vta"' "$T/s.json" && grep -q '"tb.sm0.ccws"' "$T/s.json"; then ok "the blocks' statistics are dumped"; else bad "no vta/ccws statistics"; fi
+
+# swl:1 with the greedy policy: never more than one warp's loads in flight at the L1 -> hit rate
+# at least gto's
+h1=$($TB --workload kmeans --size tiny --no-trace --sched swl:1 | sed -n 's/.*hit rate \([0-9.]*\)$/\1/p')
+hg=$($TB --workload kmeans --size tiny --no-trace --sched gto | sed -n 's/.*hit rate \([0-9.]*\)$/\1/p')
+if awk -v a="$h1" -v b="$hg" 'BEGIN { exit !(a + 0 > b + 0) }'; then ok "swl:1 hit rate $h1 > gto $hg"; else bad "swl:1 hit rate $h1 vs gto $hg"; fi
+
+if $TB --workload vecadd --size tiny --no-trace --sched bogus > "$T/out" 2>&1; then bad "a bad --sched is refused"; else
+    if grep -q "^gpusc: .*unknown scheduler 'bogus'" "$T/out"; then ok "a bad --sched is a user error"; else bad "bad --sched message"; cat "$T/out"; fi
+fi
+
+$TB --workload kmeans --size tiny --sched ccws --vcd "$T/w.vcd" --trace 'tb.sm0.ccws' > "$T/out" 2>&1
+if grep -q 'lls_0' "$T/w.vcd" && grep -q 'can_load' "$T/w.vcd" && grep -q 'cutoff' "$T/w.vcd"; then ok "VCD holds scores, cutoff, can_load"; else bad "VCD signals"; fi
+
+echo "1..$n"
+exit $fail
