@@ -109,13 +109,18 @@ const blk_desc ccws_desc = {
     BLK_N(state),
 };
 
-uint32_t ccws_score(const ccws *c, unsigned w, uint64_t cycle)
+static uint32_t decayed(const ccws *c, uint32_t s, uint64_t at, uint64_t cycle)
 {
-    uint32_t s = c->lls[w];
     if (s <= c->base)
         return s;
-    uint64_t d = cycle > c->lls_at[w] ? cycle - c->lls_at[w] : 0;
+    uint64_t d = cycle > at ? cycle - at : 0;
     return d >= s - c->base ? c->base : s - (uint32_t)d;
+}
+
+uint32_t ccws_score(const ccws *c, unsigned w, uint64_t cycle)
+{
+    return cycle >= c->lls_at[w] ? decayed(c, c->lls[w], c->lls_at[w], cycle)
+                                 : decayed(c, c->lls_old[w], c->lls_old_at[w], cycle);
 }
 
 uint32_t ccws_cutoff(const ccws *c)
@@ -123,9 +128,11 @@ uint32_t ccws_cutoff(const ccws *c)
     return c->n_active * c->base;
 }
 
-uint32_t ccws_llds(const ccws *c)
+uint32_t ccws_llds(const ccws *c, uint64_t cycle)
 {
-    uint64_t v = c->vta_hits * c->kthrottle * (uint64_t)ccws_cutoff(c) / (c->insts ? c->insts : 1);
+    uint64_t insts = c->insts_cycle == cycle ? c->insts_prev : c->insts;
+    uint64_t cutoff = (uint64_t)(c->active_cycle == cycle ? c->n_active_prev : c->n_active) * c->base;
+    uint64_t v = c->vta_hits * c->kthrottle * cutoff / (insts ? insts : 1);
     return v > c->lls_max ? c->lls_max : (uint32_t)v;
 }
 
@@ -185,12 +192,17 @@ uint64_t ccws_barred(ccws *c, uint64_t cycle)
     return barred;
 }
 
-static void set_score(ccws *c, unsigned w, uint32_t s, uint64_t cycle)
+/* The score of w from cycle `from` on (the one in effect before stays until then). */
+static void set_score(ccws *c, unsigned w, uint32_t s, uint64_t from)
 {
     if (s > c->lls_max)
         s = c->lls_max;
+    if (from > c->lls_at[w]) { /* (a second change for the same cycle keeps the old one) */
+        c->lls_old[w] = c->lls[w];
+        c->lls_old_at[w] = c->lls_at[w];
+    }
     c->lls[w] = s;
-    c->lls_at[w] = cycle;
+    c->lls_at[w] = from;
     if (s > c->peak[w])
         c->peak[w] = s;
     if (s > blk_stat_get(c->inst, CCWS_STAT_PEAK_LLS))
@@ -206,12 +218,12 @@ static void ccws_vta_hit(void *self, unsigned w, uint64_t line_addr, uint64_t cy
         return;
     c->vta_hits++;
     blk_stat_add(c->inst, CCWS_STAT_VTA_HITS, 1);
-    uint32_t llds = ccws_llds(c);
+    uint32_t llds = ccws_llds(c, cycle);
     if (llds > blk_stat_get(c->inst, CCWS_STAT_PEAK_LLDS))
         c->inst->stats[CCWS_STAT_PEAK_LLDS] = llds;
-    uint32_t cur = ccws_score(c, w, cycle);
+    uint32_t cur = ccws_score(c, w, cycle + 1);
     uint32_t s = c->update == CCWS_UPDATE_SET ? MAX(llds, c->base) : MAX(cur, llds);
-    set_score(c, w, s, cycle);
+    set_score(c, w, s, cycle + 1);
 }
 
 static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
@@ -241,6 +253,15 @@ static void ev_cta(void *self, const cta_launch_t *cta, uint64_t cycle)
     (void)self, (void)cta, (void)cycle;
 }
 
+/* The active count is about to change in cycle `cycle`: keep the one the cycle started with. */
+static void note_active(ccws *c, uint64_t cycle)
+{
+    if (c->active_cycle != cycle) {
+        c->active_cycle = cycle;
+        c->n_active_prev = c->n_active;
+    }
+}
+
 static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
@@ -250,22 +271,26 @@ static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
     if (c->env && (!c->kernel_seen || c->env->launch.kernel_no != c->kernel_no)) {
         c->kernel_seen = true; /* counters reset per kernel launch [A] */
         c->kernel_no = c->env->launch.kernel_no;
-        c->vta_hits = c->insts = 0;
+        c->vta_hits = c->insts = c->insts_prev = 0;
     }
+    note_active(c, cycle);
     c->active |= 1ull << w;
     c->n_active++;
     c->age[w] = c->seq++;
-    set_score(c, w, c->base, cycle);
+    c->lls[w] = c->lls_old[w] = c->base; /* at once: the warp is new to the arbiter too */
+    c->lls_at[w] = c->lls_old_at[w] = 0;
+    set_score(c, w, c->base, 0);
     if (c->traced && c->n_active == 1)
         gsc_event_notify(c->wake, 0);
 }
 
 static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)slot, (void)cycle;
+    (void)slot;
     ccws *c = self;
     if (w >= CCWS_MAX_WARPS || !(c->active >> w & 1))
         return;
+    note_active(c, cycle);
     c->active &= ~(1ull << w);
     c->n_active--;
     c->table_valid = false;
@@ -275,6 +300,11 @@ static void ccws_issued(void *self, const issued_t *it)
 {
     (void)it;
     ccws *c = self;
+    uint64_t now = gsc_cycle();
+    if (c->insts_cycle != now) {
+        c->insts_cycle = now;
+        c->insts_prev = c->insts;
+    }
     c->insts++;
     blk_stat_add(c->inst, CCWS_STAT_INSTS, 1);
 }

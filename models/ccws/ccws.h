@@ -7,9 +7,11 @@
  *  - warp_start: LLS = base (100); the warp joins the active set (its age: start order). warp_end:
  *    it leaves. A new kernel launch (sm_env.launch.kernel_no) resets VTAHitsTotal/InstIssuedTotal.
  *  - issued (every instruction of the SM): InstIssuedTotal += 1.
- *  - vta_hit(w): VTAHitsTotal += 1; LLDS = VTAHitsTotal * kthrottle * cutoff / InstIssuedTotal
- *    (Eq. 3.1, integer arithmetic), cutoff = active warps * base; LLS[w] = max(LLS[w], LLDS)
- *    (update=set: LLDS), saturating at lls_max (1023: 10 bits).
+ *  - vta_hit(w) in cycle t: VTAHitsTotal += 1; LLDS = VTAHitsTotal * kthrottle * cutoff /
+ *    InstIssuedTotal (Eq. 3.1, integer arithmetic; InstIssuedTotal and cutoff = active warps * base
+ *    as they were at the start of cycle t); LLS[w] = max(LLS[w], LLDS) (update=set: LLDS),
+ *    saturating at lls_max (1023: 10 bits). The new score counts from cycle t + 1 (the scoring is a
+ *    register the arbiter reads: the spec's latency 0 is one cycle here).
  *  - decay: every cycle a score above base loses 1 point, down to base (computed when asked: the
  *    score at cycle c is max(base, LLS - (c - cycle of the last change))).
  *  - in each cycle the arbiter asks: the active warps sorted by LLS descending (ties: older first, or
@@ -55,8 +57,13 @@ typedef struct {
     unsigned base, kthrottle, lls_max, update, cmp, tie;
     uint32_t gate_flags;
     /* per warp slot */
-    uint32_t lls[CCWS_MAX_WARPS];     /* score at cycle lls_at */
-    uint64_t lls_at[CCWS_MAX_WARPS];  /* cycle of the last change */
+    /* A score is (value, cycle it was set) and decays from then; a change made in cycle t applies
+     * from t + 1 (lls_at), the one before it (old) until then: what the arbiter sees in a cycle does
+     * not depend on whether ldst's activation ran before issue's in that cycle. */
+    uint32_t lls[CCWS_MAX_WARPS];
+    uint64_t lls_at[CCWS_MAX_WARPS];
+    uint32_t lls_old[CCWS_MAX_WARPS];
+    uint64_t lls_old_at[CCWS_MAX_WARPS];
     uint64_t age[CCWS_MAX_WARPS];     /* start order */
     uint32_t peak[CCWS_MAX_WARPS];    /* highest score reached */
     uint64_t strikes[CCWS_MAX_WARPS]; /* loads struck */
@@ -66,6 +73,11 @@ typedef struct {
     uint32_t kernel_no;
     bool kernel_seen;
     uint64_t vta_hits, insts; /* VTAHitsTotal, InstIssuedTotal (this kernel) */
+    /* InstIssuedTotal and the active warps before the cycle they last changed in (Eq. 3.1 uses their
+     * values at the start of the cycle of the hit) */
+    uint64_t insts_prev, insts_cycle;
+    unsigned n_active_prev;
+    uint64_t active_cycle;
     /* the barred set of cycle table_at (valid unless dirty) */
     uint64_t barred;
     uint64_t table_at;
@@ -87,7 +99,7 @@ void ccws_free(ccws *c);
 /* What the ports do, callable directly (tests, the testbench's summary). */
 uint32_t ccws_score(const ccws *c, unsigned warp, uint64_t cycle); /* the LLS at cycle */
 uint32_t ccws_cutoff(const ccws *c);                               /* active warps x base */
-uint32_t ccws_llds(const ccws *c);                                 /* Eq. 3.1 now */
+uint32_t ccws_llds(const ccws *c, uint64_t cycle);                 /* Eq. 3.1 for a hit in cycle */
 uint64_t ccws_barred(ccws *c, uint64_t cycle);                     /* bit w: w may not issue loads */
 uint32_t ccws_peak(const ccws *c, unsigned warp);
 uint64_t ccws_warp_strikes(const ccws *c, unsigned warp);

@@ -367,7 +367,7 @@ static bool veto_swl(void *ctx, const policy_warp *w, unsigned n, unsigned i, ui
     (void)cycle;
     unsigned limit = GPOINTER_TO_UINT(ctx), older = 0;
     for (unsigned j = 0; j < n; j++)
-        older += cmp_oldest(&w[j], &w[i]) < 0;
+        older += cmp_oldest(&w[j], &w[i]) < 0 && !(w[j].flags & POLICY_F_BARRIER);
     return older >= limit;
 }
 

@@ -23,7 +23,8 @@
  * Vetoes: any number of veto functions can be chained on a policy instance; a vetoed warp is removed
  * from the candidate list after ordering (SWL, CCWS/DAWS throttling, OWF lock denial, Malekeh
  * postponing). policy_add_swl() is the static warp limiting veto (CCWS/DAWS/VWS spec §4 [A]: only the
- * `limit` oldest warps of the list may issue).
+ * `limit` oldest warps of the list may issue; warps waiting at a barrier (POLICY_F_BARRIER) do not
+ * count, so the rest of a CTA reaches the barrier with the same limit).
  *
  * Policies needing block state (OWF class, "has data in a CCU", gang size) read it from the
  * caller-filled `key` and `flags` fields, or from a veto's context; they register their own class.
@@ -44,6 +45,7 @@ enum {
     POLICY_F_MEM = 1u << 0,   /* the warp's next instruction is a memory instruction */
     POLICY_F_LOAD = 1u << 1,  /* ... a load (ld/ldu) of global, local or generic memory (CCWS's gate) */
     POLICY_F_STORE = 1u << 2, /* ... a store, atomic or reduction of global, local or generic memory */
+    POLICY_F_BARRIER = 1u << 3, /* the warp waits at a barrier (SWL lets the next warp take its place) */
 };
 
 typedef struct {

@@ -125,6 +125,32 @@ static void test_ut1_toy_cache(void)
     harness_free(d.h);
 }
 
+/* Static warp limiting (spec §4): swl:1 lets only the oldest warp issue; while it waits at a barrier
+ * the next oldest takes its place (else a CTA with a barrier never gets past it). */
+static void test_swl_barrier(void)
+{
+    policy *p = policy_new("gto", NULL);
+    policy_add_swl(p, 1);
+    policy_warp w[3];
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 3; i++) {
+        w[i].id = i;
+        w[i].age = i;
+        w[i].ready = i > 0;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    unsigned out[3];
+    g_assert_cmpuint(policy_order(p, w, 3, 1, out), ==, 0); /* the oldest is not ready: nobody */
+    w[0].flags = POLICY_F_BARRIER;
+    g_assert_cmpuint(policy_order(p, w, 3, 2, out), ==, 1);
+    g_assert_cmpuint(out[0], ==, 1);
+    w[1].flags = POLICY_F_BARRIER;
+    w[1].ready = false;
+    g_assert_cmpuint(policy_order(p, w, 3, 3, out), ==, 1);
+    g_assert_cmpuint(out[0], ==, 2);
+    policy_free(p);
+}
+
 /* ---- UT-4 ------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -249,33 +275,36 @@ static void test_ut2_walkthrough(void)
     /* T0: all at base: 100/200/300/400, nobody barred (equality allowed) */
     g_assert_cmpuint(ccws_cutoff(c), ==, 400);
     g_assert_cmphex(ccws_barred(c, 10), ==, 0);
-    /* T1: hits/insts = 1/16 -> LLDS 200 to W2: W2,W0,W1,W3 -> 200/300/400/500: W3 barred */
+    /* T1: hits/insts = 1/16 -> LLDS 200 to W2 (a hit in cycle 20 counts from cycle 21): W2,W0,W1,W3
+     * -> 200/300/400/500: W3 barred */
     issue_n(&l, 16);
     l.hit->hit(l.d.self, 2, 0, 20);
-    g_assert_cmpuint(ccws_score(c, 2, 20), ==, 200);
-    g_assert_cmphex(ccws_barred(c, 20), ==, mask((unsigned[]){3}, 1));
-    g_assert_true(veto(&l, 3, POLICY_F_MEM | POLICY_F_LOAD, 20));
-    g_assert_false(veto(&l, 0, POLICY_F_MEM | POLICY_F_LOAD, 20));
-    g_assert_false(veto(&l, 3, 0, 20));                             /* its ALU instruction issues */
-    g_assert_false(veto(&l, 3, POLICY_F_MEM | POLICY_F_STORE, 20)); /* and its stores (gate=loads) */
+    g_assert_cmpuint(ccws_score(c, 2, 20), ==, 100);
+    g_assert_cmphex(ccws_barred(c, 20), ==, 0);
+    g_assert_cmpuint(ccws_score(c, 2, 21), ==, 200);
+    g_assert_cmphex(ccws_barred(c, 21), ==, mask((unsigned[]){3}, 1));
+    g_assert_true(veto(&l, 3, POLICY_F_MEM | POLICY_F_LOAD, 21));
+    g_assert_false(veto(&l, 0, POLICY_F_MEM | POLICY_F_LOAD, 21));
+    g_assert_false(veto(&l, 3, 0, 21));                             /* its ALU instruction issues */
+    g_assert_false(veto(&l, 3, POLICY_F_MEM | POLICY_F_STORE, 21)); /* and its stores (gate=loads) */
     /* T2: 2/32 -> LLDS 200 to W0 while W2 is at 190: W0,W2,W1,W3 -> 200/390/490/590: W1, W3 */
     issue_n(&l, 16);
     l.hit->hit(l.d.self, 0, 0, 30);
-    g_assert_cmpuint(ccws_score(c, 2, 30), ==, 190);
-    g_assert_cmphex(ccws_barred(c, 30), ==, mask((unsigned[]){1, 3}, 2));
-    /* decay: W0 back at base 100 cycles after its hit (W2 10 cycles before): T3 */
-    g_assert_cmphex(ccws_barred(c, 129), ==, mask((unsigned[]){3}, 1));
-    g_assert_cmpuint(ccws_score(c, 0, 130), ==, 100);
-    g_assert_cmpuint(ccws_score(c, 2, 130), ==, 100);
-    g_assert_cmphex(ccws_barred(c, 130), ==, 0);
+    g_assert_cmpuint(ccws_score(c, 2, 31), ==, 190);
+    g_assert_cmphex(ccws_barred(c, 31), ==, mask((unsigned[]){1, 3}, 2));
+    /* decay: W0 back at base 100 cycles after its rise (W2 10 cycles before): T3 */
+    g_assert_cmphex(ccws_barred(c, 130), ==, mask((unsigned[]){3}, 1));
+    g_assert_cmpuint(ccws_score(c, 0, 131), ==, 100);
+    g_assert_cmpuint(ccws_score(c, 2, 131), ==, 100);
+    g_assert_cmphex(ccws_barred(c, 131), ==, 0);
     /* T4: W2 finishes: cutoff 300; 3/48 -> LLDS 150 to W0: 150/250/350: W3 barred */
-    l.ev->warp_end(l.d.self, 2, 0, 200);
+    l.ev->warp_end(l.d.self, 2, 0, 199);
     g_assert_cmpuint(ccws_cutoff(c), ==, 300);
     issue_n(&l, 16);
     l.hit->hit(l.d.self, 0, 0, 200);
-    g_assert_cmpuint(ccws_llds(c), ==, 150);
-    g_assert_cmpuint(ccws_score(c, 0, 200), ==, 150);
-    g_assert_cmphex(ccws_barred(c, 200), ==, mask((unsigned[]){3}, 1));
+    g_assert_cmpuint(ccws_llds(c, 201), ==, 150);
+    g_assert_cmpuint(ccws_score(c, 0, 201), ==, 150);
+    g_assert_cmphex(ccws_barred(c, 201), ==, mask((unsigned[]){3}, 1));
     g_assert_cmpuint(block_stat(&l.d, CCWS_STAT_VTA_HITS), ==, 3);
     g_assert_cmpuint(block_stat(&l.d, CCWS_STAT_STRIKES), ==, 1);
     harness_free(l.d.h);
@@ -288,32 +317,32 @@ static void test_ut3_full_size(void)
     g_assert_cmpuint(ccws_cutoff(l.c), ==, 3200);
     issue_n(&l, 100);
     l.hit->hit(l.d.self, 5, 0, 1000);
-    g_assert_cmpuint(ccws_score(l.c, 5, 1000), ==, 256);
-    g_assert_cmphex(ccws_barred(l.c, 1000), ==, mask((unsigned[]){30, 31}, 2));
-    g_assert_cmphex(ccws_barred(l.c, 1055), ==, mask((unsigned[]){30, 31}, 2));
-    g_assert_cmphex(ccws_barred(l.c, 1056), ==, mask((unsigned[]){31}, 1));
-    g_assert_cmphex(ccws_barred(l.c, 1155), ==, mask((unsigned[]){31}, 1));
-    g_assert_cmphex(ccws_barred(l.c, 1156), ==, 0); /* 156 cycles after the hit */
+    g_assert_cmpuint(ccws_score(l.c, 5, 1001), ==, 256);
+    g_assert_cmphex(ccws_barred(l.c, 1001), ==, mask((unsigned[]){30, 31}, 2));
+    g_assert_cmphex(ccws_barred(l.c, 1056), ==, mask((unsigned[]){30, 31}, 2));
+    g_assert_cmphex(ccws_barred(l.c, 1057), ==, mask((unsigned[]){31}, 1));
+    g_assert_cmphex(ccws_barred(l.c, 1156), ==, mask((unsigned[]){31}, 1));
+    g_assert_cmphex(ccws_barred(l.c, 1157), ==, 0); /* 156 cycles after the score rose */
     harness_free(l.d.h);
     /* ratio 1/8: LLDS 3200: only that warp may issue loads (scores unbounded) */
     const char *wide[] = {"lls_max=100000", NULL};
     l = lss_new(wide, 32, NULL);
     issue_n(&l, 8);
     l.hit->hit(l.d.self, 5, 0, 10);
-    g_assert_cmpuint(ccws_score(l.c, 5, 10), ==, 3200);
-    g_assert_cmphex(ccws_barred(l.c, 10), ==, 0xffffffffull & ~(1ull << 5));
+    g_assert_cmpuint(ccws_score(l.c, 5, 11), ==, 3200);
+    g_assert_cmphex(ccws_barred(l.c, 11), ==, 0xffffffffull & ~(1ull << 5));
     /* ratio > 1/8 (2/8): its own prefix exceeds the cutoff: all 32 barred */
     l.hit->hit(l.d.self, 5, 0, 10);
-    g_assert_cmpuint(ccws_score(l.c, 5, 10), ==, 6400);
-    g_assert_cmphex(ccws_barred(l.c, 10), ==, 0xffffffffull);
+    g_assert_cmpuint(ccws_score(l.c, 5, 11), ==, 6400);
+    g_assert_cmphex(ccws_barred(l.c, 11), ==, 0xffffffffull);
     harness_free(l.d.h);
     /* a 10-bit score (1023) bars at most 31 - floor((3200 - 1023) / 100) = 10 warps */
     l = lss_new(NULL, 32, NULL);
     issue_n(&l, 8);
     l.hit->hit(l.d.self, 0, 0, 10);
-    g_assert_cmpuint(ccws_score(l.c, 0, 10), ==, 1023);
-    g_assert_cmpuint(__builtin_popcountll(ccws_barred(l.c, 10)), ==, 10);
-    g_assert_cmphex(ccws_barred(l.c, 10), ==, 0xffc00000ull); /* warps 22 .. 31 */
+    g_assert_cmpuint(ccws_score(l.c, 0, 11), ==, 1023);
+    g_assert_cmpuint(__builtin_popcountll(ccws_barred(l.c, 11)), ==, 10);
+    g_assert_cmphex(ccws_barred(l.c, 11), ==, 0xffc00000ull); /* warps 22 .. 31 */
     harness_free(l.d.h);
 }
 
@@ -333,9 +362,9 @@ static void test_ut3_general(void)
             }
             issue_n(&l, 800u * n / s);
             l.hit->hit(l.d.self, 0, 0, 5);
-            g_assert_cmpuint(ccws_score(l.c, 0, 5), ==, s);
+            g_assert_cmpuint(ccws_score(l.c, 0, 6), ==, s);
             unsigned want = n - 1 - (n * 100 - s) / 100;
-            g_assert_cmpuint(__builtin_popcountll(ccws_barred(l.c, 5)), ==, want);
+            g_assert_cmpuint(__builtin_popcountll(ccws_barred(l.c, 6)), ==, want);
             harness_free(l.d.h);
         }
 }
@@ -356,8 +385,8 @@ static void test_options(void)
         for (int w = 3; w >= 0; w--)
             l.ev->warp_start(l.d.self, (unsigned)w, 0, 0);
         issue_n(&l, 16);
-        l.hit->hit(l.d.self, 1, 0, 1);
-        g_assert_cmphex(ccws_barred(l.c, 1), ==, mask((unsigned[]){k ? 3u : 0u}, 1));
+        l.hit->hit(l.d.self, 1, 0, 10);
+        g_assert_cmphex(ccws_barred(l.c, 11), ==, mask((unsigned[]){k ? 3u : 0u}, 1));
         harness_free(l.d.h);
     }
     /* update=set: a second hit with a lower LLDS lowers the score (max keeps it) */
@@ -365,10 +394,10 @@ static void test_options(void)
     for (unsigned k = 0; k < 2; k++) {
         l = lss_new(k ? set : NULL, 4, NULL);
         issue_n(&l, 8);
-        l.hit->hit(l.d.self, 1, 0, 1); /* 1/8 * 8 * 400 = 400 */
+        l.hit->hit(l.d.self, 1, 0, 10); /* 1/8 * 8 * 400 = 400 */
         issue_n(&l, 24);
-        l.hit->hit(l.d.self, 1, 0, 1); /* 2/32 * 8 * 400 = 200 */
-        g_assert_cmpuint(ccws_score(l.c, 1, 1), ==, k ? 200 : 400);
+        l.hit->hit(l.d.self, 1, 0, 10); /* 2/32 * 8 * 400 = 200 */
+        g_assert_cmpuint(ccws_score(l.c, 1, 11), ==, k ? 200 : 400);
         harness_free(l.d.h);
     }
     /* gate=stores: a barred warp's store is struck too */
@@ -376,12 +405,12 @@ static void test_options(void)
     l = lss_new(st, 4, NULL);
     issue_n(&l, 16);
     l.hit->hit(l.d.self, 2, 0, 20);
-    g_assert_true(veto(&l, 3, POLICY_F_MEM | POLICY_F_STORE, 20));
+    g_assert_true(veto(&l, 3, POLICY_F_MEM | POLICY_F_STORE, 21));
     harness_free(l.d.h);
 }
 
-/* The traced state, cycle by cycle: the score of W2 rises at its hit and decays by 1 per cycle; the
- * cutoff; can_load loses W3 while W2 is above 100. */
+/* The traced state, cycle by cycle: the score of W2 rises the cycle after its hit and decays by 1 per
+ * cycle; the cutoff; can_load loses W3 while W2 is above 100. */
 static void test_traced(void)
 {
     char *path = block_vcd_path();
@@ -390,15 +419,15 @@ static void test_traced(void)
     harness_run(l.d.h, 5);
     uint64_t c0 = gsc_cycle();
     l.hit->hit(l.d.self, 2, 0, c0);
-    harness_run(l.d.h, 105);
+    harness_run(l.d.h, 106);
     harness_free(l.d.h);
     vcd *v = block_vcd_load(path);
     g_assert_cmpuint(block_vcd_at(v, "dut.cutoff", c0), ==, 400);
-    g_assert_cmpuint(block_vcd_at(v, "dut.lls_2", c0 - 1), ==, 100);
+    g_assert_cmpuint(block_vcd_at(v, "dut.lls_2", c0), ==, 100); /* the hit counts from c0 + 1 */
     for (unsigned d = 0; d <= 100; d += 25) {
-        g_assert_cmpuint(block_vcd_at(v, "dut.lls_2", c0 + d), ==, 200 - d);
-        g_assert_cmpuint(block_vcd_at(v, "dut.lls_0", c0 + d), ==, 100);
-        g_assert_cmphex(block_vcd_at(v, "dut.can_load", c0 + d), ==, d < 100 ? 0x7 : 0xf);
+        g_assert_cmpuint(block_vcd_at(v, "dut.lls_2", c0 + 1 + d), ==, 200 - d);
+        g_assert_cmpuint(block_vcd_at(v, "dut.lls_0", c0 + 1 + d), ==, 100);
+        g_assert_cmphex(block_vcd_at(v, "dut.can_load", c0 + 1 + d), ==, d < 100 ? 0x7 : 0xf);
     }
     vcd_free(v);
 }
@@ -407,6 +436,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/ccws/ut1-toy-cache", test_ut1_toy_cache);
+    g_test_add_func("/ccws/swl-barrier", test_swl_barrier);
     harness_test_add("/ccws/ut2-walkthrough", test_ut2_walkthrough);
     harness_test_add("/ccws/ut3-full-size", test_ut3_full_size);
     harness_test_add("/ccws/ut3-general", test_ut3_general);
