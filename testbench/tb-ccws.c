@@ -3,16 +3,17 @@
  *
  *   --sched lrr | gto | oldest | 2lvl | swl:N | ccws   (default ccws)
  *
- * lrr, gto, oldest: the arbiter's policy; 2lvl: two_level_active:2:gto:oldest (fetch groups of 2,
- * GTO inside and across); swl:N: GTO with static warp limiting (arbiter.swl = N); ccws: GTO with, in
- * every SM, a `vta` block (victim tag array) bound to ldst.l1_evict / ldst.l1_access and a `ccws`
- * block (lost-locality scoring) bound to vta.hit, issue.warp_events, issue.issued and every
- * arbiter's veto. Prints what tb-sm prints, then the L1D and CCWS figures: L1D hits / misses, VTA
- * hits, loads struck, throttled cycles and each warp's peak score, VTA hits and strikes (SM 0). */
+ * lrr, gto, oldest: the arbiter's policy; 2lvl: fetch_groups:2 (2LVL-GTO: fetch groups of 2 warps,
+ * GTO inside and across; models/ccws/fetch_groups.h); swl:N: GTO with static warp limiting (arbiter.swl = N);
+ * ccws: GTO with, in every SM, a `vta` block (victim tag array) bound to ldst.l1_evict / ldst.l1_access and a
+ * `ccws` block (lost-locality scoring) bound to vta.hit, issue.warp_events, issue.issued and every arbiter's
+ * veto. Prints what tb-sm prints, then the L1D and CCWS figures: L1D hits / misses, VTA hits, loads struck,
+ * throttled cycles and each warp's peak score, VTA hits and strikes (SM 0). */
 #include <stdio.h>
 #include <string.h>
 
 #include "models/ccws/ccws.h"
+#include "models/ccws/fetch_groups.h"
 #include "models/ccws/vta.h"
 #include "testbench/tb_common.h"
 
@@ -28,7 +29,7 @@ static char **sched_sets(const char *sched, bool *mech)
     if (!strcmp(sched, "lrr") || !strcmp(sched, "gto") || !strcmp(sched, "oldest"))
         return g_strsplit(g_strdup_printf("arbiter.policy=%s", sched), "\n", -1);
     if (!strcmp(sched, "2lvl"))
-        return g_strsplit("arbiter.policy=two_level_active:2:gto:oldest", "\n", -1);
+        return g_strsplit("arbiter.policy=fetch_groups:2", "\n", -1);
     if (!strcmp(sched, "ccws")) {
         *mech = true;
         return g_strsplit("arbiter.policy=gto", "\n", -1);
@@ -155,6 +156,7 @@ int main(int argc, char **argv)
     char **args = rewrite_args(&argc, argv, &mech, &gpu, &sched);
     machine_kind kind = gpu ? MACHINE_GPU : MACHINE_SM;
     machine_register(kind);
+    fetch_groups_register();
     blk_registry_add(&vta_desc);
     blk_registry_add(&ccws_desc);
     blk_registry_mark_built(&vta_desc);

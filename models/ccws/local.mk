@@ -1,7 +1,8 @@
 # models/ccws: cache-conscious warp scheduling (docs/ccws.md): the victim tag array and the
 # lost-locality scoring blocks, their tests, the tb-ccws testbench. Included from models/local.mk.
-models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/ccws/ccws.c models/ccws/ccws.h
-nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h
+models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/ccws/ccws.c models/ccws/ccws.h \
+	models/ccws/fetch_groups.c models/ccws/fetch_groups.h
+nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h
 
 bin_PROGRAMS += testbench/tb-ccws
 testbench_tb_ccws_SOURCES = testbench/tb-ccws.c

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/ccws/ccws.h"
+#include "models/ccws/fetch_groups.h"
 #include "models/ccws/vta.h"
 #include "models/lib/policy.h"
 #include "models/sm/arbiter.h"
@@ -148,6 +149,38 @@ static void test_swl_barrier(void)
     w[1].ready = false;
     g_assert_cmpuint(policy_order(p, w, 3, 3, out), ==, 1);
     g_assert_cmpuint(out[0], ==, 2);
+    policy_free(p);
+}
+
+/* 2LVL-GTO (fetch_groups:2): warps of ages 0..3 form the groups {0,1} and {2,3}; the group of the
+ * warp issued last goes first (GTO inside), then the oldest group. */
+static void test_fetch_groups(void)
+{
+    fetch_groups_register();
+    fetch_groups_register(); /* idempotent */
+    policy *p = policy_new("fetch_groups:2", NULL);
+    g_assert_nonnull(p);
+    g_assert_null(policy_new("fetch_groups:0", NULL));
+    policy_warp w[4];
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 4; i++) {
+        w[i].id = i;
+        w[i].age = i;
+        w[i].ready = true;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    w[2].last_issue = 10;
+    w[0].last_issue = 5;
+    unsigned out[4];
+    static const unsigned all[] = {2, 3, 0, 1}, no2[] = {3, 0, 1}, grp0[] = {0, 1};
+    g_assert_cmpuint(policy_order(p, w, 4, 11, out), ==, 4);
+    g_assert_cmpmem(out, sizeof all, all, sizeof all);
+    w[2].ready = false;
+    g_assert_cmpuint(policy_order(p, w, 4, 11, out), ==, 3);
+    g_assert_cmpmem(out, sizeof no2, no2, sizeof no2);
+    w[3].ready = false; /* the current group all stalled: the oldest group */
+    g_assert_cmpuint(policy_order(p, w, 4, 11, out), ==, 2);
+    g_assert_cmpmem(out, sizeof grp0, grp0, sizeof grp0);
     policy_free(p);
 }
 
@@ -437,6 +470,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/ccws/ut1-toy-cache", test_ut1_toy_cache);
     g_test_add_func("/ccws/swl-barrier", test_swl_barrier);
+    g_test_add_func("/ccws/fetch-groups", test_fetch_groups);
     harness_test_add("/ccws/ut2-walkthrough", test_ut2_walkthrough);
     harness_test_add("/ccws/ut3-full-size", test_ut3_full_size);
     harness_test_add("/ccws/ut3-general", test_ut3_general);
