@@ -112,8 +112,29 @@ static void attach(blk_ctx *ctx, sm_topo *s, sm_env *env, ccws_sm *m)
     }
 }
 
-static void summary(const ccws_sm *ms, unsigned n, sm_topo **sms, const char *sched, FILE *out)
+typedef struct {
+    bool mech;
+    char *sched;
+    ccws_sm *ms; /* one per SM when mech */
+} tb_ccws;
+
+static void built(void *ctx, cli_run *run, machine *mach, sm_env *env)
 {
+    tb_ccws *t = ctx;
+    if (!t->mech)
+        return;
+    unsigned n = machine_n_sms(mach);
+    t->ms = g_new0(ccws_sm, n);
+    for (unsigned i = 0; i < n; i++)
+        attach(run->ctx, machine_sms(mach)[i], env, &t->ms[i]);
+}
+
+static void report(void *ctx, machine *mach, FILE *out)
+{
+    const tb_ccws *t = ctx;
+    const ccws_sm *ms = t->ms;
+    unsigned n = machine_n_sms(mach);
+    sm_topo **sms = machine_sms(mach);
     uint64_t hits = 0, misses = 0, merged = 0, vh = 0, strikes = 0, thr = 0;
     for (unsigned i = 0; i < n; i++) {
         blk_inst *l = sm_topo_ldst_inst(sms[i]);
@@ -126,12 +147,12 @@ static void summary(const ccws_sm *ms, unsigned n, sm_topo **sms, const char *sc
             thr += blk_stat_get(ms[i].c->inst, CCWS_STAT_THROTTLE_CYCLES);
         }
     }
-    fprintf(out, "ccws: scheduler %s\n", sched);
+    uint64_t reads = hits + misses + merged;
+    fprintf(out, "ccws: scheduler %s\n", t->sched);
     fprintf(out,
             "ccws: L1D hits %" G_GUINT64_FORMAT ", misses %" G_GUINT64_FORMAT ", merged %" G_GUINT64_FORMAT
             ", hit rate %.4f\n",
-            hits, misses, merged,
-            hits + misses + merged ? (double)hits / (double)(hits + misses + merged) : 0.0);
+            hits, misses, merged, reads ? (double)hits / (double)reads : 0.0);
     if (!ms)
         return;
     fprintf(out,
@@ -141,70 +162,29 @@ static void summary(const ccws_sm *ms, unsigned n, sm_topo **sms, const char *sc
     fprintf(out, "ccws: sm0 per warp (warp: peak score / VTA hits / loads struck):");
     for (unsigned w = 0; w < ms[0].v->warps && w < CCWS_MAX_WARPS; w++) {
         uint32_t pk = ccws_peak(ms[0].c, w);
-        if (!pk)
-            continue;
-        fprintf(out, " %u:%u/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, w, pk, vta_warp_hits(ms[0].v, w),
-                ccws_warp_strikes(ms[0].c, w));
+        if (pk)
+            fprintf(out, " %u:%u/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, w, pk, vta_warp_hits(ms[0].v, w),
+                    ccws_warp_strikes(ms[0].c, w));
     }
     fprintf(out, "\n");
 }
 
 int main(int argc, char **argv)
 {
-    bool mech, gpu;
-    char *sched;
-    char **args = rewrite_args(&argc, argv, &mech, &gpu, &sched);
-    machine_kind kind = gpu ? MACHINE_GPU : MACHINE_SM;
-    machine_register(kind);
+    tb_ccws t = {0};
+    bool gpu;
+    char **args = rewrite_args(&argc, argv, &t.mech, &gpu, &t.sched);
     fetch_groups_register();
     blk_registry_add(&vta_desc);
     blk_registry_add(&ccws_desc);
     blk_registry_mark_built(&vta_desc);
     blk_registry_mark_built(&ccws_desc);
-    const machine_info *mi = machine_info_get(kind);
-    cli_run *run =
-        cli_new("tb-ccws",
-                "Cache-conscious warp scheduling testbench: --sched lrr|gto|oldest|2lvl|swl:N|ccws "
-                "(default ccws), --gpu for the whole GPU",
-                mi->top, "tb", "ccws");
-    machine_cli(run, kind);
-    tb_opts o;
-    tb_opts_add(run, &o);
-    cli_parse(run, &argc, &args);
-    machine *mach = machine_new(kind, run->ctx, run->top->mod);
-    bool subcore;
-    char *sm_path = machine_sm_path(mach, &subcore);
-    tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
-    g_free(sm_path);
-    sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
-    machine_build(mach, env);
-    unsigned n = machine_n_sms(mach);
-    sm_topo **sms = machine_sms(mach);
-    ccws_sm *ms = NULL;
-    if (mech) {
-        ms = g_new0(ccws_sm, n);
-        for (unsigned i = 0; i < n; i++)
-            attach(run->ctx, sms[i], env, &ms[i]);
-    }
-    tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), sms, n);
-    tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
-    if (machine_gpu(mach))
-        tb_machine_set_dump(m, machine_dump_state, mach);
-    cli_elaborate(run);
-
-    int rc = tb_machine_run(m, k, &o);
-    const char *fault = machine_fault(mach);
-    if (fault && rc == 0) {
-        fprintf(stderr, "gpusc: %s\n", fault);
-        rc = TB_EXIT_RUN;
-    }
-    cli_finish(run, gsc_cycle());
-    tb_machine_summary(m, stdout);
-    machine_summary(mach, stdout);
-    summary(ms, n, sms, sched, stdout);
-    printf("tb-ccws: %s: %s\n", tb_kernel_name(k),
-           tb_exit_status(rc) != rc ? "INTERRUPTED"
-           : rc == 0                ? "PASS"
-                                    : "FAIL");
-    return tb_exit_status(rc);
+    const tb_ext ext = {"tb-ccws",
+                        "Cache-conscious warp scheduling testbench: --sched lrr|gto|oldest|2lvl|swl:N|ccws "
+                        "(default ccws), --gpu for the whole GPU",
+                        "ccws",
+                        built,
+                        report,
+                        &t};
+    return tb_main_ext(gpu ? MACHINE_GPU : MACHINE_SM, argc, args, &ext);
 }

@@ -699,11 +699,13 @@ void tb_machine_summary(tb_machine *m, FILE *out)
         fputs(m->occupancy->str, out);
 }
 
-int tb_main(machine_kind kind, int argc, char **argv)
+int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
 {
     machine_register(kind);
     const machine_info *mi = machine_info_get(kind);
-    cli_run *run = cli_new(mi->program, mi->summary, mi->top, "tb", mi->default_preset);
+    const char *program = ext ? ext->program : mi->program;
+    cli_run *run = cli_new(program, ext ? ext->summary : mi->summary, mi->top, "tb",
+                           ext ? ext->default_preset : mi->default_preset);
     machine_cli(run, kind);
     tb_opts o;
     tb_opts_add(run, &o);
@@ -715,6 +717,8 @@ int tb_main(machine_kind kind, int argc, char **argv)
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
     machine_build(mach, env);
+    if (ext && ext->built)
+        ext->built(ext->ctx, run, mach, env);
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));
     tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
     if (machine_gpu(mach))
@@ -730,9 +734,16 @@ int tb_main(machine_kind kind, int argc, char **argv)
     cli_finish(run, gsc_cycle());
     tb_machine_summary(m, stdout);
     machine_summary(mach, stdout);
-    printf("%s: %s: %s\n", mi->program, tb_kernel_name(k),
+    if (ext && ext->report)
+        ext->report(ext->ctx, mach, stdout);
+    printf("%s: %s: %s\n", program, tb_kernel_name(k),
            tb_exit_status(rc) != rc ? "INTERRUPTED"
            : rc == 0                ? "PASS"
                                     : "FAIL");
     return tb_exit_status(rc);
+}
+
+int tb_main(machine_kind kind, int argc, char **argv)
+{
+    return tb_main_ext(kind, argc, argv, NULL);
 }

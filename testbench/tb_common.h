@@ -86,6 +86,17 @@ void tb_machine_summary(tb_machine *m, FILE *out);
  * "<program>: <kernel>: PASS|FAIL". Returns the exit status (TB_EXIT_*). */
 int tb_main(machine_kind kind, int argc, char **argv);
 
+/* tb_main for a testbench of a mechanism: its own name, summary and default preset; `built` runs
+ * after the machine is built and before elaboration (instantiate and bind the mechanism's blocks),
+ * `report` after the summaries (its figures). Register the mechanism's descriptors before. */
+typedef struct {
+    const char *program, *summary, *default_preset;
+    void (*built)(void *ctx, cli_run *run, machine *m, sm_env *env);
+    void (*report)(void *ctx, machine *m, FILE *out);
+    void *ctx;
+} tb_ext;
+int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext);
+
 G_END_DECLS
 
 #endif
