@@ -162,23 +162,23 @@ uint64_t ccws_barred(ccws *c, uint64_t cycle)
         return c->barred;
     unsigned order[CCWS_MAX_WARPS];
     uint32_t score[CCWS_MAX_WARPS];
-    unsigned n = 0;
     bool elevated = false;
     for (uint64_t m = c->active; m; m &= m - 1) {
         unsigned w = (unsigned)__builtin_ctzll(m);
-        uint32_t s = ccws_score(c, w, cycle);
-        elevated |= s > c->base;
-        /* insertion into the sorted stack */
-        unsigned i = n++;
-        while (i > 0 && before(c, w, s, order[i - 1], score[order[i - 1]])) {
-            order[i] = order[i - 1];
-            i--;
-        }
-        order[i] = w;
-        score[w] = s;
+        score[w] = ccws_score(c, w, cycle);
+        elevated |= score[w] > c->base;
     }
     uint64_t barred = 0;
-    if (elevated || c->cmp == CCWS_CMP_GE) {
+    if (elevated || c->cmp == CCWS_CMP_GE) { /* (all at base sum to the cutoff: nobody is barred) */
+        unsigned n = 0;
+        for (uint64_t m = c->active; m; m &= m - 1) { /* insertion into the sorted stack */
+            unsigned w = (unsigned)__builtin_ctzll(m), i = n++;
+            while (i > 0 && before(c, w, score[w], order[i - 1], score[order[i - 1]])) {
+                order[i] = order[i - 1];
+                i--;
+            }
+            order[i] = w;
+        }
         uint64_t cutoff = ccws_cutoff(c), run = 0;
         for (unsigned i = 0; i < n; i++) {
             run += score[order[i]];
