@@ -19,3 +19,4 @@ include models/mem/local.mk
 include models/topo/local.mk
 include models/machines/local.mk
 include models/spu/local.mk
+include models/ccws/local.mk

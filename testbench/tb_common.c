@@ -710,11 +710,6 @@ void tb_machine_summary(tb_machine *m, FILE *out)
         fputs(m->occupancy->str, out);
 }
 
-int tb_main(machine_kind kind, int argc, char **argv)
-{
-    return tb_main_ext(kind, argc, argv, NULL);
-}
-
 int tb_kernel_run_functional(tb_kernel *k, FILE *trace, GString *err)
 {
     if (!k->w) {
@@ -788,4 +783,9 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
            : rc == 0                ? "PASS"
                                     : "FAIL");
     return tb_exit_status(rc);
+}
+
+int tb_main(machine_kind kind, int argc, char **argv)
+{
+    return tb_main_ext(kind, argc, argv, NULL);
 }

@@ -97,7 +97,7 @@ wl_device *tb_machine_device(tb_machine *m);
  * kernel, the machine built and run under the watchdog, the statistics and the summaries, and
  * "<program>: <kernel>: PASS|FAIL". Returns the exit status (TB_EXIT_*). */
 int tb_main(machine_kind kind, int argc, char **argv);
-/* tb_main with a testbench's own additions (tb-rfcache, tb-greener, ...): its name, summary and default preset (NULL:
+/* tb_main with a testbench's own additions (tb-rfcache, tb-greener, tb-ccws): its name, summary and default preset (NULL:
  * the machine's), and calls: options (add option groups, before parsing), parsed (after parsing:
  * e.g. turn options into configuration settings), built (the machine and the kernel exist, before
  * elaboration), finished (after the summary; rc: the run's TB_EXIT_*). */

@@ -365,15 +365,23 @@ void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx)
 static bool veto_swl(void *ctx, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
 {
     (void)cycle;
-    unsigned limit = GPOINTER_TO_UINT(ctx), older = 0;
+    /* ctx: the limit, and in the high 16 bits the stall code + 1 of warps left out of the count */
+    unsigned limit = GPOINTER_TO_UINT(ctx) & 0xffffu, except = GPOINTER_TO_UINT(ctx) >> 16, older = 0;
     for (unsigned j = 0; j < n; j++)
-        older += cmp_oldest(&w[j], &w[i]) < 0;
+        older += cmp_oldest(&w[j], &w[i]) < 0 && w[j].stall + 1 != except;
     return older >= limit;
 }
 
 void policy_add_swl(policy *p, unsigned limit)
 {
+    g_assert(limit < 65536);
     policy_add_veto(p, veto_swl, GUINT_TO_POINTER(limit));
+}
+
+void policy_add_swl_except(policy *p, unsigned limit, unsigned barrier_stall)
+{
+    g_assert(limit < 65536 && barrier_stall < 65535);
+    policy_add_veto(p, veto_swl, GUINT_TO_POINTER(limit | (barrier_stall + 1) << 16));
 }
 
 bool policy_stable(const policy *p)

@@ -23,7 +23,9 @@
  * Vetoes: any number of veto functions can be chained on a policy instance; a vetoed warp is removed
  * from the candidate list after ordering (SWL, CCWS/DAWS throttling, OWF lock denial, Malekeh
  * postponing). policy_add_swl() is the static warp limiting veto (CCWS/DAWS/VWS spec §4 [A]: only the
- * `limit` oldest warps of the list may issue).
+ * `limit` oldest warps of the list may issue); policy_add_swl_except() leaves out of the count the
+ * warps whose `stall` is the caller's code for waiting at a barrier, so the rest of a CTA reaches the
+ * barrier with the same limit.
  *
  * Policies needing block state (OWF class, "has data in a CCU", gang size) read it from the
  * caller-filled `key` and `flags` fields, or from a veto's context; they register their own class.
@@ -41,7 +43,9 @@ G_BEGIN_DECLS
 
 /* policy_warp.flags bits the built-ins know (others are free for mechanisms). */
 enum {
-    POLICY_F_MEM = 1u << 0, /* the warp's next instruction is a memory instruction */
+    POLICY_F_MEM = 1u << 0,   /* the warp's next instruction is a memory instruction */
+    POLICY_F_LOAD = 1u << 1,  /* ... a load (ld/ldu) of global, local or generic memory (CCWS's gate) */
+    POLICY_F_STORE = 1u << 2, /* ... a store, atomic or reduction of global, local or generic memory */
 };
 
 typedef struct {
@@ -87,6 +91,7 @@ void policy_free(policy *p);
 const policy_class *policy_get_class(const policy *p);
 void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx);
 void policy_add_swl(policy *p, unsigned limit);
+void policy_add_swl_except(policy *p, unsigned limit, unsigned barrier_stall); /* limit, code < 65536 */
 unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
 /* The policy's class is stable and no veto is installed: policy_order on an unchanged list gives the
  * same answer at any cycle (the issue stage uses it to skip a scheduler whose warps did not change). */

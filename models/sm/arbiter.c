@@ -120,7 +120,7 @@ arbiter *arbiter_new(blk_ctx *ctx, gsc_module *parent, const char *name)
         gsc_fatal("%s.policy: %s", a->inst->path, err->message);
     unsigned swl = (unsigned)blk_param_uint(a->inst, "swl");
     if (swl)
-        policy_add_swl(a->pol, swl);
+        policy_add_swl_except(a->pol, swl, ISSUE_STALL_BARRIER + 1); /* (issue's policy_warp.stall) */
     blk_export(a->inst, ARBITER_ARB, 0, &arb_table, a);
     a->probe = blk_export_probe(a->inst, ARBITER_ARB, 0);
     a->grant_pulse = gsc_pulse_new(a->inst->mod, "grants", 1);

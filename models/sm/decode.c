@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "models/lib/policy.h"
 #include "models/sm/warp_exec.h"
 
 static const char *const dec_methods[] = {"decode(function, pc) -> the decoded instruction", NULL};
@@ -35,6 +36,22 @@ const blk_desc decode_desc = {
     0,
 };
 
+/* What the issue policy learns of a memory instruction from its decoded head (policy.h): the
+ * global-like space is the instruction's (generic: not known before the addresses, counted in). */
+static uint8_t decode_policy_flags(const ir_instr *in, uint8_t cls)
+{
+    if (cls != IR_CLASS_MEM)
+        return 0;
+    bool gl = in->space == IR_SPACE_GLOBAL || in->space == IR_SPACE_LOCAL || in->space == IR_SPACE_NONE;
+    if (!gl)
+        return POLICY_F_MEM;
+    if (in->op == IR_OP_LD || in->op == IR_OP_LDU)
+        return POLICY_F_MEM | POLICY_F_LOAD;
+    if (in->op == IR_OP_ST || in->op == IR_OP_ATOM || in->op == IR_OP_RED)
+        return POLICY_F_MEM | POLICY_F_STORE;
+    return POLICY_F_MEM;
+}
+
 /* Decodes instruction pc of function func (pc past the end: the implicit ret). */
 static void decode_instr(const decode *dc, uint32_t func, uint32_t pc, decoded_t *d)
 {
@@ -52,6 +69,7 @@ static void decode_instr(const decode *dc, uint32_t func, uint32_t pc, decoded_t
     d->cls = (uint8_t)ir_instr_class(in);
     d->op = (uint8_t)in->op;
     d->ctrl = d->cls == IR_CLASS_CTRL;
+    d->pflags = decode_policy_flags(in, d->cls);
     d->annot = in->annot;
     wexec_instr_regs(dc->env->k, func, in, d->src, &d->n_src, d->dst, &d->n_dst);
     wexec_instr_bank_regs(dc->env->mod, dc->env->k, func, in, d->bank_src, &d->n_bank_src, d->bank_dst,

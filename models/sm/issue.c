@@ -619,7 +619,7 @@ static inline void sched_check(issue *s, issue_sched *sc, unsigned i, unsigned r
     pw->stall = r == ISSUE_STALL_COUNT ? 0 : (unsigned)r + 1;
     if (r == ISSUE_STALL_NO_READY && h) /* the check may have redirected it (the buffer emptied) */
         h = ib_head(s, wi);
-    pw->flags = h && h->cls == IR_CLASS_MEM ? POLICY_F_MEM : 0;
+    pw->flags = h ? h->pflags : 0; /* (memory instructions only: POLICY_F_MEM and what it is) */
     bool asks = r == ISSUE_STALL_COUNT || r == ISSUE_STALL_PIPELINE;
     wmask_put(&sc->asks_mem, wi, asks && (pw->flags & POLICY_F_MEM));
     wmask_put(&sc->asks_alu, wi, asks && !(pw->flags & POLICY_F_MEM));

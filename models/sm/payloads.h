@@ -64,6 +64,7 @@ typedef struct {
     uint8_t cls;    /* ir_class */
     uint8_t op;     /* ir_opcode */
     uint8_t ctrl;   /* 1: a control instruction (fetch stops behind it until redirected) */
+    uint8_t pflags; /* memory instructions: the policy_warp.flags bits (POLICY_F_MEM, _LOAD, _STORE) */
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS]; /* register numbers read (per-thread register slots) */
     uint16_t dst[IR_MAX_DST + 2];  /* register numbers written (vector loads write up to 4) */

@@ -1,0 +1,17 @@
+# models/ccws: cache-conscious warp scheduling (docs/ccws.md): the victim tag array and the
+# lost-locality scoring blocks, their tests, the tb-ccws testbench. Included from models/local.mk.
+models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/ccws/ccws.c models/ccws/ccws.h \
+	models/ccws/fetch_groups.c models/ccws/fetch_groups.h
+nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h
+
+bin_PROGRAMS += testbench/tb-ccws
+testbench_tb_ccws_SOURCES = testbench/tb-ccws.c
+testbench_tb_ccws_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+# The blocks alone in the harness (the spec's UT-1 .. UT-4), and tb-ccws end to end.
+check_PROGRAMS += tests/sm/test_ccws
+TESTS += tests/sm/test_ccws
+tests_sm_test_ccws_SOURCES = tests/sm/test_ccws.c tests/sm/block_test.h
+tests_sm_test_ccws_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_ccws.sh
+TESTS += tests/sm/test_tb_ccws.sh

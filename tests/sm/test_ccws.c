@@ -1,0 +1,481 @@
+/* test_ccws — cache-conscious warp scheduling's blocks alone (docs/ccws.md), exact to the CCWS/DAWS/
+ * VWS spec's unit tests:
+ *  - UT-1: the toy cache (fully associative, 4 lines, LRU), 3 warps each issuing a 4-line load twice:
+ *    round-robin order 24 accesses / 0 hits, cache-aware order 12 hits; the orders the lrr and gto
+ *    policies produce give exactly those; with the victim tag array fed by the toy cache's
+ *    evictions, round robin shows 12 VTA hits and the cache-aware order none;
+ *  - UT-2: the Fig. 3.7 scoring walk-through (4 warps, T0..T4) through the ccws block's ports;
+ *  - UT-3: the full-size arithmetic (32 warps: LLDS 256 bars 2 warps, throttling ends 156 cycles
+ *    after the hit; ratio 1/8 bars 31, more bars all; a 10-bit score bars at most 10);
+ *  - UT-4: the VTA geometry (2 sets per warp, 40-bit tags, 160 B of warp ids) and its behaviour
+ *    through its ports (insert on eviction into the owner's partition, a hit only for that warp);
+ *  - the traced state (scores, cutoff, can_load) in a VCD, cycle by cycle. */
+#include <glib.h>
+#include <string.h>
+
+#include "models/ccws/ccws.h"
+#include "models/ccws/fetch_groups.h"
+#include "models/ccws/vta.h"
+#include "models/lib/policy.h"
+#include "models/sm/arbiter.h"
+#include "models/sm/issue.h"
+#include "models/sm/ldst.h"
+#include "tests/sm/block_test.h"
+
+static void *make_vta(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return vta_new(c, p, n);
+}
+
+static void *make_ccws(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return ccws_new(c, p, n, NULL);
+}
+
+/* ---- UT-1 ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    vta *v; /* NULL: no VTA */
+} toy_ctx;
+
+static void toy_evict(const cache_eviction *ev, void *ctx)
+{
+    toy_ctx *t = ctx;
+    if (t->v)
+        vta_insert(t->v, (unsigned)ev->meta, ev->line_addr);
+}
+
+/* Warp w's load touches lines 4w .. 4w+3 (A-D, E-H, I-L). Runs the order; returns the hits; VTA
+ * probes on misses when v is given (*vta_hits). */
+static unsigned toy_run(const unsigned *order, unsigned n, vta *v, unsigned *vta_hits)
+{
+    cache_config cc = {1, 4, 128, CACHE_INDEX_LINEAR};
+    cache_tags *t = cache_tags_new(&cc, NULL);
+    toy_ctx ctx = {v};
+    cache_tags_set_evict_hook(t, toy_evict, &ctx);
+    unsigned hits = 0, accesses = 0;
+    *vta_hits = 0;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned l = 0; l < 4; l++) {
+            uint64_t addr = (order[i] * 4 + l) * 128ull;
+            accesses++;
+            cache_status st = cache_tags_access(t, addr, true, order[i], NULL);
+            if (st == CACHE_HIT) {
+                hits++;
+            } else {
+                g_assert_cmpint(st, ==, CACHE_MISS);
+                cache_tags_fill(t, addr, order[i]);
+                if (v && vta_probe(v, order[i], addr / 128))
+                    (*vta_hits)++;
+            }
+        }
+    g_assert_cmpuint(accesses, ==, 4 * n);
+    cache_tags_free(t);
+    return hits;
+}
+
+/* The issue order a policy gives 3 warps, each ready until it has issued twice. */
+static void policy_issue_order(const char *spec, unsigned *order)
+{
+    policy *p = policy_new(spec, NULL);
+    g_assert_nonnull(p);
+    policy_warp w[3];
+    memset(w, 0, sizeof w);
+    unsigned left[3] = {2, 2, 2};
+    for (unsigned i = 0; i < 3; i++) {
+        w[i].id = i;
+        w[i].age = i;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    for (unsigned c = 0; c < 6; c++) {
+        for (unsigned i = 0; i < 3; i++)
+            w[i].ready = left[i] > 0;
+        unsigned out[3];
+        g_assert_cmpuint(policy_order(p, w, 3, c, out), >, 0);
+        order[c] = w[out[0]].id;
+        w[out[0]].last_issue = c;
+        left[out[0]]--;
+    }
+    policy_free(p);
+}
+
+static void test_ut1_toy_cache(void)
+{
+    static const unsigned rr[6] = {0, 1, 2, 0, 1, 2}, aware[6] = {0, 0, 1, 1, 2, 2};
+    unsigned vh;
+    g_assert_cmpuint(toy_run(rr, 6, NULL, &vh), ==, 0);
+    g_assert_cmpuint(toy_run(aware, 6, NULL, &vh), ==, 12);
+    unsigned o[6];
+    policy_issue_order("lrr", o);
+    g_assert_cmpmem(o, sizeof o, rr, sizeof rr);
+    policy_issue_order("gto", o);
+    g_assert_cmpmem(o, sizeof o, aware, sizeof aware);
+    /* with the VTA: each warp's second load finds its 4 lines in its own partition */
+    const char *set[] = {"warps=3", NULL};
+    block_dut d = block_dut_new(&vta_desc, make_vta, "evict", set, NULL, true);
+    vta *v = harness_block(d.h);
+    g_assert_cmpuint(toy_run(rr, 6, v, &vh), ==, 0);
+    g_assert_cmpuint(vh, ==, 12);
+    for (unsigned w = 0; w < 3; w++)
+        g_assert_cmpuint(vta_warp_hits(v, w), ==, 4);
+    harness_free(d.h);
+    d = block_dut_new(&vta_desc, make_vta, "evict", set, NULL, true);
+    v = harness_block(d.h);
+    g_assert_cmpuint(toy_run(aware, 6, v, &vh), ==, 12);
+    g_assert_cmpuint(vh, ==, 0);
+    harness_free(d.h);
+}
+
+/* Static warp limiting (spec §4): swl:1 lets only the oldest warp issue; while it waits at a barrier
+ * the next oldest takes its place (else a CTA with a barrier never gets past it). */
+static void test_swl_barrier(void)
+{
+    policy *p = policy_new("gto", NULL);
+    policy_add_swl_except(p, 1, 6); /* stall 6: the caller's code for a barrier */
+    policy_warp w[3];
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 3; i++) {
+        w[i].id = i;
+        w[i].age = i;
+        w[i].ready = i > 0;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    unsigned out[3];
+    g_assert_cmpuint(policy_order(p, w, 3, 1, out), ==, 0); /* the oldest is not ready: nobody */
+    w[0].stall = 6;
+    g_assert_cmpuint(policy_order(p, w, 3, 2, out), ==, 1);
+    g_assert_cmpuint(out[0], ==, 1);
+    w[1].stall = 6;
+    w[1].ready = false;
+    g_assert_cmpuint(policy_order(p, w, 3, 3, out), ==, 1);
+    g_assert_cmpuint(out[0], ==, 2);
+    policy_free(p);
+}
+
+/* 2LVL-GTO (fetch_groups:2): warps of ages 0..3 form the groups {0,1} and {2,3}; the group of the
+ * warp issued last goes first (GTO inside), then the oldest group. */
+static void test_fetch_groups(void)
+{
+    fetch_groups_register();
+    fetch_groups_register(); /* idempotent */
+    policy *p = policy_new("fetch_groups:2", NULL);
+    g_assert_nonnull(p);
+    g_assert_null(policy_new("fetch_groups:0", NULL));
+    policy_warp w[4];
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 4; i++) {
+        w[i].id = i;
+        w[i].age = i;
+        w[i].ready = true;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    w[2].last_issue = 10;
+    w[0].last_issue = 5;
+    unsigned out[4];
+    static const unsigned all[] = {2, 3, 0, 1}, no2[] = {3, 0, 1}, grp0[] = {0, 1};
+    g_assert_cmpuint(policy_order(p, w, 4, 11, out), ==, 4);
+    g_assert_cmpmem(out, sizeof all, all, sizeof all);
+    w[2].ready = false;
+    g_assert_cmpuint(policy_order(p, w, 4, 11, out), ==, 3);
+    g_assert_cmpmem(out, sizeof no2, no2, sizeof no2);
+    w[3].ready = false; /* the current group all stalled: the oldest group */
+    g_assert_cmpuint(policy_order(p, w, 4, 11, out), ==, 2);
+    g_assert_cmpmem(out, sizeof grp0, grp0, sizeof grp0);
+    policy_free(p);
+}
+
+/* ---- UT-4 ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    unsigned n, warp;
+    uint64_t line;
+} hit_rec;
+
+static void rec_hit(void *self, unsigned warp, uint64_t line, uint64_t cycle)
+{
+    (void)cycle;
+    hit_rec *r = self;
+    r->n++;
+    r->warp = warp;
+    r->line = line;
+}
+
+static void test_ut4_vta(void)
+{
+    g_assert_cmpuint(vta_tag_bits(48, 128, 2), ==, 40);
+    g_assert_cmpuint(vta_wid_bits(32), ==, 5);
+    g_assert_cmpuint(vta_wid_bytes(32, 256), ==, 160);
+    const char *set[] = {"warps=32", NULL};
+    block_dut d = block_dut_new(&vta_desc, make_vta, "evict", set, NULL, false);
+    hit_rec r = {0};
+    static const vta_hit_if stub = {rec_hit};
+    harness_stub(d.h, "hit", &stub, &r);
+    harness_step(d.h);
+    vta *v = harness_block(d.h);
+    g_assert_cmpuint(cache_tags_config(v->part[0])->sets, ==, 2); /* 16 EPW / 8 ways */
+    g_assert_cmpuint(v->warps * v->epw, ==, 512);
+    const l1_evict_if *ev = d.m;
+    const l1_access_if *ac = harness_export(d.h, "access").methods;
+    cache_eviction e = {.line_addr = 0x1234, .state = CACHE_LINE_VALID, .meta = 7};
+    ev->evicted(d.self, &e);
+    ac->access(d.self, 9, 0x1234 * 128, CACHE_MISS); /* another warp: no hit */
+    g_assert_cmpuint(r.n, ==, 0);
+    ac->access(d.self, 7, 0x1234 * 128 + 64, CACHE_HIT); /* a hit in the L1 is not probed */
+    g_assert_cmpuint(r.n, ==, 0);
+    ac->access(d.self, 7, 0x1234 * 128 + 64, CACHE_MISS);
+    g_assert_cmpuint(r.n, ==, 1);
+    g_assert_cmpuint(r.warp, ==, 7);
+    g_assert_cmpuint(r.line, ==, 0x1234);
+    ac->access(d.self, 7, 0x1234 * 128, CACHE_MISS); /* kept: hits again */
+    g_assert_cmpuint(r.n, ==, 2);
+    /* LRU within a set: 8 more even lines of warp 7 (set 0) push 0x1234 out */
+    for (unsigned i = 1; i <= 8; i++) {
+        e.line_addr = 0x1234 + 2 * i;
+        ev->evicted(d.self, &e);
+    }
+    ac->access(d.self, 7, 0x1234 * 128, CACHE_MISS);
+    g_assert_cmpuint(r.n, ==, 2);
+    ac->access(d.self, 7, (0x1234 + 2) * 128, CACHE_MISS);
+    g_assert_cmpuint(r.n, ==, 3);
+    g_assert_cmpuint(block_stat(&d, VTA_STAT_HITS), ==, 3);
+    g_assert_cmpuint(block_stat(&d, VTA_STAT_INSERTS), ==, 9);
+    g_assert_cmpuint(block_stat(&d, VTA_STAT_PROBES), ==, 5);
+    harness_free(d.h);
+    /* invalidate_on_hit: the second miss finds nothing */
+    const char *set2[] = {"invalidate_on_hit=true", NULL};
+    d = block_dut_new(&vta_desc, make_vta, "evict", set2, NULL, true);
+    v = harness_block(d.h);
+    vta_insert(v, 3, 99);
+    g_assert_true(vta_probe(v, 3, 99));
+    g_assert_false(vta_probe(v, 3, 99));
+    harness_free(d.h);
+}
+
+/* ---- the scoring (UT-2, UT-3) ---------------------------------------------------------------- */
+
+typedef struct {
+    block_dut d;
+    ccws *c;
+    const vta_hit_if *hit;
+    const warp_events_if *ev;
+    const instr_issued_if *iss;
+} lss;
+
+static lss lss_new(const char *const *set, unsigned warps, const char *vcd)
+{
+    lss l;
+    l.d = block_dut_new(&ccws_desc, make_ccws, "veto", set, vcd, true);
+    l.c = harness_block(l.d.h);
+    l.hit = harness_export(l.d.h, "vta_hit").methods;
+    l.ev = harness_export(l.d.h, "events").methods;
+    l.iss = harness_export(l.d.h, "issued").methods;
+    for (unsigned w = 0; w < warps; w++)
+        l.ev->warp_start(l.d.self, w, 0, 0);
+    return l;
+}
+
+static void issue_n(const lss *l, unsigned n)
+{
+    issued_t it;
+    memset(&it, 0, sizeof it);
+    for (unsigned i = 0; i < n; i++)
+        l->iss->issued(l->d.self, &it);
+}
+
+static uint64_t mask(const unsigned *ws, unsigned n)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m |= 1ull << ws[i];
+    return m;
+}
+
+/* veto() for warp w with the given flags at cycle */
+static bool veto(const lss *l, unsigned w, uint32_t flags, uint64_t cycle)
+{
+    policy_warp pw;
+    memset(&pw, 0, sizeof pw);
+    pw.id = w;
+    pw.ready = true;
+    pw.flags = flags;
+    return ((const issue_veto_if *)l->d.m)->veto(l->d.self, &pw, 1, 0, cycle);
+}
+
+static void test_ut2_walkthrough(void)
+{
+    lss l = lss_new(NULL, 4, NULL);
+    ccws *c = l.c;
+    /* T0: all at base: 100/200/300/400, nobody barred (equality allowed) */
+    g_assert_cmpuint(ccws_cutoff(c), ==, 400);
+    g_assert_cmphex(ccws_barred(c, 10), ==, 0);
+    /* T1: hits/insts = 1/16 -> LLDS 200 to W2 (a hit in cycle 20 counts from cycle 21): W2,W0,W1,W3
+     * -> 200/300/400/500: W3 barred */
+    issue_n(&l, 16);
+    l.hit->hit(l.d.self, 2, 0, 20);
+    g_assert_cmpuint(ccws_score(c, 2, 20), ==, 100);
+    g_assert_cmphex(ccws_barred(c, 20), ==, 0);
+    g_assert_cmpuint(ccws_score(c, 2, 21), ==, 200);
+    g_assert_cmphex(ccws_barred(c, 21), ==, mask((unsigned[]){3}, 1));
+    g_assert_true(veto(&l, 3, POLICY_F_MEM | POLICY_F_LOAD, 21));
+    g_assert_false(veto(&l, 0, POLICY_F_MEM | POLICY_F_LOAD, 21));
+    g_assert_false(veto(&l, 3, 0, 21));                             /* its ALU instruction issues */
+    g_assert_false(veto(&l, 3, POLICY_F_MEM | POLICY_F_STORE, 21)); /* and its stores (gate=loads) */
+    /* T2: 2/32 -> LLDS 200 to W0 while W2 is at 190: W0,W2,W1,W3 -> 200/390/490/590: W1, W3 */
+    issue_n(&l, 16);
+    l.hit->hit(l.d.self, 0, 0, 30);
+    g_assert_cmpuint(ccws_score(c, 2, 31), ==, 190);
+    g_assert_cmphex(ccws_barred(c, 31), ==, mask((unsigned[]){1, 3}, 2));
+    /* decay: W0 back at base 100 cycles after its rise (W2 10 cycles before): T3 */
+    g_assert_cmphex(ccws_barred(c, 130), ==, mask((unsigned[]){3}, 1));
+    g_assert_cmpuint(ccws_score(c, 0, 131), ==, 100);
+    g_assert_cmpuint(ccws_score(c, 2, 131), ==, 100);
+    g_assert_cmphex(ccws_barred(c, 131), ==, 0);
+    /* T4: W2 finishes: cutoff 300; 3/48 -> LLDS 150 to W0: 150/250/350: W3 barred */
+    l.ev->warp_end(l.d.self, 2, 0, 199);
+    g_assert_cmpuint(ccws_cutoff(c), ==, 300);
+    issue_n(&l, 16);
+    l.hit->hit(l.d.self, 0, 0, 200);
+    g_assert_cmpuint(ccws_llds(c, 201), ==, 150);
+    g_assert_cmpuint(ccws_score(c, 0, 201), ==, 150);
+    g_assert_cmphex(ccws_barred(c, 201), ==, mask((unsigned[]){3}, 1));
+    g_assert_cmpuint(block_stat(&l.d, CCWS_STAT_VTA_HITS), ==, 3);
+    g_assert_cmpuint(block_stat(&l.d, CCWS_STAT_STRIKES), ==, 1);
+    harness_free(l.d.h);
+}
+
+static void test_ut3_full_size(void)
+{
+    /* ratio 0.01: LLDS 256; prefixes 256, 356 .. 3156 (30 warps) <= 3200: the 2 youngest barred */
+    lss l = lss_new(NULL, 32, NULL);
+    g_assert_cmpuint(ccws_cutoff(l.c), ==, 3200);
+    issue_n(&l, 100);
+    l.hit->hit(l.d.self, 5, 0, 1000);
+    g_assert_cmpuint(ccws_score(l.c, 5, 1001), ==, 256);
+    g_assert_cmphex(ccws_barred(l.c, 1001), ==, mask((unsigned[]){30, 31}, 2));
+    g_assert_cmphex(ccws_barred(l.c, 1056), ==, mask((unsigned[]){30, 31}, 2));
+    g_assert_cmphex(ccws_barred(l.c, 1057), ==, mask((unsigned[]){31}, 1));
+    g_assert_cmphex(ccws_barred(l.c, 1156), ==, mask((unsigned[]){31}, 1));
+    g_assert_cmphex(ccws_barred(l.c, 1157), ==, 0); /* 156 cycles after the score rose */
+    harness_free(l.d.h);
+    /* ratio 1/8: LLDS 3200: only that warp may issue loads (scores unbounded) */
+    const char *wide[] = {"lls_max=100000", NULL};
+    l = lss_new(wide, 32, NULL);
+    issue_n(&l, 8);
+    l.hit->hit(l.d.self, 5, 0, 10);
+    g_assert_cmpuint(ccws_score(l.c, 5, 11), ==, 3200);
+    g_assert_cmphex(ccws_barred(l.c, 11), ==, 0xffffffffull & ~(1ull << 5));
+    /* ratio > 1/8 (2/8): its own prefix exceeds the cutoff: all 32 barred */
+    l.hit->hit(l.d.self, 5, 0, 10);
+    g_assert_cmpuint(ccws_score(l.c, 5, 11), ==, 6400);
+    g_assert_cmphex(ccws_barred(l.c, 11), ==, 0xffffffffull);
+    harness_free(l.d.h);
+    /* a 10-bit score (1023) bars at most 31 - floor((3200 - 1023) / 100) = 10 warps */
+    l = lss_new(NULL, 32, NULL);
+    issue_n(&l, 8);
+    l.hit->hit(l.d.self, 0, 0, 10);
+    g_assert_cmpuint(ccws_score(l.c, 0, 11), ==, 1023);
+    g_assert_cmpuint(__builtin_popcountll(ccws_barred(l.c, 11)), ==, 10);
+    g_assert_cmphex(ccws_barred(l.c, 11), ==, 0xffc00000ull); /* warps 22 .. 31 */
+    harness_free(l.d.h);
+}
+
+/* General rule of UT-3: one warp at S, the others at base, N warps: barred = N - 1 - floor((N·BASE -
+ * S) / BASE) for BASE < S <= N·BASE; swept over N and S through the scoring (LLDS = S exactly:
+ * hits * 8 * N * 100 / insts with insts chosen). */
+static void test_ut3_general(void)
+{
+    const char *wide[] = {"lls_max=100000", NULL};
+    for (unsigned n = 2; n <= 32; n += 6)
+        for (unsigned s = 150; s <= n * 100; s += 250) {
+            lss l = lss_new(wide, n, NULL);
+            /* insts so that 8 * n * 100 / insts = s: insts = 800 n / s when it divides */
+            if ((800u * n) % s) {
+                harness_free(l.d.h);
+                continue;
+            }
+            issue_n(&l, 800u * n / s);
+            l.hit->hit(l.d.self, 0, 0, 5);
+            g_assert_cmpuint(ccws_score(l.c, 0, 6), ==, s);
+            unsigned want = n - 1 - (n * 100 - s) / 100;
+            g_assert_cmpuint(__builtin_popcountll(ccws_barred(l.c, 6)), ==, want);
+            harness_free(l.d.h);
+        }
+}
+
+/* Options: ties by warp id, cmp=ge, update=set. */
+static void test_options(void)
+{
+    /* ge: at base the sum reaches the cutoff with the last warp: it is barred */
+    const char *ge[] = {"cmp=ge", NULL};
+    lss l = lss_new(ge, 4, NULL);
+    g_assert_cmphex(ccws_barred(l.c, 5), ==, mask((unsigned[]){3}, 1));
+    harness_free(l.d.h);
+    /* tie=wid vs age: warps started in the order 3, 2, 1, 0 (3 oldest); W1 elevated to 200: the last
+     * in the stack is the youngest (0) by age, the highest id (3) by wid */
+    const char *wid[] = {"tie=wid", NULL};
+    for (unsigned k = 0; k < 2; k++) {
+        l = lss_new(k ? wid : NULL, 0, NULL);
+        for (int w = 3; w >= 0; w--)
+            l.ev->warp_start(l.d.self, (unsigned)w, 0, 0);
+        issue_n(&l, 16);
+        l.hit->hit(l.d.self, 1, 0, 10);
+        g_assert_cmphex(ccws_barred(l.c, 11), ==, mask((unsigned[]){k ? 3u : 0u}, 1));
+        harness_free(l.d.h);
+    }
+    /* update=set: a second hit with a lower LLDS lowers the score (max keeps it) */
+    const char *set[] = {"update=set", NULL};
+    for (unsigned k = 0; k < 2; k++) {
+        l = lss_new(k ? set : NULL, 4, NULL);
+        issue_n(&l, 8);
+        l.hit->hit(l.d.self, 1, 0, 10); /* 1/8 * 8 * 400 = 400 */
+        issue_n(&l, 24);
+        l.hit->hit(l.d.self, 1, 0, 10); /* 2/32 * 8 * 400 = 200 */
+        g_assert_cmpuint(ccws_score(l.c, 1, 11), ==, k ? 200 : 400);
+        harness_free(l.d.h);
+    }
+    /* gate=stores: a barred warp's store is struck too */
+    const char *st[] = {"gate=stores", NULL};
+    l = lss_new(st, 4, NULL);
+    issue_n(&l, 16);
+    l.hit->hit(l.d.self, 2, 0, 20);
+    g_assert_true(veto(&l, 3, POLICY_F_MEM | POLICY_F_STORE, 21));
+    harness_free(l.d.h);
+}
+
+/* The traced state, cycle by cycle: the score of W2 rises the cycle after its hit and decays by 1 per
+ * cycle; the cutoff; can_load loses W3 while W2 is above 100. */
+static void test_traced(void)
+{
+    char *path = block_vcd_path();
+    lss l = lss_new(NULL, 4, path);
+    issue_n(&l, 16);
+    harness_run(l.d.h, 5);
+    uint64_t c0 = gsc_cycle();
+    l.hit->hit(l.d.self, 2, 0, c0);
+    harness_run(l.d.h, 106);
+    harness_free(l.d.h);
+    vcd *v = block_vcd_load(path);
+    g_assert_cmpuint(block_vcd_at(v, "dut.cutoff", c0), ==, 400);
+    g_assert_cmpuint(block_vcd_at(v, "dut.lls_2", c0), ==, 100); /* the hit counts from c0 + 1 */
+    for (unsigned d = 0; d <= 100; d += 25) {
+        g_assert_cmpuint(block_vcd_at(v, "dut.lls_2", c0 + 1 + d), ==, 200 - d);
+        g_assert_cmpuint(block_vcd_at(v, "dut.lls_0", c0 + 1 + d), ==, 100);
+        g_assert_cmphex(block_vcd_at(v, "dut.can_load", c0 + 1 + d), ==, d < 100 ? 0x7 : 0xf);
+    }
+    vcd_free(v);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    harness_test_add("/ccws/ut1-toy-cache", test_ut1_toy_cache);
+    g_test_add_func("/ccws/swl-barrier", test_swl_barrier);
+    g_test_add_func("/ccws/fetch-groups", test_fetch_groups);
+    harness_test_add("/ccws/ut2-walkthrough", test_ut2_walkthrough);
+    harness_test_add("/ccws/ut3-full-size", test_ut3_full_size);
+    harness_test_add("/ccws/ut3-general", test_ut3_general);
+    harness_test_add("/ccws/ut4-vta", test_ut4_vta);
+    harness_test_add("/ccws/options", test_options);
+    harness_test_add("/ccws/traced", test_traced);
+    return g_test_run();
+}
