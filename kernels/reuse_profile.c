@@ -68,8 +68,10 @@ void rp_instr(rp_profile *p, unsigned warp, uint32_t func, uint32_t pc, const ui
     rp_dyn d = {.func = func, .pc = pc};
     d.n_src = (uint8_t)MIN(n_src, RP_MAX_REGS);
     d.n_dst = (uint8_t)MIN(n_dst, RP_MAX_REGS);
-    memcpy(d.src, src, d.n_src * sizeof *src);
-    memcpy(d.dst, dst, d.n_dst * sizeof *dst);
+    if (d.n_src) /* (src or dst may be NULL when there are none) */
+        memcpy(d.src, src, d.n_src * sizeof *src);
+    if (d.n_dst)
+        memcpy(d.dst, dst, d.n_dst * sizeof *dst);
     g_array_append_val(a, d);
 }
 
