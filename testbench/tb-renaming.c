@@ -118,6 +118,8 @@ int main(int argc, char **argv)
     tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
+    if (tb_kernel_refuse_spu(k, "tb-renaming"))
+        return TB_EXIT_USAGE;
     machine_build(mach, env);
     unsigned n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);

@@ -193,6 +193,8 @@ int main(int argc, char **argv)
     g_free(sm_path);
     unsigned n = machine_n_sms(mach);
     sm_env *env = tb_kernel_env(k, n);
+    if (tb_kernel_refuse_spu(k, "tb-sharing"))
+        return TB_EXIT_USAGE;
     machine_build(mach, env);
     sm_topo **sms = machine_sms(mach);
     cta_dispatch *d = machine_dispatch(mach);

@@ -730,6 +730,16 @@ sm_env *tb_kernel_env_of(tb_kernel *k)
     return &k->env;
 }
 
+bool tb_kernel_refuse_spu(const tb_kernel *k, const char *program)
+{
+    const char *what;
+    const ir_instr *use = spu_isa_first_use(k->mod, &what);
+    if (use) /* bar.blocksync, CB accesses and SPU registers: only tb-spu has an SPU */
+        fprintf(stderr, "gpusc: %s:%u: %s needs the SPU machine (tb-spu): %s has no SPU\n", k->mod->filename,
+                use->line, what, program);
+    return use != NULL;
+}
+
 int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
 {
     machine_register(kind);
@@ -751,13 +761,8 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
     tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
-    const char *spu_what;
-    const ir_instr *spu_use = spu_isa_first_use(env->mod, &spu_what);
-    if (spu_use) { /* bar.blocksync, CB accesses and SPU registers: only tb-spu has an SPU */
-        fprintf(stderr, "gpusc: %s:%u: %s needs the SPU machine (tb-spu): %s has no SPU\n", env->mod->filename,
-                spu_use->line, spu_what, mi->program);
+    if (tb_kernel_refuse_spu(k, ext && ext->program ? ext->program : mi->program))
         return TB_EXIT_USAGE;
-    }
     machine_build(mach, env);
     if (ext && ext->built)
         ext->built(mach, k, ext->ctx);

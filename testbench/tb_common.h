@@ -67,6 +67,11 @@ const char *tb_kernel_name(const tb_kernel *k);
  * a message. */
 int tb_kernel_run_functional(tb_kernel *k, FILE *trace, GString *err);
 sm_env *tb_kernel_env_of(tb_kernel *k);
+/* A module that uses the SPU's instructions or registers needs tb-spu: on any other testbench this
+ * prints "gpusc: FILE:LINE: WHAT needs the SPU machine (tb-spu): PROGRAM has no SPU" and returns
+ * true (the caller exits with TB_EXIT_USAGE). tb_main_ext asks it; a testbench with its own main
+ * must too. */
+bool tb_kernel_refuse_spu(const tb_kernel *k, const char *program);
 
 typedef struct tb_machine tb_machine;
 tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo **sms, unsigned n_sms);

@@ -3,7 +3,7 @@
 # and with a direction), ld.cb/st.cb and the SPU special registers parse and print back (gpusc-ptx)
 # and survive register allocation; a CB access in the wrong direction, a bad blocksync direction
 # and ld.cb without a direction are errors with the file and line; a machine without SPU (tb-gpu,
-# tb-sm) and the functional runner (gpusc-run) refuse such a kernel with the file and line of the
+# tb-sm, tb-renaming, tb-sharing) and the functional runner (gpusc-run) refuse such a kernel with the file and line of the
 # first SPU instruction.
 b="${top_builddir:-.}"
 src="${top_srcdir:-.}"
@@ -15,7 +15,7 @@ if [ ! -x "$ptx" ] || [ ! -x "$run" ] || [ ! -x "$b/testbench/tb-gpu" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-spufe.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..9"
+echo "1..11"
 i=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
 nok() { i=$((i + 1)); echo "not ok $i - $1"; sed 's/^/# /' "$tmp/out" | tail -8; fail=1; }
@@ -84,6 +84,16 @@ if [ $rc -eq 2 ] && grep -q "spu_stencil.ptx:[0-9]*: .* needs the SPU machine (t
 else
     nok "tb-sm refuses the SPU stencil's module (exit $rc)"
 fi
+# 7b: the mechanism testbenches with a main of their own refuse it as well
+for t in tb-renaming tb-sharing; do
+    "$b/testbench/$t" --ptx "$src/kernels/spu/spu_stencil.ptx" --entry gpu_stencil --grid 1 --block 1 --no-trace >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "spu_stencil.ptx:[0-9]*: .* needs the SPU machine (tb-spu): $t has no SPU" "$tmp/out"; then
+        ok "$t refuses the SPU stencil's module"
+    else
+        nok "$t refuses the SPU stencil's module (exit $rc)"
+    fi
+done
 # 8: the functional runner refuses to execute bar.blocksync
 sed 's/mov.u32 %r1, %regpassx;/mov.u32 %r1, 0;/; s/mov.u32 %r2, %regcpassy;/mov.u32 %r2, 0;/; s/mov.u32 %r3, %reglast;/mov.u32 %r3, 0;/; /ld.cb/d; /st.cb/d; s/add.f32 %f3, %f1, %f2;//' "$tmp/k.ptx" >"$tmp/bs.ptx"
 "$run" --functional --ptx "$tmp/bs.ptx" --entry k --grid 1 --block 32 --arg 0 >"$tmp/out" 2>&1
