@@ -5,6 +5,11 @@
 # "N passed, N failed". A build or `make check` that fails without a failed TAP result (a build
 # error, a crashed test driver) still counts as one failure, and the exit status is nonzero.
 #   SANITIZERS=0 scripts/check.sh    skips the sanitizer pass (faster local runs)
+# The sanitizer pass runs the tests that loop over every workload on SAN_WORKLOADS only (tests/workloads.sh):
+# workloads chosen so that between them they have every kind of code the full set has (streaming, shared
+# memory and barriers, shuffles and atomics, divergence and host loops, calls, double precision, several
+# kernels per step). SAN_WORKLOADS=all runs every workload there too.
+SAN_WORKLOADS=${SAN_WORKLOADS:-"vecadd sgemm reduction bfs kmeans scalarprod srad"}
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -22,6 +27,7 @@ run_suite() {
     dirs="$dirs $name"
 }
 run_suite build
+[ "$SAN_WORKLOADS" = all ] || { GPUSC_TEST_WORKLOADS=$SAN_WORKLOADS; export GPUSC_TEST_WORKLOADS; }
 [ "${SANITIZERS:-1}" = 0 ] || run_suite build-san --enable-sanitizers
 summary=$(sh scripts/tap-summary.sh $dirs) || status=1
 [ $status = 0 ] || summary=$(echo "$summary" | sed 's/^\([0-9]*\) passed, 0 failed$/\1 passed, 1 failed/')

@@ -9,7 +9,8 @@ if [ ! -x "$run" ]; then
     echo "1..0 # SKIP $run is not built"
     exit 0
 fi
-names=$("$run" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+names=$(test_workloads "$run")
 if [ -z "$names" ]; then
     echo "1..1"
     echo "not ok 1 - gpusc-run --list-workloads lists nothing"

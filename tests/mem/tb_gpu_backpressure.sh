@@ -5,7 +5,8 @@
 # 4-byte flits, one SM; tb-sm: a one-deep request FIFO in front of a 4 bytes/cycle mem_fixed, whose
 # req_depth now decides when the SM stalls. TAP.
 tbdir="$top_builddir/testbench"
-wls=$("$tbdir/tb-sm" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+wls=$(test_workloads "$tbdir/tb-sm")
 nw=$(echo $wls | wc -w)
 echo "1..$((2 * nw + 2))"
 n=0

@@ -8,7 +8,8 @@ if [ ! -x "$tb" ]; then
     exit 0
 fi
 presets=$("$tb" --list-blocks 2>/dev/null | sed -n '/^Presets:/,$p' | sed -n 's/^  \([^:]*\):.*/\1/p')
-names=$("$tb" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+names=$(test_workloads "$tb")
 np=$(echo "$presets" | wc -l)
 nw=$(echo "$names" | wc -l)
 echo "1..$((np + 3))"

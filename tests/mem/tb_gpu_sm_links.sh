@@ -12,7 +12,8 @@ if [ ! -x "$tb" ] || ! command -v python3 >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-links.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-names=$("$tb" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+names=$(test_workloads "$tb")
 nw=$(echo "$names" | wc -l)
 echo "1..$((nw + 8))"
 i=0

@@ -8,7 +8,8 @@ if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP $tb is not built"
     exit 0
 fi
-names=$("$tb" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+names=$(test_workloads "$tb")
 policies="lrr gto oldest two_level_active:6:0:1"
 if [ -z "$names" ]; then
     echo "1..1"

@@ -18,7 +18,8 @@ n=0
 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 bad() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-wls=$("$tb" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+wls=$(test_workloads "$tb")
 echo "1..$(( $(echo "$wls" | wc -l) * 2 + 8 ))"
 for w in $wls; do
     for m in greener sleep-reg; do

@@ -21,7 +21,8 @@ tbs="tb-sm|tb-sm --set arbiter.policy=gto|tb-subcore|tb-gpu"
 serial="tb-sm --set sm.ctas=1|tb-subcore --set subcore_sm.ctas=1|tb-gpu --set gpu.sms=1 --set sm.ctas=1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-wls=$("$run" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+wls=$(test_workloads "$run")
 [ -n "$wls" ] || { echo "1..0 # SKIP: no workloads listed"; exit 1; }
 
 # "warp thread alu int sfu dp mem ctrl sync warp" from gpusc-run --stats / a testbench's statistics.

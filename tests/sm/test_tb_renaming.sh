@@ -14,7 +14,8 @@ tb="$top_builddir/testbench/tb-renaming"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-renaming.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..9"
-workloads=$("$top_builddir/testbench/tb-sm" --list-workloads | awk '{print $1}')
+. "$top_srcdir/tests/workloads.sh"
+workloads=$(test_workloads "$top_builddir/testbench/tb-sm")
 
 stat() { # stat NAME FILE: a statistic of the text dump
     awk -v n="tb.sm0.renaming.$1" '$1 == n {print $2}' "$2"

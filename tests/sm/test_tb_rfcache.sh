@@ -9,7 +9,8 @@
 tb="$top_builddir/testbench/tb-rfcache"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-rfcache.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-workloads=$("$top_builddir/testbench/tb-subcore" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+workloads=$(test_workloads "$top_builddir/testbench/tb-subcore")
 n=0
 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }

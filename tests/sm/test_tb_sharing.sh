@@ -57,7 +57,8 @@ if awk -v a="$base" -v b="$shared" 'BEGIN { exit !(b > a) }'; then ok "resident 
     no "resident CTAs $base -> $shared"
 fi
 bad=""
-for w in $("$sm" --list-workloads | awk '{print $1}'); do
+. "$top_srcdir/tests/workloads.sh"
+for w in $(test_workloads "$sm"); do
     # shellcheck disable=SC2086
     "$tb" --workload "$w" $prof --regs-per-thread 48 --share registers --policy owf >w.out 2>&1 ||
         bad="$bad $w"

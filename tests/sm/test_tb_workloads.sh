@@ -4,7 +4,8 @@
 size=${SIZE:-tiny}
 policies=${POLICIES:-"lrr gto oldest two_level_active:6:0:1"}
 tbs=${TBS:-"tb-sm tb-subcore"}
-wls=$("$top_builddir/testbench/tb-sm" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+wls=$(test_workloads "$top_builddir/testbench/tb-sm")
 nw=$(echo $wls | wc -w); np=$(echo $policies | wc -w); nt=$(echo $tbs | wc -w)
 echo "1..$((nw * np * nt))"
 n=0

@@ -4,7 +4,8 @@
 # (tests/tools/vcd_x.awk lists the signals that do).
 awk_x="$top_srcdir/tests/tools/vcd_x.awk"
 tbs=${TBS:-"tb-sm tb-gpu"}
-wls=$("$top_builddir/testbench/tb-sm" --list-workloads | cut -f1)
+. "$top_srcdir/tests/workloads.sh"
+wls=$(test_workloads "$top_builddir/testbench/tb-sm")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..$(($(echo $tbs | wc -w) * $(echo $wls | wc -w)))"
