@@ -266,7 +266,8 @@ static void op_start(ldst *l, uint64_t now)
                           .n_dst = it->n_dst,
                           .long_op = it->long_op,
                           .unit = SM_UNIT_LDST,
-                          .val_reg = SM_NO_REG};
+                          .val_reg = SM_NO_REG,
+                          .exec_cycle = now};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     if (it->report_reads) /* source reservations: the address and data registers are read now */
         release_init_reads(ring_push_slot(&l->releases), it, SM_UNIT_LDST);
