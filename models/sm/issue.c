@@ -399,7 +399,8 @@ typedef struct {
 static void pv_issued(issue *s, const issued_t *it, const decoded_t *h, bool ret)
 {
     issue_pv *p = g_new(issue_pv, 1);
-    *p = (issue_pv){h->fetch_cycle, h->decode_cycle, it->issue_cycle, it->func, it->pc, it->warp, it->op, ret};
+    *p = (issue_pv){.fetch = h->fetch_cycle, .decode = h->decode_cycle, .issue = it->issue_cycle};
+    p->func = it->func, p->pc = it->pc, p->warp = it->warp, p->op = it->op, p->ret = ret;
     uint64_t *key = g_new(uint64_t, 1);
     *key = it->seq;
     g_hash_table_insert(s->pv_open, key, p);

@@ -242,8 +242,10 @@ typedef struct {
     uint64_t seq, age;
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
     FILE *log;    /* the `log` parameter's file, or NULL */
-    FILE *pv;     /* the `pipeview` parameter's file, or NULL */
-    GHashTable *pv_open; /* seq -> issue_pv: issued instructions not yet complete (pipeview) */
+    /* the `pipeview` parameter's file, or NULL; its issued instructions not yet complete (seq ->
+     * issue_pv) */
+    FILE *pv;
+    GHashTable *pv_open;
     /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot,
      * the direction of its pending blocksync, the warps held until the grid releases them and the
      * cycle the release was called in (it takes effect in a later cycle) */

@@ -164,7 +164,8 @@ typedef struct {
     uint16_t val_reg; /* SM_NO_REG: no values */
     uint32_t val_mask;
     uint64_t val_vmask;
-    uint64_t exec_cycle; /* the cycle its unit accepted it, operands read (the pipeline log; 0: none) */
+    /* the cycle its unit accepted it, operands read (the pipeline log; 0: none) */
+    uint64_t exec_cycle;
     /* Last, and carried only when val_mask is set (release_bytes): a FIFO, a ring or a copy moves
      * the header alone otherwise, and vals holds no meaning. */
     uint64_t vals[IR_WARP_SIZE];

@@ -8,12 +8,15 @@
 #     pc, as many as the warp_instrs statistic.
 # 4-5 tb-gpu (15 SMs): the per-warp state is a detail the default '*' leaves out and a pattern
 #     naming it selects (sm1's warps checked against the log); one pipeline log for every SM.
+# 6   the blocks' insides on tb-sm bfs: the coalescer's line requests per instruction sum to the
+#     L1D's transactions (statistics), MSHRs in use within the mshrs parameter, the collectors'
+#     occupied / ready slots agree with busy_collectors.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 check="$top_srcdir/tests/sm/warp_trace_check.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 fail=0
 tb="$top_builddir/testbench/tb-sm"
 period=$("$tb" --dump-config 2>/dev/null | awk -F= '/^period_ps/ { print $2; exit }')
@@ -43,4 +46,9 @@ else echo "not ok 4 - tb-gpu per-warp state as a detail:"; echo "$bad" | sed 's/
 bad=$(python3 "$check" pipeview "$tmp/gpv" "$tmp/glog" "$period" 15 "$(wc -l <"$tmp/glog")")
 if [ -s "$tmp/glog" ] && [ -z "$bad" ]; then echo "ok 5 - tb-gpu: one pipeline log for 15 SMs, unique sequence numbers, as the issue log"
 else echo "not ok 5 - tb-gpu pipeline log:"; echo "$bad" | sed 's/^/#   /'; fail=1; fi
+mshrs=$("$tb" --dump-config 2>/dev/null | awk -F= '/^\[/ { s = $0 } s == "[tb.sm0.ldst]" && $1 == "mshrs" { print $2 }')
+"$tb" --workload bfs --size tiny --vcd "$tmp/b.vcd" --trace 'tb.sm0.ldst,tb.sm0.opcoll' --stats-json "$tmp/b.json" >"$tmp/out3" 2>&1
+bad=$(python3 "$check" insides "$tmp/b.vcd" "$tmp/b.json" tb.sm0 "${mshrs:-0}")
+if [ -z "$bad" ]; then echo "ok 6 - ldst.coalesced, ldst.mshr_used, opcoll.occupied/ready agree with the statistics (bfs)"
+else echo "not ok 6 - the blocks' insides:"; echo "$bad" | sed 's/^/#   /'; fail=1; fi
 exit $fail

@@ -12,6 +12,10 @@ record of the same run, written by issue as it issues: cycle, SM, warp, pc, opco
       seven lines per instruction in gem5's order, stamps that never go back, unique sequence
       numbers, one record per logged issue (the rename / dispatch stamp is the logged cycle, per SM
       and warp in the log's order, with the logged pc) and WARP_INSTRS records in all.
+  warp_trace_check.py insides VCD STATS_JSON SM_SCOPE MSHRS
+      the blocks' insides: ldst.coalesced summed over the run is every transaction the L1D saw
+      (l1_hits + l1_misses + l1_merged + store_txns + atomic_txns), ldst.mshr_used stays within
+      1..MSHRS, opcoll.occupied holds busy_collectors collectors and ready only occupied ones.
 Prints nothing when every check holds, else the first problems (one line each)."""
 import bisect
 import sys
@@ -157,8 +161,70 @@ def pipeview(pv, log_path, period, n_sms, warp_instrs):
     return bad[:6]
 
 
+def all_series(path, prefix):
+    """{"block.name": (times, values)} for the variables directly under <prefix>.<block>."""
+    codes, series, scope, t = {}, {}, [], 0
+    for line in open(path):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "$scope":
+            scope.append(w[2])
+        elif w[0] == "$upscope":
+            scope.pop()
+        elif w[0] == "$var" and ".".join(scope[:-1]) == prefix:
+            codes[w[3]] = scope[-1] + "." + w[4]
+        elif line[0] == "#":
+            t = int(line[1:])
+        elif line[0] == "b" and len(w) == 2 and w[1] in codes:
+            s = series.setdefault(codes[w[1]], ([], []))
+            s[0].append(t)
+            s[1].append(int(w[0][1:].replace("x", "0"), 2))
+        elif line[0] in "01" and line[1:].strip() in codes:
+            s = series.setdefault(codes[line[1:].strip()], ([], []))
+            s[0].append(t)
+            s[1].append(int(line[0]))
+    return series
+
+
+def insides(vcd, stats_json, prefix, mshrs):
+    import json
+    bad = []
+    ser = all_series(vcd, prefix)
+    need = ["ldst.coalesced", "ldst.mshr_used", "opcoll.occupied", "opcoll.ready", "opcoll.busy_collectors"]
+    missing = [n for n in need if n not in ser]
+    if missing:
+        return ["not traced: " + " ".join(missing)]
+    st = {}
+    for inst in json.load(open(stats_json))["instances"]:
+        for name, v in inst.get("stats", {}).items():
+            if isinstance(v, dict) and "value" in v:
+                st[inst["path"] + "." + name] = v["value"]
+    txns = 0
+    for k in ("l1_hits", "l1_misses", "l1_merged", "store_txns", "atomic_txns"):
+        v = [val for key, val in st.items() if key.endswith("ldst." + k)]
+        if len(v) != 1:
+            return ["statistic ldst.%s not found once in the JSON" % k]
+        txns += v[0]
+    got = sum(ser["ldst.coalesced"][1])
+    if got != txns or txns == 0:
+        bad.append("ldst.coalesced sums to %u, the L1D saw %u transactions" % (got, txns))
+    m = ser["ldst.mshr_used"][1]
+    if not m or max(m) == 0 or max(m) > mshrs:
+        bad.append("ldst.mshr_used peaks at %u (mshrs %u)" % (max(m) if m else 0, mshrs))
+    occ, rdy, busy = ser["opcoll.occupied"], ser["opcoll.ready"], ser["opcoll.busy_collectors"]
+    for t in sorted(set(occ[0] + rdy[0] + busy[0])):
+        o, r, b = at(occ, t), at(rdy, t), at(busy, t)
+        if bin(o).count("1") != b or r & ~o:
+            bad.append("time %u: occupied %#x, ready %#x, busy_collectors %u" % (t, o, r, b))
+            break
+    return bad
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "warps":
+    if sys.argv[1] == "insides":
+        problems = insides(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif sys.argv[1] == "warps":
         problems = warps(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
     else:
         problems = pipeview(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))
