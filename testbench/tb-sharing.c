@@ -98,8 +98,9 @@ static void write_locks_view(cli_run *run)
 {
     if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
-    static const char *const keep[] = {".lock_table.",  ".issue.warp", ".issue.pc", ".issue.stall",
-                                       ".issue.issued", ".grant",      "dispatch.", NULL};
+    /* (".issue.warp[": issue's last warp, not the per-warp groups .issue.warpN) */
+    static const char *const keep[] = {".lock_table.",  ".issue.warp[", ".issue.pc", ".issue.stall",
+                                       ".issue.issued", ".grant",       "dispatch.", NULL};
     unsigned n = gsc_trace_count(), k = 0;
     gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
     GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
