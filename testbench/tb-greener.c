@@ -134,10 +134,10 @@ static void power_view(tb_greener *g)
     if (!run || run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
     static const char *const keep[] = {"tb.cycle",
-                                       "tb.sm0.issue.issued*",
-                                       "tb.sm0.issue.warp[*",
-                                       "tb.sm0.issue.pc*",
-                                       "tb.sm0.issue.stall*",
+                                       "tb.sm0.issue.issued",
+                                       "tb.sm0.issue.warp",
+                                       "tb.sm0.issue.pc",
+                                       "tb.sm0.issue.stall",
                                        "tb.sm0.arbiter0.stall",
                                        "tb.sm0.regfile.regfile.*",
                                        "tb.sm0.rfpower.*",

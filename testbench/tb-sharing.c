@@ -98,9 +98,8 @@ static void write_locks_view(cli_run *run)
 {
     if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
-    /* (".issue.warp[": issue's last warp, not the per-warp groups .issue.warpN) */
-    static const char *const keep[] = {".lock_table.",  ".issue.warp[", ".issue.pc", ".issue.stall",
-                                       ".issue.issued", ".grant",       "dispatch.", NULL};
+    static const char *const keep[] = {".lock_table.",  ".issue.warp", ".issue.pc", ".issue.stall",
+                                       ".issue.issued", ".grant",      "dispatch.", NULL};
     unsigned n = gsc_trace_count(), k = 0;
     gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
     GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
@@ -109,6 +108,8 @@ static void write_locks_view(cli_run *run)
         bool take = strcmp(name, "tb.cycle") == 0;
         for (unsigned j = 0; keep[j] && !take; j++)
             take = strstr(name, keep[j]) != NULL && !strstr(name, ".calls");
+        if (take && strstr(name, ".issue.warp") && !g_str_has_suffix(name, ".issue.warp"))
+            take = false; /* issue's last warp, not the per-warp groups .issue.warpN */
         if (take)
             sigs[k++] = (gtkw_signal){
                 name, gsc_trace_signal_width(i),     gsc_trace_signal_group(i), gsc_trace_signal_is_real(i),
