@@ -441,6 +441,13 @@ void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_enum *e);
  * cycle is written, so that a value never outlives the cycle that set it (a block that sleeps shows
  * 0, not what it did last). Only while traced; the block must not read the variable (elaboration). */
 void gsc_trace_var_strobe(gsc_module *m, const char *name);
+/* The traced variable <m>.<name> is a detail (per-warp state on a many-SM machine): the pattern "*"
+ * alone does not select it; any other pattern that matches it does ("*,*.warp*", "sm0.issue.*").
+ * (elaboration) */
+void gsc_trace_var_detail(gsc_module *m, const char *name);
+/* gsc_elaborate sets *traced to whether the traced variable <m>.<name> is selected, so that a block
+ * computes what it shows only then (elaboration; *traced is left alone when nothing is traced). */
+void gsc_trace_var_flag(gsc_module *m, const char *name, bool *traced);
 /* A traced variable <m>.<name> holding the cycle number (64 bits, written in every cycle of the
  * window, also those where nothing else happens), to read the time in cycles in a viewer. */
 void gsc_trace_cycle_counter(gsc_module *m, const char *name);

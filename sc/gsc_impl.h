@@ -159,6 +159,8 @@ struct gsc_traceable {
     unsigned width;
     const gsc_enum *en; /* a variable's enumeration (gsc_trace_var_enum) */
     bool strobe;        /* a variable that means "this cycle" (gsc_trace_var_strobe) */
+    bool detail;        /* the pattern "*" alone does not select it (gsc_trace_var_detail) */
+    bool *traced_flag;  /* set at elaboration to whether it is traced (gsc_trace_var_flag), or NULL */
 };
 
 /* The wake-up calendar. Every notification for a later cycle (an event's, a FIFO's or latch's

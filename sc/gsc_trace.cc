@@ -194,11 +194,11 @@ static bool pattern_matches(const std::string &pat, const std::string &name)
 
 /* Whether name is selected; marks the patterns that select it (a pattern already known to select
  * something is not tried again once another one has matched). */
-static bool selected(const std::string &name)
+static bool selected(const std::string &name, bool detail = false)
 {
     bool any = false;
     for (size_t i = 0; i < T.patterns.size(); i++) {
-        if (any && T.pattern_used[i])
+        if ((any && T.pattern_used[i]) || (detail && T.patterns[i] == "*"))
             continue;
         if (pattern_matches(T.patterns[i], name)) {
             T.pattern_used[i] = true;
@@ -272,9 +272,9 @@ extern "C" void gsc_trace_var_enum(gsc_module *m, const char *name, const gsc_en
     std::string full = std::string(gsc_module_name(m)) + "." + name;
     if (gsc_g.elaborated)
         gsc_fatal("gsc_trace_var_enum('%s'): only allowed during elaboration", full.c_str());
-    for (gsc_traceable &t : gsc_g.traceables)
-        if (!t.latch && !t.fifo && !t.pulse && !t.counter && t.name == full) {
-            t.en = e;
+    for (auto it = gsc_g.traceables.rbegin(); it != gsc_g.traceables.rend(); ++it) /* usually the last */
+        if (!it->latch && !it->fifo && !it->pulse && !it->counter && it->name == full) {
+            it->en = e;
             return;
         }
     gsc_fatal("gsc_trace_var_enum('%s'): no traced variable of that name", full.c_str());
@@ -293,6 +293,28 @@ extern "C" void gsc_trace_var_strobe(gsc_module *m, const char *name)
             return;
         }
     gsc_fatal("gsc_trace_var_strobe('%s'): no traced variable of that name", full.c_str());
+}
+
+/* The variable <m>.<name> made by gsc_trace_var (fatal if none), for the elaboration-time setters. */
+static gsc_traceable &traced_var(const char *what, gsc_module *m, const char *name)
+{
+    std::string full = std::string(gsc_module_name(m)) + "." + name;
+    if (gsc_g.elaborated)
+        gsc_fatal("%s('%s'): only allowed during elaboration", what, full.c_str());
+    for (auto it = gsc_g.traceables.rbegin(); it != gsc_g.traceables.rend(); ++it) /* usually the last */
+        if (!it->latch && !it->fifo && !it->pulse && !it->counter && it->name == full)
+            return *it;
+    gsc_fatal("%s('%s'): no traced variable of that name", what, full.c_str());
+}
+
+extern "C" void gsc_trace_var_detail(gsc_module *m, const char *name)
+{
+    traced_var("gsc_trace_var_detail", m, name).detail = true;
+}
+
+extern "C" void gsc_trace_var_flag(gsc_module *m, const char *name, bool *traced)
+{
+    traced_var("gsc_trace_var_flag", m, name).traced_flag = traced;
 }
 
 extern "C" void gsc_trace_cycle_counter(gsc_module *m, const char *name)
@@ -990,8 +1012,10 @@ void gsc_trace_elaborate(void)
                 T.cycle_sig = (int)add_signal(t.name, parent_of(t.name), GSC_U64, &T.cycle_value, 64);
                 T.sigs.back().counter = true;
             }
-        } else if (t.ctype != GSC_OPAQUE && selected(t.name)) {
+        } else if (t.ctype != GSC_OPAQUE && selected(t.name, t.detail)) {
             unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
+            if (t.traced_flag)
+                *t.traced_flag = true;
             if (t.strobe) {
                 T.strobes.push_back({const_cast<void *>(t.addr), i});
                 continue;

@@ -133,9 +133,15 @@ static void power_view(tb_greener *g)
     cli_run *run = g->run;
     if (!run || run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
-    static const char *const keep[] = {
-        "tb.cycle", "tb.sm0.issue.*", "tb.sm0.arbiter0.stall", "tb.sm0.regfile.regfile.*", "tb.sm0.rfpower.*",
-        NULL};
+    static const char *const keep[] = {"tb.cycle",
+                                       "tb.sm0.issue.issued",
+                                       "tb.sm0.issue.warp",
+                                       "tb.sm0.issue.pc",
+                                       "tb.sm0.issue.stall",
+                                       "tb.sm0.arbiter0.stall",
+                                       "tb.sm0.regfile.regfile.*",
+                                       "tb.sm0.rfpower.*",
+                                       NULL};
     char *base = g_strndup(run->vcd_path, strlen(run->vcd_path) - 4);
     unsigned n = gsc_trace_count(), k = 0;
     gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);

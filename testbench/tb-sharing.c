@@ -108,6 +108,8 @@ static void write_locks_view(cli_run *run)
         bool take = strcmp(name, "tb.cycle") == 0;
         for (unsigned j = 0; keep[j] && !take; j++)
             take = strstr(name, keep[j]) != NULL && !strstr(name, ".calls");
+        if (take && strstr(name, ".issue.warp") && !g_str_has_suffix(name, ".issue.warp"))
+            take = false; /* issue's last warp, not the per-warp groups .issue.warpN */
         if (take)
             sigs[k++] = (gtkw_signal){
                 name, gsc_trace_signal_width(i),     gsc_trace_signal_group(i), gsc_trace_signal_is_real(i),

@@ -15,6 +15,8 @@ TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/to
 # The curated GTKWave views of waveforms/ against the waveforms of the runs they name.
 dist_check_SCRIPTS += tests/tools/test_curated_views.sh
 TESTS += tests/tools/test_curated_views.sh
+dist_check_SCRIPTS += tests/tools/test_generated_views.sh
+TESTS += tests/tools/test_generated_views.sh
 EXTRA_DIST += waveforms/README.md waveforms/tb-sm-pipeline.gtkw waveforms/tb-gpu-load-miss.gtkw
 
 # gpusc-occupancy: CTAs per SM of a kernel on a configured machine (docs/occupancy.md), and its

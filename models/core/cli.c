@@ -229,6 +229,8 @@ cli_run *cli_new(const char *program, const char *summary, const blk_desc *top_d
         {"dump-config", 0, 0, G_OPTION_ARG_NONE, &run->dump_config,
          "Print the effective configuration and exit", NULL},
         {"stats-json", 0, 0, G_OPTION_ARG_FILENAME, &run->stats_json, "Write the statistics as JSON", "FILE"},
+        {"pipeview", 0, 0, G_OPTION_ARG_FILENAME, &run->pipeview,
+         "Write the pipeline log (gem5 O3PipeView text, for Konata; every SM's issue stage)", "FILE"},
         {"trace", 0, 0, G_OPTION_ARG_STRING, &run->trace,
          "Trace the instances matching these globs (default *)", "PATTERNS"},
         {"no-trace", 0, 0, G_OPTION_ARG_NONE, &run->no_trace, "Write no VCD", NULL},
@@ -324,6 +326,17 @@ static void load_config(cli_run *run)
     for (unsigned i = 0; run->sets && run->sets[i]; i++)
         if (!cfg_set(run->config, run->sets[i], &err))
             cli_die("%s", err->message);
+    if (run->pipeview) {
+        if (!*run->pipeview)
+            cli_die("--pipeview: empty file name");
+        const blk_desc *d = blk_registry_find("issue");
+        if (!d || !blk_desc_param(d, "pipeview"))
+            cli_die("--pipeview: this program has no issue stage to log");
+        char *a = g_strdup_printf("issue.pipeview=%s", run->pipeview);
+        if (!cfg_set_from(run->config, a, "--pipeview", &err))
+            cli_die("--pipeview: %s", err->message);
+        g_free(a);
+    }
 }
 
 static uint64_t clock_period(const cli_run *run)
@@ -507,6 +520,7 @@ void cli_free(cli_run *run)
     g_free(run->seed);
     g_free(run->check);
     g_free(run->stats_json);
+    g_free(run->pipeview);
     g_free(run->trace);
     g_free(run->trace_window);
     g_free(run->wave_format);

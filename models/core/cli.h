@@ -55,6 +55,8 @@ typedef struct {
     char **configs, **presets, **sets;
     gboolean list_blocks, dump_config, no_trace;
     char *describe, *stats_json, *trace, *trace_window, *vcd_path, *gtkw_path;
+    /* --pipeview FILE: issue.pipeview (the pipeline log), or NULL */
+    char *pipeview;
     char *wave_format; /* "vcd" (default) or "fst" */
     char *seed;  /* validated as the seed parameters' values */
     char *check; /* --check: gsc_check_parse's spelling */

@@ -117,6 +117,12 @@ bool scoreboard_warp_idle(const scoreboard *sb, unsigned warp)
     return sb->reserved[warp] == 0;
 }
 
+unsigned scoreboard_reserved(const scoreboard *sb, unsigned warp)
+{
+    g_assert(warp < sb->warps);
+    return sb->reserved[warp];
+}
+
 void scoreboard_clear_warp(scoreboard *sb, unsigned warp)
 {
     g_assert(warp < sb->warps);

@@ -47,6 +47,8 @@ unsigned scoreboard_pending_writes(const scoreboard *sb, unsigned warp, unsigned
 unsigned scoreboard_pending_reads(const scoreboard *sb, unsigned warp, unsigned reg);
 bool scoreboard_warp_idle(const scoreboard *sb, unsigned warp); /* nothing reserved (a warp may exit) */
 void scoreboard_clear_warp(scoreboard *sb, unsigned warp);      /* slot reuse by a new warp */
+/* The warp's pending reservations. */
+unsigned scoreboard_reserved(const scoreboard *sb, unsigned warp);
 
 G_END_DECLS
 

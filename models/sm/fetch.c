@@ -118,6 +118,7 @@ static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
     d->warp = (uint16_t)wi;
     d->epoch = w->epoch;
     d->pc = w->pc;
+    d->fetch_cycle = gsc_cycle();
 }
 
 static bool fetch_can(const fetch_warp *w, uint64_t now)

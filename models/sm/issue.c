@@ -65,6 +65,9 @@ static const blk_param_desc params[] = {
      "warp schedulers (issue slots per cycle), each with its arbiter [S: GTX480 2]"},
     {"log", BLK_PARAM_STRING, "", NULL, NULL, NULL, "",
      "write one line per issued instruction to this file: cycle, warp, pc, opcode, active lanes (\"\": off)"},
+    {"pipeview", BLK_PARAM_STRING, "", NULL, NULL, NULL, "",
+     "write the pipeline log to this file (gem5's O3PipeView text, for Konata): per instruction its "
+     "fetch, I-buffer, issue, execute and completion cycles (\"\": off)"},
     {"cta_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the cta_launch FIFO"},
     {"decoded_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items", "depth of the decoded FIFO"},
     {"release_depth", BLK_PARAM_UINT, "16", "1", "256", NULL, "items", "depth of each release FIFO"},
@@ -159,6 +162,12 @@ static const char *stall_name(unsigned v)
     return issue_stall_name((issue_stall)v);
 }
 const gsc_enum issue_stall_enum = {"stall", ISSUE_STALL_COUNT, stall_name};
+
+static const char *warp_stall_name(unsigned v)
+{
+    return v == ISSUE_WARP_READY ? "ready" : v == ISSUE_WARP_ISSUED ? "issued" : stall_name(v);
+}
+const gsc_enum issue_warp_stall_enum = {"warp_stall", ISSUE_WARP_STATES, warp_stall_name};
 
 _Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((wx_info *)0)->store_data),
                "a deferred store's bytes fit issued_t");
@@ -378,6 +387,49 @@ static void bar_exit(issue *s, unsigned slot, unsigned wi)
         bar_apply(s, slot, &r[i]);
 }
 
+/* ---- the pipeline log (pipeview) -------------------------------------------------------------- */
+/* An issued instruction waiting for its completion: the stamps so far. */
+typedef struct {
+    uint64_t fetch, decode, issue;
+    uint32_t func, pc;
+    uint16_t warp;
+    uint8_t op, ret;
+} issue_pv;
+
+static void pv_issued(issue *s, const issued_t *it, const decoded_t *h, bool ret)
+{
+    issue_pv *p = g_new(issue_pv, 1);
+    *p = (issue_pv){.fetch = h->fetch_cycle, .decode = h->decode_cycle, .issue = it->issue_cycle};
+    p->func = it->func, p->pc = it->pc, p->warp = it->warp, p->op = it->op, p->ret = ret;
+    uint64_t *key = g_new(uint64_t, 1);
+    *key = it->seq;
+    g_hash_table_insert(s->pv_open, key, p);
+}
+
+/* The instruction `seq` completed (its result taken now): its record, in gem5's O3PipeView text (times
+ * in ps): fetch, decode = into the I-buffer, rename and dispatch = issue, issue = its unit accepted it
+ * (operands read), complete and retire = the result taken by the scoreboard. Its sequence number is
+ * the SM's times the SMs plus the SM, unique in a file every SM writes to. */
+static void pv_complete(issue *s, const release_t *r)
+{
+    issue_pv *p = g_hash_table_lookup(s->pv_open, &r->seq);
+    if (!p)
+        return;
+    uint64_t T = gsc_core_period_ps(), now = gsc_cycle();
+    uint64_t exec = r->exec_cycle ? r->exec_cycle : p->issue;
+    fprintf(s->pv,
+            "O3PipeView:fetch:%" G_GUINT64_FORMAT ":0x%08" G_GINT64_MODIFIER "x:0:%" G_GUINT64_FORMAT
+            ":sm%u w%u %s\n",
+            p->fetch * T, (uint64_t)p->func << 16 | p->pc, r->seq * s->env->n_sms + s->sm_id, s->sm_id,
+            (unsigned)p->warp, p->ret ? "ret" : ir_op_name((ir_opcode)p->op));
+    fprintf(s->pv,
+            "O3PipeView:decode:%" G_GUINT64_FORMAT "\nO3PipeView:rename:%" G_GUINT64_FORMAT
+            "\nO3PipeView:dispatch:%" G_GUINT64_FORMAT "\nO3PipeView:issue:%" G_GUINT64_FORMAT
+            "\nO3PipeView:complete:%" G_GUINT64_FORMAT "\nO3PipeView:retire:%" G_GUINT64_FORMAT ":store:0\n",
+            p->decode * T, p->issue * T, p->issue * T, exec * T, now * T, now * T);
+    g_hash_table_remove(s->pv_open, &r->seq);
+}
+
 /* ---- inputs ----------------------------------------------------------------------------------- */
 static void take_release(issue *s, gsc_fifo *f)
 {
@@ -403,6 +455,8 @@ static void take_release(issue *s, gsc_fifo *f)
             w->loads_pending--;
         for (unsigned j = 0; j < r.n_dst; j++)
             s->sb->release_write(s->sb_self, r.warp, r.dst[j], r.long_op);
+        if (s->pv)
+            pv_complete(s, &r);
         g_assert(w->inflight > 0);
         w->inflight--;
         warp_try_finish(s, r.warp);
@@ -427,6 +481,7 @@ static void take_inputs(issue *s)
         issue_warp *w = &s->w[d.warp];
         if (d.epoch != w->epoch || !w->resident)
             continue; /* fetched before a redirect: dropped (its credit was reset by the redirect) */
+        d.decode_cycle = gsc_cycle();
         s->ib->push(s->ib_self, &d);
         sched_dirty(s, d.warp);
     }
@@ -580,6 +635,10 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
                 h.pc, x.kind == WX_RET && x.op == 0 ? "ret" : ir_op_name((ir_opcode)x.op), x.active);
     s->tr_warp = wi;
     s->tr_pc = h.pc;
+    if (s->pv)
+        pv_issued(s, &it, &h, x.kind == WX_RET && x.op == 0);
+    if (s->tw_on)
+        s->tw_issued[s->n_tw_issued++] = wi;
 
     unsigned slot = wexec_warp_cta(s->wx, wi);
     if (x.kind == WX_BAR && x.bar_arrive)
@@ -755,6 +814,33 @@ static void bs_take_releases(issue *s, uint64_t now)
         gsc_run_within(1);
 }
 
+/* The per-warp traced state at the end of the activation (only while traced: every warp slot's
+ * state changes only in issue's activations, so it holds while issue sleeps). */
+static void trace_warps(issue *s)
+{
+    for (unsigned wi = 0; wi < s->warps; wi++) {
+        issue_warp_trace *t = &s->tw[wi];
+        const issue_warp *w = &s->w[wi];
+        if (!w->resident) {
+            memset(t, 0, sizeof *t); /* (stall 0: idle) */
+            continue;
+        }
+        uint32_t func, pc = 0;
+        if (!wexec_warp_next(s->wx, wi, &func, &pc))
+            pc = 0;
+        t->pc = pc;
+        t->mask = wexec_warp_active_lanes(s->wx, wi);
+        t->pending = (uint16_t)MIN(s->sb->reserved(s->sb_self, wi), UINT16_MAX);
+        t->ibuf = (uint8_t)MIN(s->ib->count(s->ib_self, wi), UINT8_MAX);
+        t->at_barrier = w->at_barrier;
+        const issue_sched *sc = &s->sched[wi % s->n_sched];
+        t->stall = (uint8_t)pw_stall(&sc->pw[s->pos[wi]]); /* ISSUE_STALL_COUNT: ready */
+    }
+    for (unsigned i = 0; i < s->n_tw_issued; i++)
+        s->tw[s->tw_issued[i]].stall = ISSUE_WARP_ISSUED;
+    s->n_tw_issued = 0;
+}
+
 static void issue_run(void *self)
 {
     issue *s = self;
@@ -785,6 +871,8 @@ static void issue_run(void *self)
     for (unsigned si = 0; si < s->n_sched && !s->env->failed; si++)
         sched_cycle(s, si, now);
     flush_outputs(s);
+    if (s->tw_on)
+        trace_warps(s);
     blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, MAX(ctas_before, s->n_ctas));
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
     bool pending = wmask_any(&s->pending_release) || !ring_empty(&s->redirects) || !ring_empty(&s->credits) ||
@@ -841,6 +929,38 @@ static void issue_elaborate(void *self)
     }
 }
 
+/* Per warp slot N, <issue>.warpN.{pc, mask, ibuf, pending, at_barrier, stall}: one group per warp
+ * in the views. On a machine of several SMs they are details (the pattern "*" alone leaves them out:
+ * --trace='*,*.warp*' or 'sm0.issue.warp3.*' selects them). */
+static void trace_warp_state(issue *s)
+{
+    static const struct {
+        const char *name;
+        gsc_ctype ctype;
+        size_t off;
+        unsigned width;
+    } f[] = {
+        {"pc", GSC_U32, offsetof(issue_warp_trace, pc), 32},
+        {"mask", GSC_U32, offsetof(issue_warp_trace, mask), 32},
+        {"ibuf", GSC_U8, offsetof(issue_warp_trace, ibuf), 8},
+        {"pending", GSC_U16, offsetof(issue_warp_trace, pending), 16},
+        {"at_barrier", GSC_U8, offsetof(issue_warp_trace, at_barrier), 1},
+        {"stall", GSC_U8, offsetof(issue_warp_trace, stall), 4},
+    };
+    s->tw = g_new0(issue_warp_trace, s->warps);
+    for (unsigned wi = 0; wi < s->warps; wi++)
+        for (unsigned k = 0; k < G_N_ELEMENTS(f); k++) {
+            char name[32];
+            snprintf(name, sizeof name, "warp%u.%s", wi, f[k].name);
+            gsc_trace_var(s->inst->mod, name, f[k].ctype, (const char *)&s->tw[wi] + f[k].off, f[k].width);
+            if (s->env->n_sms > 1)
+                gsc_trace_var_detail(s->inst->mod, name);
+            gsc_trace_var_flag(s->inst->mod, name, &s->tw_on);
+            if (k == G_N_ELEMENTS(f) - 1)
+                gsc_trace_var_enum(s->inst->mod, name, &issue_warp_stall_enum);
+        }
+}
+
 issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id,
                  unsigned warps, unsigned ctas, unsigned parts)
 {
@@ -874,6 +994,13 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         if (!s->log)
             gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
     }
+    const char *pv = blk_param_string(s->inst, "pipeview");
+    if (pv && *pv) {
+        s->pv = outfile_open(pv);
+        if (!s->pv)
+            gsc_fatal("%s.pipeview: cannot open '%s' for writing: %s", s->inst->path, pv, g_strerror(errno));
+        s->pv_open = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    }
     for (unsigned i = 0; i < SM_MAX_CTAS; i++)
         s->bs_release_at[i] = UINT64_MAX;
     blk_export(s->inst, ISSUE_BLOCKSYNC_RELEASE, 0, &bs_release_table, s);
@@ -887,6 +1014,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     blk_trace_state(s->inst, "pc", GSC_U32, &s->tr_pc);
     blk_trace_state(s->inst, "stall", GSC_U8, &s->tr_stall);
     gsc_trace_var_enum(s->inst->mod, "stall", &issue_stall_enum);
+    trace_warp_state(s);
     blk_inst_on_elaborate(s->inst, issue_elaborate, s);
     return s;
 }
@@ -906,10 +1034,13 @@ void issue_free(issue *s)
     g_free(s->checks);
     g_free(s->listeners);
     g_free(s->events);
-    s->log = NULL; /* closed by outfile_close_all */
+    s->log = s->pv = NULL; /* closed by outfile_close_all */
+    if (s->pv_open)
+        g_hash_table_destroy(s->pv_open);
     g_free(s->sched);
     g_free(s->pos);
     g_free(s->w);
+    g_free(s->tw);
     wexec_free(s->wx);
     g_free(s);
 }

@@ -200,6 +200,19 @@ typedef struct {
     unsigned n_stall[ISSUE_STALL_COUNT + 1];
 } issue_sched;
 
+/* The traced state of one warp slot (<issue>.warp<N>.*; issue_new): what the slot holds at the end
+ * of the cycle. stall: an issue_stall, or ISSUE_WARP_READY (ready, another warp was chosen), or
+ * ISSUE_WARP_ISSUED (it issued in this cycle); a slot without a warp shows idle. */
+enum { ISSUE_WARP_READY = ISSUE_STALL_COUNT, ISSUE_WARP_ISSUED, ISSUE_WARP_STATES };
+typedef struct {
+    uint32_t pc;      /* the next instruction (its index in the function) */
+    uint32_t mask;    /* the SIMT stack's active lanes */
+    uint16_t pending; /* the scoreboard's reservations (registers waited on) */
+    uint8_t ibuf;     /* valid I-buffer entries */
+    uint8_t at_barrier;
+    uint8_t stall;
+} issue_warp_trace;
+
 typedef struct {
     blk_inst *inst;
     sm_env *env;
@@ -229,6 +242,10 @@ typedef struct {
     uint64_t seq, age;
     bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
     FILE *log;    /* the `log` parameter's file, or NULL */
+    /* the `pipeview` parameter's file, or NULL; its issued instructions not yet complete (seq ->
+     * issue_pv) */
+    FILE *pv;
+    GHashTable *pv_open;
     /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot,
      * the direction of its pending blocksync, the warps held until the grid releases them and the
      * cycle the release was called in (it takes effect in a later cycle) */
@@ -241,6 +258,9 @@ typedef struct {
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;
     uint8_t tr_stall;
+    issue_warp_trace *tw; /* per warp slot */
+    bool tw_on;           /* the per-warp state is traced (its stall stands for all of it) */
+    unsigned tw_issued[ISSUE_MAX_SCHED], n_tw_issued; /* the warps that issued this cycle */
 } issue;
 
 extern const blk_desc issue_desc;
@@ -255,6 +275,8 @@ void issue_dump(const issue *s, GString *out);
 const char *issue_stall_name(issue_stall s);
 /* The stall reasons by name in the waveform views. */
 extern const gsc_enum issue_stall_enum;
+/* A warp slot's traced stall by name: the stall reasons, then "ready" and "issued". */
+extern const gsc_enum issue_warp_stall_enum;
 
 G_END_DECLS
 

@@ -134,6 +134,8 @@ static const blk_state_desc state[] = {
     {"warp", 8, "warp of the last instruction started"},
     {"hit", 1, "an L1D lookup hit this cycle"},
     {"const_hit", 1, "the last constant cache lookup hit"},
+    {"mshr_used", 11, "L1D MSHR entries in use"},
+    {"coalesced", 8, "line requests the coalescer made of the instruction started this cycle"},
 };
 
 const blk_desc ldst_desc = {
@@ -266,7 +268,8 @@ static void op_start(ldst *l, uint64_t now)
                           .n_dst = it->n_dst,
                           .long_op = it->long_op,
                           .unit = SM_UNIT_LDST,
-                          .val_reg = SM_NO_REG};
+                          .val_reg = SM_NO_REG,
+                          .exec_cycle = now};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     if (it->report_reads) /* source reservations: the address and data registers are read now */
         release_init_reads(ring_push_slot(&l->releases), it, SM_UNIT_LDST);
@@ -310,6 +313,7 @@ static void op_start(ldst *l, uint64_t now)
         gl.size = MIN(gl.size, 16u);
         op->n_txn =
             coalesce_transactions(&gl, op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
+        l->tr_coalesced = (uint8_t)MIN(op->n_txn, UINT8_MAX);
     }
     l->busy_until = now + busy;
     l->cur = op;
@@ -530,6 +534,7 @@ static void ldst_run(void *self)
         op_start(l, now);
     flush(l);
     l->tr_inflight = l->n_ops;
+    l->tr_mshr_used = (uint16_t)cache_mshr_used(l->mshr);
     if (l->cur && !l->blocked && l->cur->next_txn < l->cur->n_txn)
         foresee_refusal(l);
     bool blocked = l->cur && l->blocked; /* waits for a response (LDST_MEM_RESP wakes it) */
@@ -614,6 +619,9 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     blk_trace_state(l->inst, "hit", GSC_U8, &l->tr_hit);
     gsc_trace_var_strobe(l->inst->mod, "hit");
     blk_trace_state(l->inst, "const_hit", GSC_U8, &l->tr_const_hit);
+    blk_trace_state(l->inst, "mshr_used", GSC_U16, &l->tr_mshr_used);
+    blk_trace_state(l->inst, "coalesced", GSC_U8, &l->tr_coalesced);
+    gsc_trace_var_strobe(l->inst->mod, "coalesced");
     blk_inst_on_elaborate(l->inst, ldst_elaborate, l);
     return l;
 }

@@ -117,6 +117,8 @@ typedef struct {
     uint32_t tr_warp;
     uint8_t tr_hit;
     uint8_t tr_const_hit;
+    uint16_t tr_mshr_used;
+    uint8_t tr_coalesced; /* strobe: line requests of the instruction started this cycle */
 } ldst;
 
 extern const blk_desc ldst_desc;

@@ -66,6 +66,8 @@ static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL
 static const blk_state_desc state[] = {
     {"busy_collectors", 6, "collector units holding an instruction"},
     {"dispatched", 3, "instructions sent to pipes this cycle"},
+    {"occupied", 64, "collectors holding an instruction, bit c = collector c (the first 64)"},
+    {"ready", 64, "collectors whose operands are all read (dispatchable), bit c = collector c"},
 };
 
 const blk_desc opcoll_desc = {
@@ -232,6 +234,14 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
                 co->dispatchable = true;
         }
     }
+    if (o->tr_slots) { /* the slots' occupancy, only while traced */
+        uint64_t occ = 0, rdy = 0;
+        for (unsigned c = 0; c < MIN(o->n_coll, 64u); c++) {
+            occ |= (uint64_t)o->coll[c].busy << c;
+            rdy |= (uint64_t)(o->coll[c].busy && o->coll[c].pending == 0) << c;
+        }
+        o->tr_occupied = occ, o->tr_ready = rdy;
+    }
 }
 
 static void opcoll_run(void *self)
@@ -285,6 +295,11 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     blk_trace_state(o->inst, "busy_collectors", GSC_U32, &o->tr_busy_coll);
     blk_trace_state(o->inst, "dispatched", GSC_U32, &o->tr_dispatched);
     gsc_trace_var_strobe(o->inst->mod, "dispatched");
+    unsigned w = MIN(o->n_coll, 64u); /* (blk_trace_state would give the described 64 bits) */
+    gsc_trace_var(o->inst->mod, "occupied", GSC_U64, &o->tr_occupied, w);
+    gsc_trace_var(o->inst->mod, "ready", GSC_U64, &o->tr_ready, w);
+    gsc_trace_var_flag(o->inst->mod, "occupied", &o->tr_slots);
+    gsc_trace_var_flag(o->inst->mod, "ready", &o->tr_slots);
     blk_inst_on_elaborate(o->inst, opcoll_elaborate, o);
     return o;
 }

@@ -63,6 +63,8 @@ typedef struct {
     void *un_self;
     /* traced */
     uint32_t tr_busy_coll, tr_dispatched;
+    uint64_t tr_occupied, tr_ready; /* per collector (bit c), computed only when traced */
+    bool tr_slots;
 } opcoll;
 
 extern const blk_desc opcoll_desc;

@@ -74,6 +74,9 @@ typedef struct {
     uint8_t n_bank_src, n_bank_dst;
     uint16_t bank_src[SM_MAX_BANK_READS];
     uint16_t bank_dst[SM_MAX_BANK_WRITES];
+    /* For the pipeline log (issue's `pipeview`): the cycle fetch read it, the cycle issue put it in
+     * the warp's I-buffer. Not traced. */
+    uint64_t fetch_cycle, decode_cycle;
 } decoded_t;
 
 /* Fetch redirect: issue -> fetch. The warp continues at (func, pc) with a new epoch and a full set
@@ -161,6 +164,8 @@ typedef struct {
     uint16_t val_reg; /* SM_NO_REG: no values */
     uint32_t val_mask;
     uint64_t val_vmask;
+    /* the cycle its unit accepted it, operands read (the pipeline log; 0: none) */
+    uint64_t exec_cycle;
     /* Last, and carried only when val_mask is set (release_bytes): a FIFO, a ring or a copy moves
      * the header alone otherwise, and vals holds no meaning. */
     uint64_t vals[IR_WARP_SIZE];

@@ -132,9 +132,14 @@ static bool sb_source_reservations(void *self)
     return scoreboard_source_reservations(((scoreboard_block *)self)->sb);
 }
 
+static unsigned sb_reserved(void *self, unsigned warp)
+{
+    return scoreboard_reserved(((scoreboard_block *)self)->sb, warp);
+}
+
 static const scoreboard_if sb_table = {
-    sb_check,      sb_reserve,        sb_release_write, sb_release_read,
-    sb_clear_warp, sb_pending_writes, sb_pending_reads, sb_source_reservations};
+    sb_check,          sb_reserve,       sb_release_write,       sb_release_read, sb_clear_warp,
+    sb_pending_writes, sb_pending_reads, sb_source_reservations, sb_reserved};
 
 scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
                                        unsigned regs)

@@ -30,6 +30,8 @@ typedef struct {
     unsigned (*pending_writes)(void *self, unsigned warp, unsigned reg);
     unsigned (*pending_reads)(void *self, unsigned warp, unsigned reg);
     bool (*source_reservations)(void *self);
+    /* The warp's pending reservations (registers it waits on being written, or read) */
+    unsigned (*reserved)(void *self, unsigned warp);
 } scoreboard_if;
 extern const blk_iface scoreboard_iface;
 

@@ -135,6 +135,7 @@ static void u_accept(void *self, int p, const issued_t *it, uint64_t now)
     r->n_bank_dst = it->n_bank_dst;
     memcpy(r->bank_dst, it->bank_dst, sizeof r->bank_dst);
     r->unit = (uint8_t)unit;
+    r->exec_cycle = now;
     pipe_accept_op(u->pipes[p], now, slot, lat, ii);
     blk_stat_add(u->inst, UNITS_STAT_BY_UNIT0 + unit, 1);
     u->tr_in_flight = u->in_pipes.used;

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Checks of the per-warp traced state and of the pipeline log against the issue log (a second
+record of the same run, written by issue as it issues: cycle, SM, warp, pc, opcode, mask).
+
+  warp_trace_check.py warps VCD ISSUE_LOG PERIOD SM_SCOPE
+      every logged issue of warp w at cycle c: tb...issue.warp<w>.stall is "issued" at c, pc holds
+      the logged pc just before c (the warp's next instruction) and mask the logged lanes (the log's
+      are those whose guard was true too); every cycle a warp's stall is "issued" is a logged issue of it; a warp issuing a
+      barrier shows at_barrier at that cycle, and while at_barrier is set and it does not issue,
+      its stall is "barrier".
+  warp_trace_check.py pipeview PIPEVIEW ISSUE_LOG PERIOD N_SMS WARP_INSTRS
+      seven lines per instruction in gem5's order, stamps that never go back, unique sequence
+      numbers, one record per logged issue (the rename / dispatch stamp is the logged cycle, per SM
+      and warp in the log's order, with the logged pc) and WARP_INSTRS records in all.
+  warp_trace_check.py insides VCD STATS_JSON SM_SCOPE MSHRS
+      the blocks' insides: ldst.coalesced summed over the run is every transaction the L1D saw
+      (l1_hits + l1_misses + l1_merged + store_txns + atomic_txns), ldst.mshr_used stays within
+      1..MSHRS, opcoll.occupied holds busy_collectors collectors and ready only occupied ones.
+Prints nothing when every check holds, else the first problems (one line each)."""
+import bisect
+import sys
+
+ISSUED, BARRIER = 9, 4  # issue_warp_stall_enum: "issued"; issue_stall: ISSUE_STALL_BARRIER
+
+
+def read_log(path):
+    out = []
+    for line in open(path):
+        w = line.split()
+        # "<cycle> issue sm <sm> warp <w> pc <pc> <op> mask 0x<mask>"
+        out.append((int(w[0]), int(w[3]), int(w[5]), int(w[7]), w[8], int(w[10], 16)))
+    return out
+
+
+def read_vcd(path, scope_prefix):
+    """{(warp, field): (times, values)} for <scope_prefix>.warp<N>.<field>."""
+    codes, series, scope, t = {}, {}, [], 0
+    for line in open(path):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "$scope":
+            scope.append(w[2])
+        elif w[0] == "$upscope":
+            scope.pop()
+        elif w[0] == "$var":
+            path_ = ".".join(scope)
+            if path_.startswith(scope_prefix + ".warp") and path_.count(".") == scope_prefix.count(".") + 1:
+                warp = int(path_[len(scope_prefix) + 5:])
+                codes.setdefault(w[3], []).append((warp, w[4]))
+        elif line[0] == "#":
+            t = int(line[1:])
+        elif line[0] == "b" and len(w) == 2 and w[1] in codes:
+            for k in codes[w[1]]:
+                s = series.setdefault(k, ([], []))
+                s[0].append(t)
+                s[1].append(int(w[0][1:].replace("x", "0"), 2))
+        elif line[0] in "01" and line[1:].strip() in codes:
+            for k in codes[line[1:].strip()]:
+                s = series.setdefault(k, ([], []))
+                s[0].append(t)
+                s[1].append(int(line[0]))
+    return series
+
+
+def at(s, t):
+    i = bisect.bisect_right(s[0], t)
+    return s[1][i - 1] if i else 0
+
+
+def warps(vcd, log_path, period, prefix):
+    bad = []
+    series = read_vcd(vcd, prefix)
+    log = read_log(log_path)
+    if not series:
+        return ["no %s.warp<N>.* signal in the VCD" % prefix]
+    logged = set()
+    for c, _sm, warp, pc, op, mask in log:
+        logged.add((warp, c))
+        st, p, m, b = (series.get((warp, f)) for f in ("stall", "pc", "mask", "at_barrier"))
+        if st is None or p is None or m is None or b is None:
+            bad.append("warp%u: not traced" % warp)
+            break
+        if at(st, c * period) != ISSUED:
+            bad.append("cycle %u: warp%u issued (log), stall is %u" % (c, warp, at(st, c * period)))
+        if at(p, c * period - 1) != pc:
+            bad.append("cycle %u: warp%u issued pc %u (log), its pc before was %u" % (c, warp, pc, at(p, c * period - 1)))
+        if mask & ~at(m, c * period - 1):  # the log's lanes: active and guard true
+            bad.append("cycle %u: warp%u issued lanes %#x (log), its mask before was %#x" % (c, warp, mask, at(m, c * period - 1)))
+        if op == "bar" and at(b, c * period) != 1:
+            bad.append("cycle %u: warp%u issued a barrier, at_barrier is 0" % (c, warp))
+        if len(bad) > 5:
+            return bad
+    for (warp, f), s in series.items():
+        if f == "stall":
+            for t, v in zip(*s):
+                if v == ISSUED and (warp, t // period) not in logged:
+                    bad.append("cycle %u: warp%u shows issued, the log has no issue of it" % (t // period, warp))
+                    break
+        if f == "at_barrier":
+            st = series[(warp, "stall")]
+            times = sorted(set(s[0] + st[0]))
+            for t in times:
+                if at(s, t) == 1 and at(st, t) not in (ISSUED, BARRIER):
+                    bad.append("time %u: warp%u at a barrier with stall %u" % (t, warp, at(st, t)))
+                    break
+    return bad[:6]
+
+
+def pipeview(pv, log_path, period, n_sms, warp_instrs):
+    order = ["fetch", "decode", "rename", "dispatch", "issue", "complete", "retire"]
+    bad, recs, cur = [], [], None
+    for n, line in enumerate(open(pv), 1):
+        w = line.rstrip("\n").split(":")
+        if w[0] != "O3PipeView" or len(w) < 3:
+            return ["line %u: not O3PipeView text" % n]
+        stage = w[1]
+        if stage == "fetch":
+            if cur is not None:
+                return ["line %u: a fetch before the previous instruction's retire" % n]
+            seq = int(w[5])
+            cur = {"seq": seq, "pc": int(w[3], 16), "text": w[6], "t": [int(w[2])]}
+            continue
+        if cur is None or order[len(cur["t"])] != stage:
+            return ["line %u: %s out of order" % (n, stage)]
+        cur["t"].append(int(w[2]))
+        if stage == "retire":
+            recs.append(cur)
+            cur = None
+    if cur is not None:
+        bad.append("the last instruction has no retire")
+    seqs = set()
+    for r in recs:
+        if r["t"] != sorted(r["t"]):
+            bad.append("seq %u: stamps go back %s" % (r["seq"], r["t"]))
+        if any(t % period for t in r["t"]):
+            bad.append("seq %u: a stamp off the clock %s" % (r["seq"], r["t"]))
+        if r["seq"] in seqs:
+            bad.append("seq %u twice" % r["seq"])
+        seqs.add(r["seq"])
+        if len(bad) > 5:
+            return bad
+    if len(recs) != warp_instrs:
+        bad.append("%u records, warp_instrs is %u" % (len(recs), warp_instrs))
+    # per SM and warp, in sequence order: the log's issues of that warp, in its order
+    by = {}
+    for r in sorted(recs, key=lambda r: r["seq"]):
+        sm = r["seq"] % n_sms
+        warp = int(r["text"].split()[1][1:])
+        by.setdefault((sm, warp), []).append((r["t"][2] // period, r["pc"] & 0xFFFF))
+    lg = {}
+    for c, sm, warp, pc, _op, _m in read_log(log_path):
+        lg.setdefault((sm, warp), []).append((c, pc))
+    for k in sorted(set(by) | set(lg)):
+        if by.get(k) != lg.get(k):
+            a, b = by.get(k, []), lg.get(k, [])
+            i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+            bad.append("sm %u warp %u: instruction %u issued at (cycle, pc) %s in the pipeline log, %s in the issue log"
+                       % (k[0], k[1], i, a[i] if i < len(a) else None, b[i] if i < len(b) else None))
+            break
+    return bad[:6]
+
+
+def all_series(path, prefix):
+    """{"block.name": (times, values)} for the variables directly under <prefix>.<block>."""
+    codes, series, scope, t = {}, {}, [], 0
+    for line in open(path):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "$scope":
+            scope.append(w[2])
+        elif w[0] == "$upscope":
+            scope.pop()
+        elif w[0] == "$var" and ".".join(scope[:-1]) == prefix:
+            codes[w[3]] = scope[-1] + "." + w[4]
+        elif line[0] == "#":
+            t = int(line[1:])
+        elif line[0] == "b" and len(w) == 2 and w[1] in codes:
+            s = series.setdefault(codes[w[1]], ([], []))
+            s[0].append(t)
+            s[1].append(int(w[0][1:].replace("x", "0"), 2))
+        elif line[0] in "01" and line[1:].strip() in codes:
+            s = series.setdefault(codes[line[1:].strip()], ([], []))
+            s[0].append(t)
+            s[1].append(int(line[0]))
+    return series
+
+
+def insides(vcd, stats_json, prefix, mshrs):
+    import json
+    bad = []
+    ser = all_series(vcd, prefix)
+    need = ["ldst.coalesced", "ldst.mshr_used", "opcoll.occupied", "opcoll.ready", "opcoll.busy_collectors"]
+    missing = [n for n in need if n not in ser]
+    if missing:
+        return ["not traced: " + " ".join(missing)]
+    st = {}
+    for inst in json.load(open(stats_json))["instances"]:
+        for name, v in inst.get("stats", {}).items():
+            if isinstance(v, dict) and "value" in v:
+                st[inst["path"] + "." + name] = v["value"]
+    txns = 0
+    for k in ("l1_hits", "l1_misses", "l1_merged", "store_txns", "atomic_txns"):
+        v = [val for key, val in st.items() if key.endswith("ldst." + k)]
+        if len(v) != 1:
+            return ["statistic ldst.%s not found once in the JSON" % k]
+        txns += v[0]
+    got = sum(ser["ldst.coalesced"][1])
+    if got != txns or txns == 0:
+        bad.append("ldst.coalesced sums to %u, the L1D saw %u transactions" % (got, txns))
+    m = ser["ldst.mshr_used"][1]
+    if not m or max(m) == 0 or max(m) > mshrs:
+        bad.append("ldst.mshr_used peaks at %u (mshrs %u)" % (max(m) if m else 0, mshrs))
+    occ, rdy, busy = ser["opcoll.occupied"], ser["opcoll.ready"], ser["opcoll.busy_collectors"]
+    for t in sorted(set(occ[0] + rdy[0] + busy[0])):
+        o, r, b = at(occ, t), at(rdy, t), at(busy, t)
+        if bin(o).count("1") != b or r & ~o:
+            bad.append("time %u: occupied %#x, ready %#x, busy_collectors %u" % (t, o, r, b))
+            break
+    return bad
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "insides":
+        problems = insides(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif sys.argv[1] == "warps":
+        problems = warps(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+    else:
+        problems = pipeview(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))
+    for p in problems:
+        print(p)
