@@ -1,17 +1,19 @@
 # kernels/frun.mk: included from kernels/local.mk.
 # The functional runner: memory image (fmem), module loading and layout (kload), the SIMT stack
 # (simt), the runner (frun), the gpusc-run program, and their tests.
-kernels_libgpusc_kernels_core_la_SOURCES += kernels/fmem.c kernels/kload.c kernels/simt.c kernels/frun.c
-nobase_pkginclude_HEADERS += kernels/fmem.h kernels/kload.h kernels/simt.h kernels/frun.h
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/fmem.c kernels/kload.c kernels/simt.c kernels/frun.c \
+	kernels/warp_step.c
+nobase_pkginclude_HEADERS += kernels/fmem.h kernels/kload.h kernels/simt.h kernels/frun.h kernels/warp_step.h
 
 FRUN_UNIT_TESTS = tests/kernels/test_fmem tests/kernels/test_simt tests/kernels/test_kload \
-	tests/kernels/test_frun
+	tests/kernels/test_frun tests/kernels/test_warp_step
 check_PROGRAMS += $(FRUN_UNIT_TESTS)
 TESTS += $(FRUN_UNIT_TESTS)
 tests_kernels_test_fmem_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_simt_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_kload_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_LDADD = $(KERNELS_LIBS)
+tests_kernels_test_warp_step_LDADD = $(KERNELS_LIBS)
 tests_kernels_test_frun_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_PTX_DIR='"$(abs_top_srcdir)/tests/kernels/ptx"'
 EXTRA_DIST += tests/kernels/ptx/diverge.ptx tests/kernels/ptx/barrier.ptx tests/kernels/ptx/memory.ptx \
 	tests/kernels/ptx/call.ptx tests/kernels/ptx/cli.ptx tests/kernels/ptx/memops.ptx \
