@@ -340,7 +340,7 @@ static void bar_apply(issue *s, unsigned slot, const barrier_release *r)
     }
 }
 
-/* Warp `wi` arrives at a barrier (kernels/frun.c exec_bar); it counts its existing threads. */
+/* Warp `wi` arrives at a barrier (kernels/run/frun.c exec_bar); it counts its existing threads. */
 static void bar_arrive(issue *s, unsigned slot, unsigned wi, const ws_info *x)
 {
     const cta_launch_t *c = &s->cta[slot];

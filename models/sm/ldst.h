@@ -15,7 +15,7 @@
  *    ways, `const_*` parameters) with its own MSHRs: one transaction per touched 64-B line, a hit
  *    ready `const_latency` cycles after its lookup, a miss sends a line-sized MEM_READ with
  *    client = 2 whose response fills the constant cache only (the L1D is not touched). Generic
- *    loads never reach it: kernels/kload.h resolves a generic address in the const bank to the
+ *    loads never reach it: kernels/run/kload.h resolves a generic address in the const bank to the
  *    global space (cvta.const is the identity), so they go through the L1D as on Fermi;
  *  - global/local stores: the deferred global lanes write the image now (store_data, the point where
  *    the store is performed); write-through (a hit invalidates the line: write-evict), one MEM_WRITE per

@@ -1,12 +1,12 @@
 /* warp_exec.c — see warp_exec.h. The instructions execute on the warp-step engine
- * (kernels/warp_step.h), the functional runner's own; this file holds the SM's side: warp slots and
+ * (kernels/run/warp_step.h), the functional runner's own; this file holds the SM's side: warp slots and
  * CTAs, loads in flight, the register value hooks, and the registers decode and the banks see. */
 #include "models/sm/warp_exec.h"
 
 #include <string.h>
 
-#include "kernels/regalloc.h"
-#include "kernels/warp_step.h"
+#include "kernels/analysis/regalloc.h"
+#include "kernels/run/warp_step.h"
 
 #define FULL_MASK 0xffffffffu
 

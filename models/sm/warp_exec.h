@@ -8,7 +8,7 @@
  * issue in order and the scoreboard keeps a dependent instruction from issuing before its producer
  * has written back in the timing model, so every warp sees exactly the values the functional runner
  * computes: the instructions execute on the functional runner's own warp-step engine
- * (kernels/warp_step.h, ws_step), with the SM's parameters (ws_ops): global atomics are left to the
+ * (kernels/run/warp_step.h, ws_step), with the SM's parameters (ws_ops): global atomics are left to the
  * memory side (ws_info.atom_defer), global stores are written by the L1 when it performs them
  * (ws_info.store_defer: ldst), and global/local/const loads read the image when their data returns
  * (ws_info.load_defer, wexec_complete_load, called by issue at the load's release). Across warps,
@@ -37,8 +37,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/simt.h"
-#include "kernels/warp_step.h"
+#include "kernels/run/simt.h"
+#include "kernels/run/warp_step.h"
 #include "models/lib/regval.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"

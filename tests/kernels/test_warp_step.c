@@ -1,12 +1,12 @@
-/* test_warp_step — the warp-step engine (kernels/warp_step.h) alone, driven as each of its two users
+/* test_warp_step — the warp-step engine (kernels/run/warp_step.h) alone, driven as each of its two users
  * drives it: ws_step with a stub ws_ops (as the SM: a global load's lanes go to the load_deferred
  * hook and read the image only when ws_load_apply runs, a global store's bytes travel in
  * ws_info.store_data and leave memory untouched, per-lane spaces and addresses recorded, the value
  * hooks run around each instruction) and ws_run on the same program (as the functional runner:
  * everything performed at once, no hook called, instructions counted). */
-#include "kernels/kload.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/warp_step.h"
+#include "kernels/run/kload.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/run/warp_step.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "kernels/kload.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/kload.h"
+#include "kernels/frontend/ptx_parse.h"
 #include "models/core/harness.h"
 #include "models/sm/cta_dispatch.h"
 #include "models/sm/fetch.h"
