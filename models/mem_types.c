@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "kernels/ir_exec.h"
+#include "kernels/semantics/ir_exec.h"
 
 static const char *kind_name(unsigned v)
 {

@@ -18,7 +18,7 @@
 
 #include <glib.h>
 
-#include "kernels/fmem.h"
+#include "kernels/run/fmem.h"
 #include "sc/gsc.h"
 
 #define MEM_LINE_MAX 128 /* bytes: the largest line any cache of the machine uses */
@@ -50,7 +50,7 @@ typedef struct {
 } mem_atom_t;
 
 typedef struct {
-    uint64_t addr;     /* line-aligned byte address (global address space of kernels/kload.h) */
+    uint64_t addr;     /* line-aligned byte address (global address space of kernels/run/kload.h) */
     uint64_t id;       /* request id, unique per source (echoed in the response) */
     uint64_t mask_lo;  /* byte mask of a write, bytes 0..63 of the line */
     uint64_t mask_hi;  /* bytes 64..127 */

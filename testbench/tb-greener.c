@@ -6,7 +6,7 @@
  *
  * --power baseline: every register ON (no mechanism bound: the run is tb-sm's); sleep-reg: the
  * Sleep-Reg baseline (unallocated OFF, SLEEP after every access); greener (default): the greener
- * pass (kernels/greener.h, threshold W, default 3) annotates the allocated code, and the hardware
+ * pass (kernels/passes/greener.h, threshold W, default 3) annotates the allocated code, and the hardware
  * applies its states with the run-time lookup table. Both power-managed modes reserve source
  * registers in the scoreboard. The output is checked against the workload's CPU reference; the
  * summary adds the time fraction in each state, the register file's leakage and dynamic energy and
@@ -14,7 +14,7 @@
  * Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
 #include <string.h>
 
-#include "kernels/greener.h"
+#include "kernels/passes/greener.h"
 #include "models/core/config.h"
 #include "models/core/gtkw.h"
 #include "models/core/energy.h"

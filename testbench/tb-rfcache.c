@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels/reuse_profile.h"
+#include "kernels/passes/reuse_profile.h"
 #include "models/core/energy.h"
 #include "models/sm/ccu.h"
 #include "models/sm/opcoll.h"

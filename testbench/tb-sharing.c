@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels/regorder.h"
+#include "kernels/passes/regorder.h"
 #include "models/core/gtkw.h"
 #include "models/sm/dwe.h"
 #include "models/sm/lock_table.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/spu_isa.h"
+#include "kernels/frontend/spu_isa.h"
 #include "models/core/config.h"
 #include "models/machines/spu_grid.h"
 #include "models/sm/issue.h"

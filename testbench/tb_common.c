@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/frun.h"
-#include "kernels/kload.h"
-#include "kernels/launch_cli.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
-#include "kernels/spu_isa.h"
+#include "kernels/run/frun.h"
+#include "kernels/run/kload.h"
+#include "kernels/run/launch_cli.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
+#include "kernels/frontend/spu_isa.h"
 #include "models/core/stats.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"

@@ -24,7 +24,7 @@
 
 #include <glib.h>
 
-#include "kernels/workload.h"
+#include "kernels/workloads/workload.h"
 #include "models/core/cli.h"
 #include "models/machines/machine.h"
 #include "models/sm/cta_dispatch.h"

@@ -9,7 +9,7 @@
  * regalloc (rematerialization + allocation: physical registers R12, pairs R12:R13, predicates P3),
  * lastuse, reconv and divergence (regalloc, then that annotation pass: its fields after each
  * instruction).
- * --greener[=W] runs the greener power-state pass (kernels/greener.h, threshold W, default 3) after
+ * --greener[=W] runs the greener power-state pass (kernels/passes/greener.h, threshold W, default 3) after
  * allocation and prints each instruction's encoded states: "// power ON, SLEEP, OFF" (destination, sources).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
  * --occupancy T prints the occupancy of the entry with T threads per block, plus BYTES of dynamic
@@ -19,13 +19,13 @@
  *
  * Exit status: 0 success, 1 input error (unreadable file, parse error, unknown entry), 2 usage error.
  */
-#include "kernels/annot.h"
-#include "kernels/cfg.h"
-#include "kernels/greener.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
+#include "kernels/analysis/annot.h"
+#include "kernels/analysis/cfg.h"
+#include "kernels/passes/greener.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
 #include "models/lib/occupancy.h"
-#include "kernels/renaming.h"
+#include "kernels/passes/renaming.h"
 #include "models/machines/machine.h"
 
 #include <stdio.h>

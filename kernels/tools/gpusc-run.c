@@ -6,14 +6,14 @@
  *   --rewritten runs the code after the register-allocation rewrite (regalloc_module) instead of the
  *   PTX as parsed; --stats says which one ran.
  *
- * Only the functional runner exists for now (kernels/frun.h); --functional is required until the
+ * Only the functional runner exists for now (kernels/run/frun.h); --functional is required until the
  * timing mode is added. Exit status: 0 success, 1 mismatch or runtime error, 2 usage or input error.
  */
-#include "kernels/frun.h"
-#include "kernels/launch_cli.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
-#include "kernels/workload.h"
+#include "kernels/run/frun.h"
+#include "kernels/run/launch_cli.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
+#include "kernels/workloads/workload.h"
 
 #include <errno.h>
 #include <stdio.h>

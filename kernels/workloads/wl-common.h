@@ -1,10 +1,10 @@
 /* wl-common.h — helpers shared by the workload drivers (kernels/workloads/NAME.c): a small seeded PRNG
  * that gives the same numbers on every machine, and thin wrappers over wl_device that keep the
- * drivers short. Internal to the workloads; the public interface is kernels/workload.h. */
+ * drivers short. Internal to the workloads; the public interface is kernels/workloads/workload.h. */
 #ifndef GPUSC_KERNELS_WORKLOADS_WL_COMMON_H
 #define GPUSC_KERNELS_WORKLOADS_WL_COMMON_H
 
-#include "kernels/workload.h"
+#include "kernels/workloads/workload.h"
 
 /* splitmix64: tiny, fast, statistically good enough for test inputs, and fully specified, so a seed
  * means the same data everywhere (unlike rand()). `stream` separates the inputs of one workload. */

@@ -3,7 +3,7 @@
 
 #include <inttypes.h>
 
-#include "kernels/spu_isa.h"
+#include "kernels/frontend/spu_isa.h"
 #include "models/sm/issue.h"
 #include "models/topo/sm.h"
 

@@ -19,7 +19,7 @@
 #ifndef GPUSC_MODELS_MEM_DRAM_BLK_H
 #define GPUSC_MODELS_MEM_DRAM_BLK_H
 
-#include "kernels/fmem.h"
+#include "kernels/run/fmem.h"
 #include "models/core/block.h"
 #include "models/lib/dram.h"
 #include "models/lib/slots.h"

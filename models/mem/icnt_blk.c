@@ -1,7 +1,7 @@
 /* icnt_blk.c — the `icnt` block; see icnt_blk.h. */
 #include "models/mem/icnt_blk.h"
 
-#include "kernels/ir.h"
+#include "kernels/frontend/ir.h"
 #include "models/core/stats.h"
 
 static const blk_param_desc params[] = {

@@ -29,7 +29,7 @@
 #ifndef GPUSC_MODELS_MEM_L2_H
 #define GPUSC_MODELS_MEM_L2_H
 
-#include "kernels/fmem.h"
+#include "kernels/run/fmem.h"
 #include "models/core/block.h"
 #include "models/lib/cache.h"
 #include "models/lib/ring.h"

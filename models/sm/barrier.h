@@ -1,5 +1,5 @@
 /* barrier.h — the `barrier` block: the CTA barriers of an SM (bar.sync, bar.arrive, bar.red with
- * named barriers 0..15 and optional thread counts), as kernels/frun.c's barriers. Spec:
+ * named barriers 0..15 and optional thread counts), as kernels/run/frun.c's barriers. Spec:
  * docs/baseline-design.md §2.2 barrier; the PTX ISA's bar/barrier instructions.
  *
  * A barrier completes when `expected` threads have arrived (a counted barrier) or, without a count,
@@ -21,7 +21,7 @@
 
 G_BEGIN_DECLS
 
-#define BARRIER_IDS 16 /* named barriers per CTA (PTX bar 0..15; kernels/frun.c's N_BARRIERS) */
+#define BARRIER_IDS 16 /* named barriers per CTA (PTX bar 0..15; kernels/run/frun.c's N_BARRIERS) */
 
 /* A warp's arrival (the barrier instruction as executed). */
 typedef struct {

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "kernels/regalloc.h"
+#include "kernels/analysis/regalloc.h"
 #include "models/sm/arbiter.h"
 
 static const blk_port_desc ports[] = {

@@ -25,7 +25,7 @@
 #ifndef GPUSC_MODELS_SM_CCU_H
 #define GPUSC_MODELS_SM_CCU_H
 
-#include "kernels/reuse_profile.h"
+#include "kernels/passes/reuse_profile.h"
 #include "models/core/block.h"
 #include "models/lib/rfcache.h"
 #include "models/sm/payloads.h"

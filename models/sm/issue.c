@@ -169,7 +169,7 @@ static const char *warp_stall_name(unsigned v)
 }
 const gsc_enum issue_warp_stall_enum = {"warp_stall", ISSUE_WARP_STATES, warp_stall_name};
 
-_Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((wx_info *)0)->store_data),
+_Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((ws_info *)0)->store_data),
                "a deferred store's bytes fit issued_t");
 
 static gsc_fifo *port_fifo(const issue *s, unsigned p)
@@ -349,8 +349,8 @@ static void bar_apply(issue *s, unsigned slot, const barrier_release *r)
     }
 }
 
-/* Warp `wi` arrives at a barrier (kernels/frun.c exec_bar); it counts its existing threads. */
-static void bar_arrive(issue *s, unsigned slot, unsigned wi, const wx_info *x)
+/* Warp `wi` arrives at a barrier (kernels/run/frun.c exec_bar); it counts its existing threads. */
+static void bar_arrive(issue *s, unsigned slot, unsigned wi, const ws_info *x)
 {
     const cta_launch_t *c = &s->cta[slot];
     unsigned in_cta = wexec_warp_in_cta(s->wx, wi);
@@ -544,9 +544,9 @@ static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigne
     return ISSUE_STALL_COUNT; /* ready */
 }
 
-static bool is_long(const wx_info *x)
+static bool is_long(const ws_info *x)
 {
-    if (x->kind != WX_MEM || x->mem_kind == WX_MEM_STORE || x->mem_kind == WX_MEM_RED)
+    if (x->kind != WS_MEM || x->mem_kind == WS_MEM_STORE || x->mem_kind == WS_MEM_RED)
         return false;
     for (unsigned l = 0; l < IR_WARP_SIZE; l++)
         if ((x->active >> l & 1) &&
@@ -569,7 +569,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     cr->epoch = w->epoch;
     cr->count = 1;
 
-    wx_info x;
+    ws_info x;
     if (wexec_step(s->wx, wi, now, s->seq, &x) != 0)
         return false;
     issued_t it;
@@ -593,7 +593,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.n_bank_dst = h.n_bank_dst;
     memcpy(it.bank_src, h.bank_src, sizeof it.bank_src);
     memcpy(it.bank_dst, h.bank_dst, sizeof it.bank_dst);
-    if (x.kind == WX_MEM) {
+    if (x.kind == WS_MEM) {
         it.space = x.space;
         it.kind = x.mem_kind;
         it.bytes = x.bytes;
@@ -632,16 +632,16 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     s->tr_issued++;
     if (s->log)
         fprintf(s->log, "%" G_GUINT64_FORMAT " issue sm %u warp %u pc %u %s mask 0x%08x\n", now, s->sm_id, wi,
-                h.pc, x.kind == WX_RET && x.op == 0 ? "ret" : ir_op_name((ir_opcode)x.op), x.active);
+                h.pc, x.kind == WS_RET && x.op == 0 ? "ret" : ir_op_name((ir_opcode)x.op), x.active);
     s->tr_warp = wi;
     s->tr_pc = h.pc;
     if (s->pv)
-        pv_issued(s, &it, &h, x.kind == WX_RET && x.op == 0);
+        pv_issued(s, &it, &h, x.kind == WS_RET && x.op == 0);
     if (s->tw_on)
         s->tw_issued[s->n_tw_issued++] = wi;
 
     unsigned slot = wexec_warp_cta(s->wx, wi);
-    if (x.kind == WX_BAR && x.bar_arrive)
+    if (x.kind == WS_BAR && x.bar_arrive)
         bar_arrive(s, slot, wi, &x);
     if (!wexec_warp_live(s->wx, wi)) { /* exited */
         w->exited = true;

@@ -71,6 +71,10 @@ static const blk_param_desc params[] = {
     {"miss_queue", BLK_PARAM_UINT, "8", "1", "1024", NULL, "requests",
      "requests waiting for room towards the memory side; a transaction that needs one waits while it "
      "is full [S: GTX480 dl1 miss queue 8]"},
+    {"release_queue", BLK_PARAM_UINT, "32", "1", "1024", NULL, "items",
+     "completions (and source-read reports) waiting for room in the release FIFO to issue; a finished "
+     "instruction waits, and no new one starts, while it is full [A: 32, more than any workload holds "
+     "on the presets]"},
     {"e_l1_access", BLK_PARAM_DOUBLE, "20", "0", NULL, NULL, "pJ",
      "energy of an L1D access (hit, miss, merged read, store transaction) [A: the specs give none; "
      "an order of magnitude to set from CACTI for a study]"},
@@ -115,6 +119,11 @@ static const blk_stat_desc stats[] = {
                                    "most requests held by the miss queue (at most miss_queue)", NULL},
     [LDST_STAT_MISS_QUEUE_STALLS] = {"miss_queue_stalls", BLK_STAT_COUNTER, "cycles",
                                      "cycles a transaction waited for room in the full miss queue", NULL},
+    [LDST_STAT_RELEASE_QUEUE_PEAK] = {"release_queue_peak", BLK_STAT_COUNTER, "items",
+                                      "most items held by the release queue (at most release_queue)", NULL},
+    [LDST_STAT_RELEASE_WAITS] = {"release_waits", BLK_STAT_COUNTER, "instructions",
+                                 "finished instructions that waited for room in the full release queue",
+                                 NULL},
 };
 
 static const blk_energy_event energy_events[] = {
@@ -174,13 +183,11 @@ static void schedule(ldst *l, ldst_op *op, uint64_t cycle)
     l->n_ready++;
 }
 
-static void op_piece_done(ldst *l, unsigned id)
+/* A finished op's completion into the release queue (which has room); the op is freed. */
+static void op_release(ldst *l, ldst_op *op)
 {
-    ldst_op *op = g_ptr_array_index(l->ops, id);
-    g_assert(op && op->pending > 0);
-    if (--op->pending > 0 || !op->issued_all)
-        return;
-    release_t *r = ring_push_slot(&l->releases);
+    unsigned id = op->id;
+    release_t *r = blk_outq_push(&l->releases);
     memcpy(r, &op->rel, release_bytes(&op->rel));
     if (op->it.atom_lanes) {
         r->atomic = 1;
@@ -196,6 +203,20 @@ static void op_piece_done(ldst *l, unsigned id)
     if (l->cur == op)
         l->cur = NULL;
     g_ptr_array_add(l->free_ops, op); /* reused by op_start: no allocation per instruction */
+}
+
+static void op_piece_done(ldst *l, unsigned id)
+{
+    ldst_op *op = g_ptr_array_index(l->ops, id);
+    g_assert(op && op->pending > 0);
+    if (--op->pending > 0 || !op->issued_all)
+        return;
+    if (l->rel_wait->len || blk_outq_full(&l->releases)) { /* stays in flight until there is room */
+        g_ptr_array_add(l->rel_wait, op);
+        blk_stat_add(l->inst, LDST_STAT_RELEASE_WAITS, 1);
+        return;
+    }
+    op_release(l, op);
 }
 
 static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
@@ -272,7 +293,7 @@ static void op_start(ldst *l, uint64_t now)
                           .exec_cycle = now};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     if (it->report_reads) /* source reservations: the address and data registers are read now */
-        release_init_reads(ring_push_slot(&l->releases), it, SM_UNIT_LDST);
+        release_init_reads(blk_outq_push(&l->releases), it, SM_UNIT_LDST);
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
     coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
@@ -476,11 +497,14 @@ static void take_responses(ldst *l)
 
 static void flush(ldst *l)
 {
-    gsc_fifo *rl = pf(l, LDST_RELEASE);
     blk_outq_flush(&l->reqs);
-    while (!ring_empty(&l->releases) && gsc_fifo_can_put(rl)) {
-        gsc_fifo_put(rl, ring_peek(&l->releases));
-        ring_pop(&l->releases, NULL);
+    blk_outq_flush(&l->releases);
+    if (G_UNLIKELY(l->rel_wait->len)) { /* finished ops that waited for room, in order */
+        guint n = 0;
+        while (n < l->rel_wait->len && !blk_outq_full(&l->releases))
+            op_release(l, g_ptr_array_index(l->rel_wait, n++));
+        g_ptr_array_remove_range(l->rel_wait, 0, n);
+        blk_outq_flush(&l->releases);
     }
 }
 
@@ -530,8 +554,8 @@ static void ldst_run(void *self)
         op->issued_all = true;
         op_piece_done(l, op->id); /* drops the hold taken at op_start */
     }
-    if (!l->cur && l->busy_until <= now && gsc_fifo_can_get(pf(l, LDST_IN)))
-        op_start(l, now);
+    if (!l->cur && l->busy_until <= now && gsc_fifo_can_get(pf(l, LDST_IN)) && !blk_outq_full(&l->releases))
+        op_start(l, now); /* a full release queue stalls the next instruction */
     flush(l);
     l->tr_inflight = l->n_ops;
     l->tr_mshr_used = (uint16_t)cache_mshr_used(l->mshr);
@@ -542,8 +566,8 @@ static void ldst_run(void *self)
      * process) changes them: the cycles slept would each have been one more refusal. */
     if (blocked)
         blk_sleep_charge(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-    bool work = (l->cur && !blocked) || !blk_outq_empty(&l->reqs) || !ring_empty(&l->releases) ||
-                (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
+    bool work = (l->cur && !blocked) || !blk_outq_empty(&l->reqs) || !blk_outq_empty(&l->releases) ||
+                l->rel_wait->len || (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
         gsc_run_within(1);
     } else if (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN))) {
@@ -613,7 +637,9 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->free_ops = g_ptr_array_new_with_free_func(g_free);
     blk_outq_init(&l->reqs, l->inst, LDST_MEM_REQ, sizeof(mem_req_t), "miss_queue",
                   LDST_STAT_MISS_QUEUE_PEAK);
-    ring_init(&l->releases, sizeof(release_t));
+    blk_outq_init(&l->releases, l->inst, LDST_RELEASE, sizeof(release_t), "release_queue",
+                  LDST_STAT_RELEASE_QUEUE_PEAK);
+    l->rel_wait = g_ptr_array_new();
     blk_trace_state(l->inst, "inflight", GSC_U32, &l->tr_inflight);
     blk_trace_state(l->inst, "warp", GSC_U32, &l->tr_warp);
     blk_trace_state(l->inst, "hit", GSC_U8, &l->tr_hit);
@@ -647,7 +673,8 @@ void ldst_free(ldst *l)
     g_ptr_array_free(l->ops, TRUE);
     g_ptr_array_free(l->free_ops, TRUE);
     blk_outq_clear(&l->reqs);
-    ring_clear(&l->releases);
+    blk_outq_clear(&l->releases);
+    g_ptr_array_free(l->rel_wait, TRUE);
     g_free(l->ready);
     cache_tags_free(l->l1);
     cache_mshr_free(l->mshr);

@@ -15,7 +15,7 @@
  *    ways, `const_*` parameters) with its own MSHRs: one transaction per touched 64-B line, a hit
  *    ready `const_latency` cycles after its lookup, a miss sends a line-sized MEM_READ with
  *    client = 2 whose response fills the constant cache only (the L1D is not touched). Generic
- *    loads never reach it: kernels/kload.h resolves a generic address in the const bank to the
+ *    loads never reach it: kernels/run/kload.h resolves a generic address in the const bank to the
  *    global space (cvta.const is the identity), so they go through the L1D as on Fermi;
  *  - global/local stores: the deferred global lanes write the image now (store_data, the point where
  *    the store is performed); write-through (a hit invalidates the line: write-evict), one MEM_WRITE per
@@ -74,6 +74,8 @@ enum {
     LDST_STAT_CONST_MERGED,
     LDST_STAT_MISS_QUEUE_PEAK,
     LDST_STAT_MISS_QUEUE_STALLS,
+    LDST_STAT_RELEASE_QUEUE_PEAK,
+    LDST_STAT_RELEASE_WAITS,
 };
 
 typedef struct ldst_op ldst_op;
@@ -104,7 +106,8 @@ typedef struct {
     unsigned blocked_set;
     bool blocked_may_pass; /* a fill that can change the answer arrived since the refusal */
     blk_outq reqs;         /* the miss queue: mem_req_t waiting for room in mem_req (miss_queue deep) */
-    ring releases;         /* release_t waiting for room */
+    blk_outq releases;     /* the release queue: release_t waiting for room in release (release_queue) */
+    GPtrArray *rel_wait;   /* finished ops waiting, in order, for room in the release queue */
     /* completions scheduled (op id, ready cycle), by cycle; among equal cycles the latest first */
     struct ldst_ready *ready;
     unsigned n_ready, cap_ready;

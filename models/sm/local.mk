@@ -34,6 +34,9 @@ TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_
 	tests/sm/test_check_modes.sh tests/sm/test_tb_stall_accounting.sh tests/sm/test_waveform_lossless.sh \
 	tests/sm/test_waveform_no_x.sh tests/sm/test_waveform_stream.sh tests/sm/test_tb_occupancy.sh \
 	tests/sm/test_tb_warps96.sh tests/sm/test_tb_energy.sh
+# ldst's bounded release queue at a depth of 1 (every workload passes, the peak stays within it).
+dist_check_SCRIPTS += tests/sm/test_ldst_release_queue.sh
+TESTS += tests/sm/test_ldst_release_queue.sh
 # Presets against the spec tables they cite (--dump-config).
 dist_check_SCRIPTS += tests/sm/test_preset_tables.sh
 TESTS += tests/sm/test_preset_tables.sh

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* The enumerations the waveform views show by name (GTKWave translate filters, from the name
- * tables of kernels/ir.c and this file). */
+ * tables of kernels/frontend/ir.c and this file). */
 static const char *op_name(unsigned v)
 {
     return ir_op_name((ir_opcode)v);

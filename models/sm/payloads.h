@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/ir.h"
+#include "kernels/frontend/ir.h"
 #include "sc/gsc.h"
 
 #define SM_MAX_WARPS       128     /* warp slots per SM (GTX480: 48; Table 3.2: 96): WMASK_BITS */

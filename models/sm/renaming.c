@@ -1,7 +1,7 @@
 /* renaming.c — see renaming.h and docs/renaming.md. */
 #include "models/sm/renaming.h"
 
-#include "kernels/renaming.h"
+#include "kernels/passes/renaming.h"
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"

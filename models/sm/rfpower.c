@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "kernels/greener.h"
-#include "kernels/regalloc.h"
+#include "kernels/passes/greener.h"
+#include "kernels/analysis/regalloc.h"
 #include "models/lib/regval.h"
 #include "models/sm/ibuffer.h"
 #include "models/sm/issue.h"

@@ -7,7 +7,7 @@
  *   check   -> issue.check      a warp may issue only when every register its head reads or writes
  *                               is ON; otherwise a wake-up is sent (SLEEP->ON wake_sleep_cycles,
  *                               OFF->ON wake_off_cycles) and the warp waits (wakeup_stalls);
- *   issued  -> issue.issued     decode's side: the instruction's encoded states (kernels/greener.h,
+ *   issued  -> issue.issued     decode's side: the instruction's encoded states (kernels/passes/greener.h,
  *                               read once per static instruction) go into the warp's run-time lookup
  *                               table of in-flight instructions; a memory instruction's registers
  *                               take their states here (ldst has no register-bank access);

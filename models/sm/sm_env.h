@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/fmem.h"
-#include "kernels/ir.h"
-#include "kernels/kload.h"
+#include "kernels/run/fmem.h"
+#include "kernels/frontend/ir.h"
+#include "kernels/run/kload.h"
 
 typedef struct {
     uint32_t entry; /* kernel function index */

@@ -7,14 +7,13 @@
  * the data it produced (per-lane addresses, registers read and written). Per warp, instructions
  * issue in order and the scoreboard keeps a dependent instruction from issuing before its producer
  * has written back in the timing model, so every warp sees exactly the values the functional runner
- * (kernels/frun.c) computes; its semantics are mirrored here instruction kind by instruction kind
- * (ALU through ir_exec, memory through kload_resolve, special registers through frun_sreg_value,
- * SIMT through kernels/simt.h). Three exceptions: global atomics are left to the memory side
- * (wx_info.atom_defer), global stores are written by the L1 when it performs them
- * (wx_info.store_defer: ldst), and global/local/const loads read the image when their data returns
- * (wx_info.load_defer, wexec_complete_load, called by issue at the load's release). Across warps, memory is
- * read and written in issue order, which is one legal interleaving; kernels whose result depends on the
- * interleaving (none of the workloads) may differ from frun's CTA-serial order.
+ * computes: the instructions execute on the functional runner's own warp-step engine
+ * (kernels/run/warp_step.h, ws_step), with the SM's parameters (ws_ops): global atomics are left to the
+ * memory side (ws_info.atom_defer), global stores are written by the L1 when it performs them
+ * (ws_info.store_defer: ldst), and global/local/const loads read the image when their data returns
+ * (ws_info.load_defer, wexec_complete_load, called by issue at the load's release). Across warps,
+ * memory is read and written in issue order, which is one legal interleaving; kernels whose result
+ * depends on the interleaving (none of the workloads) may differ from frun's CTA-serial order.
  *
  * Register slots: a warp's registers are the per-thread slots of kload (function reg_base + virtual
  * register), 32 lanes of 64 bits each; the register numbers carried in payloads are these slots.
@@ -38,66 +37,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/simt.h"
+#include "kernels/run/simt.h"
+#include "kernels/run/warp_step.h"
 #include "models/lib/regval.h"
 #include "models/sm/payloads.h"
 #include "models/sm/sm_env.h"
 
 G_BEGIN_DECLS
 
-#define WX_STORE_MAX 16 /* bytes per lane a deferred store carries (larger vectors store at issue) */
 /* What a freed register holds: every 32-bit half of every lane is 0xDEADBEEF. Registers are zeroed
  * when a CTA is placed on the warp slots and poisoned when it ends, so a mechanism that reads a
  * register after its CTA freed it (or a register of slots no CTA owns) reads this garbage, and the
  * kernel's output check catches it. */
 #define WX_POISON REGVAL_POISON
-
-typedef enum { WX_ALU, WX_MEM, WX_BRA, WX_CALL, WX_RET, WX_EXIT, WX_BAR, WX_NOP } wx_kind;
-typedef enum { WX_MEM_LOAD, WX_MEM_STORE, WX_MEM_ATOM, WX_MEM_RED } wx_mem_kind;
-
-/* What one executed instruction did, for the timing blocks. */
-typedef struct {
-    uint8_t kind; /* wx_kind */
-    uint8_t cls;  /* ir_class */
-    uint8_t op;   /* ir_opcode */
-    uint32_t func, pc;
-    uint32_t active; /* lanes that executed (guard true) */
-    /* WX_MEM */
-    uint8_t mem_kind; /* wx_mem_kind */
-    uint8_t space;    /* the instruction's space (IR_SPACE_NONE: generic) */
-    uint8_t bytes;    /* bytes per lane (vector: all elements) */
-    /* WX_BAR */
-    uint32_t bar_id;
-    bool bar_wait;     /* bar.sync/barrier.sync/bar.red (the warp waits); false for bar.arrive */
-    bool bar_arrive;   /* the warp arrives at barrier bar_id (bar.sync/arrive/red with active lanes) */
-    uint8_t bar_kind;  /* ir_bar_kind (IR_BAR_SYNC when the instruction gives none) */
-    uint8_t blocksync; /* bar.blocksync: 1 + its spu_dir (barrier SM_BLOCKSYNC_BAR, sm_env.h), else 0 */
-    uint32_t bar_count; /* the thread count operand, 0 = the whole CTA */
-    uint32_t bar_pred;  /* bar.red: the active lanes whose predicate is true */
-    uint16_t bar_dst;   /* bar.red: register slot of the result, SM_NO_REG if none */
-    /* WX_BRA */
-    bool diverged;
-    /* WX_MEM atom/red: the lanes whose element is in global memory are not performed here but at
-     * the memory side (mem_fixed, the L2), in arrival order; their operands and the destination
-     * register (written with the old values when the response comes back) are returned. */
-    uint32_t store_defer; /* st: global lanes the L1 (ldst) writes into the image (store_data) */
-    uint32_t load_defer;  /* ld: lanes that read the image when the data returns (wexec_complete_load) */
-    uint32_t atom_defer;  /* lanes left to the memory side */
-    uint32_t atom_flags;  /* ir_instr.flags */
-    uint8_t atom_op;      /* ir_atom_op */
-    uint8_t atom_type;    /* ir_type */
-    uint16_t atom_dst;    /* register slot of the old values, SM_NO_REG for red */
-    uint64_t atom_vmask;  /* value mask of that register */
-    /* WX_MEM, last: only the active lanes' entries are written (the rest is not cleared) */
-    uint8_t lane_space[IR_WARP_SIZE]; /* resolved space per lane */
-    uint64_t addr[IR_WARP_SIZE];      /* address in that space per lane */
-    union {
-        struct {
-            uint64_t atom_b[IR_WARP_SIZE], atom_c[IR_WARP_SIZE]; /* deferred lanes' operands */
-        };
-        uint8_t store_data[IR_WARP_SIZE][WX_STORE_MAX]; /* st: deferred lanes' bytes */
-    };
-} wx_info;
 
 typedef struct wexec wexec;
 
@@ -121,7 +73,7 @@ uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top
 
 /* Execute the warp's next instruction. `clock` is what %clock reads (the SM cycle). Returns 0, or
  * nonzero with a message in env->error (env->failed set) on a kernel fault. */
-int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *out);
+int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, ws_info *out);
 /* The data of load `seq` (the issue sequence number given to wexec_step) has returned: its lanes in
  * global/local/const memory read the image now and write their registers (value hooks: a write per
  * destination register). False if that load has no such lanes (nothing was left for now). */

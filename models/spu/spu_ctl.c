@@ -1,7 +1,7 @@
 /* spu_ctl.c — the `spu_ctl` block; see spu_ctl.h. */
 #include "models/spu/spu_ctl.h"
 
-#include "kernels/spu_isa.h"
+#include "kernels/frontend/spu_isa.h"
 #include "models/sm/issue.h"
 #include "models/spu/spu_cb.h"
 

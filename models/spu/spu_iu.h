@@ -20,7 +20,7 @@
 #ifndef GPUSC_MODELS_SPU_SPU_IU_H
 #define GPUSC_MODELS_SPU_SPU_IU_H
 
-#include "kernels/fmem.h"
+#include "kernels/run/fmem.h"
 #include "models/core/block.h"
 #include "models/sm/blocksync.h"
 

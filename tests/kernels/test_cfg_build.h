@@ -4,7 +4,7 @@
 #ifndef GPUSC_TESTS_TEST_CFG_BUILD_H
 #define GPUSC_TESTS_TEST_CFG_BUILD_H
 
-#include "kernels/cfg.h"
+#include "kernels/analysis/cfg.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* test_dataflow.c — the bit vectors, the generic solver (may and must, both directions), liveness
  * and reaching definitions, on hand-made CFGs with expected sets worked out by hand and on random
  * functions against a naive instruction-level fixed point. */
-#include "kernels/dataflow.h"
+#include "kernels/analysis/dataflow.h"
 #include "tests/kernels/test_cfg_build.h"
 
 static df_bits *bits_of(uint32_t n, const uint32_t *v, unsigned k)

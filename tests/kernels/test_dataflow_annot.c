@@ -1,8 +1,8 @@
 /* test_dataflow_annot.c — the annotation registry and accessors, and the two built-in passes built on
  * the analyses: lastuse (from liveness) and reconv (from post-dominators), on a hand-made function
  * with the expected bits worked out by hand. */
-#include "kernels/annot.h"
-#include "kernels/dataflow.h"
+#include "kernels/analysis/annot.h"
+#include "kernels/analysis/dataflow.h"
 #include "tests/kernels/test_cfg_build.h"
 
 static void test_registry(void)

@@ -3,7 +3,7 @@
  * executed on a full warp with random sources, it never reports IR_EXEC_UNSUPPORTED, writes
  * dst[0], and writes predicates as 0/1. */
 #include "tests/kernels/test_exec_util.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/frontend/ptx_parse.h"
 
 static unsigned check_module(const ir_module *m, const char *path, GRand *rng)
 {

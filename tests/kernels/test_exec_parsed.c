@@ -3,7 +3,7 @@
  * a negated c, set/slct/cvt types, bfi/bfe/prmt/shf operands, shfl/vote membermask positions,
  * immediates). Every source register gets a value from a small table; expected values by hand. */
 #include "tests/kernels/test_exec_util.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/frontend/ptx_parse.h"
 
 typedef struct {
     const char *reg;

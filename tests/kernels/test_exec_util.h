@@ -4,7 +4,7 @@
 #ifndef GPUSC_TESTS_TEST_EXEC_UTIL_H
 #define GPUSC_TESTS_TEST_EXEC_UTIL_H
 
-#include "kernels/ir_exec.h"
+#include "kernels/semantics/ir_exec.h"
 
 #include <glib.h>
 #include <math.h>

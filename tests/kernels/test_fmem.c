@@ -1,6 +1,6 @@
 /* test_fmem — the functional memory image: allocation alignment and guard gaps, zero fill, bounds,
  * read-only regions, fixed mappings, fault descriptions, segments. */
-#include "kernels/fmem.h"
+#include "kernels/run/fmem.h"
 
 #include <string.h>
 

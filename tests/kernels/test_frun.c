@@ -4,8 +4,8 @@
  * operation on shared and global words, membar/fence/barrier.sync, ld.global.nc, module data
  * with initialisers (pointers set by address initialisers too), by-value parameters, and the errors (out of
  * bounds with the PC, store to .const, the watchdog). */
-#include "kernels/frun.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/frun.h"
+#include "kernels/frontend/ptx_parse.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* test_greener — the greener power-state pass (kernels/greener.h; docs/greener.md):
+/* test_greener — the greener power-state pass (kernels/passes/greener.h; docs/greener.md):
  *  - the source's Table 4.1 truth table;
  *  - the worked example 4.2.1 (scalarProdGPU, W = 7), written as the source shows it (PTXPlus
  *    registers as keys), every encoded state compared with the source's listing;
@@ -10,11 +10,11 @@
  */
 #include <string.h>
 
-#include "kernels/annot.h"
-#include "kernels/cfg.h"
-#include "kernels/greener.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
+#include "kernels/analysis/annot.h"
+#include "kernels/analysis/cfg.h"
+#include "kernels/passes/greener.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
 
 enum { P2, O127, R0, R1, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R124, OFS1, NKEYS };
 static const char *const key_names[] = {"p2", "o127", "r0",  "r1",  "r5",  "r6",  "r7",   "r8",

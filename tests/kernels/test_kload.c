@@ -2,8 +2,8 @@
  * conversion, errors naming the parameter), module .global/.const data with initialisers mapped in
  * the memory image (addresses in initialisers relocated), static/dynamic shared layout per kernel, local and
  * call-parameter segments, recursion detection. */
-#include "kernels/kload.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/kload.h"
+#include "kernels/frontend/ptx_parse.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* test_launch_cli — the launch command line shared by gpusc-run and the testbenches
- * (kernels/launch_cli.h): --grid/--block dimensions, each --arg form (scalars by PTX type, in:,
+ * (kernels/run/launch_cli.h): --grid/--block dimensions, each --arg form (scalars by PTX type, in:,
  * out:, inout:, bytes:) and its errors, writing the output buffers, and the launch checks (resource
  * bounds included). */
-#include "kernels/frun.h"
-#include "kernels/launch_cli.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/frun.h"
+#include "kernels/run/launch_cli.h"
+#include "kernels/frontend/ptx_parse.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

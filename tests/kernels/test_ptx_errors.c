@@ -1,5 +1,5 @@
 /* test_ptx_errors.c — malformed PTX: every error names FILE:LINE:COL and the construct. */
-#include "kernels/ptx_parse.h"
+#include "kernels/frontend/ptx_parse.h"
 
 #include <glib/gstdio.h>
 #include <stdbool.h>

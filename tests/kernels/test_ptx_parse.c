@@ -2,9 +2,9 @@
  * calls, labels, initialisers, immediates, every instruction family, and print/parse round trips of
  * every committed PTX file; `!%p` on .pred sources through ir_exec and frun; operand type pairs ptxas
  * accepts. */
-#include "kernels/frun.h"
-#include "kernels/ir_exec.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/frun.h"
+#include "kernels/semantics/ir_exec.h"
+#include "kernels/frontend/ptx_parse.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * PTX never crash or hang; every failure is a "FILE:LINE:COL: message" error inside the input; every
  * success prints to text that parses back to the same text. Also: parsing is linear (a large file
  * takes milliseconds). Run it under ASan/UBSan in a --enable-sanitizers build as well. */
-#include "kernels/ptx_parse.h"
+#include "kernels/frontend/ptx_parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* test_regalloc.c — register allocation: exact counts on hand-made functions, pairs and predicates,
  * copy coalescing, the independent checker catching bad allocations, permutations, rematerialization,
  * and the bound against ptxas over every committed kernel (kernels/ptx/<name>.ptx + .resources). */
-#include "kernels/dataflow.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
+#include "kernels/analysis/dataflow.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
 #include "tests/kernels/test_cfg_build.h"
 
 #include <stdio.h>

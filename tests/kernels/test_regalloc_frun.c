@@ -5,14 +5,14 @@
  * splitting, with every register overwritten right after its last use (lastuse), and with every
  * register the divergence analysis calls uniform replaced by one lane's value, and checked against
  * its CPU reference. */
-#include "kernels/annot.h"
-#include "kernels/cfg.h"
-#include "kernels/frun.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
-#include "kernels/workload.h"
+#include "kernels/analysis/annot.h"
+#include "kernels/analysis/cfg.h"
+#include "kernels/run/frun.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
+#include "kernels/workloads/workload.h"
 
-#include "kernels/dataflow.h"
+#include "kernels/analysis/dataflow.h"
 
 typedef enum {
     REWRITE_NONE,

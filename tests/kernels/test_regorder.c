@@ -1,4 +1,4 @@
-/* test_regorder — the `regorder` pass (kernels/regorder.h) on the spec's example (resource-sharing
+/* test_regorder — the `regorder` pass (kernels/passes/regorder.h) on the spec's example (resource-sharing
  * spec §7, source Fig. 2.10, written in PTX): with the declarations `%r<27>`, `%ofs<3>`, `%p<4>`,
  * `%x124`, `%o127`, the first instructions `setp %p0|%o127, %x124, 15` and five movs from %x124 give
  * the order %p0, %o127, %x124, %r16, %r17, %r9, %r18, %r10, then the unused registers in their old
@@ -8,8 +8,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "kernels/ptx_parse.h"
-#include "kernels/regorder.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/passes/regorder.h"
 
 static const char ptx[] = ".version 7.0\n.target sm_70\n.address_size 64\n"
                           ".visible .entry k()\n{\n"

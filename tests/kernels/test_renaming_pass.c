@@ -1,9 +1,9 @@
-/* test_renaming_pass — register renaming's compiler passes (kernels/renaming.h) on small functions
+/* test_renaming_pass — register renaming's compiler passes (kernels/passes/renaming.h) on small functions
  * built by hand, with the register-renaming spec's unit tests (§14) as exact checks: Eq. 1 (1), the
  * encodings and RFC sizes (3), the exemption loop and ranking (5), Figure 6(a)'s pir "001" (10), the
  * pbr at a reconvergence point and more than 9 registers (13), loops (14), the layout of pirs every
  * 18 instructions and branch targets re-laid out. Registers are not allocated: R<n> is register n. */
-#include "kernels/renaming.h"
+#include "kernels/passes/renaming.h"
 #include "tests/kernels/test_cfg_build.h"
 
 static const ren_opts opts48 = {48, 8192, 10, false};

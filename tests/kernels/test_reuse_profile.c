@@ -1,7 +1,7 @@
-/* Unit tests for kernels/reuse_profile: distances, near/far at RTHLD, redefinition and dead values,
+/* Unit tests for kernels/passes/reuse_profile: distances, near/far at RTHLD, redefinition and dead values,
  * the per-operand majority with ties far, and the oracle bits, on a worked example (docs/rfcache.md
  * "The reuse-profile pass"). */
-#include "kernels/reuse_profile.h"
+#include "kernels/passes/reuse_profile.h"
 
 #define R(...) (const uint16_t[]){__VA_ARGS__}, sizeof((const uint16_t[]){__VA_ARGS__}) / sizeof(uint16_t)
 #define NONE   NULL, 0

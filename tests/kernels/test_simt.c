@@ -1,7 +1,7 @@
 /* test_simt — the PDOM SIMT stack on hand-made divergence patterns: if/else, nested if, loops with a
  * different trip count per lane, early exit of some lanes, reconvergence at the function exit,
  * calls with divergent returns. A tiny interpreter drives the stack where a pattern has a loop. */
-#include "kernels/simt.h"
+#include "kernels/run/simt.h"
 
 #define ALL  0xffffffffu
 #define EVEN 0x55555555u

@@ -9,7 +9,7 @@
  *    CPU, and detect a single wrong element;
  *  - every .resources file parses and lists exactly the .entry functions of its PTX;
  *  - the registry and size names. */
-#include "kernels/workload.h"
+#include "kernels/workloads/workload.h"
 
 #include <glib.h>
 #include <stdio.h>

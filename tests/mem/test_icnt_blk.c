@@ -8,7 +8,7 @@
 #include "models/mem/icnt_blk.h"
 #include "tests/mem/drv.h"
 
-#include "kernels/ir.h"
+#include "kernels/frontend/ir.h"
 #include "models/core/harness.h"
 
 enum { N_SMS = 2, N_PARTS = 2 };

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "kernels/ir.h"
+#include "kernels/frontend/ir.h"
 #include "models/core/harness.h"
 
 enum { R = 10 };

@@ -8,7 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "kernels/kload.h"
+#include "kernels/run/kload.h"
 #include "models/core/harness.h"
 #include "models/core/vcd.h"
 #include "models/sm/sm_env.h"

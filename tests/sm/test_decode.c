@@ -1,14 +1,14 @@
 /* test_decode — the `decode` block alone in the harness (models/core/harness.h), called through its
  * exported `dec` interface as fetch calls it, on a small PTX kernel (below): each instruction's
  * class, opcode, control bit, register slots (the function's virtual registers from its reg_base,
- * kernels/kload.h) and bank registers (the physical registers, a 64-bit value its aligned pair,
+ * kernels/run/kload.h) and bank registers (the physical registers, a 64-bit value its aligned pair,
  * predicates none); the implicit ret past the end; the statistics (decoded per call, first_decodes
  * once per instruction and launch); the traced calls. */
 #include <glib.h>
 #include <string.h>
 
-#include "kernels/kload.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/kload.h"
+#include "kernels/frontend/ptx_parse.h"
 #include "models/sm/decode.h"
 #include "tests/sm/block_test.h"
 

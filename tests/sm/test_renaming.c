@@ -6,7 +6,7 @@
  * sub-array gating (16), baseline gating (17); plus the poison of a released register, the other
  * policies, the exhaustion stall and its deadlock report, rename-table bank conflicts. Registers are
  * not allocated: %rN is architectural register N. */
-#include "kernels/ptx_parse.h"
+#include "kernels/frontend/ptx_parse.h"
 #include "models/core/harness.h"
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"

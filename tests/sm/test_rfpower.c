@@ -8,10 +8,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "kernels/greener.h"
-#include "kernels/kload.h"
-#include "kernels/ptx_parse.h"
-#include "kernels/regalloc.h"
+#include "kernels/passes/greener.h"
+#include "kernels/run/kload.h"
+#include "kernels/frontend/ptx_parse.h"
+#include "kernels/analysis/regalloc.h"
 #include "models/lib/regval.h"
 #include "models/sm/issue.h"
 #include "models/sm/regfile.h"

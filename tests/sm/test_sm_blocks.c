@@ -7,8 +7,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "kernels/kload.h"
-#include "kernels/ptx_parse.h"
+#include "kernels/run/kload.h"
+#include "kernels/frontend/ptx_parse.h"
 #include "models/core/harness.h"
 #include "models/sm/cta_dispatch.h"
 #include "models/sm/fetch.h"
@@ -601,7 +601,7 @@ static void test_value_hooks(void)
     cta_launch_t c = {.slot = 0, .first_warp = 1, .warps = 1, .threads = 32};
     wexec_cta_start(x, &c, 99);
     uint32_t func, pc;
-    wx_info info;
+    ws_info info;
     for (uint64_t cyc = 100; wexec_warp_next(x, 1, &func, &pc); cyc++)
         g_assert_cmpint(wexec_step(x, 1, cyc, cyc, &info), ==, 0);
     g_assert_cmpuint(w.last_cycle, ==, 100 + 32); /* the add at pc 32 issued at cycle 132 */

@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels/dataflow.h"
+#include "kernels/analysis/dataflow.h"
 #include "models/core/cli.h"
 #include "models/sm/mem_fixed.h"
 #include "testbench/tb_common.h"

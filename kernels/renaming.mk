@@ -1,8 +1,0 @@
-# kernels/renaming.mk: included from kernels/analysis.mk. Register renaming's compiler passes: the
-# lifetime / release pass, pir/pbr packing and layout, exemption ranking (docs/renaming.md).
-kernels_libgpusc_kernels_core_la_SOURCES += kernels/renaming.c
-nobase_pkginclude_HEADERS += kernels/renaming.h
-
-check_PROGRAMS += tests/kernels/test_renaming_pass
-TESTS += tests/kernels/test_renaming_pass
-tests_kernels_test_renaming_pass_LDADD = $(KERNELS_LIBS)
