@@ -7,3 +7,4 @@ include kernels/analysis.mk
 include kernels/frun.mk
 include kernels/reuse_profile.mk
 include kernels/greener.mk
+include kernels/daws_pass.mk

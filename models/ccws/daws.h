@@ -1,0 +1,132 @@
+/* daws.h — the `daws` block: divergence-aware warp scheduling of one SM (DAWS; docs/ccws.md; the
+ * CCWS/DAWS/VWS spec §6). It predicts each warp's cache footprint, in L1D lines, for one iteration
+ * of the loop it is in, and strikes, through the arbiter's `veto` import, the loads of the warps
+ * whose oldest-first prefix sum of predictions exceeds the effective cache size.
+ *
+ * Tables (per SM): the static load classification table (SLCT: `slct` entries of PCLoopBegin,
+ * IsDiv, RepID, PCLoad; filled at launch from the classification pass, daws_load_slct) and the cache
+ * footprint prediction table (FPT: one entry per warp slot, prediction and PCLoopBegin). The loop
+ * markers are the loop-marker pass's side table (daws_set_loops).
+ *
+ *  - issued(w, pc): w issued the first instruction of loop L: if its FPT entry is empty or holds a
+ *    PC <= L, it takes L (a new loop, the same loop, or an inner loop); otherwise (an outer loop's
+ *    next iteration after an inner loop) it keeps the inner loop's PC. The prediction is recomputed
+ *    from the entry's loop and the lanes that executed the instruction (footprint below).
+ *  - issued(w, pc) outside the loop tracked: the entry is cleared (exit=outermost: only when pc lies
+ *    outside the outermost loop around the entry's loop; exit=any: outside the entry's loop).
+ *  - issued(w, bar/barrier): the prediction is cleared (the warp waits at the barrier) until w
+ *    issues a loop's first instruction again.
+ *  - footprint(L, n): over the SLCT entries with PCLoopBegin = L, grouped by RepID (a group is
+ *    diverged when one of its loads is): n > 1: n lines per diverged group, 2 per converged one;
+ *    n = 1: 1 line per group. With cf=off (no control-flow awareness) n is always 32.
+ *  - the decision, per cycle: if one warp's prediction exceeds the L1D's `lines`, nobody is barred.
+ *    Otherwise the resident warps in age order (oldest first): a warp's own prediction (outside any
+ *    loop while some prediction is non-zero: the footprint of the next loop in program order, with
+ *    its lanes) plus the FPT predictions of the older warps; it is barred iff that exceeds
+ *    EffCacheSize = kassoc / 1000 x lines (cmp=ge: reaches it). A warp predicting 0 is never
+ *    barred, nor is one whose older warps all predict 0 (its own prediction alone above
+ *    EffCacheSize but within the L1D would otherwise bar it, and every warp behind it, for good). With
+ * hold=on (the default) a warp that issued a load inside its loop is not barred again until it leaves the
+ * loop or waits at a barrier (§6.1: not de-scheduled inside a loop).
+ *  - veto(i): candidate i's next instruction is a load (policy_warp.flags POLICY_F_LOAD; gate=stores
+ *    also POLICY_F_STORE) and its warp is barred.
+ * mode=profile: no veto; every load of global/local/generic memory is profiled into the
+ * daws_profile given by daws_set_profile (executions with > 2 lanes, those touching > 2 lines, line
+ * accesses, and reuses: the line is among the last `prof_lines` lines the same warp touched).
+ * Traced: `eff` (EffCacheSize, lines, rounded down), `total` (sum of predictions), `can_load`,
+ * `barred`, `in_loop` (bit w: w has an FPT entry), `pred_<w>` for w < 32, the `strikes` pulse.
+ */
+#ifndef GPUSC_MODELS_CCWS_DAWS_H
+#define GPUSC_MODELS_CCWS_DAWS_H
+
+#include "kernels/daws_pass.h"
+#include "models/core/block.h"
+#include "models/sm/sm_env.h"
+
+G_BEGIN_DECLS
+
+#define DAWS_MAX_WARPS    64
+#define DAWS_TRACED_WARPS 32
+#define DAWS_MAX_SLCT     256
+
+enum { DAWS_EVENTS, DAWS_ISSUED, DAWS_VETO };
+enum {
+    DAWS_STAT_PREDICTIONS,
+    DAWS_STAT_INSTS,
+    DAWS_STAT_STRIKES,
+    DAWS_STAT_THROTTLE_CYCLES,
+    DAWS_STAT_BARRED_WARP_CYCLES,
+    DAWS_STAT_OVERSIZE,
+    DAWS_STAT_PEAK_PRED,
+    DAWS_STAT_PEAK_TOTAL,
+    DAWS_STAT_LOOP_EXITS,
+    DAWS_STAT_PROFILED,
+};
+enum { DAWS_MODE_PROFILED, DAWS_MODE_PROFILE };
+enum { DAWS_EXIT_OUTERMOST, DAWS_EXIT_ANY };
+
+typedef struct {
+    uint32_t func, loop; /* loop: index in the function's loop table; IR_NONE: no entry */
+    uint32_t pc;         /* PCLoopBegin */
+    uint32_t pred;       /* lines */
+} daws_fpt;
+
+typedef struct {
+    blk_inst *inst;
+    unsigned mode, exit, lines, lines_param, kassoc, prof_lines;
+    bool cmp_ge, hold, cf;
+    uint32_t gate_flags;
+    const daws_loops *loops; /* not owned */
+    daws_profile *prof;      /* not owned (mode=profile) */
+    daws_slct_entry slct[DAWS_MAX_SLCT];
+    unsigned n_slct, slct_max;
+    /* per function, per loop: the footprint's groups (diverged, converged) */
+    uint16_t **div_groups, **conv_groups;
+    /* per warp slot */
+    daws_fpt fpt[DAWS_MAX_WARPS];
+    uint64_t age[DAWS_MAX_WARPS];
+    uint32_t last_func[DAWS_MAX_WARPS], last_pc[DAWS_MAX_WARPS];
+    uint8_t lanes[DAWS_MAX_WARPS];
+    uint64_t strikes[DAWS_MAX_WARPS];
+    uint32_t peak[DAWS_MAX_WARPS];
+    uint64_t *recent[DAWS_MAX_WARPS]; /* mode=profile: the warp's last prof_lines lines (+1; 0 empty) */
+    unsigned recent_at[DAWS_MAX_WARPS];
+    unsigned order[DAWS_MAX_WARPS]; /* resident warps, oldest first */
+    unsigned n_active;
+    uint64_t active, held, seq;
+    uint64_t barred;
+    uint64_t table_at;
+    bool table_valid;
+    uint64_t counted_at;
+    gsc_pulse *strike_pulse;
+    gsc_event *wake;
+    bool traced, started;
+    uint32_t tr_pred[DAWS_TRACED_WARPS];
+    uint32_t tr_eff, tr_total;
+    uint64_t tr_can_load, tr_barred, tr_in_loop;
+} daws;
+
+extern const blk_desc daws_desc;
+daws *daws_new(blk_ctx *ctx, gsc_module *parent, const char *name);
+void daws_free(daws *d);
+
+/* Before the run: the loop-marker side table (needed in every mode), the profile to fill
+ * (mode=profile), the classification table image (mode=profiled; more than `slct` entries is a
+ * user error). */
+void daws_set_loops(daws *d, const daws_loops *l);
+void daws_set_profile(daws *d, daws_profile *p);
+/* The L1D's lines, used when the `lines` parameter is 0. */
+void daws_set_l1_lines(daws *d, unsigned lines);
+void daws_load_slct(daws *d, const daws_slct_entry *e, unsigned n);
+
+/* What the ports do, callable directly (tests, the testbench's summary). */
+uint32_t daws_footprint(const daws *d, uint32_t func, uint32_t loop, unsigned lanes);
+uint64_t daws_barred(daws *d, uint64_t cycle); /* bit w: w may not issue loads */
+uint32_t daws_pred(const daws *d, unsigned warp);
+uint32_t daws_peak(const daws *d, unsigned warp);
+uint64_t daws_warp_strikes(const daws *d, unsigned warp);
+double daws_eff(const daws *d); /* EffCacheSize in lines */
+
+G_END_DECLS
+
+#endif
