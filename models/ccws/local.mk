@@ -22,3 +22,5 @@ check_PROGRAMS += tests/sm/test_daws
 TESTS += tests/sm/test_daws
 tests_sm_test_daws_SOURCES = tests/sm/test_daws.c tests/sm/block_test.h
 tests_sm_test_daws_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_daws.sh
+TESTS += tests/sm/test_tb_daws.sh
