@@ -20,19 +20,6 @@ static const ir_operand *mem_operand(const ir_instr *in)
     return NULL;
 }
 
-/* The line-sized window of a displacement from the base (floor division). */
-static int64_t line_of(int64_t off, unsigned line)
-{
-    return off >= 0 ? off / (int64_t)line : -((-off + (int64_t)line - 1) / (int64_t)line);
-}
-
-static uint32_t find_root(uint32_t *parent, uint32_t i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
 static void build_func(ir_func *fn, daws_func *df, unsigned line)
 {
     uint32_t n = fn->instrs->len;
@@ -85,25 +72,57 @@ static void build_func(ir_func *fn, daws_func *df, unsigned line)
             ld.base_reg = IR_NONE - 1 - m->u.mem.base_sym; /* a symbol base: its own key */
         g_array_append_val(df->loads, ld);
     }
+    /* repetition groups: per loop and base register, by displacement: a group spans less than a line
+     * (sorted by displacement, a load starts a new group when it is a line or more past the group's
+     * first) */
     unsigned nd = df->loads->len;
-    uint32_t *par = g_new(uint32_t, nd ? nd : 1);
-    for (unsigned i = 0; i < nd; i++)
-        par[i] = i;
-    for (unsigned i = 0; i < nd; i++)
-        for (unsigned j = i + 1; j < nd; j++) {
-            const daws_load *a = &g_array_index(df->loads, daws_load, i);
-            const daws_load *b = &g_array_index(df->loads, daws_load, j);
-            if (a->loop == b->loop && a->base_reg != IR_NONE && a->base_reg == b->base_reg &&
-                line_of(a->offset, line) == line_of(b->offset, line))
-                par[find_root(par, j)] = find_root(par, i);
-        }
     uint32_t next_rep = 1;
     for (unsigned i = 0; i < nd; i++) {
         daws_load *a = &g_array_index(df->loads, daws_load, i);
-        uint32_t r = find_root(par, i);
-        a->rep = r == i ? next_rep++ : g_array_index(df->loads, daws_load, r).rep; /* (r < i) */
+        if (a->rep)
+            continue;
+        if (a->base_reg == IR_NONE) {
+            a->rep = next_rep++;
+            continue;
+        }
+        /* every load of this loop and base, in displacement order (ties: pc order) */
+        GArray *same = g_array_new(FALSE, FALSE, sizeof(unsigned));
+        for (unsigned j = i; j < nd; j++) {
+            const daws_load *b = &g_array_index(df->loads, daws_load, j);
+            if (b->loop == a->loop && b->base_reg == a->base_reg)
+                g_array_append_val(same, j);
+        }
+        for (unsigned x = 1; x < same->len; x++)
+            for (unsigned y = x; y > 0; y--) {
+                unsigned *p = &g_array_index(same, unsigned, y - 1), *q = &g_array_index(same, unsigned, y);
+                if (g_array_index(df->loads, daws_load, *p).offset <=
+                    g_array_index(df->loads, daws_load, *q).offset)
+                    break;
+                unsigned t = *p;
+                *p = *q, *q = t;
+            }
+        int64_t first = 0;
+        uint32_t rep = 0;
+        for (unsigned x = 0; x < same->len; x++) {
+            daws_load *b = &g_array_index(df->loads, daws_load, g_array_index(same, unsigned, x));
+            if (!rep || b->offset - first >= (int64_t)line) {
+                rep = next_rep++;
+                first = b->offset;
+            }
+            b->rep = rep;
+        }
+        g_array_free(same, TRUE);
     }
-    g_free(par);
+    /* RepIDs in the order of their first load's pc */
+    uint32_t *renum = g_new0(uint32_t, next_rep);
+    uint32_t k = 1;
+    for (unsigned i = 0; i < nd; i++) {
+        daws_load *a = &g_array_index(df->loads, daws_load, i);
+        if (!renum[a->rep])
+            renum[a->rep] = k++;
+        a->rep = renum[a->rep];
+    }
+    g_free(renum);
 }
 
 daws_loops *daws_loops_build(ir_module *m, unsigned line)

@@ -11,9 +11,11 @@
  *     line accesses and how many of them the same warp had touched recently) and the assembly it
  *     builds the static load classification table: per load (PCLoopBegin, IsDiv, RepID, PCLoad),
  *     for the loads of the loops found to have intra-warp locality.
- *     - Repetition (assembly): loads of the same innermost loop with the same base register and
- *       displacements in the same line-sized window from it (floor(displacement / line) equal: [r]
- *       and [r+4] share a line, [r+4] and [r+128] do not) share a RepID.
+ *     - Repetition (assembly): loads of the same innermost loop with the same base register share a
+ *       RepID when their displacements lie within one cache line: in displacement order, a load
+ *       joins the group of the load before it unless it is a line or more past the group's first
+ *       ([r-8], [r-4], [r], [r+4] are one group; [r] and [r+128] are two). RepIDs are numbered
+ *       1, 2, ... per function in the order of their first load.
  *     - Divergence (profile): a load is diverged when more than div_permille / 1000 of its profiled
  *       executions (more than two lanes active) touched more than two lines (default 0: any one).
  *     - Locality (profile): a loop has locality when the reused line accesses of its loads (inner
@@ -42,7 +44,7 @@ typedef struct {
     uint32_t loop;     /* innermost loop */
     uint32_t base_reg; /* address base register, IR_NONE when none */
     int64_t offset;    /* displacement */
-    uint32_t rep;      /* RepID (1, 2, ... per function): same base register, same line window */
+    uint32_t rep;      /* RepID (1, 2, ... per function): same base register, within one line */
 } daws_load;
 
 typedef struct {

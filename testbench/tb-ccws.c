@@ -1,7 +1,8 @@
 /* tb-ccws — the cache-conscious warp scheduling testbench (docs/ccws.md): one SM (or, with --gpu,
  * the GPU) of the ccws preset running a workload under a chosen warp scheduler, its output checked.
  *
- *   --sched lrr | gto | oldest | 2lvl | 2lvl-lrr | swl:N | ccws | daws | daws-profile   (default ccws)
+ *   --sched lrr | gto | oldest | 2lvl | 2lvl-lrr | swl:N | ccws | daws | daws-detected | daws-profile
+ *   (default ccws)
  *
  * lrr, gto, oldest: the arbiter's policy; 2lvl-lrr: fetch_groups_lrr:8 (2LVL-LRR); 2lvl: fetch_groups:2
  * (2LVL-GTO: fetch groups of 2 warps, GTO inside and across; models/ccws/fetch_groups.h); swl:N: GTO with
@@ -14,7 +15,8 @@
  * static load classification table from the classification pass over a load profile: --daws-profile FILE, or,
  * without it, a profiling run of this program (--sched daws-profile) started first with the same workload
  * options. daws-profile: GTO with the daws block profiling every load; --daws-profile-out FILE writes the
- * profile. */
+ * profile. daws-detected: Detected-DAWS: the daws block classifies the loads at run time from sampling
+ * warps, with a victim tag array for lost locality (no profile). */
 #include <stdio.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -33,12 +35,16 @@ typedef struct {
     daws *d;
 } ccws_sm;
 
-enum { MECH_NONE, MECH_CCWS, MECH_DAWS, MECH_DAWS_PROFILE };
+enum { MECH_NONE, MECH_CCWS, MECH_DAWS, MECH_DAWS_PROFILE, MECH_DAWS_DETECTED };
 
 /* --sched's value turned into --set assignments; NULL for a bad value. */
 static char **sched_sets(const char *sched, int *mech)
 {
     *mech = MECH_NONE;
+    if (!strcmp(sched, "daws-detected")) {
+        *mech = MECH_DAWS_DETECTED;
+        return g_strsplit("arbiter.policy=gto\ndaws.mode=detected", "\n", -1);
+    }
     if (!strcmp(sched, "daws") || !strcmp(sched, "daws-profile")) {
         *mech = sched[4] ? MECH_DAWS_PROFILE : MECH_DAWS;
         return g_strsplit(sched[4] ? "arbiter.policy=gto\ndaws.mode=profile" : "arbiter.policy=gto", "\n",
@@ -101,8 +107,8 @@ static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, char **
         else if (!strcmp(argv[i], "--gpu"))
             *gpu = true;
         else if (!strcmp(argv[i], "--sched"))
-            cli_die(
-                "--sched needs a value: lrr, gto, oldest, 2lvl, 2lvl-lrr, swl:N, ccws, daws or daws-profile");
+            cli_die("--sched needs a value: lrr, gto, oldest, 2lvl, 2lvl-lrr, swl:N, ccws, daws, "
+                    "daws-detected or daws-profile");
         else if ((!strcmp(argv[i], "--daws-profile") || !strcmp(argv[i], "--daws-profile-out")) &&
                  i + 1 < *argc)
             *(argv[i][14] ? prof_out : prof_in) = argv[i + 1], i++;
@@ -161,11 +167,25 @@ static void bind_vetoes(blk_ctx *ctx, sm_topo *s, blk_inst *to)
     }
 }
 
-/* DAWS in SM s: the block under the SM's module, bound to issue's events, issued and the vetoes. */
-static void attach_daws(blk_ctx *ctx, sm_topo *s, const daws_loops *loops, ccws_sm *m)
+/* DAWS in SM s: the block under the SM's module, bound to issue's events, issued and the vetoes and to
+ * the L1D's accesses and evictions; Detected-DAWS also gets a victim tag array whose hits it is told
+ * (bound to the L1D before the daws block: a miss is probed in the VTA first). */
+static void attach_daws(blk_ctx *ctx, sm_topo *s, const daws_loops *loops, ccws_sm *m, bool detected)
 {
-    m->d = daws_new(ctx, sm_topo_module(s), "daws");
     blk_inst *is = sm_topo_issue_inst(s), *ld = sm_topo_ldst_inst(s);
+    if (detected) {
+        m->v = vta_new(ctx, sm_topo_module(s), "vta");
+        occupancy_sm o;
+        sm_topo_occupancy(s, &o);
+        vta_set_warps(m->v, o.max_warps ? o.max_warps : o.max_threads / o.warp_size);
+        blk_bind(ld, "l1_evict", m->v->inst, "evict");
+        blk_bind(ld, "l1_access", m->v->inst, "access");
+    }
+    m->d = daws_new(ctx, sm_topo_module(s), "daws");
+    if (detected)
+        blk_bind(m->v->inst, "hit", m->d->inst, "vta_hit");
+    blk_bind(ld, "l1_evict", m->d->inst, "evict");
+    blk_bind(ld, "l1_access", m->d->inst, "access");
     blk_bind(is, "warp_events", m->d->inst, "events");
     blk_bind(is, "issued", m->d->inst, "issued");
     bind_vetoes(ctx, s, m->d->inst);
@@ -275,10 +295,10 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
         load_profile(t);
     for (unsigned i = 0; i < n; i++) {
         ccws_sm *m = &t->ms[i];
-        attach_daws(run->ctx, machine_sms(mach)[i], t->loops, m);
+        attach_daws(run->ctx, machine_sms(mach)[i], t->loops, m, t->mech == MECH_DAWS_DETECTED);
         if (t->mech == MECH_DAWS_PROFILE)
             daws_set_profile(m->d, t->prof);
-        else
+        else if (t->mech == MECH_DAWS)
             daws_load_slct(m->d, t->slct, t->n_slct);
     }
 }
@@ -301,10 +321,13 @@ static void report_daws(const tb_ccws *t, FILE *out, uint64_t strikes, uint64_t 
     unsigned loops = 0;
     for (unsigned f = 0; f < t->loops->n_funcs; f++)
         loops += t->loops->f[f].loops->len;
-    fprintf(out, "daws: %u loops, %u static loads classified (of %u found)", loops, t->n_slct, t->n_found);
-    for (unsigned i = 0; i < t->n_slct; i++)
-        fprintf(out, " %u@%u:%s/%u", t->slct[i].pc_load, t->slct[i].loop_begin,
-                t->slct[i].is_div ? "div" : "conv", t->slct[i].rep);
+    bool det = t->mech == MECH_DAWS_DETECTED;
+    const daws_slct_entry *e = det ? d->slct : t->slct;
+    unsigned ne = det ? d->n_slct : t->n_slct;
+    fprintf(out, "daws: %u loops, %u static loads classified (of %u found)", loops, ne,
+            det ? ne : t->n_found);
+    for (unsigned i = 0; i < ne; i++)
+        fprintf(out, " %u@%u:%s/%u", e[i].pc_load, e[i].loop_begin, e[i].is_div ? "div" : "conv", e[i].rep);
     fprintf(out, "\n");
     fprintf(out,
             "daws: EffCacheSize %.1f lines, predictions %" G_GUINT64_FORMAT
@@ -327,13 +350,16 @@ static void report(machine *mach, int rc, void *ctx)
     const ccws_sm *ms = t->ms;
     unsigned n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
-    uint64_t hits = 0, misses = 0, merged = 0, vh = 0, strikes = 0, thr = 0;
+    uint64_t hits = 0, misses = 0, merged = 0, vh = 0, strikes = 0, thr = 0, intra = 0, inter = 0;
     for (unsigned i = 0; i < n; i++) {
         blk_inst *l = sm_topo_ldst_inst(sms[i]);
         hits += blk_stat_get(l, LDST_STAT_L1_HITS);
         misses += blk_stat_get(l, LDST_STAT_L1_MISSES);
         merged += blk_stat_get(l, LDST_STAT_L1_MERGED);
         if (ms && ms[i].d) {
+            vh += ms[i].v ? blk_stat_get(ms[i].v->inst, VTA_STAT_HITS) : 0;
+            intra += blk_stat_get(ms[i].d->inst, DAWS_STAT_INTRA_HITS);
+            inter += blk_stat_get(ms[i].d->inst, DAWS_STAT_INTER_HITS);
             strikes += blk_stat_get(ms[i].d->inst, DAWS_STAT_STRIKES);
             thr += blk_stat_get(ms[i].d->inst, DAWS_STAT_THROTTLE_CYCLES);
         } else if (ms) {
@@ -349,6 +375,10 @@ static void report(machine *mach, int rc, void *ctx)
             ", hit rate %.4f\n",
             hits, misses, merged, reads ? (double)hits / (double)reads : 0.0);
     if (ms && ms[0].d) {
+        fprintf(out, "daws: L1D hits intra-warp %" G_GUINT64_FORMAT ", inter-warp %" G_GUINT64_FORMAT "\n",
+                intra, inter);
+        if (t->mech == MECH_DAWS_DETECTED)
+            fprintf(out, "daws: VTA hits %" G_GUINT64_FORMAT "\n", vh);
         report_daws(t, out, strikes, thr);
         return;
     }
@@ -381,15 +411,15 @@ int main(int argc, char **argv)
     blk_registry_mark_built(&daws_desc);
     blk_registry_mark_built(&vta_desc);
     blk_registry_mark_built(&ccws_desc);
-    const tb_ext ext = {
-        .program = "tb-ccws",
-        .summary = "Cache-conscious warp scheduling testbench: --sched "
-                   "lrr|gto|oldest|2lvl|2lvl-lrr|swl:N|ccws|daws|daws-profile (default ccws), --gpu for the "
-                   "whole GPU, --daws-profile FILE, --daws-profile-out FILE",
-        .default_preset = "ccws",
-        .parsed = parsed,
-        .built = built,
-        .finished = report,
-        .ctx = &t};
+    const tb_ext ext = {.program = "tb-ccws",
+                        .summary = "Cache-conscious warp scheduling testbench: --sched "
+                                   "lrr|gto|oldest|2lvl|2lvl-lrr|swl:N|ccws|daws|daws-detected|daws-profile "
+                                   "(default ccws), --gpu for the "
+                                   "whole GPU, --daws-profile FILE, --daws-profile-out FILE",
+                        .default_preset = "ccws",
+                        .parsed = parsed,
+                        .built = built,
+                        .finished = report,
+                        .ctx = &t};
     return tb_main_ext(gpu ? MACHINE_GPU : MACHINE_SM, argc, args, &ext);
 }

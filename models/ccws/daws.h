@@ -30,6 +30,24 @@
  * loop or waits at a barrier (§6.1: not de-scheduled inside a loop).
  *  - veto(i): candidate i's next instruction is a load (policy_warp.flags POLICY_F_LOAD; gate=stores
  *    also POLICY_F_STORE) and its warp is barred.
+ * mode=detected (Detected-DAWS, spec §6.8): no profile; the classification table is filled at run
+ * time. Per loop a sampling warp table entry: the first warp that issues the loop's first
+ * instruction with more than two lanes samples it (reselect=ge2: after the first sampler left, two
+ * lanes are enough); it stops when it issues an instruction outside the loop. Its loads feed:
+ *  - the memory divergence detector: per load PC a DivCount (4 bits, 0..15, from 0), counted only
+ *    with more than two lanes: more than two lines +1, otherwise -1; diverged iff DivCount > 1;
+ *  - the intra-loop repetition detector (ILRD: 8 sets x 8 ways, LRU, entries {tag, PC, warp}): probed
+ *    with the load's first line (ilrd=all: every line); a miss inserts, a hit on another PC gives
+ *    both PCs one RepID; the sampling warp's entries are cleared when it issues the loop's first
+ *    instruction again;
+ *  - the loop locality counter (HasLocality, 8 bits signed saturating, from 0): per L1D access of the
+ *    sampling warp (the `access` port, bound to ldst.l1_access), +1 for a hit on a line its own miss
+ *    brought in (the line's warp id, kept from the accesses and the `evict` port) or a VTA hit (the
+ *    `vta_hit` port, bound to vta.hit, which reports before this block's access), -1 otherwise.
+ *  The sampling warp's loads of a loop whose counter is positive are written into the table
+ *  (PCLoopBegin of their innermost loop, IsDiv, RepID, PCLoad; an existing PCLoad is updated) and
+ *  only loops with a positive counter get predictions. In every mode with `access` and `evict` bound
+ *  the L1D hits are split into intra-warp and inter-warp (by the line's warp id).
  * mode=profile: no veto; every load of global/local/generic memory is profiled into the
  * daws_profile given by daws_set_profile (executions with > 2 lanes, those touching > 2 lines, line
  * accesses, and reuses: the line is among the last `prof_lines` lines the same warp touched).
@@ -40,6 +58,7 @@
 #define GPUSC_MODELS_CCWS_DAWS_H
 
 #include "kernels/daws_pass.h"
+#include "models/ccws/vta.h"
 #include "models/core/block.h"
 #include "models/sm/sm_env.h"
 
@@ -48,8 +67,11 @@ G_BEGIN_DECLS
 #define DAWS_MAX_WARPS    64
 #define DAWS_TRACED_WARPS 32
 #define DAWS_MAX_SLCT     256
+#define DAWS_MAX_SWT      16
+#define DAWS_ILRD_SETS    8
+#define DAWS_ILRD_WAYS    8
 
-enum { DAWS_EVENTS, DAWS_ISSUED, DAWS_VETO };
+enum { DAWS_EVENTS, DAWS_ISSUED, DAWS_VETO, DAWS_ACCESS, DAWS_EVICT, DAWS_VTA_HIT };
 enum {
     DAWS_STAT_PREDICTIONS,
     DAWS_STAT_INSTS,
@@ -61,8 +83,32 @@ enum {
     DAWS_STAT_PEAK_TOTAL,
     DAWS_STAT_LOOP_EXITS,
     DAWS_STAT_PROFILED,
+    DAWS_STAT_INTRA_HITS,
+    DAWS_STAT_INTER_HITS,
+    DAWS_STAT_SAMPLED_LOADS,
+    DAWS_STAT_SAMPLERS,
+    DAWS_STAT_LOCALITY_UP,
+    DAWS_STAT_LOCALITY_DOWN,
+    DAWS_STAT_ILRD_HITS,
+    DAWS_STAT_SLCT_UPDATES,
 };
-enum { DAWS_MODE_PROFILED, DAWS_MODE_PROFILE };
+enum { DAWS_MODE_PROFILED, DAWS_MODE_PROFILE, DAWS_MODE_DETECTED };
+
+/* Detected-DAWS: a sampling warp table entry (one loop) and an ILRD entry. */
+typedef struct {
+    bool used, had_sampler;
+    uint32_t func, loop;
+    int sampler;     /* warp slot, -1: none */
+    int32_t counter; /* HasLocality: saturating, 8 bits signed */
+} daws_swt;
+
+typedef struct {
+    bool valid;
+    uint64_t tag;
+    uint32_t func, pc;
+    unsigned wid;
+    uint64_t used;
+} daws_ilrd;
 enum { DAWS_EXIT_OUTERMOST, DAWS_EXIT_ANY };
 
 typedef struct {
@@ -73,7 +119,8 @@ typedef struct {
 
 typedef struct {
     blk_inst *inst;
-    unsigned mode, exit, lines, lines_param, kassoc, prof_lines;
+    unsigned mode, exit, lines, lines_param, kassoc, prof_lines, swt_max;
+    bool reselect_ge2, ilrd_all;
     bool cmp_ge, hold, cf;
     uint32_t gate_flags;
     const daws_loops *loops; /* not owned */
@@ -98,6 +145,18 @@ typedef struct {
     uint64_t table_at;
     bool table_valid;
     uint64_t counted_at;
+    /* Detected-DAWS */
+    daws_swt swt[DAWS_MAX_SWT];
+    int samp_of[DAWS_MAX_WARPS]; /* the table entry warp w samples, -1 */
+    uint8_t **divc;              /* per function, per pc: DivCount (4 bits, saturating) */
+    uint32_t **rep_of;           /* per function, per pc: the RepID the ILRD gave (0: none yet) */
+    uint32_t next_rep;
+    daws_ilrd ilrd[DAWS_ILRD_SETS * DAWS_ILRD_WAYS];
+    uint64_t ilrd_clock;
+    GHashTable *owner; /* L1D line -> the warp whose miss reserved it, + 1 (the lines' warp ids) */
+    bool vta_hit_pending;
+    unsigned vta_hit_warp;
+    uint64_t vta_hit_line;
     gsc_pulse *strike_pulse;
     gsc_event *wake;
     bool traced, started;
@@ -126,6 +185,13 @@ uint32_t daws_pred(const daws *d, unsigned warp);
 uint32_t daws_peak(const daws *d, unsigned warp);
 uint64_t daws_warp_strikes(const daws *d, unsigned warp);
 double daws_eff(const daws *d); /* EffCacheSize in lines */
+/* Detected-DAWS's classifiers (what the ports feed; for tests): DivCount of a load, whether it is
+ * diverged (DivCount > 1), its ILRD RepID (0: none), the HasLocality counter of the loop beginning
+ * at pc (INT32_MIN: not in the sampling warp table) and its sampling warp (-1: none). */
+unsigned daws_divcount(const daws *d, uint32_t func, uint32_t pc);
+uint32_t daws_rep(const daws *d, uint32_t func, uint32_t pc);
+int32_t daws_loop_counter(const daws *d, uint32_t func, uint32_t begin_pc);
+int daws_sampler(const daws *d, uint32_t func, uint32_t begin_pc);
 
 G_END_DECLS
 

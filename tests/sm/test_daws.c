@@ -24,6 +24,7 @@
 #include "models/lib/policy.h"
 #include "models/sm/arbiter.h"
 #include "models/sm/issue.h"
+#include "models/sm/ldst.h"
 #include "tests/sm/block_test.h"
 
 /* Loop 0 (outer): pcs 4..17 (begin 4); loop 1 (inner): pcs 5..13 (begin 5); loads 5..10 in the inner
@@ -311,6 +312,107 @@ static void test_profile_mode(void)
     daws_profile_free(p);
 }
 
+/* a load of warp w at pc: n lanes over `lines` distinct lines from base */
+static void put_load(const dut *t, unsigned w, uint32_t pc, unsigned n, unsigned lines, uint64_t base)
+{
+    static issued_t it;
+    memset(&it, 0, offsetof(issued_t, lane_space));
+    it.warp = (uint16_t)w, it.pc = pc, it.mask = lanes_mask(n);
+    it.cls = IR_CLASS_MEM, it.op = IR_OP_LD, it.space = IR_SPACE_GLOBAL;
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+        it.addr[l] = base + 128ull * (l % lines);
+    t->iss->issued(t->d.self, &it);
+}
+
+static void access(const dut *t, unsigned w, uint64_t line, unsigned outcome)
+{
+    const l1_access_if *a = harness_export(t->d.h, "access").methods;
+    a->access(t->d.self, w, line * 128, outcome);
+}
+
+/* UT-8: Detected-DAWS's classifiers through the ports. */
+static void test_ut8_detected(void)
+{
+    const char *set[] = {"dut.mode=detected", NULL};
+    dut t = dut_new(set, 4, NULL, 0, NULL);
+    /* sampling warp: a 2-lane warp does not become the first sampler; a 3-lane one does */
+    put(&t, 0, 4, 2, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 4), ==, -1);
+    put(&t, 1, 4, 3, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 4), ==, 1);
+    g_assert_cmpint(daws_loop_counter(t.b, 0, 4), ==, 0);
+    /* divergence counter of pc 14 (active, accesses): (32,20) 1; (3,3) 2: diverged; (2,2) ignored;
+     * (16,2) 1: converged; (16,1) 0 */
+    put_load(&t, 1, 14, 32, 20, 0);
+    g_assert_cmpuint(daws_divcount(t.b, 0, 14), ==, 1);
+    put_load(&t, 1, 14, 3, 3, 0);
+    g_assert_cmpuint(daws_divcount(t.b, 0, 14), ==, 2);
+    put_load(&t, 1, 14, 2, 2, 0);
+    g_assert_cmpuint(daws_divcount(t.b, 0, 14), ==, 2);
+    put_load(&t, 1, 14, 16, 2, 0);
+    g_assert_cmpuint(daws_divcount(t.b, 0, 14), ==, 1);
+    put_load(&t, 1, 14, 16, 1, 0);
+    g_assert_cmpuint(daws_divcount(t.b, 0, 14), ==, 0);
+    put_load(&t, 0, 14, 32, 32, 0); /* warp 0 does not sample: not counted */
+    g_assert_cmpuint(daws_divcount(t.b, 0, 14), ==, 0);
+    /* loop locality counter: a miss -1; a hit on its own line +1; a VTA hit on a miss +1; a hit on a
+     * line warp 2 brought in -1; other warps' accesses do not count */
+    access(&t, 1, 100, CACHE_MISS);
+    g_assert_cmpint(daws_loop_counter(t.b, 0, 4), ==, -1);
+    access(&t, 1, 100, CACHE_HIT);
+    g_assert_cmpint(daws_loop_counter(t.b, 0, 4), ==, 0);
+    const vta_hit_if *vh = harness_export(t.d.h, "vta_hit").methods;
+    vh->hit(t.d.self, 1, 200, 0);
+    access(&t, 1, 200, CACHE_MISS);
+    g_assert_cmpint(daws_loop_counter(t.b, 0, 4), ==, 1);
+    access(&t, 2, 300, CACHE_MISS);
+    g_assert_cmpint(daws_loop_counter(t.b, 0, 4), ==, 1);
+    access(&t, 2, 100, CACHE_HIT); /* warp 2 hits warp 1's line: inter-warp */
+    g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_INTRA_HITS), ==, 1);
+    g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_INTER_HITS), ==, 1);
+    /* a positive counter: the sampler's loads of the loop are classified, the loop is predicted */
+    put_load(&t, 1, 14, 32, 32, 0);
+    g_assert_cmpuint(t.b->n_slct, ==, 1);
+    g_assert_cmpuint(t.b->slct[0].pc_load, ==, 14);
+    g_assert_cmpuint(t.b->slct[0].loop_begin, ==, 4);
+    g_assert_false(t.b->slct[0].is_div); /* DivCount 1 */
+    put(&t, 3, 4, 32, false);
+    g_assert_cmpuint(daws_pred(t.b, 3), ==, 2); /* one converged group */
+    access(&t, 1, 300, CACHE_HIT);              /* warp 2's line: -1, the loop loses its predictions */
+    g_assert_cmpint(daws_loop_counter(t.b, 0, 4), ==, 0);
+    put(&t, 3, 4, 32, false);
+    g_assert_cmpuint(daws_pred(t.b, 3), ==, 0);
+    /* ILRD: sampler of the inner loop (warp 2): PC 6 tag X, PC 7 tag X (same RepID), PC 8 tag Y;
+     * back at the loop start its entries are cleared: PC 9 tag X starts a RepID of its own */
+    put(&t, 2, 5, 8, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 5), ==, 2);
+    put_load(&t, 2, 6, 1, 1, 128 * 7);
+    put_load(&t, 2, 7, 1, 1, 128 * 7);
+    put_load(&t, 2, 8, 1, 1, 128 * 9);
+    g_assert_cmpuint(daws_rep(t.b, 0, 6), !=, 0);
+    g_assert_cmpuint(daws_rep(t.b, 0, 6), ==, daws_rep(t.b, 0, 7));
+    g_assert_cmpuint(daws_rep(t.b, 0, 8), ==, 0); /* a miss: no RepID yet */
+    put(&t, 2, 5, 8, false);
+    put_load(&t, 2, 9, 1, 1, 128 * 7);
+    g_assert_cmpuint(daws_rep(t.b, 0, 9), ==, 0);
+    g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_ILRD_HITS), ==, 1);
+    /* the sampler leaves: a later 2-lane warp does not sample (reselect=gt2) */
+    put(&t, 2, 18, 8, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 5), ==, -1);
+    put(&t, 0, 5, 2, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 5), ==, -1);
+    harness_free(t.d.h);
+    const char *ge2[] = {"dut.mode=detected", "dut.reselect=ge2", NULL};
+    t = dut_new(ge2, 2, NULL, 0, NULL);
+    put(&t, 0, 5, 2, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 5), ==, -1); /* not the first one */
+    put(&t, 1, 5, 3, false);
+    put(&t, 1, 18, 3, false);
+    put(&t, 0, 5, 2, false);
+    g_assert_cmpint(daws_sampler(t.b, 0, 5), ==, 0); /* two lanes re-select */
+    harness_free(t.d.h);
+}
+
 /* The traced state cycle by cycle: UT-6 in time. */
 static void test_traced(void)
 {
@@ -356,6 +458,7 @@ int main(int argc, char **argv)
     harness_test_add("/daws/hold", test_hold);
     harness_test_add("/daws/profile-mode", test_profile_mode);
     harness_test_add("/daws/traced", test_traced);
+    harness_test_add("/daws/ut8-detected", test_ut8_detected);
     int rc = g_test_run();
     daws_loops_free(loops);
     ir_module_free(mod);

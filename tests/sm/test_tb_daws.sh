@@ -43,9 +43,34 @@ for m in "--check=shuffle --no-trace" "--check=awake --no-trace" "--trace=tb.sm0
     if [ "$got" = "$ref" ]; then ok "daws: $m gives the same run"; else bad "daws: $m differs: $got vs $ref"; fi
 done
 
-# other workloads (barriers: sgemm, hotspot) pass under daws and 2lvl-lrr
+# Detected-DAWS on spmv: sampling warps classify loads at run time (no profile), VTA hits feed the
+# locality counters, loads are struck, the hit rate rises above gto's and the run is shorter
+$TB --workload spmv --size tiny --no-trace --sched daws-detected > "$T/det" 2>&1
+cl=$(sed -n 's/^daws: [0-9]* loops, \([0-9]*\) static loads classified.*/\1/p' "$T/det")
+st=$(sed -n 's/^daws: .*loads struck \([0-9]*\),.*/\1/p' "$T/det")
+hd=$(sed -n 's/.*hit rate \([0-9.]*\)$/\1/p' "$T/det")
+cd_=$(sed -n 's/^summary: spmv: \([0-9]*\) cycles.*/\1/p' "$T/det")
+cg=$(sed -n 's/^summary: spmv: \([0-9]*\) cycles.*/\1/p' "$T/gto")
+if grep -q "tb-ccws: spmv: PASS" "$T/det" && [ "${cl:-0}" -gt 0 ] && [ "${st:-0}" -gt 0 ] && grep -q '^daws: VTA hits [1-9]' "$T/det"; then
+    ok "daws-detected: $cl loads classified at run time, $st struck"
+else
+    bad "daws-detected: classified '$cl' struck '$st'"; cat "$T/det"
+fi
+if awk -v a="$hd" -v b="$hg" 'BEGIN { exit !(a + 0 > b + 0.1) }' && [ "${cd_:-0}" -gt 0 ] && [ "$cd_" -lt "${cg:-0}" ]; then
+    ok "spmv: daws-detected $cd_ cycles (hit rate $hd) < gto $cg ($hg)"
+else
+    bad "spmv: daws-detected $cd_ cycles (hit rate $hd) vs gto $cg ($hg)"
+fi
+ref=$(summ < "$T/det")
+got=$($TB --workload spmv --size tiny --sched daws-detected --check=shuffle --no-trace | summ)
+if [ "$got" = "$ref" ]; then ok "daws-detected: --check=shuffle gives the same run"; else bad "daws-detected shuffle: $got vs $ref"; fi
+if grep -q '^daws: L1D hits intra-warp [1-9][0-9]*, inter-warp [1-9]' "$T/det"; then ok "L1D hits split into intra- and inter-warp"; else bad "no intra/inter split"; fi
+
+# other workloads (barriers: sgemm, hotspot) pass under daws, daws-detected and 2lvl-lrr
 for w in kmeans bfs sgemm hotspot pathfinder; do
-    if $TB --workload $w --size tiny --no-trace --sched daws --watchdog 200000 2>&1 | grep -q "tb-ccws: $w: PASS"; then ok "$w passes under daws"; else bad "$w under daws"; fi
+    for s in daws daws-detected; do
+        if $TB --workload $w --size tiny --no-trace --sched $s --watchdog 200000 2>&1 | grep -q "tb-ccws: $w: PASS"; then ok "$w passes under $s"; else bad "$w under $s"; fi
+    done
 done
 if $TB --workload kmeans --size tiny --no-trace --sched 2lvl-lrr | grep -q "tb-ccws: kmeans: PASS"; then ok "kmeans passes under 2lvl-lrr"; else bad "kmeans under 2lvl-lrr"; fi
 
