@@ -252,17 +252,12 @@ static bool daws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     if (d->mode == DAWS_MODE_PROFILE || !(pw->flags & d->gate_flags) || pw->id >= DAWS_MAX_WARPS)
         return false;
     uint64_t barred = daws_barred(d, cycle);
-    if (barred && d->counted_at != cycle + 1) {
-        d->counted_at = cycle + 1;
-        blk_stat_add(d->inst, DAWS_STAT_THROTTLE_CYCLES, 1);
-        blk_stat_add(d->inst, DAWS_STAT_BARRED_WARP_CYCLES, (uint64_t)__builtin_popcountll(barred));
-    }
+    throttle_count(&d->tt, d->inst, barred, cycle, DAWS_STAT_THROTTLE_CYCLES, DAWS_STAT_BARRED_WARP_CYCLES);
     if (!(barred >> pw->id & 1))
         return false;
     blk_stat_add(d->inst, DAWS_STAT_STRIKES, 1);
     d->strikes[pw->id]++;
-    if (gsc_pulse_traced(d->strike_pulse))
-        gsc_pulse_fire(d->strike_pulse);
+    throttle_strike(&d->tt);
     return true;
 }
 
@@ -628,8 +623,7 @@ static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
         d->recent_at[w] = 0;
     }
     d->table_valid = false;
-    if (d->traced && d->n_active == 1)
-        gsc_event_notify(d->wake, 0);
+    throttle_wake(&d->tt, d->n_active);
 }
 
 static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
@@ -659,11 +653,7 @@ static const instr_issued_if issued_table = {daws_issued};
 static void daws_trace_run(void *self)
 {
     daws *d = self;
-    if (!d->started) {
-        d->started = true;
-        d->traced = gsc_pulse_traced(d->strike_pulse);
-    }
-    if (!d->traced)
+    if (!throttle_traced(&d->tt))
         return;
     uint64_t now = gsc_cycle();
     uint64_t b = d->mode != DAWS_MODE_PROFILE ? daws_barred(d, now) : 0;
@@ -687,12 +677,7 @@ static void daws_trace_run(void *self)
 static void daws_elaborate(void *self)
 {
     daws *d = self;
-    d->strike_pulse = gsc_pulse_new(d->inst->mod, "strikes", 8);
-    d->wake = gsc_event_new(d->inst->mod, "wake");
-    gsc_process *p = gsc_process_new(d->inst->mod, "trace", daws_trace_run, d);
-    gsc_sensitive_event(p, d->wake);
-    gsc_process_initialize(p);
-    d->traced = true; /* until the first activation says otherwise */
+    throttle_elaborate(&d->tt, d->inst->mod, daws_trace_run, d);
 }
 
 daws *daws_new(blk_ctx *ctx, gsc_module *parent, const char *name)

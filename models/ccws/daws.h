@@ -59,6 +59,7 @@
 
 #include "kernels/daws_pass.h"
 #include "models/ccws/vta.h"
+#include "models/ccws/throttle.h"
 #include "models/core/block.h"
 #include "models/sm/sm_env.h"
 
@@ -144,7 +145,6 @@ typedef struct {
     uint64_t barred;
     uint64_t table_at;
     bool table_valid;
-    uint64_t counted_at;
     /* Detected-DAWS */
     daws_swt swt[DAWS_MAX_SWT];
     int samp_of[DAWS_MAX_WARPS]; /* the table entry warp w samples, -1 */
@@ -157,9 +157,7 @@ typedef struct {
     bool vta_hit_pending;
     unsigned vta_hit_warp;
     uint64_t vta_hit_line;
-    gsc_pulse *strike_pulse;
-    gsc_event *wake;
-    bool traced, started;
+    throttle_trace tt; /* throttled-cycle counting, the strikes pulse, the trace process */
     uint32_t tr_pred[DAWS_TRACED_WARPS];
     uint32_t tr_eff, tr_total;
     uint64_t tr_can_load, tr_barred, tr_in_loop;

@@ -2,8 +2,8 @@
 # lost-locality scoring blocks, their tests, the tb-ccws testbench. Included from models/local.mk.
 models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/ccws/ccws.c models/ccws/ccws.h \
 	models/ccws/fetch_groups.c models/ccws/fetch_groups.h \
-	models/ccws/daws.c models/ccws/daws.h
-nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h models/ccws/daws.h
+	models/ccws/daws.c models/ccws/daws.h models/ccws/throttle.h
+nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h models/ccws/daws.h models/ccws/throttle.h
 
 bin_PROGRAMS += testbench/tb-ccws
 testbench_tb_ccws_SOURCES = testbench/tb-ccws.c
