@@ -25,9 +25,9 @@
  *    its lanes) plus the FPT predictions of the older warps; it is barred iff that exceeds
  *    EffCacheSize = kassoc / 1000 x lines (cmp=ge: reaches it). A warp predicting 0 is never
  *    barred, nor is one whose older warps all predict 0 (its own prediction alone above
- *    EffCacheSize but within the L1D would otherwise bar it, and every warp behind it, for good). With
- * hold=on (the default) a warp that issued a load inside its loop is not barred again until it leaves the
- * loop or waits at a barrier (§6.1: not de-scheduled inside a loop).
+ *    EffCacheSize but within the L1D would otherwise bar it, and every warp behind it, for good).
+ *    With hold=on (the default) a warp that issued a load inside its loop is not barred again until
+ *    it leaves the loop or waits at a barrier (§6.1: not de-scheduled inside a loop).
  *  - veto(i): candidate i's next instruction is a load (policy_warp.flags POLICY_F_LOAD; gate=stores
  *    also POLICY_F_STORE) and its warp is barred.
  * mode=detected (Detected-DAWS, spec §6.8): no profile; the classification table is filled at run
