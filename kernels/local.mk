@@ -7,3 +7,4 @@ include kernels/analysis/analysis.mk
 include kernels/run/frun.mk
 include kernels/passes/reuse_profile.mk
 include kernels/passes/greener.mk
+include kernels/passes/daws_pass.mk

@@ -1,18 +1,30 @@
 /* tb-ccws — the cache-conscious warp scheduling testbench (docs/ccws.md): one SM (or, with --gpu,
  * the GPU) of the ccws preset running a workload under a chosen warp scheduler, its output checked.
  *
- *   --sched lrr | gto | oldest | 2lvl | swl:N | ccws   (default ccws)
+ *   --sched lrr | gto | oldest | 2lvl | 2lvl-lrr | swl:N | ccws | daws | daws-detected | daws-profile
+ *   (default ccws)
  *
- * lrr, gto, oldest: the arbiter's policy; 2lvl: fetch_groups:2 (2LVL-GTO: fetch groups of 2 warps,
- * GTO inside and across; models/ccws/fetch_groups.h); swl:N: GTO with static warp limiting (arbiter.swl = N);
- * ccws: GTO with, in every SM, a `vta` block (victim tag array) bound to ldst.l1_evict / ldst.l1_access and a
- * `ccws` block (lost-locality scoring) bound to vta.hit, issue.warp_events, issue.issued and every arbiter's
- * veto. Prints what tb-sm prints, then the L1D and CCWS figures: L1D hits / misses, VTA hits, loads struck,
- * throttled cycles and each warp's peak score, VTA hits and strikes (SM 0). */
+ * lrr, gto, oldest: the arbiter's policy; 2lvl-lrr: fetch_groups_lrr:8 (2LVL-LRR); 2lvl: fetch_groups:2
+ * (2LVL-GTO: fetch groups of 2 warps, GTO inside and across; models/ccws/fetch_groups.h); swl:N: GTO with
+ * static warp limiting (arbiter.swl = N); ccws: GTO with, in every SM, a `vta` block (victim tag array) bound
+ * to ldst.l1_evict / ldst.l1_access and a `ccws` block (lost-locality scoring) bound to vta.hit,
+ * issue.warp_events, issue.issued and every arbiter's veto. Prints what tb-sm prints, then the L1D and CCWS
+ * figures: L1D hits / misses, VTA hits, loads struck, throttled cycles and each warp's peak score, VTA hits
+ * and strikes (SM 0). daws: Profiled-DAWS: GTO with, in every SM, a `daws` block bound to issue.warp_events,
+ * issue.issued and every arbiter's veto, its loop markers from the loop-marker pass over the kernel and its
+ * static load classification table from the classification pass over a load profile: --daws-profile FILE, or,
+ * without it, a profiling run of this program (--sched daws-profile) started first with the same workload
+ * options. daws-profile: GTO with the daws block profiling every load; --daws-profile-out FILE writes the
+ * profile. daws-detected: Detected-DAWS: the daws block classifies the loads at run time from sampling
+ * warps, with a victim tag array for lost locality (no profile). */
 #include <stdio.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "kernels/passes/daws_pass.h"
 #include "models/ccws/ccws.h"
+#include "models/ccws/daws.h"
 #include "models/ccws/fetch_groups.h"
 #include "models/ccws/vta.h"
 #include "testbench/tb_common.h"
@@ -20,18 +32,32 @@
 typedef struct {
     vta *v;
     ccws *c;
+    daws *d;
 } ccws_sm;
 
+enum { MECH_NONE, MECH_CCWS, MECH_DAWS, MECH_DAWS_PROFILE, MECH_DAWS_DETECTED };
+
 /* --sched's value turned into --set assignments; NULL for a bad value. */
-static char **sched_sets(const char *sched, bool *mech)
+static char **sched_sets(const char *sched, int *mech)
 {
-    *mech = false;
+    *mech = MECH_NONE;
+    if (!strcmp(sched, "daws-detected")) {
+        *mech = MECH_DAWS_DETECTED;
+        return g_strsplit("arbiter.policy=gto\ndaws.mode=detected", "\n", -1);
+    }
+    if (!strcmp(sched, "daws") || !strcmp(sched, "daws-profile")) {
+        *mech = sched[4] ? MECH_DAWS_PROFILE : MECH_DAWS;
+        return g_strsplit(sched[4] ? "arbiter.policy=gto\ndaws.mode=profile" : "arbiter.policy=gto", "\n",
+                          -1);
+    }
     if (!strcmp(sched, "lrr") || !strcmp(sched, "gto") || !strcmp(sched, "oldest"))
         return g_strsplit(g_strdup_printf("arbiter.policy=%s", sched), "\n", -1);
     if (!strcmp(sched, "2lvl"))
         return g_strsplit("arbiter.policy=fetch_groups:2", "\n", -1);
+    if (!strcmp(sched, "2lvl-lrr"))
+        return g_strsplit("arbiter.policy=fetch_groups_lrr:8", "\n", -1);
     if (!strcmp(sched, "ccws")) {
-        *mech = true;
+        *mech = MECH_CCWS;
         return g_strsplit("arbiter.policy=gto", "\n", -1);
     }
     if (!strncmp(sched, "swl:", 4)) {
@@ -49,12 +75,31 @@ static char **sched_sets(const char *sched, bool *mech)
 
 /* Takes --sched X / --sched=X and --gpu out of argv and puts "--set K=V" pairs right after argv[0]
  * (so that a --set on the command line overrides them). */
-static char **rewrite_args(int *argc, char **argv, bool *mech, bool *gpu, char **sched_out)
+/* Options that name an output file or a tracing choice: a profiling child run leaves them out. */
+static bool is_output_option(const char *a, bool *takes_value)
+{
+    static const char *const opts[] = {"--vcd",         "--stats-json", "--trace", "--trace-window",
+                                       "--wave-format", "--check",      NULL};
+    for (unsigned i = 0; opts[i]; i++) {
+        size_t n = strlen(opts[i]);
+        if (!strncmp(a, opts[i], n) && (a[n] == '=' || !a[n])) {
+            *takes_value = !a[n];
+            return true;
+        }
+    }
+    *takes_value = false;
+    return !strcmp(a, "--no-trace");
+}
+
+static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, char **sched_out, char **prof_in,
+                           char **prof_out, GPtrArray *child)
 {
     const char *sched = "ccws";
     GPtrArray *rest = g_ptr_array_new();
     *gpu = false;
+    g_ptr_array_add(child, argv[0]);
     for (int i = 1; i < *argc; i++) {
+        bool val;
         if (!strcmp(argv[i], "--sched") && i + 1 < *argc)
             sched = argv[++i];
         else if (!strncmp(argv[i], "--sched=", 8))
@@ -62,14 +107,39 @@ static char **rewrite_args(int *argc, char **argv, bool *mech, bool *gpu, char *
         else if (!strcmp(argv[i], "--gpu"))
             *gpu = true;
         else if (!strcmp(argv[i], "--sched"))
-            cli_die("--sched needs a value: lrr, gto, oldest, 2lvl, swl:N or ccws");
-        else
+            cli_die("--sched needs a value: lrr, gto, oldest, 2lvl, 2lvl-lrr, swl:N, ccws, daws, "
+                    "daws-detected or daws-profile");
+        else if ((!strcmp(argv[i], "--daws-profile") || !strcmp(argv[i], "--daws-profile-out")) &&
+                 i + 1 < *argc)
+            *(argv[i][14] ? prof_out : prof_in) = argv[i + 1], i++;
+        else if (!strncmp(argv[i], "--daws-profile=", 15))
+            *prof_in = argv[i] + 15;
+        else if (!strncmp(argv[i], "--daws-profile-out=", 19))
+            *prof_out = argv[i] + 19;
+        else if (!strcmp(argv[i], "--daws-profile") || !strcmp(argv[i], "--daws-profile-out"))
+            cli_die("%s needs a file name", argv[i]);
+        else {
             g_ptr_array_add(rest, argv[i]);
+            if (is_output_option(argv[i], &val)) {
+                i += val && i + 1 < *argc;
+                if (val && i < *argc)
+                    g_ptr_array_add(rest, argv[i]);
+            } else
+                g_ptr_array_add(child, argv[i]);
+        }
     }
+    if (*gpu)
+        g_ptr_array_add(child, "--gpu");
     char **sets = sched_sets(sched, mech);
     if (!sets)
-        cli_die("unknown scheduler '%s' (--sched lrr, gto, oldest, 2lvl, swl:N with 1 <= N <= 128, or ccws)",
+        cli_die("unknown scheduler '%s' (--sched lrr, gto, oldest, 2lvl, 2lvl-lrr, swl:N with 1 <= N <= 128, "
+                "ccws, daws or "
+                "daws-profile)",
                 sched);
+    if (*prof_in && *mech != MECH_DAWS)
+        cli_die("--daws-profile FILE goes with --sched daws");
+    if (*prof_out && *mech != MECH_DAWS_PROFILE)
+        cli_die("--daws-profile-out FILE goes with --sched daws-profile");
     GPtrArray *out = g_ptr_array_new();
     g_ptr_array_add(out, argv[0]);
     for (unsigned i = 0; sets[i]; i++) {
@@ -85,6 +155,44 @@ static char **rewrite_args(int *argc, char **argv, bool *mech, bool *gpu, char *
     return (char **)g_ptr_array_free(out, FALSE);
 }
 
+static void bind_vetoes(blk_ctx *ctx, sm_topo *s, blk_inst *to)
+{
+    gsc_module *mod = sm_topo_module(s);
+    for (unsigned k = 0; k < issue_schedulers(sm_topo_issue(s)); k++) {
+        char *p = g_strdup_printf("%s.arbiter%u", gsc_module_name(mod), k);
+        blk_inst *a = blk_ctx_find(ctx, p);
+        g_assert(a != NULL);
+        blk_bind(a, "veto", to, "veto");
+        g_free(p);
+    }
+}
+
+/* DAWS in SM s: the block under the SM's module, bound to issue's events, issued and the vetoes and to
+ * the L1D's accesses and evictions; Detected-DAWS also gets a victim tag array whose hits it is told
+ * (bound to the L1D before the daws block: a miss is probed in the VTA first). */
+static void attach_daws(blk_ctx *ctx, sm_topo *s, const daws_loops *loops, ccws_sm *m, bool detected)
+{
+    blk_inst *is = sm_topo_issue_inst(s), *ld = sm_topo_ldst_inst(s);
+    if (detected) {
+        m->v = vta_new(ctx, sm_topo_module(s), "vta");
+        occupancy_sm o;
+        sm_topo_occupancy(s, &o);
+        vta_set_warps(m->v, o.max_warps ? o.max_warps : o.max_threads / o.warp_size);
+        blk_bind(ld, "l1_evict", m->v->inst, "evict");
+        blk_bind(ld, "l1_access", m->v->inst, "access");
+    }
+    m->d = daws_new(ctx, sm_topo_module(s), "daws");
+    if (detected)
+        blk_bind(m->v->inst, "hit", m->d->inst, "vta_hit");
+    blk_bind(ld, "l1_evict", m->d->inst, "evict");
+    blk_bind(ld, "l1_access", m->d->inst, "access");
+    blk_bind(is, "warp_events", m->d->inst, "events");
+    blk_bind(is, "issued", m->d->inst, "issued");
+    bind_vetoes(ctx, s, m->d->inst);
+    daws_set_loops(m->d, loops);
+    daws_set_l1_lines(m->d, (unsigned)(blk_param_uint(ld, "l1_sets") * blk_param_uint(ld, "l1_ways")));
+}
+
 /* The mechanism in SM s: the blocks under the SM's module, bound to its extension points. */
 static void attach(blk_ctx *ctx, sm_topo *s, sm_env *env, ccws_sm *m)
 {
@@ -94,6 +202,7 @@ static void attach(blk_ctx *ctx, sm_topo *s, sm_env *env, ccws_sm *m)
     occupancy_sm o;
     sm_topo_occupancy(s, &o);
     unsigned warps = o.max_warps ? o.max_warps : o.max_threads / o.warp_size;
+    vta_set_warps(m->v, warps);
     if (warps > m->v->warps || warps > CCWS_MAX_WARPS)
         cli_die("the SM holds %u warps: set vta.warps to at least that (ccws handles up to %u)", warps,
                 CCWS_MAX_WARPS);
@@ -103,18 +212,18 @@ static void attach(blk_ctx *ctx, sm_topo *s, sm_env *env, ccws_sm *m)
     blk_bind(m->v->inst, "hit", m->c->inst, "vta_hit");
     blk_bind(is, "warp_events", m->c->inst, "events");
     blk_bind(is, "issued", m->c->inst, "issued");
-    for (unsigned k = 0; k < issue_schedulers(sm_topo_issue(s)); k++) {
-        char *p = g_strdup_printf("%s.arbiter%u", gsc_module_name(mod), k);
-        blk_inst *a = blk_ctx_find(ctx, p);
-        g_assert(a != NULL);
-        blk_bind(a, "veto", m->c->inst, "veto");
-        g_free(p);
-    }
+    bind_vetoes(ctx, s, m->c->inst);
 }
 
 typedef struct {
-    bool mech;
+    int mech;
     char *sched;
+    char *prof_in, *prof_out; /* --daws-profile, --daws-profile-out */
+    GPtrArray *child;         /* the profiling run's arguments */
+    daws_loops *loops;
+    daws_profile *prof;
+    daws_slct_entry slct[DAWS_MAX_SLCT];
+    unsigned n_slct, n_found;
     ccws_sm *ms;  /* one per SM when mech */
     cli_run *run; /* (parsed) */
 } tb_ccws;
@@ -122,6 +231,48 @@ typedef struct {
 static void parsed(cli_run *run, void *ctx)
 {
     ((tb_ccws *)ctx)->run = run;
+}
+
+/* The profile (--daws-profile, or a profiling run of this program first), classified into the
+ * static load classification table. */
+static void load_profile(tb_ccws *t)
+{
+    char *tmp = NULL, *text = NULL;
+    GError *err = NULL;
+    const char *path = t->prof_in;
+    if (!path) {
+        int fd = g_file_open_tmp("gpusc-daws-XXXXXX.prof", &tmp, &err);
+        if (fd < 0)
+            cli_die("the profiling run: %s", err->message);
+        close(fd);
+        g_ptr_array_add(t->child, "--sched");
+        g_ptr_array_add(t->child, "daws-profile");
+        g_ptr_array_add(t->child, "--no-trace");
+        g_ptr_array_add(t->child, "--daws-profile-out");
+        g_ptr_array_add(t->child, tmp);
+        g_ptr_array_add(t->child, NULL);
+        char *out = NULL;
+        int status = 0;
+        if (!g_spawn_sync(NULL, (char **)t->child->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL,
+                          &status, &err))
+            cli_die("the profiling run: %s", err->message);
+        if (!g_spawn_check_wait_status(status, NULL))
+            cli_die("the profiling run (--sched daws-profile) failed:\n%s", out ? out : "");
+        g_free(out);
+        path = tmp;
+    }
+    if (!g_file_get_contents(path, &text, NULL, &err))
+        cli_die("--daws-profile: %s", err->message);
+    GString *msg = g_string_new(NULL);
+    if (!daws_profile_read(t->prof, text, msg))
+        cli_die("%s: %s", path, msg->str);
+    g_string_free(msg, TRUE);
+    g_free(text);
+    if (tmp) {
+        g_unlink(tmp);
+        g_free(tmp);
+    }
+    t->n_slct = daws_classify(t->loops, t->prof, 0, 500, t->slct, DAWS_MAX_SLCT, &t->n_found);
 }
 
 static void built(machine *mach, tb_kernel *k, void *ctx)
@@ -133,8 +284,62 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
         return;
     unsigned n = machine_n_sms(mach);
     t->ms = g_new0(ccws_sm, n);
-    for (unsigned i = 0; i < n; i++)
-        attach(run->ctx, machine_sms(mach)[i], env, &t->ms[i]);
+    if (t->mech == MECH_CCWS) {
+        for (unsigned i = 0; i < n; i++)
+            attach(run->ctx, machine_sms(mach)[i], env, &t->ms[i]);
+        return;
+    }
+    t->loops = daws_loops_build(env->mod, 128);
+    t->prof = daws_profile_new(t->loops);
+    if (t->mech == MECH_DAWS)
+        load_profile(t);
+    for (unsigned i = 0; i < n; i++) {
+        ccws_sm *m = &t->ms[i];
+        attach_daws(run->ctx, machine_sms(mach)[i], t->loops, m, t->mech == MECH_DAWS_DETECTED);
+        if (t->mech == MECH_DAWS_PROFILE)
+            daws_set_profile(m->d, t->prof);
+        else if (t->mech == MECH_DAWS)
+            daws_load_slct(m->d, t->slct, t->n_slct);
+    }
+}
+
+static void report_daws(const tb_ccws *t, FILE *out, uint64_t strikes, uint64_t thr)
+{
+    const daws *d = t->ms[0].d;
+    if (t->mech == MECH_DAWS_PROFILE) {
+        if (t->prof_out) {
+            FILE *f = fopen(t->prof_out, "w");
+            if (!f)
+                cli_die("--daws-profile-out %s: cannot write", t->prof_out);
+            daws_profile_write(t->prof, f);
+            fclose(f);
+        }
+        fprintf(out, "daws: profiled %" G_GUINT64_FORMAT " loads (sm0)\n",
+                blk_stat_get(d->inst, DAWS_STAT_PROFILED));
+        return;
+    }
+    unsigned loops = 0;
+    for (unsigned f = 0; f < t->loops->n_funcs; f++)
+        loops += t->loops->f[f].loops->len;
+    bool det = t->mech == MECH_DAWS_DETECTED;
+    const daws_slct_entry *e = det ? d->slct : t->slct;
+    unsigned ne = det ? d->n_slct : t->n_slct;
+    fprintf(out, "daws: %u loops, %u static loads classified (of %u found)", loops, ne,
+            det ? ne : t->n_found);
+    for (unsigned i = 0; i < ne; i++)
+        fprintf(out, " %u@%u:%s/%u", e[i].pc_load, e[i].loop_begin, e[i].is_div ? "div" : "conv", e[i].rep);
+    fprintf(out, "\n");
+    fprintf(out,
+            "daws: EffCacheSize %.1f lines, predictions %" G_GUINT64_FORMAT
+            ", loads struck %" G_GUINT64_FORMAT ", throttled cycles %" G_GUINT64_FORMAT
+            ", peak total %" G_GUINT64_FORMAT "\n",
+            daws_eff(d), blk_stat_get(d->inst, DAWS_STAT_PREDICTIONS), strikes, thr,
+            blk_stat_get(d->inst, DAWS_STAT_PEAK_TOTAL));
+    fprintf(out, "daws: sm0 per warp (warp: peak prediction / loads struck):");
+    for (unsigned w = 0; w < DAWS_MAX_WARPS; w++)
+        if (daws_peak(d, w) || daws_warp_strikes(d, w))
+            fprintf(out, " %u:%u/%" G_GUINT64_FORMAT, w, daws_peak(d, w), daws_warp_strikes(d, w));
+    fprintf(out, "\n");
 }
 
 static void report(machine *mach, int rc, void *ctx)
@@ -145,13 +350,19 @@ static void report(machine *mach, int rc, void *ctx)
     const ccws_sm *ms = t->ms;
     unsigned n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
-    uint64_t hits = 0, misses = 0, merged = 0, vh = 0, strikes = 0, thr = 0;
+    uint64_t hits = 0, misses = 0, merged = 0, vh = 0, strikes = 0, thr = 0, intra = 0, inter = 0;
     for (unsigned i = 0; i < n; i++) {
         blk_inst *l = sm_topo_ldst_inst(sms[i]);
         hits += blk_stat_get(l, LDST_STAT_L1_HITS);
         misses += blk_stat_get(l, LDST_STAT_L1_MISSES);
         merged += blk_stat_get(l, LDST_STAT_L1_MERGED);
-        if (ms) {
+        if (ms && ms[i].d) {
+            vh += ms[i].v ? blk_stat_get(ms[i].v->inst, VTA_STAT_HITS) : 0;
+            intra += blk_stat_get(ms[i].d->inst, DAWS_STAT_INTRA_HITS);
+            inter += blk_stat_get(ms[i].d->inst, DAWS_STAT_INTER_HITS);
+            strikes += blk_stat_get(ms[i].d->inst, DAWS_STAT_STRIKES);
+            thr += blk_stat_get(ms[i].d->inst, DAWS_STAT_THROTTLE_CYCLES);
+        } else if (ms) {
             vh += blk_stat_get(ms[i].v->inst, VTA_STAT_HITS);
             strikes += blk_stat_get(ms[i].c->inst, CCWS_STAT_STRIKES);
             thr += blk_stat_get(ms[i].c->inst, CCWS_STAT_THROTTLE_CYCLES);
@@ -163,6 +374,14 @@ static void report(machine *mach, int rc, void *ctx)
             "ccws: L1D hits %" G_GUINT64_FORMAT ", misses %" G_GUINT64_FORMAT ", merged %" G_GUINT64_FORMAT
             ", hit rate %.4f\n",
             hits, misses, merged, reads ? (double)hits / (double)reads : 0.0);
+    if (ms && ms[0].d) {
+        fprintf(out, "daws: L1D hits intra-warp %" G_GUINT64_FORMAT ", inter-warp %" G_GUINT64_FORMAT "\n",
+                intra, inter);
+        if (t->mech == MECH_DAWS_DETECTED)
+            fprintf(out, "daws: VTA hits %" G_GUINT64_FORMAT "\n", vh);
+        report_daws(t, out, strikes, thr);
+        return;
+    }
     if (!ms)
         return;
     fprintf(out,
@@ -183,15 +402,20 @@ int main(int argc, char **argv)
 {
     tb_ccws t = {0};
     bool gpu;
-    char **args = rewrite_args(&argc, argv, &t.mech, &gpu, &t.sched);
+    t.child = g_ptr_array_new();
+    char **args = rewrite_args(&argc, argv, &t.mech, &gpu, &t.sched, &t.prof_in, &t.prof_out, t.child);
     fetch_groups_register();
     blk_registry_add(&vta_desc);
     blk_registry_add(&ccws_desc);
+    blk_registry_add(&daws_desc);
+    blk_registry_mark_built(&daws_desc);
     blk_registry_mark_built(&vta_desc);
     blk_registry_mark_built(&ccws_desc);
     const tb_ext ext = {.program = "tb-ccws",
-                        .summary = "Cache-conscious warp scheduling testbench: --sched lrr|gto|oldest|2lvl|swl:N|ccws "
-                                   "(default ccws), --gpu for the whole GPU",
+                        .summary = "Cache-conscious warp scheduling testbench: --sched "
+                                   "lrr|gto|oldest|2lvl|2lvl-lrr|swl:N|ccws|daws|daws-detected|daws-profile "
+                                   "(default ccws), --gpu for the "
+                                   "whole GPU, --daws-profile FILE, --daws-profile-out FILE",
                         .default_preset = "ccws",
                         .parsed = parsed,
                         .built = built,

@@ -234,17 +234,12 @@ static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     if (!(pw->flags & c->gate_flags) || pw->id >= CCWS_MAX_WARPS)
         return false;
     uint64_t barred = ccws_barred(c, cycle);
-    if (barred && c->counted_at != cycle + 1) {
-        c->counted_at = cycle + 1;
-        blk_stat_add(c->inst, CCWS_STAT_THROTTLE_CYCLES, 1);
-        blk_stat_add(c->inst, CCWS_STAT_BARRED_WARP_CYCLES, (uint64_t)__builtin_popcountll(barred));
-    }
+    throttle_count(&c->tt, c->inst, barred, cycle, CCWS_STAT_THROTTLE_CYCLES, CCWS_STAT_BARRED_WARP_CYCLES);
     if (!(barred >> pw->id & 1))
         return false;
     blk_stat_add(c->inst, CCWS_STAT_STRIKES, 1);
     c->strikes[pw->id]++;
-    if (gsc_pulse_traced(c->strike_pulse))
-        gsc_pulse_fire(c->strike_pulse);
+    throttle_strike(&c->tt);
     return true;
 }
 
@@ -280,8 +275,7 @@ static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
     c->lls[w] = c->lls_old[w] = c->base; /* at once: the warp is new to the arbiter too */
     c->lls_at[w] = c->lls_old_at[w] = 0;
     set_score(c, w, c->base, 0);
-    if (c->traced && c->n_active == 1)
-        gsc_event_notify(c->wake, 0);
+    throttle_wake(&c->tt, c->n_active);
 }
 
 static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
@@ -319,11 +313,7 @@ static const instr_issued_if issued_table = {ccws_issued};
 static void ccws_trace_run(void *self)
 {
     ccws *c = self;
-    if (!c->started) {
-        c->started = true;
-        c->traced = gsc_pulse_traced(c->strike_pulse);
-    }
-    if (!c->traced)
+    if (!throttle_traced(&c->tt))
         return;
     uint64_t now = gsc_cycle();
     uint64_t b = ccws_barred(c, now);
@@ -339,12 +329,7 @@ static void ccws_trace_run(void *self)
 static void ccws_elaborate(void *self)
 {
     ccws *c = self;
-    c->strike_pulse = gsc_pulse_new(c->inst->mod, "strikes", 8);
-    c->wake = gsc_event_new(c->inst->mod, "wake");
-    gsc_process *p = gsc_process_new(c->inst->mod, "trace", ccws_trace_run, c);
-    gsc_sensitive_event(p, c->wake);
-    gsc_process_initialize(p);
-    c->traced = true; /* until the first activation says otherwise */
+    throttle_elaborate(&c->tt, c->inst->mod, ccws_trace_run, c);
 }
 
 ccws *ccws_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)

@@ -28,6 +28,7 @@
 #define GPUSC_MODELS_CCWS_CCWS_H
 
 #include "models/ccws/vta.h"
+#include "models/ccws/throttle.h"
 #include "models/core/block.h"
 #include "models/sm/sm_env.h"
 
@@ -82,10 +83,7 @@ typedef struct {
     uint64_t barred;
     uint64_t table_at;
     bool table_valid;
-    uint64_t counted_at; /* the last cycle counted in throttle_cycles (+1; 0: none) */
-    gsc_pulse *strike_pulse;
-    gsc_event *wake;
-    bool traced, started;
+    throttle_trace tt; /* throttled-cycle counting, the strikes pulse, the trace process */
     uint32_t tr_lls[CCWS_TRACED_WARPS];
     uint32_t tr_cutoff;
     uint64_t tr_can_load, tr_barred;

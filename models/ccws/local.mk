@@ -1,8 +1,9 @@
 # models/ccws: cache-conscious warp scheduling (docs/ccws.md): the victim tag array and the
 # lost-locality scoring blocks, their tests, the tb-ccws testbench. Included from models/local.mk.
 models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/ccws/ccws.c models/ccws/ccws.h \
-	models/ccws/fetch_groups.c models/ccws/fetch_groups.h
-nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h
+	models/ccws/fetch_groups.c models/ccws/fetch_groups.h \
+	models/ccws/daws.c models/ccws/daws.h models/ccws/throttle.h
+nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h models/ccws/daws.h models/ccws/throttle.h
 
 bin_PROGRAMS += testbench/tb-ccws
 testbench_tb_ccws_SOURCES = testbench/tb-ccws.c
@@ -15,3 +16,11 @@ tests_sm_test_ccws_SOURCES = tests/sm/test_ccws.c tests/sm/block_test.h
 tests_sm_test_ccws_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_ccws.sh
 TESTS += tests/sm/test_tb_ccws.sh
+
+# DAWS (docs/ccws.md): the block in the harness (UT-5 .. UT-7 and the ports cycle by cycle).
+check_PROGRAMS += tests/sm/test_daws
+TESTS += tests/sm/test_daws
+tests_sm_test_daws_SOURCES = tests/sm/test_daws.c tests/sm/block_test.h
+tests_sm_test_daws_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_daws.sh
+TESTS += tests/sm/test_tb_daws.sh

@@ -19,8 +19,9 @@ static const blk_port_desc ports[] = {
 };
 
 static const blk_param_desc params[] = {
-    {"warps", BLK_PARAM_UINT, "48", "1", "1024", NULL, "warps",
-     "warp contexts (partitions; at least the SM's sm.warps) [S: 32 in Table 3.1]"},
+    {"warps", BLK_PARAM_UINT, "0", "0", "1024", NULL, "warps",
+     "warp contexts (partitions; at least the SM's warp slots); 0: the SM's warp slots (as bound by "
+     "the testbench; 48 in the harness) [S: 32 in Table 3.1]"},
     {"epw", BLK_PARAM_UINT, "16", "1", "4096", NULL, "entries", "entries per warp [S: 16, 512 in all]"},
     {"ways", BLK_PARAM_UINT, "8", "1", "64", NULL, "ways",
      "associativity, at most epw [S: 8-way; EPW 1-4 are 1-4 way]"},
@@ -119,20 +120,18 @@ static void vta_elaborate(void *self)
     v->hit = blk_import_all(v->inst, VTA_HIT, 0, &v->n_hit);
 }
 
-vta *vta_new(blk_ctx *ctx, gsc_module *parent, const char *name)
+static void free_parts(vta *v)
 {
-    vta *v = g_new0(vta, 1);
-    v->inst = blk_inst_new(ctx, parent, name, &vta_desc);
-    v->warps = (unsigned)blk_param_uint(v->inst, "warps");
-    v->epw = (unsigned)blk_param_uint(v->inst, "epw");
-    v->ways = (unsigned)blk_param_uint(v->inst, "ways");
-    v->line = (unsigned)blk_param_uint(v->inst, "line");
-    v->invalidate_on_hit = blk_param_bool(v->inst, "invalidate_on_hit");
-    if (v->ways > v->epw || v->epw % v->ways)
-        gsc_fatal("%s: epw (%u) must be a multiple of ways (%u)", v->inst->path, v->epw, v->ways);
-    if (v->line & (v->line - 1))
-        gsc_fatal("%s: line (%u) must be a power of two", v->inst->path, v->line);
+    for (unsigned w = 0; w < v->warps; w++)
+        cache_tags_free(v->part[w]);
+    g_free(v->part);
+    g_free(v->warp_hits);
+}
+
+static void alloc_parts(vta *v, unsigned warps)
+{
     cache_config cc = {v->epw / v->ways, v->ways, v->line, CACHE_INDEX_LINEAR};
+    v->warps = warps;
     v->part = g_new0(cache_tags *, v->warps);
     for (unsigned w = 0; w < v->warps; w++) {
         GError *err = NULL;
@@ -141,6 +140,30 @@ vta *vta_new(blk_ctx *ctx, gsc_module *parent, const char *name)
             gsc_fatal("%s: %s", v->inst->path, err->message);
     }
     v->warp_hits = g_new0(uint64_t, v->warps);
+}
+
+void vta_set_warps(vta *v, unsigned warps)
+{
+    if (v->warps_param || !warps || warps == v->warps)
+        return;
+    free_parts(v);
+    alloc_parts(v, warps);
+}
+
+vta *vta_new(blk_ctx *ctx, gsc_module *parent, const char *name)
+{
+    vta *v = g_new0(vta, 1);
+    v->inst = blk_inst_new(ctx, parent, name, &vta_desc);
+    v->warps_param = (unsigned)blk_param_uint(v->inst, "warps");
+    v->epw = (unsigned)blk_param_uint(v->inst, "epw");
+    v->ways = (unsigned)blk_param_uint(v->inst, "ways");
+    v->line = (unsigned)blk_param_uint(v->inst, "line");
+    v->invalidate_on_hit = blk_param_bool(v->inst, "invalidate_on_hit");
+    if (v->ways > v->epw || v->epw % v->ways)
+        gsc_fatal("%s: epw (%u) must be a multiple of ways (%u)", v->inst->path, v->epw, v->ways);
+    if (v->line & (v->line - 1))
+        gsc_fatal("%s: line (%u) must be a power of two", v->inst->path, v->line);
+    alloc_parts(v, v->warps_param ? v->warps_param : 48);
     blk_export(v->inst, VTA_EVICT, 0, &evict_table, v);
     blk_export(v->inst, VTA_ACCESS, 0, &access_table, v);
     blk_trace_state(v->inst, "hit_warp", GSC_U32, &v->tr_hit_warp);
@@ -153,10 +176,7 @@ void vta_free(vta *v)
 {
     if (!v)
         return;
-    for (unsigned w = 0; w < v->warps; w++)
-        cache_tags_free(v->part[w]);
-    g_free(v->part);
-    g_free(v->warp_hits);
+    free_parts(v);
     g_free(v->hit);
     g_free(v);
 }

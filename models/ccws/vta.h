@@ -33,7 +33,7 @@ enum { VTA_STAT_INSERTS, VTA_STAT_PROBES, VTA_STAT_HITS, VTA_STAT_FOREIGN };
 
 typedef struct {
     blk_inst *inst;
-    unsigned warps, epw, ways, line;
+    unsigned warps, warps_param, epw, ways, line;
     bool invalidate_on_hit;
     cache_tags **part; /* one per warp */
     uint64_t *warp_hits;
@@ -46,6 +46,8 @@ typedef struct {
 extern const blk_desc vta_desc;
 vta *vta_new(blk_ctx *ctx, gsc_module *parent, const char *name);
 void vta_free(vta *v);
+/* The SM's warp slots: the partitions when the `warps` parameter is 0 (before the run). */
+void vta_set_warps(vta *v, unsigned warps);
 
 /* The direct interface (what the exports do; for tests and the toy cache). */
 void vta_insert(vta *v, unsigned warp, uint64_t line_addr);

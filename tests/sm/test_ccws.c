@@ -184,6 +184,37 @@ static void test_fetch_groups(void)
     policy_free(p);
 }
 
+/* 2LVL-LRR: groups of 2 over 6 warps; warp 2 (group 1) issued last: warp 3, then 2 (round robin
+ * inside the group), then group 2 (4, 5), then group 0 (0, 1); with group 1 stalled, group 2 first. */
+static void test_fetch_groups_lrr(void)
+{
+    fetch_groups_register();
+    policy *p = policy_new("fetch_groups_lrr:2", NULL);
+    g_assert_nonnull(p);
+    g_assert_null(policy_new("fetch_groups_lrr:0", NULL));
+    policy_warp w[6];
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 6; i++) {
+        w[i].id = i;
+        w[i].age = i;
+        w[i].ready = true;
+        w[i].last_issue = POLICY_NEVER_ISSUED;
+    }
+    w[2].last_issue = 10;
+    w[4].last_issue = 5;
+    unsigned out[6];
+    static const unsigned all[] = {3, 2, 4, 5, 0, 1}, stalled[] = {4, 5, 0, 1};
+    g_assert_cmpuint(policy_order(p, w, 6, 11, out), ==, 6);
+    g_assert_cmpmem(out, sizeof all, all, sizeof all);
+    w[2].ready = w[3].ready = false;
+    g_assert_cmpuint(policy_order(p, w, 6, 11, out), ==, 4);
+    g_assert_cmpmem(out, sizeof stalled, stalled, sizeof stalled);
+    policy_free(p);
+    p = policy_new("fetch_groups_lrr", NULL); /* default: groups of 8 */
+    g_assert_nonnull(p);
+    policy_free(p);
+}
+
 /* ---- UT-4 ------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -198,6 +229,26 @@ static void rec_hit(void *self, unsigned warp, uint64_t line, uint64_t cycle)
     r->n++;
     r->warp = warp;
     r->line = line;
+}
+
+/* vta.warps = 0 (the default): the partitions follow the SM's warp slots the testbench gives; a
+ * warps setting is kept. */
+static void test_vta_warps(void)
+{
+    block_dut d = block_dut_new(&vta_desc, make_vta, "evict", NULL, NULL, true);
+    vta *v = harness_block(d.h);
+    g_assert_cmpuint(v->warps, ==, 48);
+    vta_set_warps(v, 32);
+    g_assert_cmpuint(v->warps, ==, 32);
+    vta_insert(v, 40, 7); /* no partition 40 any more: a foreign eviction */
+    g_assert_cmpuint(block_stat(&d, VTA_STAT_FOREIGN), ==, 1);
+    harness_free(d.h);
+    const char *set[] = {"warps=3", NULL};
+    d = block_dut_new(&vta_desc, make_vta, "evict", set, NULL, true);
+    v = harness_block(d.h);
+    vta_set_warps(v, 32);
+    g_assert_cmpuint(v->warps, ==, 3);
+    harness_free(d.h);
 }
 
 static void test_ut4_vta(void)
@@ -471,10 +522,12 @@ int main(int argc, char **argv)
     harness_test_add("/ccws/ut1-toy-cache", test_ut1_toy_cache);
     g_test_add_func("/ccws/swl-barrier", test_swl_barrier);
     g_test_add_func("/ccws/fetch-groups", test_fetch_groups);
+    g_test_add_func("/ccws/fetch-groups-lrr", test_fetch_groups_lrr);
     harness_test_add("/ccws/ut2-walkthrough", test_ut2_walkthrough);
     harness_test_add("/ccws/ut3-full-size", test_ut3_full_size);
     harness_test_add("/ccws/ut3-general", test_ut3_general);
     harness_test_add("/ccws/ut4-vta", test_ut4_vta);
+    harness_test_add("/ccws/vta-warps", test_vta_warps);
     harness_test_add("/ccws/options", test_options);
     harness_test_add("/ccws/traced", test_traced);
     return g_test_run();

@@ -1,0 +1,19 @@
+# gpusc-plot: gnuplot misses.gp writes misses.png and misses.svg
+set terminal pngcairo size 1000,560 noenhanced font ',11'
+set output "misses.png"
+set title "L1D misses over GTO (tb-ccws, tiny)"
+set ylabel "l1_misses / gto"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set grid ytics
+set key outside right top
+set yrange [0:*]
+set xtics rotate by -30
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2
+plot "misses.dat" using 2:xtic(1) title columnheader(2), "misses.dat" using 3:xtic(1) title columnheader(3), "misses.dat" using 4:xtic(1) title columnheader(4), "misses.dat" using 5:xtic(1) title columnheader(5), "misses.dat" using 6:xtic(1) title columnheader(6), "misses.dat" using 7:xtic(1) title columnheader(7), "misses.dat" using 8:xtic(1) title columnheader(8), "misses.dat" using 9:xtic(1) title columnheader(9), "misses.dat" using 10:xtic(1) title columnheader(10)
+set terminal svg size 1000,560 noenhanced font 'sans,11'
+set output "misses.svg"
+replot
+unset output
