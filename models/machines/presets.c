@@ -18,18 +18,27 @@
 // clang-format off
 /* The presets are tables: one key per line, its source in a comment beside it. */
 
-/* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine. */
+/* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine, except
+ * its clocks: gpgpu_clock_domains 700:700:700:924 (core, interconnect, L2, DRAM) are clock domains
+ * here, so the DRAM's bandwidth, latency and GDDR timing are counted in 924 MHz DRAM cycles (the
+ * parameter defaults keep them converted into core cycles: 42 B, 100 cycles). */
 static const char gtx480[] =
     "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
     "[issue]\n"
     "schedulers=2\n"        /* [S] gpgpu_num_sched_per_core 2 */
     "[arbiter]\n"
     "policy=gto\n"          /* [S] gpgpu_scheduler gto */
-    "[gpu]\n"               /* memory side: the icnt/l2/dram defaults are the GTX480 (docs/memory.md) */
+    "[gpu]\n"               /* memory side: the icnt/l2 defaults are the GTX480 (docs/memory.md) */
     "sms=15\n"              /* [S] gpgpu_n_clusters 15 */
     "mem_channels=6\n"      /* [S] gpgpu_n_mem 6 */
-    "sub_partitions=2\n";   /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
-    /* core clock: tb.period_ps default 1429 ps = 700 MHz [S] */
+    "sub_partitions=2\n"    /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
+    /* interconnect and L2 clocks 700 MHz [S]: the core clock (icnt_period_ps, l2_period_ps 0) */
+    "dram_period_ps=1082\n" /* [S] DRAM clock 924 MHz; [D] 1082.3 ps */
+    "[dram]\n"
+    "bytes_per_cycle=32\n"  /* [D] 2 chips x 4 B bus x 4 (QDR, data_command_freq_ratio) per DRAM cycle */
+    "latency=132\n";        /* [D] dram_latency 100 is in core cycles (GPGPU-Sim): 100 x 924 / 700 */
+    /* core clock: tb.period_ps default 1429 ps = 700 MHz [S]; GDDR timing tCL 12 ... (the defaults)
+       are gpgpu_dram_timing_opt's, in DRAM command cycles [S] */
 
 /* resource-sharing/GREENER spec §13.1, Table 2.3 (register-sharing runs). Not stated (§13.1 "use
  * GPGPU-Sim defaults of that era"): schedulers 2, clocks 700 MHz, L2, pipeline latencies, register

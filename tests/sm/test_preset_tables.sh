@@ -46,6 +46,21 @@ GDDR3 = [("DRAM scheduler FR-FCFS", key(GPU + ".dram0.scheduler"), "frfcfs")] + 
                  ("tCDLR", "5"), ("tCL", "12"))]
 
 TABLES = [
+    # GPGPU-Sim configs/GTX480/gpgpusim.config (the default machine): gpgpu_clock_domains
+    # 700:700:700:924 as clocks, the DRAM's bandwidth and latency in its own 924 MHz cycles
+    ("gtx480", "tb-gpu", [
+        ("15 SMs", key(GPU + ".sms"), "15"),
+        ("6 memory channels", key(GPU + ".mem_channels"), "6"),
+        ("2 schedulers", key(SM + ".issue.schedulers"), "2"),
+        ("GTO", key(SM + ".arbiter0.policy"), "gto"),
+        ("core clock 700 MHz (1429 ps)", key("tb.period_ps"), "1429"),
+        ("interconnect clock 700 MHz: the core clock", key(GPU + ".icnt_period_ps"), "0"),
+        ("L2 clock 700 MHz: the core clock", key(GPU + ".l2_period_ps"), "0"),
+        ("DRAM clock 924 MHz: a clock domain of 1082 ps", key(GPU + ".dram_period_ps"), "1082"),
+        ("DRAM 2 chips x 4 B x QDR = 32 B per DRAM cycle", key(GPU + ".dram0.bytes_per_cycle"), "32"),
+        ("dram_latency 100 core cycles = 132 DRAM cycles", key(GPU + ".dram0.latency"), "132"),
+        ("DRAM queue 16", key(GPU + ".dram0.queue_depth"), "16"),
+    ]),
     # resource sharing spec §13.1, Table 2.3
     ("rs-table2.3", "tb-gpu", [
         ("14 SMs", key(GPU + ".sms"), "14"),
