@@ -128,7 +128,8 @@ int main(int argc, char **argv)
         occupancy_sm occ;
         sm_topo_occupancy(sms[s], &occ);
         unsigned warps = occ.max_warps ? occ.max_warps : occ.max_threads / occ.warp_size;
-        all.r[s] = renaming_new(run->ctx, sm_topo_module(sms[s]), "renaming", env, warps, &occ);
+        all.r[s] = renaming_new(run->ctx, sm_topo_module(sms[s]), "renaming", env, warps, &occ,
+                                &sm_topo_regfile(sms[s], 0)->geom);
         renaming_bind(all.r[s], sm_topo_issue_inst(sms[s]), sm_topo_regfile_inst(sms[s], 0));
     }
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), sms, n);

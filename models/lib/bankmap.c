@@ -26,6 +26,57 @@ unsigned bankmap_bank(const bankmap *m, unsigned reg, unsigned warp, unsigned gr
     return group * per + b;
 }
 
+static unsigned at_least_1(unsigned n)
+{
+    return n ? n : 1;
+}
+
+unsigned bankmap_geom_warp_banks(const bankmap_geom *g)
+{
+    return g->banks / at_least_1(g->clusters);
+}
+
+unsigned bankmap_geom_entry_bits(const bankmap_geom *g)
+{
+    return 32 * 32 / at_least_1(g->clusters);
+}
+
+unsigned bankmap_geom_rows(const bankmap_geom *g)
+{
+    return g->entries / bankmap_geom_warp_banks(g);
+}
+
+unsigned bankmap_geom_subarray_rows(const bankmap_geom *g)
+{
+    return bankmap_geom_rows(g) / at_least_1(g->subarrays);
+}
+
+unsigned bankmap_geom_group(const bankmap_geom *g)
+{
+    return bankmap_geom_warp_banks(g) * bankmap_geom_subarray_rows(g);
+}
+
+bankmap_place bankmap_geom_place(const bankmap_geom *g, unsigned k)
+{
+    unsigned wb = bankmap_geom_warp_banks(g), row = k / wb;
+    return (bankmap_place){k % wb, row, row / bankmap_geom_subarray_rows(g)};
+}
+
+const char *bankmap_geom_error(const bankmap_geom *g)
+{
+    unsigned c = at_least_1(g->clusters), s = at_least_1(g->subarrays);
+    if (!g->banks || g->banks % c)
+        return "the banks must be a multiple of the clusters";
+    if (32 % c)
+        return "the clusters must divide the warp's 32 lanes";
+    unsigned wb = g->banks / c;
+    if (!g->entries || g->entries % wb)
+        return "the warp-wide registers must fill the banks a warp sees evenly";
+    if ((g->entries / wb) % s)
+        return "a bank's entries must split evenly into its sub-arrays";
+    return NULL;
+}
+
 enum { BANKMAP_SCRATCH = 256 };
 
 /* Indices of reqs sorted by (seq, bank, index). */

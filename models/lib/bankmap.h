@@ -47,6 +47,35 @@ typedef struct {
 /* The bank of (reg, warp) in bank group `group` (the warp's sub-core; 0 for a monolithic SM). */
 unsigned bankmap_bank(const bankmap *m, unsigned reg, unsigned warp, unsigned group);
 
+/* ---- geometry: clusters, sub-arrays, the physical ID -> (bank, row, sub-array) map ------------ */
+/* A register file of `banks` banks split over `clusters` SIMT clusters (register-renaming spec §2:
+ * 8 clusters x 4 banks of 128-bit entries, 4 x 1 KB sub-arrays per bank). A warp-wide register is
+ * the same entry (row) of the same bank in every cluster, read and written in all of them together:
+ * a warp sees banks / clusters banks, each entry 32 x 32 / clusters bits wide. With clusters = 1 a
+ * bank entry is a whole warp-wide register (GPGPU-Sim's banks). Physical ID k (warp-wide register
+ * `entries` registers in all) is placed [A: register-renaming spec §2]: bank = k mod warp banks,
+ * row = k div warp banks, sub-array = row div (rows per sub-array); the IDs of sub-array group s
+ * (sub-array s of every bank) are then group x s .. group x (s + 1) - 1. */
+typedef struct {
+    unsigned banks;     /* all banks (every cluster's) */
+    unsigned clusters;  /* SIMT clusters (0 or 1: one) */
+    unsigned subarrays; /* sub-arrays per bank (0 or 1: one) */
+    unsigned entries;   /* warp-wide registers the banks hold */
+} bankmap_geom;
+
+typedef struct {
+    unsigned bank, row, subarray;
+} bankmap_place;
+
+unsigned bankmap_geom_warp_banks(const bankmap_geom *g); /* banks a warp sees: banks / clusters */
+unsigned bankmap_geom_entry_bits(const bankmap_geom *g); /* bits of one bank entry: 1024 / clusters */
+unsigned bankmap_geom_rows(const bankmap_geom *g);       /* entries of one bank */
+unsigned bankmap_geom_subarray_rows(const bankmap_geom *g);
+unsigned bankmap_geom_group(const bankmap_geom *g); /* physical IDs per sub-array group */
+bankmap_place bankmap_geom_place(const bankmap_geom *g, unsigned k);
+/* NULL if the geometry is consistent, else why not (a static string). */
+const char *bankmap_geom_error(const bankmap_geom *g);
+
 typedef struct {
     unsigned bank;
     unsigned collector; /* reads: destination collector unit; ignored for writes */

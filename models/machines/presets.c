@@ -18,18 +18,27 @@
 // clang-format off
 /* The presets are tables: one key per line, its source in a comment beside it. */
 
-/* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine. */
+/* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine, except
+ * its clocks: gpgpu_clock_domains 700:700:700:924 (core, interconnect, L2, DRAM) are clock domains
+ * here, so the DRAM's bandwidth, latency and GDDR timing are counted in 924 MHz DRAM cycles (the
+ * parameter defaults keep them converted into core cycles: 42 B, 100 cycles). */
 static const char gtx480[] =
     "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
     "[issue]\n"
     "schedulers=2\n"        /* [S] gpgpu_num_sched_per_core 2 */
     "[arbiter]\n"
     "policy=gto\n"          /* [S] gpgpu_scheduler gto */
-    "[gpu]\n"               /* memory side: the icnt/l2/dram defaults are the GTX480 (docs/memory.md) */
+    "[gpu]\n"               /* memory side: the icnt/l2 defaults are the GTX480 (docs/memory.md) */
     "sms=15\n"              /* [S] gpgpu_n_clusters 15 */
     "mem_channels=6\n"      /* [S] gpgpu_n_mem 6 */
-    "sub_partitions=2\n";   /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
-    /* core clock: tb.period_ps default 1429 ps = 700 MHz [S] */
+    "sub_partitions=2\n"    /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
+    /* interconnect and L2 clocks 700 MHz [S]: the core clock (icnt_period_ps, l2_period_ps 0) */
+    "dram_period_ps=1082\n" /* [S] DRAM clock 924 MHz; [D] 1082.3 ps */
+    "[dram]\n"
+    "bytes_per_cycle=32\n"  /* [D] 2 chips x 4 B bus x 4 (QDR, data_command_freq_ratio) per DRAM cycle */
+    "latency=132\n";        /* [D] dram_latency 100 is in core cycles (GPGPU-Sim): 100 x 924 / 700 */
+    /* core clock: tb.period_ps default 1429 ps = 700 MHz [S]; GDDR timing tCL 12 ... (the defaults)
+       are gpgpu_dram_timing_opt's, in DRAM command cycles [S] */
 
 /* resource-sharing/GREENER spec §13.1, Table 2.3 (register-sharing runs). Not stated (§13.1 "use
  * GPGPU-Sim defaults of that era"): schedulers 2, clocks 700 MHz, L2, pipeline latencies, register
@@ -108,7 +117,10 @@ static const char rs_table36_2[] =
     "sms=14\n";             /* [S] */
 
 /* GREENER (§13.4, Table 4.2): K20X-like. Not stated: scratchpad 48 KB, L1 16 KB, latencies, the
- * memory side: the GTX480 defaults [A]. */
+ * memory side: the GTX480 defaults [A]. The datapath is widened so the 4 schedulers can issue 4
+ * instructions per cycle (the GTX480's issues at most 2: fetch 2, 2 SP pipes, 2 write-back ports):
+ * fetch, collectors, SP pipes and write-back scaled with the schedulers [A: the source states the
+ * schedulers only; K20X's SMX has 192 SP lanes, more than 4 x 32]. */
 static const char greener[] =
     "[sm]\n"
     "ctas=16\n"             /* [S] */
@@ -116,12 +128,24 @@ static const char greener[] =
     "warps=64\n"            /* [S] 64 warps */
     "registers=65536\n"     /* [S] 256 KB */
     "max_regs_per_thread=255\n" /* [D] Kepler GK110: 255 per thread (CUDA compute capability 3.5) */
+    "[fetch]\n"
+    "fetch_width=4\n"       /* [A] one instruction per scheduler per cycle */
+    "ibuffer_entries=4\n"   /* [A] = fetch_width */
+    "[ibuffer]\n"
+    "entries=4\n"           /* [A] = fetch's */
     "[issue]\n"
     "schedulers=4\n"        /* [S] */
+    "decoded_depth=8\n"     /* [A] two fetches in flight */
     "[arbiter]\n"
     "policy=lrr\n"          /* [S] */
     "[regfile]\n"
     "banks=32\n"            /* [S] */
+    "[opcoll]\n"
+    "collectors_sp=12\n"    /* [A] GTX480's 6 per 2 schedulers, x 2 */
+    "in_depth=8\n"          /* [A] 2 per scheduler, as the default 4 for 2 */
+    "[units]\n"
+    "sp_units=4\n"          /* [A] one SP pipe per scheduler */
+    "wb_ports=4\n"          /* [A] one result per scheduler per cycle */
     "[tb]\n"
     "period_ps=1366\n"      /* [S] shader core clock 732 MHz; [D] 1366.1 ps (§10.2: 1.366 ns) */
     "[gpu]\n"
@@ -144,6 +168,7 @@ static const char ccws[] =
     "policy=gto\n"          /* [S] */
     "[units]\n"
     "simd_width=8\n"        /* [S] SIMD pipeline width 8; §2.1 [A]: 4 cycles per warp instruction */
+    "sp_units=1\n"          /* [D] one SP pipe: 8 lanes per cycle in total, not 8 per pipe */
     "[ldst]\n"
     "l1_sets=32\n"          /* [D] 32 KB / 128 B / 8 ways */
     "l1_ways=8\n"           /* [S] */
@@ -285,14 +310,20 @@ static const char subcore[] =
     "sm_kind=subcore_sm\n"; /* a sub-core GPU in tb-gpu */
 
 /* Register renaming (register-renaming spec §2, §12.1): Fermi with two_level_active:6:0:1. Not given
- * (§12.1 [A]): SM count, clocks, caches, DRAM, collectors: the GTX480 defaults. */
+ * (§12.1 [A]): SM count, clocks, caches, DRAM, collectors: the GTX480 defaults. The register file is
+ * the spec's geometry: 128 KB (the default 32768 registers = 1024 warp-wide registers) in 32 banks of
+ * 4 KB, 8 SIMT clusters x 4 banks of 128-bit entries: a warp-wide register is the same entry in all 8
+ * clusters, so a warp sees 4 banks; physical register k is in bank k mod 4 (row k div 4). */
 static const char renaming[] =
     "[issue]\n"
     "schedulers=2\n"                    /* [S] */
     "[arbiter]\n"
     "policy=two_level_active:6:0:1\n"   /* [S] */
     "[regfile]\n"
-    "banks=32\n";                       /* [S] */
+    "banks=32\n"                        /* [S] 32 banks of 4 KB */
+    "clusters=8\n"                      /* [S] 8 SIMT clusters x 4 banks; [D] 128-bit entries */
+    "subarrays=4\n"                     /* [S] 4 x 1 KB sub-arrays per bank */
+    "bank_fn=reg\n";                    /* [A] §2: bank = k mod 4 (the physical register) */
 
 /* SPU's GPU baseline (SPU spec §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */
 static const char spu[] =

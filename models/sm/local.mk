@@ -40,6 +40,8 @@ TESTS += tests/sm/test_ldst_release_queue.sh
 # Presets against the spec tables they cite (--dump-config).
 dist_check_SCRIPTS += tests/sm/test_preset_tables.sh
 TESTS += tests/sm/test_preset_tables.sh
+dist_check_SCRIPTS += tests/sm/test_preset_datapath.sh
+TESTS += tests/sm/test_preset_datapath.sh
 EXTRA_DIST += tests/sm/vcd_lossless.awk tests/tools/vcd_x.awk tests/sm/ptx/dep_chain.ptx tests/sm/ptx/independent.ptx tests/sm/ptx/bank_conflict.ptx \
 	tests/sm/ptx/l1_hit_miss.ptx tests/sm/ptx/smem_conflict.ptx tests/sm/ptx/barrier.ptx tests/sm/ptx/deadlock.ptx \
 	tests/sm/ptx/bar_red.ptx tests/sm/ptx/const_hit_miss.ptx tests/sm/ptx/war.ptx tests/sm/ptx/nwarpid.ptx

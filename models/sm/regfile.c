@@ -41,6 +41,12 @@ static const blk_param_desc params[] = {
     {"banks", BLK_PARAM_UINT, "16", "1", "256", NULL, "banks", "register banks [S: GTX480 16]"},
     {"bank_fn", BLK_PARAM_ENUM, "reg_plus_warp", NULL, NULL, bank_fns, "",
      "bank of a register: (reg + warp) mod banks [S: GPGPU-Sim register_bank] or reg mod banks"},
+    {"clusters", BLK_PARAM_UINT, "1", "1", "32", NULL, "clusters",
+     "SIMT clusters the banks are split over: a warp-wide register is one entry of the same bank in every "
+     "cluster, so a warp sees banks / clusters banks of 1024 / clusters-bit entries (models/lib/bankmap.h) "
+     "[S: GTX480 1, whole-warp entries; register-renaming spec §2: 8]"},
+    {"subarrays", BLK_PARAM_UINT, "1", "1", "64", NULL, "sub-arrays",
+     "sub-arrays per bank (the unit of sub-array power gating) [A: 1; register-renaming spec §2: 4 x 1 KB]"},
     {"bank_ports", BLK_PARAM_UINT, "1", "1", "8", NULL, "accesses", "accesses per bank per cycle [A]"},
     {"collector_ports", BLK_PARAM_UINT, "0", "0", "8", NULL, "operands",
      "operands a collector accepts per cycle (its crossbar input ports; 0: unlimited) [S: RF-cache spec §3: "
@@ -212,7 +218,14 @@ regfile *regfile_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     r->inst = blk_inst_new(ctx, parent, name, &regfile_desc);
     r->group = group;
     r->groups = groups;
-    unsigned banks = (unsigned)blk_param_uint(r->inst, "banks");
+    r->geom = (bankmap_geom){(unsigned)blk_param_uint(r->inst, "banks"),
+                             (unsigned)blk_param_uint(r->inst, "clusters"),
+                             (unsigned)blk_param_uint(r->inst, "subarrays"), slots};
+    const char *bad = bankmap_geom_error(&r->geom);
+    if (bad)
+        gsc_fatal("%s: %s (banks %u, clusters %u, sub-arrays %u, %u warp-wide registers)", r->inst->path, bad,
+                  r->geom.banks, r->geom.clusters, r->geom.subarrays, slots);
+    unsigned banks = bankmap_geom_warp_banks(&r->geom); /* the banks a warp sees: what the arbiter serves */
     r->map = (bankmap){blk_param_enum(r->inst, "bank_fn") == 0 ? BANKMAP_REG_PLUS_WARP : BANKMAP_REG, banks,
                        1, NULL, NULL};
     bankmap_arb_config ac = {banks, (unsigned)blk_param_uint(r->inst, "bank_ports"), collectors,

@@ -60,6 +60,7 @@ enum { REGFILE_SLOT_OFF, REGFILE_SLOT_SLEEP, REGFILE_SLOT_ON };
 typedef struct {
     blk_inst *inst;
     unsigned group, groups; /* this block's bank group (sub-core partition) of `groups` */
+    bankmap_geom geom;      /* banks, clusters, sub-arrays: a mechanism placing registers reads it */
     bankmap map;
     bankmap_queues *banks;
     GArray *granted_reads, *granted_writes;

@@ -11,9 +11,6 @@
 #include <string.h>
 
 #define RN_MAX_PHYS 4096
-#define RN_GROUP    256 /* IDs per sub-array group: one 1 KB sub-array in each of the 4 banks */
-#define RN_BANKS    4   /* register banks per cluster */
-#define RN_CLUSTERS 8   /* every physical register is one 128-bit entry in each of the 8 clusters */
 #define RN_MAX_RFC  256
 #define RN_NO_PHYS  0xffff
 
@@ -51,6 +48,9 @@ struct renaming {
     sm_env *env;
     occupancy_sm occ;
     unsigned max_warps, n_phys, n_groups;
+    /* the banks' geometry (regfile's clusters, banks, sub-arrays): the ID -> (bank, sub-array) map */
+    bankmap_geom geom;
+    unsigned wbanks; /* banks a warp sees (per cluster) */
     bool enable, le;
     unsigned policy, gating, rfc_entries, budget, table_banks;
     uint64_t bad_release, bad_count, deadlock_cycles, flag_fetch_cycles;
@@ -63,13 +63,13 @@ struct renaming {
     uint64_t occ_bits[RN_MAX_PHYS / 64];
     uint64_t ever[RN_MAX_PHYS / 64];
     uint64_t on_bits[RN_MAX_PHYS / 64]; /* entries powered on (mapped, or exempt and written) */
-    unsigned grp_occ[RN_MAX_PHYS / RN_GROUP];
-    unsigned sub_on[RN_BANKS][RN_MAX_PHYS / RN_GROUP]; /* on entries per (bank, sub-array) */
+    unsigned *grp_occ;                  /* occupied IDs per sub-array group */
+    unsigned *sub_on;                   /* on entries per (bank, sub-array): [bank x n_groups + sub-array] */
     unsigned n_occ, n_mapped, n_on, n_sub_on, n_reserved, last_alloc, n_res_warps;
     uint64_t dense_used[4]; /* resident-warp indices in use (up to 256 warps) */
     /* baseline gating (conventional placement, on at the first access, never off) */
     uint64_t base_on[RN_MAX_PHYS / 64];
-    unsigned base_sub[RN_BANKS][RN_MAX_PHYS / RN_GROUP];
+    unsigned *base_sub; /* as sub_on */
     unsigned n_base_on, n_base_sub;
     uint64_t last_cycle, last_event_cycle;
     rn_warp *w;
@@ -273,14 +273,15 @@ static void advance(renaming *r, uint64_t now)
     blk_stat_add(i, RN_STAT_CYCLES, dt);
     blk_stat_add(i, RN_STAT_MAPPED_CYCLES, dt * r->n_on);
     blk_stat_add(i, RN_STAT_ARCH_CYCLES, dt * r->n_res_warps * r->n_arch);
-    uint64_t ent = dt * r->n_on * RN_CLUSTERS, sub = dt * r->n_sub_on * RN_CLUSTERS;
-    uint64_t bent = dt * r->n_base_on * RN_CLUSTERS, bsub = dt * r->n_base_sub * RN_CLUSTERS;
+    unsigned cl = r->geom.clusters, rows = bankmap_geom_subarray_rows(&r->geom);
+    uint64_t ent = dt * r->n_on * cl, sub = dt * r->n_sub_on * cl;
+    uint64_t bent = dt * r->n_base_on * cl, bsub = dt * r->n_base_sub * cl;
     blk_stat_add(i, RN_STAT_ENTRY_ON, ent);
     blk_stat_add(i, RN_STAT_SUB_ON, sub);
     blk_stat_add(i, RN_STAT_BASE_ENTRY_ON, bent);
     blk_stat_add(i, RN_STAT_BASE_SUB_ON, bsub);
-    uint64_t charged = r->enable ? (r->gating == GATE_ENTRY ? ent : sub * (RN_GROUP / RN_BANKS))
-                                 : (r->gating == GATE_ENTRY ? bent : bsub * (RN_GROUP / RN_BANKS));
+    uint64_t charged = r->enable ? (r->gating == GATE_ENTRY ? ent : sub * rows)
+                                 : (r->gating == GATE_ENTRY ? bent : bsub * rows);
     blk_stat_add(i, RN_STAT_LEAK_ENTRY, charged);
     if (r->enable)
         blk_stat_add(i, RN_STAT_TABLE_BANK_CYCLES, dt * r->table_banks);
@@ -300,14 +301,16 @@ static inline void clrb(uint64_t *b, unsigned k)
     b[k >> 6] &= ~(1ull << (k & 63));
 }
 
-/* The physical ID -> (bank, sub-array) map [A]: bank = k mod 4, row = k div 4, sub-array = row div 64. */
-static inline unsigned k_bank(unsigned k)
+/* The physical ID -> (bank, sub-array) map of the banks' geometry (bankmap_geom_place: bank = k mod
+ * 4, row = k div 4, sub-array = row div 64 on the spec's 8 x 4 banks of 4 x 1 KB sub-arrays). */
+static inline unsigned k_group(const renaming *r, unsigned k)
 {
-    return k % RN_BANKS;
+    return bankmap_geom_place(&r->geom, k).subarray;
 }
-static inline unsigned k_group(unsigned k)
+static inline unsigned k_sub(const renaming *r, unsigned k) /* index of its (bank, sub-array) */
 {
-    return k / RN_GROUP;
+    bankmap_place p = bankmap_geom_place(&r->geom, k);
+    return p.bank * r->n_groups + p.subarray;
 }
 
 static void power_on(renaming *r, unsigned k)
@@ -316,8 +319,8 @@ static void power_on(renaming *r, unsigned k)
         return;
     setb(r->on_bits, k);
     r->n_on++;
-    blk_stat_add(r->inst, RN_STAT_WAKEUPS, RN_CLUSTERS);
-    if (r->sub_on[k_bank(k)][k_group(k)]++ == 0)
+    blk_stat_add(r->inst, RN_STAT_WAKEUPS, r->geom.clusters);
+    if (r->sub_on[k_sub(r, k)]++ == 0)
         r->n_sub_on++;
     uint64_t peak = blk_stat_get(r->inst, RN_STAT_PEAK);
     if (r->n_on > peak)
@@ -334,7 +337,7 @@ static void power_off(renaming *r, unsigned k)
         return;
     clrb(r->on_bits, k);
     r->n_on--;
-    if (--r->sub_on[k_bank(k)][k_group(k)] == 0)
+    if (--r->sub_on[k_sub(r, k)] == 0)
         r->n_sub_on--;
     r->tr_sub_on = r->n_sub_on;
 }
@@ -353,7 +356,7 @@ static void base_touch(renaming *r, unsigned warp, uint64_t mask)
             continue;
         setb(r->base_on, k);
         r->n_base_on++;
-        if (r->base_sub[k_bank(k)][k_group(k)]++ == 0)
+        if (r->base_sub[k_sub(r, k)]++ == 0)
             r->n_base_sub++;
     }
 }
@@ -363,14 +366,14 @@ static void occupy(renaming *r, unsigned k)
 {
     setb(r->occ_bits, k);
     r->n_occ++;
-    r->grp_occ[k_group(k)]++;
+    r->grp_occ[k_group(r, k)]++;
     r->tr_free = r->n_phys - r->n_occ;
 }
 static void vacate(renaming *r, unsigned k)
 {
     clrb(r->occ_bits, k);
     r->n_occ--;
-    r->grp_occ[k_group(k)]--;
+    r->grp_occ[k_group(r, k)]--;
     r->tr_free = r->n_phys - r->n_occ;
 }
 
@@ -395,18 +398,18 @@ static int pick_free(renaming *r)
     case POL_CONSOLIDATE: {
         /* the lowest free ID in the most occupied powered group, else the lowest free ID [A] */
         int best = -1;
+        unsigned grp = bankmap_geom_group(&r->geom);
         for (unsigned g = 0; g < r->n_groups; g++) {
-            unsigned size = MIN(RN_GROUP, r->n_phys - g * RN_GROUP);
+            unsigned size = MIN(grp, r->n_phys - g * grp);
             if (r->grp_occ[g] > 0 && r->grp_occ[g] < size && (best < 0 || r->grp_occ[g] > r->grp_occ[best]))
                 best = (int)g;
         }
         if (best >= 0)
-            return lowest_free_from(r, (unsigned)best * RN_GROUP,
-                                    MIN(r->n_phys, ((unsigned)best + 1) * RN_GROUP));
+            return lowest_free_from(r, (unsigned)best * grp, MIN(r->n_phys, ((unsigned)best + 1) * grp));
         return lowest_free_from(r, 0, r->n_phys);
     }
     case POL_WEAR: { /* a sub-array group's distance from the last allocation, then onwards */
-        unsigned start = (r->last_alloc + RN_GROUP) % r->n_phys;
+        unsigned start = (r->last_alloc + bankmap_geom_group(&r->geom)) % r->n_phys;
         int k = lowest_free_from(r, start, r->n_phys);
         return k >= 0 ? k : lowest_free_from(r, 0, start);
     }
@@ -571,7 +574,7 @@ static void setup_launch(renaming *r)
     memset(r->rfc, 0, sizeof r->rfc);
     /* the previous launch's warps have all ended: only its exempt reservations are left */
     memset(r->occ_bits, 0, sizeof r->occ_bits);
-    memset(r->grp_occ, 0, sizeof r->grp_occ);
+    memset(r->grp_occ, 0, r->n_groups * sizeof *r->grp_occ);
     r->n_occ = r->n_reserved = 0;
     r->tr_free = r->n_phys;
     /* exempt IDs: the availability bits of W x E IDs set at launch */
@@ -874,7 +877,7 @@ static const instr_issued_if issued_if = {rn_issued};
 static const rfaccess_hook_if access_if = {"rename", rn_access};
 
 renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned max_warps,
-                       const occupancy_sm *sm_occ)
+                       const occupancy_sm *sm_occ, const bankmap_geom *geom)
 {
     renaming *r = g_new0(renaming, 1);
     r->inst = blk_inst_new(ctx, parent, name, &renaming_desc);
@@ -889,7 +892,13 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->policy = (unsigned)blk_param_enum(r->inst, "policy");
     r->gating = (unsigned)blk_param_enum(r->inst, "gating");
     r->n_phys = (unsigned)blk_param_uint(r->inst, "phys_regs");
-    r->n_groups = (r->n_phys + RN_GROUP - 1) / RN_GROUP;
+    r->geom = *geom;
+    r->wbanks = bankmap_geom_warp_banks(geom);
+    unsigned grp = bankmap_geom_group(geom);
+    r->n_groups = (r->n_phys + grp - 1) / grp;
+    r->grp_occ = g_new0(unsigned, r->n_groups);
+    r->sub_on = g_new0(unsigned, (size_t)r->wbanks * r->n_groups);
+    r->base_sub = g_new0(unsigned, (size_t)r->wbanks * r->n_groups);
     r->budget = (unsigned)blk_param_uint(r->inst, "budget_bits");
     r->le = blk_param_bool(r->inst, "budget_le");
     r->table_banks = (unsigned)blk_param_uint(r->inst, "table_banks");
@@ -974,6 +983,9 @@ void renaming_free(renaming *r)
         return;
     ren_info_free(r->info);
     g_free(r->slot_mask);
+    g_free(r->grp_occ);
+    g_free(r->sub_on);
+    g_free(r->base_sub);
     g_free(r->w);
     g_free(r);
 }

@@ -22,6 +22,7 @@
 #define GPUSC_MODELS_SM_RENAMING_H
 
 #include "models/core/block.h"
+#include "models/lib/bankmap.h"
 #include "models/lib/occupancy.h"
 #include "models/sm/sm_env.h"
 
@@ -81,9 +82,11 @@ typedef struct renaming renaming;
 
 extern const blk_desc renaming_desc;
 
-/* `sm_occ`: the SM's occupancy limits (Eq. 1's resident warps at each launch). */
+/* `sm_occ`: the SM's occupancy limits (Eq. 1's resident warps at each launch). `geom`: the register
+ * banks' geometry (the regfile's `geom`: clusters, banks, sub-arrays), which places physical IDs in
+ * banks and sub-arrays for power gating. */
 renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned max_warps,
-                       const occupancy_sm *sm_occ);
+                       const occupancy_sm *sm_occ, const bankmap_geom *geom);
 blk_inst *renaming_inst(const renaming *r);
 bool renaming_enabled(const renaming *r);
 /* Bind the exports to the SM's issue and regfile (before elaboration). */

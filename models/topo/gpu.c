@@ -22,8 +22,8 @@ static const blk_param_desc params[] = {
     {"l2_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",
      "the L2 slices' clock (0: the core clock) [S: GTX480 gpgpu_clock_domains, L2 700 MHz = core]"},
     {"dram_period_ps", BLK_PARAM_UINT, "0", "0", "1000000", NULL, "ps",
-     "the DRAM channels' clock (0: the core clock; may be faster than it) [A: the core clock; GTX480's is "
-     "924 MHz, its bandwidth converted by hand into dram.bytes_per_cycle]"},
+     "the DRAM channels' clock (0: the core clock; may be faster than it) [A: the core clock, with "
+     "dram.bytes_per_cycle and latency converted into core cycles; the gtx480 preset: 1082 = 924 MHz, S]"},
 };
 
 const blk_desc gpu_topo_desc = {

@@ -184,10 +184,50 @@ static void test_queue_order_and_writes(void)
     bankmap_queues_free(q);
 }
 
+/* The register-renaming spec's file (§2): 32 banks = 8 clusters x 4, 128-bit entries, 4 x 1 KB
+ * sub-arrays per 4 KB bank, 1024 warp-wide registers: 256 rows per bank, 64 per sub-array, 256 IDs
+ * per sub-array group; P0..P3 are row 0 of banks 0..3; P255 is row 63 (sub-array 0), P256 row 64
+ * (sub-array 1). GTX480 (1 cluster, 16 banks): whole-warp 1024-bit entries. */
+static void test_geometry(void)
+{
+    bankmap_geom g = {32, 8, 4, 1024};
+    g_assert_null(bankmap_geom_error(&g));
+    g_assert_cmpuint(bankmap_geom_warp_banks(&g), ==, 4);
+    g_assert_cmpuint(bankmap_geom_entry_bits(&g), ==, 128);
+    g_assert_cmpuint(bankmap_geom_rows(&g), ==, 256);
+    g_assert_cmpuint(bankmap_geom_subarray_rows(&g), ==, 64);
+    g_assert_cmpuint(bankmap_geom_group(&g), ==, 256);
+    for (unsigned k = 0; k < 4; k++) {
+        bankmap_place p = bankmap_geom_place(&g, k);
+        g_assert_cmpuint(p.bank, ==, k);
+        g_assert_cmpuint(p.row, ==, 0);
+        g_assert_cmpuint(p.subarray, ==, 0);
+    }
+    bankmap_place p = bankmap_geom_place(&g, 255);
+    g_assert_cmpuint(p.bank, ==, 3);
+    g_assert_cmpuint(p.row, ==, 63);
+    g_assert_cmpuint(p.subarray, ==, 0);
+    p = bankmap_geom_place(&g, 256);
+    g_assert_cmpuint(p.bank, ==, 0);
+    g_assert_cmpuint(p.row, ==, 64);
+    g_assert_cmpuint(p.subarray, ==, 1);
+    bankmap_geom fermi = {16, 1, 1, 1024};
+    g_assert_null(bankmap_geom_error(&fermi));
+    g_assert_cmpuint(bankmap_geom_warp_banks(&fermi), ==, 16);
+    g_assert_cmpuint(bankmap_geom_entry_bits(&fermi), ==, 1024);
+    bankmap_geom bad = {30, 8, 4, 1024};
+    g_assert_nonnull(bankmap_geom_error(&bad));
+    bad = (bankmap_geom){32, 8, 3, 1024};
+    g_assert_nonnull(bankmap_geom_error(&bad));
+    bad = (bankmap_geom){24, 3, 1, 1024};
+    g_assert_nonnull(bankmap_geom_error(&bad));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/bankmap/mapping", test_mapping);
+    g_test_add_func("/bankmap/geometry", test_geometry);
     g_test_add_func("/bankmap/custom-mapping", test_custom_mapping);
     g_test_add_func("/bankmap/arbitrate", test_arbitrate_basic);
     g_test_add_func("/bankmap/collector-ports", test_collector_ports);

@@ -18,6 +18,9 @@
 # Each parameter moves the total by its count of uses: per kernel 4 L2 lookups (3 loads + the store)
 # and 4 round trips through the icnt (2 x L each); DRAM accesses: K2 3 (X, Y, the store's
 # fetch-on-write), K3 4; read replies (8 + 128 bytes) 3.
+# The DRAM runs on the core clock here with the parameter defaults (42 B, 100 cycles: the GTX480's
+# 924 MHz converted into 700 MHz core cycles), not in the gtx480 preset's 924 MHz clock domain, so
+# every term is a core-cycle count (tests/mem/test_dram_blk checks the domains in closed form).
 tb="${top_builddir:-.}/testbench/tb-gpu"
 src="${top_srcdir:-.}"
 if [ ! -x "$tb" ]; then
@@ -30,7 +33,8 @@ dd if=/dev/zero of="$tmp/buf.bin" bs=8192 count=1 2>/dev/null
 cycles() { # o3, then extra options
     o3=$1
     shift
-    "$tb" --no-trace --set gpu.sms=1 --set ldst.l1_sets=1 --set ldst.l1_ways=1 "$@" \
+    "$tb" --no-trace --set gpu.sms=1 --set ldst.l1_sets=1 --set ldst.l1_ways=1 --set gpu.dram_period_ps=0 \
+        --set dram.bytes_per_cycle=42 --set dram.latency=100 "$@" \
         --ptx "$src/tests/mem/ptx/l2chain.ptx" --entry l2chain --grid 1 --block 1 \
         --arg "in:$tmp/buf.bin" --arg 0 --arg 1024 --arg "$o3" --arg 4096 2>"$tmp/err" |
         sed -n 's/^summary: [^:]*: \([0-9]*\) cycles.*/\1/p'

@@ -164,6 +164,37 @@ static void test_state_and_trace(void)
     g_free(dir);
 }
 
+/* 32 banks in 8 clusters (the register-renaming spec's file): a warp-wide register is one entry of
+ * the same bank in every cluster, so the arbiter serves 4 banks: registers 0 and 4 (bank_fn=reg) share
+ * bank 0 and their reads are serialised; as 32 independent banks they are not. The geometry (64
+ * warp-wide registers here) places them: bank k mod 4, row k div 4, 2 sub-arrays of 8 rows. */
+static void test_clusters(void)
+{
+    const char *flat[] = {"banks=32", "bank_fn=reg", NULL};
+    rig g = start(flat, NULL);
+    harness_step(g.h);
+    g.m->read(g.r, 0, 0, 0, 10);
+    g.m->read(g.r, 1, 0, 4, 10);
+    ARB_IS(&g, "0,1");
+    harness_free(g.h);
+    const char *clustered[] = {"banks=32", "clusters=8", "subarrays=2", "bank_fn=reg", NULL};
+    g = start(clustered, NULL);
+    harness_step(g.h);
+    g_assert_cmpuint(bankmap_geom_warp_banks(&g.r->geom), ==, 4);
+    g_assert_cmpuint(bankmap_geom_entry_bits(&g.r->geom), ==, 128);
+    g_assert_cmpuint(bankmap_geom_rows(&g.r->geom), ==, 16);
+    bankmap_place p = bankmap_geom_place(&g.r->geom, 45);
+    g_assert_cmpuint(p.bank, ==, 1);
+    g_assert_cmpuint(p.row, ==, 11);
+    g_assert_cmpuint(p.subarray, ==, 1);
+    g.m->read(g.r, 0, 0, 0, 10);
+    g.m->read(g.r, 1, 0, 4, 10);
+    ARB_IS(&g, "0");
+    ARB_IS(&g, "1");
+    g_assert_cmpuint(blk_stat_get(harness_inst(g.h), REGFILE_STAT_BANK_CONFLICTS), ==, 1);
+    harness_free(g.h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -171,5 +202,6 @@ int main(int argc, char **argv)
     harness_test_add("/regfile/bank_fn_and_ports", test_fn_and_ports);
     harness_test_add("/regfile/access_chain", test_access_chain);
     harness_test_add("/regfile/state_and_trace", test_state_and_trace);
+    harness_test_add("/regfile/clusters", test_clusters);
     return g_test_run();
 }

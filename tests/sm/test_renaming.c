@@ -43,7 +43,9 @@ static void *make(blk_ctx *ctx, gsc_module *parent, const char *name)
 {
     occupancy_sm occ;
     occupancy_sm_init_gtx480(&occ);
-    g.r = renaming_new(ctx, parent, name, &g.env, 48, &occ);
+    /* the spec's banks: 8 clusters x 4 banks, 4 sub-arrays each, 1024 warp-wide registers */
+    static const bankmap_geom geom = {32, 8, 4, 1024};
+    g.r = renaming_new(ctx, parent, name, &g.env, 48, &occ, &geom);
     return g.r;
 }
 
