@@ -161,8 +161,10 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         memset(w->regs, 0, (uint64_t)k->total_regs * IR_WARP_SIZE * sizeof(uint64_t));
         memset(w->local, 0, IR_WARP_SIZE * k->local_bytes);
         memset(w->cparam, 0, IR_WARP_SIZE * k->cparam_bytes);
-        uint32_t left = c->threads - i * IR_WARP_SIZE;
-        uint32_t valid = left >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << left) - 1;
+        unsigned ws = sm_env_warp_size(x->env);
+        uint32_t left = c->threads - i * ws;
+        uint32_t n = MIN(left, ws);
+        uint32_t valid = n >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << n) - 1;
         simt_init(&w->st, L->entry, 0, valid);
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_ALLOC, c->first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE, valid,
@@ -366,7 +368,7 @@ static void site_prefix(wx_run *r, int lane, GString *e)
     g_string_append_printf(e, " block (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
     if (lane >= 0) {
         const sm_launch *L = &env->launch;
-        uint32_t lt = r->w->in_cta * IR_WARP_SIZE + (uint32_t)lane;
+        uint32_t lt = r->w->in_cta * sm_env_warp_size(env) + (uint32_t)lane;
         g_string_append_printf(e, " thread (%u,%u,%u)", lt % L->block[0], lt / L->block[0] % L->block[1],
                                lt / (L->block[0] * L->block[1]));
     } else {
@@ -405,6 +407,7 @@ static uint64_t sreg(const wx_run *r, const ir_operand *o, uint32_t lane)
     const cta_launch_t *c = &r->x->ctas[r->w->cta].c;
     frun_sreg_ctx s = {.warp = r->w->in_cta,
                        .nwarps = c->warps,
+                       .warp_size = env->warp_size,
                        .nwarpid = r->x->max_warps, /* the SM's warp slots */
                        .smid = r->x->sm_id,
                        .nsmid = env->n_sms,
