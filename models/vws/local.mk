@@ -2,3 +2,12 @@
 # models/local.mk.
 dist_check_SCRIPTS += tests/sm/test_tb_warp_size.sh
 TESTS += tests/sm/test_tb_warp_size.sh
+
+# The gang table and the warp ganging unit, and tb-vws.
+models_libgpusc_models_la_SOURCES += models/vws/gang.c models/vws/gang.h models/vws/gang_unit.c \
+	models/vws/gang_unit.h
+nobase_pkginclude_HEADERS += models/vws/gang.h models/vws/gang_unit.h
+
+bin_PROGRAMS += testbench/tb-vws
+testbench_tb_vws_SOURCES = testbench/tb-vws.c
+testbench_tb_vws_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
