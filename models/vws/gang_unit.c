@@ -338,7 +338,7 @@ static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
     if (c->first_warp + c->warps > GANG_MAX_WARPS)
         gsc_fatal("%s: warp slots %u..%u: the gang table covers %u warps", u->inst->path, c->first_warp,
                   c->first_warp + c->warps - 1, GANG_MAX_WARPS);
-    uint64_t entry = (uint64_t)u->env->launch.entry << 32; /* pc 0 of the kernel */
+    uint64_t entry = u->env ? (uint64_t)u->env->launch.entry << 32 : 0; /* pc 0 of the kernel */
     for (unsigned w = c->first_warp; w < (unsigned)c->first_warp + c->warps;) {
         unsigned g = gang_set_of(w);
         uint8_t mask = 0;
