@@ -222,6 +222,17 @@ static unit_dut unit_new(const char *const *set, const char *vcd)
     return x;
 }
 
+/* A CTA of 32 threads (warps 0-7, original gang 0) starts, every warp at pc 0. */
+static void cta8(unit_dut *x)
+{
+    cta_launch_t cl;
+    memset(&cl, 0, sizeof cl);
+    cl.warps = 8;
+    cl.threads = 32;
+    memset(dut_pcs, 0, sizeof dut_pcs);
+    x->ev->cta_start(x->d.self, &cl, gsc_cycle());
+}
+
 /* One cycle of an 8-scheduler issue stage: warps ws[0..n) are ready at their PC (allow asked),
  * those allowed issue (issued told) and move to next[w]; returns the mask of warps allowed. */
 static uint32_t cycle(unit_dut *x, const unsigned *ws, unsigned n, const uint64_t *next)
@@ -260,13 +271,7 @@ static void test_unit_ports(void)
 {
     char *path = block_vcd_path();
     unit_dut x = unit_new(NULL, path);
-    cta_launch_t cl;
-    memset(&cl, 0, sizeof cl);
-    cl.first_warp = 0;
-    cl.warps = 8;
-    cl.threads = 32;
-    memset(dut_pcs, 0, sizeof dut_pcs);
-    x.ev->cta_start(x.d.self, &cl, gsc_cycle());
+    cta8(&x);
     const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     uint64_t next[8] = {A, A, A, B, B, C, A, B};
     uint64_t c0 = gsc_cycle();
@@ -306,12 +311,7 @@ static void test_unit_fault(void)
 {
     static const char *const set[] = {"dut.fault=nosplit", NULL};
     unit_dut x = unit_new(set, NULL);
-    cta_launch_t cl;
-    memset(&cl, 0, sizeof cl);
-    cl.warps = 8;
-    cl.threads = 32;
-    memset(dut_pcs, 0, sizeof dut_pcs);
-    x.ev->cta_start(x.d.self, &cl, gsc_cycle());
+    cta8(&x);
     const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     uint64_t next[8] = {A, A, A, B, B, C, A, B};
     cycle(&x, all, 8, next);
@@ -329,12 +329,7 @@ static void test_unit_reform(void)
 {
     static const char *const set[] = {"dut.reform=opportunistic", NULL};
     unit_dut x = unit_new(set, NULL);
-    cta_launch_t cl;
-    memset(&cl, 0, sizeof cl);
-    cl.warps = 8;
-    cl.threads = 32;
-    memset(dut_pcs, 0, sizeof dut_pcs);
-    x.ev->cta_start(x.d.self, &cl, gsc_cycle());
+    cta8(&x);
     const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     uint64_t next[8] = {A, B, C, D, E, F, G, H};
     cycle(&x, all, 8, next);
