@@ -20,3 +20,4 @@ include models/topo/local.mk
 include models/machines/local.mk
 include models/spu/local.mk
 include models/ccws/local.mk
+include models/vws/local.mk

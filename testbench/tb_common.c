@@ -740,6 +740,27 @@ bool tb_kernel_refuse_spu(const tb_kernel *k, const char *program)
     return use != NULL;
 }
 
+bool tb_kernel_refuse_narrow(const tb_kernel *k, unsigned warp_size, const char *program)
+{
+    if (warp_size >= IR_WARP_SIZE)
+        return false;
+    const ir_module *m = k->mod;
+    for (unsigned f = 0; f < m->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(m->funcs, f);
+        for (unsigned i = 0; fn->instrs && i < fn->instrs->len; i++) {
+            const ir_instr *in = &g_array_index(fn->instrs, ir_instr, i);
+            bool warp_wide = in->op == IR_OP_SHFL || in->op == IR_OP_VOTE || in->op == IR_OP_ACTIVEMASK ||
+                             (in->op == IR_OP_BAR && in->sub == IR_BAR_WARP_SYNC);
+            if (warp_wide) { /* their lane numbers and masks are those of a 32-thread warp */
+                fprintf(stderr, "gpusc: %s:%u: %s assumes 32-thread warps: %s refuses it at warp size %u\n",
+                        m->filename, in->line, ir_op_name((ir_opcode)in->op), program, warp_size);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
 {
     machine_register(kind);
@@ -764,6 +785,8 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
     if (tb_kernel_refuse_spu(k, ext && ext->program ? ext->program : mi->program))
         return TB_EXIT_USAGE;
     machine_build(mach, env);
+    if (tb_kernel_refuse_narrow(k, sm_env_warp_size(env), ext && ext->program ? ext->program : mi->program))
+        return TB_EXIT_USAGE;
     if (ext && ext->built)
         ext->built(mach, k, ext->ctx);
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), machine_sms(mach), machine_n_sms(mach));

@@ -71,6 +71,9 @@ sm_env *tb_kernel_env_of(tb_kernel *k);
  * prints "gpusc: FILE:LINE: WHAT needs the SPU machine (tb-spu): PROGRAM has no SPU" and returns
  * true (the caller exits with TB_EXIT_USAGE). tb_main_ext asks it; a testbench with its own main
  * must too. */
+/* True, after "gpusc: FILE:LINE: ..." on stderr, when the machine's warps are narrower than 32
+ * threads and the kernel has an instruction that assumes 32 (shfl, vote, activemask, bar.warp.sync). */
+bool tb_kernel_refuse_narrow(const tb_kernel *k, unsigned warp_size, const char *program);
 bool tb_kernel_refuse_spu(const tb_kernel *k, const char *program);
 
 typedef struct tb_machine tb_machine;

@@ -119,7 +119,7 @@ uint64_t frun_sreg_value(const frun_sreg_ctx *c, ir_sreg sreg, unsigned comp, ui
     unsigned k = comp < 3 ? comp : 0;
     switch (sreg) {
     case IR_SREG_TID: {
-        uint32_t lt = c->warp * IR_WARP_SIZE + lane;
+        uint32_t lt = c->warp * (c->warp_size ? c->warp_size : IR_WARP_SIZE) + lane;
         uint32_t t[3] = {lt % c->block[0], lt / c->block[0] % c->block[1], lt / (c->block[0] * c->block[1])};
         return t[k];
     }

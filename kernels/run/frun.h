@@ -53,6 +53,7 @@ typedef struct {
 typedef struct {
     unsigned block[3], grid[3], ctaid[3];
     uint32_t warp, nwarps; /* the warp's index in its CTA, warps per CTA (%nwarpid does not read it) */
+    uint32_t warp_size;    /* threads per warp (%tid = warp x warp_size + lane); 0 = IR_WARP_SIZE */
     uint32_t nwarpid;      /* %nwarpid; 0 = FRUN_DEFAULT_NWARPID */
     uint32_t smid, nsmid, gridid;
     uint64_t clock;

@@ -249,7 +249,7 @@ static void site_prefix(const ws_launch *L, const ws_warp *w, uint32_t func, uin
     const uint32_t *c = w->cta->ctaid;
     g_string_append_printf(e, " block (%u,%u,%u)", c[0], c[1], c[2]);
     if (lane >= 0) {
-        uint32_t lt = w->id * IR_WARP_SIZE + (uint32_t)lane;
+        uint32_t lt = w->id * (L->sreg.warp_size ? L->sreg.warp_size : IR_WARP_SIZE) + (uint32_t)lane;
         g_string_append_printf(e, " thread (%u,%u,%u)", lt % L->block[0], lt / L->block[0] % L->block[1],
                                lt / (L->block[0] * L->block[1]));
     } else {

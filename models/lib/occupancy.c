@@ -73,6 +73,14 @@ static bool check_limits(const occupancy_sm *sm, const occupancy_kernel *k, GErr
         g_set_error(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_INVALID, "occupancy: %s", bad);
         return false;
     }
+    unsigned cta_warps = (k->threads_per_cta + sm->warp_size - 1) / sm->warp_size;
+    if (cta_warps > OCCUPANCY_MAX_CTA_WARPS) {
+        g_set_error(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_DOES_NOT_FIT,
+                    "a CTA of %u threads is %u warps of %u threads: at most %u warps of a CTA can meet at a "
+                    "barrier",
+                    k->threads_per_cta, cta_warps, sm->warp_size, OCCUPANCY_MAX_CTA_WARPS);
+        return false;
+    }
     if (sm->max_regs_per_thread && k->regs_per_thread > sm->max_regs_per_thread) {
         g_set_error(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_DOES_NOT_FIT,
                     "%u registers per thread is more than the SM allows (%u)", k->regs_per_thread,

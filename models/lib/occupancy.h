@@ -81,6 +81,10 @@ const char *occupancy_limit_key(occupancy_limit l);
 
 #define OCCUPANCY_ERROR (occupancy_error_quark())
 GQuark occupancy_error_quark(void);
+/* The most warps of one CTA (the barrier unit's per-CTA warp masks): 2048 threads of 32-thread
+ * warps, 256 threads of 4-thread warps. */
+#define OCCUPANCY_MAX_CTA_WARPS 64u
+
 typedef enum { OCCUPANCY_ERROR_INVALID, OCCUPANCY_ERROR_DOES_NOT_FIT } occupancy_error_code;
 
 G_END_DECLS

@@ -2,9 +2,9 @@
  *
  * The SM's masks (issue's dirty/member sets, fetch's eligible warps, barrier releases) were one
  * uint64_t while an SM had at most 64 warp slots; the resource-sharing spec's Table 3.2 machine has
- * 96 (3072 threads). Two words hold 128: iteration visits set bits in increasing order, word by
- * word (for k < WMASK_WORDS, for b = m.w[k]; b; b &= b - 1: bit 64k + ctz(b)), so an SM of up to 64 warps
- * costs one more (empty) word test per loop. Pure C, header only.
+ * 96 (3072 threads), and an SM of 4-wide warps 256 (1024 threads). Four words hold 256: iteration visits set
+ * bits in increasing order, word by word (for k < WMASK_WORDS, for b = m.w[k]; b; b &= b - 1: bit 64k +
+ * ctz(b)), so an SM of up to 64 warps costs one more (empty) word test per loop. Pure C, header only.
  */
 #ifndef GPUSC_MODELS_LIB_WMASK_H
 #define GPUSC_MODELS_LIB_WMASK_H
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WMASK_WORDS 2
+#define WMASK_WORDS 4
 #define WMASK_BITS  (64 * WMASK_WORDS)
 
 typedef struct {

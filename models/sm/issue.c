@@ -357,7 +357,7 @@ static void bar_arrive(issue *s, unsigned slot, unsigned wi, const ws_info *x)
     barrier_arrival a = {
         .id = x->bar_id,
         .count = x->bar_count,
-        .threads = MIN(IR_WARP_SIZE, c->threads - in_cta * IR_WARP_SIZE),
+        .threads = MIN(s->warp_size, c->threads - in_cta * s->warp_size),
         .wait = x->bar_wait,
         .reduce =
             x->bar_kind == IR_BAR_RED_POPC || x->bar_kind == IR_BAR_RED_AND || x->bar_kind == IR_BAR_RED_OR,
@@ -970,6 +970,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->inst = blk_inst_new_arrays(ctx, parent, name, &issue_desc, counts);
     s->env = env;
     s->sm_id = sm_id;
+    s->warp_size = sm_env_warp_size(env);
     s->warps = warps;
     s->words = wmask_words(warps);
     s->ctas = ctas;

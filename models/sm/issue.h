@@ -217,6 +217,7 @@ typedef struct {
     blk_inst *inst;
     sm_env *env;
     unsigned sm_id, warps, ctas, n_sched, parts;
+    unsigned warp_size; /* threads per warp (the env's, fixed when the SM is built) */
     unsigned words; /* the words of a warp set that hold its warps (wmask_words(warps)) */
     wexec *wx;
     /* the blocks it calls (imports, looked up at elaboration) */

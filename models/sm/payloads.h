@@ -23,7 +23,7 @@
 #include "kernels/frontend/ir.h"
 #include "sc/gsc.h"
 
-#define SM_MAX_WARPS       128     /* warp slots per SM (GTX480: 48; Table 3.2: 96): WMASK_BITS */
+#define SM_MAX_WARPS       256     /* warp slots per SM (GTX480 48; Table 3.2 96; 4-thread warps 256) */
 #define SM_MAX_CTAS        48      /* CTA slots per SM */
 #define SM_NO_REG          0xffffu /* an unused register slot in src[]/dst[] */
 #define SM_MAX_OPERANDS    8       /* registers read by one instruction (vector stores read 4 + address) */

@@ -45,11 +45,20 @@ typedef struct {
     kload_module *k; /* not owned */
     fmem *mem;       /* not owned: the functional memory image */
     unsigned n_sms;  /* %nsmid */
+    /* threads per warp of the machine's SMs (32, 16, 8 or 4; the SM's `warp_size` parameter, set when
+     * the SM is built); 0 reads 32 (IR_WARP_SIZE). A warp of width W uses lanes 0..W-1 of the 32-lane
+     * registers and masks; the CTA's thread t is lane t mod W of its warp t / W. */
+    unsigned warp_size;
     sm_launch launch;
     const sm_spu_hooks *spu; /* NULL but on the SPU grid */
     void *spu_self;
     bool failed;    /* a kernel fault happened; error holds the message */
     GString *error; /* owned by the testbench */
 } sm_env;
+
+static inline unsigned sm_env_warp_size(const sm_env *e)
+{
+    return e->warp_size ? e->warp_size : IR_WARP_SIZE;
+}
 
 #endif /* GPUSC_MODELS_SM_SM_ENV_H */

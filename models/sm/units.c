@@ -181,6 +181,12 @@ static void add_pipes(units *u, sm_unit unit, const char *count, const char *lat
     }
 }
 
+void units_set_warp_size(units *u, unsigned ws)
+{
+    unsigned simd = (unsigned)blk_param_uint(u->inst, "simd_width");
+    u->passes = (ws + simd - 1) / simd;
+}
+
 units *units_new(blk_ctx *ctx, gsc_module *parent, const char *name)
 {
     units *u = g_new0(units, 1);
@@ -191,8 +197,7 @@ units *units_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     add_pipes(u, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
     u->wb_ports = (unsigned)blk_param_uint(u->inst, "wb_ports");
     g_assert(u->wb_ports <= UNITS_MAX_WB);
-    unsigned simd = (unsigned)blk_param_uint(u->inst, "simd_width");
-    u->passes = (IR_WARP_SIZE + simd - 1) / simd;
+    units_set_warp_size(u, IR_WARP_SIZE);
     static const char *const tnames[UNITS_T_COUNT] = {
         "sp_latency", "sp_ii",       "mad_latency", "int_latency", "int_ii", "div_latency",
         "div_ii",     "sfu_latency", "sfu_ii",      "dp_latency",  "dp_ii"};

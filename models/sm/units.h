@@ -74,6 +74,8 @@ typedef struct {
 extern const blk_desc units_desc;
 units *units_new(blk_ctx *ctx, gsc_module *parent, const char *name);
 void units_free(units *u);
+/* Warps of ws threads: an instruction passes ceil(ws / simd_width) times (32 unless set). */
+void units_set_warp_size(units *u, unsigned ws);
 /* Latency and initiation interval of a warp instruction (opcode op of class cls) on its unit under this
  * configuration, simd_width included: with P = ceil(32 / simd_width) lane groups, latency + (P - 1) x
  * ii and P x ii. */

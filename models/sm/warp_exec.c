@@ -165,6 +165,7 @@ static void launch_view(wexec *x)
     L->entry = l->entry;
     L->kparam = (fmem_seg){.data = l->kparam, .size = l->kparam_bytes};
     L->sreg = (frun_sreg_ctx){.nwarpid = x->max_warps, /* the SM's warp slots */
+                              .warp_size = env->warp_size,
                               .smid = x->sm_id,
                               .nsmid = env->n_sms,
                               .gridid = l->kernel_no,
@@ -207,8 +208,10 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         memset(w->w.regs, 0, (uint64_t)k->total_regs * IR_WARP_SIZE * sizeof(uint64_t));
         memset(w->w.local, 0, IR_WARP_SIZE * k->local_bytes);
         memset(w->w.cparam, 0, IR_WARP_SIZE * k->cparam_bytes);
-        uint32_t left = c->threads - i * IR_WARP_SIZE;
-        uint32_t valid = left >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << left) - 1;
+        unsigned ws = sm_env_warp_size(x->env);
+        uint32_t left = c->threads - i * ws;
+        uint32_t n = MIN(left, ws);
+        uint32_t valid = n >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << n) - 1;
         simt_init(&w->w.st, L->entry, 0, valid);
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_ALLOC, c->first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE, valid,

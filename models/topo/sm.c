@@ -34,6 +34,22 @@ struct sm_topo {
     link_port *lp; /* NULL unless the GPU has SM-to-SM links (sm_topo_add_link_port) */
 };
 
+/* The warp slots of an SM of `warps` 32-wide warp slots at warp width ws: the same threads
+ * (warps x 32 / ws), at most SM_MAX_WARPS. */
+static unsigned sm_warp_slots(unsigned warps, unsigned ws)
+{
+    return MIN(warps * (IR_WARP_SIZE / ws), SM_MAX_WARPS);
+}
+
+/* The `warp_size` parameter, checked: a power of two from 4 to 32. */
+static unsigned sm_topo_warp_size(blk_inst *inst)
+{
+    unsigned ws = (unsigned)blk_param_uint(inst, "warp_size");
+    if (ws & (ws - 1))
+        gsc_fatal("%s.warp_size = %u: a warp has 32, 16, 8 or 4 threads", inst->path, ws);
+    return ws;
+}
+
 /* The SM's occupancy limits, shared by both topologies (the subcore one adds its partitions). */
 // clang-format off
 #define SM_LIMIT_PARAMS                                                                                      \
@@ -47,7 +63,10 @@ struct sm_topo {
      "registers per thread rounded up to a multiple of this [S: GPGPU-Sim]"},                                \
     {"smem_bytes", BLK_PARAM_UINT, "49152", "0", "1048576", NULL, "bytes", "scratchpad per SM [S: 48 KiB]"}, \
     {"max_regs_per_thread", BLK_PARAM_UINT, "63", "4", "255", NULL, "registers",                            \
-     "registers a thread may have; the allocator spills to local memory above it [S: Fermi ISA 63]"}
+     "registers a thread may have; the allocator spills to local memory above it [S: Fermi ISA 63]"},    \
+    {"warp_size", BLK_PARAM_UINT, "32", "4", "32", NULL, "threads",                                         \
+     "threads per warp: 32, 16, 8 or 4; the warp slots scale to warps x 32 / warp_size (at most 256) "       \
+     "[S: VWS Table 6.1 32]"}
 // clang-format on
 
 static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS};
@@ -133,7 +152,9 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     s->inst = blk_inst_new(ctx, parent, name, subcore ? &subcore_sm_topo_desc : &sm_topo_desc);
     s->id = sm_id;
     gsc_module *m = s->inst->mod;
-    unsigned warps = (unsigned)blk_param_uint(s->inst, "warps");
+    unsigned ws = sm_topo_warp_size(s->inst);
+    unsigned warps = sm_warp_slots((unsigned)blk_param_uint(s->inst, "warps"), ws);
+    env->warp_size = ws;
     unsigned ctas = (unsigned)blk_param_uint(s->inst, "ctas");
     s->parts = subcore ? (unsigned)blk_param_uint(s->inst, "partitions") : 1;
     s->fe = fetch_new(ctx, m, "fetch", env, warps);
@@ -170,6 +191,7 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
         s->oc[p] = opcoll_new(ctx, m, on);
         s->rf[p] = regfile_new(ctx, m, rn, p, s->parts, slots, s->oc[p]->n_coll);
         s->un[p] = units_new(ctx, m, un);
+        units_set_warp_size(s->un[p], ws);
         blk_bind(s->oc[p]->inst, "regfile", s->rf[p]->inst, "regfile");
         blk_bind(s->oc[p]->inst, "units", s->un[p]->inst, "units");
         sm_topo_add_ccu(s, ctx, env, p, warps);
@@ -278,7 +300,8 @@ typedef bool (*limit_fn)(void *ctx, const char *name, uint64_t *v, GError **err)
 static bool occupancy_from(limit_fn get, void *ctx, occupancy_sm *o, GError **err)
 {
     static const char *const names[] = {
-        "threads", "warps", "ctas", "registers", "reg_unit", "smem_bytes", "max_regs_per_thread"};
+        "threads",  "warps", "ctas", "registers", "reg_unit", "smem_bytes", "max_regs_per_thread",
+        "warp_size"};
     uint64_t v[G_N_ELEMENTS(names)];
     for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
         if (!get(ctx, names[i], &v[i], err))
@@ -291,6 +314,8 @@ static bool occupancy_from(limit_fn get, void *ctx, occupancy_sm *o, GError **er
     o->reg_unit = (unsigned)v[4];
     o->smem_per_sm = (unsigned)v[5];
     o->max_regs_per_thread = (unsigned)v[6];
+    o->warp_size = (unsigned)v[7];
+    o->max_warps = sm_warp_slots(o->max_warps, o->warp_size);
     return true;
 }
 

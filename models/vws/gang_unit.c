@@ -1,0 +1,419 @@
+/* gang_unit.c — the warp ganging unit (gang_unit.h). */
+#include "models/vws/gang_unit.h"
+
+#include <string.h>
+
+#include "models/core/stats.h"
+#include "models/sm/warp_exec.h"
+
+static const blk_port_desc ports[] = {
+    [GANG_UNIT_CHECK] = {"check", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                         "bind issue.check: picked gangs' members and free slices' independent warps issue",
+                         &issue_check_iface},
+    [GANG_UNIT_ISSUED] = {"issued", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                          "bind issue.issued: which members issued, and what", &instr_issued_iface},
+    [GANG_UNIT_EVENTS] = {"events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                          "bind issue.warp_events: original gangs at CTA start, warps leaving at their end",
+                          &warp_events_iface},
+};
+
+static const char *const reform_choices[] = {"none", "opportunistic", NULL};
+static const char *const mem_choices[] = {"none", "impatient", "group", NULL};
+static const char *const fault_choices[] = {"none", "nosplit", NULL};
+
+static const blk_param_desc params[] = {
+    {"gangs_per_cycle", BLK_PARAM_UINT, "2", "1", "4", NULL, "gangs",
+     "gangs the gang issue scheduler picks per cycle (disjoint masks) [S: 2]"},
+    {"reform", BLK_PARAM_ENUM, "none", NULL, NULL, reform_choices, "",
+     "reformation: none (I-VWS) or opportunistic (E-VWS: one original gang per cycle, round robin, "
+     "two entities at one PC merge) [S; A: option (a)]"},
+    {"mem_split", BLK_PARAM_ENUM, "none", NULL, NULL, mem_choices, "",
+     "splitting on memory divergence: none, impatient (all members independent) or group [S]"},
+    {"fault", BLK_PARAM_ENUM, "none", NULL, NULL, fault_choices, "",
+     "deliberate bug for tests: nosplit = never split on control divergence (members then issue at "
+     "the wrong PC and are poisoned)"},
+};
+
+static double avg_size(const blk_inst *inst)
+{
+    uint64_t n = 0, s = 0;
+    for (unsigned k = 0; k < 7; k++) {
+        uint64_t v = blk_stat_get(inst, GANG_STAT_SIZE2 + k);
+        n += v;
+        s += v * (k + 2);
+    }
+    return stats_ratio(s, n);
+}
+
+#define SIZE_STAT(k)                                                                                         \
+    [GANG_STAT_SIZE2 + (k)-2] = {"size" #k "_cycles", BLK_STAT_COUNTER, "gang-cycles",                       \
+                                 "cycles x gangs of " #k " warps (gang-size histogram over time)", NULL}
+static const blk_stat_desc stats[] = {
+    [GANG_STAT_GANG_ISSUES] = {"gang_issues", BLK_STAT_COUNTER, "instructions",
+                               "gang instructions issued (one per picked gang whose members issued)", NULL},
+    [GANG_STAT_GANG_WARP_ISSUES] = {"gang_warp_issues", BLK_STAT_COUNTER, "instructions",
+                                    "warp instructions issued as gang members", NULL},
+    [GANG_STAT_INDEP_ISSUES] = {"indep_issues", BLK_STAT_COUNTER, "instructions",
+                                "warp instructions issued by independent warps", NULL},
+    [GANG_STAT_FORMED] = {"formed", BLK_STAT_COUNTER, "gangs", "original gangs formed at CTA start", NULL},
+    [GANG_STAT_CF_SPLITS] = {"cf_splits", BLK_STAT_COUNTER, "splits", "splits on control divergence", NULL},
+    [GANG_STAT_MEM_SPLITS] = {"mem_splits", BLK_STAT_COUNTER, "splits", "splits on memory divergence", NULL},
+    [GANG_STAT_REFORMS] = {"reforms", BLK_STAT_COUNTER, "merges", "opportunistic reformations", NULL},
+    [GANG_STAT_TO_INDEP] = {"to_independent", BLK_STAT_COUNTER, "warps",
+                            "warps that left the ganging unit (splits, a set full, a gang of one)", NULL},
+    [GANG_STAT_SLIPS] = {"slips", BLK_STAT_COUNTER, "gangs",
+                         "picked gangs of which some member did not issue (then split by PC)", NULL},
+    [GANG_STAT_PC_MISMATCH] = {"pc_mismatch", BLK_STAT_COUNTER, "warps",
+                               "picked members not at the gang's PC (poisoned: must stay 0)", NULL},
+    [GANG_STAT_CYCLES] = {"cycles", BLK_STAT_COUNTER, "cycles", "cycles the unit evaluated", NULL},
+    SIZE_STAT(2),
+    SIZE_STAT(3),
+    SIZE_STAT(4),
+    SIZE_STAT(5),
+    SIZE_STAT(6),
+    SIZE_STAT(7),
+    SIZE_STAT(8),
+    [GANG_STAT_INDEP_CYCLES] = {"indep_cycles", BLK_STAT_COUNTER, "warp-cycles", "cycles x independent warps",
+                                NULL},
+    [GANG_STAT_AVG_SIZE] = {"avg_gang_size", BLK_STAT_DERIVED, "warps", "average gang size over time",
+                            avg_size},
+};
+
+static const blk_state_desc state[] = {
+    {"gangs", 16, "valid gang-table entries"},
+    {"independent", 16, "independent warps"},
+    {"issue_mask", 8, "slices the gangs picked this cycle use"},
+    {"set0_way0", 8, "GangMask of set 0, entry 0 (bit = slice)"},
+    {"set0_way1", 8, "GangMask of set 0, entry 1"},
+    {"set0_way2", 8, "GangMask of set 0, entry 2"},
+    {"set0_way3", 8, "GangMask of set 0, entry 3"},
+    {"set0_indep", 8, "independent-warp mask of set 0 (bit = slice)"},
+};
+
+const blk_desc gang_unit_desc = {
+    "gang_unit",
+    "VWS warp ganging unit: gang table (32 sets x 4), lock-step gang issue, splits, reformation, BGTO",
+    "docs/vws.md; CCWS/DAWS/VWS spec §7.3-§7.6",
+    ports,
+    BLK_N(ports),
+    params,
+    BLK_N(params),
+    stats,
+    BLK_N(stats),
+    state,
+    BLK_N(state),
+};
+
+static bool warp_pc(gang_unit *u, unsigned w, uint64_t *pc)
+{
+    if (u->pc_fn)
+        return u->pc_fn(u->pc_ctx, w, pc);
+    uint32_t f, p;
+    if (!wexec_warp_next(u->is->wx, w, &f, &p))
+        return false;
+    *pc = (uint64_t)f << 32 | p;
+    return true;
+}
+
+static void set_pcs(gang_unit *u, unsigned g, uint64_t pcs[GANG_SLICES])
+{
+    for (unsigned s = 0; s < GANG_SLICES; s++) {
+        pcs[s] = GANG_NO_PC;
+        if (u->t.set[g].present >> s & 1)
+            warp_pc(u, g * GANG_SLICES + s, &pcs[s]);
+    }
+}
+
+/* The members of `mask` in set g that were ready in cycle c. */
+static uint8_t ready_in(const gang_unit *u, unsigned g, uint8_t mask, uint64_t c)
+{
+    uint8_t r = 0;
+    for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
+        unsigned s = (unsigned)__builtin_ctz(m);
+        if (u->ready_at[g * GANG_SLICES + s] == c + 1)
+            r |= (uint8_t)(1u << s);
+    }
+    return r;
+}
+
+static void sync_counts(gang_unit *u)
+{
+    blk_stat_add(u->inst, GANG_STAT_FORMED, u->c.formed - u->c_seen.formed);
+    blk_stat_add(u->inst, GANG_STAT_CF_SPLITS, u->c.cf_splits - u->c_seen.cf_splits);
+    blk_stat_add(u->inst, GANG_STAT_MEM_SPLITS, u->c.mem_splits - u->c_seen.mem_splits);
+    blk_stat_add(u->inst, GANG_STAT_REFORMS, u->c.reforms - u->c_seen.reforms);
+    blk_stat_add(u->inst, GANG_STAT_TO_INDEP, u->c.to_independent - u->c_seen.to_independent);
+    u->c_seen = u->c;
+}
+
+/* Close cycle `prev`: slips, control and memory divergence, one reformation step. */
+static void close_cycle(gang_unit *u, uint64_t prev)
+{
+    for (unsigned g = 0; g < GANG_SETS; g++) {
+        gang_set *st = &u->t.set[g];
+        if (!st->present)
+            continue;
+        uint8_t picked = u->picked_set[g], issued = u->issued_set[g];
+        for (unsigned k = 0; k < GANG_WAYS; k++) {
+            gang_entry *e = &st->e[k];
+            if (!e->valid)
+                continue;
+            bool was_picked = picked >> k & 1, did_issue = issued >> k & 1;
+            if (was_picked) {
+                uint8_t went = 0;
+                for (uint8_t m = e->mask; m; m &= (uint8_t)(m - 1)) {
+                    unsigned s = (unsigned)__builtin_ctz(m);
+                    if (u->issued_at[g * GANG_SLICES + s] == prev + 1)
+                        went |= (uint8_t)(1u << s);
+                }
+                if (went != e->mask && went)
+                    blk_stat_add(u->inst, GANG_STAT_SLIPS, 1);
+                if (went)
+                    blk_stat_add(u->inst, GANG_STAT_GANG_ISSUES, 1);
+            }
+            if (did_issue || was_picked) {
+                uint64_t pcs[GANG_SLICES];
+                set_pcs(u, g, pcs);
+                if (u->fault == GANG_FAULT_NOSPLIT)
+                    continue; /* the deliberate bug: the gang keeps its PC and members */
+                gang_split_pcs(&u->t, g, k, pcs, &u->c);
+                continue;
+            }
+            if (u->mem_split != GANG_MEM_NONE && (u->waits_mem[g] >> k & 1)) {
+                uint8_t r = ready_in(u, g, e->mask, prev);
+                if (r == e->mask) {
+                    u->waits_mem[g] &= (uint8_t) ~(1u << k);
+                } else if (r) {
+                    u->waits_mem[g] &= (uint8_t) ~(1u << k);
+                    if (u->mem_split == GANG_MEM_IMPATIENT)
+                        gang_split_all(&u->t, g, k, &u->c);
+                    else
+                        gang_split_group(&u->t, g, k, r, &u->c);
+                }
+            }
+        }
+        u->picked_set[g] = u->issued_set[g] = 0;
+    }
+    if (u->reform == GANG_REFORM_OPPORTUNISTIC) {
+        for (unsigned i = 0; i < GANG_SETS; i++) { /* the next set with resident warps */
+            unsigned g = u->t.reform_next;
+            u->t.reform_next = (g + 1) % GANG_SETS;
+            if (!u->t.set[g].present)
+                continue;
+            uint64_t pcs[GANG_SLICES];
+            set_pcs(u, g, pcs);
+            /* a warp waiting for its ready bit still compares by PC: it joins at that PC */
+            gang_reform(&u->t, g, pcs, &u->c);
+            break;
+        }
+    }
+    sync_counts(u);
+}
+
+/* Pick the gangs of cycle `now` (BGTO) and refresh the statistics of the table over time. */
+/* Room in the FIFO of issue output `port` for every slice to put an instruction this cycle. */
+static bool room_for_all(const gang_unit *u, unsigned port)
+{
+    if (!u->is)
+        return true;
+    const gsc_fifo *f = blk_fifo_at(u->is->inst, port, 0);
+    return gsc_fifo_depth(f) - gsc_fifo_occupancy(f) >= GANG_SLICES;
+}
+
+static void pick(gang_unit *u, uint64_t now)
+{
+    unsigned cand[GANG_SETS * GANG_WAYS], n = 0, gangs = 0, indep = 0;
+    /* A gang goes only when the unit its instruction goes to has room for every slice's instruction
+     * of the cycle: its members cannot then be stopped by a full FIFO while the others issue. */
+    bool room_mem = room_for_all(u, ISSUE_TO_LDST), room_alu = room_for_all(u, ISSUE_TO_EXEC);
+    uint64_t sizes[7] = {0};
+    for (unsigned g = 0; g < GANG_SETS; g++) {
+        const gang_set *st = &u->t.set[g];
+        if (!st->present)
+            continue;
+        indep += (unsigned)__builtin_popcount(st->indep);
+        for (unsigned k = 0; k < GANG_WAYS; k++) {
+            const gang_entry *e = &st->e[k];
+            if (!e->valid)
+                continue;
+            gangs++;
+            sizes[gang_size(e->mask) - 2]++;
+            /* the registered ReadyMask: every member ready last cycle, and no issue since */
+            bool mem = u->head_mem[g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask)];
+            if (now > 0 && ready_in(u, g, e->mask, now - 1) == e->mask && e->last_issue != (int64_t)now - 1 &&
+                (mem ? room_mem : room_alu))
+                cand[n++] = g << 2 | k;
+        }
+    }
+    unsigned picks[GANG_SETS * GANG_WAYS];
+    unsigned np = gang_bgto(&u->t, cand, n, u->per_cycle, picks);
+    u->busy_slices = 0;
+    for (unsigned i = 0; i < np; i++) {
+        unsigned g = picks[i] >> 2, k = picks[i] & 3;
+        u->picked_set[g] |= (uint8_t)(1u << k);
+        u->busy_slices |= u->t.set[g].e[k].mask;
+    }
+    blk_stat_add(u->inst, GANG_STAT_CYCLES, 1);
+    for (unsigned s = 0; s < 7; s++)
+        blk_stat_add(u->inst, GANG_STAT_SIZE2 + s, sizes[s]);
+    blk_stat_add(u->inst, GANG_STAT_INDEP_CYCLES, indep);
+    u->tr_gangs = gangs;
+    u->tr_indep = indep;
+    u->tr_issue_mask = u->busy_slices;
+    for (unsigned k = 0; k < GANG_WAYS; k++)
+        u->tr_set0[k] = u->t.set[0].e[k].valid ? u->t.set[0].e[k].mask : 0;
+    u->tr_set0_indep = u->t.set[0].indep;
+}
+
+static void begin(gang_unit *u, uint64_t now)
+{
+    if (u->any_cycle && u->cycle == now)
+        return;
+    if (u->any_cycle)
+        close_cycle(u, u->cycle);
+    u->any_cycle = true;
+    u->cycle = now;
+    pick(u, now);
+}
+
+/* The gang's instruction would run on a member at another PC: its registers become garbage. */
+static void poison(gang_unit *u, unsigned w)
+{
+    blk_stat_add(u->inst, GANG_STAT_PC_MISMATCH, 1);
+    if (!u->is || !u->env)
+        return;
+    uint64_t vals[IR_WARP_SIZE];
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+        vals[l] = REGVAL_POISON;
+    for (unsigned r = 0; r < u->env->k->total_regs; r++)
+        wexec_write_slot(u->is->wx, w, r, UINT32_MAX, vals, UINT64_MAX, u->cycle);
+}
+
+static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cycle)
+{
+    gang_unit *u = self;
+    begin(u, cycle);
+    if (w >= GANG_MAX_WARPS)
+        return true;
+    u->ready_at[w] = cycle + 1;
+    u->head_mem[w] = head->cls == IR_CLASS_MEM;
+    unsigned g = gang_set_of(w);
+    int k = gang_entry_of(&u->t, w);
+    if (k < 0) /* independent: the slices the picked gangs leave free */
+        return !(u->busy_slices >> gang_slice(w) & 1);
+    if (!(u->picked_set[g] >> k & 1))
+        return false;
+    uint64_t pc = (uint64_t)head->func << 32 | head->pc;
+    if (pc != u->t.set[g].e[k].pc)
+        poison(u, w);
+    return true;
+}
+
+static void gu_issued(void *self, const issued_t *it)
+{
+    gang_unit *u = self;
+    uint64_t now = gsc_cycle();
+    begin(u, now);
+    unsigned w = it->warp;
+    if (w >= GANG_MAX_WARPS)
+        return;
+    u->issued_at[w] = now + 1;
+    unsigned g = gang_set_of(w);
+    int k = gang_entry_of(&u->t, w);
+    if (k < 0) {
+        blk_stat_add(u->inst, GANG_STAT_INDEP_ISSUES, 1);
+        return;
+    }
+    blk_stat_add(u->inst, GANG_STAT_GANG_WARP_ISSUES, 1);
+    u->issued_set[g] |= (uint8_t)(1u << k);
+    u->t.set[g].e[k].last_issue = (int64_t)now;
+    if (it->long_op && it->cls == IR_CLASS_MEM)
+        u->waits_mem[g] |= (uint8_t)(1u << k);
+}
+
+static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    gang_unit *u = self;
+    (void)cycle;
+    if (c->first_warp + c->warps > GANG_MAX_WARPS)
+        gsc_fatal("%s: warp slots %u..%u: the gang table covers %u warps", u->inst->path, c->first_warp,
+                  c->first_warp + c->warps - 1, GANG_MAX_WARPS);
+    uint64_t entry = u->env ? (uint64_t)u->env->launch.entry << 32 : 0; /* pc 0 of the kernel */
+    for (unsigned w = c->first_warp; w < (unsigned)c->first_warp + c->warps;) {
+        unsigned g = gang_set_of(w);
+        uint8_t mask = 0;
+        for (; w < (unsigned)c->first_warp + c->warps && gang_set_of(w) == g; w++)
+            mask |= (uint8_t)(1u << gang_slice(w));
+        gang_form(&u->t, g, mask, entry, u->age_seq++, &u->c);
+    }
+    sync_counts(u);
+}
+
+static void gu_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    (void)self;
+    (void)c;
+    (void)cycle;
+}
+
+static void gu_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
+{
+    (void)self;
+    (void)w;
+    (void)slot;
+    (void)cycle;
+}
+
+static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
+{
+    (void)slot;
+    (void)cycle;
+    gang_unit *u = self;
+    if (w >= GANG_MAX_WARPS)
+        return;
+    u->ready_at[w] = u->issued_at[w] = 0;
+    gang_leave(&u->t, w, &u->c);
+    sync_counts(u);
+}
+
+static const issue_check_if check_table = {gu_allow};
+static const instr_issued_if issued_table = {gu_issued};
+static const warp_events_if events_table = {gu_cta_start, gu_cta_end, gu_warp_start, gu_warp_end};
+
+gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, issue *is)
+{
+    gang_unit *u = g_new0(gang_unit, 1);
+    u->inst = blk_inst_new(ctx, parent, name, &gang_unit_desc);
+    u->env = env;
+    u->is = is;
+    u->per_cycle = (unsigned)blk_param_uint(u->inst, "gangs_per_cycle");
+    u->reform = blk_param_enum(u->inst, "reform");
+    u->mem_split = blk_param_enum(u->inst, "mem_split");
+    u->fault = blk_param_enum(u->inst, "fault");
+    gang_table_init(&u->t);
+    blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
+    blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
+    blk_export(u->inst, GANG_UNIT_EVENTS, 0, &events_table, u);
+    blk_trace_state(u->inst, "gangs", GSC_U32, &u->tr_gangs);
+    blk_trace_state(u->inst, "independent", GSC_U32, &u->tr_indep);
+    blk_trace_state(u->inst, "issue_mask", GSC_U8, &u->tr_issue_mask);
+    for (unsigned k = 0; k < GANG_WAYS; k++) {
+        char n[16];
+        g_snprintf(n, sizeof n, "set0_way%u", k);
+        blk_trace_state(u->inst, n, GSC_U8, &u->tr_set0[k]);
+    }
+    blk_trace_state(u->inst, "set0_indep", GSC_U8, &u->tr_set0_indep);
+    return u;
+}
+
+void gang_unit_attach(gang_unit *u, blk_inst *issue_inst)
+{
+    blk_bind(issue_inst, "check", u->inst, "check");
+    blk_bind(issue_inst, "issued", u->inst, "issued");
+    blk_bind(issue_inst, "warp_events", u->inst, "events");
+}
+
+void gang_unit_free(gang_unit *u)
+{
+    g_free(u);
+}

@@ -1,0 +1,21 @@
+# models/vws: variable warp sizing (docs/vws.md): the SM's warp width, and its tests. Included from
+# models/local.mk.
+dist_check_SCRIPTS += tests/sm/test_tb_warp_size.sh
+TESTS += tests/sm/test_tb_warp_size.sh
+
+# The gang table and the warp ganging unit, and tb-vws.
+models_libgpusc_models_la_SOURCES += models/vws/gang.c models/vws/gang.h models/vws/gang_unit.c \
+	models/vws/gang_unit.h
+nobase_pkginclude_HEADERS += models/vws/gang.h models/vws/gang_unit.h
+
+bin_PROGRAMS += testbench/tb-vws
+testbench_tb_vws_SOURCES = testbench/tb-vws.c
+testbench_tb_vws_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+# The gang table on the spec's UT-9 cases and the gang_unit block in the harness; tb-vws end to end.
+check_PROGRAMS += tests/sm/test_gang
+TESTS += tests/sm/test_gang
+tests_sm_test_gang_SOURCES = tests/sm/test_gang.c tests/sm/block_test.h
+tests_sm_test_gang_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_vws.sh
+TESTS += tests/sm/test_tb_vws.sh

@@ -1,0 +1,161 @@
+/* tb-vws — the variable warp sizing testbench (docs/vws.md): the vws preset's single SM (1024 threads)
+ * running a workload at a chosen warp width, optionally with the warp ganging unit, its output
+ * checked.
+ *
+ *   --warp-size 32|16|8|4   sm.warp_size, and 32 / W issue schedulers (one per slice of W lanes), so
+ *                           every width can issue 32 thread-instructions per cycle (default 32)
+ *   --vws off|i-vws|e-vws|i-vws-impatient|e-vws-impatient|i-vws-group
+ *                           the ganging unit (4-thread warps only): a `gang_unit` block bound to the
+ *                           SM's issue block (check, issued, warp_events); reform and mem_split
+ *                           follow the name (default off)
+ *
+ * Prints what tb-sm prints, then "vws: ..." lines: the warp size, IPC, thread instructions per
+ * cycle, and with the unit the gang statistics (gang issues, splits by cause, reformations, slips,
+ * the average gang size over time). */
+#include <stdio.h>
+#include <string.h>
+
+#include "models/vws/gang_unit.h"
+#include "testbench/tb_common.h"
+
+typedef struct {
+    unsigned ws;
+    const char *vws;
+    gang_unit *u; /* SM 0's, when on */
+} tb_vws;
+
+static const char *const policies[][3] = {
+    /* name, reform, mem_split */
+    {"i-vws", "none", "none"},
+    {"e-vws", "opportunistic", "none"},
+    {"i-vws-impatient", "none", "impatient"},
+    {"e-vws-impatient", "opportunistic", "impatient"},
+    {"i-vws-group", "none", "group"},
+};
+
+/* Takes --warp-size and --vws out of argv and puts "--set K=V" pairs right after argv[0] (so that a
+ * --set on the command line overrides them). */
+static char **rewrite_args(int *argc, char **argv, tb_vws *t)
+{
+    const char *ws = "32";
+    t->vws = "off";
+    GPtrArray *rest = g_ptr_array_new();
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--warp-size") && i + 1 < *argc)
+            ws = argv[++i];
+        else if (!strncmp(argv[i], "--warp-size=", 12))
+            ws = argv[i] + 12;
+        else if (!strcmp(argv[i], "--vws") && i + 1 < *argc)
+            t->vws = argv[++i];
+        else if (!strncmp(argv[i], "--vws=", 6))
+            t->vws = argv[i] + 6;
+        else if (!strcmp(argv[i], "--warp-size") || !strcmp(argv[i], "--vws"))
+            cli_die("%s needs a value", argv[i]);
+        else
+            g_ptr_array_add(rest, argv[i]);
+    }
+    if (strcmp(ws, "32") && strcmp(ws, "16") && strcmp(ws, "8") && strcmp(ws, "4"))
+        cli_die("--warp-size %s: 32, 16, 8 or 4", ws);
+    t->ws = (unsigned)atoi(ws);
+    int pol = -1;
+    for (unsigned i = 0; i < G_N_ELEMENTS(policies); i++)
+        if (!strcmp(t->vws, policies[i][0]))
+            pol = (int)i;
+    if (pol < 0 && strcmp(t->vws, "off"))
+        cli_die("--vws %s: off, i-vws, e-vws, i-vws-impatient, e-vws-impatient or i-vws-group", t->vws);
+    if (pol >= 0 && t->ws != 4)
+        cli_die("--vws %s gangs 4-thread warps: add --warp-size 4", t->vws);
+    GPtrArray *out = g_ptr_array_new();
+    g_ptr_array_add(out, argv[0]);
+    /* the units' input FIFOs hold one instruction of every scheduler of two cycles */
+    char *sets[6] = {g_strdup_printf("sm.warp_size=%u", t->ws),
+                     g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
+                     g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                     g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                     pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
+                     pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL};
+    for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
+        if (sets[i]) {
+            g_ptr_array_add(out, "--set");
+            g_ptr_array_add(out, sets[i]); /* (kept for the program's life) */
+        }
+    for (unsigned i = 0; i < rest->len; i++)
+        g_ptr_array_add(out, rest->pdata[i]);
+    g_ptr_array_free(rest, TRUE);
+    *argc = (int)out->len;
+    g_ptr_array_add(out, NULL);
+    return (char **)g_ptr_array_free(out, FALSE);
+}
+
+typedef struct {
+    tb_vws *t;
+    cli_run *run;
+} tb_ctx;
+
+static void parsed(cli_run *run, void *ctx)
+{
+    ((tb_ctx *)ctx)->run = run;
+}
+
+static void built(machine *mach, tb_kernel *k, void *ctx)
+{
+    tb_ctx *c = ctx;
+    if (!strcmp(c->t->vws, "off"))
+        return;
+    sm_topo *s = machine_sms(mach)[0];
+    issue *is = sm_topo_issue(s);
+    if (issue_schedulers(is) != 8)
+        cli_die("the ganging unit needs one scheduler per slice: issue.schedulers = 8 (it is %u)",
+                issue_schedulers(is));
+    c->t->u = gang_unit_new(c->run->ctx, sm_topo_module(s), "gang_unit", tb_kernel_env_of(k), is);
+    gang_unit_attach(c->t->u, sm_topo_issue_inst(s));
+}
+
+static void report(machine *mach, int rc, void *ctx)
+{
+    (void)rc;
+    const tb_vws *t = ((tb_ctx *)ctx)->t;
+    blk_inst *ii = sm_topo_issue_inst(machine_sms(mach)[0]);
+    uint64_t cycles = gsc_cycle();
+    uint64_t wi = blk_stat_get(ii, ISSUE_STAT_WARP_INSTRS), ti = blk_stat_get(ii, ISSUE_STAT_THREAD_INSTRS);
+    printf("vws: warp size %u, %s, IPC %.4f warp instructions/cycle, %.3f thread instructions/cycle\n", t->ws,
+           t->vws, cycles ? (double)wi / (double)cycles : 0.0, cycles ? (double)ti / (double)cycles : 0.0);
+    if (!t->u)
+        return;
+    blk_inst *g = t->u->inst;
+    printf("vws: gang issues %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+           " warp instructions), independent %" G_GUINT64_FORMAT "\n",
+           blk_stat_get(g, GANG_STAT_GANG_ISSUES), blk_stat_get(g, GANG_STAT_GANG_WARP_ISSUES),
+           blk_stat_get(g, GANG_STAT_INDEP_ISSUES));
+    printf("vws: gangs formed %" G_GUINT64_FORMAT ", control splits %" G_GUINT64_FORMAT
+           ", memory splits %" G_GUINT64_FORMAT ", reformations %" G_GUINT64_FORMAT
+           ", warps made independent %" G_GUINT64_FORMAT ", slips %" G_GUINT64_FORMAT
+           ", pc mismatches %" G_GUINT64_FORMAT "\n",
+           blk_stat_get(g, GANG_STAT_FORMED), blk_stat_get(g, GANG_STAT_CF_SPLITS),
+           blk_stat_get(g, GANG_STAT_MEM_SPLITS), blk_stat_get(g, GANG_STAT_REFORMS),
+           blk_stat_get(g, GANG_STAT_TO_INDEP), blk_stat_get(g, GANG_STAT_SLIPS),
+           blk_stat_get(g, GANG_STAT_PC_MISMATCH));
+    printf("vws: gang-cycles by size 2..8:");
+    for (unsigned s = 0; s < 7; s++)
+        printf(" %" G_GUINT64_FORMAT, blk_stat_get(g, GANG_STAT_SIZE2 + s));
+    printf(", independent warp-cycles %" G_GUINT64_FORMAT "\n", blk_stat_get(g, GANG_STAT_INDEP_CYCLES));
+}
+
+int main(int argc, char **argv)
+{
+    tb_vws t = {0};
+    char **args = rewrite_args(&argc, argv, &t);
+    blk_registry_add(&gang_unit_desc);
+    blk_registry_mark_built(&gang_unit_desc);
+    tb_ctx c = {.t = &t};
+    const tb_ext ext = {.program = "tb-vws",
+                        .summary =
+                            "Variable warp sizing testbench: --warp-size 32|16|8|4, --vws off|i-vws|e-vws|"
+                            "i-vws-impatient|e-vws-impatient|i-vws-group (4-thread warps)",
+                        .default_preset = "vws",
+                        .parsed = parsed,
+                        .built = built,
+                        .finished = report,
+                        .ctx = &c};
+    return tb_main_ext(MACHINE_SM, argc, args, &ext);
+}
