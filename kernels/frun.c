@@ -224,6 +224,7 @@ static void decode_instr(const ir_module *m, const ir_instr *in, dinstr *di)
     case IR_OP_FENCE:
     case IR_OP_PREFETCH:
     case IR_OP_NANOSLEEP:
+    case IR_OP_RELSSP: /* the release is the SM's (smem_share.h): nothing to compute */
         di->kind = D_NOP;
         break;
     case IR_OP_TRAP:

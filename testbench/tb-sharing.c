@@ -2,12 +2,14 @@
  * sharing (resource-sharing/GREENER spec §2-§5, docs/sharing.md): the lock_table block bound to the
  * issue block (check, issued, warp events, register values) and, with --policy owf, to every
  * arbiter's veto; the sharing-aware grant of cta_dispatch (U unshared CTAs and S pairs instead of the
- * baseline's F). Options beside tb-sm's:
- *   --share none|registers|scratchpad   (scratchpad sharing is not built yet: refused)
+ * baseline's F); with --share scratchpad the smem_share block (the shared region's lock check at
+ * access, relssp). Options beside tb-sm's:
+ *   --share none|registers|scratchpad   (scratchpad: the smem_share block beside the lock table)
  *   --threshold t | --sharing-percent P (default t = 0.1, 90 % sharing)
  *   --policy lrr|gto|oldest|owf         (owf: the arbiter orders oldest first and the lock table
  *                                        vetoes by class: owners, unshared, non-owners)
  *   --regorder                          (the regorder pass before register allocation)
+ *   --relssp opt|postdom                (the relssp placement pass, with --share scratchpad)
  *   --gpu                               (the whole GPU, tb-gpu's machine: a lock table per SM)
  *   --dwe                               (dynamic warp execution, dwe.h: SM 0 the reference)
  * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
@@ -19,13 +21,15 @@
 #include <string.h>
 
 #include "kernels/regorder.h"
+#include "kernels/relssp.h"
 #include "models/core/gtkw.h"
 #include "models/sm/dwe.h"
 #include "models/sm/lock_table.h"
+#include "models/sm/smem_share.h"
 #include "testbench/tb_common.h"
 
 typedef struct {
-    char *share, *threshold, *percent, *policy;
+    char *share, *threshold, *percent, *policy, *relssp;
     gboolean regorder, gpu, dwe;
 } sh_opts;
 
@@ -47,6 +51,10 @@ static void add_opts(cli_run *run, sh_opts *s)
          "Dynamic warp execution: throttle non-owner warps' memory instructions per SM against SM 0 "
          "(with --gpu; one SM is the reference alone)",
          NULL},
+        {"relssp", 0, 0, G_OPTION_ARG_STRING, &s->relssp,
+         "Place relssp (release the shared scratchpad early) in the kernels: opt or postdom (--share "
+         "scratchpad)",
+         "VARIANT"},
         {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
          "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -57,9 +65,16 @@ static void add_opts(cli_run *run, sh_opts *s)
     cli_add_group(run, g);
 }
 
+static relssp_variant relssp_which; /* --relssp */
+
 static void regorder_pass(ir_module *m)
 {
     regorder_module(m);
+}
+
+static void relssp_pass(ir_module *m)
+{
+    relssp_place_module(m, relssp_which);
 }
 
 /* A bad option: the message, exit 2. */
@@ -98,8 +113,9 @@ static void write_locks_view(cli_run *run)
 {
     if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
-    static const char *const keep[] = {".lock_table.",  ".issue.warp", ".issue.pc", ".issue.stall",
-                                       ".issue.issued", ".grant",      "dispatch.", NULL};
+    static const char *const keep[] = {".lock_table.", ".smem_share.", ".issue.warp",
+                                       ".issue.pc",    ".issue.stall", ".issue.issued",
+                                       ".grant",       "dispatch.",    NULL};
     unsigned n = gsc_trace_count(), k = 0;
     gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
     GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
@@ -137,6 +153,8 @@ int main(int argc, char **argv)
     machine_register(kind);
     blk_registry_add(&lock_table_desc);
     blk_registry_mark_built(&lock_table_desc);
+    blk_registry_add(&smem_share_desc);
+    blk_registry_mark_built(&smem_share_desc);
     const machine_info *mi = machine_info_get(kind);
     cli_run *run = cli_new("tb-sharing",
                            "register sharing (lock table, sharing-aware dispatch, OWF) on one SM or the GPU",
@@ -173,13 +191,21 @@ int main(int argc, char **argv)
         return usage("%s", err->message);
     if (so.threshold && so.percent)
         return usage("--threshold and --sharing-percent say the same thing: give one");
-    if (mode == SHARE_SMEM)
-        return usage("--share scratchpad: scratchpad sharing is not built yet (register sharing is)");
     bool owf = so.policy && strcmp(so.policy, "owf") == 0;
     if (so.policy && !owf && !policy_lookup(so.policy))
         return usage("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
+    if (so.regorder && mode == SHARE_SMEM)
+        return usage("--regorder renumbers registers for register sharing: it needs --share registers");
     if (so.dwe && mode != SHARE_REGS)
         return usage("--dwe throttles non-owner warps of register sharing: it needs --share registers");
+    if (so.relssp) {
+        if (strcmp(so.relssp, "opt") != 0 && strcmp(so.relssp, "postdom") != 0)
+            return usage("--relssp '%s': expected opt or postdom", so.relssp);
+        if (mode != SHARE_SMEM)
+            return usage("--relssp releases the shared scratchpad: it needs --share scratchpad");
+        relssp_which = strcmp(so.relssp, "opt") == 0 ? RELSSP_OPT : RELSSP_POSTDOM;
+        tb_kernel_pass = relssp_pass;
+    }
     if (so.regorder)
         tb_kernel_pass = regorder_pass;
 
@@ -199,6 +225,7 @@ int main(int argc, char **argv)
     sm_topo **sms = machine_sms(mach);
     cta_dispatch *d = machine_dispatch(mach);
     lock_table **lt = g_new0(lock_table *, n);
+    smem_share **ss = g_new0(smem_share *, n);
     lock_table_grant *grant = NULL;
     dwe *ctl = NULL;
     if (mode != SHARE_NONE || owf) {
@@ -219,6 +246,15 @@ int main(int argc, char **argv)
             blk_bind(is->inst, "issued", lti, "issued");
             blk_bind(is->inst, "warp_events", lti, "events");
             blk_bind(is->inst, "value", lti, "value");
+            if (mode == SHARE_SMEM) { /* bound after the lock table: it sees the lock released first */
+                ss[s] = smem_share_new(run->ctx, sm_topo_module(sms[s]), "smem_share", lt[s],
+                                       sm_topo_wexec(sms[s]), env, is->warps, is->ctas);
+                blk_inst *ssi = ss[s]->inst;
+                blk_bind(is->inst, "check", ssi, "check");
+                blk_bind(is->inst, "issued", ssi, "issued");
+                blk_bind(is->inst, "warp_events", ssi, "events");
+                blk_bind(is->inst, "value", ssi, "value");
+            }
             if (owf || ctl)
                 for (unsigned a = 0; a < issue_schedulers(is); a++) {
                     char *name = g_strdup_printf("%s.arbiter%u", gsc_module_name(sm_topo_module(sms[s])), a);
@@ -265,6 +301,17 @@ int main(int argc, char **argv)
                lstat(lt, n, LOCK_TABLE_STAT_ACQUIRES), lstat(lt, n, LOCK_TABLE_STAT_WAITS),
                lstat(lt, n, LOCK_TABLE_STAT_DEADLOCK_WAITS), lstat(lt, n, LOCK_TABLE_STAT_HANDOVERS),
                lstat(lt, n, LOCK_TABLE_STAT_VIOLATIONS));
+    if (mode == SHARE_SMEM) {
+        uint64_t v[SMEM_SHARE_STAT_VIOLATIONS + 1] = {0};
+        for (unsigned s = 0; s < n; s++)
+            for (unsigned i = 0; i <= SMEM_SHARE_STAT_VIOLATIONS; i++)
+                v[i] += blk_stat_get(ss[s]->inst, i);
+        printf("scratchpad: accesses %" G_GUINT64_FORMAT " acquires %" G_GUINT64_FORMAT
+               " waits %" G_GUINT64_FORMAT " relssp %" G_GUINT64_FORMAT " releases %" G_GUINT64_FORMAT
+               " violations %" G_GUINT64_FORMAT "\n",
+               v[SMEM_SHARE_STAT_ACCESSES], v[SMEM_SHARE_STAT_ACQUIRES], v[SMEM_SHARE_STAT_WAITS],
+               v[SMEM_SHARE_STAT_RELSSP], v[SMEM_SHARE_STAT_RELEASES], v[SMEM_SHARE_STAT_VIOLATIONS]);
+    }
     if (ctl) {
         printf("dwe: windows %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " p", dwe_windows(ctl),
                dwe_refused(ctl));
@@ -291,6 +338,9 @@ int main(int argc, char **argv)
                                     : "FAIL");
     lock_table_grant_free(grant);
     dwe_free(ctl);
+    for (unsigned s = 0; s < n; s++)
+        smem_share_free(ss[s]);
+    g_free(ss);
     g_free(lt);
     return tb_exit_status(rc);
 }

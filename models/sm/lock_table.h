@@ -70,12 +70,15 @@ typedef struct {
     /* the grid's configuration (lock_table_configure) */
     bool shsm;
     unsigned unshared_max, pairs, private_regs;
+    uint64_t r_tb;     /* units of the shared resource per CTA (scratchpad: bytes) */
+    share_threshold t; /* the grid's threshold (set by the grant) */
     unsigned n_unshared; /* resident CTAs in unshared roles */
     /* per CTA slot */
     uint8_t *shtb, *shared, *resident;
     uint8_t *pair_of; /* the pair position of a shared CTA */
     unsigned *first_warp, *n_warps, *holders;
     uint8_t *members; /* [ctas][2]: the CTA slots in pair position p (LOCK_TABLE_NONE: empty) */
+    uint8_t *smem_lock; /* [pair position]: the CTA slot holding the pair's scratchpad lock (NONE: free) */
     /* per warp */
     uint8_t *shwarp, *owner, *held;
     uint16_t *cta_of;
@@ -99,6 +102,15 @@ bool lock_table_waits_on_owner(const lock_table *lt, unsigned warp);
 int lock_table_holder(const lock_table *lt, unsigned warp);
 /* The partner warp of warp (-1: unshared or no partner resident). */
 int lock_table_partner_warp(const lock_table *lt, unsigned warp);
+
+/* Scratchpad sharing (smem_share.h uses these): the CTA slot holding the scratchpad lock of slot's
+ * pair (-1: free, or slot unshared); acquire it for slot (free; the CTA's warps become owners unless
+ * owner_bit=wait); slot was refused it (owner_bit=wait: the holder becomes owner); release it if slot
+ * holds it (relssp; its warps stop being owners): false if it did not. It is released at CTA exit. */
+int lock_table_smem_holder(const lock_table *lt, unsigned slot);
+void lock_table_smem_acquire(lock_table *lt, unsigned slot);
+void lock_table_smem_waits(lock_table *lt, unsigned slot);
+bool lock_table_smem_release(lock_table *lt, unsigned slot);
 
 /* The sharing-aware grant of cta_dispatch for n SMs whose lock tables are lt[0..n): per SM at most
  * M CTAs (sharing_compute on each grid's kernel: the first grant of a grid configures every lock

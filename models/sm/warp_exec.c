@@ -1074,6 +1074,7 @@ static inline __attribute__((always_inline)) int step_instr(wx_run *r, wx_info *
     case IR_OP_FENCE:
     case IR_OP_PREFETCH:
     case IR_OP_NANOSLEEP:
+    case IR_OP_RELSSP: /* smem_share.h sees it issued: the release */
         info->kind = WX_NOP;
         simt_advance(st, r->pc + 1);
         break;
@@ -1195,6 +1196,38 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, wx_info *i
     if (simt_done(&w->st))
         w->live = false;
     return 0;
+}
+
+uint32_t wexec_head_shared(const wexec *x, unsigned warp, uint64_t off[IR_WARP_SIZE])
+{
+    wx_warp *w = &x->warps[warp];
+    if (!w->live || simt_done(&w->st))
+        return 0;
+    const simt_entry *t = simt_top(&w->st);
+    const ir_func *f = g_ptr_array_index(x->env->mod->funcs, t->func);
+    if (t->pc >= ir_func_n_instrs(f))
+        return 0;
+    const ir_instr *in = ir_func_instr(f, t->pc);
+    if (ir_instr_class(in) != IR_CLASS_MEM || in->op == IR_OP_PREFETCH || in->cb ||
+        (in->space != IR_SPACE_NONE && in->space != IR_SPACE_SHARED))
+        return 0;
+    const ir_operand *m = in->n_dst > 0 && in->dst[0].kind == IR_OPND_MEM ? &in->dst[0] : &in->src[0];
+    if (m->kind != IR_OPND_MEM)
+        return 0;
+    wx_run r = {.x = (wexec *)x, .w = w, .wid = warp, .func = t->func, .pc = t->pc, .f = f, .in = in};
+    uint32_t mask = in->guard != IR_NONE ? pred_mask(&r, in->guard, in->guard_neg != 0, t->mask) : t->mask;
+    wx_mem wm;
+    mem_lanes(&r, m, &wm);
+    uint32_t out = 0;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        unsigned l = (unsigned)__builtin_ctz(k);
+        uint64_t a = wm.off + (wm.base ? wm.base[l] : 0), sa = a;
+        if (in->space == IR_SPACE_SHARED || kload_generic_resolve(a, &sa) == IR_SPACE_SHARED) {
+            off[l] = sa;
+            out |= UINT32_C(1) << l;
+        }
+    }
+    return out;
 }
 
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
