@@ -65,6 +65,10 @@ static const blk_state_desc state[] = {
     {"owner", 64, "Owner: owner warps (bit = warp slot)"},
     {"locks", 64, "warps holding their pair's register lock (bit = warp slot)"},
     {"waiting", 64, "warps refused a shared register at their last check (bit = warp slot)"},
+    {"shwarp_hi", 64, "ShWarp of warp slots 64..127"},
+    {"owner_hi", 64, "Owner of warp slots 64..127"},
+    {"locks_hi", 64, "register locks held by warp slots 64..127"},
+    {"waiting_hi", 64, "warp slots 64..127 refused at their last check"},
     {"partner_0", 8, "ShTB of CTA slot 0 (255: none)"},
     {"partner_1", 8, "ShTB of CTA slot 1"},
     {"partner_2", 8, "ShTB of CTA slot 2"},
@@ -90,10 +94,16 @@ const blk_desc lock_table_desc = {
 };
 
 /* ---- traced state ---------------------------------------------------------------------------- */
-static void put_bit(uint64_t *m, unsigned w, bool v)
+enum { TR_SHWARP, TR_OWNER, TR_LOCKS, TR_WAITING };
+
+/* Bit w of traced warp mask `which` (slots 0..63 in the mask, 64..127 in its _hi word). */
+static void put_bit(lock_table *lt, unsigned which, unsigned w, bool v)
 {
-    if (w >= 64)
+    uint64_t *const lo[] = {&lt->tr_shwarp, &lt->tr_owner, &lt->tr_locks, &lt->tr_waiting};
+    if (w >= 128)
         return;
+    uint64_t *m = w < 64 ? lo[which] : &lt->tr_hi[which];
+    w %= 64;
     if (v)
         *m |= UINT64_C(1) << w;
     else
@@ -103,13 +113,13 @@ static void put_bit(uint64_t *m, unsigned w, bool v)
 static void set_owner(lock_table *lt, unsigned w, bool v)
 {
     lt->owner[w] = v;
-    put_bit(&lt->tr_owner, w, v);
+    put_bit(lt, TR_OWNER, w, v);
 }
 
 static void set_held(lock_table *lt, unsigned w, bool v)
 {
     lt->held[w] = v;
-    put_bit(&lt->tr_locks, w, v);
+    put_bit(lt, TR_LOCKS, w, v);
 }
 
 static void set_partner(lock_table *lt, unsigned slot, unsigned p)
@@ -180,7 +190,7 @@ static bool lt_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
     if (!lt->shwarp[w] || lt->held[w] || !lt->enforce ||
         !touches_shared(lt, h->src, h->n_src, h->dst,
                         IR_MAX_DST + 2 < h->n_dst ? IR_MAX_DST + 2 : h->n_dst)) {
-        put_bit(&lt->tr_waiting, w, false);
+        put_bit(lt, TR_WAITING, w, false);
         return true;
     }
     int p = lock_table_partner_warp(lt, w);
@@ -194,7 +204,7 @@ static bool lt_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
         deny = true;
         blk_stat_add(lt->inst, LOCK_TABLE_STAT_DEADLOCK_WAITS, 1);
     }
-    put_bit(&lt->tr_waiting, w, deny);
+    put_bit(lt, TR_WAITING, w, deny);
     if (deny)
         blk_stat_add(lt->inst, LOCK_TABLE_STAT_WAITS, 1);
     return !deny;
@@ -277,10 +287,10 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
         unsigned w = c->first_warp + k;
         lt->cta_of[w] = (uint16_t)s;
         lt->shwarp[w] = shared;
-        put_bit(&lt->tr_shwarp, w, shared);
+        put_bit(lt, TR_SHWARP, w, shared);
         set_owner(lt, w, false);
         set_held(lt, w, false);
-        put_bit(&lt->tr_waiting, w, false);
+        put_bit(lt, TR_WAITING, w, false);
     }
 }
 
@@ -298,7 +308,7 @@ static void lt_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
         g_assert(lt->holders[slot] > 0);
         lt->holders[slot]--;
     }
-    put_bit(&lt->tr_waiting, w, false);
+    put_bit(lt, TR_WAITING, w, false);
 }
 
 static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
@@ -327,7 +337,7 @@ static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
     for (unsigned k = 0; k < c->warps; k++) {
         unsigned w = c->first_warp + k;
         lt->shwarp[w] = 0;
-        put_bit(&lt->tr_shwarp, w, false);
+        put_bit(lt, TR_SHWARP, w, false);
         set_owner(lt, w, false);
     }
     lt->resident[s] = 0;
@@ -446,6 +456,9 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     blk_trace_state(lt->inst, "owner", GSC_U64, &lt->tr_owner);
     blk_trace_state(lt->inst, "locks", GSC_U64, &lt->tr_locks);
     blk_trace_state(lt->inst, "waiting", GSC_U64, &lt->tr_waiting);
+    static const char *const hi[] = {"shwarp_hi", "owner_hi", "locks_hi", "waiting_hi"};
+    for (unsigned i = 0; i < 4; i++)
+        blk_trace_state(lt->inst, hi[i], GSC_U64, &lt->tr_hi[i]);
     for (unsigned i = 0; i < LOCK_TABLE_TRACED; i++) {
         char n[16];
         snprintf(n, sizeof n, "partner_%u", i);

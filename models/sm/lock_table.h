@@ -29,7 +29,8 @@
  * The grant (lock_table_grant_install) places up to M CTAs per SM instead of the baseline's F, U of
  * them unshared and S pairs (sharing.h), by wrapping cta_dispatch's ledger with the registers left
  * out. Statistics: acquires, waits, deadlock_waits, handovers, violations, paired_ctas,
- * unshared_ctas. Traced: shsm, shwarp, owner, locks, waiting (warp masks, slots 0..63), partner_0..7
+ * unshared_ctas. Traced: shsm, shwarp, owner, locks, waiting (warp masks, slots 0..63; their _hi
+ * signals: slots 64..127), partner_0..7
  * (ShTB of CTA slots 0..7; 255: none). docs/sharing.md. */
 #ifndef GPUSC_MODELS_SM_LOCK_TABLE_H
 #define GPUSC_MODELS_SM_LOCK_TABLE_H
@@ -83,7 +84,8 @@ typedef struct {
     uint8_t *shwarp, *owner, *held;
     uint16_t *cta_of;
     /* traced */
-    uint64_t tr_shwarp, tr_owner, tr_locks, tr_waiting;
+    uint64_t tr_shwarp, tr_owner, tr_locks, tr_waiting; /* warp slots 0..63 */
+    uint64_t tr_hi[4];                                  /* the same four for warp slots 64..127 */
     uint8_t tr_shsm, tr_partner[LOCK_TABLE_TRACED];
 } lock_table;
 

@@ -104,7 +104,7 @@ static bool ss_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
         return true;
     }
     uint64_t off[IR_WARP_SIZE];
-    uint32_t lanes = wexec_head_shared(s->wx, w, off), viol = 0;
+    uint32_t lanes = s->peek(s->peek_ctx, w, off), viol = 0;
     for (uint32_t k = lanes; k; k &= k - 1) {
         unsigned l = (unsigned)__builtin_ctz(k);
         if (smem_share_is_shared(s, off[l]))
@@ -202,9 +202,10 @@ static void ss_value(void *self, regval_access *a)
     if ((a->kind != REGVAL_READ && a->kind != REGVAL_WRITE) || !s->viol[a->warp] ||
         a->func != s->viol_func[a->warp] || a->pc != s->viol_pc[a->warp])
         return;
-    const ir_func *f = g_ptr_array_index(s->env->mod->funcs, a->func);
-    const ir_instr *in = ir_func_instr(f, a->pc);
-    bool store = in->op == IR_OP_ST || in->op == IR_OP_RED;
+    const ir_instr *in = NULL;
+    if (s->env)
+        in = ir_func_instr((const ir_func *)g_ptr_array_index(s->env->mod->funcs, a->func), a->pc);
+    bool store = in && (in->op == IR_OP_ST || in->op == IR_OP_RED);
     if (store ? a->kind != REGVAL_READ || !store_data_slot(s, in, a->func, a->slot) : a->kind != REGVAL_WRITE)
         return;
     uint32_t m = s->viol[a->warp] & a->lanes;
@@ -252,13 +253,19 @@ static const instr_issued_if issued_table = {ss_issued};
 static const warp_events_if events_table = {ss_cta_start, ss_cta_end, ss_warp_start, ss_warp_end};
 static const regval_if value_table = {ss_value};
 
+static uint32_t peek_wexec(const void *ctx, unsigned warp, uint64_t off[IR_WARP_SIZE])
+{
+    return wexec_head_shared(ctx, warp, off);
+}
+
 smem_share *smem_share_new(blk_ctx *ctx, gsc_module *parent, const char *name, lock_table *lt,
                            const wexec *wx, const sm_env *env, unsigned warps, unsigned ctas)
 {
     smem_share *s = g_new0(smem_share, 1);
     s->inst = blk_inst_new(ctx, parent, name, &smem_share_desc);
     s->lt = lt;
-    s->wx = wx;
+    s->peek = peek_wexec;
+    s->peek_ctx = wx;
     s->env = env;
     s->warps = warps;
     s->ctas = ctas;

@@ -43,11 +43,16 @@ enum {
     SMEM_SHARE_STAT_VIOLATIONS,
 };
 
+/* The scratchpad lanes of a warp's next instruction and their CTA-relative offsets (as
+ * wexec_head_shared; a harness gives its own). */
+typedef uint32_t (*smem_share_peek_fn)(const void *ctx, unsigned warp, uint64_t off[IR_WARP_SIZE]);
+
 typedef struct {
     blk_inst *inst;
-    lock_table *lt;    /* the SM's lock table: pairing and the scratchpad pair locks */
-    const wexec *wx;   /* the SM's functional state: the addresses of a warp's next instruction */
-    const sm_env *env; /* the kernel: a store's data registers */
+    lock_table *lt;          /* the SM's lock table: pairing and the scratchpad pair locks */
+    smem_share_peek_fn peek; /* the addresses of a warp's next instruction (wexec_head_shared) */
+    const void *peek_ctx;
+    const sm_env *env; /* the kernel: a store's data registers (NULL: every poisoned value a load's) */
     unsigned warps, ctas;
     bool enforce;
     /* per CTA slot */
@@ -62,6 +67,7 @@ typedef struct {
 } smem_share;
 
 extern const blk_desc smem_share_desc;
+/* wx and env: the SM's (a harness passes NULL and sets peek). */
 smem_share *smem_share_new(blk_ctx *ctx, gsc_module *parent, const char *name, lock_table *lt,
                            const wexec *wx, const sm_env *env, unsigned warps, unsigned ctas);
 void smem_share_free(smem_share *s);
