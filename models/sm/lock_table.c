@@ -153,8 +153,8 @@ int lock_table_holder(const lock_table *lt, unsigned w)
 
 lock_class lock_table_class(const lock_table *lt, unsigned w)
 {
-    if (!lt->shwarp[w])
-        return LOCK_CLASS_UNSHARED;
+    if (!lt->shwarp[w] || lt->released[lt->cta_of[w]])
+        return LOCK_CLASS_UNSHARED; /* (a CTA that released the scratchpad by relssp holds nothing) */
     return lt->owner[w] ? LOCK_CLASS_OWNER : LOCK_CLASS_NONOWNER;
 }
 
@@ -283,6 +283,7 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
         lt->n_unshared++;
     }
     lt->shared[s] = shared;
+    lt->released[s] = 0;
     for (unsigned k = 0; k < c->warps; k++) {
         unsigned w = c->first_warp + k;
         lt->cta_of[w] = (uint16_t)s;
@@ -391,6 +392,7 @@ bool lock_table_smem_release(lock_table *lt, unsigned slot)
     if (lock_table_smem_holder(lt, slot) != (int)slot)
         return false;
     lt->smem_lock[lt->pair_of[slot]] = LOCK_TABLE_NONE;
+    lt->released[slot] = 1;
     for (unsigned k = 0; k < lt->n_warps[slot]; k++) /* it is no longer the owner: the partner may be */
         set_owner(lt, lt->first_warp[slot] + k, false);
     return true;
@@ -439,6 +441,7 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     lt->holders = g_new0(unsigned, ctas);
     lt->members = g_new(uint8_t, 2 * ctas);
     memset(lt->members, LOCK_TABLE_NONE, 2 * ctas);
+    lt->released = g_new0(uint8_t, ctas);
     lt->smem_lock = g_new(uint8_t, ctas);
     memset(lt->smem_lock, LOCK_TABLE_NONE, ctas);
     lt->shwarp = g_new0(uint8_t, warps);
@@ -480,6 +483,7 @@ void lock_table_free(lock_table *lt)
     g_free(lt->holders);
     g_free(lt->members);
     g_free(lt->smem_lock);
+    g_free(lt->released);
     g_free(lt->shwarp);
     g_free(lt->owner);
     g_free(lt->held);

@@ -80,6 +80,7 @@ typedef struct {
     unsigned *first_warp, *n_warps, *holders;
     uint8_t *members; /* [ctas][2]: the CTA slots in pair position p (LOCK_TABLE_NONE: empty) */
     uint8_t *smem_lock; /* [pair position]: the CTA slot holding the pair's scratchpad lock (NONE: free) */
+    uint8_t *released;  /* [CTA slot]: it released the scratchpad by relssp (OWF: the unshared class) */
     /* per warp */
     uint8_t *shwarp, *owner, *held;
     uint16_t *cta_of;
@@ -108,7 +109,8 @@ int lock_table_partner_warp(const lock_table *lt, unsigned warp);
 /* Scratchpad sharing (smem_share.h uses these): the CTA slot holding the scratchpad lock of slot's
  * pair (-1: free, or slot unshared); acquire it for slot (free; the CTA's warps become owners unless
  * owner_bit=wait); slot was refused it (owner_bit=wait: the holder becomes owner); release it if slot
- * holds it (relssp; its warps stop being owners): false if it did not. It is released at CTA exit. */
+ * holds it (relssp; its warps stop being owners and, holding nothing and never waiting again, are in
+ * OWF's unshared class until the CTA ends): false if it did not. It is released at CTA exit. */
 int lock_table_smem_holder(const lock_table *lt, unsigned slot);
 void lock_table_smem_acquire(lock_table *lt, unsigned slot);
 void lock_table_smem_waits(lock_table *lt, unsigned slot);

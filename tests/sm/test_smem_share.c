@@ -173,6 +173,8 @@ static void test_lock_and_relssp(void)
     g_assert_cmphex(r.s->tr_released, ==, 0x2);
     g_assert_cmphex(r.s->tr_locked, ==, 0);
     g_assert_cmphex(r.s->lt->tr_owner, ==, 0);
+    g_assert_cmpint(lock_table_class(r.s->lt, 3), ==, LOCK_CLASS_UNSHARED); /* holds nothing now */
+    g_assert_cmpint(lock_table_class(r.s->lt, 4), ==, LOCK_CLASS_NONOWNER);
     /* relssp by a non-holder: no effect */
     relssp(&r, 4, UINT32_MAX);
     relssp(&r, 5, 0xff);
