@@ -2,12 +2,14 @@
  * sharing (resource-sharing/GREENER spec §2-§5, docs/sharing.md): the lock_table block bound to the
  * issue block (check, issued, warp events, register values) and, with --policy owf, to every
  * arbiter's veto; the sharing-aware grant of cta_dispatch (U unshared CTAs and S pairs instead of the
- * baseline's F). Options beside tb-sm's:
- *   --share none|registers|scratchpad   (scratchpad sharing is not built yet: refused)
+ * baseline's F); with --share scratchpad the smem_share block (the shared region's lock check at
+ * access, relssp). Options beside tb-sm's:
+ *   --share none|registers|scratchpad   (scratchpad: the smem_share block beside the lock table)
  *   --threshold t | --sharing-percent P (default t = 0.1, 90 % sharing)
  *   --policy lrr|gto|oldest|owf         (owf: the arbiter orders oldest first and the lock table
  *                                        vetoes by class: owners, unshared, non-owners)
  *   --regorder                          (the regorder pass before register allocation)
+ *   --relssp opt|postdom                (the relssp placement pass, with --share scratchpad)
  *   --gpu                               (the whole GPU, tb-gpu's machine: a lock table per SM)
  *   --dwe                               (dynamic warp execution, dwe.h: SM 0 the reference)
  * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
@@ -19,13 +21,15 @@
 #include <string.h>
 
 #include "kernels/passes/regorder.h"
+#include "kernels/passes/relssp.h"
 #include "models/core/gtkw.h"
 #include "models/sm/dwe.h"
 #include "models/sm/lock_table.h"
+#include "models/sm/smem_share.h"
 #include "testbench/tb_common.h"
 
 typedef struct {
-    char *share, *threshold, *percent, *policy;
+    char *share, *threshold, *percent, *policy, *relssp;
     gboolean regorder, gpu, dwe;
 } sh_opts;
 
@@ -47,6 +51,10 @@ static void add_opts(cli_run *run, sh_opts *s)
          "Dynamic warp execution: throttle non-owner warps' memory instructions per SM against SM 0 "
          "(with --gpu; one SM is the reference alone)",
          NULL},
+        {"relssp", 0, 0, G_OPTION_ARG_STRING, &s->relssp,
+         "Place relssp (release the shared scratchpad early) in the kernels: opt or postdom (--share "
+         "scratchpad)",
+         "VARIANT"},
         {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
          "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -57,9 +65,16 @@ static void add_opts(cli_run *run, sh_opts *s)
     cli_add_group(run, g);
 }
 
+static relssp_variant relssp_which; /* --relssp */
+
 static void regorder_pass(ir_module *m)
 {
     regorder_module(m);
+}
+
+static void relssp_pass(ir_module *m)
+{
+    relssp_place_module(m, relssp_which);
 }
 
 /* A bad option: the message, exit 2. */
@@ -98,8 +113,9 @@ static void write_locks_view(cli_run *run)
 {
     if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
-    static const char *const keep[] = {".lock_table.",  ".issue.warp", ".issue.pc", ".issue.stall",
-                                       ".issue.issued", ".grant",      "dispatch.", NULL};
+    static const char *const keep[] = {".lock_table.", ".smem_share.", ".issue.warp",
+                                       ".issue.pc",    ".issue.stall", ".issue.issued",
+                                       ".grant",       "dispatch.",    NULL};
     unsigned n = gsc_trace_count(), k = 0;
     gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
     GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
@@ -130,24 +146,208 @@ static void write_locks_view(cli_run *run)
     g_ptr_array_free(filters, TRUE);
 }
 
+/* The run's state between the hooks of tb_main_ext. */
+typedef struct {
+    sh_opts so;
+    cli_run *run;
+    share_mode mode;
+    share_threshold t;
+    bool owf;
+    int refuse; /* a usage error found after parsing (its message printed): the exit status */
+    unsigned n;
+    lock_table **lt;
+    smem_share **ss;
+    lock_table_grant *grant;
+    dwe *ctl;
+} tb_sharing;
+
+static void add_opts_ext(cli_run *run, void *ctx)
+{
+    add_opts(run, &((tb_sharing *)ctx)->so);
+}
+
+/* After parsing: the options checked (a refusal is kept for `check`), the passes chosen. */
+static void parsed(cli_run *run, void *ctx)
+{
+    tb_sharing *t = ctx;
+    sh_opts *so = &t->so;
+    t->run = run;
+    t->t = (share_threshold){1, 10};
+    GError *err = NULL;
+    if ((so->share && !sharing_parse_mode(so->share, &t->mode, &err)) ||
+        (so->threshold && !sharing_parse_threshold(so->threshold, &t->t, &err)) ||
+        (so->percent && !sharing_parse_percent(so->percent, &t->t, &err))) {
+        t->refuse = usage("%s", err->message);
+        g_error_free(err);
+        return;
+    }
+    t->owf = so->policy && strcmp(so->policy, "owf") == 0;
+    if (so->threshold && so->percent)
+        t->refuse = usage("--threshold and --sharing-percent say the same thing: give one");
+    else if (so->policy && !t->owf && !policy_lookup(so->policy))
+        t->refuse = usage("--policy '%s': expected lrr, gto, oldest or owf", so->policy);
+    else if (so->regorder && t->mode == SHARE_SMEM)
+        t->refuse = usage("--regorder renumbers registers for register sharing: it needs --share registers");
+    else if (so->dwe && t->mode != SHARE_REGS)
+        t->refuse = usage("--dwe throttles non-owner warps of register sharing: it needs --share registers");
+    else if (so->relssp && strcmp(so->relssp, "opt") != 0 && strcmp(so->relssp, "postdom") != 0)
+        t->refuse = usage("--relssp '%s': expected opt or postdom", so->relssp);
+    else if (so->relssp && t->mode != SHARE_SMEM)
+        t->refuse = usage("--relssp releases the shared scratchpad: it needs --share scratchpad");
+    if (t->refuse)
+        return;
+    if (so->relssp) {
+        relssp_which = strcmp(so->relssp, "opt") == 0 ? RELSSP_OPT : RELSSP_POSTDOM;
+        tb_kernel_pass = relssp_pass;
+    }
+    if (so->regorder)
+        tb_kernel_pass = regorder_pass;
+}
+
+static int check(machine *mach, tb_kernel *k, void *ctx)
+{
+    (void)k;
+    tb_sharing *t = ctx;
+    if (t->refuse)
+        return t->refuse;
+    bool subcore;
+    g_free(machine_sm_path(mach, &subcore));
+    if (subcore)
+        return usage("register sharing is built for the monolithic SM: this configuration's GPU has sub-core "
+                     "SMs ([gpu] sm_kind)");
+    return 0;
+}
+
+/* The machine exists: a lock table per SM (and smem_share with --share scratchpad) bound to its
+ * issue block, the arbiters' veto for owf or dwe, the sharing-aware grant. */
+static void built(machine *mach, tb_kernel *k, void *ctx)
+{
+    tb_sharing *t = ctx;
+    cli_run *run = t->run;
+    sm_env *env = tb_kernel_env_of(k);
+    unsigned n = t->n = machine_n_sms(mach);
+    sm_topo **sms = machine_sms(mach);
+    t->lt = g_new0(lock_table *, n);
+    t->ss = g_new0(smem_share *, n);
+    if (t->mode == SHARE_NONE && !t->owf)
+        return;
+    blk_inst **issues = g_new(blk_inst *, n);
+    for (unsigned s = 0; s < n; s++)
+        issues[s] = sm_topo_issue_inst(sms[s]);
+    if (t->so.dwe)
+        t->ctl = dwe_new(issues, n, 0, 1000, 10, run->seed ? g_ascii_strtoull(run->seed, NULL, 10) : 1);
+    g_free(issues);
+    for (unsigned s = 0; s < n; s++) {
+        issue *is = sm_topo_issue(sms[s]);
+        lock_table *lt = t->lt[s] =
+            lock_table_new(run->ctx, sm_topo_module(sms[s]), "lock_table", is->warps, is->ctas);
+        lt->owf = t->owf;
+        lt->dwe = t->ctl;
+        lt->sm = s;
+        blk_inst *lti = lt->inst;
+        blk_bind(is->inst, "check", lti, "check");
+        blk_bind(is->inst, "issued", lti, "issued");
+        blk_bind(is->inst, "warp_events", lti, "events");
+        blk_bind(is->inst, "value", lti, "value");
+        if (t->mode == SHARE_SMEM) { /* bound after the lock table: it sees the lock released first */
+            t->ss[s] = smem_share_new(run->ctx, sm_topo_module(sms[s]), "smem_share", lt,
+                                      sm_topo_wexec(sms[s]), env, is->warps, is->ctas);
+            blk_inst *ssi = t->ss[s]->inst;
+            blk_bind(is->inst, "check", ssi, "check");
+            blk_bind(is->inst, "issued", ssi, "issued");
+            blk_bind(is->inst, "warp_events", ssi, "events");
+            blk_bind(is->inst, "value", ssi, "value");
+        }
+        if (t->owf || t->ctl)
+            for (unsigned a = 0; a < issue_schedulers(is); a++) {
+                char *name = g_strdup_printf("%s.arbiter%u", gsc_module_name(sm_topo_module(sms[s])), a);
+                blk_bind(blk_ctx_find(run->ctx, name), "veto", lti, "veto");
+                g_free(name);
+            }
+    }
+    t->grant = lock_table_grant_install(machine_dispatch(mach), t->lt, n,
+                                        t->mode == SHARE_NONE ? SHARE_REGS : t->mode,
+                                        t->mode == SHARE_NONE ? (share_threshold){1, 1} : t->t);
+}
+
+/* After the summaries: the locks view, the sharing figures. */
+static void finished(machine *mach, int rc, void *ctx)
+{
+    (void)rc;
+    tb_sharing *t = ctx;
+    cli_run *run = t->run;
+    unsigned n = t->n;
+    sm_topo **sms = machine_sms(mach);
+    lock_table **lt = t->lt;
+    write_locks_view(run);
+    const occupancy_result *occ = cta_dispatch_occupancy(machine_dispatch(mach));
+    const sharing_result *sr = t->grant ? lock_table_grant_result(t->grant) : NULL;
+    char *arb = g_strdup_printf("%s.arbiter0", gsc_module_name(sm_topo_module(sms[0])));
+    bool active = sr && sr->active;
+    printf("sharing: %s t %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+           " policy %s: ctas %u baseline %u pairs %u "
+           "unshared %u%s%s\n",
+           sharing_mode_name(t->mode), t->t.num, t->t.den,
+           t->so.policy ? t->so.policy : blk_param_string(blk_ctx_find(run->ctx, arb), "policy"),
+           active ? sr->ctas : occ->ctas, occ->ctas, active ? sr->pairs : 0,
+           active ? sr->unshared : occ->ctas, sr && !active && t->mode != SHARE_NONE ? ": inactive: " : "",
+           sr && !active && t->mode != SHARE_NONE ? sr->reason : "");
+    g_free(arb);
+    if (t->grant)
+        printf("locks: acquires %" G_GUINT64_FORMAT " waits %" G_GUINT64_FORMAT
+               " deadlock_waits %" G_GUINT64_FORMAT " handovers %" G_GUINT64_FORMAT
+               " violations %" G_GUINT64_FORMAT "\n",
+               lstat(lt, n, LOCK_TABLE_STAT_ACQUIRES), lstat(lt, n, LOCK_TABLE_STAT_WAITS),
+               lstat(lt, n, LOCK_TABLE_STAT_DEADLOCK_WAITS), lstat(lt, n, LOCK_TABLE_STAT_HANDOVERS),
+               lstat(lt, n, LOCK_TABLE_STAT_VIOLATIONS));
+    if (t->mode == SHARE_SMEM) {
+        uint64_t v[SMEM_SHARE_STAT_VIOLATIONS + 1] = {0};
+        for (unsigned s = 0; s < n; s++)
+            for (unsigned i = 0; i <= SMEM_SHARE_STAT_VIOLATIONS; i++)
+                v[i] += blk_stat_get(t->ss[s]->inst, i);
+        printf("scratchpad: accesses %" G_GUINT64_FORMAT " acquires %" G_GUINT64_FORMAT
+               " waits %" G_GUINT64_FORMAT " relssp %" G_GUINT64_FORMAT " releases %" G_GUINT64_FORMAT
+               " violations %" G_GUINT64_FORMAT "\n",
+               v[SMEM_SHARE_STAT_ACCESSES], v[SMEM_SHARE_STAT_ACQUIRES], v[SMEM_SHARE_STAT_WAITS],
+               v[SMEM_SHARE_STAT_RELSSP], v[SMEM_SHARE_STAT_RELEASES], v[SMEM_SHARE_STAT_VIOLATIONS]);
+    }
+    if (t->ctl) {
+        printf("dwe: windows %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " p", dwe_windows(t->ctl),
+               dwe_refused(t->ctl));
+        for (unsigned s = 0; s < n; s++)
+            printf(" %u.%u", dwe_p(t->ctl, s) / 10, dwe_p(t->ctl, s) % 10);
+        printf("\n");
+    }
+    /* §15: a stall cycle: ready but the units are busy; an idle cycle: no warp ready */
+    uint64_t issued = istat(sms, n, ISSUE_STAT_ISSUE_CYCLES),
+             stall = istat(sms, n, ISSUE_STAT_STALL_PIPELINE);
+    uint64_t idle = 0;
+    double ipc = 0;
+    for (unsigned i = ISSUE_STAT_STALL_IDLE; i <= ISSUE_STAT_STALL_CHECK; i++)
+        if (i != ISSUE_STAT_STALL_PIPELINE)
+            idle += istat(sms, n, i);
+    for (unsigned s = 0; s < n; s++)
+        ipc += blk_stat_value(sm_topo_issue_inst(sms[s]), ISSUE_STAT_IPC);
+    printf("cycles %" G_GUINT64_FORMAT " scheduler-cycles: issued %" G_GUINT64_FORMAT
+           " stall %" G_GUINT64_FORMAT " idle %" G_GUINT64_FORMAT " ipc %.4f\n",
+           gsc_cycle(), issued, stall, idle, ipc);
+    lock_table_grant_free(t->grant);
+    dwe_free(t->ctl);
+    for (unsigned s = 0; s < n; s++)
+        smem_share_free(t->ss[s]);
+    g_free(t->ss);
+    g_free(t->lt);
+}
+
 int main(int argc, char **argv)
 {
     bool on_gpu = false;
     for (int i = 1; i < argc; i++)
         on_gpu |= strcmp(argv[i], "--gpu") == 0;
-    machine_kind kind = on_gpu ? MACHINE_GPU : MACHINE_SM;
-    machine_register(kind);
     blk_registry_add(&lock_table_desc);
     blk_registry_mark_built(&lock_table_desc);
-    const machine_info *mi = machine_info_get(kind);
-    cli_run *run = cli_new("tb-sharing",
-                           "register sharing (lock table, sharing-aware dispatch, OWF) on one SM or the GPU",
-                           mi->top, "tb", mi->default_preset);
-    machine_cli(run, kind);
-    tb_opts o;
-    tb_opts_add(run, &o);
-    sh_opts so;
-    add_opts(run, &so);
+    blk_registry_add(&smem_share_desc);
+    blk_registry_mark_built(&smem_share_desc);
     /* --policy owf: the arbiters order oldest first (the lock table's veto adds the classes) */
     char **args = g_new0(char *, (gsize)argc + 3);
     int n_args = argc;
@@ -164,135 +364,16 @@ int main(int argc, char **argv)
             args[n_args++] = g_strdup_printf("arbiter.policy=%s", strcmp(v, "owf") == 0 ? "oldest" : v);
         }
     }
-    char **parsed = args;
-    cli_parse(run, &n_args, &parsed);
-    share_mode mode = SHARE_NONE;
-    share_threshold t = {1, 10};
-    GError *err = NULL;
-    if ((so.share && !sharing_parse_mode(so.share, &mode, &err)) ||
-        (so.threshold && !sharing_parse_threshold(so.threshold, &t, &err)) ||
-        (so.percent && !sharing_parse_percent(so.percent, &t, &err)))
-        return usage("%s", err->message);
-    if (so.threshold && so.percent)
-        return usage("--threshold and --sharing-percent say the same thing: give one");
-    if (mode == SHARE_SMEM)
-        return usage("--share scratchpad: scratchpad sharing is not built yet (register sharing is)");
-    bool owf = so.policy && strcmp(so.policy, "owf") == 0;
-    if (so.policy && !owf && !policy_lookup(so.policy))
-        return usage("--policy '%s': expected lrr, gto, oldest or owf", so.policy);
-    if (so.dwe && mode != SHARE_REGS)
-        return usage("--dwe throttles non-owner warps of register sharing: it needs --share registers");
-    if (so.regorder)
-        tb_kernel_pass = regorder_pass;
-
-    machine *mach = machine_new(kind, run->ctx, run->top->mod);
-    bool subcore;
-    char *sm_path = machine_sm_path(mach, &subcore);
-    if (subcore)
-        return usage("register sharing is built for the monolithic SM: this configuration's GPU has sub-core "
-                     "SMs ([gpu] sm_kind)");
-    tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
-    g_free(sm_path);
-    unsigned n = machine_n_sms(mach);
-    sm_env *env = tb_kernel_env(k, n);
-    if (tb_kernel_refuse_spu(k, "tb-sharing"))
-        return TB_EXIT_USAGE;
-    machine_build(mach, env);
-    sm_topo **sms = machine_sms(mach);
-    cta_dispatch *d = machine_dispatch(mach);
-    lock_table **lt = g_new0(lock_table *, n);
-    lock_table_grant *grant = NULL;
-    dwe *ctl = NULL;
-    if (mode != SHARE_NONE || owf) {
-        blk_inst **issues = g_new(blk_inst *, n);
-        for (unsigned s = 0; s < n; s++)
-            issues[s] = sm_topo_issue_inst(sms[s]);
-        if (so.dwe)
-            ctl = dwe_new(issues, n, 0, 1000, 10, run->seed ? g_ascii_strtoull(run->seed, NULL, 10) : 1);
-        g_free(issues);
-        for (unsigned s = 0; s < n; s++) {
-            issue *is = sm_topo_issue(sms[s]);
-            lt[s] = lock_table_new(run->ctx, sm_topo_module(sms[s]), "lock_table", is->warps, is->ctas);
-            lt[s]->owf = owf;
-            lt[s]->dwe = ctl;
-            lt[s]->sm = s;
-            blk_inst *lti = lt[s]->inst;
-            blk_bind(is->inst, "check", lti, "check");
-            blk_bind(is->inst, "issued", lti, "issued");
-            blk_bind(is->inst, "warp_events", lti, "events");
-            blk_bind(is->inst, "value", lti, "value");
-            if (owf || ctl)
-                for (unsigned a = 0; a < issue_schedulers(is); a++) {
-                    char *name = g_strdup_printf("%s.arbiter%u", gsc_module_name(sm_topo_module(sms[s])), a);
-                    blk_bind(blk_ctx_find(run->ctx, name), "veto", lti, "veto");
-                    g_free(name);
-                }
-        }
-        grant = lock_table_grant_install(d, lt, n, mode == SHARE_NONE ? SHARE_REGS : mode,
-                                         mode == SHARE_NONE ? (share_threshold){1, 1} : t);
-    }
-    tb_machine *m = tb_machine_new(run, env, d, sms, n);
-    tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
-    if (machine_gpu(mach))
-        tb_machine_set_dump(m, machine_dump_state, mach);
-    cli_elaborate(run);
-
-    int rc = tb_machine_run(m, k, &o);
-    const char *fault = machine_fault(mach);
-    if (fault && rc == 0) {
-        fprintf(stderr, "gpusc: %s\n", fault);
-        rc = TB_EXIT_RUN;
-    }
-    cli_finish(run, gsc_cycle());
-    write_locks_view(run);
-    tb_machine_summary(m, stdout);
-    machine_summary(mach, stdout);
-    const occupancy_result *occ = cta_dispatch_occupancy(d);
-    const sharing_result *sr = grant ? lock_table_grant_result(grant) : NULL;
-    char *arb = g_strdup_printf("%s.arbiter0", gsc_module_name(sm_topo_module(sms[0])));
-    bool active = sr && sr->active;
-    printf("sharing: %s t %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-           " policy %s: ctas %u baseline %u pairs %u "
-           "unshared %u%s%s\n",
-           sharing_mode_name(mode), t.num, t.den,
-           so.policy ? so.policy : blk_param_string(blk_ctx_find(run->ctx, arb), "policy"),
-           active ? sr->ctas : occ->ctas, occ->ctas, active ? sr->pairs : 0,
-           active ? sr->unshared : occ->ctas, sr && !active && mode != SHARE_NONE ? ": inactive: " : "",
-           sr && !active && mode != SHARE_NONE ? sr->reason : "");
-    g_free(arb);
-    if (grant)
-        printf("locks: acquires %" G_GUINT64_FORMAT " waits %" G_GUINT64_FORMAT
-               " deadlock_waits %" G_GUINT64_FORMAT " handovers %" G_GUINT64_FORMAT
-               " violations %" G_GUINT64_FORMAT "\n",
-               lstat(lt, n, LOCK_TABLE_STAT_ACQUIRES), lstat(lt, n, LOCK_TABLE_STAT_WAITS),
-               lstat(lt, n, LOCK_TABLE_STAT_DEADLOCK_WAITS), lstat(lt, n, LOCK_TABLE_STAT_HANDOVERS),
-               lstat(lt, n, LOCK_TABLE_STAT_VIOLATIONS));
-    if (ctl) {
-        printf("dwe: windows %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " p", dwe_windows(ctl),
-               dwe_refused(ctl));
-        for (unsigned s = 0; s < n; s++)
-            printf(" %u.%u", dwe_p(ctl, s) / 10, dwe_p(ctl, s) % 10);
-        printf("\n");
-    }
-    /* §15: a stall cycle: ready but the units are busy; an idle cycle: no warp ready */
-    uint64_t issued = istat(sms, n, ISSUE_STAT_ISSUE_CYCLES),
-             stall = istat(sms, n, ISSUE_STAT_STALL_PIPELINE);
-    uint64_t idle = 0;
-    double ipc = 0;
-    for (unsigned i = ISSUE_STAT_STALL_IDLE; i <= ISSUE_STAT_STALL_CHECK; i++)
-        if (i != ISSUE_STAT_STALL_PIPELINE)
-            idle += istat(sms, n, i);
-    for (unsigned s = 0; s < n; s++)
-        ipc += blk_stat_value(sm_topo_issue_inst(sms[s]), ISSUE_STAT_IPC);
-    printf("cycles %" G_GUINT64_FORMAT " scheduler-cycles: issued %" G_GUINT64_FORMAT
-           " stall %" G_GUINT64_FORMAT " idle %" G_GUINT64_FORMAT " ipc %.4f\n",
-           gsc_cycle(), issued, stall, idle, ipc);
-    printf("tb-sharing: %s: %s\n", tb_kernel_name(k),
-           tb_exit_status(rc) != rc ? "INTERRUPTED"
-           : rc == 0                ? "PASS"
-                                    : "FAIL");
-    lock_table_grant_free(grant);
-    dwe_free(ctl);
-    g_free(lt);
-    return tb_exit_status(rc);
+    static tb_sharing t;
+    const tb_ext ext = {.program = "tb-sharing",
+                        .summary =
+                            "register and scratchpad sharing (lock table, sharing-aware dispatch, OWF, "
+                            "relssp) on one SM or the GPU",
+                        .options = add_opts_ext,
+                        .parsed = parsed,
+                        .check = check,
+                        .built = built,
+                        .finished = finished,
+                        .ctx = &t};
+    return tb_main_ext(on_gpu ? MACHINE_GPU : MACHINE_SM, n_args, args, &ext);
 }

@@ -784,6 +784,9 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
     if (tb_kernel_refuse_spu(k, ext && ext->program ? ext->program : mi->program))
         return TB_EXIT_USAGE;
+    int refused = ext && ext->check ? ext->check(mach, k, ext->ctx) : 0;
+    if (refused)
+        return refused;
     machine_build(mach, env);
     if (tb_kernel_refuse_narrow(k, sm_env_warp_size(env), ext && ext->program ? ext->program : mi->program))
         return TB_EXIT_USAGE;

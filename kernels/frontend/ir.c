@@ -233,6 +233,7 @@ ir_class ir_instr_class(const ir_instr *in)
     case IR_OP_FENCE:
     case IR_OP_NANOSLEEP:
     case IR_OP_BLOCKSYNC:
+    case IR_OP_RELSSP:
         return IR_CLASS_SYNC;
     case IR_OP_SHFL:
     case IR_OP_VOTE:

@@ -77,7 +77,8 @@ const char *ir_space_name(ir_space s); /* "global"; "" for NONE */
     X(POPC, "popc") X(CLZ, "clz") X(BFIND, "bfind") X(BREV, "brev") X(BFE, "bfe") X(BFI, "bfi")       \
     X(PRMT, "prmt") X(SHFL, "shfl") X(VOTE, "vote") X(ACTIVEMASK, "activemask")                       \
     X(PREFETCH, "prefetch") X(NANOSLEEP, "nanosleep") X(TRAP, "trap") X(BRKPT, "brkpt")           \
-    X(BLOCKSYNC, "bar.blocksync") /* the SPU's inter-SM barrier (spu_isa.h) */
+    X(BLOCKSYNC, "bar.blocksync") /* the SPU's inter-SM barrier (spu_isa.h) */                       \
+    X(RELSSP, "relssp") /* release the CTA's shared scratchpad region (scratchpad sharing, docs/sharing.md) */
 
 typedef enum {
 #define IR_OP_ENUM(e, s) IR_OP_##e,

@@ -1637,6 +1637,7 @@ static const char *src_shape(const ir_instr *in, unsigned n, unsigned *ndst_min,
     case IR_OP_SELP: return "aap";
     case IR_OP_BRA: *ndst_min = *ndst_max = 0; return "l";
     case IR_OP_RET: case IR_OP_EXIT: case IR_OP_TRAP: case IR_OP_BRKPT: case IR_OP_MEMBAR: case IR_OP_FENCE:
+    case IR_OP_RELSSP:
         *ndst_min = *ndst_max = 0;
         return "";
     case IR_OP_BAR: case IR_OP_BARRIER:
@@ -1970,7 +1971,7 @@ static void parse_instruction(ptx_parser *P, uint32_t guard, bool guard_neg)
         raw_operand raw[PTX_MAX_OPNDS];
         unsigned n = 0;
         bool no_operands = op == IR_OP_RET || op == IR_OP_EXIT || op == IR_OP_TRAP || op == IR_OP_BRKPT ||
-                           op == IR_OP_MEMBAR || op == IR_OP_FENCE;
+                           op == IR_OP_MEMBAR || op == IR_OP_FENCE || op == IR_OP_RELSSP;
         if (!no_operands && operand_start(&P->tok)) {
             for (;;) {
                 if (n == PTX_MAX_OPNDS)

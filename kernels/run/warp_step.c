@@ -163,6 +163,7 @@ static void decode_instr(const ir_module *m, const ir_instr *in, bool spu, dinst
     case IR_OP_FENCE:
     case IR_OP_PREFETCH:
     case IR_OP_NANOSLEEP:
+    case IR_OP_RELSSP: /* the release is the SM's (smem_share.h): nothing to compute */
         di->kind = D_NOP;
         break;
     case IR_OP_TRAP:
@@ -1128,4 +1129,35 @@ int ws_step(ws_launch *L, ws_warp *w, uint64_t seq, ws_info *info)
     if (G_UNLIKELY(ops && ops->after))
         ops->after(L->ctx, w, r.in, info);
     return 0;
+}
+
+uint32_t ws_head_shared(ws_launch *L, ws_warp *w, uint64_t off[IR_WARP_SIZE])
+{
+    if (simt_done(&w->st))
+        return 0;
+    const simt_entry *t = simt_top(&w->st);
+    const dfunc *df = &L->prog->df[t->func];
+    if (t->pc >= df->n)
+        return 0;
+    const ir_instr *in = &df->instrs[t->pc];
+    if (ir_instr_class(in) != IR_CLASS_MEM || in->op == IR_OP_PREFETCH || in->cb ||
+        (in->space != IR_SPACE_NONE && in->space != IR_SPACE_SHARED))
+        return 0;
+    const ir_operand *m = in->n_dst > 0 && in->dst[0].kind == IR_OPND_MEM ? &in->dst[0] : &in->src[0];
+    if (m->kind != IR_OPND_MEM)
+        return 0;
+    ws_run_t r = {.L = L, .w = w, .func = t->func, .pc = t->pc, .in = in, .di = &df->d[t->pc]};
+    uint32_t mask = in->guard != IR_NONE ? pred_mask(&r, in->guard, in->guard_neg != 0, t->mask) : t->mask;
+    ws_mem a;
+    mem_of(&r, m, &a);
+    uint32_t out = 0;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        unsigned l = (unsigned)__builtin_ctz(k);
+        uint64_t addr = a.off + (a.base ? a.base[l] : 0), sa = addr;
+        if (in->space == IR_SPACE_SHARED || kload_generic_resolve(addr, &sa) == IR_SPACE_SHARED) {
+            off[l] = sa;
+            out |= UINT32_C(1) << l;
+        }
+    }
+    return out;
 }

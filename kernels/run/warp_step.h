@@ -203,6 +203,10 @@ int ws_step(ws_launch *L, ws_warp *w, uint64_t seq, ws_info *info);
 
 /* The data of a deferred load has returned: read the image into the registers `regs` (ws_warp.regs). */
 void ws_load_apply(const ws_load *pl, uint64_t *regs);
+/* The lanes of the warp's next instruction that will access the scratchpad (a shared-space or generic
+ * ld/st/atom/red; active and guard true), each lane's byte offset in its CTA's segment in off[]: the
+ * address the instruction would use if it executed now. No side effect. 0: none. */
+uint32_t ws_head_shared(ws_launch *L, ws_warp *w, uint64_t off[IR_WARP_SIZE]);
 
 /* Report an error at an instruction of warp `w` (lane < 0: the whole warp) in L->err: the site
  * ("kernel K: pc N (FILE:LINE `instr`) block (x,y,z) thread (x,y,z)", then L->where), then the

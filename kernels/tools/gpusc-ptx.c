@@ -1,6 +1,6 @@
 /* gpusc-ptx — print a PTX kernel the way the toolchain sees it, like a disassembler.
  *
- *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--greener[=W]] [--resources]
+ *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--greener[=W]] [--relssp[=opt|postdom]] [--resources]
  *             [--occupancy THREADS [--dynamic-shared BYTES] [--markdown]]
  *             [--preset NAME] [--config FILE] [--set SECTION.KEY=VALUE]
  *
@@ -11,6 +11,7 @@
  * instruction).
  * --greener[=W] runs the greener power-state pass (kernels/passes/greener.h, threshold W, default 3) after
  * allocation and prints each instruction's encoded states: "// power ON, SLEEP, OFF" (destination, sources).
+ * --relssp[=opt|postdom] places `relssp` in every kernel first (kernels/passes/relssp.h).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
  * --occupancy T prints the occupancy of the entry with T threads per block, plus BYTES of dynamic
  * shared memory per block, on the SM of the configuration (models/lib/occupancy.c; --preset, default
@@ -22,6 +23,7 @@
 #include "kernels/analysis/annot.h"
 #include "kernels/analysis/cfg.h"
 #include "kernels/passes/greener.h"
+#include "kernels/passes/relssp.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/occupancy.h"
@@ -302,8 +304,28 @@ static void print_func(GString *s, const ir_module *m, ir_func *f, stage st, con
 
 /* The passes before allocation (every function), then the allocation of the whole module (spilling
  * above max_regs registers per thread, kernels with their callees), then the annotation pass. */
+/* --relssp[=opt|postdom]: the relssp placement pass first (kernels/passes/relssp.h); 0: none. */
+static int relssp_mode;
+
+static gboolean relssp_opt(const char *name, const char *value, gpointer data, GError **err)
+{
+    (void)name, (void)data;
+    if (!value || strcmp(value, "opt") == 0)
+        relssp_mode = 1 + RELSSP_OPT;
+    else if (strcmp(value, "postdom") == 0)
+        relssp_mode = 1 + RELSSP_POSTDOM;
+    else {
+        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--relssp: expected opt or postdom, not '%s'", value);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static int run_stages(ir_module *m, stage st, const char *pass, unsigned max_regs)
 {
+    if (relssp_mode)
+        relssp_place_module(m, (relssp_variant)(relssp_mode - 1));
     for (guint i = 0; i < m->funcs->len; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
         if (!f->is_defined)
@@ -451,6 +473,10 @@ int main(int argc, char **argv)
          "After allocation, the greener power-state pass with threshold W (default 3): each "
          "instruction's encoded states (destination, sources)",
          "W"},
+        {"relssp", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (void *)relssp_opt,
+         "First, place relssp (release shared scratchpad) in every kernel: opt (default; the must-analysis "
+         "after critical-edge splitting) or postdom",
+         "opt|postdom"},
         {"markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown,
          "With --occupancy: one markdown table row per entry", NULL},
         {"renaming", 0, 0, G_OPTION_ARG_NONE, &renaming,

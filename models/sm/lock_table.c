@@ -1,6 +1,7 @@
 /* lock_table.c — see lock_table.h. */
 #include "models/sm/lock_table.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "models/lib/regval.h"
@@ -64,6 +65,10 @@ static const blk_state_desc state[] = {
     {"owner", 64, "Owner: owner warps (bit = warp slot)"},
     {"locks", 64, "warps holding their pair's register lock (bit = warp slot)"},
     {"waiting", 64, "warps refused a shared register at their last check (bit = warp slot)"},
+    {"shwarp_hi", 64, "ShWarp of warp slots 64..127"},
+    {"owner_hi", 64, "Owner of warp slots 64..127"},
+    {"locks_hi", 64, "register locks held by warp slots 64..127"},
+    {"waiting_hi", 64, "warp slots 64..127 refused at their last check"},
     {"partner_0", 8, "ShTB of CTA slot 0 (255: none)"},
     {"partner_1", 8, "ShTB of CTA slot 1"},
     {"partner_2", 8, "ShTB of CTA slot 2"},
@@ -89,10 +94,16 @@ const blk_desc lock_table_desc = {
 };
 
 /* ---- traced state ---------------------------------------------------------------------------- */
-static void put_bit(uint64_t *m, unsigned w, bool v)
+enum { TR_SHWARP, TR_OWNER, TR_LOCKS, TR_WAITING };
+
+/* Bit w of traced warp mask `which` (slots 0..63 in the mask, 64..127 in its _hi word). */
+static void put_bit(lock_table *lt, unsigned which, unsigned w, bool v)
 {
-    if (w >= 64)
+    uint64_t *const lo[] = {&lt->tr_shwarp, &lt->tr_owner, &lt->tr_locks, &lt->tr_waiting};
+    if (w >= 128)
         return;
+    uint64_t *m = w < 64 ? lo[which] : &lt->tr_hi[which];
+    w %= 64;
     if (v)
         *m |= UINT64_C(1) << w;
     else
@@ -102,13 +113,13 @@ static void put_bit(uint64_t *m, unsigned w, bool v)
 static void set_owner(lock_table *lt, unsigned w, bool v)
 {
     lt->owner[w] = v;
-    put_bit(&lt->tr_owner, w, v);
+    put_bit(lt, TR_OWNER, w, v);
 }
 
 static void set_held(lock_table *lt, unsigned w, bool v)
 {
     lt->held[w] = v;
-    put_bit(&lt->tr_locks, w, v);
+    put_bit(lt, TR_LOCKS, w, v);
 }
 
 static void set_partner(lock_table *lt, unsigned slot, unsigned p)
@@ -142,8 +153,8 @@ int lock_table_holder(const lock_table *lt, unsigned w)
 
 lock_class lock_table_class(const lock_table *lt, unsigned w)
 {
-    if (!lt->shwarp[w])
-        return LOCK_CLASS_UNSHARED;
+    if (!lt->shwarp[w] || lt->released[lt->cta_of[w]])
+        return LOCK_CLASS_UNSHARED; /* (a CTA that released the scratchpad by relssp holds nothing) */
     return lt->owner[w] ? LOCK_CLASS_OWNER : LOCK_CLASS_NONOWNER;
 }
 
@@ -179,7 +190,7 @@ static bool lt_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
     if (!lt->shwarp[w] || lt->held[w] || !lt->enforce ||
         !touches_shared(lt, h->src, h->n_src, h->dst,
                         IR_MAX_DST + 2 < h->n_dst ? IR_MAX_DST + 2 : h->n_dst)) {
-        put_bit(&lt->tr_waiting, w, false);
+        put_bit(lt, TR_WAITING, w, false);
         return true;
     }
     int p = lock_table_partner_warp(lt, w);
@@ -193,7 +204,7 @@ static bool lt_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
         deny = true;
         blk_stat_add(lt->inst, LOCK_TABLE_STAT_DEADLOCK_WAITS, 1);
     }
-    put_bit(&lt->tr_waiting, w, deny);
+    put_bit(lt, TR_WAITING, w, deny);
     if (deny)
         blk_stat_add(lt->inst, LOCK_TABLE_STAT_WAITS, 1);
     return !deny;
@@ -272,14 +283,15 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
         lt->n_unshared++;
     }
     lt->shared[s] = shared;
+    lt->released[s] = 0;
     for (unsigned k = 0; k < c->warps; k++) {
         unsigned w = c->first_warp + k;
         lt->cta_of[w] = (uint16_t)s;
         lt->shwarp[w] = shared;
-        put_bit(&lt->tr_shwarp, w, shared);
+        put_bit(lt, TR_SHWARP, w, shared);
         set_owner(lt, w, false);
         set_held(lt, w, false);
-        put_bit(&lt->tr_waiting, w, false);
+        put_bit(lt, TR_WAITING, w, false);
     }
 }
 
@@ -297,7 +309,7 @@ static void lt_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
         g_assert(lt->holders[slot] > 0);
         lt->holders[slot]--;
     }
-    put_bit(&lt->tr_waiting, w, false);
+    put_bit(lt, TR_WAITING, w, false);
 }
 
 static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
@@ -309,6 +321,8 @@ static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
     if (lt->shared[s]) {
         unsigned q = lt->pair_of[s], p = lt->shtb[s];
         lt->members[2 * q + (lt->members[2 * q] == s ? 0 : 1)] = LOCK_TABLE_NONE;
+        if (lt->smem_lock[q] == s) /* the scratchpad lock is released at CTA exit */
+            lt->smem_lock[q] = LOCK_TABLE_NONE;
         if (p != LOCK_TABLE_NONE) {
             set_partner(lt, p, LOCK_TABLE_NONE);
             /* the partner becomes the owner; a new CTA will join it as the non-owner */
@@ -324,7 +338,7 @@ static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
     for (unsigned k = 0; k < c->warps; k++) {
         unsigned w = c->first_warp + k;
         lt->shwarp[w] = 0;
-        put_bit(&lt->tr_shwarp, w, false);
+        put_bit(lt, TR_SHWARP, w, false);
         set_owner(lt, w, false);
     }
     lt->resident[s] = 0;
@@ -347,6 +361,41 @@ bool lock_table_waits_on_owner(const lock_table *lt, unsigned w)
         return false;
     unsigned p = lt->shtb[lt->cta_of[w]];
     return p != LOCK_TABLE_NONE && lt->owner[lt->first_warp[p]];
+}
+
+/* ---- scratchpad pair locks (one per CTA pair: the CTA slot holding it) ------------------------ */
+int lock_table_smem_holder(const lock_table *lt, unsigned slot)
+{
+    if (!lt->shared[slot])
+        return -1;
+    uint8_t h = lt->smem_lock[lt->pair_of[slot]];
+    return h == LOCK_TABLE_NONE ? -1 : (int)h;
+}
+
+void lock_table_smem_acquire(lock_table *lt, unsigned slot)
+{
+    g_assert(lt->shared[slot] && lock_table_smem_holder(lt, slot) < 0);
+    lt->smem_lock[lt->pair_of[slot]] = (uint8_t)slot;
+    if (!lt->owner_on_wait)
+        make_owner(lt, slot);
+}
+
+void lock_table_smem_waits(lock_table *lt, unsigned slot)
+{
+    int h = lock_table_smem_holder(lt, slot);
+    if (lt->owner_on_wait && h >= 0 && !lt->owner[lt->first_warp[h]])
+        make_owner(lt, (unsigned)h);
+}
+
+bool lock_table_smem_release(lock_table *lt, unsigned slot)
+{
+    if (lock_table_smem_holder(lt, slot) != (int)slot)
+        return false;
+    lt->smem_lock[lt->pair_of[slot]] = LOCK_TABLE_NONE;
+    lt->released[slot] = 1;
+    for (unsigned k = 0; k < lt->n_warps[slot]; k++) /* it is no longer the owner: the partner may be */
+        set_owner(lt, lt->first_warp[slot] + k, false);
+    return true;
 }
 
 static bool lt_veto(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
@@ -392,6 +441,9 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     lt->holders = g_new0(unsigned, ctas);
     lt->members = g_new(uint8_t, 2 * ctas);
     memset(lt->members, LOCK_TABLE_NONE, 2 * ctas);
+    lt->released = g_new0(uint8_t, ctas);
+    lt->smem_lock = g_new(uint8_t, ctas);
+    memset(lt->smem_lock, LOCK_TABLE_NONE, ctas);
     lt->shwarp = g_new0(uint8_t, warps);
     lt->owner = g_new0(uint8_t, warps);
     lt->held = g_new0(uint8_t, warps);
@@ -407,6 +459,9 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     blk_trace_state(lt->inst, "owner", GSC_U64, &lt->tr_owner);
     blk_trace_state(lt->inst, "locks", GSC_U64, &lt->tr_locks);
     blk_trace_state(lt->inst, "waiting", GSC_U64, &lt->tr_waiting);
+    static const char *const hi[] = {"shwarp_hi", "owner_hi", "locks_hi", "waiting_hi"};
+    for (unsigned i = 0; i < 4; i++)
+        blk_trace_state(lt->inst, hi[i], GSC_U64, &lt->tr_hi[i]);
     for (unsigned i = 0; i < LOCK_TABLE_TRACED; i++) {
         char n[16];
         snprintf(n, sizeof n, "partner_%u", i);
@@ -427,6 +482,8 @@ void lock_table_free(lock_table *lt)
     g_free(lt->n_warps);
     g_free(lt->holders);
     g_free(lt->members);
+    g_free(lt->smem_lock);
+    g_free(lt->released);
     g_free(lt->shwarp);
     g_free(lt->owner);
     g_free(lt->held);
@@ -443,8 +500,10 @@ void lock_table_configure(lock_table *lt, const sharing_result *r, unsigned priv
     lt->unshared_max = r->active ? r->unshared : 0;
     lt->pairs = r->active ? MIN(r->pairs, lt->ctas) : 0;
     lt->private_regs = private_regs;
+    lt->r_tb = r->r_tb;
     lt->n_unshared = 0;
     memset(lt->members, LOCK_TABLE_NONE, 2 * lt->ctas);
+    memset(lt->smem_lock, LOCK_TABLE_NONE, lt->ctas);
 }
 
 /* ---- the sharing-aware grant ------------------------------------------------------------------ */
@@ -470,21 +529,35 @@ static void grant_prepare(lock_table_grant *g, const occupancy_kernel *k)
         memset(&g->r, 0, sizeof g->r);
         g_clear_error(&err);
     }
-    for (unsigned s = 0; s < g->n; s++)
-        lock_table_configure(g->lt[s], &g->r, sharing_private_regs(k->regs_per_thread, g->t));
+    /* scratchpad sharing: no register is shared (every slot private) */
+    unsigned priv = g->mode == SHARE_SMEM ? UINT_MAX : sharing_private_regs(k->regs_per_thread, g->t);
+    for (unsigned s = 0; s < g->n; s++) {
+        lock_table_configure(g->lt[s], &g->r, priv);
+        g->lt[s]->t = g->t;
+    }
     g->k = *k;
     g->configured = true;
 }
 
-/* The ledger without the registers (the grant counts CTAs against M instead). */
+/* The kernel the ledger counts: without the shared resource (the grant counts CTAs against M). */
+static occupancy_kernel unshared_part(const lock_table_grant *g, const occupancy_kernel *k)
+{
+    occupancy_kernel nr = *k;
+    if (g->mode == SHARE_SMEM)
+        nr.smem_static = nr.smem_dynamic = 0;
+    else
+        nr.regs_per_thread = 0;
+    return nr;
+}
+
+/* The ledger without the shared resource (the grant counts CTAs against M instead). */
 static bool grant_fits(void *self, ctaslots *slots, unsigned sm, const occupancy_kernel *k)
 {
     lock_table_grant *g = self;
     grant_prepare(g, k);
     if (!g->r.active)
         return cta_dispatch_ledger_fits(NULL, slots, sm, k);
-    occupancy_kernel nr = *k;
-    nr.regs_per_thread = 0;
+    occupancy_kernel nr = unshared_part(g, k);
     return ctaslots_resident(slots) < g->r.ctas && cta_dispatch_ledger_fits(NULL, slots, sm, &nr);
 }
 
@@ -496,11 +569,13 @@ static bool grant_grant(void *self, ctaslots *slots, unsigned sm, const occupanc
         return false;
     if (!g->r.active)
         return cta_dispatch_ledger_grant(NULL, slots, sm, k, out);
-    occupancy_kernel nr = *k;
-    nr.regs_per_thread = 0;
+    occupancy_kernel nr = unshared_part(g, k);
     if (!cta_dispatch_ledger_grant(NULL, slots, sm, &nr, out))
         return false;
-    out->regs = g->r.r_tb;
+    if (g->mode == SHARE_SMEM)
+        out->smem_bytes = g->r.r_tb;
+    else
+        out->regs = g->r.r_tb;
     return true;
 }
 
@@ -513,7 +588,7 @@ static void grant_release(void *self, ctaslots *slots, unsigned sm, const cta_do
 lock_table_grant *lock_table_grant_install(cta_dispatch *d, lock_table *const *lt, unsigned n,
                                            share_mode mode, share_threshold t)
 {
-    g_assert(mode == SHARE_REGS);
+    g_assert(mode == SHARE_REGS || mode == SHARE_SMEM);
     lock_table_grant *g = g_new0(lock_table_grant, 1);
     g->lt = g_memdup2(lt, n * sizeof *lt);
     g->n = n;

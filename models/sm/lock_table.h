@@ -29,7 +29,8 @@
  * The grant (lock_table_grant_install) places up to M CTAs per SM instead of the baseline's F, U of
  * them unshared and S pairs (sharing.h), by wrapping cta_dispatch's ledger with the registers left
  * out. Statistics: acquires, waits, deadlock_waits, handovers, violations, paired_ctas,
- * unshared_ctas. Traced: shsm, shwarp, owner, locks, waiting (warp masks, slots 0..63), partner_0..7
+ * unshared_ctas. Traced: shsm, shwarp, owner, locks, waiting (warp masks, slots 0..63; their _hi
+ * signals: slots 64..127), partner_0..7
  * (ShTB of CTA slots 0..7; 255: none). docs/sharing.md. */
 #ifndef GPUSC_MODELS_SM_LOCK_TABLE_H
 #define GPUSC_MODELS_SM_LOCK_TABLE_H
@@ -70,17 +71,22 @@ typedef struct {
     /* the grid's configuration (lock_table_configure) */
     bool shsm;
     unsigned unshared_max, pairs, private_regs;
+    uint64_t r_tb;     /* units of the shared resource per CTA (scratchpad: bytes) */
+    share_threshold t; /* the grid's threshold (set by the grant) */
     unsigned n_unshared; /* resident CTAs in unshared roles */
     /* per CTA slot */
     uint8_t *shtb, *shared, *resident;
     uint8_t *pair_of; /* the pair position of a shared CTA */
     unsigned *first_warp, *n_warps, *holders;
     uint8_t *members; /* [ctas][2]: the CTA slots in pair position p (LOCK_TABLE_NONE: empty) */
+    uint8_t *smem_lock; /* [pair position]: the CTA slot holding the pair's scratchpad lock (NONE: free) */
+    uint8_t *released;  /* [CTA slot]: it released the scratchpad by relssp (OWF: the unshared class) */
     /* per warp */
     uint8_t *shwarp, *owner, *held;
     uint16_t *cta_of;
     /* traced */
-    uint64_t tr_shwarp, tr_owner, tr_locks, tr_waiting;
+    uint64_t tr_shwarp, tr_owner, tr_locks, tr_waiting; /* warp slots 0..63 */
+    uint64_t tr_hi[4];                                  /* the same four for warp slots 64..127 */
     uint8_t tr_shsm, tr_partner[LOCK_TABLE_TRACED];
 } lock_table;
 
@@ -99,6 +105,16 @@ bool lock_table_waits_on_owner(const lock_table *lt, unsigned warp);
 int lock_table_holder(const lock_table *lt, unsigned warp);
 /* The partner warp of warp (-1: unshared or no partner resident). */
 int lock_table_partner_warp(const lock_table *lt, unsigned warp);
+
+/* Scratchpad sharing (smem_share.h uses these): the CTA slot holding the scratchpad lock of slot's
+ * pair (-1: free, or slot unshared); acquire it for slot (free; the CTA's warps become owners unless
+ * owner_bit=wait); slot was refused it (owner_bit=wait: the holder becomes owner); release it if slot
+ * holds it (relssp; its warps stop being owners and, holding nothing and never waiting again, are in
+ * OWF's unshared class until the CTA ends): false if it did not. It is released at CTA exit. */
+int lock_table_smem_holder(const lock_table *lt, unsigned slot);
+void lock_table_smem_acquire(lock_table *lt, unsigned slot);
+void lock_table_smem_waits(lock_table *lt, unsigned slot);
+bool lock_table_smem_release(lock_table *lt, unsigned slot);
 
 /* The sharing-aware grant of cta_dispatch for n SMs whose lock tables are lt[0..n): per SM at most
  * M CTAs (sharing_compute on each grid's kernel: the first grant of a grid configures every lock

@@ -247,6 +247,12 @@ bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc
     return true;
 }
 
+uint32_t wexec_head_shared(const wexec *x, unsigned warp, uint64_t off[IR_WARP_SIZE])
+{
+    wx_warp *w = &x->warps[warp];
+    return w->live ? ws_head_shared((ws_launch *)&x->L, &w->w, off) : 0;
+}
+
 bool wexec_warp_live(const wexec *x, unsigned warp)
 {
     return x->warps[warp].live && !simt_done(&x->warps[warp].w.st);

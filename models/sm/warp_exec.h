@@ -67,6 +67,11 @@ void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle);
 /* The warp's next instruction (the SIMT top): false when the warp has finished. */
 bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc);
 bool wexec_warp_live(const wexec *x, unsigned warp);
+/* The lanes of the warp's next instruction that will access the scratchpad (a shared-space or generic
+ * ld/st/atom/red; active and guard true), each lane's byte offset in its CTA's segment in off[]: the
+ * address the instruction would use if it issued now. No side effect (the scratchpad sharing check
+ * asks it before issue). 0: none. */
+uint32_t wexec_head_shared(const wexec *x, unsigned warp, uint64_t off[IR_WARP_SIZE]);
 unsigned wexec_warp_cta(const wexec *x, unsigned warp);          /* CTA slot */
 unsigned wexec_warp_in_cta(const wexec *x, unsigned warp);       /* index within the CTA */
 uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top's mask */

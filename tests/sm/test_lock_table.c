@@ -322,6 +322,42 @@ static void test_owf_fig29(void)
     g_free(t);
 }
 
+static void *make_lt96(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return lock_table_new(c, p, n, 96, CTAS);
+}
+
+/* On 96 warp slots (the 96-slot SM tb-sharing runs), the warps above 63 are traced in the
+ * _hi masks: a pair on warps 64-65 and 94-95, the lock taken by warp 95. */
+static void test_trace_hi(void)
+{
+    char *path = block_vcd_path();
+    block_dut d = block_dut_new(&lock_table_desc, make_lt96, "check", NULL, path, true);
+    lock_table *lt = harness_block(d.h);
+    const warp_events_if *ev = harness_export(d.h, "events").methods;
+    const instr_issued_if *issued = harness_export(d.h, "issued").methods;
+    sharing_result s = {.active = true, .pairs = 1, .unshared = 0, .ctas = 2, .baseline = 1};
+    lock_table_configure(lt, &s, 1);
+    uint64_t c0 = harness_step(d.h);
+    cta_launch_t a = {.slot = 0, .first_warp = 64, .warps = 2}, b = {.slot = 1, .first_warp = 94, .warps = 2};
+    ev->cta_start(lt, &a, gsc_cycle());
+    ev->cta_start(lt, &b, gsc_cycle());
+    issued_t it;
+    memset(&it, 0, sizeof it);
+    it.warp = 95;
+    it.n_src = 1;
+    it.src[0] = 5; /* shared */
+    issued->issued(lt, &it);
+    g_assert_cmphex(lt->tr_shwarp, ==, 0);
+    harness_step(d.h);
+    harness_free(d.h);
+    vcd *v = block_vcd_load(path);
+    g_assert_cmphex(block_vcd_at(v, "dut.shwarp_hi", c0 + 1), ==, 0xc0000003ull);
+    g_assert_cmphex(block_vcd_at(v, "dut.locks_hi", c0 + 1), ==, 0x80000000ull);
+    g_assert_cmphex(block_vcd_at(v, "dut.owner_hi", c0 + 1), ==, 0xc0000000ull);
+    vcd_free(v);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -329,5 +365,6 @@ int main(int argc, char **argv)
     harness_test_add("/sm/lock_table/deadlock_rule_off", test_deadlock_rule_off);
     harness_test_add("/sm/lock_table/value_poison", test_value_poison);
     harness_test_add("/sm/lock_table/owf_fig29", test_owf_fig29);
+    harness_test_add("/sm/lock_table/trace_hi", test_trace_hi);
     return g_test_run();
 }

@@ -7,9 +7,14 @@
 #    with and without the regorder pass, and a few under lrr and gto;
 #  - a deliberately broken lock (lock_table.enforce=false) lets two warps use one shared register:
 #    the loser's values are poisoned and the output check FAILS (exit 1);
-#  - bad input: a threshold outside (0, 1], a percentage outside [0, 100), scratchpad sharing (not
-#    built), an unknown policy: exit 2 with a message; a kernel not limited by registers: "inactive"
-#    and the reason, PASS;
+#  - bad input: a threshold outside (0, 1], a percentage outside [0, 100), --relssp without
+#    scratchpad sharing or with an unknown variant, an unknown policy: exit 2 with a message; a
+#    kernel not limited by registers: "inactive" and the reason, PASS;
+#  - scratchpad sharing on the 16 KB SM (rs-table2.3-16k) with 7000 bytes per CTA: 2 -> 4 CTAs; every
+#    workload passes under owf with the relssp pass (opt), the kernels that touch their shared region
+#    take locks and release them by relssp; four under lrr without relssp and with postdom;
+#  - a deliberately broken scratchpad lock (smem_share.enforce=false): the values read past it are
+#    poisoned and the output check FAILS; the VCD and the locks view show smem_share;
 #  - the VCD holds the lock table's state and the curated view tb-sharing-locks.gtkw shows it;
 #  - --gpu --dwe on two SMs (kmeans, default size): the dynamic warp execution controller judges its
 #    windows and refuses non-owner memory instructions (SM 0, the reference, always), PASS.
@@ -30,7 +35,7 @@ no() {
     fail=1
 }
 prof="--preset rs-table2.3 --size tiny --no-trace"
-echo "1..15"
+echo "1..21"
 # shellcheck disable=SC2086
 "$sm" --workload hotspot $prof --regs-per-thread 36 >sm.out 2>&1
 # shellcheck disable=SC2086
@@ -99,7 +104,8 @@ refused() {
 }
 refused "threshold 0" "threshold '0' is outside (0, 1]" --share registers --threshold 0
 refused "percentage 100" "sharing percentage '100' is outside" --share registers --sharing-percent 100
-refused "scratchpad not built" "scratchpad sharing is not built yet" --share scratchpad
+refused "--relssp without scratchpad sharing" "it needs --share scratchpad" --relssp opt
+refused "--relssp variant" "expected opt or postdom" --share scratchpad --relssp best
 refused "unknown policy" "expected lrr, gto, oldest or owf" --policy fifo
 # shellcheck disable=SC2086
 "$tb" --workload nw $prof --regs-per-thread 48 --share registers >nw.out 2>&1
@@ -127,4 +133,50 @@ else
     no "--gpu --dwe (exit $rc): $(grep '^dwe:' dwe.out)"
 fi
 refused "--dwe without register sharing" "it needs --share registers" --dwe
+# ---- scratchpad sharing ----
+sp="--preset rs-table2.3-16k --size tiny --no-trace --share scratchpad"
+bad=""
+for w in $("$sm" --list-workloads | awk '{print $1}'); do
+    smem=7000
+    [ "$w" = nw ] && smem=9000 # nw's kernel declares 8452 bytes
+    # shellcheck disable=SC2086
+    "$tb" --workload "$w" $sp --smem-per-cta $smem --policy owf --relssp opt >w.out 2>&1 || bad="$bad $w"
+    grep -q "violations 0$" w.out || bad="$bad $w(violations)"
+    grep -q "^sharing: scratchpad t 1/10 policy owf: ctas [24] baseline [12] pairs [12] unshared 0$" w.out ||
+        bad="$bad $w(pairs)"
+done
+if [ -z "$bad" ]; then ok "every workload passes with scratchpad sharing under owf with relssp"; else
+    no "scratchpad owf:$bad"
+fi
+# shellcheck disable=SC2086
+"$tb" --workload sgemm $sp --smem-per-cta 7000 --policy owf --relssp opt >sg.out 2>&1
+if awk '/^scratchpad:/ { exit !($3 > 0 && $5 > 0 && $7 > 0 && $9 > 0 && $11 > 0 && $13 == 0) }' sg.out; then
+    ok "sgemm: shared-region accesses, locks, waits, relssp releases, no violation"
+else
+    no "sgemm: $(grep '^scratchpad:' sg.out)"
+fi
+bad=""
+for v in "" "--relssp postdom"; do
+    for w in sgemm reduction transpose hotspot; do
+        # shellcheck disable=SC2086
+        "$tb" --workload "$w" $sp --smem-per-cta 7000 --policy lrr $v >w.out 2>&1 || bad="$bad $w($v)"
+    done
+done
+if [ -z "$bad" ]; then ok "lrr passes with scratchpad sharing, without relssp and with postdom"; else
+    no "scratchpad lrr:$bad"
+fi
+# shellcheck disable=SC2086
+"$tb" --workload sgemm $sp --smem-per-cta 7000 --set smem_share.enforce=false >sb.out 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q 'tb-sharing: sgemm: FAIL' sb.out && ! grep -q '^scratchpad:.*violations 0$' sb.out; then
+    ok "a broken scratchpad lock fails the output check"
+else
+    no "a broken scratchpad lock fails the output check (exit $rc)"
+fi
+"$tb" --workload reduction --preset rs-table2.3-16k --size tiny --share scratchpad --smem-per-cta 7000 \
+    --relssp opt >vs.out 2>&1
+if grep -q 'tb.sm0.smem_share.locked' waveforms/tb-sharing-locks.gtkw &&
+    grep -q 'scope module smem_share' waveforms/tb-sharing.vcd; then ok "the VCD and the locks view show smem_share"; else
+    no "the VCD and the locks view show smem_share"
+fi
 exit $fail

@@ -1,0 +1,52 @@
+/* relssp.h — placement of `relssp` (release shared scratchpad) for scratchpad sharing
+ * (resource-sharing/GREENER spec §1.6, §8.2, §8.3; docs/sharing.md).
+ *
+ * A CTA that holds its pair's shared scratchpad region keeps it until it exits; `relssp` lets it go
+ * earlier: when every active thread of the CTA has executed one, the lock is released (the SM's
+ * smem_share block). The pass puts `relssp` at the earliest points after which no path reaches a
+ * shared-scratchpad access, so that each thread executes exactly one on every path (OPT), or at the
+ * post-dominator of the accesses (PostDom, safe but maybe later).
+ *
+ * OPT, on a CFG without critical edges (the pass splits them first: a block holding `bra`), with a
+ * greatest fixed point from true:
+ *   SafeIN(B)  = false if B holds a shared access, else SafeOUT(B)
+ *   SafeOUT(B) = true if B is the exit, else AND over the successors of SafeIN
+ *   INS_OUT(B) = SafeOUT(B) and not SafeIN(B)      -> just after B's last shared access
+ *   INS_IN(B)  = not (AND over the predecessors of SafeOUT) and SafeIN(B)   (empty AND: true)
+ * A function without shared access gets none.
+ *
+ * A shared-scratchpad access is an ld/st/atom/red in the shared space, or a generic one (it may
+ * reach the scratchpad): without a layout every scratchpad access counts (§8.3's default). */
+#ifndef GPUSC_KERNELS_RELSSP_H
+#define GPUSC_KERNELS_RELSSP_H
+
+#include "kernels/frontend/ir.h"
+
+G_BEGIN_DECLS
+
+/* The analysis on an abstract CFG: blocks 0..n-1, the exit a block too (`exit`, no successors);
+ * succ[b] lists b's successors (n_succ[b] of them); access[b]: b holds a shared access. Fills
+ * safe_in, safe_out, ins_in, ins_out (n entries each). */
+typedef struct {
+    unsigned n, exit;
+    const unsigned *const *succ;
+    const unsigned *n_succ;
+    const bool *access;
+} relssp_cfg;
+
+void relssp_analyze(const relssp_cfg *g, bool *safe_in, bool *safe_out, bool *ins_in, bool *ins_out);
+
+typedef enum { RELSSP_OPT, RELSSP_POSTDOM } relssp_variant;
+
+/* Is instruction in a shared-scratchpad access (above)? */
+bool relssp_is_shared_access(const ir_instr *in);
+
+/* Places relssp in f (critical edges split first for OPT). Returns the relssp instructions
+ * inserted; *split (may be NULL) receives the critical edges split. */
+uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split);
+/* relssp_place_func on every function of m with a body; the number inserted. */
+uint32_t relssp_place_module(ir_module *m, relssp_variant v);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,217 @@
+/* spvar_layout.c — see spvar_layout.h. */
+#include "kernels/passes/spvar_layout.h"
+
+#include <string.h>
+
+#include "kernels/analysis/cfg.h"
+#include "kernels/passes/relssp.h"
+
+void spvar_analyze(const spvar_cfg *g, spvar_flow *fl)
+{
+    for (unsigned b = 0; b < g->n; b++)
+        fl->pre_in[b] = fl->pre_out[b] = fl->post_in[b] = fl->post_out[b] = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (unsigned b = 0; b < g->n; b++) {
+            uint32_t pin = 0, pout = 0;
+            for (unsigned p = 0; p < g->n && b != g->entry; p++)
+                for (unsigned j = 0; j < g->n_succ[p]; j++)
+                    if (g->succ[p][j] == b)
+                        pin |= fl->pre_out[p];
+            pout = g->access[b] | pin;
+            uint32_t qout = 0;
+            for (unsigned j = 0; j < g->n_succ[b] && b != g->exit; j++)
+                qout |= fl->post_in[g->succ[b][j]];
+            uint32_t qin = g->access[b] | qout;
+            changed |= pin != fl->pre_in[b] || pout != fl->pre_out[b] || qin != fl->post_in[b] ||
+                       qout != fl->post_out[b];
+            fl->pre_in[b] = pin;
+            fl->pre_out[b] = pout;
+            fl->post_in[b] = qin;
+            fl->post_out[b] = qout;
+        }
+    }
+}
+
+bool spvar_acc_in(const spvar_flow *fl, uint32_t set, unsigned b)
+{
+    return (fl->pre_in[b] & set) && (fl->post_in[b] & set);
+}
+
+bool spvar_acc_out(const spvar_flow *fl, uint32_t set, unsigned b)
+{
+    return (fl->pre_out[b] & set) && (fl->post_out[b] & set);
+}
+
+unsigned spvar_range_points(const spvar_cfg *g, const spvar_flow *fl, uint32_t set)
+{
+    unsigned k = 0;
+    for (unsigned b = 0; b < g->n; b++)
+        k += (unsigned)spvar_acc_in(fl, set, b) + (unsigned)spvar_acc_out(fl, set, b);
+    return k;
+}
+
+uint32_t spvar_select(unsigned n, const uint64_t *size, const uint64_t *cost, uint64_t need)
+{
+    g_assert(n <= SPVAR_MAX_VARS);
+    uint32_t best = 0;
+    bool found = false;
+    uint64_t best_cost = 0, best_over = 0;
+    for (uint32_t s = 0; s < (UINT32_C(1) << n); s++) {
+        uint64_t bytes = 0;
+        for (unsigned v = 0; v < n; v++)
+            if (s >> v & 1)
+                bytes += size[v];
+        if (bytes < need)
+            continue;
+        uint64_t over = bytes - need;
+        if (!found || cost[s] < best_cost || (cost[s] == best_cost && over < best_over)) {
+            best = s;
+            best_cost = cost[s];
+            best_over = over;
+            found = true;
+        }
+    }
+    return best;
+}
+
+/* ---- on a kernel ------------------------------------------------------------------------------ */
+
+/* The variable (index in syms) of symbol sym, or -1. */
+static int var_of(const uint32_t *syms, unsigned n, uint32_t sym)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (syms[i] == sym)
+            return (int)i;
+    return -1;
+}
+
+/* The variables an operand's value may point into: an ADDR of a variable, or a register in pts. */
+static uint32_t opnd_vars(const ir_operand *o, const uint32_t *syms, unsigned n, const uint32_t *pts)
+{
+    if (o->kind == IR_OPND_ADDR && o->u.mem.base_sym != IR_NONE) {
+        int v = var_of(syms, n, o->u.mem.base_sym);
+        return v < 0 ? 0 : UINT32_C(1) << v;
+    }
+    if (o->kind == IR_OPND_REG && o->u.reg != IR_NONE)
+        return pts[o->u.reg];
+    return 0;
+}
+
+/* The variables instruction in accesses (all of them when unknown); 0: not a scratchpad access. */
+static uint32_t access_vars(const ir_instr *in, const uint32_t *syms, unsigned n, const uint32_t *pts)
+{
+    if (!relssp_is_shared_access(in))
+        return 0;
+    uint32_t all = n ? (uint32_t)((UINT64_C(1) << n) - 1) : 0;
+    if (in->op == IR_OP_CALL)
+        return all;
+    const ir_operand *m = in->n_dst > 0 && in->dst[0].kind == IR_OPND_MEM ? &in->dst[0] : &in->src[0];
+    uint32_t v = 0;
+    if (m->u.mem.base_sym != IR_NONE) {
+        int i = var_of(syms, n, m->u.mem.base_sym);
+        v = i < 0 ? 0 : UINT32_C(1) << i;
+        if (i < 0 && in->space == IR_SPACE_SHARED)
+            v = all;
+    } else if (m->u.mem.base_reg != IR_NONE) {
+        v = pts[m->u.mem.base_reg];
+        if (!v && in->space == IR_SPACE_SHARED)
+            v = all; /* a shared address of unknown origin */
+    } else if (in->space == IR_SPACE_SHARED) {
+        v = all;
+    }
+    return v;
+}
+
+uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_t den, uint32_t *syms,
+                           unsigned *n_out)
+{
+    unsigned n = 0;
+    uint64_t size[SPVAR_MAX_VARS], total = 0;
+    for (guint s = 0; s < m->syms->len && n < SPVAR_MAX_VARS; s++) {
+        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+        if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->size == 0)
+            continue;
+        if (sy->func != IR_NONE && g_ptr_array_index(m->funcs, sy->func) != f)
+            continue;
+        syms[n] = s;
+        size[n++] = sy->size;
+        total += sy->size;
+    }
+    *n_out = n;
+    if (n == 0)
+        return 0;
+    /* registers pointing into variables (flow-insensitive, to a fixed point) */
+    uint32_t nr = f->regs ? f->regs->len : 0, ni = ir_func_n_instrs(f);
+    uint32_t *pts = g_new0(uint32_t, nr + 1);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < ni; i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            if (in->n_dst < 1 || in->dst[0].kind != IR_OPND_REG || in->dst[0].u.reg >= nr)
+                continue;
+            if (in->op != IR_OP_MOV && in->op != IR_OP_CVTA && in->op != IR_OP_ADD && in->op != IR_OP_SUB &&
+                in->op != IR_OP_MAD && in->op != IR_OP_CVT && in->op != IR_OP_SHL)
+                continue;
+            uint32_t v = 0;
+            for (unsigned j = 0; j < in->n_src; j++)
+                v |= opnd_vars(&in->src[j], syms, n, pts);
+            uint32_t *d = &pts[in->dst[0].u.reg];
+            if ((*d | v) != *d) {
+                *d |= v;
+                changed = true;
+            }
+        }
+    }
+    cfg_build(f);
+    unsigned nb = cfg_n_blocks(f), exit = nb, entry = nb + 1, N = nb + 2;
+    /* blocks 0..nb-1, the virtual exit, a virtual entry before block 0 */
+    unsigned **succ = g_new0(unsigned *, N), *n_succ = g_new0(unsigned, N);
+    uint32_t *acc = g_new0(uint32_t, N), *ins = g_new0(uint32_t, ni + 1);
+    for (unsigned b = 0; b < nb; b++) {
+        const ir_block *bl = cfg_block(f, b);
+        succ[b] = g_new(unsigned, bl->succ->len + 1);
+        for (guint j = 0; j < bl->succ->len; j++)
+            succ[b][n_succ[b]++] = g_array_index(bl->succ, uint32_t, j);
+        for (uint32_t i = bl->first; i <= bl->last; i++)
+            acc[b] |= ins[i] = access_vars(ir_func_instr(f, i), syms, n, pts);
+    }
+    succ[entry] = g_new(unsigned, 1);
+    succ[entry][n_succ[entry]++] = 0;
+    spvar_cfg g = {N, entry, exit, (const unsigned *const *)succ, n_succ, acc};
+    spvar_flow fl = {g_new(uint32_t, N), g_new(uint32_t, N), g_new(uint32_t, N), g_new(uint32_t, N)};
+    spvar_analyze(&g, &fl);
+    /* the cost of every set: the instructions in its range, 1024 per enclosing loop */
+    uint64_t *cost = g_new0(uint64_t, (gsize)1 << n);
+    for (uint32_t s = 1; s < (UINT32_C(1) << n); s++)
+        for (unsigned b = 0; b < nb; b++) {
+            const ir_block *bl = cfg_block(f, b);
+            uint64_t w = 1;
+            for (uint32_t d = cfg_loop_depth(f, b); d > 0 && w < (UINT64_C(1) << 40); d--)
+                w *= 1024;
+            for (uint32_t i = bl->first; i <= bl->last; i++) {
+                bool pre = (fl.pre_in[b] & s) != 0, post = (fl.post_out[b] & s) != 0;
+                for (uint32_t j = bl->first; j <= i && !pre; j++)
+                    pre = (ins[j] & s) != 0;
+                for (uint32_t j = i; j <= bl->last && !post; j++)
+                    post = (ins[j] & s) != 0;
+                if (pre && post)
+                    cost[s] += w;
+            }
+        }
+    uint64_t need = (uint64_t)(((unsigned __int128)total * num + den - 1) / den);
+    uint32_t best = spvar_select(n, size, cost, need);
+    for (unsigned b = 0; b < N; b++)
+        g_free(succ[b]);
+    g_free(succ);
+    g_free(n_succ);
+    g_free(acc);
+    g_free(ins);
+    g_free(fl.pre_in);
+    g_free(fl.pre_out);
+    g_free(fl.post_in);
+    g_free(fl.post_out);
+    g_free(cost);
+    g_free(pts);
+    return best;
+}
