@@ -124,17 +124,17 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
                 /* the border's guard counter: border (across -> across + 1) at this row of the pass */
                 unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
                 uint32_t *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
-                xs[n++] = (spu_iu_xfer){
-                    .round = r,
-                    .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + (along * p + idx) * b),
-                    .row_stride = 4ull * N,
-                    .rows = b,
-                    .row_elems = b,
-                    .cb_off = 0,
-                    .viu = viu,
-                    .post = viu && store ? ctr : NULL,
-                    .wait = viu && !store ? ctr : NULL,
-                    .wait_min = (uint32_t)kt + 1};
+                xs[n++] = (spu_iu_xfer){.round = r,
+                                        .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N +
+                                                                (along * p + idx) * b),
+                                        .row_stride = 4ull * N,
+                                        .rows = b,
+                                        .row_elems = b,
+                                        .cb_off = 0,
+                                        .viu = viu,
+                                        .post = viu && store ? ctr : NULL,
+                                        .wait = viu && !store ? ctr : NULL,
+                                        .wait_min = (uint32_t)kt + 1};
             }
             static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
             spu_iu_set_plan(spu_grid_iu(sg, (spu_side)side, idx), B, xs, n, local ? dirs[side] : 0);
@@ -192,8 +192,8 @@ int main(int argc, char **argv)
     /* the default preset: spu (caches off) on the SPU grid, gtx480 with --machine gpu */
     const char *def = "spu";
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--machine=gpu") || (!strcmp(argv[i], "--machine") && i + 1 < argc &&
-                                                  !strcmp(argv[i + 1], "gpu")))
+        if (!strcmp(argv[i], "--machine=gpu") ||
+            (!strcmp(argv[i], "--machine") && i + 1 < argc && !strcmp(argv[i + 1], "gpu")))
             def = "gtx480";
     cli_run *run = cli_new("tb-spu", "The SPU's 3-D stencil on the SPU grid (or the GPU baseline), checked.",
                            &tb_spu_desc, "tb", def);

@@ -104,7 +104,8 @@ static const blk_stat_desc stats[] = {
     [LDST_STAT_L1_RES_FAIL] = {"l1_reservation_fails", BLK_STAT_COUNTER, "cycles",
                                "L1D accesses retried (no line/MSHR)", NULL},
     [LDST_STAT_STORES_TXN] = {"store_txns", BLK_STAT_COUNTER, "transactions",
-                              "store transactions written through", NULL},
+                              "store transactions written through the L1D (none with l1_enabled=false)",
+                              NULL},
     [LDST_STAT_ATOMIC_TXN] = {"atomic_txns", BLK_STAT_COUNTER, "transactions", "global atomic transactions",
                               NULL},
     [LDST_STAT_MEM_REQS] = {"mem_reqs", BLK_STAT_COUNTER, "requests", "requests sent below", NULL},
@@ -428,7 +429,8 @@ static void op_step_txn(ldst *l, uint64_t now)
         ldst_perform_store(l, op, t);
         cache_tags_invalidate(l->l1, t->addr);
         op->pending++;
-        blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);
+        if (!l->l1_off) /* (an L1D store transaction: its energy is the L1D's) */
+            blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);
         send_req(l, op, op->next_txn, MEM_WRITE);
         break;
     default: /* atomics and reductions: performed below the L1; the line is dropped */

@@ -19,7 +19,8 @@
  * spill is done (the guard, `guard_stall_cycles`; spu_iu.selftest_no_guard breaks it).
  *
  * Statistics: global elements loaded and stored (off-chip accesses), spilled and restored, CB
- * requests, rounds, busy cycles, guard stalls. Traced: `round`, `state` (0 moving, 1 waiting at the barrier, 2 done).
+ * requests, rounds, busy cycles, guard stalls. Traced: `round`, `state` (0 moving, 1 waiting at the barrier,
+ * 2 done).
  */
 #ifndef GPUSC_MODELS_SPU_SPU_IU_H
 #define GPUSC_MODELS_SPU_SPU_IU_H
@@ -65,7 +66,7 @@ typedef struct {
     unsigned unit;
     bool store; /* south/east: CB -> memory */
     uint64_t mem_latency;
-    bool no_guard; /* selftest_no_guard */
+    bool no_guard;    /* selftest_no_guard */
     const void *cb_m; /* spu_cb_if */
     void *cb_self;
     const blocksync_if *bs;

@@ -49,8 +49,8 @@ unsigned spu_passes_timeline(const spu_passes *ps, unsigned T, spu_tl_mode mode,
         return n_pass * L;
     }
     /* s[(j * G + i) * T + k]: the step tile (i, j, k) is computed */
-    unsigned *s = g_new0(unsigned, (size_t)G * G * T);
-    unsigned *sm_free = g_new0(unsigned, (size_t)p * p);
+    unsigned *s = g_new0(unsigned, (size_t)G *G *T);
+    unsigned *sm_free = g_new0(unsigned, (size_t)p *p);
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px, py, pass_start = end;
         spu_passes_coord(ps, q, &px, &py);

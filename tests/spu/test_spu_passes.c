@@ -34,9 +34,9 @@ static void test_ut2_tables(void)
     static const struct {
         unsigned N, b, P;
         bool partial;
-    } rows[] = {{128, 32, 1, false}, {256, 32, 2, false}, {320, 32, 3, true},   {384, 32, 3, false},
-                {512, 32, 4, false}, {256, 64, 1, false}, {512, 64, 2, false},  {768, 64, 3, false},
-                {1024, 64, 4, false}};
+    } rows[] = {{128, 32, 1, false}, {256, 32, 2, false}, {320, 32, 3, true},
+                {384, 32, 3, false}, {512, 32, 4, false}, {256, 64, 1, false},
+                {512, 64, 2, false}, {768, 64, 3, false}, {1024, 64, 4, false}};
     for (unsigned r = 0; r < G_N_ELEMENTS(rows); r++) {
         spu_passes ps;
         spu_passes_init(&ps, 4, rows[r].N / rows[r].b);
@@ -81,9 +81,9 @@ static void test_ut4(void)
 
     /* localized + overlapped: every start the spec lists; 18 steps */
     static const unsigned want[16] = {
-        /* j = 0 */ 0, 1, 4, 5,
-        /* j = 1 */ 1, 2, 5, 6,
-        /* j = 2 */ 8, 9, 12, 13,
+        /* j = 0 */ 0, 1,  4,  5,
+        /* j = 1 */ 1, 2,  5,  6,
+        /* j = 2 */ 8, 9,  12, 13,
         /* j = 3 */ 9, 10, 13, 14,
     };
     g_assert_cmpuint(spu_passes_timeline(&ps, 4, SPU_TL_OVERLAP, st), ==, 18);
