@@ -2,9 +2,11 @@
 # experiments/spu/multipass.sh — the SPU's multipass runs (producer-consumer sync, Algorithm 3) pass
 # by pass and overlapped, beside the GPU baseline, on grids of one to four passes per dimension
 # (docs/spu.md): cycles, off-chip element accesses beside the closed form 4PNK + 2N^2, VIU spills and
-# restores, guard stalls; multipass.csv, multipass-cycles.png, multipass-offchip.png (gnuplot).
+# restores, guard stalls, energy; multipass.csv, multipass-cycles.png, multipass-offchip.png,
+# multipass-energy.png (gnuplot).
 # Usage: sh experiments/spu/multipass.sh [BUILD_DIR] [OUT_DIR] [--large]
-#   (defaults: build, experiments/spu/results; --large adds the spec's 256^3 and 512^3 rows, b = 32)
+#   (defaults: build, experiments/spu/results; --large adds the spec's 256^3 and 512^3 rows, b = 32;
+#   REUSE_LOGS=1 rebuilds the CSV and plots from the logs of a previous run). About 12 minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)
@@ -13,7 +15,7 @@ large=${3:-}
 mkdir -p "$out"
 tb="$build/testbench/tb-spu"
 csv="$out/multipass.csv"
-echo "case,mode,p,N,K,b,passes,cycles,offchip,closed_form,spills,restores,guard_stalls,cb_accesses,energy_nj,result" >"$csv"
+echo "case,mode,p,N,K,b,passes,cycles,offchip,closed_form,spills,restores,guard_stalls,cb_accesses,energy_pj,result" >"$csv"
 cases="p2-16-b8 2 16 16 8
 p2-32-b8 2 32 32 8
 p2-64-b8 2 64 64 8
@@ -27,7 +29,9 @@ fi
 echo "$cases" | while read -r name p n k b; do
     for mode in plain overlapped gpu; do
         log="$out/mp-$name-$mode.log"
-        if [ "$mode" = gpu ]; then
+        if [ -n "${REUSE_LOGS:-}" ] && [ -f "$log" ]; then
+            :
+        elif [ "$mode" = gpu ]; then
             "$tb" --machine gpu --preset spu-gpu --size "${n}x${n}x${k}" --tile "$b" --no-trace >"$log" 2>&1 || true
         else
             "$tb" --set spu_grid.p="$p" --sync local --passes "$mode" --size "${n}x${n}x${k}" --tile "$b" \
@@ -36,7 +40,7 @@ echo "$cases" | while read -r name p n k b; do
         cyc=$(sed -n 's/^tb-spu: .*cycles \([0-9]*\) .*/\1/p' "$log")
         res=$(sed -n 's/^tb-spu: .*: \(PASS\|FAIL\)$/\1/p' "$log")
         off=$(sed -n 's/^offchip_accesses \([0-9]*\) .*/\1/p' "$log")
-        en=$(sed -n 's/^spu: energy: total \([0-9.]*\) nJ.*/\1/p' "$log")
+        en=$(sed -n 's/^energy_total  *\([0-9.]*\) .*/\1/p' "$log")
         if [ "$mode" = gpu ]; then
             cf=$(sed -n 's/^offchip_accesses .*GPU bound 4N^2K\/b + 2N^2 = \([0-9]*\);.*/\1/p' "$log")
             P=0 sp=0 rs=0 gs=0 cba=0
@@ -74,6 +78,12 @@ set title 'Off-chip element accesses (SPU = 4PNK + 2N^2, spills and restores inc
 set ylabel 'elements'
 plot '< grep ",overlapped," $csv' using 9:xtic(1) title 'SPU (both modes)', \
      '< grep ",gpu," $csv' using 9 title 'GPU baseline'
+set output '$out/multipass-energy.png'
+set title 'Energy (energy_total: leakage + dynamic, the SPU with its CB and IU terms, caches off)'
+set ylabel 'pJ'
+plot '< grep ",plain," $csv' using 15:xtic(1) title 'SPU pass by pass', \
+     '< grep ",overlapped," $csv' using 15 title 'SPU overlapped', \
+     '< grep ",gpu," $csv' using 15 title 'GPU baseline'
 GP
 fi
 echo "wrote $csv"
