@@ -49,7 +49,9 @@ static GOptionEntry entries[] = {
     {"cb", 0, 0, G_OPTION_ARG_INT64, &opt_cb, "CB size in KB: 4 or 16 (default 4)", "KB"},
     {"sync", 0, 0, G_OPTION_ARG_STRING, &opt_sync, "global (default) or local (producer-consumer)", "MODE"},
     {"passes", 0, 0, G_OPTION_ARG_STRING, &opt_passes,
-     "plain or overlapped (multipass; one pass only so far)", "MODE"},
+     "multipass: overlapped (default: an SM takes its next pass's CTA when it is done) or plain (pass "
+     "by pass)",
+     "MODE"},
     {"machine", 0, 0, G_OPTION_ARG_STRING, &opt_machine, "spu (default) or gpu (the GPU baseline)", "M"},
     {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_ptx_dir, "Where spu_stencil.ptx is", "DIR"},
     {"watchdog", 0, 0, G_OPTION_ARG_INT64, &opt_watchdog,
@@ -91,32 +93,48 @@ static void probe_issued(void *self, const issued_t *it)
 }
 static const instr_issued_if probe_table = {probe_issued};
 
-/* The interface units' plan (the IU "code" of Alg. 1 with its prologue barrier): B = 1 + 2(G-1) + K/b
- * barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's W/N face; a
- * storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face. */
-static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local)
+/* The interface units' plan. Global sync (Alg. 1 with its prologue barrier, one pass): B = 1 +
+ * 2(G-1) + K/b barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's
+ * W/N face; a storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face.
+ * Producer-consumer sync: P x P passes of K/b rounds each, in the runtime's row-wise order; in pass
+ * (px, py) a west unit loads the input face C (px = 0) or, as a VIU, restores the face its pass's
+ * west neighbour spilled (the faces array at the border, the spill region), after the guard; an east
+ * unit stores the output face (px = P - 1) or spills; north and south alike along y. */
+static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
+                     uint32_t *guard)
 {
-    unsigned p = sg->p, G = N / b, KT = K / b, B = local ? KT : 1 + 2 * (G - 1) + KT;
+    unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P, n_pass = P * P;
+    unsigned B = local ? n_pass * KT : 1 + 2 * (G - 1) + KT;
     spu_iu_xfer *xs = g_new0(spu_iu_xfer, B + 1);
     for (unsigned side = 0; side < 4; side++)
         for (unsigned idx = 0; idx < p; idx++) {
-            bool store = side >= SPU_SIDE_S;
-            unsigned dist = (side == SPU_SIDE_N || side == SPU_SIDE_S) ? idx : idx; /* x (N/S) or y (W/E) */
+            bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
             unsigned other = store ? p - 1 : 0; /* the SM's other coordinate */
-            uint64_t face = (side == SPU_SIDE_N || side == SPU_SIDE_S) ? Y : X;
-            unsigned ft = store ? G : 0; /* face index */
+            uint64_t face = vert ? Y : X;
             unsigned n = 0;
             for (unsigned r = 0; r <= B; r++) {
-                int kt = local ? (int)r : (int)r - (int)(dist + other) - (store ? 2 : 0);
-                if (kt < 0 || kt >= (int)KT || (!store && r == B))
+                unsigned q = local ? r / KT : 0, px = q % P, py = q / P;
+                int kt = local ? (int)(r % KT) : (int)r - (int)(idx + other) - (store ? 2 : 0);
+                if (kt < 0 || kt >= (int)KT || (!store && r == B) || (local && r == B))
                     continue;
+                unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
+                unsigned ft = store ? (across + 1) * p : across * p;      /* the face at the border */
+                ft = MIN(ft, G);
+                bool viu = store ? across + 1 < P : across > 0;
+                /* the border's guard counter: border (across -> across + 1) at this row of the pass */
+                unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
+                uint32_t *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
                 xs[n++] = (spu_iu_xfer){.round = r,
-                                        .gaddr = face +
-                                                 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + idx * b),
+                                        .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N +
+                                                                (along * p + idx) * b),
                                         .row_stride = 4ull * N,
                                         .rows = b,
                                         .row_elems = b,
-                                        .cb_off = 0};
+                                        .cb_off = 0,
+                                        .viu = viu,
+                                        .post = viu && store ? ctr : NULL,
+                                        .wait = viu && !store ? ctr : NULL,
+                                        .wait_min = (uint32_t)kt + 1};
             }
             static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
             spu_iu_set_plan(spu_grid_iu(sg, (spu_side)side, idx), B, xs, n, local ? dirs[side] : 0);
@@ -171,8 +189,14 @@ int main(int argc, char **argv)
     blk_registry_mark_built(&spu_cb_desc);
     blk_registry_mark_built(&spu_iu_desc);
     blk_registry_mark_built(&spu_ctl_desc);
+    /* the default preset: spu (caches off) on the SPU grid, gtx480 with --machine gpu */
+    const char *def = "spu";
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--machine=gpu") ||
+            (!strcmp(argv[i], "--machine") && i + 1 < argc && !strcmp(argv[i + 1], "gpu")))
+            def = "gtx480";
     cli_run *run = cli_new("tb-spu", "The SPU's 3-D stencil on the SPU grid (or the GPU baseline), checked.",
-                           &tb_spu_desc, "tb", "gtx480");
+                           &tb_spu_desc, "tb", def);
     machine_cli(run, MACHINE_GPU);
     GOptionGroup *grp =
         g_option_group_new("spu", "SPU stencil options", "The stencil and the machine", NULL, NULL);
@@ -207,11 +231,14 @@ int main(int argc, char **argv)
     spu_grid *sg = NULL;
     if (!gpu) {
         sg = spu_grid_new(run->ctx, run->top->mod, "spu");
-        if (G != sg->p)
-            usage(
-                "--size %ux%ux%u with --tile %u is %u x %u CTAs: the %u x %u grid runs one pass of %u x %u; "
-                "multipass is not built (use N = %u)",
-                N, N, K, b, G, G, sg->p, sg->p, sg->p, sg->p, sg->p * b);
+        if (G % sg->p)
+            usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes are "
+                  "not built (N must be a multiple of p x b = %u)",
+                  N, N, K, b, G, G, sg->p, sg->p, sg->p * b);
+        if (G != sg->p && !local)
+            usage("--size %ux%ux%u with --tile %u needs %u x %u passes: multipass runs with --sync local "
+                  "(global-sync multipass is not built)",
+                  N, N, K, b, G / sg->p, G / sg->p);
         if (opt_passes && strcmp(opt_passes, "plain") && strcmp(opt_passes, "overlapped"))
             usage("--passes %s: plain or overlapped", opt_passes);
         char *set = g_strdup_printf("gpu.sms=%u", sg->p * sg->p);
@@ -242,6 +269,7 @@ int main(int argc, char **argv)
     offchip_probe probe = {0};
     if (sg) {
         spu_grid_build(sg, machine_gpu(mach), env);
+        spu_grid_passes(sg, machine_dispatch(mach), G, !opt_passes || !strcmp(opt_passes, "overlapped"));
     } else {
         sm_topo **sms = machine_sms(mach);
         for (unsigned i = 0; i < machine_n_sms(mach); i++)
@@ -270,8 +298,19 @@ int main(int argc, char **argv)
     if (dev->ops->write(dev, dA, A, nn * 4, err) || dev->ops->write(dev, dX, Cf, nk * 4, err) ||
         dev->ops->write(dev, dY, Bf, nk * 4, err))
         usage("%s", err->str);
-    if (sg)
-        plan_ius(sg, N, K, b, dX, dY, local);
+    uint32_t *guard = NULL;
+    if (sg) { /* the faces between passes are the spill region: poisoned (NaN) until spilled */
+        float *nan = g_new(float, nk);
+        for (size_t i = 0; i < nk; i++)
+            nan[i] = NAN;
+        for (unsigned ft = 1; ft < G; ft++)
+            if (dev->ops->write(dev, dX + (uint64_t)ft * nk * 4, nan, nk * 4, err) ||
+                dev->ops->write(dev, dY + (uint64_t)ft * nk * 4, nan, nk * 4, err))
+                usage("%s", err->str);
+        g_free(nan);
+        guard = g_new0(uint32_t, 2 * sg->ps.P * sg->ps.P * sg->p);
+        plan_ius(sg, N, K, b, dX, dY, local, guard);
+    }
     cli_elaborate(run);
 
     wl_arg args_spu[] = {WL_PTR(dA), WL_PTR(dHb), WL_S32((int)N), WL_S32((int)K), WL_S32((int)b)};
@@ -327,7 +366,7 @@ int main(int argc, char **argv)
     if (sg) {
         spu_grid_summary(sg, stdout);
         offchip = spu_grid_offchip(sg);
-        unsigned P = (N + sg->p * b - 1) / (sg->p * b);
+        unsigned P = sg->ps.P;
         printf("offchip_accesses %" PRIu64
                "  (closed form 4PNK + 2N^2 = %.0f, P = %u; lower bound 4NK + 2N^2 = %.0f; "
                "GPU bound 4N^2K/b + 2N^2 = %.0f)\n",
@@ -342,5 +381,6 @@ int main(int argc, char **argv)
     }
     printf("tb-spu: %s %ux%ux%u b %u: cycles %" PRIu64 " tiles %u: %s\n", gpu ? "gpu" : "spu", N, N, K, b,
            cycles, G * G * KT, rc == 0 ? "PASS" : "FAIL");
+    g_free(guard);
     return tb_exit_status(rc);
 }

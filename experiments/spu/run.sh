@@ -15,7 +15,7 @@ echo "case,machine,p,N,K,b,cb_kb,cycles,offchip,closed_form,cb_accesses,blocksyn
 while read -r name p n k b cb; do
     for m in spu gpu; do
         if [ "$m" = spu ]; then
-            args="--set spu_grid.p=$p"
+            args="--preset gtx480 --set spu_grid.p=$p" # the caches on, as the GPU baseline
         else
             args="--preset spu-gpu"
         fi

@@ -329,6 +329,15 @@ static const char renaming[] =
 static const char spu[] =
     "[arbiter]\n"
     "policy=gto\n";         /* [A] default GTX480 scheduler */
+/* The SPU itself (SPU spec §10: the GTX480 GPU with its data caches off in the performance model
+ * and the power model [S]); tb-spu's default on the SPU grid. */
+static const char spu_grid[] =
+    "[arbiter]\n"
+    "policy=gto\n"          /* [A] as spu-gpu */
+    "[ldst]\n"
+    "l1_enabled=false\n"    /* [S] no data caches */
+    "[l2]\n"
+    "enabled=false\n";      /* [S] */
 /* Energy tables per technology node (docs/energy.md): per-event energies (pJ) and leakage powers
  * (mW) of the blocks that declare energy. Load one beside a machine preset
  * (--preset gtx480 --preset energy-22nm). The 40 nm table is the parameters' defaults. */
@@ -406,6 +415,7 @@ static const struct {
     {"subcore", "4-partition sub-core SM, GTX480 numbers elsewhere", subcore, SUBCORE_GPU},
     {"renaming", "register renaming's Fermi SM (two_level_active:6:0:1, 32 banks)", renaming, SM_GPU},
     {"spu-gpu", "SPU spec's GTX480 GPU baseline", spu, SM_GPU},
+    {"spu", "SPU spec's SPU: the GTX480 GPU with L1D and L2 off (tb-spu's SPU grid)", spu_grid, SM_GPU},
     {"energy-40nm", "energy table, 40 nm (the defaults; load beside a machine preset)", energy_40nm,
      ANY_MACHINE},
     {"energy-22nm", "energy table, 22 nm (load beside a machine preset)", energy_22nm, ANY_MACHINE},

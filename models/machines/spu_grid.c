@@ -7,6 +7,8 @@
 #include "models/sm/issue.h"
 #include "models/topo/sm.h"
 
+#define N_SREGS (IR_SREG_REGLAST - IR_SREG_REGPASSX + 1)
+
 static const blk_param_desc params[] = {
     {"p", BLK_PARAM_UINT, "4", "1", "16", NULL, "SMs",
      "grid side: p x p SMs, 4p interface units [S: 4; A: parametric]"},
@@ -40,6 +42,13 @@ spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     s->inst = blk_inst_new(ctx, parent, name, &spu_grid_desc);
     s->inst->self = s;
     s->p = (unsigned)blk_param_uint(s->inst, "p");
+    unsigned n = s->p * s->p;
+    spu_passes_init(&s->ps, s->p, s->p);
+    s->sm_next = g_new0(unsigned, n);
+    s->sm_busy = g_new0(bool, n);
+    s->sregs = g_new0(uint32_t, n * N_SREGS);
+    for (unsigned sm = 0; sm < n; sm++)
+        s->sregs[sm * N_SREGS] = s->sregs[sm * N_SREGS + 1] = 1; /* one pass */
     return s;
 }
 
@@ -63,17 +72,76 @@ static uint8_t *hook_cb(void *self, unsigned sm, unsigned dir, uint64_t *bytes)
     }
 }
 
-static const uint32_t one_pass[IR_SREG_REGLAST - IR_SREG_REGPASSX + 1] = {
-    1, 1,      /* regpassx, regpassy: passes in x and y */
-    0, 0,      /* regcpassx, regcpassy: the current pass */
-    0, 0,      /* regspillnb, regcspillnb */
-    0, 0, 0, 0 /* regviu, regiudir, regiuid, reglast (IU registers: 0 on an SM) */
-};
-
+/* Per SM: regpassx, regpassy (passes in x and y), regcpassx, regcpassy (the SM's current pass, local
+ * scope [S: §8]), regspillnb, regcspillnb, regviu, regiudir, regiuid, reglast (IU registers: 0 on an
+ * SM). */
 static const uint32_t *hook_sregs(void *self, unsigned sm)
 {
-    (void)self, (void)sm;
-    return one_pass;
+    spu_grid *s = self;
+    return s->sregs + sm * N_SREGS;
+}
+
+/* The dispatcher's CTA order (cta_dispatch_order): SM s takes CTA (px p + x, py p + y) of its next
+ * pass (px, py) when it has no CTA; pass by pass, only when that pass is the current one. */
+static int order_next(void *ctx, uint32_t *cta)
+{
+    spu_grid *s = ctx;
+    unsigned p = s->p, n_pass = s->ps.P * s->ps.P;
+    for (unsigned sm = 0; sm < p * p; sm++) {
+        unsigned q = s->sm_next[sm];
+        if (s->sm_busy[sm] || q >= n_pass || (!s->overlapped && q != s->cur_pass))
+            continue;
+        unsigned px, py;
+        spu_passes_coord(&s->ps, q, &px, &py);
+        *cta = (py * p + sm / p) * s->ps.G + px * p + sm % p;
+        return (int)sm;
+    }
+    return -1;
+}
+
+static void order_placed(void *ctx, unsigned sm, uint32_t cta)
+{
+    spu_grid *s = ctx;
+    (void)cta;
+    unsigned q = s->sm_next[sm]++, px, py;
+    spu_passes_coord(&s->ps, q, &px, &py);
+    s->sm_busy[sm] = true;
+    s->sregs[sm * N_SREGS + 2] = px;
+    s->sregs[sm * N_SREGS + 3] = py;
+    if (s->pass_start[q] == UINT64_MAX)
+        s->pass_start[q] = gsc_cycle();
+}
+
+static void order_done(void *ctx, unsigned sm)
+{
+    spu_grid *s = ctx;
+    unsigned q = s->sm_next[sm] - 1;
+    s->sm_busy[sm] = false;
+    s->pass_end[q] = gsc_cycle();
+    if (++s->pass_done[q] == s->p * s->p && !s->overlapped)
+        s->cur_pass = q + 1;
+}
+
+static const cta_dispatch_order order = {order_next, order_placed, order_done};
+
+void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, bool overlapped)
+{
+    unsigned p = s->p;
+    spu_passes_init(&s->ps, p, G);
+    g_assert(!s->ps.partial);
+    s->overlapped = overlapped;
+    unsigned n_pass = s->ps.P * s->ps.P;
+    for (unsigned sm = 0; sm < p * p; sm++)
+        s->sregs[sm * N_SREGS] = s->sregs[sm * N_SREGS + 1] = s->ps.P;
+    g_free(s->pass_start);
+    g_free(s->pass_end);
+    g_free(s->pass_done);
+    s->pass_start = g_new(uint64_t, n_pass);
+    s->pass_end = g_new0(uint64_t, n_pass);
+    s->pass_done = g_new0(unsigned, n_pass);
+    for (unsigned q = 0; q < n_pass; q++)
+        s->pass_start[q] = UINT64_MAX;
+    cta_dispatch_set_order(d, &order, s);
 }
 
 static const sm_spu_hooks hooks = {hook_cb, hook_sregs};
@@ -178,7 +246,9 @@ uint64_t spu_grid_offchip(const spu_grid *s)
                  blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES);
     for (unsigned k = 0; k < 4 * s->p; k++)
         n += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_LOADS) +
-             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES);
+             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES) +
+             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_SPILLS) +
+             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_RESTORES);
     return n;
 }
 
@@ -193,10 +263,13 @@ uint64_t spu_grid_cb_accesses(const spu_grid *s)
 
 void spu_grid_summary(const spu_grid *s, FILE *out)
 {
-    uint64_t iu_l = 0, iu_s = 0, swaps = 0;
+    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0;
     for (unsigned k = 0; k < 4 * s->p; k++) {
         iu_l += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_LOADS);
         iu_s += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES);
+        sp += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_SPILLS);
+        rs += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_RESTORES);
+        guard += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_GUARD);
     }
     for (unsigned i = 0; i < s->p * (s->p + 1); i++)
         swaps +=
@@ -214,6 +287,36 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             ", IU stores %" PRIu64 "; CB element accesses %" PRIu64 "\n",
             blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_LOADS),
             blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES), iu_l, iu_s, spu_grid_cb_accesses(s));
+    unsigned n_pass = s->ps.P * s->ps.P;
+    uint64_t cycles = gsc_cycle();
+    blk_energy cb = {0}, iu = {0}, all = blk_ctx_energy(s->inst->ctx, cycles);
+    for (unsigned i = 0; i < s->p * (s->p + 1); i++) {
+        blk_energy h = blk_inst_energy(s->h[i]->inst, cycles), v = blk_inst_energy(s->v[i]->inst, cycles);
+        cb.dynamic_pj += h.dynamic_pj + v.dynamic_pj;
+        cb.leakage_pj += h.leakage_pj + v.leakage_pj;
+    }
+    for (unsigned k = 0; k < 4 * s->p; k++) {
+        blk_energy e = blk_inst_energy(s->iu[k]->inst, cycles);
+        iu.dynamic_pj += e.dynamic_pj;
+        iu.leakage_pj += e.leakage_pj;
+    }
+    fprintf(out,
+            "spu: energy: total %.3f nJ (static %.3f, dynamic %.3f); CBP (CB accesses) %.3f nJ, CB leakage "
+            "%.3f nJ; IUs dynamic %.3f nJ, leakage %.3f nJ\n",
+            (all.dynamic_pj + all.leakage_pj) / 1e3, all.leakage_pj / 1e3, all.dynamic_pj / 1e3,
+            cb.dynamic_pj / 1e3, cb.leakage_pj / 1e3, iu.dynamic_pj / 1e3, iu.leakage_pj / 1e3);
+    if (!s->pass_start)
+        return;
+    fprintf(out,
+            "spu: %u x %u passes (%s); VIU spills %" PRIu64 ", restores %" PRIu64
+            " elements; guard stall cycles %" PRIu64 "\n",
+            s->ps.P, s->ps.P, s->overlapped ? "overlapped" : "pass by pass", sp, rs, guard);
+    for (unsigned q = 0; q < n_pass; q++) {
+        unsigned px, py;
+        spu_passes_coord(&s->ps, q, &px, &py);
+        fprintf(out, "spu: pass (%u,%u): cycles %" PRIu64 " .. %" PRIu64 "\n", px, py, s->pass_start[q],
+                s->pass_end[q]);
+    }
 }
 
 void spu_grid_free(spu_grid *s)
@@ -227,6 +330,12 @@ void spu_grid_free(spu_grid *s)
     for (unsigned k = 0; s->iu && k < 4 * s->p; k++)
         spu_iu_free(s->iu[k]);
     spu_ctl_free(s->ctl);
+    g_free(s->sm_next);
+    g_free(s->sm_busy);
+    g_free(s->sregs);
+    g_free(s->pass_start);
+    g_free(s->pass_end);
+    g_free(s->pass_done);
     g_free(s->h);
     g_free(s->v);
     g_free(s->iu);

@@ -11,8 +11,9 @@
  *
  * An SM reaches its CBs through sm_env.spu (the west-in cb_h<x>_<y>, north-in cb_v<x>_<y>, east-out
  * cb_h<x+1>_<y>, south-out cb_v<x>_<y+1>); its issue block's `blocksync` import, `warp_events` and
- * `issued` listeners are bound to the controller. One pass only: a grid of p x p CTAs (the SPU
- * registers read 1 pass, current pass 0, no VIU).
+ * `issued` listeners are bound to the controller. Multipass (spu_grid_passes): the runtime orders
+ * the CTAs pass by pass (SPU spec §9) and sets each SM's pass registers; the interface units act as
+ * VIUs by their plans (the testbench writes them).
  */
 #ifndef GPUSC_MODELS_MACHINES_SPU_GRID_H
 #define GPUSC_MODELS_MACHINES_SPU_GRID_H
@@ -22,6 +23,8 @@
 #include "models/spu/spu_cb.h"
 #include "models/spu/spu_ctl.h"
 #include "models/spu/spu_iu.h"
+#include "models/spu/spu_passes.h"
+#include "models/sm/cta_dispatch.h"
 #include "models/topo/gpu.h"
 
 G_BEGIN_DECLS
@@ -34,6 +37,15 @@ typedef struct {
     spu_cb **h, **v; /* h[y * (p+1) + x], v[y * p + x] (y = 0..p) */
     spu_iu **iu;     /* side * p + index (N, W, S, E) */
     spu_ctl *ctl;
+    /* the runtime's passes (spu_grid_passes): decomposition, mode, per SM the next pass, whether
+     * it runs a CTA, its SPU registers; pass by pass: CTAs done, first start and last end */
+    spu_passes ps;
+    bool overlapped;
+    unsigned *sm_next, cur_pass, cur_done;
+    bool *sm_busy;
+    uint32_t *sregs; /* [sm * 10 + (reg - IR_SREG_REGPASSX)] */
+    uint64_t *pass_start, *pass_end;
+    unsigned *pass_done;
 } spu_grid;
 
 extern const blk_desc spu_grid_desc;
@@ -43,6 +55,10 @@ void spu_grid_register(void);
 spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name);
 /* The SPU's blocks around the built GPU g (g's SMs: p²), bound; env gets the SPU hooks. */
 void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env);
+/* The runtime's passes for a G x G CTA grid (full passes: p divides G), `overlapped` or pass by
+ * pass; places the CTAs through d's order (CTA (i, j) on SM (i mod p, j mod p), passes row-wise).
+ * Before the run. */
+void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, bool overlapped);
 spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index);
 /* Every interface unit has finished (its last stores included): the kernel's end on the SPU. */
 bool spu_grid_ius_done(const spu_grid *s);

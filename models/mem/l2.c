@@ -34,6 +34,9 @@ static const blk_param_desc params[] = {
     {"resp_depth", BLK_PARAM_UINT, "8", "1", "1024", NULL, "items", "depth of the `resp` FIFO"},
     {"dram_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "items",
      "depth of the dram_req/dram_resp FIFOs (harness)"},
+    {"enabled", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "false: no cache (every read and atomic goes to DRAM after the ROP latency, every write is passed "
+     "on and acknowledged; no tag, hit or fill statistics) [S: the SPU's caches are off, SPU spec §10]"},
     {"e_access", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "pJ",
      "energy of a tag lookup with its data access (read, write, atomic) [A: the specs give none; an "
      "order of magnitude to set from CACTI for a study]"},
@@ -178,7 +181,8 @@ static void l2_reply(l2_blk *b, uint32_t s)
 
 static void l2_perform_atomic(l2_blk *b, l2_slot *sl)
 {
-    blk_stat_add(b->inst, L2_STAT_ATOMICS, 1);
+    if (!b->off)
+        blk_stat_add(b->inst, L2_STAT_ATOMICS, 1);
     GString *err = g_string_new(NULL);
     if (!mem_atomic_perform(b->mem, &sl->req, sl->old, err)) {
         blk_stat_add(b->inst, L2_STAT_FAULTS, 1);
@@ -195,7 +199,12 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
     uint64_t addr = sl->req.addr;
     uint64_t line_addr = cache_tags_line_addr(b->tags, addr);
     cache_status st;
-    if (l2_full_line_write(b, &sl->req) && cache_tags_probe(b->tags, addr, NULL) == CACHE_MISS &&
+    if (b->off && l2_is_write(&sl->req) && sl->req.kind != MEM_ATOMIC) { /* passed on, acknowledged */
+        l2_to_dram(b, line_addr * b->line, MEM_WRITEBACK);
+        l2_reply(b, s);
+        return true;
+    }
+    if (!b->off && l2_full_line_write(b, &sl->req) && cache_tags_probe(b->tags, addr, NULL) == CACHE_MISS &&
         !cache_mshr_pending(b->mshr, line_addr)) {
         cache_tags_access(b->tags, addr, true, 0, NULL); /* evicts the victim (write-back hook) */
         cache_tags_fill(b->tags, addr, 0);
@@ -208,9 +217,14 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
     st = cache_read(b->tags, b->mshr, addr, s, 0, &why);
     if (st == CACHE_RESERVATION_FAIL)
         return false;
-    blk_stat_add(b->inst, l2_is_write(&sl->req) ? L2_STAT_WRITES : L2_STAT_READS, 1);
     if (sl->req.kind == MEM_ATOMIC)
         l2_perform_atomic(b, sl); /* in arrival order, whatever the line's state */
+    if (b->off) { /* the line is dropped at its fill: only reads in flight share a DRAM read */
+        if (st == CACHE_MISS)
+            l2_to_dram(b, line_addr * b->line, MEM_READ);
+        return true;
+    }
+    blk_stat_add(b->inst, l2_is_write(&sl->req) ? L2_STAT_WRITES : L2_STAT_READS, 1);
     switch (st) {
     case CACHE_HIT:
         blk_stat_add(b->inst, L2_STAT_HITS, 1);
@@ -270,6 +284,10 @@ static void l2_take_fills(l2_blk *b)
         if (!cache_mshr_mark_ready(b->mshr, cache_tags_line_addr(b->tags, addr)))
             gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path,
                       addr);
+        if (b->off) {
+            cache_tags_invalidate(b->tags, addr);
+            continue;
+        }
         blk_stat_add(b->inst, L2_STAT_FILLS, 1);
     }
 }
@@ -365,6 +383,7 @@ l2_blk *l2_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, un
     b->rop_depth = (unsigned)blk_param_uint(b->inst, "rop_depth");
     b->out_depth = (unsigned)blk_param_uint(b->inst, "out_depth");
     b->line = (unsigned)blk_param_uint(b->inst, "line_bytes");
+    b->off = !blk_param_bool(b->inst, "enabled");
     cache_config cc = {.sets = (unsigned)blk_param_uint(b->inst, "sets"),
                        .ways = (unsigned)blk_param_uint(b->inst, "ways"),
                        .line_size = b->line,

@@ -22,6 +22,12 @@
  * reserved, MSHRs full, the entry's merge limit) stalls the queue and retries next cycle. A MODIFIED
  * victim becomes a MEM_WRITEBACK of the whole line on `dram_req`.
  *
+ * enabled=false (the SPU's caches off): the same ROP latency, then a write goes on to `dram_req` as a
+ * MEM_WRITEBACK of its line and is acknowledged at once; a read or atomic always fetches its line
+ * (reads of one line in flight at the same time share the fetch: the MSHR is the request table), the
+ * line is dropped when it arrives; the cache statistics (reads, writes, hits, misses, fills,
+ * atomics) stay 0, so its energy events do too.
+ *
  * Atomics are performed on the functional image (mem_atomic_perform) when their lookup is accepted,
  * in arrival order at this slice; the old values go back in the reply (after the hit or the fill).
  * Sleeps until a put on req/dram_resp, a get on resp/dram_req, or the ROP queue's next ready cycle.
@@ -62,6 +68,7 @@ typedef struct {
     fmem *mem; /* not owned; NULL: replies carry zeros, atomics fault */
     unsigned n_parts;
     unsigned latency, rop_depth, out_depth, line;
+    bool off; /* enabled=false: no cache */
     cache_tags *tags;
     cache_mshr *mshr;
     mem_slots reqs; /* l2 slots: a request held by this slice (see l2.c) */

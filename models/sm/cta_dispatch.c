@@ -90,14 +90,14 @@ static int pick_sm(cta_dispatch *d)
 }
 
 /* Places the next CTA on SM s if the grant policy gives it resources. */
-static bool place(cta_dispatch *d, unsigned s)
+static bool place(cta_dispatch *d, unsigned s, uint32_t i)
 {
     const sm_launch *L = &d->env->launch;
     ctaslots_grant g;
     if (!d->alloc.grant(d->alloc.ctx, d->slots[s], s, &d->k, &g))
         return false;
     cta_launch_t c = {0};
-    uint32_t i = d->next++;
+    d->next++;
     c.kernel = L->kernel_no;
     c.cta = i;
     c.ctaid[0] = i % L->grid[0];
@@ -125,6 +125,8 @@ static void cta_dispatch_run(void *self)
             gsc_fifo_get(f, &dn);
             d->alloc.release(d->alloc.ctx, d->slots[s], s, &dn);
             d->completed++;
+            if (d->order)
+                d->order->done(d->order_ctx, s);
         }
     }
     if (!d->running || gsc_cycle() < d->start_at) /* (woken before the launch begins) */
@@ -136,12 +138,15 @@ static void cta_dispatch_run(void *self)
     }
     bool placed = false;
     for (unsigned n = 0; n < d->n_sms && d->next < d->total; n++) {
-        int s = pick_sm(d);
+        uint32_t cta = d->next;
+        int s = d->order ? d->order->next(d->order_ctx, &cta) : pick_sm(d);
         if (s < 0)
             break;
         g_assert((unsigned)s < d->n_sms);
-        if (!gsc_fifo_can_put(gsc_port_fifo(d->launch[s])) || !place(d, (unsigned)s))
+        if (!gsc_fifo_can_put(gsc_port_fifo(d->launch[s])) || !place(d, (unsigned)s, cta))
             break;
+        if (d->order)
+            d->order->placed(d->order_ctx, (unsigned)s, cta);
         d->last = s;
         placed = true;
     }
@@ -231,6 +236,12 @@ void cta_dispatch_set_pick(cta_dispatch *d, ctaslots_pick_fn fn, void *ctx)
 {
     d->pick = fn;
     d->pick_ctx = ctx;
+}
+
+void cta_dispatch_set_order(cta_dispatch *d, const cta_dispatch_order *o, void *ctx)
+{
+    d->order = o;
+    d->order_ctx = ctx;
 }
 
 void cta_dispatch_set_alloc(cta_dispatch *d, const cta_dispatch_alloc *a)

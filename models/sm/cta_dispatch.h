@@ -63,6 +63,8 @@ typedef struct {
     ctaslots **slots;
     ctaslots_pick_fn pick; /* NULL: round-robin over alloc.fits */
     void *pick_ctx;
+    const struct cta_dispatch_order *order; /* NULL: CTAs in index order */
+    void *order_ctx;
     cta_dispatch_alloc alloc;
     occupancy_sm occ;
     occupancy_kernel k;
@@ -87,6 +89,15 @@ void cta_dispatch_set_limits(cta_dispatch *d, const occupancy_sm *occ);
  * nothing more is placed until a CTA completes or a launch FIFO frees room (the dispatcher sleeps
  * until then: a policy's refusals must depend only on what completions change). */
 void cta_dispatch_set_pick(cta_dispatch *d, ctaslots_pick_fn fn, void *ctx);
+/* The CTA order (the SPU's passes): next returns the SM and the CTA (its index in the grid) to place
+ * now, or -1; placed tells it the CTA went there (a refused grant places nothing), done that a CTA
+ * of the SM completed. NULL: CTAs in index order on the pick's SMs. */
+typedef struct cta_dispatch_order {
+    int (*next)(void *ctx, uint32_t *cta);
+    void (*placed)(void *ctx, unsigned sm, uint32_t cta);
+    void (*done)(void *ctx, unsigned sm);
+} cta_dispatch_order;
+void cta_dispatch_set_order(cta_dispatch *d, const cta_dispatch_order *o, void *ctx);
 /* The per-CTA grant (NULL: the default, the ledger's occupancy rule). Set it between grids. */
 void cta_dispatch_set_alloc(cta_dispatch *d, const cta_dispatch_alloc *a);
 /* The default grant's functions (a policy may wrap them). */

@@ -48,6 +48,9 @@ static const blk_param_desc params[] = {
     {"l1_hashed", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
      "XOR-hashed set index [S: 'H'; the fold is [A]]"},
     {"l1_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles", "L1D hit latency after the lookup [A]"},
+    {"l1_enabled", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "false: no L1D (every global load goes below as a read of its transaction, no L1D statistics; "
+     "the SPU's caches are off [S: SPU spec §10])"},
     {"mshrs", BLK_PARAM_UINT, "32", "1", "1024", NULL, "entries", "L1D MSHR entries [S: 32]"},
     {"mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests", "requests merged per MSHR [S: 8]"},
     {"const_sets", BLK_PARAM_UINT, "64", "1", "65536", NULL, "sets",
@@ -105,7 +108,8 @@ static const blk_stat_desc stats[] = {
     [LDST_STAT_L1_RES_FAIL] = {"l1_reservation_fails", BLK_STAT_COUNTER, "cycles",
                                "L1D accesses retried (no line/MSHR)", NULL},
     [LDST_STAT_STORES_TXN] = {"store_txns", BLK_STAT_COUNTER, "transactions",
-                              "store transactions written through", NULL},
+                              "store transactions written through the L1D (none with l1_enabled=false)",
+                              NULL},
     [LDST_STAT_ATOMIC_TXN] = {"atomic_txns", BLK_STAT_COUNTER, "transactions", "global atomic transactions",
                               NULL},
     [LDST_STAT_MEM_REQS] = {"mem_reqs", BLK_STAT_COUNTER, "requests", "requests sent below", NULL},
@@ -395,6 +399,8 @@ static bool txn_sends(const ldst *l, const ldst_op *op, uint64_t addr)
         return true;
     cache_fail why;
     bool cst = op->txn_space == IR_SPACE_CONST;
+    if (l->l1_off && !cst)
+        return true;
     return cache_read_check(cst ? l->cc : l->l1, cst ? l->cc_mshr : l->mshr, addr, &why) == CACHE_MISS;
 }
 
@@ -414,6 +420,11 @@ static void op_step_txn(ldst *l, uint64_t now)
         if (op->txn_space == IR_SPACE_CONST) {
             if (!const_read(l, op, now))
                 return;
+            break;
+        }
+        if (l->l1_off) { /* straight below; the reply completes the transaction */
+            op->pending++;
+            send_req(l, op, op->next_txn, MEM_READ);
             break;
         }
         cache_fail why;
@@ -443,7 +454,8 @@ static void op_step_txn(ldst *l, uint64_t now)
         ldst_perform_store(l, op, t);
         cache_tags_invalidate(l->l1, t->addr);
         op->pending++;
-        blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);
+        if (!l->l1_off) /* (an L1D store transaction: its energy is the L1D's) */
+            blk_stat_add(l->inst, LDST_STAT_STORES_TXN, 1);
         send_req(l, op, op->next_txn, MEM_WRITE);
         break;
     default: /* atomics and reductions: performed below the L1; the line is dropped */
@@ -467,7 +479,7 @@ static void take_responses(ldst *l)
         if (r.kind == MEM_ATOMIC)
             memcpy(r.atom_old, rp->atom_old, sizeof r.atom_old);
         gsc_fifo_get(in, NULL);
-        if (r.kind == MEM_READ) {
+        if (r.kind == MEM_READ && !(l->l1_off && r.client == 0)) {
             bool cst = r.client == 2; /* a constant cache fill: the L1D is not touched */
             cache_tags *tags = cst ? l->cc : l->l1;
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
@@ -631,6 +643,7 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->smem.bank_width = (unsigned)blk_param_uint(l->inst, "smem_bank_width");
     l->smem.broadcast = blk_param_bool(l->inst, "smem_broadcast");
     l->l1_latency = (unsigned)blk_param_uint(l->inst, "l1_latency");
+    l->l1_off = !blk_param_bool(l->inst, "l1_enabled");
     l->smem_latency = (unsigned)blk_param_uint(l->inst, "smem_latency");
     l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
     l->ops = g_ptr_array_new();

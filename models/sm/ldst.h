@@ -8,7 +8,8 @@
  *  - shared (and shared atomics): coalesce_smem_cycles(k) bank cycles; the unit is busy k cycles and
  *    the result is ready `smem_latency` + k - 1 cycles after the instruction starts;
  *  - kernel/call parameters: `param_latency` cycles, one cycle busy;
- *  - global/local loads: one transaction per touched L1 line, one per cycle; a hit is ready
+ *  - global/local loads: one transaction per touched L1 line, one per cycle (l1_enabled=false: each
+ *    goes below as a MEM_READ of its bytes, completed by its reply; no L1D lookup); a hit is ready
  *    `l1_latency` cycles after its lookup, a miss allocates (MSHR, merge on a pending line) and sends
  *    a MEM_READ; the fill makes the merged requests ready;
  *  - const-space loads (ld.const): the same through the constant cache (GTX480: 64 sets x 64 B x 2
@@ -90,6 +91,7 @@ typedef struct {
     cache_mshr *cc_mshr;
     coalesce_smem_config smem;
     unsigned line, l1_latency, smem_latency, param_latency;
+    bool l1_off; /* l1_enabled=false: global loads bypass the L1D */
     unsigned mshr_entries;
     unsigned const_line, const_latency;
     ldst_op *cur;        /* the instruction being processed */

@@ -15,6 +15,13 @@ static const blk_port_desc ports[] = {
 static const blk_param_desc params[] = {
     {"bytes", BLK_PARAM_UINT, "4096", "64", "1048576", NULL, "bytes",
      "size of one CB (each half of the pair) [S: 4 KB; 16 KB in the larger-tile study]"},
+    {"e_access", BLK_PARAM_DOUBLE, "10", "0", NULL, NULL, "pJ",
+     "energy of one CB access (a warp instruction's ld.cb/st.cb, an interface unit's request): the "
+     "CBP component driven by CB_ACC [S: SPU spec §13.2; the value A: as ldst.e_smem_access, the CB "
+     "is modelled as shared memory]"},
+    {"p_leak_byte", BLK_PARAM_DOUBLE, "0.001367", "0", NULL, NULL, "mW",
+     "leakage of the pair per byte of one CB (both halves: two bytes of RAM) [A: 2.8 mW per 4 KB "
+     "bank (register-renaming spec Table 2, 40 nm) x 2 / 4096; the CB leakage of SPU spec §13.2]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -27,13 +34,19 @@ static const blk_stat_desc stats[] = {
 
 static const blk_state_desc state[] = {{"phase", 1, "the half the producer writes (0 or 1)"}};
 
+static const blk_energy_event energy_events[] = {{"read", "reads", "e_access"},
+                                                 {"write", "writes", "e_access"}};
+static const blk_energy_leak energy_leak[] = {{BLK_POWER_ON, "p_leak_byte", NULL}};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),
+                                       "bytes"};
+
 const blk_desc spu_cb_desc = {
     "spu_cb",      "a ping-pong pair of SPU communication buffers between two neighbours",
     "SPU spec §3", ports,
     BLK_N(ports),  params,
     BLK_N(params), stats,
     BLK_N(stats),  state,
-    BLK_N(state),
+    BLK_N(state),  &energy,
 };
 
 unsigned spu_cb_phase(spu_cb *c)

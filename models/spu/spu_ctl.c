@@ -140,11 +140,15 @@ static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
     spu_ctl *c = self;
     (void)cycle;
     unsigned sm = cl->sm;
-    if (cl->ctaid[0] != sm % c->p || cl->ctaid[1] != sm / c->p || cl->ctaid[2] != 0)
-        gsc_fatal("%s: CTA (%u, %u, %u) started on SM %u (x %u, y %u): the SPU maps CTA (i, j) to SM (i, j) "
-                  "(one pass: a grid of at most %u x %u CTAs)",
+    if (cl->ctaid[0] % c->p != sm % c->p || cl->ctaid[1] % c->p != sm / c->p || cl->ctaid[2] != 0)
+        gsc_fatal("%s: CTA (%u, %u, %u) started on SM %u (x %u, y %u): the SPU maps CTA (i, j) to SM "
+                  "(i mod %u, j mod %u)",
                   c->inst->path, cl->ctaid[0], cl->ctaid[1], cl->ctaid[2], sm, sm % c->p, sm / c->p, c->p,
                   c->p);
+    if (c->left[sm]) { /* the SM's CTA of its next pass */
+        c->left[sm] = false;
+        c->n_left--;
+    }
 }
 
 static void ev_cta_end(void *self, const cta_launch_t *cl, uint64_t cycle)

@@ -14,6 +14,16 @@ static const blk_port_desc ports[] = {
 static const blk_param_desc params[] = {
     {"mem_latency", BLK_PARAM_UINT, "200", "0", "100000", NULL, "cycles",
      "from a load round's start to its first data [A: a DRAM round trip of the GTX480-class memory]"},
+    {"e_request", BLK_PARAM_DOUBLE, "10", "0", NULL, NULL, "pJ",
+     "energy of one 32-byte CB request [A: as spu_cb.e_access]"},
+    {"e_offchip", BLK_PARAM_DOUBLE, "640", "0", NULL, NULL, "pJ",
+     "energy of one 4-byte off-chip element access (load, store, spill, restore; the unit reaches "
+     "memory directly) [A: about 20 pJ/bit, as dram.e_access per bit]"},
+    {"p_leak", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "mW",
+     "leakage of the unit [A: the IU leakage of SPU spec §13.2 has no value; a truncated SM's "
+     "order of magnitude, to set for a study]"},
+    {"selftest_no_guard", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
+     "break the mechanism: a restore does not wait for its spill (a test sees the check fail)"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -25,10 +35,25 @@ static const blk_stat_desc stats[] = {
     [SPU_IU_STAT_ROUNDS] = {"rounds", BLK_STAT_COUNTER, "rounds", "blocksync rounds taken part in", NULL},
     [SPU_IU_STAT_BUSY] = {"busy_cycles", BLK_STAT_COUNTER, "cycles", "cycles moving data (latency included)",
                           NULL},
+    [SPU_IU_STAT_SPILLS] = {"spills", BLK_STAT_COUNTER, "elements",
+                            "4-byte elements a VIU spilled to the spill region (global memory)", NULL},
+    [SPU_IU_STAT_RESTORES] = {"restores", BLK_STAT_COUNTER, "elements",
+                              "4-byte elements a VIU restored from the spill region", NULL},
+    [SPU_IU_STAT_GUARD] = {"guard_stall_cycles", BLK_STAT_COUNTER, "cycles",
+                           "cycles a restore waited for its spill (the ordering guard)", NULL},
 };
 
 static const blk_state_desc state[] = {{"round", 32, "the current round"},
                                        {"state", 2, "0 moving, 1 waiting at the barrier, 2 done"}};
+
+static const blk_energy_event energy_events[] = {
+    {"request", "cb_requests", "e_request"},  {"load", "offchip_loads", "e_offchip"},
+    {"store", "offchip_stores", "e_offchip"}, {"spill", "spills", "e_offchip"},
+    {"restore", "restores", "e_offchip"},
+};
+static const blk_energy_leak energy_leak[] = {{BLK_POWER_ON, "p_leak", NULL}};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),
+                                       NULL};
 
 const blk_desc spu_iu_desc = {
     "spu_iu",
@@ -42,6 +67,7 @@ const blk_desc spu_iu_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 static void iu_release(void *self, unsigned slot)
@@ -76,7 +102,10 @@ static void iu_request(spu_iu *u, const spu_iu_xfer *x)
     if (!ok)
         gsc_fatal("%s: round %u: invalid global %s of %u elements at 0x%" G_GINT64_MODIFIER "x",
                   u->inst->path, x->round, u->store ? "store" : "load", n, ga);
-    blk_stat_add(u->inst, u->store ? SPU_IU_STAT_STORES : SPU_IU_STAT_LOADS, n);
+    blk_stat_add(u->inst,
+                 x->viu ? (u->store ? SPU_IU_STAT_SPILLS : SPU_IU_STAT_RESTORES)
+                        : (u->store ? SPU_IU_STAT_STORES : SPU_IU_STAT_LOADS),
+                 n);
     blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, 1);
     u->elem += n;
     if (u->elem == x->row_elems) {
@@ -84,6 +113,8 @@ static void iu_request(spu_iu *u, const spu_iu_xfer *x)
         if (++u->row == x->rows) {
             u->row = 0;
             u->xi++;
+            if (x->post)
+                (*x->post)++;
         }
     }
 }
@@ -107,6 +138,12 @@ static void spu_iu_run(void *self)
         return;
     }
     bool has = u->xi < u->n_xfers && u->xfers[u->xi].round == u->round;
+    if (!u->round_started && has && !u->no_guard && u->xfers[u->xi].wait &&
+        *u->xfers[u->xi].wait < u->xfers[u->xi].wait_min) { /* the restore waits for its spill */
+        blk_stat_add(u->inst, SPU_IU_STAT_GUARD, 1);
+        gsc_run_within(1);
+        return;
+    }
     if (!u->round_started) {
         u->round_started = true;
         u->ready_at = now + (has && !u->store ? u->mem_latency : 0);
@@ -156,6 +193,7 @@ spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem
     u->unit = unit;
     u->store = store;
     u->mem_latency = blk_param_uint(u->inst, "mem_latency");
+    u->no_guard = blk_param_bool(u->inst, "selftest_no_guard");
     u->ev = gsc_event_new(u->inst->mod, "released");
     blk_export(u->inst, SPU_IU_RELEASE, 0, &release_table, u);
     blk_trace_state(u->inst, "round", GSC_U32, &u->round);

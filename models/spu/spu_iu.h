@@ -14,8 +14,13 @@
  * data moves functionally in the memory image. This is the unit without instruction fetch (the
  * "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not built.
  *
- * Statistics: global elements loaded and stored (off-chip accesses), CB requests, rounds, busy
- * cycles. Traced: `round`, `state` (0 moving, 1 waiting at the barrier, 2 done).
+ * As a virtual IU (multipass, SPU spec §4.2): a storer's transfer marked `viu` spills the face to
+ * the spill region instead of storing an output, a loader's restores it; a restore waits until its
+ * spill is done (the guard, `guard_stall_cycles`; spu_iu.selftest_no_guard breaks it).
+ *
+ * Statistics: global elements loaded and stored (off-chip accesses), spilled and restored, CB
+ * requests, rounds, busy cycles, guard stalls. Traced: `round`, `state` (0 moving, 1 waiting at the barrier,
+ * 2 done).
  */
 #ifndef GPUSC_MODELS_SPU_SPU_IU_H
 #define GPUSC_MODELS_SPU_SPU_IU_H
@@ -32,6 +37,13 @@ typedef struct {
     uint32_t round;
     uint64_t gaddr, row_stride;
     uint32_t rows, row_elems, cb_off;
+    /* multipass (docs/spu.md): a VIU transfer (a spill by a storer, a restore by a loader: counted
+     * apart); post: a counter incremented when the transfer is done (a spill); wait: a restore
+     * starts only when *wait >= wait_min (the spill -> restore ordering guard) */
+    bool viu;
+    uint32_t *post;
+    const uint32_t *wait;
+    uint32_t wait_min;
 } spu_iu_xfer;
 
 enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_N_PORTS };
@@ -41,6 +53,9 @@ enum {
     SPU_IU_STAT_REQUESTS,
     SPU_IU_STAT_ROUNDS,
     SPU_IU_STAT_BUSY,
+    SPU_IU_STAT_SPILLS,
+    SPU_IU_STAT_RESTORES,
+    SPU_IU_STAT_GUARD,
     SPU_IU_N_STATS
 };
 enum { SPU_IU_MOVING, SPU_IU_WAITING, SPU_IU_DONE };
@@ -51,6 +66,7 @@ typedef struct {
     unsigned unit;
     bool store; /* south/east: CB -> memory */
     uint64_t mem_latency;
+    bool no_guard;    /* selftest_no_guard */
     const void *cb_m; /* spu_cb_if */
     void *cb_self;
     const blocksync_if *bs;

@@ -311,6 +311,46 @@ static void test_stall_sleeps(void)
     harness_free(h);
 }
 
+/* enabled=false: every read goes to DRAM after the ROP latency (a second read of the same line
+ * too), a write is passed on and acknowledged; no cache statistic counts. */
+static void test_disabled(void)
+{
+    const char *off[] = {"enabled=false", NULL};
+    harness *h = l2_harness(off);
+    uint64_t a = fmem_alloc(test_mem, 4096);
+    uint32_t v = 0xfeedf00d;
+    fmem_write(test_mem, a + 8, &v, 4);
+    for (unsigned i = 0; i < 2; i++) {
+        mem_req_t q = req(a, MEM_READ, 1 + i), fr;
+        uint64_t c = put(h, &q);
+        uint64_t got = harness_pop_within(h, "dram_req", &fr, 1000);
+        g_assert_cmpuint(got, ==, c + 2 + R);
+        g_assert_cmpuint(fr.kind, ==, MEM_READ);
+        uint64_t f = fill(h, &fr);
+        mem_resp_t r;
+        got = harness_pop_within(h, "resp", &r, 1000);
+        g_assert_cmpuint(got, ==, f + 2);
+        g_assert_cmpuint(r.id, ==, 1 + i);
+        uint32_t rv;
+        memcpy(&rv, r.data + 8, 4);
+        g_assert_cmphex(rv, ==, 0xfeedf00d);
+    }
+    mem_req_t w = req(a + 128, MEM_WRITE, 7), d;
+    uint64_t c = put(h, &w);
+    mem_resp_t r;
+    g_assert_cmpuint(harness_pop_within(h, "resp", &r, 1000), ==, c + 2 + R);
+    g_assert_cmpuint(r.id, ==, 7);
+    harness_pop_within(h, "dram_req", &d, 1000);
+    g_assert_cmpuint(d.kind, ==, MEM_WRITEBACK);
+    g_assert_cmpuint(d.addr, ==, a + 128);
+    blk_inst *inst = harness_inst(h);
+    for (unsigned st = L2_STAT_READS; st <= L2_STAT_WRITEBACKS; st++)
+        if (st != L2_STAT_STALLS)
+            g_assert_cmpuint(blk_stat_get(inst, st), ==, 0);
+    g_assert_false(harness_pop(h, "dram_req", NULL, NULL));
+    harness_free(h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -321,5 +361,6 @@ int main(int argc, char **argv)
     harness_test_add("/l2/partial-write-fetches", test_partial_write_fetches);
     harness_test_add("/l2/atomics-in-order", test_atomics_in_order);
     harness_test_add("/l2/atomic-fault", test_atomic_fault);
+    harness_test_add("/l2/disabled", test_disabled);
     return g_test_run();
 }

@@ -215,6 +215,34 @@ static void test_ldst_miss_then_hit(void)
     harness_free(h);
 }
 
+/* ---- ldst with l1_enabled=false: the same load goes below each time (no hit), with the timing of
+ * a miss; no L1D statistic counts ---- */
+static void test_ldst_l1_disabled(void)
+{
+    const char *set[] = {"l1_latency=3", "l1_enabled=false", NULL};
+    harness *h = harness_new(&ldst_desc, make_ldst, set, NULL);
+    uint64_t a = fmem_alloc(env_get()->mem, 256);
+    issued_t it = load(a);
+    for (unsigned i = 0; i < 2; i++) {
+        uint64_t c = i ? harness_step(h) : 0;
+        harness_push(h, "in", &it); /* as the miss above: the request is got 3 cycles on */
+        mem_req_t q;
+        g_assert_cmpuint(harness_pop_within(h, "mem_req", &q, 20), ==, c + (i ? 4 : 3));
+        g_assert_cmpuint(q.kind, ==, MEM_READ);
+        g_assert_cmpuint(q.addr, ==, a);
+        release_t r;
+        g_assert_false(harness_pop(h, "release", &r, NULL));
+        mem_resp_t resp = {.addr = q.addr, .id = q.id, .bytes = 128, .kind = MEM_READ};
+        c = harness_step(h);
+        harness_push(h, "mem_resp", &resp);
+        g_assert_cmpuint(harness_pop_within(h, "release", &r, 20), ==, c + 3);
+        g_assert_cmpuint(r.dst[0], ==, 1);
+    }
+    for (unsigned st = LDST_STAT_L1_HITS; st <= LDST_STAT_L1_RES_FAIL; st++)
+        g_assert_cmpuint(blk_stat_get(harness_inst(h), st), ==, 0);
+    harness_free(h);
+}
+
 /* ---- ldst: with one MSHR, a load of two lines waits for the first line's fill; the refusals are
  * counted per cycle while the block sleeps (it foresees the refusal of the next cycle) ---- */
 static void test_ldst_mshr_full(void)
@@ -673,6 +701,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/mem_fixed/oversize", test_mem_fixed_oversize);
     harness_test_add("/sm/ldst/miss_then_hit", test_ldst_miss_then_hit);
     harness_test_add("/sm/ldst/mshr_full", test_ldst_mshr_full);
+    harness_test_add("/sm/ldst/l1_disabled", test_ldst_l1_disabled);
     harness_test_add("/sm/ldst/atomic", test_ldst_atomic);
     harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
     harness_test_add("/sm/fetch/credits", test_fetch_credits);

@@ -5,7 +5,7 @@
 # preset's source gives: models/presets.c).
 n=0
 fail=0
-presets="gtx480 rs-table2.3 rs-table3.2 rs-table3.6-1 rs-table3.6-2 greener ccws vws renaming spu-gpu subcore malekeh"
+presets="gtx480 rs-table2.3 rs-table3.2 rs-table3.6-1 rs-table3.6-2 greener ccws vws renaming spu-gpu spu subcore malekeh"
 tb_of() {
     case $1 in subcore | malekeh) echo tb-subcore ;; *) echo tb-sm ;; esac
 }
@@ -33,6 +33,7 @@ vws tb.sm0.fetch icache_sets 128
 vws tb.sm0.units sp_latency 10
 renaming tb.sm0.arbiter0 policy two_level_active:6:0:1
 renaming tb.sm0.arbiter1 policy two_level_active:6:0:1
+spu tb.sm0.ldst l1_enabled false
 malekeh tb period_ps 733
 malekeh tb.sm0 partitions 4
 malekeh tb.sm0.regfile3 banks 2"

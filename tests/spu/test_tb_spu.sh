@@ -5,8 +5,11 @@
 # blocksync count 1 + 2(G-1) + K/b, the off-chip accesses equal to the closed form 4PNK + 2N^2, the
 # broken mechanism (no CB swap) failing the check, the GPU baseline passing with 4N^2K/b + 2N^2
 # accesses, the VCD holding the grid's blocksync rounds and the CBs' phases, and the refusals
-# (multipass); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and 4 x 4, where every completed
-# sync swaps exactly its own CB pair.
+# (global-sync multipass, partial passes); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
+# 4 x 4, where every completed sync swaps exactly its own CB pair; multipass (2 x 2 passes, pass by
+# pass and overlapped): off-chip accesses = 4PNK + 2N^2 with the VIUs' spills and restores, the
+# passes' order and overlap, the spill -> restore guard (broken: the check fails); the SPU's caches
+# off (no L1D or L2 statistics) and the caches on by --set.
 tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
 if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
@@ -15,7 +18,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-echo "1..12"
+echo "1..20"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -71,7 +74,10 @@ check "GPU baseline passes with 4N^2K/b + 2N^2 = 2560 accesses" "[ $rc -eq 0 ] &
 
 "$tb" --size 256x256x256 --tile 32 --no-trace >out 2>&1
 rc=$?
-check "multipass is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'multipass is not built' out"
+check "global-sync multipass is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync multipass is not built' out"
+"$tb" --size 320x320x32 --tile 32 --sync local --no-trace >out 2>&1
+rc=$?
+check "partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'partial passes are not built' out"
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
 rc=$?
 check "producer-consumer (Alg. 3) p=2 passes: 0 global rounds, 24 pair syncs = 24 swaps, 1536 accesses" "[ $rc -eq 0 ] && grep -q '^spu: 2 x 2 SMs, 8 interface units, 24 CBs (96 KB); 0 global blocksyncs, 24 CB swaps' out && grep -q '^spu: 24 producer-consumer syncs' out && grep -q '^offchip_accesses 1536 ' out && grep -q PASS out"
@@ -81,4 +87,44 @@ check "producer-consumer p=4 passes: 40 pairs x 2 tiles = 80 syncs" "[ $rc -eq 0
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --selftest-corrupt >out 2>&1
 rc=$?
 check "producer-consumer without swaps: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+
+# multipass: 4 x 4 CTAs on 2 x 2, K/b = 4 (UT-4's case), pass by pass and overlapped
+"$tb" --set spu_grid.p=2 --size 32x32x32 --tile 8 --sync local --passes plain --no-trace >plain 2>&1
+rc1=$?
+"$tb" --set spu_grid.p=2 --size 32x32x32 --tile 8 --sync local --passes overlapped --no-trace >over 2>&1
+rc2=$?
+cp plain out
+check "2 x 2 passes pass by pass: PASS, accesses = 4PNK + 2N^2 = 10240 with 2048 spilled and 2048 restored, 4 x 24 x 2 pair syncs" \
+    "[ $rc1 -eq 0 ] && grep -q 'PASS' plain && grep -q '^offchip_accesses 10240  (closed form 4PNK + 2N^2 = 10240, P = 2' plain && grep -q '^spu: 2 x 2 passes (pass by pass); VIU spills 2048, restores 2048 elements' plain && grep -q '^spu: 192 producer-consumer syncs' plain"
+cp over out
+check "overlapped: PASS, the same accesses, spills and restores" \
+    "[ $rc2 -eq 0 ] && grep -q 'PASS' over && grep -q '^offchip_accesses 10240 ' over && grep -q '^spu: 2 x 2 passes (overlapped); VIU spills 2048, restores 2048 elements' over"
+python3 - plain over >out 2>&1 <<'PY'
+import re, sys
+def passes(f):
+    return [tuple(map(int, m.groups())) for m in re.finditer(r'^spu: pass \((?:\d+),(?:\d+)\): cycles (\d+) \.\. (\d+)$', open(f).read(), re.M)]
+def cycles(f):
+    return int(re.search(r'cycles (\d+) tiles', open(f).read()).group(1))
+pl, ov = passes(sys.argv[1]), passes(sys.argv[2])
+assert len(pl) == 4 and len(ov) == 4, (pl, ov)
+# pass by pass: each pass starts when the previous one has ended; overlapped: before
+assert all(pl[q][0] >= pl[q - 1][1] for q in range(1, 4)), pl
+assert all(ov[q][0] < ov[q - 1][1] for q in range(1, 4)), ov
+assert cycles(sys.argv[2]) < cycles(sys.argv[1]), "overlap is not faster"
+PY
+check "pass by pass: each pass starts after the previous ended; overlapped: before, and fewer cycles" "[ $? -eq 0 ]"
+# K/b = 1: a restore would come before its spill without the guard
+"$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace >out 2>&1
+rc=$?
+check "K/b = 1 overlapped: the guard stalls restores, PASS" "[ $rc -eq 0 ] && grep -q PASS out && ! grep -q 'guard stall cycles 0$' out"
+"$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace --set spu_iu.selftest_no_guard=true >out 2>&1
+rc=$?
+check "without the guard a restore reads the poisoned spill region: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+# the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
+check "caches off on the SPU: L1D and L2 count nothing, DRAM reads" \
+    "grep -q '^L2: 0 accesses' out && ! grep -E '^tb\.sm[0-9]+\.ldst\.l1_(hits|misses|merged) +[1-9]' out && grep -qE '^DRAM: [1-9][0-9]* reads' out"
+"$tb" --preset gtx480 --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
+check "caches on (preset gtx480): the L2 counts, PASS" \
+    "grep -qE '^L2: [1-9][0-9]* accesses' out && grep -q PASS out"
 exit $fail
