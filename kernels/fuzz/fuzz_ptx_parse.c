@@ -2,7 +2,7 @@
  *
  * Every input must parse or fail with a "FILE:LINE:COL: message" error; a module that parses must
  * print to text that parses again and prints identically. Built with clang -fsanitize=fuzzer,address
- * by kernels/frontend/frontend.mk (`make kernels/fuzz/fuzz_ptx_parse` where configure found clang); run by
+ * by kernels/frontend/local.mk (`make kernels/fuzz/fuzz_ptx_parse` where configure found clang); run by
  * tests/kernels/fuzz_ptx_short.sh on a copy of kernels/fuzz/corpus/.
  */
 #include "kernels/frontend/ptx_parse.h"

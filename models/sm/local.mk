@@ -97,7 +97,21 @@ TESTS += tests/sm/test_tb_icount.sh
 EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
 
 # Register renaming (models/sm/renaming.c, docs/renaming.md): its block, tests and testbench.
-include models/sm/renaming.mk
+# The register renaming block, its harness
+# test, its testbench tb-renaming and the testbench's tests (docs/renaming.md).
+models_libgpusc_models_la_SOURCES += models/sm/renaming.c models/sm/renaming.h
+nobase_pkginclude_HEADERS += models/sm/renaming.h
+
+bin_PROGRAMS += testbench/tb-renaming
+testbench_tb_renaming_SOURCES = testbench/tb-renaming.c
+testbench_tb_renaming_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+check_PROGRAMS += tests/sm/test_renaming
+TESTS += tests/sm/test_renaming
+tests_sm_test_renaming_SOURCES = tests/sm/test_renaming.c
+tests_sm_test_renaming_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_renaming.sh
+TESTS += tests/sm/test_tb_renaming.sh
 
 # tb-rfcache (docs/rfcache.md): every workload under the cached collectors, the stale-copy check, the
 # read invariant, the added storage, the dynamic STHLD controller, the curated view.
@@ -111,4 +125,63 @@ tests_sm_test_ccu_SOURCES = tests/sm/test_ccu.c
 tests_sm_test_ccu_LDADD = $(GPUSC_LIBS)
 
 # rfpower: register power states (GREENER, Sleep-Reg; docs/greener.md) and its tests.
-include models/sm/rfpower.mk
+# The `rfpower` block and tb-greener.
+models_libgpusc_models_la_SOURCES += models/sm/rfpower.c models/sm/rfpower.h
+nobase_pkginclude_HEADERS += models/sm/rfpower.h
+
+bin_PROGRAMS += testbench/tb-greener
+testbench_tb_greener_SOURCES = testbench/tb-greener.c
+testbench_tb_greener_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+
+check_PROGRAMS += tests/sm/test_rfpower
+TESTS += tests/sm/test_rfpower
+tests_sm_test_rfpower_SOURCES = tests/sm/test_rfpower.c tests/sm/block_test.h
+tests_sm_test_rfpower_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_greener.sh
+TESTS += tests/sm/test_tb_greener.sh
+
+# Resource sharing (registers / scratchpad, OWF): the sharing computation, the lock_table block, the
+# sharing-aware CTA grant, tb-sharing and their tests (docs/sharing.md).
+models_lib_libgpusc_lib_la_SOURCES += models/lib/sharing.c models/lib/sharing.h
+check_PROGRAMS += tests/lib/test_sharing
+TESTS += tests/lib/test_sharing
+tests_lib_test_sharing_LDADD = $(GPUSC_LIB_TEST_LIBS)
+dist_check_SCRIPTS += tests/tools/test_gpusc_occupancy_sharing.sh
+TESTS += tests/tools/test_gpusc_occupancy_sharing.sh
+models_libgpusc_models_la_SOURCES += models/sm/lock_table.c models/sm/lock_table.h
+nobase_pkginclude_HEADERS += models/sm/lock_table.h models/lib/sharing.h
+bin_PROGRAMS += testbench/tb-sharing
+testbench_tb_sharing_SOURCES = testbench/tb-sharing.c
+testbench_tb_sharing_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+check_PROGRAMS += tests/sm/test_lock_table
+TESTS += tests/sm/test_lock_table
+tests_sm_test_lock_table_SOURCES = tests/sm/test_lock_table.c tests/sm/block_test.h
+tests_sm_test_lock_table_LDADD = $(GPUSC_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_sharing.sh
+TESTS += tests/sm/test_tb_sharing.sh
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/passes/regorder.c kernels/passes/regorder.h
+nobase_pkginclude_HEADERS += kernels/passes/regorder.h
+check_PROGRAMS += tests/kernels/test_regorder
+TESTS += tests/kernels/test_regorder
+tests_kernels_test_regorder_LDADD = $(KERNELS_LIBS)
+models_libgpusc_models_la_SOURCES += models/sm/dwe.c models/sm/dwe.h
+nobase_pkginclude_HEADERS += models/sm/dwe.h
+check_PROGRAMS += tests/sm/test_dwe
+TESTS += tests/sm/test_dwe
+tests_sm_test_dwe_LDADD = $(GPUSC_LIBS)
+models_libgpusc_models_la_SOURCES += models/sm/smem_share.c models/sm/smem_share.h
+nobase_pkginclude_HEADERS += models/sm/smem_share.h
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/passes/relssp.c kernels/passes/relssp.h
+nobase_pkginclude_HEADERS += kernels/passes/relssp.h
+check_PROGRAMS += tests/kernels/test_relssp
+TESTS += tests/kernels/test_relssp
+tests_kernels_test_relssp_LDADD = $(KERNELS_LIBS)
+check_PROGRAMS += tests/sm/test_smem_share
+tests_sm_test_smem_share_SOURCES = tests/sm/test_smem_share.c tests/sm/block_test.h
+tests_sm_test_smem_share_LDADD = $(GPUSC_LIBS)
+TESTS += tests/sm/test_smem_share
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/passes/spvar_layout.c kernels/passes/spvar_layout.h
+nobase_pkginclude_HEADERS += kernels/passes/spvar_layout.h
+check_PROGRAMS += tests/kernels/test_spvar_layout
+TESTS += tests/kernels/test_spvar_layout
+tests_kernels_test_spvar_layout_LDADD = $(KERNELS_LIBS)

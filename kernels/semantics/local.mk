@@ -1,4 +1,4 @@
-# kernels/semantics/semantics.mk: included from kernels/local.mk.
+# kernels/semantics/local.mk: included from kernels/local.mk.
 # The functional semantics of single PTX instructions (ir_exec.h) and their tests.
 kernels_libgpusc_kernels_core_la_SOURCES += kernels/semantics/ir_exec.c
 nobase_pkginclude_HEADERS += kernels/semantics/ir_exec.h

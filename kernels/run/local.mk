@@ -1,4 +1,4 @@
-# kernels/run/frun.mk: included from kernels/local.mk.
+# kernels/run/local.mk: included from kernels/local.mk.
 # The functional runner: memory image (fmem), module loading and layout (kload), the SIMT stack
 # (simt), the runner (frun), the gpusc-run program, and their tests.
 kernels_libgpusc_kernels_core_la_SOURCES += kernels/run/fmem.c kernels/run/kload.c kernels/run/simt.c kernels/run/frun.c \

@@ -1,4 +1,4 @@
-# kernels/frontend/frontend.mk: included from kernels/local.mk.
+# kernels/frontend/local.mk: included from kernels/local.mk.
 # The PTX front end: lexer, parser, IR data structures and printer (docs/ptx-frontend.md).
 kernels_libgpusc_kernels_core_la_SOURCES += \
 	kernels/frontend/ir.c \

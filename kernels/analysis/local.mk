@@ -1,4 +1,4 @@
-# kernels/analysis/analysis.mk: included from kernels/local.mk.
+# kernels/analysis/local.mk: included from kernels/local.mk.
 # The analyses and passes of the kernel toolchain: CFG, dominators, loops, reconvergence (cfg), the
 # generic dataflow solver, liveness and reaching definitions (dataflow), register allocation
 # (regalloc), instruction/operand annotations (annot), and the gpusc-ptx disassembler tool.
@@ -25,4 +25,3 @@ TESTS += tests/kernels/test_gpusc_ptx.sh
 EXTRA_DIST += tests/kernels/test_gpusc_ptx.sh kernels/tools/regalloc-table.sh
 
 # Register renaming's passes (kernels/passes/renaming.c, docs/renaming.md) and their tests.
-include kernels/passes/renaming.mk

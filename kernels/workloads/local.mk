@@ -1,4 +1,4 @@
-# kernels/workloads/workloads.mk: included from kernels/local.mk.
+# kernels/workloads/local.mk: included from kernels/local.mk.
 # --- workloads ---
 # The workloads: CUDA sources (kernels/cuda), the PTX nvcc made from them and what ptxas reports
 # (kernels/ptx, committed), and the C drivers with input generators and CPU references
