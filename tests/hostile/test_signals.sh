@@ -4,7 +4,8 @@
 # statistics and the JSON are written and marked partial, the VCD is whole up to the cycle the run
 # stopped at and its .gtkw is written; --max-cycles names the warps, PCs and source lines of a kernel
 # that does not finish; the watchdog's stop writes the statistics too; a legal slow configuration
-# (latencies of 100000 cycles, as long as the watchdog's window) is not called a deadlock while
+# (latencies of 100000 core cycles, as long as the watchdog's window: the DRAM on the core clock, its
+# longest latency being 100000 of its own cycles) is not called a deadlock while
 # replies are scheduled; a kernel that keeps issuing but never finishes a thread block is stopped
 # by --spin-limit (on by default) with the state of every warp.
 . "$top_srcdir/tests/hostile/tap.sh"
@@ -51,6 +52,6 @@ expect "watchdog: a barrier deadlock" 1 "waits on: barrier 1 of its block" "$sm"
 check "watchdog: the statistics are written" grep -q "^summary: deadlock" "$tmp/out"
 expect "watchdog: L2 and DRAM latencies of 100000 cycles are slow, not a deadlock" 0 \
     "but the next scheduled event is at cycle [0-9]*: a slow machine, not a deadlock" "$top_builddir/testbench/tb-gpu" \
-    --no-trace --workload vecadd --set dram.latency=100000 --set l2.latency=100000
+    --no-trace --workload vecadd --set dram.latency=100000 --set l2.latency=100000 --set gpu.dram_period_ps=0
 check "watchdog: ... and the workload passed" grep -q "vecadd: PASS" "$tmp/out"
 exit $fail

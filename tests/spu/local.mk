@@ -2,6 +2,6 @@
 check_PROGRAMS += tests/spu/test_spu_cb tests/spu/test_spu_passes
 TESTS += tests/spu/test_spu_cb tests/spu/test_spu_passes tests/spu/test_spu_frontend.sh tests/spu/test_tb_spu.sh
 tests_spu_test_spu_cb_LDADD = $(GPUSC_LIBS)
-tests_spu_test_spu_passes_LDADD = $(GPUSC_LIBS)
+tests_spu_test_spu_passes_LDADD = models/libgpusc-models.la $(GLIB_LIBS) -lm
 dist_check_SCRIPTS += tests/spu/test_spu_frontend.sh tests/spu/test_tb_spu.sh
 EXTRA_DIST += docs/spu.md
