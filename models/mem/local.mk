@@ -37,9 +37,9 @@ dist_check_SCRIPTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh 
 	tests/mem/tb_gpu_workloads_long.sh tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh \
 	tests/mem/tb_gpu_presets.sh tests/mem/tb_gpu_sm_links.sh tests/mem/tb_gpu_backpressure.sh
 EXTRA_DIST += tests/mem/ptx/l2chain.ptx
-TESTS += tests/mem/tb_gpu_workloads.sh tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
-	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh tests/mem/tb_gpu_presets.sh \
-	tests/mem/tb_gpu_sm_links.sh tests/mem/tb_gpu_backpressure.sh
+TESTS += tests/mem/tb_gpu_scaling.sh tests/mem/tb_gpu_badinput.sh \
+	tests/mem/tb_gpu_l2_closed_form.sh tests/mem/tb_gpu_waveform.sh tests/mem/tb_gpu_backpressure.sh
+SLOW_TESTS += tests/mem/tb_gpu_presets.sh tests/mem/tb_gpu_sm_links.sh tests/mem/tb_gpu_workloads.sh
 LONG_TESTS += tests/mem/tb_gpu_workloads_long.sh
 check_PROGRAMS += tests/mem/test_mem_chain
 TESTS += tests/mem/test_mem_chain

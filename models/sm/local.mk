@@ -30,10 +30,11 @@ dist_check_SCRIPTS += tests/sm/test_warp_trace.sh
 TESTS += tests/sm/test_warp_trace.sh
 EXTRA_DIST += tests/sm/warp_trace_check.py
 TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_tb_badinput.sh tests/sm/test_tb_presets.sh \
-	tests/sm/test_tb_workloads.sh tests/sm/test_tb_bar_red.sh tests/sm/test_tb_sregs.sh \
-	tests/sm/test_check_modes.sh tests/sm/test_tb_stall_accounting.sh tests/sm/test_waveform_lossless.sh \
-	tests/sm/test_waveform_no_x.sh tests/sm/test_waveform_stream.sh tests/sm/test_tb_occupancy.sh \
+	tests/sm/test_tb_bar_red.sh tests/sm/test_tb_sregs.sh \
+	tests/sm/test_tb_stall_accounting.sh tests/sm/test_waveform_lossless.sh \
+	tests/sm/test_waveform_stream.sh tests/sm/test_tb_occupancy.sh \
 	tests/sm/test_tb_warps96.sh tests/sm/test_tb_energy.sh
+SLOW_TESTS += tests/sm/test_check_modes.sh tests/sm/test_tb_workloads.sh tests/sm/test_waveform_no_x.sh
 # ldst's bounded release queue at a depth of 1 (every workload passes, the peak stays within it).
 dist_check_SCRIPTS += tests/sm/test_ldst_release_queue.sh
 TESTS += tests/sm/test_ldst_release_queue.sh
