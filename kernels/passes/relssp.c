@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/analysis/cfg.h"
+#include "kernels/passes/spvar_layout.h"
 
 void relssp_analyze(const relssp_cfg *g, bool *safe_in, bool *safe_out, bool *ins_in, bool *ins_out)
 {
@@ -33,13 +34,18 @@ void relssp_analyze(const relssp_cfg *g, bool *safe_in, bool *safe_out, bool *in
     }
 }
 
-bool relssp_is_shared_access(const ir_instr *in)
+bool relssp_is_scratchpad_access(const ir_instr *in)
 {
     if (in->op == IR_OP_CALL) /* a callee may touch the scratchpad */
         return true;
     if (ir_instr_class(in) != IR_CLASS_MEM || in->op == IR_OP_PREFETCH)
         return false;
     return in->space == IR_SPACE_SHARED || in->space == IR_SPACE_NONE;
+}
+
+bool relssp_is_shared_access(const ir_instr *in)
+{
+    return relssp_is_scratchpad_access(in) && !spvar_access_is_private(in);
 }
 
 static ir_instr make_relssp(const ir_instr *like)
@@ -102,6 +108,60 @@ static void insert(ir_func *f, const bool *before, const bool *after)
     cfg_compute_reconvergence(f);
 }
 
+/* The analysis assumes one exit (§8.3). A kernel that leaves by several ret/exit, by a guarded one,
+ * or by a ret/exit beside falling off its end gets one exit block at the end (`ret`): every ret and
+ * exit becomes a branch to it (guarded as it was), in place, so that the edges into the exit are
+ * edges like others (split when critical) and the paths through an early exit get their relssp.
+ * Returns true when rewritten. */
+static bool unify_exits(ir_func *f)
+{
+    uint32_t n = ir_func_n_instrs(f), exits = 0;
+    bool guarded = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op == IR_OP_RET || in->op == IR_OP_EXIT) {
+            exits++;
+            guarded |= in->guard != IR_NONE;
+        }
+    }
+    const ir_instr *last = ir_func_instr(f, n - 1);
+    bool ends = last->guard == IR_NONE && (last->op == IR_OP_RET || last->op == IR_OP_EXIT ||
+                                           last->op == IR_OP_BRA || last->op == IR_OP_TRAP);
+    if (!ends)
+        exits++; /* falling off the end */
+    if (exits <= 1 && !guarded)
+        return false;
+    ir_instr r;
+    memset(&r, 0, sizeof r);
+    r.op = IR_OP_RET;
+    r.vec = 1;
+    r.guard = IR_NONE;
+    r.line = last->line;
+    r.col = last->col;
+    r.block = IR_NONE;
+    r.reconv = IR_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        ir_instr *in = ir_func_instr(f, i);
+        if (in->op != IR_OP_RET && in->op != IR_OP_EXIT)
+            continue;
+        in->op = IR_OP_BRA;
+        in->flags = 0;
+        in->n_src = 1;
+        memset(&in->src[0], 0, sizeof in->src[0]);
+        in->src[0].kind = IR_OPND_LABEL;
+        in->src[0].u.target = n;
+    }
+    g_array_append_val(f->instrs, r);
+    for (guint s = 0; f->scopes && s < f->scopes->len; s++) {
+        ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
+        if (sc->end >= n)
+            sc->end = n + 1;
+    }
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+    return true;
+}
+
 uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split)
 {
     if (split)
@@ -112,6 +172,7 @@ uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split)
         any = relssp_is_shared_access(ir_func_instr(f, i));
     if (!any || !f->is_entry)
         return 0;
+    unify_exits(f);
     if (v == RELSSP_OPT) {
         uint32_t k = cfg_split_critical_edges(f);
         if (split)

@@ -125,7 +125,8 @@ static void layout_local(kload_module *k)
     k->local_bytes = align_up(off, 8);
 }
 
-/* Module-scope static shared first; each entry's own from there (entries never run together);
+/* Module-scope static shared first; each entry's own from there (entries never run together; in
+ * declaration order, the variables marked smem_late after the others);
  * shared declared in non-entry functions after the largest entry part (a kernel calling such a
  * function gets the whole range). */
 static void layout_shared(kload_module *k)
@@ -156,14 +157,15 @@ static void layout_shared(kload_module *k)
         if (!mod_func(m, f)->is_entry)
             continue;
         uint64_t off = mod_end;
-        for (guint s = 0; s < m->syms->len; s++) {
-            const ir_sym *sy = mod_sym(m, s);
-            if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->func != f)
-                continue;
-            off = align_up(off, sym_align(sy));
-            k->syms[s] = (kload_sym){.kind = KLOAD_SYM_SHARED, .offset = off};
-            off += sy->size;
-        }
+        for (int late = 0; late < 2; late++) /* in declaration order, those marked smem_late last */
+            for (guint s = 0; s < m->syms->len; s++) {
+                const ir_sym *sy = mod_sym(m, s);
+                if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->func != f || sy->smem_late != late)
+                    continue;
+                off = align_up(off, sym_align(sy));
+                k->syms[s] = (kload_sym){.kind = KLOAD_SYM_SHARED, .offset = off};
+                off += sy->size;
+            }
         own_end[f] = off;
         entries_end = MAX(entries_end, off);
     }
