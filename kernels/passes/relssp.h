@@ -45,8 +45,10 @@ typedef enum { RELSSP_OPT, RELSSP_POSTDOM } relssp_variant;
 bool relssp_is_scratchpad_access(const ir_instr *in);
 bool relssp_is_shared_access(const ir_instr *in);
 
-/* Places relssp in f (critical edges split first for OPT). Returns the relssp instructions
- * inserted; *split (may be NULL) receives the critical edges split. */
+/* Places relssp in f (a kernel with several or guarded exits given one exit block first; for OPT,
+ * critical edges split, and afterwards the split blocks that received no relssp taken out again, so
+ * that only a path through a relssp pays a branch for it). Returns the relssp instructions inserted;
+ * *split (may be NULL) receives the split edges kept (their block holds a relssp). */
 uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split);
 /* relssp_place_func on every function of m with a body; the number inserted. */
 uint32_t relssp_place_module(ir_module *m, relssp_variant v);

@@ -12,7 +12,10 @@
  *  - early exits (§8.3 assumes one exit): a guarded `ret` or `exit` in the middle of a block and an
  *    early `ret` in a branch, under OPT and PostDom: every path from the entry to the kernel's end
  *    (each guarded branch, ret or exit taken or not) executes exactly one relssp, and no scratchpad
- *    access after it; a kernel with one ret at its end is left as it was. */
+ *    access after it; a kernel with one ret at its end is left as it was;
+ *  - a loop whose back edge is critical: OPT splits it for the analysis, but the split block gets no
+ *    relssp and is taken out again (the loop branches straight to its head: no extra branch per
+ *    iteration); one relssp after the loop. */
 #include <glib.h>
 #include <string.h>
 
@@ -214,11 +217,31 @@ static void test_early_exit(void)
     ir_module_free(m);
 }
 
+static void test_split_loop(void)
+{
+    ir_module *m;
+    ir_func *f = parse(".visible .entry k(.param .u32 n)\n{\n"
+                       "  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+                       "  ld.param.u32 %r1, [n];\n"
+                       "LOOP:\n  ld.shared.u32 %r2, [s];\n  add.u32 %r1, %r1, -1;\n  setp.ne.u32 %p, %r1, 0;\n"
+                       "  @%p bra LOOP;\n"
+                       "  add.u32 %r3, %r2, 1;\n  ret;\n}\n",
+                       &m);
+    uint32_t split = 99;
+    g_assert_cmpuint(relssp_place_func(f, RELSSP_OPT, &split), ==, 1);
+    g_assert_cmpuint(split, ==, 0);
+    g_assert_cmpuint(ir_func_n_instrs(f), ==, 8);                    /* 7 + the relssp */
+    g_assert_cmpuint(cfg_branch_target(ir_func_instr(f, 4)), ==, 1); /* straight to LOOP */
+    g_assert_cmpint(ir_func_instr(f, 5)->op, ==, IR_OP_RELSSP);      /* after the loop */
+    ir_module_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/relssp/fig3.7b-analysis", test_fig_3_7b_analysis);
     g_test_add_func("/relssp/early-exit", test_early_exit);
+    g_test_add_func("/relssp/split-loop", test_split_loop);
     g_test_add_func("/relssp/fig3.7b-ptx", test_fig_3_7b_ptx);
     g_test_add_func("/relssp/critical-edge", test_critical_edge);
     g_test_add_func("/relssp/postdom", test_postdom);
