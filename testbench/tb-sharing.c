@@ -73,10 +73,10 @@ static void add_opts(cli_run *run, sh_opts *s)
     cli_add_group(run, g);
 }
 
-static bool relssp_on, layout_on;    /* --relssp, --smem-layout */
-static relssp_variant relssp_which;   /* --relssp */
-static share_threshold layout_t;      /* the threshold, for --smem-layout */
-static uint64_t layout_r_tb;          /* --smem-per-cta (0: the kernel's own), for --smem-layout */
+static bool relssp_on, layout_on;   /* --relssp, --smem-layout */
+static relssp_variant relssp_which; /* --relssp */
+static share_threshold layout_t;    /* the threshold, for --smem-layout */
+static uint64_t layout_r_tb;        /* --smem-per-cta (0: the kernel's own), for --smem-layout */
 
 static void regorder_pass(ir_module *m)
 {
@@ -331,7 +331,8 @@ static void finished(machine *mach, int rc, void *ctx)
                v[SMEM_SHARE_STAT_ACCESSES], v[SMEM_SHARE_STAT_ACQUIRES], v[SMEM_SHARE_STAT_WAITS],
                v[SMEM_SHARE_STAT_RELSSP], v[SMEM_SHARE_STAT_RELEASES], v[SMEM_SHARE_STAT_VIOLATIONS]);
         uint64_t acq = v[SMEM_SHARE_STAT_ACQUIRES];
-        printf("scratchpad-hold: held %" G_GUINT64_FORMAT " cycles mean %.1f exit_releases %" G_GUINT64_FORMAT "\n",
+        printf("scratchpad-hold: held %" G_GUINT64_FORMAT " cycles mean %.1f exit_releases %" G_GUINT64_FORMAT
+               "\n",
                v[SMEM_SHARE_STAT_HELD], acq ? (double)v[SMEM_SHARE_STAT_HELD] / (double)acq : 0.0,
                v[SMEM_SHARE_STAT_EXIT_RELEASES]);
     }

@@ -6,6 +6,7 @@
 #include "kernels/analysis/annot.h"
 #include "kernels/analysis/cfg.h"
 #include "kernels/passes/relssp.h"
+#include "kernels/run/kload.h"
 
 void spvar_analyze(const spvar_cfg *g, spvar_flow *fl)
 {
@@ -135,7 +136,8 @@ static uint32_t access_vars(const ir_instr *in, const uint32_t *syms, unsigned n
 
 /* The candidate variables of kernel f: its static .shared variables (own_only: declared in f, else
  * also the module's), at most SPVAR_MAX_VARS, in declaration order. */
-static unsigned candidates(const ir_module *m, const ir_func *f, bool own_only, uint32_t *syms, uint64_t *size)
+static unsigned candidates(const ir_module *m, const ir_func *f, bool own_only, uint32_t *syms,
+                           uint64_t *size)
 {
     unsigned n = 0;
     for (guint s = 0; s < m->syms->len && n < SPVAR_MAX_VARS; s++) {
@@ -153,7 +155,8 @@ static unsigned candidates(const ir_module *m, const ir_func *f, bool own_only, 
 /* The variables each instruction of f accesses (access_vars; ni + 1 entries) and the cost of every
  * set of the n variables (2^n entries): the instructions in its access range, 1024 per enclosing
  * loop. */
-static uint64_t *range_costs(const ir_module *m, ir_func *f, const uint32_t *syms, unsigned n, uint32_t **ins_out)
+static uint64_t *range_costs(const ir_module *m, ir_func *f, const uint32_t *syms, unsigned n,
+                             uint32_t **ins_out)
 {
     /* registers pointing into variables (flow-insensitive, to a fixed point) */
     uint32_t nr = f->regs ? f->regs->len : 0, ni = ir_func_n_instrs(f);
@@ -251,15 +254,6 @@ static uint64_t align_up(uint64_t v, uint64_t a)
     return a > 1 ? (v + a - 1) / a * a : v;
 }
 
-/* A variable's alignment as the loader takes it (kload.c). */
-static uint64_t sym_align(const ir_sym *s)
-{
-    if (s->align)
-        return s->align;
-    unsigned b = ir_type_bits(s->type) / 8;
-    return b ? b : 1;
-}
-
 static const annot_field *spvar_private_field(void)
 {
     static const annot_field *fl;
@@ -291,13 +285,13 @@ static unsigned apply_func(ir_module *m, ir_func *f, uint32_t fi, uint64_t num, 
     for (guint s = 0; s < m->syms->len; s++) {
         const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
         if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == IR_NONE)
-            start = align_up(start, sym_align(sy)) + sy->size;
+            start = align_up(start, kload_sym_align(sy)) + sy->size;
     }
     end = start;
     for (guint s = 0; s < m->syms->len; s++) {
         const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
         if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == fi)
-            end = align_up(end, sym_align(sy)) + sy->size;
+            end = align_up(end, kload_sym_align(sy)) + sy->size;
     }
     r_tb = MAX(r_tb, end);
     /* the private region: offsets below t x R_tb, ceil(t x R_tb) bytes */
@@ -314,7 +308,7 @@ static unsigned apply_func(ir_module *m, ir_func *f, uint32_t fi, uint64_t num, 
     uint64_t off = start;
     for (unsigned v = 0; v < n; v++) {
         ir_sym *sy = &g_array_index(m->syms, ir_sym, syms[v]);
-        uint64_t at = align_up(off, sym_align(sy));
+        uint64_t at = align_up(off, kload_sym_align(sy));
         sy->smem_late = true;
         if (!(shared >> v & 1) && at + sy->size <= cap) {
             sy->smem_late = false;

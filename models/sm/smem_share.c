@@ -41,11 +41,12 @@ static const blk_stat_desc stats[] = {
                                   "locks released by relssp (every active thread executed it)", NULL},
     [SMEM_SHARE_STAT_VIOLATIONS] = {"violations", BLK_STAT_COUNTER, "lanes",
                                     "shared-region values used without the lock (poisoned)", NULL},
-    [SMEM_SHARE_STAT_HELD] = {"held", BLK_STAT_COUNTER, "cycles",
-                              "cycles from each lock acquisition to its release (by relssp or CTA exit), summed",
-                              NULL},
+    [SMEM_SHARE_STAT_HELD] =
+        {"held", BLK_STAT_COUNTER, "cycles",
+         "cycles from each lock acquisition to its release (by relssp or CTA exit), summed", NULL},
     [SMEM_SHARE_STAT_EXIT_RELEASES] = {"exit_releases", BLK_STAT_COUNTER, "locks",
-                                       "locks released at CTA exit (the CTA had not released by relssp)", NULL},
+                                       "locks released at CTA exit (the CTA had not released by relssp)",
+                                       NULL},
 };
 
 static const blk_state_desc state[] = {

@@ -220,13 +220,14 @@ static void test_early_exit(void)
 static void test_split_loop(void)
 {
     ir_module *m;
-    ir_func *f = parse(".visible .entry k(.param .u32 n)\n{\n"
-                       "  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
-                       "  ld.param.u32 %r1, [n];\n"
-                       "LOOP:\n  ld.shared.u32 %r2, [s];\n  add.u32 %r1, %r1, -1;\n  setp.ne.u32 %p, %r1, 0;\n"
-                       "  @%p bra LOOP;\n"
-                       "  add.u32 %r3, %r2, 1;\n  ret;\n}\n",
-                       &m);
+    ir_func *f =
+        parse(".visible .entry k(.param .u32 n)\n{\n"
+              "  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+              "  ld.param.u32 %r1, [n];\n"
+              "LOOP:\n  ld.shared.u32 %r2, [s];\n  add.u32 %r1, %r1, -1;\n  setp.ne.u32 %p, %r1, 0;\n"
+              "  @%p bra LOOP;\n"
+              "  add.u32 %r3, %r2, 1;\n  ret;\n}\n",
+              &m);
     uint32_t split = 99;
     g_assert_cmpuint(relssp_place_func(f, RELSSP_OPT, &split), ==, 1);
     g_assert_cmpuint(split, ==, 0);

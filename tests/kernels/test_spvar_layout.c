@@ -135,7 +135,7 @@ static const char *const ptx3 = ".version 7.0\n.target sm_70\n.address_size 64\n
                                 "  .shared .align 4 .b8 sa[100];\n"
                                 "  .shared .align 4 .b8 sb[100];\n"
                                 "  ld.param.u32 %r1, [n];\n"
-                                "  st.shared.u32 [big], %r1;\n"  /* 1 */
+                                "  st.shared.u32 [big], %r1;\n"   /* 1 */
                                 "  ld.shared.u32 %r4, [big+4];\n" /* 2: big's last access */
                                 "  mov.u32 %r5, sa;\n"
                                 "  st.shared.u32 [%r5], %r1;\n" /* 4 */
