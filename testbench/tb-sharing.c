@@ -10,6 +10,9 @@
  *                                        vetoes by class: owners, unshared, non-owners)
  *   --regorder                          (the regorder pass before register allocation)
  *   --relssp opt|postdom                (the relssp placement pass, with --share scratchpad)
+ *   --smem-layout                       (the spvar_layout pass: the kernel's scratchpad variables
+ *                                        laid out so the private region holds what the shared one
+ *                                        need not; with --share scratchpad)
  *   --gpu                               (the whole GPU, tb-gpu's machine: a lock table per SM)
  *   --dwe                               (dynamic warp execution, dwe.h: SM 0 the reference)
  * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
@@ -22,6 +25,7 @@
 
 #include "kernels/passes/regorder.h"
 #include "kernels/passes/relssp.h"
+#include "kernels/passes/spvar_layout.h"
 #include "models/core/gtkw.h"
 #include "models/sm/dwe.h"
 #include "models/sm/lock_table.h"
@@ -30,7 +34,7 @@
 
 typedef struct {
     char *share, *threshold, *percent, *policy, *relssp;
-    gboolean regorder, gpu, dwe;
+    gboolean regorder, gpu, dwe, layout;
 } sh_opts;
 
 static void add_opts(cli_run *run, sh_opts *s)
@@ -55,6 +59,10 @@ static void add_opts(cli_run *run, sh_opts *s)
          "Place relssp (release the shared scratchpad early) in the kernels: opt or postdom (--share "
          "scratchpad)",
          "VARIANT"},
+        {"smem-layout", 0, 0, G_OPTION_ARG_NONE, &s->layout,
+         "Lay the kernels' scratchpad variables out for sharing (the spvar_layout pass): the variables "
+         "outside the chosen shared set first, in the private region (--share scratchpad)",
+         NULL},
         {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
          "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -65,16 +73,23 @@ static void add_opts(cli_run *run, sh_opts *s)
     cli_add_group(run, g);
 }
 
+static bool relssp_on, layout_on;   /* --relssp, --smem-layout */
 static relssp_variant relssp_which; /* --relssp */
+static share_threshold layout_t;    /* the threshold, for --smem-layout */
+static uint64_t layout_r_tb;        /* --smem-per-cta (0: the kernel's own), for --smem-layout */
 
 static void regorder_pass(ir_module *m)
 {
     regorder_module(m);
 }
 
-static void relssp_pass(ir_module *m)
+/* --smem-layout, then --relssp (which then counts only the accesses the layout left shared) */
+static void smem_passes(ir_module *m)
 {
-    relssp_place_module(m, relssp_which);
+    if (layout_on)
+        spvar_layout_apply(m, layout_t.num, layout_t.den, layout_r_tb);
+    if (relssp_on)
+        relssp_place_module(m, relssp_which);
 }
 
 /* A bad option: the message, exit 2. */
@@ -194,11 +209,16 @@ static void parsed(cli_run *run, void *ctx)
         t->refuse = usage("--relssp '%s': expected opt or postdom", so->relssp);
     else if (so->relssp && t->mode != SHARE_SMEM)
         t->refuse = usage("--relssp releases the shared scratchpad: it needs --share scratchpad");
+    else if (so->layout && t->mode != SHARE_SMEM)
+        t->refuse = usage("--smem-layout lays out the scratchpad for sharing: it needs --share scratchpad");
     if (t->refuse)
         return;
-    if (so->relssp) {
-        relssp_which = strcmp(so->relssp, "opt") == 0 ? RELSSP_OPT : RELSSP_POSTDOM;
-        tb_kernel_pass = relssp_pass;
+    if (so->relssp || so->layout) {
+        relssp_on = so->relssp != NULL;
+        relssp_which = relssp_on && strcmp(so->relssp, "opt") == 0 ? RELSSP_OPT : RELSSP_POSTDOM;
+        layout_on = so->layout;
+        layout_t = t->t;
+        tb_kernel_pass = smem_passes;
     }
     if (so->regorder)
         tb_kernel_pass = regorder_pass;
@@ -301,15 +321,20 @@ static void finished(machine *mach, int rc, void *ctx)
                lstat(lt, n, LOCK_TABLE_STAT_DEADLOCK_WAITS), lstat(lt, n, LOCK_TABLE_STAT_HANDOVERS),
                lstat(lt, n, LOCK_TABLE_STAT_VIOLATIONS));
     if (t->mode == SHARE_SMEM) {
-        uint64_t v[SMEM_SHARE_STAT_VIOLATIONS + 1] = {0};
+        uint64_t v[SMEM_SHARE_STAT_EXIT_RELEASES + 1] = {0};
         for (unsigned s = 0; s < n; s++)
-            for (unsigned i = 0; i <= SMEM_SHARE_STAT_VIOLATIONS; i++)
+            for (unsigned i = 0; i <= SMEM_SHARE_STAT_EXIT_RELEASES; i++)
                 v[i] += blk_stat_get(t->ss[s]->inst, i);
         printf("scratchpad: accesses %" G_GUINT64_FORMAT " acquires %" G_GUINT64_FORMAT
                " waits %" G_GUINT64_FORMAT " relssp %" G_GUINT64_FORMAT " releases %" G_GUINT64_FORMAT
                " violations %" G_GUINT64_FORMAT "\n",
                v[SMEM_SHARE_STAT_ACCESSES], v[SMEM_SHARE_STAT_ACQUIRES], v[SMEM_SHARE_STAT_WAITS],
                v[SMEM_SHARE_STAT_RELSSP], v[SMEM_SHARE_STAT_RELEASES], v[SMEM_SHARE_STAT_VIOLATIONS]);
+        uint64_t acq = v[SMEM_SHARE_STAT_ACQUIRES];
+        printf("scratchpad-hold: held %" G_GUINT64_FORMAT " cycles mean %.1f exit_releases %" G_GUINT64_FORMAT
+               "\n",
+               v[SMEM_SHARE_STAT_HELD], acq ? (double)v[SMEM_SHARE_STAT_HELD] / (double)acq : 0.0,
+               v[SMEM_SHARE_STAT_EXIT_RELEASES]);
     }
     if (t->ctl) {
         printf("dwe: windows %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " p", dwe_windows(t->ctl),
@@ -359,6 +384,10 @@ int main(int argc, char **argv)
             v = argv[i + 1];
         else if (g_str_has_prefix(argv[i], "--policy="))
             v = argv[i] + 9;
+        if (strcmp(argv[i], "--smem-per-cta") == 0 && i + 1 < argc) /* for --smem-layout's R_tb */
+            layout_r_tb = g_ascii_strtoull(argv[i + 1], NULL, 10);
+        else if (g_str_has_prefix(argv[i], "--smem-per-cta="))
+            layout_r_tb = g_ascii_strtoull(argv[i] + 15, NULL, 10);
         if (v) {
             args[n_args++] = "--set";
             args[n_args++] = g_strdup_printf("arbiter.policy=%s", strcmp(v, "owf") == 0 ? "oldest" : v);

@@ -282,6 +282,8 @@ typedef struct {
     uint64_t size;     /* bytes (0 for an unsized .extern .shared array) */
     bool is_extern;    /* .extern (dynamic shared memory) */
     bool is_visible;
+    bool smem_late;    /* .shared of a kernel: the loader places it after the kernel's other .shared
+                          variables (spvar_layout.h: the shared region of scratchpad sharing) */
     uint8_t *init;      /* initial bytes (size bytes) or NULL (zero) */
     GArray *init_addrs; /* ir_init_addr in element order, or NULL: addresses in the initialiser */
     uint32_t func;      /* owning function, or IR_NONE for module scope */

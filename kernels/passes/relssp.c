@@ -3,7 +3,9 @@
 
 #include <string.h>
 
+#include "kernels/analysis/annot.h"
 #include "kernels/analysis/cfg.h"
+#include "kernels/passes/spvar_layout.h"
 
 void relssp_analyze(const relssp_cfg *g, bool *safe_in, bool *safe_out, bool *ins_in, bool *ins_out)
 {
@@ -33,13 +35,18 @@ void relssp_analyze(const relssp_cfg *g, bool *safe_in, bool *safe_out, bool *in
     }
 }
 
-bool relssp_is_shared_access(const ir_instr *in)
+bool relssp_is_scratchpad_access(const ir_instr *in)
 {
     if (in->op == IR_OP_CALL) /* a callee may touch the scratchpad */
         return true;
     if (ir_instr_class(in) != IR_CLASS_MEM || in->op == IR_OP_PREFETCH)
         return false;
     return in->space == IR_SPACE_SHARED || in->space == IR_SPACE_NONE;
+}
+
+bool relssp_is_shared_access(const ir_instr *in)
+{
+    return relssp_is_scratchpad_access(in) && !spvar_access_is_private(in);
 }
 
 static ir_instr make_relssp(const ir_instr *like)
@@ -102,6 +109,111 @@ static void insert(ir_func *f, const bool *before, const bool *after)
     cfg_compute_reconvergence(f);
 }
 
+/* The analysis assumes one exit (§8.3). A kernel that leaves by several ret/exit, by a guarded one,
+ * or by a ret/exit beside falling off its end gets one exit block at the end (`ret`): every ret and
+ * exit becomes a branch to it (guarded as it was), in place, so that the edges into the exit are
+ * edges like others (split when critical) and the paths through an early exit get their relssp.
+ * Returns true when rewritten. */
+static bool unify_exits(ir_func *f)
+{
+    uint32_t n = ir_func_n_instrs(f), exits = 0;
+    bool guarded = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op == IR_OP_RET || in->op == IR_OP_EXIT) {
+            exits++;
+            guarded |= in->guard != IR_NONE;
+        }
+    }
+    const ir_instr *last = ir_func_instr(f, n - 1);
+    bool ends = last->guard == IR_NONE && (last->op == IR_OP_RET || last->op == IR_OP_EXIT ||
+                                           last->op == IR_OP_BRA || last->op == IR_OP_TRAP);
+    if (!ends)
+        exits++; /* falling off the end */
+    if (exits <= 1 && !guarded)
+        return false;
+    ir_instr r;
+    memset(&r, 0, sizeof r);
+    r.op = IR_OP_RET;
+    r.vec = 1;
+    r.guard = IR_NONE;
+    r.line = last->line;
+    r.col = last->col;
+    r.block = IR_NONE;
+    r.reconv = IR_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        ir_instr *in = ir_func_instr(f, i);
+        if (in->op != IR_OP_RET && in->op != IR_OP_EXIT)
+            continue;
+        in->op = IR_OP_BRA;
+        in->flags = 0;
+        in->n_src = 1;
+        memset(&in->src[0], 0, sizeof in->src[0]);
+        in->src[0].kind = IR_OPND_LABEL;
+        in->src[0].u.target = n;
+    }
+    g_array_append_val(f->instrs, r);
+    for (guint s = 0; f->scopes && s < f->scopes->len; s++) {
+        ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, s);
+        if (sc->end >= n)
+            sc->end = n + 1;
+    }
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+    return true;
+}
+
+/* After OPT's placement: the blocks that splitting added (a lone unconditional `bra`, not marked
+ * `orig`) and that received no relssp are taken out again (their edge branches straight to the
+ * target, or falls through), so that a thread pays the extra branch only where it executes a
+ * relssp (a split loop back edge would cost one per iteration). Returns the split blocks kept. */
+static uint32_t drop_unused_splits(ir_func *f, const annot_field *orig)
+{
+    uint32_t n = ir_func_n_instrs(f), kept = 0, len = 0;
+    bool *drop = g_new0(bool, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (annot_get_instr(in, orig) || in->op != IR_OP_BRA || in->guard != IR_NONE)
+            continue;
+        if (i > 0 && ir_func_instr(f, i - 1)->op == IR_OP_RELSSP) /* a relssp at the block's head */
+            kept++;
+        else
+            drop[i] = true;
+    }
+    uint32_t *at = g_new(uint32_t, n + 1); /* new index of old i (dropped: of the next one kept) */
+    for (uint32_t i = 0; i < n; i++) {
+        at[i] = len;
+        len += !drop[i];
+    }
+    at[n] = len;
+    GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ir_instr), len + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        if (drop[i])
+            continue;
+        ir_instr in = *ir_func_instr(f, i);
+        ir_operand *lab = label_of(&in);
+        if (lab) {
+            uint32_t t = lab->u.target;
+            for (unsigned hops = 0; t < n && drop[t] && hops < n; hops++) /* through dropped blocks */
+                t = label_of(ir_func_instr(f, t))->u.target;
+            lab->u.target = t >= n ? len : at[t];
+        }
+        g_array_append_val(out, in);
+    }
+    for (guint sc_i = 0; f->scopes && sc_i < f->scopes->len; sc_i++) {
+        ir_lexscope *sc = &g_array_index(f->scopes, ir_lexscope, sc_i);
+        sc->first = sc->first >= n ? len : at[sc->first];
+        sc->end = sc->end >= n ? len : at[sc->end];
+    }
+    g_array_free(f->instrs, TRUE);
+    f->instrs = out;
+    g_free(at);
+    g_free(drop);
+    cfg_build(f);
+    cfg_compute_reconvergence(f);
+    return kept;
+}
+
 uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split)
 {
     if (split)
@@ -112,10 +224,15 @@ uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split)
         any = relssp_is_shared_access(ir_func_instr(f, i));
     if (!any || !f->is_entry)
         return 0;
+    unify_exits(f);
+    const annot_field *orig = NULL;
     if (v == RELSSP_OPT) {
-        uint32_t k = cfg_split_critical_edges(f);
-        if (split)
-            *split = k;
+        orig = annot_register("relssp", "orig", ANNOT_INSTR, 1,
+                              "the instruction was there before relssp's critical-edge splitting (during the "
+                              "pass only)");
+        for (uint32_t i = 0; orig && i < ir_func_n_instrs(f); i++)
+            annot_set_instr(ir_func_instr(f, i), orig, 1);
+        cfg_split_critical_edges(f);
     }
     cfg_build(f);
     n = ir_func_n_instrs(f);
@@ -176,6 +293,12 @@ uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split)
     }
     if (count)
         insert(f, before, after);
+    if (orig) {
+        uint32_t k = drop_unused_splits(f, orig);
+        if (split)
+            *split = k;
+        annot_clear_pass(f, "relssp");
+    }
     for (unsigned b = 0; b <= nb; b++)
         g_free(succ[b]);
     g_free(succ);

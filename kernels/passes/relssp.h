@@ -16,7 +16,8 @@
  * A function without shared access gets none.
  *
  * A shared-scratchpad access is an ld/st/atom/red in the shared space, or a generic one (it may
- * reach the scratchpad): without a layout every scratchpad access counts (§8.3's default). */
+ * reach the scratchpad): without a layout every scratchpad access counts (§8.3's default); after
+ * spvar_layout_apply, an access it proved to reach only private-region variables does not. */
 #ifndef GPUSC_KERNELS_RELSSP_H
 #define GPUSC_KERNELS_RELSSP_H
 
@@ -38,11 +39,16 @@ void relssp_analyze(const relssp_cfg *g, bool *safe_in, bool *safe_out, bool *in
 
 typedef enum { RELSSP_OPT, RELSSP_POSTDOM } relssp_variant;
 
-/* Is instruction in a shared-scratchpad access (above)? */
+/* Is instruction in a scratchpad access (an ld/st/atom/red in the shared or the generic space, a
+ * call)? A shared-scratchpad access: one, unless spvar_layout_apply placed every variable it
+ * reaches in the private region. */
+bool relssp_is_scratchpad_access(const ir_instr *in);
 bool relssp_is_shared_access(const ir_instr *in);
 
-/* Places relssp in f (critical edges split first for OPT). Returns the relssp instructions
- * inserted; *split (may be NULL) receives the critical edges split. */
+/* Places relssp in f (a kernel with several or guarded exits given one exit block first; for OPT,
+ * critical edges split, and afterwards the split blocks that received no relssp taken out again, so
+ * that only a path through a relssp pays a branch for it). Returns the relssp instructions inserted;
+ * *split (may be NULL) receives the split edges kept (their block holds a relssp). */
 uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split);
 /* relssp_place_func on every function of m with a body; the number inserted. */
 uint32_t relssp_place_module(ir_module *m, relssp_variant v);

@@ -3,8 +3,10 @@
 
 #include <string.h>
 
+#include "kernels/analysis/annot.h"
 #include "kernels/analysis/cfg.h"
 #include "kernels/passes/relssp.h"
+#include "kernels/run/kload.h"
 
 void spvar_analyze(const spvar_cfg *g, spvar_flow *fl)
 {
@@ -86,24 +88,33 @@ static int var_of(const uint32_t *syms, unsigned n, uint32_t sym)
     return -1;
 }
 
-/* The variables an operand's value may point into: an ADDR of a variable, or a register in pts. */
-static uint32_t opnd_vars(const ir_operand *o, const uint32_t *syms, unsigned n, const uint32_t *pts)
+/* An access or a pointer whose variable is not among the candidates (bit 31; SPVAR_MAX_VARS < 31). */
+#define VAR_UNKNOWN (UINT32_C(1) << 31)
+
+/* The variables an operand's value may point into: an ADDR of a variable (another scratchpad
+ * symbol: unknown), or a register in pts. */
+static uint32_t opnd_vars(const ir_module *m, const ir_operand *o, const uint32_t *syms, unsigned n,
+                          const uint32_t *pts)
 {
     if (o->kind == IR_OPND_ADDR && o->u.mem.base_sym != IR_NONE) {
         int v = var_of(syms, n, o->u.mem.base_sym);
-        return v < 0 ? 0 : UINT32_C(1) << v;
+        if (v >= 0)
+            return UINT32_C(1) << v;
+        const ir_sym *sy = &g_array_index(m->syms, ir_sym, o->u.mem.base_sym);
+        return sy->space == IR_SPACE_SHARED ? VAR_UNKNOWN : 0;
     }
     if (o->kind == IR_OPND_REG && o->u.reg != IR_NONE)
         return pts[o->u.reg];
     return 0;
 }
 
-/* The variables instruction in accesses (all of them when unknown); 0: not a scratchpad access. */
+/* The variables instruction in accesses (every one, with VAR_UNKNOWN, when unknown); 0: not a
+ * scratchpad access. */
 static uint32_t access_vars(const ir_instr *in, const uint32_t *syms, unsigned n, const uint32_t *pts)
 {
-    if (!relssp_is_shared_access(in))
+    if (!relssp_is_scratchpad_access(in))
         return 0;
-    uint32_t all = n ? (uint32_t)((UINT64_C(1) << n) - 1) : 0;
+    uint32_t all = (n ? (uint32_t)((UINT64_C(1) << n) - 1) : 0) | VAR_UNKNOWN;
     if (in->op == IR_OP_CALL)
         return all;
     const ir_operand *m = in->n_dst > 0 && in->dst[0].kind == IR_OPND_MEM ? &in->dst[0] : &in->src[0];
@@ -120,27 +131,33 @@ static uint32_t access_vars(const ir_instr *in, const uint32_t *syms, unsigned n
     } else if (in->space == IR_SPACE_SHARED) {
         v = all;
     }
-    return v;
+    return v & VAR_UNKNOWN ? all : v;
 }
 
-uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_t den, uint32_t *syms,
-                           unsigned *n_out)
+/* The candidate variables of kernel f: its static .shared variables (own_only: declared in f, else
+ * also the module's), at most SPVAR_MAX_VARS, in declaration order. */
+static unsigned candidates(const ir_module *m, const ir_func *f, bool own_only, uint32_t *syms,
+                           uint64_t *size)
 {
     unsigned n = 0;
-    uint64_t size[SPVAR_MAX_VARS], total = 0;
     for (guint s = 0; s < m->syms->len && n < SPVAR_MAX_VARS; s++) {
         const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
         if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->size == 0)
             continue;
-        if (sy->func != IR_NONE && g_ptr_array_index(m->funcs, sy->func) != f)
+        if (sy->func == IR_NONE ? own_only : g_ptr_array_index(m->funcs, sy->func) != f)
             continue;
         syms[n] = s;
         size[n++] = sy->size;
-        total += sy->size;
     }
-    *n_out = n;
-    if (n == 0)
-        return 0;
+    return n;
+}
+
+/* The variables each instruction of f accesses (access_vars; ni + 1 entries) and the cost of every
+ * set of the n variables (2^n entries): the instructions in its access range, 1024 per enclosing
+ * loop. */
+static uint64_t *range_costs(const ir_module *m, ir_func *f, const uint32_t *syms, unsigned n,
+                             uint32_t **ins_out)
+{
     /* registers pointing into variables (flow-insensitive, to a fixed point) */
     uint32_t nr = f->regs ? f->regs->len : 0, ni = ir_func_n_instrs(f);
     uint32_t *pts = g_new0(uint32_t, nr + 1);
@@ -155,7 +172,7 @@ uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_
                 continue;
             uint32_t v = 0;
             for (unsigned j = 0; j < in->n_src; j++)
-                v |= opnd_vars(&in->src[j], syms, n, pts);
+                v |= opnd_vars(m, &in->src[j], syms, n, pts);
             uint32_t *d = &pts[in->dst[0].u.reg];
             if ((*d | v) != *d) {
                 *d |= v;
@@ -181,7 +198,6 @@ uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_
     spvar_cfg g = {N, entry, exit, (const unsigned *const *)succ, n_succ, acc};
     spvar_flow fl = {g_new(uint32_t, N), g_new(uint32_t, N), g_new(uint32_t, N), g_new(uint32_t, N)};
     spvar_analyze(&g, &fl);
-    /* the cost of every set: the instructions in its range, 1024 per enclosing loop */
     uint64_t *cost = g_new0(uint64_t, (gsize)1 << n);
     for (uint32_t s = 1; s < (UINT32_C(1) << n); s++)
         for (unsigned b = 0; b < nb; b++) {
@@ -199,19 +215,129 @@ uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_
                     cost[s] += w;
             }
         }
-    uint64_t need = (uint64_t)(((unsigned __int128)total * num + den - 1) / den);
-    uint32_t best = spvar_select(n, size, cost, need);
     for (unsigned b = 0; b < N; b++)
         g_free(succ[b]);
     g_free(succ);
     g_free(n_succ);
     g_free(acc);
-    g_free(ins);
     g_free(fl.pre_in);
     g_free(fl.pre_out);
     g_free(fl.post_in);
     g_free(fl.post_out);
-    g_free(cost);
     g_free(pts);
+    *ins_out = ins;
+    return cost;
+}
+
+uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_t den, uint32_t *syms,
+                           unsigned *n_out)
+{
+    uint64_t size[SPVAR_MAX_VARS], total = 0;
+    unsigned n = *n_out = candidates(m, f, false, syms, size);
+    if (n == 0)
+        return 0;
+    for (unsigned v = 0; v < n; v++)
+        total += size[v];
+    uint32_t *ins;
+    uint64_t *cost = range_costs(m, f, syms, n, &ins);
+    uint64_t need = (uint64_t)(((unsigned __int128)total * num + den - 1) / den);
+    uint32_t best = spvar_select(n, size, cost, need);
+    g_free(ins);
+    g_free(cost);
     return best;
+}
+
+/* ---- applying the layout ---------------------------------------------------------------------- */
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+static const annot_field *spvar_private_field(void)
+{
+    static const annot_field *fl;
+    if (!fl)
+        fl = annot_register("spvar_layout", "private", ANNOT_INSTR, 1,
+                            "a scratchpad access that reaches only variables the layout placed in the "
+                            "private region");
+    return fl;
+}
+
+bool spvar_access_is_private(const ir_instr *in)
+{
+    static const annot_field *fl;
+    if (!fl)
+        fl = annot_find("spvar_layout", "private");
+    return fl && annot_get_instr(in, fl) != 0;
+}
+
+/* One kernel: see spvar_layout_apply. */
+static unsigned apply_func(ir_module *m, ir_func *f, uint32_t fi, uint64_t num, uint64_t den, uint64_t r_tb)
+{
+    uint32_t syms[SPVAR_MAX_VARS];
+    uint64_t size[SPVAR_MAX_VARS];
+    unsigned n = candidates(m, f, true, syms, size);
+    if (n == 0)
+        return 0;
+    /* where the loader starts the kernel's variables (after the module's), where they end */
+    uint64_t start = 0, end;
+    for (guint s = 0; s < m->syms->len; s++) {
+        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == IR_NONE)
+            start = align_up(start, kload_sym_align(sy)) + sy->size;
+    }
+    end = start;
+    for (guint s = 0; s < m->syms->len; s++) {
+        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == fi)
+            end = align_up(end, kload_sym_align(sy)) + sy->size;
+    }
+    r_tb = MAX(r_tb, end);
+    /* the private region: offsets below t x R_tb, ceil(t x R_tb) bytes */
+    uint64_t cap = (uint64_t)(((unsigned __int128)r_tb * num + den - 1) / den);
+    uint64_t total = 0;
+    for (unsigned v = 0; v < n; v++)
+        total += size[v];
+    uint64_t room = cap > start ? cap - start : 0;
+    uint32_t *ins;
+    uint64_t *cost = range_costs(m, f, syms, n, &ins);
+    uint32_t shared = spvar_select(n, size, cost, total > room ? total - room : 0);
+    /* the others from the start of the region, in declaration order, as far as they fit */
+    uint32_t priv = 0;
+    uint64_t off = start;
+    for (unsigned v = 0; v < n; v++) {
+        ir_sym *sy = &g_array_index(m->syms, ir_sym, syms[v]);
+        uint64_t at = align_up(off, kload_sym_align(sy));
+        sy->smem_late = true;
+        if (!(shared >> v & 1) && at + sy->size <= cap) {
+            sy->smem_late = false;
+            priv |= UINT32_C(1) << v;
+            off = at + sy->size;
+        }
+    }
+    /* the declared variables beyond the candidates keep their place after the others */
+    for (guint s = 0; s < m->syms->len; s++) {
+        ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == fi && var_of(syms, n, s) < 0)
+            sy->smem_late = true;
+    }
+    const annot_field *fl = spvar_private_field();
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++)
+        if (ins[i] && !(ins[i] & ~priv))
+            annot_set_instr(ir_func_instr(f, i), fl, 1);
+    g_free(ins);
+    g_free(cost);
+    return (unsigned)__builtin_popcount(priv);
+}
+
+unsigned spvar_layout_apply(ir_module *m, uint64_t num, uint64_t den, uint64_t r_tb)
+{
+    unsigned k = 0;
+    for (guint i = 0; i < m->funcs->len; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (f->is_entry && f->is_defined)
+            k += apply_func(m, f, i, num, den, r_tb);
+    }
+    return k;
 }

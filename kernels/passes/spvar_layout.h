@@ -58,6 +58,20 @@ uint32_t spvar_select(unsigned n, const uint64_t *size, const uint64_t *cost, ui
 uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_t den, uint32_t *syms,
                            unsigned *n);
 
+/* Applies the layout to every kernel of m for scratchpad sharing at threshold t = num/den with R_tb
+ * bytes of scratchpad per CTA (as occupancy charges it: --smem-per-cta; 0 or less than the kernel
+ * declares: what it declares). Per kernel, of its own static .shared variables: the set for the
+ * shared region is chosen as above so that the others fit in the private region (offsets below
+ * t x R_tb, after the module's .shared variables): its bytes reach the kernel's minus the private
+ * region's; the others take the private region from its start in declaration order as far as each
+ * fits, the rest (the chosen set, and any that does not fit) are marked ir_sym.smem_late, which the
+ * loader places after them. Every scratchpad access that reaches only variables placed in the
+ * private region gets the annotation `spvar_layout.private`, which relssp's placement honours (the
+ * access needs no lock). Returns the variables placed in the private region. */
+unsigned spvar_layout_apply(ir_module *m, uint64_t num, uint64_t den, uint64_t r_tb);
+/* Did spvar_layout_apply find instruction in's scratchpad access private? */
+bool spvar_access_is_private(const ir_instr *in);
+
 G_END_DECLS
 
 #endif

@@ -13,7 +13,7 @@ static uint64_t align_up(uint64_t x, uint64_t a)
     return (x + a - 1) / a * a;
 }
 
-static uint64_t sym_align(const ir_sym *s)
+uint64_t kload_sym_align(const ir_sym *s)
 {
     if (s->align)
         return s->align;
@@ -104,7 +104,7 @@ static void layout_params(kload_module *k)
         const ir_sym *sy = mod_sym(m, s);
         if (sy->space != IR_SPACE_PARAM || k->syms[s].kind == KLOAD_SYM_KPARAM)
             continue;
-        cp = align_up(cp, sym_align(sy));
+        cp = align_up(cp, kload_sym_align(sy));
         k->syms[s] = (kload_sym){.kind = KLOAD_SYM_CPARAM, .offset = cp};
         cp += sy->size;
     }
@@ -118,14 +118,15 @@ static void layout_local(kload_module *k)
         const ir_sym *sy = mod_sym(k->mod, s);
         if (sy->space != IR_SPACE_LOCAL)
             continue;
-        off = align_up(off, sym_align(sy));
+        off = align_up(off, kload_sym_align(sy));
         k->syms[s] = (kload_sym){.kind = KLOAD_SYM_LOCAL, .offset = off};
         off += sy->size;
     }
     k->local_bytes = align_up(off, 8);
 }
 
-/* Module-scope static shared first; each entry's own from there (entries never run together);
+/* Module-scope static shared first; each entry's own from there (entries never run together; in
+ * declaration order, the variables marked smem_late after the others);
  * shared declared in non-entry functions after the largest entry part (a kernel calling such a
  * function gets the whole range). */
 static void layout_shared(kload_module *k)
@@ -140,12 +141,12 @@ static void layout_shared(kload_module *k)
             continue;
         if (sy->is_extern) {
             k->syms[s].kind = KLOAD_SYM_DYN_SHARED;
-            ext_align = MAX(ext_align, sym_align(sy));
+            ext_align = MAX(ext_align, kload_sym_align(sy));
             continue;
         }
         if (sy->func != IR_NONE)
             continue;
-        mod_end = align_up(mod_end, sym_align(sy));
+        mod_end = align_up(mod_end, kload_sym_align(sy));
         k->syms[s] = (kload_sym){.kind = KLOAD_SYM_SHARED, .offset = mod_end};
         mod_end += sy->size;
     }
@@ -156,14 +157,15 @@ static void layout_shared(kload_module *k)
         if (!mod_func(m, f)->is_entry)
             continue;
         uint64_t off = mod_end;
-        for (guint s = 0; s < m->syms->len; s++) {
-            const ir_sym *sy = mod_sym(m, s);
-            if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->func != f)
-                continue;
-            off = align_up(off, sym_align(sy));
-            k->syms[s] = (kload_sym){.kind = KLOAD_SYM_SHARED, .offset = off};
-            off += sy->size;
-        }
+        for (int late = 0; late < 2; late++) /* in declaration order, those marked smem_late last */
+            for (guint s = 0; s < m->syms->len; s++) {
+                const ir_sym *sy = mod_sym(m, s);
+                if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->func != f || sy->smem_late != late)
+                    continue;
+                off = align_up(off, kload_sym_align(sy));
+                k->syms[s] = (kload_sym){.kind = KLOAD_SYM_SHARED, .offset = off};
+                off += sy->size;
+            }
         own_end[f] = off;
         entries_end = MAX(entries_end, off);
     }
@@ -174,7 +176,7 @@ static void layout_shared(kload_module *k)
         if (sy->space != IR_SPACE_SHARED || sy->is_extern || sy->func == IR_NONE || sy->func >= nf ||
             mod_func(m, sy->func)->is_entry)
             continue;
-        off = align_up(off, sym_align(sy));
+        off = align_up(off, kload_sym_align(sy));
         k->syms[s] = (kload_sym){.kind = KLOAD_SYM_SHARED, .offset = off};
         off += sy->size;
         func_shared = true;
@@ -204,7 +206,7 @@ static int layout_data(kload_module *k, ir_space space, GString *err)
         const ir_sym *sy = mod_sym(m, s);
         if (sy->space != space)
             continue;
-        off = align_up(off, MAX(sym_align(sy), 1));
+        off = align_up(off, MAX(kload_sym_align(sy), 1));
         k->syms[s] = (kload_sym){.kind = kind, .offset = off};
         off += sy->size;
     }

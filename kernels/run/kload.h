@@ -190,6 +190,8 @@ int kload_pack_params(const kload_module *k, uint32_t entry, const wl_arg *args,
 
 /* Index of an entry by name, IR_NONE if absent or not an .entry. */
 uint32_t kload_find_entry(const kload_module *k, const char *name);
+/* The alignment the loader gives a variable: its .align, else its element's size (at least 1). */
+uint64_t kload_sym_align(const ir_sym *s);
 
 G_END_DECLS
 

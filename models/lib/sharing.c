@@ -142,5 +142,6 @@ unsigned sharing_private_regs(unsigned regs_per_thread, share_threshold t)
 
 uint64_t sharing_private_smem(uint64_t smem_per_cta, share_threshold t)
 {
-    return (uint64_t)((unsigned __int128)smem_per_cta * t.num / t.den);
+    /* offsets off with off < t x R_tb, i.e. off x den < R_tb x num: ceil(R_tb x num / den) of them */
+    return (uint64_t)(((unsigned __int128)smem_per_cta * t.num + t.den - 1) / t.den);
 }

@@ -54,7 +54,8 @@ bool sharing_compute(const occupancy_sm *sm, const occupancy_kernel *k, share_mo
 
 /* The private part of a CTA's shared resource under t: registers, `RegNo <= t x regs_per_thread`
  * (the spec's default reading, §3.5): the number of private per-thread registers; scratchpad,
- * offsets below t x R_tb are private (§3.6): the private byte count (rounded down). */
+ * offsets below t x R_tb are private (§3.6, `off < t x R_tb` exactly, as smem_share tests it): the
+ * private byte count, ceil(t x R_tb) (2112 bytes at t = 0.1: offsets 0..211, 212 bytes). */
 unsigned sharing_private_regs(unsigned regs_per_thread, share_threshold t);
 uint64_t sharing_private_smem(uint64_t smem_per_cta, share_threshold t);
 

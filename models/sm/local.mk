@@ -186,3 +186,6 @@ nobase_pkginclude_HEADERS += kernels/passes/spvar_layout.h
 check_PROGRAMS += tests/kernels/test_spvar_layout
 TESTS += tests/kernels/test_spvar_layout
 tests_kernels_test_spvar_layout_LDADD = $(KERNELS_LIBS)
+dist_check_SCRIPTS += tests/sm/test_tb_sharing_layout.sh
+TESTS += tests/sm/test_tb_sharing_layout.sh
+EXTRA_DIST += tests/kernels/ptx/smem_layout.ptx

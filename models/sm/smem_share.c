@@ -41,6 +41,12 @@ static const blk_stat_desc stats[] = {
                                   "locks released by relssp (every active thread executed it)", NULL},
     [SMEM_SHARE_STAT_VIOLATIONS] = {"violations", BLK_STAT_COUNTER, "lanes",
                                     "shared-region values used without the lock (poisoned)", NULL},
+    [SMEM_SHARE_STAT_HELD] =
+        {"held", BLK_STAT_COUNTER, "cycles",
+         "cycles from each lock acquisition to its release (by relssp or CTA exit), summed", NULL},
+    [SMEM_SHARE_STAT_EXIT_RELEASES] = {"exit_releases", BLK_STAT_COUNTER, "locks",
+                                       "locks released at CTA exit (the CTA had not released by relssp)",
+                                       NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -147,6 +153,8 @@ static void relssp(smem_share *s, unsigned w, uint32_t mask)
         s->rbits[s->first_warp[c] + k] = 0;
     if (lt->shsm && lt->shared[c] && lock_table_smem_release(lt, c)) {
         blk_stat_add(s->inst, SMEM_SHARE_STAT_RELEASES, 1);
+        blk_stat_add(s->inst, SMEM_SHARE_STAT_HELD, gsc_cycle() - s->acquired[c]);
+        s->acquired[c] = UINT64_MAX;
         if (c < 32)
             s->tr_released |= UINT32_C(1) << c;
         trace_locks(s);
@@ -177,6 +185,7 @@ static void ss_issued(void *self, const issued_t *it)
     if (lock_table_smem_holder(lt, c) < 0) {
         lock_table_smem_acquire(lt, c);
         blk_stat_add(s->inst, SMEM_SHARE_STAT_ACQUIRES, 1);
+        s->acquired[c] = gsc_cycle();
         trace_locks(s);
     }
 }
@@ -233,8 +242,13 @@ static void ss_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void ss_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
-    (void)cycle, (void)c;
-    trace_locks(self); /* the lock table released the CTA's lock (bound before this block) */
+    smem_share *s = self;
+    trace_locks(s); /* the lock table released the CTA's lock (bound before this block) */
+    if (s->acquired[c->slot] != UINT64_MAX) {
+        blk_stat_add(s->inst, SMEM_SHARE_STAT_EXIT_RELEASES, 1);
+        blk_stat_add(s->inst, SMEM_SHARE_STAT_HELD, cycle - s->acquired[c->slot]);
+        s->acquired[c->slot] = UINT64_MAX;
+    }
 }
 
 static void ss_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
@@ -277,6 +291,9 @@ smem_share *smem_share_new(blk_ctx *ctx, gsc_module *parent, const char *name, l
     s->viol = g_new0(uint32_t, warps);
     s->viol_func = g_new0(uint32_t, warps);
     s->viol_pc = g_new0(uint32_t, warps);
+    s->acquired = g_new(uint64_t, ctas);
+    for (unsigned c = 0; c < ctas; c++)
+        s->acquired[c] = UINT64_MAX;
     blk_export(s->inst, SMEM_SHARE_CHECK, 0, &check_table, s);
     blk_export(s->inst, SMEM_SHARE_ISSUED, 0, &issued_table, s);
     blk_export(s->inst, SMEM_SHARE_EVENTS, 0, &events_table, s);
@@ -299,5 +316,6 @@ void smem_share_free(smem_share *s)
     g_free(s->viol);
     g_free(s->viol_func);
     g_free(s->viol_pc);
+    g_free(s->acquired);
     g_free(s);
 }

@@ -19,7 +19,9 @@
  *                               data, get REGVAL_POISON (`violations`), so the output check fails.
  * Parameter `enforce` (true; false breaks the check on purpose, for tests). Statistics: accesses
  * (instructions reaching the shared region), acquires, waits, relssp (instructions), releases (by
- * relssp), violations. Traced: `locked` (CTA slots holding their pair's lock), `released` (CTA slots
+ * relssp), violations, held (cycles from each acquisition to its release, summed: held / acquires is
+ * the mean time a CTA keeps its pair's shared region), exit_releases (locks a CTA still held when it
+ * ended). Traced: `locked` (CTA slots holding their pair's lock), `released` (CTA slots
  * that released by relssp), `waiting` / `waiting_hi` (warps 0..63 / 64..127 refused at their last
  * check). docs/sharing.md. */
 #ifndef GPUSC_MODELS_SM_SMEM_SHARE_H
@@ -41,6 +43,8 @@ enum {
     SMEM_SHARE_STAT_RELSSP,
     SMEM_SHARE_STAT_RELEASES,
     SMEM_SHARE_STAT_VIOLATIONS,
+    SMEM_SHARE_STAT_HELD,
+    SMEM_SHARE_STAT_EXIT_RELEASES,
 };
 
 /* The scratchpad lanes of a warp's next instruction and their CTA-relative offsets (as
@@ -61,6 +65,7 @@ typedef struct {
      * finding, for the value path) and the head it was found for */
     uint32_t *rbits, *viol;
     uint32_t *viol_func, *viol_pc;
+    uint64_t *acquired; /* per CTA slot: the cycle it took its pair's lock (UINT64_MAX: holds none) */
     /* traced */
     uint32_t tr_locked, tr_released;
     uint64_t tr_waiting, tr_waiting_hi;

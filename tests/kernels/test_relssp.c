@@ -8,7 +8,14 @@
  *  - an if-then whose skipping edge is critical: it is split (a block with `bra`), the relssp goes
  *    into the new block and after the access; both paths execute one;
  *  - the PostDom variant on the first kernel: one relssp at the head of BB4;
- *  - a kernel without shared access gets none. */
+ *  - a kernel without shared access gets none;
+ *  - early exits (§8.3 assumes one exit): a guarded `ret` or `exit` in the middle of a block and an
+ *    early `ret` in a branch, under OPT and PostDom: every path from the entry to the kernel's end
+ *    (each guarded branch, ret or exit taken or not) executes exactly one relssp, and no scratchpad
+ *    access after it; a kernel with one ret at its end is left as it was;
+ *  - a loop whose back edge is critical: OPT splits it for the analysis, but the split block gets no
+ *    relssp and is taken out again (the loop branches straight to its head: no extra branch per
+ *    iteration); one relssp after the loop. */
 #include <glib.h>
 #include <string.h>
 
@@ -144,10 +151,98 @@ static void test_no_shared(void)
     ir_module_free(m);
 }
 
+/* Every path from pc (each guarded bra, ret or exit taken or not): *bad counts the paths that end
+ * with other than one relssp or access the scratchpad after it; returns the paths walked. */
+static unsigned paths(const ir_func *f, uint32_t pc, unsigned relssp, unsigned depth, unsigned *bad)
+{
+    g_assert_cmpuint(depth, <, 256);
+    for (; pc < ir_func_n_instrs(f); pc++) {
+        const ir_instr *in = ir_func_instr(f, pc);
+        if (relssp && relssp_is_scratchpad_access(in))
+            (*bad)++;
+        relssp += in->op == IR_OP_RELSSP;
+        bool leaves = in->op == IR_OP_RET || in->op == IR_OP_EXIT;
+        if (!leaves && in->op != IR_OP_BRA)
+            continue;
+        unsigned k = in->guard != IR_NONE ? paths(f, pc + 1, relssp, depth + 1, bad) : 0; /* not taken */
+        if (leaves) {
+            *bad += relssp != 1;
+            return k + 1;
+        }
+        return k + paths(f, cfg_branch_target(in), relssp, depth + 1, bad);
+    }
+    *bad += relssp != 1; /* falls off the end */
+    return 1;
+}
+
+static const char *const early_exits[] = {
+    /* a guarded ret in the middle of a block */
+    ".visible .entry k(.param .u32 n)\n{\n  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+    "  ld.param.u32 %r1, [n];\n  st.shared.u32 [s], %r1;\n  setp.eq.u32 %p, %r1, 0;\n  @%p ret;\n"
+    "  ld.shared.u32 %r2, [s+4];\n  add.u32 %r2, %r2, 1;\n  ret;\n}\n",
+    /* the same with exit */
+    ".visible .entry k(.param .u32 n)\n{\n  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+    "  ld.param.u32 %r1, [n];\n  st.shared.u32 [s], %r1;\n  setp.eq.u32 %p, %r1, 0;\n  @!%p exit;\n"
+    "  ld.shared.u32 %r2, [s+4];\n  add.u32 %r2, %r2, 1;\n  exit;\n}\n",
+    /* an early ret in a branch: the accesses' common post-dominator is the exit */
+    ".visible .entry k(.param .u32 n)\n{\n  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+    "  ld.param.u32 %r1, [n];\n  st.shared.u32 [s], %r1;\n  setp.eq.u32 %p, %r1, 0;\n  @%p bra L2;\n"
+    "  add.u32 %r2, %r1, 1;\n  ret;\n"
+    "L2:\n  ld.shared.u32 %r2, [s+4];\n  @%p bra L3;\n  add.u32 %r2, %r2, 1;\n"
+    "L3:\n  ret;\n}\n",
+};
+
+static void test_early_exit(void)
+{
+    for (unsigned k = 0; k < G_N_ELEMENTS(early_exits); k++)
+        for (int v = RELSSP_OPT; v <= RELSSP_POSTDOM; v++) {
+            ir_module *m;
+            ir_func *f = parse(early_exits[k], &m);
+            unsigned bad = 0;
+            g_assert_cmpuint(paths(f, 0, 0, 0, &bad), >=, 2);
+            g_assert_cmpuint(bad, >, 0); /* without relssp no path has one */
+            g_assert_cmpuint(relssp_place_func(f, (relssp_variant)v, NULL), >=, 1);
+            bad = 0;
+            g_assert_cmpuint(paths(f, 0, 0, 0, &bad), >=, 2);
+            if (bad)
+                g_test_message("kernel %u variant %d: %u bad paths", k, v, bad);
+            g_assert_cmpuint(bad, ==, 0);
+            ir_module_free(m);
+        }
+    /* one ret at the end: not rewritten (fig37's placement above is exact) */
+    ir_module *m;
+    ir_func *f = parse(fig37, &m);
+    g_assert_cmpuint(relssp_place_func(f, RELSSP_POSTDOM, NULL), ==, 1);
+    g_assert_cmpuint(ir_func_n_instrs(f), ==, 10);
+    ir_module_free(m);
+}
+
+static void test_split_loop(void)
+{
+    ir_module *m;
+    ir_func *f =
+        parse(".visible .entry k(.param .u32 n)\n{\n"
+              "  .reg .pred %p;\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+              "  ld.param.u32 %r1, [n];\n"
+              "LOOP:\n  ld.shared.u32 %r2, [s];\n  add.u32 %r1, %r1, -1;\n  setp.ne.u32 %p, %r1, 0;\n"
+              "  @%p bra LOOP;\n"
+              "  add.u32 %r3, %r2, 1;\n  ret;\n}\n",
+              &m);
+    uint32_t split = 99;
+    g_assert_cmpuint(relssp_place_func(f, RELSSP_OPT, &split), ==, 1);
+    g_assert_cmpuint(split, ==, 0);
+    g_assert_cmpuint(ir_func_n_instrs(f), ==, 8);                    /* 7 + the relssp */
+    g_assert_cmpuint(cfg_branch_target(ir_func_instr(f, 4)), ==, 1); /* straight to LOOP */
+    g_assert_cmpint(ir_func_instr(f, 5)->op, ==, IR_OP_RELSSP);      /* after the loop */
+    ir_module_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/relssp/fig3.7b-analysis", test_fig_3_7b_analysis);
+    g_test_add_func("/relssp/early-exit", test_early_exit);
+    g_test_add_func("/relssp/split-loop", test_split_loop);
     g_test_add_func("/relssp/fig3.7b-ptx", test_fig_3_7b_ptx);
     g_test_add_func("/relssp/critical-edge", test_critical_edge);
     g_test_add_func("/relssp/postdom", test_postdom);

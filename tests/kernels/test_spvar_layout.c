@@ -8,11 +8,20 @@
  *  - the selection: sets below the needed bytes are never chosen, ties go to the least overshoot;
  *  - on a PTX kernel with three equal variables where one is used only in a short stretch (the
  *    others across a loop): that one is chosen when one third must be shared; a variable reached
- *    through a register (mov of its address, add) counts as accessed. */
+ *    through a register (mov of its address, add) counts as accessed;
+ *  - the layout applied (spvar_layout_apply): a kernel declaring a large variable before two small
+ *    ones, the large one used briefly, the small ones across a loop: at t = 1/10 of its 2000 bytes
+ *    (R_tb 0 or 7000) the small ones are placed first and the loader puts them below t x R_tb, the
+ *    large one after them; their accesses are annotated private, so relssp goes right after the
+ *    large one's last access instead of after the loop; without the pass the loader keeps the
+ *    declaration order; a variable that does not fit the private region is not placed there. */
 #include <glib.h>
 #include <string.h>
 
 #include "kernels/frontend/ptx_parse.h"
+#include "kernels/passes/relssp.h"
+#include "kernels/run/fmem.h"
+#include "kernels/run/kload.h"
 #include "kernels/passes/spvar_layout.h"
 
 enum { ENTRY, BB1, BB2, BB3, BB4, BB5, BB6, EXIT, N };
@@ -119,11 +128,108 @@ static void test_kernel(void)
     ir_module_free(m);
 }
 
+static const char *const ptx3 = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                ".visible .entry k(.param .u32 n)\n{\n"
+                                "  .reg .pred %p;\n  .reg .b32 %r<8>;\n"
+                                "  .shared .align 4 .b8 big[1800];\n"
+                                "  .shared .align 4 .b8 sa[100];\n"
+                                "  .shared .align 4 .b8 sb[100];\n"
+                                "  ld.param.u32 %r1, [n];\n"
+                                "  st.shared.u32 [big], %r1;\n"   /* 1 */
+                                "  ld.shared.u32 %r4, [big+4];\n" /* 2: big's last access */
+                                "  mov.u32 %r5, sa;\n"
+                                "  st.shared.u32 [%r5], %r1;\n" /* 4 */
+                                "  st.shared.u32 [sb], %r1;\n"
+                                "LOOP:\n"
+                                "  ld.shared.u32 %r2, [sa+4];\n"
+                                "  ld.shared.u32 %r3, [sb+8];\n"
+                                "  add.u32 %r1, %r1, -1;\n"
+                                "  setp.ne.u32 %p, %r1, 0;\n"
+                                "  @%p bra LOOP;\n"
+                                "  add.u32 %r4, %r4, %r3;\n"
+                                "  ret;\n}\n";
+
+/* The loader's offset of variable name in m. */
+static uint64_t offset_of(ir_module *m, const char *name)
+{
+    fmem *mem = fmem_new();
+    GString *err = g_string_new(NULL);
+    kload_module *k = kload_module_new(m, mem, err);
+    g_assert_nonnull(k);
+    uint64_t off = UINT64_MAX;
+    for (guint s = 0; s < m->syms->len; s++)
+        if (strcmp(g_array_index(m->syms, ir_sym, s).name, name) == 0)
+            off = g_array_index(m->syms, ir_sym, s).offset;
+    kload_module_free(k);
+    g_string_free(err, TRUE);
+    fmem_free(mem);
+    g_assert_cmpuint(off, !=, UINT64_MAX);
+    return off;
+}
+
+/* After relssp's OPT pass (one relssp): the scratchpad accesses that precede it in the code. */
+static unsigned accesses_before_relssp(ir_module *m)
+{
+    ir_func *f = g_ptr_array_index(m->funcs, 0);
+    g_assert_cmpuint(relssp_place_func(f, RELSSP_OPT, NULL), ==, 1);
+    unsigned k = 0;
+    for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+        if (ir_func_instr(f, i)->op == IR_OP_RELSSP)
+            return k;
+        k += relssp_is_scratchpad_access(ir_func_instr(f, i));
+    }
+    g_assert_not_reached();
+}
+
+static void test_apply(void)
+{
+    GError *err = NULL;
+    /* without the pass: declaration order, every access shared, relssp after the loop */
+    ir_module *m = ptx_parse_string(ptx3, -1, "k.ptx", &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(offset_of(m, "big"), ==, 0);
+    g_assert_cmpuint(offset_of(m, "sa"), ==, 1800);
+    g_assert_cmpuint(offset_of(m, "sb"), ==, 1900);
+    ir_func *f = g_ptr_array_index(m->funcs, 0);
+    g_assert_true(relssp_is_shared_access(ir_func_instr(f, 7)));
+    g_assert_cmpuint(accesses_before_relssp(m), ==, 6); /* after the loop */
+    ir_module_free(m);
+    static const uint64_t r_tb[] = {0, 7000};
+    for (unsigned r = 0; r < G_N_ELEMENTS(r_tb); r++) {
+        m = ptx_parse_string(ptx3, -1, "k.ptx", &err);
+        g_assert_no_error(err);
+        g_assert_cmpuint(spvar_layout_apply(m, 1, 10, r_tb[r]), ==, 2);
+        /* t x R_tb = 200 (700): sa and sb below it, big after them */
+        g_assert_cmpuint(offset_of(m, "sa"), ==, 0);
+        g_assert_cmpuint(offset_of(m, "sb"), ==, 100);
+        g_assert_cmpuint(offset_of(m, "sb") + 100, <=, 200);
+        g_assert_cmpuint(offset_of(m, "big"), ==, 200);
+        f = g_ptr_array_index(m->funcs, 0);
+        for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            bool scratch = relssp_is_scratchpad_access(in);
+            g_assert_true(scratch == (i == 1 || i == 2 || i == 4 || i == 5 || i == 6 || i == 7));
+            g_assert_true(relssp_is_shared_access(in) == (i == 1 || i == 2)); /* big's only */
+        }
+        g_assert_cmpuint(accesses_before_relssp(m), ==, 2); /* right after big's last access */
+        ir_module_free(m);
+    }
+    /* t = 1/20 of 2000: 100 private bytes: big and one small variable shared, the other private */
+    m = ptx_parse_string(ptx3, -1, "k.ptx", &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(spvar_layout_apply(m, 1, 20, 0), ==, 1);
+    uint64_t a = offset_of(m, "sa"), b = offset_of(m, "sb");
+    g_assert_true(MIN(a, b) == 0 && MAX(a, b) >= 100);
+    g_assert_cmpuint(offset_of(m, "big"), >=, 100);
+    ir_module_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/spvar_layout/table3.1", test_table_3_1);
     g_test_add_func("/spvar_layout/select", test_select);
     g_test_add_func("/spvar_layout/kernel", test_kernel);
+    g_test_add_func("/spvar_layout/apply", test_apply);
     return g_test_run();
 }

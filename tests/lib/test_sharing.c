@@ -211,7 +211,22 @@ static void test_private(void)
     g_assert_cmpuint(sharing_private_regs(48, th("0.1")), ==, 4);
     g_assert_cmpuint(sharing_private_regs(36, th("0.5")), ==, 18);
     g_assert_cmpuint(sharing_private_smem(7200, th("0.1")), ==, 720);
-    g_assert_cmpuint(sharing_private_smem(2112, th("0.1")), ==, 211);
+    /* `off < t x R_tb` exactly: 211.2 -> offsets 0..211 private, 212 bytes */
+    g_assert_cmpuint(sharing_private_smem(2112, th("0.1")), ==, 212);
+    g_assert_cmpuint(sharing_private_smem(1000, th("0.1")), ==, 100);
+    g_assert_cmpuint(sharing_private_smem(1001, th("0.1")), ==, 101);
+    g_assert_cmpuint(sharing_private_smem(7, th("0.5")), ==, 4);
+    /* the count is the number of offsets passing the exact comparison smem_share makes */
+    static const char *const ts[] = {"0.1", "0.25", "0.3", "0.5", "0.7", "1"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(ts); i++) {
+        share_threshold t = th(ts[i]);
+        for (uint64_t r = 1; r <= 700; r++) {
+            uint64_t n = 0;
+            for (uint64_t off = 0; off < r; off++)
+                n += off * t.den < r * t.num;
+            g_assert_cmpuint(sharing_private_smem(r, t), ==, n);
+        }
+    }
 }
 
 int main(int argc, char **argv)
