@@ -62,23 +62,20 @@ enum { OP_CHECK, OP_RESERVE, OP_RELEASE, OP_RELEASE_READ, OP_CLEAR };
 #define SB_SRC_MAX (SM_MAX_OPERANDS * 4)
 #define SB_DST_MAX ((IR_MAX_DST + 2) * 4)
 
-unsigned scoreboard_block_regs_of(const scoreboard_block *b, unsigned slot, unsigned *first)
+static inline unsigned slot_regs(const scoreboard_block *b, unsigned slot, unsigned *first)
 {
-    if (!b->map) {
-        *first = slot;
-        return 1;
-    }
-    g_assert(slot < b->n_slots);
-    *first = b->map[slot] >> 3;
-    return b->map[slot] & 7;
+    uint32_t e = b->map[slot]; /* slot < n_slots: decode's slots are the loaded module's */
+    *first = e >> 3;
+    return e & 7;
 }
 
 static unsigned expand(const scoreboard_block *b, const uint16_t *slots, unsigned n, unsigned *out)
 {
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++) {
-        unsigned first, cnt = scoreboard_block_regs_of(b, slots[i], &first);
-        for (unsigned u = 0; u < cnt; u++)
+        uint32_t e = b->map[slots[i]], first = e >> 3;
+        out[k++] = first;
+        for (unsigned u = 1; u < (e & 7); u++)
             out[k++] = first + u;
     }
     return k;
@@ -119,7 +116,7 @@ static void sb_release_write(void *self, unsigned warp, unsigned reg, bool long_
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, reg, OP_RELEASE);
-    unsigned first, n = scoreboard_block_regs_of(b, reg, &first);
+    unsigned first, n = slot_regs(b, reg, &first);
     for (unsigned u = 0; u < n; u++)
         scoreboard_release_write(b->sb, warp, first + u, long_op);
     b->tr_pending -= n;
@@ -130,7 +127,7 @@ static void sb_release_read(void *self, unsigned warp, unsigned reg)
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, reg, OP_RELEASE_READ);
-    unsigned first, n = scoreboard_block_regs_of(b, reg, &first);
+    unsigned first, n = slot_regs(b, reg, &first);
     for (unsigned u = 0; u < n; u++)
         scoreboard_release_read(b->sb, warp, first + u);
     blk_stat_add(b->inst, SCOREBOARD_STAT_READ_RELEASED, 1);
@@ -149,7 +146,7 @@ static void sb_clear_warp(void *self, unsigned warp)
 /* A slot's pending writes (reads): the most of any of its scoreboard registers. */
 static unsigned slot_pending(const scoreboard_block *b, unsigned warp, unsigned reg, bool reads)
 {
-    unsigned first, n = scoreboard_block_regs_of(b, reg, &first), most = 0;
+    unsigned first, n = slot_regs(b, reg, &first), most = 0;
     for (unsigned u = 0; u < n; u++) {
         unsigned c = reads ? scoreboard_pending_reads(b->sb, warp, first + u)
                            : scoreboard_pending_writes(b->sb, warp, first + u);
@@ -183,7 +180,7 @@ static const scoreboard_if sb_table = {
     sb_pending_writes, sb_pending_reads, sb_source_reservations, sb_reserved};
 
 static scoreboard_block *sb_build(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
-                                   unsigned regs, uint32_t *map, unsigned n_slots)
+                                  unsigned regs, uint32_t *map, unsigned n_slots)
 {
     scoreboard_block *b = g_new0(scoreboard_block, 1);
     b->inst = blk_inst_new(ctx, parent, name, &scoreboard_desc);
@@ -200,14 +197,17 @@ static scoreboard_block *sb_build(blk_ctx *ctx, gsc_module *parent, const char *
 scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
                                        unsigned regs)
 {
-    return sb_build(ctx, parent, name, warps, regs, NULL, 0);
+    uint32_t *map = g_new(uint32_t, regs); /* the identity */
+    for (unsigned s = 0; s < regs; s++)
+        map[s] = s << 3 | 1;
+    return sb_build(ctx, parent, name, warps, regs, map, regs);
 }
 
 /* Three files, one after the other: general registers R0.. (physical, 32-bit units), the predicate
  * file P0.., and the slots of registers without an allocation. Every function's frame numbers its
  * physical registers from R0 and P0, as the register banks do. */
-scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
-                                            const ir_module *m, const kload_module *k)
+scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
+                                            unsigned warps, const ir_module *m, const kload_module *k)
 {
     unsigned n_slots = k->total_regs + 1, n_gen = 0, n_pred = 0;
     for (unsigned f = 0; f < m->funcs->len; f++) {

@@ -55,7 +55,7 @@ typedef struct {
     blk_inst *inst;
     scoreboard *sb;
     unsigned regs; /* scoreboard registers per warp */
-    /* slot -> scoreboard registers: map[slot] = first << 3 | count (count 1, 2 or 4); NULL: identity */
+    /* slot -> scoreboard registers: map[slot] = first << 3 | count (count 1, 2 or 4) */
     uint32_t *map;
     unsigned n_slots;
     unsigned n_gen, n_pred; /* the general and predicate files' sizes (new_phys) */
@@ -69,10 +69,8 @@ scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const c
                                        unsigned regs);
 /* The SM's scoreboard: the slots of loaded module k (of m) name the physical registers they are
  * allocated to (see above). */
-scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
-                                            const ir_module *m, const kload_module *k);
-/* The scoreboard registers of slot `slot` (first, count), as the block reserves them. */
-unsigned scoreboard_block_regs_of(const scoreboard_block *b, unsigned slot, unsigned *first);
+scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
+                                            unsigned warps, const ir_module *m, const kload_module *k);
 void scoreboard_block_free(scoreboard_block *b);
 
 G_END_DECLS
