@@ -18,10 +18,21 @@
 // clang-format off
 /* The presets are tables: one key per line, its source in a comment beside it. */
 
+/* The GTX480's DRAM clock (GPGPU-Sim configs/GTX480: gpgpu_clock_domains 700:700:700:924, core,
+ * interconnect, L2, DRAM): a clock domain of its own, so the DRAM's bandwidth, latency and GDDR
+ * timing (tCL 12 ... : the dram defaults, gpgpu_dram_timing_opt's, in DRAM command cycles [S]) are
+ * counted in 924 MHz DRAM cycles (the parameter defaults keep them converted into core cycles: 42 B,
+ * 100 cycles). The presets whose source states no memory clock and takes the GTX480's memory side
+ * load it too: the same DRAM, in the same time, whatever their core clock. */
+#define GTX480_DRAM_CLOCK \
+    "[gpu]\n" \
+    "dram_period_ps=1082\n" /* [S] DRAM clock 924 MHz; [D] 1082.3 ps */ \
+    "[dram]\n" \
+    "bytes_per_cycle=32\n"  /* [D] 2 chips x 4 B bus x 4 (QDR, data_command_freq_ratio) per DRAM cycle */ \
+    "latency=132\n"         /* [D] dram_latency 100 is in 700 MHz core cycles (GPGPU-Sim): 100 x 924 / 700 */
+
 /* GTX480 (GPGPU-Sim configs/GTX480/gpgpusim.config): the parameter defaults ARE this machine, except
- * its clocks: gpgpu_clock_domains 700:700:700:924 (core, interconnect, L2, DRAM) are clock domains
- * here, so the DRAM's bandwidth, latency and GDDR timing are counted in 924 MHz DRAM cycles (the
- * parameter defaults keep them converted into core cycles: 42 B, 100 cycles). */
+ * its clocks: the DRAM's is a clock domain (GTX480_DRAM_CLOCK). */
 static const char gtx480[] =
     "# GTX480-like SM: every default of the SM blocks (docs/baseline-design.md §5)\n"
     "[issue]\n"
@@ -33,10 +44,7 @@ static const char gtx480[] =
     "mem_channels=6\n"      /* [S] gpgpu_n_mem 6 */
     "sub_partitions=2\n"    /* [S] gpgpu_n_sub_partition_per_mchannel 2 */
     /* interconnect and L2 clocks 700 MHz [S]: the core clock (icnt_period_ps, l2_period_ps 0) */
-    "dram_period_ps=1082\n" /* [S] DRAM clock 924 MHz; [D] 1082.3 ps */
-    "[dram]\n"
-    "bytes_per_cycle=32\n"  /* [D] 2 chips x 4 B bus x 4 (QDR, data_command_freq_ratio) per DRAM cycle */
-    "latency=132\n";        /* [D] dram_latency 100 is in core cycles (GPGPU-Sim): 100 x 924 / 700 */
+    GTX480_DRAM_CLOCK;
     /* core clock: tb.period_ps default 1429 ps = 700 MHz [S]; GDDR timing tCL 12 ... (the defaults)
        are gpgpu_dram_timing_opt's, in DRAM command cycles [S] */
 
@@ -55,7 +63,8 @@ static const char rs_table23[] =
     "scheduler=frfcfs\n"    /* [S] FR-FCFS; its GDDR3 timing (tRRD=6 tWR=12 tRCD=12 tRAS=28 tRP=12
                                tRC=40 tCDLR=5 tCL=12) [S] is the dram defaults */
     "[gpu]\n"
-    "sms=14\n";             /* [S] §13.1 */
+    "sms=14\n"              /* [S] §13.1 */
+    GTX480_DRAM_CLOCK;
 
 /* §13.1, Table 2.3 for its scratchpad-sharing runs: 16 KB of scratchpad, the rest as above. */
 static const char rs_table23_16k[] =
@@ -69,7 +78,8 @@ static const char rs_table23_16k[] =
     "[dram]\n"
     "scheduler=frfcfs\n"    /* [S] FR-FCFS, the GDDR3 timing of the defaults */
     "[gpu]\n"
-    "sms=14\n";             /* [S] §13.1 */
+    "sms=14\n"              /* [S] §13.1 */
+    GTX480_DRAM_CLOCK;
 
 /* resource-sharing/GREENER spec §13.2, Table 3.2 (scratchpad sharing). Gaps as Table 2.3's. */
 static const char rs_table32[] =
@@ -84,7 +94,8 @@ static const char rs_table32[] =
     "[dram]\n"
     "scheduler=frfcfs\n"    /* [S] FR-FCFS; GDDR3 timing not restated: Table 2.3's, the defaults [A] */
     "[gpu]\n"
-    "sms=14\n";             /* [S] §13.2 */
+    "sms=14\n"              /* [S] §13.2 */
+    GTX480_DRAM_CLOCK;
 
 /* resource-sharing/GREENER spec §13.3, Table 3.6: the Kepler/Maxwell-like configurations #1 and #2
  * (scratchpad, thread blocks, threads, SMs stated). Not stated: registers per SM, 65536 [A: Kepler
@@ -102,7 +113,8 @@ static const char rs_table36_1[] =
     "[arbiter]\n"
     "policy=lrr\n"          /* [A] see above */
     "[gpu]\n"
-    "sms=14\n";             /* [S] */
+    "sms=14\n"              /* [S] */
+    GTX480_DRAM_CLOCK;
 static const char rs_table36_2[] =
     "[sm]\n"
     "ctas=32\n"             /* [S] max thread blocks 32 */
@@ -114,7 +126,8 @@ static const char rs_table36_2[] =
     "[arbiter]\n"
     "policy=lrr\n"          /* [A] as #1 */
     "[gpu]\n"
-    "sms=14\n";             /* [S] */
+    "sms=14\n"              /* [S] */
+    GTX480_DRAM_CLOCK;
 
 /* GREENER (§13.4, Table 4.2): K20X-like. Not stated: scratchpad 48 KB, L1 16 KB, latencies, the
  * memory side: the GTX480 defaults [A]. The datapath is widened so the 4 schedulers can issue 4
@@ -149,7 +162,8 @@ static const char greener[] =
     "[tb]\n"
     "period_ps=1366\n"      /* [S] shader core clock 732 MHz; [D] 1366.1 ps (§10.2: 1.366 ns) */
     "[gpu]\n"
-    "sms=14\n";             /* [S] §13.4 */
+    "sms=14\n"              /* [S] §13.4 */
+    GTX480_DRAM_CLOCK;
 
 /* CCWS/DAWS (CCWS/DAWS/VWS spec §2.2, Table 3.1). Not given (§2.1): I-buffer depth (2), pipeline
  * latencies, MSHRs (32 x 8), L1/L2 hit latencies, interconnect: the GTX480 defaults [A], each in its
@@ -307,7 +321,8 @@ static const char subcore[] =
     "[units]\n"
     "sp_units=1\n"          /* [A] */
     "[gpu]\n"
-    "sm_kind=subcore_sm\n"; /* a sub-core GPU in tb-gpu */
+    "sm_kind=subcore_sm\n"  /* a sub-core GPU in tb-gpu */
+    GTX480_DRAM_CLOCK;
 
 /* Register renaming (register-renaming spec §2, §12.1): Fermi with two_level_active:6:0:1. Not given
  * (§12.1 [A]): SM count, clocks, caches, DRAM, collectors: the GTX480 defaults. The register file is
@@ -323,12 +338,14 @@ static const char renaming[] =
     "banks=32\n"                        /* [S] 32 banks of 4 KB */
     "clusters=8\n"                      /* [S] 8 SIMT clusters x 4 banks; [D] 128-bit entries */
     "subarrays=4\n"                     /* [S] 4 x 1 KB sub-arrays per bank */
-    "bank_fn=reg\n";                    /* [A] §2: bank = k mod 4 (the physical register) */
+    "bank_fn=reg\n"                     /* [A] §2: bank = k mod 4 (the physical register) */
+    GTX480_DRAM_CLOCK;
 
 /* SPU's GPU baseline (SPU spec §10): GTX480 defaults (15 SMs, L1D 16 KB, 700 MHz [S]). */
 static const char spu[] =
     "[arbiter]\n"
-    "policy=gto\n";         /* [A] default GTX480 scheduler */
+    "policy=gto\n"          /* [A] default GTX480 scheduler */
+    GTX480_DRAM_CLOCK;
 /* The SPU itself (SPU spec §10: the GTX480 GPU with its data caches off in the performance model
  * and the power model [S]); tb-spu's default on the SPU grid. */
 static const char spu_grid[] =
@@ -337,7 +354,8 @@ static const char spu_grid[] =
     "[ldst]\n"
     "l1_enabled=false\n"    /* [S] no data caches */
     "[l2]\n"
-    "enabled=false\n";      /* [S] */
+    "enabled=false\n"       /* [S] */
+    GTX480_DRAM_CLOCK;
 /* Energy tables per technology node (docs/energy.md): per-event energies (pJ) and leakage powers
  * (mW) of the blocks that declare energy. Load one beside a machine preset
  * (--preset gtx480 --preset energy-22nm). The 40 nm table is the parameters' defaults. */

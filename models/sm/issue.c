@@ -1080,7 +1080,8 @@ void issue_dump(const issue *s, GString *out)
         if (h) {
             for (unsigned i = 0; i < h->n_src; i++)
                 if (s->sb->pending_writes(s->sb_self, wi, h->src[i]))
-                    g_string_append_printf(out, "; scoreboard: register slot %u pending", h->src[i]);
+                    g_string_append_printf(
+                        out, "; scoreboard: register slot %u (its physical register) pending", h->src[i]);
             for (unsigned i = 0; i < h->n_dst; i++) {
                 unsigned wr = s->sb->pending_writes(s->sb_self, wi, h->dst[i]);
                 unsigned rd = s->sb->pending_reads(s->sb_self, wi, h->dst[i]);

@@ -38,6 +38,10 @@ SLOW_TESTS += tests/sm/test_check_modes.sh tests/sm/test_tb_workloads.sh tests/s
 # ldst's bounded release queue at a depth of 1 (every workload passes, the peak stays within it).
 dist_check_SCRIPTS += tests/sm/test_ldst_release_queue.sh
 TESTS += tests/sm/test_ldst_release_queue.sh
+# The scoreboard on physical registers: a hazard between two virtual registers of one register.
+dist_check_SCRIPTS += tests/sm/test_sb_phys.sh
+TESTS += tests/sm/test_sb_phys.sh
+EXTRA_DIST += tests/sm/ptx/sb_phys.ptx
 # Presets against the spec tables they cite (--dump-config).
 dist_check_SCRIPTS += tests/sm/test_preset_tables.sh
 TESTS += tests/sm/test_preset_tables.sh

@@ -1,6 +1,8 @@
 /* scoreboard_block.c — see scoreboard_block.h. */
 #include "models/sm/scoreboard_block.h"
 
+#include "kernels/analysis/regalloc.h"
+
 static const char *const sb_methods[] = {
     "check(warp, instruction) -> hazard bits (RAW, WAW, WAR, LONG)",
     "reserve(warp, instruction, long_op)",
@@ -56,23 +58,43 @@ const blk_desc scoreboard_desc = {
 
 enum { OP_CHECK, OP_RESERVE, OP_RELEASE, OP_RELEASE_READ, OP_CLEAR };
 
-/* The instruction's registers as the storage takes them. */
-static unsigned regs_of(const decoded_t *h, unsigned *src, unsigned *dst, unsigned *ndst)
+/* Scoreboard registers of an instruction: at most a quad per slot. */
+#define SB_SRC_MAX (SM_MAX_OPERANDS * 4)
+#define SB_DST_MAX ((IR_MAX_DST + 2) * 4)
+
+static inline unsigned slot_regs(const scoreboard_block *b, unsigned slot, unsigned *first)
 {
-    for (unsigned i = 0; i < h->n_src; i++)
-        src[i] = h->src[i];
-    for (unsigned i = 0; i < h->n_dst; i++)
-        dst[i] = h->dst[i];
-    *ndst = h->n_dst;
-    return h->n_src;
+    uint32_t e = b->map[slot]; /* slot < n_slots: decode's slots are the loaded module's */
+    *first = e >> 3;
+    return e & 7;
+}
+
+static unsigned expand(const scoreboard_block *b, const uint16_t *slots, unsigned n, unsigned *out)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t e = b->map[slots[i]], first = e >> 3;
+        out[k++] = first;
+        for (unsigned u = 1; u < (e & 7); u++)
+            out[k++] = first + u;
+    }
+    return k;
+}
+
+/* The instruction's scoreboard registers (its slots mapped, see scoreboard_block.h). */
+static unsigned regs_of(const scoreboard_block *b, const decoded_t *h, unsigned *src, unsigned *dst,
+                        unsigned *ndst)
+{
+    *ndst = expand(b, h->dst, h->n_dst, dst);
+    return expand(b, h->src, h->n_src, src);
 }
 
 static unsigned sb_check(void *self, unsigned warp, const decoded_t *h)
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, h->pc, OP_CHECK);
-    unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2], nd;
-    unsigned ns = regs_of(h, src, dst, &nd);
+    unsigned src[SB_SRC_MAX], dst[SB_DST_MAX], nd;
+    unsigned ns = regs_of(b, h, src, dst, &nd);
     unsigned hz = scoreboard_check(b->sb, warp, src, ns, dst, nd);
     if (hz != SCOREBOARD_CLEAR)
         blk_stat_add(b->inst, SCOREBOARD_STAT_HAZARDS, 1);
@@ -83,8 +105,8 @@ static void sb_reserve(void *self, unsigned warp, const decoded_t *h, bool long_
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, h->pc, OP_RESERVE);
-    unsigned src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2], nd;
-    unsigned ns = regs_of(h, src, dst, &nd);
+    unsigned src[SB_SRC_MAX], dst[SB_DST_MAX], nd;
+    unsigned ns = regs_of(b, h, src, dst, &nd);
     scoreboard_reserve(b->sb, warp, src, ns, dst, nd, long_op);
     b->tr_pending += nd;
     blk_stat_add(b->inst, SCOREBOARD_STAT_RESERVED, 1);
@@ -94,8 +116,10 @@ static void sb_release_write(void *self, unsigned warp, unsigned reg, bool long_
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, reg, OP_RELEASE);
-    scoreboard_release_write(b->sb, warp, reg, long_op);
-    b->tr_pending--;
+    unsigned first, n = slot_regs(b, reg, &first);
+    for (unsigned u = 0; u < n; u++)
+        scoreboard_release_write(b->sb, warp, first + u, long_op);
+    b->tr_pending -= n;
     blk_stat_add(b->inst, SCOREBOARD_STAT_RELEASED, 1);
 }
 
@@ -103,7 +127,9 @@ static void sb_release_read(void *self, unsigned warp, unsigned reg)
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, reg, OP_RELEASE_READ);
-    scoreboard_release_read(b->sb, warp, reg);
+    unsigned first, n = slot_regs(b, reg, &first);
+    for (unsigned u = 0; u < n; u++)
+        scoreboard_release_read(b->sb, warp, first + u);
     blk_stat_add(b->inst, SCOREBOARD_STAT_READ_RELEASED, 1);
 }
 
@@ -117,14 +143,26 @@ static void sb_clear_warp(void *self, unsigned warp)
     scoreboard_clear_warp(b->sb, warp);
 }
 
+/* A slot's pending writes (reads): the most of any of its scoreboard registers. */
+static unsigned slot_pending(const scoreboard_block *b, unsigned warp, unsigned reg, bool reads)
+{
+    unsigned first, n = slot_regs(b, reg, &first), most = 0;
+    for (unsigned u = 0; u < n; u++) {
+        unsigned c = reads ? scoreboard_pending_reads(b->sb, warp, first + u)
+                           : scoreboard_pending_writes(b->sb, warp, first + u);
+        most = MAX(most, c);
+    }
+    return most;
+}
+
 static unsigned sb_pending_writes(void *self, unsigned warp, unsigned reg)
 {
-    return scoreboard_pending_writes(((scoreboard_block *)self)->sb, warp, reg);
+    return slot_pending(self, warp, reg, false);
 }
 
 static unsigned sb_pending_reads(void *self, unsigned warp, unsigned reg)
 {
-    return scoreboard_pending_reads(((scoreboard_block *)self)->sb, warp, reg);
+    return slot_pending(self, warp, reg, true);
 }
 
 static bool sb_source_reservations(void *self)
@@ -141,16 +179,66 @@ static const scoreboard_if sb_table = {
     sb_check,          sb_reserve,       sb_release_write,       sb_release_read, sb_clear_warp,
     sb_pending_writes, sb_pending_reads, sb_source_reservations, sb_reserved};
 
-scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
-                                       unsigned regs)
+static scoreboard_block *sb_build(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
+                                  unsigned regs, uint32_t *map, unsigned n_slots)
 {
     scoreboard_block *b = g_new0(scoreboard_block, 1);
     b->inst = blk_inst_new(ctx, parent, name, &scoreboard_desc);
     b->sb = scoreboard_new(warps, regs, blk_param_bool(b->inst, "source_reservations"));
     b->regs = regs;
+    b->map = map;
+    b->n_slots = n_slots;
     blk_export(b->inst, SCOREBOARD_SB, 0, &sb_table, b);
     b->probe = blk_export_probe(b->inst, SCOREBOARD_SB, 0);
     blk_trace_state(b->inst, "pending", GSC_U32, &b->tr_pending);
+    return b;
+}
+
+scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
+                                       unsigned regs)
+{
+    uint32_t *map = g_new(uint32_t, regs); /* the identity */
+    for (unsigned s = 0; s < regs; s++)
+        map[s] = s << 3 | 1;
+    return sb_build(ctx, parent, name, warps, regs, map, regs);
+}
+
+/* Three files, one after the other: general registers R0.. (physical, 32-bit units), the predicate
+ * file P0.., and the slots of registers without an allocation. Every function's frame numbers its
+ * physical registers from R0 and P0, as the register banks do. */
+scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
+                                            unsigned warps, const ir_module *m, const kload_module *k)
+{
+    unsigned n_slots = k->total_regs + 1, n_gen = 0, n_pred = 0;
+    for (unsigned f = 0; f < m->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(m->funcs, f);
+        for (unsigned r = 0; fn->regs && r < fn->regs->len; r++) {
+            const ir_reg *reg = &g_array_index(fn->regs, ir_reg, r);
+            unsigned units = regalloc_units((ir_type)reg->type);
+            if (reg->phys == IR_NONE)
+                continue;
+            if (units == 0)
+                n_pred = MAX(n_pred, reg->phys + 1);
+            else
+                n_gen = MAX(n_gen, reg->phys + units);
+        }
+    }
+    uint32_t *map = g_new(uint32_t, n_slots);
+    for (unsigned s = 0; s < n_slots; s++) /* unallocated (and the spare last slot): the third file */
+        map[s] = (n_gen + n_pred + s) << 3 | 1;
+    for (unsigned f = 0; f < m->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(m->funcs, f);
+        for (unsigned r = 0; fn->regs && r < fn->regs->len; r++) {
+            const ir_reg *reg = &g_array_index(fn->regs, ir_reg, r);
+            unsigned slot = k->funcs[f].reg_base + r, units = regalloc_units((ir_type)reg->type);
+            if (reg->phys == IR_NONE || slot >= n_slots)
+                continue;
+            map[slot] = units == 0 ? (n_gen + reg->phys) << 3 | 1 : reg->phys << 3 | units;
+        }
+    }
+    scoreboard_block *b = sb_build(ctx, parent, name, warps, n_gen + n_pred + n_slots, map, n_slots);
+    b->n_gen = n_gen;
+    b->n_pred = n_pred;
     return b;
 }
 
@@ -159,5 +247,6 @@ void scoreboard_block_free(scoreboard_block *b)
     if (!b)
         return;
     scoreboard_free(b->sb);
+    g_free(b->map);
     g_free(b);
 }

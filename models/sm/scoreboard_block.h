@@ -8,10 +8,18 @@
  * issue, and releases them as completions and read reports arrive (docs/framework.md, the rule for
  * same-cycle interfaces). Traced: the pending register writes of all warps, and each call of the
  * interface (warp, register or PC) when `<sm>.scoreboard.sb.calls` is selected.
+ *
+ * Registers: the instructions and the release paths name register slots (payloads.h); built with
+ * scoreboard_block_new_phys, the block reserves the physical registers of the register-allocated
+ * code they are allocated to (docs/sm.md "Register namespaces"): R0.. first (a 64-bit value both
+ * registers of its pair, a b128 value its quad), then the predicate file P0.. after them, then, for
+ * a register the allocator left without one (regalloc did not run), its slot after both. Two
+ * registers allocated to one physical register are then one scoreboard entry, as in hardware.
  */
 #ifndef GPUSC_MODELS_SM_SCOREBOARD_BLOCK_H
 #define GPUSC_MODELS_SM_SCOREBOARD_BLOCK_H
 
+#include "kernels/run/kload.h"
 #include "models/core/block.h"
 #include "models/lib/scoreboard.h"
 #include "models/sm/payloads.h"
@@ -30,7 +38,7 @@ typedef struct {
     unsigned (*pending_writes)(void *self, unsigned warp, unsigned reg);
     unsigned (*pending_reads)(void *self, unsigned warp, unsigned reg);
     bool (*source_reservations)(void *self);
-    /* The warp's pending reservations (registers it waits on being written, or read) */
+    /* The warp's pending reservations (scoreboard registers it waits on being written, or read) */
     unsigned (*reserved)(void *self, unsigned warp);
 } scoreboard_if;
 extern const blk_iface scoreboard_iface;
@@ -46,15 +54,23 @@ enum {
 typedef struct {
     blk_inst *inst;
     scoreboard *sb;
-    unsigned regs; /* register slots per warp */
+    unsigned regs; /* scoreboard registers per warp */
+    /* slot -> scoreboard registers: map[slot] = first << 3 | count (count 1, 2 or 4) */
+    uint32_t *map;
+    unsigned n_slots;
+    unsigned n_gen, n_pred; /* the general and predicate files' sizes (new_phys) */
     blk_call_probe *probe;
     uint32_t tr_pending; /* traced: pending register writes, all warps */
 } scoreboard_block;
 
 extern const blk_desc scoreboard_desc;
-/* warps: warp slots; regs: register slots per warp. */
+/* warps: warp slots; regs: registers per warp, the slots naming them directly (the block alone). */
 scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
                                        unsigned regs);
+/* The SM's scoreboard: the slots of loaded module k (of m) name the physical registers they are
+ * allocated to (see above). */
+scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
+                                            unsigned warps, const ir_module *m, const kload_module *k);
 void scoreboard_block_free(scoreboard_block *b);
 
 G_END_DECLS

@@ -7,7 +7,7 @@
 #  1 dependent chain: an add issued at c enters opcoll at c+1 (collector, bank read), its pipe at c+2,
 #    completes and releases at c+2+L, and the dependent add issues at c+3+L:
 #    T(64 adds) - T(32 adds) = 32 * (L + 3), for L = sp_latency = 4 and 10.
-#  2 independent adds (immediates) over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
+#  2 independent instructions (mov %clock: no sources) over W = 8 warps: S schedulers each issue one per cycle (2 SP pipes, 2
 #    write-back ports, 6 collectors are not limiting): T(64/warp) - T(32/warp) = 32 * 8 / S, S = 1, 2.
 #    On tb-subcore (4 partitions, each its scheduler, collectors and SP pipe): 256/4.
 #  3 register-bank conflict (2 banks, bank = physical register mod 2): a 64-bit add reading two
@@ -27,7 +27,7 @@
 #  8 source reservations (scoreboard.source_reservations=true, GREENER's WAR scoreboard): the dependent
 #    chain of 1 keeps its closed form (an add's read of %r1 is reported at c+1, long before the next
 #    add, which waits on the RAW hazard anyway) and runs to completion (no read reservation is left
-#    behind). WAR (war.ptx): 32 pairs `add %s<k>, %r<k>, 1; mov %r<k>, 7`. Without source
+#    behind). WAR (war.ptx): 32 pairs `add %s<k>, %r<k>, 1; mov %r<k>, %clock`. Without source
 #    reservations each instruction issues the cycle after the previous one. With them the mov waits
 #    for the add's read: the add issues at c, opcoll takes it at c+1 (collector allocated, its one bank
 #    read requested and granted the same cycle: no conflict) and reports the read at c+1; issue sees
@@ -122,13 +122,14 @@ sr="--set scoreboard.source_reservations=true"
 a=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain32 --grid 1 --block 32 $sr)
 b=$(cycles --ptx "$ptx/dep_chain.ptx" --entry chain64 --grid 1 --block 32 $sr)
 check "source reservations: the dependent chain completes, 32 more adds cost 32*(4+3)" $((32 * 7)) $((b - a))
+wregs="--set sm.max_regs_per_thread=255" # war.ptx keeps 64 values live (no spill)
 for L in 4 10; do
-    off=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set units.sp_latency=$L)
-    on=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 --set units.sp_latency=$L $sr)
+    off=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 $wregs --set units.sp_latency=$L)
+    on=$(cycles --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 $wregs --set units.sp_latency=$L $sr)
     check "source reservations: 32 WAR pairs cost one cycle each, sp_latency $L" 32 $((on - off))
 done
 # The issue log shows it pair by pair: each mov issues 2 cycles after its add (pcs 32.. are the pairs).
-"$tb" $base --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 $sr --set issue.log="$tmp/war.log" >/dev/null 2>"$tmp/err"
+"$tb" $base --ptx "$ptx/war.ptx" --entry war --grid 1 --block 32 $wregs $sr --set issue.log="$tmp/war.log" >/dev/null 2>"$tmp/err"
 gaps=$(awk '$8 >= 32 && $9 == "add" { a = $1 } $8 >= 32 && $9 == "mov" && $1 == a + 2 { n++ } END { print n + 0 }' "$tmp/war.log")
 check "source reservations: every WAR mov issues 2 cycles after its add (issue log)" 32 "$gaps"
 for W in 16 8; do

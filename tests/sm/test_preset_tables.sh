@@ -45,6 +45,24 @@ GDDR3 = [("DRAM scheduler FR-FCFS", key(GPU + ".dram0.scheduler"), "frfcfs")] + 
     for t, v in (("tRRD", "6"), ("tWR", "12"), ("tRCD", "12"), ("tRAS", "28"), ("tRP", "12"), ("tRC", "40"),
                  ("tCDLR", "5"), ("tCL", "12"))]
 
+# The GTX480's memory side (GPGPU-Sim configs/GTX480): gpgpu_clock_domains ...:924 with the DRAM a
+# clock domain of its own, its bandwidth and latency in its 924 MHz cycles, gpgpu_dram_timing_opt's
+# GDDR timing in DRAM command cycles. The presets whose source takes the GTX480's memory side (no
+# memory clock or DRAM timing of their own; the resource-sharing spec's Table 2.3 GDDR3 timing is the
+# same) are checked against these rows too.
+def gtx480_mem(gpu):
+    return [
+        ("interconnect clock 700 MHz: the core clock", key(gpu + ".icnt_period_ps"), "0"),
+        ("L2 clock 700 MHz: the core clock", key(gpu + ".l2_period_ps"), "0"),
+        ("DRAM clock 924 MHz: a clock domain of 1082 ps", key(gpu + ".dram_period_ps"), "1082"),
+        ("DRAM 2 chips x 4 B x QDR = 32 B per DRAM cycle", key(gpu + ".dram0.bytes_per_cycle"), "32"),
+        ("dram_latency 100 core cycles = 132 DRAM cycles", key(gpu + ".dram0.latency"), "132"),
+        ("DRAM queue 16", key(gpu + ".dram0.queue_depth"), "16"),
+    ] + [("GDDR %s=%s DRAM cycles" % (t, v), key(gpu + ".dram0." + t), v)
+         for t, v in (("tRRD", "6"), ("tWR", "12"), ("tRCD", "12"), ("tRAS", "28"), ("tRP", "12"),
+                      ("tRC", "40"), ("tCDLR", "5"), ("tCL", "12"))]
+GTX480_MEM = gtx480_mem(GPU)
+
 TABLES = [
     # GPGPU-Sim configs/GTX480/gpgpusim.config (the default machine): gpgpu_clock_domains
     # 700:700:700:924 as clocks, the DRAM's bandwidth and latency in its own 924 MHz cycles
@@ -54,13 +72,7 @@ TABLES = [
         ("2 schedulers", key(SM + ".issue.schedulers"), "2"),
         ("GTO", key(SM + ".arbiter0.policy"), "gto"),
         ("core clock 700 MHz (1429 ps)", key("tb.period_ps"), "1429"),
-        ("interconnect clock 700 MHz: the core clock", key(GPU + ".icnt_period_ps"), "0"),
-        ("L2 clock 700 MHz: the core clock", key(GPU + ".l2_period_ps"), "0"),
-        ("DRAM clock 924 MHz: a clock domain of 1082 ps", key(GPU + ".dram_period_ps"), "1082"),
-        ("DRAM 2 chips x 4 B x QDR = 32 B per DRAM cycle", key(GPU + ".dram0.bytes_per_cycle"), "32"),
-        ("dram_latency 100 core cycles = 132 DRAM cycles", key(GPU + ".dram0.latency"), "132"),
-        ("DRAM queue 16", key(GPU + ".dram0.queue_depth"), "16"),
-    ]),
+    ] + GTX480_MEM),
     # resource sharing spec §13.1, Table 2.3
     ("rs-table2.3", "tb-gpu", [
         ("14 SMs", key(GPU + ".sms"), "14"),
@@ -71,7 +83,7 @@ TABLES = [
         ("LRR warp scheduling", key(SM + ".arbiter0.policy"), "lrr"),
         ("LRR warp scheduling (second scheduler)", key(SM + ".arbiter1.policy"), "lrr"),
         ("16 KB L1 per SM", l1_bytes(SM), 16384),
-    ] + GDDR3),
+    ] + GDDR3 + GTX480_MEM),
     ("rs-table2.3-16k", "tb-gpu", [
         ("14 SMs", key(GPU + ".sms"), "14"),
         ("max 8 TBs per SM", key(SM + ".ctas"), "8"),
@@ -80,7 +92,7 @@ TABLES = [
         ("16 KB scratchpad (scratchpad-sharing runs)", key(SM + ".smem_bytes"), "16384"),
         ("LRR warp scheduling", key(SM + ".arbiter0.policy"), "lrr"),
         ("16 KB L1 per SM", l1_bytes(SM), 16384),
-    ] + GDDR3),
+    ] + GDDR3 + GTX480_MEM),
     # §13.2, Table 3.2
     ("rs-table3.2", "tb-gpu", [
         ("14 SMs", key(GPU + ".sms"), "14"),
@@ -91,20 +103,20 @@ TABLES = [
         ("LRR", key(SM + ".arbiter0.policy"), "lrr"),
         ("16 KB L1", l1_bytes(SM), 16384),
         ("DRAM scheduler FR-FCFS", key(GPU + ".dram0.scheduler"), "frfcfs"),
-    ]),
+    ] + GTX480_MEM),
     # §13.3, Table 3.6 configs #1 and #2
     ("rs-table3.6-1", "tb-gpu", [
         ("14 SMs", key(GPU + ".sms"), "14"),
         ("48 KB scratchpad", key(SM + ".smem_bytes"), "49152"),
         ("max 16 TBs", key(SM + ".ctas"), "16"),
         ("max 2048 threads", key(SM + ".threads"), "2048"),
-    ]),
+    ] + GTX480_MEM),
     ("rs-table3.6-2", "tb-gpu", [
         ("14 SMs", key(GPU + ".sms"), "14"),
         ("64 KB scratchpad", key(SM + ".smem_bytes"), "65536"),
         ("max 32 TBs", key(SM + ".ctas"), "32"),
         ("max 2048 threads", key(SM + ".threads"), "2048"),
-    ]),
+    ] + GTX480_MEM),
     # CCWS/DAWS/VWS spec §2.4, Table 6.1 (the single-SM machine)
     ("vws", "tb-gpu", [
         ("1 SM", key(GPU + ".sms"), "1"),
@@ -173,7 +185,7 @@ TABLES = [
         ("4 schedulers issue 4 per cycle: write-back ports", lambda c: min(num(c, SM + ".units.wb_ports"), 4), 4),
         ("4 schedulers issue 4 per cycle: the collectors' input FIFO (2 per scheduler)",
          lambda c: min(num(c, SM + ".opcoll.in_depth"), 8), 8),
-    ]),
+    ] + GTX480_MEM),
     # register-renaming spec §2, §12.1: 32 banks of 4 KB = 8 clusters x 4 banks of 128-bit entries, a
     # warp-wide register the same entry in all 8 clusters (a warp sees 4 banks), 4 x 1 KB sub-arrays
     ("renaming", "tb-renaming", [
@@ -192,6 +204,25 @@ TABLES = [
         ("1024 physical registers", key("tb.sm0.renaming.phys_regs"), "1024"),
         ("placement bank = k mod 4", key("tb.sm0.regfile.bank_fn"), "reg"),
     ]),
+    # register-renaming spec §12.1: SM count, clocks, caches and DRAM not given: the GTX480's
+    ("renaming", "tb-gpu", [
+        ("15 SMs (the GTX480's)", key(GPU + ".sms"), "15"),
+    ] + GTX480_MEM),
+    # the generic sub-core machine: GTX480 numbers outside the SM
+    ("subcore", "tb-gpu", [
+        ("sub-core SMs", key(GPU + ".sm_kind"), "subcore_sm"),
+    ] + GTX480_MEM),
+    # SPU spec §10, Table 6.1: the GTX 480 GPU, 15 SMs, 700 MHz, caches on; DRAM not given: the GTX480's
+    ("spu-gpu", "tb-gpu", [
+        ("15 SMs", key(GPU + ".sms"), "15"),
+        ("core clock 700 MHz (1429 ps)", key("tb.period_ps"), "1429"),
+        ("L1 16 KB", l1_bytes(SM), 16384),
+        ("L2 on", key(GPU + ".l2_0.enabled"), "true"),
+    ] + GTX480_MEM),
+    # the SPU (§10): the GTX 480 GPU with its data caches off, everything else as the GPU
+    ("spu", "tb-spu", [
+        ("L2 off", key(GPU + ".l2_0.enabled"), "false"),
+    ] + GTX480_MEM),
     # RF-cache (Malekeh) spec §2.1 Table I, §2.2 (collectors and banks), §3-4
     ("malekeh", "tb-gpu", [
         ("10 SMs", key(GPU + ".sms"), "10"),
