@@ -45,19 +45,24 @@ enum {
     RFPOWER_STAT_POISONED_READS,
     RFPOWER_STAT_LATE_WAKEUPS,
     RFPOWER_STAT_LUT_OVERFLOWS,
+    RFPOWER_STAT_DECODE_STALLS,
     RFPOWER_STAT_COUNT
 };
 
 extern const blk_desc rfpower_desc;
 
 /* One SM's register power states: `warps` warp slots, `units` warp-registers in its register file
- * (sm.registers / 32). ibuffer_self: the SM's ibuffer (the lookup table's decoded instructions; NULL:
- * in-flight instructions only). */
+ * (sm.registers / 32). */
 rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps,
-                     unsigned units, void *ibuffer_self);
+                     unsigned units);
 void rfpower_free(rfpower *p);
 blk_inst *rfpower_inst(rfpower *p);
 unsigned rfpower_mode(const rfpower *p);
+
+/* Tests: register phys of warp's state (GREENER_OFF, _SLEEP, _ON); the entries of warp's lookup
+ * table. */
+unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys);
+unsigned rfpower_lut_count(const rfpower *p, unsigned warp);
 
 /* Test hook: turn register `phys` of `warp` OFF now (its value is lost), as a wrong encoding would. */
 void rfpower_force_off(rfpower *p, unsigned warp, unsigned phys, uint64_t now);

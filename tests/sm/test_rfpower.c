@@ -62,7 +62,7 @@ static void reg_of(const char *name, unsigned *phys, unsigned *slot)
 
 static void *make_rp(blk_ctx *c, gsc_module *p, const char *n)
 {
-    return rfpower_new(c, p, n, env_get(), 4, UNITS, NULL);
+    return rfpower_new(c, p, n, env_get(), 4, UNITS);
 }
 
 typedef struct {
