@@ -69,7 +69,7 @@ typedef struct {
     void *dec_self;
     blk_iref *gate; /* the gates bound to `gate` (n_gate 0: none) */
     unsigned n_gate;
-    bool gated; /* a gate refused this cycle: ask again next cycle */
+    bool gated;                  /* a gate refused this cycle: ask again next cycle */
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
 } fetch;

@@ -44,8 +44,8 @@ const blk_iface l1_evict_iface = {"l1_evict", "an L1D line left the cache", evic
 static const char *const access_methods[] = {"access(warp, address, outcome: cache_status)", NULL};
 const blk_iface l1_access_iface = {"l1_access", "an L1D load access", access_methods, {NULL}, {0}};
 static const char *const regs_methods[] = {"read(issued, cycle)", "written(issued, cycle)", NULL};
-const blk_iface ldst_regs_iface = {"ldst_regs", "a memory instruction's register reads and write-backs",
-                                   regs_methods, {NULL}, {0}};
+const blk_iface ldst_regs_iface = {
+    "ldst_regs", "a memory instruction's register reads and write-backs", regs_methods, {NULL}, {0}};
 
 static const blk_param_desc params[] = {
     {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
