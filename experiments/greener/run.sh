@@ -1,13 +1,13 @@
 #!/bin/sh
 # The GREENER experiment (docs/greener.md): the three sweeps, their summaries and the plots.
 #   sh experiments/greener/run.sh [-j N]     (from the top of a tree built by scripts/build.sh)
-# Results: experiments/results/greener-{power,w,nodes}/ (every run) and experiments/results/greener/
-# (power.csv, w.csv, nodes.csv and the PNG/SVG plots).
+# Results: experiments/results/greener-{power,w,nodes,machines}/ (every run) and experiments/results/greener/
+# (power.csv, w.csv, nodes.csv, machines.csv and the PNG/SVG plots).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 j=${2:-2}
 [ "${1:-}" = "-j" ] || j=2
-for s in power wsweep nodes; do
+for s in power wsweep nodes machines; do
     "$top/tools/gpusc-sweep" "$top/experiments/greener/$s.sweep" -j "$j"
 done
 python3 "$top/experiments/greener/summarize.py"
@@ -23,3 +23,5 @@ plot="$top/tools/gpusc-plot"
     --title "GREENER cycles over all ON against W (tiny)"
 "$plot" bars "$r/nodes.csv" --metric rf_static_pj --group node --series power --baseline baseline \
     -o "$r/nodes" --title "Static RF energy, all workloads, over all ON, per technology node"
+"$plot" bars "$r/machines.csv" --metric rf_static_pj --group machine --series power --baseline baseline \
+    -o "$r/machines" --title "Static RF energy, all workloads, over all ON, per machine (tiny, 22 nm, W=3)"
