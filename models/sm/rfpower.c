@@ -147,6 +147,10 @@ static const blk_stat_desc stats[] = {
                                    NULL},
     [RFPOWER_STAT_LUT_OVERFLOWS] = {"lut_overflows", BLK_STAT_COUNTER, "entries",
                                     "lookup-table entries dropped (oldest) for room (lut_entries=0)", NULL},
+    [RFPOWER_STAT_SUPERSEDED] = {"superseded", BLK_STAT_COUNTER, "accesses",
+                                 "an older instruction's pending access whose state change was dropped: a "
+                                 "newer instruction writes the same physical register",
+                                 NULL},
     [RFPOWER_STAT_DECODE_STALLS] = {"decode_stalls", BLK_STAT_COUNTER, "warp-cycles",
                                     "a warp's decode refused: its lookup table was full", NULL},
 };
@@ -484,6 +488,29 @@ static void rp_issued(void *self, const issued_t *it)
             if (!in_list(it->bank_dst, it->n_bank_dst, e->ins->r[j].phys))
                 e->pend_write &= ~(1u << j);
         }
+    /* A register it writes is a new value: an older instruction's access of the same physical
+     * register still to come (the scoreboard orders register slots, and the allocator gives several
+     * slots one physical register) must not change its state any more (an OFF would lose it). */
+    for (unsigned j = 0; j < e->ins->n; j++) {
+        if (e->ins->r[j].after_write == GREENER_NONE || !(e->pend_write >> j & 1))
+            continue;
+        for (unsigned k = 0; k < i;) {
+            rp_lut *o = &w->lut[k];
+            for (unsigned m = 0; m < o->ins->n; m++)
+                if (o->ins->r[m].phys == e->ins->r[j].phys) {
+                    o->pend_read &= ~(1u << m);
+                    o->pend_write &= ~(1u << m);
+                    blk_stat_add(p->inst, RFPOWER_STAT_SUPERSEDED, 1);
+                }
+            if (o->issued && !o->pend_read && !o->pend_write) {
+                lut_remove(w, k);
+                i--;
+                e = &w->lut[i];
+            } else {
+                k++;
+            }
+        }
+    }
     if (!e->pend_read && !e->pend_write)
         lut_remove(w, i);
 }
@@ -505,8 +532,10 @@ static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
             v = RFACCESS_DELAY;
         }
     }
-    for (unsigned i = 0; i < w->n_lut; i++) {
+    for (unsigned i = 0; i < w->n_lut; i++) { /* the oldest issued instruction with this access to come */
         const rp_lut *e = &w->lut[i];
+        if (!e->issued)
+            continue; /* (decoded only: a value it reads is read at its issue) */
         uint32_t pend = q->write ? e->pend_write : e->pend_read;
         for (unsigned j = 0; j < e->ins->n; j++)
             if ((pend >> j & 1) && e->ins->r[j].phys == phys) {

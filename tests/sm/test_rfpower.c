@@ -264,7 +264,7 @@ static void test_lookup_table(void)
         alloc(&g, 0, 0);
         issue_instr(&g, 1, 2, 10);
         if (other)
-            issue_instr(&g, 2, 3, 11);
+            issue_instr(&g, 2, 4, 11); /* st [R0:R1], R2: reads R0 at ldst */
         g_assert_cmpuint(bank_read(&g, phys, 12), ==, 0);
         decoded_t h = head_reading(phys, 4);
         g_assert_cmpint(g.check->allow(g.p, 0, &h, 13), ==, other ? TRUE : FALSE);

@@ -7,6 +7,10 @@
 #    leakage printed is the sum of every rfpower's leakage energies (--stats-json);
 #  - the lookup table stalls decode (decode_stalls > 0) with its 2 entries, never with lut_entries=0;
 #  - a live register turned OFF (debug_off_pc) fails vecadd's check on both machines;
+#  - without the lookup table (runtime_lut=false) histogram and nw pass on the SM: an older
+#    instruction's late write-back or read (ldst's, a long pipe's) must not turn OFF a physical
+#    register a newer instruction has written (the allocator shares physical registers between
+#    register slots, which the scoreboard orders separately);
 #  - a bad --machine is a usage error.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-greener-m.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +21,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 bad() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 . "$top_srcdir/tests/workloads.sh"
 wls=$(test_workloads "$tb")
-echo "1..$(( $(echo "$wls" | wc -l) * 3 + 5 ))"
+echo "1..$(( $(echo "$wls" | wc -l) * 3 + 7 ))"
 for w in $wls; do
     for mp in subcore:greener gpu:greener subcore:sleep-reg; do
         m=${mp%%:*} p=${mp#*:}
@@ -61,6 +65,15 @@ for m in subcore gpu; do
         ok "$m: a live register turned OFF fails the output check"
     else
         bad "$m: a live register turned OFF did not fail"; sed 's/^/# /' "$tmp/out" | tail -3
+    fi
+done
+
+for w in histogram nw; do
+    if "$tb" --no-trace --workload $w --size tiny --set rfpower.runtime_lut=false >"$tmp/out" 2>&1 &&
+        grep -q "poisoned reads 0;" "$tmp/out"; then
+        ok "$w without the lookup table"
+    else
+        bad "$w without the lookup table"; sed 's/^/# /' "$tmp/out" | tail -3
     fi
 done
 
