@@ -7,17 +7,22 @@
  *   check   -> issue.check      a warp may issue only when every register its head reads or writes
  *                               is ON; otherwise a wake-up is sent (SLEEP->ON wake_sleep_cycles,
  *                               OFF->ON wake_off_cycles) and the warp waits (wakeup_stalls);
- *   issued  -> issue.issued     decode's side: the instruction's encoded states (kernels/passes/greener.h,
- *                               read once per static instruction) go into the warp's run-time lookup
- *                               table of in-flight instructions; a memory instruction's registers
- *                               take their states here (ldst has no register-bank access);
+ *   decode  -> fetch.gate       decode puts each instruction into the warp's run-time lookup table
+ *                               (lut_entries per warp, default 2); while the table is full the warp's
+ *                               decode stalls (decode_stalls);
+ *   issued  -> issue.issued     the instruction's entry is marked issued; its encoded states
+ *                               (kernels/passes/greener.h, read once per static instruction) apply at
+ *                               its register accesses below, and it leaves the table after the last;
  *   access  -> regfile.access   the operand collector's bank reads and write-backs: a source takes
  *                               its state after its read, a destination after its write-back;
+ *   mem     -> ldst.regs        a memory instruction's registers: its address and data registers
+ *                               when ldst takes it, its destinations when ldst releases it;
  *   value   -> issue.value      the values: a register turned OFF loses its value (a read poisons it
  *                               with REGVAL_POISON), a write gives it a value again; a CTA's start
  *                               and end allocate and free its warps' registers.
  * Before a SLEEP/OFF is applied, the lookup table is asked: another instruction (a different PC) of
- * the warp, decoded (in the I-buffer) or in flight, that uses the register keeps it ON (lut_cancels).
+ * the warp in the table that uses the register keeps it ON (lut_cancels). An instruction that writes
+ * a physical register drops the pending accesses of older instructions to it (superseded).
  * Modes: baseline (every register ON: nothing is bound, only the leakage is counted), sleep_reg
  * (unallocated registers OFF, every access leaves SLEEP, never OFF), greener (the pass's encoding).
  * Leakage is integrated per state (register-cycles), transitions are energy events (docs/energy.md).
