@@ -7,9 +7,13 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 j=${2:-2}
 [ "${1:-}" = "-j" ] || j=2
-for s in power wsweep nodes machines; do
+for s in power wsweep nodes; do
     "$top/tools/gpusc-sweep" "$top/experiments/greener/$s.sweep" -j "$j"
 done
+# The GPU's statistics (14 SMs) are more columns than SQLite's table allows: gpusc-sweep fails after
+# writing results.csv, which summarize.py reads (a failed run is a row whose status is not ok).
+"$top/tools/gpusc-sweep" "$top/experiments/greener/machines.sweep" -j "$j" ||
+    [ -s "$top/experiments/results/greener-machines/results.csv" ]
 python3 "$top/experiments/greener/summarize.py"
 r="$top/experiments/results/greener"
 plot="$top/tools/gpusc-plot"
