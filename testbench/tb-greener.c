@@ -24,11 +24,11 @@
 #include "testbench/tb_common.h"
 
 typedef struct {
-    char *power;
+    char *power, *machine;
     gint w;
     unsigned mode;
-    rfpower *rp;
-    regfile *rf;
+    unsigned n_sms;
+    rfpower **rp; /* one per SM */
     cli_run *run;
 } tb_greener;
 
@@ -65,6 +65,10 @@ static void options(cli_run *run, void *data)
         {"power", 0, 0, G_OPTION_ARG_STRING, &g->power,
          "Register power management: baseline (all ON), sleep-reg or greener (default)", "MODE"},
         {"greener-w", 0, 0, G_OPTION_ARG_INT, &g->w, "The greener pass's threshold W (default 3)", "W"},
+        {"machine", 0, 0, G_OPTION_ARG_STRING, &g->machine,
+         "sm (one monolithic SM, default), subcore (one sub-core SM, per sub-core banks) or gpu (every SM "
+         "of the GPU)",
+         "KIND"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionGroup *grp =
         g_option_group_new("greener", "Register power states", "Register power states", NULL, NULL);
@@ -97,10 +101,31 @@ static void configure(cli_run *run, void *data)
     g_free(set);
 }
 
+/* Binds one SM's rfpower to its extension points: issue's check, issued and value; every
+ * partition's register banks (a sub-core SM has one register file per sub-core); fetch's decode
+ * gate (the lookup table); ldst's register accesses (memory instructions). */
+static rfpower *bind_sm(tb_greener *g, sm_topo *s, sm_env *env)
+{
+    issue *is = sm_topo_issue(s);
+    occupancy_sm o;
+    sm_topo_occupancy(s, &o);
+    rfpower *rp = rfpower_new(g->run->ctx, sm_topo_module(s), "rfpower", env, is->warps, o.regs_per_sm / 32);
+    if (g->mode == RFPOWER_MODE_BASELINE)
+        return rp;
+    blk_inst *r = rfpower_inst(rp);
+    blk_bind(is->inst, "check", r, "check");
+    blk_bind(is->inst, "issued", r, "issued");
+    blk_bind(is->inst, "value", r, "value");
+    for (unsigned p = 0; p < sm_topo_parts(s); p++)
+        blk_bind(sm_topo_regfile(s, p)->inst, "access", r, "access");
+    blk_bind(sm_topo_fetch(s)->inst, "gate", r, "decode");
+    blk_bind(sm_topo_ldst_inst(s), "regs", r, "mem");
+    return rp;
+}
+
 static void build(machine *mach, tb_kernel *k, void *data)
 {
     tb_greener *g = data;
-    cli_run *run = g->run;
     sm_env *env = tb_kernel_env_of(k);
     if (g->mode == RFPOWER_MODE_GREENER)
         for (guint i = 0; i < env->mod->funcs->len; i++) {
@@ -108,21 +133,10 @@ static void build(machine *mach, tb_kernel *k, void *data)
             if (f->is_defined)
                 greener_pass(f, (unsigned)g->w);
         }
-    sm_topo *s = machine_sms(mach)[0];
-    issue *is = sm_topo_issue(s);
-    occupancy_sm o;
-    sm_topo_occupancy(s, &o);
-    g->rf = sm_topo_regfile(s, 0);
-    g->rp =
-        rfpower_new(run->ctx, sm_topo_module(s), "rfpower", env, is->warps, o.regs_per_sm / 32, is->ib_self);
-    if (g->mode != RFPOWER_MODE_BASELINE) {
-        blk_inst *rp = rfpower_inst(g->rp);
-        blk_bind(is->inst, "check", rp, "check");
-        blk_bind(is->inst, "issued", rp, "issued");
-        blk_bind(is->inst, "value", rp, "value");
-        for (unsigned p = 0; p < sm_topo_parts(s); p++)
-            blk_bind(sm_topo_regfile(s, p)->inst, "access", rp, "access");
-    }
+    g->n_sms = machine_n_sms(mach);
+    g->rp = g_new0(rfpower *, g->n_sms);
+    for (unsigned i = 0; i < g->n_sms; i++)
+        g->rp[i] = bind_sm(g, machine_sms(mach)[i], env);
 }
 
 /* The curated view <vcd minus .vcd>-power.gtkw: the cycle, what issue issued (warp, pc) and why it
@@ -134,13 +148,13 @@ static void power_view(tb_greener *g)
     if (!run || run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
         return;
     static const char *const keep[] = {"tb.cycle",
-                                       "tb.sm0.issue.issued",
-                                       "tb.sm0.issue.warp",
-                                       "tb.sm0.issue.pc",
-                                       "tb.sm0.issue.stall",
-                                       "tb.sm0.arbiter0.stall",
-                                       "tb.sm0.regfile.regfile.*",
-                                       "tb.sm0.rfpower.*",
+                                       "*sm0.issue.issued",
+                                       "*sm0.issue.warp",
+                                       "*sm0.issue.pc",
+                                       "*sm0.issue.stall",
+                                       "*sm0.arbiter0.stall",
+                                       "*sm0.regfile*.regfile.*",
+                                       "*sm0.rfpower.*",
                                        NULL};
     char *base = g_strndup(run->vcd_path, strlen(run->vcd_path) - 4);
     unsigned n = gsc_trace_count(), k = 0;
@@ -181,30 +195,42 @@ static void power_view(tb_greener *g)
 
 static void summary(machine *mach, int rc, void *data)
 {
-    (void)mach;
     (void)rc;
     tb_greener *g = data;
     FILE *out = stdout;
     uint64_t cycles = gsc_cycle();
     power_view(g);
-    blk_inst *rp = rfpower_inst(g->rp);
-    uint64_t on = blk_stat_get(rp, RFPOWER_STAT_CYCLES_ON), sl = blk_stat_get(rp, RFPOWER_STAT_CYCLES_SLEEP),
-             off = blk_stat_get(rp, RFPOWER_STAT_CYCLES_OFF);
+    /* summed over the SMs (and over each SM's register files) */
+    uint64_t st[RFPOWER_STAT_COUNT] = {0};
+    blk_energy erp = {0}, erf = {0};
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        blk_inst *rp = rfpower_inst(g->rp[i]);
+        for (unsigned k = 0; k < RFPOWER_STAT_COUNT; k++)
+            st[k] += blk_stat_get(rp, k);
+        blk_energy e = blk_inst_energy(rp, cycles);
+        erp.leakage_pj += e.leakage_pj;
+        erp.dynamic_pj += e.dynamic_pj;
+        sm_topo *s = machine_sms(mach)[i];
+        for (unsigned p = 0; p < sm_topo_parts(s); p++)
+            erf.dynamic_pj += blk_inst_energy(sm_topo_regfile(s, p)->inst, cycles).dynamic_pj;
+    }
+    uint64_t on = st[RFPOWER_STAT_CYCLES_ON], sl = st[RFPOWER_STAT_CYCLES_SLEEP],
+             off = st[RFPOWER_STAT_CYCLES_OFF];
     double all = (double)(on + sl + off);
     if (all == 0)
         all = 1;
-    blk_energy erp = blk_inst_energy(rp, cycles), erf = blk_inst_energy(g->rf->inst, cycles);
     static const char *const names[] = {"baseline", "sleep-reg", "greener"};
     fprintf(
         out,
         "tb-greener: power %s: %" G_GUINT64_FORMAT " cycles; registers ON %.4f SLEEP %.4f OFF %.4f of the "
         "time; RF leakage %.1f nJ, RF dynamic %.1f nJ (banks %.1f, transitions %.1f); wake-ups "
         "%" G_GUINT64_FORMAT ", wake-up stalls %" G_GUINT64_FORMAT
-        " warp-cycles, lookup-table cancels %" G_GUINT64_FORMAT ", poisoned reads %" G_GUINT64_FORMAT "\n",
+        " warp-cycles, lookup-table cancels %" G_GUINT64_FORMAT ", decode stalls %" G_GUINT64_FORMAT
+        ", poisoned reads %" G_GUINT64_FORMAT "; %u SM%s\n",
         names[g->mode], cycles, on / all, sl / all, off / all, erp.leakage_pj / 1000.0,
         (erf.dynamic_pj + erp.dynamic_pj) / 1000.0, erf.dynamic_pj / 1000.0, erp.dynamic_pj / 1000.0,
-        blk_stat_get(rp, RFPOWER_STAT_WAKEUPS), blk_stat_get(rp, RFPOWER_STAT_WAKEUP_STALLS),
-        blk_stat_get(rp, RFPOWER_STAT_LUT_CANCELS), blk_stat_get(rp, RFPOWER_STAT_POISONED_READS));
+        st[RFPOWER_STAT_WAKEUPS], st[RFPOWER_STAT_WAKEUP_STALLS], st[RFPOWER_STAT_LUT_CANCELS],
+        st[RFPOWER_STAT_DECODE_STALLS], st[RFPOWER_STAT_POISONED_READS], g->n_sms, g->n_sms == 1 ? "" : "s");
 }
 
 int main(int argc, char **argv)
@@ -213,16 +239,41 @@ int main(int argc, char **argv)
     cfg_preset_register("greener-22nm", "rfpower table, 22 nm (load beside a machine preset)", node_22nm);
     cfg_preset_register("greener-32nm", "rfpower table, 32 nm (load beside a machine preset)", node_32nm);
     cfg_preset_register("greener-45nm", "rfpower table, 45 nm (load beside a machine preset)", node_45nm);
+    /* --machine picks the machine before the command line is parsed (tb_main_ext needs it) */
+    machine_kind kind = MACHINE_SM;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc)
+            v = argv[i + 1];
+        else if (g_str_has_prefix(argv[i], "--machine="))
+            v = argv[i] + 10;
+        if (!v)
+            continue;
+        if (strcmp(v, "sm") == 0)
+            kind = MACHINE_SM;
+        else if (strcmp(v, "subcore") == 0)
+            kind = MACHINE_SUBCORE;
+        else if (strcmp(v, "gpu") == 0)
+            kind = MACHINE_GPU;
+        else {
+            fprintf(stderr, "gpusc: --machine: unknown machine '%s' (sm, subcore, gpu)\n", v);
+            return TB_EXIT_USAGE;
+        }
+    }
     tb_greener g = {.w = GREENER_W_DEFAULT};
     tb_ext ext = {.program = "tb-greener",
                   .summary = "Runs a workload on one SM with register power states (GREENER, Sleep-Reg)",
-                  .default_preset = "greener",
+                  .default_preset = kind == MACHINE_SUBCORE ? "subcore" : "greener",
                   .options = options,
                   .parsed = configure,
                   .built = build,
                   .finished = summary,
                   .ctx = &g};
-    int rc = tb_main_ext(MACHINE_SM, argc, argv, &ext);
+    int rc = tb_main_ext(kind, argc, argv, &ext);
+    for (unsigned i = 0; i < g.n_sms; i++)
+        rfpower_free(g.rp[i]);
+    g_free(g.rp);
     g_free(g.power);
+    g_free(g.machine);
     return rc;
 }

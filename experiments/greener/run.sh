@@ -1,8 +1,8 @@
 #!/bin/sh
 # The GREENER experiment (docs/greener.md): the three sweeps, their summaries and the plots.
 #   sh experiments/greener/run.sh [-j N]     (from the top of a tree built by scripts/build.sh)
-# Results: experiments/results/greener-{power,w,nodes}/ (every run) and experiments/results/greener/
-# (power.csv, w.csv, nodes.csv and the PNG/SVG plots).
+# Results: experiments/results/greener-{power,w,nodes,machines}/ (every run) and experiments/results/greener/
+# (power.csv, w.csv, nodes.csv, machines.csv and the PNG/SVG plots).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 j=${2:-2}
@@ -10,6 +10,10 @@ j=${2:-2}
 for s in power wsweep nodes; do
     "$top/tools/gpusc-sweep" "$top/experiments/greener/$s.sweep" -j "$j"
 done
+# The GPU's statistics (14 SMs) are more columns than SQLite's table allows: gpusc-sweep fails after
+# writing results.csv, which summarize.py reads (a failed run is a row whose status is not ok).
+"$top/tools/gpusc-sweep" "$top/experiments/greener/machines.sweep" -j "$j" ||
+    [ -s "$top/experiments/results/greener-machines/results.csv" ]
 python3 "$top/experiments/greener/summarize.py"
 r="$top/experiments/results/greener"
 plot="$top/tools/gpusc-plot"
@@ -23,3 +27,5 @@ plot="$top/tools/gpusc-plot"
     --title "GREENER cycles over all ON against W (tiny)"
 "$plot" bars "$r/nodes.csv" --metric rf_static_pj --group node --series power --baseline baseline \
     -o "$r/nodes" --title "Static RF energy, all workloads, over all ON, per technology node"
+"$plot" bars "$r/machines.csv" --metric rf_static_pj --group machine --series power --baseline baseline \
+    -o "$r/machines" --title "Static RF energy, all workloads, over all ON, per machine (tiny, 22 nm, W=3)"

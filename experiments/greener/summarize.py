@@ -12,7 +12,12 @@ here = os.path.dirname(os.path.abspath(__file__))
 res = os.path.join(here, "..", "results")
 out = os.path.join(res, "greener")
 os.makedirs(out, exist_ok=True)
-P = "tb.sm0.rfpower."
+RP = ".rfpower."  # every SM's rfpower (tb.sm0.rfpower., the GPU's tb.<...>.sm<i>.rfpower.)
+
+
+def rp_sum(r, stat):
+    """A statistic of rfpower summed over the SMs."""
+    return sum(float(v) for k, v in r.items() if k.endswith(RP + stat) and v not in ("", None))
 
 
 def rows(name):
@@ -21,11 +26,11 @@ def rows(name):
 
 
 def static(r):
-    return float(r[P + "energy_leakage"]) + float(r[P + "energy_dynamic"])
+    return rp_sum(r, "energy_leakage") + rp_sum(r, "energy_dynamic")
 
 
 def fracs(r):
-    c = [float(r[P + "reg_cycles_" + s]) for s in ("on", "sleep", "off")]
+    c = [rp_sum(r, "reg_cycles_" + s) for s in ("on", "sleep", "off")]
     t = sum(c) or 1.0
     return [x / t for x in c]
 
@@ -52,9 +57,10 @@ for r in pw:
     cn = float(r["cycles"]) / float(b["cycles"])
     ratios.setdefault(r["power"], []).append((sn, cn))
     data.append([r["workload"], r["power"], "ok", r["cycles"], "%.4f" % cn, "%.1f" % static(r), "%.4f" % sn,
-                 "%.4f" % fon, "%.4f" % fsl, "%.4f" % fof, r[P + "wakeup_stalls"], r[P + "lut_cancels"]])
+                 "%.4f" % fon, "%.4f" % fsl, "%.4f" % fof, "%d" % rp_sum(r, "wakeup_stalls"),
+                 "%d" % rp_sum(r, "lut_cancels"), "%d" % rp_sum(r, "decode_stalls")])
 write("power.csv", ["workload", "power", "status", "cycles", "cycles_norm", "rf_static_pj", "rf_static_norm",
-                    "frac_on", "frac_sleep", "frac_off", "wakeup_stalls", "lut_cancels"], data)
+                    "frac_on", "frac_sleep", "frac_off", "wakeup_stalls", "lut_cancels", "decode_stalls"], data)
 print("power: geometric means over the workloads (static RF energy, cycles) relative to the baseline")
 for p, v in ratios.items():
     print("  %-10s static %.3f  cycles %.3f" % (p, gmean([a for a, _ in v]), gmean([c for _, c in v])))
@@ -89,3 +95,24 @@ print("nodes: static RF energy summed over the workloads, relative to the node's
 for n in sorted({n for n, _ in tot}):
     print("  %s " % n + "  ".join("%s %.3f" % (p, tot[(n, p)] / tot[(n, "baseline")])
                                   for p in ("sleep_reg", "greener") if (n, p) in tot))
+
+# machines: per machine and power, the sum over the workloads (rfpower summed over the SMs), and the
+# geometric mean of the cycles over the machine's baseline
+mr = rows("greener-machines")
+tot, cyc, mb = {}, {}, {}
+for r in mr:
+    if r["power"] == "baseline":
+        mb[(r["machine"], r["workload"])] = r
+for r in mr:
+    k = (r["machine"], r["power"])
+    tot[k] = tot.get(k, 0.0) + static(r)
+    b = mb.get((r["machine"], r["workload"]))
+    if b:
+        cyc.setdefault(k, []).append(float(r["cycles"]) / float(b["cycles"]))
+data = [[m, p, "ok", "%.1f" % tot[(m, p)], "%.4f" % gmean(cyc.get((m, p), []))] for (m, p) in sorted(tot)]
+write("machines.csv", ["machine", "power", "status", "rf_static_pj", "cycles_norm"], data)
+print("machines: static RF energy summed over the workloads and cycles (gmean), relative to the baseline")
+for m in sorted({m for m, _ in tot}):
+    print("  %-8s " % m + "  ".join("%s %.3f (cycles %.3f)" % (p, tot[(m, p)] / tot[(m, "baseline")],
+                                                              gmean(cyc[(m, p)]))
+                                    for p in ("sleep_reg", "greener") if (m, p) in tot))

@@ -11,7 +11,13 @@ static const blk_port_desc ports[] = {
     {"out", GSC_OUT, &decoded_type, BLK_CHAN_FIFO, NULL, "to issue: decoded instructions"},
     {"dec", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the decoder: each instruction sent is decoded (same cycle)",
      &decode_iface},
+    {"gate", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+     "gates that may stall a warp's decode (room before each instruction, decoded after)", &decode_gate_iface,
+     BLK_PORT_MULTI},
 };
+
+static const char *const gate_methods[] = {"room(warp, epoch, cycle) -> bool", "decoded(decoded)", NULL};
+const blk_iface decode_gate_iface = {"decode_gate", "a warp's decode may stall", gate_methods, {NULL}, {0}};
 
 static const blk_param_desc params[] = {
     {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries",
@@ -104,6 +110,17 @@ static void fetch_take_inputs(fetch *f)
     }
 }
 
+/* Every gate has room for one more instruction of warp wi (no gate: true). */
+static bool fetch_gate_room(fetch *f, unsigned wi, uint64_t now)
+{
+    for (unsigned i = 0; i < f->n_gate; i++)
+        if (!((const decode_gate_if *)f->gate[i].methods)->room(f->gate[i].self, wi, f->w[wi].epoch, now)) {
+            f->gated = true;
+            return false;
+        }
+    return true;
+}
+
 /* The I-cache address of an instruction: functions laid out one after another in 64 KiB slots. */
 static uint64_t fetch_addr(const fetch *f, uint32_t func, uint32_t pc)
 {
@@ -132,6 +149,8 @@ static bool fetch_can(const fetch_warp *w, uint64_t now)
 static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, uint64_t *next_fill)
 {
     fetch_warp *w = &f->w[wi];
+    if (G_UNLIKELY(f->n_gate) && !fetch_gate_room(f, wi, now))
+        return false; /* its decode stalls: another warp may fetch */
     uint64_t a = fetch_addr(f, w->func, w->pc);
     if (w->miss_until != 0) { /* the fill arrived */
         cache_tags_fill(f->icache, a, wi);
@@ -151,8 +170,12 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
     for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
         if (n > 0 && cache_tags_line_addr(f->icache, fetch_addr(f, w->func, w->pc)) != line)
             break; /* the next instruction is in another line: next fetch */
+        if (G_UNLIKELY(f->n_gate) && n > 0 && !fetch_gate_room(f, wi, now))
+            break;
         decoded_t d;
         fetch_decode(f, wi, &d);
+        for (unsigned i = 0; i < f->n_gate; i++)
+            ((const decode_gate_if *)f->gate[i].methods)->decoded(f->gate[i].self, &d);
         gsc_fifo_put(out, &d);
         blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
         w->credits--;
@@ -193,6 +216,7 @@ static void fetch_run(void *self)
     fetch_take_inputs(f);
     gsc_fifo *out = blk_fifo(f->inst, FETCH_OUT);
     f->fetched = 0;
+    f->gated = false;
     uint64_t next_fill = UINT64_MAX;
     /* The warp fetch scheduler: round robin from the warp after the last one fetched, over the warps
      * that are eligible or have a fill pending (no other warp can fetch or has a fill to wait for).
@@ -218,7 +242,7 @@ static void fetch_run(void *self)
         for (uint64_t m = f->eligible.w[k] & f->missing.w[k]; m && !any; m &= m - 1)
             any = f->w[64 * k + (unsigned)__builtin_ctzll(m)].miss_until <= now + 1;
     }
-    if (any)
+    if (any || f->gated)
         gsc_run_within(1);
     else if (next_fill != UINT64_MAX)
         gsc_run_within(next_fill - now);
@@ -229,6 +253,7 @@ static void fetch_elaborate(void *self)
     fetch *f = self;
     blk_iref r = blk_import(f->inst, FETCH_DEC, 0);
     f->dec = r.methods, f->dec_self = r.self;
+    f->gate = blk_import_all(f->inst, FETCH_GATE, 0, &f->n_gate);
     gsc_process *p = gsc_process_new(f->inst->mod, "run", fetch_run, f);
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_REDIRECT));
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_CREDIT));
@@ -272,6 +297,7 @@ void fetch_free(fetch *f)
     if (!f)
         return;
     cache_tags_free(f->icache);
+    g_free(f->gate);
     g_free(f->w);
     g_free(f);
 }

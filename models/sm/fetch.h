@@ -25,7 +25,18 @@
 
 G_BEGIN_DECLS
 
-enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC };
+enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC, FETCH_GATE };
+
+/* The `gate` import (MULTI, optional): a mechanism that holds a warp's decode. Before each
+ * instruction of warp `warp` (fetch epoch `epoch`) is decoded every gate is asked room(); one
+ * refusal stalls that warp's decode this cycle (fetch tries another warp and asks again the next
+ * cycle). Each instruction decoded is then shown to every gate (decoded). GREENER's run-time lookup
+ * table binds here (docs/greener.md). Unbound: no call at all. */
+typedef struct {
+    bool (*room)(void *self, unsigned warp, uint16_t epoch, uint64_t cycle);
+    void (*decoded)(void *self, const decoded_t *d);
+} decode_gate_if;
+extern const blk_iface decode_gate_iface;
 enum {
     FETCH_STAT_FETCHED,
     FETCH_STAT_ICACHE_HITS,
@@ -56,6 +67,9 @@ typedef struct {
     unsigned words;       /* the words of those sets that hold the warps (wmask_words(warps)) */
     const decode_if *dec; /* the decode block (import `dec`) */
     void *dec_self;
+    blk_iref *gate; /* the gates bound to `gate` (n_gate 0: none) */
+    unsigned n_gate;
+    bool gated;                  /* a gate refused this cycle: ask again next cycle */
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
 } fetch;

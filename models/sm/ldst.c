@@ -34,12 +34,18 @@ static const blk_port_desc ports[] = {
     [LDST_L1_ACCESS] = {"l1_access", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
                         "listeners told of every L1D load access (warp, line address, outcome)",
                         &l1_access_iface, BLK_PORT_MULTI},
+    [LDST_REGS] = {"regs", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                   "listeners told when an instruction's registers are read (taken) and written (released)",
+                   &ldst_regs_iface, BLK_PORT_MULTI},
 };
 
 static const char *const evict_methods[] = {"evicted(eviction: address, reason, metadata)", NULL};
 const blk_iface l1_evict_iface = {"l1_evict", "an L1D line left the cache", evict_methods, {NULL}, {0}};
 static const char *const access_methods[] = {"access(warp, address, outcome: cache_status)", NULL};
 const blk_iface l1_access_iface = {"l1_access", "an L1D load access", access_methods, {NULL}, {0}};
+static const char *const regs_methods[] = {"read(issued, cycle)", "written(issued, cycle)", NULL};
+const blk_iface ldst_regs_iface = {
+    "ldst_regs", "a memory instruction's register reads and write-backs", regs_methods, {NULL}, {0}};
 
 static const blk_param_desc params[] = {
     {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
@@ -191,6 +197,8 @@ static void schedule(ldst *l, ldst_op *op, uint64_t cycle)
 static void op_release(ldst *l, ldst_op *op)
 {
     unsigned id = op->id;
+    for (unsigned i = 0; i < l->n_regs; i++)
+        ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, &op->it, gsc_cycle());
     release_t *r = blk_outq_push(&l->releases);
     memcpy(r, &op->rel, release_bytes(&op->rel));
     if (op->it.atom_lanes) {
@@ -298,6 +306,8 @@ static void op_start(ldst *l, uint64_t now)
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
     if (it->report_reads) /* source reservations: the address and data registers are read now */
         release_init_reads(blk_outq_push(&l->releases), it, SM_UNIT_LDST);
+    for (unsigned i = 0; i < l->n_regs; i++)
+        ((const ldst_regs_if *)l->regs[i].methods)->read(l->regs[i].self, it, now);
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
     coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
@@ -604,6 +614,7 @@ static void ldst_elaborate(void *self)
     ldst *l = self;
     l->evict = blk_import_all(l->inst, LDST_L1_EVICT, 0, &l->n_evict);
     l->access = blk_import_all(l->inst, LDST_L1_ACCESS, 0, &l->n_access);
+    l->regs = blk_import_all(l->inst, LDST_REGS, 0, &l->n_regs);
     if (l->n_evict) /* (no hook at all without a listener: the baseline pays nothing) */
         cache_tags_set_evict_hook(l->l1, ldst_on_evict, l);
     gsc_process *p = gsc_process_new(l->inst->mod, "run", ldst_run, l);
@@ -681,6 +692,7 @@ void ldst_free(ldst *l)
         return;
     g_free(l->evict);
     g_free(l->access);
+    g_free(l->regs);
     for (guint i = 0; i < l->ops->len; i++)
         g_free(g_ptr_array_index(l->ops, i));
     g_ptr_array_free(l->ops, TRUE);

@@ -42,7 +42,7 @@
 
 G_BEGIN_DECLS
 
-enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP, LDST_L1_EVICT, LDST_L1_ACCESS };
+enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP, LDST_L1_EVICT, LDST_L1_ACCESS, LDST_REGS };
 
 /* The `l1_evict` import (MULTI): an L1D line was replaced or invalidated (cache.h's cache_eviction,
  * its metadata the warp that reserved the line). The victim tag array binds here. */
@@ -57,6 +57,16 @@ typedef struct {
     void (*access)(void *self, unsigned warp, uint64_t addr, unsigned outcome);
 } l1_access_if;
 extern const blk_iface l1_access_iface;
+
+/* The `regs` import (MULTI): the register accesses of a memory instruction as this unit makes them:
+ * read(it) the cycle it takes the instruction (its address and data registers are read then),
+ * written(it) the cycle it releases it (a load's destinations are written back then). GREENER's
+ * register power states bind here (docs/greener.md). */
+typedef struct {
+    void (*read)(void *self, const issued_t *it, uint64_t cycle);
+    void (*written)(void *self, const issued_t *it, uint64_t cycle);
+} ldst_regs_if;
+extern const blk_iface ldst_regs_iface;
 enum {
     LDST_STAT_INSTRS,
     LDST_STAT_SHARED,
@@ -115,8 +125,8 @@ typedef struct {
     unsigned n_ready, cap_ready;
     uint64_t busy_until;
     uint64_t next_id;
-    blk_iref *evict, *access; /* the listeners bound to l1_evict and l1_access */
-    unsigned n_evict, n_access;
+    blk_iref *evict, *access, *regs; /* the listeners bound to l1_evict, l1_access and regs */
+    unsigned n_evict, n_access, n_regs;
     /* traced */
     uint32_t tr_inflight;
     uint32_t tr_warp;

@@ -144,6 +144,8 @@ tests_sm_test_rfpower_SOURCES = tests/sm/test_rfpower.c tests/sm/block_test.h
 tests_sm_test_rfpower_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_greener.sh
 TESTS += tests/sm/test_tb_greener.sh
+dist_check_SCRIPTS += tests/sm/test_tb_greener_machines.sh
+TESTS += tests/sm/test_tb_greener_machines.sh
 
 # Resource sharing (registers / scratchpad, OWF): the sharing computation, the lock_table block, the
 # sharing-aware CTA grant, tb-sharing and their tests (docs/sharing.md).

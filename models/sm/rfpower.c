@@ -6,15 +6,16 @@
 #include "kernels/passes/greener.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/regval.h"
-#include "models/sm/ibuffer.h"
+#include "models/sm/fetch.h"
 #include "models/sm/issue.h"
+#include "models/sm/ldst.h"
 #include "models/sm/regfile.h"
 
 #define RP_MAX_REGS   256 /* registers per warp tracked (a thread has at most 255) */
 #define RP_INSTR_REGS 20  /* 32-bit registers of one instruction */
-#define RP_LUT_MAX    32  /* in-flight instructions per warp */
+#define RP_LUT_MAX    64  /* lookup-table storage per warp (lut_entries at most this) */
 
-enum { RP_CHECK, RP_ISSUED, RP_ACCESS, RP_VALUE };
+enum { RP_CHECK, RP_ISSUED, RP_ACCESS, RP_VALUE, RP_DECODE, RP_MEM };
 enum { ST_OFF = GREENER_OFF, ST_SLEEP = GREENER_SLEEP, ST_ON = GREENER_ON };
 
 typedef struct {
@@ -22,11 +23,14 @@ typedef struct {
     greener_reg r[RP_INSTR_REGS];
 } rp_instr;
 
+/* One lookup-table entry: an instruction of the warp from its decode to its last register access. */
 typedef struct {
-    uint64_t seq;
+    uint64_t seq; /* issue sequence number (issued) */
     uint32_t func, pc;
+    uint16_t epoch; /* fetch epoch at decode: a flushed (stale) entry is dropped */
+    bool issued;
     const rp_instr *ins;
-    uint32_t pend_read, pend_write; /* bits over ins->r */
+    uint32_t pend_read, pend_write; /* bits over ins->r: accesses still to come */
 } rp_lut;
 
 typedef struct {
@@ -38,8 +42,8 @@ typedef struct {
 struct rfpower {
     blk_inst *inst;
     sm_env *env;
-    ibuffer *ib;
     unsigned warps, units, mode;
+    unsigned lut_entries; /* per warp; 0: no decode stall (storage RP_LUT_MAX, oldest dropped) */
     unsigned wake_sleep, wake_off;
     bool lut_on, poison, unalloc_off, dst_no_wait;
     uint8_t alloc_state;
@@ -62,6 +66,13 @@ static const char *const modes[] = {"baseline", "sleep_reg", "greener", NULL};
 static const char *const states[] = {"off", "sleep", "on", NULL};
 
 static const blk_port_desc ports[] = {
+    [RP_DECODE] = {"decode", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                   "bound to fetch.gate: decode inserts into the warp's lookup table, stalls when it is full",
+                   &decode_gate_iface},
+    [RP_MEM] = {"mem", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                "bound to ldst.regs: a memory instruction's sources' states when ldst reads them, its "
+                "destinations' at write-back",
+                &ldst_regs_iface},
     [RP_CHECK] = {"check", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                   "bound to issue.check: a warp issues only when its head's registers are ON (wake-up)",
                   &issue_check_iface},
@@ -85,6 +96,10 @@ static const blk_param_desc params[] = {
     {"runtime_lut", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
      "the run-time lookup table keeps a register ON that another in-flight instruction uses [S] "
      "(false: Comp-OPT, compiler only)"},
+    {"lut_entries", BLK_PARAM_UINT, "2", "0", "64", NULL, "entries",
+     "lookup-table entries per warp: an instruction holds one from decode to its last register access; "
+     "decode stalls while the table is full [A: the spec's w = 2] (0: no stall, up to 64 kept, the "
+     "oldest dropped: lut_overflows)"},
     {"poison_off", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
      "a register turned OFF loses its value: a read before the next write reads REGVAL_POISON [A]"},
     {"unalloc_off", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "unallocated registers are OFF [A]"},
@@ -131,7 +146,13 @@ static const blk_stat_desc stats[] = {
                                    "bank accesses that found the register not ON after issue (delayed)",
                                    NULL},
     [RFPOWER_STAT_LUT_OVERFLOWS] = {"lut_overflows", BLK_STAT_COUNTER, "entries",
-                                    "lookup-table entries dropped (oldest) for room", NULL},
+                                    "lookup-table entries dropped (oldest) for room (lut_entries=0)", NULL},
+    [RFPOWER_STAT_SUPERSEDED] = {"superseded", BLK_STAT_COUNTER, "accesses",
+                                 "an older instruction's pending access whose state change was dropped: a "
+                                 "newer instruction writes the same physical register",
+                                 NULL},
+    [RFPOWER_STAT_DECODE_STALLS] = {"decode_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                                    "a warp's decode refused: its lookup table was full", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -263,27 +284,14 @@ static bool uses(const rp_instr *d, unsigned phys)
     return false;
 }
 
-/* Another instruction (a different PC) of the warp, decoded or in flight, uses phys. */
+/* Another instruction (a different PC) in the warp's table (decoded, some register access still to
+ * come) uses phys. */
 static bool lut_hit(rfpower *p, unsigned warp, unsigned phys, uint32_t func, uint32_t pc)
 {
-    rp_warp *w = &p->w[warp];
+    const rp_warp *w = &p->w[warp];
     for (unsigned i = 0; i < w->n_lut; i++)
         if ((w->lut[i].pc != pc || w->lut[i].func != func) && uses(w->lut[i].ins, phys))
             return true;
-    if (p->ib && warp < p->ib->warps) {
-        const ibuffer_warp *b = &p->ib->w[warp];
-        for (unsigned i = 0; i < b->count; i++) {
-            const decoded_t *e = &b->e[(b->head + i) % p->ib->entries];
-            if (e->pc == pc && e->func == func)
-                continue;
-            for (unsigned j = 0; j < e->n_bank_src; j++)
-                if (e->bank_src[j] == phys)
-                    return true;
-            for (unsigned j = 0; j < e->n_bank_dst; j++)
-                if (e->bank_dst[j] == phys)
-                    return true;
-        }
-    }
     return false;
 }
 
@@ -307,6 +315,76 @@ static void lut_remove(rp_warp *w, unsigned i)
 {
     memmove(&w->lut[i], &w->lut[i + 1], (w->n_lut - i - 1) * sizeof w->lut[0]);
     w->n_lut--;
+}
+
+/* A new entry at the end of the warp's table, every register access of the instruction to come
+ * (full storage: the oldest entry is dropped). */
+static unsigned lut_push(rfpower *p, unsigned warp, uint32_t func, uint32_t pc)
+{
+    rp_warp *w = &p->w[warp];
+    if (w->n_lut == RP_LUT_MAX) {
+        lut_remove(w, 0);
+        blk_stat_add(p->inst, RFPOWER_STAT_LUT_OVERFLOWS, 1);
+    }
+    const rp_instr *d = decode_instr(p, func, pc);
+    rp_lut *e = &w->lut[w->n_lut];
+    *e = (rp_lut){.func = func, .pc = pc, .ins = d};
+    for (unsigned i = 0; i < d->n; i++) {
+        if (d->r[i].after_read != GREENER_NONE)
+            e->pend_read |= 1u << i;
+        if (d->r[i].after_write != GREENER_NONE)
+            e->pend_write |= 1u << i;
+    }
+    return w->n_lut++;
+}
+
+/* The issued entry of instruction seq in the warp's table (-1: none). */
+static int lut_find_seq(const rp_warp *w, uint64_t seq)
+{
+    for (unsigned i = 0; i < w->n_lut; i++)
+        if (w->lut[i].issued && w->lut[i].seq == seq)
+            return (int)i;
+    return -1;
+}
+
+static bool in_list(const uint16_t *l, unsigned n, unsigned phys)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (l[i] == phys)
+            return true;
+    return false;
+}
+
+/* A register access found phys not ON (turned off by a same-PC instruction after this one issued):
+ * it is woken now; returns the wake-up's cycles. */
+static unsigned late_wake(rfpower *p, unsigned idx, uint64_t now)
+{
+    blk_stat_add(p->inst, RFPOWER_STAT_LATE_WAKEUPS, 1);
+    unsigned d = p->st[idx] == ST_SLEEP ? p->wake_sleep : p->wake_off;
+    set_state(p, idx, ST_ON, now, true);
+    return d;
+}
+
+/* Entry i of the warp's table has read (write false) or written its registers of `mask` (bits over
+ * its registers, pending ones only): each takes its state; the entry leaves the table after its
+ * last access, before its own transitions (its PC's other in-flight instances stay). */
+static void lut_accessed(rfpower *p, unsigned warp, unsigned i, bool write, uint32_t mask, uint64_t now)
+{
+    rp_warp *w = &p->w[warp];
+    rp_lut e = w->lut[i];
+    uint32_t *pend = write ? &w->lut[i].pend_write : &w->lut[i].pend_read;
+    mask &= *pend;
+    *pend &= ~mask;
+    if (!w->lut[i].pend_read && !w->lut[i].pend_write)
+        lut_remove(w, i);
+    for (unsigned j = 0; j < e.ins->n; j++) {
+        if (!(mask >> j & 1))
+            continue;
+        const greener_reg *r = &e.ins->r[j];
+        if (r->phys < w->n_alloc && p->st[warp * RP_MAX_REGS + r->phys] != ST_ON)
+            late_wake(p, warp * RP_MAX_REGS + r->phys, now);
+        after_access(p, warp, r->phys, write ? r->after_write : r->after_read, e.func, e.pc, now);
+    }
 }
 
 /* ---- the exports ---- */
@@ -346,39 +424,95 @@ static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
     return ok;
 }
 
-/* issue.issued: into the lookup table; a memory instruction's states now. */
+/* fetch.gate: room in the warp's table for one more decoded instruction (entries of an older
+ * epoch that never issued were flushed from the I-buffer: they leave first). */
+static bool rp_room(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
+{
+    rfpower *p = self;
+    (void)cycle;
+    if (warp >= p->warps)
+        return true;
+    rp_warp *w = &p->w[warp];
+    for (unsigned i = 0; i < w->n_lut;)
+        if (!w->lut[i].issued && w->lut[i].epoch != epoch)
+            lut_remove(w, i);
+        else
+            i++;
+    if (!p->lut_on || !p->lut_entries || w->n_lut < p->lut_entries)
+        return true;
+    blk_stat_add(p->inst, RFPOWER_STAT_DECODE_STALLS, 1);
+    return false;
+}
+
+/* fetch.gate: decode inserts the instruction into the warp's table. */
+static void rp_decoded(void *self, const decoded_t *d)
+{
+    rfpower *p = self;
+    if (d->warp >= p->warps || !p->w[d->warp].n_alloc)
+        return;
+    unsigned i = lut_push(p, d->warp, d->func, d->pc);
+    p->w[d->warp].lut[i].epoch = d->epoch;
+}
+
+/* issue.issued: the warp's oldest decoded entry of this PC is the instruction (in order: entries
+ * decoded before it and not issued were flushed); not decoded through the gate: a new entry. An ALU
+ * instruction's registers are accessed by the register banks (rp_access), only those its bank
+ * lists name; a memory instruction's by ldst (rp_mem_read, rp_mem_written). */
 static void rp_issued(void *self, const issued_t *it)
 {
     rfpower *p = self;
-    const rp_instr *d = decode_instr(p, it->func, it->pc);
-    if (!d->n)
+    if (it->warp >= p->warps)
         return;
     rp_warp *w = &p->w[it->warp];
-    if (it->cls == IR_CLASS_MEM) {
-        for (unsigned i = 0; i < d->n; i++) {
-            after_access(p, it->warp, d->r[i].phys, d->r[i].after_read, it->func, it->pc, it->issue_cycle);
-            after_access(p, it->warp, d->r[i].phys, d->r[i].after_write, it->func, it->pc, it->issue_cycle);
-        }
-        return;
+    unsigned i = 0;
+    while (i < w->n_lut && (w->lut[i].issued || w->lut[i].func != it->func || w->lut[i].pc != it->pc))
+        i++;
+    if (i < w->n_lut) {
+        for (unsigned j = 0; j < i;)
+            if (!w->lut[j].issued) {
+                lut_remove(w, j);
+                i--;
+            } else {
+                j++;
+            }
+    } else {
+        i = lut_push(p, it->warp, it->func, it->pc);
     }
-    if (w->n_lut == RP_LUT_MAX) {
-        lut_remove(w, 0);
-        blk_stat_add(p->inst, RFPOWER_STAT_LUT_OVERFLOWS, 1);
-    }
-    rp_lut *e = &w->lut[w->n_lut++];
+    rp_lut *e = &w->lut[i];
+    e->issued = true;
     e->seq = it->seq;
-    e->func = it->func;
-    e->pc = it->pc;
-    e->ins = d;
-    e->pend_read = e->pend_write = 0;
-    for (unsigned i = 0; i < d->n; i++) {
-        if (d->r[i].after_read != GREENER_NONE)
-            e->pend_read |= 1u << i;
-        if (d->r[i].after_write != GREENER_NONE)
-            e->pend_write |= 1u << i;
+    if (it->cls != IR_CLASS_MEM)
+        for (unsigned j = 0; j < e->ins->n; j++) {
+            if (!in_list(it->bank_src, it->n_bank_src, e->ins->r[j].phys))
+                e->pend_read &= ~(1u << j);
+            if (!in_list(it->bank_dst, it->n_bank_dst, e->ins->r[j].phys))
+                e->pend_write &= ~(1u << j);
+        }
+    /* A register it writes is a new value: an older instruction's access of the same physical
+     * register still to come (the scoreboard orders register slots, and the allocator gives several
+     * slots one physical register) must not change its state any more (an OFF would lose it). */
+    for (unsigned j = 0; j < e->ins->n; j++) {
+        if (e->ins->r[j].after_write == GREENER_NONE || !(e->pend_write >> j & 1))
+            continue;
+        for (unsigned k = 0; k < i;) {
+            rp_lut *o = &w->lut[k];
+            for (unsigned m = 0; m < o->ins->n; m++)
+                if (o->ins->r[m].phys == e->ins->r[j].phys) {
+                    o->pend_read &= ~(1u << m);
+                    o->pend_write &= ~(1u << m);
+                    blk_stat_add(p->inst, RFPOWER_STAT_SUPERSEDED, 1);
+                }
+            if (o->issued && !o->pend_read && !o->pend_write) {
+                lut_remove(w, k);
+                i--;
+                e = &w->lut[i];
+            } else {
+                k++;
+            }
+        }
     }
     if (!e->pend_read && !e->pend_write)
-        w->n_lut--;
+        lut_remove(w, i);
 }
 
 /* regfile.access: a bank read (a source read) or write (a write-back) of the operand collectors. */
@@ -391,30 +525,47 @@ static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
     rp_warp *w = &p->w[warp];
     unsigned idx = warp * RP_MAX_REGS + phys;
     rfaccess_verdict v = RFACCESS_ALLOW;
-    if (p->st[idx] != ST_ON) { /* turned off by a same-PC instruction after this one issued */
-        blk_stat_add(p->inst, RFPOWER_STAT_LATE_WAKEUPS, 1);
-        if (!q->write) {
-            *delay = p->st[idx] == ST_SLEEP ? p->wake_sleep : p->wake_off;
-            v = *delay ? RFACCESS_DELAY : RFACCESS_ALLOW;
+    if (p->st[idx] != ST_ON) {
+        unsigned d = late_wake(p, idx, q->cycle);
+        if (!q->write && d) {
+            *delay = d;
+            v = RFACCESS_DELAY;
         }
-        set_state(p, idx, ST_ON, q->cycle, true);
     }
-    for (unsigned i = 0; i < w->n_lut; i++) {
-        rp_lut *e = &w->lut[i];
-        uint32_t *pend = q->write ? &e->pend_write : &e->pend_read;
-        for (unsigned j = 0; j < e->ins->n; j++) {
-            if (!(*pend & (1u << j)) || e->ins->r[j].phys != phys)
-                continue;
-            *pend &= ~(1u << j);
-            uint8_t to = q->write ? e->ins->r[j].after_write : e->ins->r[j].after_read;
-            uint32_t func = e->func, pc = e->pc;
-            if (!e->pend_read && !e->pend_write)
-                lut_remove(w, i); /* done: out of the table before its own transition */
-            after_access(p, warp, phys, to, func, pc, q->cycle);
-            return v;
-        }
+    for (unsigned i = 0; i < w->n_lut; i++) { /* the oldest issued instruction with this access to come */
+        const rp_lut *e = &w->lut[i];
+        if (!e->issued)
+            continue; /* (decoded only: a value it reads is read at its issue) */
+        uint32_t pend = q->write ? e->pend_write : e->pend_read;
+        for (unsigned j = 0; j < e->ins->n; j++)
+            if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
+                lut_accessed(p, warp, i, q->write, 1u << j, q->cycle);
+                return v;
+            }
     }
     return v;
+}
+
+/* ldst.regs: a memory instruction's address and data registers read as ldst takes it. */
+static void rp_mem_read(void *self, const issued_t *it, uint64_t cycle)
+{
+    rfpower *p = self;
+    if (it->warp >= p->warps)
+        return;
+    int i = lut_find_seq(&p->w[it->warp], it->seq);
+    if (i >= 0)
+        lut_accessed(p, it->warp, (unsigned)i, false, UINT32_MAX, cycle);
+}
+
+/* ldst.regs: a load's (an atomic's) destinations written back as ldst releases it. */
+static void rp_mem_written(void *self, const issued_t *it, uint64_t cycle)
+{
+    rfpower *p = self;
+    if (it->warp >= p->warps)
+        return;
+    int i = lut_find_seq(&p->w[it->warp], it->seq);
+    if (i >= 0)
+        lut_accessed(p, it->warp, (unsigned)i, true, UINT32_MAX, cycle);
 }
 
 static void warp_alloc(rfpower *p, unsigned warp, uint64_t now)
@@ -489,6 +640,8 @@ static const issue_check_if check_methods = {rp_allow};
 static const instr_issued_if issued_methods = {rp_issued};
 static const rfaccess_hook_if access_methods = {"rfpower", rp_access};
 static const regval_if value_methods = {rp_value};
+static const decode_gate_if decode_methods = {rp_room, rp_decoded};
+static const ldst_regs_if mem_methods = {rp_mem_read, rp_mem_written};
 
 static void rp_finish(void *self, uint64_t cycles)
 {
@@ -496,18 +649,18 @@ static void rp_finish(void *self, uint64_t cycles)
 }
 
 rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps,
-                     unsigned units, void *ibuffer_self)
+                     unsigned units)
 {
     rfpower *p = g_new0(rfpower, 1);
     p->inst = blk_inst_new(ctx, parent, name, &rfpower_desc);
     p->env = env;
-    p->ib = ibuffer_self;
     p->warps = warps;
     p->units = units;
     p->mode = blk_param_enum(p->inst, "mode");
     p->wake_sleep = (unsigned)blk_param_uint(p->inst, "wake_sleep_cycles");
     p->wake_off = (unsigned)blk_param_uint(p->inst, "wake_off_cycles");
     p->lut_on = blk_param_bool(p->inst, "runtime_lut") && p->mode == RFPOWER_MODE_GREENER;
+    p->lut_entries = (unsigned)blk_param_uint(p->inst, "lut_entries");
     p->poison = blk_param_bool(p->inst, "poison_off");
     p->unalloc_off = blk_param_bool(p->inst, "unalloc_off") && p->mode != RFPOWER_MODE_BASELINE;
     p->dst_no_wait = blk_param_bool(p->inst, "dst_off_no_wait");
@@ -524,6 +677,8 @@ rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env 
     blk_export(p->inst, RP_ISSUED, 0, &issued_methods, p);
     blk_export(p->inst, RP_ACCESS, 0, &access_methods, p);
     blk_export(p->inst, RP_VALUE, 0, &value_methods, p);
+    blk_export(p->inst, RP_DECODE, 0, &decode_methods, p);
+    blk_export(p->inst, RP_MEM, 0, &mem_methods, p);
     const char *glob = blk_param_string(p->inst, "trace_regs");
     if (glob && *glob) {
         GPatternSpec *ps = g_pattern_spec_new(glob);
@@ -548,6 +703,18 @@ blk_inst *rfpower_inst(rfpower *p)
 unsigned rfpower_mode(const rfpower *p)
 {
     return p->mode;
+}
+
+unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys)
+{
+    g_assert(warp < p->warps && phys < RP_MAX_REGS);
+    return p->st[warp * RP_MAX_REGS + phys];
+}
+
+unsigned rfpower_lut_count(const rfpower *p, unsigned warp)
+{
+    g_assert(warp < p->warps);
+    return p->w[warp].n_lut;
 }
 
 void rfpower_force_off(rfpower *p, unsigned warp, unsigned phys, uint64_t now)

@@ -7,17 +7,22 @@
  *   check   -> issue.check      a warp may issue only when every register its head reads or writes
  *                               is ON; otherwise a wake-up is sent (SLEEP->ON wake_sleep_cycles,
  *                               OFF->ON wake_off_cycles) and the warp waits (wakeup_stalls);
- *   issued  -> issue.issued     decode's side: the instruction's encoded states (kernels/passes/greener.h,
- *                               read once per static instruction) go into the warp's run-time lookup
- *                               table of in-flight instructions; a memory instruction's registers
- *                               take their states here (ldst has no register-bank access);
+ *   decode  -> fetch.gate       decode puts each instruction into the warp's run-time lookup table
+ *                               (lut_entries per warp, default 2); while the table is full the warp's
+ *                               decode stalls (decode_stalls);
+ *   issued  -> issue.issued     the instruction's entry is marked issued; its encoded states
+ *                               (kernels/passes/greener.h, read once per static instruction) apply at
+ *                               its register accesses below, and it leaves the table after the last;
  *   access  -> regfile.access   the operand collector's bank reads and write-backs: a source takes
  *                               its state after its read, a destination after its write-back;
+ *   mem     -> ldst.regs        a memory instruction's registers: its address and data registers
+ *                               when ldst takes it, its destinations when ldst releases it;
  *   value   -> issue.value      the values: a register turned OFF loses its value (a read poisons it
  *                               with REGVAL_POISON), a write gives it a value again; a CTA's start
  *                               and end allocate and free its warps' registers.
  * Before a SLEEP/OFF is applied, the lookup table is asked: another instruction (a different PC) of
- * the warp, decoded (in the I-buffer) or in flight, that uses the register keeps it ON (lut_cancels).
+ * the warp in the table that uses the register keeps it ON (lut_cancels). An instruction that writes
+ * a physical register drops the pending accesses of older instructions to it (superseded).
  * Modes: baseline (every register ON: nothing is bound, only the leakage is counted), sleep_reg
  * (unallocated registers OFF, every access leaves SLEEP, never OFF), greener (the pass's encoding).
  * Leakage is integrated per state (register-cycles), transitions are energy events (docs/energy.md).
@@ -45,19 +50,25 @@ enum {
     RFPOWER_STAT_POISONED_READS,
     RFPOWER_STAT_LATE_WAKEUPS,
     RFPOWER_STAT_LUT_OVERFLOWS,
+    RFPOWER_STAT_DECODE_STALLS,
+    RFPOWER_STAT_SUPERSEDED,
     RFPOWER_STAT_COUNT
 };
 
 extern const blk_desc rfpower_desc;
 
 /* One SM's register power states: `warps` warp slots, `units` warp-registers in its register file
- * (sm.registers / 32). ibuffer_self: the SM's ibuffer (the lookup table's decoded instructions; NULL:
- * in-flight instructions only). */
+ * (sm.registers / 32). */
 rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps,
-                     unsigned units, void *ibuffer_self);
+                     unsigned units);
 void rfpower_free(rfpower *p);
 blk_inst *rfpower_inst(rfpower *p);
 unsigned rfpower_mode(const rfpower *p);
+
+/* Tests: register phys of warp's state (GREENER_OFF, _SLEEP, _ON); the entries of warp's lookup
+ * table. */
+unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys);
+unsigned rfpower_lut_count(const rfpower *p, unsigned warp);
 
 /* Test hook: turn register `phys` of `warp` OFF now (its value is lost), as a wrong encoding would. */
 void rfpower_force_off(rfpower *p, unsigned warp, unsigned phys, uint64_t now);

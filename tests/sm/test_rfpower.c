@@ -4,7 +4,9 @@
  * cycles after the wake-up signal (SLEEP: 1), another warp's head meanwhile; an OFF register's value
  * is lost (a read poisons it, a write gives it back); a source's state is applied at its bank read
  * unless another in-flight instruction (a different PC) uses it (the lookup table); the leakage
- * counters integrate every entry of the file. */
+ * counters integrate every entry of the file; the lookup table holds lut_entries instructions per warp
+ * from decode to their last register access, decode stalling while it is full; a load's registers
+ * take their states when ldst reads its address and writes back its data, not at issue. */
 #include <glib.h>
 #include <string.h>
 
@@ -13,21 +15,26 @@
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/regval.h"
+#include "models/sm/fetch.h"
 #include "models/sm/issue.h"
+#include "models/sm/ldst.h"
 #include "models/sm/regfile.h"
 #include "models/sm/rfpower.h"
 #include "tests/sm/block_test.h"
 
+/* The pcs are those of the allocated code (gpusc-ptx --greener): the parameter load comes after the
+ * two adds there. Physical registers: r1 R0, r2 R1, r3 and r4 R2, rd1 R0:R1. */
 static const char kernel[] = ".version 7.0\n.target sm_75\n.address_size 64\n"
                              ".visible .entry k(.param .u64 out)\n{\n"
                              "\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<3>;\n"
-                             "\tld.param.u64 %rd1, [out];\n"  /* 0 */
-                             "\tmov.u32 %r1, %tid.x;\n"       /* 1 */
-                             "\tadd.s32 %r2, %r1, 1;\n"       /* 2: reads r1 (debug_off_pc=2: OFF after) */
-                             "\tadd.s32 %r3, %r1, %r2;\n"     /* 3: reads r1 again */
+                             "\tld.param.u64 %rd1, [out];\n" /* 3 */
+                             "\tmov.u32 %r1, %tid.x;\n"      /* 0 */
+                             "\tadd.s32 %r2, %r1, 1;\n"      /* 1: reads r1 */
+                             "\tadd.s32 %r3, %r1, %r2;\n" /* 2: reads r1 again (debug_off_pc=2: OFF after) */
                              "\tst.global.u32 [%rd1], %r3;\n" /* 4 */
+                             "\tld.global.u32 %r4, [%rd1];\n" /* 5: a load (rd1 read, r4 written back) */
+                             "\tst.global.u32 [%rd1], %r4;\n" /* 6 */
                              "}\n";
-
 enum { UNITS = 64, REGS = 8 };
 
 static sm_env *env_get(void)
@@ -62,7 +69,7 @@ static void reg_of(const char *name, unsigned *phys, unsigned *slot)
 
 static void *make_rp(blk_ctx *c, gsc_module *p, const char *n)
 {
-    return rfpower_new(c, p, n, env_get(), 4, UNITS, NULL);
+    return rfpower_new(c, p, n, env_get(), 4, UNITS);
 }
 
 typedef struct {
@@ -73,6 +80,8 @@ typedef struct {
     const instr_issued_if *issued;
     const rfaccess_hook_if *access;
     const regval_if *value;
+    const decode_gate_if *decode;
+    const ldst_regs_if *mem;
 } rig;
 
 static rig start(const char *const *set)
@@ -85,6 +94,8 @@ static rig start(const char *const *set)
     g.issued = harness_export(g.h, "issued").methods;
     g.access = harness_export(g.h, "access").methods;
     g.value = harness_export(g.h, "value").methods;
+    g.decode = harness_export(g.h, "decode").methods;
+    g.mem = harness_export(g.h, "mem").methods;
     harness_step(g.h);
     return g;
 }
@@ -182,7 +193,23 @@ static void test_poison(void)
     harness_free(g.h);
 }
 
-static void issue_instr(rig *g, uint64_t seq, uint32_t pc, uint64_t cycle)
+/* The physical registers instruction pc reads and writes (as decode's bank lists). */
+static void bank_lists(uint32_t pc, uint16_t *src, uint8_t *n_src, uint16_t *dst, uint8_t *n_dst)
+{
+    sm_env *e = env_get();
+    const ir_func *f = g_ptr_array_index(e->mod->funcs, e->launch.entry);
+    greener_reg r[20];
+    unsigned n = greener_instr_regs(f, ir_func_instr(f, pc), false, r, 20);
+    *n_src = *n_dst = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (r[i].after_read != GREENER_NONE)
+            src[(*n_src)++] = (uint16_t)r[i].phys;
+        if (r[i].after_write != GREENER_NONE)
+            dst[(*n_dst)++] = (uint16_t)r[i].phys;
+    }
+}
+
+static issued_t instr_at(uint64_t seq, uint32_t pc, uint64_t cycle)
 {
     issued_t it;
     memset(&it, 0, offsetof(issued_t, lane_space));
@@ -190,8 +217,31 @@ static void issue_instr(rig *g, uint64_t seq, uint32_t pc, uint64_t cycle)
     it.pc = pc;
     it.func = env_get()->launch.entry;
     it.issue_cycle = cycle;
-    it.cls = IR_CLASS_ALU;
+    it.cls = pc >= 3 ? IR_CLASS_MEM : IR_CLASS_ALU;
+    bank_lists(pc, it.bank_src, &it.n_bank_src, it.bank_dst, &it.n_bank_dst);
+    return it;
+}
+
+static void issue_instr(rig *g, uint64_t seq, uint32_t pc, uint64_t cycle)
+{
+    issued_t it = instr_at(seq, pc, cycle);
     g->issued->issued(g->p, &it);
+}
+
+/* decode of instruction pc of warp 0 in fetch epoch `epoch`: asks the gate for room (false: the
+ * decode stalls), then shows it the instruction. */
+static bool decode_at(rig *g, uint32_t pc, uint16_t epoch, uint64_t cycle)
+{
+    if (!g->decode->room(g->p, 0, epoch, cycle))
+        return false;
+    decoded_t d;
+    memset(&d, 0, sizeof d);
+    d.func = env_get()->launch.entry;
+    d.pc = pc;
+    d.epoch = epoch;
+    bank_lists(pc, d.bank_src, &d.n_bank_src, d.bank_dst, &d.n_bank_dst);
+    g->decode->decoded(g->p, &d);
+    return true;
 }
 
 static uint64_t bank_read(rig *g, unsigned phys, uint64_t cycle)
@@ -214,7 +264,7 @@ static void test_lookup_table(void)
         alloc(&g, 0, 0);
         issue_instr(&g, 1, 2, 10);
         if (other)
-            issue_instr(&g, 2, 3, 11);
+            issue_instr(&g, 2, 4, 11); /* st [R0:R1], R2: reads R0 at ldst */
         g_assert_cmpuint(bank_read(&g, phys, 12), ==, 0);
         decoded_t h = head_reading(phys, 4);
         g_assert_cmpint(g.check->allow(g.p, 0, &h, 13), ==, other ? TRUE : FALSE);
@@ -222,6 +272,88 @@ static void test_lookup_table(void)
         g_assert_cmpuint(st_get(&g, RFPOWER_STAT_TRANS_OFF), ==, other ? 0 : 1);
         harness_free(g.h);
     }
+}
+
+/* lut_entries=2 (the default): two decoded instructions fill warp 0's table and its decode stalls
+ * (decode_stalls counts each refusal); the first issuing keeps its entry until its last register
+ * access (its bank read, then its write-back); then decode resumes. A flushed entry (an older epoch,
+ * never issued) leaves at the next decode. lut_entries=0: no stall. */
+static void test_lut_stall(void)
+{
+    unsigned r1, r2, slot;
+    reg_of("%r1", &r1, &slot);
+    reg_of("%r2", &r2, &slot);
+    const char *set[] = {"mode=greener", "alloc_state=on", NULL};
+    rig g = start(set);
+    alloc(&g, 0, 0);
+    g_assert_true(decode_at(&g, 1, 0, 10)); /* add r2, r1, 1 */
+    g_assert_true(decode_at(&g, 2, 0, 10)); /* add r3, r1, r2 */
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 2);
+    g_assert_false(decode_at(&g, 4, 0, 11)); /* full: decode stalls */
+    g_assert_cmpuint(st_get(&g, RFPOWER_STAT_DECODE_STALLS), ==, 1);
+    issue_instr(&g, 1, 1, 12);
+    g_assert_false(decode_at(&g, 4, 0, 12)); /* issued, not done with its registers */
+    g_assert_cmpuint(bank_read(&g, r1, 13), ==, 0);
+    g_assert_false(decode_at(&g, 4, 0, 13)); /* read its source, its write-back to come */
+    rfaccess_req wb = {.warp = 0, .reg = r2, .write = true, .cycle = 14, .phys = r2, .refused_by = -1};
+    unsigned delay = 0;
+    g.access->access(g.p, &wb, &delay);
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 1);
+    g_assert_true(decode_at(&g, 4, 0, 15)); /* an entry freed: decode resumes */
+    g_assert_cmpuint(st_get(&g, RFPOWER_STAT_DECODE_STALLS), ==, 3);
+    g_assert_false(decode_at(&g, 5, 0, 16));
+    g_assert_true(decode_at(&g, 0, 1, 17)); /* a redirect (epoch 1): the two never issued are flushed */
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 1);
+    harness_free(g.h);
+
+    const char *three[] = {"mode=greener", "alloc_state=on", "lut_entries=3", NULL};
+    g = start(three);
+    alloc(&g, 0, 0);
+    for (uint32_t pc = 0; pc < 3; pc++)
+        g_assert_true(decode_at(&g, pc, 0, 10));
+    g_assert_false(decode_at(&g, 4, 0, 10));
+    harness_free(g.h);
+
+    const char *none[] = {"mode=greener", "alloc_state=on", "lut_entries=0", NULL};
+    g = start(none);
+    alloc(&g, 0, 0);
+    for (uint32_t pc = 0; pc < 7; pc++)
+        g_assert_true(decode_at(&g, pc, 0, 10));
+    g_assert_cmpuint(st_get(&g, RFPOWER_STAT_DECODE_STALLS), ==, 0);
+    harness_free(g.h);
+}
+
+/* Sleep-Reg (every access leaves SLEEP): the load at pc 5 reads rd1 and writes r4. At issue nothing
+ * changes; when ldst takes it rd1 goes to SLEEP; r4 stays ON until ldst writes it back, then SLEEP. */
+static void test_load_at_access(void)
+{
+    const char *set[] = {"mode=sleep_reg", NULL};
+    rig g = start(set);
+    alloc(&g, 0, 0);
+    decoded_t h;
+    memset(&h, 0, sizeof h);
+    h.func = env_get()->launch.entry;
+    h.pc = 5;
+    bank_lists(5, h.bank_src, &h.n_bank_src, h.bank_dst, &h.n_bank_dst);
+    g_assert_cmpuint(h.n_bank_src, ==, 2); /* the address: a 64-bit pair */
+    g_assert_cmpuint(h.n_bank_dst, ==, 1);
+    unsigned rd1 = h.bank_src[0], r4 = h.bank_dst[0];
+    g_assert_false(g.check->allow(g.p, 0, &h, 20)); /* SLEEP: woken */
+    g_assert_true(g.check->allow(g.p, 0, &h, 21));
+    issued_t it = instr_at(7, 5, 21);
+    g.issued->issued(g.p, &it);
+    g_assert_cmpuint(rfpower_state(g.p, 0, rd1), ==, GREENER_ON); /* not read yet */
+    g_assert_cmpuint(rfpower_state(g.p, 0, r4), ==, GREENER_ON);
+    g.mem->read(g.p, &it, 23);
+    g_assert_cmpuint(rfpower_state(g.p, 0, rd1), ==, GREENER_SLEEP);
+    g_assert_cmpuint(rfpower_state(g.p, 0, h.bank_src[1]), ==, GREENER_SLEEP);
+    g_assert_cmpuint(rfpower_state(g.p, 0, r4), ==, GREENER_ON); /* its data still to come */
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 1);
+    g.mem->written(g.p, &it, 90);
+    g_assert_cmpuint(rfpower_state(g.p, 0, r4), ==, GREENER_SLEEP);
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 0);
+    /* ON from the wake-up at 21 to the write-back at 90 */
+    harness_free(g.h);
 }
 
 /* Every entry of the file is in one state at every cycle: the register-cycles add up. */
@@ -251,5 +383,7 @@ int main(int argc, char **argv)
     harness_test_add("/rfpower/poison", test_poison);
     harness_test_add("/rfpower/lookup_table", test_lookup_table);
     harness_test_add("/rfpower/leakage", test_leakage);
+    harness_test_add("/rfpower/lut_stall", test_lut_stall);
+    harness_test_add("/rfpower/load_at_access", test_load_at_access);
     return g_test_run();
 }

@@ -24,7 +24,7 @@ echo "1..$(( $(echo "$wls" | wc -l) * 2 + 8 ))"
 for w in $wls; do
     for m in greener sleep-reg; do
         if "$tb" --no-trace --workload "$w" --size tiny --power "$m" >"$tmp/out" 2>&1 &&
-            grep -q "tb-greener: $w: PASS" "$tmp/out" && grep -q "poisoned reads 0$" "$tmp/out"; then
+            grep -q "tb-greener: $w: PASS" "$tmp/out" && grep -q "poisoned reads 0;" "$tmp/out"; then
             ok "$w under $m"
         else
             bad "$w under $m"; sed 's/^/# /' "$tmp/out" | tail -5
