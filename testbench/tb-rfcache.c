@@ -22,7 +22,7 @@
 typedef struct {
     cli_run *run;
     char *collector, *hints, *sthld_mode;
-    gint64 sthld, rthld, profile_warps;
+    gint64 sthld, rthld, profile_warps, carveout;
     gboolean print_hints;
     rp_profile *prof, *oracle;
     rp_trace *trace; /* the profile pass's input: the functional run's instruction trace */
@@ -62,6 +62,10 @@ static void options(cli_run *run, void *ctx)
         {"sthld-mode", 0, 0, G_OPTION_ARG_STRING, &t->sthld_mode, "fixed or dynamic", "MODE"},
         {"print-hints", 0, 0, G_OPTION_ARG_NONE, &t->print_hints, "Print the profile's hints per instruction",
          NULL},
+        {"carveout", 0, 0, G_OPTION_ARG_INT64, &t->carveout,
+         "Shared memory in KB of the SM's 64 KB of L1 and shared memory, the rest the L1 (4 ways of 128 B): "
+         "0, 32 (the preset's), 48 or 56",
+         "KB"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *g = g_option_group_new("rfcache", "Register-file cache options",
@@ -93,6 +97,16 @@ static void parsed(cli_run *run, void *ctx)
         die("--sthld: 0 to 1000");
     if (t->rthld < 0 || t->rthld > 1000000 || t->profile_warps < 1 || t->profile_warps > 4096)
         die("--rthld 0 to 1000000, --profile-warps 1 to 4096");
+    if (t->carveout >= 0) { /* the L1/shared split of the 64 KB (Turing's unified L1) */
+        if (t->carveout != 0 && t->carveout != 32 && t->carveout != 48 && t->carveout != 56)
+            die("--carveout: 0, 32, 48 or 56 (KB of shared memory of 64 KB)");
+        char v[32];
+        g_snprintf(v, sizeof v, "%" G_GINT64_FORMAT, t->carveout * 1024);
+        set(run, "subcore_sm.smem_bytes=%s", v);
+        g_snprintf(v, sizeof v, "%" G_GINT64_FORMAT, (64 - t->carveout) * 1024 / (4 * 128));
+        set(run, "ldst.l1_sets=%s", v);
+        set(run, "ldst.l1_ways=%s", "4");
+    }
     if (t->collector)
         set(run, "opcoll.collector=%s", t->collector);
     if (t->collector && (!strcmp(t->collector, "ccu_pr") || !strcmp(t->collector, "bow")))
@@ -302,7 +316,7 @@ static void finished(machine *mach, int rc, void *ctx)
 
 int main(int argc, char **argv)
 {
-    rfc_tb t = {.rthld = 12, .profile_warps = 1};
+    rfc_tb t = {.rthld = 12, .profile_warps = 1, .carveout = -1};
     tb_ext ext = {.program = "tb-rfcache",
                   .summary = "a sub-core SM with the register-file cache (Malekeh) in its collectors",
                   .default_preset = "malekeh",

@@ -125,6 +125,10 @@ check_PROGRAMS += tests/sm/test_ccu
 TESTS += tests/sm/test_ccu
 tests_sm_test_ccu_SOURCES = tests/sm/test_ccu.c
 tests_sm_test_ccu_LDADD = $(GPUSC_LIBS)
+check_PROGRAMS += tests/sm/test_rfcache_directed
+TESTS += tests/sm/test_rfcache_directed
+tests_sm_test_rfcache_directed_SOURCES = tests/sm/test_rfcache_directed.c
+tests_sm_test_rfcache_directed_LDADD = $(GPUSC_LIBS)
 
 # rfpower: register power states (GREENER, Sleep-Reg; docs/greener.md) and its tests.
 # The `rfpower` block and tb-greener.

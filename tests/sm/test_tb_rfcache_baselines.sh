@@ -5,7 +5,8 @@
 # reads = the plain OCU's - CT hits, writes equal) for ccu_pr and bow; the cache storage the spec gives
 # (2 KB, 8 KB, 24 KB per sub-core); the two-level scheduler's penalty cycles; oracle hints equal to
 # the profile's where every instance agrees (vecadd), more hits on sgemm; a BOW window that keeps stale
-# copies fails an output check; private collectors on a machine with too few are refused.
+# copies fails an output check; private collectors on a machine with too few are refused; the L1/shared
+# carve-out (--carveout).
 tb="$top_builddir/testbench/tb-rfcache"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-rfcache-bl.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -88,5 +89,19 @@ rc=$?
 if [ $rc != 0 ] && grep -q 'gpusc: .*private collectors (ccu_pr, bow) need one per warp of the sub-core: opcoll.collectors_sp=8' "$tmp/out"; then
     ok "ccu_pr with too few collectors: refused"
 else nok "ccu_pr with 4 collectors (rc $rc)"; tail -2 "$tmp/out" | sed 's/^/# /'; fi
+# The L1/shared carve-out of the 64 KB: 32 KB of shared memory is the preset's split; an 8 KB L1
+# (56 KB shared) misses more on spmv, a 64 KB L1 less; 16 is not a split the option takes.
+"$tb" --no-trace --workload spmv >"$tmp/c" 2>&1
+hr() { sed -n 's/^summary: .*L1D hit rate \([0-9.]*\),.*/\1/p' "$1"; }
+for c in 0 32 56; do "$tb" --no-trace --workload spmv --carveout $c >"$tmp/c$c" 2>&1; done
+grep -E '^tb\.' "$tmp/c" | grep -v per_second >"$tmp/c.s"; grep -E '^tb\.' "$tmp/c32" | grep -v per_second >"$tmp/c32.s"
+if cmp -s "$tmp/c.s" "$tmp/c32.s" && grep -q ': spmv: PASS' "$tmp/c56" && grep -q ': spmv: PASS' "$tmp/c0" &&
+    awk -v a="$(hr "$tmp/c0")" -v b="$(hr "$tmp/c32")" -v c="$(hr "$tmp/c56")" 'BEGIN {exit !(a > b && b > c)}'; then
+    ok "--carveout: 32 = the preset; spmv's L1D hit rate $(hr "$tmp/c0") > $(hr "$tmp/c32") > $(hr "$tmp/c56")"
+else nok "--carveout: $(hr "$tmp/c0") $(hr "$tmp/c32") $(hr "$tmp/c56")"; fi
+"$tb" --no-trace --workload spmv --carveout 16 >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q '^gpusc: --carveout: 0, 32, 48 or 56' "$tmp/out"; then ok "--carveout 16: usage error"
+else nok "--carveout 16 (rc $rc)"; fi
 echo "1..$n"
 exit $fail
