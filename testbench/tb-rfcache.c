@@ -287,15 +287,18 @@ static void finished(machine *mach, int rc, void *ctx)
            ", waiting (7) %" G_GUINT64_FORMAT "\n",
            v[CCU_STAT_STALL_OWN_BUSY], v[CCU_STAT_STALL_ALL_BUSY], v[CCU_STAT_STALL_WAIT]);
     if (!strcmp(type, "rfc_2lev")) {
-        uint64_t sched = r.cycles * r.parts, other = sched - MIN(sched, r.instrs + v[CCU_STAT_TL_PENDING_READY]);
+        uint64_t sched = r.cycles * r.parts,
+                 other = sched - MIN(sched, r.instrs + v[CCU_STAT_TL_PENDING_READY]);
         printf("rfcache: two-level scheduler-cycles %" G_GUINT64_FORMAT ": issued %" G_GUINT64_FORMAT
-               ", a pending warp ready but none active (penalty) %" G_GUINT64_FORMAT ", otherwise idle %"
-               G_GUINT64_FORMAT "; promotions %" G_GUINT64_FORMAT ", demotions %" G_GUINT64_FORMAT "\n",
+               ", a pending warp ready but none active (penalty) %" G_GUINT64_FORMAT
+               ", otherwise idle %" G_GUINT64_FORMAT "; promotions %" G_GUINT64_FORMAT
+               ", demotions %" G_GUINT64_FORMAT "\n",
                sched, r.instrs, v[CCU_STAT_TL_PENDING_READY], other, v[CCU_STAT_TL_PROMOTIONS],
                v[CCU_STAT_TL_DEMOTIONS]);
     }
     if (t->oracle)
-        printf("rfcache: oracle hints: %" G_GUINT64_FORMAT " instructions not in their warp's functional stream\n",
+        printf("rfcache: oracle hints: %" G_GUINT64_FORMAT
+               " instructions not in their warp's functional stream\n",
                v[CCU_STAT_ORACLE_LOST]);
     if (c0 && ccu_sthld_trace(c0)->len) {
         const GArray *tr = ccu_sthld_trace(c0);

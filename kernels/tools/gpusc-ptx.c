@@ -537,7 +537,8 @@ int main(int argc, char **argv)
          "Print the reuse-profile hints (near/far per register operand) from a functional run's trace of the "
          "rewritten code (gpusc-run --functional --rewritten --trace)",
          "TRACE"},
-        {"rthld", 0, 0, G_OPTION_ARG_INT, &rthld, "With --reuse-hints: the near/far threshold (default 12)", "N"},
+        {"rthld", 0, 0, G_OPTION_ARG_INT, &rthld, "With --reuse-hints: the near/far threshold (default 12)",
+         "N"},
         {"profile-warps", 0, 0, G_OPTION_ARG_INT, &profile_warps,
          "With --reuse-hints: warps of block (0,0,0) profiled per launch (default 1)", "N"},
         {"preset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &presets,

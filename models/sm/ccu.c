@@ -217,8 +217,8 @@ struct ccu_blk {
     ccu_mode mode;
     bool caching, private_ccus; /* CTs in use; one CCU per warp (ccu_pr, bow) */
     unsigned part, parts, n, warps, oct_slots, window, active_max;
-    uint32_t *num;     /* bow: instructions allocated per warp */
-    uint64_t *tl;      /* rfc_2lev: per warp, seq << 2 | state (0 new, 1 active, 2 pending) */
+    uint32_t *num; /* bow: instructions allocated per warp */
+    uint64_t *tl;  /* rfc_2lev: per warp, seq << 2 | state (0 new, 1 active, 2 pending) */
     uint64_t tl_seq;
     rfc_repl repl;
     bool keep_stale;
@@ -617,8 +617,8 @@ static const issue_veto_if veto_table = {ccu_veto};
 /* ---- the register value path ----------------------------------------------------------------------- */
 static void on_read(ccu_blk *b, regval_access *a)
 {
-    if (!b->caching || b->pend_warp != (int)a->warp || b->pend_cycle != a->cycle ||
-        a->func == REGVAL_NONE || a->slot >= b->n_slots || b->slot_units[a->slot] == 0)
+    if (!b->caching || b->pend_warp != (int)a->warp || b->pend_cycle != a->cycle || a->func == REGVAL_NONE ||
+        a->slot >= b->n_slots || b->slot_units[a->slot] == 0)
         return;
     ccu_rec *r = &b->rec[b->pend_ccu];
     const ccu_sinfo *s = sinfo(b, a->func, a->pc);
@@ -710,9 +710,8 @@ static void oracle_alloc(ccu_blk *b, const regval_access *a)
     ccu_orc *o = &b->orc[a->warp];
     unsigned stream;
     *o = (ccu_orc){.stream = -1, .cycle = UINT64_MAX};
-    if (a->kind == REGVAL_ALLOC &&
-        rp_trace_oracle_start(b->trace, wexec_warp_ctaid(b->wx, a->warp), wexec_warp_in_cta(b->wx, a->warp),
-                              &stream))
+    if (a->kind == REGVAL_ALLOC && rp_trace_oracle_start(b->trace, wexec_warp_ctaid(b->wx, a->warp),
+                                                         wexec_warp_in_cta(b->wx, a->warp), &stream))
         o->stream = (int)stream;
 }
 

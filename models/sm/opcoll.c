@@ -25,7 +25,7 @@ static const blk_port_desc ports[] = {
 };
 
 static const char *const collector_names[] = {"ocu",    "ocu_random", "ccu",      "ccu_lru",
-                                               "ccu_pr", "bow",        "rfc_2lev", NULL};
+                                              "ccu_pr", "bow",        "rfc_2lev", NULL};
 
 static const blk_param_desc params[] = {
     {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units",

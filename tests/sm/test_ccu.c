@@ -195,8 +195,8 @@ static void test_private(void)
     g_assert_cmpint(cc[0].warp, ==, 0);
     g_assert_cmpint(cc[1].warp, ==, 4);
     g_assert_cmpuint(st(h, CCU_STAT_ALLOC_OWN), ==, 3);
-    g_assert_cmpuint(st(h, CCU_STAT_FLUSHES_FAR) + st(h, CCU_STAT_FLUSHES_FORCED) + st(h, CCU_STAT_FLUSHES_RANDOM),
-                     ==, 0);
+    g_assert_cmpuint(
+        st(h, CCU_STAT_FLUSHES_FAR) + st(h, CCU_STAT_FLUSHES_FORCED) + st(h, CCU_STAT_FLUSHES_RANDOM), ==, 0);
     harness_free(h);
 }
 

@@ -25,7 +25,7 @@ static char *arb(const regfile_if *m, regfile *r)
     return g_string_free(s, FALSE);
 }
 
-#define ARB_IS(want) /* the next cycle's grants */                                                                                         \
+#define ARB_IS(want) /* the next cycle's grants */                                                           \
     do {                                                                                                     \
         harness_step(h);                                                                                     \
         char *got_ = arb(m, r);                                                                              \
