@@ -7,7 +7,6 @@
  * summary: CT hit ratio, bank reads and writes, crossbar transfers, flushes, stalls by cause, the STHLD
  * trace, IPC, register-file energy, the added storage; writes waveforms/tb-rfcache.vcd and .gtkw.
  * Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
-#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,26 +16,23 @@
 #include "models/sm/ccu.h"
 #include "models/sm/opcoll.h"
 #include "models/sm/regfile.h"
+#include "models/sm/reuse_trace.h"
 #include "testbench/tb_common.h"
 
 typedef struct {
     cli_run *run;
     char *collector, *hints, *sthld_mode;
-    gint64 sthld, rthld, profile_warps;
+    gint64 sthld, rthld, profile_warps, carveout;
     gboolean print_hints;
-    rp_profile *prof;
-    /* the trace parser */
-    GString *line;
-    GHashTable *funcs; /* name -> index + 1 */
-    sm_env *env;
-    uint64_t last_n;
-    unsigned launch;
-    GHashTable *lists; /* (func << 32 | pc) -> bank lists */
+    rp_profile *prof, *oracle;
+    rp_trace *trace; /* the profile pass's input: the functional run's instruction trace */
     sm_topo **sms;
     unsigned n_sms;
 } rfc_tb;
 
 static void add_derived(rfc_tb *t, machine *mach);
+
+static const char *const types[] = {"ocu", "ocu_random", "ccu", "ccu_lru", "ccu_pr", "bow", "rfc_2lev", NULL};
 
 static void die(const char *msg)
 {
@@ -54,7 +50,10 @@ static void options(cli_run *run, void *ctx)
          "preset's [opcoll] collector)",
          "TYPE"},
         {"hints", 0, 0, G_OPTION_ARG_STRING, &t->hints,
-         "Reuse hints: profile (the profile pass, the default), near or far (every operand)", "MODE"},
+         "Reuse hints: profile (the profile pass, the default), oracle (each dynamic instance's exact "
+         "bit from the same functional run, every warp; the profile where the timing run's stream differs), "
+         "near or far (every operand)",
+         "MODE"},
         {"rthld", 0, 0, G_OPTION_ARG_INT64, &t->rthld, "Near/far threshold of the profile pass (default 12)",
          "N"},
         {"profile-warps", 0, 0, G_OPTION_ARG_INT64, &t->profile_warps,
@@ -63,6 +62,10 @@ static void options(cli_run *run, void *ctx)
         {"sthld-mode", 0, 0, G_OPTION_ARG_STRING, &t->sthld_mode, "fixed or dynamic", "MODE"},
         {"print-hints", 0, 0, G_OPTION_ARG_NONE, &t->print_hints, "Print the profile's hints per instruction",
          NULL},
+        {"carveout", 0, 0, G_OPTION_ARG_INT64, &t->carveout,
+         "Shared memory in KB of the SM's 64 KB of L1 and shared memory, the rest the L1 (4 ways of 128 B): "
+         "0, 32 (the preset's), 48 or 56",
+         "KB"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionGroup *g = g_option_group_new("rfcache", "Register-file cache options",
@@ -83,20 +86,32 @@ static void set(cli_run *run, const char *fmt, const char *v)
 static void parsed(cli_run *run, void *ctx)
 {
     rfc_tb *t = ctx;
-    static const char *const types[] = {"ocu", "ocu_random", "ccu", "ccu_lru", NULL};
     if (t->collector && !g_strv_contains(types, t->collector))
-        die("--collector: ocu, ocu_random, ccu or ccu_lru");
-    if (t->hints && strcmp(t->hints, "profile") && strcmp(t->hints, "near") && strcmp(t->hints, "far"))
-        die("--hints: profile, near or far");
+        die("--collector: ocu, ocu_random, ccu, ccu_lru, ccu_pr, bow or rfc_2lev");
+    static const char *const modes[] = {"profile", "oracle", "near", "far", NULL};
+    if (t->hints && !g_strv_contains(modes, t->hints))
+        die("--hints: profile, oracle, near or far");
     if (t->sthld_mode && strcmp(t->sthld_mode, "fixed") && strcmp(t->sthld_mode, "dynamic"))
         die("--sthld-mode: fixed or dynamic");
     if (t->sthld < 0 || t->sthld > 1000)
         die("--sthld: 0 to 1000");
     if (t->rthld < 0 || t->rthld > 1000000 || t->profile_warps < 1 || t->profile_warps > 4096)
         die("--rthld 0 to 1000000, --profile-warps 1 to 4096");
+    if (t->carveout >= 0) { /* the L1/shared split of the 64 KB (Turing's unified L1) */
+        if (t->carveout != 0 && t->carveout != 32 && t->carveout != 48 && t->carveout != 56)
+            die("--carveout: 0, 32, 48 or 56 (KB of shared memory of 64 KB)");
+        char v[32];
+        g_snprintf(v, sizeof v, "%" G_GINT64_FORMAT, t->carveout * 1024);
+        set(run, "subcore_sm.smem_bytes=%s", v);
+        g_snprintf(v, sizeof v, "%" G_GINT64_FORMAT, (64 - t->carveout) * 1024 / (4 * 128));
+        set(run, "ldst.l1_sets=%s", v);
+        set(run, "ldst.l1_ways=%s", "4");
+    }
     if (t->collector)
         set(run, "opcoll.collector=%s", t->collector);
-    if (t->hints && strcmp(t->hints, "profile"))
+    if (t->collector && (!strcmp(t->collector, "ccu_pr") || !strcmp(t->collector, "bow")))
+        set(run, "opcoll.collectors_sp=%s", "8"); /* one per warp of the preset's sub-core */
+    if (t->hints && strcmp(t->hints, "profile") && strcmp(t->hints, "oracle"))
         set(run, "ccu.hints=%s", t->hints);
     if (t->sthld) {
         char v[32];
@@ -107,83 +122,24 @@ static void parsed(cli_run *run, void *ctx)
         set(run, "ccu.sthld_mode=%s", t->sthld_mode);
 }
 
-/* ---- the profile pass's input: the functional runner's instruction trace ---------------------------- */
-typedef struct {
-    uint8_t ns, nd;
-    uint16_t src[SM_MAX_BANK_READS], dst[SM_MAX_BANK_WRITES];
-} lists_t;
-
-static void trace_line(rfc_tb *t, const char *l)
-{
-    uint64_t n;
-    unsigned bx, by, bz, warp, pc;
-    char name[256];
-    if (sscanf(l, "%" SCNu64 " block (%u,%u,%u) warp %u %255s pc %u", &n, &bx, &by, &bz, &warp, name, &pc) !=
-        7)
-        return;
-    if (n < t->last_n)
-        t->launch++;
-    t->last_n = n;
-    if (bx || by || bz || warp >= (unsigned)t->profile_warps)
-        return;
-    guint f = GPOINTER_TO_UINT(g_hash_table_lookup(t->funcs, name));
-    if (!f--)
-        return;
-    guint64 key = (guint64)f << 32 | pc;
-    lists_t *ls = g_hash_table_lookup(t->lists, &key);
-    if (!ls) {
-        ls = g_new0(lists_t, 1);
-        const ir_func *fn = g_ptr_array_index(t->env->mod->funcs, f);
-        if (pc < ir_func_n_instrs(fn))
-            wexec_instr_bank_regs(t->env->mod, t->env->k, f, ir_func_instr(fn, pc), ls->src, &ls->ns, ls->dst,
-                                  &ls->nd);
-        guint64 *kk = g_new(guint64, 1);
-        *kk = key;
-        g_hash_table_insert(t->lists, kk, ls);
-    }
-    rp_instr(t->prof, t->launch * 4096 + warp, f, pc, ls->src, ls->ns, ls->dst, ls->nd);
-}
-
-static ssize_t trace_write(void *cookie, const char *buf, size_t size)
-{
-    rfc_tb *t = cookie;
-    for (size_t i = 0; i < size; i++) {
-        if (buf[i] != '\n') {
-            g_string_append_c(t->line, buf[i]);
-            continue;
-        }
-        trace_line(t, t->line->str);
-        g_string_truncate(t->line, 0);
-    }
-    return (ssize_t)size;
-}
-
-static const char *func_name(void *ctx, uint32_t f)
-{
-    const rfc_tb *t = ctx;
-    return ((const ir_func *)g_ptr_array_index(t->env->mod->funcs, f))->name;
-}
-
 static void built(machine *mach, tb_kernel *k, void *ctx)
 {
     rfc_tb *t = ctx;
     sm_topo **sms = machine_sms(mach);
     add_derived(t, mach);
-    if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile")) ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") < 2)
+    bool oracle = t->hints && !strcmp(t->hints, "oracle");
+    if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile") && !oracle) ||
+        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") < 2 ||
+        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 6)
         return; /* no CT (ocu, ocu_random), or constant hints */
     if (blk_param_enum(ccu_inst(sm_topo_ccu(sms[0], 0)), "hints") != 0 && !t->hints)
         return; /* hints set by the configuration */
-    t->env = tb_kernel_env_of(k);
+    sm_env *env = tb_kernel_env_of(k);
     t->prof = rp_new((unsigned)t->rthld);
-    t->line = g_string_new(NULL);
-    t->funcs = g_hash_table_new(g_str_hash, g_str_equal);
-    t->lists = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
-    for (unsigned f = 0; f < t->env->mod->funcs->len; f++)
-        g_hash_table_insert(t->funcs, ((ir_func *)g_ptr_array_index(t->env->mod->funcs, f))->name,
-                            GUINT_TO_POINTER(f + 1));
-    cookie_io_functions_t io = {.write = trace_write};
-    FILE *tr = fopencookie(t, "w", io);
+    if (oracle)
+        t->oracle = rp_new((unsigned)t->rthld);
+    t->trace = rp_trace_new(env->mod, env->k, t->prof, (unsigned)t->profile_warps, t->oracle);
+    FILE *tr = rp_trace_file(t->trace);
     GString *err = g_string_new(NULL);
     int rc = tb_kernel_run_functional(k, tr, err);
     fclose(tr);
@@ -193,16 +149,21 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
     }
     g_string_free(err, TRUE);
     rp_finish(t->prof);
+    if (oracle)
+        rp_finish(t->oracle);
     uint64_t near, far;
     rp_votes(t->prof, &near, &far);
     printf("reuse profile: %u static instructions, %" G_GUINT64_FORMAT " near and %" G_GUINT64_FORMAT
            " far dynamic operands (RTHLD %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT " warp(s) per launch)\n",
            rp_static_count(t->prof), near, far, t->rthld, t->profile_warps);
     if (t->print_hints)
-        rp_print(t->prof, stdout, func_name, t);
+        rp_print(t->prof, stdout, rp_trace_func_name, t->trace);
     for (unsigned s = 0; s < machine_n_sms(mach); s++)
-        for (unsigned p = 0; sm_topo_ccu(sms[s], p); p++)
+        for (unsigned p = 0; sm_topo_ccu(sms[s], p); p++) {
             ccu_set_profile(sm_topo_ccu(sms[s], p), t->prof);
+            if (oracle)
+                ccu_set_oracle(sm_topo_ccu(sms[s], p), t->trace, t->oracle);
+        }
 }
 
 /* ---- the summary ------------------------------------------------------------------------------------- */
@@ -215,7 +176,7 @@ static uint64_t stat(const blk_inst *inst, const char *name)
 }
 
 typedef struct {
-    uint64_t v[CCU_STAT_COUNT], reads, writes, xfers, instrs, conflicts, added, cycles;
+    uint64_t v[CCU_STAT_COUNT], reads, writes, xfers, instrs, conflicts, added, data, cycles, parts;
     double e_rf, e_oc, e_ccu;
 } rfc_totals;
 
@@ -229,6 +190,7 @@ static void totals(const rfc_tb *t, rfc_totals *r)
         r->instrs += stat(sm_topo_issue_inst(t->sms[s]), "warp_instrs");
         for (unsigned p = 0; sm_topo_regfile_inst(t->sms[s], p); p++) {
             blk_inst *rf = sm_topo_regfile_inst(t->sms[s], p);
+            r->parts++;
             r->reads += stat(rf, "bank_reads");
             r->writes += stat(rf, "bank_writes");
             r->conflicts += stat(rf, "bank_conflicts");
@@ -247,8 +209,10 @@ static void totals(const rfc_tb *t, rfc_totals *r)
                 for (unsigned i = 0; i < CCU_STAT_COUNT; i++)
                     r->v[i] += blk_stat_get(ccu_inst(cb), i);
                 r->e_ccu += blk_inst_energy(ccu_inst(cb), r->cycles).dynamic_pj;
-                if (s == 0 && p == 0)
+                if (s == 0 && p == 0) {
                     r->added = ccu_added_bytes(cb);
+                    r->data = ccu_data_bytes(cb);
+                }
             }
         }
     }
@@ -303,7 +267,6 @@ static void finished(machine *mach, int rc, void *ctx)
     totals(t, &r);
     const uint64_t *v = r.v;
     ccu_blk *c0 = sm_topo_ccu(machine_sms(mach)[0], 0);
-    static const char *const types[] = {"ocu", "ocu_random", "ccu", "ccu_lru"};
     const char *type = types[blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector")];
     uint64_t lookups = v[CCU_STAT_HITS] + v[CCU_STAT_MISSES];
     printf("rfcache: collector %s\n", type);
@@ -323,6 +286,20 @@ static void finished(machine *mach, int rc, void *ctx)
     printf("rfcache: stalls own CCU busy (4) %" G_GUINT64_FORMAT ", all busy (6) %" G_GUINT64_FORMAT
            ", waiting (7) %" G_GUINT64_FORMAT "\n",
            v[CCU_STAT_STALL_OWN_BUSY], v[CCU_STAT_STALL_ALL_BUSY], v[CCU_STAT_STALL_WAIT]);
+    if (!strcmp(type, "rfc_2lev")) {
+        uint64_t sched = r.cycles * r.parts,
+                 other = sched - MIN(sched, r.instrs + v[CCU_STAT_TL_PENDING_READY]);
+        printf("rfcache: two-level scheduler-cycles %" G_GUINT64_FORMAT ": issued %" G_GUINT64_FORMAT
+               ", a pending warp ready but none active (penalty) %" G_GUINT64_FORMAT
+               ", otherwise idle %" G_GUINT64_FORMAT "; promotions %" G_GUINT64_FORMAT
+               ", demotions %" G_GUINT64_FORMAT "\n",
+               sched, r.instrs, v[CCU_STAT_TL_PENDING_READY], other, v[CCU_STAT_TL_PROMOTIONS],
+               v[CCU_STAT_TL_DEMOTIONS]);
+    }
+    if (t->oracle)
+        printf("rfcache: oracle hints: %" G_GUINT64_FORMAT
+               " instructions not in their warp's functional stream\n",
+               v[CCU_STAT_ORACLE_LOST]);
     if (c0 && ccu_sthld_trace(c0)->len) {
         const GArray *tr = ccu_sthld_trace(c0);
         printf("rfcache: STHLD per interval (SM 0):");
@@ -337,11 +314,12 @@ static void finished(machine *mach, int rc, void *ctx)
     printf("rfcache: added storage per SM %" G_GUINT64_FORMAT " B (%.5f%% of the register file)\n", r.added,
            100.0 * (double)r.added /
                (4.0 * (double)blk_param_uint(blk_ctx_find(t->run->ctx, "tb.sm0"), "registers")));
+    printf("rfcache: cache data per sub-core %" G_GUINT64_FORMAT " B\n", r.data);
 }
 
 int main(int argc, char **argv)
 {
-    rfc_tb t = {.rthld = 12, .profile_warps = 1};
+    rfc_tb t = {.rthld = 12, .profile_warps = 1, .carveout = -1};
     tb_ext ext = {.program = "tb-rfcache",
                   .summary = "a sub-core SM with the register-file cache (Malekeh) in its collectors",
                   .default_preset = "malekeh",
@@ -351,6 +329,8 @@ int main(int argc, char **argv)
                   .finished = finished,
                   .ctx = &t};
     int rc = tb_main_ext(MACHINE_SUBCORE, argc, argv, &ext);
+    rp_trace_free(t.trace);
     rp_free(t.prof);
+    rp_free(t.oracle);
     return rc;
 }

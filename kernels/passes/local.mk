@@ -15,6 +15,8 @@ nobase_pkginclude_HEADERS += kernels/passes/reuse_profile.h
 check_PROGRAMS += tests/kernels/test_reuse_profile
 TESTS += tests/kernels/test_reuse_profile
 tests_kernels_test_reuse_profile_LDADD = $(KERNELS_LIBS)
+TESTS += tests/kernels/test_gpusc_ptx_hints.sh
+dist_check_SCRIPTS += tests/kernels/test_gpusc_ptx_hints.sh
 
 # The `greener` register power-state pass (docs/greener.md) and its tests.
 kernels_libgpusc_kernels_core_la_SOURCES += kernels/passes/greener.c

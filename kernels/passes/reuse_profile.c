@@ -16,7 +16,7 @@ typedef struct {
 } rp_votes_t;
 
 typedef struct {
-    uint32_t src, dst;
+    uint32_t func, pc, src, dst;
 } rp_bits;
 
 struct rp_profile {
@@ -118,6 +118,8 @@ static void stream_finish(rp_profile *p, unsigned warp, GArray *a)
         const rp_dyn *d = &g_array_index(a, rp_dyn, i);
         rp_votes_t *v = votes_for(p, d);
         rp_bits *b = &g_array_index(bits, rp_bits, i);
+        b->func = d->func;
+        b->pc = d->pc;
         /* the destinations' values are read next at nxt; before i the registers held other values */
         vote(p, nxt, i, d->dst, d->n_dst, v->near_dst, v->far_dst, &b->dst);
         for (unsigned j = 0; j < d->n_dst; j++)
@@ -160,6 +162,16 @@ bool rp_hints(const rp_profile *p, uint32_t func, uint32_t pc, uint32_t *src, ui
     for (unsigned j = 0; j < v->n_dst; j++)
         if (v->near_dst[j] > v->far_dst[j])
             *dst |= 1u << j;
+    return true;
+}
+
+bool rp_oracle_instr(const rp_profile *p, unsigned warp, uint64_t k, uint32_t *func, uint32_t *pc)
+{
+    const GArray *a = g_hash_table_lookup(p->oracle, GUINT_TO_POINTER(warp));
+    if (!a || k >= a->len)
+        return false;
+    *func = g_array_index(a, rp_bits, k).func;
+    *pc = g_array_index(a, rp_bits, k).pc;
     return true;
 }
 

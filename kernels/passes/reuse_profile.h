@@ -46,6 +46,8 @@ void rp_finish(rp_profile *p);
 bool rp_hints(const rp_profile *p, uint32_t func, uint32_t pc, uint32_t *src, uint32_t *dst);
 /* Oracle: the exact bits of dynamic instruction k of warp (false: not recorded). */
 bool rp_oracle(const rp_profile *p, unsigned warp, uint64_t k, uint32_t *src, uint32_t *dst);
+/* Oracle: the function and pc of dynamic instruction k of warp (false: not recorded). */
+bool rp_oracle_instr(const rp_profile *p, unsigned warp, uint64_t k, uint32_t *func, uint32_t *pc);
 /* Votes: near and far dynamic instances over all operands (statistics). */
 void rp_votes(const rp_profile *p, uint64_t *near, uint64_t *far);
 unsigned rp_static_count(const rp_profile *p);

@@ -13,6 +13,11 @@
  * allocation and prints each instruction's encoded states: "// power ON, SLEEP, OFF" (destination, sources).
  * --relssp[=opt|postdom] places `relssp` in every kernel first (kernels/passes/relssp.h).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
+ * --reuse-hints TRACE [--rthld N] [--profile-warps N] prints the reuse-profile pass's near/far hints of
+ * the register-cache (Malekeh, docs/rfcache.md) per instruction ("FUNC pc P src NF dst N"), from TRACE:
+ * the instruction trace of a functional run of FILE's rewritten code (gpusc-run --functional
+ * --rewritten --ptx FILE ... --trace TRACE); the first N warps (default 1) of block (0,0,0) of each
+ * launch are profiled, near = reuse distance <= RTHLD (default 12).
  * --occupancy T prints the occupancy of the entry with T threads per block, plus BYTES of dynamic
  * shared memory per block, on the SM of the configuration (models/lib/occupancy.c; --preset, default
  * gtx480, --config and --set as the testbenches take them); --markdown prints it as a table row.
@@ -29,6 +34,7 @@
 #include "models/lib/occupancy.h"
 #include "kernels/passes/renaming.h"
 #include "models/machines/machine.h"
+#include "models/sm/reuse_trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,6 +381,46 @@ static bool parse_stage(const char *name, stage *st, const char **pass)
     return false;
 }
 
+/* --reuse-hints: the profile pass over a functional run's trace of the rewritten code (as gpusc-run
+ * --rewritten allocates it). */
+static int reuse_hints(ir_module *m, const char *trace, unsigned rthld, unsigned profile_warps)
+{
+    gchar *text = NULL;
+    GError *err = NULL;
+    if (!g_file_get_contents(trace, &text, NULL, &err)) {
+        int rc = die(EXIT_INPUT, "%s", err->message);
+        g_error_free(err);
+        return rc;
+    }
+    regalloc_module(m, NULL);
+    fmem *mem = fmem_new();
+    GString *msg = g_string_new(NULL);
+    kload_module *k = kload_module_new(m, mem, msg);
+    int rc = EXIT_OK;
+    if (!k) {
+        rc = die(EXIT_INPUT, "%s", msg->str);
+    } else {
+        rp_profile *p = rp_new(rthld);
+        rp_trace *t = rp_trace_new(m, k, p, profile_warps, NULL);
+        gchar **lines = g_strsplit(text, "\n", -1);
+        for (gchar **l = lines; *l; l++)
+            rp_trace_line(t, *l);
+        g_strfreev(lines);
+        rp_finish(p);
+        if (rp_static_count(p) == 0)
+            rc = die(EXIT_INPUT, "%s: no instruction of this module's profiled warps", trace);
+        else
+            rp_print(p, stdout, rp_trace_func_name, t);
+        rp_trace_free(t);
+        rp_free(p);
+        kload_module_free(k);
+    }
+    g_string_free(msg, TRUE);
+    fmem_free(mem);
+    g_free(text);
+    return rc;
+}
+
 /* Run the stages and print the listing or the reports. */
 static void report(ir_module *m, const char *file, const char *entry, stage st, const char *pass,
                    bool resources, int occupancy_threads, int dynamic_shared, bool markdown,
@@ -458,6 +504,8 @@ int main(int argc, char **argv)
     gint occupancy_threads = 0, dynamic_shared = 0;
     gboolean renaming = FALSE;
     gint ren_warps = 48, ren_budget = 8192;
+    char *hints_trace = NULL;
+    gint rthld = 12, profile_warps = 1;
     char **presets = NULL, **configs = NULL, **sets = NULL;
     GOptionEntry opts[] = {
         {"entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME"},
@@ -485,6 +533,14 @@ int main(int argc, char **argv)
         {"warps", 0, 0, G_OPTION_ARG_INT, &ren_warps, "With --renaming: resident warps per SM (default 48)", "N"},
         {"budget", 0, 0, G_OPTION_ARG_INT, &ren_budget,
          "With --renaming: the renaming table budget in bits (default 8192; 0: no exemption)", "BITS"},
+        {"reuse-hints", 0, 0, G_OPTION_ARG_FILENAME, &hints_trace,
+         "Print the reuse-profile hints (near/far per register operand) from a functional run's trace of the "
+         "rewritten code (gpusc-run --functional --rewritten --trace)",
+         "TRACE"},
+        {"rthld", 0, 0, G_OPTION_ARG_INT, &rthld, "With --reuse-hints: the near/far threshold (default 12)",
+         "N"},
+        {"profile-warps", 0, 0, G_OPTION_ARG_INT, &profile_warps,
+         "With --reuse-hints: warps of block (0,0,0) profiled per launch (default 1)", "N"},
         {"preset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &presets,
          "The machine: a built-in preset (repeatable; default gtx480)", "NAME"},
         {"config", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &configs, "The machine: an INI file (repeatable)",
@@ -528,7 +584,11 @@ int main(int argc, char **argv)
     }
     if (rc == EXIT_OK && renaming && (ren_warps < 1 || ren_warps > 128 || ren_budget < 0))
         rc = die(EXIT_USAGE, "--warps must be 1..128 and --budget at least 0");
-    if (rc == EXIT_OK && renaming) {
+    if (rc == EXIT_OK && hints_trace && (rthld < 0 || profile_warps < 1 || profile_warps > 4096))
+        rc = die(EXIT_USAGE, "--rthld must be at least 0 and --profile-warps 1..4096");
+    if (rc == EXIT_OK && hints_trace) {
+        rc = reuse_hints(m, hints_trace, (unsigned)rthld, (unsigned)profile_warps);
+    } else if (rc == EXIT_OK && renaming) {
         run_stages(m, STAGE_REGALLOC, NULL, sm.max_regs_per_thread);
         ren_opts ro = {(uint32_t)ren_warps, (uint32_t)ren_budget, 10, false};
         if (!ren_report_module(stdout, m, entry, &ro, &err)) {
@@ -540,6 +600,7 @@ int main(int argc, char **argv)
     ir_module_free(m);
     g_free(entry);
     g_free(after);
+    g_free(hints_trace);
     g_strfreev(presets);
     g_strfreev(configs);
     g_strfreev(sets);

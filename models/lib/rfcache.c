@@ -120,6 +120,19 @@ bool rfc_invalidate(rfc_ccu *c, unsigned tag)
     return true;
 }
 
+unsigned rfc_window_expire(rfc_ccu *c, uint64_t num, unsigned window)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < c->n_ct; i++) {
+        rfc_entry *e = &c->ct[i];
+        if (e->valid && !e->lock && e->lru + window <= num) {
+            e->valid = false;
+            n++;
+        }
+    }
+    return n;
+}
+
 void rfc_unlock_all(rfc_ccu *c)
 {
     for (unsigned i = 0; i < c->n_ct; i++)

@@ -73,6 +73,10 @@ int rfc_source(rfc_ccu *c, unsigned tag, bool near, rfc_repl repl, rfc_rng *rng,
 int rfc_dest(rfc_ccu *c, unsigned tag, bool near, rfc_repl repl, rfc_rng *rng);
 bool rfc_invalidate(rfc_ccu *c, unsigned tag); /* true if it was present */
 void rfc_unlock_all(rfc_ccu *c);
+/* BOW's window (the caller keeps an entry's lru = the number of the warp's last instruction that used
+ * it): as instruction `num` arrives, unlocked entries last used by instruction num - window or older
+ * leave the window (invalid). Returns how many. */
+unsigned rfc_window_expire(rfc_ccu *c, uint64_t num, unsigned window);
 
 typedef enum {
     RFC_ALLOC_OWN = 3,      /* the warp's own free CCU (no flush) */

@@ -45,6 +45,10 @@ static const blk_param_desc params[] = {
      "(tests: a stale copy must fail the output check) [A §9]"},
     {"rng_seed", BLK_PARAM_UINT, "1", "0", NULL, NULL, "",
      "seed of the allocator's and replacement's RNG (not the workload's --seed) [A]"},
+    {"bow_window", BLK_PARAM_UINT, "3", "1", "16", NULL, "instructions",
+     "bow: the window of a warp's last issued instructions whose operands stay forwardable [S: 3]"},
+    {"active_warps", BLK_PARAM_UINT, "2", "1", "64", NULL, "warps",
+     "rfc_2lev: active set per sub-core of the two-level scheduler [S: 2 of 8]"},
     {"e_ct_write", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
      "energy of a CT data write at port D [A: as opcoll.e_operand_fill]"},
     {"e_tag_lookup", BLK_PARAM_DOUBLE, "0.1", "0", NULL, NULL, "pJ",
@@ -101,6 +105,18 @@ static const blk_stat_desc stats[] = {
                             "dynamic STHLD intervals elapsed (partition 0)", NULL},
     [CCU_STAT_STHLD] = {"sthld_sum", BLK_STAT_COUNTER, "attempts",
                         "sum of STHLD over the intervals (mean = sthld_sum / sthld_intervals)", NULL},
+    [CCU_STAT_TL_PENDING_READY] = {"tl_pending_ready", BLK_STAT_COUNTER, "cycles",
+                                   "rfc_2lev: no active warp ready while a pending one is (the two-level "
+                                   "scheduler's penalty)",
+                                   NULL},
+    [CCU_STAT_TL_PROMOTIONS] = {"tl_promotions", BLK_STAT_COUNTER, "warps",
+                                "rfc_2lev: pending warps moved into the active set", NULL},
+    [CCU_STAT_TL_DEMOTIONS] = {"tl_demotions", BLK_STAT_COUNTER, "warps",
+                               "rfc_2lev: active warps demoted (waiting on a long-latency operation)", NULL},
+    [CCU_STAT_ORACLE_LOST] = {"oracle_lost", BLK_STAT_COUNTER, "instructions",
+                              "oracle hints: instructions not found in the warp's functional stream (the "
+                              "profile's hints used)",
+                              NULL},
 };
 
 static const blk_energy_event energy_events[] = {
@@ -124,7 +140,7 @@ static const blk_state_desc state[] = {
 const blk_desc ccu_desc = {
     "ccu",
     "collector units allocated at issue: the plain OCU, Malekeh's cached CCUs (CT, allocator, STHLD), "
-    "the LRU-cached ablation",
+    "the LRU-cached ablation, private CCUs (Malekeh_PR), BOW's per-warp windows, the two-level scheduler",
     "docs/rfcache.md; RF-cache (Malekeh) spec §4-§11",
     ports,
     BLK_N(ports),
@@ -152,6 +168,9 @@ typedef struct {
     uint64_t seq, order; /* order: allocation order (opcoll takes its FIFO in that order) */
     int warp;
     bool taken, uncached;
+    uint32_t num;     /* bow: the warp's instruction number */
+    bool orc;         /* oracle bits found for the instruction: */
+    uint32_t orc_dst; /* its destinations' */
     uint8_t n_hit;
     uint16_t hit[SM_MAX_BANK_READS];
 } ccu_rec;
@@ -165,13 +184,28 @@ typedef struct {
 typedef struct {
     uint64_t issue_cycle;
     uint32_t func, pc;
+    uint32_t num; /* bow: the warp's instruction number */
+    bool orc;     /* dst_near is the oracle's (else the static hints') */
+    uint32_t dst_near;
 } ccu_inflight;
+
+/* Oracle hints: where a warp is in its functional stream. */
+typedef struct {
+    int stream; /* -1: none */
+    uint64_t k; /* the stream's next dynamic instruction */
+    uint64_t cycle;
+    uint32_t func, pc; /* the instance seen last */
+    bool ok;
+    uint32_t src, dst; /* its bits (ok) */
+} ccu_orc;
+#define CCU_ORC_WINDOW 16 /* instructions without register accesses skipped looking for the next match */
 
 enum { Q_RELEASE, Q_WRITE };
 typedef struct {
     uint64_t cycle, issue_cycle;
     uint8_t kind, k, u, near; /* k: RELEASE's collector */
     uint16_t warp, slot, phys;
+    uint32_t num; /* bow: the producer's instruction number */
 } ccu_event;
 
 static GHashTable *gpu_ctrl; /* blk_ctx -> the ccu block holding its GPU-wide STHLD controller */
@@ -181,7 +215,11 @@ struct ccu_blk {
     sm_env *env;
     wexec *wx;
     ccu_mode mode;
-    unsigned part, parts, n, warps, oct_slots;
+    bool caching, private_ccus; /* CTs in use; one CCU per warp (ccu_pr, bow) */
+    unsigned part, parts, n, warps, oct_slots, window, active_max;
+    uint32_t *num; /* bow: instructions allocated per warp */
+    uint64_t *tl;  /* rfc_2lev: per warp, seq << 2 | state (0 new, 1 active, 2 pending) */
+    uint64_t tl_seq;
     rfc_repl repl;
     bool keep_stale;
     int hint_default; /* all-ones or 0 */
@@ -211,6 +249,9 @@ struct ccu_blk {
     GHashTable *inflight; /* seq -> ccu_inflight */
     GArray *queue;        /* ccu_event, applied by the next call in a later cycle */
     const rp_profile *prof;
+    rp_trace *trace; /* oracle mode: the streams (NULL: off) */
+    const rp_profile *oracle;
+    ccu_orc *orc; /* [warps] */
     blk_ctx *ctx; /* set when this block holds the context's GPU-wide controller */
     /* traced */
     uint8_t tr_warp[64], tr_busy[64];
@@ -228,6 +269,16 @@ void ccu_set_profile(ccu_blk *b, const rp_profile *p)
 {
     b->prof = p;
     g_hash_table_remove_all(b->sinfo);
+}
+
+void ccu_set_oracle(ccu_blk *b, rp_trace *t, const rp_profile *oracle)
+{
+    b->trace = t;
+    b->oracle = oracle;
+    g_free(b->orc);
+    b->orc = g_new0(ccu_orc, b->warps);
+    for (unsigned w = 0; w < b->warps; w++)
+        b->orc[w].stream = -1;
 }
 
 /* ---- tables --------------------------------------------------------------------------------------- */
@@ -274,7 +325,7 @@ static const ccu_sinfo *sinfo(ccu_blk *b, uint32_t func, uint32_t pc)
                               &s->n_dst);
     if (!b->prof || !rp_hints(b->prof, func, pc, &s->src_near, &s->dst_near))
         s->src_near = s->dst_near = (uint32_t)b->hint_default;
-    if (b->mode == CCU_MODE_LRU)
+    if (b->mode == CCU_MODE_LRU || b->mode == CCU_MODE_BOW)
         s->dst_near = UINT32_MAX; /* every write of the owning warp is cached */
     guint64 *kk = g_new(guint64, 1);
     *kk = key;
@@ -328,11 +379,16 @@ static void apply_write(ccu_blk *b, const ccu_event *e)
     }
     if (b->last_write[(size_t)e->warp * b->n_phys + e->phys] > e->issue_cycle + 1)
         return; /* a newer write of the register was issued: its own write-back decides */
-    if (b->portd[k] == e->cycle + 1) {
+    if (b->mode == CCU_MODE_BOW && e->num + b->window <= b->num[e->warp]) {
+        blk_stat_add(b->inst, CCU_STAT_D_SQUASHED, 1); /* its slot slid out of the window: RF only */
+        return;
+    }
+    unsigned port = b->mode == CCU_MODE_BOW ? 0 : (unsigned)k; /* bow: one write crossbar per sub-core */
+    if (b->portd[port] == e->cycle + 1) {
         blk_stat_add(b->inst, CCU_STAT_D_CONFLICTS, 1);
         return;
     }
-    b->portd[k] = e->cycle + 1;
+    b->portd[port] = e->cycle + 1;
     rfc_ccu *c = &b->c[k];
     blk_stat_add(b->inst, CCU_STAT_TAG_LOOKUPS, 1);
     if (!drop_other_owner(c, e->phys, e->slot))
@@ -341,6 +397,8 @@ static void apply_write(ccu_blk *b, const ccu_event *e)
     if (i < 0)
         return;
     c->ct[i].owner = e->slot;
+    if (b->mode == CCU_MODE_BOW)
+        c->ct[i].lru = MAX(c->ct[i].lru, e->num);
     for (unsigned l = 0; l < RFC_LANES; l++)
         c->ct[i].data[l] = (uint32_t)(wexec_read_slot(b->wx, e->warp, e->slot, l) >> (32 * e->u));
     blk_stat_add(b->inst, CCU_STAT_WRITES_D, 1);
@@ -415,27 +473,74 @@ static bool before(const policy_warp *a, const policy_warp *x)
     return a->age != x->age ? a->age < x->age : a->id < x->id;
 }
 
+enum { TL_NEW, TL_ACTIVE, TL_PENDING };
+
+/* rfc_2lev: the two-level scheduler's sets (active warps waiting on a long-latency operation demoted,
+ * new warps pending, the oldest ready pending warps promoted into free active slots); in[i]: w[i] may
+ * be picked (active). */
+static void two_level_sets(ccu_blk *b, const policy_warp *w, unsigned n, bool *in)
+{
+    unsigned active = 0;
+    bool pending_ready = false;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t *t = &b->tl[w[i].id];
+        if ((*t & 3) == TL_NEW || ((*t & 3) == TL_ACTIVE && w[i].long_stall)) {
+            if ((*t & 3) == TL_ACTIVE)
+                blk_stat_add(b->inst, CCU_STAT_TL_DEMOTIONS, 1);
+            *t = b->tl_seq++ << 2 | TL_PENDING;
+        }
+        active += (*t & 3) == TL_ACTIVE;
+    }
+    while (active < b->active_max) {
+        int o = -1;
+        for (unsigned i = 0; i < n; i++)
+            if ((b->tl[w[i].id] & 3) == TL_PENDING && w[i].ready && !w[i].long_stall &&
+                (o < 0 || before(&w[i], &w[o])))
+                o = (int)i;
+        if (o < 0)
+            break;
+        b->tl[w[o].id] = TL_ACTIVE;
+        blk_stat_add(b->inst, CCU_STAT_TL_PROMOTIONS, 1);
+        active++;
+    }
+    bool active_ready = false;
+    for (unsigned i = 0; i < n; i++) {
+        in[i] = (b->tl[w[i].id] & 3) == TL_ACTIVE;
+        active_ready |= in[i] && w[i].ready;
+        pending_ready |= !in[i] && w[i].ready;
+    }
+    if (!active_ready && pending_ready)
+        blk_stat_add(b->inst, CCU_STAT_TL_PENDING_READY, 1);
+}
+
 static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
 {
     b->dec_cycle = cycle;
     b->dec_refuse = true;
     b->tr_case = 0;
+    bool in_buf[64], *in = n <= 64 ? in_buf : g_new(bool, n);
+    for (unsigned i = 0; i < n; i++)
+        in[i] = true;
+    if (b->mode == CCU_MODE_TWO_LEVEL)
+        two_level_sets(b, w, n, in);
     int g = -1;
     for (unsigned i = 0; i < n; i++)
-        if (w[i].last_issue != POLICY_NEVER_ISSUED && (g < 0 || w[i].last_issue > w[g].last_issue))
+        if (in[i] && w[i].last_issue != POLICY_NEVER_ISSUED && (g < 0 || w[i].last_issue > w[g].last_issue))
             g = (int)i;
     int pick = g >= 0 && w[g].ready ? g : -1;
     if (pick < 0) {
-        bool reuse = b->mode == CCU_MODE_MALEKEH;
+        bool reuse = b->mode == CCU_MODE_MALEKEH || b->mode == CCU_MODE_PR;
         int cat = 2;
         for (unsigned i = 0; i < n; i++) {
-            if (!w[i].ready)
+            if (!w[i].ready || !in[i])
                 continue;
             int ci = reuse && owner(b, w[i].id) >= 0 ? 0 : 1;
             if (pick < 0 || ci < cat || (ci == cat && before(&w[i], &w[pick])))
                 pick = (int)i, cat = ci;
         }
     }
+    if (in != in_buf)
+        g_free(in);
     if (pick < 0)
         return;
     unsigned warp = w[pick].id;
@@ -450,6 +555,11 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
     if (b->mode == CCU_MODE_MALEKEH) {
         unsigned *counter = b->counter_sm ? b->sm_counter : &b->own_counter;
         ac = rfc_allocate(b->c, b->n, (int)warp, counter, sthld_now(b), &b->rng, &k);
+    } else if (b->private_ccus) { /* the warp's own CCU, never another's */
+        k = (int)(warp / b->parts);
+        ac = b->c[k].busy ? RFC_ALLOC_OWN_BUSY : RFC_ALLOC_OWN;
+        if (ac == RFC_ALLOC_OWN_BUSY)
+            k = -1;
     } else {
         ac = rfc_allocate_random(b->c, b->n, b->mode == CCU_MODE_LRU ? (int)warp : RFC_NO_WARP - 1, &b->rng,
                                  &k);
@@ -474,10 +584,14 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
                                                   : CCU_STAT_FLUSHES_RANDOM,
                          1);
         rfc_flush(c);
-        c->warp = b->mode == CCU_MODE_OCU_RANDOM ? RFC_NO_WARP : (int)warp;
+        c->warp = b->caching ? (int)warp : RFC_NO_WARP;
     }
     c->busy = true;
     b->rec[k] = (ccu_rec){.order = b->n_alloc++, .warp = (int)warp};
+    if (b->mode == CCU_MODE_BOW) { /* the window slides: what only older instructions held is gone */
+        b->rec[k].num = ++b->num[warp];
+        rfc_window_expire(c, b->rec[k].num, b->window);
+    }
     b->pend_warp = (int)warp;
     b->pend_ccu = k;
     b->pend_cycle = cycle;
@@ -503,8 +617,8 @@ static const issue_veto_if veto_table = {ccu_veto};
 /* ---- the register value path ----------------------------------------------------------------------- */
 static void on_read(ccu_blk *b, regval_access *a)
 {
-    if (b->mode == CCU_MODE_OCU_RANDOM || b->pend_warp != (int)a->warp || b->pend_cycle != a->cycle ||
-        a->func == REGVAL_NONE || a->slot >= b->n_slots || b->slot_units[a->slot] == 0)
+    if (!b->caching || b->pend_warp != (int)a->warp || b->pend_cycle != a->cycle || a->func == REGVAL_NONE ||
+        a->slot >= b->n_slots || b->slot_units[a->slot] == 0)
         return;
     ccu_rec *r = &b->rec[b->pend_ccu];
     const ccu_sinfo *s = sinfo(b, a->func, a->pc);
@@ -521,12 +635,15 @@ static void on_read(ccu_blk *b, regval_access *a)
         bool hit;
         if (!drop_other_owner(c, p, a->slot))
             continue;
-        int e = rfc_source(c, p, s->src_near >> idx & 1, b->repl, &b->rng, &hit);
+        uint32_t near = r->orc ? b->orc[a->warp].src : s->src_near;
+        int e = rfc_source(c, p, near >> idx & 1, b->repl, &b->rng, &hit);
         blk_stat_add(b->inst, CCU_STAT_TAG_LOOKUPS, 1);
         if (e < 0)
             continue;
         rfc_entry *en = &c->ct[e];
         en->owner = a->slot;
+        if (b->mode == CCU_MODE_BOW)
+            en->lru = r->num;
         if (hit) {
             r->hit[r->n_hit++] = (uint16_t)p;
             blk_stat_add(b->inst, CCU_STAT_HITS, 1);
@@ -560,6 +677,44 @@ static void on_write(ccu_blk *b, regval_access *a)
     }
 }
 
+/* Oracle mode: the instance of the warp's functional stream the access belongs to (a new one: the next
+ * instruction of the stream with this function and pc, skipping those that made no register access). */
+static void oracle_at(ccu_blk *b, const regval_access *a)
+{
+    ccu_orc *o = &b->orc[a->warp];
+    if (o->stream < 0 || (o->cycle == a->cycle && o->func == a->func && o->pc == a->pc))
+        return;
+    o->cycle = a->cycle, o->func = a->func, o->pc = a->pc;
+    o->ok = false;
+    for (uint64_t j = o->k; j < o->k + CCU_ORC_WINDOW; j++) {
+        uint32_t f, pc;
+        if (!rp_oracle_instr(b->oracle, (unsigned)o->stream, j, &f, &pc))
+            break;
+        if (f == a->func && pc == a->pc) {
+            rp_oracle(b->oracle, (unsigned)o->stream, j, &o->src, &o->dst);
+            o->k = j + 1;
+            o->ok = true;
+            break;
+        }
+    }
+    if (!o->ok)
+        blk_stat_add(b->inst, CCU_STAT_ORACLE_LOST, 1);
+    if (b->pend_warp == (int)a->warp && b->pend_cycle == a->cycle) {
+        b->rec[b->pend_ccu].orc = o->ok;
+        b->rec[b->pend_ccu].orc_dst = o->dst;
+    }
+}
+
+static void oracle_alloc(ccu_blk *b, const regval_access *a)
+{
+    ccu_orc *o = &b->orc[a->warp];
+    unsigned stream;
+    *o = (ccu_orc){.stream = -1, .cycle = UINT64_MAX};
+    if (a->kind == REGVAL_ALLOC && rp_trace_oracle_start(b->trace, wexec_warp_ctaid(b->wx, a->warp),
+                                                         wexec_warp_in_cta(b->wx, a->warp), &stream))
+        o->stream = (int)stream;
+}
+
 static void ccu_value(void *ctx, regval_access *a)
 {
     ccu_blk *b = ctx;
@@ -568,6 +723,12 @@ static void ccu_value(void *ctx, regval_access *a)
     if (!b->slot_phys)
         build_slots(b);
     sync(b, a->cycle);
+    if (b->orc && b->mode == CCU_MODE_MALEKEH) {
+        if (a->kind == REGVAL_ALLOC || a->kind == REGVAL_FREE)
+            oracle_alloc(b, a);
+        else if (a->func != REGVAL_NONE)
+            oracle_at(b, a);
+    }
     switch (a->kind) {
     case REGVAL_READ:
         on_read(b, a);
@@ -576,6 +737,8 @@ static void ccu_value(void *ctx, regval_access *a)
         on_write(b, a);
         break;
     default: { /* a thread block starts or ends on the warp: its CCU forgets it */
+        if (b->tl)
+            b->tl[a->warp] = TL_NEW;
         int k = owner(b, a->warp);
         if (k >= 0 && !b->c[k].busy) {
             rfc_flush(&b->c[k]);
@@ -604,7 +767,7 @@ unsigned ccu_take(ccu_blk *b, const issued_t *it, uint16_t *reads, unsigned *n)
     for (unsigned j = 0; j < it->n_bank_src; j++)
         if (r->uncached || index_of(r->hit, r->n_hit, it->bank_src[j]) < 0)
             reads[(*n)++] = it->bank_src[j];
-    if (b->mode != CCU_MODE_OCU_RANDOM) {
+    if (b->caching) {
         if (r->uncached)
             blk_stat_add(b->inst, CCU_STAT_UNCACHED, 1);
         else {
@@ -614,7 +777,7 @@ unsigned ccu_take(ccu_blk *b, const issued_t *it, uint16_t *reads, unsigned *n)
         blk_stat_add(b->inst, CCU_STAT_CT_READS, it->n_bank_src);
         if (it->n_bank_dst) {
             ccu_inflight *f = g_new(ccu_inflight, 1);
-            *f = (ccu_inflight){it->issue_cycle, it->func, it->pc};
+            *f = (ccu_inflight){it->issue_cycle, it->func, it->pc, r->num, r->orc, r->orc_dst};
             g_hash_table_insert(b->inflight, GSIZE_TO_POINTER((gsize)it->seq + 1), f);
         }
     }
@@ -629,7 +792,7 @@ void ccu_dispatched(ccu_blk *b, unsigned k, uint64_t now)
 
 void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now)
 {
-    if (b->mode == CCU_MODE_OCU_RANDOM || r->reads)
+    if (!b->caching || r->reads)
         return;
     gpointer key = GSIZE_TO_POINTER((gsize)r->seq + 1);
     ccu_inflight *f = g_hash_table_lookup(b->inflight, key);
@@ -649,10 +812,11 @@ void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now)
                            .issue_cycle = f->issue_cycle,
                            .kind = Q_WRITE,
                            .u = (uint8_t)u,
-                           .near = (uint8_t)(s->dst_near >> idx & 1),
+                           .near = (uint8_t)((f->orc ? f->dst_near : s->dst_near) >> idx & 1),
                            .warp = r->warp,
                            .slot = (uint16_t)slot,
-                           .phys = (uint16_t)p};
+                           .phys = (uint16_t)p,
+                           .num = f->num};
             g_array_append_val(b->queue, e);
         }
     }
@@ -671,14 +835,29 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     b->env = env;
     b->wx = wx;
     b->mode = mode;
+    b->caching = mode != CCU_MODE_OCU_RANDOM && mode != CCU_MODE_TWO_LEVEL;
+    b->private_ccus = mode == CCU_MODE_PR || mode == CCU_MODE_BOW;
     b->part = part;
     b->parts = parts;
     b->n = n;
     b->warps = warps;
+    if (b->private_ccus && (warps + parts - 1) / parts > n)
+        gsc_fatal("%s: private collectors (ccu_pr, bow) need one per warp of the sub-core: "
+                  "opcoll.collectors_sp=%u (it is %u)",
+                  b->inst->path, (warps + parts - 1) / parts, n);
+    b->window = (unsigned)blk_param_uint(b->inst, "bow_window");
+    b->active_max = (unsigned)blk_param_uint(b->inst, "active_warps");
+    if (mode == CCU_MODE_BOW)
+        b->num = g_new0(uint32_t, warps);
+    if (mode == CCU_MODE_TWO_LEVEL)
+        b->tl = g_new0(uint64_t, warps);
     b->oct_slots = (unsigned)blk_param_uint(b->inst, "oct_slots");
-    unsigned ct = (unsigned)blk_param_uint(b->inst, "ct_entries");
-    b->repl =
-        mode == CCU_MODE_LRU || blk_param_enum(b->inst, "replacement") == 1 ? RFC_REPL_LRU : RFC_REPL_MALEKEH;
+    /* bow: a window of `bow_window` instructions' operands, as many entries as the CT can have */
+    unsigned ct = mode == CCU_MODE_BOW ? MIN(b->window * (b->oct_slots + 2), RFC_MAX_CT)
+                                       : (unsigned)blk_param_uint(b->inst, "ct_entries");
+    b->repl = mode == CCU_MODE_LRU || mode == CCU_MODE_BOW || blk_param_enum(b->inst, "replacement") == 1
+                  ? RFC_REPL_LRU
+                  : RFC_REPL_MALEKEH;
     b->hint_default = blk_param_enum(b->inst, "hints") == 0 ? -1 : 0;
     b->keep_stale = blk_param_enum(b->inst, "stale_policy") == 1;
     b->fixed_sthld = (unsigned)blk_param_uint(b->inst, "sthld");
@@ -728,7 +907,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         s = g_strdup_printf("ccu%u_busy", k);
         gsc_trace_var(b->inst->mod, s, GSC_U8, &b->tr_busy[k], 1);
         g_free(s);
-        if (mode == CCU_MODE_OCU_RANDOM)
+        if (!b->caching)
             continue;
         s = g_strdup_printf("ccu%u_valid", k);
         gsc_trace_var(b->inst->mod, s, GSC_U16, &b->tr_valid[k], ct);
@@ -765,8 +944,10 @@ const GArray *ccu_sthld_trace(const ccu_blk *b)
 
 uint64_t ccu_added_bytes(const ccu_blk *b)
 {
-    if (b->mode == CCU_MODE_OCU_RANDOM)
+    if (!b->caching)
         return 0;
+    if (b->mode == CCU_MODE_BOW) /* the BOCs' data beyond the plain OCUs' (2 x oct_slots per sub-core) */
+        return b->parts * (ccu_data_bytes(b) - (uint64_t)2 * b->oct_slots * 128);
     rfc_geometry g = {.subcores = b->parts,
                       .ccus = b->n,
                       .ct_entries = b->c[0].n_ct,
@@ -774,6 +955,14 @@ uint64_t ccu_added_bytes(const ccu_blk *b)
                       .reg_bytes = 128,
                       .max_regs = 256};
     return rfc_added_bytes(&g);
+}
+
+uint64_t ccu_data_bytes(const ccu_blk *b)
+{
+    if (!b->caching)
+        return 0;
+    unsigned entries = b->mode == CCU_MODE_BOW ? b->window * (b->oct_slots + 2) : b->c[0].n_ct;
+    return (uint64_t)b->n * entries * 128;
 }
 
 void ccu_free(ccu_blk *b)
@@ -790,6 +979,9 @@ void ccu_free(ccu_blk *b)
     g_free(b->slot_phys);
     g_free(b->slot_units);
     g_free(b->last_write);
+    g_free(b->orc);
+    g_free(b->num);
+    g_free(b->tl);
     g_hash_table_destroy(b->sinfo);
     g_hash_table_destroy(b->inflight);
     g_array_free(b->queue, TRUE);

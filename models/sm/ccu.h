@@ -9,7 +9,15 @@
  *    by age), the allocator's cases 3-9 with the STHLD waiting counter, random-far/LRU replacement,
  *    the near-only write filter at port D;
  *  - ccu_lru: the "traditional policies" ablation (§15.2): GTO, plain LRU, every write of the owning
- *    warp cached, random free CCU (the warp's own CCU if it has one), no waiting.
+ *    warp cached, random free CCU (the warp's own CCU if it has one), no waiting;
+ *  - ccu_pr: Malekeh_PR (§15.4): one private CCU per warp (warp w of the sub-core: CCU w / parts),
+ *    Malekeh's CT, replacement, write filter and priority; no flush, no waiting;
+ *  - bow: BOW-like (§15.3): one private collector per warp whose CT holds the operands of the warp's
+ *    last `bow_window` issued instructions (entries whose last user slid out are dropped), every
+ *    result written to it while its producer is in the window, one write per sub-core per cycle; GTO;
+ *  - rfc_2lev: the RFC / SW-RFC scheduler (§15.5): plain OCUs (random free) under a two-level
+ *    scheduler of `active_warps` active warps per sub-core (long-latency waiters demoted, the oldest
+ *    ready pending warp promoted; GTO among the active ones).
  *
  * Ports: export `veto` (issue_veto), bound to its partition's arbiter: on the first call of a cycle
  * it picks the warp by its priority and runs the allocator for it; every other candidate is struck
@@ -29,12 +37,20 @@
 #include "models/core/block.h"
 #include "models/lib/rfcache.h"
 #include "models/sm/payloads.h"
+#include "models/sm/reuse_trace.h"
 #include "models/sm/sm_env.h"
 #include "models/sm/warp_exec.h"
 
 G_BEGIN_DECLS
 
-typedef enum { CCU_MODE_OCU_RANDOM, CCU_MODE_MALEKEH, CCU_MODE_LRU } ccu_mode;
+typedef enum {
+    CCU_MODE_OCU_RANDOM,
+    CCU_MODE_MALEKEH,
+    CCU_MODE_LRU,
+    CCU_MODE_PR,       /* Malekeh_PR: one private CCU per warp */
+    CCU_MODE_BOW,      /* BOW-like: a private per-warp window of the last instructions' operands */
+    CCU_MODE_TWO_LEVEL /* RFC / SW-RFC's scheduler: plain OCUs under a two-level (active/pending) scheduler */
+} ccu_mode;
 
 enum { CCU_VETO };
 enum {
@@ -62,6 +78,10 @@ enum {
     CCU_STAT_STALL_WAIT,
     CCU_STAT_INTERVALS,
     CCU_STAT_STHLD,
+    CCU_STAT_TL_PENDING_READY,
+    CCU_STAT_TL_PROMOTIONS,
+    CCU_STAT_TL_DEMOTIONS,
+    CCU_STAT_ORACLE_LOST,
     CCU_STAT_COUNT
 };
 
@@ -78,6 +98,10 @@ blk_inst *ccu_inst(ccu_blk *b);
 
 /* Reuse hints from the profile pass (not owned; NULL: the `hints` parameter's constant). */
 void ccu_set_profile(ccu_blk *b, const rp_profile *p);
+/* Oracle hints (Malekeh only): each dynamic instruction's exact bits from the functional run's
+ * streams (reuse_trace.h; not owned), found by the warp's CTA and its position in the stream; an
+ * instruction not found there (the timing run's stream differs) gets the profile's. */
+void ccu_set_oracle(ccu_blk *b, rp_trace *t, const rp_profile *oracle);
 
 /* opcoll's side (its activation, cycle now): the collector reserved at issue for instruction it; the
  * physical registers to read from the banks (the misses) in reads[], their count in *n. */
@@ -91,6 +115,9 @@ rfc_ccu *ccu_units(ccu_blk *b, unsigned *n);
 const GArray *ccu_sthld_trace(const ccu_blk *b); /* of int */
 /* Added storage per SM in bytes: CT entries beyond the collector's operand slots (spec §14.2). */
 uint64_t ccu_added_bytes(const ccu_blk *b);
+/* The cache's data storage per sub-core in bytes (CT entries x 128 B; bow: the spec's window of
+ * bow_window instructions of oct_slots + 2 operands per collector); 0 without a cache. */
+uint64_t ccu_data_bytes(const ccu_blk *b);
 
 G_END_DECLS
 

@@ -9,7 +9,7 @@ models_libgpusc_models_la_SOURCES += \
 	models/sm/decode.c models/sm/decode.h models/sm/ibuffer.c models/sm/ibuffer.h models/sm/scoreboard_block.c models/sm/scoreboard_block.h \
 	models/sm/arbiter.c models/sm/arbiter.h models/sm/barrier.c models/sm/barrier.h \
 	models/sm/opcoll.c models/sm/opcoll.h models/sm/regfile.c models/sm/regfile.h \
-	models/sm/ccu.c models/sm/ccu.h \
+	models/sm/ccu.c models/sm/ccu.h models/sm/reuse_trace.c models/sm/reuse_trace.h \
 	models/sm/units.c models/sm/units.h models/sm/ldst.c models/sm/ldst.h \
 	models/sm/mem_fixed.c models/sm/mem_fixed.h models/sm/cta_dispatch.c models/sm/cta_dispatch.h \
 	models/sm/link_port.c models/sm/link_port.h models/sm/blocksync.c models/sm/blocksync.h
@@ -122,12 +122,18 @@ TESTS += tests/sm/test_tb_renaming.sh
 # read invariant, the added storage, the dynamic STHLD controller, the curated view.
 dist_check_SCRIPTS += tests/sm/test_tb_rfcache.sh
 TESTS += tests/sm/test_tb_rfcache.sh
+dist_check_SCRIPTS += tests/sm/test_tb_rfcache_baselines.sh
+TESTS += tests/sm/test_tb_rfcache_baselines.sh
 EXTRA_DIST += waveforms/tb-rfcache-ccu.gtkw
 # Harness test of the ccu block (its veto port and opcoll's calls, no value path).
 check_PROGRAMS += tests/sm/test_ccu
 TESTS += tests/sm/test_ccu
 tests_sm_test_ccu_SOURCES = tests/sm/test_ccu.c
 tests_sm_test_ccu_LDADD = $(GPUSC_LIBS)
+check_PROGRAMS += tests/sm/test_rfcache_directed
+TESTS += tests/sm/test_rfcache_directed
+tests_sm_test_rfcache_directed_SOURCES = tests/sm/test_rfcache_directed.c
+tests_sm_test_rfcache_directed_LDADD = $(GPUSC_LIBS)
 
 # rfpower: register power states (GREENER, Sleep-Reg; docs/greener.md) and its tests.
 # The `rfpower` block and tb-greener.

@@ -268,6 +268,11 @@ unsigned wexec_warp_in_cta(const wexec *x, unsigned warp)
     return x->warps[warp].w.id;
 }
 
+const uint32_t *wexec_warp_ctaid(const wexec *x, unsigned warp)
+{
+    return x->warps[warp].w.cta->ctaid;
+}
+
 uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp)
 {
     const wx_warp *w = &x->warps[warp];

@@ -74,6 +74,7 @@ bool wexec_warp_live(const wexec *x, unsigned warp);
 uint32_t wexec_head_shared(const wexec *x, unsigned warp, uint64_t off[IR_WARP_SIZE]);
 unsigned wexec_warp_cta(const wexec *x, unsigned warp);          /* CTA slot */
 unsigned wexec_warp_in_cta(const wexec *x, unsigned warp);       /* index within the CTA */
+const uint32_t *wexec_warp_ctaid(const wexec *x, unsigned warp); /* its CTA's %ctaid (x, y, z) */
 uint32_t wexec_warp_active_lanes(const wexec *x, unsigned warp); /* the SIMT top's mask */
 
 /* Execute the warp's next instruction. `clock` is what %clock reads (the SM cycle). Returns 0, or

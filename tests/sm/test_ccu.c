@@ -2,7 +2,10 @@
  * calls, cycle by cycle, without a value path: Malekeh's warp priority (greedy, then warps with data in
  * a CCU by age, then the rest), the allocator's cases through the port (3, 4, 5, 6, 7-9 with STHLD 2),
  * a collector released at dispatch free only from the next cycle, an LD/ST instruction needing none,
- * and the plain OCU (ocu_random) choosing a free collector at random with issue only when one is free.
+ * and the plain OCU (ocu_random) choosing a free collector at random with issue only when one is free;
+ * the baselines: Malekeh_PR's private CCUs (ccu_pr: the warp's own CCU only, never a flush), BOW's
+ * per-warp window (bow: operands of instructions that slid out of the last 3 leave the CT), the
+ * two-level scheduler (rfc_2lev: 2 active warps, the penalty cycle, demotion and promotion).
  * The RF-cache (Malekeh) spec's directed tests 3 and 5 (§18.2) as port-level tests. */
 #include <glib.h>
 #include <string.h>
@@ -13,10 +16,11 @@
 
 static ccu_blk *dut;
 static ccu_mode mode;
+static unsigned n_coll = 2;
 
 static void *make(blk_ctx *ctx, gsc_module *parent, const char *name)
 {
-    dut = ccu_new(ctx, parent, name, NULL, NULL, 0, 4, 2, 32, mode, NULL);
+    dut = ccu_new(ctx, parent, name, NULL, NULL, 0, 4, n_coll, 32, mode, NULL);
     return dut;
 }
 
@@ -160,11 +164,109 @@ static void test_ocu_random(void)
     harness_free(h);
 }
 
+/* Malekeh_PR: 8 private CCUs (one per warp of the sub-core: warp w -> CCU w / 4). */
+static void test_private(void)
+{
+    mode = CCU_MODE_PR;
+    n_coll = 8;
+    harness *h = harness_new(&ccu_desc, make, NULL, NULL);
+    n_coll = 2;
+    policy_warp w[2] = {w_(0, 0, true, -1, false), w_(4, 1, true, -1, false)};
+    uint64_t c;
+    g_assert_cmpint(ask(h, w, 2, &c), ==, 0);
+    g_assert_cmpuint(take(0), ==, 0);
+    w[0].last_issue = (int64_t)c;
+    /* the greedy warp's own CCU is occupied: no other CCU for it, and no fall-through (case 4) */
+    g_assert_cmpint(ask(h, w, 2, &c), ==, -1);
+    g_assert_cmpuint(st(h, CCU_STAT_STALL_OWN_BUSY), ==, 1);
+    ccu_dispatched(dut, 0, c);
+    w[0].ready = false;
+    g_assert_cmpint(ask(h, w, 2, &c), ==, 1);
+    g_assert_cmpuint(take(4), ==, 1);
+    ccu_dispatched(dut, 1, c);
+    w[0].ready = true;
+    w[1].last_issue = (int64_t)c;
+    w[1].ready = false;
+    g_assert_cmpint(ask(h, w, 2, &c), ==, 0);
+    g_assert_cmpuint(take(0), ==, 0);
+    unsigned n;
+    rfc_ccu *cc = ccu_units(dut, &n);
+    g_assert_cmpuint(n, ==, 8);
+    g_assert_cmpint(cc[0].warp, ==, 0);
+    g_assert_cmpint(cc[1].warp, ==, 4);
+    g_assert_cmpuint(st(h, CCU_STAT_ALLOC_OWN), ==, 3);
+    g_assert_cmpuint(
+        st(h, CCU_STAT_FLUSHES_FAR) + st(h, CCU_STAT_FLUSHES_FORCED) + st(h, CCU_STAT_FLUSHES_RANDOM), ==, 0);
+    harness_free(h);
+}
+
+/* BOW: warp 0's private collector holds r10 (last used by its instruction 1) and r11 (instruction 2);
+ * with a window of 3 instructions, r10 leaves when instruction 4 arrives, r11 with instruction 5. */
+static void test_bow_window(void)
+{
+    mode = CCU_MODE_BOW;
+    n_coll = 8;
+    harness *h = harness_new(&ccu_desc, make, NULL, NULL);
+    n_coll = 2;
+    unsigned n;
+    rfc_ccu *cc = ccu_units(dut, &n);
+    g_assert_cmpuint(cc[0].n_ct, ==, 16); /* 3 x (6 + 2) operands, at most 16 entries */
+    rfc_rng r;
+    rfc_rng_seed(&r, 1);
+    cc[0].warp = 0;
+    cc[0].ct[rfc_dest(&cc[0], 10, true, RFC_REPL_LRU, &r)].lru = 1;
+    cc[0].ct[rfc_dest(&cc[0], 11, true, RFC_REPL_LRU, &r)].lru = 2;
+    policy_warp w[1] = {w_(0, 0, true, -1, false)};
+    uint64_t c;
+    for (unsigned i = 1; i <= 5; i++) {
+        g_assert_cmpint(ask(h, w, 1, &c), ==, 0);
+        g_assert_cmpuint(take(0), ==, 0);
+        bool want10 = i < 4, want11 = i < 5;
+        g_assert_cmpint(rfc_lookup(&cc[0], 10) >= 0, ==, want10);
+        g_assert_cmpint(rfc_lookup(&cc[0], 11) >= 0, ==, want11);
+        g_assert_cmpint(cc[0].warp, ==, 0);
+        w[0].last_issue = (int64_t)c;
+        g_assert_cmpint(ask(h, w, 1, &c), ==, -1); /* its collector holds instruction i */
+        ccu_dispatched(dut, 0, c);
+    }
+    g_assert_cmpuint(st(h, CCU_STAT_STALL_OWN_BUSY), ==, 5);
+    harness_free(h);
+}
+
+/* The two-level scheduler: 2 active warps of 3; a ready pending warp with no active one ready is the
+ * penalty; a long-latency waiter is demoted and the ready pending warp promoted. */
+static void test_two_level(void)
+{
+    mode = CCU_MODE_TWO_LEVEL;
+    harness *h = harness_new(&ccu_desc, make, NULL, NULL);
+    policy_warp w[3] = {w_(0, 0, true, -1, false), w_(4, 1, true, -1, false), w_(8, 2, true, -1, false)};
+    uint64_t c;
+    g_assert_cmpint(ask(h, w, 3, &c), ==, 0); /* 0 and 4 promoted; the oldest */
+    unsigned k = take(0);
+    g_assert_cmpuint(st(h, CCU_STAT_TL_PROMOTIONS), ==, 2);
+    w[0].last_issue = (int64_t)c;
+    w[0].ready = w[1].ready = false;
+    g_assert_cmpint(ask(h, w, 3, &c), ==, -1); /* warp 8 is ready but pending */
+    g_assert_cmpuint(st(h, CCU_STAT_TL_PENDING_READY), ==, 1);
+    ccu_dispatched(dut, k, c);
+    w[0].long_stall = true;
+    g_assert_cmpint(ask(h, w, 3, &c), ==, 2); /* 0 demoted, 8 promoted */
+    g_assert_cmpuint(st(h, CCU_STAT_TL_DEMOTIONS), ==, 1);
+    g_assert_cmpuint(st(h, CCU_STAT_TL_PROMOTIONS), ==, 3);
+    unsigned n;
+    rfc_ccu *cc = ccu_units(dut, &n);
+    g_assert_cmpint(cc[take(8)].warp, ==, RFC_NO_WARP); /* plain OCUs: no owner */
+    harness_free(h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/ccu/priority_and_cases", test_priority_and_cases);
     harness_test_add("/ccu/waiting", test_waiting);
     harness_test_add("/ccu/ocu_random", test_ocu_random);
+    harness_test_add("/ccu/private", test_private);
+    harness_test_add("/ccu/bow_window", test_bow_window);
+    harness_test_add("/ccu/two_level", test_two_level);
     return g_test_run();
 }
