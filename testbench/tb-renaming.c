@@ -12,6 +12,7 @@
  * (shorthands for --set renaming.enable=, .policy=, .budget_bits=, .gating=). Default preset:
  * renaming. Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
 #include "models/core/energy.h"
+#include "models/sm/fetch.h"
 #include "models/sm/regfile.h"
 #include "models/sm/renaming.h"
 #include "testbench/tb_common.h"
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
         unsigned warps = occ.max_warps ? occ.max_warps : occ.max_threads / occ.warp_size;
         all.r[s] = renaming_new(run->ctx, sm_topo_module(sms[s]), "renaming", env, warps, &occ,
                                 &sm_topo_regfile(sms[s], 0)->geom);
-        renaming_bind(all.r[s], sm_topo_issue_inst(sms[s]), sm_topo_regfile_inst(sms[s], 0));
+        renaming_bind(all.r[s], sm_topo_issue_inst(sms[s]), sm_topo_regfile_inst(sms[s], 0),
+                      sm_topo_fetch(sms[s])->inst);
     }
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), sms, n);
     tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);

@@ -10,7 +10,9 @@ drawn from (live.csv, leakage.csv, policies.csv), and prints the summary as a ma
   - leakage: register-file entry-cycles and sub-array-cycles powered on with renaming (consolidating
     policy) against the baseline's gating of the run without renaming (on at first access, never
     off); the leakage energy saved at entry level, net of the renaming table's energy;
-  - cycles: the cycle overhead of renaming (table bank conflicts, allocation stalls);
+  - cycles: the cycle overhead of renaming (table bank conflicts, allocation stalls, the flag words
+    fetched), and the cycles with the flag words free (mode noflags);
+  - fetch: flag words fetched and their share of the words fetched, I-cache misses on / off;
   - policies: sub-array-cycles of each allocation policy;
   - budget: exempt registers and live registers per table budget.
 """
@@ -56,6 +58,8 @@ def main():
         ren_pj = ren_e * PERIOD_PS * P_ENTRY * 1e-3
         saved = 1 - (ren_pj + table) / base_pj if base_pj else 0.0
         c_off, c_on = num(off, "cycles"), num(on, "cycles")
+        c_free = num(m["noflags"], "cycles") if "noflags" in m else 0.0
+        fe = "tb.sm0.fetch."
         out.append({
             "workload": w,
             "reserved_avg": round(arch, 1),
@@ -68,7 +72,13 @@ def main():
             "cycles_off": int(c_off),
             "cycles_on": int(c_on),
             "cycle_overhead": round(c_on / c_off - 1, 4) if c_off else 0,
+            "cycles_flags_free": int(c_free),
+            "flag_words": int(num(on, fe + "flag_words")),
+            "flag_word_share": round(num(on, fe + "flag_words") / num(on, fe + "words"), 3)
+            if num(on, fe + "words") else 0,
+            "icache_misses_on_off": "%d/%d" % (num(on, fe + "icache_misses"), num(off, fe + "icache_misses")),
             "rfc_hit_rate": round(num(on, rn + "rfc_hit_rate"), 3),
+            "rfc_full_stalls": int(num(on, rn + "rfc_full_stalls")),
             "exempt": int(num(on, rn + "exempt")),
             "alloc_stalls": int(num(on, rn + "alloc_stalls")),
         })
@@ -101,6 +111,14 @@ def main():
               (g("live_over_reserved"), g("entry_cycles_ratio"), g("subarray_cycles_ratio"),
                math.exp(sum(math.log(r["cycles_on"] / r["cycles_off"]) for r in out) / len(out)),
                sum(r["leakage_saved_net"] for r in out) / len(out)))
+        free = [r for r in out if r["cycles_flags_free"]]
+        if free:
+            print("cycles on / with the flag words free %.4f (geometric mean; %.4f to %.4f); flag words "
+                  "%.3f of the words fetched (mean)" %
+                  (math.exp(sum(math.log(r["cycles_on"] / r["cycles_flags_free"]) for r in free) / len(free)),
+                   min(r["cycles_on"] / r["cycles_flags_free"] for r in free),
+                   max(r["cycles_on"] / r["cycles_flags_free"] for r in free),
+                   sum(r["flag_word_share"] for r in out) / len(out)))
     bpath = os.path.join(res, "renaming-budget", "results.csv")
     if os.path.exists(bpath):
         print("\nbudget (bits): exempt registers / average live registers")

@@ -4,6 +4,15 @@
 #include "models/core/stats.h"
 #include "models/sm/warp_exec.h"
 
+static const char *const layout_methods[] = {
+    "word(func, pc) -> its I-cache word", "flags(warp, func, pc, now) -> flag words fetched before it", NULL};
+const blk_iface fetch_layout_iface = {
+    "fetch_layout",
+    "a code layout: instruction addresses, flag words fetched but not decoded",
+    layout_methods,
+    {NULL},
+    {0}};
+
 static const blk_port_desc ports[] = {
     {"redirect", GSC_IN, &redirect_type, BLK_CHAN_FIFO, "redirect_depth",
      "from issue: a warp (re)starts at a PC with a new epoch, or stops (exited)"},
@@ -14,6 +23,9 @@ static const blk_port_desc ports[] = {
     {"gate", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
      "gates that may stall a warp's decode (room before each instruction, decoded after)", &decode_gate_iface,
      BLK_PORT_MULTI},
+    {"layout", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+     "a code layout (unbound: the instructions back to back, no flag words)", &fetch_layout_iface,
+     BLK_PORT_OPTIONAL},
 };
 
 static const char *const gate_methods[] = {"room(warp, epoch, cycle) -> bool", "decoded(decoded)", NULL};
@@ -41,6 +53,10 @@ static double hit_rate(const blk_inst *inst)
     uint64_t h = blk_stat_get(inst, FETCH_STAT_ICACHE_HITS);
     return stats_ratio(h, h + blk_stat_get(inst, FETCH_STAT_ICACHE_MISSES));
 }
+static double words_fetched(const blk_inst *inst)
+{
+    return (double)(blk_stat_get(inst, FETCH_STAT_FETCHED) + blk_stat_get(inst, FETCH_STAT_FLAG_WORDS));
+}
 
 static const blk_stat_desc stats[] = {
     [FETCH_STAT_FETCHED] = {"fetched", BLK_STAT_COUNTER, "instructions", "instructions fetched and decoded",
@@ -51,6 +67,13 @@ static const blk_stat_desc stats[] = {
     [FETCH_STAT_REDIRECTS] = {"redirects", BLK_STAT_COUNTER, "events", "redirects taken from issue", NULL},
     [FETCH_STAT_ICACHE_HIT_RATE] = {"icache_hit_rate", BLK_STAT_DERIVED, "ratio", "I-cache hits / accesses",
                                     hit_rate},
+    [FETCH_STAT_FLAG_WORDS] = {"flag_words", BLK_STAT_COUNTER, "words",
+                               "flag words fetched and not decoded (the `layout`'s, e.g. pir/pbr)", NULL},
+    [FETCH_STAT_LAYOUT_STALLS] = {"layout_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                                  "a warp's fetch refused by the layout (e.g. a full release flag cache)",
+                                  NULL},
+    [FETCH_STAT_WORDS] = {"words", BLK_STAT_DERIVED, "words", "words fetched: instructions + flag words",
+                          words_fetched},
 };
 
 static const blk_state_desc state[] = {
@@ -96,6 +119,7 @@ static void fetch_take_inputs(fetch *f)
         w->func = r.func;
         w->pc = r.pc;
         w->credits = f->entries;
+        w->flag_pc = 0;
         fetch_update(f, r.warp);
         blk_stat_add(f->inst, FETCH_STAT_REDIRECTS, 1);
     }
@@ -127,6 +151,39 @@ static uint64_t fetch_addr(const fetch *f, uint32_t func, uint32_t pc)
     return ((uint64_t)func << 16 | pc) * f->instr_bytes;
 }
 
+/* With a layout: the address of warp w's next word (a flag word before its PC, or the instruction). */
+static uint64_t fetch_lay_addr(const fetch *f, const fetch_warp *w)
+{
+    uint32_t word =
+        w->flag_i < w->flag_n ? w->flag_word[w->flag_i] : f->lay->word(f->lay_self, w->func, w->pc);
+    return ((uint64_t)w->func << 16 | word) * f->instr_bytes;
+}
+
+/* The address of warp w's next word. */
+static inline uint64_t fetch_next_addr(const fetch *f, const fetch_warp *w)
+{
+    return f->lay ? fetch_lay_addr(f, w) : fetch_addr(f, w->func, w->pc);
+}
+
+/* With a layout: asks it for the flag words before warp wi's PC once; false when the warp cannot
+ * fetch this cycle. */
+static bool fetch_lay_flags(fetch *f, unsigned wi, uint64_t now)
+{
+    fetch_warp *w = &f->w[wi];
+    if (w->flag_pc == w->pc + 1)
+        return true;
+    unsigned n = f->lay->flags(f->lay_self, wi, w->func, w->pc, now, w->flag_word);
+    if (n == FETCH_LAYOUT_STALL) {
+        blk_stat_add(f->inst, FETCH_STAT_LAYOUT_STALLS, 1);
+        return false;
+    }
+    g_assert(n <= FETCH_MAX_FLAGS);
+    w->flag_pc = w->pc + 1;
+    w->flag_n = (uint8_t)n;
+    w->flag_i = 0;
+    return true;
+}
+
 /* The decoded instruction at warp wi's PC (the decode block), for the warp. */
 static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
 {
@@ -151,7 +208,9 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
     fetch_warp *w = &f->w[wi];
     if (G_UNLIKELY(f->n_gate) && !fetch_gate_room(f, wi, now))
         return false; /* its decode stalls: another warp may fetch */
-    uint64_t a = fetch_addr(f, w->func, w->pc);
+    if (f->lay && !fetch_lay_flags(f, wi, now))
+        return false;
+    uint64_t a = fetch_next_addr(f, w);
     if (w->miss_until != 0) { /* the fill arrived */
         cache_tags_fill(f->icache, a, wi);
         w->miss_until = 0;
@@ -168,8 +227,14 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
     blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
     uint64_t line = cache_tags_line_addr(f->icache, a);
     for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
-        if (n > 0 && cache_tags_line_addr(f->icache, fetch_addr(f, w->func, w->pc)) != line)
-            break; /* the next instruction is in another line: next fetch */
+        /* the next word is in another line: next fetch */
+        if (n > 0 && cache_tags_line_addr(f->icache, fetch_next_addr(f, w)) != line)
+            break;
+        if (f->lay && w->flag_i < w->flag_n) { /* a flag word: a slot of the fetch, not decoded */
+            w->flag_i++;
+            blk_stat_add(f->inst, FETCH_STAT_FLAG_WORDS, 1);
+            continue;
+        }
         if (G_UNLIKELY(f->n_gate) && n > 0 && !fetch_gate_room(f, wi, now))
             break;
         decoded_t d;
@@ -183,6 +248,8 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
         if (d.ctrl)
             w->stopped = true;
         f->last_pc = d.pc;
+        if (f->lay && !w->stopped && !fetch_lay_flags(f, wi, now))
+            break;
     }
     fetch_update(f, wi);
     f->rr = wi;
@@ -254,6 +321,8 @@ static void fetch_elaborate(void *self)
     blk_iref r = blk_import(f->inst, FETCH_DEC, 0);
     f->dec = r.methods, f->dec_self = r.self;
     f->gate = blk_import_all(f->inst, FETCH_GATE, 0, &f->n_gate);
+    r = blk_import(f->inst, FETCH_LAYOUT, 0);
+    f->lay = r.methods, f->lay_self = r.self;
     gsc_process *p = gsc_process_new(f->inst->mod, "run", fetch_run, f);
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_REDIRECT));
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_CREDIT));

@@ -12,6 +12,12 @@
  * it (no speculative fetch). A redirect (a new CTA's warp, a taken branch, a reconvergence the
  * sequential PC missed) sets the PC, a new epoch and full credits.
  * Sleeps when no warp can fetch, until a redirect or credit arrives or the next fill completes.
+ *
+ * The optional `layout` import (a mechanism's code layout, e.g. register renaming's pir/pbr flag
+ * words) places the instructions in the I-cache's address space and inserts words that are fetched
+ * but never decoded: before a warp fetches an instruction, the layout names the flag words it fetches
+ * first; each takes a slot of the fetch width and its I-cache line like an instruction, and needs no
+ * I-buffer credit. Unbound: instruction pc of function func is at word (func << 16 | pc).
  */
 #ifndef GPUSC_MODELS_SM_FETCH_H
 #define GPUSC_MODELS_SM_FETCH_H
@@ -25,7 +31,7 @@
 
 G_BEGIN_DECLS
 
-enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC, FETCH_GATE };
+enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC, FETCH_GATE, FETCH_LAYOUT };
 
 /* The `gate` import (MULTI, optional): a mechanism that holds a warp's decode. Before each
  * instruction of warp `warp` (fetch epoch `epoch`) is decoded every gate is asked room(); one
@@ -37,12 +43,30 @@ typedef struct {
     void (*decoded)(void *self, const decoded_t *d);
 } decode_gate_if;
 extern const blk_iface decode_gate_iface;
+
+#define FETCH_MAX_FLAGS    8          /* flag words a layout may put before one instruction */
+#define FETCH_LAYOUT_STALL UINT32_MAX /* the layout's answer: the warp cannot fetch this cycle */
+
+/* The `layout` interface. Word addresses count instr_bytes-sized words from the function's base
+ * (func << 16 words). */
+typedef struct {
+    /* The word of instruction pc of func. */
+    uint32_t (*word)(void *self, uint32_t func, uint32_t pc);
+    /* Warp `warp`'s fetch reached instruction pc of func (once per instruction and redirect): the
+     * flag words fetched before it, in order (at most FETCH_MAX_FLAGS, into `words`), or
+     * FETCH_LAYOUT_STALL (asked again next time the warp may fetch). */
+    unsigned (*flags)(void *self, unsigned warp, uint32_t func, uint32_t pc, uint64_t now, uint32_t *words);
+} fetch_layout_if;
+extern const blk_iface fetch_layout_iface;
 enum {
     FETCH_STAT_FETCHED,
     FETCH_STAT_ICACHE_HITS,
     FETCH_STAT_ICACHE_MISSES,
     FETCH_STAT_REDIRECTS,
     FETCH_STAT_ICACHE_HIT_RATE,
+    FETCH_STAT_FLAG_WORDS,
+    FETCH_STAT_LAYOUT_STALLS,
+    FETCH_STAT_WORDS,
 };
 
 typedef struct {
@@ -52,6 +76,10 @@ typedef struct {
     uint32_t func, pc;
     unsigned credits;
     uint64_t miss_until; /* 0: no fill pending */
+    /* the layout's flag words before instruction flag_pc - 1 (0: not asked yet), flag_i fetched */
+    uint32_t flag_pc;
+    uint8_t flag_n, flag_i;
+    uint32_t flag_word[FETCH_MAX_FLAGS];
 } fetch_warp;
 
 typedef struct {
@@ -70,6 +98,8 @@ typedef struct {
     blk_iref *gate; /* the gates bound to `gate` (n_gate 0: none) */
     unsigned n_gate;
     bool gated;                  /* a gate refused this cycle: ask again next cycle */
+    const fetch_layout_if *lay; /* the optional `layout` import (NULL: unbound) */
+    void *lay_self;
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
 } fetch;

@@ -5,6 +5,7 @@
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"
+#include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/regfile.h"
 
@@ -31,11 +32,11 @@ typedef struct {
     uint64_t blocked_since; /* + 1; 0: not blocked on allocation */
     uint64_t blocked_need;
     uint32_t blocked_pc;
-    uint32_t rfc_pir;     /* the pir window the warp is in (+1; 0: none) */
-    unsigned dense;       /* its index among the resident warps (the exempt IDs' warp_slot) */
-    uint32_t sched_pc;    /* + 1: the head the sched-info stage has seen (0: a new head) */
-    uint64_t fetch_until; /* the head's flag words are being fetched until this cycle */
-    uint64_t last_issue;  /* + 1: the cycle after the warp's last issue (0: none yet) */
+    uint32_t rfc_pir; /* the pir window the warp is in (+1; 0: none) */
+    unsigned dense;   /* its index among the resident warps (the exempt IDs' warp_slot) */
+    /* the instructions fetched and not yet issued (its I-buffer): pcs fq_lo .. fq_hi - 1 */
+    uint32_t fq_lo, fq_hi;
+    bool fq_valid;
 } rn_warp;
 
 typedef struct {
@@ -53,7 +54,7 @@ struct renaming {
     unsigned wbanks; /* banks a warp sees (per cluster) */
     bool enable, le;
     unsigned policy, gating, rfc_entries, budget, table_banks;
-    uint64_t bad_release, bad_count, deadlock_cycles, flag_fetch_cycles;
+    uint64_t bad_release, bad_count, deadlock_cycles;
     /* the launch */
     uint32_t kernel_no, entry, slot_base, n_slots;
     ren_info *info;
@@ -112,6 +113,10 @@ static const blk_port_desc ports[] = {
                               &instr_issued_iface},
     [RENAMING_PORT_EVENTS] = {"warp_events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                               "warp ends: what a warp still holds is released", &warp_events_iface},
+    [RENAMING_PORT_LAYOUT] =
+        {"layout", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+         "the split fetch: laid-out addresses, pbrs and RFC-missing pirs fetched as words",
+         &fetch_layout_iface},
     [RENAMING_PORT_ACCESS] =
         {"access", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
          "register access path: (warp, arch reg) -> physical register; table bank conflicts",
@@ -139,9 +144,9 @@ static const blk_param_desc params[] = {
      "power gating scheme whose leakage is charged: per 128-bit entry or per 1 KB sub-array [S]"},
     {"deadlock_cycles", BLK_PARAM_UINT, "20000", "1", NULL, NULL, "cycles",
      "cycles without any allocation or release while a warp waits for a free register: a deadlock [A]"},
-    {"flag_fetch_cycles", BLK_PARAM_UINT, "1", "0", "16", NULL, "cycles",
-     "cycles a fetched flag word (a pir missing the RFC, a pbr) takes after its warp's previous instruction "
-     "[A]"},
+    {"flag_fetch", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
+     "fetch the laid-out code: the flag words take I-cache lines and fetch slots (false: the original "
+     "addresses, flag words free; the RFC is not modelled)"},
     {"bad_release", BLK_PARAM_UINT, "0", "0", NULL, NULL, "reads",
      "testing only: release the register at every Nth renamed read regardless of its flags (0: off)"},
     {"e_table_access", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
@@ -219,8 +224,8 @@ static const blk_stat_desc stats[] = {
                           "average registers reserved for the resident warps (warps x registers)", arch_avg},
     [RN_STAT_PBR_FETCHED] = {"pbr_fetched", BLK_STAT_COUNTER, "words", "pbr words fetched (never cached)",
                              NULL},
-    [RN_STAT_FLAG_STALLS] = {"flag_fetch_stalls", BLK_STAT_COUNTER, "warp-cycles",
-                             "issue refused while the head's flag words are fetched", NULL},
+    [RN_STAT_RFC_FULL_STALLS] = {"rfc_full_stalls", BLK_STAT_COUNTER, "warp-cycles",
+                                 "fetch refused: the RFC is full and every entry is in use [A]", NULL},
     [RN_STAT_SUB_PEAK] = {"subarrays_peak", BLK_STAT_COUNTER, "sub-arrays",
                           "peak sub-arrays powered on (one cluster)", NULL},
 };
@@ -512,9 +517,7 @@ static void warp_cleanup(renaming *r, unsigned warp, uint64_t cycle)
     w->blocked_since = 0;
     w->live = false;
     w->rfc_pir = 0;
-    w->sched_pc = 0;
-    w->fetch_until = 0;
-    w->last_issue = 0;
+    w->fq_valid = false;
 }
 
 /* ---- the launch: the passes on the entry, the exempt registers' reserved IDs ---- */
@@ -693,53 +696,110 @@ static void rn_value(void *self, regval_access *a)
     }
 }
 
-/* ---- the split fetch's sched-info stage: the flag words before a head ---- */
-static bool rfc_lookup(renaming *r, uint32_t pir_pc, uint64_t cycle)
+/* ---- the split fetch's sched-info stage (fetch's `layout`): the flag words before an instruction ---- */
+static int rfc_find(const renaming *r, uint32_t pir_pc)
 {
-    unsigned n = r->rfc_entries, victim = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (r->rfc[i].pc == pir_pc + 1) {
-            r->rfc[i].used = cycle + 1;
-            blk_stat_add(r->inst, RN_STAT_RFC_HITS, 1);
-            return true;
+    for (unsigned i = 0; i < r->rfc_entries; i++)
+        if (r->rfc[i].pc == pir_pc + 1)
+            return (int)i;
+    return -1;
+}
+
+/* Can a buffered instruction of some warp still use the pir at byte address `pir`? The spec's rule:
+ * an entry may be replaced only when it lies more than 18 instructions behind every instruction in
+ * the warps' instruction buffers (pir < pc <= pir + 18 x 8 keeps it). */
+static bool rfc_in_use(const renaming *r, uint32_t pir)
+{
+    const ren_info *in = r->info;
+    for (unsigned v = 0; v < r->max_warps; v++) {
+        const rn_warp *w = &r->w[v];
+        if (!w->fq_valid)
+            continue;
+        for (uint32_t p = w->fq_hi > w->fq_lo + 64 ? w->fq_hi - 64 : w->fq_lo; p < w->fq_hi; p++) {
+            uint32_t a = in->pc[p];
+            if (pir < a && a <= pir + REN_PIR_SLOTS * REN_INSTR_BYTES)
+                return true;
         }
-        if (r->rfc[i].used < r->rfc[victim].used)
-            victim = i;
     }
-    /* miss: the pir is fetched and decoded; it replaces the least recently used entry [A] */
-    blk_stat_add(r->inst, RN_STAT_RFC_MISSES, 1);
-    r->rfc[victim].pc = pir_pc + 1;
-    r->rfc[victim].used = cycle + 1;
     return false;
 }
 
-/* When a warp's head is new: a pir it reaches is looked up in the RFC (a miss fetches and decodes
- * it), the pbrs before it are fetched; each fetched flag word takes flag_fetch_cycles after the warp's
- * previous instruction, so it delays the head only when the head could issue right after it. */
-static bool sched_info(renaming *r, unsigned warp, const decoded_t *h, uint64_t cycle)
+/* The entry a missing pir goes into: an empty one, else the least recently used of those no
+ * buffered instruction can use; -1 when every entry is in use (the warp's fetch stalls [A]). */
+static int rfc_victim(const renaming *r)
 {
+    int victim = -1;
+    for (unsigned i = 0; i < r->rfc_entries; i++) {
+        if (r->rfc[i].pc == 0)
+            return (int)i;
+        if ((victim < 0 || r->rfc[i].used < r->rfc[victim].used) && !rfc_in_use(r, r->rfc[i].pc - 1))
+            victim = (int)i;
+    }
+    return victim;
+}
+
+static uint32_t rn_word(void *self, uint32_t func, uint32_t pc)
+{
+    const renaming *r = self;
+    if (!r->info || func != r->entry)
+        return pc;
+    if (pc < r->info->n_instrs)
+        return r->info->pc[pc] / REN_INSTR_BYTES;
+    return r->info->layout->len + (pc - r->info->n_instrs); /* past the end: the implicit ret */
+}
+
+/* A warp's fetch reached pc: the pir covering it is looked up in the RFC (a miss fetches and decodes
+ * it: a word), the pbrs before a reconvergence head are fetched (never cached); the pir is counted as
+ * a hit or miss when the warp enters its window. */
+static unsigned rn_flags(void *self, unsigned warp, uint32_t func, uint32_t pc, uint64_t now, uint32_t *words)
+{
+    renaming *r = self;
+    if (warp >= r->max_warps)
+        return 0;
     rn_warp *w = &r->w[warp];
-    if (w->sched_pc != h->pc + 1) {
-        w->sched_pc = h->pc + 1;
-        unsigned words = 0;
-        uint32_t pir = r->info->pir_pc[h->pc];
-        if (r->info->pir_slot[h->pc] == 0 || w->rfc_pir != pir + 1)
-            words += !rfc_lookup(r, pir, cycle);
-        w->rfc_pir = pir + 1;
-        unsigned pbr = (unsigned)__builtin_popcountll(r->info->pbr[h->pc]);
-        unsigned pbr_words = (pbr + REN_PBR_SLOTS - 1) / REN_PBR_SLOTS;
-        blk_stat_add(r->inst, RN_STAT_PBR_FETCHED, pbr_words);
-        words += pbr_words;
-        /* fetched behind the warp's previous instruction: they delay the head only when it would
-         * issue right after it */
-        uint64_t from = w->last_issue ? w->last_issue - 1 : cycle;
-        w->fetch_until = from + (uint64_t)words * r->flag_fetch_cycles;
+    if (!renamed_instr(r, func, pc)) {
+        w->fq_valid = false;
+        return 0;
     }
-    if (cycle < w->fetch_until) {
-        blk_stat_add(r->inst, RN_STAT_FLAG_STALLS, 1);
-        return false;
+    const ren_info *in = r->info;
+    if (!w->fq_valid || pc != w->fq_hi) { /* a redirect: the buffered instructions were dropped */
+        w->fq_valid = true;
+        w->fq_lo = w->fq_hi = pc;
     }
-    return true;
+    uint32_t pir = in->pir_pc[pc];
+    bool entering = in->pir_slot[pc] == 0 || w->rfc_pir != pir + 1;
+    int e = rfc_find(r, pir);
+    bool miss = e < 0;
+    if (miss) {
+        e = rfc_victim(r);
+        if (e < 0) {
+            blk_stat_add(r->inst, RN_STAT_RFC_FULL_STALLS, 1);
+            return FETCH_LAYOUT_STALL;
+        }
+        r->rfc[e].pc = pir + 1;
+        blk_stat_add(r->inst, RN_STAT_RFC_MISSES, 1);
+    } else if (entering) {
+        blk_stat_add(r->inst, RN_STAT_RFC_HITS, 1);
+    }
+    r->rfc[e].used = now + 1;
+    w->rfc_pir = pir + 1;
+    w->fq_hi = pc + 1;
+    unsigned n = 0;
+    if (in->pir_slot[pc] == 0) { /* a window's head: the pbrs laid out before its pir */
+        uint32_t k = pir / REN_INSTR_BYTES;
+        while (k > 0 && n + 1 < FETCH_MAX_FLAGS) {
+            const ren_slot *s = &g_array_index(in->layout, ren_slot, k - 1);
+            if (s->kind != REN_SLOT_PBR || s->instr != pc)
+                break;
+            k--, n++;
+        }
+        for (unsigned i = 0; i < n; i++)
+            words[i] = k + i;
+        blk_stat_add(r->inst, RN_STAT_PBR_FETCHED, n);
+    }
+    if (miss)
+        words[n++] = pir / REN_INSTR_BYTES;
+    return n;
 }
 
 /* ---- issue check: a head that writes unmapped registers needs free ones ---- */
@@ -760,8 +820,6 @@ static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
     renaming *r = self;
     if (!renamed_instr(r, h->func, h->pc) || warp >= r->max_warps)
         return true;
-    if (!sched_info(r, warp, h, cycle))
-        return false;
     uint64_t need = head_need(r, warp, h);
     if (!need)
         return true;
@@ -808,8 +866,8 @@ static void rn_issued(void *self, const issued_t *it)
         else
             apply_pbr(r, it->warp, it->pc, it->issue_cycle);
     }
-    w->sched_pc = 0;                     /* the next head is a new one, even at the same pc */
-    w->last_issue = it->issue_cycle + 2; /* its next instruction may issue from issue_cycle + 1 */
+    if (w->fq_valid && it->pc >= w->fq_lo && it->pc < w->fq_hi)
+        w->fq_lo = it->pc + 1; /* it left the I-buffer */
     /* a load's destinations are written when the data returns: one free register each is set aside */
     if (it->cls == IR_CLASS_MEM && it->mask) {
         for (unsigned j = 0; j < it->n_bank_dst; j++) {
@@ -875,6 +933,7 @@ static const warp_events_if events_if = {ev_cta, ev_cta, ev_warp_start, ev_warp_
 static const issue_check_if check_if = {rn_allow};
 static const instr_issued_if issued_if = {rn_issued};
 static const rfaccess_hook_if access_if = {"rename", rn_access};
+static const fetch_layout_if layout_if = {rn_word, rn_flags};
 
 renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned max_warps,
                        const occupancy_sm *sm_occ, const bankmap_geom *geom)
@@ -905,13 +964,13 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->rfc_entries = (unsigned)blk_param_uint(r->inst, "rfc_entries");
     r->deadlock_cycles = blk_param_uint(r->inst, "deadlock_cycles");
     r->bad_release = blk_param_uint(r->inst, "bad_release");
-    r->flag_fetch_cycles = blk_param_uint(r->inst, "flag_fetch_cycles");
     r->tr_free = r->n_phys;
     blk_export(r->inst, RENAMING_PORT_VALUE, 0, &value_if, r);
     blk_export(r->inst, RENAMING_PORT_CHECK, 0, &check_if, r);
     blk_export(r->inst, RENAMING_PORT_ISSUED, 0, &issued_if, r);
     blk_export(r->inst, RENAMING_PORT_ACCESS, 0, &access_if, r);
     blk_export(r->inst, RENAMING_PORT_EVENTS, 0, &events_if, r);
+    blk_export(r->inst, RENAMING_PORT_LAYOUT, 0, &layout_if, r);
     blk_trace_state(r->inst, "free", GSC_U32, &r->tr_free);
     blk_trace_state(r->inst, "mapped", GSC_U32, &r->tr_mapped);
     blk_trace_state(r->inst, "subarrays_on", GSC_U32, &r->tr_sub_on);
@@ -932,7 +991,7 @@ bool renaming_enabled(const renaming *r)
     return r->enable;
 }
 
-void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile)
+void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile, blk_inst *fetch)
 {
     blk_bind(issue, "value", r->inst, "value");
     if (!r->enable)
@@ -942,6 +1001,8 @@ void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile)
     blk_bind(issue, "warp_events", r->inst, "warp_events");
     if (regfile)
         blk_bind(regfile, "access", r->inst, "access");
+    if (fetch && blk_param_bool(r->inst, "flag_fetch"))
+        blk_bind(fetch, "layout", r->inst, "layout");
 }
 
 void renaming_finish(renaming *r, uint64_t cycle)

@@ -14,7 +14,10 @@
  *    reservations of loads' destinations;
  *  - `warp_events` -> issue.warp_events: a warp that exited releases what it still holds;
  *  - `access` (rfaccess) -> regfile.access: the banks see the physical register; rename-table bank
- *    conflicts serialise lookups (+1 cycle each).
+ *    conflicts serialise lookups (+1 cycle each);
+ *  - `layout` (fetch_layout) -> fetch.layout: the split fetch's sched-info stage: the kernel's
+ *    laid-out addresses (flag words included) in the I-cache, the pbrs and the pirs missing the
+ *    release flag cache fetched as words of their own, the RFC's replacement rule and its stall.
  * With enable=false only `value` is bound, as an observer of the baseline's power gating (a register
  * turns on at its first access and stays on): the timing is the baseline's.
  */
@@ -34,6 +37,7 @@ enum {
     RENAMING_PORT_ISSUED,
     RENAMING_PORT_EVENTS,
     RENAMING_PORT_ACCESS,
+    RENAMING_PORT_LAYOUT,
     RENAMING_N_PORTS
 };
 
@@ -74,7 +78,7 @@ enum {
     RN_STAT_ARCH_CYCLES,
     RN_STAT_ARCH_AVG,
     RN_STAT_PBR_FETCHED,
-    RN_STAT_FLAG_STALLS,
+    RN_STAT_RFC_FULL_STALLS,
     RN_N_STATS
 };
 
@@ -89,8 +93,9 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
                        const occupancy_sm *sm_occ, const bankmap_geom *geom);
 blk_inst *renaming_inst(const renaming *r);
 bool renaming_enabled(const renaming *r);
-/* Bind the exports to the SM's issue and regfile (before elaboration). */
-void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile);
+/* Bind the exports to the SM's issue, regfile and fetch (before elaboration; fetch only with
+ * flag_fetch=true; regfile, fetch may be NULL). */
+void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile, blk_inst *fetch);
 /* Close the time integrals at `cycle` (before the statistics are printed). */
 void renaming_finish(renaming *r, uint64_t cycle);
 /* Free list, blocked warps and their registers, each warp's mappings (the watchdog's dump). */

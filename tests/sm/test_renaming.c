@@ -11,6 +11,7 @@
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"
+#include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/regfile.h"
 #include "models/sm/renaming.h"
@@ -28,6 +29,16 @@ static const char *kernel_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n
                                 "add.u32 %r0, %r3, %r4;\nadd.u32 %r0, %r4, %r0;\nadd.u32 %r0, %r0, %r5;\n"
                                 "add.u32 %r0, %r0, %r6;\nadd.u32 %r0, %r0, %r7;\nadd.u32 %r0, %r0, %r1;\n"
                                 "ret;\nmov.u32 %r23, %r0;\nret;\n}\n";
+
+/* Three blocks (A: pcs 0-1, B: 2-3, C: 4-5): laid out as pir A (word 0), 0, 1, pir B (3), 2, 3,
+ * pir C (6), 4, 5. */
+static const char *three_blocks_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                      ".visible .entry k()\n{\n"
+                                      ".reg .b32 %r<4>;\n"
+                                      "mov.u32 %r0, 1;\nbra L1;\n"
+                                      "L1: add.u32 %r1, %r0, 1;\nbra L2;\n"
+                                      "L2: add.u32 %r2, %r1, 1;\nret;\n}\n";
+static const char *cur_ptx; /* the kernel of the next setup (NULL: kernel_ptx) */
 
 static struct {
     ir_module *mod;
@@ -53,7 +64,7 @@ static void setup(const char *const *settings)
 {
     memset(&g, 0, sizeof g);
     GError *err = NULL;
-    g.mod = ptx_parse_string(kernel_ptx, -1, "k.ptx", &err);
+    g.mod = ptx_parse_string(cur_ptx ? cur_ptx : kernel_ptx, -1, "k.ptx", &err);
     g_assert_no_error(err);
     g.k.mod = g.mod;
     g.k.funcs = &g.kf;
@@ -255,7 +266,7 @@ static void test_divergence_reuse(void)
  * until then one free register is set aside, so the free count seen by the check drops. */
 static void test_load_allocates_at_writeback(void)
 {
-    const char *few[] = {"phys_regs=8", "flag_fetch_cycles=0", NULL};
+    const char *few[] = {"phys_regs=8", NULL};
     setup(few);
     start(0);
     g_assert_true(allow(0, 5, 2, 2));
@@ -280,7 +291,7 @@ static void test_load_allocates_at_writeback(void)
 /* Exhaustion: a write that needs a register waits (counted); the watchdog names warps and registers. */
 static void test_exhaustion_deadlock(void)
 {
-    const char *few[] = {"phys_regs=8", "deadlock_cycles=100", "flag_fetch_cycles=0", NULL};
+    const char *few[] = {"phys_regs=8", "deadlock_cycles=100", NULL};
     setup(few);
     start(0);
     for (unsigned a = 0; a < 8; a++)
@@ -299,38 +310,87 @@ static void test_exhaustion_deadlock(void)
     teardown();
 }
 
+/* The split fetch's sched-info stage as fetch asks it (`layout`): the flag words warp `warp` fetches
+ * before instruction pc (their words in `words`), or FETCH_LAYOUT_STALL. */
+static unsigned flags(unsigned warp, uint32_t pc, uint64_t cycle, uint32_t *words)
+{
+    blk_iref e = harness_export(g.h, "layout");
+    return ((const fetch_layout_if *)e.methods)->flags(e.self, warp, 0, pc, cycle, words);
+}
+static uint32_t word(uint32_t pc)
+{
+    blk_iref e = harness_export(g.h, "layout");
+    return ((const fetch_layout_if *)e.methods)->word(e.self, 0, pc);
+}
+
 /* §14.15: two warps run the same block back to back: the first misses (the pir is fetched and
- * decoded: its warp waits a cycle in the sched-info stage), the second hits and goes on at once;
- * later instructions of the window read the cached flags. */
+ * decoded: one flag word before the instruction), the second hits (no flag word: its fetch goes
+ * straight to the instruction, the word after the pir); later instructions of the window fetch no
+ * flag word and are not looked up again; both read the flags by pc (Figure 6(a)'s 001 at pc 7). */
 static void test_rfc(void)
 {
+    uint32_t w[FETCH_MAX_FLAGS];
     setup(NULL);
     start(0);
-    g_assert_false(allow(0, 0, 3, 2)); /* the pir is fetched */
+    g_assert_cmpuint(word(0), ==, 1); /* the pir is word 0 */
+    g_assert_cmpuint(flags(0, 0, 2, w), ==, 1);
+    g_assert_cmpuint(w[0], ==, 0);
     g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 1);
-    g_assert_cmpuint(stat(RN_STAT_FLAG_STALLS), ==, 1);
-    g_assert_true(allow(0, 0, 3, 3));
     issued(0, 0, IR_CLASS_ALU, 3, 3);
-    g_assert_true(allow(1, 0, 3, 3)); /* hit: not fetched, no wait */
+    g_assert_cmpuint(flags(1, 0, 3, w), ==, 0); /* hit: not fetched */
     g_assert_cmpuint(stat(RN_STAT_RFC_HITS), ==, 1);
     g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 1);
     issued(1, 0, IR_CLASS_ALU, 3, 3);
-    g_assert_true(allow(0, 1, 4, 4)); /* same window: no new lookup */
+    for (uint32_t pc = 1; pc <= 7; pc++) /* same window: no new lookup, no flag word */
+        g_assert_cmpuint(flags(0, pc, 3 + pc, w), ==, 0);
     g_assert_cmpuint(stat(RN_STAT_RFC_HITS) + stat(RN_STAT_RFC_MISSES), ==, 2);
-    g_assert_cmpuint(stat(RN_STAT_FLAG_STALLS), ==, 1);
+    g_assert_cmpuint(word(7), ==, 8);
+    for (unsigned a = 3; a <= 7; a++)
+        wr(0, a, a - 3, 10);
+    rd(0, 3, 7, 11); /* 001: r3 released, r4 kept */
+    g_assert_cmpint(renaming_map(g.r, 0, 3), ==, -1);
+    g_assert_cmpint(renaming_map(g.r, 0, 4), >=, 0);
     teardown();
+}
 
-    /* one entry: two pir windows of the same warp evict each other (least recently used) */
-    const char *one[] = {"rfc_entries=1", "flag_fetch_cycles=0", NULL};
-    setup(one);
+/* §7's replacement rule: a full RFC replaces only an entry more than 18 instructions behind every
+ * instruction in the warps' I-buffers (here the least recently used of those), and when there is
+ * none the warp's fetch stalls (counted) until an instruction issues. With LRU, warp 0's fetch of
+ * block C would have replaced pir A at once. */
+static void test_rfc_replacement(void)
+{
+    uint32_t w[FETCH_MAX_FLAGS];
+    const char *two[] = {"rfc_entries=2", NULL};
+    cur_ptx = three_blocks_ptx;
+    setup(two);
+    cur_ptx = NULL;
     start(0);
-    g_assert_true(allow(0, 0, 3, 2));
-    issued(0, 0, IR_CLASS_ALU, 3, 2);
-    g_assert_true(allow(0, 14, -1, 3)); /* another block: another pir */
-    issued(0, 14, IR_CLASS_ALU, -1, 3);
-    g_assert_true(allow(1, 0, 3, 4));
+    start(1);
+    g_assert_cmpuint(word(0), ==, 1);
+    g_assert_cmpuint(word(2), ==, 4);
+    g_assert_cmpuint(word(4), ==, 7);
+    g_assert_cmpuint(flags(0, 0, 2, w), ==, 1); /* pir A in */
+    g_assert_cmpuint(w[0], ==, 0);
+    g_assert_cmpuint(flags(0, 1, 2, w), ==, 0);
+    issued(0, 0, IR_CLASS_ALU, 0, 3);
+    issued(0, 1, IR_CLASS_CTRL, -1, 4);
+    g_assert_cmpuint(flags(1, 2, 5, w), ==, 1); /* pir B in; warp 1 holds pc 2 (word 4) */
+    g_assert_cmpuint(w[0], ==, 3);
+    /* warp 0 reaches block C: pir B is in use by pc 2, and so is pir A (word 0, 4 words behind pc 2) */
+    g_assert_cmpuint(flags(0, 4, 6, w), ==, FETCH_LAYOUT_STALL);
+    g_assert_cmpuint(flags(0, 4, 7, w), ==, FETCH_LAYOUT_STALL);
+    g_assert_cmpuint(stat(RN_STAT_RFC_FULL_STALLS), ==, 2);
+    g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 2);
+    issued(1, 2, IR_CLASS_ALU, 1, 8); /* warp 1's buffer empties: both entries may go */
+    g_assert_cmpuint(flags(0, 4, 9, w), ==, 1);
+    g_assert_cmpuint(w[0], ==, 6);
     g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 3);
-    g_assert_cmpuint(stat(RN_STAT_RFC_HITS), ==, 0);
+    /* pir A (least recently used) went, pir B stayed: warp 1 at pc 3 hits, warp 1 at block A misses */
+    g_assert_cmpuint(flags(1, 3, 10, w), ==, 0);
+    issued(1, 3, IR_CLASS_CTRL, -1, 11);
+    issued(0, 4, IR_CLASS_ALU, 2, 11);
+    g_assert_cmpuint(flags(1, 0, 12, w), ==, 1);
+    g_assert_cmpuint(stat(RN_STAT_RFC_MISSES), ==, 4);
     teardown();
 }
 
@@ -482,6 +542,7 @@ int main(int argc, char **argv)
     harness_test_add("/renaming/load_at_writeback", test_load_allocates_at_writeback);
     harness_test_add("/renaming/exhaustion_deadlock", test_exhaustion_deadlock);
     harness_test_add("/renaming/rfc", test_rfc);
+    harness_test_add("/renaming/rfc_replacement", test_rfc_replacement);
     harness_test_add("/renaming/subarray_gating", test_subarray_gating);
     harness_test_add("/renaming/exit_and_lookups", test_exit_and_lookups);
     harness_test_add("/renaming/exempt_at_launch", test_exempt_at_launch);

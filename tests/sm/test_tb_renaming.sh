@@ -9,11 +9,14 @@
 #  - with --renaming off the run's cycles and instructions equal tb-sm's on the same preset (the
 #    block only observes);
 #  - too few physical registers: the deadlock report names the waiting warp and its registers;
-#  - gpusc-ptx --renaming prints the Eq. 1 figures, pirs and pbrs.
+#  - gpusc-ptx --renaming prints the Eq. 1 figures, pirs and pbrs;
+#  - the split fetch fetches the laid-out code: the words fetch reads include the flag words (every
+#    pir missing the RFC and every pbr), and reduction (many short blocks) takes more fetch slots,
+#    I-cache accesses and cycles than with the flag words free (renaming.flag_fetch=false).
 tb="$top_builddir/testbench/tb-renaming"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-renaming.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..9"
+echo "1..10"
 . "$top_srcdir/tests/workloads.sh"
 workloads=$(test_workloads "$top_builddir/testbench/tb-sm")
 
@@ -110,4 +113,27 @@ PY
     echo "ok $n - renaming energy: gated entries x 10.9 uW, table banks x 0.27 mW, accesses x 1.14 pJ"
 else
     echo "not ok $n - renaming energy"
+fi
+
+n=$((n + 1))
+fs() { # fs NAME FILE: a statistic of fetch
+    awk -v n="tb.sm0.fetch.$1" '$1 == n {print $2}' "$2"
+}
+"$tb" --no-trace --workload reduction --size tiny >"$tmp/on" 2>&1 || echo "# flag words: reduction failed"
+"$tb" --no-trace --workload reduction --size tiny --set renaming.flag_fetch=false >"$tmp/free" 2>&1 ||
+    echo "# flag words free: reduction failed"
+fw=$(fs flag_words "$tmp/on")
+want=$(($(stat rfc_misses "$tmp/on") + $(stat pbr_fetched "$tmp/on")))
+words=$(fs words "$tmp/on" | cut -d. -f1)
+acc_on=$(($(fs icache_hits "$tmp/on") + $(fs icache_misses "$tmp/on")))
+acc_free=$(($(fs icache_hits "$tmp/free") + $(fs icache_misses "$tmp/free")))
+c_on=$(awk '$1 == "summary:" {print $3}' "$tmp/on")
+c_free=$(awk '$1 == "summary:" {print $3}' "$tmp/free")
+echo "# flag words $fw (rfc misses + pbrs $want), words $words, I-cache accesses $acc_on vs $acc_free, cycles $c_on vs $c_free"
+if [ "${fw:-0}" -gt 100 ] && [ "$fw" = "$want" ] && [ "$words" = $(($(fs fetched "$tmp/on") + fw)) ] &&
+    [ "$(fs flag_words "$tmp/free")" = 0 ] && [ "$(stat rfc_misses "$tmp/free")" = 0 ] &&
+    [ "$acc_on" -gt "$acc_free" ] && [ "$c_on" -gt "$c_free" ]; then
+    echo "ok $n - the flag words are fetched: fetch slots, I-cache accesses and cycles"
+else
+    echo "not ok $n - flag words in fetch"
 fi
