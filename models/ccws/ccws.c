@@ -307,8 +307,8 @@ static uint64_t ccws_until(void *self, const policy_warp *warps, unsigned n, con
 }
 
 /* What asking the same candidates in each of `count` cycles from `first` would have counted. */
-static void ccws_repeat(void *self, const policy_warp *warps, unsigned n, const unsigned *asked, unsigned n_asked,
-                        uint64_t first, uint64_t count)
+static void ccws_repeat(void *self, const policy_warp *warps, unsigned n, const unsigned *asked,
+                        unsigned n_asked, uint64_t first, uint64_t count)
 {
     (void)n;
     ccws *c = self;

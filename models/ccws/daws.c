@@ -292,8 +292,8 @@ static uint64_t daws_until(void *self, const policy_warp *warps, unsigned n, con
 
 /* What asking the same candidates in each of `count` cycles from `first` would have counted: the
  * table computed once in each cycle not yet computed, the throttled cycles, the strikes. */
-static void daws_repeat(void *self, const policy_warp *warps, unsigned n, const unsigned *asked, unsigned n_asked,
-                        uint64_t first, uint64_t count)
+static void daws_repeat(void *self, const policy_warp *warps, unsigned n, const unsigned *asked,
+                        unsigned n_asked, uint64_t first, uint64_t count)
 {
     (void)n;
     daws *d = self;

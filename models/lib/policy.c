@@ -368,8 +368,8 @@ void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx)
     g_array_append_val(p->vetoes, v);
 }
 
-void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until, policy_veto_repeat_fn repeat,
-                             void *ctx)
+void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until,
+                             policy_veto_repeat_fn repeat, void *ctx)
 {
     g_assert(until && repeat);
     veto v = {fn, ctx, until, repeat, g_array_new(FALSE, FALSE, sizeof(unsigned))};
@@ -389,8 +389,8 @@ static bool veto_swl(void *ctx, const policy_warp *w, unsigned n, unsigned i, ui
 }
 
 /* SWL's answers are a function of the list alone: they hold until it changes, and count nothing. */
-static uint64_t swl_until(void *ctx, const policy_warp *w, unsigned n, const unsigned *asked, unsigned n_asked,
-                          uint64_t cycle)
+static uint64_t swl_until(void *ctx, const policy_warp *w, unsigned n, const unsigned *asked,
+                          unsigned n_asked, uint64_t cycle)
 {
     (void)ctx, (void)w, (void)n, (void)asked, (void)n_asked, (void)cycle;
     return UINT64_MAX;
@@ -411,7 +411,8 @@ void policy_add_swl(policy *p, unsigned limit)
 void policy_add_swl_except(policy *p, unsigned limit, unsigned barrier_stall)
 {
     g_assert(limit < 65536 && barrier_stall < 65535);
-    policy_add_veto_holding(p, veto_swl, swl_until, swl_repeat, GUINT_TO_POINTER(limit | (barrier_stall + 1) << 16));
+    policy_add_veto_holding(p, veto_swl, swl_until, swl_repeat,
+                            GUINT_TO_POINTER(limit | (barrier_stall + 1) << 16));
 }
 
 bool policy_stable(const policy *p)
@@ -434,7 +435,8 @@ uint64_t policy_holds_until(const policy *p, const policy_warp *warps, unsigned 
         const veto *x = &g_array_index(p->vetoes, veto, v);
         if (!x->until)
             return cycle + 1;
-        uint64_t u = x->until(x->ctx, warps, n, (const unsigned *)(void *)x->asked->data, x->asked->len, cycle);
+        uint64_t u =
+            x->until(x->ctx, warps, n, (const unsigned *)(void *)x->asked->data, x->asked->len, cycle);
         until = MIN(until, u);
     }
     return until;
@@ -445,7 +447,8 @@ void policy_repeat(const policy *p, const policy_warp *warps, unsigned n, uint64
     for (unsigned v = 0; v < p->vetoes->len; v++) {
         const veto *x = &g_array_index(p->vetoes, veto, v);
         if (x->repeat && x->asked->len)
-            x->repeat(x->ctx, warps, n, (const unsigned *)(void *)x->asked->data, x->asked->len, first, count);
+            x->repeat(x->ctx, warps, n, (const unsigned *)(void *)x->asked->data, x->asked->len, first,
+                      count);
     }
 }
 

@@ -103,12 +103,12 @@ bool policy_stable(const policy *p);
  * changed by an input (the veto's owner tells the issue stage then); UINT64_MAX: not before.
  * repeat: the same candidates were not asked again in `count` cycles from `first` on, the answers
  * being known to hold: count what asking them would have counted (statistics). */
-typedef uint64_t (*policy_veto_until_fn)(void *ctx, const policy_warp *warps, unsigned n, const unsigned *asked,
-                                         unsigned n_asked, uint64_t cycle);
+typedef uint64_t (*policy_veto_until_fn)(void *ctx, const policy_warp *warps, unsigned n,
+                                         const unsigned *asked, unsigned n_asked, uint64_t cycle);
 typedef void (*policy_veto_repeat_fn)(void *ctx, const policy_warp *warps, unsigned n, const unsigned *asked,
                                       unsigned n_asked, uint64_t first, uint64_t count);
-void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until, policy_veto_repeat_fn repeat,
-                             void *ctx);
+void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until,
+                             policy_veto_repeat_fn repeat, void *ctx);
 /* The class is stable and every veto can say how long its answers hold (SWL's hold for good). */
 bool policy_settles(const policy *p);
 /* After policy_order in `cycle` on warps[0..n): the first cycle its answer for the same list may

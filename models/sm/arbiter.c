@@ -121,8 +121,8 @@ static void arb_outcome(void *self, int warp, unsigned stall)
     }
 }
 
-static const arbiter_if arb_table = {arb_order, arb_stable, arb_outcome, arb_settles, arb_holds_until, arb_repeat,
-                                     arb_watch};
+static const arbiter_if arb_table = {arb_order,       arb_stable, arb_outcome, arb_settles,
+                                     arb_holds_until, arb_repeat, arb_watch};
 
 /* The vetoes bound to `veto` join the policy's (policy_add_veto): the policy asks them. */
 static void arbiter_elaborate(void *self)

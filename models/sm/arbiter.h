@@ -60,9 +60,9 @@ typedef struct {
     policy *pol;
     blk_call_probe *probe;
     gsc_pulse *grant_pulse;
-    uint32_t tr_grant; /* traced: the warp of the last grant */
-    uint8_t tr_stall;  /* traced: the scheduler's stall in the last evaluated cycle (8: it issued) */
-    bool last_empty;   /* the last order listed no candidate while a warp was ready */
+    uint32_t tr_grant;  /* traced: the warp of the last grant */
+    uint8_t tr_stall;   /* traced: the scheduler's stall in the last evaluated cycle (8: it issued) */
+    bool last_empty;    /* the last order listed no candidate while a warp was ready */
     GPtrArray *watched; /* const blk_iref *: the bound vetoes that hold (settles) */
 } arbiter;
 

@@ -287,7 +287,8 @@ static void sched_remove(issue *s, unsigned wi)
     sc->n--;
     for (; i < sc->n; i++)
         s->pos[sc->warps[i]] = i;
-    sc->veto_until = 0; /* (a veto may answer differently for the shorter list: SWL's oldest N) */
+    if (sc->settles)
+        sc->veto_until = 0; /* (a veto may answer differently for the shorter list: SWL's oldest N) */
 }
 
 /* A warp that has exited and has nothing in flight leaves; the last one of its CTA ends the CTA. */
@@ -689,7 +690,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
-    bool stable = sc->stable || sc->settles;
+    bool stable = sc->incremental;
     bool all = !stable; /* check every warp */
     if (!all && room != sc->room) {
         /* A unit's room decides only for the warps whose head goes to it and that got as far as
@@ -701,7 +702,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
             wmask_or(&sc->dirty, &sc->asks_alu);
         sc->room = room;
     }
-    if (!all && !wmask_any(&sc->dirty) && (!sc->settles || now < sc->veto_until)) {
+    if (!all && !wmask_any(&sc->dirty) && now < sc->veto_until) {
         /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
          * marks the warp), saw them; a stable policy answers the same: the same stall (vetoes that
          * hold answer the same until veto_until: what asking them would count is counted). */
@@ -751,13 +752,17 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         s->refused = true;
     /* a stable policy lists only ready warps: with none there is nothing to ask */
     unsigned n = ready || !stable ? sc->arb->order(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
-    if (sc->settles) {
-        sc->asked = ready && n == 0;
-        sc->veto_until = sc->asked ? sc->arb->holds_until(sc->arb_self, sc->pw, sc->n, now) : UINT64_MAX;
-    }
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
         worst = ISSUE_STALL_VETOED;
-        s->refused |= !sc->settles; /* (vetoes that hold wake the stage when their answers change) */
+        if (sc->settles) { /* the answer is reused while it holds; the vetoes wake the stage */
+            sc->asked = true;
+            sc->veto_until = sc->arb->holds_until(sc->arb_self, sc->pw, sc->n, now);
+        } else {
+            s->refused = true;
+        }
+    } else {
+        sc->asked = false;
+        sc->veto_until = UINT64_MAX; /* (nothing asked, or an issue: its warp is dirty) */
     }
     if (n > 0) {
         unsigned i = sc->order[0];
@@ -813,12 +818,22 @@ static void veto_changed(void *ctx, uint64_t from)
         if (s->sched[si].settles)
             s->sched[si].veto_until = MIN(s->sched[si].veto_until, from);
     uint64_t now = gsc_cycle();
-    if (!s->running && now > s->charged_to) { /* the cycles slept so far, with the answers they had */
+    if (now > s->charged_to) { /* the cycles slept so far, with the answers they had */
         repeat_slept(s, s->charged_to, now - s->charged_to);
         s->charged_to = now;
     }
-    if (!s->running || from > now + 1) /* (a running stage sees veto_until when it decides to sleep) */
-        gsc_event_notify(s->veto_event, from > now ? from - now : 1);
+    gsc_event_notify(s->veto_event, from > now ? from - now : 1);
+}
+
+/* Sleeping: wake when the first reused answer may change. */
+static void wake_for_vetoes(issue *s, uint64_t now)
+{
+    uint64_t wake = UINT64_MAX;
+    for (unsigned si = 0; si < s->n_sched; si++)
+        if (s->sched[si].asked)
+            wake = MIN(wake, s->sched[si].veto_until);
+    if (wake != UINT64_MAX)
+        gsc_run_within(wake > now ? wake - now : 1);
 }
 
 static void issue_finish(void *self, uint64_t cycles)
@@ -897,7 +912,9 @@ static void issue_run(void *self)
         for (unsigned i = 0; i < s->n_sched; i++) {
             issue_sched *sc = &s->sched[i];
             sc->stable = s->n_checks == 0 && sc->arb->stable(sc->arb_self);
-            sc->settles = !sc->stable && s->n_checks == 0 && sc->arb->settles && sc->arb->settles(sc->arb_self);
+            sc->settles =
+                !sc->stable && s->n_checks == 0 && sc->arb->settles && sc->arb->settles(sc->arb_self);
+            sc->incremental = sc->stable || sc->settles;
             if (sc->settles) {
                 s->any_settles = true;
                 sc->arb->watch(sc->arb_self, veto_changed, s);
@@ -907,10 +924,11 @@ static void issue_run(void *self)
         s->charged_to = now;
     }
     blk_sleep_wake(s->inst, now);
-    if (s->any_settles && now > s->charged_to)
-        repeat_slept(s, s->charged_to, now - s->charged_to);
-    s->charged_to = now + 1;
-    s->running = true;
+    if (G_UNLIKELY(s->any_settles)) {
+        if (now > s->charged_to)
+            repeat_slept(s, s->charged_to, now - s->charged_to);
+        s->charged_to = now + 1;
+    }
     unsigned ctas_before = s->n_ctas;
     if (G_UNLIKELY(s->bs_releases))
         bs_take_releases(s, now);
@@ -935,17 +953,12 @@ static void issue_run(void *self)
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
     bool pending = wmask_any(&s->pending_release) || !ring_empty(&s->redirects) || !ring_empty(&s->credits) ||
                    !ring_empty(&s->done);
-    s->running = false;
     if (issued || pending || s->refused) {
         gsc_run_within(1);
     } else {
         charge_sleep(s); /* (running in the next cycle, it sleeps through none) */
-        uint64_t wake = UINT64_MAX; /* the first cycle a reused answer may change */
-        for (unsigned si = 0; s->any_settles && si < s->n_sched; si++)
-            if (s->sched[si].asked)
-                wake = MIN(wake, s->sched[si].veto_until);
-        if (wake != UINT64_MAX)
-            gsc_run_within(wake > now ? wake - now : 1);
+        if (G_UNLIKELY(s->any_settles))
+            wake_for_vetoes(s, now);
     }
     /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity); a check or
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
@@ -1056,6 +1069,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         sc->pw = g_new0(policy_warp, warps);
         sc->order = g_new0(unsigned, warps);
         sc->last_stall = ISSUE_STALL_IDLE;
+        sc->veto_until = UINT64_MAX; /* (only schedulers whose vetoes hold lower it) */
     }
     const char *log = blk_param_string(s->inst, "log");
     if (log && *log) {

@@ -203,6 +203,7 @@ typedef struct {
      * counted by the arbiter's repeat(), before cycle veto_until (holds_until(), lowered by a veto's
      * changed() call), and the issue stage may sleep until then. */
     bool settles, asked;
+    bool incremental; /* stable or settles */
     uint64_t veto_until;
 } issue_sched;
 
@@ -262,9 +263,8 @@ typedef struct {
     uint8_t bs_dir[SM_MAX_CTAS];
     uint64_t bs_held[SM_MAX_CTAS], bs_release_at[SM_MAX_CTAS];
     unsigned bs_releases; /* releases not yet applied */
-    bool any_settles;      /* some scheduler's vetoes hold (issue_sched.settles) */
-    bool running;          /* inside its activation */
-    uint64_t charged_to;   /* the first cycle not yet run nor counted by repeat_slept */
+    bool any_settles;     /* some scheduler's vetoes hold (issue_sched.settles) */
+    uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
     gsc_event *veto_event; /* a veto's answers changed (its changed() call) */
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;

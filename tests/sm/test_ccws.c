@@ -499,8 +499,8 @@ static void test_options(void)
  * set differs at the bound or a score reaches base there). Every option that orders the stack. */
 static void test_next_change(void)
 {
-    const char *const opts[][3] = {{NULL}, {"cmp=ge", NULL}, {"tie=wid", NULL}, {"update=set", NULL},
-                                   {"cmp=ge", "tie=wid", NULL}};
+    const char *const opts[][3] = {
+        {NULL}, {"cmp=ge", NULL}, {"tie=wid", NULL}, {"update=set", NULL}, {"cmp=ge", "tie=wid", NULL}};
     GRand *r = g_rand_new_with_seed(18);
     unsigned checked = 0, tight = 0;
     for (unsigned o = 0; o < G_N_ELEMENTS(opts); o++)
@@ -577,7 +577,8 @@ static void hold_run(bool hold, uint64_t *stats, uint64_t *per_warp)
 
 static void test_hold_repeat(void)
 {
-    uint64_t s1[CCWS_STAT_BARRED_WARP_CYCLES + 1] = {0}, s2[CCWS_STAT_BARRED_WARP_CYCLES + 1] = {0}, w1[8], w2[8];
+    uint64_t s1[CCWS_STAT_BARRED_WARP_CYCLES + 1] = {0}, s2[CCWS_STAT_BARRED_WARP_CYCLES + 1] = {0}, w1[8],
+                                               w2[8];
     hold_run(false, s1, w1);
     hold_run(true, s2, w2);
     g_assert_cmpuint(s1[CCWS_STAT_STRIKES], >, 0);
