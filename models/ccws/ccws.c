@@ -156,29 +156,39 @@ static bool before(const ccws *c, unsigned a, uint32_t sa, unsigned b, uint32_t 
     return a < b;
 }
 
-uint64_t ccws_barred(ccws *c, uint64_t cycle)
+/* The active warps sorted into the stack of `cycle` (order[0..n), their scores by warp in score);
+ * false, with nothing sorted, when no score is above base and cmp=gt (nobody is barred then). */
+static bool stack(const ccws *c, uint64_t cycle, unsigned *order, uint32_t *score, unsigned *np)
 {
-    if (c->table_valid && c->table_at == cycle)
-        return c->barred;
-    unsigned order[CCWS_MAX_WARPS];
-    uint32_t score[CCWS_MAX_WARPS];
     bool elevated = false;
     for (uint64_t m = c->active; m; m &= m - 1) {
         unsigned w = (unsigned)__builtin_ctzll(m);
         score[w] = ccws_score(c, w, cycle);
         elevated |= score[w] > c->base;
     }
-    uint64_t barred = 0;
-    if (elevated || c->cmp == CCWS_CMP_GE) { /* (all at base sum to the cutoff: nobody is barred) */
-        unsigned n = 0;
-        for (uint64_t m = c->active; m; m &= m - 1) { /* insertion into the sorted stack */
-            unsigned w = (unsigned)__builtin_ctzll(m), i = n++;
-            while (i > 0 && before(c, w, score[w], order[i - 1], score[order[i - 1]])) {
-                order[i] = order[i - 1];
-                i--;
-            }
-            order[i] = w;
+    if (!elevated && c->cmp != CCWS_CMP_GE) /* (all at base sum to the cutoff: nobody is barred) */
+        return false;
+    unsigned n = 0;
+    for (uint64_t m = c->active; m; m &= m - 1) { /* insertion into the sorted stack */
+        unsigned w = (unsigned)__builtin_ctzll(m), i = n++;
+        while (i > 0 && before(c, w, score[w], order[i - 1], score[order[i - 1]])) {
+            order[i] = order[i - 1];
+            i--;
         }
+        order[i] = w;
+    }
+    *np = n;
+    return true;
+}
+
+uint64_t ccws_barred(ccws *c, uint64_t cycle)
+{
+    if (c->table_valid && c->table_at <= cycle && cycle < c->table_until)
+        return c->barred;
+    unsigned order[CCWS_MAX_WARPS], n;
+    uint32_t score[CCWS_MAX_WARPS];
+    uint64_t barred = 0;
+    if (stack(c, cycle, order, score, &n)) {
         uint64_t cutoff = ccws_cutoff(c), run = 0;
         for (unsigned i = 0; i < n; i++) {
             run += score[order[i]];
@@ -188,8 +198,41 @@ uint64_t ccws_barred(ccws *c, uint64_t cycle)
     }
     c->barred = barred;
     c->table_at = cycle;
+    c->table_until = cycle + 1;
     c->table_valid = true;
     return barred;
+}
+
+/* Scores above base fall by one a cycle, together, so the stack's order holds until the first of
+ * them reaches base, and until then each prefix sum falls by the number of raised scores in it: a
+ * barred warp's place clears when its sum reaches the cutoff. The first cycle after `cycle` where
+ * either happens, or a score change set for a later cycle applies, bounds the barred set's life. */
+uint64_t ccws_next_change(const ccws *c, uint64_t cycle)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint64_t m = c->active; m; m &= m - 1) {
+        unsigned w = (unsigned)__builtin_ctzll(m);
+        if (c->lls_at[w] > cycle)
+            next = MIN(next, c->lls_at[w]);
+    }
+    unsigned order[CCWS_MAX_WARPS], n;
+    uint32_t score[CCWS_MAX_WARPS];
+    if (!stack(c, cycle, order, score, &n))
+        return next;
+    uint64_t cutoff = ccws_cutoff(c), run = 0, raised = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t sc = score[order[i]];
+        run += sc;
+        if (sc > c->base) {
+            raised++;
+            next = MIN(next, cycle + (sc - c->base));
+        }
+        bool barred = c->cmp == CCWS_CMP_GT ? run > cutoff : run >= cutoff;
+        if (barred && raised) /* cleared after d cycles: run - raised * d <= cutoff (gt), < (ge) */
+            next = MIN(next, cycle + (c->cmp == CCWS_CMP_GT ? (run - cutoff + raised - 1) / raised
+                                                            : (run - cutoff) / raised + 1));
+    }
+    return next;
 }
 
 /* The score of w from cycle `from` on (the one in effect before stays until then). */
@@ -223,6 +266,7 @@ static void ccws_vta_hit(void *self, unsigned w, uint64_t line_addr, uint64_t cy
         c->inst->stats[CCWS_STAT_PEAK_LLDS] = llds;
     uint32_t cur = ccws_score(c, w, cycle + 1);
     uint32_t s = c->update == CCWS_UPDATE_SET ? MAX(llds, c->base) : MAX(cur, llds);
+    throttle_changed(&c->tt, cycle + 1); /* (before the change: the cycles slept are counted first) */
     set_score(c, w, s, cycle + 1);
 }
 
@@ -241,6 +285,50 @@ static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     c->strikes[pw->id]++;
     throttle_strike(&c->tt);
     return true;
+}
+
+/* The answers hold until the barred set may change (ccws_next_change), for good when no candidate
+ * asked is gated; the strikes pulse, when traced, wants every cycle asked. */
+static uint64_t ccws_until(void *self, const policy_warp *warps, unsigned n, const unsigned *asked,
+                           unsigned n_asked, uint64_t cycle)
+{
+    (void)n;
+    ccws *c = self;
+    bool gated = false;
+    for (unsigned k = 0; k < n_asked && !gated; k++)
+        gated = (warps[asked[k]].flags & c->gate_flags) && warps[asked[k]].id < CCWS_MAX_WARPS;
+    if (!gated)
+        return UINT64_MAX;
+    if (c->tt.traced)
+        return cycle + 1;
+    ccws_barred(c, cycle);
+    c->table_until = MAX(c->table_until, ccws_next_change(c, cycle));
+    return c->table_until;
+}
+
+/* What asking the same candidates in each of `count` cycles from `first` would have counted. */
+static void ccws_repeat(void *self, const policy_warp *warps, unsigned n, const unsigned *asked,
+                        unsigned n_asked, uint64_t first, uint64_t count)
+{
+    (void)n;
+    ccws *c = self;
+    for (unsigned k = 0; k < n_asked; k++) {
+        const policy_warp *pw = &warps[asked[k]];
+        if (!(pw->flags & c->gate_flags) || pw->id >= CCWS_MAX_WARPS)
+            continue;
+        uint64_t barred = ccws_barred(c, first);
+        throttle_count_n(&c->tt, c->inst, barred, first, count, CCWS_STAT_THROTTLE_CYCLES,
+                         CCWS_STAT_BARRED_WARP_CYCLES);
+        if (barred >> pw->id & 1) {
+            blk_stat_add(c->inst, CCWS_STAT_STRIKES, count);
+            c->strikes[pw->id] += count;
+        }
+    }
+}
+
+static void ccws_watch(void *self, void (*changed)(void *ctx, uint64_t from), void *ctx)
+{
+    throttle_watch(&((ccws *)self)->tt, changed, ctx);
 }
 
 static void ev_cta(void *self, const cta_launch_t *cta, uint64_t cycle)
@@ -276,6 +364,7 @@ static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
     c->lls_at[w] = c->lls_old_at[w] = 0;
     set_score(c, w, c->base, 0);
     throttle_wake(&c->tt, c->n_active);
+    throttle_changed(&c->tt, cycle);
 }
 
 static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
@@ -288,6 +377,7 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     c->active &= ~(1ull << w);
     c->n_active--;
     c->table_valid = false;
+    throttle_changed(&c->tt, cycle);
 }
 
 static void ccws_issued(void *self, const issued_t *it)
@@ -304,7 +394,7 @@ static void ccws_issued(void *self, const issued_t *it)
 }
 
 static const vta_hit_if hit_table = {ccws_vta_hit};
-static const issue_veto_if veto_table = {ccws_veto};
+static const issue_veto_if veto_table = {ccws_veto, ccws_until, ccws_repeat, ccws_watch};
 static const warp_events_if events_table = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
 static const instr_issued_if issued_table = {ccws_issued};
 

@@ -81,7 +81,7 @@ typedef struct {
     uint64_t active_cycle;
     /* the barred set of cycle table_at (valid unless dirty) */
     uint64_t barred;
-    uint64_t table_at;
+    uint64_t table_at, table_until; /* it holds in [table_at, table_until) */
     bool table_valid;
     throttle_trace tt; /* throttled-cycle counting, the strikes pulse, the trace process */
     uint32_t tr_lls[CCWS_TRACED_WARPS];
@@ -99,6 +99,9 @@ uint32_t ccws_score(const ccws *c, unsigned warp, uint64_t cycle); /* the LLS at
 uint32_t ccws_cutoff(const ccws *c);                               /* active warps x base */
 uint32_t ccws_llds(const ccws *c, uint64_t cycle);                 /* Eq. 3.1 for a hit in cycle */
 uint64_t ccws_barred(ccws *c, uint64_t cycle);                     /* bit w: w may not issue loads */
+/* The first cycle after `cycle` in which ccws_barred may differ, unless an input (a VTA hit, a warp
+ * start or end) changes the scores (UINT64_MAX: not before). */
+uint64_t ccws_next_change(const ccws *c, uint64_t cycle);
 uint32_t ccws_peak(const ccws *c, unsigned warp);
 uint64_t ccws_warp_strikes(const ccws *c, unsigned warp);
 

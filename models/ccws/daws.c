@@ -224,6 +224,7 @@ uint64_t daws_barred(daws *d, uint64_t cycle)
     }
     if (total > blk_stat_get(d->inst, DAWS_STAT_PEAK_TOTAL))
         d->inst->stats[DAWS_STAT_PEAK_TOTAL] = total;
+    d->oversize = maxp > d->lines;
     if (maxp > d->lines) {
         blk_stat_add(d->inst, DAWS_STAT_OVERSIZE, 1);
     } else {
@@ -259,6 +260,67 @@ static bool daws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     d->strikes[pw->id]++;
     throttle_strike(&d->tt);
     return true;
+}
+
+static bool gated_asked(const daws *d, const policy_warp *warps, const unsigned *asked, unsigned n_asked)
+{
+    if (d->mode == DAWS_MODE_PROFILE)
+        return false;
+    for (unsigned k = 0; k < n_asked; k++)
+        if ((warps[asked[k]].flags & d->gate_flags) && warps[asked[k]].id < DAWS_MAX_WARPS)
+            return true;
+    return false;
+}
+
+/* The table changes only with an instruction issued, a warp's start or end (all told through
+ * watch) and, in detected mode, a sampling warp's L1D accesses (the locality counters): while a
+ * warp samples, the answers hold for one cycle. The strikes pulse, when traced, wants every cycle. */
+static uint64_t daws_until(void *self, const policy_warp *warps, unsigned n, const unsigned *asked,
+                           unsigned n_asked, uint64_t cycle)
+{
+    (void)n;
+    daws *d = self;
+    if (!gated_asked(d, warps, asked, n_asked))
+        return UINT64_MAX;
+    if (d->tt.traced)
+        return cycle + 1;
+    for (unsigned k = 0; d->mode == DAWS_MODE_DETECTED && k < d->swt_max; k++)
+        if (d->swt[k].used && d->swt[k].sampler >= 0)
+            return cycle + 1;
+    return UINT64_MAX;
+}
+
+/* What asking the same candidates in each of `count` cycles from `first` would have counted: the
+ * table computed once in each cycle not yet computed, the throttled cycles, the strikes. */
+static void daws_repeat(void *self, const policy_warp *warps, unsigned n, const unsigned *asked,
+                        unsigned n_asked, uint64_t first, uint64_t count)
+{
+    (void)n;
+    daws *d = self;
+    if (!gated_asked(d, warps, asked, n_asked))
+        return;
+    uint64_t barred = daws_barred(d, first), end = first + count, from = MAX(first, d->table_at + 1);
+    if (end > from) {
+        if (d->oversize)
+            blk_stat_add(d->inst, DAWS_STAT_OVERSIZE, end - from);
+        d->table_at = end - 1;
+    }
+    for (unsigned k = 0; k < n_asked; k++) {
+        const policy_warp *pw = &warps[asked[k]];
+        if (!(pw->flags & d->gate_flags) || pw->id >= DAWS_MAX_WARPS)
+            continue;
+        throttle_count_n(&d->tt, d->inst, barred, first, count, DAWS_STAT_THROTTLE_CYCLES,
+                         DAWS_STAT_BARRED_WARP_CYCLES);
+        if (barred >> pw->id & 1) {
+            blk_stat_add(d->inst, DAWS_STAT_STRIKES, count);
+            d->strikes[pw->id] += count;
+        }
+    }
+}
+
+static void daws_watch(void *self, void (*changed)(void *ctx, uint64_t from), void *ctx)
+{
+    throttle_watch(&((daws *)self)->tt, changed, ctx);
 }
 
 static void clear_entry(daws *d, unsigned w)
@@ -410,7 +472,8 @@ static void slct_upsert(daws *d, uint32_t func, uint32_t begin, uint32_t pc)
     unsigned i = 0;
     while (i < d->n_slct && !(d->slct[i].func == func && d->slct[i].pc_load == pc))
         i++;
-    if (i < d->n_slct && !memcmp(&d->slct[i], &e, sizeof e))
+    const daws_slct_entry *o = &d->slct[i]; /* (field by field: the struct has padding) */
+    if (i < d->n_slct && o->loop_begin == e.loop_begin && o->is_div == e.is_div && o->rep == e.rep)
         return;
     if (i == d->n_slct) {
         if (d->n_slct >= d->slct_max)
@@ -525,8 +588,10 @@ static void daws_access(void *self, unsigned w, uint64_t addr, unsigned outcome)
         *c = MAX(*c - 1, -128);
         blk_stat_add(d->inst, DAWS_STAT_LOCALITY_DOWN, 1);
     }
-    if (was != (*c > 0))
+    if (was != (*c > 0)) {
         d->table_valid = false;
+        throttle_changed(&d->tt, gsc_cycle());
+    }
 }
 
 static void daws_evicted(void *self, const cache_eviction *ev)
@@ -548,6 +613,7 @@ static void daws_issued(void *self, const issued_t *it)
             profile_load(d, it);
         return;
     }
+    throttle_changed(&d->tt, gsc_cycle()); /* (what the issuing warp did may change the table) */
     d->last_func[w] = it->func;
     d->last_pc[w] = it->pc;
     if (it->mask)
@@ -606,7 +672,7 @@ static void ev_cta(void *self, const cta_launch_t *cta, uint64_t cycle)
 
 static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)slot, (void)cycle;
+    (void)slot;
     daws *d = self;
     if (w >= DAWS_MAX_WARPS)
         gsc_fatal("%s: warp slot %u: at most %u warps per SM", d->inst->path, w, DAWS_MAX_WARPS);
@@ -624,11 +690,12 @@ static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
     }
     d->table_valid = false;
     throttle_wake(&d->tt, d->n_active);
+    throttle_changed(&d->tt, cycle);
 }
 
 static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)slot, (void)cycle;
+    (void)slot;
     daws *d = self;
     if (w >= DAWS_MAX_WARPS || !(d->active >> w & 1))
         return;
@@ -641,9 +708,10 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     clear_entry(d, w);
     stop_sampling(d, w);
     d->table_valid = false;
+    throttle_changed(&d->tt, cycle);
 }
 
-static const issue_veto_if veto_table = {daws_veto};
+static const issue_veto_if veto_table = {daws_veto, daws_until, daws_repeat, daws_watch};
 static const l1_access_if access_table = {daws_access};
 static const l1_evict_if evict_table = {daws_evicted};
 static const vta_hit_if vta_table = {daws_vta_hit};

@@ -144,7 +144,7 @@ typedef struct {
     uint64_t active, held, seq;
     uint64_t barred;
     uint64_t table_at;
-    bool table_valid;
+    bool table_valid, oversize; /* oversize: the table's largest prediction exceeds the L1D */
     /* Detected-DAWS */
     daws_swt swt[DAWS_MAX_SWT];
     int samp_of[DAWS_MAX_WARPS]; /* the table entry warp w samples, -1 */

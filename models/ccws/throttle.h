@@ -7,12 +7,51 @@
 
 #include "models/core/block.h"
 
+#define THROTTLE_MAX_WATCHERS 4
+
 typedef struct {
     uint64_t counted_at; /* the last cycle counted in the throttled cycles (+1; 0: none) */
     gsc_pulse *strike_pulse;
     gsc_event *wake;
     bool traced, started;
+    /* the issue stages told when an input changes the veto's answers (issue_veto_if.watch) */
+    struct {
+        void (*fn)(void *ctx, uint64_t from);
+        void *ctx;
+    } watchers[THROTTLE_MAX_WATCHERS];
+    unsigned n_watchers;
 } throttle_trace;
+
+/* issue_veto_if.watch: keep changed(ctx, from) (once per issue stage: its arbiters all ask). */
+static inline void throttle_watch(throttle_trace *t, void (*fn)(void *ctx, uint64_t from), void *ctx)
+{
+    for (unsigned i = 0; i < t->n_watchers; i++)
+        if (t->watchers[i].fn == fn && t->watchers[i].ctx == ctx)
+            return;
+    g_assert(t->n_watchers < THROTTLE_MAX_WATCHERS);
+    t->watchers[t->n_watchers].fn = fn;
+    t->watchers[t->n_watchers++].ctx = ctx;
+}
+
+/* The answers may differ from cycle `from` on: tell the issue stages. */
+static inline void throttle_changed(const throttle_trace *t, uint64_t from)
+{
+    for (unsigned i = 0; i < t->n_watchers; i++)
+        t->watchers[i].fn(t->watchers[i].ctx, from);
+}
+
+/* As throttle_count for every cycle of [first, first + count) not counted yet (the issue stage
+ * reused an answer without asking: issue_veto_if.repeat; calls come in cycle order). */
+static inline void throttle_count_n(throttle_trace *t, blk_inst *inst, uint64_t barred, uint64_t first,
+                                    uint64_t count, unsigned stat_cycles, unsigned stat_warps)
+{
+    uint64_t from = MAX(first, t->counted_at), end = first + count;
+    if (barred && end > from) {
+        t->counted_at = end;
+        blk_stat_add(inst, stat_cycles, end - from);
+        blk_stat_add(inst, stat_warps, (end - from) * (uint64_t)__builtin_popcountll(barred));
+    }
+}
 
 /* A candidate was asked about in cycle with this barred set: the cycle and its barred warps are
  * counted once (stat_cycles, stat_warps) when some warp is barred. */

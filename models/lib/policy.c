@@ -308,12 +308,16 @@ const policy_class *policy_nth(unsigned i)
 typedef struct {
     policy_veto_fn fn;
     void *ctx;
+    policy_veto_until_fn until; /* NULL: may change every cycle */
+    policy_veto_repeat_fn repeat;
+    GArray *asked; /* unsigned: the candidates asked in the last policy_order (vetoes that hold) */
 } veto;
 
 struct policy {
     const policy_class *cls;
     void *self;
     GArray *vetoes; /* veto */
+    bool holding;   /* some veto records what it was asked (policy_add_veto_holding) */
 };
 
 policy *policy_new(const char *spec, GError **err)
@@ -346,6 +350,9 @@ void policy_free(policy *p)
         return;
     if (p->cls->destroy)
         p->cls->destroy(p->self);
+    for (unsigned v = 0; v < p->vetoes->len; v++)
+        if (g_array_index(p->vetoes, veto, v).asked)
+            g_array_free(g_array_index(p->vetoes, veto, v).asked, TRUE);
     g_array_free(p->vetoes, TRUE);
     g_free(p);
 }
@@ -357,8 +364,17 @@ const policy_class *policy_get_class(const policy *p)
 
 void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx)
 {
-    veto v = {fn, ctx};
+    veto v = {fn, ctx, NULL, NULL, NULL};
     g_array_append_val(p->vetoes, v);
+}
+
+void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until,
+                             policy_veto_repeat_fn repeat, void *ctx)
+{
+    g_assert(until && repeat);
+    veto v = {fn, ctx, until, repeat, g_array_new(FALSE, FALSE, sizeof(unsigned))};
+    g_array_append_val(p->vetoes, v);
+    p->holding = true;
 }
 
 /* SWL: only the `limit` oldest warps of the list may issue. */
@@ -372,16 +388,31 @@ static bool veto_swl(void *ctx, const policy_warp *w, unsigned n, unsigned i, ui
     return older >= limit;
 }
 
+/* SWL's answers are a function of the list alone: they hold until it changes, and count nothing. */
+static uint64_t swl_until(void *ctx, const policy_warp *w, unsigned n, const unsigned *asked,
+                          unsigned n_asked, uint64_t cycle)
+{
+    (void)ctx, (void)w, (void)n, (void)asked, (void)n_asked, (void)cycle;
+    return UINT64_MAX;
+}
+
+static void swl_repeat(void *ctx, const policy_warp *w, unsigned n, const unsigned *asked, unsigned n_asked,
+                       uint64_t first, uint64_t count)
+{
+    (void)ctx, (void)w, (void)n, (void)asked, (void)n_asked, (void)first, (void)count;
+}
+
 void policy_add_swl(policy *p, unsigned limit)
 {
     g_assert(limit < 65536);
-    policy_add_veto(p, veto_swl, GUINT_TO_POINTER(limit));
+    policy_add_veto_holding(p, veto_swl, swl_until, swl_repeat, GUINT_TO_POINTER(limit));
 }
 
 void policy_add_swl_except(policy *p, unsigned limit, unsigned barrier_stall)
 {
     g_assert(limit < 65536 && barrier_stall < 65535);
-    policy_add_veto(p, veto_swl, GUINT_TO_POINTER(limit | (barrier_stall + 1) << 16));
+    policy_add_veto_holding(p, veto_swl, swl_until, swl_repeat,
+                            GUINT_TO_POINTER(limit | (barrier_stall + 1) << 16));
 }
 
 bool policy_stable(const policy *p)
@@ -389,14 +420,52 @@ bool policy_stable(const policy *p)
     return p->cls->stable && p->vetoes->len == 0;
 }
 
+bool policy_settles(const policy *p)
+{
+    for (unsigned v = 0; v < p->vetoes->len; v++)
+        if (!g_array_index(p->vetoes, veto, v).until)
+            return false;
+    return p->cls->stable;
+}
+
+uint64_t policy_holds_until(const policy *p, const policy_warp *warps, unsigned n, uint64_t cycle)
+{
+    uint64_t until = UINT64_MAX;
+    for (unsigned v = 0; v < p->vetoes->len; v++) {
+        const veto *x = &g_array_index(p->vetoes, veto, v);
+        if (!x->until)
+            return cycle + 1;
+        uint64_t u =
+            x->until(x->ctx, warps, n, (const unsigned *)(void *)x->asked->data, x->asked->len, cycle);
+        until = MIN(until, u);
+    }
+    return until;
+}
+
+void policy_repeat(const policy *p, const policy_warp *warps, unsigned n, uint64_t first, uint64_t count)
+{
+    for (unsigned v = 0; v < p->vetoes->len; v++) {
+        const veto *x = &g_array_index(p->vetoes, veto, v);
+        if (x->repeat && x->asked->len)
+            x->repeat(x->ctx, warps, n, (const unsigned *)(void *)x->asked->data, x->asked->len, first,
+                      count);
+    }
+}
+
 unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
 {
     unsigned k = p->cls->order(p->self, warps, n, cycle, out), kept = 0;
+    if (p->holding)
+        for (unsigned v = 0; v < p->vetoes->len; v++)
+            if (g_array_index(p->vetoes, veto, v).asked)
+                g_array_set_size(g_array_index(p->vetoes, veto, v).asked, 0);
     for (unsigned i = 0; i < k; i++) {
         g_assert(out[i] < n && warps[out[i]].ready);
         bool vetoed = false;
         for (unsigned v = 0; v < p->vetoes->len && !vetoed; v++) {
             veto *x = &g_array_index(p->vetoes, veto, v);
+            if (x->asked)
+                g_array_append_val(x->asked, out[i]);
             vetoed = x->fn(x->ctx, warps, n, out[i], cycle);
         }
         if (!vetoed)

@@ -97,6 +97,26 @@ unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle,
  * same answer at any cycle (the issue stage uses it to skip a scheduler whose warps did not change). */
 bool policy_stable(const policy *p);
 
+/* Vetoes whose answers hold for a while (the issue stage may then skip asking, and sleep).
+ * until: after policy_order asked it about candidates asked[0..n_asked) of warps[0..n) in `cycle`,
+ * the first cycle in which its answers for the same candidates may differ, unless its state is
+ * changed by an input (the veto's owner tells the issue stage then); UINT64_MAX: not before.
+ * repeat: the same candidates were not asked again in `count` cycles from `first` on, the answers
+ * being known to hold: count what asking them would have counted (statistics). */
+typedef uint64_t (*policy_veto_until_fn)(void *ctx, const policy_warp *warps, unsigned n,
+                                         const unsigned *asked, unsigned n_asked, uint64_t cycle);
+typedef void (*policy_veto_repeat_fn)(void *ctx, const policy_warp *warps, unsigned n, const unsigned *asked,
+                                      unsigned n_asked, uint64_t first, uint64_t count);
+void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until,
+                             policy_veto_repeat_fn repeat, void *ctx);
+/* The class is stable and every veto can say how long its answers hold (SWL's hold for good). */
+bool policy_settles(const policy *p);
+/* After policy_order in `cycle` on warps[0..n): the first cycle its answer for the same list may
+ * differ (the earliest of its vetoes'); policy_repeat counts the vetoes' statistics for `count`
+ * cycles from `first` in which the same answer was reused without asking (policy_settles only). */
+uint64_t policy_holds_until(const policy *p, const policy_warp *warps, unsigned n, uint64_t cycle);
+void policy_repeat(const policy *p, const policy_warp *warps, unsigned n, uint64_t first, uint64_t count);
+
 #define POLICY_ERROR (policy_error_quark())
 GQuark policy_error_quark(void);
 

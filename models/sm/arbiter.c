@@ -63,13 +63,43 @@ static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t c
     arbiter *a = self;
     unsigned k = policy_order(a->pol, warps, n, cycle, out);
     blk_call_note(a->probe, k, 0, 0);
+    a->last_empty = false;
     if (k == 0) /* a policy that is not stable is asked with no warp ready too: that is no refusal */
         for (unsigned i = 0; i < n; i++)
             if (warps[i].ready) {
                 blk_stat_add(a->inst, ARBITER_STAT_EMPTY, 1);
+                a->last_empty = true;
                 break;
             }
     return k;
+}
+
+static bool arb_settles(void *self)
+{
+    arbiter *a = self;
+    return policy_settles(a->pol) && !gsc_pulse_traced(a->probe->pulse);
+}
+
+static uint64_t arb_holds_until(void *self, const policy_warp *warps, unsigned n, uint64_t cycle)
+{
+    return policy_holds_until(((arbiter *)self)->pol, warps, n, cycle);
+}
+
+static void arb_repeat(void *self, const policy_warp *warps, unsigned n, uint64_t first, uint64_t count)
+{
+    arbiter *a = self;
+    policy_repeat(a->pol, warps, n, first, count);
+    if (a->last_empty)
+        blk_stat_add(a->inst, ARBITER_STAT_EMPTY, count);
+}
+
+static void arb_watch(void *self, void (*changed)(void *ctx, uint64_t from), void *ctx)
+{
+    arbiter *a = self;
+    for (unsigned i = 0; i < a->watched->len; i++) {
+        const blk_iref *r = g_ptr_array_index(a->watched, i);
+        ((const issue_veto_if *)r->methods)->watch(r->self, changed, ctx);
+    }
 }
 
 static bool arb_stable(void *self)
@@ -91,7 +121,8 @@ static void arb_outcome(void *self, int warp, unsigned stall)
     }
 }
 
-static const arbiter_if arb_table = {arb_order, arb_stable, arb_outcome};
+static const arbiter_if arb_table = {arb_order,       arb_stable, arb_outcome, arb_settles,
+                                     arb_holds_until, arb_repeat, arb_watch};
 
 /* The vetoes bound to `veto` join the policy's (policy_add_veto): the policy asks them. */
 static void arbiter_elaborate(void *self)
@@ -99,7 +130,13 @@ static void arbiter_elaborate(void *self)
     arbiter *a = self;
     for (unsigned i = 0; i < blk_import_n(a->inst, ARBITER_VETO, 0); i++) {
         blk_iref r = blk_import_nth(a->inst, ARBITER_VETO, 0, i);
-        policy_add_veto(a->pol, ((const issue_veto_if *)r.methods)->veto, r.self);
+        const issue_veto_if *v = r.methods;
+        if (v->until && v->repeat && v->watch) {
+            policy_add_veto_holding(a->pol, v->veto, v->until, v->repeat, r.self);
+            g_ptr_array_add(a->watched, g_memdup2(&r, sizeof r));
+        } else {
+            policy_add_veto(a->pol, v->veto, r.self);
+        }
     }
 }
 
@@ -121,6 +158,7 @@ arbiter *arbiter_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     unsigned swl = (unsigned)blk_param_uint(a->inst, "swl");
     if (swl)
         policy_add_swl_except(a->pol, swl, ISSUE_STALL_BARRIER + 1); /* (issue's policy_warp.stall) */
+    a->watched = g_ptr_array_new_with_free_func(g_free);
     blk_export(a->inst, ARBITER_ARB, 0, &arb_table, a);
     a->probe = blk_export_probe(a->inst, ARBITER_ARB, 0);
     a->grant_pulse = gsc_pulse_new(a->inst->mod, "grants", 1);
@@ -137,5 +175,6 @@ void arbiter_free(arbiter *a)
     if (!a)
         return;
     policy_free(a->pol);
+    g_ptr_array_free(a->watched, TRUE);
     g_free(a);
 }

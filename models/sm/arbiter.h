@@ -27,12 +27,28 @@ typedef struct {
     /* The scheduler's decision in a cycle it was evaluated: warp issued (-1: none) and else the
      * stall reason code (the issue block's issue_stall). */
     void (*outcome)(void *self, int warp, unsigned stall);
+    /* Vetoes that hold (docs/ccws.md, "Simulation speed"): settles() is true when the policy is
+     * stable and every veto can say how long its answers hold (policy_settles) and nothing the
+     * arbiter traces would miss a call. Then, after order() in `cycle`: holds_until() is the first
+     * cycle its answer to the same list may differ (policy_holds_until); repeat() counts the
+     * statistics of `count` cycles from `first` in which the answer was reused without asking;
+     * watch() registers changed(ctx, from), which a veto calls when an input changes its answers
+     * from cycle `from` on. */
+    bool (*settles)(void *self);
+    uint64_t (*holds_until)(void *self, const policy_warp *warps, unsigned n, uint64_t cycle);
+    void (*repeat)(void *self, const policy_warp *warps, unsigned n, uint64_t first, uint64_t count);
+    void (*watch)(void *self, void (*changed)(void *ctx, uint64_t from), void *ctx);
 } arbiter_if;
 extern const blk_iface arbiter_iface;
 
 /* A veto (the `veto` import): true strikes candidate i of warps[0..n) this cycle (a policy_veto_fn). */
 typedef struct {
     bool (*veto)(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle);
+    /* Optional, all three or none (a policy_veto_until_fn, a policy_veto_repeat_fn, and watch: keep
+     * changed(ctx, from) and call it whenever an input changes the answers, from cycle `from` on). */
+    policy_veto_until_fn until;
+    policy_veto_repeat_fn repeat;
+    void (*watch)(void *self, void (*changed)(void *ctx, uint64_t from), void *ctx);
 } issue_veto_if;
 extern const blk_iface issue_veto_iface;
 
@@ -44,8 +60,10 @@ typedef struct {
     policy *pol;
     blk_call_probe *probe;
     gsc_pulse *grant_pulse;
-    uint32_t tr_grant; /* traced: the warp of the last grant */
-    uint8_t tr_stall;  /* traced: the scheduler's stall in the last evaluated cycle (8: it issued) */
+    uint32_t tr_grant;  /* traced: the warp of the last grant */
+    uint8_t tr_stall;   /* traced: the scheduler's stall in the last evaluated cycle (8: it issued) */
+    bool last_empty;    /* the last order listed no candidate while a warp was ready */
+    GPtrArray *watched; /* const blk_iref *: the bound vetoes that hold (settles) */
 } arbiter;
 
 extern const blk_desc arbiter_desc;

@@ -287,6 +287,8 @@ static void sched_remove(issue *s, unsigned wi)
     sc->n--;
     for (; i < sc->n; i++)
         s->pos[sc->warps[i]] = i;
+    if (sc->settles)
+        sc->veto_until = 0; /* (a veto may answer differently for the shorter list: SWL's oldest N) */
 }
 
 /* A warp that has exited and has nothing in flight leaves; the last one of its CTA ends the CTA. */
@@ -688,7 +690,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
-    bool stable = sc->stable;
+    bool stable = sc->incremental;
     bool all = !stable; /* check every warp */
     if (!all && room != sc->room) {
         /* A unit's room decides only for the warps whose head goes to it and that got as far as
@@ -700,10 +702,13 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
             wmask_or(&sc->dirty, &sc->asks_alu);
         sc->room = room;
     }
-    if (!all && !wmask_any(&sc->dirty)) {
+    if (!all && !wmask_any(&sc->dirty) && now < sc->veto_until) {
         /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
-         * marks the warp), saw them; a stable policy answers the same: the same stall. */
+         * marks the warp), saw them; a stable policy answers the same: the same stall (vetoes that
+         * hold answer the same until veto_until: what asking them would count is counted). */
         blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + sc->last_stall, 1);
+        if (sc->asked)
+            sc->arb->repeat(sc->arb_self, sc->pw, sc->n, now, 1);
         if (si == 0)
             s->tr_stall = (uint8_t)sc->last_stall;
         return;
@@ -749,7 +754,15 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     unsigned n = ready || !stable ? sc->arb->order(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
         worst = ISSUE_STALL_VETOED;
-        s->refused = true;
+        if (sc->settles) { /* the answer is reused while it holds; the vetoes wake the stage */
+            sc->asked = true;
+            sc->veto_until = sc->arb->holds_until(sc->arb_self, sc->pw, sc->n, now);
+        } else {
+            s->refused = true;
+        }
+    } else {
+        sc->asked = false;
+        sc->veto_until = UINT64_MAX; /* (nothing asked, or an issue: its warp is dirty) */
     }
     if (n > 0) {
         unsigned i = sc->order[0];
@@ -781,6 +794,54 @@ static void charge_sleep(issue *s)
         blk_sleep_charge(s->inst, ISSUE_STAT_STALL_IDLE + r, 1);
     }
     blk_sleep_charge(s->inst, ISSUE_STAT_CTA_CYCLES, s->n_ctas);
+}
+
+/* The cycles [first, first + count) were slept through (or were the rest of the run): every
+ * scheduler whose last answer was reused counts what asking would have. */
+static void repeat_slept(issue *s, uint64_t first, uint64_t count)
+{
+    for (unsigned si = 0; si < s->n_sched && count; si++) {
+        issue_sched *sc = &s->sched[si];
+        if (sc->settles && sc->asked)
+            sc->arb->repeat(sc->arb_self, sc->pw, sc->n, first, count);
+    }
+}
+
+/* A veto's answers changed from cycle `from` on (arbiter watch(); called before the veto changes
+ * its state): answers held from before are not reused from then, the cycles slept until now are
+ * counted with the answers they had, and a sleeping stage wakes (in the next cycle at the earliest:
+ * a change made in this cycle after the stage ran counts from the next one). */
+static void veto_changed(void *ctx, uint64_t from)
+{
+    issue *s = ctx;
+    for (unsigned si = 0; si < s->n_sched; si++)
+        if (s->sched[si].settles)
+            s->sched[si].veto_until = MIN(s->sched[si].veto_until, from);
+    uint64_t now = gsc_cycle();
+    if (now > s->charged_to) { /* the cycles slept so far, with the answers they had */
+        repeat_slept(s, s->charged_to, now - s->charged_to);
+        s->charged_to = now;
+    }
+    gsc_event_notify(s->veto_event, from > now ? from - now : 1);
+}
+
+/* Sleeping: wake when the first reused answer may change. */
+static void wake_for_vetoes(issue *s, uint64_t now)
+{
+    uint64_t wake = UINT64_MAX;
+    for (unsigned si = 0; si < s->n_sched; si++)
+        if (s->sched[si].asked)
+            wake = MIN(wake, s->sched[si].veto_until);
+    if (wake != UINT64_MAX)
+        gsc_run_within(wake > now ? wake - now : 1);
+}
+
+static void issue_finish(void *self, uint64_t cycles)
+{
+    issue *s = self;
+    if (s->any_settles && cycles > s->charged_to)
+        repeat_slept(s, s->charged_to, cycles - s->charged_to);
+    s->charged_to = cycles; /* (counted once) */
 }
 
 /* The grid released a CTA from bar.blocksync (in the grid's activation): its warps go on from the
@@ -848,11 +909,26 @@ static void issue_run(void *self)
     if (s->env->failed)
         return;
     if (__builtin_expect(!s->started, 0)) { /* every block has elaborated (the arbiters' vetoes) */
-        for (unsigned i = 0; i < s->n_sched; i++)
-            s->sched[i].stable = s->n_checks == 0 && s->sched[i].arb->stable(s->sched[i].arb_self);
+        for (unsigned i = 0; i < s->n_sched; i++) {
+            issue_sched *sc = &s->sched[i];
+            sc->stable = s->n_checks == 0 && sc->arb->stable(sc->arb_self);
+            sc->settles =
+                !sc->stable && s->n_checks == 0 && sc->arb->settles && sc->arb->settles(sc->arb_self);
+            sc->incremental = sc->stable || sc->settles;
+            if (sc->settles) {
+                s->any_settles = true;
+                sc->arb->watch(sc->arb_self, veto_changed, s);
+            }
+        }
         s->started = true;
+        s->charged_to = now;
     }
     blk_sleep_wake(s->inst, now);
+    if (G_UNLIKELY(s->any_settles)) {
+        if (now > s->charged_to)
+            repeat_slept(s, s->charged_to, now - s->charged_to);
+        s->charged_to = now + 1;
+    }
     unsigned ctas_before = s->n_ctas;
     if (G_UNLIKELY(s->bs_releases))
         bs_take_releases(s, now);
@@ -877,10 +953,13 @@ static void issue_run(void *self)
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
     bool pending = wmask_any(&s->pending_release) || !ring_empty(&s->redirects) || !ring_empty(&s->credits) ||
                    !ring_empty(&s->done);
-    if (issued || pending || s->refused)
+    if (issued || pending || s->refused) {
         gsc_run_within(1);
-    else
+    } else {
         charge_sleep(s); /* (running in the next cycle, it sleeps through none) */
+        if (G_UNLIKELY(s->any_settles))
+            wake_for_vetoes(s, now);
+    }
     /* else: sleep until an input is put or a unit FIFO is got from (static sensitivity); a check or
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
@@ -927,6 +1006,8 @@ static void issue_elaborate(void *self)
         s->bs_event = gsc_event_new(s->inst->mod, "blocksync_release");
         gsc_sensitive_event(p, s->bs_event);
     }
+    s->veto_event = gsc_event_new(s->inst->mod, "veto_changed");
+    gsc_sensitive_event(p, s->veto_event);
 }
 
 /* Per warp slot N, <issue>.warpN.{pc, mask, ibuf, pending, at_barrier, stall}: one group per warp
@@ -988,6 +1069,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         sc->pw = g_new0(policy_warp, warps);
         sc->order = g_new0(unsigned, warps);
         sc->last_stall = ISSUE_STALL_IDLE;
+        sc->veto_until = UINT64_MAX; /* (only schedulers whose vetoes hold lower it) */
     }
     const char *log = blk_param_string(s->inst, "log");
     if (log && *log) {
@@ -1017,6 +1099,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     gsc_trace_var_enum(s->inst->mod, "stall", &issue_stall_enum);
     trace_warp_state(s);
     blk_inst_on_elaborate(s->inst, issue_elaborate, s);
+    blk_inst_on_finish(s->inst, issue_finish, s);
     return s;
 }
 

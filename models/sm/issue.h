@@ -198,6 +198,13 @@ typedef struct {
      * decides for (ready or stalled on PIPELINE, head bound for ldst / for exec). */
     wmask members, asks_mem, asks_alu;
     unsigned n_stall[ISSUE_STALL_COUNT + 1];
+    /* Vetoes that hold (arbiter settles(), no checks): evaluated incrementally as a stable policy;
+     * an answer that asked the arbiter and issued nothing (`asked`) is reused, its statistics
+     * counted by the arbiter's repeat(), before cycle veto_until (holds_until(), lowered by a veto's
+     * changed() call), and the issue stage may sleep until then. */
+    bool settles, asked;
+    bool incremental; /* stable or settles */
+    uint64_t veto_until;
 } issue_sched;
 
 /* The traced state of one warp slot (<issue>.warp<N>.*; issue_new): what the slot holds at the end
@@ -256,6 +263,9 @@ typedef struct {
     uint8_t bs_dir[SM_MAX_CTAS];
     uint64_t bs_held[SM_MAX_CTAS], bs_release_at[SM_MAX_CTAS];
     unsigned bs_releases; /* releases not yet applied */
+    bool any_settles;     /* some scheduler's vetoes hold (issue_sched.settles) */
+    uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
+    gsc_event *veto_event; /* a veto's answers changed (its changed() call) */
     /* traced */
     uint32_t tr_issued, tr_warp, tr_pc;
     uint8_t tr_stall;

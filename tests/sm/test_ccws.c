@@ -493,6 +493,101 @@ static void test_options(void)
     harness_free(l.d.h);
 }
 
+/* The barred set's life (ccws_next_change): random VTA hits, then from cycles at or after the last
+ * hit, the barred set of every cycle before the bound equals the first one's (checked cycle by
+ * cycle); the bound is tight where the decay alone changes the set (within the window checked, the
+ * set differs at the bound or a score reaches base there). Every option that orders the stack. */
+static void test_next_change(void)
+{
+    const char *const opts[][3] = {
+        {NULL}, {"cmp=ge", NULL}, {"tie=wid", NULL}, {"update=set", NULL}, {"cmp=ge", "tie=wid", NULL}};
+    GRand *r = g_rand_new_with_seed(18);
+    unsigned checked = 0, tight = 0;
+    for (unsigned o = 0; o < G_N_ELEMENTS(opts); o++)
+        for (unsigned k = 0; k < 12; k++) {
+            unsigned n = (unsigned)g_rand_int_range(r, 2, 17);
+            lss l = lss_new(opts[o], n, NULL);
+            issue_n(&l, (unsigned)g_rand_int_range(r, 8, 120));
+            uint64_t cycle = 10;
+            for (unsigned h = (unsigned)g_rand_int_range(r, 1, 7); h; h--) {
+                cycle += (uint64_t)g_rand_int_range(r, 0, 120);
+                l.hit->hit(l.d.self, (unsigned)g_rand_int_range(r, 0, (int)n), 0, cycle);
+                if (g_rand_int_range(r, 0, 4) == 0)
+                    issue_n(&l, (unsigned)g_rand_int_range(r, 1, 40));
+            }
+            for (unsigned q = 0; q < 8; q++) {
+                uint64_t t = cycle + (q ? (uint64_t)g_rand_int_range(r, 0, 900) : 0);
+                uint64_t b = ccws_barred(l.c, t), nc = ccws_next_change(l.c, t);
+                g_assert_cmpuint(nc, >, t);
+                uint64_t end = MIN(nc, t + 1200);
+                for (uint64_t u = t + 1; u < end; u++)
+                    g_assert_cmphex(ccws_barred(l.c, u), ==, b);
+                checked++;
+                if (nc < t + 1200) {
+                    bool at_base = false;
+                    for (unsigned w = 0; w < n; w++)
+                        at_base |= ccws_score(l.c, w, nc) == 100 && ccws_score(l.c, w, nc - 1) > 100;
+                    g_assert_true(ccws_barred(l.c, nc) != b || at_base || nc == cycle + 1);
+                    tight++;
+                }
+            }
+            harness_free(l.d.h);
+        }
+    g_assert_cmpuint(checked, ==, 5 * 12 * 8);
+    g_assert_cmpuint(tight, >, 100); /* (the windows saw bounds, not only "never") */
+    g_rand_free(r);
+}
+
+/* A held answer: after asking the veto about candidates in a cycle, until() bounds the answers'
+ * life and repeat() counts for skipped cycles exactly what asking in each of them counts (the same
+ * block state twice: asked every cycle, then asked once per held answer and repeated). */
+static void hold_run(bool hold, uint64_t *stats, uint64_t *per_warp)
+{
+    lss l = lss_new(NULL, 8, NULL);
+    const issue_veto_if *v = l.d.m;
+    issue_n(&l, 16);
+    l.hit->hit(l.d.self, 2, 0, 20);
+    issue_n(&l, 16);
+    l.hit->hit(l.d.self, 5, 0, 60);
+    policy_warp pw[8];
+    memset(pw, 0, sizeof pw);
+    for (unsigned w = 0; w < 8; w++)
+        pw[w] = (policy_warp){.id = w, .ready = true, .flags = w % 3 ? POLICY_F_MEM | POLICY_F_LOAD : 0};
+    unsigned asked[8] = {0, 1, 2, 3, 4, 5, 6, 7}, alu[] = {0, 3, 6};
+    g_assert_cmpuint(v->until(l.d.self, pw, 8, alu, 3, 61), ==, UINT64_MAX); /* no load asked */
+    unsigned spans = 0;
+    for (uint64_t t = 61; t < 400;) {
+        for (unsigned i = 0; i < 8; i++)
+            v->veto(l.d.self, pw, 8, i, t);
+        uint64_t u = hold ? MIN(v->until(l.d.self, pw, 8, asked, 8, t), 400) : t + 1;
+        g_assert_cmpuint(u, >, t);
+        if (u > t + 1)
+            v->repeat(l.d.self, pw, 8, asked, 8, t + 1, u - t - 1);
+        t = u;
+        spans++;
+    }
+    if (hold) /* the scores decay until cycle 60 + LLDS - 100: a few spans, then one to the end */
+        g_assert_cmpuint(spans, <, 100);
+    for (unsigned st = CCWS_STAT_STRIKES; st <= CCWS_STAT_BARRED_WARP_CYCLES; st++)
+        stats[st] = block_stat(&l.d, st);
+    for (unsigned w = 0; w < 8; w++)
+        per_warp[w] = ccws_warp_strikes(l.c, w);
+    harness_free(l.d.h);
+}
+
+static void test_hold_repeat(void)
+{
+    uint64_t s1[CCWS_STAT_BARRED_WARP_CYCLES + 1] = {0}, s2[CCWS_STAT_BARRED_WARP_CYCLES + 1] = {0}, w1[8],
+                                               w2[8];
+    hold_run(false, s1, w1);
+    hold_run(true, s2, w2);
+    g_assert_cmpuint(s1[CCWS_STAT_STRIKES], >, 0);
+    for (unsigned st = CCWS_STAT_STRIKES; st <= CCWS_STAT_BARRED_WARP_CYCLES; st++)
+        g_assert_cmpuint(s1[st], ==, s2[st]);
+    for (unsigned w = 0; w < 8; w++)
+        g_assert_cmpuint(w1[w], ==, w2[w]);
+}
+
 /* The traced state, cycle by cycle: the score of W2 rises the cycle after its hit and decays by 1 per
  * cycle; the cutoff; can_load loses W3 while W2 is above 100. */
 static void test_traced(void)
@@ -527,6 +622,8 @@ int main(int argc, char **argv)
     harness_test_add("/ccws/ut3-full-size", test_ut3_full_size);
     harness_test_add("/ccws/ut3-general", test_ut3_general);
     harness_test_add("/ccws/ut4-vta", test_ut4_vta);
+    harness_test_add("/ccws/next-change", test_next_change);
+    harness_test_add("/ccws/hold-repeat", test_hold_repeat);
     harness_test_add("/ccws/vta-warps", test_vta_warps);
     harness_test_add("/ccws/options", test_options);
     harness_test_add("/ccws/traced", test_traced);
