@@ -689,6 +689,16 @@ struct trampoline {
         gsc_hot.in_process = false;
     }
 };
+/* The same, when a trace file is open: the traced variables the activation may change are marked
+ * first (a separate body, so that an untraced run does not pay for the test). */
+struct trampoline_traced {
+    gsc_proc_rt *rt;
+    void operator()() const
+    {
+        gsc_trace_mark(rt->tmarks);
+        trampoline{rt}();
+    }
+};
 /* The calendar's ticker. */
 struct ticker {
     void operator()() const
@@ -709,6 +719,7 @@ extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_pro
     p->m = m;
     p->rt = new gsc_proc_rt;
     gsc_g.rts.push_back(p->rt);
+    p->rt->m = m;
     p->rt->fn = fn;
     p->rt->ctx = ctx;
     p->rt->swake_sensitive = false;
@@ -1001,7 +1012,10 @@ extern "C" void gsc_elaborate(void)
             o.dont_initialize();
         }
         in_module under(p->m);
-        sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
+        if (gsc_trace_requested())
+            sc_spawn(trampoline_traced{p->rt}, p->name.c_str(), &o);
+        else
+            sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
     }
     procs_free();
     {
@@ -1093,6 +1107,7 @@ static void begin_run(void)
     gsc_elaborate();
     gsc_g.stopped = false;
     gsc_g.starved = false;
+    gsc_trace_run_starts();
     gsc_trace_at_boundary(gsc_now_cycle());
 }
 

@@ -448,6 +448,21 @@ void gsc_trace_var_detail(gsc_module *m, const char *name);
 /* gsc_elaborate sets *traced to whether the traced variable <m>.<name> is selected, so that a block
  * computes what it shows only then (elaboration; *traced is left alone when nothing is traced). */
 void gsc_trace_var_flag(gsc_module *m, const char *name, bool *traced);
+/* Traced variables are compared only in the cycles something marked their module (m of
+ * gsc_trace_var), so that an idle block costs the writer nothing:
+ * - an activation of a process of m marks m, and every module m calls into (below), transitively;
+ * - an arrival hook (gsc_fifo_on_arrival) marks the module of its FIFO's consumer port, likewise;
+ * - a run's start marks every module (a change made between runs shows in the next cycle written).
+ * gsc_trace_calls declares that code running for `caller` (its processes, its hooks) may change the
+ * traced variables of `callee` (a direct call into another block: blk_bind declares every interface
+ * binding); elaboration only. gsc_trace_touch marks m's variables (and its callees') from any other
+ * path (at run time; nothing when nothing is traced). gsc_trace_check (elaboration; or the environment
+ * variable GPUSC_TRACE_CHECK=1) also compares every variable nobody marked, in every cycle written,
+ * and makes a change there a fatal error naming the variable: a path that changes traced state
+ * without marking it would otherwise silently lose the transition. */
+void gsc_trace_calls(gsc_module *caller, gsc_module *callee);
+void gsc_trace_touch(gsc_module *m);
+void gsc_trace_check(bool on);
 /* A traced variable <m>.<name> holding the cycle number (64 bits, written in every cycle of the
  * window, also those where nothing else happens), to read the time in cycles in a viewer. */
 void gsc_trace_cycle_counter(gsc_module *m, const char *name);

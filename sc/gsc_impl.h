@@ -40,6 +40,7 @@ static const int64_t GSC_NO_CYCLE = INT64_MAX;
  * wake-up event of each process) is a kernel event plus the cycle of its pending timed
  * notification, which lives in the wake-up calendar, not in the kernel's timed-event queue. */
 struct gsc_proc_rt;
+struct gsc_trace_marks;
 struct gsc_event {
     sc_core::sc_event ev;
     int64_t due = GSC_NO_CYCLE;
@@ -71,6 +72,9 @@ struct gsc_proc_rt {
     int64_t next_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
     bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
+    gsc_module *m = nullptr; /* the module it belongs to */
+    /* Traced: the traced variables its activation may change (gsc_trace.cc), NULL: none. */
+    const gsc_trace_marks *tmarks = nullptr;
 };
 
 /* The processes statically sensitive to a channel's put, get or change. */
@@ -161,6 +165,7 @@ struct gsc_traceable {
     bool strobe;        /* a variable that means "this cycle" (gsc_trace_var_strobe) */
     bool detail;        /* the pattern "*" alone does not select it (gsc_trace_var_detail) */
     bool *traced_flag;  /* set at elaboration to whether it is traced (gsc_trace_var_flag), or NULL */
+    gsc_module *owner;  /* a variable's module: the block whose activations change it */
 };
 
 /* The wake-up calendar. Every notification for a later cycle (an event's, a FIFO's or latch's
@@ -309,6 +314,14 @@ static inline void gsc_wake(const gsc_listeners *l, int64_t target)
 
 /* Trace side (gsc_trace.cc). */
 void gsc_trace_elaborate(void);
+/* Whether a trace file was asked for (gsc_elaborate then spawns the processes with a trampoline that
+ * marks their traced variables). */
+bool gsc_trace_requested(void);
+/* An activation of a process (or an arrival hook) with these marks is about to run: its traced
+ * variables are compared at the end of the cycle. */
+void gsc_trace_mark(const gsc_trace_marks *m);
+/* A run starts: what changed between runs is looked for in the next cycle written. */
+void gsc_trace_run_starts(void);
 /* Just after a put on a traced FIFO (f->tr set): copy the item (the last one in the ring) into the
  * cycle's next slot and count it. */
 void gsc_trace_fifo_put(gsc_fifo *f);

@@ -27,6 +27,9 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
 
 using namespace sc_core;
 
@@ -42,6 +45,8 @@ struct traced_signal {
     const gsc_enum *en = nullptr; /* shown by these names */
     bool counter = false;         /* the cycle counter */
     std::string code;             /* VCD identifier */
+    char code8[8] = {};           /* the same, for put_value's fixed-size copy */
+    uint8_t code_len = 0;
     uint64_t shown = 0;           /* the value last written (a real's bits) */
     uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
     unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
@@ -94,20 +99,67 @@ class gsc_vcd_writer : public sc_trace_file
     void cycle(bool delta_cycle) override;
 };
 
-/* A traced variable as the writer looks at it in every cycle: compact, so that the look is one pass
- * over a small array (the signal itself is only touched when the bytes changed). */
-/* A polled variable of V's width: compared in every cycle written, one list per width so that the
- * comparison loop has no branch on the width (most variables do not change in a given cycle). */
-template <typename V> struct poll_entry {
-    const V *addr;
-    V raw; /* its bytes when last looked at */
+/* A traced variable as the writer compares it: its address and size, its bytes when last looked
+ * at, its signal, and its place in the order in which the changes of a cycle are written (rank). */
+struct group_var {
+    const void *addr;
+    uint64_t raw; /* (a strobe: 0, the value it is set back to) */
+    uint64_t rank;
     unsigned sig;
+    uint8_t nbytes;
+    bool strobe; /* gsc_trace_var_strobe: written as a count, then set to 0 */
 };
-struct poll_lists {
-    std::vector<poll_entry<uint8_t>> w1;
-    std::vector<poll_entry<uint16_t>> w2;
-    std::vector<poll_entry<uint32_t>> w4;
-    std::vector<poll_entry<uint64_t>> w8;
+/* The rank of the strobes: after every other variable, as they are written. */
+static const uint64_t STROBE_RANK = (uint64_t)4 << 32;
+
+/* The traced variables of one module (a block instance): compared only in a cycle the group was
+ * marked in (an activation of a process that may change them, an arrival hook, a run's start). */
+struct var_group {
+    gsc_module *m;
+    std::vector<group_var> vars;
+    bool dirty = false;
+};
+} // namespace
+
+/* What an activation marks: the groups of its module and of every module it may call into
+ * (gsc_trace_calls), transitively. */
+struct gsc_trace_marks {
+    std::vector<var_group *> groups;
+};
+
+namespace
+{
+/* A character buffer written in place (put_value reserves room, writes, then commits). */
+struct out_buf {
+    std::vector<char> v;
+    size_t n = 0;
+    void clear()
+    {
+        n = 0;
+    }
+    bool empty() const
+    {
+        return n == 0;
+    }
+    const char *data() const
+    {
+        return v.data();
+    }
+    size_t size() const
+    {
+        return n;
+    }
+    char *room(size_t k)
+    {
+        if (__builtin_expect(n + k > v.size(), 0))
+            v.resize(std::max(2 * v.size(), n + k + 4096));
+        return v.data() + n;
+    }
+    void append(const char *p, size_t k)
+    {
+        memcpy(room(k), p, k);
+        n += k;
+    }
 };
 
 struct trace_state {
@@ -125,15 +177,28 @@ struct trace_state {
     FILE *fp = nullptr;
     gsc_vcd_writer *writer = nullptr;
     std::vector<traced_signal> sigs;
-    poll_lists polled; /* variables: compared in every cycle written */
-    std::vector<std::pair<void *, unsigned>> strobes; /* "this cycle" variables: (address, signal) */
+    std::vector<std::unique_ptr<var_group>> owned_groups;
+    std::vector<std::unique_ptr<gsc_trace_marks>> owned_marks;
+    std::vector<std::unique_ptr<struct traced_hook>> owned_hooks;
+    std::unordered_map<gsc_module *, const gsc_trace_marks *> module_marks; /* for gsc_trace_touch */
+    std::vector<var_group *> groups;                          /* every module's traced variables */
+    std::vector<var_group *> dirty_groups;                    /* marked since the writer last looked */
+    std::vector<std::pair<gsc_module *, gsc_module *>> calls; /* (caller, callee): gsc_trace_calls */
+    std::vector<std::pair<uint64_t, unsigned>> changed;       /* (rank, signal): the cycle's changes */
+    bool check = false;                                       /* gsc_trace_check */
+    /* The strobes looked at in the cycle being written (group, signal), and the groups to mark for
+     * the next one: a strobe whose signal is not back to 0 then (it showed x, or it kept the value of
+     * the dump) is looked at again. */
+    std::vector<std::pair<var_group *, unsigned>> strobes_seen;
+    std::vector<var_group *> strobes_again;
     std::vector<gsc_latch_trace *> dirty_latches;
     std::vector<gsc_fifo *> dirty_fifos;
     std::vector<gsc_pulse *> dirty_pulses;
     std::vector<unsigned> pulse_sig; /* per pulse (index in pulses): its signal */
     std::vector<gsc_pulse *> pulses;
     std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
-    std::string buf;              /* the value changes of the cycle being written */
+    out_buf buf;                  /* the value changes of the cycle being written */
+    out_buf out;                  /* what is written to the file, in 1 MiB chunks */
     bool any_written = false;     /* a timestamp has been written */
     uint64_t last_time = 0;       /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
@@ -144,6 +209,8 @@ struct trace_state {
 };
 trace_state T;
 } // namespace
+
+static void mark_all(void);
 
 static unsigned full_width(gsc_ctype t)
 {
@@ -247,6 +314,40 @@ extern "C" void gsc_trace_fst(const char *program)
     T.fst = program && *program ? program : "vcd2fst";
 }
 
+bool gsc_trace_requested(void)
+{
+    return T.requested;
+}
+
+extern "C" void gsc_trace_calls(gsc_module *caller, gsc_module *callee)
+{
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_calls: only allowed during elaboration");
+    if (caller != callee)
+        T.calls.push_back({caller, callee});
+}
+
+extern "C" void gsc_trace_touch(gsc_module *m)
+{
+    if (T.groups.empty())
+        return;
+    auto it = T.module_marks.find(m);
+    if (it != T.module_marks.end())
+        gsc_trace_mark(it->second);
+}
+
+extern "C" void gsc_trace_check(bool on)
+{
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_trace_check: only allowed during elaboration");
+    T.check = on;
+}
+
+void gsc_trace_run_starts(void)
+{
+    mark_all();
+}
+
 extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, const void *addr,
                               unsigned width)
 {
@@ -264,6 +365,7 @@ extern "C" void gsc_trace_var(gsc_module *m, const char *name, gsc_ctype ctype, 
     t.ctype = ctype;
     t.addr = addr;
     t.width = width;
+    t.owner = m;
     gsc_g.traceables.push_back(t);
 }
 
@@ -440,49 +542,50 @@ static bool read_value(const traced_signal &s, uint64_t *out)
     return true;
 }
 
-/* Append "<value><code>" (a scalar), "b<bits> <code>" or "r<real> <code>" to the cycle's buffer,
- * with one append: the line is built in a local buffer first. */
-static void put_value(std::string &b, const traced_signal &s, uint64_t v, bool fits)
+/* "00000000" .. "11111111": the bits of a byte as characters. */
+namespace
 {
-    char tmp[96];
-    int n = 0;
+struct byte_bits {
+    char c[256][8];
+    byte_bits()
+    {
+        for (unsigned b = 0; b < 256; b++)
+            for (unsigned k = 0; k < 8; k++)
+                c[b][k] = (char)('0' + ((b >> (7 - k)) & 1));
+    }
+};
+const byte_bits BITS;
+} // namespace
+
+/* Append "<value><code>" (a scalar), "b<bits> <code>" or "r<real> <code>" to the buffer, written
+ * in place. */
+static void put_value(out_buf &b, const traced_signal &s, uint64_t v, bool fits)
+{
+    char *p = b.room(96), *q = p;
     if (s.real) {
         double d;
         memcpy(&d, &v, sizeof d);
-        n = snprintf(tmp, 40, "r%.16g ", d);
+        q += snprintf(q, 40, "r%.16g ", d);
     } else if (s.width == 1) {
-        tmp[n++] = fits ? (char)('0' + (v & 1)) : 'x';
+        *q++ = fits ? (char)('0' + (v & 1)) : 'x';
     } else if (!fits) {
-        memcpy(tmp, "bx ", 3);
-        n = 3;
+        memcpy(q, "bx ", 3);
+        q += 3;
     } else {
-        static const char nibble[16][4] = {
-            {'0', '0', '0', '0'}, {'0', '0', '0', '1'}, {'0', '0', '1', '0'}, {'0', '0', '1', '1'},
-            {'0', '1', '0', '0'}, {'0', '1', '0', '1'}, {'0', '1', '1', '0'}, {'0', '1', '1', '1'},
-            {'1', '0', '0', '0'}, {'1', '0', '0', '1'}, {'1', '0', '1', '0'}, {'1', '0', '1', '1'},
-            {'1', '1', '0', '0'}, {'1', '1', '0', '1'}, {'1', '1', '1', '0'}, {'1', '1', '1', '1'}};
-        tmp[n++] = 'b';
-        int top = v ? 63 - __builtin_clzll(v) : 0; /* the highest 1 (or a lone 0) */
-        int k = top;
-        for (; k >= 0 && (k & 3) != 3; k--) /* down to a nibble boundary, a bit at a time */
-            tmp[n++] = (char)('0' + ((v >> k) & 1));
-        for (; k >= 3; k -= 4) { /* then four bits at a time */
-            memcpy(tmp + n, nibble[(v >> (k - 3)) & 15], 4);
-            n += 4;
+        *q++ = 'b';
+        int k = v ? 63 - __builtin_clzll(v) : 0; /* the highest 1 (or a lone 0) */
+        for (; k >= 0 && (k & 7) != 7; k--)      /* down to a byte boundary, a bit at a time */
+            *q++ = (char)('0' + ((v >> k) & 1));
+        for (; k >= 7; k -= 8) { /* then eight bits at a time */
+            memcpy(q, BITS.c[(v >> (k - 7)) & 255], 8);
+            q += 8;
         }
-        tmp[n++] = ' ';
+        *q++ = ' ';
     }
-    size_t code = s.code.size();
-    if ((size_t)n + code + 1 > sizeof tmp) { /* (identifier codes are a few characters) */
-        b.append(tmp, (size_t)n);
-        b += s.code;
-        b += '\n';
-        return;
-    }
-    memcpy(tmp + n, s.code.data(), code);
-    n += (int)code;
-    tmp[n++] = '\n';
-    b.append(tmp, (size_t)n);
+    memcpy(q, s.code8, 8); /* (identifier codes are at most a few characters) */
+    q += s.code_len;
+    *q++ = '\n';
+    b.n += (size_t)(q - p);
 }
 
 /* Write the signal's value if it changed since the last one written. */
@@ -565,9 +668,13 @@ static void forget_dirty(void)
         p->pending = false;
         p->count = 0;
     }
+    for (var_group *g : T.dirty_groups)
+        g->dirty = false;
     T.dirty_latches.clear();
     T.dirty_fifos.clear();
     T.dirty_pulses.clear();
+    T.dirty_groups.clear();
+    T.strobes_again.clear();
 }
 
 /* The cycle counter: the cycles before `cycle` in which nothing ran (so no time step was written)
@@ -585,21 +692,94 @@ static void count_cycles(uint64_t cycle)
     T.cycle_next = cycle + 1;
 }
 
-template <typename V> static void poll(std::vector<poll_entry<V>> &list)
+static inline uint64_t load_raw(const void *addr, unsigned nbytes)
 {
-    for (poll_entry<V> &p : list) {
-        V raw = *p.addr;
-        if (__builtin_expect(raw != p.raw, 0)) {
-            p.raw = raw;
-            update(p.sig);
-        }
+    switch (nbytes) {
+    case 1:
+        return *(const uint8_t *)addr;
+    case 2:
+        return *(const uint16_t *)addr;
+    case 4:
+        return *(const uint32_t *)addr;
+    default:
+        return *(const uint64_t *)addr;
     }
 }
 
-template <typename V> static void poll_reset(std::vector<poll_entry<V>> &list)
+static inline void mark_group(var_group *g)
 {
-    for (poll_entry<V> &p : list)
-        p.raw = (V)T.sigs[p.sig].raw;
+    if (!g->dirty) {
+        g->dirty = true;
+        T.dirty_groups.push_back(g);
+    }
+}
+
+void gsc_trace_mark(const gsc_trace_marks *m)
+{
+    if (m)
+        for (var_group *g : m->groups)
+            mark_group(g);
+}
+
+static void mark_all(void)
+{
+    for (var_group *g : T.groups)
+        mark_group(g);
+}
+
+/* The check mode: a variable of a group nobody marked must not have changed. */
+static void check_unmarked(uint64_t cycle)
+{
+    for (var_group *g : T.groups) {
+        if (g->dirty)
+            continue;
+        for (const group_var &v : g->vars)
+            if (load_raw(v.addr, v.nbytes) != v.raw ||
+                (v.strobe && (T.sigs[v.sig].shown || T.sigs[v.sig].x_shown)))
+                gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
+                          ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
+                          "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
+                          cycle, T.sigs[v.sig].name.c_str(), gsc_module_name(g->m));
+    }
+}
+
+/* The marked groups' variables: those that changed are written in the order of their rank (the
+ * order of the signals by variable size, then declaration), whatever the order of the marks. */
+static void compare_marked(uint64_t cycle)
+{
+    T.changed.clear();
+    for (var_group *g : T.dirty_groups)
+        for (group_var &v : g->vars) {
+            uint64_t raw = load_raw(v.addr, v.nbytes);
+            if (__builtin_expect(raw != v.raw, 0)) {
+                if (!v.strobe)
+                    v.raw = raw;
+                T.changed.push_back({v.rank, v.sig});
+            } else if (v.strobe && (T.sigs[v.sig].shown || T.sigs[v.sig].x_shown)) {
+                T.changed.push_back({v.rank, v.sig});
+            }
+            if (v.strobe)
+                T.strobes_seen.push_back({g, v.sig});
+        }
+    if (T.check)
+        check_unmarked(cycle);
+    for (var_group *g : T.dirty_groups)
+        g->dirty = false;
+    T.dirty_groups.clear();
+    if (T.changed.size() > 1)
+        std::sort(T.changed.begin(), T.changed.end());
+    for (const auto &c : T.changed) {
+        if (c.first < STROBE_RANK) {
+            update(c.second);
+            continue;
+        }
+        /* a count of this cycle: shown as a pulse, then cleared */
+        traced_signal &sg = T.sigs[c.second];
+        uint64_t v = raw_bytes(sg);
+        update_count(c.second, v);
+        if (v)
+            memset(const_cast<void *>(sg.addr), 0, sg.nbytes);
+    }
 }
 
 static void write_cycle(uint64_t cycle)
@@ -612,6 +792,10 @@ static void write_cycle(uint64_t cycle)
         count_cycles(cycle);
     T.buf.clear();
     T.falls.clear();
+    for (var_group *g : T.strobes_again)
+        mark_group(g);
+    T.strobes_again.clear();
+    T.strobes_seen.clear();
     for (gsc_fifo *f : T.dirty_fifos) {
         gsc_fifo_trace *tr = f->tr;
         if (tr->put_sig >= 0)
@@ -642,17 +826,7 @@ static void write_cycle(uint64_t cycle)
         p->pending = false;
     }
     T.dirty_pulses.clear();
-    poll(T.polled.w1);
-    poll(T.polled.w2);
-    poll(T.polled.w4);
-    poll(T.polled.w8);
-    for (auto &st : T.strobes) { /* a count of this cycle: shown as a pulse, then cleared */
-        traced_signal &sg = T.sigs[st.second];
-        uint64_t v = raw_bytes(sg);
-        update_count(st.second, v);
-        if (v)
-            memset(st.first, 0, sg.nbytes);
-    }
+    compare_marked(cycle);
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
     uint64_t t = cycle * gsc_g.period;
@@ -669,6 +843,9 @@ static void write_cycle(uint64_t cycle)
         write_time(t + gsc_g.period / 2);
         fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
     }
+    for (const auto &st : T.strobes_seen)
+        if (T.sigs[st.second].shown || T.sigs[st.second].x_shown)
+            T.strobes_again.push_back(st.first);
 }
 
 void gsc_vcd_writer::cycle(bool delta_cycle)
@@ -901,6 +1078,10 @@ static void write_header(void)
     scope_node root;
     for (unsigned i = 0; i < T.sigs.size(); i++) {
         T.sigs[i].code = vcd_code(i);
+        if (T.sigs[i].code.size() > 7)
+            gsc_fatal("trace: too many signals (%u)", (unsigned)T.sigs.size());
+        memcpy(T.sigs[i].code8, T.sigs[i].code.data(), T.sigs[i].code.size());
+        T.sigs[i].code_len = (uint8_t)T.sigs[i].code.size();
         scope_node *n = &root;
         const std::string &name = T.sigs[i].name;
         size_t a = 0;
@@ -925,10 +1106,9 @@ static void write_header(void)
     }
     fwrite(T.buf.data(), 1, T.buf.size(), fp);
     fprintf(fp, "$end\n");
-    poll_reset(T.polled.w1);
-    poll_reset(T.polled.w2);
-    poll_reset(T.polled.w4);
-    poll_reset(T.polled.w8);
+    for (var_group *g : T.groups)
+        for (group_var &v : g->vars)
+            v.raw = v.strobe ? 0 : T.sigs[v.sig].raw;
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -985,10 +1165,98 @@ static void open_file(void)
     T.cycle_value = T.from;
     T.cycle_next = T.from + 1;
     write_header();
+    mark_all(); /* the first cycle looks at everything (a strobe may hold a value from before) */
     T.writer = new gsc_vcd_writer();
     gsc_g.simc->add_trace_file(T.writer);
     T.open = true;
     T.written = true;
+}
+
+/* The groups an activation of a process of module m marks: m's and those of every module m calls
+ * into (gsc_trace_calls), transitively; NULL when there are none. One set per module. */
+static const gsc_trace_marks *
+marks_of(gsc_module *m, const std::unordered_map<gsc_module *, var_group *> &groups,
+         const std::unordered_map<gsc_module *, std::vector<gsc_module *>> &callees,
+         std::unordered_map<gsc_module *, const gsc_trace_marks *> &memo)
+{
+    auto it = memo.find(m);
+    if (it != memo.end())
+        return it->second;
+    std::unique_ptr<gsc_trace_marks> mk(new gsc_trace_marks);
+    std::vector<gsc_module *> todo{m};
+    std::unordered_set<gsc_module *> seen{m};
+    while (!todo.empty()) {
+        gsc_module *x = todo.back();
+        todo.pop_back();
+        auto g = groups.find(x);
+        if (g != groups.end())
+            mk->groups.push_back(g->second);
+        auto c = callees.find(x);
+        if (c != callees.end())
+            for (gsc_module *y : c->second)
+                if (seen.insert(y).second)
+                    todo.push_back(y);
+    }
+    const gsc_trace_marks *r = nullptr;
+    if (!mk->groups.empty()) {
+        r = mk.get();
+        T.owned_marks.push_back(std::move(mk));
+    }
+    memo[m] = r;
+    return r;
+}
+
+namespace
+{
+/* An arrival hook while tracing: marks the groups of its FIFO's consumer, then runs the hook. */
+struct traced_hook {
+    gsc_process_fn fn;
+    void *ctx;
+    const gsc_trace_marks *marks; /* NULL: the FIFO has no consumer port, so every group */
+    static void run(void *p)
+    {
+        traced_hook *h = (traced_hook *)p;
+        if (h->marks)
+            gsc_trace_mark(h->marks);
+        else
+            mark_all();
+        h->fn(h->ctx);
+    }
+};
+} // namespace
+
+/* Which groups each process's activation and each arrival hook marks. */
+static void make_marks(const std::unordered_map<gsc_module *, var_group *> &groups)
+{
+    std::unordered_map<gsc_module *, std::vector<gsc_module *>> callees;
+    for (const auto &c : T.calls)
+        callees[c.first].push_back(c.second);
+    std::unordered_map<gsc_module *, const gsc_trace_marks *> memo;
+    for (gsc_proc_rt *rt : gsc_g.rts)
+        rt->tmarks = marks_of(rt->m, groups, callees, memo);
+    for (const gsc_traceable &t : gsc_g.traceables) {
+        gsc_event *e = t.fifo ? t.fifo->arrival : nullptr;
+        if (!e || e->hook == traced_hook::run)
+            continue;
+        gsc_module *m = t.fifo->consumer ? t.fifo->consumer->m : nullptr;
+        T.owned_hooks.emplace_back(new traced_hook{e->hook, e->hook_ctx, nullptr});
+        traced_hook *h = T.owned_hooks.back().get();
+        if (m) {
+            h->marks = marks_of(m, groups, callees, memo);
+            if (!h->marks) { /* nothing traced there: the hook needs no wrapper */
+                T.owned_hooks.pop_back();
+                continue;
+            }
+        }
+        e->hook = traced_hook::run;
+        e->hook_ctx = h;
+    }
+    for (const auto &m : memo)
+        if (m.second)
+            T.module_marks[m.first] = m.second;
+    for (const auto &g : groups)
+        if (!T.module_marks.count(g.first))
+            T.module_marks[g.first] = marks_of(g.first, groups, callees, memo);
 }
 
 /* Called at the end of gsc_elaborate: choose what is traced, and open the file if the window
@@ -997,6 +1265,7 @@ void gsc_trace_elaborate(void)
 {
     if (!T.requested)
         return;
+    std::unordered_map<gsc_module *, var_group *> by_module;
     for (const gsc_traceable &t : gsc_g.traceables) {
         if (t.fifo) {
             select_fifo(t.fifo);
@@ -1016,26 +1285,28 @@ void gsc_trace_elaborate(void)
             unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
             if (t.traced_flag)
                 *t.traced_flag = true;
-            if (t.strobe) {
-                T.strobes.push_back({const_cast<void *>(t.addr), i});
-                continue;
+            unsigned nb = T.sigs[i].nbytes;
+            uint64_t rank = t.strobe ? STROBE_RANK | i
+                                     : (uint64_t)(nb == 1   ? 0
+                                                  : nb == 2 ? 1
+                                                  : nb == 4 ? 2
+                                                            : 3)
+                                               << 32 |
+                                           i;
+            var_group *&g = by_module[t.owner];
+            if (!g) {
+                T.owned_groups.emplace_back(new var_group);
+                g = T.owned_groups.back().get();
+                g->m = t.owner;
+                T.groups.push_back(g);
             }
-            switch (T.sigs[i].nbytes) {
-            case 1:
-                T.polled.w1.push_back({(const uint8_t *)t.addr, 0, i});
-                break;
-            case 2:
-                T.polled.w2.push_back({(const uint16_t *)t.addr, 0, i});
-                break;
-            case 4:
-                T.polled.w4.push_back({(const uint32_t *)t.addr, 0, i});
-                break;
-            default:
-                T.polled.w8.push_back({(const uint64_t *)t.addr, 0, i});
-                break;
-            }
+            g->vars.push_back({t.addr, 0, rank, i, (uint8_t)nb, t.strobe});
         }
     }
+    make_marks(by_module);
+    const char *chk = g_getenv("GPUSC_TRACE_CHECK");
+    if (chk && *chk && strcmp(chk, "0") != 0)
+        T.check = true;
     T.nudge_ev = new sc_event("gsc_trace_nudge_event");
     sc_spawn_options o;
     o.spawn_method();
@@ -1063,8 +1334,10 @@ static void close_file(void)
     if (!T.open)
         return;
     /* what changed between runs after the last cycle written shows in the next cycle */
-    if (!T.dirty_fifos.empty() || !T.dirty_latches.empty() || !T.dirty_pulses.empty())
+    if (!T.dirty_fifos.empty() || !T.dirty_latches.empty() || !T.dirty_pulses.empty()) {
+        mark_all(); /* (it may also be a change made after the run, by whatever code) */
         write_cycle(gsc_now_cycle());
+    }
     /* the counter up to the last cycle run */
     if (T.cycle_sig >= 0 && gsc_now_cycle() > T.cycle_next) {
         count_cycles(gsc_now_cycle() - 1);

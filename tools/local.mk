@@ -26,3 +26,5 @@ tools_gpusc_occupancy_SOURCES = tools/gpusc-occupancy.c
 tools_gpusc_occupancy_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/tools/test_gpusc_occupancy.sh
 TESTS += tests/tools/test_gpusc_occupancy.sh
+dist_check_SCRIPTS += tests/tools/test_trace_check.sh
+TESTS += tests/tools/test_trace_check.sh

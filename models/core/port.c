@@ -170,6 +170,7 @@ void blk_bind(blk_inst *client, const char *import, blk_inst *server, const char
                   old->inst ? old->inst->path : "", old->inst ? "." : "", on);
     }
     g_ptr_array_add(cl->bound, sl);
+    gsc_trace_calls(client->mod, server->mod); /* the client's calls change the server's traced state */
     g_free(doing);
 }
 

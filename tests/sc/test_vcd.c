@@ -157,6 +157,36 @@ static void run_pulse(void)
     gsc_run_cycles(3);
 }
 
+/* ---- dirty marking: tb.a's process changes tb.b's traced variable (a direct call into another
+ * block, which has no process of its own) in every cycle: b_state = cycle + 1. With the call
+ * declared (gsc_trace_calls) every change shows; undeclared, the check mode (gsc_trace_check) stops
+ * the run naming the variable. */
+
+static uint32_t b_state;
+
+static void call_b(void *ctx)
+{
+    (void)ctx;
+    b_state = (uint32_t)gsc_cycle() + 1;
+}
+
+static void run_marks(void)
+{
+    gsc_init("test_vcd");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *tb = gsc_module_new(NULL, "tb");
+    gsc_module *a = gsc_module_new(tb, "a"), *b = gsc_module_new(tb, "b");
+    gsc_trace_var(b, "state", GSC_U32, &b_state, 10);
+    gsc_process *p = gsc_process_new(a, "p", call_b, NULL);
+    gsc_sensitive_clock(p, clk);
+    if (g_getenv("GSC_TEST_DECLARE"))
+        gsc_trace_calls(a, b);
+    gsc_trace_check(true);
+    gsc_trace_open(g_getenv("GSC_TEST_VCD"), g_getenv("GSC_TEST_PATTERNS"), 0, 0);
+    gsc_elaborate();
+    gsc_run_cycles(4);
+}
+
 /* ---- a small VCD reader */
 
 typedef struct {
@@ -326,6 +356,8 @@ static gchar *traced_run_system(const char *system, const char *name, const char
             run_idle();
         else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "pulse"))
             run_pulse();
+        else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "marks"))
+            run_marks();
         else
             run_traced();
         exit(0); /* the trace file is closed at exit (gsc_init's atexit) */
@@ -513,6 +545,37 @@ static void test_pulse_between_runs(void)
     g_free(path);
 }
 
+static void test_marks_declared(void)
+{
+    g_setenv("GSC_TEST_DECLARE", "1", TRUE);
+    gchar *path = traced_run_system("marks", "marks.vcd", "*", 0, 0);
+    g_unsetenv("GSC_TEST_DECLARE");
+    vcd *d = vcd_parse(path);
+    gchar *c = changes(var(d, "tb.b.state"));
+    g_assert_cmpstr(c, ==, "0:0 0:1 1000:10 2000:11 3000:100");
+    g_free(c);
+    vcd_free(d);
+    g_free(path);
+}
+
+/* Undeclared, the change made in cycle 1 is not looked for (cycle 0 looks at everything, as the
+ * start of a run): the check mode says so. */
+static void test_marks_check(void)
+{
+    if (g_test_subprocess()) {
+        run_marks();
+        exit(0);
+    }
+    gchar *path = g_build_filename(tmpdir, "marks-check.vcd", NULL);
+    g_setenv("GSC_TEST_VCD", path, TRUE);
+    g_setenv("GSC_TEST_PATTERNS", "*", TRUE);
+    g_unsetenv("GSC_TEST_DECLARE");
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*trace check: cycle 1: tb.b.state changed*");
+    g_free(path);
+}
+
 static void test_window(void)
 {
     gchar *path = traced_run("window.vcd", "*", 3, 6);
@@ -695,6 +758,8 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/vcd/fifo-idle", test_fifo_idle);
     g_test_add_func("/sc/vcd/pulse-between-runs", test_pulse_between_runs);
     g_test_add_func("/sc/vcd/window", test_window);
+    g_test_add_func("/sc/vcd/marks-declared", test_marks_declared);
+    g_test_add_func("/sc/vcd/marks-check", test_marks_check);
     g_test_add_func("/sc/vcd/glob", test_glob);
     g_test_add_func("/sc/vcd/glob-relative", test_glob_relative);
     g_test_add_func("/sc/vcd/reproducible", test_reproducible);
