@@ -129,7 +129,6 @@ struct gsc_fifo_trace {
 /* The ring's state (stamps, head, n, depth, freed_n, freed_at) is the C-visible base gsc_fifo_hdr
  * (sc/gsc.h), at offset 0, read by the inline queries; n is traced directly as <fifo>.occupancy. */
 struct gsc_fifo : gsc_fifo_hdr {
-    std::string name;
     const gsc_type *type;
     size_t size, stride;
     unsigned char *items;           /* ring of depth items */
@@ -139,6 +138,7 @@ struct gsc_fifo : gsc_fifo_hdr {
     mutable bool refused;           /* can_put answered false and no get has made room since */
     gsc_fifo_trace *tr;             /* NULL unless one of its signals is traced */
     gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
+    std::string name;               /* (after the fields a put or a get reads: they share fewer lines) */
 };
 
 struct gsc_port {

@@ -2,6 +2,10 @@
 #include "models/lib/pipe.h"
 
 struct gpusc_pipe {
+    /* the head's completion cycle (PIPE_NONE: empty) and the queue's length, kept here so that the
+     * write-back's look at every pipe each cycle touches this struct alone, not the queue */
+    uint64_t head_done;
+    unsigned len;
     pipe_config cfg;
     GArray *queue;        /* pipe_result, completion order */
     uint64_t next_accept; /* first cycle the initiation interval allows */
@@ -14,6 +18,7 @@ gpusc_pipe *pipe_new(const pipe_config *c)
     gpusc_pipe *p = g_new0(gpusc_pipe, 1);
     p->cfg = *c;
     p->queue = g_array_new(FALSE, FALSE, sizeof(pipe_result));
+    p->head_done = PIPE_NONE;
     return p;
 }
 
@@ -34,7 +39,7 @@ bool pipe_can_accept(const gpusc_pipe *p, uint64_t cycle)
 {
     if (cycle < p->next_accept)
         return false;
-    return p->cfg.capacity == 0 || p->queue->len < p->cfg.capacity;
+    return p->cfg.capacity == 0 || p->len < p->cfg.capacity;
 }
 
 uint64_t pipe_next_accept(const gpusc_pipe *p, uint64_t cycle)
@@ -53,10 +58,13 @@ uint64_t pipe_accept_op(gpusc_pipe *p, uint64_t cycle, uint64_t payload, unsigne
     p->next_accept = cycle + ii;
     pipe_result r = {.payload = payload, .accept_cycle = cycle, .done_cycle = done};
     /* Keep the queue sorted by completion; equal completions stay in accept order. */
-    unsigned pos = p->queue->len;
+    unsigned pos = p->len;
     while (pos > 0 && g_array_index(p->queue, pipe_result, pos - 1).done_cycle > done)
         pos--;
     g_array_insert_val(p->queue, pos, r);
+    p->len++;
+    if (pos == 0)
+        p->head_done = done;
     return done;
 }
 
@@ -67,23 +75,20 @@ uint64_t pipe_accept(gpusc_pipe *p, uint64_t cycle, uint64_t payload)
 
 unsigned pipe_in_flight(const gpusc_pipe *p)
 {
-    return p->queue->len;
+    return p->len;
 }
 
 uint64_t pipe_next_completion(const gpusc_pipe *p)
 {
-    return p->queue->len ? g_array_index(p->queue, pipe_result, 0).done_cycle : PIPE_NONE;
+    return p->head_done;
 }
 
 bool pipe_peek_done(const gpusc_pipe *p, uint64_t cycle, pipe_result *out)
 {
-    if (!p->queue->len)
-        return false;
-    const pipe_result *r = &g_array_index(p->queue, pipe_result, 0);
-    if (r->done_cycle > cycle)
+    if (p->head_done > cycle) /* (PIPE_NONE when empty) */
         return false;
     if (out)
-        *out = *r;
+        *out = g_array_index(p->queue, pipe_result, 0);
     return true;
 }
 
@@ -92,6 +97,7 @@ bool pipe_pop_done(gpusc_pipe *p, uint64_t cycle, pipe_result *out)
     if (!pipe_peek_done(p, cycle, out))
         return false;
     g_array_remove_index(p->queue, 0);
+    p->head_done = --p->len ? g_array_index(p->queue, pipe_result, 0).done_cycle : PIPE_NONE;
     return true;
 }
 

@@ -241,9 +241,6 @@ typedef struct {
     issue_warp *w;
     unsigned *pos; /* each listed warp's position in its scheduler's list */
     issue_sched *sched;
-    unsigned cta_live_warps[SM_MAX_CTAS];
-    cta_launch_t cta[SM_MAX_CTAS];
-    bool cta_live[SM_MAX_CTAS];
     unsigned n_ctas;
     wmask pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
     ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
@@ -254,14 +251,13 @@ typedef struct {
      * issue_pv) */
     FILE *pv;
     GHashTable *pv_open;
-    /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot,
-     * the direction of its pending blocksync, the warps held until the grid releases them and the
-     * cycle the release was called in (it takes effect in a later cycle) */
+    /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot
+     * (bs_dir, bs_held, bs_release_at, at the end), the direction of its pending blocksync, the warps
+     * held until the grid releases them and the cycle the release was called in (it takes effect in
+     * a later cycle) */
     const blocksync_if *bs;
     void *bs_self;
     gsc_event *bs_event;
-    uint8_t bs_dir[SM_MAX_CTAS];
-    uint64_t bs_held[SM_MAX_CTAS], bs_release_at[SM_MAX_CTAS];
     unsigned bs_releases; /* releases not yet applied */
     bool any_settles;     /* some scheduler's vetoes hold (issue_sched.settles) */
     uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
@@ -272,6 +268,14 @@ typedef struct {
     issue_warp_trace *tw; /* per warp slot */
     bool tw_on;           /* the per-warp state is traced (its stall stands for all of it) */
     unsigned tw_issued[ISSUE_MAX_SCHED], n_tw_issued; /* the warps that issued this cycle */
+    /* Last, the per-CTA-slot arrays (about 2.5 KB), read and written when a CTA starts or ends, at a
+     * barrier or a blocksync release: the fields above, which every activation reads, stay on a few
+     * cache lines of their own (a cycle of a many-SM machine evicts them between activations). */
+    unsigned cta_live_warps[SM_MAX_CTAS];
+    cta_launch_t cta[SM_MAX_CTAS];
+    bool cta_live[SM_MAX_CTAS];
+    uint8_t bs_dir[SM_MAX_CTAS];                                /* (blocksync, above) */
+    uint64_t bs_held[SM_MAX_CTAS], bs_release_at[SM_MAX_CTAS]; /* (blocksync, above) */
 } issue;
 
 extern const blk_desc issue_desc;

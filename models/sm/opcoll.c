@@ -11,7 +11,10 @@ struct opcoll_coll {
     uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
     unsigned pending;  /* operand reads not yet granted */
     uint64_t age;
-    issued_t it; /* only the header fields are used (no addresses) */
+    /* the instruction, in the block's own array (o->its): the collectors' scans each cycle touch
+     * only these few bytes per collector, not an issued_t's lane arrays; only its header fields are
+     * used (no addresses) */
+    issued_t *it;
 };
 
 static const blk_port_desc ports[] = {
@@ -125,8 +128,8 @@ static void opcoll_flush_releases(opcoll *o)
  * cycle, or it had none): tell issue, which releases the sources' read reservations. */
 static void opcoll_report_reads(opcoll *o, const opcoll_coll *co)
 {
-    if (co->it.report_reads)
-        release_init_reads(ring_push_slot(&o->releases), &co->it, sm_unit_of_class((ir_class)co->it.cls));
+    if (co->it->report_reads)
+        release_init_reads(ring_push_slot(&o->releases), co->it, sm_unit_of_class((ir_class)co->it->cls));
 }
 
 /* A collector allocated at issue by the ccu block: it reads only the sources it misses. */
@@ -138,13 +141,13 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     unsigned c = ccu_take(o->ccu, gsc_fifo_peek(in), reads, &n);
     opcoll_coll *co = &o->coll[c];
     g_assert(!co->busy);
-    gsc_fifo_get(in, &co->it);
+    gsc_fifo_get(in, co->it);
     co->busy = true;
     co->dispatchable = false;
     co->age = o->seq++;
     co->pending = n;
     for (unsigned j = 0; j < n; j++)
-        o->rf->read(o->rf_self, c, co->it.warp, reads[j], now);
+        o->rf->read(o->rf_self, c, co->it->warp, reads[j], now);
     if (n == 0)
         opcoll_report_reads(o, co);
 }
@@ -167,13 +170,13 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
             return; /* in-order: the head waits for a collector */
         }
         opcoll_coll *co = &o->coll[c];
-        gsc_fifo_get(in, &co->it);
+        gsc_fifo_get(in, co->it);
         co->busy = true;
         co->dispatchable = false;
         co->age = o->seq++;
-        co->pending = co->it.n_bank_src;
-        for (unsigned j = 0; j < co->it.n_bank_src; j++)
-            o->rf->read(o->rf_self, c, co->it.warp, co->it.bank_src[j], now);
+        co->pending = co->it->n_bank_src;
+        for (unsigned j = 0; j < co->it->n_bank_src; j++)
+            o->rf->read(o->rf_self, c, co->it->warp, co->it->bank_src[j], now);
         if (co->pending == 0)
             opcoll_report_reads(o, co); /* no register read (immediates, predicates only) */
     }
@@ -212,15 +215,15 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
     }
     for (unsigned k = 0; k < nc; k++) {
         opcoll_coll *best = &o->coll[cand[k]];
-        int p = o->un->pick(o->un_self, sm_unit_of_class((ir_class)best->it.cls), now);
+        int p = o->un->pick(o->un_self, sm_unit_of_class((ir_class)best->it->cls), now);
         if (p < 0) {
             blk_stat_add(o->inst, OPCOLL_STAT_UNIT_BUSY, 1);
             best->dispatchable = false; /* retried next cycle (re-marked below) */
             continue;
         }
-        o->un->accept(o->un_self, p, &best->it, now);
+        o->un->accept(o->un_self, p, best->it, now);
         blk_stat_add(o->inst, OPCOLL_STAT_DISPATCHED, 1);
-        blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, best->it.n_bank_src);
+        blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, best->it->n_bank_src);
         o->tr_dispatched++;
         best->busy = false;
         if (o->ccu)
@@ -289,6 +292,9 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     o->n_coll = nsp + nsfu;
     g_assert(o->n_coll <= OPCOLL_MAX_COLL);
     o->coll = g_new0(opcoll_coll, o->n_coll);
+    o->its = g_new0(issued_t, o->n_coll);
+    for (unsigned c = 0; c < o->n_coll; c++)
+        o->coll[c].it = &o->its[c];
     for (unsigned c = nsp; c < o->n_coll; c++)
         o->coll[c].pool = 1;
     if (nsfu == 0) /* one generic pool: every class takes any collector */
@@ -312,5 +318,6 @@ void opcoll_free(opcoll *o)
         return;
     ring_clear(&o->releases);
     g_free(o->coll);
+    g_free(o->its);
     g_free(o);
 }

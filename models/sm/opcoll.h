@@ -52,6 +52,7 @@ typedef struct {
     blk_inst *inst;
     unsigned n_coll;
     opcoll_coll *coll;
+    issued_t *its; /* each collector's instruction (cold: read on allocation and dispatch) */
     ring releases; /* release_t waiting for room */
     uint64_t seq;
     bool generic;        /* collectors_sfu = 0: one pool */
