@@ -1,5 +1,5 @@
 #!/bin/sh
-# The GREENER experiment (docs/greener.md): the three sweeps, their summaries and the plots.
+# The GREENER experiment (docs/greener.md): the four sweeps, their summaries and the plots.
 #   sh experiments/greener/run.sh [-j N]     (from the top of a tree built by scripts/build.sh)
 # Results: experiments/results/greener-{power,w,nodes,machines}/ (every run) and experiments/results/greener/
 # (power.csv, w.csv, nodes.csv, machines.csv and the PNG/SVG plots).
@@ -7,13 +7,9 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 j=${2:-2}
 [ "${1:-}" = "-j" ] || j=2
-for s in power wsweep nodes; do
+for s in power wsweep nodes machines; do
     "$top/tools/gpusc-sweep" "$top/experiments/greener/$s.sweep" -j "$j"
 done
-# The GPU's statistics (14 SMs) are more columns than SQLite's table allows: gpusc-sweep fails after
-# writing results.csv, which summarize.py reads (a failed run is a row whose status is not ok).
-"$top/tools/gpusc-sweep" "$top/experiments/greener/machines.sweep" -j "$j" ||
-    [ -s "$top/experiments/results/greener-machines/results.csv" ]
 python3 "$top/experiments/greener/summarize.py"
 r="$top/experiments/results/greener"
 plot="$top/tools/gpusc-plot"

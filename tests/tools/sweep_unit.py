@@ -233,6 +233,40 @@ def local_run_resumes_and_reports_failures():
 
 
 @test
+def more_statistics_than_sqlite_has_columns():
+    # a machine of many SMs with its mechanisms has more statistics than SQLite's 2000 columns:
+    # the CSV has them all, `points` the first that fit (cycles and tb.* first), `point_stats` all
+    with tempfile.TemporaryDirectory() as d:
+        path, tb = fake_sweep(d, "vecadd")
+        out = os.path.join(d, "out")
+        rc, so, se = quiet(lambda: gs.main(["run", path, "--out", out]))
+        check(rc == 0, se)
+        n = 2100
+        for p in gs.Sweep(path).expand():
+            sj = os.path.join(gs.point_dir(out, p), "stats.json")
+            js = json.load(open(sj))
+            js["instances"] = [{"path": "tb.sm%d.issue" % i, "type": "issue",
+                                "stats": {"warp_instrs": {"value": i, "unit": "instructions", "meaning": "m"}}}
+                               for i in range(n)]
+            json.dump(js, open(sj, "w"))
+        rc, so, se = quiet(lambda: gs.main(["collect", path, "--out", out]))
+        check(rc == 0, "collect failed: %r %s" % (rc, se))
+        with open(os.path.join(out, "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        check(len(rows[0]) == 5 + n + 2 and rows[0]["tb.sm2099.issue.warp_instrs"] == "2099", len(rows[0]))
+        db = sqlite3.connect(os.path.join(out, "results.sqlite"))
+        cols = [r[1] for r in db.execute("PRAGMA table_info(points)")]
+        check(len(cols) == 2000 and "cycles" in cols and "tb.ipc" in cols and "tb.sm0.issue.warp_instrs" in cols
+              and "tb.sm2099.issue.warp_instrs" not in cols, (len(cols), cols[:8]))
+        got = db.execute("SELECT value FROM point_stats WHERE point = 'vecadd.tiny.b4' "
+                         "AND name = 'tb.sm2099.issue.warp_instrs'").fetchone()
+        check(got == (2099,), got)
+        count = db.execute("SELECT count(*) FROM point_stats WHERE point = 'vecadd.tiny.b2'").fetchone()
+        check(count == (n + 2,), count)
+        db.close()
+
+
+@test
 def a_testbench_that_cannot_run_is_a_failed_point():
     with tempfile.TemporaryDirectory() as d:
         path, tb = fake_sweep(d, "vecadd")
