@@ -495,6 +495,9 @@ const char *gsc_trace_signal_group(unsigned i);
 /* The enumeration a signal is shown by (NULL: none); true for the cycle counter. */
 const gsc_enum *gsc_trace_signal_enum(unsigned i);
 bool gsc_trace_signal_is_counter(unsigned i);
+/* True for a field of a FIFO's k-th item of a cycle (<fifo>.putK.<field>, K >= 1) when no cycle
+ * written so far put more than K items in that FIFO: the slot has shown nothing (views leave it out). */
+bool gsc_trace_signal_unused(unsigned i);
 /* The time range of the dump in ps: its first time (the window's start) and the last time written
  * so far (0, 0 when nothing was written). */
 void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps);

@@ -119,6 +119,7 @@ struct gsc_fifo_trace {
     unsigned n_slots;     /* depth when a field is traced, else 0 */
     size_t lo, hi;
     unsigned puts, gets;                     /* in the cycle the writer has not written yet */
+    unsigned max_puts;                       /* the most items put in one cycle written so far */
     uint32_t full;                           /* <fifo>.full: the occupancy is the depth */
     bool dirty;                              /* put or got since the writer last looked */
     int put_sig, get_sig, full_sig, occ_sig; /* signal indices, -1 when not traced */

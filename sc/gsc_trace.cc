@@ -44,6 +44,8 @@ struct traced_signal {
     const void *addr;
     const gsc_enum *en = nullptr; /* shown by these names */
     bool counter = false;         /* the cycle counter */
+    const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
+    unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
     std::string code;             /* VCD identifier */
     char code8[8] = {};           /* the same, for put_value's fixed-size copy */
     uint8_t code_len = 0;
@@ -800,6 +802,7 @@ static void write_cycle(uint64_t cycle)
         gsc_fifo_trace *tr = f->tr;
         if (tr->put_sig >= 0)
             update_count((unsigned)tr->put_sig, tr->puts);
+        tr->max_puts = std::max(tr->max_puts, tr->puts);
         unsigned shown = std::min(tr->puts, tr->n_slots);
         for (unsigned k = 0; k < shown * tr->n_fields; k++)
             update(tr->field_sigs[k]);
@@ -1002,10 +1005,13 @@ static void select_fifo(gsc_fifo *f)
         fifo_trace(f)->occ_sig = (int)add_signal(occ, f->name, GSC_U32, &f->n, count_width);
     for (unsigned s = 1; s < (fields.empty() ? 0 : f->depth); s++) {
         std::string slot = f->name + ".put" + std::to_string(s);
-        for (const gsc_field *fd : fields)
-            f->tr->field_sigs.push_back(add_signal(slot + "." + fd->name, slot, fd->ctype,
-                                                   f->tr->slots + (size_t)s * f->size + fd->offset, fd->width,
-                                                   fd->enumeration));
+        for (const gsc_field *fd : fields) {
+            unsigned i = add_signal(slot + "." + fd->name, slot, fd->ctype,
+                                    f->tr->slots + (size_t)s * f->size + fd->offset, fd->width, fd->enumeration);
+            f->tr->field_sigs.push_back(i);
+            T.sigs[i].fifo = f->tr;
+            T.sigs[i].slot = s;
+        }
     }
 }
 
@@ -1457,4 +1463,9 @@ extern "C" const gsc_enum *gsc_trace_signal_enum(unsigned i)
 extern "C" bool gsc_trace_signal_is_counter(unsigned i)
 {
     return i < T.sigs.size() && T.sigs[i].counter;
+}
+
+extern "C" bool gsc_trace_signal_unused(unsigned i)
+{
+    return i < T.sigs.size() && T.sigs[i].fifo && T.sigs[i].slot >= T.sigs[i].fifo->max_puts;
 }

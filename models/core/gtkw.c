@@ -202,7 +202,10 @@ bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t per
     size_t base_len = g_str_has_suffix(gtkw_path, ".gtkw") ? strlen(gtkw_path) - 5 : strlen(gtkw_path);
     GHashTable *files = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     bool ok = true;
+    unsigned k = 0;
     for (unsigned i = 0; i < n; i++) {
+        if (gsc_trace_signal_unused(i))
+            continue; /* a FIFO's k-th item of a cycle, when no cycle put k + 1 items */
         const gsc_enum *e = gsc_trace_signal_enum(i);
         char *file = NULL;
         if (e && !(file = g_hash_table_lookup(files, e))) {
@@ -213,16 +216,16 @@ bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t per
             if (ok && !gtkw_write_filter(file, e, err))
                 ok = false;
         }
-        sigs[i] = (gtkw_signal){gsc_trace_signal_name(i),
-                                gsc_trace_signal_width(i),
-                                gsc_trace_signal_group(i),
-                                gsc_trace_signal_is_real(i),
-                                file,
-                                gsc_trace_signal_is_counter(i)};
+        sigs[k++] = (gtkw_signal){gsc_trace_signal_name(i),
+                                  gsc_trace_signal_width(i),
+                                  gsc_trace_signal_group(i),
+                                  gsc_trace_signal_is_real(i),
+                                  file,
+                                  gsc_trace_signal_is_counter(i)};
     }
     gtkw_view view = {period_ps, 1000, 0, 0};
     gsc_trace_dump_range(&view.first, &view.last);
-    ok = ok && gtkw_write(gtkw_path, vcd_path, &view, sigs, n, err);
+    ok = ok && gtkw_write(gtkw_path, vcd_path, &view, sigs, k, err);
     g_hash_table_destroy(files);
     g_free(sigs);
     return ok;

@@ -252,6 +252,8 @@ static void test_run(void)
     /* the put count: up to the depth (2) items in a cycle */
     g_assert_cmpuint(vcd_signal_width(v, src_put), ==, 2);
     g_assert_cmpuint(vcd_signal_width(v, alu_seq), ==, 32);
+    /* the second item of a cycle has its slot in the waveform (no cycle here puts two) */
+    g_assert_cmpint(vcd_find(v, "tb.src_alu.put1.seq"), >=, 0);
     for (uint64_t c = 0; c < COUNT + 10; c++) {
         uint64_t x;
         g_assert_true(vcd_uint_at_cycle(v, src_put, c, PERIOD_PS, &x));
@@ -286,7 +288,8 @@ static void test_run(void)
                             "@800200\n-tb.src_alu\n@22\ntb.src_alu.put[1:0]\n@22\ntb.src_alu.seq[31:0]\n@22\n"
                             "tb.src_alu.value[31:0]\n@22\ntb.src_alu.get[1:0]\n@28\ntb.src_alu.full\n@22\n"
                             "tb.src_alu.occupancy[1:0]\n@1000200\n-tb.src_alu\n"));
-    g_assert_nonnull(strstr(text, "-tb.src_alu.put1\n@22\ntb.src_alu.put1.seq[31:0]\n"));
+    /* ... but no cycle put two items in src_alu, so the view leaves its put1 slot out */
+    g_assert_null(strstr(text, "tb.src_alu.put1"));
     g_free(dumpfile);
     g_free(vcd_abs);
     g_free(text);

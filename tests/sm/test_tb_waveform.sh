@@ -7,10 +7,12 @@
 # high are the cycles the log lists, and the warp field shows the warp issued then. Two runs traced
 # whole (every latch, FIFO and state variable) write byte-identical VCDs. A "this cycle" flag
 # (fetch.fetched) is high exactly in the cycles its FIFO shows a put, also when fetch sleeps.
+# The .gtkw lists a FIFO's putK group (its K+1-th item of a cycle) exactly when some cycle of the
+# waveform put more than K items in it.
 tb="$top_builddir/testbench/tb-sm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..10"
+echo "1..11"
 fail=0
 if "$tb" --workload vecadd --size tiny --vcd "$tmp/tb-sm.vcd" --trace 'tb.sm0.issue,tb.sm0.issue_exec0,tb.sm0.issue_ldst' \
     --set issue.log="$tmp/log" --stats-json "$tmp/stats.json" >"$tmp/out" 2>&1; then
@@ -166,4 +168,36 @@ PY
 )
 if [ -z "$bad" ]; then echo "ok 10 - fetch.fetched is high exactly in the cycles fetch puts into fetch_issue (bfs)"
 else echo "not ok 10 - fetch.fetched disagrees with fetch_issue.put: $bad"; fail=1; fi
+# the .gtkw's putK groups: exactly the slots some cycle used (the put count exceeded K)
+bad=$(python3 - "$tmp/tb-sm.vcd" "$tmp/tb-sm.gtkw" <<'PY'
+import re, sys
+scope, code_of, maxput = [], {}, {}
+vals = {}
+with open(sys.argv[1]) as f:
+    for line in f:
+        t = line.split()
+        if not t:
+            continue
+        if t[0] == "$scope":
+            scope.append(t[2])
+        elif t[0] == "$upscope":
+            scope.pop()
+        elif t[0] == "$var" and t[4] == "put":
+            code_of[t[3]] = ".".join(scope)
+        elif t[0].startswith("b") and len(t) == 2 and t[1] in code_of:
+            v = int(t[0][1:], 2) if set(t[0][1:]) <= set("01") else 0
+            fifo = code_of[t[1]]
+            maxput[fifo] = max(maxput.get(fifo, 0), v)
+view = open(sys.argv[2]).read()
+shown = {}
+for m in re.finditer(r"^-(\S+)\.put(\d+)$", view, re.M):
+    shown[m.group(1)] = max(shown.get(m.group(1), 0), int(m.group(2)))
+bad = [f for f in set(maxput) | set(shown) if shown.get(f, 0) != max(maxput.get(f, 0) - 1, 0)]
+if not any(v >= 2 for v in maxput.values()):
+    bad.append("no FIFO put two items in a cycle")
+print(" ".join(sorted(bad)))
+PY
+)
+if [ -z "$bad" ]; then echo "ok 11 - the view lists a FIFO's putK groups exactly up to the most items it took in a cycle"
+else echo "not ok 11 - putK groups of the view: $bad"; fail=1; fi
 exit $fail
