@@ -231,6 +231,14 @@ static void summary(machine *mach, int rc, void *data)
         (erf.dynamic_pj + erp.dynamic_pj) / 1000.0, erf.dynamic_pj / 1000.0, erp.dynamic_pj / 1000.0,
         st[RFPOWER_STAT_WAKEUPS], st[RFPOWER_STAT_WAKEUP_STALLS], st[RFPOWER_STAT_LUT_CANCELS],
         st[RFPOWER_STAT_DECODE_STALLS], st[RFPOWER_STAT_POISONED_READS], g->n_sms, g->n_sms == 1 ? "" : "s");
+    if (g->mode == RFPOWER_MODE_GREENER) { /* a 32-bit PC, 4 source and 4 destination numbers per entry */
+        uint64_t lut, sb;
+        rfpower_storage_bits(g->rp[0], 32, 8, &lut, &sb);
+        fprintf(out,
+                "tb-greener: added storage per SM: lookup table %" G_GUINT64_FORMAT " B, register-number "
+                "scoreboard %" G_GUINT64_FORMAT " B\n",
+                (lut + 7) / 8, (sb + 7) / 8);
+    }
 }
 
 int main(int argc, char **argv)

@@ -313,6 +313,12 @@ static void finished(machine *mach, int rc, void *ctx)
            active ? sr->unshared : occ->ctas, sr && !active && t->mode != SHARE_NONE ? ": inactive: " : "",
            sr && !active && t->mode != SHARE_NONE ? sr->reason : "");
     g_free(arb);
+    if (t->mode != SHARE_NONE) {
+        occupancy_sm o;
+        sm_topo_occupancy(sms[0], &o);
+        printf("sharing: added storage per SM %" G_GUINT64_FORMAT " bits (%u CTA slots, %u warp slots)\n",
+               sharing_storage_bits(t->mode, o.max_ctas, o.max_warps), o.max_ctas, o.max_warps);
+    }
     if (t->grant)
         printf("locks: acquires %" G_GUINT64_FORMAT " waits %" G_GUINT64_FORMAT
                " deadlock_waits %" G_GUINT64_FORMAT " handovers %" G_GUINT64_FORMAT

@@ -140,6 +140,21 @@ unsigned sharing_private_regs(unsigned regs_per_thread, share_threshold t)
     return (unsigned)((uint64_t)regs_per_thread * t.num / t.den);
 }
 
+static unsigned clog2(unsigned x) /* ceil(log2(x)), 0 for x <= 1 */
+{
+    return x <= 1 ? 0 : (unsigned)g_bit_storage(x - 1);
+}
+
+uint64_t sharing_storage_bits(share_mode mode, unsigned ctas, unsigned warps)
+{
+    uint64_t common = 1 + (uint64_t)ctas * clog2(ctas + 1);
+    if (mode == SHARE_REGS)
+        return common + 2ull * warps + (uint64_t)(warps / 2) * clog2(warps);
+    if (mode == SHARE_SMEM)
+        return common + warps + (uint64_t)(ctas / 2) * clog2(ctas);
+    return 0;
+}
+
 uint64_t sharing_private_smem(uint64_t smem_per_cta, share_threshold t)
 {
     /* offsets off with off < t x R_tb, i.e. off x den < R_tb x num: ceil(R_tb x num / den) of them */

@@ -59,6 +59,12 @@ bool sharing_compute(const occupancy_sm *sm, const occupancy_kernel *k, share_mo
 unsigned sharing_private_regs(unsigned regs_per_thread, share_threshold t);
 uint64_t sharing_private_smem(uint64_t smem_per_cta, share_threshold t);
 
+/* The storage sharing adds to an SM of `ctas` CTA slots and `warps` warp slots, in bits (§3.9): ShSM
+ * (1), ShTB (T x ceil(log2(T + 1))), then registers: Owner and ShWarp (2W) and a pair lock per warp
+ * pair (floor(W / 2) x ceil(log2 W)); scratchpad: Owner (W) and a pair lock per CTA pair
+ * (floor(T / 2) x ceil(log2 T)). T = 8, W = 48: 273 and 93 bits. */
+uint64_t sharing_storage_bits(share_mode mode, unsigned ctas, unsigned warps);
+
 G_END_DECLS
 
 #endif

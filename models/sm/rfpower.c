@@ -43,7 +43,8 @@ struct rfpower {
     blk_inst *inst;
     sm_env *env;
     unsigned warps, units, mode;
-    unsigned lut_entries; /* per warp; 0: no decode stall (storage RP_LUT_MAX, oldest dropped) */
+    unsigned lut_entries;  /* per warp; 0: no decode stall (storage RP_LUT_MAX, oldest dropped) */
+    unsigned storage_regs; /* R of the added-storage figures */
     unsigned wake_sleep, wake_off;
     bool lut_on, poison, unalloc_off, dst_no_wait;
     uint8_t alloc_state;
@@ -100,6 +101,9 @@ static const blk_param_desc params[] = {
      "lookup-table entries per warp: an instruction holds one from decode to its last register access; "
      "decode stalls while the table is full [A: the spec's w = 2] (0: no stall, up to 64 kept, the "
      "oldest dropped: lut_overflows)"},
+    {"storage_regs", BLK_PARAM_UINT, "64", "2", "256", NULL, "registers",
+     "registers per thread in the added-storage figures (register numbers of ceil(log2) bits) [S: the "
+     "source's storage formulas take 64]; reported, not simulated"},
     {"poison_off", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
      "a register turned OFF loses its value: a read before the next write reads REGVAL_POISON [A]"},
     {"unalloc_off", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "", "unallocated registers are OFF [A]"},
@@ -661,6 +665,7 @@ rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env 
     p->wake_off = (unsigned)blk_param_uint(p->inst, "wake_off_cycles");
     p->lut_on = blk_param_bool(p->inst, "runtime_lut") && p->mode == RFPOWER_MODE_GREENER;
     p->lut_entries = (unsigned)blk_param_uint(p->inst, "lut_entries");
+    p->storage_regs = (unsigned)blk_param_uint(p->inst, "storage_regs");
     p->poison = blk_param_bool(p->inst, "poison_off");
     p->unalloc_off = blk_param_bool(p->inst, "unalloc_off") && p->mode != RFPOWER_MODE_BASELINE;
     p->dst_no_wait = blk_param_bool(p->inst, "dst_off_no_wait");
@@ -709,6 +714,29 @@ unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys)
 {
     g_assert(warp < p->warps && phys < RP_MAX_REGS);
     return p->st[warp * RP_MAX_REGS + phys];
+}
+
+static unsigned clog2(unsigned x) /* ceil(log2(x)), 0 for x <= 1 */
+{
+    return x <= 1 ? 0 : (unsigned)g_bit_storage(x - 1);
+}
+
+uint64_t greener_lut_bits(unsigned warps, unsigned entries, unsigned pc_bits, unsigned operands,
+                          unsigned regs)
+{
+    return (uint64_t)warps * entries * (pc_bits + (uint64_t)operands * clog2(regs));
+}
+
+uint64_t greener_sb_bits(unsigned warps, unsigned regs)
+{
+    return 4ull * warps * clog2(regs);
+}
+
+void rfpower_storage_bits(const rfpower *p, unsigned pc_bits, unsigned operands, uint64_t *lut, uint64_t *sb)
+{
+    *lut = greener_lut_bits(p->warps, p->lut_entries ? p->lut_entries : RP_LUT_MAX, pc_bits, operands,
+                            p->storage_regs);
+    *sb = greener_sb_bits(p->warps, p->storage_regs);
 }
 
 unsigned rfpower_lut_count(const rfpower *p, unsigned warp)

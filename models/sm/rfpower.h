@@ -70,6 +70,18 @@ unsigned rfpower_mode(const rfpower *p);
 unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys);
 unsigned rfpower_lut_count(const rfpower *p, unsigned warp);
 
+/* The storage GREENER adds to an SM, in bits, for `warps` warp slots and `regs` registers per thread
+ * at most (register numbers of ceil(log2 regs) bits): the lookup table (§10.6), warps x entries x
+ * (pc_bits + operands x ceil(log2 regs)): 64 warps, 2 entries, a 32-bit PC, 8 operands (4 sources,
+ * 4 destinations), 64 registers: 10240 bits, 1280 bytes; the scoreboard that stores register
+ * numbers (§10.4), 4 source numbers per warp: 4 x warps x ceil(log2 regs), 1536 bits, 192 bytes. */
+uint64_t greener_lut_bits(unsigned warps, unsigned entries, unsigned pc_bits, unsigned operands,
+                          unsigned regs);
+uint64_t greener_sb_bits(unsigned warps, unsigned regs);
+/* This block's figures: its warp slots, lut_entries (an unsized table, lut_entries=0, counts the
+ * entries it keeps at most) and storage_regs (the spec's R = 64). */
+void rfpower_storage_bits(const rfpower *p, unsigned pc_bits, unsigned operands, uint64_t *lut, uint64_t *sb);
+
 /* Test hook: turn register `phys` of `warp` OFF now (its value is lost), as a wrong encoding would. */
 void rfpower_force_off(rfpower *p, unsigned warp, unsigned phys, uint64_t now);
 

@@ -229,6 +229,17 @@ static void test_private(void)
     }
 }
 
+/* §16 test 3, §3.9: the storage sharing adds, T = 8 CTA slots and W = 48 warps (Table 2.3) */
+static void test_storage(void)
+{
+    g_assert_cmpuint(sharing_storage_bits(SHARE_REGS, 8, 48), ==, 273); /* 1 + 32 + 96 + 144 */
+    g_assert_cmpuint(sharing_storage_bits(SHARE_SMEM, 8, 48), ==, 93);  /* 1 + 32 + 48 + 12 */
+    g_assert_cmpuint(sharing_storage_bits(SHARE_NONE, 8, 48), ==, 0);
+    /* the terms one by one: T = 7 (ceil(log2 8) = 3), W = 33 (floor 16, ceil(log2 33) = 6) */
+    g_assert_cmpuint(sharing_storage_bits(SHARE_REGS, 7, 33), ==, 1 + 7 * 3 + 66 + 16 * 6);
+    g_assert_cmpuint(sharing_storage_bits(SHARE_SMEM, 7, 33), ==, 1 + 7 * 3 + 33 + 3 * 3);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -238,5 +249,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sharing/tables", test_tables);
     g_test_add_func("/sharing/parse", test_parse);
     g_test_add_func("/sharing/private", test_private);
+    g_test_add_func("/sharing/storage", test_storage);
     return g_test_run();
 }

@@ -376,6 +376,17 @@ static void test_leakage(void)
     harness_free(g.h);
 }
 
+/* §16 test 3: the storage GREENER adds (64 warps, 64 registers per thread) */
+static void test_storage(void)
+{
+    g_assert_cmpuint(greener_lut_bits(64, 2, 32, 8, 64), ==, 10240); /* 1280 bytes at w = 2 */
+    g_assert_cmpuint(greener_sb_bits(64, 64), ==, 1536);             /* 192 bytes */
+    /* 63 registers still take 6-bit numbers; 65 take 7 */
+    g_assert_cmpuint(greener_sb_bits(64, 63), ==, 1536);
+    g_assert_cmpuint(greener_sb_bits(48, 65), ==, 4 * 48 * 7);
+    g_assert_cmpuint(greener_lut_bits(48, 3, 32, 8, 63), ==, 48 * 3 * (32 + 8 * 6));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -385,5 +396,6 @@ int main(int argc, char **argv)
     harness_test_add("/rfpower/leakage", test_leakage);
     harness_test_add("/rfpower/lut_stall", test_lut_stall);
     harness_test_add("/rfpower/load_at_access", test_load_at_access);
+    g_test_add_func("/rfpower/storage", test_storage);
     return g_test_run();
 }

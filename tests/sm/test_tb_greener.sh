@@ -20,7 +20,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 bad() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 . "$top_srcdir/tests/workloads.sh"
 wls=$(test_workloads "$tb")
-echo "1..$(( $(echo "$wls" | wc -l) * 2 + 8 ))"
+echo "1..$(( $(echo "$wls" | wc -l) * 2 + 9 ))"
 for w in $wls; do
     for m in greener sleep-reg; do
         if "$tb" --no-trace --workload "$w" --size tiny --power "$m" >"$tmp/out" 2>&1 &&
@@ -99,5 +99,16 @@ if [ $r1 -ne 0 ] && [ $r2 -ne 0 ] && grep -q "^gpusc: --power: unknown mode 'nop
     ok "bad --power and --greener-w"
 else
     bad "bad --power ($r1) and --greener-w ($r2)"
+fi
+# the storage GREENER adds (spec §10.4, §10.6, §16 test 3): 64 warps, R = 64, a 32-bit PC, 8 operands
+"$tb" --no-trace --workload vecadd --size tiny >"$tmp/s2" 2>&1
+"$tb" --no-trace --workload vecadd --size tiny --set rfpower.lut_entries=3 >"$tmp/s3" 2>&1
+"$tb" --no-trace --workload vecadd --size tiny --power sleep-reg >"$tmp/s0" 2>&1
+if grep -q '^tb-greener: added storage per SM: lookup table 1280 B, register-number scoreboard 192 B$' "$tmp/s2" &&
+    grep -q '^tb-greener: added storage per SM: lookup table 1920 B, register-number scoreboard 192 B$' "$tmp/s3" &&
+    ! grep -q 'added storage' "$tmp/s0"; then
+    ok "added storage: lookup table 1280 B at 2 entries (1920 at 3), scoreboard 192 B"
+else
+    bad "added storage lines"; grep 'added storage' "$tmp/s2" "$tmp/s3" "$tmp/s0"
 fi
 exit $fail

@@ -35,7 +35,7 @@ no() {
     fail=1
 }
 prof="--preset rs-table2.3 --size tiny --no-trace"
-echo "1..21"
+echo "1..22"
 # shellcheck disable=SC2086
 "$sm" --workload hotspot $prof --regs-per-thread 36 >sm.out 2>&1
 # shellcheck disable=SC2086
@@ -147,6 +147,12 @@ for w in $("$sm" --list-workloads | awk '{print $1}'); do
 done
 if [ -z "$bad" ]; then ok "every workload passes with scratchpad sharing under owf with relssp"; else
     no "scratchpad owf:$bad"
+fi
+# the storage sharing adds (spec §3.9, §16 test 3): T = 8 CTA slots, W = 48 warp slots (Table 2.3)
+if grep -q '^sharing: added storage per SM 273 bits (8 CTA slots, 48 warp slots)$' reg.out &&
+    grep -q '^sharing: added storage per SM 93 bits (8 CTA slots, 48 warp slots)$' w.out &&
+    ! grep -q 'added storage' none.out; then ok "added storage: 273 bits (registers), 93 bits (scratchpad)"; else
+    no "added storage lines"; grep 'added storage' reg.out w.out
 fi
 # shellcheck disable=SC2086
 "$tb" --workload sgemm $sp --smem-per-cta 7000 --policy owf --relssp opt >sg.out 2>&1
