@@ -143,9 +143,9 @@ struct out_buf {
     {
         return n == 0;
     }
-    const char *data() const
+    const char *data() const /* never NULL (fwrite's pointer must not be, even for 0 bytes) */
     {
-        return v.data();
+        return v.empty() ? "" : v.data();
     }
     size_t size() const
     {
