@@ -128,7 +128,7 @@ static void fetch_update(fetch *f, unsigned wi)
     wmask_put(&f->missing, wi, w->miss_until != 0);
 }
 
-static void fetch_take_inputs(fetch *f)
+static inline __attribute__((always_inline)) void fetch_take_inputs(fetch *f)
 {
     gsc_fifo *rd = blk_fifo(f->inst, FETCH_REDIRECT);
     gsc_fifo *cr = blk_fifo(f->inst, FETCH_CREDIT);
@@ -209,7 +209,7 @@ static bool fetch_lay_flags(fetch *f, unsigned wi, uint64_t now)
 }
 
 /* The decoded instruction at warp wi's PC (the decode block), for the warp. */
-static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
+static inline __attribute__((always_inline)) void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
 {
     fetch_warp *w = &f->w[wi];
     *d = *f->dec->decode(f->dec_self, w->func, w->pc);
@@ -226,8 +226,8 @@ static bool fetch_can(const fetch_warp *w, uint64_t now)
 
 /* Warp wi's fetch hit a line (`line`, its address in the cache `tags`): up to fetch_width instructions of
  * it into the decoded FIFO. Returns the instructions decoded. */
-static inline unsigned fetch_deliver(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out,
-                                     const cache_tags *tags, uint64_t line)
+static inline __attribute__((always_inline)) unsigned
+fetch_deliver(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, const cache_tags *tags, uint64_t line)
 {
     fetch_warp *w = &f->w[wi];
     unsigned sent = 0;

@@ -490,7 +490,7 @@ static void take_inputs(issue *s)
 }
 
 /* ---- readiness ------------------------------------------------------------------------------- */
-static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
+static inline __attribute__((always_inline)) gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
 {
     if (cls == IR_CLASS_MEM)
         return port_fifo(s, ISSUE_TO_LDST);
@@ -499,7 +499,7 @@ static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
 }
 
 /* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
-static unsigned unit_room(const issue *s, unsigned si)
+static inline __attribute__((always_inline)) unsigned unit_room(const issue *s, unsigned si)
 {
     return (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_MEM)) |
            (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_ALU)) << 1;
@@ -508,7 +508,8 @@ static unsigned unit_room(const issue *s, unsigned si)
 /* Ready as far as the warp itself and its unit decide (the checks bound to `check` not asked), or
  * the reason it is not (ISSUE_STALL_*); h: its I-buffer head (NULL: empty); room: unit_room of its
  * scheduler now. */
-static inline issue_stall warp_check_own(issue *s, unsigned wi, const decoded_t *h, unsigned room)
+static inline __attribute__((always_inline)) issue_stall warp_check_own(issue *s, unsigned wi,
+                                                                        const decoded_t *h, unsigned room)
 {
     issue_warp *w = &s->w[wi];
     if (w->exited)

@@ -379,6 +379,16 @@ static void ldst_gather(ldst *l, ldst_op *op)
     }
 }
 
+/* The instruction's registers are read (address and store data): the read report (source
+ * reservations) and the `regs` listeners. */
+static inline __attribute__((always_inline)) void op_read(ldst *l, const issued_t *it, uint64_t now)
+{
+    if (it->report_reads) /* source reservations: the address and data registers are read now */
+        release_init_reads(blk_outq_push(&l->releases), it, SM_UNIT_LDST);
+    for (unsigned i = 0; i < l->n_regs; i++)
+        ((const ldst_regs_if *)l->regs[i].methods)->read(l->regs[i].self, it, now);
+}
+
 /* Start a new instruction: the scratchpad and parameter pieces at once, the line transactions
  * one per cycle afterwards (ldst_step_txn). */
 static void op_start(ldst *l, uint64_t now)
@@ -412,12 +422,11 @@ static void op_start(ldst *l, uint64_t now)
                           .val_reg = SM_NO_REG,
                           .exec_cycle = now};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
-    for (unsigned j = 0; j < MAX(op->n_members, 1u); j++) { /* each instruction of the access */
-        const issued_t *m = op->n_members ? &op->members[j] : it;
-        if (m->report_reads) /* source reservations: the address and data registers are read now */
-            release_init_reads(blk_outq_push(&l->releases), m, SM_UNIT_LDST);
-        for (unsigned i = 0; i < l->n_regs; i++)
-            ((const ldst_regs_if *)l->regs[i].methods)->read(l->regs[i].self, m, now);
+    if (G_LIKELY(!op->n_members)) {
+        op_read(l, it, now);
+    } else {
+        for (unsigned j = 0; j < op->n_members; j++) /* each instruction of the access */
+            op_read(l, &op->members[j], now);
     }
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
