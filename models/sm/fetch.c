@@ -400,6 +400,8 @@ static void fetch_gangs(fetch *f, uint64_t now, gsc_fifo *out, wmask *held, unsi
             const fetch_warp *w = &f->w[base + (unsigned)__builtin_ctz(m)];
             aligned = w->active && !w->stopped && w->func == lead->func && w->pc == lead->pc;
             can = can && fetch_can(w, now);
+            if (w->miss_until > now) /* (a fill to wait for: wake for it) */
+                *next_fill = MIN(*next_fill, w->miss_until);
         }
         if (!aligned)
             continue; /* its members fetch on their own slices */
