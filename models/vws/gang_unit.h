@@ -17,10 +17,13 @@
  *     ready at different times splits (impatient: all independent; group: the early ones apart);
  *     with reform=opportunistic, one original gang (round robin) merges two of its entities that
  *     are at the same PC.
- *  2. BGTO picks up to gangs_per_cycle gangs with disjoint masks among those whose every member was
- *     ready in the previous cycle (the registered ReadyMask), that did not issue then, and whose
- *     instruction's unit FIFO (issue's to_exec_0 / to_ldst) has room for 8 instructions (one per
- *     slice: no member can then find it full).
+ *  2. BGTO picks up to gangs_per_cycle gangs with disjoint masks among those whose every member may
+ *     issue its head in this cycle as far as its slice decides (the ReadyMask of the cycle,
+ *     issue_ready_head; ready=registered: every member was ready in the previous cycle and the gang
+ *     did not issue then, a gang issuing at most every other cycle), and whose instruction's unit has
+ *     room: ldst's FIFO (and an unsliced SM's to_exec_0) for 8 instructions, one per slice, or on an
+ *     SM of lane slices each member's slice FIFO for its one.
+ * The `gangs` export (bind fetch.gangs on an SM of lane slices) lists the gangs for the gang fetch.
  * A picked member whose I-buffer head is not at the gang's PC would execute the gang's instruction at
  * the wrong PC: the unit poisons the warp's registers (the workload's check fails) and counts it
  * (pc_mismatch; fault=nosplit disables the control-divergence split to show it).
