@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/sm/fetch.h"
+#include "models/sm/ldst.h"
 #include "models/vws/gang_unit.h"
 #include "testbench/tb_common.h"
 
@@ -68,10 +70,12 @@ static char **rewrite_args(int *argc, char **argv, tb_vws *t)
     GPtrArray *out = g_ptr_array_new();
     g_ptr_array_add(out, argv[0]);
     /* the units' input FIFOs hold one instruction of every scheduler of two cycles */
-    char *sets[6] = {g_strdup_printf("sm.warp_size=%u", t->ws),
+    /* (and the decoded FIFO every slice's fetch and the gang fetch of a cycle: 2 fetch widths each) */
+    char *sets[7] = {g_strdup_printf("sm.warp_size=%u", t->ws),
                      g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
                      g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
                      g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                     g_strdup_printf("issue.decoded_depth=%u", MAX(4u, 8 * 32 / t->ws)),
                      pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
                      pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL};
     for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
@@ -109,6 +113,8 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
                 issue_schedulers(is));
     c->t->u = gang_unit_new(c->run->ctx, sm_topo_module(s), "gang_unit", tb_kernel_env_of(k), is);
     gang_unit_attach(c->t->u, sm_topo_issue_inst(s));
+    if (sm_topo_parts(s) > 1) /* lane slices: the gang fetch serves the gangs */
+        gang_unit_attach_fetch(c->t->u, sm_topo_fetch(s)->inst);
 }
 
 static void report(machine *mach, int rc, void *ctx)
@@ -120,6 +126,20 @@ static void report(machine *mach, int rc, void *ctx)
     uint64_t wi = blk_stat_get(ii, ISSUE_STAT_WARP_INSTRS), ti = blk_stat_get(ii, ISSUE_STAT_THREAD_INSTRS);
     printf("vws: warp size %u, %s, IPC %.4f warp instructions/cycle, %.3f thread instructions/cycle\n", t->ws,
            t->vws, cycles ? (double)wi / (double)cycles : 0.0, cycles ? (double)ti / (double)cycles : 0.0);
+    sm_topo *s0 = machine_sms(mach)[0];
+    blk_inst *fi = sm_topo_fetch(s0)->inst;
+    printf("vws: %u lane slice(s); fetch: %" G_GUINT64_FORMAT " instructions fetched, %" G_GUINT64_FORMAT
+           " I-cache accesses (%" G_GUINT64_FORMAT " misses), %" G_GUINT64_FORMAT
+           " gang fetches filling %" G_GUINT64_FORMAT " instructions, L0 %" G_GUINT64_FORMAT
+           " hits / %" G_GUINT64_FORMAT " misses, %" G_GUINT64_FORMAT " port stalls; ldst: %" G_GUINT64_FORMAT
+           " accesses, %" G_GUINT64_FORMAT " instructions merged across slices\n",
+           sm_topo_parts(s0), blk_stat_get(fi, FETCH_STAT_FETCHED),
+           blk_stat_get(fi, FETCH_STAT_ICACHE_HITS) + blk_stat_get(fi, FETCH_STAT_ICACHE_MISSES),
+           blk_stat_get(fi, FETCH_STAT_ICACHE_MISSES), blk_stat_get(fi, FETCH_STAT_GANG_FETCHES),
+           blk_stat_get(fi, FETCH_STAT_GANG_FILLS), blk_stat_get(fi, FETCH_STAT_L0_HITS),
+           blk_stat_get(fi, FETCH_STAT_L0_MISSES), blk_stat_get(fi, FETCH_STAT_PORT_STALLS),
+           blk_stat_get(sm_topo_ldst_inst(s0), LDST_STAT_INSTRS),
+           blk_stat_get(sm_topo_ldst_inst(s0), LDST_STAT_SLICE_MERGED));
     if (!t->u)
         return;
     blk_inst *g = t->u->inst;

@@ -218,6 +218,7 @@ static const char vws[] =
     "[sm]\n"
     "threads=1024\n"        /* [S] */
     "warps=32\n"            /* [D] */
+    "slicing=warp\n"        /* [S] below 32 threads a warp, 32 / warp_size slices of warp_size lanes */
     "[fetch]\n"
     "icache_sets=128\n"     /* [D] L1 I-cache 64 KB [S: §2.4, the area table] / 128 B / 4 ways */
     "icache_line=128\n"     /* [A] not given: GTX480's 128 B */

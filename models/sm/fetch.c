@@ -18,15 +18,22 @@ static const blk_port_desc ports[] = {
      "from issue: a warp (re)starts at a PC with a new epoch, or stops (exited)"},
     {"credit", GSC_IN, &credit_type, BLK_CHAN_FIFO, "credit_depth", "from issue: I-buffer entries freed"},
     {"out", GSC_OUT, &decoded_type, BLK_CHAN_FIFO, NULL, "to issue: decoded instructions"},
-    {"dec", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "the decoder: each instruction sent is decoded (same cycle)",
-     &decode_iface},
+    {"dec", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+     "the decoder: each instruction sent is decoded (same cycle)", &decode_iface},
     {"gate", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
      "gates that may stall a warp's decode (room before each instruction, decoded after)", &decode_gate_iface,
      BLK_PORT_MULTI},
     {"layout", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
      "a code layout (unbound: the instructions back to back, no flag words)", &fetch_layout_iface,
      BLK_PORT_OPTIONAL},
+    {"gangs", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+     "an SM of lane slices: the gangs whose members one fetch serves (VWS's ganging unit; unbound: none)",
+     &fetch_gangs_iface, BLK_PORT_OPTIONAL},
 };
+
+static const char *const gangs_methods[] = {"list(gangs) -> n: base warp << 8 | slice mask", NULL};
+const blk_iface fetch_gangs_iface = {
+    "fetch_gangs", "the gangs a gang fetch serves", gangs_methods, {NULL}, {0}};
 
 static const char *const gate_methods[] = {"room(warp, epoch, cycle) -> bool", "decoded(decoded)", NULL};
 const blk_iface decode_gate_iface = {"decode_gate", "a warp's decode may stall", gate_methods, {NULL}, {0}};
@@ -46,6 +53,12 @@ static const blk_param_desc params[] = {
      "bytes of one instruction in the I-cache's address space (SASS: 8) [A]"},
     {"redirect_depth", BLK_PARAM_UINT, "64", "1", "1024", NULL, "items", "depth of the redirect FIFO"},
     {"credit_depth", BLK_PARAM_UINT, "64", "1", "1024", NULL, "items", "depth of the credit FIFO"},
+    {"l1_ports", BLK_PARAM_UINT, "2", "1", "8", NULL, "fetches",
+     "an SM of lane slices (sm.slicing=warp): I-cache accesses per cycle the fetch arbiter grants to the "
+     "gang fetch and the slices' fetch schedulers [S: VWS 2]"},
+    {"l0_bytes", BLK_PARAM_UINT, "256", "0", "4096", NULL, "bytes",
+     "an SM of lane slices: each slice's L0 I-cache, probed first by its fetch scheduler (fully "
+     "associative, LRU, lines of fetch_width instructions; 0: none) [S: VWS 256 B; A: organisation]"},
 };
 
 static double hit_rate(const blk_inst *inst)
@@ -74,6 +87,17 @@ static const blk_stat_desc stats[] = {
                                   NULL},
     [FETCH_STAT_WORDS] = {"words", BLK_STAT_DERIVED, "words", "words fetched: instructions + flag words",
                           words_fetched},
+    [FETCH_STAT_GANG_FETCHES] = {"gang_fetches", BLK_STAT_COUNTER, "accesses",
+                                 "lane slices: I-cache hits of the gang fetch (each fills every member)",
+                                 NULL},
+    [FETCH_STAT_GANG_FILLS] = {"gang_fills", BLK_STAT_COUNTER, "instructions",
+                               "lane slices: instructions a gang fetch put into its members' I-buffers",
+                               NULL},
+    [FETCH_STAT_L0_HITS] = {"l0_hits", BLK_STAT_COUNTER, "accesses", "lane slices: L0 I-cache hits", NULL},
+    [FETCH_STAT_L0_MISSES] = {"l0_misses", BLK_STAT_COUNTER, "accesses", "lane slices: L0 I-cache misses",
+                              NULL},
+    [FETCH_STAT_PORT_STALLS] = {"port_stalls", BLK_STAT_COUNTER, "slice-cycles",
+                                "lane slices: a slice's fetch found no free I-cache port", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -104,7 +128,7 @@ static void fetch_update(fetch *f, unsigned wi)
     wmask_put(&f->missing, wi, w->miss_until != 0);
 }
 
-static void fetch_take_inputs(fetch *f)
+static inline __attribute__((always_inline)) void fetch_take_inputs(fetch *f)
 {
     gsc_fifo *rd = blk_fifo(f->inst, FETCH_REDIRECT);
     gsc_fifo *cr = blk_fifo(f->inst, FETCH_CREDIT);
@@ -185,7 +209,7 @@ static bool fetch_lay_flags(fetch *f, unsigned wi, uint64_t now)
 }
 
 /* The decoded instruction at warp wi's PC (the decode block), for the warp. */
-static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
+static inline __attribute__((always_inline)) void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
 {
     fetch_warp *w = &f->w[wi];
     *d = *f->dec->decode(f->dec_self, w->func, w->pc);
@@ -198,6 +222,46 @@ static void fetch_decode(fetch *f, unsigned wi, decoded_t *d)
 static bool fetch_can(const fetch_warp *w, uint64_t now)
 {
     return w->active && !w->stopped && w->credits > 0 && (w->miss_until == 0 || w->miss_until <= now);
+}
+
+/* Warp wi's fetch hit a line (`line`, its address in the cache `tags`): up to fetch_width instructions of
+ * it into the decoded FIFO. Returns the instructions decoded. */
+static inline __attribute__((always_inline)) unsigned
+fetch_deliver(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, const cache_tags *tags, uint64_t line)
+{
+    fetch_warp *w = &f->w[wi];
+    unsigned sent = 0;
+    for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
+        /* the next word is in another line: next fetch */
+        if (n > 0 && cache_tags_line_addr(tags, fetch_next_addr(f, w)) != line)
+            break;
+        if (f->lay && w->flag_i < w->flag_n) { /* a flag word: a slot of the fetch, not decoded */
+            w->flag_i++;
+            blk_stat_add(f->inst, FETCH_STAT_FLAG_WORDS, 1);
+            continue;
+        }
+        if (G_UNLIKELY(f->n_gate) && n > 0 && !fetch_gate_room(f, wi, now))
+            break;
+        decoded_t d;
+        fetch_decode(f, wi, &d);
+        for (unsigned i = 0; i < f->n_gate; i++)
+            ((const decode_gate_if *)f->gate[i].methods)->decoded(f->gate[i].self, &d);
+        gsc_fifo_put(out, &d);
+        blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
+        sent++;
+        w->credits--;
+        w->pc++;
+        if (d.ctrl)
+            w->stopped = true;
+        f->last_pc = d.pc;
+        if (f->lay && !w->stopped && !fetch_lay_flags(f, wi, now))
+            break;
+    }
+    fetch_update(f, wi);
+    f->rr = wi;
+    f->fetched = 1;
+    f->last_warp = wi;
+    return sent;
 }
 
 /* Warp wi, which can fetch, probes the I-cache: on a hit it sends up to fetch_width instructions of
@@ -225,36 +289,7 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
         return false; /* the fetch slot of this cycle was spent on the miss */
     }
     blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
-    uint64_t line = cache_tags_line_addr(f->icache, a);
-    for (unsigned n = 0; n < f->width && w->credits > 0 && !w->stopped && gsc_fifo_can_put(out); n++) {
-        /* the next word is in another line: next fetch */
-        if (n > 0 && cache_tags_line_addr(f->icache, fetch_next_addr(f, w)) != line)
-            break;
-        if (f->lay && w->flag_i < w->flag_n) { /* a flag word: a slot of the fetch, not decoded */
-            w->flag_i++;
-            blk_stat_add(f->inst, FETCH_STAT_FLAG_WORDS, 1);
-            continue;
-        }
-        if (G_UNLIKELY(f->n_gate) && n > 0 && !fetch_gate_room(f, wi, now))
-            break;
-        decoded_t d;
-        fetch_decode(f, wi, &d);
-        for (unsigned i = 0; i < f->n_gate; i++)
-            ((const decode_gate_if *)f->gate[i].methods)->decoded(f->gate[i].self, &d);
-        gsc_fifo_put(out, &d);
-        blk_stat_add(f->inst, FETCH_STAT_FETCHED, 1);
-        w->credits--;
-        w->pc++;
-        if (d.ctrl)
-            w->stopped = true;
-        f->last_pc = d.pc;
-        if (f->lay && !w->stopped && !fetch_lay_flags(f, wi, now))
-            break;
-    }
-    fetch_update(f, wi);
-    f->rr = wi;
-    f->fetched = 1;
-    f->last_warp = wi;
+    fetch_deliver(f, wi, now, out, f->icache, cache_tags_line_addr(f->icache, a));
     return true;
 }
 
@@ -274,6 +309,21 @@ static inline bool fetch_scan(fetch *f, uint64_t bits, unsigned lo, uint64_t now
             return true;
     }
     return false;
+}
+
+/* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
+static inline void fetch_sleep(fetch *f, uint64_t now, uint64_t next_fill)
+{
+    bool any = false;
+    for (unsigned k = 0; k < f->words && !any; k++) {
+        any = (f->eligible.w[k] & ~f->missing.w[k]) != 0;
+        for (uint64_t m = f->eligible.w[k] & f->missing.w[k]; m && !any; m &= m - 1)
+            any = f->w[64 * k + (unsigned)__builtin_ctzll(m)].miss_until <= now + 1;
+    }
+    if (any || f->gated)
+        gsc_run_within(1);
+    else if (next_fill != UINT64_MAX)
+        gsc_run_within(next_fill - now);
 }
 
 static void fetch_run(void *self)
@@ -302,17 +352,175 @@ static void fetch_run(void *self)
     for (unsigned k = 0; room && !chosen && k <= ks; k++)
         chosen =
             fetch_scan(f, cand.w[k] & (k == ks ? ~from_start : ~UINT64_C(0)), 64 * k, now, out, &next_fill);
-    /* Sleep unless some warp can fetch next cycle (inputs wake us through static sensitivity). */
-    bool any = false;
-    for (unsigned k = 0; k < f->words && !any; k++) {
-        any = (f->eligible.w[k] & ~f->missing.w[k]) != 0;
-        for (uint64_t m = f->eligible.w[k] & f->missing.w[k]; m && !any; m &= m - 1)
-            any = f->w[64 * k + (unsigned)__builtin_ctzll(m)].miss_until <= now + 1;
+    fetch_sleep(f, now, next_fill);
+}
+
+/* ---- an SM of lane slices (fetch_set_slices; docs/vws.md "Lane slices") --------------------------
+ * Per cycle the fetch arbiter grants l1_ports I-cache accesses: first to the gang fetch (one gang
+ * per cycle, round robin over the gangs whose members are all at one PC: one access fills every
+ * member's I-buffer), then to the slices' fetch schedulers, from a slice that rotates every cycle
+ * (each slice gets fair access). A slice's scheduler picks its next warp (LRR over the warps w with
+ * w mod slices = s) that no gang holds, and probes its L0 first: an L0 hit needs no port. */
+
+/* One I-cache access by warp wi for address a (its fill, if one arrived, first): true on a hit. */
+static bool fetch_l1(fetch *f, unsigned wi, uint64_t a, uint64_t now, uint64_t *next_fill)
+{
+    fetch_warp *w = &f->w[wi];
+    if (w->miss_until != 0) { /* the fill arrived */
+        cache_tags_fill(f->icache, a, wi);
+        w->miss_until = 0;
+        fetch_update(f, wi);
     }
-    if (any || f->gated)
-        gsc_run_within(1);
-    else if (next_fill != UINT64_MAX)
-        gsc_run_within(next_fill - now);
+    if (cache_tags_access(f->icache, a, false, wi, NULL) != CACHE_HIT) {
+        blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
+        w->miss_until = now + f->miss_latency;
+        fetch_update(f, wi);
+        *next_fill = MIN(*next_fill, w->miss_until);
+        return false;
+    }
+    blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
+    return true;
+}
+
+/* The gangs: those whose members are all live and at one PC are held from their slices' schedulers
+ * (bits of *held); the first of them in round-robin order whose members all can fetch takes a port. */
+static void fetch_gangs(fetch *f, uint64_t now, gsc_fifo *out, wmask *held, unsigned *ports,
+                        uint64_t *next_fill)
+{
+    uint32_t list[FETCH_MAX_GANGS];
+    unsigned n = f->gangs->list(f->gangs_self, list);
+    g_assert(n <= FETCH_MAX_GANGS);
+    bool done = false;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = (f->gang_rr + 1 + i) % n, base = list[k] >> 8;
+        uint8_t mask = (uint8_t)list[k];
+        const fetch_warp *lead = &f->w[base + (unsigned)__builtin_ctz(mask)];
+        bool aligned = true, can = true;
+        for (uint8_t m = mask; m && aligned; m &= (uint8_t)(m - 1)) {
+            const fetch_warp *w = &f->w[base + (unsigned)__builtin_ctz(m)];
+            aligned = w->active && !w->stopped && w->func == lead->func && w->pc == lead->pc;
+            can = can && fetch_can(w, now);
+            if (w->miss_until > now) /* (a fill to wait for: wake for it) */
+                *next_fill = MIN(*next_fill, w->miss_until);
+        }
+        if (!aligned)
+            continue; /* its members fetch on their own slices */
+        for (uint8_t m = mask; m; m &= (uint8_t)(m - 1))
+            wmask_set(held, base + (unsigned)__builtin_ctz(m));
+        if (done || !can || !*ports || !gsc_fifo_can_put(out))
+            continue;
+        done = true;
+        f->gang_rr = k;
+        (*ports)--;
+        unsigned lw = base + (unsigned)__builtin_ctz(mask);
+        uint64_t a = fetch_addr(f, lead->func, lead->pc);
+        bool hit = fetch_l1(f, lw, a, now, next_fill);
+        for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) { /* every member: the leader's fill */
+            unsigned wi = base + (unsigned)__builtin_ctz(m);
+            if (wi != lw) {
+                f->w[wi].miss_until = f->w[lw].miss_until;
+                fetch_update(f, wi);
+            }
+        }
+        if (!hit)
+            continue;
+        blk_stat_add(f->inst, FETCH_STAT_GANG_FETCHES, 1);
+        uint64_t line = cache_tags_line_addr(f->icache, a);
+        for (uint8_t m = mask; m; m &= (uint8_t)(m - 1))
+            blk_stat_add(f->inst, FETCH_STAT_GANG_FILLS,
+                         fetch_deliver(f, base + (unsigned)__builtin_ctz(m), now, out, f->icache, line));
+    }
+}
+
+/* Slice s's fetch scheduler: its next warp after the last one it served that can fetch and no gang
+ * holds, or -1. */
+static int fetch_slice_pick(fetch *f, unsigned s, uint64_t now, const wmask *held, uint64_t *next_fill)
+{
+    unsigned S = f->slices, n = (f->warps - s + S - 1) / S;
+    for (unsigned i = 1; i <= n; i++) {
+        unsigned k = (f->srr[s] + i) % n, wi = s + k * S;
+        const fetch_warp *w = &f->w[wi];
+        if (wmask_test(held, wi))
+            continue;
+        if (!fetch_can(w, now)) {
+            if (w->active && w->miss_until > now)
+                *next_fill = MIN(*next_fill, w->miss_until);
+            continue;
+        }
+        f->srr[s] = k;
+        return (int)wi;
+    }
+    return -1;
+}
+
+static void fetch_run_sliced(void *self)
+{
+    fetch *f = self;
+    uint64_t now = gsc_cycle();
+    fetch_take_inputs(f);
+    gsc_fifo *out = blk_fifo(f->inst, FETCH_OUT);
+    f->fetched = 0;
+    uint64_t next_fill = UINT64_MAX;
+    unsigned ports = f->l1_ports;
+    wmask held;
+    wmask_zero(&held);
+    if (f->gangs)
+        fetch_gangs(f, now, out, &held, &ports, &next_fill);
+    for (unsigned i = 0; i < f->slices && gsc_fifo_can_put(out); i++) {
+        unsigned s = (f->slice_rr + i) % f->slices;
+        int wi = fetch_slice_pick(f, s, now, &held, &next_fill);
+        if (wi < 0)
+            continue;
+        fetch_warp *w = &f->w[wi];
+        uint64_t a = fetch_addr(f, w->func, w->pc);
+        cache_tags *l0 = f->l0 ? f->l0[s] : NULL;
+        if (l0 && w->miss_until == 0 && cache_tags_probe(l0, a, NULL) == CACHE_HIT) {
+            cache_tags_access(l0, a, false, (unsigned)wi, NULL);
+            blk_stat_add(f->inst, FETCH_STAT_L0_HITS, 1);
+            fetch_deliver(f, (unsigned)wi, now, out, l0, cache_tags_line_addr(l0, a));
+            continue;
+        }
+        if (!ports) {
+            blk_stat_add(f->inst, FETCH_STAT_PORT_STALLS, 1);
+            continue;
+        }
+        ports--;
+        if (l0)
+            blk_stat_add(f->inst, FETCH_STAT_L0_MISSES, 1);
+        if (!fetch_l1(f, (unsigned)wi, a, now, &next_fill))
+            continue;
+        if (l0)
+            cache_tags_fill(l0, a, (unsigned)wi);
+        fetch_deliver(f, (unsigned)wi, now, out, l0 ? l0 : f->icache,
+                      cache_tags_line_addr(l0 ? l0 : f->icache, a));
+    }
+    f->slice_rr = (f->slice_rr + 1) % f->slices;
+    fetch_sleep(f, now, next_fill);
+}
+
+void fetch_set_slices(fetch *f, unsigned slices)
+{
+    g_assert(slices >= 1 && slices <= FETCH_MAX_SLICES);
+    f->slices = slices;
+    f->l1_ports = (unsigned)blk_param_uint(f->inst, "l1_ports");
+    unsigned l0 = (unsigned)blk_param_uint(f->inst, "l0_bytes");
+    if (!l0)
+        return;
+    unsigned line = 1;
+    while (line < f->width * f->instr_bytes) /* a fetch's words, rounded up to a power of two */
+        line <<= 1;
+    if (l0 < line)
+        gsc_fatal("%s.l0_bytes = %u: an L0 I-cache holds at least one line of %u bytes (fetch_width x "
+                  "instr_bytes)",
+                  f->inst->path, l0, line);
+    f->l0 = g_new0(cache_tags *, slices);
+    for (unsigned s = 0; s < slices; s++) {
+        cache_config cc = {1, l0 / line, line, CACHE_INDEX_LINEAR};
+        GError *err = NULL;
+        f->l0[s] = cache_tags_new(&cc, &err);
+        if (!f->l0[s])
+            gsc_fatal("%s: L0 I-cache: %s", f->inst->path, err->message);
+    }
 }
 
 static void fetch_elaborate(void *self)
@@ -323,7 +531,13 @@ static void fetch_elaborate(void *self)
     f->gate = blk_import_all(f->inst, FETCH_GATE, 0, &f->n_gate);
     r = blk_import(f->inst, FETCH_LAYOUT, 0);
     f->lay = r.methods, f->lay_self = r.self;
-    gsc_process *p = gsc_process_new(f->inst->mod, "run", fetch_run, f);
+    r = blk_import(f->inst, FETCH_GANGS, 0);
+    f->gangs = r.methods, f->gangs_self = r.self;
+    if (f->slices > 1 && (f->n_gate || f->lay))
+        gsc_fatal("%s: an SM of lane slices fetches without decode gates or a code layout", f->inst->path);
+    if (f->gangs && f->slices <= 1)
+        gsc_fatal("%s.gangs: a gang fetch needs an SM of lane slices (sm.slicing=warp)", f->inst->path);
+    gsc_process *p = gsc_process_new(f->inst->mod, "run", f->slices > 1 ? fetch_run_sliced : fetch_run, f);
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_REDIRECT));
     gsc_sensitive_fifo_put(p, blk_fifo(f->inst, FETCH_CREDIT));
     gsc_sensitive_fifo_get(p, blk_fifo(f->inst, FETCH_OUT));
@@ -366,6 +580,9 @@ void fetch_free(fetch *f)
     if (!f)
         return;
     cache_tags_free(f->icache);
+    for (unsigned s = 0; f->l0 && s < f->slices; s++)
+        cache_tags_free(f->l0[s]);
+    g_free(f->l0);
     g_free(f->gate);
     g_free(f->w);
     g_free(f);

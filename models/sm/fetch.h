@@ -31,7 +31,18 @@
 
 G_BEGIN_DECLS
 
-enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC, FETCH_GATE, FETCH_LAYOUT };
+enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC, FETCH_GATE, FETCH_LAYOUT, FETCH_GANGS };
+
+#define FETCH_MAX_SLICES 8
+#define FETCH_MAX_GANGS  128
+
+/* The `gangs` import (optional; an SM of lane slices): the gangs a gang fetch serves, each as
+ * base warp << 8 | slice mask (its members are warps base + s for the bits s of the mask), at most
+ * FETCH_MAX_GANGS. VWS's ganging unit exports it. */
+typedef struct {
+    unsigned (*list)(void *self, uint32_t *gangs);
+} fetch_gangs_if;
+extern const blk_iface fetch_gangs_iface;
 
 /* The `gate` import (MULTI, optional): a mechanism that holds a warp's decode. Before each
  * instruction of warp `warp` (fetch epoch `epoch`) is decoded every gate is asked room(); one
@@ -67,6 +78,11 @@ enum {
     FETCH_STAT_FLAG_WORDS,
     FETCH_STAT_LAYOUT_STALLS,
     FETCH_STAT_WORDS,
+    FETCH_STAT_GANG_FETCHES,
+    FETCH_STAT_GANG_FILLS,
+    FETCH_STAT_L0_HITS,
+    FETCH_STAT_L0_MISSES,
+    FETCH_STAT_PORT_STALLS,
 };
 
 typedef struct {
@@ -102,11 +118,23 @@ typedef struct {
     void *lay_self;
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
+    /* An SM of lane slices (fetch_set_slices; 0 or 1: none): per slice its fetch scheduler's last
+     * warp (srr, an index among the slice's warps) and L0 I-cache (l0, NULL: none); the slice the
+     * arbiter serves first; the gangs' import and round-robin pointer. */
+    unsigned slices, l1_ports, slice_rr, gang_rr;
+    unsigned srr[FETCH_MAX_SLICES];
+    cache_tags **l0;
+    const fetch_gangs_if *gangs;
+    void *gangs_self;
 } fetch;
 
 extern const blk_desc fetch_desc;
 fetch *fetch_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned warps);
 void fetch_free(fetch *f);
+/* An SM of `slices` lane slices (the sm topology's `slicing`): a fetch scheduler and an L0 I-cache
+ * (l0_bytes) per slice, l1_ports I-cache accesses per cycle, the gang fetch first (the `gangs`
+ * import). Before elaboration. */
+void fetch_set_slices(fetch *f, unsigned slices);
 
 G_END_DECLS
 

@@ -490,7 +490,7 @@ static void take_inputs(issue *s)
 }
 
 /* ---- readiness ------------------------------------------------------------------------------- */
-static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
+static inline __attribute__((always_inline)) gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
 {
     if (cls == IR_CLASS_MEM)
         return port_fifo(s, ISSUE_TO_LDST);
@@ -499,15 +499,17 @@ static gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
 }
 
 /* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
-static unsigned unit_room(const issue *s, unsigned si)
+static inline __attribute__((always_inline)) unsigned unit_room(const issue *s, unsigned si)
 {
     return (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_MEM)) |
            (unsigned)gsc_fifo_can_put(unit_fifo(s, si, IR_CLASS_ALU)) << 1;
 }
 
-/* Ready, or the reason it is not (ISSUE_STALL_*); h: its I-buffer head (NULL: empty); room:
- * unit_room of its scheduler now. */
-static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigned room, uint64_t now)
+/* Ready as far as the warp itself and its unit decide (the checks bound to `check` not asked), or
+ * the reason it is not (ISSUE_STALL_*); h: its I-buffer head (NULL: empty); room: unit_room of its
+ * scheduler now. */
+static inline __attribute__((always_inline)) issue_stall warp_check_own(issue *s, unsigned wi,
+                                                                        const decoded_t *h, unsigned room)
 {
     issue_warp *w = &s->w[wi];
     if (w->exited)
@@ -540,6 +542,16 @@ static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigne
     }
     if (!(room >> (h->cls == IR_CLASS_MEM ? 0 : 1) & 1))
         return ISSUE_STALL_PIPELINE;
+    return ISSUE_STALL_COUNT;
+}
+
+/* Ready, or the reason it is not (ISSUE_STALL_*); h: its I-buffer head (NULL: empty); room:
+ * unit_room of its scheduler now. */
+static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigned room, uint64_t now)
+{
+    issue_stall r = warp_check_own(s, wi, h, room);
+    if (r != ISSUE_STALL_COUNT)
+        return r;
     for (unsigned i = 0; i < s->n_checks; i++)
         if (!((const issue_check_if *)s->checks[i].methods)->allow(s->checks[i].self, wi, h, now))
             return ISSUE_STALL_CHECK;
@@ -1127,6 +1139,15 @@ void issue_free(issue *s)
     g_free(s->tw);
     wexec_free(s->wx);
     g_free(s);
+}
+
+const decoded_t *issue_ready_head(issue *s, unsigned wi)
+{
+    if (wi >= s->warps || !s->w[wi].resident)
+        return NULL;
+    const decoded_t *h = ib_head(s, wi);
+    unsigned room = unit_room(s, wi % s->n_sched);
+    return warp_check_own(s, wi, h, room) == ISSUE_STALL_COUNT ? h : NULL;
 }
 
 unsigned issue_schedulers(const issue *s)

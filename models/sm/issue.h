@@ -55,7 +55,7 @@
 
 G_BEGIN_DECLS
 
-#define SM_MAX_PARTS      4
+#define SM_MAX_PARTS      8 /* sub-core partitions (4) or VWS lane slices (8) */
 #define ISSUE_MAX_SCHED   8
 
 enum {
@@ -285,6 +285,11 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
                  unsigned warps, unsigned ctas, unsigned parts);
 void issue_free(issue *s);
 unsigned issue_schedulers(const issue *s);
+/* Warp wi's I-buffer head if it may issue this cycle as far as the warp and its unit decide (the
+ * SIMT stack, the scoreboard, barriers, memory order, the unit's room; the checks bound to `check`
+ * are not asked), else NULL. For a check that decides for several warps at once (VWS's ganging
+ * unit: a gang's ReadyMask of this cycle). */
+const decoded_t *issue_ready_head(issue *s, unsigned wi);
 bool issue_busy(const issue *s);
 void issue_dump(const issue *s, GString *out);
 const char *issue_stall_name(issue_stall s);

@@ -14,7 +14,11 @@ struct ldst_op {
     unsigned n_txn, next_txn;
     uint8_t txn_space;                   /* the space of the transactions (global-like) */
     uint64_t old[IR_WARP_SIZE];          /* atomics performed below: the old values returned */
-    coalesce_txn txn[COALESCE_MAX_TXNS]; /* last: op_start does not clear them */
+    /* the cross-slice memory unit (ldst_set_slices): the instructions of this access, one per slice
+     * (0: the access is `it` alone) */
+    unsigned n_members;
+    coalesce_txn txn[COALESCE_MAX_TXNS]; /* op_start does not clear them */
+    issued_t *members;                   /* (kept with the op for reuse: allocated once) */
 };
 
 typedef struct ldst_ready {
@@ -134,6 +138,10 @@ static const blk_stat_desc stats[] = {
     [LDST_STAT_RELEASE_WAITS] = {"release_waits", BLK_STAT_COUNTER, "instructions",
                                  "finished instructions that waited for room in the full release queue",
                                  NULL},
+    [LDST_STAT_SLICE_MERGED] = {"slice_merged", BLK_STAT_COUNTER, "instructions",
+                                "instructions of other lane slices merged into a same-cycle access (an SM "
+                                "with lane slices: sm.slicing=warp)",
+                                NULL},
 };
 
 static const blk_energy_event energy_events[] = {
@@ -193,10 +201,53 @@ static void schedule(ldst *l, ldst_op *op, uint64_t cycle)
     l->n_ready++;
 }
 
+/* The release queue has room for op's completions (one per instruction of the access). */
+static inline bool rel_room(const ldst *l, const ldst_op *op)
+{
+    if (G_LIKELY(!op->n_members))
+        return !blk_outq_full(&l->releases);
+    return blk_outq_len(&l->releases) + op->n_members <= l->releases.depth;
+}
+
+/* A merged access completed: each slice's instruction releases its own destinations (an atomic its
+ * old values, from its slice's lanes of the access). */
+static void op_release_members(ldst *l, const ldst_op *op)
+{
+    for (unsigned j = 0; j < op->n_members; j++) {
+        const issued_t *m = &op->members[j];
+        for (unsigned i = 0; i < l->n_regs; i++)
+            ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, m, gsc_cycle());
+        release_t *r = blk_outq_push(&l->releases);
+        *r = (release_t){.seq = m->seq,
+                         .warp = m->warp,
+                         .n_dst = m->n_dst,
+                         .long_op = m->long_op,
+                         .unit = SM_UNIT_LDST,
+                         .val_reg = SM_NO_REG,
+                         .exec_cycle = op->rel.exec_cycle};
+        memcpy(r->dst, m->dst, sizeof r->dst);
+        if (m->atom_lanes) {
+            r->atomic = 1;
+            if (m->atom_dst != SM_NO_REG) {
+                unsigned off = m->sched * l->slice_lanes;
+                r->val_reg = m->atom_dst;
+                r->val_mask = m->atom_lanes;
+                r->val_vmask = m->atom_vmask;
+                for (unsigned ln = 0; ln < l->slice_lanes; ln++)
+                    r->vals[ln] = op->old[off + ln];
+            }
+        }
+    }
+}
+
 /* A finished op's completion into the release queue (which has room); the op is freed. */
 static void op_release(ldst *l, ldst_op *op)
 {
     unsigned id = op->id;
+    if (G_UNLIKELY(op->n_members)) {
+        op_release_members(l, op);
+        goto freed;
+    }
     for (unsigned i = 0; i < l->n_regs; i++)
         ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, &op->it, gsc_cycle());
     release_t *r = blk_outq_push(&l->releases);
@@ -210,6 +261,7 @@ static void op_release(ldst *l, ldst_op *op)
             memcpy(r->vals, op->old, sizeof r->vals);
         }
     }
+freed:
     g_ptr_array_index(l->ops, id) = NULL;
     l->n_ops--;
     if (l->cur == op)
@@ -223,7 +275,7 @@ static void op_piece_done(ldst *l, unsigned id)
     g_assert(op && op->pending > 0);
     if (--op->pending > 0 || !op->issued_all)
         return;
-    if (l->rel_wait->len || blk_outq_full(&l->releases)) { /* stays in flight until there is room */
+    if (l->rel_wait->len || !rel_room(l, op)) { /* stays in flight until there is room */
         g_ptr_array_add(l->rel_wait, op);
         blk_stat_add(l->inst, LDST_STAT_RELEASE_WAITS, 1);
         return;
@@ -278,12 +330,76 @@ static bool global_like(uint8_t s)
     return s == IR_SPACE_GLOBAL || s == IR_SPACE_LOCAL || s == IR_SPACE_CONST;
 }
 
+/* b, issued in the same cycle as a on another slice, is the same kind of access. */
+static bool same_access(const issued_t *a, const issued_t *b)
+{
+    return b->issue_cycle == a->issue_cycle && b->sched != a->sched && b->kind == a->kind &&
+           b->space == a->space && b->op == a->op && b->bytes == a->bytes && b->atom_op == a->atom_op &&
+           b->atom_type == a->atom_type && b->atom_flags == a->atom_flags;
+}
+
+/* The cross-slice memory unit (ldst_set_slices): the memory instructions the other slices issued in
+ * the same cycle (behind op's in the input FIFO) join op's access, each on its slice's lanes (slice s:
+ * lanes s x W .. s x W + W - 1), so the coalescer sees one access of up to 32 lanes. */
+static void ldst_gather(ldst *l, ldst_op *op)
+{
+    gsc_fifo *in = pf(l, LDST_IN);
+    if (!gsc_fifo_can_get(in) || !same_access(&op->it, gsc_fifo_peek(in)))
+        return;
+    if (!op->members)
+        op->members = g_new(issued_t, l->slices);
+    op->members[0] = op->it;
+    unsigned n = 1;
+    while (n < l->slices && gsc_fifo_can_get(in) && same_access(&op->members[0], gsc_fifo_peek(in)))
+        gsc_fifo_get(in, &op->members[n++]);
+    op->n_members = n;
+    blk_stat_add(l->inst, LDST_STAT_SLICE_MERGED, n - 1);
+    issued_t *it = &op->it; /* the header stays the first instruction's */
+    it->mask = it->store_lanes = it->atom_lanes = 0;
+    for (unsigned j = 0; j < n; j++) {
+        const issued_t *m = &op->members[j];
+        unsigned off = m->sched * l->slice_lanes;
+        g_assert(m->sched < l->slices && (m->mask >> l->slice_lanes) == 0);
+        it->long_op |= m->long_op;
+        for (uint32_t b = m->mask; b; b &= b - 1) {
+            unsigned ln = (unsigned)__builtin_ctz(b), to = off + ln;
+            it->mask |= 1u << to;
+            it->lane_space[to] = m->lane_space[ln];
+            it->addr[to] = m->addr[ln];
+            if (m->store_lanes >> ln & 1) {
+                it->store_lanes |= 1u << to;
+                memcpy(it->store_data[to], m->store_data[ln], sizeof it->store_data[to]);
+            }
+            if (m->atom_lanes >> ln & 1) {
+                it->atom_lanes |= 1u << to;
+                it->atom_b[to] = m->atom_b[ln];
+                it->atom_c[to] = m->atom_c[ln];
+            }
+        }
+    }
+}
+
+/* The instruction's registers are read (address and store data): the read report (source
+ * reservations) and the `regs` listeners. */
+static inline __attribute__((always_inline)) void op_read(ldst *l, const issued_t *it, uint64_t now)
+{
+    if (it->report_reads) /* source reservations: the address and data registers are read now */
+        release_init_reads(blk_outq_push(&l->releases), it, SM_UNIT_LDST);
+    for (unsigned i = 0; i < l->n_regs; i++)
+        ((const ldst_regs_if *)l->regs[i].methods)->read(l->regs[i].self, it, now);
+}
+
 /* Start a new instruction: the scratchpad and parameter pieces at once, the line transactions
  * one per cycle afterwards (ldst_step_txn). */
 static void op_start(ldst *l, uint64_t now)
 {
-    ldst_op *op = l->free_ops->len ? g_ptr_array_steal_index_fast(l->free_ops, l->free_ops->len - 1)
-                                   : g_new(ldst_op, 1);
+    ldst_op *op;
+    if (l->free_ops->len) {
+        op = g_ptr_array_steal_index_fast(l->free_ops, l->free_ops->len - 1);
+    } else {
+        op = g_new(ldst_op, 1);
+        op->members = NULL; /* (allocated when it first merges slices) */
+    }
     memset(op, 0, offsetof(ldst_op, txn)); /* coalesce_transactions writes the n_txn it makes */
     gsc_fifo_get(pf(l, LDST_IN), &op->it);
     guint id;
@@ -295,6 +411,8 @@ static void op_start(ldst *l, uint64_t now)
     g_ptr_array_index(l->ops, id) = op;
     l->n_ops++;
     op->id = id;
+    if (G_UNLIKELY(l->slices > 1))
+        ldst_gather(l, op);
     const issued_t *it = &op->it;
     op->rel = (release_t){.seq = it->seq,
                           .warp = it->warp,
@@ -304,10 +422,12 @@ static void op_start(ldst *l, uint64_t now)
                           .val_reg = SM_NO_REG,
                           .exec_cycle = now};
     memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
-    if (it->report_reads) /* source reservations: the address and data registers are read now */
-        release_init_reads(blk_outq_push(&l->releases), it, SM_UNIT_LDST);
-    for (unsigned i = 0; i < l->n_regs; i++)
-        ((const ldst_regs_if *)l->regs[i].methods)->read(l->regs[i].self, it, now);
+    if (G_LIKELY(!op->n_members)) {
+        op_read(l, it, now);
+    } else {
+        for (unsigned j = 0; j < op->n_members; j++) /* each instruction of the access */
+            op_read(l, &op->members[j], now);
+    }
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
     coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
@@ -523,7 +643,7 @@ static void flush(ldst *l)
     blk_outq_flush(&l->releases);
     if (G_UNLIKELY(l->rel_wait->len)) { /* finished ops that waited for room, in order */
         guint n = 0;
-        while (n < l->rel_wait->len && !blk_outq_full(&l->releases))
+        while (n < l->rel_wait->len && rel_room(l, g_ptr_array_index(l->rel_wait, n)))
             op_release(l, g_ptr_array_index(l->rel_wait, n++));
         g_ptr_array_remove_range(l->rel_wait, 0, n);
         blk_outq_flush(&l->releases);
@@ -576,7 +696,9 @@ static void ldst_run(void *self)
         op->issued_all = true;
         op_piece_done(l, op->id); /* drops the hold taken at op_start */
     }
-    if (!l->cur && l->busy_until <= now && gsc_fifo_can_get(pf(l, LDST_IN)) && !blk_outq_full(&l->releases))
+    if (!l->cur && l->busy_until <= now && gsc_fifo_can_get(pf(l, LDST_IN)) &&
+        (l->slices > 1 ? blk_outq_len(&l->releases) + l->slices <= l->releases.depth
+                       : !blk_outq_full(&l->releases)))
         op_start(l, now); /* a full release queue stalls the next instruction */
     flush(l);
     l->tr_inflight = l->n_ops;
@@ -676,6 +798,13 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     return l;
 }
 
+void ldst_set_slices(ldst *l, unsigned slices, unsigned lanes)
+{
+    g_assert(slices * lanes <= IR_WARP_SIZE);
+    l->slices = slices;
+    l->slice_lanes = lanes;
+}
+
 bool ldst_busy(const ldst *l)
 {
     return l->n_ops > 0;
@@ -693,9 +822,15 @@ void ldst_free(ldst *l)
     g_free(l->evict);
     g_free(l->access);
     g_free(l->regs);
-    for (guint i = 0; i < l->ops->len; i++)
-        g_free(g_ptr_array_index(l->ops, i));
+    for (guint i = 0; i < l->ops->len; i++) {
+        ldst_op *op = g_ptr_array_index(l->ops, i);
+        if (op)
+            g_free(op->members);
+        g_free(op);
+    }
     g_ptr_array_free(l->ops, TRUE);
+    for (guint i = 0; i < l->free_ops->len; i++)
+        g_free(((ldst_op *)g_ptr_array_index(l->free_ops, i))->members);
     g_ptr_array_free(l->free_ops, TRUE);
     blk_outq_clear(&l->reqs);
     blk_outq_clear(&l->releases);

@@ -87,6 +87,7 @@ enum {
     LDST_STAT_MISS_QUEUE_STALLS,
     LDST_STAT_RELEASE_QUEUE_PEAK,
     LDST_STAT_RELEASE_WAITS,
+    LDST_STAT_SLICE_MERGED,
 };
 
 typedef struct ldst_op ldst_op;
@@ -134,10 +135,17 @@ typedef struct {
     uint8_t tr_const_hit;
     uint16_t tr_mshr_used;
     uint8_t tr_coalesced; /* strobe: line requests of the instruction started this cycle */
+    /* An SM of lane slices (ldst_set_slices): slices of slice_lanes lanes; 0: none */
+    unsigned slices, slice_lanes;
 } ldst;
 
 extern const blk_desc ldst_desc;
 ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id);
+/* The SM has `slices` lane slices of `lanes` lanes (VWS; the sm topology's `slicing`): the memory
+ * instructions the slices issue in the same cycle, of the same kind, become one access (the
+ * cross-slice memory unit: one coalescing of their lanes, each instruction released when the access
+ * completes). Before elaboration. */
+void ldst_set_slices(ldst *l, unsigned slices, unsigned lanes);
 void ldst_free(ldst *l);
 bool ldst_busy(const ldst *l);
 /* The L1D tag array (lines carry the reserving warp id as metadata; cache_tags_set_meta can change

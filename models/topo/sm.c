@@ -69,7 +69,14 @@ static unsigned sm_topo_warp_size(blk_inst *inst)
      "[S: VWS Table 6.1 32]"}
 // clang-format on
 
-static const blk_param_desc sm_params[] = {SM_LIMIT_PARAMS};
+static const char *const slicing_choices[] = {"none", "warp", NULL};
+static const blk_param_desc sm_params[] = {
+    SM_LIMIT_PARAMS,
+    {"slicing", BLK_PARAM_ENUM, "none", NULL, NULL, slicing_choices, "",
+     "lane slices: none (one execution side of 32 lanes for every warp width) or warp (32 / warp_size "
+     "slices of warp_size lanes, each its scheduler, collectors, register banks and units; one memory "
+     "unit merges the slices' same-cycle accesses) [S: VWS §6.2, 8 slices of 4 lanes; docs/vws.md]"},
+};
 static const blk_param_desc subcore_params[] = {
     SM_LIMIT_PARAMS,
     {"partitions", BLK_PARAM_UINT, "4", "1", "4", NULL, "partitions",
@@ -158,6 +165,9 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     env->warp_size = ws;
     unsigned ctas = (unsigned)blk_param_uint(s->inst, "ctas");
     s->parts = subcore ? (unsigned)blk_param_uint(s->inst, "partitions") : 1;
+    bool sliced = !subcore && blk_param_enum(s->inst, "slicing") == 1 && ws < IR_WARP_SIZE;
+    if (sliced)
+        s->parts = IR_WARP_SIZE / ws; /* the lane slices: warp w on slice w mod parts */
     s->fe = fetch_new(ctx, m, "fetch", env, warps);
     s->dec = decode_new(ctx, m, "decode", env);
     blk_bind(s->fe->inst, "dec", s->dec->inst, "dec");
@@ -180,6 +190,10 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
         g_free(n);
         g_free(port);
     }
+    if (sliced && s->is->n_sched != s->parts)
+        gsc_fatal("%s: an SM of %u lane slices (slicing=warp, warp_size=%u) needs one scheduler per slice: "
+                  "issue.schedulers = %u, not %u",
+                  s->inst->path, s->parts, ws, s->parts, s->is->n_sched);
     if (subcore && s->is->n_sched != s->parts)
         gsc_fatal("%s: a sub-core SM needs one scheduler per partition (issue.schedulers = %u, "
                   "subcore_sm.partitions = %u)",
@@ -202,6 +216,10 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
         g_free(un);
     }
     s->ls = ldst_new(ctx, m, "ldst", env, sm_id);
+    if (sliced) {
+        ldst_set_slices(s->ls, s->parts, ws);
+        fetch_set_slices(s->fe, s->parts);
+    }
 
     blk_inst *fi = s->fe->inst, *li = s->ls->inst;
     blk_connect(m, "fetch_issue", fi, "out", ii, "decoded");

@@ -15,11 +15,15 @@ static const blk_port_desc ports[] = {
     [GANG_UNIT_EVENTS] = {"events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                           "bind issue.warp_events: original gangs at CTA start, warps leaving at their end",
                           &warp_events_iface},
+    [GANG_UNIT_GANGS] = {"gangs", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                         "bind fetch.gangs (an SM of lane slices): the gangs, for the gang fetch",
+                         &fetch_gangs_iface},
 };
 
 static const char *const reform_choices[] = {"none", "opportunistic", NULL};
 static const char *const mem_choices[] = {"none", "impatient", "group", NULL};
 static const char *const fault_choices[] = {"none", "nosplit", NULL};
+static const char *const ready_choices[] = {"same_cycle", "registered", NULL};
 
 static const blk_param_desc params[] = {
     {"gangs_per_cycle", BLK_PARAM_UINT, "2", "1", "4", NULL, "gangs",
@@ -29,6 +33,10 @@ static const blk_param_desc params[] = {
      "two entities at one PC merge) [S; A: option (a)]"},
     {"mem_split", BLK_PARAM_ENUM, "none", NULL, NULL, mem_choices, "",
      "splitting on memory divergence: none, impatient (all members independent) or group [S]"},
+    {"ready", BLK_PARAM_ENUM, "same_cycle", NULL, NULL, ready_choices, "",
+     "the ReadyMask: same_cycle (a gang issues in the cycle its members' scoreboards clear) or registered "
+     "(from the members seen ready in the previous cycle: a gang issues at most every other cycle) [S: "
+     "ReadyMask from the slices' scoreboard-ready signals; A: same cycle]"},
     {"fault", BLK_PARAM_ENUM, "none", NULL, NULL, fault_choices, "",
      "deliberate bug for tests: nosplit = never split on control divergence (members then issue at "
      "the wrong PC and are poisoned)"},
@@ -210,22 +218,50 @@ static void close_cycle(gang_unit *u, uint64_t prev)
     sync_counts(u);
 }
 
-/* Pick the gangs of cycle `now` (BGTO) and refresh the statistics of the table over time. */
-/* Room in the FIFO of issue output `port` for every slice to put an instruction this cycle. */
-static bool room_for_all(const gang_unit *u, unsigned port)
+/* Room in the FIFO of issue output `port` (element i of the array) for n instructions this cycle. */
+static bool room_for(const gang_unit *u, unsigned port, unsigned i, unsigned n)
+{
+    const gsc_fifo *f = blk_fifo_at(u->is->inst, port, i);
+    return gsc_fifo_depth(f) - gsc_fifo_occupancy(f) >= n;
+}
+
+/* The units a gang's instruction goes to have room for it: ldst (shared by the slices) and an
+ * unsliced SM's one collector FIFO for every slice's instruction of the cycle, so no member can be
+ * stopped by a full FIFO while the others issue; on an SM of lane slices each member's own. */
+static bool gang_room(const gang_unit *u, uint8_t mask, bool mem)
 {
     if (!u->is)
         return true;
-    const gsc_fifo *f = blk_fifo_at(u->is->inst, port, 0);
-    return gsc_fifo_depth(f) - gsc_fifo_occupancy(f) >= GANG_SLICES;
+    if (mem)
+        return room_for(u, ISSUE_TO_LDST, 0, GANG_SLICES);
+    if (u->is->parts == 1)
+        return room_for(u, ISSUE_TO_EXEC, 0, GANG_SLICES);
+    for (uint8_t m = mask; m; m &= (uint8_t)(m - 1))
+        if (!room_for(u, ISSUE_TO_EXEC, (unsigned)__builtin_ctz(m) % u->is->parts, 1))
+            return false;
+    return true;
 }
 
+/* The ReadyMask of this cycle (ready=same_cycle): every member's head may issue now as far as its
+ * slice decides (scoreboard, SIMT stack, barrier, unit). *mem: the gang's instruction goes to ldst. */
+static bool members_ready(gang_unit *u, unsigned g, uint8_t mask, bool *mem)
+{
+    for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
+        unsigned w = g * GANG_SLICES + (unsigned)__builtin_ctz(m);
+        const decoded_t *h = u->is         ? issue_ready_head(u->is, w)
+                             : u->ready_fn ? u->ready_fn(u->pc_ctx, w)
+                                           : NULL;
+        if (!h)
+            return false;
+        *mem = h->cls == IR_CLASS_MEM;
+    }
+    return true;
+}
+
+/* Pick the gangs of cycle `now` (BGTO) and refresh the statistics of the table over time. */
 static void pick(gang_unit *u, uint64_t now)
 {
     unsigned cand[GANG_SETS * GANG_WAYS], n = 0, gangs = 0, indep = 0;
-    /* A gang goes only when the unit its instruction goes to has room for every slice's instruction
-     * of the cycle: its members cannot then be stopped by a full FIFO while the others issue. */
-    bool room_mem = room_for_all(u, ISSUE_TO_LDST), room_alu = room_for_all(u, ISSUE_TO_EXEC);
     uint64_t sizes[7] = {0};
     for (unsigned g = 0; g < GANG_SETS; g++) {
         const gang_set *st = &u->t.set[g];
@@ -238,10 +274,15 @@ static void pick(gang_unit *u, uint64_t now)
                 continue;
             gangs++;
             sizes[gang_size(e->mask) - 2]++;
-            /* the registered ReadyMask: every member ready last cycle, and no issue since */
-            bool mem = u->head_mem[g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask)];
-            if (now > 0 && ready_in(u, g, e->mask, now - 1) == e->mask && e->last_issue != (int64_t)now - 1 &&
-                (mem ? room_mem : room_alu))
+            bool mem = false, ready;
+            if (u->ready_reg) { /* every member ready last cycle, and no issue since */
+                mem = u->head_mem[g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask)];
+                ready = now > 0 && ready_in(u, g, e->mask, now - 1) == e->mask &&
+                        e->last_issue != (int64_t)now - 1;
+            } else {
+                ready = members_ready(u, g, e->mask, &mem);
+            }
+            if (ready && gang_room(u, e->mask, mem))
                 cand[n++] = g << 2 | k;
         }
     }
@@ -376,6 +417,22 @@ static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     sync_counts(u);
 }
 
+/* The gangs for the gang fetch: set g's entries as base warp 8g, GangMask. */
+static unsigned gu_list(void *self, uint32_t *gangs)
+{
+    const gang_unit *u = self;
+    unsigned n = 0;
+    for (unsigned g = 0; g < GANG_SETS; g++) {
+        if (!u->t.set[g].present)
+            continue;
+        for (unsigned k = 0; k < GANG_WAYS; k++)
+            if (u->t.set[g].e[k].valid)
+                gangs[n++] = (uint32_t)(g * GANG_SLICES) << 8 | u->t.set[g].e[k].mask;
+    }
+    return n;
+}
+
+static const fetch_gangs_if gangs_table = {gu_list};
 static const issue_check_if check_table = {gu_allow};
 static const instr_issued_if issued_table = {gu_issued};
 static const warp_events_if events_table = {gu_cta_start, gu_cta_end, gu_warp_start, gu_warp_end};
@@ -390,10 +447,12 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
     u->reform = blk_param_enum(u->inst, "reform");
     u->mem_split = blk_param_enum(u->inst, "mem_split");
     u->fault = blk_param_enum(u->inst, "fault");
+    u->ready_reg = blk_param_enum(u->inst, "ready") == 1;
     gang_table_init(&u->t);
     blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
     blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
     blk_export(u->inst, GANG_UNIT_EVENTS, 0, &events_table, u);
+    blk_export(u->inst, GANG_UNIT_GANGS, 0, &gangs_table, u);
     blk_trace_state(u->inst, "gangs", GSC_U32, &u->tr_gangs);
     blk_trace_state(u->inst, "independent", GSC_U32, &u->tr_indep);
     blk_trace_state(u->inst, "issue_mask", GSC_U8, &u->tr_issue_mask);
@@ -411,6 +470,11 @@ void gang_unit_attach(gang_unit *u, blk_inst *issue_inst)
     blk_bind(issue_inst, "check", u->inst, "check");
     blk_bind(issue_inst, "issued", u->inst, "issued");
     blk_bind(issue_inst, "warp_events", u->inst, "events");
+}
+
+void gang_unit_attach_fetch(gang_unit *u, blk_inst *fetch_inst)
+{
+    blk_bind(fetch_inst, "gangs", u->inst, "gangs");
 }
 
 void gang_unit_free(gang_unit *u)

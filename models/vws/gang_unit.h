@@ -17,10 +17,13 @@
  *     ready at different times splits (impatient: all independent; group: the early ones apart);
  *     with reform=opportunistic, one original gang (round robin) merges two of its entities that
  *     are at the same PC.
- *  2. BGTO picks up to gangs_per_cycle gangs with disjoint masks among those whose every member was
- *     ready in the previous cycle (the registered ReadyMask), that did not issue then, and whose
- *     instruction's unit FIFO (issue's to_exec_0 / to_ldst) has room for 8 instructions (one per
- *     slice: no member can then find it full).
+ *  2. BGTO picks up to gangs_per_cycle gangs with disjoint masks among those whose every member may
+ *     issue its head in this cycle as far as its slice decides (the ReadyMask of the cycle,
+ *     issue_ready_head; ready=registered: every member was ready in the previous cycle and the gang
+ *     did not issue then, a gang issuing at most every other cycle), and whose instruction's unit has
+ *     room: ldst's FIFO (and an unsliced SM's to_exec_0) for 8 instructions, one per slice, or on an
+ *     SM of lane slices each member's slice FIFO for its one.
+ * The `gangs` export (bind fetch.gangs on an SM of lane slices) lists the gangs for the gang fetch.
  * A picked member whose I-buffer head is not at the gang's PC would execute the gang's instruction at
  * the wrong PC: the unit poisons the warp's registers (the workload's check fails) and counts it
  * (pc_mismatch; fault=nosplit disables the control-divergence split to show it).
@@ -31,6 +34,7 @@
 #define GPUSC_MODELS_VWS_GANG_UNIT_H
 
 #include "models/core/block.h"
+#include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/vws/gang.h"
 
@@ -38,7 +42,7 @@ G_BEGIN_DECLS
 
 #define GANG_MAX_WARPS (GANG_SETS * GANG_SLICES)
 
-enum { GANG_UNIT_CHECK, GANG_UNIT_ISSUED, GANG_UNIT_EVENTS };
+enum { GANG_UNIT_CHECK, GANG_UNIT_ISSUED, GANG_UNIT_EVENTS, GANG_UNIT_GANGS };
 enum {
     GANG_STAT_GANG_ISSUES,
     GANG_STAT_GANG_WARP_ISSUES,
@@ -66,7 +70,10 @@ typedef struct {
     issue *is; /* the SM's issue block: its warps' SIMT stacks (may be NULL: harness, see pc_fn) */
     /* the PC at the top of warp w's SIMT stack (func << 32 | pc), false if it has none */
     bool (*pc_fn)(void *ctx, unsigned w, uint64_t *pc);
-    void *pc_ctx;
+    /* warp w's I-buffer head if it may issue this cycle (issue_ready_head), else NULL (harness) */
+    const decoded_t *(*ready_fn)(void *ctx, unsigned w);
+    void *pc_ctx;   /* (pc_fn's and ready_fn's) */
+    bool ready_reg; /* ready=registered */
     unsigned per_cycle, reform, mem_split, fault;
     gang_table t;
     gang_counts c, c_seen;
@@ -91,6 +98,8 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
 void gang_unit_free(gang_unit *u);
 /* Bind the unit to the SM's issue block (check, issued, warp_events). */
 void gang_unit_attach(gang_unit *u, blk_inst *issue_inst);
+/* Bind the SM's fetch block (an SM of lane slices) to the unit's gangs: the gang fetch. */
+void gang_unit_attach_fetch(gang_unit *u, blk_inst *fetch_inst);
 
 G_END_DECLS
 

@@ -19,3 +19,6 @@ tests_sm_test_gang_SOURCES = tests/sm/test_gang.c tests/sm/block_test.h
 tests_sm_test_gang_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_vws.sh
 TESTS += tests/sm/test_tb_vws.sh
+# Lane slices (sm.slicing=warp): slices issuing in the same cycle, the gang fetch, merged accesses.
+dist_check_SCRIPTS += tests/sm/test_vws_slices.sh
+TESTS += tests/sm/test_vws_slices.sh

@@ -188,6 +188,21 @@ static void test_leave(void)
 /* ---- the block in the harness ----------------------------------------------------------------- */
 
 static uint64_t dut_pcs[GANG_MAX_WARPS];
+static uint32_t dut_ready; /* ready=same_cycle: the warps whose head may issue this cycle */
+static decoded_t dut_head;
+
+static const decoded_t *harness_ready(void *ctx, unsigned w)
+{
+    (void)ctx;
+    if (!(dut_ready >> w & 1))
+        return NULL;
+    memset(&dut_head, 0, sizeof dut_head);
+    dut_head.warp = (uint16_t)w;
+    dut_head.func = (uint32_t)(dut_pcs[w] >> 32);
+    dut_head.pc = (uint32_t)dut_pcs[w];
+    dut_head.cls = IR_CLASS_ALU;
+    return &dut_head;
+}
 
 static bool harness_pc(void *ctx, unsigned w, uint64_t *pc)
 {
@@ -200,6 +215,7 @@ static void *make_unit(blk_ctx *c, gsc_module *p, const char *n)
 {
     gang_unit *u = gang_unit_new(c, p, n, NULL, NULL);
     u->pc_fn = harness_pc;
+    u->ready_fn = harness_ready;
     return u;
 }
 
@@ -239,6 +255,9 @@ static uint32_t cycle(unit_dut *x, const unsigned *ws, unsigned n, const uint64_
 {
     uint64_t now = gsc_cycle();
     uint32_t allowed = 0;
+    dut_ready = 0;
+    for (unsigned i = 0; i < n; i++)
+        dut_ready |= 1u << ws[i];
     for (unsigned i = 0; i < n; i++) {
         decoded_t h;
         memset(&h, 0, sizeof h);
@@ -263,14 +282,17 @@ static uint32_t cycle(unit_dut *x, const unsigned *ws, unsigned n, const uint64_
     return allowed;
 }
 
-/* A CTA of 8 warps forms gang 0 (0xff); its members are held until the cycle after all were ready,
- * then issue together; divergent next PCs [A,A,A,B,B,C,A,B] split it (0x47, 0x98, slice 5
- * independent), the two gangs then issue in one cycle (disjoint) while the independent warp waits
- * for a free slice; traced state read back from the VCD at each cycle. */
+static const char *const registered[] = {"dut.ready=registered", NULL};
+
+/* The registered ReadyMask (ready=registered): a CTA of 8 warps forms gang 0 (0xff); its members are
+ * held until the cycle after all were ready, then issue together; divergent next PCs
+ * [A,A,A,B,B,C,A,B] split it (0x47, 0x98, slice 5 independent), the two gangs then issue in one
+ * cycle (disjoint) while the independent warp waits for a free slice; traced state read back from
+ * the VCD at each cycle. */
 static void test_unit_ports(void)
 {
     char *path = block_vcd_path();
-    unit_dut x = unit_new(NULL, path);
+    unit_dut x = unit_new(registered, path);
     cta8(&x);
     const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     uint64_t next[8] = {A, A, A, B, B, C, A, B};
@@ -309,7 +331,7 @@ static void test_unit_ports(void)
  * counted as PC mismatches (in tb-vws their registers are poisoned). */
 static void test_unit_fault(void)
 {
-    static const char *const set[] = {"dut.fault=nosplit", NULL};
+    static const char *const set[] = {"dut.fault=nosplit", "dut.ready=registered", NULL};
     unit_dut x = unit_new(set, NULL);
     cta8(&x);
     const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -327,7 +349,7 @@ static void test_unit_fault(void)
  * merge two entities per cycle. */
 static void test_unit_reform(void)
 {
-    static const char *const set[] = {"dut.reform=opportunistic", NULL};
+    static const char *const set[] = {"dut.reform=opportunistic", "dut.ready=registered", NULL};
     unit_dut x = unit_new(set, NULL);
     cta8(&x);
     const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -350,6 +372,30 @@ static void test_unit_reform(void)
     harness_free(x.d.h);
 }
 
+/* The ReadyMask of the cycle (ready=same_cycle, the default): the gang issues in the cycle its
+ * members are ready, and again in the next; a member not ready holds the whole gang (the others are
+ * not allowed: lock-step), and the gang goes in the cycle it is ready again. */
+static void test_unit_same_cycle(void)
+{
+    unit_dut x = unit_new(NULL, NULL);
+    cta8(&x);
+    const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint64_t n1[8], n2[8];
+    for (unsigned w = 0; w < 8; w++)
+        n1[w] = A, n2[w] = A + 1;
+    g_assert_cmphex(cycle(&x, all, 8, n1), ==, 0xff); /* ready now: issues now */
+    g_assert_cmphex(cycle(&x, all, 8, n2), ==, 0xff); /* and again the next cycle */
+    g_assert_cmphex(cycle(&x, all, 7, n2), ==, 0x00); /* warp 7 not ready: nobody goes */
+    g_assert_cmphex(cycle(&x, all, 8, n2), ==, 0xff);
+    harness_step(x.d.h);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_GANG_ISSUES), ==,
+                     2); /* (the last one is counted when closed) */
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_GANG_WARP_ISSUES), ==, 24);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_SLIPS), ==, 0);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_CF_SPLITS), ==, 0);
+    harness_free(x.d.h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -363,5 +409,6 @@ int main(int argc, char **argv)
     harness_test_add("/gang/unit-ports", test_unit_ports);
     harness_test_add("/gang/unit-fault", test_unit_fault);
     harness_test_add("/gang/unit-reform", test_unit_reform);
+    harness_test_add("/gang/unit-same-cycle", test_unit_same_cycle);
     return g_test_run();
 }

@@ -30,8 +30,9 @@ for w in spmv sgemm histogram kmeans; do
     done
 done
 
-# The vws preset (1024 threads, 32 warp slots of 32) holds 256 warps of 4 threads.
-$TB --preset vws --set sm.warp_size=4 --workload vecadd --size tiny --no-trace --no-progress \
+# The vws preset (1024 threads, 32 warp slots of 32) holds 256 warps of 4 threads, on 8 lane slices of
+# 4 lanes (sm.slicing=warp: one scheduler per slice).
+$TB --preset vws --set sm.warp_size=4 --set issue.schedulers=8 --workload vecadd --size tiny --no-trace --no-progress \
     --stats-json "$T/s.json" > "$T/out" 2>&1
 if grep -q "tb-sm: vecadd: PASS" "$T/out"; then ok "vws preset, 4-thread warps: vecadd passes"; else bad "vws preset ws4"; tail -5 "$T/out"; fi
 
