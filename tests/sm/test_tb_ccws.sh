@@ -55,6 +55,16 @@ for m in "--check=shuffle --no-trace" "--check=awake --no-trace" "--trace=tb.sm0
     if [ "$got" = "$ref" ]; then ok "ccws: $m gives the same run"; else bad "ccws: $m differs: $got vs $ref"; fi
 done
 
+# ... and every statistic of a traced run is the untraced run's (the simulator's activations and speed
+# aside), the per-load figures included
+$TB --workload spmv --size tiny --sched ccws --no-trace --stats-json "$T/u.json" > /dev/null 2>&1
+$TB --workload spmv --size tiny --sched ccws --trace=tb.sm0.ccws --vcd "$T/t.vcd" --stats-json "$T/t.json" > /dev/null 2>&1
+if d=$(python3 "$top_srcdir/tests/sm/stats_same.py" "$T/u.json" "$T/t.json") && grep -q '"l1pc\.' "$T/u.json"; then
+    ok "ccws: traced and untraced runs give the same statistics"
+else
+    bad "ccws: traced and untraced statistics differ: $d"
+fi
+
 # sgemm has barriers: swl:1 still finishes (a warp at a barrier gives its place to the next)
 if $TB --workload sgemm --size tiny --no-trace --sched swl:1 --watchdog 20000 | grep -q "tb-ccws: sgemm: PASS"; then
     ok "swl:1 gets past barriers (sgemm)"
