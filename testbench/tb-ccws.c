@@ -16,7 +16,9 @@
  * without it, a profiling run of this program (--sched daws-profile) started first with the same workload
  * options. daws-profile: GTO with the daws block profiling every load; --daws-profile-out FILE writes the
  * profile. daws-detected: Detected-DAWS: the daws block classifies the loads at run time from sampling
- * warps, with a victim tag array for lost locality (no profile). */
+ * warps, with a victim tag array for lost locality (no profile). --pc-stats: an l1pc block in every SM, the
+ * per-load L1D statistics printed and in --stats-json; --belady: also the offline Belady / LRU replay of
+ * the L1D load stream (docs/ccws.md, "Per-load statistics and the Belady replay"). */
 #include <stddef.h>
 #include <stdio.h>
 #include <glib/gstdio.h>
@@ -94,8 +96,8 @@ static bool is_output_option(const char *a, bool *takes_value)
     return !strcmp(a, "--no-trace");
 }
 
-static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, char **sched_out, char **prof_in,
-                           char **prof_out, GPtrArray *child)
+static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, bool *pc_stats, char **sched_out,
+                           char **prof_in, char **prof_out, GPtrArray *child)
 {
     const char *sched = "ccws";
     GPtrArray *rest = g_ptr_array_new();
@@ -110,9 +112,12 @@ static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, char **
         else if (!strcmp(argv[i], "--gpu"))
             *gpu = true;
         else if (!strcmp(argv[i], "--belady")) {
+            *pc_stats = true;
             g_ptr_array_add(rest, "--set");
             g_ptr_array_add(rest, "l1pc.belady=true");
-        } else if (!strcmp(argv[i], "--sched"))
+        } else if (!strcmp(argv[i], "--pc-stats"))
+            *pc_stats = true;
+        else if (!strcmp(argv[i], "--sched"))
             cli_die("--sched needs a value: lrr, gto, oldest, 2lvl, 2lvl-lrr, swl:N, ccws, daws, "
                     "daws-detected or daws-profile");
         else if ((!strcmp(argv[i], "--daws-profile") || !strcmp(argv[i], "--daws-profile-out")) &&
@@ -232,6 +237,7 @@ typedef struct {
     unsigned n_slct, n_found;
     ccws_sm *ms; /* one per SM */
     unsigned n_sms;
+    bool pc_stats; /* --pc-stats (or --belady): an l1pc block in every SM */
     ir_module *mod;
     l1pc_replay_result *replay; /* --belady: per SM, computed once at the statistics dump */
     cli_run *run; /* (parsed) */
@@ -376,6 +382,8 @@ static double d_replay_lru(const blk_ctx *c, void *d)
  * per-load figures (l1pc.FUNC.PC.FIELD, all SMs) for every static load of the module. */
 static void attach_l1pc(tb_ccws *t, blk_ctx *ctx, machine *mach)
 {
+    if (!t->pc_stats)
+        return;
     for (unsigned i = 0; i < t->n_sms; i++) {
         sm_topo *s = machine_sms(mach)[i];
         ccws_sm *m = &t->ms[i];
@@ -533,6 +541,8 @@ static void report(machine *mach, int rc, void *ctx)
     (void)rc;
     tb_ccws *t = ctx;
     report_mech(mach, t, stdout);
+    if (!t->pc_stats)
+        return;
     uint64_t insts = 0, misses = 0;
     for (unsigned i = 0; i < t->n_sms; i++) {
         insts += blk_stat_get(sm_topo_issue_inst(machine_sms(mach)[i]), ISSUE_STAT_WARP_INSTRS);
@@ -599,7 +609,8 @@ int main(int argc, char **argv)
     tb_ccws t = {0};
     bool gpu;
     t.child = g_ptr_array_new();
-    char **args = rewrite_args(&argc, argv, &t.mech, &gpu, &t.sched, &t.prof_in, &t.prof_out, t.child);
+    char **args =
+        rewrite_args(&argc, argv, &t.mech, &gpu, &t.pc_stats, &t.sched, &t.prof_in, &t.prof_out, t.child);
     fetch_groups_register();
     blk_registry_add(&vta_desc);
     blk_registry_add(&ccws_desc);
@@ -612,8 +623,8 @@ int main(int argc, char **argv)
     const tb_ext ext = {.program = "tb-ccws",
                         .summary = "Cache-conscious warp scheduling testbench: --sched "
                                    "lrr|gto|oldest|2lvl|2lvl-lrr|swl:N|ccws|daws|daws-detected|daws-profile "
-                                   "(default ccws), --gpu for the "
-                                   "whole GPU, --daws-profile FILE, --daws-profile-out FILE",
+                                   "(default ccws), --gpu for the whole GPU, --daws-profile FILE, "
+                                   "--daws-profile-out FILE, --pc-stats (per-load L1D statistics), --belady",
                         .default_preset = "ccws",
                         .parsed = parsed,
                         .built = built,

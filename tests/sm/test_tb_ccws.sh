@@ -57,8 +57,8 @@ done
 
 # ... and every statistic of a traced run is the untraced run's (the simulator's activations and speed
 # aside), the per-load figures included
-$TB --workload spmv --size tiny --sched ccws --no-trace --stats-json "$T/u.json" > /dev/null 2>&1
-$TB --workload spmv --size tiny --sched ccws --trace=tb.sm0.ccws --vcd "$T/t.vcd" --stats-json "$T/t.json" > /dev/null 2>&1
+$TB --workload spmv --size tiny --sched ccws --pc-stats --no-trace --stats-json "$T/u.json" > /dev/null 2>&1
+$TB --workload spmv --size tiny --sched ccws --pc-stats --trace=tb.sm0.ccws --vcd "$T/t.vcd" --stats-json "$T/t.json" > /dev/null 2>&1
 if d=$(python3 "$top_srcdir/tests/sm/stats_same.py" "$T/u.json" "$T/t.json") && grep -q '"l1pc\.' "$T/u.json"; then
     ok "ccws: traced and untraced runs give the same statistics"
 else

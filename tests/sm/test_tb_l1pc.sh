@@ -59,10 +59,29 @@ set -- $(sed -n 's/^l1pc: offline replay .*Belady \([0-9]*\) misses.*LRU \([0-9]
 if [ "${1:-0}" -gt 0 ] && [ "$1" -lt "${2:-0}" ]; then ok "spmv: Belady $1 misses < LRU $2"; else bad "spmv replay: Belady '${1:-}' LRU '${2:-}'"; fi
 
 # daws-detected: the intra-/inter-warp split is the daws block's own count
-$TB --workload spmv --size tiny --no-trace --sched daws-detected > "$T/e" 2>&1
+$TB --workload spmv --size tiny --no-trace --sched daws-detected --pc-stats > "$T/e" 2>&1
 set -- $(sed -n 's/^daws: L1D hits intra-warp \([0-9]*\), inter-warp \([0-9]*\)/\1 \2/p' "$T/e")
 got="$(sum intra-warp "$T/e") $(sum inter-warp "$T/e")"
 if [ "$got" = "${1:-x} ${2:-x}" ] && [ "${2:-0}" -gt 0 ]; then ok "daws-detected: the intra-/inter-warp split is the daws block's ($got)"; else bad "daws-detected: '$got' vs daws '${1:-} ${2:-}'"; fi
+
+# off unless asked: no l1pc block, no per-load line, the run's statistics otherwise the same
+$TB --workload spmv --size tiny --no-trace --sched ccws --stats-json "$T/off.json" > "$T/off" 2>&1
+$TB --workload spmv --size tiny --no-trace --sched ccws --pc-stats --stats-json "$T/on.json" > /dev/null 2>&1
+python3 - "$T/off.json" "$T/on.json" > "$T/pyout" 2>&1 <<'PY'
+import json, sys
+def flat(p):
+    js = json.load(open(p)); d = {"cycles": js["cycles"]}
+    for i in js["instances"]:
+        for k, v in i["stats"].items(): d[i["path"] + "." + k] = v["value"]
+    for k, v in js["derived"].items(): d[k] = v["value"]
+    return d
+a, b = flat(sys.argv[1]), flat(sys.argv[2])
+speed = ("tb.cycles_per_second", "tb.activations_per_cycle")
+assert not any(k.startswith("l1pc") or ".l1pc." in k for k in a), "l1pc statistics without --pc-stats"
+diff = [k for k in a if k not in speed and a[k] != b.get(k)]
+assert not diff, diff
+PY
+if [ $? -eq 0 ] && ! grep -q '^l1pc:' "$T/off"; then ok "without --pc-stats: no l1pc block; with it the other statistics are the same"; else bad "--pc-stats off/on: $(cat "$T/pyout")"; fi
 
 echo "1..$n"
 exit $fail
