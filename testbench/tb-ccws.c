@@ -16,7 +16,10 @@
  * without it, a profiling run of this program (--sched daws-profile) started first with the same workload
  * options. daws-profile: GTO with the daws block profiling every load; --daws-profile-out FILE writes the
  * profile. daws-detected: Detected-DAWS: the daws block classifies the loads at run time from sampling
- * warps, with a victim tag array for lost locality (no profile). */
+ * warps, with a victim tag array for lost locality (no profile). --pc-stats: an l1pc block in every SM, the
+ * per-load L1D statistics printed and in --stats-json; --belady: also the offline Belady / LRU replay of
+ * the L1D load stream (docs/ccws.md, "Per-load statistics and the Belady replay"). */
+#include <stddef.h>
 #include <stdio.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 #include "models/ccws/ccws.h"
 #include "models/ccws/daws.h"
 #include "models/ccws/fetch_groups.h"
+#include "models/ccws/l1pc.h"
 #include "models/ccws/vta.h"
 #include "testbench/tb_common.h"
 
@@ -33,6 +37,7 @@ typedef struct {
     vta *v;
     ccws *c;
     daws *d;
+    l1pc *p; /* the per-load statistics (every scheduler) */
 } ccws_sm;
 
 enum { MECH_NONE, MECH_CCWS, MECH_DAWS, MECH_DAWS_PROFILE, MECH_DAWS_DETECTED };
@@ -91,8 +96,8 @@ static bool is_output_option(const char *a, bool *takes_value)
     return !strcmp(a, "--no-trace");
 }
 
-static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, char **sched_out, char **prof_in,
-                           char **prof_out, GPtrArray *child)
+static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, bool *pc_stats, char **sched_out,
+                           char **prof_in, char **prof_out, GPtrArray *child)
 {
     const char *sched = "ccws";
     GPtrArray *rest = g_ptr_array_new();
@@ -106,6 +111,12 @@ static char **rewrite_args(int *argc, char **argv, int *mech, bool *gpu, char **
             sched = argv[i] + 8;
         else if (!strcmp(argv[i], "--gpu"))
             *gpu = true;
+        else if (!strcmp(argv[i], "--belady")) {
+            *pc_stats = true;
+            g_ptr_array_add(rest, "--set");
+            g_ptr_array_add(rest, "l1pc.belady=true");
+        } else if (!strcmp(argv[i], "--pc-stats"))
+            *pc_stats = true;
         else if (!strcmp(argv[i], "--sched"))
             cli_die("--sched needs a value: lrr, gto, oldest, 2lvl, 2lvl-lrr, swl:N, ccws, daws, "
                     "daws-detected or daws-profile");
@@ -224,7 +235,11 @@ typedef struct {
     daws_profile *prof;
     daws_slct_entry slct[DAWS_MAX_SLCT];
     unsigned n_slct, n_found;
-    ccws_sm *ms;  /* one per SM when mech */
+    ccws_sm *ms; /* one per SM */
+    unsigned n_sms;
+    bool pc_stats; /* --pc-stats (or --belady): an l1pc block in every SM */
+    ir_module *mod;
+    l1pc_replay_result *replay; /* --belady: per SM, computed once at the statistics dump */
     cli_run *run; /* (parsed) */
 } tb_ccws;
 
@@ -275,18 +290,153 @@ static void load_profile(tb_ccws *t)
     t->n_slct = daws_classify(t->loops, t->prof, 0, 500, t->slct, DAWS_MAX_SLCT, &t->n_found);
 }
 
+/* ---- the per-load statistics (l1pc) ---- */
+
+static const struct {
+    const char *name, *unit, *meaning;
+    size_t off;
+} pc_fields[] = {
+    {"loads", "instructions", "dynamic loads issued", offsetof(l1pc_counts, loads)},
+    {"lanes", "threads", "active threads of those loads", offsetof(l1pc_counts, lanes)},
+    {"hits", "transactions", "L1D hits", offsetof(l1pc_counts, hits)},
+    {"misses", "transactions", "L1D misses", offsetof(l1pc_counts, misses)},
+    {"merged", "transactions", "L1D merges into a pending line", offsetof(l1pc_counts, merged)},
+    {"intra_warp_hits", "hits", "hits on a line the warp's own miss brought in",
+     offsetof(l1pc_counts, intra)},
+    {"intra_thread_hits", "hits", "intra-warp hits where a hitting lane touched the line before",
+     offsetof(l1pc_counts, intra_thread)},
+    {"inter_warp_hits", "hits", "hits on a line another warp's miss brought in",
+     offsetof(l1pc_counts, inter)},
+    {"vta_hits", "hits", "misses found in the warp's VTA partition (lost locality)",
+     offsetof(l1pc_counts, vta_hits)},
+    {"score_points", "points", "CCWS score points those VTA hits added", offsetof(l1pc_counts, points)},
+};
+
+typedef struct {
+    const tb_ccws *t;
+    uint32_t func, pc;
+    unsigned field;
+} pc_stat;
+
+static uint64_t pc_sum(const tb_ccws *t, uint32_t func, uint32_t pc, unsigned field)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < t->n_sms; i++) {
+        const l1pc_counts *c = l1pc_get(t->ms[i].p, func, pc);
+        if (c)
+            v += *(const uint64_t *)(const void *)((const char *)c + pc_fields[field].off);
+    }
+    return v;
+}
+
+static double d_pc(const blk_ctx *ctx, void *data)
+{
+    (void)ctx;
+    const pc_stat *s = data;
+    return (double)pc_sum(s->t, s->func, s->pc, s->field);
+}
+
+static bool is_l1_load(const ir_instr *in)
+{
+    return (in->op == IR_OP_LD || in->op == IR_OP_LDU) &&
+           (in->space == IR_SPACE_GLOBAL || in->space == IR_SPACE_LOCAL || in->space == IR_SPACE_NONE);
+}
+
+static const l1pc_replay_result *replays(tb_ccws *t)
+{
+    if (!t->replay) {
+        t->replay = g_new0(l1pc_replay_result, t->n_sms);
+        for (unsigned i = 0; i < t->n_sms; i++)
+            t->replay[i] = l1pc_replay(t->ms[i].p, 0, 0);
+    }
+    return t->replay;
+}
+
+static double d_replay(const blk_ctx *ctx, void *data, size_t off)
+{
+    (void)ctx;
+    tb_ccws *t = data;
+    const l1pc_replay_result *r = replays(t);
+    uint64_t v = 0;
+    for (unsigned i = 0; i < t->n_sms; i++)
+        v += *(const uint64_t *)(const void *)((const char *)&r[i] + off);
+    return (double)v;
+}
+
+static double d_replay_n(const blk_ctx *c, void *d)
+{
+    return d_replay(c, d, offsetof(l1pc_replay_result, accesses));
+}
+
+static double d_replay_opt(const blk_ctx *c, void *d)
+{
+    return d_replay(c, d, offsetof(l1pc_replay_result, opt_misses));
+}
+
+static double d_replay_lru(const blk_ctx *c, void *d)
+{
+    return d_replay(c, d, offsetof(l1pc_replay_result, lru_misses));
+}
+
+/* An l1pc block in every SM (after the mechanism's blocks: a VTA hit reaches it after ccws) and the
+ * per-load figures (l1pc.FUNC.PC.FIELD, all SMs) for every static load of the module. */
+static void attach_l1pc(tb_ccws *t, blk_ctx *ctx, machine *mach)
+{
+    if (!t->pc_stats)
+        return;
+    for (unsigned i = 0; i < t->n_sms; i++) {
+        sm_topo *s = machine_sms(mach)[i];
+        ccws_sm *m = &t->ms[i];
+        m->p = l1pc_new(ctx, sm_topo_module(s), "l1pc");
+        l1pc_set_ldst(m->p, sm_topo_ldst(s));
+        blk_bind(sm_topo_ldst_inst(s), "l1_access", m->p->inst, "access");
+        blk_bind(sm_topo_issue_inst(s), "issued", m->p->inst, "issued");
+        if (m->v)
+            blk_bind(m->v->inst, "hit", m->p->inst, "vta_hit");
+        if (m->c)
+            l1pc_set_ccws(m->p, m->c);
+    }
+    for (unsigned f = 0; f < t->mod->funcs->len; f++) {
+        ir_func *fn = g_ptr_array_index(t->mod->funcs, f);
+        for (uint32_t pc = 0; fn->is_defined && pc < fn->instrs->len; pc++) {
+            if (!is_l1_load(&g_array_index(fn->instrs, ir_instr, pc)))
+                continue;
+            for (unsigned k = 0; k < G_N_ELEMENTS(pc_fields); k++) {
+                pc_stat *ps = g_new(pc_stat, 1); /* (kept for the program's life) */
+                *ps = (pc_stat){t, f, pc, k};
+                char *name = g_strdup_printf("l1pc.%s.%u.%s", fn->name, pc, pc_fields[k].name);
+                blk_ctx_add_derived(ctx, name, pc_fields[k].unit, pc_fields[k].meaning, d_pc, ps);
+                g_free(name);
+            }
+        }
+    }
+    if (t->n_sms && t->ms[0].p->belady) {
+        blk_ctx_add_derived(ctx, "l1pc.replay_accesses", "transactions",
+                            "L1D load transactions replayed offline (all SMs)", d_replay_n, t);
+        blk_ctx_add_derived(ctx, "l1pc.belady_misses", "misses",
+                            "misses of the replay under Belady's optimal replacement", d_replay_opt, t);
+        blk_ctx_add_derived(ctx, "l1pc.lru_misses", "misses", "misses of the same replay under LRU",
+                            d_replay_lru, t);
+    }
+}
+
 static void built(machine *mach, tb_kernel *k, void *ctx)
 {
     tb_ccws *t = ctx;
     cli_run *run = t->run;
     sm_env *env = tb_kernel_env_of(k);
-    if (!t->mech)
-        return;
     unsigned n = machine_n_sms(mach);
+    t->n_sms = n;
+    t->mod = env->mod;
     t->ms = g_new0(ccws_sm, n);
+    if (!t->mech) {
+        attach_l1pc(t, run->ctx, mach);
+        return;
+    }
     if (t->mech == MECH_CCWS) {
         for (unsigned i = 0; i < n; i++)
             attach(run->ctx, machine_sms(mach)[i], env, &t->ms[i]);
+        attach_l1pc(t, run->ctx, mach);
         return;
     }
     t->loops = daws_loops_build(env->mod, 128);
@@ -301,6 +451,7 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
         else if (t->mech == MECH_DAWS)
             daws_load_slct(m->d, t->slct, t->n_slct);
     }
+    attach_l1pc(t, run->ctx, mach);
 }
 
 static void report_daws(const tb_ccws *t, FILE *out, uint64_t strikes, uint64_t thr)
@@ -342,11 +493,66 @@ static void report_daws(const tb_ccws *t, FILE *out, uint64_t strikes, uint64_t 
     fprintf(out, "\n");
 }
 
+/* The per-load table (all SMs) and, with --belady, the replay's misses. */
+static void report_pcs(tb_ccws *t, FILE *out, uint64_t insts, uint64_t misses)
+{
+    double ki = insts ? (double)insts / 1000.0 : 1.0;
+    fprintf(out, "l1pc: per load (all SMs; PKI: per 1000 warp instructions):\n");
+    for (unsigned f = 0; f < t->mod->funcs->len; f++) {
+        ir_func *fn = g_ptr_array_index(t->mod->funcs, f);
+        for (uint32_t pc = 0; fn->is_defined && pc < fn->instrs->len; pc++) {
+            uint64_t v[G_N_ELEMENTS(pc_fields)];
+            for (unsigned k = 0; k < G_N_ELEMENTS(pc_fields); k++)
+                v[k] = pc_sum(t, f, pc, k);
+            if (!v[0] && !v[2] && !v[3] && !v[4])
+                continue;
+            double n = v[0] ? (double)v[0] : 1.0;
+            fprintf(out,
+                    "l1pc: %s %u: loads %" G_GUINT64_FORMAT
+                    " lanes/load %.2f lines/load %.2f hits %" G_GUINT64_FORMAT
+                    " intra-warp %" G_GUINT64_FORMAT " intra-thread %" G_GUINT64_FORMAT
+                    " inter-warp %" G_GUINT64_FORMAT " misses %" G_GUINT64_FORMAT " merged %" G_GUINT64_FORMAT
+                    " vta %" G_GUINT64_FORMAT " points %" G_GUINT64_FORMAT
+                    " PKI misses %.2f inter %.2f intra %.2f vta %.2f\n",
+                    fn->name, pc, v[0], (double)v[1] / n, (double)(v[2] + v[3] + v[4]) / n, v[2], v[5], v[6],
+                    v[7], v[3], v[4], v[8], v[9], (double)v[3] / ki, (double)v[7] / ki, (double)v[5] / ki,
+                    (double)v[8] / ki);
+        }
+    }
+    if (!t->ms[0].p->belady)
+        return;
+    const l1pc_replay_result *r = replays(t);
+    uint64_t n = 0, opt = 0, lru = 0;
+    for (unsigned i = 0; i < t->n_sms; i++)
+        n += r[i].accesses, opt += r[i].opt_misses, lru += r[i].lru_misses;
+    double d = n ? (double)n : 1.0;
+    fprintf(out,
+            "l1pc: offline replay (%u sets x %u ways, loads only): %" G_GUINT64_FORMAT
+            " accesses, Belady %" G_GUINT64_FORMAT " misses (%.4f), LRU %" G_GUINT64_FORMAT
+            " misses (%.4f); the timing model %" G_GUINT64_FORMAT " misses (%.4f)\n",
+            t->ms[0].p->sets, t->ms[0].p->ways, n, opt, (double)opt / d, lru, (double)lru / d, misses,
+            (double)misses / d);
+}
+
+static void report_mech(machine *mach, const tb_ccws *t, FILE *out);
+
 static void report(machine *mach, int rc, void *ctx)
 {
     (void)rc;
-    FILE *out = stdout;
-    const tb_ccws *t = ctx;
+    tb_ccws *t = ctx;
+    report_mech(mach, t, stdout);
+    if (!t->pc_stats)
+        return;
+    uint64_t insts = 0, misses = 0;
+    for (unsigned i = 0; i < t->n_sms; i++) {
+        insts += blk_stat_get(sm_topo_issue_inst(machine_sms(mach)[i]), ISSUE_STAT_WARP_INSTRS);
+        misses += blk_stat_get(sm_topo_ldst_inst(machine_sms(mach)[i]), LDST_STAT_L1_MISSES);
+    }
+    report_pcs(t, stdout, insts, misses);
+}
+
+static void report_mech(machine *mach, const tb_ccws *t, FILE *out)
+{
     const ccws_sm *ms = t->ms;
     unsigned n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
@@ -362,7 +568,7 @@ static void report(machine *mach, int rc, void *ctx)
             inter += blk_stat_get(ms[i].d->inst, DAWS_STAT_INTER_HITS);
             strikes += blk_stat_get(ms[i].d->inst, DAWS_STAT_STRIKES);
             thr += blk_stat_get(ms[i].d->inst, DAWS_STAT_THROTTLE_CYCLES);
-        } else if (ms) {
+        } else if (ms && ms[i].c) {
             vh += blk_stat_get(ms[i].v->inst, VTA_STAT_HITS);
             strikes += blk_stat_get(ms[i].c->inst, CCWS_STAT_STRIKES);
             thr += blk_stat_get(ms[i].c->inst, CCWS_STAT_THROTTLE_CYCLES);
@@ -382,7 +588,7 @@ static void report(machine *mach, int rc, void *ctx)
         report_daws(t, out, strikes, thr);
         return;
     }
-    if (!ms)
+    if (t->mech != MECH_CCWS)
         return;
     fprintf(out,
             "ccws: VTA hits %" G_GUINT64_FORMAT ", loads struck %" G_GUINT64_FORMAT
@@ -403,7 +609,8 @@ int main(int argc, char **argv)
     tb_ccws t = {0};
     bool gpu;
     t.child = g_ptr_array_new();
-    char **args = rewrite_args(&argc, argv, &t.mech, &gpu, &t.sched, &t.prof_in, &t.prof_out, t.child);
+    char **args =
+        rewrite_args(&argc, argv, &t.mech, &gpu, &t.pc_stats, &t.sched, &t.prof_in, &t.prof_out, t.child);
     fetch_groups_register();
     blk_registry_add(&vta_desc);
     blk_registry_add(&ccws_desc);
@@ -411,11 +618,13 @@ int main(int argc, char **argv)
     blk_registry_mark_built(&daws_desc);
     blk_registry_mark_built(&vta_desc);
     blk_registry_mark_built(&ccws_desc);
+    blk_registry_add(&l1pc_desc);
+    blk_registry_mark_built(&l1pc_desc);
     const tb_ext ext = {.program = "tb-ccws",
                         .summary = "Cache-conscious warp scheduling testbench: --sched "
                                    "lrr|gto|oldest|2lvl|2lvl-lrr|swl:N|ccws|daws|daws-detected|daws-profile "
-                                   "(default ccws), --gpu for the "
-                                   "whole GPU, --daws-profile FILE, --daws-profile-out FILE",
+                                   "(default ccws), --gpu for the whole GPU, --daws-profile FILE, "
+                                   "--daws-profile-out FILE, --pc-stats (per-load L1D statistics), --belady",
                         .default_preset = "ccws",
                         .parsed = parsed,
                         .built = built,

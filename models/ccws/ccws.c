@@ -141,6 +141,11 @@ uint32_t ccws_peak(const ccws *c, unsigned w)
     return w < CCWS_MAX_WARPS ? c->peak[w] : 0;
 }
 
+uint32_t ccws_last_raise(const ccws *c)
+{
+    return c->last_raise;
+}
+
 uint64_t ccws_warp_strikes(const ccws *c, unsigned w)
 {
     return w < CCWS_MAX_WARPS ? c->strikes[w] : 0;
@@ -257,6 +262,7 @@ static void ccws_vta_hit(void *self, unsigned w, uint64_t line_addr, uint64_t cy
 {
     (void)line_addr;
     ccws *c = self;
+    c->last_raise = 0;
     if (w >= CCWS_MAX_WARPS || !(c->active >> w & 1))
         return;
     c->vta_hits++;
@@ -268,6 +274,7 @@ static void ccws_vta_hit(void *self, unsigned w, uint64_t line_addr, uint64_t cy
     uint32_t s = c->update == CCWS_UPDATE_SET ? MAX(llds, c->base) : MAX(cur, llds);
     throttle_changed(&c->tt, cycle + 1); /* (before the change: the cycles slept are counted first) */
     set_score(c, w, s, cycle + 1);
+    c->last_raise = c->lls[w] > cur ? c->lls[w] - cur : 0;
 }
 
 static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)

@@ -74,6 +74,7 @@ typedef struct {
     uint32_t kernel_no;
     bool kernel_seen;
     uint64_t vta_hits, insts; /* VTAHitsTotal, InstIssuedTotal (this kernel) */
+    uint32_t last_raise;      /* the points the last VTA hit added to its warp's score */
     /* InstIssuedTotal and the active warps before the cycle they last changed in (Eq. 3.1 uses their
      * values at the start of the cycle of the hit) */
     uint64_t insts_prev, insts_cycle;
@@ -103,6 +104,9 @@ uint64_t ccws_barred(ccws *c, uint64_t cycle);                     /* bit w: w m
  * start or end) changes the scores (UINT64_MAX: not before). */
 uint64_t ccws_next_change(const ccws *c, uint64_t cycle);
 uint32_t ccws_peak(const ccws *c, unsigned warp);
+/* The points the last VTA hit added to its warp's score (0: none; for the per-load statistics, asked
+ * by a listener of vta.hit bound after this block). */
+uint32_t ccws_last_raise(const ccws *c);
 uint64_t ccws_warp_strikes(const ccws *c, unsigned warp);
 
 G_END_DECLS

@@ -222,12 +222,9 @@ uint64_t daws_barred(daws *d, uint64_t cycle)
         maxp = MAX(maxp, p);
         total += p;
     }
-    if (total > blk_stat_get(d->inst, DAWS_STAT_PEAK_TOTAL))
-        d->inst->stats[DAWS_STAT_PEAK_TOTAL] = total;
+    d->total = total;
     d->oversize = maxp > d->lines;
-    if (maxp > d->lines) {
-        blk_stat_add(d->inst, DAWS_STAT_OVERSIZE, 1);
-    } else {
+    if (!d->oversize) {
         uint64_t eff1000 = (uint64_t)d->kassoc * d->lines, prefix = 0;
         for (unsigned i = 0; i < d->n_active; i++) {
             unsigned w = d->order[i];
@@ -245,6 +242,21 @@ uint64_t daws_barred(daws *d, uint64_t cycle)
     return barred;
 }
 
+/* The table as the arbiter saw it in the cycles [from, end) not counted yet: the oversize cycles and
+ * the peak total. Counted here, on the asked path only: the trace process computes the table every
+ * cycle, and what it computes must not count (a traced run's statistics are the untraced run's). */
+static void count_table(daws *d, uint64_t from, uint64_t end)
+{
+    from = MAX(from, d->table_counted);
+    if (end <= from)
+        return;
+    d->table_counted = end;
+    if (d->oversize)
+        blk_stat_add(d->inst, DAWS_STAT_OVERSIZE, end - from);
+    if (d->total > blk_stat_get(d->inst, DAWS_STAT_PEAK_TOTAL))
+        d->inst->stats[DAWS_STAT_PEAK_TOTAL] = d->total;
+}
+
 static bool daws_veto(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
 {
     (void)n;
@@ -253,6 +265,7 @@ static bool daws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     if (d->mode == DAWS_MODE_PROFILE || !(pw->flags & d->gate_flags) || pw->id >= DAWS_MAX_WARPS)
         return false;
     uint64_t barred = daws_barred(d, cycle);
+    count_table(d, cycle, cycle + 1);
     throttle_count(&d->tt, d->inst, barred, cycle, DAWS_STAT_THROTTLE_CYCLES, DAWS_STAT_BARRED_WARP_CYCLES);
     if (!(barred >> pw->id & 1))
         return false;
@@ -299,12 +312,10 @@ static void daws_repeat(void *self, const policy_warp *warps, unsigned n, const 
     daws *d = self;
     if (!gated_asked(d, warps, asked, n_asked))
         return;
-    uint64_t barred = daws_barred(d, first), end = first + count, from = MAX(first, d->table_at + 1);
-    if (end > from) {
-        if (d->oversize)
-            blk_stat_add(d->inst, DAWS_STAT_OVERSIZE, end - from);
+    uint64_t barred = daws_barred(d, first), end = first + count;
+    count_table(d, first, end);
+    if (end - 1 > d->table_at)
         d->table_at = end - 1;
-    }
     for (unsigned k = 0; k < n_asked; k++) {
         const policy_warp *pw = &warps[asked[k]];
         if (!(pw->flags & d->gate_flags) || pw->id >= DAWS_MAX_WARPS)

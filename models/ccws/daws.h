@@ -145,6 +145,8 @@ typedef struct {
     uint64_t barred;
     uint64_t table_at;
     bool table_valid, oversize; /* oversize: the table's largest prediction exceeds the L1D */
+    uint32_t total;             /* the table's sum of the predictions */
+    uint64_t table_counted;     /* the cycles before this one are counted (count_table) */
     /* Detected-DAWS */
     daws_swt swt[DAWS_MAX_SWT];
     int samp_of[DAWS_MAX_WARPS]; /* the table entry warp w samples, -1 */

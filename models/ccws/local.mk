@@ -2,8 +2,9 @@
 # lost-locality scoring blocks, their tests, the tb-ccws testbench. Included from models/local.mk.
 models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/ccws/ccws.c models/ccws/ccws.h \
 	models/ccws/fetch_groups.c models/ccws/fetch_groups.h \
-	models/ccws/daws.c models/ccws/daws.h models/ccws/throttle.h
-nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h models/ccws/daws.h models/ccws/throttle.h
+	models/ccws/daws.c models/ccws/daws.h models/ccws/throttle.h \
+	models/ccws/l1pc.c models/ccws/l1pc.h
+nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h models/ccws/daws.h models/ccws/throttle.h models/ccws/l1pc.h
 
 bin_PROGRAMS += testbench/tb-ccws
 testbench_tb_ccws_SOURCES = testbench/tb-ccws.c
@@ -24,3 +25,9 @@ tests_sm_test_daws_SOURCES = tests/sm/test_daws.c tests/sm/block_test.h
 tests_sm_test_daws_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_daws.sh
 TESTS += tests/sm/test_tb_daws.sh
+EXTRA_DIST += tests/sm/stats_same.py
+
+# The per-load L1D statistics and the Belady replay (docs/ccws.md, "Per-load statistics").
+dist_check_SCRIPTS += tests/sm/test_tb_l1pc.sh
+TESTS += tests/sm/test_tb_l1pc.sh
+EXTRA_DIST += tests/sm/ptx/l1pc.ptx

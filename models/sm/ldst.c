@@ -815,6 +815,16 @@ cache_tags *ldst_l1_tags(ldst *l)
     return l->l1;
 }
 
+const issued_t *ldst_current(const ldst *l, uint32_t *lanes)
+{
+    const ldst_op *op = l->cur;
+    if (!op || op->next_txn >= op->n_txn)
+        return NULL;
+    if (lanes)
+        *lanes = op->txn[op->next_txn].lanes;
+    return &op->it;
+}
+
 void ldst_free(ldst *l)
 {
     if (!l)

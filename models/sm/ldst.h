@@ -153,6 +153,9 @@ bool ldst_busy(const ldst *l);
  * a fill or invalidated by a store (write-evict), with its line address, metadata, set and way (the
  * CCWS victim tag array, DAWS's hit classification). One hook: a later call replaces it. */
 cache_tags *ldst_l1_tags(ldst *l);
+/* Inside an l1_access listener: the load whose line transaction probed the L1D, and (lanes, if not
+ * NULL) the lanes that transaction serves; NULL when no transaction is being made. */
+const issued_t *ldst_current(const ldst *l, uint32_t *lanes);
 
 G_END_DECLS
 

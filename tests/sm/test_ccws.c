@@ -15,6 +15,7 @@
 
 #include "models/ccws/ccws.h"
 #include "models/ccws/fetch_groups.h"
+#include "models/ccws/l1pc.h"
 #include "models/ccws/vta.h"
 #include "models/lib/policy.h"
 #include "models/sm/arbiter.h"
@@ -611,11 +612,95 @@ static void test_traced(void)
     vcd_free(v);
 }
 
+/* ---- l1pc: the per-load counts and the offline Belady / LRU replay ---------------------------- */
+
+static void *make_l1pc(blk_ctx *c, gsc_module *p, const char *n)
+{
+    return l1pc_new(c, p, n);
+}
+
+/* UT-1's streams replayed: fully associative, 4 lines (1 set x 4 ways). Round robin (A-D, E-H, I-L,
+ * then again) under LRU misses all 24; Belady keeps A, B and C through the first pass (their next use
+ * is the soonest) and rotates the fourth way, which holds L at the end; the second pass hits A, B, C
+ * and, evicting only lines never used again, L: 12 + 8 = 20 misses. The cache-aware order (each
+ * warp's lines twice in a row) misses 12 under both. */
+static void test_belady_ut1(void)
+{
+    uint64_t rr[24], aware[24];
+    for (unsigned i = 0; i < 24; i++) {
+        unsigned w = i % 12 / 4, k = i % 4; /* round robin: W0 W1 W2 W0 W1 W2 */
+        rr[i] = (uint64_t)(10 + w * 4 + k) << 16;
+        w = i / 8, k = i % 4; /* cache-aware: W0 W0 W1 W1 W2 W2 */
+        aware[i] = (uint64_t)(10 + w * 4 + k) << 16;
+    }
+    l1pc_replay_result r = l1pc_replay_stream(rr, 24, 1, 4);
+    g_assert_cmpuint(r.accesses, ==, 24);
+    g_assert_cmpuint(r.lru_misses, ==, 24);
+    g_assert_cmpuint(r.opt_misses, ==, 20);
+    r = l1pc_replay_stream(aware, 24, 1, 4);
+    g_assert_cmpuint(r.lru_misses, ==, 12);
+    g_assert_cmpuint(r.opt_misses, ==, 12);
+    /* two sets: lines of set 0 and set 1 do not evict each other (2 ways each: A B A B fit) */
+    uint64_t two[8] = {1u << 16 | 0, 2u << 16 | 1, 3u << 16 | 0, 4u << 16 | 1,
+                       1u << 16 | 0, 2u << 16 | 1, 3u << 16 | 0, 4u << 16 | 1};
+    r = l1pc_replay_stream(two, 8, 2, 2);
+    g_assert_cmpuint(r.lru_misses, ==, 4);
+    g_assert_cmpuint(r.opt_misses, ==, 4);
+    r = l1pc_replay_stream(two, 8, 2, 1); /* one way per set: every access misses under both */
+    g_assert_cmpuint(r.lru_misses, ==, 8);
+    g_assert_cmpuint(r.opt_misses, ==, 8);
+}
+
+/* The per-load classification (l1pc_record, what the access export does with ldst's current load):
+ * a miss reserves the line for the warp with the lanes it serves; a hit by the same warp is
+ * intra-warp, intra-thread when it shares a lane with the lanes kept; another warp's hit is
+ * inter-warp and adds no lanes; a merge is neither; a refusal is not counted. */
+static void test_l1pc_record(void)
+{
+    block_dut d = block_dut_new(&l1pc_desc, make_l1pc, "access", NULL, NULL, true);
+    l1pc *p = harness_block(d.h);
+    l1pc_set_geometry(p, 4, 2);
+    l1pc_record(p, 0, 10, 3, 0x0000ffff, CACHE_MISS, 3, 5, 100, 1);
+    l1pc_record(p, 0, 11, 3, 0x00000001, CACHE_HIT, 3, 5, 100, 1); /* lane 0 again: intra-thread */
+    l1pc_record(p, 0, 11, 3, 0xffff0000, CACHE_HIT, 3, 5, 100, 1); /* other lanes: inter-thread */
+    l1pc_record(p, 0, 11, 3, 0x00010000, CACHE_HIT, 3, 5, 100, 1); /* lane 16 kept since: intra-thread */
+    l1pc_record(p, 0, 12, 4, 0x00000001, CACHE_HIT, 3, 5, 100, 1); /* warp 4 on warp 3's line */
+    l1pc_record(p, 0, 12, 4, 0x00000001, CACHE_HIT_RESERVED, 3, 5, 100, 1);
+    l1pc_record(p, 0, 12, 4, 0x00000001, CACHE_RESERVATION_FAIL, 3, 5, 100, 1);
+    const l1pc_counts *a = l1pc_get(p, 0, 10), *b = l1pc_get(p, 0, 11), *c = l1pc_get(p, 0, 12);
+    g_assert_nonnull(a);
+    g_assert_nonnull(b);
+    g_assert_nonnull(c);
+    g_assert_cmpuint(a->misses, ==, 1);
+    g_assert_cmpuint(b->hits, ==, 3);
+    g_assert_cmpuint(b->intra, ==, 3);
+    g_assert_cmpuint(b->intra_thread, ==, 2);
+    g_assert_cmpuint(c->hits, ==, 1);
+    g_assert_cmpuint(c->inter, ==, 1);
+    g_assert_cmpuint(c->intra, ==, 0);
+    g_assert_cmpuint(c->merged, ==, 1);
+    g_assert_null(l1pc_get(p, 0, 13));
+    g_assert_cmpuint(block_stat(&d, L1PC_STAT_HITS), ==, 4);
+    g_assert_cmpuint(block_stat(&d, L1PC_STAT_MISSES), ==, 1);
+    g_assert_cmpuint(block_stat(&d, L1PC_STAT_MERGED), ==, 1);
+    GArray *k = l1pc_keys(p);
+    g_assert_cmpuint(k->len, ==, 3);
+    g_assert_cmpuint(g_array_index(k, uint64_t, 0), ==, 10);
+    g_array_free(k, TRUE);
+    /* no ldst bound: an access is counted as unattributed, not guessed */
+    ((const l1_access_if *)d.m)->access(d.self, 3, 100 * 128, CACHE_HIT);
+    g_assert_cmpuint(block_stat(&d, L1PC_STAT_UNATTRIBUTED), ==, 1);
+    g_assert_cmpuint(block_stat(&d, L1PC_STAT_HITS), ==, 4);
+    harness_free(d.h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/ccws/ut1-toy-cache", test_ut1_toy_cache);
     g_test_add_func("/ccws/swl-barrier", test_swl_barrier);
+    g_test_add_func("/ccws/belady-ut1", test_belady_ut1);
+    harness_test_add("/ccws/l1pc-record", test_l1pc_record);
     g_test_add_func("/ccws/fetch-groups", test_fetch_groups);
     g_test_add_func("/ccws/fetch-groups-lrr", test_fetch_groups_lrr);
     harness_test_add("/ccws/ut2-walkthrough", test_ut2_walkthrough);

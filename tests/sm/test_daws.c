@@ -209,7 +209,15 @@ static void test_ut7_footprint(void)
     put(&t, 1, 5, 20, false);
     g_assert_cmpuint(daws_pred(t.b, 0), ==, 42);
     g_assert_cmphex(daws_barred(t.b, 1), ==, 0);
+    /* counted in the cycles a load is asked about, once each (not where the table is computed: the
+     * trace process computes it every cycle) */
+    g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_OVERSIZE), ==, 0);
+    g_assert_false(veto(&t, 1, LOAD, 1));
+    g_assert_false(veto(&t, 0, LOAD, 1));
     g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_OVERSIZE), ==, 1);
+    g_assert_false(veto(&t, 1, LOAD, 2));
+    g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_OVERSIZE), ==, 2);
+    g_assert_cmpuint(block_stat(&t.d, DAWS_STAT_PEAK_TOTAL), ==, 84);
     harness_free(t.d.h);
 }
 

@@ -43,6 +43,23 @@ for m in "--check=shuffle --no-trace" "--check=awake --no-trace" "--trace=tb.sm0
     if [ "$got" = "$ref" ]; then ok "daws: $m gives the same run"; else bad "daws: $m differs: $got vs $ref"; fi
 done
 
+# A traced run counts what the untraced run counts, every statistic (the simulator's activations and
+# speed aside): with a prediction above the L1D (daws.lines=128: oversize cycles; the trace process
+# computes the table every cycle and once counted them too), and in detected mode
+for s in "daws --set daws.lines=128" daws-detected; do
+    $TB --workload spmv --size tiny --sched $s --no-trace --stats-json "$T/u.json" > /dev/null 2>&1
+    $TB --workload spmv --size tiny --sched $s --trace=tb.sm0.daws --vcd "$T/t.vcd" --stats-json "$T/t.json" > /dev/null 2>&1
+    if d=$(python3 "$top_srcdir/tests/sm/stats_same.py" "$T/u.json" "$T/t.json") && [ -s "$T/t.vcd" ]; then
+        ok "$s: traced and untraced runs give the same statistics"
+    else
+        bad "$s: traced and untraced statistics differ: $d"
+    fi
+    case $s in *lines=128*)
+        ov=$(grep -o '"oversize_cycles": {"value": [0-9]*' "$T/u.json" | sed 's/.* //')
+        if [ "${ov:-0}" -gt 0 ]; then ok "daws.lines=128: $ov oversize cycles"; else bad "no oversize cycle: '$ov'"; fi ;;
+    esac
+done
+
 # Detected-DAWS on spmv: sampling warps classify loads at run time (no profile), VTA hits feed the
 # locality counters, loads are struck, the hit rate rises above gto's and the run is shorter
 $TB --workload spmv --size tiny --no-trace --sched daws-detected > "$T/det" 2>&1
