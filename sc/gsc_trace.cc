@@ -562,6 +562,24 @@ struct byte_bits {
     }
 };
 const byte_bits BITS;
+
+/* "b0" .. "b1111": the most frequent values (counts, flags, small fields) as they are written. */
+struct small_values {
+    char c[16][8];
+    uint8_t len[16];
+    small_values()
+    {
+        for (unsigned v = 0; v < 16; v++) {
+            unsigned digits = v >= 8 ? 4 : v >= 4 ? 3 : v >= 2 ? 2 : 1;
+            memset(c[v], 0, 8);
+            c[v][0] = 'b';
+            for (unsigned k = 0; k < digits; k++)
+                c[v][1 + k] = (char)('0' + ((v >> (digits - 1 - k)) & 1));
+            len[v] = (uint8_t)(1 + digits);
+        }
+    }
+};
+const small_values SMALL;
 } // namespace
 
 /* Append "<value><code>\n" (a scalar), "b<bits> <code>\n" or "r<real> <code>\n" to the file's
@@ -579,6 +597,9 @@ static inline __attribute__((always_inline)) void put_value(const traced_signal 
     } else if (!fits) {
         memcpy(q, "bx", 2);
         q += 2;
+    } else if (v < 16) {
+        memcpy(q, SMALL.c[v], 8);
+        q += SMALL.len[v];
     } else {
         *q++ = 'b';
         unsigned digits = 64 - (unsigned)__builtin_clzll(v | 1); /* down from the highest 1, or "0" */
@@ -641,17 +662,24 @@ static inline void update(unsigned i)
 }
 
 /* A count (put, get, pulse) written directly: it has no variable of its own. */
-static void update_count(unsigned i, uint64_t v)
+static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 {
     traced_signal &s = T.sigs[i];
     bool fits = v <= s.mask;
-    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+    if (!fits && s.x_shown)
         return;
     s.shown = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
     if (v)
         T.falls.push_back(i);
+}
+
+static inline void update_count(unsigned i, uint64_t v)
+{
+    const traced_signal &s = T.sigs[i];
+    if (v != s.shown || s.x_shown)
+        changed_count(i, v);
 }
 
 /* "00" .. "99" */
