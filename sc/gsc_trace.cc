@@ -47,11 +47,13 @@ struct traced_signal {
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
     std::string code;             /* VCD identifier */
-    char code8[8] = {};           /* the same, for put_value's fixed-size copy */
-    uint8_t code_len = 0;
+    char tail[16] = {};           /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
+    uint8_t tail_len = 0;         /* (put_value copies all 16 bytes, then keeps tail_len) */
     uint64_t shown = 0;           /* the value last written (a real's bits) */
     uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
     unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
+    uint64_t mask = 0;            /* the values the width holds */
+    bool plain = false;           /* an unsigned integer variable: its bytes are its value */
     bool x_shown = false;         /* the last value written was x (did not fit the width) */
 };
 
@@ -131,7 +133,8 @@ struct gsc_trace_marks {
 
 namespace
 {
-/* A character buffer written in place (put_value reserves room, writes, then commits). */
+/* A character buffer written in place (put_value reserves room, writes, then commits; it may write
+ * a few bytes past what it commits, inside the room it reserved). */
 struct out_buf {
     std::vector<char> v;
     size_t n = 0;
@@ -199,8 +202,7 @@ struct trace_state {
     std::vector<unsigned> pulse_sig; /* per pulse (index in pulses): its signal */
     std::vector<gsc_pulse *> pulses;
     std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
-    out_buf buf;                  /* the value changes of the cycle being written */
-    out_buf out;                  /* what is written to the file, in 1 MiB chunks */
+    out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
     bool any_written = false;     /* a timestamp has been written */
     uint64_t last_time = 0;       /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
@@ -472,6 +474,9 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
     s.ctype = ctype;
     s.addr = addr;
     s.nbytes = !addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8;
+    s.mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
+    s.plain = addr && (ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 ||
+                       ctype == GSC_U64);
     T.sigs.push_back(s);
     return (unsigned)T.sigs.size() - 1;
 }
@@ -557,40 +562,68 @@ struct byte_bits {
     }
 };
 const byte_bits BITS;
+
+/* "b0" .. "b1111": the most frequent values (counts, flags, small fields) as they are written. */
+struct small_values {
+    char c[16][8];
+    uint8_t len[16];
+    small_values()
+    {
+        for (unsigned v = 0; v < 16; v++) {
+            unsigned digits = v >= 8 ? 4 : v >= 4 ? 3 : v >= 2 ? 2 : 1;
+            memset(c[v], 0, 8);
+            c[v][0] = 'b';
+            for (unsigned k = 0; k < digits; k++)
+                c[v][1 + k] = (char)('0' + ((v >> (digits - 1 - k)) & 1));
+            len[v] = (uint8_t)(1 + digits);
+        }
+    }
+};
+const small_values SMALL;
 } // namespace
 
-/* Append "<value><code>" (a scalar), "b<bits> <code>" or "r<real> <code>" to the buffer, written
- * in place. */
-static void put_value(out_buf &b, const traced_signal &s, uint64_t v, bool fits)
+/* Append "<value><code>\n" (a scalar), "b<bits> <code>\n" or "r<real> <code>\n" to the file's
+ * buffer, written in place. The bits: the top byte's significant digits (its eight characters
+ * shifted down, no branch per bit), then eight characters per lower byte. */
+static inline __attribute__((always_inline)) void put_value(const traced_signal &s, uint64_t v, bool fits)
 {
-    char *p = b.room(96), *q = p;
-    if (s.real) {
+    char *p = T.out.room(96), *q = p;
+    if (s.width == 1 && !s.real) {
+        *q++ = fits ? (char)('0' + (v & 1)) : 'x';
+    } else if (__builtin_expect(s.real, 0)) {
         double d;
         memcpy(&d, &v, sizeof d);
-        q += snprintf(q, 40, "r%.16g ", d);
-    } else if (s.width == 1) {
-        *q++ = fits ? (char)('0' + (v & 1)) : 'x';
+        q += snprintf(q, 40, "r%.16g", d);
     } else if (!fits) {
-        memcpy(q, "bx ", 3);
-        q += 3;
+        memcpy(q, "bx", 2);
+        q += 2;
+    } else if (v < 16) {
+        memcpy(q, SMALL.c[v], 8);
+        q += SMALL.len[v];
     } else {
         *q++ = 'b';
-        int k = v ? 63 - __builtin_clzll(v) : 0; /* the highest 1 (or a lone 0) */
-        for (; k >= 0 && (k & 7) != 7; k--)      /* down to a byte boundary, a bit at a time */
-            *q++ = (char)('0' + ((v >> k) & 1));
-        for (; k >= 7; k -= 8) { /* then eight bits at a time */
-            memcpy(q, BITS.c[(v >> (k - 7)) & 255], 8);
+        unsigned digits = 64 - (unsigned)__builtin_clzll(v | 1); /* down from the highest 1, or "0" */
+        unsigned top = (digits - 1) >> 3;                        /* the byte holding it */
+        unsigned sig = digits - 8 * top;                         /* its digits that are shown: 1..8 */
+        uint64_t c;
+        memcpy(&c, BITS.c[(v >> (8 * top)) & 255], 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        c >>= 8 * (8 - sig); /* the first character is the lowest byte */
+#else
+        c <<= 8 * (8 - sig);
+#endif
+        memcpy(q, &c, 8);
+        q += sig;
+        for (unsigned i = top; i-- > 0;) {
+            memcpy(q, BITS.c[(v >> (8 * i)) & 255], 8);
             q += 8;
         }
-        *q++ = ' ';
     }
-    memcpy(q, s.code8, 8); /* (identifier codes are at most a few characters) */
-    q += s.code_len;
-    *q++ = '\n';
-    b.n += (size_t)(q - p);
+    memcpy(q, s.tail, sizeof s.tail);
+    q += s.tail_len;
+    T.out.n += (size_t)(q - p);
 }
 
-/* Write the signal's value if it changed since the last one written. */
 /* The variable's bytes as they are now (a cheap first look: most values do not change). */
 static inline uint64_t raw_bytes(const traced_signal &s)
 {
@@ -606,51 +639,93 @@ static inline uint64_t raw_bytes(const traced_signal &s)
     }
 }
 
+/* The variable's bytes changed: write its value if what is shown changes. */
+static __attribute__((noinline)) void changed_value(traced_signal &s, uint64_t raw)
+{
+    s.raw = raw;
+    uint64_t v = raw;
+    bool fits = s.plain ? raw <= s.mask : read_value(s, &v);
+    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+        return;
+    s.shown = fits ? v : 0;
+    s.x_shown = !fits;
+    put_value(s, v, fits);
+}
+
+/* Write the signal's value if it changed since the last one written. */
 static inline void update(unsigned i)
 {
     traced_signal &s = T.sigs[i];
     uint64_t raw = raw_bytes(s);
-    if (raw == s.raw)
-        return;
-    s.raw = raw;
-    uint64_t v;
-    bool fits = read_value(s, &v);
-    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
-        return;
-    s.shown = fits ? v : 0;
-    s.x_shown = !fits;
-    put_value(T.buf, s, v, fits);
+    if (raw != s.raw)
+        changed_value(s, raw);
 }
 
 /* A count (put, get, pulse) written directly: it has no variable of its own. */
-static void update_count(unsigned i, uint64_t v)
+static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 {
     traced_signal &s = T.sigs[i];
-    uint64_t mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
-    bool fits = v <= mask;
-    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+    bool fits = v <= s.mask;
+    if (!fits && s.x_shown)
         return;
     s.shown = fits ? v : 0;
     s.x_shown = !fits;
-    put_value(T.buf, s, v, fits);
+    put_value(s, v, fits);
     if (v)
         T.falls.push_back(i);
 }
 
+static inline void update_count(unsigned i, uint64_t v)
+{
+    const traced_signal &s = T.sigs[i];
+    if (v != s.shown || s.x_shown)
+        changed_count(i, v);
+}
+
+/* "00" .. "99" */
+namespace
+{
+struct two_digits {
+    char c[100][2];
+    two_digits()
+    {
+        for (unsigned i = 0; i < 100; i++)
+            c[i][0] = (char)('0' + i / 10), c[i][1] = (char)('0' + i % 10);
+    }
+};
+const two_digits DIGITS;
+} // namespace
+
+/* "#<t>\n" into the file's buffer, unless t is the last time written. */
 static void write_time(uint64_t t)
 {
     if (!T.any_written || t != T.last_time) {
-        char tmp[24], *e = tmp + sizeof tmp, *q = e; /* "#<t>\n" without the cost of fprintf */
+        char tmp[24], *e = tmp + sizeof tmp, *q = e; /* two digits per division */
         uint64_t x = t;
         *--q = '\n';
-        do
-            *--q = (char)('0' + x % 10);
-        while (x /= 10);
+        for (; x >= 100; x /= 100) {
+            q -= 2;
+            memcpy(q, DIGITS.c[x % 100], 2);
+        }
+        if (x >= 10) {
+            q -= 2;
+            memcpy(q, DIGITS.c[x], 2);
+        } else {
+            *--q = (char)('0' + x);
+        }
         *--q = '#';
-        fwrite(q, 1, (size_t)(e - q), T.fp);
+        T.out.append(q, (size_t)(e - q));
     }
     T.any_written = true;
     T.last_time = t;
+}
+
+/* The file's buffer into the file (by 1 MiB or more, and before the file is closed). */
+static void flush_out(void)
+{
+    if (!T.out.empty())
+        fwrite(T.out.data(), 1, T.out.size(), T.fp);
+    T.out.clear();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -684,11 +759,9 @@ static void forget_dirty(void)
 static void count_cycles(uint64_t cycle)
 {
     for (; T.cycle_next < cycle; T.cycle_next++) {
-        T.buf.clear();
         T.cycle_value = T.cycle_next;
-        update((unsigned)T.cycle_sig);
         write_time(T.cycle_next * gsc_g.period);
-        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+        update((unsigned)T.cycle_sig);
     }
     T.cycle_value = cycle;
     T.cycle_next = cycle + 1;
@@ -792,7 +865,13 @@ static void write_cycle(uint64_t cycle)
     }
     if (T.cycle_sig >= 0)
         count_cycles(cycle);
-    T.buf.clear();
+    /* the cycle's timestamp, taken back if nothing changed in it */
+    uint64_t t = cycle * gsc_g.period;
+    size_t before = T.out.size();
+    bool any_before = T.any_written;
+    uint64_t last_before = T.last_time;
+    write_time(t);
+    size_t changes = T.out.size();
     T.falls.clear();
     for (var_group *g : T.strobes_again)
         mark_group(g);
@@ -832,20 +911,20 @@ static void write_cycle(uint64_t cycle)
     compare_marked(cycle);
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
-    uint64_t t = cycle * gsc_g.period;
-    if (!T.buf.empty()) {
-        write_time(t);
-        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+    if (T.out.size() == changes) {
+        T.out.n = before;
+        T.any_written = any_before;
+        T.last_time = last_before;
     }
     if (!T.falls.empty()) {
-        T.buf.clear();
+        write_time(t + gsc_g.period / 2);
         for (unsigned i : T.falls) {
             T.sigs[i].shown = 0;
-            put_value(T.buf, T.sigs[i], 0, true);
+            put_value(T.sigs[i], 0, true);
         }
-        write_time(t + gsc_g.period / 2);
-        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
     }
+    if (T.out.size() >= ((size_t)1 << 20))
+        flush_out();
     for (const auto &st : T.strobes_seen)
         if (T.sigs[st.second].shown || T.sigs[st.second].x_shown)
             T.strobes_again.push_back(st.first);
@@ -1086,8 +1165,10 @@ static void write_header(void)
         T.sigs[i].code = vcd_code(i);
         if (T.sigs[i].code.size() > 7)
             gsc_fatal("trace: too many signals (%u)", (unsigned)T.sigs.size());
-        memcpy(T.sigs[i].code8, T.sigs[i].code.data(), T.sigs[i].code.size());
-        T.sigs[i].code_len = (uint8_t)T.sigs[i].code.size();
+        traced_signal &sg = T.sigs[i];
+        std::string tail = (sg.width == 1 && !sg.real ? "" : " ") + sg.code + "\n";
+        memcpy(sg.tail, tail.data(), tail.size());
+        sg.tail_len = (uint8_t)tail.size();
         scope_node *n = &root;
         const std::string &name = T.sigs[i].name;
         size_t a = 0;
@@ -1098,8 +1179,7 @@ static void write_header(void)
     write_scope(fp, &root);
     fprintf(fp, "$enddefinitions $end\n");
     write_time(T.from * gsc_g.period);
-    fprintf(fp, "$dumpvars\n");
-    T.buf.clear();
+    T.out.append("$dumpvars\n", 10);
     for (unsigned i = 0; i < T.sigs.size(); i++) {
         traced_signal &s = T.sigs[i];
         uint64_t v = 0;
@@ -1108,10 +1188,10 @@ static void write_header(void)
             s.raw = raw_bytes(s);
         s.shown = fits ? v : 0;
         s.x_shown = !fits;
-        put_value(T.buf, s, v, fits);
+        put_value(s, v, fits);
     }
-    fwrite(T.buf.data(), 1, T.buf.size(), fp);
-    fprintf(fp, "$end\n");
+    T.out.append("$end\n", 5);
+    flush_out();
     for (var_group *g : T.groups)
         for (group_var &v : g->vars)
             v.raw = v.strobe ? 0 : T.sigs[v.sig].raw;
@@ -1347,15 +1427,14 @@ static void close_file(void)
     /* the counter up to the last cycle run */
     if (T.cycle_sig >= 0 && gsc_now_cycle() > T.cycle_next) {
         count_cycles(gsc_now_cycle() - 1);
-        T.buf.clear();
-        update((unsigned)T.cycle_sig);
         write_time((gsc_now_cycle() - 1) * gsc_g.period);
-        fwrite(T.buf.data(), 1, T.buf.size(), T.fp);
+        update((unsigned)T.cycle_sig);
     }
     /* the end of the dump: just below the next cycle */
     uint64_t end = gsc_now_cycle() * gsc_g.period;
     if (end > 0 && (!T.any_written || end - 1 > T.last_time))
         write_time(end - 1);
+    flush_out();
     gsc_g.simc->remove_trace_file(T.writer);
     delete T.writer;
     T.writer = nullptr;

@@ -9,6 +9,7 @@ EXTRA_DIST += experiments/README.md experiments/issue-policies.sweep experiments
 dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
 	tests/tools/test_tb_monitor.sh
 EXTRA_DIST += tests/tools/sweep_unit.py
+EXTRA_DIST += tests/tools/vcd_decl.py
 TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
 	tests/tools/test_tb_monitor.sh
 

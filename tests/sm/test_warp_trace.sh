@@ -27,7 +27,7 @@ fi
 if grep -q 'bar' "$tmp/log" && grep -q '^\$var wire 4 [^ ]* stall' "$tmp/sm.vcd" && grep -q 'tb.sm0.issue.warp3.stall' "$tmp/sm.gtkw"; then
     echo "ok 1 - tb-sm traces each warp slot's state (tb.sm0.issue.warpN.*), grouped per warp in the view"
 else echo "not ok 1 - no per-warp state in the VCD or the view (or no barrier in the log)"; fail=1; fi
-bad=$(python3 "$check" warps "$tmp/sm.vcd" "$tmp/log" "$period" tb.sm0.issue)
+bad=$(python3 "$check" warps "$tmp/sm.vcd" "$tmp/log" "$period" tb.sm0.issue) || bad="${bad:-the check did not run}"
 if [ -z "$bad" ]; then echo "ok 2 - per-warp pc, mask, stall and at_barrier agree with the issue log at every issue"
 else echo "not ok 2 - per-warp state vs the issue log:"; echo "$bad" | sed 's/^/#   /'; fail=1; fi
 wi=$(tr ',' '\n' <"$tmp/st.json" | grep -A1 '"warp_instrs"' | sed -n 's/.*"value": *\([0-9]*\).*/\1/p' | head -1)
@@ -39,7 +39,7 @@ gpu="$top_builddir/testbench/tb-gpu"
 "$gpu" --workload reduction --size tiny --vcd "$tmp/g.vcd" --trace 'sm1.issue.warp*' \
     --set issue.log="$tmp/glog" --pipeview "$tmp/gpv" >"$tmp/out2" 2>&1
 grep " sm 1 " "$tmp/glog" >"$tmp/glog1"
-bad=$(python3 "$check" warps "$tmp/g.vcd" "$tmp/glog1" "$period" tb.gpu.sm1.issue)
+bad=$(python3 "$check" warps "$tmp/g.vcd" "$tmp/glog1" "$period" tb.gpu.sm1.issue) || bad="${bad:-the check did not run}"
 if ! grep -q 'module warp[0-9]' "$tmp/all.vcd" && grep -q 'module issue' "$tmp/all.vcd" && [ -z "$bad" ]; then
     echo "ok 4 - tb-gpu: no per-warp state under '*', sm1's under 'sm1.issue.warp*', agreeing with the log"
 else echo "not ok 4 - tb-gpu per-warp state as a detail:"; echo "$bad" | sed 's/^/#   /'; fail=1; fi
@@ -48,7 +48,7 @@ if [ -s "$tmp/glog" ] && [ -z "$bad" ]; then echo "ok 5 - tb-gpu: one pipeline l
 else echo "not ok 5 - tb-gpu pipeline log:"; echo "$bad" | sed 's/^/#   /'; fail=1; fi
 mshrs=$("$tb" --dump-config 2>/dev/null | awk -F= '/^\[/ { s = $0 } s == "[tb.sm0.ldst]" && $1 == "mshrs" { print $2 }')
 "$tb" --workload bfs --size tiny --vcd "$tmp/b.vcd" --trace 'tb.sm0.ldst,tb.sm0.opcoll' --stats-json "$tmp/b.json" >"$tmp/out3" 2>&1
-bad=$(python3 "$check" insides "$tmp/b.vcd" "$tmp/b.json" tb.sm0 "${mshrs:-0}")
+bad=$(python3 "$check" insides "$tmp/b.vcd" "$tmp/b.json" tb.sm0 "${mshrs:-0}") || bad="${bad:-the check did not run}"
 if [ -z "$bad" ]; then echo "ok 6 - ldst.coalesced, ldst.mshr_used, opcoll.occupied/ready agree with the statistics (bfs)"
 else echo "not ok 6 - the blocks' insides:"; echo "$bad" | sed 's/^/#   /'; fail=1; fi
 exit $fail

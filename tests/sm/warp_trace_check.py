@@ -18,7 +18,11 @@ record of the same run, written by issue as it issues: cycle, SM, warp, pc, opco
       1..MSHRS, opcoll.occupied holds busy_collectors collectors and ready only occupied ones.
 Prints nothing when every check holds, else the first problems (one line each)."""
 import bisect
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import vcd_decl  # noqa: E402
 
 ISSUED, BARRIER = 9, 4  # issue_warp_stall_enum: "issued"; issue_stall: ISSUE_STALL_BARRIER
 
@@ -34,33 +38,12 @@ def read_log(path):
 
 def read_vcd(path, scope_prefix):
     """{(warp, field): (times, values)} for <scope_prefix>.warp<N>.<field>."""
-    codes, series, scope, t = {}, {}, [], 0
-    for line in open(path):
-        w = line.split()
-        if not w:
-            continue
-        if w[0] == "$scope":
-            scope.append(w[2])
-        elif w[0] == "$upscope":
-            scope.pop()
-        elif w[0] == "$var":
-            path_ = ".".join(scope)
-            if path_.startswith(scope_prefix + ".warp") and path_.count(".") == scope_prefix.count(".") + 1:
-                warp = int(path_[len(scope_prefix) + 5:])
-                codes.setdefault(w[3], []).append((warp, w[4]))
-        elif line[0] == "#":
-            t = int(line[1:])
-        elif line[0] == "b" and len(w) == 2 and w[1] in codes:
-            for k in codes[w[1]]:
-                s = series.setdefault(k, ([], []))
-                s[0].append(t)
-                s[1].append(int(w[0][1:].replace("x", "0"), 2))
-        elif line[0] in "01" and line[1:].strip() in codes:
-            for k in codes[line[1:].strip()]:
-                s = series.setdefault(k, ([], []))
-                s[0].append(t)
-                s[1].append(int(line[0]))
-    return series
+    def key(v):
+        path_ = ".".join(v.scope)
+        if path_.startswith(scope_prefix + ".warp") and path_.count(".") == scope_prefix.count(".") + 1:
+            return (int(path_[len(scope_prefix) + 5:]), v.name)
+        return None
+    return vcd_decl.series(path, key)
 
 
 def at(s, t):
@@ -163,28 +146,7 @@ def pipeview(pv, log_path, period, n_sms, warp_instrs):
 
 def all_series(path, prefix):
     """{"block.name": (times, values)} for the variables directly under <prefix>.<block>."""
-    codes, series, scope, t = {}, {}, [], 0
-    for line in open(path):
-        w = line.split()
-        if not w:
-            continue
-        if w[0] == "$scope":
-            scope.append(w[2])
-        elif w[0] == "$upscope":
-            scope.pop()
-        elif w[0] == "$var" and ".".join(scope[:-1]) == prefix:
-            codes[w[3]] = scope[-1] + "." + w[4]
-        elif line[0] == "#":
-            t = int(line[1:])
-        elif line[0] == "b" and len(w) == 2 and w[1] in codes:
-            s = series.setdefault(codes[w[1]], ([], []))
-            s[0].append(t)
-            s[1].append(int(w[0][1:].replace("x", "0"), 2))
-        elif line[0] in "01" and line[1:].strip() in codes:
-            s = series.setdefault(codes[line[1:].strip()], ([], []))
-            s[0].append(t)
-            s[1].append(int(line[0]))
-    return series
+    return vcd_decl.series(path, lambda v: v.scope[-1] + "." + v.name if ".".join(v.scope[:-1]) == prefix else None)
 
 
 def insides(vcd, stats_json, prefix, mshrs):

@@ -14,6 +14,8 @@ python3 - "$src" "$bld" <<'PY'
 import glob, os, re, shlex, subprocess, sys, tempfile
 
 src, bld = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(src, "tests", "tools"))
+from vcd_decl import signal_names
 # A curated view starts with "[*] gpusc curated view" (a testbench run from the top of the tree
 # writes its generated views there too: those are not checked)
 views = sorted(v for v in glob.glob(os.path.join(src, "waveforms", "*.gtkw"))
@@ -21,24 +23,6 @@ views = sorted(v for v in glob.glob(os.path.join(src, "waveforms", "*.gtkw"))
 print("1..%d" % len(views))
 if not views:
     sys.exit(0)
-
-def vcd_names(path):
-    names, scope = set(), []
-    with open(path, errors="replace") as f:
-        for line in f:
-            t = line.split()
-            if not t:
-                continue
-            if t[0] == "$scope":
-                scope.append(t[2])
-            elif t[0] == "$upscope":
-                scope.pop()
-            elif t[0] == "$var":
-                width = int(t[2])
-                names.add(".".join(scope + [t[4]]) + ("[%d:0]" % (width - 1) if width > 1 else ""))
-            elif t[0] == "$enddefinitions":
-                break
-    return names
 
 failed = 0
 for n, view in enumerate(views, 1):
@@ -65,7 +49,7 @@ for n, view in enumerate(views, 1):
                 print("# " + e)
             failed += 1
             continue
-        have = vcd_names(vcd)
+        have = signal_names(vcd)
         missing, filters = [], []
         for l in lines:
             if l.startswith("tb."):

@@ -12,26 +12,11 @@ python3 - "$src" "$bld" <<'PY'
 import os, re, subprocess, sys, tempfile
 
 src, bld = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(src, "tests", "tools"))
+from vcd_decl import signal_names
 runs = [("tb-renaming", "renaming.gtkw"), ("tb-sharing", "tb-sharing-locks.gtkw"),
         ("tb-greener", "tb-greener-power.gtkw")]
 print("1..%d" % len(runs))
-
-def vcd_names(path):
-    names, scope = set(), []
-    for line in open(path, errors="replace"):
-        t = line.split()
-        if not t:
-            continue
-        if t[0] == "$scope":
-            scope.append(t[2])
-        elif t[0] == "$upscope":
-            scope.pop()
-        elif t[0] == "$var":
-            w = int(t[2])
-            names.add(".".join(scope + [t[4]]) + ("[%d:0]" % (w - 1) if w > 1 else ""))
-        elif t[0] == "$enddefinitions":
-            break
-    return names
 
 failed = 0
 for n, (prog, view) in enumerate(runs, 1):
@@ -43,7 +28,7 @@ for n, (prog, view) in enumerate(runs, 1):
             print("not ok %d - %s: the run failed (exit %d) or wrote no %s" % (n, prog, p.returncode, view))
             failed += 1
             continue
-        have = vcd_names(vcd)
+        have = signal_names(vcd)
         lines = open(gtkw).read().splitlines()
         sigs = [l for l in lines if l.startswith("tb.")]
         missing = [l for l in sigs if l not in have]
