@@ -9,8 +9,8 @@ EXTRA_DIST += experiments/README.md experiments/issue-policies.sweep experiments
 dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
 	tests/tools/test_tb_monitor.sh
 EXTRA_DIST += tests/tools/sweep_unit.py
-TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
-	tests/tools/test_tb_monitor.sh
+NOSAN_TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh
+TESTS += tests/tools/test_tb_monitor.sh
 
 # The curated GTKWave views of waveforms/ against the waveforms of the runs they name.
 dist_check_SCRIPTS += tests/tools/test_curated_views.sh
