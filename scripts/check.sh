@@ -6,7 +6,7 @@
 # error, a crashed test driver) still counts as one failure, and the exit status is nonzero.
 #   SANITIZERS=0 scripts/check.sh    skips the sanitizer pass (faster local runs)
 # Every test runs in the first pass. The sanitizer pass (build-san/, configured with --enable-sanitizers,
-# which builds at -O1 -g1 unless CFLAGS are given) leaves out what it would run exactly as the first pass
+# which builds at -O2 -g1 unless CFLAGS are given) leaves out what it would run exactly as the first pass
 # does (NOSAN_TESTS in Makefile.am: the PTX fuzzer, built by clang with its own sanitizers, and not built
 # there; the installed headers' syntax check; the tests of the Python tools gpusc-sweep, gpusc-plot and
 # bench/run-bench), and runs the tests that loop over every workload on SAN_WORKLOADS only
