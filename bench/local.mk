@@ -20,7 +20,7 @@ bench: bench/activation kernels/tools/gpusc-run
 
 # A smoke test of the driver in `make check`: --quick on one tiny workload; the report files must be
 # produced and well-formed.
-TESTS += tests/bench/test_bench_smoke.sh
+NOSAN_TESTS += tests/bench/test_bench_smoke.sh
 dist_check_SCRIPTS += tests/bench/test_bench_smoke.sh
 
 # bench/barrier: the cost of a barrier per simulated cycle between host threads (the price of a

@@ -5,10 +5,14 @@
 # "N passed, N failed". A build or `make check` that fails without a failed TAP result (a build
 # error, a crashed test driver) still counts as one failure, and the exit status is nonzero.
 #   SANITIZERS=0 scripts/check.sh    skips the sanitizer pass (faster local runs)
-# The sanitizer pass runs the tests that loop over every workload on SAN_WORKLOADS only (tests/workloads.sh):
-# workloads chosen so that between them they have every kind of code the full set has (streaming, shared
-# memory and barriers, shuffles and atomics, divergence and host loops, calls, double precision, several
-# kernels per step). SAN_WORKLOADS=all runs every workload there too.
+# Every test runs in the first pass. The sanitizer pass (build-san/, configured with --enable-sanitizers,
+# which builds at -O2 -g1 unless CFLAGS are given) leaves out what it would run exactly as the first pass
+# does (NOSAN_TESTS in Makefile.am: the PTX fuzzer, built by clang with its own sanitizers, and not built
+# there; the installed headers' syntax check; the tests of the Python tools gpusc-sweep, gpusc-plot and
+# bench/run-bench), and runs the tests that loop over every workload on SAN_WORKLOADS only
+# (tests/workloads.sh): workloads chosen so that between them they have every kind of code the full set
+# has (streaming, shared memory and barriers, shuffles and atomics, divergence and host loops, calls,
+# double precision, several kernels per step). SAN_WORKLOADS=all runs every workload there too.
 SAN_WORKLOADS=${SAN_WORKLOADS:-"vecadd sgemm reduction bfs kmeans scalarprod srad"}
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -10,8 +10,8 @@ dist_check_SCRIPTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_loca
 	tests/tools/test_tb_monitor.sh
 EXTRA_DIST += tests/tools/sweep_unit.py
 EXTRA_DIST += tests/tools/vcd_decl.py
-TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh \
-	tests/tools/test_tb_monitor.sh
+NOSAN_TESTS += tests/tools/test_sweep_unit.sh tests/tools/test_sweep_local.sh tests/tools/test_sweep_slurm.sh
+TESTS += tests/tools/test_tb_monitor.sh
 
 # The curated GTKWave views of waveforms/ against the waveforms of the runs they name.
 dist_check_SCRIPTS += tests/tools/test_curated_views.sh

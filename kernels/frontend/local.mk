@@ -19,12 +19,15 @@ tests_kernels_test_ptx_robust_SOURCES = tests/kernels/test_ptx_robust.c
 tests_kernels_test_ptx_robust_LDADD = $(KERNELS_LIBS)
 
 # The libFuzzer target: clang only (automake's compiler is gcc), so an explicit rule that compiles
-# the fuzzer with the front-end sources. Built by `make check` where configure found clang.
+# the fuzzer with the front-end sources. Built by `make check` where configure found clang, in a tree
+# configured without --enable-sanitizers (it has its own; NOSAN_TESTS in Makefile.am).
 FUZZ_PTX_DEPS = $(top_srcdir)/kernels/fuzz/fuzz_ptx_parse.c $(top_srcdir)/kernels/frontend/ir.c \
 	$(top_srcdir)/kernels/frontend/ptx_lex.c $(top_srcdir)/kernels/frontend/ptx_parse.c $(top_srcdir)/kernels/frontend/spu_isa.c \
 	$(top_srcdir)/kernels/frontend/spu_isa.h $(top_srcdir)/kernels/frontend/ir.h $(top_srcdir)/kernels/frontend/ptx_lex.h $(top_srcdir)/kernels/frontend/ptx_parse.h
 if HAVE_CLANG
+if !SANITIZERS
 check_SCRIPTS += kernels/fuzz/fuzz_ptx_parse
+endif
 CLEANFILES += kernels/fuzz/fuzz_ptx_parse
 kernels/fuzz/fuzz_ptx_parse: $(FUZZ_PTX_DEPS)
 	@$(MKDIR_P) kernels/fuzz
@@ -34,6 +37,6 @@ kernels/fuzz/fuzz_ptx_parse: $(FUZZ_PTX_DEPS)
 	  $(top_srcdir)/kernels/frontend/ptx_lex.c $(top_srcdir)/kernels/frontend/ptx_parse.c $(top_srcdir)/kernels/frontend/spu_isa.c \
 	  $(GLIB_LIBS) -lm -o $@
 endif
-TESTS += tests/kernels/fuzz_ptx_short.sh
+NOSAN_TESTS += tests/kernels/fuzz_ptx_short.sh
 EXTRA_DIST += tests/kernels/fuzz_ptx_short.sh kernels/fuzz/fuzz_ptx_parse.c kernels/fuzz/ptx.dict \
 	kernels/fuzz/corpus kernels/fuzz/stress.cu kernels/fuzz/templates.cu docs/ptx-frontend.md

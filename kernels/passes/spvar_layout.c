@@ -272,6 +272,34 @@ bool spvar_access_is_private(const ir_instr *in)
     return fl && annot_get_instr(in, fl) != 0;
 }
 
+/* Where the loader starts kernel fi's own static .shared variables (after the module's: *start) and
+ * where they end in declaration order (returned). */
+static uint64_t kernel_span(const ir_module *m, uint32_t fi, uint64_t *start)
+{
+    uint64_t end = 0;
+    for (guint s = 0; s < m->syms->len; s++) {
+        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == IR_NONE)
+            end = align_up(end, kload_sym_align(sy)) + sy->size;
+    }
+    *start = end;
+    for (guint s = 0; s < m->syms->len; s++) {
+        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == fi)
+            end = align_up(end, kload_sym_align(sy)) + sy->size;
+    }
+    return end;
+}
+
+/* The end of kernel fi's private region, ceil(t x R_tb) bytes (offsets below t x R_tb), R_tb being
+ * *r_tb or, when that is less, what the kernel declares (*r_tb is set to the R_tb used). */
+static uint64_t private_end(const ir_module *m, uint32_t fi, uint64_t num, uint64_t den, uint64_t *r_tb,
+                            uint64_t *start)
+{
+    *r_tb = MAX(*r_tb, kernel_span(m, fi, start));
+    return (uint64_t)(((unsigned __int128)*r_tb * num + den - 1) / den);
+}
+
 /* One kernel: see spvar_layout_apply. */
 static unsigned apply_func(ir_module *m, ir_func *f, uint32_t fi, uint64_t num, uint64_t den, uint64_t r_tb)
 {
@@ -280,22 +308,7 @@ static unsigned apply_func(ir_module *m, ir_func *f, uint32_t fi, uint64_t num, 
     unsigned n = candidates(m, f, true, syms, size);
     if (n == 0)
         return 0;
-    /* where the loader starts the kernel's variables (after the module's), where they end */
-    uint64_t start = 0, end;
-    for (guint s = 0; s < m->syms->len; s++) {
-        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
-        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == IR_NONE)
-            start = align_up(start, kload_sym_align(sy)) + sy->size;
-    }
-    end = start;
-    for (guint s = 0; s < m->syms->len; s++) {
-        const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
-        if (sy->space == IR_SPACE_SHARED && !sy->is_extern && sy->func == fi)
-            end = align_up(end, kload_sym_align(sy)) + sy->size;
-    }
-    r_tb = MAX(r_tb, end);
-    /* the private region: offsets below t x R_tb, ceil(t x R_tb) bytes */
-    uint64_t cap = (uint64_t)(((unsigned __int128)r_tb * num + den - 1) / den);
+    uint64_t start, cap = private_end(m, fi, num, den, &r_tb, &start);
     uint64_t total = 0;
     for (unsigned v = 0; v < n; v++)
         total += size[v];
@@ -340,4 +353,67 @@ unsigned spvar_layout_apply(ir_module *m, uint64_t num, uint64_t den, uint64_t r
             k += apply_func(m, f, i, num, den, r_tb);
     }
     return k;
+}
+
+/* A static .shared variable of kernel fi (or of the module) and where the loader put it. */
+typedef struct {
+    uint32_t sym;
+    uint64_t offset;
+} placed_var;
+
+static gint by_offset(gconstpointer a, gconstpointer b)
+{
+    const placed_var *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : x->sym < y->sym ? -1 : x->sym > y->sym;
+}
+
+bool spvar_layout_report(GString *out, ir_module *m, const char *entry, uint64_t num, uint64_t den,
+                         uint64_t r_tb, GString *err)
+{
+    spvar_layout_apply(m, num, den, r_tb);
+    fmem *mem = fmem_new();
+    kload_module *k = kload_module_new(m, mem, err);
+    if (!k) {
+        fmem_free(mem);
+        return false;
+    }
+    GArray *vars = g_array_new(FALSE, FALSE, sizeof(placed_var));
+    for (guint fi = 0; fi < m->funcs->len; fi++) {
+        ir_func *f = g_ptr_array_index(m->funcs, fi);
+        if (!f->is_entry || !f->is_defined || (entry && strcmp(f->name, entry) != 0))
+            continue;
+        uint64_t start, rtb = r_tb, cap = private_end(m, fi, num, den, &rtb, &start);
+        g_array_set_size(vars, 0);
+        for (guint s = 0; s < m->syms->len; s++) {
+            const ir_sym *sy = &g_array_index(m->syms, ir_sym, s);
+            if (sy->space == IR_SPACE_SHARED && !sy->is_extern && (sy->func == IR_NONE || sy->func == fi))
+                g_array_append_val(vars, ((placed_var){s, kload_sym_address(k, fi, s)}));
+        }
+        g_array_sort(vars, by_offset);
+        unsigned acc = 0, priv = 0;
+        for (uint32_t i = 0; i < ir_func_n_instrs(f); i++) {
+            const ir_instr *in = ir_func_instr(f, i);
+            acc += relssp_is_scratchpad_access(in);
+            priv += spvar_access_is_private(in);
+        }
+        g_string_append_printf(out,
+                               "%s: scratchpad %" G_GUINT64_FORMAT " bytes, R_tb %" G_GUINT64_FORMAT
+                               ", t %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+                               ": private offsets below %" G_GUINT64_FORMAT ", accesses %u private %u\n",
+                               f->name, k->funcs[fi].shared_static, rtb, num, den, cap, acc, priv);
+        for (guint v = 0; v < vars->len; v++) {
+            const placed_var *pv = &g_array_index(vars, placed_var, v);
+            const ir_sym *sy = &g_array_index(m->syms, ir_sym, pv->sym);
+            const char *region = pv->offset + sy->size <= cap ? "private"
+                                 : pv->offset >= cap          ? "shared"
+                                                              : "private+shared";
+            g_string_append_printf(
+                out, "  %-16s offset %6" G_GUINT64_FORMAT " size %6" G_GUINT64_FORMAT " %s%s\n", sy->name,
+                pv->offset, sy->size, region, sy->func == IR_NONE ? " (module)" : "");
+        }
+    }
+    g_array_free(vars, TRUE);
+    kload_module_free(k);
+    fmem_free(mem);
+    return true;
 }

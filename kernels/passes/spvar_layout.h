@@ -72,6 +72,15 @@ unsigned spvar_layout_apply(ir_module *m, uint64_t num, uint64_t den, uint64_t r
 /* Did spvar_layout_apply find instruction in's scratchpad access private? */
 bool spvar_access_is_private(const ir_instr *in);
 
+/* Applies the layout (spvar_layout_apply) and prints, per kernel (only `entry` when not NULL), where
+ * the loader then places its static .shared variables (and the module's): a line "NAME: scratchpad
+ * B bytes, R_tb R, t NUM/DEN: private offsets below P, accesses A private N" (A scratchpad accesses, N
+ * of them annotated private), then one line per variable in offset order, "VAR offset O size S
+ * private|shared|private+shared" (the last: it straddles the boundary; "(module)" for a module-scope
+ * variable). False with the loader's message in err. */
+bool spvar_layout_report(GString *out, ir_module *m, const char *entry, uint64_t num, uint64_t den,
+                         uint64_t r_tb, GString *err);
+
 G_END_DECLS
 
 #endif

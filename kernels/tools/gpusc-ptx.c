@@ -1,6 +1,7 @@
 /* gpusc-ptx — print a PTX kernel the way the toolchain sees it, like a disassembler.
  *
  *   gpusc-ptx FILE [--entry NAME] [--after PASS] [--greener[=W]] [--relssp[=opt|postdom]] [--resources]
+ *             [--smem-layout [--threshold t] [--smem-per-cta BYTES]]
  *             [--occupancy THREADS [--dynamic-shared BYTES] [--markdown]]
  *             [--preset NAME] [--config FILE] [--set SECTION.KEY=VALUE]
  *
@@ -12,6 +13,10 @@
  * --greener[=W] runs the greener power-state pass (kernels/passes/greener.h, threshold W, default 3) after
  * allocation and prints each instruction's encoded states: "// power ON, SLEEP, OFF" (destination, sources).
  * --relssp[=opt|postdom] places `relssp` in every kernel first (kernels/passes/relssp.h).
+ * --smem-layout [--threshold t] [--smem-per-cta BYTES] prints the scratchpad layout the spvar_layout
+ * pass chooses for scratchpad sharing at threshold t (default 0.1) with BYTES per CTA (default: what
+ * the kernel declares), as `tb-sharing --smem-layout` applies it: each kernel's static .shared
+ * variables with their offsets and regions (docs/sharing.md).
  * --resources prints our register count beside ptxas's from FILE's .resources (same name, if present).
  * --reuse-hints TRACE [--rthld N] [--profile-warps N] prints the reuse-profile pass's near/far hints of
  * the register-cache (Malekeh, docs/rfcache.md) per instruction ("FUNC pc P src NF dst N"), from TRACE:
@@ -29,9 +34,11 @@
 #include "kernels/analysis/cfg.h"
 #include "kernels/passes/greener.h"
 #include "kernels/passes/relssp.h"
+#include "kernels/passes/spvar_layout.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/occupancy.h"
+#include "models/lib/sharing.h"
 #include "kernels/passes/renaming.h"
 #include "models/machines/machine.h"
 #include "models/sm/reuse_trace.h"
@@ -507,6 +514,9 @@ int main(int argc, char **argv)
     char *hints_trace = NULL;
     gint rthld = 12, profile_warps = 1;
     char **presets = NULL, **configs = NULL, **sets = NULL;
+    gboolean smem_layout = FALSE;
+    char *threshold = NULL;
+    gint64 smem_per_cta = -1;
     GOptionEntry opts[] = {
         {"entry", 'e', 0, G_OPTION_ARG_STRING, &entry, "Print only this function", "NAME"},
         {"after", 'a', 0, G_OPTION_ARG_STRING, &after,
@@ -525,6 +535,12 @@ int main(int argc, char **argv)
          "First, place relssp (release shared scratchpad) in every kernel: opt (default; the must-analysis "
          "after critical-edge splitting) or postdom",
          "opt|postdom"},
+        {"smem-layout", 0, 0, G_OPTION_ARG_NONE, &smem_layout,
+         "Print the scratchpad layout the spvar_layout pass chooses for scratchpad sharing", NULL},
+        {"threshold", 0, 0, G_OPTION_ARG_STRING, &threshold,
+         "With --smem-layout: the sharing threshold t in (0, 1] (default 0.1)", "t"},
+        {"smem-per-cta", 0, 0, G_OPTION_ARG_INT64, &smem_per_cta,
+         "With --smem-layout: scratchpad bytes per CTA (default: what the kernel declares)", "BYTES"},
         {"markdown", 'm', 0, G_OPTION_ARG_NONE, &markdown,
          "With --occupancy: one markdown table row per entry", NULL},
         {"renaming", 0, 0, G_OPTION_ARG_NONE, &renaming,
@@ -586,7 +602,25 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--warps must be 1..128 and --budget at least 0");
     if (rc == EXIT_OK && hints_trace && (rthld < 0 || profile_warps < 1 || profile_warps > 4096))
         rc = die(EXIT_USAGE, "--rthld must be at least 0 and --profile-warps 1..4096");
-    if (rc == EXIT_OK && hints_trace) {
+    share_threshold t = {1, 10};
+    if (rc == EXIT_OK && !smem_layout && (threshold || smem_per_cta >= 0))
+        rc = die(EXIT_USAGE, "--threshold and --smem-per-cta go with --smem-layout");
+    else if (rc == EXIT_OK && smem_layout && smem_per_cta < -1)
+        rc = die(EXIT_USAGE, "--smem-per-cta must be at least 0");
+    else if (rc == EXIT_OK && threshold && !sharing_parse_threshold(threshold, &t, &err)) {
+        rc = die(EXIT_USAGE, "--threshold: %s", err->message);
+        g_error_free(err);
+    }
+    if (rc == EXIT_OK && smem_layout) {
+        GString *out = g_string_new(NULL), *msg = g_string_new(NULL);
+        if (spvar_layout_report(out, m, entry, t.num, t.den, smem_per_cta < 0 ? 0 : (uint64_t)smem_per_cta,
+                                msg))
+            fputs(out->str, stdout);
+        else
+            rc = die(EXIT_INPUT, "%s", msg->str);
+        g_string_free(out, TRUE);
+        g_string_free(msg, TRUE);
+    } else if (rc == EXIT_OK && hints_trace) {
         rc = reuse_hints(m, hints_trace, (unsigned)rthld, (unsigned)profile_warps);
     } else if (rc == EXIT_OK && renaming) {
         run_stages(m, STAGE_REGALLOC, NULL, sm.max_regs_per_thread);
@@ -601,6 +635,7 @@ int main(int argc, char **argv)
     g_free(entry);
     g_free(after);
     g_free(hints_trace);
+    g_free(threshold);
     g_strfreev(presets);
     g_strfreev(configs);
     g_strfreev(sets);

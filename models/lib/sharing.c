@@ -1,5 +1,6 @@
 /* sharing.c — see sharing.h. */
 #include "models/lib/sharing.h"
+#include "models/lib/wmask.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -138,11 +139,6 @@ bool sharing_compute(const occupancy_sm *sm, const occupancy_kernel *k, share_mo
 unsigned sharing_private_regs(unsigned regs_per_thread, share_threshold t)
 {
     return (unsigned)((uint64_t)regs_per_thread * t.num / t.den);
-}
-
-static unsigned clog2(unsigned x) /* ceil(log2(x)), 0 for x <= 1 */
-{
-    return x <= 1 ? 0 : (unsigned)g_bit_storage(x - 1);
 }
 
 uint64_t sharing_storage_bits(share_mode mode, unsigned ctas, unsigned warps)

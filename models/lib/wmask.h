@@ -4,7 +4,8 @@
  * uint64_t while an SM had at most 64 warp slots; the resource-sharing spec's Table 3.2 machine has
  * 96 (3072 threads), and an SM of 4-wide warps 256 (1024 threads). Four words hold 256: iteration visits set
  * bits in increasing order, word by word (for k < WMASK_WORDS, for b = m.w[k]; b; b &= b - 1: bit 64k +
- * ctz(b)), so an SM of up to 64 warps costs one more (empty) word test per loop. Pure C, header only.
+ * ctz(b)), so an SM of up to 64 warps costs one more (empty) word test per loop. Beside them clog2, the
+ * width in bits of an ID that names one of x things (storage counts). Pure C, header only.
  */
 #ifndef GPUSC_MODELS_LIB_WMASK_H
 #define GPUSC_MODELS_LIB_WMASK_H
@@ -87,6 +88,12 @@ static inline unsigned wmask_next(const wmask *m, unsigned from)
             return 64 * k + (unsigned)__builtin_ctzll(b);
     }
     return WMASK_BITS;
+}
+
+/* ceil(log2(x)), 0 for x <= 1: the bits that name one of x things (an ID's width in a storage count). */
+static inline unsigned clog2(unsigned x)
+{
+    return x <= 1 ? 0 : 32u - (unsigned)__builtin_clz(x - 1);
 }
 
 #endif

@@ -200,4 +200,6 @@ TESTS += tests/kernels/test_spvar_layout
 tests_kernels_test_spvar_layout_LDADD = $(KERNELS_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_sharing_layout.sh
 TESTS += tests/sm/test_tb_sharing_layout.sh
+dist_check_SCRIPTS += tests/kernels/test_gpusc_ptx_layout.sh
+TESTS += tests/kernels/test_gpusc_ptx_layout.sh
 EXTRA_DIST += tests/kernels/ptx/smem_layout.ptx

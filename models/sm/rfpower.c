@@ -6,6 +6,7 @@
 #include "kernels/passes/greener.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/regval.h"
+#include "models/lib/wmask.h"
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
@@ -714,11 +715,6 @@ unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys)
 {
     g_assert(warp < p->warps && phys < RP_MAX_REGS);
     return p->st[warp * RP_MAX_REGS + phys];
-}
-
-static unsigned clog2(unsigned x) /* ceil(log2(x)), 0 for x <= 1 */
-{
-    return x <= 1 ? 0 : (unsigned)g_bit_storage(x - 1);
 }
 
 uint64_t greener_lut_bits(unsigned warps, unsigned entries, unsigned pc_bits, unsigned operands,

@@ -1,12 +1,9 @@
-# tap.sh — sourced by the tests of tests/hostile/: TAP helpers and a scratch directory.
+# tap.sh — sourced by the tests of tests/hostile/: TAP helpers (beside tests/tap.sh's) and a scratch directory.
 #   expect NAME WANT-STATUS PATTERN CMD...  the command exits WANT-STATUS (within a time limit) and
 #                                           PATTERN (unless empty) is on its stderr; a crash (a signal) never passes
 #   check NAME CONDITION...                 ok when the condition (a command) holds
 # `timeout` ends a command that hangs (exit 124, which no expectation wants).
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
+. "$top_srcdir/tests/tap.sh" # $tmp, n, fail
 limit=${HOSTILE_TIMEOUT:-120}
 expect() {
     name=$1 want=$2 pat=$3

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/lib/sharing.h"
+#include "models/lib/wmask.h"
 
 static share_threshold th(const char *s)
 {
@@ -240,6 +241,15 @@ static void test_storage(void)
     g_assert_cmpuint(sharing_storage_bits(SHARE_SMEM, 7, 33), ==, 1 + 7 * 3 + 33 + 3 * 3);
 }
 
+/* clog2 (wmask.h), the ID widths of the storage counts here and of GREENER's tables */
+static void test_clog2(void)
+{
+    static const unsigned x[] = {0, 1, 2, 3, 4, 5, 8, 9, 48, 64, 65, 1u << 31, (1u << 31) + 1, UINT32_MAX};
+    static const unsigned want[] = {0, 0, 1, 2, 2, 3, 3, 4, 6, 6, 7, 31, 32, 32};
+    for (unsigned i = 0; i < G_N_ELEMENTS(x); i++)
+        g_assert_cmpuint(clog2(x[i]), ==, want[i]);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -250,5 +260,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sharing/parse", test_parse);
     g_test_add_func("/sharing/private", test_private);
     g_test_add_func("/sharing/storage", test_storage);
+    g_test_add_func("/sharing/clog2", test_clog2);
     return g_test_run();
 }

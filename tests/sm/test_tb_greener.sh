@@ -11,13 +11,8 @@
 #  - the VCD traces the registers trace_regs selects, and only those;
 #  - gpusc-ptx --greener prints the encoded states; a bad W is a usage error; so are a bad --power
 #    and --greener-w of tb-greener.
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-greener.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 tb="$top_builddir/testbench/tb-greener"
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 . "$top_srcdir/tests/workloads.sh"
 wls=$(test_workloads "$tb")
 echo "1..$(( $(echo "$wls" | wc -l) * 2 + 9 ))"
@@ -27,7 +22,7 @@ for w in $wls; do
             grep -q "tb-greener: $w: PASS" "$tmp/out" && grep -q "poisoned reads 0;" "$tmp/out"; then
             ok "$w under $m"
         else
-            bad "$w under $m"; sed 's/^/# /' "$tmp/out" | tail -5
+            no "$w under $m"; sed 's/^/# /' "$tmp/out" | tail -5
         fi
     done
 done
@@ -35,16 +30,16 @@ done
 c_base=$("$tb" --no-trace --workload hotspot --size tiny --power baseline | sed -n 's/^tb-greener: power baseline: \([0-9]*\) cycles.*/\1/p')
 c_sm=$("$top_builddir/testbench/tb-sm" --no-trace --workload hotspot --size tiny --preset greener --stats-json "$tmp/sm.json" >/dev/null &&
     python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cycles'])" "$tmp/sm.json")
-if [ -n "$c_base" ] && [ "$c_base" = "$c_sm" ]; then ok "baseline: tb-sm's $c_sm cycles"; else bad "baseline $c_base vs tb-sm $c_sm"; fi
+if [ -n "$c_base" ] && [ "$c_base" = "$c_sm" ]; then ok "baseline: tb-sm's $c_sm cycles"; else no "baseline $c_base vs tb-sm $c_sm"; fi
 
 if ! "$tb" --no-trace --workload vecadd --size tiny --set rfpower.debug_off_pc=13 >"$tmp/out" 2>&1 &&
     grep -q "vecadd: FAIL" "$tmp/out"; then
     ok "a live register turned OFF fails the output check"
 else
-    bad "a live register turned OFF did not fail"; sed 's/^/# /' "$tmp/out" | tail -3
+    no "a live register turned OFF did not fail"; sed 's/^/# /' "$tmp/out" | tail -3
 fi
 if "$tb" --no-trace --workload vecadd --size tiny --set rfpower.debug_off_pc=13 --set rfpower.poison_off=false \
-    >"$tmp/out" 2>&1; then ok "the same without poisoning passes"; else bad "without poisoning"; fi
+    >"$tmp/out" 2>&1; then ok "the same without poisoning passes"; else no "without poisoning"; fi
 
 for m in greener sleep-reg; do
     "$tb" --no-trace --workload scalarprod --size tiny --power $m --stats-json "$tmp/$m.json" >"$tmp/$m.out" 2>&1
@@ -75,21 +70,21 @@ assert abs(sum(fr) - 1) < 0.001, fr
 PY
     ok "register-cycles, leakage and transition energies, fractions"
 else
-    bad "register-cycles, leakage and transition energies"
+    no "register-cycles, leakage and transition energies"
 fi
 
 "$tb" --workload vecadd --size tiny --set rfpower.trace_regs='w1_r*' --vcd "$tmp/g.vcd" >/dev/null 2>&1
-if grep -q "w1_r0 " "$tmp/g.vcd" && ! grep -q "w0_r0 " "$tmp/g.vcd"; then ok "VCD: the selected registers"; else bad "VCD trace_regs"; fi
+if grep -q "w1_r0 " "$tmp/g.vcd" && ! grep -q "w0_r0 " "$tmp/g.vcd"; then ok "VCD: the selected registers"; else no "VCD trace_regs"; fi
 
 ptx="$top_srcdir/kernels/ptx/vecadd.ptx"
 if "$top_builddir/kernels/tools/gpusc-ptx" "$ptx" --greener | grep -q 'st.global.f32 \[R0:R1\], R2;  // power OFF$'; then
     ok "gpusc-ptx --greener"
 else
-    bad "gpusc-ptx --greener"
+    no "gpusc-ptx --greener"
 fi
 "$top_builddir/kernels/tools/gpusc-ptx" "$ptx" --greener=0 >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q "^gpusc: --greener: W must be" "$tmp/err"; then ok "bad W"; else bad "bad W (rc $rc)"; fi
+if [ $rc -eq 2 ] && grep -q "^gpusc: --greener: W must be" "$tmp/err"; then ok "bad W"; else no "bad W (rc $rc)"; fi
 "$tb" --no-trace --workload vecadd --power nope >/dev/null 2>"$tmp/err1"
 r1=$?
 "$tb" --no-trace --workload vecadd --greener-w 0 >/dev/null 2>"$tmp/err2"
@@ -98,7 +93,7 @@ if [ $r1 -ne 0 ] && [ $r2 -ne 0 ] && grep -q "^gpusc: --power: unknown mode 'nop
     grep -q "^gpusc: --greener-w: W must be" "$tmp/err2"; then
     ok "bad --power and --greener-w"
 else
-    bad "bad --power ($r1) and --greener-w ($r2)"
+    no "bad --power ($r1) and --greener-w ($r2)"
 fi
 # the storage GREENER adds (spec §10.4, §10.6, §16 test 3): 64 warps, R = 64, a 32-bit PC, 8 operands
 "$tb" --no-trace --workload vecadd --size tiny >"$tmp/s2" 2>&1
@@ -109,6 +104,6 @@ if grep -q '^tb-greener: added storage per SM: lookup table 1280 B, register-num
     ! grep -q 'added storage' "$tmp/s0"; then
     ok "added storage: lookup table 1280 B at 2 entries (1920 at 3), scoreboard 192 B"
 else
-    bad "added storage lines"; grep 'added storage' "$tmp/s2" "$tmp/s3" "$tmp/s0"
+    no "added storage lines"; grep 'added storage' "$tmp/s2" "$tmp/s3" "$tmp/s0"
 fi
 exit $fail

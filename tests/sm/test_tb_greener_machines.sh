@@ -12,13 +12,8 @@
 #    register a newer instruction has written (the allocator shares physical registers between
 #    register slots, which the scoreboard orders separately);
 #  - a bad --machine is a usage error.
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-greener-m.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 tb="$top_builddir/testbench/tb-greener"
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 . "$top_srcdir/tests/workloads.sh"
 wls=$(test_workloads "$tb")
 echo "1..$(( $(echo "$wls" | wc -l) * 3 + 7 ))"
@@ -29,7 +24,7 @@ for w in $wls; do
             grep -q "tb-greener: $w: PASS" "$tmp/out" && grep -q "poisoned reads 0;" "$tmp/out"; then
             ok "$w on $m under $p"
         else
-            bad "$w on $m under $p"; sed 's/^/# /' "$tmp/out" | tail -5
+            no "$w on $m under $p"; sed 's/^/# /' "$tmp/out" | tail -5
         fi
     done
 done
@@ -51,20 +46,20 @@ assert sum(1 for s in rps if s["transitions_off"] > 0) > 1  # more than one SM r
 PY
     ok "gpu: register-cycles and leakage summed over the SMs"
 else
-    bad "gpu: sums over the SMs"; sed 's/^/# /' "$tmp/gpu.out" | tail -3
+    no "gpu: sums over the SMs"; sed 's/^/# /' "$tmp/gpu.out" | tail -3
 fi
 
 s2=$("$tb" --no-trace --machine subcore --workload sgemm --size tiny | sed -n 's/.*decode stalls \([0-9]*\),.*/\1/p')
 s0=$("$tb" --no-trace --machine subcore --workload sgemm --size tiny --set rfpower.lut_entries=0 |
     sed -n 's/.*decode stalls \([0-9]*\),.*/\1/p')
-if [ -n "$s2" ] && [ "$s2" -gt 0 ] && [ "$s0" = 0 ]; then ok "decode stalls: $s2 with 2 entries, 0 unlimited"; else bad "decode stalls '$s2' '$s0'"; fi
+if [ -n "$s2" ] && [ "$s2" -gt 0 ] && [ "$s0" = 0 ]; then ok "decode stalls: $s2 with 2 entries, 0 unlimited"; else no "decode stalls '$s2' '$s0'"; fi
 
 for m in subcore gpu; do
     if ! "$tb" --no-trace --machine $m --workload vecadd --size tiny --set rfpower.debug_off_pc=13 >"$tmp/out" 2>&1 &&
         grep -q "vecadd: FAIL" "$tmp/out"; then
         ok "$m: a live register turned OFF fails the output check"
     else
-        bad "$m: a live register turned OFF did not fail"; sed 's/^/# /' "$tmp/out" | tail -3
+        no "$m: a live register turned OFF did not fail"; sed 's/^/# /' "$tmp/out" | tail -3
     fi
 done
 
@@ -73,11 +68,11 @@ for w in histogram nw; do
         grep -q "poisoned reads 0;" "$tmp/out"; then
         ok "$w without the lookup table"
     else
-        bad "$w without the lookup table"; sed 's/^/# /' "$tmp/out" | tail -3
+        no "$w without the lookup table"; sed 's/^/# /' "$tmp/out" | tail -3
     fi
 done
 
 "$tb" --no-trace --machine nope --workload vecadd >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q "^gpusc: --machine: unknown machine 'nope'" "$tmp/err"; then ok "bad --machine"; else bad "bad --machine ($rc)"; fi
+if [ $rc -eq 2 ] && grep -q "^gpusc: --machine: unknown machine 'nope'" "$tmp/err"; then ok "bad --machine"; else no "bad --machine ($rc)"; fi
 exit $fail

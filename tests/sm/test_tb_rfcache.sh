@@ -7,27 +7,22 @@
 # controller runs its intervals; every signal of the curated view waveforms/tb-rfcache-ccu.gtkw is in
 # the VCD; a bad --collector is a usage error.
 tb="$top_builddir/testbench/tb-rfcache"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-rfcache.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/workloads.sh"
 workloads=$(test_workloads "$top_builddir/testbench/tb-subcore")
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
 stat() { awk -v k="$2" '$1 ~ k {s += $2} END {print s + 0}' "$1"; }
 
 for w in $workloads; do
     if "$tb" --no-trace --workload "$w" --collector ccu >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out" &&
         [ "$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')" = 0 ]; then
         ok "ccu $w"
-    else nok "ccu $w"; tail -3 "$tmp/out" | sed 's/^/# /'; fi
+    else no "ccu $w"; tail -3 "$tmp/out" | sed 's/^/# /'; fi
 done
 for c in ocu_random ccu_lru; do
     for w in sgemm hotspot kmeans bfs nbody; do
         if "$tb" --no-trace --workload "$w" --collector $c >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out"; then
             ok "$c $w"
-        else nok "$c $w"; fi
+        else no "$c $w"; fi
     done
 done
 
@@ -41,11 +36,11 @@ for st in 4 50; do
     sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
     if [ $rc = 1 ] && grep -q ": hotspot: FAIL" "$tmp/out" && [ "$sh" -gt 0 ]; then
         ok "stale copies ($sh hits) fail hotspot's output check (STHLD $st)"
-    else nok "stale copies fail hotspot's output check (rc $rc, $sh stale hits, STHLD $st)"; fi
+    else no "stale copies fail hotspot's output check (rc $rc, $sh stale hits, STHLD $st)"; fi
     "$tb" --no-trace --workload hotspot --collector ccu --hints near --sthld $st >"$tmp/out" 2>&1
     sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
     if grep -q ": hotspot: PASS" "$tmp/out" && [ "$sh" = 0 ]; then ok "invalidation: no stale hit, PASS (STHLD $st)"
-    else nok "invalidation (STHLD $st): $sh stale hits"; fi
+    else no "invalidation (STHLD $st): $sh stale hits"; fi
 done
 
 # Read invariant on one instruction stream (sgemm: no schedule-dependent control flow).
@@ -57,12 +52,12 @@ for w in sgemm hotspot; do
     h=$(stat "$tmp/ccu" 'ccu[0-9]+\.ct_hits$')
     if [ "$h" -gt 0 ] && [ $((r0 - h)) = "$r1" ] && [ "$w0" = "$w1" ]; then
         ok "$w: bank reads $r1 = $r0 - $h hits, writes $w1 = $w0"
-    else nok "$w: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
+    else no "$w: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
 done
 
 if grep -q '^rfcache: added storage per SM 2048 B (0.78125% of the register file)$' "$tmp/ccu"; then
     ok "malekeh: added storage 2048 B per SM, 0.78125 %"
-else nok "added storage"; grep 'added storage' "$tmp/ccu" | sed 's/^/# /'; fi
+else no "added storage"; grep 'added storage' "$tmp/ccu" | sed 's/^/# /'; fi
 
 # Dynamic STHLD: intervals of 500 cycles on a run of several thousand.
 "$tb" --no-trace --workload sgemm --collector ccu --sthld-mode dynamic --set ccu.sthld_interval=500 \
@@ -70,7 +65,7 @@ else nok "added storage"; grep 'added storage' "$tmp/ccu" | sed 's/^/# /'; fi
 iv=$(stat "$tmp/out" 'ccu0\.sthld_intervals$')
 if grep -q ': sgemm: PASS' "$tmp/out" && [ "$iv" -ge 4 ] && grep -q '^rfcache: STHLD per interval (SM 0): [0-9]' "$tmp/out"; then
     ok "dynamic STHLD: $iv intervals, trace printed"
-else nok "dynamic STHLD ($iv intervals)"; fi
+else no "dynamic STHLD ($iv intervals)"; fi
 
 # The same statistics whatever order the processes run in (docs/sc-api.md, "Check modes"): the CCUs
 # apply opcoll's changes of a cycle from the next one.
@@ -79,7 +74,7 @@ for m in shuffle awake; do
     "$tb" --no-trace --workload hotspot --collector ccu --sthld 4 --check=$m 2>&1 | grep -E '^tb\.sm0\.' |
         grep -v per_second >"$tmp/m"
     if cmp -s "$tmp/n" "$tmp/m" && [ -s "$tmp/n" ]; then ok "--check=$m: every SM statistic equal"
-    else nok "--check=$m differs"; diff "$tmp/n" "$tmp/m" | head -5 | sed 's/^/# /'; fi
+    else no "--check=$m differs"; diff "$tmp/n" "$tmp/m" | head -5 | sed 's/^/# /'; fi
 done
 
 # tb-gpu: one STHLD controller for the GPU (sthld_scope=gpu, [S]) or one per SM.
@@ -91,7 +86,7 @@ for sc in gpu sm; do
     want1=0; [ $sc = sm ] && want1=$i0
     if grep -q ': hotspot: PASS' "$tmp/out" && [ "$i0" -gt 0 ] && [ "$i1" = "$want1" ]; then
         ok "tb-gpu sthld_scope=$sc: SM 0 $i0 intervals, SM 1 $i1"
-    else nok "tb-gpu sthld_scope=$sc: SM 0 $i0, SM 1 $i1"; fi
+    else no "tb-gpu sthld_scope=$sc: SM 0 $i0, SM 1 $i1"; fi
 done
 
 # The curated view names signals the VCD has.
@@ -100,12 +95,12 @@ missing=$(grep -E '^tb\.' "$top_srcdir/waveforms/tb-rfcache-ccu.gtkw" | sed 's/\
     v=${s##*.}; grep -q " $v\( \|\[\)" "$tmp/w.vcd" || echo "$s"; done)
 if [ -z "$missing" ] && grep -q 'ccu0_tag7' "$top_srcdir/waveforms/tb-rfcache-ccu.gtkw"; then
     ok "waveforms/tb-rfcache-ccu.gtkw: every signal is in the VCD"
-else nok "curated view: missing $missing"; fi
+else no "curated view: missing $missing"; fi
 
 "$tb" --no-trace --workload vecadd --collector nope >"$tmp/out" 2>&1
 rc=$?
 if [ $rc = 2 ] && grep -q '^gpusc: --collector: ocu, ocu_random, ccu, ccu_lru, ccu_pr, bow or rfc_2lev$' "$tmp/out"; then ok "bad --collector"
-else nok "bad --collector (rc $rc)"; fi
+else no "bad --collector (rc $rc)"; fi
 
 echo "1..$n"
 exit $fail

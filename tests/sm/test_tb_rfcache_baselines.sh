@@ -8,14 +8,9 @@
 # copies fails an output check; private collectors on a machine with too few are refused; the L1/shared
 # carve-out (--carveout).
 tb="$top_builddir/testbench/tb-rfcache"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-rfcache-bl.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/workloads.sh"
 workloads=$(test_workloads "$top_builddir/testbench/tb-subcore")
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
 stat() { awk -v k="$2" '$1 ~ k {s += $2} END {print s + 0}' "$1"; }
 field() { sed -n "s/^rfcache: $2 \([0-9.]*\).*/\1/p" "$1"; }
 
@@ -30,7 +25,7 @@ xargs -P 2 -L 1 sh -c '"$0" --no-trace --workload "$2" $4 $5 $6 $7 >"$1/$2.$3" 2
 while read -r w c _; do
     if grep -q ": $w: PASS" "$tmp/$w.$c" && [ "$(stat "$tmp/$w.$c" 'ccu[0-9]+\.stale_hits$')" = 0 ]; then
         ok "$c $w"
-    else nok "$c $w"; tail -3 "$tmp/$w.$c" | sed 's/^/# /'; fi
+    else no "$c $w"; tail -3 "$tmp/$w.$c" | sed 's/^/# /'; fi
 done <"$tmp/runs"
 lost=$(cat "$tmp"/*.oracle | awk '$1 ~ /ccu[0-9]+\.oracle_lost$/ {s += $2} END {print s + 0}')
 echo "# oracle: $lost instructions, over every workload, not found in their warp's functional stream"
@@ -43,19 +38,19 @@ for c in ccu:2048 ccu_pr:8192 bow:24576; do
     h=$(stat "$tmp/out" 'ccu[0-9]+\.ct_hits$')
     if [ "$h" -gt 0 ] && [ $((r0 - h)) = "$r1" ] && [ "$w0" = "$w1" ]; then
         ok "${c%:*} sgemm: bank reads $r1 = $r0 - $h hits, writes $w1 = $w0"
-    else nok "${c%:*} sgemm: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
+    else no "${c%:*} sgemm: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
     if grep -q "^rfcache: cache data per sub-core ${c#*:} B\$" "$tmp/out"; then ok "${c%:*}: ${c#*:} B per sub-core"
-    else nok "${c%:*} storage"; grep 'cache data' "$tmp/out" | sed 's/^/# /'; fi
+    else no "${c%:*} storage"; grep 'cache data' "$tmp/out" | sed 's/^/# /'; fi
 done
 fl=$(stat "$tmp/out" 'ccu[0-9]+\.flushes_')
-if [ "$fl" = 0 ]; then ok "bow: private collectors are never flushed"; else nok "bow: $fl flushes"; fi
+if [ "$fl" = 0 ]; then ok "bow: private collectors are never flushed"; else no "bow: $fl flushes"; fi
 
 "$tb" --no-trace --workload hotspot --collector rfc_2lev >"$tmp/out" 2>&1
 p=$(stat "$tmp/out" 'ccu[0-9]+\.tl_pending_ready$'); pr=$(stat "$tmp/out" 'ccu[0-9]+\.tl_promotions$')
 if grep -q ': hotspot: PASS' "$tmp/out" && [ "$p" -gt 0 ] && [ "$pr" -gt 8 ] &&
     grep -q '^rfcache: two-level scheduler-cycles [0-9]*: issued 5936, a pending warp ready' "$tmp/out"; then
     ok "rfc_2lev: $p penalty cycles, $pr promotions"
-else nok "rfc_2lev: $p penalty cycles, $pr promotions"; fi
+else no "rfc_2lev: $p penalty cycles, $pr promotions"; fi
 
 # Oracle hints: each instance's own bit instead of the static operand's majority. On vecadd every
 # instance of an operand agrees with its majority: the run is the profile's, statistic for statistic.
@@ -66,14 +61,14 @@ for h in profile oracle; do
 done
 if [ -s "$tmp/v.profile" ] && cmp -s "$tmp/v.profile" "$tmp/v.oracle"; then
     ok "vecadd: oracle hints = the profile's, every statistic equal"
-else nok "vecadd: oracle and profile differ"; fi
+else no "vecadd: oracle and profile differ"; fi
 "$tb" --no-trace --workload sgemm --collector ccu >"$tmp/prof" 2>&1
 "$tb" --no-trace --workload sgemm --collector ccu --hints oracle >"$tmp/orc" 2>&1
 hp=$(field "$tmp/prof" 'CT hit ratio'); ho=$(field "$tmp/orc" 'CT hit ratio')
 if [ -n "$hp" ] && [ -n "$ho" ] && awk -v a="$ho" -v b="$hp" 'BEGIN {exit !(a > b)}' &&
     grep -q '^rfcache: oracle hints: 0 instructions' "$tmp/orc"; then
     ok "sgemm: oracle hit ratio $ho > profile $hp"
-else nok "sgemm: oracle hit ratio $ho vs profile $hp"; fi
+else no "sgemm: oracle hit ratio $ho vs profile $hp"; fi
 
 # BOW caches every result: a window that is not invalidated on a write hands out stale values.
 "$tb" --no-trace --workload hotspot --collector bow --set ccu.stale_policy=keep >"$tmp/out" 2>&1
@@ -81,14 +76,14 @@ rc=$?
 sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
 if [ $rc = 1 ] && grep -q ': hotspot: FAIL' "$tmp/out" && [ "$sh" -gt 0 ]; then
     ok "bow with stale copies ($sh hits) fails hotspot's check"
-else nok "bow stale copies (rc $rc, $sh stale hits)"; fi
+else no "bow stale copies (rc $rc, $sh stale hits)"; fi
 
 "$top_builddir/testbench/tb-subcore" --preset malekeh --no-trace --workload vecadd --set opcoll.collector=ccu_pr \
     >"$tmp/out" 2>&1
 rc=$?
 if [ $rc != 0 ] && grep -q 'gpusc: .*private collectors (ccu_pr, bow) need one per warp of the sub-core: opcoll.collectors_sp=8' "$tmp/out"; then
     ok "ccu_pr with too few collectors: refused"
-else nok "ccu_pr with 4 collectors (rc $rc)"; tail -2 "$tmp/out" | sed 's/^/# /'; fi
+else no "ccu_pr with 4 collectors (rc $rc)"; tail -2 "$tmp/out" | sed 's/^/# /'; fi
 # The L1/shared carve-out of the 64 KB: 32 KB of shared memory is the preset's split; an 8 KB L1
 # (56 KB shared) misses more on spmv, a 64 KB L1 less; 16 is not a split the option takes.
 "$tb" --no-trace --workload spmv >"$tmp/c" 2>&1
@@ -98,10 +93,10 @@ grep -E '^tb\.' "$tmp/c" | grep -v per_second >"$tmp/c.s"; grep -E '^tb\.' "$tmp
 if cmp -s "$tmp/c.s" "$tmp/c32.s" && grep -q ': spmv: PASS' "$tmp/c56" && grep -q ': spmv: PASS' "$tmp/c0" &&
     awk -v a="$(hr "$tmp/c0")" -v b="$(hr "$tmp/c32")" -v c="$(hr "$tmp/c56")" 'BEGIN {exit !(a > b && b > c)}'; then
     ok "--carveout: 32 = the preset; spmv's L1D hit rate $(hr "$tmp/c0") > $(hr "$tmp/c32") > $(hr "$tmp/c56")"
-else nok "--carveout: $(hr "$tmp/c0") $(hr "$tmp/c32") $(hr "$tmp/c56")"; fi
+else no "--carveout: $(hr "$tmp/c0") $(hr "$tmp/c32") $(hr "$tmp/c56")"; fi
 "$tb" --no-trace --workload spmv --carveout 16 >"$tmp/out" 2>&1
 rc=$?
 if [ $rc = 2 ] && grep -q '^gpusc: --carveout: 0, 32, 48 or 56' "$tmp/out"; then ok "--carveout 16: usage error"
-else nok "--carveout 16 (rc $rc)"; fi
+else no "--carveout 16 (rc $rc)"; fi
 echo "1..$n"
 exit $fail

@@ -20,20 +20,8 @@
 #    windows and refuses non-owner memory instructions (SM 0, the reference, always), PASS.
 tb="$top_builddir/testbench/tb-sharing"
 sm="$top_builddir/testbench/tb-sm"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-n=0
-fail=0
-ok() {
-    n=$((n + 1))
-    echo "ok $n - $1"
-}
-no() {
-    n=$((n + 1))
-    echo "not ok $n - $1"
-    fail=1
-}
 prof="--preset rs-table2.3 --size tiny --no-trace"
 echo "1..22"
 # shellcheck disable=SC2086

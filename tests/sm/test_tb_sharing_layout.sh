@@ -13,20 +13,8 @@
 tb="$top_builddir/testbench/tb-sharing"
 run="$top_builddir/kernels/tools/gpusc-run"
 ptx="$top_srcdir/tests/kernels/ptx/smem_layout.ptx"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-n=0
-fail=0
-ok() {
-    n=$((n + 1))
-    echo "ok $n - $1"
-}
-no() {
-    n=$((n + 1))
-    echo "not ok $n - $1"
-    fail=1
-}
 echo "1..5"
 k="--ptx $ptx --entry layout3 --grid 16 --block 128"
 sp="--preset rs-table2.3-16k --no-trace --share scratchpad --smem-per-cta 7000 --policy owf"

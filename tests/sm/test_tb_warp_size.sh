@@ -6,26 +6,21 @@
 # user error.
 set -u
 TB="${top_builddir:-.}/testbench/tb-sm"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+. "$top_srcdir/tests/tap.sh"
 insts() { sed -n 's/^summary: [a-z0-9]*: [0-9]* cycles, \([0-9]*\) warp instructions.*/\1/p' "$1"; }
 
 for w in spmv sgemm histogram kmeans; do
-    $TB --workload $w --size tiny --no-trace --no-progress --set sm.warp_size=32 > "$T/32" 2>&1
-    prev=$(insts "$T/32")
+    $TB --workload $w --size tiny --no-trace --no-progress --set sm.warp_size=32 > "$tmp/32" 2>&1
+    prev=$(insts "$tmp/32")
     for ws in 16 8 4; do
-        if $TB --workload $w --size tiny --no-trace --no-progress --set sm.warp_size=$ws > "$T/out" 2>&1 &&
-            grep -q "tb-sm: $w: PASS" "$T/out"; then
+        if $TB --workload $w --size tiny --no-trace --no-progress --set sm.warp_size=$ws > "$tmp/out" 2>&1 &&
+            grep -q "tb-sm: $w: PASS" "$tmp/out"; then
             ok "$w passes with $ws-thread warps"
         else
-            bad "$w with $ws-thread warps"; tail -5 "$T/out"
+            no "$w with $ws-thread warps"; tail -5 "$tmp/out"
         fi
-        cur=$(insts "$T/out")
-        if [ "${cur:-0}" -gt "${prev:-0}" ]; then ok "$w: $ws-thread warps run more warp instructions ($cur > $prev)"; else bad "$w: $cur warp instructions at $ws vs $prev"; fi
+        cur=$(insts "$tmp/out")
+        if [ "${cur:-0}" -gt "${prev:-0}" ]; then ok "$w: $ws-thread warps run more warp instructions ($cur > $prev)"; else no "$w: $cur warp instructions at $ws vs $prev"; fi
         prev=$cur
     done
 done
@@ -33,22 +28,22 @@ done
 # The vws preset (1024 threads, 32 warp slots of 32) holds 256 warps of 4 threads, on 8 lane slices of
 # 4 lanes (sm.slicing=warp: one scheduler per slice).
 $TB --preset vws --set sm.warp_size=4 --set issue.schedulers=8 --workload vecadd --size tiny --no-trace --no-progress \
-    --stats-json "$T/s.json" > "$T/out" 2>&1
-if grep -q "tb-sm: vecadd: PASS" "$T/out"; then ok "vws preset, 4-thread warps: vecadd passes"; else bad "vws preset ws4"; tail -5 "$T/out"; fi
+    --stats-json "$tmp/s.json" > "$tmp/out" 2>&1
+if grep -q "tb-sm: vecadd: PASS" "$tmp/out"; then ok "vws preset, 4-thread warps: vecadd passes"; else no "vws preset ws4"; tail -5 "$tmp/out"; fi
 
-$TB --set sm.warp_size=8 --workload reduction --size tiny --no-trace --no-progress > "$T/out" 2>&1
+$TB --set sm.warp_size=8 --workload reduction --size tiny --no-trace --no-progress > "$tmp/out" 2>&1
 rc=$?
-if [ $rc -eq 2 ] && grep -q "^gpusc: .*reduction.ptx:[0-9]*: shfl assumes 32-thread warps: tb-sm refuses it at warp size 8" "$T/out"; then
+if [ $rc -eq 2 ] && grep -q "^gpusc: .*reduction.ptx:[0-9]*: shfl assumes 32-thread warps: tb-sm refuses it at warp size 8" "$tmp/out"; then
     ok "a shfl kernel is refused at warp size 8"
 else
-    bad "reduction at warp size 8: rc $rc"; cat "$T/out"
+    no "reduction at warp size 8: rc $rc"; cat "$tmp/out"
 fi
-$TB --set sm.warp_size=12 --workload vecadd --size tiny --no-trace --no-progress > "$T/out" 2>&1
+$TB --set sm.warp_size=12 --workload vecadd --size tiny --no-trace --no-progress > "$tmp/out" 2>&1
 rc=$?
-if [ $rc -ne 0 ] && grep -q "warp_size = 12: a warp has 32, 16, 8 or 4 threads" "$T/out"; then
+if [ $rc -ne 0 ] && grep -q "warp_size = 12: a warp has 32, 16, 8 or 4 threads" "$tmp/out"; then
     ok "warp_size 12 is a user error"
 else
-    bad "warp_size 12: rc $rc"; cat "$T/out"
+    no "warp_size 12: rc $rc"; cat "$tmp/out"
 fi
 echo "1..$n"
 exit $fail
