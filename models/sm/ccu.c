@@ -817,7 +817,15 @@ void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now)
                            .slot = (uint16_t)slot,
                            .phys = (uint16_t)p,
                            .num = f->num};
-            g_array_append_val(b->queue, e);
+            /* port D's tie-break: the oldest instruction's result first (the pipes write back by
+             * completion, then pipe index) */
+            guint at = b->queue->len;
+            for (; at > 0; at--) {
+                const ccu_event *q = &g_array_index(b->queue, ccu_event, at - 1);
+                if (q->cycle != now || q->kind != Q_WRITE || q->issue_cycle <= e.issue_cycle)
+                    break;
+            }
+            g_array_insert_val(b->queue, at, e);
         }
     }
     g_hash_table_remove(b->inflight, key);
