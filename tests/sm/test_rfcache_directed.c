@@ -116,7 +116,24 @@ static struct {
     uint32_t seq_pc[64];       /* the pc of each issue sequence number */
     uint64_t ct_before[8];     /* per pc: the registers (bit N: %rN) warp 3's CT held when it issued */
     uint32_t next_pc, func;
+    ccu_mode mode;        /* the collector design */
+    unsigned int_latency; /* the mad's latency, if not 8 */
+    bool long_stall; /* the warp waits on a long-latency operation (the two-level scheduler demotes it) */
 } vp;
+
+/* The cache holding warp 3's registers: its CCU's CT (Malekeh), its own cache (rfc, sw_rfc); NULL: none. */
+static rfc_ccu *vp_cache(void)
+{
+    unsigned n;
+    rfc_ccu *wc = ccu_warp_caches(vp.ccu, &n);
+    if (wc)
+        return &wc[VP_WARP / 4];
+    rfc_ccu *cc = ccu_units(vp.ccu, &n);
+    for (unsigned k = 0; k < n; k++)
+        if (cc[k].warp == VP_WARP)
+            return &cc[k];
+    return NULL;
+}
 
 static void *make_vp(blk_ctx *c, gsc_module *p, const char *n)
 {
@@ -127,12 +144,17 @@ static void *make_vp(blk_ctx *c, gsc_module *p, const char *n)
                                "units.int_latency=8",    NULL};
     for (unsigned i = 0; set[i]; i++)
         g_assert_true(cfg_set((cfg *)blk_ctx_config(c), set[i], NULL));
+    if (vp.int_latency) {
+        char *l = g_strdup_printf("units.int_latency=%u", vp.int_latency);
+        g_assert_true(cfg_set((cfg *)blk_ctx_config(c), l, NULL));
+        g_free(l);
+    }
     vp.oc = opcoll_new(c, p, n);
     vp.rf = regfile_new(c, p, "regfile", 0, 1, 1024, vp.oc->n_coll);
     units *u = units_new(c, p, "units");
     blk_bind(vp.oc->inst, "regfile", vp.rf->inst, "regfile");
     blk_bind(vp.oc->inst, "units", u->inst, "units");
-    vp.ccu = ccu_new(c, p, "ccu3", &vp.env, vp.wx, 3, 4, vp.oc->n_coll, 4, CCU_MODE_MALEKEH, NULL);
+    vp.ccu = ccu_new(c, p, "ccu3", &vp.env, vp.wx, 3, 4, vp.oc->n_coll, 4, vp.mode, NULL);
     opcoll_set_ccu(vp.oc, vp.ccu);
     return vp.oc;
 }
@@ -220,16 +242,18 @@ static void vp_cycle(void)
     for (unsigned j = 0; j < it.n_dst; j++)
         if (g_hash_table_contains(vp.pending, GUINT_TO_POINTER(it.dst[j] + 1u)))
             return;
-    policy_warp w = {.id = VP_WARP, .age = 0, .ready = true, .last_issue = POLICY_NEVER_ISSUED};
+    policy_warp w = {.id = VP_WARP,
+                     .age = 0,
+                     .ready = true,
+                     .last_issue = POLICY_NEVER_ISSUED,
+                     .long_stall = vp.long_stall};
     blk_iref v = blk_export_ref(ccu_inst(vp.ccu), CCU_VETO, 0);
     if (((const issue_veto_if *)v.methods)->veto(v.self, &w, 1, 0, c))
         return;
-    unsigned nc;
-    rfc_ccu *cc = ccu_units(vp.ccu, &nc);
-    for (unsigned k = 0; k < nc; k++)
-        for (unsigned i = 0; cc[k].warp == VP_WARP && i < cc[k].n_ct; i++)
-            if (cc[k].ct[i].valid)
-                vp.ct_before[pc] |= UINT64_C(1) << (cc[k].ct[i].tag - vp.env.k->funcs[func].reg_base);
+    const rfc_ccu *cc = vp_cache();
+    for (unsigned i = 0; cc && i < cc->n_ct; i++)
+        if (cc->ct[i].valid)
+            vp.ct_before[pc] |= UINT64_C(1) << (cc->ct[i].tag - vp.env.k->funcs[func].reg_base);
     ws_info x;
     g_assert_cmpint(wexec_step(vp.wx, VP_WARP, c, vp.seq, &x), ==, 0);
     it.seq = vp.seq++;
@@ -254,7 +278,8 @@ static void vp_cycle(void)
 static void vp_sync(void)
 {
     uint64_t c = harness_step(vp.h);
-    policy_warp w = {.id = VP_WARP, .ready = false, .last_issue = POLICY_NEVER_ISSUED};
+    policy_warp w = {
+        .id = VP_WARP, .ready = false, .last_issue = POLICY_NEVER_ISSUED, .long_stall = vp.long_stall};
     blk_iref v = blk_export_ref(ccu_inst(vp.ccu), CCU_VETO, 0);
     ((const issue_veto_if *)v.methods)->veto(v.self, &w, 1, 0, c);
 }
@@ -270,14 +295,10 @@ static uint64_t vp_stat(unsigned idx)
     return blk_stat_get(ccu_inst(vp.ccu), idx);
 }
 
-static int vp_entry(unsigned reg) /* the CT entry of warp 3's CCU holding %r<reg> (-1: none) */
+static int vp_entry(unsigned reg) /* the entry of warp 3's cache holding %r<reg> (-1: none) */
 {
-    unsigned n;
-    rfc_ccu *cc = ccu_units(vp.ccu, &n);
-    for (unsigned k = 0; k < n; k++)
-        if (cc[k].warp == VP_WARP)
-            return rfc_lookup(&cc[k], vp.env.k->funcs[vp.func].reg_base + reg);
-    return -1;
+    const rfc_ccu *cc = vp_cache();
+    return cc ? rfc_lookup(cc, vp.env.k->funcs[vp.func].reg_base + reg) : -1;
 }
 
 static void vp_print(void)
@@ -295,6 +316,7 @@ static void vp_print(void)
  * cached and a conflict counted. Every source of the later instructions is a CT hit. */
 static void directed8(const char *entry, bool both_near)
 {
+    vp.mode = CCU_MODE_MALEKEH;
     vp_setup(entry);
     vp_run(60);
     vp_sync();
@@ -331,6 +353,7 @@ static void test_directed8_two_near(void)
  * the locks are clear) the cycle after. */
 static void test_directed10(void)
 {
+    vp.mode = CCU_MODE_MALEKEH;
     vp_setup("k10");
     unsigned n;
     rfc_ccu *cc = ccu_units(vp.ccu, &n);
@@ -370,6 +393,63 @@ static void test_directed10(void)
     vp_teardown();
 }
 
+/* RFC and SW-RFC (§15.5, the caches beside the collectors, one per active warp of the two-level
+ * scheduler), on test 8's kernel k8nf: rfc writes every result into the warp's cache (one per cycle:
+ * the add's r4, written back with the older mad's r3, is a port conflict), sw_rfc only the near ones
+ * (r4 and r5 squashed); every later source hits (5). On k10, a miss does not fill the cache (r0 read
+ * by pc 1 is not there afterwards; Malekeh's CT keeps it). Demoting the warp (waiting on a long-latency
+ * operation) empties its cache. */
+static void warp_cache(ccu_mode mode)
+{
+    vp.mode = mode;
+    vp.int_latency = 5; /* the add issues 1 cycle after the mad (the collectors are not the warp's) */
+    vp_setup("k8nf");
+    vp_run(60);
+    vp_sync();
+    vp_print();
+    g_assert_false(wexec_warp_live(vp.wx, VP_WARP));
+    g_assert_cmpuint(vp.released_at[2], ==, vp.released_at[3]);
+    g_assert_cmphex(vp.ct_before[4], ==, 1u << 1 | 1u << 2 | 1u << 3);
+    bool rfc = mode == CCU_MODE_RFC;
+    g_assert_cmpuint(vp_stat(CCU_STAT_WRITES_D), ==, rfc ? 4 : 3); /* r1, r2, r3 (and r5) */
+    g_assert_cmpuint(vp_stat(CCU_STAT_D_CONFLICTS), ==, rfc ? 1 : 0);
+    g_assert_cmpuint(vp_stat(CCU_STAT_D_SQUASHED), ==, rfc ? 0 : 2);
+    g_assert_cmpuint(vp_stat(CCU_STAT_HITS), ==, 5);
+    g_assert_cmpuint(vp_stat(CCU_STAT_MISSES), ==, 0);
+    g_assert_cmpint(vp_entry(5) >= 0, ==, rfc);
+    unsigned n;
+    rfc_ccu *cc = ccu_units(vp.ccu, &n);
+    for (unsigned k = 0; k < n; k++) /* the collectors hold no warp's registers */
+        g_assert_cmpint(cc[k].warp, ==, RFC_NO_WARP);
+    g_assert_cmpuint(rfc_valid_count(vp_cache()), ==, rfc ? 4 : 3);
+    vp.long_stall = true;
+    vp_sync();
+    g_assert_cmpuint(rfc_valid_count(vp_cache()), ==, 0);
+    g_assert_cmpuint(vp_stat(CCU_STAT_TL_DEMOTIONS), ==, 1);
+    g_assert_cmpuint(vp_stat(CCU_STAT_FLUSHES_RANDOM), ==, 1);
+    vp_teardown();
+    vp.long_stall = false;
+    vp_setup("k10");
+    vp_run(60);
+    vp_sync();
+    g_assert_false(wexec_warp_live(vp.wx, VP_WARP));
+    g_assert_cmpuint(vp_stat(CCU_STAT_HITS), ==, 3); /* pc 1's r1; pc 3's r3, r4 */
+    g_assert_cmpuint(vp_stat(CCU_STAT_MISSES), ==, 3);
+    g_assert_cmpint(vp_entry(0), <, 0);
+    g_assert_cmpint(vp_entry(2), <, 0);
+    vp_teardown();
+}
+
+static void test_rfc(void)
+{
+    warp_cache(CCU_MODE_RFC);
+}
+
+static void test_sw_rfc(void)
+{
+    warp_cache(CCU_MODE_SWRFC);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -377,5 +457,7 @@ int main(int argc, char **argv)
     harness_test_add("/rfcache/directed8_port_d_two_near", test_directed8_two_near);
     harness_test_add("/rfcache/directed10_dispatch_readiness", test_directed10);
     harness_test_add("/rfcache/directed11_bank_arbitration", test_bank_arbitration);
+    harness_test_add("/rfcache/rfc", test_rfc);
+    harness_test_add("/rfcache/sw_rfc", test_sw_rfc);
     return g_test_run();
 }
