@@ -32,7 +32,8 @@ typedef struct {
 
 static void add_derived(rfc_tb *t, machine *mach);
 
-static const char *const types[] = {"ocu", "ocu_random", "ccu", "ccu_lru", "ccu_pr", "bow", "rfc_2lev", NULL};
+static const char *const types[] = {"ocu", "ocu_random", "ccu", "ccu_lru", "ccu_pr",
+                                    "bow", "rfc_2lev",   "rfc", "sw_rfc",  NULL};
 
 static void die(const char *msg)
 {
@@ -46,8 +47,8 @@ static void options(cli_run *run, void *ctx)
     t->run = run;
     GOptionEntry e[] = {
         {"collector", 0, 0, G_OPTION_ARG_STRING, &t->collector,
-         "Collector design: ocu, ocu_random (the spec's plain OCU), ccu (Malekeh), ccu_lru (default: the "
-         "preset's [opcoll] collector)",
+         "Collector design: ocu, ocu_random (the spec's plain OCU), ccu (Malekeh), ccu_lru, ccu_pr, bow, "
+         "rfc_2lev, rfc, sw_rfc (default: the preset's [opcoll] collector)",
          "TYPE"},
         {"hints", 0, 0, G_OPTION_ARG_STRING, &t->hints,
          "Reuse hints: profile (the profile pass, the default), oracle (each dynamic instance's exact "
@@ -87,7 +88,7 @@ static void parsed(cli_run *run, void *ctx)
 {
     rfc_tb *t = ctx;
     if (t->collector && !g_strv_contains(types, t->collector))
-        die("--collector: ocu, ocu_random, ccu, ccu_lru, ccu_pr, bow or rfc_2lev");
+        die("--collector: ocu, ocu_random, ccu, ccu_lru, ccu_pr, bow, rfc_2lev, rfc or sw_rfc");
     static const char *const modes[] = {"profile", "oracle", "near", "far", NULL};
     if (t->hints && !g_strv_contains(modes, t->hints))
         die("--hints: profile, oracle, near or far");
@@ -130,8 +131,9 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
     bool oracle = t->hints && !strcmp(t->hints, "oracle");
     if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile") && !oracle) ||
         blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") < 2 ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 6)
-        return; /* no CT (ocu, ocu_random), or constant hints */
+        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 6 ||
+        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 7)
+        return; /* no CT (ocu, ocu_random, rfc_2lev), no hints used (rfc), or constant hints */
     if (blk_param_enum(ccu_inst(sm_topo_ccu(sms[0], 0)), "hints") != 0 && !t->hints)
         return; /* hints set by the configuration */
     sm_env *env = tb_kernel_env_of(k);
@@ -286,7 +288,7 @@ static void finished(machine *mach, int rc, void *ctx)
     printf("rfcache: stalls own CCU busy (4) %" G_GUINT64_FORMAT ", all busy (6) %" G_GUINT64_FORMAT
            ", waiting (7) %" G_GUINT64_FORMAT "\n",
            v[CCU_STAT_STALL_OWN_BUSY], v[CCU_STAT_STALL_ALL_BUSY], v[CCU_STAT_STALL_WAIT]);
-    if (!strcmp(type, "rfc_2lev")) {
+    if (!strcmp(type, "rfc_2lev") || !strcmp(type, "rfc") || !strcmp(type, "sw_rfc")) {
         uint64_t sched = r.cycles * r.parts,
                  other = sched - MIN(sched, r.instrs + v[CCU_STAT_TL_PENDING_READY]);
         printf("rfcache: two-level scheduler-cycles %" G_GUINT64_FORMAT ": issued %" G_GUINT64_FORMAT

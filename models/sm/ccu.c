@@ -49,6 +49,8 @@ static const blk_param_desc params[] = {
      "bow: the window of a warp's last issued instructions whose operands stay forwardable [S: 3]"},
     {"active_warps", BLK_PARAM_UINT, "2", "1", "64", NULL, "warps",
      "rfc_2lev: active set per sub-core of the two-level scheduler [S: 2 of 8]"},
+    {"rfc_entries", BLK_PARAM_UINT, "6", "1", "16", NULL, "entries",
+     "rfc, sw_rfc: cache entries (warp registers) per active warp [A: RFC's 6 per thread]"},
     {"e_ct_write", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
      "energy of a CT data write at port D [A: as opcoll.e_operand_fill]"},
     {"e_tag_lookup", BLK_PARAM_DOUBLE, "0.1", "0", NULL, NULL, "pJ",
@@ -132,6 +134,7 @@ static const blk_state_desc state[] = {
     {"ccu%u_near", 16, "CT RD bits (1 near) of CCU %u"},
     {"ccu%u_lock", 16, "CT lock bits of CCU %u"},
     {"ccu%u_tag%u", 16, "tag (physical register) of entry %u of CCU %u"},
+    {"wc%u_valid", 16, "rfc, sw_rfc: valid bits of the cache of the partition's warp %u"},
     {"case", 4, "the allocator's case this cycle (3-10; 0 none)"},
     {"sthld", 16, "current STHLD"},
     {"counter", 16, "the STHLD waiting counter"},
@@ -216,6 +219,8 @@ struct ccu_blk {
     wexec *wx;
     ccu_mode mode;
     bool caching, private_ccus; /* CTs in use; one CCU per warp (ccu_pr, bow) */
+    rfc_ccu *wc;                /* rfc, sw_rfc: one cache per warp of the partition (NULL: none) */
+    unsigned n_wc;
     unsigned part, parts, n, warps, oct_slots, window, active_max;
     uint32_t *num; /* bow: instructions allocated per warp */
     uint64_t *tl;  /* rfc_2lev: per warp, seq << 2 | state (0 new, 1 active, 2 pending) */
@@ -255,7 +260,7 @@ struct ccu_blk {
     blk_ctx *ctx; /* set when this block holds the context's GPU-wide controller */
     /* traced */
     uint8_t tr_warp[64], tr_busy[64];
-    uint16_t tr_valid[64], tr_near[64], tr_lock[64], tr_tag[64 * RFC_MAX_CT];
+    uint16_t tr_valid[64], tr_near[64], tr_lock[64], tr_tag[64 * RFC_MAX_CT], *tr_wc;
     uint8_t tr_case;
     uint16_t tr_sthld, tr_counter;
 };
@@ -325,7 +330,7 @@ static const ccu_sinfo *sinfo(ccu_blk *b, uint32_t func, uint32_t pc)
                               &s->n_dst);
     if (!b->prof || !rp_hints(b->prof, func, pc, &s->src_near, &s->dst_near))
         s->src_near = s->dst_near = (uint32_t)b->hint_default;
-    if (b->mode == CCU_MODE_LRU || b->mode == CCU_MODE_BOW)
+    if (b->mode == CCU_MODE_LRU || b->mode == CCU_MODE_BOW || b->mode == CCU_MODE_RFC)
         s->dst_near = UINT32_MAX; /* every write of the owning warp is cached */
     guint64 *kk = g_new(guint64, 1);
     *kk = key;
@@ -349,6 +354,24 @@ static int owner(const ccu_blk *b, unsigned warp)
     return -1;
 }
 
+enum { TL_NEW, TL_ACTIVE, TL_PENDING };
+
+/* The cache holding warp's registers and its port-D index: its CCU's CT, or (rfc, sw_rfc) its own
+ * cache while it is active; NULL: none. */
+static rfc_ccu *cache_of(ccu_blk *b, unsigned warp, unsigned *port)
+{
+    if (b->wc) {
+        unsigned i = warp / b->parts;
+        if (i >= b->n_wc || (b->tl[warp] & 3) != TL_ACTIVE)
+            return NULL;
+        *port = b->n + i;
+        return &b->wc[i];
+    }
+    int k = owner(b, warp);
+    *port = (unsigned)k;
+    return k < 0 ? NULL : &b->c[k];
+}
+
 /* The model keeps each function's registers apart (a callee's physical register p is not its
  * caller's p: no ABI spill), so an entry is the value of one register slot: the same tag held for
  * another slot is a miss, and the entry is given up. */
@@ -368,8 +391,9 @@ static bool drop_other_owner(rfc_ccu *c, unsigned p, unsigned slot)
  * one is written (the write filter), one per CCU and cycle (the first, i.e. the oldest result). */
 static void apply_write(ccu_blk *b, const ccu_event *e)
 {
-    int k = owner(b, e->warp);
-    if (k < 0) {
+    unsigned k;
+    rfc_ccu *c = cache_of(b, e->warp, &k);
+    if (!c) {
         blk_stat_add(b->inst, CCU_STAT_D_NO_CCU, 1);
         return;
     }
@@ -383,13 +407,12 @@ static void apply_write(ccu_blk *b, const ccu_event *e)
         blk_stat_add(b->inst, CCU_STAT_D_SQUASHED, 1); /* its slot slid out of the window: RF only */
         return;
     }
-    unsigned port = b->mode == CCU_MODE_BOW ? 0 : (unsigned)k; /* bow: one write crossbar per sub-core */
+    unsigned port = b->mode == CCU_MODE_BOW ? 0 : k; /* bow: one write crossbar per sub-core */
     if (b->portd[port] == e->cycle + 1) {
         blk_stat_add(b->inst, CCU_STAT_D_CONFLICTS, 1);
         return;
     }
     b->portd[port] = e->cycle + 1;
-    rfc_ccu *c = &b->c[k];
     blk_stat_add(b->inst, CCU_STAT_TAG_LOOKUPS, 1);
     if (!drop_other_owner(c, e->phys, e->slot))
         return;
@@ -418,6 +441,12 @@ static void trace_ccus(ccu_blk *b)
             b->tr_tag[k * RFC_MAX_CT + i] = c->ct[i].valid ? c->ct[i].tag : 0;
         }
         b->tr_valid[k] = v, b->tr_near[k] = nr, b->tr_lock[k] = lk;
+    }
+    for (unsigned i = 0; i < b->n_wc; i++) {
+        uint16_t v = 0;
+        for (unsigned e = 0; e < b->wc[i].n_ct; e++)
+            v |= (uint16_t)(b->wc[i].ct[e].valid << e);
+        b->tr_wc[i] = v;
     }
     b->tr_sthld = (uint16_t)b->sm->sthld;
     b->tr_counter = (uint16_t)(b->counter_sm ? *b->sm_counter : b->own_counter);
@@ -473,8 +502,6 @@ static bool before(const policy_warp *a, const policy_warp *x)
     return a->age != x->age ? a->age < x->age : a->id < x->id;
 }
 
-enum { TL_NEW, TL_ACTIVE, TL_PENDING };
-
 /* rfc_2lev: the two-level scheduler's sets (active warps waiting on a long-latency operation demoted,
  * new warps pending, the oldest ready pending warps promoted into free active slots); in[i]: w[i] may
  * be picked (active). */
@@ -485,8 +512,13 @@ static void two_level_sets(ccu_blk *b, const policy_warp *w, unsigned n, bool *i
     for (unsigned i = 0; i < n; i++) {
         uint64_t *t = &b->tl[w[i].id];
         if ((*t & 3) == TL_NEW || ((*t & 3) == TL_ACTIVE && w[i].long_stall)) {
-            if ((*t & 3) == TL_ACTIVE)
+            if ((*t & 3) == TL_ACTIVE) {
                 blk_stat_add(b->inst, CCU_STAT_TL_DEMOTIONS, 1);
+                if (b->wc && rfc_valid_count(&b->wc[w[i].id / b->parts]) > 0) {
+                    rfc_flush(&b->wc[w[i].id / b->parts]); /* its cache space goes to the next active warp */
+                    blk_stat_add(b->inst, CCU_STAT_FLUSHES_RANDOM, 1);
+                }
+            }
             *t = b->tl_seq++ << 2 | TL_PENDING;
         }
         active += (*t & 3) == TL_ACTIVE;
@@ -521,7 +553,7 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
     bool in_buf[64], *in = n <= 64 ? in_buf : g_new(bool, n);
     for (unsigned i = 0; i < n; i++)
         in[i] = true;
-    if (b->mode == CCU_MODE_TWO_LEVEL)
+    if (b->tl)
         two_level_sets(b, w, n, in);
     int g = -1;
     for (unsigned i = 0; i < n; i++)
@@ -584,7 +616,7 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
                                                   : CCU_STAT_FLUSHES_RANDOM,
                          1);
         rfc_flush(c);
-        c->warp = b->caching ? (int)warp : RFC_NO_WARP;
+        c->warp = b->caching && !b->wc ? (int)warp : RFC_NO_WARP;
     }
     c->busy = true;
     b->rec[k] = (ccu_rec){.order = b->n_alloc++, .warp = (int)warp};
@@ -626,7 +658,10 @@ static void on_read(ccu_blk *b, regval_access *a)
         r->uncached = true;
         return;
     }
-    rfc_ccu *c = &b->c[b->pend_ccu];
+    unsigned port;
+    rfc_ccu *c = b->wc ? cache_of(b, a->warp, &port) : &b->c[b->pend_ccu];
+    if (!c)
+        return; /* a pending warp has no cache space */
     for (unsigned u = 0; u < b->slot_units[a->slot]; u++) {
         unsigned p = b->slot_phys[a->slot] + u;
         int idx = index_of(s->src, s->n_src, p);
@@ -636,7 +671,9 @@ static void on_read(ccu_blk *b, regval_access *a)
         if (!drop_other_owner(c, p, a->slot))
             continue;
         uint32_t near = r->orc ? b->orc[a->warp].src : s->src_near;
-        int e = rfc_source(c, p, near >> idx & 1, b->repl, &b->rng, &hit);
+        int e = b->wc ? rfc_lookup(c, p) : rfc_source(c, p, near >> idx & 1, b->repl, &b->rng, &hit);
+        if (b->wc) /* RFC: looked up, never filled by a read */
+            hit = e >= 0;
         blk_stat_add(b->inst, CCU_STAT_TAG_LOOKUPS, 1);
         if (e < 0)
             continue;
@@ -668,11 +705,12 @@ static void on_write(ccu_blk *b, regval_access *a)
 {
     if (a->slot >= b->n_slots || b->slot_units[a->slot] == 0)
         return;
-    int k = owner(b, a->warp);
+    unsigned port;
+    rfc_ccu *c = b->wc ? &b->wc[a->warp / b->parts] : cache_of(b, a->warp, &port);
     for (unsigned u = 0; u < b->slot_units[a->slot]; u++) {
         unsigned p = b->slot_phys[a->slot] + u;
         b->last_write[(size_t)a->warp * b->n_phys + p] = a->cycle + 1;
-        if (k >= 0 && !b->keep_stale && rfc_invalidate(&b->c[k], p))
+        if (c && !b->keep_stale && rfc_invalidate(c, p))
             blk_stat_add(b->inst, CCU_STAT_INVALIDATIONS, 1);
     }
 }
@@ -744,6 +782,8 @@ static void ccu_value(void *ctx, regval_access *a)
             rfc_flush(&b->c[k]);
             b->c[k].warp = RFC_NO_WARP;
         }
+        if (b->wc)
+            rfc_flush(&b->wc[a->warp / b->parts]);
         memset(&b->last_write[(size_t)a->warp * b->n_phys], 0, b->n_phys * sizeof(uint64_t));
         break;
     }
@@ -817,7 +857,15 @@ void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now)
                            .slot = (uint16_t)slot,
                            .phys = (uint16_t)p,
                            .num = f->num};
-            g_array_append_val(b->queue, e);
+            /* port D's tie-break: the oldest instruction's result first (the pipes write back by
+             * completion, then pipe index) */
+            guint at = b->queue->len;
+            for (; at > 0; at--) {
+                const ccu_event *q = &g_array_index(b->queue, ccu_event, at - 1);
+                if (q->cycle != now || q->kind != Q_WRITE || q->issue_cycle <= e.issue_cycle)
+                    break;
+            }
+            g_array_insert_val(b->queue, at, e);
         }
     }
     g_hash_table_remove(b->inflight, key);
@@ -836,6 +884,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     b->wx = wx;
     b->mode = mode;
     b->caching = mode != CCU_MODE_OCU_RANDOM && mode != CCU_MODE_TWO_LEVEL;
+    bool warp_caches = mode == CCU_MODE_RFC || mode == CCU_MODE_SWRFC;
     b->private_ccus = mode == CCU_MODE_PR || mode == CCU_MODE_BOW;
     b->part = part;
     b->parts = parts;
@@ -849,13 +898,25 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     b->active_max = (unsigned)blk_param_uint(b->inst, "active_warps");
     if (mode == CCU_MODE_BOW)
         b->num = g_new0(uint32_t, warps);
-    if (mode == CCU_MODE_TWO_LEVEL)
+    if (mode == CCU_MODE_TWO_LEVEL || warp_caches)
         b->tl = g_new0(uint64_t, warps);
+    if (warp_caches) {
+        b->n_wc = (warps + parts - 1) / parts;
+        b->wc = g_new0(rfc_ccu, b->n_wc);
+        b->tr_wc = g_new0(uint16_t, b->n_wc);
+        for (unsigned i = 0; i < b->n_wc; i++) {
+            rfc_ccu_init(&b->wc[i], (unsigned)blk_param_uint(b->inst, "rfc_entries"));
+            char *tn = g_strdup_printf("wc%u_valid", i);
+            gsc_trace_var(b->inst->mod, tn, GSC_U16, &b->tr_wc[i], b->wc[i].n_ct);
+            g_free(tn);
+        }
+    }
     b->oct_slots = (unsigned)blk_param_uint(b->inst, "oct_slots");
     /* bow: a window of `bow_window` instructions' operands, as many entries as the CT can have */
     unsigned ct = mode == CCU_MODE_BOW ? MIN(b->window * (b->oct_slots + 2), RFC_MAX_CT)
                                        : (unsigned)blk_param_uint(b->inst, "ct_entries");
-    b->repl = mode == CCU_MODE_LRU || mode == CCU_MODE_BOW || blk_param_enum(b->inst, "replacement") == 1
+    b->repl = mode == CCU_MODE_LRU || mode == CCU_MODE_BOW || warp_caches ||
+                      blk_param_enum(b->inst, "replacement") == 1
                   ? RFC_REPL_LRU
                   : RFC_REPL_MALEKEH;
     b->hint_default = blk_param_enum(b->inst, "hints") == 0 ? -1 : 0;
@@ -867,7 +928,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     for (unsigned k = 0; k < n; k++)
         rfc_ccu_init(&b->c[k], ct);
     b->rec = g_new0(ccu_rec, n);
-    b->portd = g_new0(uint64_t, n);
+    b->portd = g_new0(uint64_t, n + b->n_wc);
     b->dec_cycle = UINT64_MAX;
     b->dec_warp = -1;
     b->pend_warp = -1;
@@ -907,7 +968,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         s = g_strdup_printf("ccu%u_busy", k);
         gsc_trace_var(b->inst->mod, s, GSC_U8, &b->tr_busy[k], 1);
         g_free(s);
-        if (!b->caching)
+        if (!b->caching || b->wc)
             continue;
         s = g_strdup_printf("ccu%u_valid", k);
         gsc_trace_var(b->inst->mod, s, GSC_U16, &b->tr_valid[k], ct);
@@ -937,6 +998,12 @@ rfc_ccu *ccu_units(ccu_blk *b, unsigned *n)
     return b->c;
 }
 
+rfc_ccu *ccu_warp_caches(ccu_blk *b, unsigned *n)
+{
+    *n = b->n_wc;
+    return b->wc;
+}
+
 const GArray *ccu_sthld_trace(const ccu_blk *b)
 {
     return b->sm->trace;
@@ -948,6 +1015,8 @@ uint64_t ccu_added_bytes(const ccu_blk *b)
         return 0;
     if (b->mode == CCU_MODE_BOW) /* the BOCs' data beyond the plain OCUs' (2 x oct_slots per sub-core) */
         return b->parts * (ccu_data_bytes(b) - (uint64_t)2 * b->oct_slots * 128);
+    if (b->wc) /* beside the collectors: all of it */
+        return b->parts * ccu_data_bytes(b);
     rfc_geometry g = {.subcores = b->parts,
                       .ccus = b->n,
                       .ct_entries = b->c[0].n_ct,
@@ -961,6 +1030,8 @@ uint64_t ccu_data_bytes(const ccu_blk *b)
 {
     if (!b->caching)
         return 0;
+    if (b->wc) /* the active warps' caches */
+        return (uint64_t)MIN(b->active_max, b->n_wc) * b->wc[0].n_ct * 128;
     unsigned entries = b->mode == CCU_MODE_BOW ? b->window * (b->oct_slots + 2) : b->c[0].n_ct;
     return (uint64_t)b->n * entries * 128;
 }
@@ -982,6 +1053,8 @@ void ccu_free(ccu_blk *b)
     g_free(b->orc);
     g_free(b->num);
     g_free(b->tl);
+    g_free(b->wc);
+    g_free(b->tr_wc);
     g_hash_table_destroy(b->sinfo);
     g_hash_table_destroy(b->inflight);
     g_array_free(b->queue, TRUE);

@@ -17,7 +17,14 @@
  *    result written to it while its producer is in the window, one write per sub-core per cycle; GTO;
  *  - rfc_2lev: the RFC / SW-RFC scheduler (§15.5): plain OCUs (random free) under a two-level
  *    scheduler of `active_warps` active warps per sub-core (long-latency waiters demoted, the oldest
- *    ready pending warp promoted; GTO among the active ones).
+ *    ready pending warp promoted; GTO among the active ones);
+ *  - rfc: RFC (§15.5, the cache the source leaves out): rfc_2lev's scheduler and collectors, and beside
+ *    the collectors a register-file cache of `rfc_entries` per active warp: every result of an active
+ *    warp written into it at write-back (FIFO replacement, one write per cache per cycle), a source
+ *    found there is not read from a bank, no fill on a miss; a warp's cache is emptied when the warp
+ *    is demoted (the banks are always written, so nothing is lost);
+ *  - sw_rfc: SW-RFC: the same structure managed by the compiler: only results whose reuse hint is near
+ *    (the reuse-profile pass) are placed in the cache.
  *
  * Ports: export `veto` (issue_veto), bound to its partition's arbiter: on the first call of a cycle
  * it picks the warp by its priority and runs the allocator for it; every other candidate is struck
@@ -47,9 +54,11 @@ typedef enum {
     CCU_MODE_OCU_RANDOM,
     CCU_MODE_MALEKEH,
     CCU_MODE_LRU,
-    CCU_MODE_PR,       /* Malekeh_PR: one private CCU per warp */
-    CCU_MODE_BOW,      /* BOW-like: a private per-warp window of the last instructions' operands */
-    CCU_MODE_TWO_LEVEL /* RFC / SW-RFC's scheduler: plain OCUs under a two-level (active/pending) scheduler */
+    CCU_MODE_PR,        /* Malekeh_PR: one private CCU per warp */
+    CCU_MODE_BOW,       /* BOW-like: a private per-warp window of the last instructions' operands */
+    CCU_MODE_TWO_LEVEL, /* RFC / SW-RFC's scheduler alone: plain OCUs, a two-level scheduler */
+    CCU_MODE_RFC,       /* RFC: the two-level scheduler and a register-file cache per active warp */
+    CCU_MODE_SWRFC      /* SW-RFC: the same, holding only the results the compiler's hint places there */
 } ccu_mode;
 
 enum { CCU_VETO };
@@ -111,6 +120,8 @@ void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now);
 
 /* The partition's CCUs (n of them), for tests and inspection. */
 rfc_ccu *ccu_units(ccu_blk *b, unsigned *n);
+/* rfc, sw_rfc: the partition's per-warp caches (warp w of the SM: cache w / parts); NULL otherwise. */
+rfc_ccu *ccu_warp_caches(ccu_blk *b, unsigned *n);
 /* For the testbench: the STHLD value of each elapsed interval (dynamic mode), partition 0's SM. */
 const GArray *ccu_sthld_trace(const ccu_blk *b); /* of int */
 /* Added storage per SM in bytes: CT entries beyond the collector's operand slots (spec §14.2). */

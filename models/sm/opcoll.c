@@ -27,8 +27,8 @@ static const blk_port_desc ports[] = {
                       &units_iface},
 };
 
-static const char *const collector_names[] = {"ocu",    "ocu_random", "ccu",      "ccu_lru",
-                                              "ccu_pr", "bow",        "rfc_2lev", NULL};
+static const char *const collector_names[] = {"ocu", "ocu_random", "ccu", "ccu_lru", "ccu_pr",
+                                              "bow", "rfc_2lev",   "rfc", "sw_rfc",  NULL};
 
 static const blk_param_desc params[] = {
     {"collectors_sp", BLK_PARAM_UINT, "6", "1", "64", NULL, "units",
@@ -39,7 +39,8 @@ static const blk_param_desc params[] = {
      "collector type: ocu (first free collector when the instruction arrives), or allocated at issue by "
      "a `ccu` block (sub-core SM): ocu_random (random free collector, issue only with one free), ccu "
      "(Malekeh's cached collectors), ccu_lru (LRU-cached ablation), ccu_pr (private CCUs), bow (BOW-like "
-     "per-warp windows), rfc_2lev (two-level scheduler) [docs/rfcache.md]"},
+     "per-warp windows), rfc_2lev (two-level scheduler), rfc / sw_rfc (it with a register-file cache per "
+     "active warp) [docs/rfcache.md]"},
     {"in_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items",
      "depth of the input FIFO (4: two schedulers can put every cycle while the block drains it) [A]"},
     {"e_operand_fill", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",

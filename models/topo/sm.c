@@ -139,7 +139,7 @@ static void sm_topo_add_ccu(sm_topo *s, blk_ctx *ctx, sm_env *env, unsigned p, u
                   s->oc[p]->inst->path);
     static const ccu_mode modes[] = {CCU_MODE_OCU_RANDOM, CCU_MODE_OCU_RANDOM, CCU_MODE_MALEKEH,
                                      CCU_MODE_LRU,        CCU_MODE_PR,         CCU_MODE_BOW,
-                                     CCU_MODE_TWO_LEVEL};
+                                     CCU_MODE_TWO_LEVEL,  CCU_MODE_RFC,        CCU_MODE_SWRFC};
     char *n = g_strdup_printf("ccu%u", p);
     s->ccu[p] = ccu_new(ctx, s->inst->mod, n, env, s->is->wx, p, s->parts, s->oc[p]->n_coll, warps,
                         modes[type], p ? s->ccu[0] : NULL);

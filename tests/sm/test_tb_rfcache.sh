@@ -99,7 +99,7 @@ else no "curated view: missing $missing"; fi
 
 "$tb" --no-trace --workload vecadd --collector nope >"$tmp/out" 2>&1
 rc=$?
-if [ $rc = 2 ] && grep -q '^gpusc: --collector: ocu, ocu_random, ccu, ccu_lru, ccu_pr, bow or rfc_2lev$' "$tmp/out"; then ok "bad --collector"
+if [ $rc = 2 ] && grep -q '^gpusc: --collector: ocu, ocu_random, ccu, ccu_lru, ccu_pr, bow, rfc_2lev, rfc or sw_rfc$' "$tmp/out"; then ok "bad --collector"
 else no "bad --collector (rc $rc)"; fi
 
 echo "1..$n"

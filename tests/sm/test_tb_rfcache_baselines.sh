@@ -1,12 +1,13 @@
 #!/bin/sh
 # tb-rfcache's comparison baselines and oracle hints (docs/rfcache.md), TAP: every workload passes its
-# output check under Malekeh_PR (ccu_pr), BOW-like windows (bow), the two-level scheduler (rfc_2lev)
-# and Malekeh with oracle hints (no stale hit); the read invariant (bank
-# reads = the plain OCU's - CT hits, writes equal) for ccu_pr and bow; the cache storage the spec gives
-# (2 KB, 8 KB, 24 KB per sub-core); the two-level scheduler's penalty cycles; oracle hints equal to
-# the profile's where every instance agrees (vecadd), more hits on sgemm; a BOW window that keeps stale
-# copies fails an output check; private collectors on a machine with too few are refused; the L1/shared
-# carve-out (--carveout).
+# output check under Malekeh_PR (ccu_pr), BOW-like windows (bow), the two-level scheduler (rfc_2lev),
+# the RFC and SW-RFC caches under it (rfc, sw_rfc) and Malekeh with oracle hints (no stale hit); the
+# read invariant (bank reads = the plain OCU's - CT hits, writes equal) for ccu_pr, bow, rfc and sw_rfc;
+# the cache storage (2 KB, 8 KB, 24 KB per sub-core as the spec gives; 1.5 KB for 2 active warps x 6
+# entries); the two-level scheduler's penalty cycles; oracle hints equal to the profile's where every
+# instance agrees (vecadd), more hits on sgemm; a BOW window and an RFC that keep stale copies fail an
+# output check; private collectors on a machine with too few are refused; the L1/shared carve-out
+# (--carveout).
 tb="$top_builddir/testbench/tb-rfcache"
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/workloads.sh"
@@ -16,7 +17,7 @@ field() { sed -n "s/^rfcache: $2 \([0-9.]*\).*/\1/p" "$1"; }
 
 # Every workload under each design, two runs at a time; then their checks in order.
 for w in $workloads; do
-    for c in ccu_pr bow rfc_2lev oracle; do
+    for c in ccu_pr bow rfc_2lev rfc sw_rfc oracle; do
         if [ $c = oracle ]; then echo "$w $c --collector ccu --hints oracle"; else echo "$w $c --collector $c"; fi
     done
 done >"$tmp/runs"
@@ -32,7 +33,7 @@ echo "# oracle: $lost instructions, over every workload, not found in their warp
 
 "$tb" --no-trace --workload sgemm --collector ocu_random >"$tmp/ocu" 2>&1
 r0=$(stat "$tmp/ocu" 'regfile[0-9]+\.bank_reads$'); w0=$(stat "$tmp/ocu" 'regfile[0-9]+\.bank_writes$')
-for c in ccu:2048 ccu_pr:8192 bow:24576; do
+for c in ccu:2048 ccu_pr:8192 bow:24576 rfc:1536 sw_rfc:1536; do
     "$tb" --no-trace --workload sgemm --collector "${c%:*}" >"$tmp/out" 2>&1
     r1=$(stat "$tmp/out" 'regfile[0-9]+\.bank_reads$'); w1=$(stat "$tmp/out" 'regfile[0-9]+\.bank_writes$')
     h=$(stat "$tmp/out" 'ccu[0-9]+\.ct_hits$')
@@ -41,9 +42,11 @@ for c in ccu:2048 ccu_pr:8192 bow:24576; do
     else no "${c%:*} sgemm: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
     if grep -q "^rfcache: cache data per sub-core ${c#*:} B\$" "$tmp/out"; then ok "${c%:*}: ${c#*:} B per sub-core"
     else no "${c%:*} storage"; grep 'cache data' "$tmp/out" | sed 's/^/# /'; fi
+    if [ "${c%:*}" = bow ]; then
+        fl=$(stat "$tmp/out" 'ccu[0-9]+\.flushes_')
+        if [ "$fl" = 0 ]; then ok "bow: private collectors are never flushed"; else no "bow: $fl flushes"; fi
+    fi
 done
-fl=$(stat "$tmp/out" 'ccu[0-9]+\.flushes_')
-if [ "$fl" = 0 ]; then ok "bow: private collectors are never flushed"; else no "bow: $fl flushes"; fi
 
 "$tb" --no-trace --workload hotspot --collector rfc_2lev >"$tmp/out" 2>&1
 p=$(stat "$tmp/out" 'ccu[0-9]+\.tl_pending_ready$'); pr=$(stat "$tmp/out" 'ccu[0-9]+\.tl_promotions$')
@@ -70,13 +73,15 @@ if [ -n "$hp" ] && [ -n "$ho" ] && awk -v a="$ho" -v b="$hp" 'BEGIN {exit !(a > 
     ok "sgemm: oracle hit ratio $ho > profile $hp"
 else no "sgemm: oracle hit ratio $ho vs profile $hp"; fi
 
-# BOW caches every result: a window that is not invalidated on a write hands out stale values.
-"$tb" --no-trace --workload hotspot --collector bow --set ccu.stale_policy=keep >"$tmp/out" 2>&1
-rc=$?
-sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
-if [ $rc = 1 ] && grep -q ': hotspot: FAIL' "$tmp/out" && [ "$sh" -gt 0 ]; then
-    ok "bow with stale copies ($sh hits) fails hotspot's check"
-else no "bow stale copies (rc $rc, $sh stale hits)"; fi
+# A cache (BOW, RFC, SW-RFC) that is not invalidated on a write hands out stale values.
+for c in bow rfc sw_rfc; do
+    "$tb" --no-trace --workload hotspot --collector $c --set ccu.stale_policy=keep >"$tmp/out" 2>&1
+    rc=$?
+    sh=$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')
+    if [ $rc = 1 ] && grep -q ': hotspot: FAIL' "$tmp/out" && [ "$sh" -gt 0 ]; then
+        ok "$c with stale copies ($sh hits) fails hotspot's check"
+    else no "$c stale copies (rc $rc, $sh stale hits)"; fi
+done
 
 "$top_builddir/testbench/tb-subcore" --preset malekeh --no-trace --workload vecadd --set opcoll.collector=ccu_pr \
     >"$tmp/out" 2>&1
