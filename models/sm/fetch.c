@@ -467,7 +467,7 @@ static void fetch_run_sliced(void *self)
     if (f->gangs)
         fetch_gangs(f, now, out, &held, &ports, &next_fill);
     for (unsigned i = 0; i < f->slices && gsc_fifo_can_put(out); i++) {
-        unsigned s = (f->slice_rr + i) % f->slices;
+        unsigned s = (unsigned)((now + i) % f->slices); /* (by the cycle: the same when it slept) */
         int wi = fetch_slice_pick(f, s, now, &held, &next_fill);
         if (wi < 0)
             continue;
@@ -494,7 +494,6 @@ static void fetch_run_sliced(void *self)
         fetch_deliver(f, (unsigned)wi, now, out, l0 ? l0 : f->icache,
                       cache_tags_line_addr(l0 ? l0 : f->icache, a));
     }
-    f->slice_rr = (f->slice_rr + 1) % f->slices;
     fetch_sleep(f, now, next_fill);
 }
 

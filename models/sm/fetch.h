@@ -119,9 +119,9 @@ typedef struct {
     uint32_t last_warp, last_pc; /* traced */
     uint8_t fetched;             /* traced: fetched this cycle */
     /* An SM of lane slices (fetch_set_slices; 0 or 1: none): per slice its fetch scheduler's last
-     * warp (srr, an index among the slice's warps) and L0 I-cache (l0, NULL: none); the slice the
-     * arbiter serves first; the gangs' import and round-robin pointer. */
-    unsigned slices, l1_ports, slice_rr, gang_rr;
+     * warp (srr, an index among the slice's warps) and L0 I-cache (l0, NULL: none); the gangs'
+     * import and round-robin pointer. (The arbiter serves slice cycle mod slices first.) */
+    unsigned slices, l1_ports, gang_rr;
     unsigned srr[FETCH_MAX_SLICES];
     cache_tags **l0;
     const fetch_gangs_if *gangs;

@@ -306,10 +306,13 @@ static void pick(gang_unit *u, uint64_t now)
     u->tr_set0_indep = u->t.set[0].indep;
 }
 
+static void snapshot(gang_unit *u);
+
 static void begin(gang_unit *u, uint64_t now)
 {
     if (u->any_cycle && u->cycle == now)
         return;
+    snapshot(u);
     if (u->any_cycle)
         close_cycle(u, u->cycle);
     u->any_cycle = true;
@@ -380,6 +383,7 @@ static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
         gsc_fatal("%s: warp slots %u..%u: the gang table covers %u warps", u->inst->path, c->first_warp,
                   c->first_warp + c->warps - 1, GANG_MAX_WARPS);
     uint64_t entry = u->env ? (uint64_t)u->env->launch.entry << 32 : 0; /* pc 0 of the kernel */
+    snapshot(u);
     for (unsigned w = c->first_warp; w < (unsigned)c->first_warp + c->warps;) {
         unsigned g = gang_set_of(w);
         uint8_t mask = 0;
@@ -413,14 +417,38 @@ static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     if (w >= GANG_MAX_WARPS)
         return;
     u->ready_at[w] = u->issued_at[w] = 0;
+    snapshot(u);
     gang_leave(&u->t, w, &u->c);
     sync_counts(u);
 }
 
-/* The gangs for the gang fetch: set g's entries as base warp 8g, GangMask. */
+static unsigned gang_list(const gang_unit *u, uint32_t *gangs);
+
+/* The gangs for the gang fetch: set g's entries as base warp 8g, GangMask. Fetch reads them in its
+ * own activation, before or after issue's in the same cycle: it gets the table as it was at the start
+ * of the cycle (the copy taken before the first change of the cycle), whatever the order. */
 static unsigned gu_list(void *self, uint32_t *gangs)
 {
     const gang_unit *u = self;
+    if (u->snap_cycle == gsc_cycle() + 1) {
+        memcpy(gangs, u->snap, u->n_snap * sizeof *gangs);
+        return u->n_snap;
+    }
+    return gang_list(u, gangs);
+}
+
+/* The table is about to change in this cycle: keep what it was for the gang fetch (gu_list). */
+static void snapshot(gang_unit *u)
+{
+    uint64_t now = gsc_cycle();
+    if (u->snap_cycle == now + 1)
+        return;
+    u->snap_cycle = now + 1;
+    u->n_snap = gang_list(u, u->snap);
+}
+
+static unsigned gang_list(const gang_unit *u, uint32_t *gangs)
+{
     unsigned n = 0;
     for (unsigned g = 0; g < GANG_SETS; g++) {
         if (!u->t.set[g].present)

@@ -74,6 +74,10 @@ typedef struct {
     const decoded_t *(*ready_fn)(void *ctx, unsigned w);
     void *pc_ctx;   /* (pc_fn's and ready_fn's) */
     bool ready_reg; /* ready=registered */
+    /* the gangs at the start of cycle snap_cycle - 1 (gu_list: the gang fetch's view) */
+    uint64_t snap_cycle;
+    unsigned n_snap;
+    uint32_t snap[GANG_SETS * GANG_WAYS];
     unsigned per_cycle, reform, mem_split, fault;
     gang_table t;
     gang_counts c, c_seen;
