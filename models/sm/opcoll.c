@@ -108,7 +108,7 @@ static void opcoll_writeback(opcoll *o, uint64_t now)
         release_t *r = ring_push_slot(&o->releases);
         memcpy(r, res[i], release_bytes(res[i]));
         for (unsigned j = 0; j < r->n_bank_dst; j++)
-            o->rf->write(o->rf_self, r->warp, r->bank_dst[j], now);
+            o->rf->write(o->rf_self, r->warp, r->bank_dst[j], r->func, r->seq, now);
         if (o->ccu)
             ccu_writeback(o->ccu, r, now);
     }
@@ -147,7 +147,7 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     co->age = o->seq++;
     co->pending = n;
     for (unsigned j = 0; j < n; j++)
-        o->rf->read(o->rf_self, c, co->it->warp, reads[j], now);
+        o->rf->read(o->rf_self, c, co->it->warp, reads[j], co->it->func, co->it->seq, now);
     if (n == 0)
         opcoll_report_reads(o, co);
 }
@@ -176,7 +176,7 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         co->age = o->seq++;
         co->pending = co->it->n_bank_src;
         for (unsigned j = 0; j < co->it->n_bank_src; j++)
-            o->rf->read(o->rf_self, c, co->it->warp, co->it->bank_src[j], now);
+            o->rf->read(o->rf_self, c, co->it->warp, co->it->bank_src[j], co->it->func, co->it->seq, now);
         if (co->pending == 0)
             opcoll_report_reads(o, co); /* no register read (immediates, predicates only) */
     }
