@@ -605,24 +605,6 @@ static void free_launch(renaming *r)
     r->slot_func = NULL;
 }
 
-/* The functions the entry calls, directly or not (FUNC operands of call instructions). */
-static void mark_callees(const ir_module *m, uint32_t fi, bool *seen)
-{
-    const ir_func *f = g_ptr_array_index(m->funcs, fi);
-    for (uint32_t i = 0; f->instrs && i < ir_func_n_instrs(f); i++) {
-        const ir_instr *in = ir_func_instr(f, i);
-        if (in->op != IR_OP_CALL)
-            continue;
-        for (unsigned j = 0; j < in->n_src; j++) {
-            uint32_t c = in->src[j].u.func;
-            if (in->src[j].kind == IR_OPND_FUNC && c < m->funcs->len && !seen[c]) {
-                seen[c] = true;
-                mark_callees(m, c, seen);
-            }
-        }
-    }
-}
-
 /* The passes on one function: the entry with Eq. 1's budget, a callee without exemption (its
  * registers are all renamed). NULL with the run failed when a function cannot be analysed. */
 static ren_info *analyze_func(renaming *r, uint32_t fi, bool entry)
@@ -665,7 +647,7 @@ static void setup_launch(renaming *r)
     if (!r->info)
         return;
     bool *called = g_new0(bool, r->n_funcs);
-    mark_callees(m, r->entry, called);
+    ren_callees(m, r->entry, called);
     uint32_t flag_words = r->info->n_pir + r->info->n_pbr;
     r->n_arch = r->info->n_arch;
     for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
