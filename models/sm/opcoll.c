@@ -174,9 +174,10 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         co->busy = true;
         co->dispatchable = false;
         co->age = o->seq++;
-        co->pending = co->it->n_bank_src;
-        for (unsigned j = 0; j < co->it->n_bank_src; j++)
-            o->rf->read(o->rf_self, c, co->it->warp, co->it->bank_src[j], co->it->func, co->it->seq, now);
+        const issued_t *ci = co->it; /* (in a local: the reads below are calls) */
+        co->pending = ci->n_bank_src;
+        for (unsigned j = 0; j < ci->n_bank_src; j++)
+            o->rf->read(o->rf_self, c, ci->warp, ci->bank_src[j], ci->func, ci->seq, now);
         if (co->pending == 0)
             opcoll_report_reads(o, co); /* no register read (immediates, predicates only) */
     }

@@ -142,6 +142,10 @@ static void rf_read(void *self, unsigned coll, unsigned warp, unsigned reg, uint
 {
     regfile *r = self;
     blk_call_note(r->probe, 0, warp, reg);
+    if (rfaccess_chain_len(r->rf) == 0) { /* the baseline: straight to the bank */
+        push_read(r, coll, reg, warp);
+        return;
+    }
     rf_read_chain(r, coll, warp, reg, func, seq, now);
 }
 
