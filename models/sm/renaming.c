@@ -74,6 +74,7 @@ struct renaming {
     ren_info **finfo;
     uint64_t *slot_mask;
     uint32_t *slot_func;
+    unsigned *frame_off; /* per function: its frame's first register in the baseline's placement */
     unsigned n_arch, n_exempt, warps_eq1;
     /* the free list and the power states */
     uint64_t occ_bits[RN_MAX_PHYS / 64];
@@ -369,16 +370,24 @@ static void power_off(renaming *r, unsigned k)
     r->tr_sub_on = r->n_sub_on;
 }
 
-static void base_touch(renaming *r, unsigned warp, uint64_t mask)
+/* The baseline's gating: the conventional placement of register a of the warp's frame of `func`,
+ * warp-major contiguous [A], a called function's frame on top of the registers its caller keeps
+ * (at frame_off[func], so that the kernel with its callees takes regalloc's figure). */
+static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
 {
     rn_warp *w = &r->w[warp];
-    mask &= ~w->touched;
-    if (!mask)
-        return;
-    w->touched |= mask;
+    unsigned off = 0;
+    if (func == r->entry) {
+        mask &= ~w->touched;
+        if (!mask)
+            return;
+        w->touched |= mask;
+    } else {
+        off = r->frame_off[func];
+    }
     for (; mask; mask &= mask - 1) {
         unsigned a = (unsigned)__builtin_ctzll(mask);
-        unsigned k = (warp * r->n_arch + a) % r->n_phys; /* conventional: warp-major contiguous [A] */
+        unsigned k = (warp * r->n_arch + off + a) % r->n_phys;
         if (bit(r->base_on, k))
             continue;
         setb(r->base_on, k);
@@ -599,6 +608,8 @@ static void free_launch(renaming *r)
     g_free(r->finfo);
     g_free(r->slot_mask);
     g_free(r->slot_func);
+    g_free(r->frame_off);
+    r->frame_off = NULL;
     r->finfo = NULL;
     r->info = NULL;
     r->slot_mask = NULL;
@@ -673,6 +684,10 @@ static void setup_launch(renaming *r)
     if (calls && allocated)
         arch = MAX(arch, regalloc_entry_regs(m, f, NULL));
     r->n_arch = arch ? arch : 1;
+    r->frame_off = g_new0(unsigned, r->n_funcs);
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+        if (r->finfo[fi] && fi != r->entry && arch > r->finfo[fi]->n_arch)
+            r->frame_off[fi] = arch - r->finfo[fi]->n_arch;
     r->n_exempt = r->info->n_exempt;
     r->n_slots = 0;
     for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
@@ -793,7 +808,7 @@ static void rn_value(void *self, regval_access *a)
     uint32_t func = r->slot_func[a->slot];
     rn_warp *w = &r->w[a->warp];
     rn_frame *fr = frame_of(r, a->warp, func);
-    base_touch(r, a->warp, mask);
+    base_touch(r, a->warp, func, mask);
     if (!r->enable)
         return;
     if (a->func != REGVAL_NONE)
