@@ -623,21 +623,59 @@ void ren_print(GString *out, const ir_module *m, ir_func *f, const ren_info *r, 
     }
 }
 
+void ren_callees(const ir_module *m, uint32_t func, bool *called)
+{
+    const ir_func *f = g_ptr_array_index(m->funcs, func);
+    for (uint32_t i = 0; f->instrs && i < ir_func_n_instrs(f); i++) {
+        const ir_instr *in = ir_func_instr(f, i);
+        if (in->op != IR_OP_CALL)
+            continue;
+        for (unsigned j = 0; j < in->n_src; j++) {
+            uint32_t c = in->src[j].u.func;
+            if (in->src[j].kind == IR_OPND_FUNC && c < m->funcs->len && !called[c]) {
+                called[c] = true;
+                ren_callees(m, c, called);
+            }
+        }
+    }
+}
+
+static bool report_func(FILE *out, ir_module *m, ir_func *f, const ren_opts *o, GError **err)
+{
+    ren_info *r = ren_analyze(f, o, err);
+    if (!r)
+        return false;
+    GString *s = g_string_new(NULL);
+    ren_print(s, m, f, r, o);
+    fputs(s->str, out);
+    fputc('\n', out);
+    g_string_free(s, TRUE);
+    ren_info_free(r);
+    return true;
+}
+
 bool ren_report_module(FILE *out, ir_module *m, const char *entry, const ren_opts *o, GError **err)
 {
-    for (guint i = 0; i < m->funcs->len; i++) {
+    bool *called = g_new0(bool, m->funcs->len + 1);
+    bool ok = true;
+    for (guint i = 0; i < m->funcs->len && ok; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
         if (!f->is_defined || !f->is_entry || (entry && strcmp(f->name, entry) != 0))
             continue;
-        ren_info *r = ren_analyze(f, o, err);
-        if (!r)
-            return false;
-        GString *s = g_string_new(NULL);
-        ren_print(s, m, f, r, o);
-        fputs(s->str, out);
-        fputc('\n', out);
-        g_string_free(s, TRUE);
-        ren_info_free(r);
+        ok = report_func(out, m, f, o, err);
+        ren_callees(m, i, called);
     }
-    return true;
+    /* the functions they call: renamed in frames of their own, never exempt (no budget) */
+    ren_opts callee = *o;
+    callee.budget_bits = 0;
+    for (guint i = 0; i < m->funcs->len && ok; i++) {
+        ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!called[i] || !f->is_defined || f->is_entry)
+            continue;
+        fprintf(out, "// %s is called: its registers are renamed in a frame of their own, none exempt\n",
+                f->name);
+        ok = report_func(out, m, f, &callee, err);
+    }
+    g_free(called);
+    return ok;
 }

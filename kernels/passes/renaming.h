@@ -110,11 +110,16 @@ uint64_t ren_payload(uint64_t word);
 void ren_rank(const uint32_t *reg, uint32_t n, const uint32_t *lifetime, const uint32_t *writes,
               uint32_t *order);
 
+/* Marks in called[] (m->funcs->len entries) every function `func` calls, directly or not (FUNC
+ * operands of its call instructions). */
+void ren_callees(const ir_module *m, uint32_t func, bool *called);
+
 /* "pir 0x..: [i] 001 ..." lines, the pbrs, the exempt registers and the Eq. 1 figures. */
 void ren_print(GString *out, const ir_module *m, ir_func *f, const ren_info *r, const ren_opts *o);
 
-/* ren_print for every defined entry of m (only `entry` if not NULL) to `out`. False with *err set
- * when a function cannot be analysed. */
+/* ren_print for every defined entry of m (only `entry` if not NULL) to `out`, then for every function
+ * they call (budget 0: a callee's registers are all renamed). False with *err set when a function
+ * cannot be analysed. */
 bool ren_report_module(FILE *out, ir_module *m, const char *entry, const ren_opts *o, GError **err);
 
 G_END_DECLS

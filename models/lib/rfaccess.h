@@ -27,8 +27,15 @@ typedef enum { RFACCESS_ALLOW, RFACCESS_DELAY, RFACCESS_RETRY } rfaccess_verdict
 
 typedef struct {
     unsigned warp; /* dynamic warp id */
-    unsigned reg;  /* architectural register */
+    unsigned reg;  /* architectural register (of the instruction's function: every frame numbers its
+                      registers from R0) */
     bool write;
+    /* The instruction the access belongs to, when the caller knows it (has_instr): its function
+     * (the frame whose register `reg` is) and its issue sequence number (issued_t.seq), so a hook
+     * can tell two in-flight instructions of a warp that access the same register apart. */
+    bool has_instr;
+    uint32_t func;
+    uint64_t seq;
     uint64_t cycle;
     unsigned phys;  /* the register the bank sees; starts as the caller sets it, hooks may rewrite */
     unsigned delay; /* extra cycles accumulated by DELAY verdicts */

@@ -415,6 +415,7 @@ static void op_start(ldst *l, uint64_t now)
         ldst_gather(l, op);
     const issued_t *it = &op->it;
     op->rel = (release_t){.seq = it->seq,
+                          .func = it->func,
                           .warp = it->warp,
                           .n_dst = it->n_dst,
                           .long_op = it->long_op,

@@ -109,7 +109,7 @@ static void opcoll_writeback(opcoll *o, uint64_t now)
         release_t *r = ring_push_slot(&o->releases);
         memcpy(r, res[i], release_bytes(res[i]));
         for (unsigned j = 0; j < r->n_bank_dst; j++)
-            o->rf->write(o->rf_self, r->warp, r->bank_dst[j], now);
+            o->rf->write(o->rf_self, r->warp, r->bank_dst[j], r->func, r->seq, now);
         if (o->ccu)
             ccu_writeback(o->ccu, r, now);
     }
@@ -148,7 +148,7 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     co->age = o->seq++;
     co->pending = n;
     for (unsigned j = 0; j < n; j++)
-        o->rf->read(o->rf_self, c, co->it->warp, reads[j], now);
+        o->rf->read(o->rf_self, c, co->it->warp, reads[j], co->it->func, co->it->seq, now);
     if (n == 0)
         opcoll_report_reads(o, co);
 }
@@ -175,9 +175,10 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         co->busy = true;
         co->dispatchable = false;
         co->age = o->seq++;
-        co->pending = co->it->n_bank_src;
-        for (unsigned j = 0; j < co->it->n_bank_src; j++)
-            o->rf->read(o->rf_self, c, co->it->warp, co->it->bank_src[j], now);
+        const issued_t *ci = co->it; /* (in a local: the reads below are calls) */
+        co->pending = ci->n_bank_src;
+        for (unsigned j = 0; j < ci->n_bank_src; j++)
+            o->rf->read(o->rf_self, c, ci->warp, ci->bank_src[j], ci->func, ci->seq, now);
         if (co->pending == 0)
             opcoll_report_reads(o, co); /* no register read (immediates, predicates only) */
     }

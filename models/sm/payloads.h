@@ -163,6 +163,7 @@ typedef struct {
     uint8_t atomic;   /* 1: the instruction had lanes performed below */
     uint16_t val_reg; /* SM_NO_REG: no values */
     uint32_t val_mask;
+    uint32_t func; /* the instruction's function (issued_t.func): the frame of bank_dst's registers */
     uint64_t val_vmask;
     /* the cycle its unit accepted it, operands read (the pipeline log; 0: none) */
     uint64_t exec_cycle;

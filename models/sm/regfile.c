@@ -5,12 +5,16 @@
 
 typedef struct {
     unsigned coll, reg, warp;
+    uint32_t func; /* the instruction (rfaccess_req.func, .seq) */
+    uint64_t seq;
     uint64_t due; /* cycle from which it may go to its bank (delay), or 0: retry the chain */
 } rf_deferred;
 
 static const char *const regfile_methods[] = {
-    "read(collector, warp, reg, now): an operand read, through the access path to its bank's queue",
-    "write(warp, reg, now): a result's register to its bank's queue (translated by the access path)",
+    "read(collector, warp, reg, func, seq, now): an operand read of instruction seq (of function func), "
+    "through the access path to its bank's queue",
+    "write(warp, reg, func, seq, now): a result's register to its bank's queue (translated by the access "
+    "path)",
     "retry(now): the reads the access path deferred and that are due now go to their banks",
     "arbitrate(&granted) -> n: one cycle of bank arbitration (writes first); the granted reads' collectors",
     "pending() -> n: requests queued at a bank or deferred",
@@ -107,15 +111,23 @@ static inline void push_read(regfile *r, unsigned coll, unsigned phys, unsigned 
 }
 
 /* One operand read through the register access path, then to its bank's queue. */
-static void rf_read_chain(regfile *r, unsigned coll, unsigned warp, unsigned reg, uint64_t now)
+static void rf_read_chain(regfile *r, unsigned coll, unsigned warp, unsigned reg, uint32_t func, uint64_t seq,
+                          uint64_t now)
 {
     unsigned phys = reg;
     if (rfaccess_chain_len(r->rf) > 0) {
-        rfaccess_req q = {
-            .warp = warp, .reg = reg, .write = false, .cycle = now, .phys = reg, .refused_by = -1};
+        rfaccess_req q = {.warp = warp,
+                          .reg = reg,
+                          .write = false,
+                          .has_instr = true,
+                          .func = func,
+                          .seq = seq,
+                          .cycle = now,
+                          .phys = reg,
+                          .refused_by = -1};
         rfaccess_verdict v = rfaccess_run(r->rf, &q);
         if (v != RFACCESS_ALLOW) {
-            rf_deferred d = {coll, reg, warp, v == RFACCESS_DELAY ? now + q.delay : 0};
+            rf_deferred d = {coll, reg, warp, func, seq, v == RFACCESS_DELAY ? now + q.delay : 0};
             g_array_append_val(r->deferred, d);
             blk_stat_add(r->inst, REGFILE_STAT_RF_DEFERRED, 1);
             return;
@@ -125,23 +137,35 @@ static void rf_read_chain(regfile *r, unsigned coll, unsigned warp, unsigned reg
     push_read(r, coll, phys, warp);
 }
 
-static void rf_read(void *self, unsigned coll, unsigned warp, unsigned reg, uint64_t now)
+static void rf_read(void *self, unsigned coll, unsigned warp, unsigned reg, uint32_t func, uint64_t seq,
+                    uint64_t now)
 {
     regfile *r = self;
     blk_call_note(r->probe, 0, warp, reg);
-    rf_read_chain(r, coll, warp, reg, now);
+    if (rfaccess_chain_len(r->rf) == 0) { /* the baseline: straight to the bank */
+        push_read(r, coll, reg, warp);
+        return;
+    }
+    rf_read_chain(r, coll, warp, reg, func, seq, now);
 }
 
 /* A write runs the chain for its translation only: the result must be written (delays and refusals
  * of writes are a mechanism's business: it holds the result back before write-back). */
-static void rf_write(void *self, unsigned warp, unsigned reg, uint64_t now)
+static void rf_write(void *self, unsigned warp, unsigned reg, uint32_t func, uint64_t seq, uint64_t now)
 {
     regfile *r = self;
     blk_call_note(r->probe, 1, warp, reg);
     unsigned phys = reg;
     if (rfaccess_chain_len(r->rf) > 0) {
-        rfaccess_req q = {
-            .warp = warp, .reg = reg, .write = true, .cycle = now, .phys = reg, .refused_by = -1};
+        rfaccess_req q = {.warp = warp,
+                          .reg = reg,
+                          .write = true,
+                          .has_instr = true,
+                          .func = func,
+                          .seq = seq,
+                          .cycle = now,
+                          .phys = reg,
+                          .refused_by = -1};
         rfaccess_run(r->rf, &q);
         phys = q.phys;
     }
@@ -161,12 +185,18 @@ static void rf_retry(void *self, uint64_t now)
         if (d[i].due > now) {
             g_array_append_val(r->deferred, d[i]);
         } else if (d[i].due) { /* a delay has been served: the access goes on (translation kept) */
-            rfaccess_req q = {
-                .warp = d[i].warp, .reg = d[i].reg, .cycle = now, .phys = d[i].reg, .refused_by = -1};
+            rfaccess_req q = {.warp = d[i].warp,
+                              .reg = d[i].reg,
+                              .has_instr = true,
+                              .func = d[i].func,
+                              .seq = d[i].seq,
+                              .cycle = now,
+                              .phys = d[i].reg,
+                              .refused_by = -1};
             rfaccess_run(r->rf, &q);
             push_read(r, d[i].coll, q.phys, d[i].warp);
         } else {
-            rf_read_chain(r, d[i].coll, d[i].warp, d[i].reg, now);
+            rf_read_chain(r, d[i].coll, d[i].warp, d[i].reg, d[i].func, d[i].seq, now);
         }
     }
     g_free(d);

@@ -4,9 +4,11 @@
  *
  * A passive block: it has no process. Its one client, the operand collector (`opcoll`), calls its
  * exported interface `regfile` inside its own activation, in this order each cycle:
- *  - write(warp, reg): a result's register, queued at its bank (write-back comes first in the cycle);
+ *  - write(warp, reg, func, seq): a result's register, queued at its bank (write-back comes first in
+ *    the cycle);
  *  - retry(): the reads the register access path deferred and that are due now go to their banks;
- *  - read(collector, warp, reg): one operand read for a collector, through the register access path,
+ *  - read(collector, warp, reg, func, seq): one operand read for a collector, through the register
+ *    access path,
  *    then queued at its bank (bank = (reg + warp) mod banks, or reg mod banks: models/lib/bankmap.h);
  *  - arbitrate(): one cycle of bank arbitration, writes first, then one read per bank port, oldest
  *    first; returns the collectors of the granted reads (a read that waits is a bank conflict);
@@ -14,7 +16,8 @@
  * The register access path (models/lib/rfaccess.h) is the MULTI import `access` (interface
  * `rfaccess`): every hook bound to it runs, in binding order, on each read and write before the bank
  * sees it; it may delay a read, refuse it this cycle (retried every cycle) or translate the register
- * the bank sees (renaming). The baseline binds none.
+ * the bank sees (renaming). Each request names its instruction (function and issue sequence number:
+ * rfaccess_req.func, .seq). The baseline binds none.
  * A per-slot state array (one byte per register slot of the banks: ON, SLEEP or OFF; ON at start)
  * is kept for the power-state mechanisms; the baseline never changes it. */
 #ifndef GPUSC_MODELS_SM_REGFILE_H
@@ -37,8 +40,10 @@ enum {
 
 /* The exported interface `regfile` (methods take the regfile as self; now = the caller's cycle). */
 typedef struct {
-    void (*read)(void *self, unsigned collector, unsigned warp, unsigned reg, uint64_t now);
-    void (*write)(void *self, unsigned warp, unsigned reg, uint64_t now);
+    /* func, seq: the instruction (issued_t.func, .seq; release_t.func, .seq for a write-back). */
+    void (*read)(void *self, unsigned collector, unsigned warp, unsigned reg, uint32_t func, uint64_t seq,
+                 uint64_t now);
+    void (*write)(void *self, unsigned warp, unsigned reg, uint32_t func, uint64_t seq, uint64_t now);
     void (*retry)(void *self, uint64_t now);
     /* The granted reads' collectors, in grant order; valid until the next call. */
     unsigned (*arbitrate)(void *self, const uint64_t **granted);

@@ -1,6 +1,7 @@
 /* renaming.c — see renaming.h and docs/renaming.md. */
 #include "models/sm/renaming.h"
 
+#include "kernels/analysis/regalloc.h"
 #include "kernels/passes/renaming.h"
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"
@@ -18,29 +19,39 @@
 enum { ST_NEVER, ST_MAPPED, ST_RELEASED };
 enum { POL_CONSOLIDATE, POL_WEAR, POL_LOWEST };
 enum { GATE_ENTRY, GATE_SUBARRAY };
-enum { EV_NONE, EV_ALLOC, EV_REL_PIR, EV_REL_PBR, EV_REL_EXIT, EV_POISON };
+enum { EV_NONE, EV_ALLOC, EV_REL_PIR, EV_REL_PBR, EV_REL_EXIT, EV_POISON, EV_REL_RET };
 
+#define RN_NO_FUNC UINT32_MAX
+
+/* One frame of a warp: the mappings of one function's registers (every function numbers its
+ * registers from R0; functions do not recurse, so a warp has at most one frame of each). The table
+ * is indexed by (warp, function, register). */
 typedef struct {
     uint16_t map[REN_MAX_ARCH];  /* physical ID or RN_NO_PHYS */
     uint16_t last[REN_MAX_ARCH]; /* the last mapping (what the banks see after a release) */
     uint8_t st[REN_MAX_ARCH];
-    uint64_t resv;    /* destinations of issued loads not yet written (a physical register set aside) */
-    uint64_t touched; /* baseline gating: conventional entries accessed */
-    uint32_t pbr_pc;  /* the pbr already applied for the instruction being executed (value events) */
+    uint64_t resv; /* destinations of issued loads not yet written (a physical register set aside) */
+} rn_frame;
+
+typedef struct {
+    rn_frame *fr;              /* n_funcs frames (by function index; only renamed functions' are used) */
+    uint64_t touched;          /* baseline gating: conventional entries accessed */
+    uint32_t pbr_func, pbr_pc; /* the pbr already applied for the instruction being executed */
+    uint32_t ret_func;         /* a callee whose ret issued (its frame ends when the warp leaves it) */
     bool pbr_done;
     bool live;
     uint64_t blocked_since; /* + 1; 0: not blocked on allocation */
     uint64_t blocked_need;
     uint32_t blocked_pc;
-    uint32_t rfc_pir; /* the pir window the warp is in (+1; 0: none) */
+    uint64_t rfc_pir; /* the pir window the warp is in (its RFC tag; 0: none) */
     unsigned dense;   /* its index among the resident warps (the exempt IDs' warp_slot) */
     /* the instructions fetched and not yet issued (its I-buffer): pcs fq_lo .. fq_hi - 1 */
-    uint32_t fq_lo, fq_hi;
+    uint32_t fq_func, fq_lo, fq_hi;
     bool fq_valid;
 } rn_warp;
 
 typedef struct {
-    uint32_t pc; /* + 1; 0: empty */
+    uint64_t tag; /* (function << 32 | pir address) + 1; 0: empty */
     uint64_t used;
 } rn_rfc_entry;
 
@@ -55,10 +66,15 @@ struct renaming {
     bool enable, le;
     unsigned policy, gating, rfc_entries, budget, table_banks;
     uint64_t bad_release, bad_count, deadlock_cycles;
-    /* the launch */
-    uint32_t kernel_no, entry, slot_base, n_slots;
-    ren_info *info;
+    bool bad_callee;
+    /* the launch: the entry and the functions it calls, each analysed (finfo[function], NULL: not
+     * renamed); every register slot's function and architectural registers */
+    uint32_t kernel_no, entry, n_funcs, n_slots;
+    ren_info *info; /* the entry's (finfo[entry]) */
+    ren_info **finfo;
     uint64_t *slot_mask;
+    uint32_t *slot_func;
+    unsigned *frame_off; /* per function: its frame's first register in the baseline's placement */
     unsigned n_arch, n_exempt, warps_eq1;
     /* the free list and the power states */
     uint64_t occ_bits[RN_MAX_PHYS / 64];
@@ -149,6 +165,8 @@ static const blk_param_desc params[] = {
      "addresses, flag words free; the RFC is not modelled)"},
     {"bad_release", BLK_PARAM_UINT, "0", "0", NULL, NULL, "reads",
      "testing only: release the register at every Nth renamed read regardless of its flags (0: off)"},
+    {"bad_release_callee", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
+     "testing only: bad_release counts and releases only the reads of called functions' registers"},
     {"e_table_access", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
      "energy of a renaming table access [S: Table 2, 1 KB, 4 banks, 40 nm]"},
     {"p_leak_table", BLK_PARAM_DOUBLE, "0.27", "0", NULL, NULL, "mW",
@@ -228,6 +246,10 @@ static const blk_stat_desc stats[] = {
                                  "fetch refused: the RFC is full and every entry is in use [A]", NULL},
     [RN_STAT_SUB_PEAK] = {"subarrays_peak", BLK_STAT_COUNTER, "sub-arrays",
                           "peak sub-arrays powered on (one cluster)", NULL},
+    [RN_STAT_REL_RET] = {"releases_ret", BLK_STAT_COUNTER, "registers",
+                         "a called function's registers released when the warp returned from it", NULL},
+    [RN_STAT_CALLEE_ALLOCS] = {"callee_allocations", BLK_STAT_COUNTER, "registers",
+                               "physical registers allocated to a called function's registers", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -235,7 +257,8 @@ static const blk_state_desc state[] = {
     {"mapped", 13, "mapped physical registers"},
     {"subarrays_on", 8, "sub-arrays powered on in one cluster (16)"},
     {"event", 3,
-     "last mapping event: 1 alloc, 2 pir release, 3 pbr release, 4 exit release, 5 poisoned read"},
+     "last mapping event: 1 alloc, 2 pir release, 3 pbr release, 4 exit release, 5 poisoned read, 6 return "
+     "release"},
     {"ev_warp", 8, "its warp"},
     {"ev_reg", 6, "its architectural register"},
     {"ev_phys", 13, "its physical register"},
@@ -347,16 +370,24 @@ static void power_off(renaming *r, unsigned k)
     r->tr_sub_on = r->n_sub_on;
 }
 
-static void base_touch(renaming *r, unsigned warp, uint64_t mask)
+/* The baseline's gating: the conventional placement of register a of the warp's frame of `func`,
+ * warp-major contiguous [A], a called function's frame on top of the registers its caller keeps
+ * (at frame_off[func], so that the kernel with its callees takes regalloc's figure). */
+static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
 {
     rn_warp *w = &r->w[warp];
-    mask &= ~w->touched;
-    if (!mask)
-        return;
-    w->touched |= mask;
+    unsigned off = 0;
+    if (func == r->entry) {
+        mask &= ~w->touched;
+        if (!mask)
+            return;
+        w->touched |= mask;
+    } else {
+        off = r->frame_off[func];
+    }
     for (; mask; mask &= mask - 1) {
         unsigned a = (unsigned)__builtin_ctzll(mask);
-        unsigned k = (warp * r->n_arch + a) % r->n_phys; /* conventional: warp-major contiguous [A] */
+        unsigned k = (warp * r->n_arch + off + a) % r->n_phys;
         if (bit(r->base_on, k))
             continue;
         setb(r->base_on, k);
@@ -432,9 +463,15 @@ static void note(renaming *r, unsigned ev, unsigned warp, unsigned reg, unsigned
     r->last_event_cycle = cycle;
 }
 
-static void release(renaming *r, unsigned warp, unsigned a, unsigned ev, unsigned stat, uint64_t cycle)
+static inline rn_frame *frame_of(const renaming *r, unsigned warp, uint32_t func)
 {
-    rn_warp *w = &r->w[warp];
+    return &r->w[warp].fr[func];
+}
+
+static void release(renaming *r, unsigned warp, uint32_t func, unsigned a, unsigned ev, unsigned stat,
+                    uint64_t cycle)
+{
+    rn_frame *w = frame_of(r, warp, func);
     if (w->st[a] != ST_MAPPED)
         return;
     unsigned k = w->map[a];
@@ -451,9 +488,9 @@ static void release(renaming *r, unsigned warp, unsigned a, unsigned ev, unsigne
     note(r, ev, warp, a, k, cycle);
 }
 
-static void allocate(renaming *r, unsigned warp, unsigned a, uint64_t cycle)
+static void allocate(renaming *r, unsigned warp, uint32_t func, unsigned a, uint64_t cycle)
 {
-    rn_warp *w = &r->w[warp];
+    rn_frame *w = frame_of(r, warp, func);
     int k = pick_free(r);
     if (w->resv >> a & 1) {
         w->resv &= ~(1ull << a);
@@ -476,6 +513,8 @@ static void allocate(renaming *r, unsigned warp, unsigned a, uint64_t cycle)
         blk_stat_add(r->inst, RN_STAT_DISTINCT, 1);
     }
     blk_stat_add(r->inst, RN_STAT_ALLOCS, 1);
+    if (func != r->entry)
+        blk_stat_add(r->inst, RN_STAT_CALLEE_ALLOCS, 1);
     note(r, EV_ALLOC, warp, a, (unsigned)k, cycle);
 }
 
@@ -488,22 +527,45 @@ static inline unsigned exempt_id(const renaming *r, unsigned warp, unsigned a)
 
 /* The warp exited with nothing in flight: what it still holds is released, its exempt registers
  * switched off [A: release all at warp exit]. */
+/* Every register the frame of `func` still holds is released; the frame starts afresh (its next
+ * activation's registers are unwritten). */
+static void frame_release(renaming *r, unsigned warp, uint32_t func, unsigned ev, unsigned stat,
+                          uint64_t cycle)
+{
+    rn_frame *f = frame_of(r, warp, func);
+    for (unsigned a = 0; a < REN_MAX_ARCH; a++) {
+        if (f->st[a] == ST_MAPPED)
+            release(r, warp, func, a, ev, stat, cycle);
+        f->st[a] = ST_NEVER;
+    }
+    r->n_reserved -= (unsigned)__builtin_popcountll(f->resv);
+    f->resv = 0;
+}
+
+/* A callee whose ret issued: its frame ends when the warp issues an instruction of another
+ * function (every lane of the frame has returned; lanes returning early wait in the caller). */
+static void frame_check(renaming *r, unsigned warp, uint32_t func, uint64_t cycle)
+{
+    rn_warp *w = &r->w[warp];
+    if (w->ret_func == RN_NO_FUNC || func == w->ret_func)
+        return;
+    frame_release(r, warp, w->ret_func, EV_REL_RET, RN_STAT_REL_RET, cycle);
+    w->ret_func = RN_NO_FUNC;
+}
+
 static void warp_release_all(renaming *r, unsigned warp, uint64_t cycle)
 {
     rn_warp *w = &r->w[warp];
-    for (unsigned a = 0; a < REN_MAX_ARCH; a++) {
-        if (w->st[a] == ST_MAPPED)
-            release(r, warp, a, EV_REL_EXIT, RN_STAT_REL_EXIT, cycle);
-        w->st[a] = ST_NEVER;
-    }
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        if (r->finfo[f])
+            frame_release(r, warp, f, EV_REL_EXIT, RN_STAT_REL_EXIT, cycle);
+    w->ret_func = RN_NO_FUNC;
     if (r->info && r->n_exempt)
         for (uint64_t m = r->info->exempt; m; m &= m - 1) {
             unsigned k = exempt_id(r, warp, (unsigned)__builtin_ctzll(m));
             if (k < r->n_phys)
                 power_off(r, k);
         }
-    r->n_reserved -= (unsigned)__builtin_popcountll(w->resv);
-    w->resv = 0;
 }
 
 /* The warp's CTA ended: its resident-warp index is free again. */
@@ -539,41 +601,120 @@ static unsigned launch_warps(renaming *r, const ir_func *f)
     return (unsigned)MIN(ctas * res.warps_per_cta, (uint64_t)r->max_warps);
 }
 
+static void free_launch(renaming *r)
+{
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        ren_info_free(r->finfo[f]);
+    g_free(r->finfo);
+    g_free(r->slot_mask);
+    g_free(r->slot_func);
+    g_free(r->frame_off);
+    r->frame_off = NULL;
+    r->finfo = NULL;
+    r->info = NULL;
+    r->slot_mask = NULL;
+    r->slot_func = NULL;
+}
+
+/* The passes on one function: the entry with Eq. 1's budget, a callee without exemption (its
+ * registers are all renamed). NULL with the run failed when a function cannot be analysed. */
+static ren_info *analyze_func(renaming *r, uint32_t fi, bool entry)
+{
+    ren_opts o = {r->warps_eq1, entry ? r->budget : 0, 10, r->le};
+    GError *err = NULL;
+    ren_info *in = ren_analyze(g_ptr_array_index(r->env->mod->funcs, fi), &o, &err);
+    if (!in) {
+        if (!r->env->failed) {
+            r->env->failed = true;
+            g_string_append_printf(r->env->error, "renaming: %s", err->message);
+        }
+        g_error_free(err);
+    }
+    return in;
+}
+
 static void setup_launch(renaming *r)
 {
     sm_env *env = r->env;
+    const ir_module *m = env->mod;
     r->kernel_no = env->launch.kernel_no + 1;
-    ren_info_free(r->info);
-    r->info = NULL;
-    g_free(r->slot_mask);
+    free_launch(r);
     r->entry = env->launch.entry;
-    ir_func *f = g_ptr_array_index(env->mod->funcs, r->entry);
+    ir_func *f = g_ptr_array_index(m->funcs, r->entry);
     r->warps_eq1 = launch_warps(r, f);
-    ren_opts o = {r->warps_eq1, r->budget, 10, r->le};
-    GError *err = NULL;
-    r->info = ren_analyze(f, &o, &err);
-    if (!r->info) {
-        if (!env->failed) {
-            env->failed = true;
-            g_string_append_printf(env->error, "renaming: %s", err->message);
+    if (r->n_funcs != m->funcs->len) { /* one frame per function and warp */
+        r->n_funcs = m->funcs->len;
+        for (unsigned v = 0; v < r->max_warps; v++) {
+            g_free(r->w[v].fr);
+            r->w[v].fr = g_new0(rn_frame, r->n_funcs);
+            for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+                for (unsigned a = 0; a < REN_MAX_ARCH; a++)
+                    r->w[v].fr[fi].map[a] = r->w[v].fr[fi].last[a] = RN_NO_PHYS;
+            r->w[v].ret_func = RN_NO_FUNC;
         }
-        g_error_free(err);
-        r->slot_mask = NULL;
-        return;
     }
-    r->n_arch = r->info->n_arch ? r->info->n_arch : 1;
+    r->finfo = g_new0(ren_info *, r->n_funcs);
+    r->info = r->finfo[r->entry] = analyze_func(r, r->entry, true);
+    if (!r->info)
+        return;
+    bool *called = g_new0(bool, r->n_funcs);
+    ren_callees(m, r->entry, called);
+    uint32_t flag_words = r->info->n_pir + r->info->n_pbr;
+    r->n_arch = r->info->n_arch;
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
+        if (!called[fi] || fi == r->entry)
+            continue;
+        if (!(r->finfo[fi] = analyze_func(r, fi, false))) {
+            g_free(called);
+            free_launch(r);
+            return;
+        }
+        flag_words += r->finfo[fi]->n_pir + r->finfo[fi]->n_pbr;
+        r->n_arch = MAX(r->n_arch, r->finfo[fi]->n_arch); /* the banks' numbers: every frame's from R0 */
+    }
+    g_free(called);
+    /* registers reserved per thread: with callees (register-allocated code), their frames too */
+    uint32_t arch = r->n_arch;
+    bool calls = false, allocated = true;
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+        if (r->finfo[fi]) {
+            calls |= fi != r->entry;
+            allocated &= ((const ir_func *)g_ptr_array_index(m->funcs, fi))->n_phys_regs != IR_NONE;
+        }
+    if (calls && allocated)
+        arch = MAX(arch, regalloc_entry_regs(m, f, NULL));
+    r->n_arch = arch ? arch : 1;
+    r->frame_off = g_new0(unsigned, r->n_funcs);
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+        if (r->finfo[fi] && fi != r->entry && arch > r->finfo[fi]->n_arch)
+            r->frame_off[fi] = arch - r->finfo[fi]->n_arch;
     r->n_exempt = r->info->n_exempt;
-    r->slot_base = env->k->funcs[r->entry].reg_base;
-    r->n_slots = f->regs->len;
+    r->n_slots = 0;
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
+        const ir_func *g = g_ptr_array_index(m->funcs, fi);
+        if (r->finfo[fi] && g->regs)
+            r->n_slots = MAX(r->n_slots, env->k->funcs[fi].reg_base + g->regs->len);
+    }
     r->slot_mask = g_new0(uint64_t, r->n_slots + 1);
-    for (uint32_t v = 0; v < r->n_slots; v++)
-        r->slot_mask[v] = ren_reg_mask(f, v);
+    r->slot_func = g_new(uint32_t, r->n_slots + 1);
+    for (uint32_t v = 0; v <= r->n_slots; v++)
+        r->slot_func[v] = RN_NO_FUNC;
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
+        const ir_func *g = g_ptr_array_index(m->funcs, fi);
+        if (!r->finfo[fi] || !g->regs)
+            continue;
+        uint32_t base = env->k->funcs[fi].reg_base;
+        for (uint32_t v = 0; v < g->regs->len; v++) {
+            r->slot_mask[base + v] = ren_reg_mask(g, v);
+            r->slot_func[base + v] = fi;
+        }
+    }
     blk_inst *i = r->inst;
     i->stats[RN_STAT_EXEMPT] = r->n_exempt;
     i->stats[RN_STAT_EQ1] = r->info->eq1_bits;
     i->stats[RN_STAT_EQ1_AFTER] = r->info->eq1_bits_after;
-    i->stats[RN_STAT_FLAG_WORDS] = r->info->n_pir + r->info->n_pbr;
-    blk_stat_add(i, RN_STAT_ARCH_ALLOCATED, (uint64_t)r->warps_eq1 * r->info->n_arch);
+    i->stats[RN_STAT_FLAG_WORDS] = flag_words;
+    blk_stat_add(i, RN_STAT_ARCH_ALLOCATED, (uint64_t)r->warps_eq1 * arch);
     memset(r->rfc, 0, sizeof r->rfc);
     /* the previous launch's warps have all ended: only its exempt reservations are left */
     memset(r->occ_bits, 0, sizeof r->occ_bits);
@@ -596,18 +737,31 @@ static void setup_launch(renaming *r)
 }
 
 /* ---- pbr ---- */
-static void apply_pbr(renaming *r, unsigned warp, uint32_t pc, uint64_t cycle)
+static void apply_pbr(renaming *r, unsigned warp, uint32_t func, uint32_t pc, uint64_t cycle)
 {
-    uint64_t m = r->info->pbr[pc];
+    uint64_t m = r->finfo[func]->pbr[pc];
     blk_stat_add(r->inst, RN_STAT_PBRS,
                  (uint64_t)(__builtin_popcountll(m) + REN_PBR_SLOTS - 1) / REN_PBR_SLOTS);
     for (; m; m &= m - 1)
-        release(r, warp, (unsigned)__builtin_ctzll(m), EV_REL_PBR, RN_STAT_REL_PBR, cycle);
+        release(r, warp, func, (unsigned)__builtin_ctzll(m), EV_REL_PBR, RN_STAT_REL_PBR, cycle);
+}
+
+/* The analysis of a renamed function (the entry or a function it calls), else NULL. */
+static inline const ren_info *func_info(const renaming *r, uint32_t func)
+{
+    return r->info && func < r->n_funcs ? r->finfo[func] : NULL;
 }
 
 static inline bool renamed_instr(const renaming *r, uint32_t func, uint32_t pc)
 {
-    return r->info && func == r->entry && pc < r->info->n_instrs;
+    const ren_info *in = func_info(r, func);
+    return in && pc < in->n_instrs;
+}
+
+/* Exempt registers: the entry's (a callee's registers are all renamed). */
+static inline uint64_t exempt_of(const renaming *r, uint32_t func)
+{
+    return func == r->entry ? r->info->exempt : 0;
 }
 
 /* ---- the value path ---- */
@@ -646,20 +800,26 @@ static void rn_value(void *self, regval_access *a)
         warp_cleanup(r, a->warp, a->cycle);
         return;
     }
-    if (a->slot < r->slot_base || a->slot - r->slot_base >= r->n_slots)
-        return; /* a callee's register: not renamed */
-    uint64_t mask = r->slot_mask[a->slot - r->slot_base];
+    if (a->slot >= r->n_slots || r->slot_func[a->slot] == RN_NO_FUNC)
+        return; /* not a register of a renamed function */
+    uint64_t mask = r->slot_mask[a->slot];
     if (!mask)
         return;
+    uint32_t func = r->slot_func[a->slot];
     rn_warp *w = &r->w[a->warp];
-    base_touch(r, a->warp, mask);
+    rn_frame *fr = frame_of(r, a->warp, func);
+    base_touch(r, a->warp, func, mask);
     if (!r->enable)
         return;
-    uint64_t exempt = r->info->exempt;
-    bool at_pc = renamed_instr(r, a->func, a->pc);
-    if (at_pc && r->info->pbr[a->pc] && !(w->pbr_done && w->pbr_pc == a->pc)) {
-        apply_pbr(r, a->warp, a->pc, a->cycle); /* a pbr precedes its block's first instruction */
+    if (a->func != REGVAL_NONE)
+        frame_check(r, a->warp, a->func, a->cycle);
+    const ren_info *in = r->finfo[func];
+    uint64_t exempt = exempt_of(r, func);
+    bool at_pc = a->func == func && renamed_instr(r, a->func, a->pc);
+    if (at_pc && in->pbr[a->pc] && !(w->pbr_done && w->pbr_func == func && w->pbr_pc == a->pc)) {
+        apply_pbr(r, a->warp, func, a->pc, a->cycle); /* a pbr precedes its block's first instruction */
         w->pbr_done = true;
+        w->pbr_func = func;
         w->pbr_pc = a->pc;
     }
     if (a->kind == REGVAL_READ) {
@@ -667,9 +827,9 @@ static void rn_value(void *self, regval_access *a)
         for (uint64_t m = mask & ~exempt; m; m &= m - 1) {
             unsigned x = (unsigned)__builtin_ctzll(m);
             blk_stat_add(r->inst, RN_STAT_LOOKUPS, 1);
-            if (w->st[x] == ST_RELEASED)
+            if (fr->st[x] == ST_RELEASED)
                 poison = true;
-            else if (w->st[x] == ST_NEVER)
+            else if (fr->st[x] == ST_NEVER)
                 blk_stat_add(r->inst, RN_STAT_UNWRITTEN_READS, 1);
         }
         if (poison) {
@@ -677,11 +837,12 @@ static void rn_value(void *self, regval_access *a)
             blk_stat_add(r->inst, RN_STAT_POISON_READS, 1);
             note(r, EV_POISON, a->warp, (unsigned)__builtin_ctzll(mask), RN_NO_PHYS, a->cycle);
         }
-        uint64_t rel = at_pc ? r->info->rel[a->pc] & mask : 0;
-        if (r->bad_release && (mask & ~exempt) && ++r->bad_count % r->bad_release == 0)
+        uint64_t rel = at_pc ? in->rel[a->pc] & mask : 0;
+        bool bad = (mask & ~exempt) && (!r->bad_callee || func != r->entry);
+        if (r->bad_release && bad && ++r->bad_count % r->bad_release == 0)
             rel |= mask & ~exempt;
         for (; rel; rel &= rel - 1)
-            release(r, a->warp, (unsigned)__builtin_ctzll(rel), EV_REL_PIR, RN_STAT_REL_PIR, a->cycle);
+            release(r, a->warp, func, (unsigned)__builtin_ctzll(rel), EV_REL_PIR, RN_STAT_REL_PIR, a->cycle);
     } else if (a->kind == REGVAL_WRITE && a->lanes) {
         for (uint64_t m = mask; m; m &= m - 1) {
             unsigned x = (unsigned)__builtin_ctzll(m);
@@ -689,18 +850,23 @@ static void rn_value(void *self, regval_access *a)
                 unsigned k = exempt_id(r, a->warp, x);
                 if (!bit(r->on_bits, k))
                     power_on(r, k);
-            } else if (w->st[x] != ST_MAPPED) {
-                allocate(r, a->warp, x, a->cycle);
+            } else if (fr->st[x] != ST_MAPPED) {
+                allocate(r, a->warp, func, x, a->cycle);
             }
         }
     }
 }
 
 /* ---- the split fetch's sched-info stage (fetch's `layout`): the flag words before an instruction ---- */
-static int rfc_find(const renaming *r, uint32_t pir_pc)
+static inline uint64_t rfc_tag(uint32_t func, uint32_t pir_pc)
+{
+    return ((uint64_t)func << 32 | pir_pc) + 1;
+}
+
+static int rfc_find(const renaming *r, uint32_t func, uint32_t pir_pc)
 {
     for (unsigned i = 0; i < r->rfc_entries; i++)
-        if (r->rfc[i].pc == pir_pc + 1)
+        if (r->rfc[i].tag == rfc_tag(func, pir_pc))
             return (int)i;
     return -1;
 }
@@ -708,12 +874,13 @@ static int rfc_find(const renaming *r, uint32_t pir_pc)
 /* Can a buffered instruction of some warp still use the pir at byte address `pir`? The spec's rule:
  * an entry may be replaced only when it lies more than 18 instructions behind every instruction in
  * the warps' instruction buffers (pir < pc <= pir + 18 x 8 keeps it). */
-static bool rfc_in_use(const renaming *r, uint32_t pir)
+static bool rfc_in_use(const renaming *r, uint64_t tag)
 {
-    const ren_info *in = r->info;
+    uint32_t func = (uint32_t)((tag - 1) >> 32), pir = (uint32_t)(tag - 1);
+    const ren_info *in = r->finfo[func];
     for (unsigned v = 0; v < r->max_warps; v++) {
         const rn_warp *w = &r->w[v];
-        if (!w->fq_valid)
+        if (!w->fq_valid || w->fq_func != func)
             continue;
         for (uint32_t p = w->fq_hi > w->fq_lo + 64 ? w->fq_hi - 64 : w->fq_lo; p < w->fq_hi; p++) {
             uint32_t a = in->pc[p];
@@ -730,9 +897,9 @@ static int rfc_victim(const renaming *r)
 {
     int victim = -1;
     for (unsigned i = 0; i < r->rfc_entries; i++) {
-        if (r->rfc[i].pc == 0)
+        if (r->rfc[i].tag == 0)
             return (int)i;
-        if ((victim < 0 || r->rfc[i].used < r->rfc[victim].used) && !rfc_in_use(r, r->rfc[i].pc - 1))
+        if ((victim < 0 || r->rfc[i].used < r->rfc[victim].used) && !rfc_in_use(r, r->rfc[i].tag))
             victim = (int)i;
     }
     return victim;
@@ -741,11 +908,12 @@ static int rfc_victim(const renaming *r)
 static uint32_t rn_word(void *self, uint32_t func, uint32_t pc)
 {
     const renaming *r = self;
-    if (!r->info || func != r->entry)
+    const ren_info *in = func_info(r, func);
+    if (!in)
         return pc;
-    if (pc < r->info->n_instrs)
-        return r->info->pc[pc] / REN_INSTR_BYTES;
-    return r->info->layout->len + (pc - r->info->n_instrs); /* past the end: the implicit ret */
+    if (pc < in->n_instrs)
+        return in->pc[pc] / REN_INSTR_BYTES;
+    return in->layout->len + (pc - in->n_instrs); /* past the end: the implicit ret */
 }
 
 /* A warp's fetch reached pc: the pir covering it is looked up in the RFC (a miss fetches and decodes
@@ -761,14 +929,15 @@ static unsigned rn_flags(void *self, unsigned warp, uint32_t func, uint32_t pc, 
         w->fq_valid = false;
         return 0;
     }
-    const ren_info *in = r->info;
-    if (!w->fq_valid || pc != w->fq_hi) { /* a redirect: the buffered instructions were dropped */
+    const ren_info *in = r->finfo[func];
+    if (!w->fq_valid || func != w->fq_func || pc != w->fq_hi) { /* a redirect: the buffer was dropped */
         w->fq_valid = true;
+        w->fq_func = func;
         w->fq_lo = w->fq_hi = pc;
     }
     uint32_t pir = in->pir_pc[pc];
-    bool entering = in->pir_slot[pc] == 0 || w->rfc_pir != pir + 1;
-    int e = rfc_find(r, pir);
+    bool entering = in->pir_slot[pc] == 0 || w->rfc_pir != rfc_tag(func, pir);
+    int e = rfc_find(r, func, pir);
     bool miss = e < 0;
     if (miss) {
         e = rfc_victim(r);
@@ -776,13 +945,13 @@ static unsigned rn_flags(void *self, unsigned warp, uint32_t func, uint32_t pc, 
             blk_stat_add(r->inst, RN_STAT_RFC_FULL_STALLS, 1);
             return FETCH_LAYOUT_STALL;
         }
-        r->rfc[e].pc = pir + 1;
+        r->rfc[e].tag = rfc_tag(func, pir);
         blk_stat_add(r->inst, RN_STAT_RFC_MISSES, 1);
     } else if (entering) {
         blk_stat_add(r->inst, RN_STAT_RFC_HITS, 1);
     }
     r->rfc[e].used = now + 1;
-    w->rfc_pir = pir + 1;
+    w->rfc_pir = rfc_tag(func, pir);
     w->fq_hi = pc + 1;
     unsigned n = 0;
     if (in->pir_slot[pc] == 0) { /* a window's head: the pbrs laid out before its pir */
@@ -805,11 +974,11 @@ static unsigned rn_flags(void *self, unsigned warp, uint32_t func, uint32_t pc, 
 /* ---- issue check: a head that writes unmapped registers needs free ones ---- */
 static uint64_t head_need(const renaming *r, unsigned warp, const decoded_t *h)
 {
-    const rn_warp *w = &r->w[warp];
-    uint64_t need = 0;
+    const rn_frame *w = frame_of(r, warp, h->func);
+    uint64_t need = 0, exempt = exempt_of(r, h->func);
     for (unsigned j = 0; j < h->n_bank_dst; j++) {
         unsigned a = h->bank_dst[j];
-        if (a < REN_MAX_ARCH && !(r->info->exempt >> a & 1) && w->st[a] != ST_MAPPED && !(w->resv >> a & 1))
+        if (a < REN_MAX_ARCH && !(exempt >> a & 1) && w->st[a] != ST_MAPPED && !(w->resv >> a & 1))
             need |= 1ull << a;
     }
     return need;
@@ -824,10 +993,11 @@ static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
     if (!need)
         return true;
     rn_warp *w = &r->w[warp];
+    const rn_frame *fr = frame_of(r, warp, h->func);
     unsigned avail = r->n_phys - r->n_occ - r->n_reserved;
-    uint64_t pbr = r->info->pbr[h->pc];
+    uint64_t pbr = r->finfo[h->func]->pbr[h->pc];
     for (; pbr; pbr &= pbr - 1) /* the head's pbr frees before it writes */
-        if (w->st[__builtin_ctzll(pbr)] == ST_MAPPED)
+        if (fr->st[__builtin_ctzll(pbr)] == ST_MAPPED)
             avail++;
     if (r->n_occ + r->n_reserved <= r->n_phys && avail >= (unsigned)__builtin_popcountll(need)) {
         w->blocked_since = 0;
@@ -856,25 +1026,32 @@ static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
 static void rn_issued(void *self, const issued_t *it)
 {
     renaming *r = self;
-    if (!renamed_instr(r, it->func, it->pc) || it->warp >= r->max_warps)
+    const ren_info *in = func_info(r, it->func);
+    if (!in || it->warp >= r->max_warps)
         return;
     advance(r, it->issue_cycle);
     rn_warp *w = &r->w[it->warp];
-    if (r->info->pbr[it->pc]) {
-        if (w->pbr_done && w->pbr_pc == it->pc)
+    frame_check(r, it->warp, it->func, it->issue_cycle);
+    if (it->func != r->entry && (it->op == IR_OP_RET || it->pc >= in->n_instrs))
+        w->ret_func = it->func; /* its frame ends when the warp is back in the caller */
+    if (it->pc >= in->n_instrs)
+        return;
+    rn_frame *fr = frame_of(r, it->warp, it->func);
+    uint64_t exempt = exempt_of(r, it->func);
+    if (in->pbr[it->pc]) {
+        if (w->pbr_done && w->pbr_func == it->func && w->pbr_pc == it->pc)
             w->pbr_done = false;
         else
-            apply_pbr(r, it->warp, it->pc, it->issue_cycle);
+            apply_pbr(r, it->warp, it->func, it->pc, it->issue_cycle);
     }
-    if (w->fq_valid && it->pc >= w->fq_lo && it->pc < w->fq_hi)
+    if (w->fq_valid && w->fq_func == it->func && it->pc >= w->fq_lo && it->pc < w->fq_hi)
         w->fq_lo = it->pc + 1; /* it left the I-buffer */
     /* a load's destinations are written when the data returns: one free register each is set aside */
     if (it->cls == IR_CLASS_MEM && it->mask) {
         for (unsigned j = 0; j < it->n_bank_dst; j++) {
             unsigned a = it->bank_dst[j];
-            if (a < REN_MAX_ARCH && !(r->info->exempt >> a & 1) && w->st[a] != ST_MAPPED &&
-                !(w->resv >> a & 1)) {
-                w->resv |= 1ull << a;
+            if (a < REN_MAX_ARCH && !(exempt >> a & 1) && fr->st[a] != ST_MAPPED && !(fr->resv >> a & 1)) {
+                fr->resv |= 1ull << a;
                 r->n_reserved++;
             }
         }
@@ -886,11 +1063,12 @@ static void rn_issued(void *self, const issued_t *it)
 static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
 {
     renaming *r = self;
-    if (!r->info || q->warp >= r->max_warps || q->reg >= REN_MAX_ARCH)
+    uint32_t func = q->has_instr ? q->func : r->entry; /* the frame of the instruction's function */
+    if (!func_info(r, func) || q->warp >= r->max_warps || q->reg >= REN_MAX_ARCH)
         return RFACCESS_ALLOW;
-    const rn_warp *w = &r->w[q->warp];
+    const rn_frame *w = frame_of(r, q->warp, func);
     unsigned a = q->reg;
-    if (r->info->exempt >> a & 1) { /* computed at decode: no table lookup */
+    if (exempt_of(r, func) >> a & 1) { /* computed at decode: no table lookup */
         q->phys = exempt_id(r, q->warp, a);
         return RFACCESS_ALLOW;
     }
@@ -945,8 +1123,7 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->max_warps = max_warps;
     r->w = g_new0(rn_warp, max_warps);
     for (unsigned i = 0; i < max_warps; i++)
-        for (unsigned a = 0; a < REN_MAX_ARCH; a++)
-            r->w[i].map[a] = r->w[i].last[a] = RN_NO_PHYS;
+        r->w[i].ret_func = RN_NO_FUNC;
     r->enable = blk_param_bool(r->inst, "enable");
     r->policy = (unsigned)blk_param_enum(r->inst, "policy");
     r->gating = (unsigned)blk_param_enum(r->inst, "gating");
@@ -964,6 +1141,7 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->rfc_entries = (unsigned)blk_param_uint(r->inst, "rfc_entries");
     r->deadlock_cycles = blk_param_uint(r->inst, "deadlock_cycles");
     r->bad_release = blk_param_uint(r->inst, "bad_release");
+    r->bad_callee = blk_param_bool(r->inst, "bad_release_callee");
     r->tr_free = r->n_phys;
     blk_export(r->inst, RENAMING_PORT_VALUE, 0, &value_if, r);
     blk_export(r->inst, RENAMING_PORT_CHECK, 0, &check_if, r);
@@ -1015,18 +1193,23 @@ void renaming_dump(void *self, GString *out)
     renaming *r = self;
     g_string_append_printf(out, "renaming %s: %u of %u physical registers free, %u set aside for loads\n",
                            r->inst->path, r->n_phys - r->n_occ, r->n_phys, r->n_reserved);
-    for (unsigned i = 0; i < r->max_warps; i++) {
+    for (unsigned i = 0; i < r->max_warps && r->finfo; i++) {
         const rn_warp *w = &r->w[i];
-        uint64_t held = 0;
-        for (unsigned a = 0; a < REN_MAX_ARCH; a++)
-            if (w->st[a] == ST_MAPPED)
-                held |= 1ull << a;
-        if (!held && !w->blocked_since)
+        unsigned n = 0;
+        for (uint32_t f = 0; f < r->n_funcs; f++)
+            for (unsigned a = 0; r->finfo[f] && a < REN_MAX_ARCH; a++)
+                n += w->fr[f].st[a] == ST_MAPPED;
+        if (!n && !w->blocked_since)
             continue;
-        g_string_append_printf(out, "  warp %u holds %d:", i, __builtin_popcountll(held));
-        for (uint64_t m = held; m; m &= m - 1) {
-            unsigned a = (unsigned)__builtin_ctzll(m);
-            g_string_append_printf(out, " R%u=P%u", a, w->map[a]);
+        g_string_append_printf(out, "  warp %u holds %u:", i, n);
+        for (uint32_t f = 0; f < r->n_funcs; f++) {
+            if (!r->finfo[f])
+                continue;
+            const char *fn =
+                f == r->entry ? "" : ((const ir_func *)g_ptr_array_index(r->env->mod->funcs, f))->name;
+            for (unsigned a = 0; a < REN_MAX_ARCH; a++)
+                if (w->fr[f].st[a] == ST_MAPPED)
+                    g_string_append_printf(out, " %s%sR%u=P%u", fn, *fn ? ":" : "", a, w->fr[f].map[a]);
         }
         if (w->blocked_since) {
             g_string_append_printf(out, "; waits since cycle %" G_GUINT64_FORMAT " at pc %u for",
@@ -1042,8 +1225,9 @@ void renaming_free(renaming *r)
 {
     if (!r)
         return;
-    ren_info_free(r->info);
-    g_free(r->slot_mask);
+    free_launch(r);
+    for (unsigned i = 0; i < r->max_warps; i++)
+        g_free(r->w[i].fr);
     g_free(r->grp_occ);
     g_free(r->sub_on);
     g_free(r->base_sub);
@@ -1051,11 +1235,17 @@ void renaming_free(renaming *r)
     g_free(r);
 }
 
+int renaming_map_frame(const renaming *r, unsigned warp, uint32_t func, unsigned arch)
+{
+    if (!func_info(r, func) || warp >= r->max_warps || arch >= REN_MAX_ARCH)
+        return -1;
+    const rn_frame *f = frame_of(r, warp, func);
+    return f->st[arch] != ST_MAPPED || f->map[arch] == RN_NO_PHYS ? -1 : f->map[arch];
+}
+
 int renaming_map(const renaming *r, unsigned warp, unsigned arch)
 {
-    if (warp >= r->max_warps || arch >= REN_MAX_ARCH || r->w[warp].st[arch] != ST_MAPPED)
-        return -1;
-    return r->w[warp].map[arch] == RN_NO_PHYS ? -1 : r->w[warp].map[arch];
+    return renaming_map_frame(r, warp, r->entry, arch);
 }
 
 bool renaming_occupied(const renaming *r, unsigned phys)

@@ -13,11 +13,14 @@
  *  - `issued` (instr_issued) -> issue.issued: pbrs of instructions without registers,
  *    reservations of loads' destinations;
  *  - `warp_events` -> issue.warp_events: a warp that exited releases what it still holds;
- *  - `access` (rfaccess) -> regfile.access: the banks see the physical register; rename-table bank
- *    conflicts serialise lookups (+1 cycle each);
+ *  - `access` (rfaccess) -> regfile.access: the banks see the physical register of the request's
+ *    function's frame; rename-table bank conflicts serialise lookups (+1 cycle each);
  *  - `layout` (fetch_layout) -> fetch.layout: the split fetch's sched-info stage: the kernel's
  *    laid-out addresses (flag words included) in the I-cache, the pbrs and the pirs missing the
  *    release flag cache fetched as words of their own, the RFC's replacement rule and its stall.
+ * The table maps (warp, function, register): the kernel and every .func it calls are renamed, each
+ * function's registers in a frame of their own; a callee's frame is released when the warp returns
+ * from it.
  * With enable=false only `value` is bound, as an observer of the baseline's power gating (a register
  * turns on at its first access and stays on): the timing is the baseline's.
  */
@@ -79,6 +82,8 @@ enum {
     RN_STAT_ARCH_AVG,
     RN_STAT_PBR_FETCHED,
     RN_STAT_RFC_FULL_STALLS,
+    RN_STAT_REL_RET,
+    RN_STAT_CALLEE_ALLOCS,
     RN_N_STATS
 };
 
@@ -108,6 +113,8 @@ void renaming_register_policies(void);
 
 /* For the harness tests: the free list and the table. */
 int renaming_map(const renaming *r, unsigned warp, unsigned arch); /* physical ID or -1 */
+/* The same for register `arch` of function `func`'s frame (a called .func's registers). */
+int renaming_map_frame(const renaming *r, unsigned warp, uint32_t func, unsigned arch);
 bool renaming_occupied(const renaming *r, unsigned phys);
 unsigned renaming_free_count(const renaming *r);
 unsigned renaming_subarrays_on(const renaming *r); /* sub-arrays of one cluster powered on */

@@ -537,7 +537,21 @@ static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
             v = RFACCESS_DELAY;
         }
     }
-    for (unsigned i = 0; i < w->n_lut; i++) { /* the oldest issued instruction with this access to come */
+    if (q->has_instr) { /* the access's own instruction, if it still has this access to come */
+        int i = lut_find_seq(w, q->seq);
+        if (i >= 0) {
+            const rp_lut *e = &w->lut[i];
+            uint32_t pend = q->write ? e->pend_write : e->pend_read;
+            for (unsigned j = 0; j < e->ins->n; j++)
+                if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
+                    lut_accessed(p, warp, (unsigned)i, q->write, 1u << j, q->cycle);
+                    break;
+                }
+        }
+        return v;
+    }
+    for (unsigned i = 0; i < w->n_lut;
+         i++) { /* unnamed: the oldest issued instruction with this access to come */
         const rp_lut *e = &w->lut[i];
         if (!e->issued)
             continue; /* (decoded only: a value it reads is read at its issue) */

@@ -129,6 +129,7 @@ static void u_accept(void *self, int p, const issued_t *it, uint64_t now)
     release_t *r = mem_slots_at(&u->in_pipes, slot);
     release_clear(r);
     r->seq = it->seq;
+    r->func = it->func;
     r->warp = it->warp;
     r->n_dst = it->n_dst;
     memcpy(r->dst, it->dst, sizeof r->dst);

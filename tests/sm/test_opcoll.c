@@ -38,15 +38,18 @@ typedef struct {
     uint64_t done_at;
 } stubs;
 
-static void s_read(void *self, unsigned coll, unsigned warp, unsigned reg, uint64_t now)
+static void s_read(void *self, unsigned coll, unsigned warp, unsigned reg, uint32_t func, uint64_t seq,
+                   uint64_t now)
 {
     stubs *s = self;
+    (void)func, (void)seq;
     g_string_append_printf(s->log, "c%" G_GUINT64_FORMAT " R%u w%u r%u;", now, coll, warp, reg);
     s->granted[s->pending++] = coll;
 }
-static void s_write(void *self, unsigned warp, unsigned reg, uint64_t now)
+static void s_write(void *self, unsigned warp, unsigned reg, uint32_t func, uint64_t seq, uint64_t now)
 {
     stubs *s = self;
+    (void)func, (void)seq;
     g_string_append_printf(s->log, "c%" G_GUINT64_FORMAT " W w%u r%u;", now, warp, reg);
 }
 static void s_retry(void *self, uint64_t now)

@@ -56,10 +56,10 @@ static void test_map_writes_first(void)
     const char *set[] = {"banks=4", NULL};
     rig g = start(set, NULL);
     harness_step(g.h);
-    g.m->read(g.r, 0, 0, 1, 10); /* bank 1 */
-    g.m->read(g.r, 1, 1, 0, 10); /* bank 1 */
-    g.m->read(g.r, 2, 0, 2, 10); /* bank 2 */
-    g.m->write(g.r, 3, 2, 10);   /* bank (2 + 3) mod 4 = 1 */
+    g.m->read(g.r, 0, 0, 1, 0, 0, 10); /* bank 1 */
+    g.m->read(g.r, 1, 1, 0, 0, 0, 10); /* bank 1 */
+    g.m->read(g.r, 2, 0, 2, 0, 0, 10); /* bank 2 */
+    g.m->write(g.r, 3, 2, 0, 0, 10);   /* bank (2 + 3) mod 4 = 1 */
     g_assert_cmpuint(g.m->pending(g.r), ==, 4);
     ARB_IS(&g, "2"); /* the write takes bank 1 */
     g_assert_cmpuint(g.m->pending(g.r), ==, 2);
@@ -81,7 +81,7 @@ static void test_fn_and_ports(void)
     rig g = start(set, NULL);
     harness_step(g.h);
     for (unsigned c = 0; c < 3; c++)
-        g.m->read(g.r, c, c, 4 * c, 0); /* all bank 0 */
+        g.m->read(g.r, c, c, 4 * c, 0, 0, 0); /* all bank 0 */
     ARB_IS(&g, "0,1");
     ARB_IS(&g, "2");
     g_assert_cmpuint(blk_stat_get(harness_inst(g.h), REGFILE_STAT_BANK_CONFLICTS), ==, 1);
@@ -89,10 +89,16 @@ static void test_fn_and_ports(void)
 }
 
 /* The access chain: a lock that refuses r5 until cycle 12, then a renaming that moves r6 to r7's
- * bank (the bank sees the translated register). */
+ * bank (the bank sees the translated register). Every request, retries included, names its
+ * instruction (function 2, sequence number 77 for r5). */
 static rfaccess_verdict lock_r5(void *ctx, rfaccess_req *r, unsigned *delay)
 {
     (void)ctx, (void)delay;
+    g_assert_true(r->has_instr);
+    if (r->reg == 5) {
+        g_assert_cmpuint(r->func, ==, 2);
+        g_assert_cmpuint(r->seq, ==, 77);
+    }
     return r->reg == 5 && r->cycle < 12 ? RFACCESS_RETRY : RFACCESS_ALLOW;
 }
 static rfaccess_verdict rename_r6(void *ctx, rfaccess_req *r, unsigned *delay)
@@ -112,10 +118,10 @@ static void test_access_chain(void)
     unsigned seen = 0;
     harness_stub(g.h, "access", &lock_hook, NULL);
     harness_stub(g.h, "access", &rename_hook, &seen);
-    harness_step(g.h);           /* elaboration builds the chain */
-    g.m->read(g.r, 0, 0, 5, 10); /* refused */
-    g.m->read(g.r, 1, 0, 6, 10); /* renamed to r7: bank 3 */
-    g.m->read(g.r, 2, 0, 3, 10); /* bank 3 */
+    harness_step(g.h);                  /* elaboration builds the chain */
+    g.m->read(g.r, 0, 0, 5, 2, 77, 10); /* refused */
+    g.m->read(g.r, 1, 0, 6, 0, 0, 10);  /* renamed to r7: bank 3 */
+    g.m->read(g.r, 2, 0, 3, 0, 0, 10);  /* bank 3 */
     g_assert_cmpuint(g.m->pending(g.r), ==, 3);
     ARB_IS(&g, "1"); /* r6 as r7 and r3 share bank 3: the older goes first */
     ARB_IS(&g, "2");
@@ -173,8 +179,8 @@ static void test_clusters(void)
     const char *flat[] = {"banks=32", "bank_fn=reg", NULL};
     rig g = start(flat, NULL);
     harness_step(g.h);
-    g.m->read(g.r, 0, 0, 0, 10);
-    g.m->read(g.r, 1, 0, 4, 10);
+    g.m->read(g.r, 0, 0, 0, 0, 0, 10);
+    g.m->read(g.r, 1, 0, 4, 0, 0, 10);
     ARB_IS(&g, "0,1");
     harness_free(g.h);
     const char *clustered[] = {"banks=32", "clusters=8", "subarrays=2", "bank_fn=reg", NULL};
@@ -187,8 +193,8 @@ static void test_clusters(void)
     g_assert_cmpuint(p.bank, ==, 1);
     g_assert_cmpuint(p.row, ==, 11);
     g_assert_cmpuint(p.subarray, ==, 1);
-    g.m->read(g.r, 0, 0, 0, 10);
-    g.m->read(g.r, 1, 0, 4, 10);
+    g.m->read(g.r, 0, 0, 0, 0, 0, 10);
+    g.m->read(g.r, 1, 0, 4, 0, 0, 10);
     ARB_IS(&g, "0");
     ARB_IS(&g, "1");
     g_assert_cmpuint(blk_stat_get(harness_inst(g.h), REGFILE_STAT_BANK_CONFLICTS), ==, 1);

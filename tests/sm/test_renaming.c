@@ -30,6 +30,27 @@ static const char *kernel_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n
                                 "add.u32 %r0, %r0, %r6;\nadd.u32 %r0, %r0, %r7;\nadd.u32 %r0, %r0, %r1;\n"
                                 "ret;\nmov.u32 %r23, %r0;\nret;\n}\n";
 
+/* A kernel calling a .func (function 0; the kernel is function 1): the kernel's r0 is live across
+ * the call (read at pc 4); the callee writes its own r0 and r1 (pc 0, 1), reads r0 for the last time
+ * at pc 2 (its pir bit) and never reads r1 (dead: released when the warp returns). Every function
+ * numbers its registers from R0. */
+static const char *call_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                              ".func (.param .b32 ret0) f(.param .b32 a)\n{\n"
+                              ".reg .b32 %r<2>;\n"
+                              "ld.param.u32 %r0, [a];\n"    /* 0 */
+                              "add.u32 %r1, %r0, 1;\n"      /* 1: r1 never read */
+                              "st.param.u32 [ret0], %r0;\n" /* 2: r0's last read */
+                              "ret;\n}\n"
+                              ".visible .entry k()\n{\n"
+                              ".reg .b32 %r<3>;\n"
+                              "mov.u32 %r0, 7;\n" /* 0 */
+                              "{\n.param .b32 p0;\n.param .b32 q0;\n"
+                              "st.param.u32 [p0], %r0;\n"    /* 1 */
+                              "call.uni (q0), f, (p0);\n"    /* 2 */
+                              "ld.param.u32 %r1, [q0];\n}\n" /* 3 */
+                              "add.u32 %r2, %r1, %r0;\n"     /* 4 */
+                              "ret;\n}\n";
+
 /* Three blocks (A: pcs 0-1, B: 2-3, C: 4-5): laid out as pir A (word 0), 0, 1, pir B (3), 2, 3,
  * pir C (6), 4, 5. */
 static const char *three_blocks_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
@@ -43,7 +64,7 @@ static const char *cur_ptx; /* the kernel of the next setup (NULL: kernel_ptx) *
 static struct {
     ir_module *mod;
     kload_module k;
-    kload_func kf;
+    kload_func kf[4];
     sm_env env;
     harness *h;
     renaming *r;
@@ -67,7 +88,14 @@ static void setup(const char *const *settings)
     g.mod = ptx_parse_string(cur_ptx ? cur_ptx : kernel_ptx, -1, "k.ptx", &err);
     g_assert_no_error(err);
     g.k.mod = g.mod;
-    g.k.funcs = &g.kf;
+    g.k.funcs = g.kf;
+    for (guint f = 0, base = 0; f < g.mod->funcs->len && f < G_N_ELEMENTS(g.kf); f++) { /* kload's slots */
+        const ir_func *fn = g_ptr_array_index(g.mod->funcs, f);
+        g.kf[f].reg_base = base;
+        base += fn->regs ? fn->regs->len : 0;
+        if (fn->is_entry)
+            g.env.launch.entry = f;
+    }
     g.env.mod = g.mod;
     g.env.k = &g.k;
     g.env.n_sms = 1;
@@ -468,6 +496,85 @@ static void test_exit_and_lookups(void)
     teardown();
 }
 
+/* A value event of function func's register v (its slot: the function's reg_base + v). */
+static void evf(regval_kind kind, unsigned warp, uint32_t func, uint32_t v, uint32_t pc, uint64_t cycle)
+{
+    blk_iref e = harness_export(g.h, "value");
+    regval_access a = {kind, warp, g.kf[func].reg_base + v, func, pc, UINT32_MAX, cycle, g.v};
+    ((const regval_if *)e.methods)->access(e.self, &a);
+}
+static void issued_f(unsigned warp, uint32_t func, uint32_t pc, uint8_t op, uint64_t cycle)
+{
+    blk_iref e = harness_export(g.h, "issued");
+    issued_t it;
+    memset(&it, 0, sizeof it);
+    it.warp = (uint16_t)warp;
+    it.func = func;
+    it.pc = pc;
+    it.op = op;
+    it.cls = IR_CLASS_ALU;
+    it.mask = UINT32_MAX;
+    it.issue_cycle = cycle;
+    ((const instr_issued_if *)e.methods)->issued(e.self, &it);
+}
+
+/* A called function's registers are renamed in a frame of their own, (warp, function, register):
+ * the callee's r0 gets a physical register of its own while the caller's r0 (live across the call)
+ * keeps its; the callee's r0 is released at its last read (pir), its dead r1 when the warp is back
+ * in the caller after the ret; the banks see each frame's physical register; a second call starts
+ * with a fresh frame. */
+static void test_callee_frames(void)
+{
+    cur_ptx = call_ptx;
+    setup(NULL);
+    cur_ptx = NULL;
+    enum { F = 0, K = 1 };
+    g_assert_cmpuint(g.env.launch.entry, ==, K);
+    start(0);
+    evf(REGVAL_WRITE, 0, K, 0, 0, 2); /* mov r0, 7 */
+    evf(REGVAL_READ, 0, K, 0, 1, 3);  /* st.param [p0], r0: r0 live after */
+    issued_f(0, K, 2, IR_OP_CALL, 4);
+    evf(REGVAL_WRITE, 0, F, 0, 0, 5); /* the callee's ld.param r0 */
+    int kr0 = renaming_map_frame(g.r, 0, K, 0), fr0 = renaming_map_frame(g.r, 0, F, 0);
+    g_assert_cmpint(kr0, >=, 0);
+    g_assert_cmpint(fr0, >=, 0);
+    g_assert_cmpint(kr0, !=, fr0);
+    g_assert_cmpint(renaming_map(g.r, 0, 0), ==, kr0); /* the entry's frame */
+    evf(REGVAL_READ, 0, F, 0, 1, 6);
+    evf(REGVAL_WRITE, 0, F, 1, 1, 6); /* add r1, r0, 1 */
+    int fr1 = renaming_map_frame(g.r, 0, F, 1);
+    g_assert_cmpint(fr1, >=, 0);
+    g_assert_cmpuint(stat(RN_STAT_CALLEE_ALLOCS), ==, 2);
+    /* the banks: the request's function picks the frame */
+    blk_iref e = harness_export(g.h, "access");
+    const rfaccess_hook_if *hk = e.methods;
+    unsigned delay = 0;
+    rfaccess_req q = {
+        .warp = 0, .reg = 0, .has_instr = true, .func = F, .cycle = 7, .phys = 0, .refused_by = -1};
+    hk->access(e.self, &q, &delay);
+    g_assert_cmpuint(q.phys, ==, (unsigned)fr0);
+    q = (rfaccess_req){
+        .warp = 0, .reg = 0, .has_instr = true, .func = K, .cycle = 8, .phys = 0, .refused_by = -1};
+    hk->access(e.self, &q, &delay);
+    g_assert_cmpuint(q.phys, ==, (unsigned)kr0);
+    evf(REGVAL_READ, 0, F, 0, 2, 9); /* st.param [ret0], r0: r0's last read */
+    g_assert_cmpint(renaming_map_frame(g.r, 0, F, 0), ==, -1);
+    g_assert_cmpuint(stat(RN_STAT_REL_PIR), ==, 1);
+    issued_f(0, F, 3, IR_OP_RET, 10);
+    g_assert_cmpint(renaming_map_frame(g.r, 0, F, 1), ==, fr1); /* until the warp is back in k */
+    issued_f(0, K, 3, IR_OP_LD, 11);
+    g_assert_cmpint(renaming_map_frame(g.r, 0, F, 1), ==, -1);
+    g_assert_cmpuint(stat(RN_STAT_REL_RET), ==, 1);
+    g_assert_cmpint(renaming_map(g.r, 0, 0), ==, kr0); /* the caller's value kept */
+    /* a second call: the callee's registers are unwritten again (a read is not a poisoned one) */
+    evf(REGVAL_READ, 0, F, 1, 1, 12);
+    g_assert_cmpuint(stat(RN_STAT_POISON_READS), ==, 0);
+    g_assert_cmpuint(stat(RN_STAT_UNWRITTEN_READS), ==, 1);
+    ev(REGVAL_FREE, 0, REGVAL_NONE, REGVAL_NONE, UINT32_MAX, 13);
+    g_assert_cmpuint(stat(RN_STAT_RELEASES), ==, stat(RN_STAT_ALLOCS));
+    teardown();
+}
+
 /* §14.5 at launch: 24 registers x 32 resident warps (4 warps per CTA, 8 CTAs) x 10 = 7680 bits; a
  * 4096-bit budget renames 12 (3840 bits), the 12 others are exempt: 32 x 12 IDs reserved from the
  * top at launch, an exempt register's write allocates nothing and its reads look nothing up. */
@@ -546,6 +653,7 @@ int main(int argc, char **argv)
     harness_test_add("/renaming/subarray_gating", test_subarray_gating);
     harness_test_add("/renaming/exit_and_lookups", test_exit_and_lookups);
     harness_test_add("/renaming/exempt_at_launch", test_exempt_at_launch);
+    harness_test_add("/renaming/callee_frames", test_callee_frames);
     g_test_add_func("/renaming/gtrr", test_gtrr);
     return g_test_run();
 }

@@ -53,9 +53,9 @@ static void test_bank_arbitration(void)
     regfile *r = harness_block(h);
     const regfile_if *m = harness_export(h, "regfile").methods;
     uint64_t now = harness_step(h);
-    m->read(r, 0, 3, 1, now); /* CCU0: warp 3's r1, bank (1 + 3) mod 2 = 0 */
-    m->read(r, 1, 3, 5, now); /* CCU1: warp 3's r5, bank 0 */
-    m->write(r, 2, 0, now);   /* a write of warp 2's r0: bank 0 */
+    m->read(r, 0, 3, 1, 0, 0, now); /* CCU0: warp 3's r1, bank (1 + 3) mod 2 = 0 */
+    m->read(r, 1, 3, 5, 0, 0, now); /* CCU1: warp 3's r5, bank 0 */
+    m->write(r, 2, 0, 0, 0, now);   /* a write of warp 2's r0: bank 0 */
     char *got = arb(m, r);
     g_assert_cmpstr(got, ==, ""); /* the write has the bank */
     g_free(got);
@@ -63,7 +63,7 @@ static void test_bank_arbitration(void)
     g_assert_cmpuint(blk_stat_get(i, REGFILE_STAT_BANK_WRITES), ==, 1);
     g_assert_cmpuint(blk_stat_get(i, REGFILE_STAT_BANK_CONFLICTS), ==, 2);
     now = harness_step(h);
-    m->read(r, 0, 3, 2, now); /* CCU0's next operand: bank (2 + 3) mod 2 = 1, free */
+    m->read(r, 0, 3, 2, 0, 0, now); /* CCU0's next operand: bank (2 + 3) mod 2 = 1, free */
     got = arb(m, r);
     g_assert_cmpstr(got, ==, "0"); /* the older bank-0 read; CCU0 takes one operand: its bank-1 read waits */
     g_free(got);

@@ -274,6 +274,56 @@ static void test_lookup_table(void)
     }
 }
 
+/* A bank access of instruction `seq` (the request names it, as the register banks' requests do). */
+static uint64_t access_of(rig *g, uint64_t seq, unsigned phys, bool write, uint64_t cycle)
+{
+    rfaccess_req q = {.warp = 0,
+                      .reg = phys,
+                      .write = write,
+                      .has_instr = true,
+                      .func = env_get()->launch.entry,
+                      .seq = seq,
+                      .cycle = cycle,
+                      .phys = phys,
+                      .refused_by = -1};
+    unsigned delay = 0;
+    g->access->access(g->p, &q, &delay);
+    return delay;
+}
+
+/* Each bank access takes its own instruction's state. A (seq 1, pc 1) and B (seq 2, pc 2, whose
+ * reads turn OFF: debug_off_pc=2) both read r1. A's read finds r1 OFF and is delayed by the wake-up;
+ * the register banks run the access path again for it when the delay is served: that second run
+ * must not credit B's read of r1, which has not happened (matching by register, the oldest issued
+ * instruction with a read of r1 to come, credited it: B's OFF was cancelled then, A being in the
+ * table, and B's real read later changed nothing, leaving r1 ON after its last read). Here B's own
+ * read turns r1 OFF. */
+static void test_access_own_instr(void)
+{
+    unsigned r1, r2, r3, slot;
+    reg_of("%r1", &r1, &slot);
+    reg_of("%r2", &r2, &slot);
+    reg_of("%r3", &r3, &slot);
+    const char *set[] = {"mode=greener", "alloc_state=on", "debug_off_pc=2", NULL};
+    rig g = start(set);
+    alloc(&g, 0, 0);
+    issue_instr(&g, 1, 1, 10); /* A: add r2, r1, 1 */
+    issue_instr(&g, 2, 2, 11); /* B: add r3, r1, r2 */
+    rfpower_force_off(g.p, 0, r1, 11);
+    g_assert_cmpuint(access_of(&g, 1, r1, false, 12), ==, 2); /* A's read: woken, delayed */
+    g_assert_cmpuint(access_of(&g, 1, r1, false, 14), ==, 0); /* the chain again for A's read */
+    g_assert_cmpuint(rfpower_state(g.p, 0, r1), ==, GREENER_ON);
+    access_of(&g, 1, r2, true, 15); /* A's write-back: A leaves the table */
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 1);
+    access_of(&g, 2, r1, false, 16); /* B's read of r1: its OFF, nobody else in flight uses r1 */
+    g_assert_cmpuint(rfpower_state(g.p, 0, r1), ==, GREENER_OFF);
+    g_assert_cmpuint(st_get(&g, RFPOWER_STAT_LUT_CANCELS), ==, 0);
+    access_of(&g, 2, r2, false, 16);
+    access_of(&g, 2, r3, true, 17);
+    g_assert_cmpuint(rfpower_lut_count(g.p, 0), ==, 0);
+    harness_free(g.h);
+}
+
 /* lut_entries=2 (the default): two decoded instructions fill warp 0's table and its decode stalls
  * (decode_stalls counts each refusal); the first issuing keeps its entry until its last register
  * access (its bank read, then its write-back); then decode resumes. A flushed entry (an older epoch,
@@ -397,5 +447,6 @@ int main(int argc, char **argv)
     harness_test_add("/rfpower/lut_stall", test_lut_stall);
     harness_test_add("/rfpower/load_at_access", test_load_at_access);
     g_test_add_func("/rfpower/storage", test_storage);
+    harness_test_add("/rfpower/access-own-instruction", test_access_own_instr);
     return g_test_run();
 }

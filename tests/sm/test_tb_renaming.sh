@@ -12,11 +12,13 @@
 #  - gpusc-ptx --renaming prints the Eq. 1 figures, pirs and pbrs;
 #  - the split fetch fetches the laid-out code: the words fetch reads include the flag words (every
 #    pir missing the RFC and every pbr), and reduction (many short blocks) takes more fetch slots,
-#    I-cache accesses and cycles than with the flag words free (renaming.flag_fetch=false).
+#    I-cache accesses and cycles than with the flag words free (renaming.flag_fetch=false);
+#  - kmeans' called sq_dist is renamed (its own frame: callee_allocations, every allocation released)
+#    and a wrong release among its reads alone (bad_release_callee) fails the output check.
 tb="$top_builddir/testbench/tb-renaming"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-renaming.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..10"
+echo "1..11"
 . "$top_srcdir/tests/workloads.sh"
 workloads=$(test_workloads "$top_builddir/testbench/tb-sm")
 
@@ -136,4 +138,20 @@ if [ "${fw:-0}" -gt 100 ] && [ "$fw" = "$want" ] && [ "$words" = $(($(fs fetched
     echo "ok $n - the flag words are fetched: fetch slots, I-cache accesses and cycles"
 else
     echo "not ok $n - flag words in fetch"
+fi
+
+n=$((n + 1))
+"$tb" --no-trace --workload kmeans --size tiny >"$tmp/on" 2>&1
+rc_on=$?
+"$tb" --no-trace --workload kmeans --size tiny --set renaming.bad_release=97 --set renaming.bad_release_callee=true \
+    >"$tmp/bad" 2>&1
+rc_bad=$?
+ca=$(stat callee_allocations "$tmp/on")
+echo "# kmeans: callee allocations $ca of $(stat allocations "$tmp/on"), wrong callee release: rc $rc_bad, $(stat poison_reads "$tmp/bad") poisoned"
+if [ $rc_on -eq 0 ] && [ "${ca:-0}" -gt 0 ] && [ "$(stat allocations "$tmp/on")" = "$(stat releases "$tmp/on")" ] &&
+    [ "$(stat poison_reads "$tmp/on")" = 0 ] && [ $rc_bad -eq 1 ] && grep -q "tb-renaming: kmeans: FAIL" "$tmp/bad" &&
+    [ "$(stat poison_reads "$tmp/bad")" -gt 0 ]; then
+    echo "ok $n - kmeans' called function is renamed; a wrong release in it fails the check"
+else
+    echo "not ok $n - kmeans' callee renaming"
 fi
