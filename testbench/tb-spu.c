@@ -322,10 +322,18 @@ int main(int argc, char **argv)
                    .args = gpu ? args_gpu : args_spu,
                    .n_args = gpu ? G_N_ELEMENTS(args_gpu) : G_N_ELEMENTS(args_spu)};
     int rc = dev->ops->launch(dev, &L, err) ? TB_EXIT_RUN : TB_EXIT_OK;
-    if (rc)
+    /* the controller's watchdog (a blocksync deadlock or count mismatch) says why the run stopped */
+    const char *bs_fault = sg ? spu_ctl_fault(sg->ctl) : NULL;
+    if (bs_fault)
+        rc = TB_EXIT_RUN;
+    else if (rc)
         fprintf(stderr, "gpusc: %s\n", err->str);
     /* The kernel ends when the interface units have stored the last faces too (the CTAs end first). */
     for (uint64_t waited = 0; rc == 0 && sg && !spu_grid_ius_done(sg); waited++) {
+        if ((bs_fault = spu_ctl_fault(sg->ctl)) != NULL) {
+            rc = TB_EXIT_RUN;
+            break;
+        }
         if (waited == (uint64_t)opt_watchdog && opt_watchdog > 0) {
             fprintf(stderr,
                     "gpusc: tb-spu: the interface units did not finish %" PRIu64 " cycles after the CTAs\n",
@@ -335,6 +343,8 @@ int main(int argc, char **argv)
         }
         gsc_run(1);
     }
+    if (bs_fault)
+        fprintf(stderr, "gpusc: %s\n", bs_fault);
     const char *fault = machine_fault(mach);
     if (fault && rc == 0) {
         fprintf(stderr, "gpusc: %s\n", fault);

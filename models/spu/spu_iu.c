@@ -145,8 +145,11 @@ static void spu_iu_run(void *self)
     bool has = u->xi < u->n_xfers && u->xfers[u->xi].round == u->round;
     spu_iu_guard *g = has && !u->round_started && !u->no_guard ? u->xfers[u->xi].wait : NULL;
     if (g && g->spilled < u->xfers[u->xi].wait_min) { /* the restore sleeps until its spill is done */
-        if (!u->guard_waiting)
+        if (!u->guard_waiting) {
             u->guard_since = now;
+            if (u->on_block)
+                gsc_event_notify(u->on_block, 1);
+        }
         u->guard_waiting = true;
         g->waiter = u;
         return;

@@ -92,6 +92,8 @@ typedef struct spu_iu {
      * on its guard since guard_since */
     bool latency_counted, guard_waiting;
     uint64_t guard_since;
+    gsc_event *on_block; /* notified when a restore starts waiting on its guard (the controller's
+                          * watchdog reads guard_waiting); NULL: none */
     /* traced */
     uint32_t round;
     uint8_t state;
