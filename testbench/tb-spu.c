@@ -101,7 +101,7 @@ static const instr_issued_if probe_table = {probe_issued};
  * west neighbour spilled (the faces array at the border, the spill region), after the guard; an east
  * unit stores the output face (px = P - 1) or spills; north and south alike along y. */
 static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
-                     uint32_t *guard)
+                     spu_iu_guard *guard)
 {
     unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P, n_pass = P * P;
     unsigned B = local ? n_pass * KT : 1 + 2 * (G - 1) + KT;
@@ -123,7 +123,7 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
                 bool viu = store ? across + 1 < P : across > 0;
                 /* the border's guard counter: border (across -> across + 1) at this row of the pass */
                 unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
-                uint32_t *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
+                spu_iu_guard *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
                 xs[n++] = (spu_iu_xfer){.round = r,
                                         .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N +
                                                                 (along * p + idx) * b),
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
     if (dev->ops->write(dev, dA, A, nn * 4, err) || dev->ops->write(dev, dX, Cf, nk * 4, err) ||
         dev->ops->write(dev, dY, Bf, nk * 4, err))
         usage("%s", err->str);
-    uint32_t *guard = NULL;
+    spu_iu_guard *guard = NULL;
     if (sg) { /* the faces between passes are the spill region: poisoned (NaN) until spilled */
         float *nan = g_new(float, nk);
         for (size_t i = 0; i < nk; i++)
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
                 dev->ops->write(dev, dY + (uint64_t)ft * nk * 4, nan, nk * 4, err))
                 usage("%s", err->str);
         g_free(nan);
-        guard = g_new0(uint32_t, 2 * sg->ps.P * sg->ps.P * sg->p);
+        guard = g_new0(spu_iu_guard, 2 * sg->ps.P * sg->ps.P * sg->p);
         plan_ius(sg, N, K, b, dX, dY, local, guard);
     }
     cli_elaborate(run);
@@ -322,10 +322,18 @@ int main(int argc, char **argv)
                    .args = gpu ? args_gpu : args_spu,
                    .n_args = gpu ? G_N_ELEMENTS(args_gpu) : G_N_ELEMENTS(args_spu)};
     int rc = dev->ops->launch(dev, &L, err) ? TB_EXIT_RUN : TB_EXIT_OK;
-    if (rc)
+    /* the controller's watchdog (a blocksync deadlock or count mismatch) says why the run stopped */
+    const char *bs_fault = sg ? spu_ctl_fault(sg->ctl) : NULL;
+    if (bs_fault)
+        rc = TB_EXIT_RUN;
+    else if (rc)
         fprintf(stderr, "gpusc: %s\n", err->str);
     /* The kernel ends when the interface units have stored the last faces too (the CTAs end first). */
     for (uint64_t waited = 0; rc == 0 && sg && !spu_grid_ius_done(sg); waited++) {
+        if ((bs_fault = spu_ctl_fault(sg->ctl)) != NULL) {
+            rc = TB_EXIT_RUN;
+            break;
+        }
         if (waited == (uint64_t)opt_watchdog && opt_watchdog > 0) {
             fprintf(stderr,
                     "gpusc: tb-spu: the interface units did not finish %" PRIu64 " cycles after the CTAs\n",
@@ -335,6 +343,8 @@ int main(int argc, char **argv)
         }
         gsc_run(1);
     }
+    if (bs_fault)
+        fprintf(stderr, "gpusc: %s\n", bs_fault);
     const char *fault = machine_fault(mach);
     if (fault && rc == 0) {
         fprintf(stderr, "gpusc: %s\n", fault);

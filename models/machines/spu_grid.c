@@ -191,6 +191,9 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
             spu_iu *u = spu_iu_new(ctx, mod, nm, env->mem, n + side * p + k, side >= SPU_SIDE_S);
             g_free(nm);
             s->iu[side * p + k] = u;
+            spu_ctl_set_unit_name(s->ctl, n + side * p + k, u->inst->path);
+            spu_ctl_set_unit_blocked(s->ctl, n + side * p + k, &u->guard_waiting);
+            u->on_block = spu_ctl_event(s->ctl);
             spu_cb *cb = side == SPU_SIDE_N   ? s->v[k]
                          : side == SPU_SIDE_W ? s->h[k * (p + 1)]
                          : side == SPU_SIDE_S ? s->v[p * p + k]

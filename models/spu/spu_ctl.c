@@ -1,6 +1,8 @@
 /* spu_ctl.c — the `spu_ctl` block; see spu_ctl.h. */
 #include "models/spu/spu_ctl.h"
 
+#include <string.h>
+
 #include "kernels/frontend/spu_isa.h"
 #include "models/sm/issue.h"
 #include "models/spu/spu_cb.h"
@@ -22,6 +24,10 @@ static const blk_port_desc ports[] = {
 static const blk_param_desc params[] = {
     {"latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles",
      "from the last arrival to the release [A: SPU spec §6, §17 item 3]"},
+    {"deadlock_cycles", BLK_PARAM_UINT, "10000", "1", "1000000000", NULL, "cycles",
+     "the watchdog: a grid whose every unit has ended or waits at a blocksync that cannot complete, "
+     "with no arrival, departure or CTA start for this long, is deadlocked (a blocksync count "
+     "mismatch) and the run stops with an error [A: SPU spec §7]"},
     {"selftest_no_swap", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "break the mechanism: releases swap no CB (a test sees the stencil's check fail)"},
 };
@@ -59,6 +65,55 @@ const blk_desc spu_ctl_desc = {
     BLK_N(state),
 };
 
+#define WAIT_NONE 0xff
+
+static unsigned opposite(unsigned dir)
+{
+    return dir == SPU_DIR_NORTH   ? SPU_DIR_SOUTH
+           : dir == SPU_DIR_SOUTH ? SPU_DIR_NORTH
+           : dir == SPU_DIR_WEST  ? SPU_DIR_EAST
+                                  : SPU_DIR_WEST;
+}
+
+/* "SM 1 (x 1, y 0; CTA (1,0) of pass (0,0))" or the unit's name. */
+static void unit_desc(const spu_ctl *c, unsigned u, GString *out)
+{
+    if (u < c->n_sms) {
+        unsigned cx = c->cta[2 * u], cy = c->cta[2 * u + 1];
+        g_string_append_printf(out, "SM %u (x %u, y %u; CTA (%u,%u) of pass (%u,%u))", u, u % c->p, u / c->p,
+                               cx, cy, cx / c->p, cy / c->p);
+    } else
+        g_string_append(out, c->unit_name[u] ? c->unit_name[u] : "an interface unit");
+}
+
+/* Stops the run with the controller's error (the first one only). */
+static void fail(spu_ctl *c, GString *msg)
+{
+    if (c->fault) {
+        g_string_free(msg, TRUE);
+        return;
+    }
+    c->fault = g_string_free(msg, FALSE);
+    gsc_stop();
+}
+
+/* Global sync: unit `left` has left after `n_left` global blocksyncs while unit `other` arrived at
+ * number `n` > n_left. */
+static void global_mismatch(spu_ctl *c, unsigned left, unsigned other, uint32_t n)
+{
+    GString *m = g_string_new(NULL);
+    g_string_append_printf(m, "%s: blocksync count mismatch at cycle %" G_GUINT64_FORMAT ": ", c->inst->path,
+                           gsc_cycle());
+    unit_desc(c, left, m);
+    g_string_append_printf(m, " ended after %u global bar.blocksync, but ", c->n_syncs[left * 5]);
+    unit_desc(c, other, m);
+    g_string_append_printf(m,
+                           " arrived at number %u (every CTA and interface unit must execute every global "
+                           "blocksync)",
+                           n);
+    fail(c, m);
+}
+
 /* A producer-consumer arrival: waits for the other side of its CB pair. */
 static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
 {
@@ -72,12 +127,15 @@ static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
         gsc_fatal("%s: unit %u arrived twice at the same side of CB pair %u", c->inst->path, unit, pair);
     c->pair_wait[ps] = unit + 1;
     c->pair_slot[ps] = slot;
+    c->wait_dir[unit] = (uint8_t)dir;
+    c->n_syncs[unit * 5 + dir]++;
+    c->epoch++;
     blk_stat_add(c->inst, SPU_CTL_STAT_ARRIVALS, 1);
     if (c->pair_wait[ps ^ 1]) {
         c->pair_due[pair] = gsc_cycle() + c->latency;
         c->n_due++;
-        gsc_event_notify(c->ev, c->latency);
     }
+    gsc_event_notify(c->ev, c->latency); /* a release or a look by the watchdog */
 }
 
 static void pairs_release(spu_ctl *c, uint64_t now)
@@ -92,10 +150,12 @@ static void pairs_release(spu_ctl *c, uint64_t now)
             blk_iref r = c->release[u];
             ((const blocksync_release_if *)r.methods)->release(r.self, c->pair_slot[pair * 2 + side]);
             c->pair_wait[pair * 2 + side] = 0;
+            c->wait_dir[u] = WAIT_NONE;
         }
         if (!c->no_swap)
             ((const spu_cb_if *)c->cbs[pair].methods)->swap(c->cbs[pair].self);
         blk_stat_add(c->inst, SPU_CTL_STAT_PAIR_SYNCS, 1);
+        c->epoch++;
     }
 }
 
@@ -103,6 +163,30 @@ void spu_ctl_set_pair(spu_ctl *c, unsigned unit, unsigned dir, unsigned pair, un
 {
     g_assert(unit < c->n_units && dir >= 1 && dir <= 4 && side < 2 && pair < c->n_pairs);
     c->pair_of[unit * 5 + dir] = (int)(pair * 2 + side);
+    c->pair_unit[pair * 2 + side] = unit;
+}
+
+void spu_ctl_set_unit_name(spu_ctl *c, unsigned unit, const char *name)
+{
+    g_assert(unit < c->n_units);
+    g_free(c->unit_name[unit]);
+    c->unit_name[unit] = g_strdup(name);
+}
+
+void spu_ctl_set_unit_blocked(spu_ctl *c, unsigned unit, const bool *flag)
+{
+    g_assert(unit < c->n_units);
+    c->blocked[unit] = flag;
+}
+
+gsc_event *spu_ctl_event(const spu_ctl *c)
+{
+    return c->ev;
+}
+
+const char *spu_ctl_fault(const spu_ctl *c)
+{
+    return c->fault;
 }
 
 static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
@@ -115,6 +199,16 @@ static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
     g_assert(unit < c->n_units && !c->arrived[unit]);
     if (c->left[unit])
         gsc_fatal("%s: unit %u arrived at a blocksync after leaving", c->inst->path, unit);
+    uint32_t n = ++c->n_syncs[unit * 5];
+    for (unsigned u = 0; u < c->n_units && !c->fault; u++)
+        if (c->left[u] && c->n_syncs[u * 5] && c->n_syncs[u * 5] < n)
+            global_mismatch(c, u, unit, n);
+    if (n > c->max_global) {
+        c->max_global = n;
+        c->max_global_unit = unit;
+    }
+    c->wait_dir[unit] = 0;
+    c->epoch++;
     c->arrived[unit] = true;
     c->slot[unit] = slot;
     c->arrive_at[unit] = gsc_cycle();
@@ -130,6 +224,10 @@ static void bs_leave(void *self, unsigned unit)
     g_assert(unit < c->n_units && !c->left[unit]);
     c->left[unit] = true;
     c->n_left++;
+    c->epoch++;
+    uint32_t n = c->n_syncs[unit * 5];
+    if (n && n < c->max_global)
+        global_mismatch(c, unit, c->max_global_unit, c->max_global);
     gsc_event_notify(c->ev, c->latency);
 }
 
@@ -145,6 +243,9 @@ static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
                   "(i mod %u, j mod %u)",
                   c->inst->path, cl->ctaid[0], cl->ctaid[1], cl->ctaid[2], sm, sm % c->p, sm / c->p, c->p,
                   c->p);
+    c->cta[2 * sm] = cl->ctaid[0];
+    c->cta[2 * sm + 1] = cl->ctaid[1];
+    c->epoch++;
     if (c->left[sm]) { /* the SM's CTA of its next pass */
         c->left[sm] = false;
         c->n_left--;
@@ -183,6 +284,85 @@ static void issued(void *self, const issued_t *it)
 
 static const instr_issued_if issued_table = {issued};
 
+/* Every unit has left or waits at a blocksync that cannot complete (none due, the global barrier
+ * incomplete), one at least waiting. */
+static bool stuck(const spu_ctl *c)
+{
+    if (c->n_due || (c->n_arrived && c->n_arrived + c->n_left == c->n_units) || c->n_left == c->n_units)
+        return false;
+    for (unsigned u = 0; u < c->n_units; u++)
+        if (!c->left[u] && c->wait_dir[u] == WAIT_NONE && !(c->blocked[u] && *c->blocked[u]))
+            return false;
+    return true;
+}
+
+static void deadlock_report(spu_ctl *c, uint64_t now)
+{
+    GString *m = g_string_new(NULL);
+    g_string_append_printf(
+        m,
+        "%s: blocksync deadlock at cycle %" G_GUINT64_FORMAT ": for %" G_GUINT64_FORMAT
+        " cycles every unit of the grid has ended or waits at a blocksync that cannot "
+        "complete (a blocksync count mismatch: a CTA executed fewer bar.blocksync than its "
+        "partner)",
+        c->inst->path, now, now - c->dl_since);
+    unsigned shown = 0;
+    for (unsigned u = 0; u < c->n_units; u++) {
+        unsigned d = c->wait_dir[u];
+        if (!c->left[u] && d == WAIT_NONE && c->blocked[u] && *c->blocked[u]) {
+            g_string_append(m, "\n  ");
+            unit_desc(c, u, m);
+            g_string_append(m, " waits for a spill (the spill -> restore guard)");
+            continue;
+        }
+        if (c->left[u] || d == WAIT_NONE)
+            continue;
+        if (++shown > 16) {
+            g_string_append(m, "\n  ...");
+            break;
+        }
+        g_string_append(m, "\n  ");
+        unit_desc(c, u, m);
+        if (d == 0) {
+            g_string_append_printf(m, " waits at global bar.blocksync number %u", c->n_syncs[u * 5]);
+            continue;
+        }
+        unsigned o = opposite(d), partner = c->pair_unit[c->pair_of[u * 5 + d] ^ 1];
+        g_string_append_printf(m, " waits at bar.blocksync.%s number %u for ", spu_dir_name(d),
+                               c->n_syncs[u * 5 + d]);
+        unit_desc(c, partner, m);
+        if (c->left[partner])
+            g_string_append_printf(m, ", which has ended after %u bar.blocksync.%s",
+                                   c->n_syncs[partner * 5 + o], spu_dir_name(o));
+        else if (c->wait_dir[partner] == 0)
+            g_string_append(m, ", which waits at a global bar.blocksync");
+        else
+            g_string_append_printf(
+                m, ", which waits at bar.blocksync.%s number %u (after %u bar.blocksync.%s)",
+                spu_dir_name(c->wait_dir[partner]), c->n_syncs[partner * 5 + c->wait_dir[partner]],
+                c->n_syncs[partner * 5 + o], spu_dir_name(o));
+    }
+    fail(c, m);
+}
+
+/* The watchdog: stuck since dl_since with nothing changed (epoch) for deadlock_cycles: report. */
+static void watch(spu_ctl *c, uint64_t now)
+{
+    if (c->fault || !stuck(c)) {
+        c->dl_armed = false;
+        return;
+    }
+    if (!c->dl_armed || c->epoch != c->dl_epoch) {
+        c->dl_armed = true;
+        c->dl_epoch = c->epoch;
+        c->dl_since = now;
+    }
+    if (now - c->dl_since >= c->deadlock_cycles)
+        deadlock_report(c, now);
+    else
+        gsc_run_within(c->deadlock_cycles - (now - c->dl_since));
+}
+
 static void spu_ctl_run(void *self)
 {
     spu_ctl *c = self;
@@ -191,6 +371,7 @@ static void spu_ctl_run(void *self)
         pairs_release(c, now);
     if (!c->n_arrived || c->n_arrived + c->n_left < c->n_units || now < c->last_arrival + c->latency) {
         c->tr_arrived = c->n_arrived;
+        watch(c, now);
         return;
     }
     uint64_t waited = 0;
@@ -200,12 +381,14 @@ static void spu_ctl_run(void *self)
         c->arrived[u] = false;
         blk_iref r = c->release[u];
         ((const blocksync_release_if *)r.methods)->release(r.self, c->slot[u]);
+        c->wait_dir[u] = WAIT_NONE;
         waited += now - c->arrive_at[u];
     }
     blk_stat_add(c->inst, SPU_CTL_STAT_WAIT_CYCLES, waited);
     for (unsigned i = 0; i < c->n_cbs && !c->no_swap; i++)
         ((const spu_cb_if *)c->cbs[i].methods)->swap(c->cbs[i].self);
     c->n_arrived = 0;
+    c->epoch++;
     c->tr_arrived = 0;
     c->tr_rounds++;
     blk_stat_add(c->inst, SPU_CTL_STAT_ROUNDS, 1);
@@ -234,6 +417,14 @@ spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const s
     c->n_units = c->n_sms + n_ius;
     c->latency = blk_param_uint(c->inst, "latency");
     c->no_swap = blk_param_bool(c->inst, "selftest_no_swap");
+    c->deadlock_cycles = blk_param_uint(c->inst, "deadlock_cycles");
+    c->wait_dir = g_new(uint8_t, c->n_units);
+    memset(c->wait_dir, WAIT_NONE, c->n_units);
+    c->n_syncs = g_new0(uint32_t, c->n_units * 5);
+    c->cta = g_new0(uint32_t, 2 * c->n_sms);
+    c->pair_unit = g_new0(unsigned, 2 * n_pairs);
+    c->unit_name = g_new0(char *, c->n_units);
+    c->blocked = g_new0(const bool *, c->n_units);
     c->arrived = g_new0(bool, c->n_units);
     c->left = g_new0(bool, c->n_units);
     c->slot = g_new0(unsigned, c->n_units);
@@ -269,6 +460,15 @@ void spu_ctl_free(spu_ctl *c)
     g_free(c->pair_wait);
     g_free(c->pair_slot);
     g_free(c->pair_due);
+    g_free(c->wait_dir);
+    g_free(c->n_syncs);
+    g_free(c->cta);
+    g_free(c->pair_unit);
+    for (unsigned u = 0; u < c->n_units; u++)
+        g_free(c->unit_name[u]);
+    g_free(c->unit_name);
+    g_free(c->blocked);
+    g_free(c->fault);
     g_free(c->release);
     g_free(c->cbs);
     g_free(c);

@@ -13,6 +13,13 @@
  * take the border sides. When both sides of a CB pair have arrived, `latency` cycles later the two
  * are released and only that pair swaps [S: §7].
  *
+ * The watchdog (SPU spec §7 [A], UT-8): a grid in which every unit has either left or waits at a
+ * blocksync that cannot complete (no pair due, the global barrier not complete), and nothing has
+ * arrived, left or started for `deadlock_cycles`, is deadlocked: a blocksync count mismatch (a CTA
+ * that executed fewer syncs than its partner). Under global sync a mismatch shows at once: a unit
+ * arrives at its n-th global blocksync while a unit that took part in global blocksyncs has left
+ * after fewer than n (or leaves so). Either stops the run (gsc_stop) with spu_ctl_fault set: every
+ * waiting unit, what it waits for and its partner, SMs named with their coordinates, CTA and pass.
  * Counters (the `issued` export, bound to every SM's issue): the SMs' global element accesses
  * (4-byte elements of global loads and stores, by active lane) and their CB element accesses.
  * Traced: `arrived` (units waiting at the barrier), `rounds` (releases so far).
@@ -57,6 +64,20 @@ typedef struct {
     unsigned *pair_wait, *pair_slot; /* [pair * 2 + side] */
     uint64_t *pair_due;              /* [pair]: release cycle, UINT64_MAX none */
     unsigned n_pairs, n_due;
+    /* the watchdog: per unit what it waits at (WAIT_NONE, 0 global, else the spu_dir), syncs executed
+     * per direction ([unit * 5 + dir]), the CTA an SM runs or ran last; per pair side its unit; the
+     * highest global sync number arrived at; a change counter and since when nothing changed */
+    uint8_t *wait_dir;
+    uint32_t *n_syncs, *cta;
+    unsigned *pair_unit;
+    uint32_t max_global;
+    unsigned max_global_unit;
+    uint64_t deadlock_cycles, epoch, dl_epoch, dl_since;
+    bool dl_armed;
+    char **unit_name;     /* interface units (SMs are named by their coordinates) */
+    const bool **blocked; /* per unit, NULL or a flag: it waits on something else than a blocksync
+                           * that only the grid's progress ends (an interface unit's guard) */
+    char *fault;
     blk_iref *release, *cbs;
     unsigned n_release, n_cbs;
     /* traced */
@@ -81,6 +102,14 @@ spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const s
  * `pair` (its index among the `cbs` bindings) on side `side` (0: the producer, west/north of the
  * pair; 1: the consumer). Before the run. */
 void spu_ctl_set_pair(spu_ctl *c, unsigned unit, unsigned dir, unsigned pair, unsigned side);
+/* The name the watchdog gives a unit that is not an SM (an interface unit's instance path). */
+void spu_ctl_set_unit_name(spu_ctl *c, unsigned unit, const char *name);
+/* `*flag` true: unit `unit` is blocked until another unit makes progress (the watchdog counts it as
+ * waiting; it must notify the controller's `rendezvous` event, spu_ctl_event, when it blocks). */
+void spu_ctl_set_unit_blocked(spu_ctl *c, unsigned unit, const bool *flag);
+gsc_event *spu_ctl_event(const spu_ctl *c);
+/* Why the controller stopped the run (a blocksync deadlock or count mismatch), or NULL. */
+const char *spu_ctl_fault(const spu_ctl *c);
 void spu_ctl_free(spu_ctl *c);
 
 G_END_DECLS

@@ -113,8 +113,13 @@ static void iu_request(spu_iu *u, const spu_iu_xfer *x)
         if (++u->row == x->rows) {
             u->row = 0;
             u->xi++;
-            if (x->post)
-                (*x->post)++;
+            if (x->post) {
+                x->post->spilled++;
+                if (x->post->waiter) { /* wake the restore waiting on it (this cycle) */
+                    gsc_event_notify(x->post->waiter->ev, 0);
+                    x->post->waiter = NULL;
+                }
+            }
         }
     }
 }
@@ -138,20 +143,36 @@ static void spu_iu_run(void *self)
         return;
     }
     bool has = u->xi < u->n_xfers && u->xfers[u->xi].round == u->round;
-    if (!u->round_started && has && !u->no_guard && u->xfers[u->xi].wait &&
-        *u->xfers[u->xi].wait < u->xfers[u->xi].wait_min) { /* the restore waits for its spill */
-        blk_stat_add(u->inst, SPU_IU_STAT_GUARD, 1);
-        gsc_run_within(1);
+    spu_iu_guard *g = has && !u->round_started && !u->no_guard ? u->xfers[u->xi].wait : NULL;
+    if (g && g->spilled < u->xfers[u->xi].wait_min) { /* the restore sleeps until its spill is done */
+        if (!u->guard_waiting) {
+            u->guard_since = now;
+            if (u->on_block)
+                gsc_event_notify(u->on_block, 1);
+        }
+        u->guard_waiting = true;
+        g->waiter = u;
         return;
+    }
+    if (u->guard_waiting) { /* every cycle from the first look to this one stalled */
+        blk_stat_add(u->inst, SPU_IU_STAT_GUARD, now - u->guard_since);
+        u->guard_waiting = false;
     }
     if (!u->round_started) {
         u->round_started = true;
+        u->latency_counted = false;
         u->ready_at = now + (has && !u->store ? u->mem_latency : 0);
     }
     if (has) {
+        if (now < u->ready_at) { /* the first data: sleep until then, its cycles busy */
+            if (!u->latency_counted)
+                blk_stat_add(u->inst, SPU_IU_STAT_BUSY, u->ready_at - now);
+            u->latency_counted = true;
+            gsc_run_within(u->ready_at - now);
+            return;
+        }
         blk_stat_add(u->inst, SPU_IU_STAT_BUSY, 1);
-        if (now >= u->ready_at)
-            iu_request(u, &u->xfers[u->xi]);
+        iu_request(u, &u->xfers[u->xi]);
         if (u->xi < u->n_xfers && u->xfers[u->xi].round == u->round) {
             gsc_run_within(1);
             return;

@@ -31,6 +31,15 @@
 
 G_BEGIN_DECLS
 
+struct spu_iu;
+/* The spill -> restore ordering guard of one pass border and row (multipass): the tiles spilled so
+ * far, and the restoring unit asleep on it (woken by the spill that lets it go on). Zeroed before
+ * the run. */
+typedef struct {
+    uint32_t spilled;
+    struct spu_iu *waiter;
+} spu_iu_guard;
+
 /* `rows` rows of `row_elems` 4-byte elements: global row r at gaddr + r * row_stride, CB bytes
  * cb_off + 4 * (r * row_elems + e). */
 typedef struct {
@@ -38,11 +47,10 @@ typedef struct {
     uint64_t gaddr, row_stride;
     uint32_t rows, row_elems, cb_off;
     /* multipass (docs/spu.md): a VIU transfer (a spill by a storer, a restore by a loader: counted
-     * apart); post: a counter incremented when the transfer is done (a spill); wait: a restore
-     * starts only when *wait >= wait_min (the spill -> restore ordering guard) */
+     * apart); post: a guard whose count the transfer increments when it is done (a spill); wait: a
+     * restore starts only when wait->spilled >= wait_min (the spill -> restore ordering guard) */
     bool viu;
-    uint32_t *post;
-    const uint32_t *wait;
+    spu_iu_guard *post, *wait;
     uint32_t wait_min;
 } spu_iu_xfer;
 
@@ -60,7 +68,7 @@ enum {
 };
 enum { SPU_IU_MOVING, SPU_IU_WAITING, SPU_IU_DONE };
 
-typedef struct {
+typedef struct spu_iu {
     blk_inst *inst;
     fmem *mem;
     unsigned unit;
@@ -80,6 +88,12 @@ typedef struct {
     unsigned xi, row, elem;
     uint64_t ready_at;
     bool round_started;
+    /* asleep (no activation per cycle): the busy cycles up to ready_at are counted; a restore waits
+     * on its guard since guard_since */
+    bool latency_counted, guard_waiting;
+    uint64_t guard_since;
+    gsc_event *on_block; /* notified when a restore starts waiting on its guard (the controller's
+                          * watchdog reads guard_waiting); NULL: none */
     /* traced */
     uint32_t round;
     uint8_t state;
