@@ -83,8 +83,8 @@ static unsigned expand(const scoreboard_block *b, const uint16_t *slots, unsigne
 }
 
 /* The block alone maps the slots at each call (into tmp). */
-static const unsigned *G_GNUC_NO_INLINE expand_instr(const scoreboard_block *b, const decoded_t *h, unsigned *tmp,
-                                                    unsigned *ns, unsigned *nd)
+static const unsigned *G_GNUC_NO_INLINE expand_instr(const scoreboard_block *b, const decoded_t *h,
+                                                     unsigned *tmp, unsigned *ns, unsigned *nd)
 {
     *ns = expand(b, h->src, h->n_src, tmp);
     *nd = expand(b, h->dst, h->n_dst, tmp + *ns);
@@ -93,7 +93,8 @@ static const unsigned *G_GNUC_NO_INLINE expand_instr(const scoreboard_block *b, 
 
 /* The instruction's scoreboard registers: its *ns sources, then its *nd destinations (mapped once per
  * static instruction by new_phys). */
-static inline const unsigned *regs_of(const scoreboard_block *b, const decoded_t *h, unsigned *ns, unsigned *nd)
+static inline const unsigned *regs_of(const scoreboard_block *b, const decoded_t *h, unsigned *ns,
+                                      unsigned *nd)
 {
     g_assert(h->func < b->n_funcs);
     const scoreboard_static *x = &b->ins[b->fbase[h->func] + MIN(h->pc, b->n_instrs[h->func])];
