@@ -128,12 +128,23 @@ static icnt *node_net(const icnt_blk *b, unsigned node)
     return node < b->n_sms ? b->resp_net : b->req_net;
 }
 
+/* A node's delivery cycle (UINT64_MAX: none), and its bit in `waiting`. */
+static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due)
+{
+    uint64_t bit = UINT64_C(1) << (node % 64);
+    b->due[node] = due;
+    if (due == UINT64_MAX)
+        b->waiting[node / 64] &= ~bit;
+    else
+        b->waiting[node / 64] |= bit;
+}
+
 /* A packet was sent to node: a node that had none gets its delivery cycle (a later packet never
  * delivers before the oldest one). */
 static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
 {
     if (b->pending[node]++ == 0)
-        b->due[node] = icnt_next_delivery(node_net(b, node), node);
+        icnt_blk_set_due(b, node, icnt_next_delivery(node_net(b, node), node));
 }
 
 /* A source with a packet in its input FIFO and no room in its injection queue: the stall began at
@@ -234,17 +245,18 @@ static void icnt_blk_eject_node(icnt_blk *b, unsigned node, uint64_t now)
     bool ok = icnt_blk_eject(b, node, now, &next);
     uint64_t bit = UINT64_C(1) << (node % 64);
     if (!ok) {
-        b->due[node] = UINT64_MAX;
+        icnt_blk_set_due(b, node, UINT64_MAX);
         b->blocked[node / 64] |= bit;
         return;
     }
     b->blocked[node / 64] &= ~bit;
-    b->due[node] = next;
+    icnt_blk_set_due(b, node, next);
 }
 
 /* Ejection at the blocked nodes and the nodes with a packet due; returns the next delivery cycle of
- * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). A scan of the nodes'
- * due cycles: a few dozen comparisons per activation cost less than a heap operation per packet. */
+ * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). A scan of the due cycles
+ * of the nodes with a packet on its way (`waiting`, in node order): a comparison per such node and
+ * activation costs less than a heap operation per packet, and an idle node costs nothing. */
 static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
 {
     unsigned n = b->n_sms + b->n_parts, words = (n + 63) / 64;
@@ -254,11 +266,13 @@ static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
             icnt_blk_eject_node(b, node, now);
         }
     uint64_t next = UINT64_MAX;
-    for (unsigned node = 0; node < n; node++) {
-        if (b->due[node] <= now) /* requeued later than now */
-            icnt_blk_eject_node(b, node, now);
-        next = MIN(next, b->due[node]);
-    }
+    for (unsigned w = 0; w < words; w++)
+        for (uint64_t bits = b->waiting[w]; bits; bits &= bits - 1) { /* (a node changes only its bit) */
+            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            if (b->due[node] <= now) /* requeued later than now */
+                icnt_blk_eject_node(b, node, now);
+            next = MIN(next, b->due[node]);
+        }
     return next;
 }
 
@@ -367,6 +381,7 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     for (unsigned i = 0; i < n_sms + n_parts; i++)
         b->due[i] = UINT64_MAX;
     b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
+    b->waiting = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
     b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
     b->out_f = g_new0(gsc_fifo *, n_sms + n_parts);
     mem_slots_init(&b->reqs, sizeof(mem_req_t));
@@ -395,6 +410,7 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->blocked_since);
     g_free(b->due);
     g_free(b->blocked);
+    g_free(b->waiting);
     g_free(b->in_f);
     g_free(b->out_f);
     mem_slots_clear(&b->reqs);

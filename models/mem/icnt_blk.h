@@ -72,6 +72,8 @@ typedef struct {
      * at every activation until there is room (a get on the FIFO wakes the block). */
     uint64_t *due;
     uint64_t *blocked;
+    /* bitmap: the nodes whose `due` is a cycle (the ejection visits only those) */
+    uint64_t *waiting;
     gsc_fifo **in_f;  /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
     gsc_fifo **out_f; /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
     gsc_event *wake;

@@ -2,6 +2,7 @@
 #include "models/sm/scoreboard_block.h"
 
 #include "kernels/analysis/regalloc.h"
+#include "models/sm/warp_exec.h"
 
 static const char *const sb_methods[] = {
     "check(warp, instruction) -> hazard bits (RAW, WAW, WAR, LONG)",
@@ -81,35 +82,70 @@ static unsigned expand(const scoreboard_block *b, const uint16_t *slots, unsigne
     return k;
 }
 
-/* The instruction's scoreboard registers (its slots mapped, see scoreboard_block.h). */
-static unsigned regs_of(const scoreboard_block *b, const decoded_t *h, unsigned *src, unsigned *dst,
-                        unsigned *ndst)
+/* The block alone maps the slots at each call (into tmp). */
+static const unsigned *G_GNUC_NO_INLINE expand_instr(const scoreboard_block *b, const decoded_t *h,
+                                                     unsigned *tmp, unsigned *ns, unsigned *nd)
 {
-    *ndst = expand(b, h->dst, h->n_dst, dst);
-    return expand(b, h->src, h->n_src, src);
+    *ns = expand(b, h->src, h->n_src, tmp);
+    *nd = expand(b, h->dst, h->n_dst, tmp + *ns);
+    return tmp;
+}
+
+/* The instruction's scoreboard registers: its *ns sources, then its *nd destinations (mapped once per
+ * static instruction by new_phys). */
+static inline const unsigned *regs_of(const scoreboard_block *b, const decoded_t *h, unsigned *ns,
+                                      unsigned *nd)
+{
+    g_assert(h->func < b->n_funcs);
+    const scoreboard_static *x = &b->ins[b->fbase[h->func] + MIN(h->pc, b->n_instrs[h->func])];
+    *ns = x->n_src;
+    *nd = x->n_dst;
+    return b->pool + x->off;
+}
+
+static unsigned check_regs(scoreboard_block *b, unsigned warp, const unsigned *r, unsigned ns, unsigned nd)
+{
+    unsigned hz = scoreboard_check(b->sb, warp, r, ns, r + ns, nd);
+    if (hz != SCOREBOARD_CLEAR)
+        blk_stat_add(b->inst, SCOREBOARD_STAT_HAZARDS, 1);
+    return hz;
 }
 
 static unsigned sb_check(void *self, unsigned warp, const decoded_t *h)
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, h->pc, OP_CHECK);
-    unsigned src[SB_SRC_MAX], dst[SB_DST_MAX], nd;
-    unsigned ns = regs_of(b, h, src, dst, &nd);
-    unsigned hz = scoreboard_check(b->sb, warp, src, ns, dst, nd);
-    if (hz != SCOREBOARD_CLEAR)
-        blk_stat_add(b->inst, SCOREBOARD_STAT_HAZARDS, 1);
-    return hz;
+    unsigned ns, nd;
+    if (G_LIKELY(b->ins)) {
+        const unsigned *r = regs_of(b, h, &ns, &nd);
+        return check_regs(b, warp, r, ns, nd);
+    }
+    unsigned tmp[SB_SRC_MAX + SB_DST_MAX];
+    const unsigned *r = expand_instr(b, h, tmp, &ns, &nd);
+    return check_regs(b, warp, r, ns, nd);
+}
+
+static void reserve_regs(scoreboard_block *b, unsigned warp, const unsigned *r, unsigned ns, unsigned nd,
+                         bool long_op)
+{
+    scoreboard_reserve(b->sb, warp, r, ns, r + ns, nd, long_op);
+    b->tr_pending += nd;
+    blk_stat_add(b->inst, SCOREBOARD_STAT_RESERVED, 1);
 }
 
 static void sb_reserve(void *self, unsigned warp, const decoded_t *h, bool long_op)
 {
     scoreboard_block *b = self;
     blk_call_note(b->probe, warp, h->pc, OP_RESERVE);
-    unsigned src[SB_SRC_MAX], dst[SB_DST_MAX], nd;
-    unsigned ns = regs_of(b, h, src, dst, &nd);
-    scoreboard_reserve(b->sb, warp, src, ns, dst, nd, long_op);
-    b->tr_pending += nd;
-    blk_stat_add(b->inst, SCOREBOARD_STAT_RESERVED, 1);
+    unsigned ns, nd;
+    if (G_LIKELY(b->ins)) {
+        const unsigned *r = regs_of(b, h, &ns, &nd);
+        reserve_regs(b, warp, r, ns, nd, long_op);
+        return;
+    }
+    unsigned tmp[SB_SRC_MAX + SB_DST_MAX];
+    const unsigned *r = expand_instr(b, h, tmp, &ns, &nd);
+    reserve_regs(b, warp, r, ns, nd, long_op);
 }
 
 static void sb_release_write(void *self, unsigned warp, unsigned reg, bool long_op)
@@ -203,6 +239,36 @@ scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const c
     return sb_build(ctx, parent, name, warps, regs, map, regs);
 }
 
+/* Maps the register slots decode gives every instruction of m (wexec_instr_regs) once. */
+static void static_regs(scoreboard_block *b, const ir_module *m, const kload_module *k)
+{
+    b->n_funcs = m->funcs->len;
+    b->fbase = g_new(uint32_t, b->n_funcs);
+    b->n_instrs = g_new(uint32_t, b->n_funcs);
+    unsigned total = 0;
+    for (unsigned f = 0; f < b->n_funcs; f++) {
+        b->fbase[f] = total;
+        b->n_instrs[f] = ir_func_n_instrs(g_ptr_array_index(m->funcs, f));
+        total += b->n_instrs[f] + 1; /* + the implicit ret: no registers */
+    }
+    b->ins = g_new0(scoreboard_static, total);
+    GArray *pool = g_array_sized_new(FALSE, FALSE, sizeof(unsigned), 64); /* never a NULL pool */
+    for (unsigned f = 0; f < b->n_funcs; f++) {
+        const ir_func *fn = g_ptr_array_index(m->funcs, f);
+        for (uint32_t pc = 0; pc < b->n_instrs[f]; pc++) {
+            uint16_t src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2], n_src, n_dst;
+            unsigned r[SB_SRC_MAX + SB_DST_MAX];
+            wexec_instr_regs(k, f, ir_func_instr(fn, pc), src, &n_src, dst, &n_dst);
+            scoreboard_static *x = &b->ins[b->fbase[f] + pc];
+            x->off = pool->len;
+            x->n_src = (uint16_t)expand(b, src, n_src, r);
+            x->n_dst = (uint16_t)expand(b, dst, n_dst, r + x->n_src);
+            g_array_append_vals(pool, r, x->n_src + x->n_dst);
+        }
+    }
+    b->pool = (unsigned *)(void *)g_array_free(pool, FALSE);
+}
+
 /* Three files, one after the other: general registers R0.. (physical, 32-bit units), the predicate
  * file P0.., and the slots of registers without an allocation. Every function's frame numbers its
  * physical registers from R0 and P0, as the register banks do. */
@@ -239,6 +305,7 @@ scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, co
     scoreboard_block *b = sb_build(ctx, parent, name, warps, n_gen + n_pred + n_slots, map, n_slots);
     b->n_gen = n_gen;
     b->n_pred = n_pred;
+    static_regs(b, m, k);
     return b;
 }
 
@@ -248,5 +315,9 @@ void scoreboard_block_free(scoreboard_block *b)
         return;
     scoreboard_free(b->sb);
     g_free(b->map);
+    g_free(b->ins);
+    g_free(b->fbase);
+    g_free(b->n_instrs);
+    g_free(b->pool);
     g_free(b);
 }

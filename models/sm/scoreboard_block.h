@@ -51,6 +51,13 @@ enum {
     SCOREBOARD_STAT_HAZARDS,
 };
 
+/* A static instruction's scoreboard registers: pool[off .. off + n_src) its sources, then its n_dst
+ * destinations. */
+typedef struct {
+    uint32_t off;
+    uint16_t n_src, n_dst;
+} scoreboard_static;
+
 typedef struct {
     blk_inst *inst;
     scoreboard *sb;
@@ -59,6 +66,14 @@ typedef struct {
     uint32_t *map;
     unsigned n_slots;
     unsigned n_gen, n_pred; /* the general and predicate files' sizes (new_phys) */
+    /* new_phys: every static instruction's registers, mapped once when the block is built (the
+     * checks and reservations of every cycle look them up): instruction pc of function f is
+     * ins[fbase[f] + pc], pc = n_instrs[f] the implicit ret past the end. NULL (the block alone):
+     * the slots are mapped at each call. */
+    scoreboard_static *ins;
+    uint32_t *fbase, *n_instrs;
+    unsigned n_funcs;
+    unsigned *pool;
     blk_call_probe *probe;
     uint32_t tr_pending; /* traced: pending register writes, all warps */
 } scoreboard_block;
