@@ -178,6 +178,7 @@ struct trace_state {
     std::vector<bool> pattern_used; /* a pattern selected at least one signal */
     bool written = false;           /* the file was created (the window was reached) */
     std::string write_error;        /* why writing the file failed (a full disk, EFBIG), or "" */
+    int write_errno = 0;            /* errno of the first buffer write that failed, or 0 */
     uint64_t from = 0, to = 0;
     FILE *fp = nullptr;
     gsc_vcd_writer *writer = nullptr;
@@ -723,8 +724,8 @@ static void write_time(uint64_t t)
 /* The file's buffer into the file (by 1 MiB or more, and before the file is closed). */
 static void flush_out(void)
 {
-    if (!T.out.empty())
-        fwrite(T.out.data(), 1, T.out.size(), T.fp);
+    if (!T.out.empty() && fwrite(T.out.data(), 1, T.out.size(), T.fp) != T.out.size() && !T.write_errno)
+        T.write_errno = errno ? errno : EIO;
     T.out.clear();
 }
 
@@ -1440,7 +1441,7 @@ static void close_file(void)
     T.writer = nullptr;
     errno = 0;
     bool bad = fflush(T.fp) != 0 || ferror(T.fp);
-    int e = errno;
+    int e = T.write_errno ? T.write_errno : errno;
     if (fclose(T.fp) != 0 && !bad) {
         bad = true;
         e = errno;
