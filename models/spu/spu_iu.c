@@ -76,6 +76,7 @@ static void iu_release(void *self, unsigned slot)
     (void)slot;
     g_assert(u->state == SPU_IU_WAITING);
     u->state = SPU_IU_MOVING;
+    u->resume_at = gsc_cycle() + 1; /* the release's swap takes effect next cycle */
     if (!(u->sync_dir && u->store)) { /* a storer under producer-consumer sync moves after its sync */
         u->round++;
         u->round_started = false;
@@ -128,7 +129,7 @@ static void spu_iu_run(void *self)
 {
     spu_iu *u = self;
     uint64_t now = gsc_cycle();
-    if (u->state != SPU_IU_MOVING)
+    if (u->state != SPU_IU_MOVING || now < u->resume_at) /* awake mode runs it in the release cycle too */
         return;
     if (u->sync_dir && u->store && !u->synced) { /* producer-consumer storer: sync first */
         if (u->round >= u->rounds) {

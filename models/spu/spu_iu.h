@@ -87,6 +87,7 @@ typedef struct spu_iu {
     /* progress: the transfer, its row and element; the cycle the round's data starts */
     unsigned xi, row, elem;
     uint64_t ready_at;
+    uint64_t resume_at; /* released by a blocksync: moves from this cycle on (the CB swap is seen) */
     bool round_started;
     /* asleep (no activation per cycle): the busy cycles up to ready_at are counted; a restore waits
      * on its guard since guard_since */

@@ -9,7 +9,8 @@
 # 4 x 4, where every completed sync swaps exactly its own CB pair; multipass (2 x 2 passes, pass by
 # pass and overlapped): off-chip accesses = 4PNK + 2N^2 with the VIUs' spills and restores, the
 # passes' order and overlap, the spill -> restore guard (broken: the check fails); the SPU's caches
-# off (no L1D or L2 statistics) and the caches on by --set.
+# off (no L1D or L2 statistics) and the caches on by --set; the check modes (every process awake every
+# cycle, a shuffled activation order) give the normal run, under global and producer-consumer sync.
 tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
 if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
@@ -18,7 +19,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-echo "1..20"
+echo "1..22"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -127,4 +128,11 @@ check "caches off on the SPU: L1D and L2 count nothing, DRAM reads" \
 "$tb" --preset gtx480 --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
 check "caches on (preset gtx480): the L2 counts, PASS" \
     "grep -qE '^L2: [1-9][0-9]* accesses' out && grep -q PASS out"
+for sync in global local; do
+    "$tb" --set spu_grid.p=2 --size 16x16x8 --tile 8 --sync $sync --no-trace >norm 2>&1
+    "$tb" --set spu_grid.p=2 --size 16x16x8 --tile 8 --sync $sync --no-trace --check=awake >out 2>&1
+    "$tb" --set spu_grid.p=2 --size 16x16x8 --tile 8 --sync $sync --no-trace --check=shuffle:7 >>out 2>&1
+    check "$sync sync: awake and shuffled runs are the normal run" \
+        "grep -q PASS norm && [ \"\$(grep -c \"\$(grep '^tb-spu:' norm)\" out)\" = 2 ]"
+done
 exit $fail
