@@ -110,21 +110,27 @@ static inline void push_read(regfile *r, unsigned coll, unsigned phys, unsigned 
     bankmap_queues_push_read(r->banks, bankmap_bank(&r->map, phys, warp, 0), coll, coll);
 }
 
-/* One operand read through the register access path, then to its bank's queue. */
-static void rf_read_chain(regfile *r, unsigned coll, unsigned warp, unsigned reg, uint32_t func, uint64_t seq,
-                          uint64_t now)
+/* A register-access request of an instruction (its function and issue sequence number). */
+static rfaccess_req rf_req(unsigned warp, unsigned reg, bool write, uint32_t func, uint64_t seq, uint64_t now)
 {
-    unsigned phys = reg;
-    if (rfaccess_chain_len(r->rf) > 0) {
-        rfaccess_req q = {.warp = warp,
+    return (rfaccess_req){.warp = warp,
                           .reg = reg,
-                          .write = false,
+                          .write = write,
                           .has_instr = true,
                           .func = func,
                           .seq = seq,
                           .cycle = now,
                           .phys = reg,
                           .refused_by = -1};
+}
+
+/* One operand read through the register access path, then to its bank's queue. */
+static void rf_read_chain(regfile *r, unsigned coll, unsigned warp, unsigned reg, uint32_t func, uint64_t seq,
+                          uint64_t now)
+{
+    unsigned phys = reg;
+    if (rfaccess_chain_len(r->rf) > 0) {
+        rfaccess_req q = rf_req(warp, reg, false, func, seq, now);
         rfaccess_verdict v = rfaccess_run(r->rf, &q);
         if (v != RFACCESS_ALLOW) {
             rf_deferred d = {coll, reg, warp, func, seq, v == RFACCESS_DELAY ? now + q.delay : 0};
@@ -157,15 +163,7 @@ static void rf_write(void *self, unsigned warp, unsigned reg, uint32_t func, uin
     blk_call_note(r->probe, 1, warp, reg);
     unsigned phys = reg;
     if (rfaccess_chain_len(r->rf) > 0) {
-        rfaccess_req q = {.warp = warp,
-                          .reg = reg,
-                          .write = true,
-                          .has_instr = true,
-                          .func = func,
-                          .seq = seq,
-                          .cycle = now,
-                          .phys = reg,
-                          .refused_by = -1};
+        rfaccess_req q = rf_req(warp, reg, true, func, seq, now);
         rfaccess_run(r->rf, &q);
         phys = q.phys;
     }
