@@ -267,6 +267,26 @@ fetch_deliver(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, const cache_ta
 /* Warp wi, which can fetch, probes the I-cache: on a hit it sends up to fetch_width instructions of
  * the line and true is returned (it was the warp of this cycle); a miss starts a fill (false: the
  * scheduler goes on to the next warp). */
+/* One I-cache access by warp wi for address a (its fill, if one arrived, first): true on a hit. */
+static inline bool fetch_l1(fetch *f, unsigned wi, uint64_t a, uint64_t now, uint64_t *next_fill)
+{
+    fetch_warp *w = &f->w[wi];
+    if (w->miss_until != 0) { /* the fill arrived */
+        cache_tags_fill(f->icache, a, wi);
+        w->miss_until = 0;
+        fetch_update(f, wi);
+    }
+    if (cache_tags_access(f->icache, a, false, wi, NULL) != CACHE_HIT) {
+        blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
+        w->miss_until = now + f->miss_latency;
+        fetch_update(f, wi);
+        *next_fill = MIN(*next_fill, w->miss_until);
+        return false;
+    }
+    blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
+    return true;
+}
+
 static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, uint64_t *next_fill)
 {
     fetch_warp *w = &f->w[wi];
@@ -275,20 +295,8 @@ static bool fetch_warp_once(fetch *f, unsigned wi, uint64_t now, gsc_fifo *out, 
     if (f->lay && !fetch_lay_flags(f, wi, now))
         return false;
     uint64_t a = fetch_next_addr(f, w);
-    if (w->miss_until != 0) { /* the fill arrived */
-        cache_tags_fill(f->icache, a, wi);
-        w->miss_until = 0;
-        fetch_update(f, wi);
-    }
-    cache_status st = cache_tags_access(f->icache, a, false, wi, NULL);
-    if (st != CACHE_HIT) {
-        blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
-        w->miss_until = now + f->miss_latency;
-        fetch_update(f, wi);
-        *next_fill = MIN(*next_fill, w->miss_until);
+    if (!fetch_l1(f, wi, a, now, next_fill))
         return false; /* the fetch slot of this cycle was spent on the miss */
-    }
-    blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
     fetch_deliver(f, wi, now, out, f->icache, cache_tags_line_addr(f->icache, a));
     return true;
 }
@@ -361,26 +369,6 @@ static void fetch_run(void *self)
  * member's I-buffer), then to the slices' fetch schedulers, from a slice that rotates every cycle
  * (each slice gets fair access). A slice's scheduler picks its next warp (LRR over the warps w with
  * w mod slices = s) that no gang holds, and probes its L0 first: an L0 hit needs no port. */
-
-/* One I-cache access by warp wi for address a (its fill, if one arrived, first): true on a hit. */
-static bool fetch_l1(fetch *f, unsigned wi, uint64_t a, uint64_t now, uint64_t *next_fill)
-{
-    fetch_warp *w = &f->w[wi];
-    if (w->miss_until != 0) { /* the fill arrived */
-        cache_tags_fill(f->icache, a, wi);
-        w->miss_until = 0;
-        fetch_update(f, wi);
-    }
-    if (cache_tags_access(f->icache, a, false, wi, NULL) != CACHE_HIT) {
-        blk_stat_add(f->inst, FETCH_STAT_ICACHE_MISSES, 1);
-        w->miss_until = now + f->miss_latency;
-        fetch_update(f, wi);
-        *next_fill = MIN(*next_fill, w->miss_until);
-        return false;
-    }
-    blk_stat_add(f->inst, FETCH_STAT_ICACHE_HITS, 1);
-    return true;
-}
 
 /* The gangs: those whose members are all live and at one PC are held from their slices' schedulers
  * (bits of *held); the first of them in round-robin order whose members all can fetch takes a port. */
