@@ -36,4 +36,4 @@ python3 "$top/tools/gpusc-plot" bars "$d/leakage.csv" --metric value --series ki
 python3 "$top/tools/gpusc-plot" bars "$d/policies.csv" --metric value --series policy --baseline consolidate \
     -o "$d/plots/policies" --title "Sub-array-cycles on per allocation policy, over consolidation ($size)"
 rm -f "$here/.renaming.$size.sweep" "$here/.budget.$size.sweep" "$here/.schedulers.$size.sweep"
-echo "results: $d (summary.csv, summary.md, plots/)"
+echo "results: $d (summary.csv, summary.md, docs-table.md: docs/renaming.md's per-workload table, plots/)"

@@ -401,7 +401,14 @@ static void layout(ir_func *f, ren_info *r)
     g_free(head);
 }
 
-ren_info *ren_analyze(ir_func *f, const ren_opts *o, GError **err)
+/* The exemption decided over a launch's frames (ren_analyze_frames' second pass): no budget loop;
+ * exempt indices e start at `base`. */
+typedef struct {
+    uint64_t exempt;
+    uint32_t base;
+} exempt_force;
+
+static ren_info *analyze(ir_func *f, const ren_opts *o, const exempt_force *force, GError **err)
 {
     cfg_build(f);
     ren_info *r = g_new0(ren_info, 1);
@@ -474,7 +481,16 @@ ren_info *ren_analyze(ir_func *f, const ren_opts *o, GError **err)
     ren_rank(regs, n_regs, r->lifetime, r->writes, r->exempt_order);
     r->eq1_bits = ren_eq1_bits(o->warps, r->n_arch, o->id_bits);
     uint32_t keep = r->n_arch;
-    if (o->budget_bits) {
+    if (force) { /* decided over the frames: the exempt ones first in the ranked order */
+        uint64_t ex = force->exempt & (r->n_arch >= 64 ? UINT64_MAX : (1ull << r->n_arch) - 1);
+        uint32_t ranked[REN_MAX_ARCH], k = 0;
+        memcpy(ranked, r->exempt_order, n_regs * sizeof *ranked);
+        for (uint32_t pass = 0; pass < 2; pass++)
+            for (uint32_t j = 0; j < n_regs; j++)
+                if ((ex >> ranked[j] & 1) == (pass == 0))
+                    r->exempt_order[k++] = ranked[j];
+        keep = r->n_arch - (uint32_t)__builtin_popcountll(ex);
+    } else if (o->budget_bits) {
         uint32_t fit = ren_renamed_fit(o->warps, o->id_bits, o->budget_bits, o->le);
         if (fit < keep)
             keep = fit;
@@ -484,11 +500,11 @@ ren_info *ren_analyze(ir_func *f, const ren_opts *o, GError **err)
         uint32_t a = r->exempt_order[e];
         r->exempt |= 1ull << a;
     }
-    /* the exempt namespace: e in register order */
-    uint32_t e = 0;
+    /* the exempt namespace: e in register order (from exempt_base when decided over the frames) */
+    uint32_t e = force ? force->base : 0;
     for (unsigned a = 0; a < REN_MAX_ARCH; a++)
         if (r->exempt >> a & 1)
-            r->exempt_rank[a] = (uint8_t)e++;
+            r->exempt_rank[a] = (uint16_t)e++;
     r->eq1_bits_after = ren_eq1_bits(o->warps, keep, o->id_bits);
 
     /* releases */
@@ -541,6 +557,198 @@ ren_info *ren_analyze(ir_func *f, const ren_opts *o, GError **err)
     return r;
 }
 
+/* ---- the frames of a launch: Eq. 1 and the exemption over the heaviest chain of frames ---- */
+typedef struct {
+    uint32_t func, reg, lifetime, writes;
+    bool entry;
+} frame_reg;
+
+static int frame_reg_cmp(const void *pa, const void *pb)
+{
+    const frame_reg *a = pa, *b = pb;
+    if (a->lifetime != b->lifetime)
+        return a->lifetime > b->lifetime ? -1 : 1;
+    if (a->writes != b->writes)
+        return a->writes > b->writes ? -1 : 1;
+    if (a->entry != b->entry)
+        return a->entry ? -1 : 1;
+    if (a->func != b->func)
+        return a->func < b->func ? -1 : 1;
+    return a->reg < b->reg ? -1 : a->reg > b->reg;
+}
+
+#define CHAIN_BUSY (IR_NONE - 1)
+
+/* The heaviest chain of frames from f down: own[f] plus its heaviest callee's (the call graph is
+ * acyclic: a call back into a function on the way counts nothing). */
+static uint32_t chain_depth(uint32_t f, GArray *const *calls, const uint32_t *own, uint32_t *depth)
+{
+    if (depth[f] == CHAIN_BUSY)
+        return 0;
+    if (depth[f] != IR_NONE)
+        return depth[f];
+    depth[f] = CHAIN_BUSY;
+    uint32_t best = 0;
+    for (guint k = 0; k < calls[f]->len; k++)
+        best = MAX(best, chain_depth(g_array_index(calls[f], uint32_t, k), calls, own, depth));
+    return depth[f] = own[f] + best;
+}
+
+/* depth[] for every function, and on[f]: f lies on a heaviest chain from the entry (the registers
+ * of its callers on the heaviest path to it plus its own chain make the whole). */
+static uint32_t chains(uint32_t n, uint32_t entry, GArray *const *calls, const uint32_t *own, uint32_t *depth,
+                       bool *on)
+{
+    for (uint32_t f = 0; f < n; f++)
+        depth[f] = IR_NONE;
+    uint32_t total = chain_depth(entry, calls, own, depth);
+    int64_t *prefix = g_new(int64_t, n);
+    for (uint32_t f = 0; f < n; f++)
+        prefix[f] = -1;
+    prefix[entry] = 0;
+    for (uint32_t round = 0; round < n; round++) /* longest paths in the acyclic call graph */
+        for (uint32_t f = 0; f < n; f++)
+            for (guint k = 0; prefix[f] >= 0 && k < calls[f]->len; k++) {
+                uint32_t c = g_array_index(calls[f], uint32_t, k);
+                prefix[c] = MAX(prefix[c], prefix[f] + own[f]);
+            }
+    for (uint32_t f = 0; f < n; f++)
+        on[f] =
+            prefix[f] >= 0 && depth[f] != IR_NONE && depth[f] != CHAIN_BUSY && prefix[f] + depth[f] == total;
+    g_free(prefix);
+    return total;
+}
+
+ren_frames *ren_analyze_frames(ir_module *m, uint32_t entry, const ren_opts *o, GError **err)
+{
+    uint32_t n = m->funcs->len;
+    bool *reach = g_new0(bool, n + 1);
+    ren_callees(m, entry, reach);
+    reach[entry] = true;
+    ren_frames *fr = g_new0(ren_frames, 1);
+    fr->n_funcs = n;
+    fr->entry = entry;
+    fr->info = g_new0(ren_info *, n);
+    fr->chain = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    /* the passes without exemption: every function's registers, lifetimes and writes */
+    ren_opts o0 = *o;
+    o0.budget_bits = 0;
+    GArray **calls = g_new(GArray *, n);
+    uint32_t *own = g_new0(uint32_t, n), *depth = g_new(uint32_t, n);
+    bool *on = g_new0(bool, n);
+    uint64_t *ex = g_new0(uint64_t, n);
+    GArray *regs = g_array_new(FALSE, FALSE, sizeof(frame_reg));
+    bool ok = true;
+    for (uint32_t f = 0; f < n; f++) {
+        calls[f] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        if (!reach[f])
+            continue;
+        ir_func *fn = g_ptr_array_index(m->funcs, f);
+        if (ok && !(fr->info[f] = ren_analyze(fn, &o0, err)))
+            ok = false;
+        bool *direct = g_new0(bool, n + 1);
+        for (uint32_t i = 0; fn->instrs && i < ir_func_n_instrs(fn); i++) {
+            const ir_instr *in = ir_func_instr(fn, i);
+            for (unsigned j = 0; in->op == IR_OP_CALL && j < in->n_src; j++) {
+                uint32_t c = in->src[j].u.func;
+                if (in->src[j].kind == IR_OPND_FUNC && c < n && !direct[c]) {
+                    direct[c] = true;
+                    g_array_append_val(calls[f], c);
+                }
+            }
+        }
+        g_free(direct);
+        if (!ok)
+            continue;
+        own[f] = fr->info[f]->n_arch;
+        for (uint32_t a = 0; a < fr->info[f]->n_arch; a++) {
+            frame_reg x = {f, a, fr->info[f]->lifetime[a], fr->info[f]->writes[a], f == entry};
+            g_array_append_val(regs, x);
+        }
+    }
+    if (ok) {
+        g_array_sort(regs, frame_reg_cmp);
+        fr->table_regs = chains(n, entry, calls, own, depth, on);
+        uint32_t fit =
+            o->budget_bits ? ren_renamed_fit(o->warps, o->id_bits, o->budget_bits, o->le) : UINT32_MAX;
+        uint32_t table = fr->table_regs;
+        /* §8: the top-ranked register of a frame on a heaviest chain, until Eq. 1 fits */
+        while (table > fit) {
+            guint k = 0;
+            for (; k < regs->len; k++) {
+                const frame_reg *x = &g_array_index(regs, frame_reg, k);
+                if (on[x->func] && !(ex[x->func] >> x->reg & 1))
+                    break;
+            }
+            if (k == regs->len)
+                break;
+            const frame_reg *x = &g_array_index(regs, frame_reg, k);
+            ex[x->func] |= 1ull << x->reg;
+            own[x->func]--;
+            fr->n_exempt++;
+            table = chains(n, entry, calls, own, depth, on);
+        }
+        fr->table_regs_after = table;
+        fr->eq1_bits = ren_eq1_bits(o->warps, fr->table_regs, o->id_bits);
+        fr->eq1_bits_after = ren_eq1_bits(o->warps, table, o->id_bits);
+        /* the passes again where registers are exempt (no release bits, reserved IDs): e from the
+         * entry's, then each function's in function order */
+        uint32_t base = 0;
+        for (uint32_t pass = 0; pass < 2 && ok; pass++)
+            for (uint32_t f = 0; f < n && ok; f++) {
+                if (!fr->info[f] || !ex[f] || (pass == 0) != (f == entry))
+                    continue;
+                exempt_force force = {ex[f], base};
+                base += (uint32_t)__builtin_popcountll(ex[f]);
+                ren_info_free(fr->info[f]);
+                if (!(fr->info[f] = analyze(g_ptr_array_index(m->funcs, f), o, &force, err)))
+                    ok = false;
+            }
+        /* a heaviest chain, for the reports */
+        chains(n, entry, calls, own, depth, on);
+        for (uint32_t f = entry; f != IR_NONE;) {
+            g_array_append_val(fr->chain, f);
+            uint32_t next = IR_NONE;
+            for (guint k = 0; k < calls[f]->len && next == IR_NONE; k++) {
+                uint32_t c = g_array_index(calls[f], uint32_t, k);
+                if (depth[c] + own[f] == depth[f] && depth[c] > 0)
+                    next = c;
+            }
+            f = next;
+        }
+    }
+    for (uint32_t f = 0; f < n; f++)
+        g_array_free(calls[f], TRUE);
+    g_free(calls);
+    g_free(own);
+    g_free(depth);
+    g_free(on);
+    g_free(ex);
+    g_free(reach);
+    g_array_free(regs, TRUE);
+    if (!ok) {
+        ren_frames_free(fr);
+        return NULL;
+    }
+    return fr;
+}
+
+void ren_frames_free(ren_frames *fr)
+{
+    if (!fr)
+        return;
+    for (uint32_t f = 0; f < fr->n_funcs; f++)
+        ren_info_free(fr->info[f]);
+    g_free(fr->info);
+    g_array_free(fr->chain, TRUE);
+    g_free(fr);
+}
+
+ren_info *ren_analyze(ir_func *f, const ren_opts *o, GError **err)
+{
+    return analyze(f, o, NULL, err);
+}
+
 void ren_info_free(ren_info *r)
 {
     if (!r)
@@ -570,16 +778,32 @@ static void print_mask(GString *out, uint64_t m)
         g_string_append(out, "-");
 }
 
-void ren_print(GString *out, const ir_module *m, ir_func *f, const ren_info *r, const ren_opts *o)
+void ren_print(GString *out, const ir_module *m, ir_func *f, const ren_info *r, const ren_opts *o,
+               const ren_frames *fr)
 {
     g_string_append_printf(out, "// renaming: %s: %u registers, %u resident warps, %u-bit IDs\n", f->name,
                            r->n_arch, o->warps, o->id_bits);
-    g_string_append_printf(out,
-                           "// Eq. 1: %u x %u x %u = %" G_GUINT64_FORMAT
-                           " bits = %.2f KB; budget %u bits (%s): "
-                           "%u exempt, %" G_GUINT64_FORMAT " bits after exemption\n",
-                           o->warps, r->n_arch, o->id_bits, r->eq1_bits, r->eq1_bits / 8.0 / 1024.0,
-                           o->budget_bits, o->le ? "<=" : "<", r->n_exempt, r->eq1_bits_after);
+    if (fr) {
+        uint64_t bits = fr->eq1_bits;
+        g_string_append_printf(out, "// Eq. 1: %u x %u x %u = %" G_GUINT64_FORMAT " bits = %.2f KB", o->warps,
+                               fr->table_regs, o->id_bits, bits, bits / 8.0 / 1024.0);
+        if (fr->chain->len > 1) {
+            g_string_append(out, " (frames");
+            for (guint k = 0; k < fr->chain->len; k++) {
+                uint32_t c = g_array_index(fr->chain, uint32_t, k);
+                const ir_func *g = g_ptr_array_index(m->funcs, c);
+                g_string_append_printf(out, "%s%s %u", k ? " + " : " ", g->name, fr->info[c]->n_arch);
+            }
+            g_string_append_c(out, ')');
+        }
+        g_string_append_printf(
+            out, "; budget %u bits (%s): %u exempt, %" G_GUINT64_FORMAT " bits after exemption\n",
+            o->budget_bits, o->le ? "<=" : "<", fr->n_exempt, fr->eq1_bits_after);
+    } else {
+        g_string_append_printf(out,
+                               "// its frame: %u registers, %u exempt (Eq. 1: with its callers' frames)\n",
+                               r->n_arch, r->n_exempt);
+    }
     g_string_append(out, "// exempt:");
     if (!r->n_exempt)
         g_string_append(out, " none");
@@ -640,42 +864,36 @@ void ren_callees(const ir_module *m, uint32_t func, bool *called)
     }
 }
 
-static bool report_func(FILE *out, ir_module *m, ir_func *f, const ren_opts *o, GError **err)
+static void report_func(FILE *out, ir_module *m, ir_func *f, const ren_info *r, const ren_opts *o,
+                        const ren_frames *fr)
 {
-    ren_info *r = ren_analyze(f, o, err);
-    if (!r)
-        return false;
     GString *s = g_string_new(NULL);
-    ren_print(s, m, f, r, o);
+    ren_print(s, m, f, r, o, fr);
     fputs(s->str, out);
     fputc('\n', out);
     g_string_free(s, TRUE);
-    ren_info_free(r);
-    return true;
 }
 
 bool ren_report_module(FILE *out, ir_module *m, const char *entry, const ren_opts *o, GError **err)
 {
-    bool *called = g_new0(bool, m->funcs->len + 1);
-    bool ok = true;
-    for (guint i = 0; i < m->funcs->len && ok; i++) {
+    for (guint i = 0; i < m->funcs->len; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
         if (!f->is_defined || !f->is_entry || (entry && strcmp(f->name, entry) != 0))
             continue;
-        ok = report_func(out, m, f, o, err);
-        ren_callees(m, i, called);
+        ren_frames *fr = ren_analyze_frames(m, i, o, err);
+        if (!fr)
+            return false;
+        report_func(out, m, f, fr->info[i], o, fr);
+        /* the functions it calls: renamed in frames of their own */
+        for (guint c = 0; c < m->funcs->len; c++) {
+            if (c == i || !fr->info[c])
+                continue;
+            ir_func *g = g_ptr_array_index(m->funcs, c);
+            fprintf(out, "// %s is called by %s: its registers are renamed in a frame of their own\n",
+                    g->name, f->name);
+            report_func(out, m, g, fr->info[c], o, NULL);
+        }
+        ren_frames_free(fr);
     }
-    /* the functions they call: renamed in frames of their own, never exempt (no budget) */
-    ren_opts callee = *o;
-    callee.budget_bits = 0;
-    for (guint i = 0; i < m->funcs->len && ok; i++) {
-        ir_func *f = g_ptr_array_index(m->funcs, i);
-        if (!called[i] || !f->is_defined || f->is_entry)
-            continue;
-        fprintf(out, "// %s is called: its registers are renamed in a frame of their own, none exempt\n",
-                f->name);
-        ok = report_func(out, m, f, &callee, err);
-    }
-    g_free(called);
-    return ok;
+    return true;
 }

@@ -67,7 +67,7 @@ typedef struct {
     uint64_t *pbr;      /* per instruction: registers released before it (reconvergence heads) */
     uint64_t exempt;    /* exempt registers (never renamed) */
     uint32_t n_exempt;
-    uint8_t exempt_rank[REN_MAX_ARCH];   /* e of an exempt register (its index among the exempt) */
+    uint16_t exempt_rank[REN_MAX_ARCH];  /* e of an exempt register (its index among the exempt) */
     uint32_t lifetime[REN_MAX_ARCH];     /* longest value lifetime (instructions), 0: never written */
     uint32_t writes[REN_MAX_ARCH];       /* static writes */
     uint32_t exempt_order[REN_MAX_ARCH]; /* registers in exemption order (n_exempt first ones exempt) */
@@ -114,11 +114,37 @@ void ren_rank(const uint32_t *reg, uint32_t n, const uint32_t *lifetime, const u
  * operands of its call instructions). */
 void ren_callees(const ir_module *m, uint32_t func, bool *called);
 
-/* "pir 0x..: [i] 001 ..." lines, the pbrs, the exempt registers and the Eq. 1 figures. */
-void ren_print(GString *out, const ir_module *m, ir_func *f, const ren_info *r, const ren_opts *o);
+/* The frames of a launch: the entry and every function it calls, directly or not (a warp has one
+ * frame per function; functions do not recurse). The renaming table holds at once the frames of one
+ * call chain, so Eq. 1's #regs is the most registers a chain from the entry holds (`table_regs`: the
+ * sum of its functions' registers, the heaviest chain of the call graph). Exemption (§8) runs over
+ * every frame: the registers of all of them ranked together (lifetime, then writes, then the entry
+ * before its callees, then register number); the highest-ranked register of a function on a
+ * heaviest chain is exempt, Eq. 1 recomputed, until it fits the budget. Exempt indices e run over
+ * every exempt register (the entry's first, then each function's in function order, in register
+ * order), so a warp reserves E = n_exempt physical registers. */
+typedef struct {
+    uint32_t n_funcs, entry;
+    ren_info **info;           /* per function: the passes' result; NULL when the entry does not reach it */
+    uint32_t table_regs;       /* Eq. 1's #regs: the heaviest chain of frames */
+    uint32_t table_regs_after; /* the same without the exempt registers */
+    uint64_t eq1_bits, eq1_bits_after;
+    uint32_t n_exempt; /* E: exempt registers over every frame */
+    GArray *chain;     /* uint32_t: the functions of a heaviest chain, the entry first */
+} ren_frames;
 
-/* ren_print for every defined entry of m (only `entry` if not NULL) to `out`, then for every function
- * they call (budget 0: a callee's registers are all renamed). False with *err set when a function
+/* Runs the passes on `entry` and the functions it calls, with Eq. 1 and the exemption over the
+ * frames. NULL with *err set when a function cannot be analysed. */
+ren_frames *ren_analyze_frames(ir_module *m, uint32_t entry, const ren_opts *o, GError **err);
+void ren_frames_free(ren_frames *fr);
+
+/* "pir 0x..: [i] 001 ..." lines, the pbrs, the exempt registers and, for an entry (`fr` its frames),
+ * the Eq. 1 figures over its frames; a called function (fr NULL) prints its frame's size. */
+void ren_print(GString *out, const ir_module *m, ir_func *f, const ren_info *r, const ren_opts *o,
+               const ren_frames *fr);
+
+/* ren_print for every defined entry of m (only `entry` if not NULL) to `out`, each followed by every
+ * function it calls (ren_analyze_frames). False with *err set when a function
  * cannot be analysed. */
 bool ren_report_module(FILE *out, ir_module *m, const char *entry, const ren_opts *o, GError **err);
 

@@ -117,6 +117,7 @@ tests_sm_test_renaming_SOURCES = tests/sm/test_renaming.c
 tests_sm_test_renaming_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_renaming.sh
 TESTS += tests/sm/test_tb_renaming.sh
+EXTRA_DIST += tests/sm/ptx/renaming_divret.ptx
 
 # tb-rfcache (docs/rfcache.md): every workload under the cached collectors, the stale-copy check, the
 # read invariant, the added storage, the dynamic STHLD controller, the curated view.

@@ -37,7 +37,8 @@ typedef struct {
     rn_frame *fr;              /* n_funcs frames (by function index; only renamed functions' are used) */
     uint64_t touched;          /* baseline gating: conventional entries accessed */
     uint32_t pbr_func, pbr_pc; /* the pbr already applied for the instruction being executed */
-    uint32_t ret_func;         /* a callee whose ret issued (its frame ends when the warp leaves it) */
+    uint32_t *calls; /* the warp's call stack: the functions whose frames are live, the entry first */
+    unsigned depth;
     bool pbr_done;
     bool live;
     uint64_t blocked_since; /* + 1; 0: not blocked on allocation */
@@ -70,8 +71,9 @@ struct renaming {
     /* the launch: the entry and the functions it calls, each analysed (finfo[function], NULL: not
      * renamed); every register slot's function and architectural registers */
     uint32_t kernel_no, entry, n_funcs, n_slots;
-    ren_info *info; /* the entry's (finfo[entry]) */
-    ren_info **finfo;
+    ren_frames *frames; /* the passes over the entry's frames (Eq. 1, exemption) */
+    ren_info *info;     /* the entry's (finfo[entry]) */
+    ren_info **finfo;   /* frames->info */
     uint64_t *slot_mask;
     uint32_t *slot_func;
     unsigned *frame_off; /* per function: its frame's first register in the baseline's placement */
@@ -195,10 +197,11 @@ static const blk_stat_desc stats[] = {
     [RN_STAT_ARCH_ALLOCATED] =
         {"arch_allocated", BLK_STAT_COUNTER, "registers",
          "registers the compiler reserves: resident warps x registers (Eq. 1's product)", NULL},
-    [RN_STAT_EXEMPT] = {"exempt", BLK_STAT_COUNTER, "registers", "exempt registers per thread (last launch)",
-                        NULL},
+    [RN_STAT_EXEMPT] = {"exempt", BLK_STAT_COUNTER, "registers",
+                        "exempt registers per thread, over the kernel's frames (last launch)", NULL},
     [RN_STAT_EQ1] = {"eq1_bits", BLK_STAT_COUNTER, "bits",
-                     "Eq. 1 table size, everything renamed (last launch)", NULL},
+                     "Eq. 1 table size (the heaviest chain of frames), everything renamed (last launch)",
+                     NULL},
     [RN_STAT_EQ1_AFTER] = {"eq1_bits_after", BLK_STAT_COUNTER, "bits", "Eq. 1 after exemption (last launch)",
                            NULL},
     [RN_STAT_LOOKUPS] = {"lookups", BLK_STAT_COUNTER, "accesses",
@@ -520,37 +523,51 @@ static void allocate(renaming *r, unsigned warp, uint32_t func, unsigned a, uint
 
 /* An exempt register's reserved ID [A]: 1023 - (warp_slot x E + e), warp_slot being the warp's
  * index among the launch's resident warps (0 .. W-1: W x E IDs are reserved). */
-static inline unsigned exempt_id(const renaming *r, unsigned warp, unsigned a)
+static inline unsigned exempt_id(const renaming *r, unsigned warp, uint32_t func, unsigned a)
 {
-    return r->n_phys - 1 - (r->w[warp].dense * r->n_exempt + r->info->exempt_rank[a]);
+    return r->n_phys - 1 - (r->w[warp].dense * r->n_exempt + r->finfo[func]->exempt_rank[a]);
 }
 
 /* The warp exited with nothing in flight: what it still holds is released, its exempt registers
  * switched off [A: release all at warp exit]. */
-/* Every register the frame of `func` still holds is released; the frame starts afresh (its next
- * activation's registers are unwritten). */
-static void frame_release(renaming *r, unsigned warp, uint32_t func, unsigned ev, unsigned stat,
+/* Every register the frame of `func` still holds is released; its registers are left in state `st`:
+ * ST_RELEASED when a called function's frame ends (a read before its next call would be a wrong
+ * release: poisoned), ST_NEVER when a frame starts (its registers are unwritten) or the warp ended. */
+static void frame_release(renaming *r, unsigned warp, uint32_t func, unsigned ev, unsigned stat, uint8_t st,
                           uint64_t cycle)
 {
     rn_frame *f = frame_of(r, warp, func);
     for (unsigned a = 0; a < REN_MAX_ARCH; a++) {
         if (f->st[a] == ST_MAPPED)
             release(r, warp, func, a, ev, stat, cycle);
-        f->st[a] = ST_NEVER;
+        f->st[a] = st;
     }
     r->n_reserved -= (unsigned)__builtin_popcountll(f->resv);
     f->resv = 0;
 }
 
-/* A callee whose ret issued: its frame ends when the warp issues an instruction of another
- * function (every lane of the frame has returned; lanes returning early wait in the caller). */
-static void frame_check(renaming *r, unsigned warp, uint32_t func, uint64_t cycle)
+/* The warp issues an instruction of `func`. The frames above func's on the warp's call stack have
+ * ended: every lane of them has returned (lanes that return early wait in the caller while the
+ * others run on, and may call other functions above the frame first), so what they still hold is
+ * released and their next calls start with unwritten registers. A function not on the stack was
+ * just called: its frame starts. */
+static void frame_sync(renaming *r, unsigned warp, uint32_t func, uint64_t cycle)
 {
     rn_warp *w = &r->w[warp];
-    if (w->ret_func == RN_NO_FUNC || func == w->ret_func)
+    if (w->depth && w->calls[w->depth - 1] == func)
         return;
-    frame_release(r, warp, w->ret_func, EV_REL_RET, RN_STAT_REL_RET, cycle);
-    w->ret_func = RN_NO_FUNC;
+    unsigned d = w->depth;
+    while (d > 0 && w->calls[d - 1] != func)
+        d--;
+    /* a new frame: unwritten registers (a load's late write-back in its previous frame freed) */
+    if (d == 0) {
+        if (w->depth < r->n_funcs)
+            w->calls[w->depth++] = func;
+        frame_release(r, warp, func, EV_REL_RET, RN_STAT_REL_RET, ST_NEVER, cycle);
+        return;
+    }
+    while (w->depth > d)
+        frame_release(r, warp, w->calls[--w->depth], EV_REL_RET, RN_STAT_REL_RET, ST_RELEASED, cycle);
 }
 
 static void warp_release_all(renaming *r, unsigned warp, uint64_t cycle)
@@ -558,11 +575,11 @@ static void warp_release_all(renaming *r, unsigned warp, uint64_t cycle)
     rn_warp *w = &r->w[warp];
     for (uint32_t f = 0; f < r->n_funcs; f++)
         if (r->finfo[f])
-            frame_release(r, warp, f, EV_REL_EXIT, RN_STAT_REL_EXIT, cycle);
-    w->ret_func = RN_NO_FUNC;
-    if (r->info && r->n_exempt)
-        for (uint64_t m = r->info->exempt; m; m &= m - 1) {
-            unsigned k = exempt_id(r, warp, (unsigned)__builtin_ctzll(m));
+            frame_release(r, warp, f, EV_REL_EXIT, RN_STAT_REL_EXIT, ST_NEVER, cycle);
+    w->depth = 0;
+    for (uint32_t f = 0; r->info && r->n_exempt && f < r->n_funcs; f++)
+        for (uint64_t m = r->finfo[f] ? r->finfo[f]->exempt : 0; m; m &= m - 1) {
+            unsigned k = exempt_id(r, warp, f, (unsigned)__builtin_ctzll(m));
             if (k < r->n_phys)
                 power_off(r, k);
         }
@@ -603,9 +620,8 @@ static unsigned launch_warps(renaming *r, const ir_func *f)
 
 static void free_launch(renaming *r)
 {
-    for (uint32_t f = 0; f < r->n_funcs; f++)
-        ren_info_free(r->finfo[f]);
-    g_free(r->finfo);
+    ren_frames_free(r->frames);
+    r->frames = NULL;
     g_free(r->slot_mask);
     g_free(r->slot_func);
     g_free(r->frame_off);
@@ -616,21 +632,24 @@ static void free_launch(renaming *r)
     r->slot_func = NULL;
 }
 
-/* The passes on one function: the entry with Eq. 1's budget, a callee without exemption (its
- * registers are all renamed). NULL with the run failed when a function cannot be analysed. */
-static ren_info *analyze_func(renaming *r, uint32_t fi, bool entry)
+/* The passes on the entry and the functions it calls, Eq. 1 and the exemption over their frames.
+ * False with the run failed when a function cannot be analysed. */
+static bool analyze_frames(renaming *r)
 {
-    ren_opts o = {r->warps_eq1, entry ? r->budget : 0, 10, r->le};
+    ren_opts o = {r->warps_eq1, r->budget, 10, r->le};
     GError *err = NULL;
-    ren_info *in = ren_analyze(g_ptr_array_index(r->env->mod->funcs, fi), &o, &err);
-    if (!in) {
+    r->frames = ren_analyze_frames(r->env->mod, r->entry, &o, &err);
+    if (!r->frames) {
         if (!r->env->failed) {
             r->env->failed = true;
             g_string_append_printf(r->env->error, "renaming: %s", err->message);
         }
         g_error_free(err);
+        return false;
     }
-    return in;
+    r->finfo = r->frames->info;
+    r->info = r->finfo[r->entry];
+    return true;
 }
 
 static void setup_launch(renaming *r)
@@ -646,33 +665,25 @@ static void setup_launch(renaming *r)
         r->n_funcs = m->funcs->len;
         for (unsigned v = 0; v < r->max_warps; v++) {
             g_free(r->w[v].fr);
+            g_free(r->w[v].calls);
             r->w[v].fr = g_new0(rn_frame, r->n_funcs);
+            r->w[v].calls = g_new0(uint32_t, r->n_funcs);
+            r->w[v].depth = 0;
             for (uint32_t fi = 0; fi < r->n_funcs; fi++)
                 for (unsigned a = 0; a < REN_MAX_ARCH; a++)
                     r->w[v].fr[fi].map[a] = r->w[v].fr[fi].last[a] = RN_NO_PHYS;
-            r->w[v].ret_func = RN_NO_FUNC;
         }
     }
-    r->finfo = g_new0(ren_info *, r->n_funcs);
-    r->info = r->finfo[r->entry] = analyze_func(r, r->entry, true);
-    if (!r->info)
+    if (!analyze_frames(r))
         return;
-    bool *called = g_new0(bool, r->n_funcs);
-    ren_callees(m, r->entry, called);
-    uint32_t flag_words = r->info->n_pir + r->info->n_pbr;
+    uint32_t flag_words = 0;
     r->n_arch = r->info->n_arch;
     for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
-        if (!called[fi] || fi == r->entry)
+        if (!r->finfo[fi])
             continue;
-        if (!(r->finfo[fi] = analyze_func(r, fi, false))) {
-            g_free(called);
-            free_launch(r);
-            return;
-        }
         flag_words += r->finfo[fi]->n_pir + r->finfo[fi]->n_pbr;
         r->n_arch = MAX(r->n_arch, r->finfo[fi]->n_arch); /* the banks' numbers: every frame's from R0 */
     }
-    g_free(called);
     /* registers reserved per thread: with callees (register-allocated code), their frames too */
     uint32_t arch = r->n_arch;
     bool calls = false, allocated = true;
@@ -688,7 +699,7 @@ static void setup_launch(renaming *r)
     for (uint32_t fi = 0; fi < r->n_funcs; fi++)
         if (r->finfo[fi] && fi != r->entry && arch > r->finfo[fi]->n_arch)
             r->frame_off[fi] = arch - r->finfo[fi]->n_arch;
-    r->n_exempt = r->info->n_exempt;
+    r->n_exempt = r->frames->n_exempt;
     r->n_slots = 0;
     for (uint32_t fi = 0; fi < r->n_funcs; fi++) {
         const ir_func *g = g_ptr_array_index(m->funcs, fi);
@@ -711,8 +722,8 @@ static void setup_launch(renaming *r)
     }
     blk_inst *i = r->inst;
     i->stats[RN_STAT_EXEMPT] = r->n_exempt;
-    i->stats[RN_STAT_EQ1] = r->info->eq1_bits;
-    i->stats[RN_STAT_EQ1_AFTER] = r->info->eq1_bits_after;
+    i->stats[RN_STAT_EQ1] = r->frames->eq1_bits;
+    i->stats[RN_STAT_EQ1_AFTER] = r->frames->eq1_bits_after;
     i->stats[RN_STAT_FLAG_WORDS] = flag_words;
     blk_stat_add(i, RN_STAT_ARCH_ALLOCATED, (uint64_t)r->warps_eq1 * arch);
     memset(r->rfc, 0, sizeof r->rfc);
@@ -758,10 +769,10 @@ static inline bool renamed_instr(const renaming *r, uint32_t func, uint32_t pc)
     return in && pc < in->n_instrs;
 }
 
-/* Exempt registers: the entry's (a callee's registers are all renamed). */
+/* Exempt registers of a function's frame (decided over the entry's frames). */
 static inline uint64_t exempt_of(const renaming *r, uint32_t func)
 {
-    return func == r->entry ? r->info->exempt : 0;
+    return r->finfo[func]->exempt;
 }
 
 /* ---- the value path ---- */
@@ -812,7 +823,7 @@ static void rn_value(void *self, regval_access *a)
     if (!r->enable)
         return;
     if (a->func != REGVAL_NONE)
-        frame_check(r, a->warp, a->func, a->cycle);
+        frame_sync(r, a->warp, a->func, a->cycle);
     const ren_info *in = r->finfo[func];
     uint64_t exempt = exempt_of(r, func);
     bool at_pc = a->func == func && renamed_instr(r, a->func, a->pc);
@@ -847,7 +858,7 @@ static void rn_value(void *self, regval_access *a)
         for (uint64_t m = mask; m; m &= m - 1) {
             unsigned x = (unsigned)__builtin_ctzll(m);
             if (exempt >> x & 1) {
-                unsigned k = exempt_id(r, a->warp, x);
+                unsigned k = exempt_id(r, a->warp, func, x);
                 if (!bit(r->on_bits, k))
                     power_on(r, k);
             } else if (fr->st[x] != ST_MAPPED) {
@@ -1031,9 +1042,7 @@ static void rn_issued(void *self, const issued_t *it)
         return;
     advance(r, it->issue_cycle);
     rn_warp *w = &r->w[it->warp];
-    frame_check(r, it->warp, it->func, it->issue_cycle);
-    if (it->func != r->entry && (it->op == IR_OP_RET || it->pc >= in->n_instrs))
-        w->ret_func = it->func; /* its frame ends when the warp is back in the caller */
+    frame_sync(r, it->warp, it->func, it->issue_cycle);
     if (it->pc >= in->n_instrs)
         return;
     rn_frame *fr = frame_of(r, it->warp, it->func);
@@ -1069,7 +1078,7 @@ static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
     const rn_frame *w = frame_of(r, q->warp, func);
     unsigned a = q->reg;
     if (exempt_of(r, func) >> a & 1) { /* computed at decode: no table lookup */
-        q->phys = exempt_id(r, q->warp, a);
+        q->phys = exempt_id(r, q->warp, func, a);
         return RFACCESS_ALLOW;
     }
     if (w->last[a] != RN_NO_PHYS)
@@ -1122,8 +1131,6 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->occ = *sm_occ;
     r->max_warps = max_warps;
     r->w = g_new0(rn_warp, max_warps);
-    for (unsigned i = 0; i < max_warps; i++)
-        r->w[i].ret_func = RN_NO_FUNC;
     r->enable = blk_param_bool(r->inst, "enable");
     r->policy = (unsigned)blk_param_enum(r->inst, "policy");
     r->gating = (unsigned)blk_param_enum(r->inst, "gating");
@@ -1226,8 +1233,10 @@ void renaming_free(renaming *r)
     if (!r)
         return;
     free_launch(r);
-    for (unsigned i = 0; i < r->max_warps; i++)
+    for (unsigned i = 0; i < r->max_warps; i++) {
         g_free(r->w[i].fr);
+        g_free(r->w[i].calls);
+    }
     g_free(r->grp_occ);
     g_free(r->sub_on);
     g_free(r->base_sub);

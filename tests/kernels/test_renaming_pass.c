@@ -2,9 +2,13 @@
  * built by hand, with the register-renaming spec's unit tests (§14) as exact checks: Eq. 1 (1), the
  * encodings and RFC sizes (3), the exemption loop and ranking (5), Figure 6(a)'s pir "001" (10), the
  * pbr at a reconvergence point and more than 9 registers (13), loops (14), the layout of pirs every
- * 18 instructions and branch targets re-laid out. Registers are not allocated: R<n> is register n. */
+ * 18 instructions and branch targets re-laid out; Eq. 1 and the exemption over the frames of the
+ * functions a kernel calls. Registers are not allocated: R<n> is register n. */
+#include "kernels/frontend/ptx_parse.h"
 #include "kernels/passes/renaming.h"
 #include "tests/kernels/test_cfg_build.h"
+
+#include <string.h>
 
 static const ren_opts opts48 = {48, 8192, 10, false};
 static const ren_opts no_budget = {48, 0, 10, false};
@@ -257,6 +261,112 @@ static void test_layout(void)
     tb_free(f);
 }
 
+/* A function of `n` registers for the frames test: R0 (and R1 when `l1`) written first and read
+ * together at instruction `l0` (R0's value lives l0 instructions, R1's l1 = l0 - 1); every other
+ * instruction writes one of R2..R(n-1) (dead values: lifetime 0), the calls among them. */
+static void frame_func(GString *s, const char *name, bool entry, unsigned n, unsigned l0, bool l1,
+                       const char *const *calls)
+{
+    g_string_append_printf(s, "%s %s()\n{\n.reg .b32 %%r<%u>;\n", entry ? ".visible .entry" : ".func", name,
+                           n);
+    g_string_append(s, "mov.u32 %r0, 7;\n");
+    unsigned i = 1, x = 2;
+    if (l1) {
+        g_string_append(s, "mov.u32 %r1, 8;\n");
+        i++;
+    }
+    for (; i < l0; i++) {
+        if (calls && *calls) {
+            g_string_append_printf(s, "call.uni %s;\n", *calls++);
+            continue;
+        }
+        g_string_append_printf(s, "mov.u32 %%r%u, %u;\n", x, i);
+        x = x + 1 < n ? x + 1 : 2;
+    }
+    g_string_append_printf(s, "add.u32 %%r2, %%r0, %%r%u;\nret;\n}\n", l1 ? 1 : 0);
+}
+
+/* Eq. 1 over the frames: kernel k (10 registers) calls f (6) and g (8), f calls h (5). The table
+ * holds the frames of one call chain: k + f + h = 21 registers (k + g = 18), so Eq. 1 = 48 x 21 x 10
+ * = 10080 bits (k's own registers alone: 4800, under the budget). The budget keeps 17 (48 x 17 x 10
+ * = 8160 < 8192): 4 exempt. Lifetimes: h's R0 50, g's R0 45, f's R0 40, k's R0 30 and R1 29, every
+ * other register 0. The loop exempts the top-ranked register of a function on a heaviest chain:
+ * h.R0 (k+f+h 20, k+g 18), f.R0 (19), g.R0 is skipped (k+g = 18 is not the heaviest), k.R0 (18 and
+ * 17), k.R1 (17 and 16): 17 fits. Exempt indices: the entry's first (k.R0 0, k.R1 1), then by
+ * function order (h before f in the module): h.R0 2, f.R0 3. */
+static void test_frames(void)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_70\n.address_size 64\n");
+    const char *k_calls[] = {"f", "g", NULL}, *f_calls[] = {"h", NULL};
+    frame_func(s, "h", false, 5, 50, false, NULL);
+    frame_func(s, "f", false, 6, 40, false, f_calls);
+    frame_func(s, "g", false, 8, 45, false, NULL);
+    frame_func(s, "k", true, 10, 30, true, k_calls);
+    GError *err = NULL;
+    ir_module *m = ptx_parse_string(s->str, -1, "frames.ptx", &err);
+    g_assert_no_error(err);
+    g_string_free(s, TRUE);
+    uint32_t fi[4]; /* h f g k */
+    const char *names[] = {"h", "f", "g", "k"};
+    for (unsigned j = 0; j < 4; j++) {
+        fi[j] = IR_NONE;
+        for (guint x = 0; x < m->funcs->len; x++)
+            if (!strcmp(((ir_func *)g_ptr_array_index(m->funcs, x))->name, names[j]))
+                fi[j] = x;
+        g_assert_cmpuint(fi[j], !=, IR_NONE);
+    }
+    g_assert_cmpuint(fi[0], <, fi[1]);
+    ren_frames *fr = ren_analyze_frames(m, fi[3], &opts48, &err);
+    g_assert_no_error(err);
+    const unsigned regs[] = {5, 6, 8, 10}, life0[] = {50, 40, 45, 30};
+    for (unsigned j = 0; j < 4; j++) {
+        g_assert_nonnull(fr->info[fi[j]]);
+        g_assert_cmpuint(fr->info[fi[j]]->n_arch, ==, regs[j]);
+        g_assert_cmpuint(fr->info[fi[j]]->lifetime[0], ==, life0[j]);
+    }
+    g_assert_cmpuint(fr->info[fi[3]]->lifetime[1], ==, 29);
+    g_assert_cmpuint(fr->table_regs, ==, 21);
+    g_assert_cmpuint(fr->eq1_bits, ==, 10080);
+    g_assert_cmpuint(fr->n_exempt, ==, 4);
+    g_assert_cmpuint(fr->table_regs_after, ==, 17);
+    g_assert_cmpuint(fr->eq1_bits_after, ==, 8160);
+    g_assert_cmpuint(fr->chain->len, ==, 3);
+    g_assert_cmpuint(g_array_index(fr->chain, uint32_t, 0), ==, fi[3]);
+    g_assert_cmpuint(g_array_index(fr->chain, uint32_t, 1), ==, fi[1]);
+    g_assert_cmpuint(g_array_index(fr->chain, uint32_t, 2), ==, fi[0]);
+    const ren_info *h = fr->info[fi[0]], *f = fr->info[fi[1]], *g = fr->info[fi[2]], *k = fr->info[fi[3]];
+    g_assert_cmpuint(k->exempt, ==, 3);
+    g_assert_cmpuint(h->exempt, ==, 1);
+    g_assert_cmpuint(f->exempt, ==, 1);
+    g_assert_cmpuint(g->exempt, ==, 0);
+    g_assert_cmpuint(k->exempt_rank[0], ==, 0);
+    g_assert_cmpuint(k->exempt_rank[1], ==, 1);
+    g_assert_cmpuint(h->exempt_rank[0], ==, 2);
+    g_assert_cmpuint(f->exempt_rank[0], ==, 3);
+    /* exempt registers keep no release bit: k's last read of R0 and R1 releases nothing */
+    for (unsigned j = 0; j < 4; j++) {
+        const ren_info *in = fr->info[fi[j]];
+        for (uint32_t i = 0; i < in->n_instrs; i++)
+            g_assert_cmpuint(in->rel[i] & in->exempt, ==, 0);
+    }
+    g_assert_cmpuint(g->rel[45], ==, 1); /* g's R0 is renamed: released at its last read */
+    ren_frames_free(fr);
+
+    /* a budget that holds every frame: nothing exempt; "<=" at exactly 48 x 21 x 10 */
+    ren_opts le = {48, 10080, 10, true};
+    fr = ren_analyze_frames(m, fi[3], &le, &err);
+    g_assert_cmpuint(fr->n_exempt, ==, 0);
+    g_assert_cmpuint(fr->eq1_bits_after, ==, 10080);
+    ren_frames_free(fr);
+    le.le = false; /* "<": 21 no longer fits, the top-ranked register of the heaviest chain goes */
+    fr = ren_analyze_frames(m, fi[3], &le, &err);
+    g_assert_cmpuint(fr->n_exempt, ==, 1);
+    g_assert_cmpuint(fr->info[fi[0]]->exempt, ==, 1);
+    g_assert_cmpuint(fr->table_regs_after, ==, 20);
+    ren_frames_free(fr);
+    ir_module_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -267,5 +377,6 @@ int main(int argc, char **argv)
     g_test_add_func("/renaming/loops", test_loops);
     g_test_add_func("/renaming/divergent_path", test_divergent_path);
     g_test_add_func("/renaming/layout", test_layout);
+    g_test_add_func("/renaming/frames", test_frames);
     return g_test_run();
 }

@@ -3,7 +3,8 @@
  * call them, with the register-renaming spec's unit tests as exact checks: Figure 3(b) reuse (7),
  * r0 loaded in a loop holds no register while the load is outstanding (8), Figure 6(a) (10),
  * Figure 7 allocation under consolidation (11), divergence reuse (12), the RFC (15), Figure 5
- * sub-array gating (16), baseline gating (17); plus the poison of a released register, the other
+ * sub-array gating (16), baseline gating (17), r12 in matrixMul (6), the long-lived r2 (9), Section 3's
+ * formula (18); plus the poison of a released register, the other
  * policies, the exhaustion stall and its deadlock report, rename-table bank conflicts. Registers are
  * not allocated: %rN is architectural register N. */
 #include "kernels/frontend/ptx_parse.h"
@@ -422,6 +423,98 @@ static void test_rfc_replacement(void)
     teardown();
 }
 
+/* §14.6 r12 in matrixMul: used before the loop, then dead. 40 warps (1280 threads) each write r2
+ * (pc 5) and read it for the last time (pc 6): the dead copies take 40 x 32 lanes x 4 B = 5 KB, more
+ * than a 4 KB bank (4 sub-arrays of 1 KB). The conventional allocation keeps all 40 entries on
+ * (baseline gating: on at the first access, never off); renaming frees each after its last read and
+ * switches its entries off. */
+static void test_r12_matrixmul(void)
+{
+    setup(NULL);
+    for (unsigned w = 0; w < 40; w++) {
+        start(w);
+        wr(w, 2, 5, 2);
+        rd(w, 2, 6, 3);
+    }
+    g_assert_cmpuint(40 * 32 * 4, ==, 5120);
+    g_assert_cmpuint(40 * 32 * 4, >, 4 * 1024);
+    g_assert_cmpuint(stat(RN_STAT_ALLOCS), ==, 40);
+    g_assert_cmpuint(stat(RN_STAT_REL_PIR), ==, 40);
+    /* §14.2: 128 KB / (32 lanes x 4 B) = 1024 physical registers, 10-bit IDs */
+    g_assert_cmpuint(renaming_free_count(g.r), ==, 128 * 1024 / (32 * 4));
+    renaming_finish(g.r, 3);
+    uint64_t base = stat(RN_STAT_BASE_ENTRY_ON), on = stat(RN_STAT_ENTRY_ON);
+    renaming_finish(g.r, 103); /* 100 cycles with every r2 dead */
+    g_assert_cmpuint(stat(RN_STAT_BASE_ENTRY_ON) - base, ==, 100 * 40 * 8); /* 40 entries x 8 clusters */
+    g_assert_cmpuint(stat(RN_STAT_ENTRY_ON) - on, ==, 0);
+    teardown();
+}
+
+/* pc 0 writes r2, which the last instruction reads (long-lived); r0, r1 live between. */
+static const char *long_lived_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                    ".visible .entry k()\n{\n.reg .b32 %r<4>;\n"
+                                    "mov.u32 %r2, %tid.x;\nmov.u32 %r0, 1;\nadd.u32 %r1, %r0, %r0;\n"
+                                    "add.u32 %r3, %r1, %r2;\nret;\n}\n";
+
+static void run_long_lived(unsigned w, uint64_t c)
+{
+    start(w);
+    wr(w, 2, 0, c);
+    wr(w, 0, 1, c + 1);
+    rd(w, 0, 2, c + 2);
+    wr(w, 1, 2, c + 2);
+    g_assert_cmpint(renaming_map(g.r, w, 2), >=, 0); /* held while the warp runs */
+    rd(w, 1, 3, c + 3);
+    rd(w, 2, 3, c + 3);
+    g_assert_cmpint(renaming_map(g.r, w, 2), ==, -1); /* released at its last read */
+    wr(w, 3, 3, c + 3);
+    ev(REGVAL_FREE, w, REGVAL_NONE, REGVAL_NONE, UINT32_MAX, c + 4);
+}
+
+/* §14.9 r2 long-lived: held for the warp's lifetime, released at its last read; a trailing CTA that
+ * does not overlap the first reuses every physical register, r2's included. */
+static void test_long_lived_r2(void)
+{
+    cur_ptx = long_lived_ptx;
+    setup(NULL);
+    cur_ptx = NULL;
+    run_long_lived(0, 2);
+    g_assert_cmpuint(stat(RN_STAT_REL_EXIT), ==, 1); /* r3: written, never read */
+    uint64_t distinct = stat(RN_STAT_DISTINCT);
+    g_assert_cmpuint(renaming_free_count(g.r), ==, 1024);
+    run_long_lived(8, 10); /* the next CTA's warp */
+    g_assert_cmpuint(stat(RN_STAT_DISTINCT), ==, distinct);
+    g_assert_cmpuint(stat(RN_STAT_ALLOCS), ==, 8);
+    g_assert_cmpuint(stat(RN_STAT_RELEASES), ==, 8);
+    teardown();
+}
+
+/* 14 registers per thread, each written once. */
+static const char *regs14_ptx = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                ".visible .entry k()\n{\n.reg .b32 %r<14>;\n"
+                                "mov.u32 %r0, 0;\nmov.u32 %r1, 1;\nmov.u32 %r2, 2;\nmov.u32 %r3, 3;\n"
+                                "mov.u32 %r4, 4;\nmov.u32 %r5, 5;\nmov.u32 %r6, 6;\nmov.u32 %r7, 7;\n"
+                                "mov.u32 %r8, 8;\nmov.u32 %r9, 9;\nmov.u32 %r10, 10;\nmov.u32 %r11, 11;\n"
+                                "mov.u32 %r12, 12;\nmov.u32 %r13, 13;\nret;\n}\n";
+
+/* §14.18 Section 3's formula: matrixMul, N = 14 registers, 4 CTAs x 8 warps (Table 3's 32 warps):
+ * 14 x 4 x 8 x 32 = 14336 registers reserved, against T = 32768 32-bit registers. */
+static void test_section3_formula(void)
+{
+    cur_ptx = regs14_ptx;
+    setup(NULL);
+    cur_ptx = NULL;
+    g.env.launch.regs_per_thread = 14;
+    g.env.launch.block[0] = 256; /* 8 warps */
+    g.env.launch.grid[0] = 4;    /* 4 CTAs on the one SM */
+    start(0);
+    g_assert_cmpuint(stat(RN_STAT_ARCH_ALLOCATED), ==, 32 * 14);
+    g_assert_cmpuint(stat(RN_STAT_ARCH_ALLOCATED) * 32, ==, 14336);
+    g_assert_cmpuint(stat(RN_STAT_ARCH_ALLOCATED) * 32, <=, 32768);
+    g_assert_cmpuint(stat(RN_STAT_EQ1), ==, 32 * 14 * 10);
+    teardown();
+}
+
 /* §14.16/17 Figure 5: with consolidation the live registers of warps 0, 11, 22, 40 sit in sub-array
  * 0 of the 4 banks; without renaming (warp-major placement, 24 registers) bank 0 keeps all 4 of
  * its sub-arrays on, and every entry stays on after its warp ended (baseline gating). */
@@ -482,11 +575,16 @@ static void test_exit_and_lookups(void)
     g_assert_cmpuint(stat(RN_STAT_RELEASES), ==, 3);
     g_assert_cmpuint(renaming_free_count(g.r), ==, 1024);
 
+    /* §14.4: a lookup takes 0.22 ns of the 1.25 ns cycle (17.6 %), so it is done in the operand
+     * collector stage: a lookup alone in its table bank adds no cycle, a second one in the same bank
+     * the same cycle waits one */
+    g_assert_cmpint((int)(0.22 / 1.25 * 1000 + 0.5), ==, 176);
     blk_iref e = harness_export(g.h, "access");
     const rfaccess_hook_if *hk = e.methods;
     unsigned delay = 0;
     rfaccess_req q = {.warp = 1, .reg = 4, .cycle = 10, .phys = 4, .refused_by = -1};
     g_assert_cmpint(hk->access(e.self, &q, &delay), ==, RFACCESS_ALLOW);
+    g_assert_cmpuint(delay, ==, 0);
     q.reg = 8; /* the same table bank (8 mod 4 = 4 mod 4) */
     g_assert_cmpint(hk->access(e.self, &q, &delay), ==, RFACCESS_DELAY);
     g_assert_cmpuint(delay, ==, 1);
@@ -654,6 +752,9 @@ int main(int argc, char **argv)
     harness_test_add("/renaming/exit_and_lookups", test_exit_and_lookups);
     harness_test_add("/renaming/exempt_at_launch", test_exempt_at_launch);
     harness_test_add("/renaming/callee_frames", test_callee_frames);
+    harness_test_add("/renaming/r12_matrixmul", test_r12_matrixmul);
+    harness_test_add("/renaming/long_lived_r2", test_long_lived_r2);
+    harness_test_add("/renaming/section3_formula", test_section3_formula);
     g_test_add_func("/renaming/gtrr", test_gtrr);
     return g_test_run();
 }

@@ -123,8 +123,9 @@ static uint64_t st_get(rig *g, unsigned s)
     return blk_stat_get(g->i, s);
 }
 
-/* OFF -> ON: refused at c and c+1, allowed at c+2; SLEEP -> ON: allowed at c+1. Another warp whose
- * registers are ON issues meanwhile (its check allows). */
+/* §16 tests 11 and 13: OFF -> ON: refused at c and c+1, allowed at c+2; SLEEP -> ON: allowed at c+1.
+ * Another warp whose registers are ON issues meanwhile (its check allows). The defaults are
+ * conservative against Table 4.4's sub-cycle latencies. */
 static void test_wakeup(void)
 {
     const char *off[] = {"mode=greener", NULL};
@@ -142,6 +143,15 @@ static void test_wakeup(void)
     g_assert_cmpuint(st_get(&g, RFPOWER_STAT_WAKEUPS), ==, 1);
     g_assert_cmpuint(st_get(&g, RFPOWER_STAT_WAKEUP_STALLS), ==, 2);
     g_assert_cmpuint(st_get(&g, RFPOWER_STAT_TRANS_OFF), ==, 1);
+    /* §16 test 13: Table 4.4's wake-up latencies (SLEEP->ON 0.005759 ns, OFF->ON 0.01749 ns) are below
+     * one cycle of the 732 MHz clock (1.366 ns), so the defaults, 1 and 2 cycles, are conservative */
+    double period_ns = 1e3 / 732.0;
+    g_assert_cmpfloat(period_ns, >, 1.366);
+    g_assert_cmpfloat(period_ns, <, 1.367);
+    g_assert_cmpfloat(0.005759 / period_ns, <, 1.0);
+    g_assert_cmpfloat(0.01749 / period_ns, <, 1.0);
+    g_assert_cmpuint(blk_param_uint(g.i, "wake_sleep_cycles"), ==, 1);
+    g_assert_cmpuint(blk_param_uint(g.i, "wake_off_cycles"), ==, 2);
     harness_free(g.h);
 
     const char *sl[] = {"mode=greener", "alloc_state=sleep", NULL};

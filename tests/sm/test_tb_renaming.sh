@@ -14,11 +14,18 @@
 #    pir missing the RFC and every pbr), and reduction (many short blocks) takes more fetch slots,
 #    I-cache accesses and cycles than with the flag words free (renaming.flag_fetch=false);
 #  - kmeans' called sq_dist is renamed (its own frame: callee_allocations, every allocation released)
-#    and a wrong release among its reads alone (bad_release_callee) fails the output check.
+#    and a wrong release among its reads alone (bad_release_callee) fails the output check;
+#  - Eq. 1 counts the called function's frame: kmeans_assign 17 + sq_dist 14 = 31 registers
+#    (gpusc-ptx at 48 warps: 14880 bits, 14 exempt to fit 8192; tb-renaming at the tiny size's
+#    resident warps W: W x 31 x 10 bits, and at a 1024-bit budget the largest R with W x R x 10 < 1024
+#    stays renamed, the rest exempt, the callee's registers among them);
+#  - a divergent ret whose remaining lanes call another function (tests/sm/ptx/renaming_divret.ptx):
+#    the frame that still has lanes is not released under them (right output, no unwritten or
+#    poisoned read, every allocation released).
 tb="$top_builddir/testbench/tb-renaming"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-renaming.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..11"
+echo "1..13"
 . "$top_srcdir/tests/workloads.sh"
 workloads=$(test_workloads "$top_builddir/testbench/tb-sm")
 
@@ -154,4 +161,38 @@ if [ $rc_on -eq 0 ] && [ "${ca:-0}" -gt 0 ] && [ "$(stat allocations "$tmp/on")"
     echo "ok $n - kmeans' called function is renamed; a wrong release in it fails the check"
 else
     echo "not ok $n - kmeans' callee renaming"
+fi
+
+n=$((n + 1))
+"$top_builddir/kernels/tools/gpusc-ptx" "$top_srcdir/kernels/ptx/kmeans.ptx" --renaming >"$tmp/ptx" 2>&1
+"$tb" --no-trace --workload kmeans --size tiny >"$tmp/on" 2>&1 || echo "# kmeans failed"
+"$tb" --no-trace --workload kmeans --size tiny --budget 1024 >"$tmp/b" 2>&1
+rc_b=$?
+w=$(($(stat arch_allocated "$tmp/on") / 28)) # resident warps: 28 registers reserved per thread
+fit=$(((1024 - 1) / (w * 10)))
+echo "# kmeans: $w resident warps, eq1 $(stat eq1_bits "$tmp/on"); budget 1024: $(stat exempt "$tmp/b") exempt, $(stat eq1_bits_after "$tmp/b") bits"
+if grep -q "^// Eq. 1: 48 x 31 x 10 = 14880 bits = 1.82 KB (frames kmeans_assign 17 + sq_dist 14); budget 8192 bits (<): 14 exempt, 8160 bits after exemption" "$tmp/ptx" &&
+    grep -q "^// its frame: 14 registers, 4 exempt" "$tmp/ptx" && [ "$(stat eq1_bits "$tmp/on")" = $((w * 31 * 10)) ] &&
+    [ $rc_b -eq 0 ] && [ "$(stat exempt "$tmp/b")" = $((31 - fit)) ] && [ "$(stat eq1_bits_after "$tmp/b")" = $((w * fit * 10)) ] &&
+    [ "$(stat poison_reads "$tmp/b")" = 0 ] && [ "$(stat allocations "$tmp/b")" = "$(stat releases "$tmp/b")" ]; then
+    echo "ok $n - Eq. 1 and the exemption count kmeans' called frame (17 + 14 registers)"
+else
+    echo "not ok $n - Eq. 1 with called frames"
+    grep "^// Eq. 1\|^// its frame" "$tmp/ptx"
+fi
+
+n=$((n + 1))
+"$tb" --no-trace --ptx "$top_srcdir/tests/sm/ptx/renaming_divret.ptx" --entry divret --grid 1,1,1 --block 64,1,1 \
+    --arg "out:$tmp/divret.bin:256" >"$tmp/out" 2>&1
+rc=$?
+echo "# divergent ret: rc $rc, unwritten $(stat unwritten_reads "$tmp/out"), poisoned $(stat poison_reads "$tmp/out"), ret releases $(stat releases_ret "$tmp/out")"
+if [ $rc -eq 0 ] && python3 -c "
+import struct, sys
+v = struct.unpack('<64i', open(sys.argv[1], 'rb').read())
+sys.exit(0 if all(v[t] == (-1 if t % 2 else 4 * t + 100) for t in range(64)) else 1)" "$tmp/divret.bin" &&
+    [ "$(stat unwritten_reads "$tmp/out")" = 0 ] && [ "$(stat poison_reads "$tmp/out")" = 0 ] &&
+    [ "$(stat allocations "$tmp/out")" = "$(stat releases "$tmp/out")" ] && [ "$(stat releases_ret "$tmp/out")" -gt 0 ]; then
+    echo "ok $n - a divergent ret whose other lanes call another function keeps its frame"
+else
+    echo "not ok $n - divergent ret"
 fi
