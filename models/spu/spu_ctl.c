@@ -179,6 +179,19 @@ void spu_ctl_set_unit_blocked(spu_ctl *c, unsigned unit, const bool *flag)
     c->blocked[unit] = flag;
 }
 
+void spu_ctl_set_present(spu_ctl *c, unsigned unit, bool present)
+{
+    g_assert(unit < c->n_units);
+    if (c->left[unit] == !present)
+        return;
+    c->left[unit] = !present;
+    if (present)
+        c->n_left--;
+    else
+        c->n_left++;
+    c->epoch++;
+}
+
 gsc_event *spu_ctl_event(const spu_ctl *c)
 {
     return c->ev;
