@@ -118,6 +118,20 @@ static void iu_post(const spu_iu_xfer *x)
     }
 }
 
+/* n more elements of transfer x moved: on to its next row, or the next transfer (true). */
+static bool iu_advance(spu_iu *u, const spu_iu_xfer *x, unsigned n)
+{
+    u->elem += n;
+    if (u->elem < x->row_elems)
+        return false;
+    u->elem = 0;
+    if (++u->row < x->rows)
+        return false;
+    u->row = 0;
+    u->xi++;
+    return true;
+}
+
 /* icnt_path: the CB half a request's n elements move through, as ceil(n / 8) 32-byte CB accesses
  * (the ideal path's count); fatal past the CB's end. */
 static uint8_t *iu_cb_access(spu_iu *u, bool write, uint32_t cb, unsigned n, unsigned round)
@@ -168,14 +182,7 @@ static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
     blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
     if (u->store)
         blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (n + 7) / 8);
-    u->elem += n;
-    if (u->elem == x->row_elems) {
-        u->elem = 0;
-        if (++u->row == x->rows) {
-            u->row = 0;
-            u->xi++;
-        }
-    }
+    iu_advance(u, x, n);
     return true;
 }
 
@@ -220,15 +227,8 @@ static void iu_request(spu_iu *u, const spu_iu_xfer *x)
                         : (u->store ? SPU_IU_STAT_STORES : SPU_IU_STAT_LOADS),
                  n);
     blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, 1);
-    u->elem += n;
-    if (u->elem == x->row_elems) {
-        u->elem = 0;
-        if (++u->row == x->rows) {
-            u->row = 0;
-            u->xi++;
-            iu_post(x);
-        }
-    }
+    if (iu_advance(u, x, n))
+        iu_post(x);
 }
 
 static void spu_iu_run(void *self)

@@ -19,7 +19,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-echo "1..27"
+echo "1..28"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -114,6 +114,22 @@ assert all(ov[q][0] < ov[q - 1][1] for q in range(1, 4)), ov
 assert cycles(sys.argv[2]) < cycles(sys.argv[1]), "overlap is not faster"
 PY
 check "pass by pass: each pass starts after the previous ended; overlapped: before, and fewer cycles" "[ $? -eq 0 ]"
+# UT-5 under producer-consumer sync: each spilling VIU spills exactly K/b tiles per pass (4 x 8 x 8
+# elements; east and south units spill in 2 of the 4 passes), each restoring VIU restores as many
+python3 - over >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+def stat(u, s):
+    return int(re.search(r'^tb\.spu\.iu_%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+for k in range(2):
+    for u, s in (('e%d' % k, 'spills'), ('s%d' % k, 'spills'), ('w%d' % k, 'restores'), ('n%d' % k, 'restores')):
+        assert stat(u, s) == 2 * 4 * 64, (u, s, stat(u, s))
+    for u in ('w%d' % k, 'n%d' % k):
+        assert stat(u, 'spills') == 0
+    for u in ('e%d' % k, 's%d' % k):
+        assert stat(u, 'restores') == 0
+PY
+check "UT-5: every spilling VIU spills K/b tiles per pass (512 elements in 2 passes), every restoring VIU restores as many" "[ $? -eq 0 ]"
 # K/b = 1: a restore would come before its spill without the guard
 "$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace >out 2>&1
 rc=$?
