@@ -38,7 +38,7 @@ static const blk_desc tb_spu_desc = {
     0,
 };
 
-static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir;
+static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir, *opt_iu_path;
 static gint64 opt_tile = 32, opt_cb = 4, opt_watchdog = 200000;
 static gboolean opt_corrupt;
 
@@ -52,6 +52,10 @@ static GOptionEntry entries[] = {
      "multipass: overlapped (default: an SM takes its next pass's CTA when it is done) or plain (pass "
      "by pass)",
      "MODE"},
+    {"iu-path", 0, 0, G_OPTION_ARG_STRING, &opt_iu_path,
+     "ideal (default: a fixed latency, then one request per cycle) or icnt (the interface units' "
+     "loads and stores through the interconnect, L2 slices and DRAM)",
+     "PATH"},
     {"machine", 0, 0, G_OPTION_ARG_STRING, &opt_machine, "spu (default) or gpu (the GPU baseline)", "M"},
     {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_ptx_dir, "Where spu_stencil.ptx is", "DIR"},
     {"watchdog", 0, 0, G_OPTION_ARG_INT64, &opt_watchdog,
@@ -96,48 +100,70 @@ static const instr_issued_if probe_table = {probe_issued};
 /* The interface units' plan. Global sync (Alg. 1 with its prologue barrier, one pass): B = 1 +
  * 2(G-1) + K/b barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's
  * W/N face; a storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face.
- * Producer-consumer sync: P x P passes of K/b rounds each, in the runtime's row-wise order; in pass
+ * Producer-consumer sync: P x P passes in the runtime's row-wise order, K/b rounds in every pass
+ * where the unit has a neighbour (a border unit: an SM of its row or column runs a CTA there and,
+ * for a storer, the pass's edge is the grid's; an SM standing in as a unit: its role); in pass
  * (px, py) a west unit loads the input face C (px = 0) or, as a VIU, restores the face its pass's
  * west neighbour spilled (the faces array at the border, the spill region), after the guard; an east
  * unit stores the output face (px = P - 1) or spills; north and south alike along y. */
+static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool smiu, unsigned N, unsigned K,
+                      unsigned b, uint64_t X, uint64_t Y, bool local, spu_iu_guard *guard, spu_iu_xfer *xs)
+{
+    unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P, n_pass = P * P;
+    bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
+    unsigned other = store ? p - 1 : 0; /* the SM's other coordinate (global sync) */
+    uint64_t face = vert ? Y : X;
+    unsigned n = 0, r = 0, B = 1 + 2 * (G - 1) + KT;
+    for (unsigned q = 0; q < (local ? n_pass : 1); q++) {
+        unsigned px = q % P, py = q / P;
+        unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
+        bool active = !local || idx < spu_passes_span(&sg->ps, along);
+        if (local && smiu) {
+            unsigned rr = spu_passes_span(&sg->ps, P - 1);
+            active = spu_passes_role(&sg->ps, vert ? idx : rr, vert ? rr : idx, px, py) ==
+                     (vert ? SPU_ROLE_IU_SOUTH : SPU_ROLE_IU_EAST);
+        } else if (local && store) /* the pass's edge is the grid's edge, not a stand-in's */
+            active = active && spu_passes_span(&sg->ps, across) == p;
+        if (!active)
+            continue;
+        unsigned ft = MIN(store ? (across + 1) * p : across * p, G); /* the face at the border */
+        bool viu = store ? across + 1 < P : across > 0;
+        /* the border's guard counter: border (across -> across + 1) at this row of the pass */
+        unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
+        spu_iu_guard *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
+        for (unsigned t = 0; t <= (local ? KT - 1 : B); t++, r += local) {
+            int kt = local ? (int)t : (int)t - (int)(idx + other) - (store ? 2 : 0);
+            if (kt < 0 || kt >= (int)KT || (!store && t == B))
+                continue;
+            xs[n++] = (spu_iu_xfer){
+                .round = local ? r : t,
+                .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + (along * p + idx) * b),
+                .row_stride = 4ull * N,
+                .rows = b,
+                .row_elems = b,
+                .cb_off = 0,
+                .viu = viu,
+                .post = viu && store ? ctr : NULL,
+                .wait = viu && !store ? ctr : NULL,
+                .wait_min = (uint32_t)kt + 1};
+        }
+    }
+    static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
+    spu_iu_set_plan(u, local ? r : B, xs, n, local ? dirs[side] : 0);
+}
+
 static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
                      spu_iu_guard *guard)
 {
-    unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P, n_pass = P * P;
-    unsigned B = local ? n_pass * KT : 1 + 2 * (G - 1) + KT;
-    spu_iu_xfer *xs = g_new0(spu_iu_xfer, B + 1);
+    unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P;
+    spu_iu_xfer *xs = g_new0(spu_iu_xfer, MAX(P * P * KT, 2 * G + KT) + 1);
     for (unsigned side = 0; side < 4; side++)
         for (unsigned idx = 0; idx < p; idx++) {
-            bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
-            unsigned other = store ? p - 1 : 0; /* the SM's other coordinate */
-            uint64_t face = vert ? Y : X;
-            unsigned n = 0;
-            for (unsigned r = 0; r <= B; r++) {
-                unsigned q = local ? r / KT : 0, px = q % P, py = q / P;
-                int kt = local ? (int)(r % KT) : (int)r - (int)(idx + other) - (store ? 2 : 0);
-                if (kt < 0 || kt >= (int)KT || (!store && r == B) || (local && r == B))
-                    continue;
-                unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
-                unsigned ft = store ? (across + 1) * p : across * p;      /* the face at the border */
-                ft = MIN(ft, G);
-                bool viu = store ? across + 1 < P : across > 0;
-                /* the border's guard counter: border (across -> across + 1) at this row of the pass */
-                unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
-                spu_iu_guard *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
-                xs[n++] = (spu_iu_xfer){.round = r,
-                                        .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N +
-                                                                (along * p + idx) * b),
-                                        .row_stride = 4ull * N,
-                                        .rows = b,
-                                        .row_elems = b,
-                                        .cb_off = 0,
-                                        .viu = viu,
-                                        .post = viu && store ? ctr : NULL,
-                                        .wait = viu && !store ? ctr : NULL,
-                                        .wait_min = (uint32_t)kt + 1};
-            }
-            static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
-            spu_iu_set_plan(spu_grid_iu(sg, (spu_side)side, idx), B, xs, n, local ? dirs[side] : 0);
+            plan_unit(sg, spu_grid_iu(sg, (spu_side)side, idx), (spu_side)side, idx, false, N, K, b, X, Y,
+                      local, guard, xs);
+            spu_iu *u = side >= SPU_SIDE_S ? spu_grid_sm_iu(sg, (spu_side)side, idx) : NULL;
+            if (u)
+                plan_unit(sg, u, (spu_side)side, idx, true, N, K, b, X, Y, local, guard, xs);
         }
     g_free(xs);
 }
@@ -231,10 +257,10 @@ int main(int argc, char **argv)
     spu_grid *sg = NULL;
     if (!gpu) {
         sg = spu_grid_new(run->ctx, run->top->mod, "spu");
-        if (G % sg->p)
-            usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes are "
-                  "not built (N must be a multiple of p x b = %u)",
-                  N, N, K, b, G, G, sg->p, sg->p, sg->p * b);
+        if (G % sg->p && !local)
+            usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes run "
+                  "with --sync local (global-sync partial passes are not built)",
+                  N, N, K, b, G, G, sg->p, sg->p);
         if (G != sg->p && !local)
             usage("--size %ux%ux%u with --tile %u needs %u x %u passes: multipass runs with --sync local "
                   "(global-sync multipass is not built)",
@@ -249,8 +275,22 @@ int main(int argc, char **argv)
         g_free(cbs);
         if (opt_corrupt && !cfg_set(run->config, "spu_ctl.selftest_no_swap=true", &gerr))
             usage("%s", gerr->message);
+        if (opt_iu_path && strcmp(opt_iu_path, "ideal") && strcmp(opt_iu_path, "icnt"))
+            usage("--iu-path %s: ideal or icnt", opt_iu_path);
+        if (opt_iu_path && !strcmp(opt_iu_path, "icnt") && !cfg_set(run->config, "spu_iu.icnt_path=1", &gerr))
+            usage("%s", gerr->message);
+        /* an SM standing in as an interface unit (partial passes) leaks as the SM it is */
+        for (unsigned k = 0; G % sg->p && k < 2 * sg->p; k++) {
+            char *leak =
+                g_strdup_printf("%s.smiu_%s%u.p_leak=0", sg->inst->path, k < sg->p ? "e" : "s", k % sg->p);
+            if (!cfg_set_from(run->config, leak, "tb-spu", &gerr))
+                usage("%s", gerr->message);
+            g_free(leak);
+        }
     }
     machine *mach = machine_new(MACHINE_GPU, run->ctx, run->top->mod);
+    if (sg && opt_iu_path && !strcmp(opt_iu_path, "icnt"))
+        gpu_topo_set_clients(machine_gpu(mach), spu_grid_mem_clients(sg, G));
     bool subcore;
     char *sm_path = machine_sm_path(mach, &subcore);
     tb_opts o = {0};
@@ -268,8 +308,8 @@ int main(int argc, char **argv)
     machine_build(mach, env);
     offchip_probe probe = {0};
     if (sg) {
+        spu_grid_passes(sg, machine_dispatch(mach), G, KT, !opt_passes || !strcmp(opt_passes, "overlapped"));
         spu_grid_build(sg, machine_gpu(mach), env);
-        spu_grid_passes(sg, machine_dispatch(mach), G, !opt_passes || !strcmp(opt_passes, "overlapped"));
     } else {
         sm_topo **sms = machine_sms(mach);
         for (unsigned i = 0; i < machine_n_sms(mach); i++)

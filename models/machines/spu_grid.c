@@ -81,22 +81,82 @@ static const uint32_t *hook_sregs(void *self, unsigned sm)
     return s->sregs + sm * N_SREGS;
 }
 
+/* Unit k of the 4p interface units, then the SMs standing in for them (partial passes). */
+static unsigned all_ius(const spu_grid *s)
+{
+    return 4 * s->p + (s->smiu ? 2 * s->p : 0);
+}
+
+static spu_iu *iu_at(const spu_grid *s, unsigned k)
+{
+    return k < 4 * s->p ? s->iu[k] : s->smiu[k - 4 * s->p];
+}
+
+/* The SM a stand-in interface unit (smiu[k]) plays. */
+static unsigned smiu_sm(const spu_grid *s, unsigned k)
+{
+    unsigned p = s->p, r = spu_passes_span(&s->ps, s->ps.P - 1);
+    return k < p ? k * p + r : r * p + (k - p);
+}
+
+/* SM sm, free, moves to its next role: skips the passes where it idles, starts its interface-unit
+ * role (busy until the role ends); returns SPU_ROLE_CTA when its next CTA may be placed now,
+ * SPU_ROLE_NONE when it has nothing to do now. Pass by pass, only the current pass's role. */
+static spu_role advance(spu_grid *s, unsigned sm)
+{
+    unsigned p = s->p, n_pass = s->ps.P * s->ps.P;
+    while (!s->sm_busy[sm] && s->sm_next[sm] < n_pass && (s->overlapped || s->sm_next[sm] == s->cur_pass)) {
+        unsigned px, py;
+        spu_passes_coord(&s->ps, s->sm_next[sm], &px, &py);
+        spu_role r = s->ps.partial ? spu_passes_role(&s->ps, sm % p, sm / p, px, py) : SPU_ROLE_CTA;
+        if (r == SPU_ROLE_CTA)
+            return r;
+        if (r == SPU_ROLE_NONE) {
+            s->sm_next[sm]++;
+            continue;
+        }
+        spu_iu *u = r == SPU_ROLE_IU_EAST ? s->smiu[sm / p] : s->smiu[p + sm % p];
+        s->sm_busy[sm] = true;
+        spu_ctl_set_present(s->ctl, u->unit, true);
+        spu_iu_start_role(u, s->role_rounds);
+    }
+    return SPU_ROLE_NONE;
+}
+
+/* A stand-in interface unit's role has ended: its SM goes on (the dispatcher looks again when the
+ * SM's next role is a CTA). */
+static void role_done(void *ctx, spu_iu *u)
+{
+    spu_grid *s = ctx;
+    unsigned k = 0;
+    while (s->smiu[k] != u)
+        k++;
+    unsigned sm = smiu_sm(s, k);
+    s->sm_busy[sm] = false;
+    s->sm_next[sm]++;
+    if (advance(s, sm) == SPU_ROLE_CTA)
+        cta_dispatch_wake(s->disp);
+}
+
 /* The dispatcher's CTA order (cta_dispatch_order): SM s takes CTA (px p + x, py p + y) of its next
- * pass (px, py) when it has no CTA; pass by pass, only when that pass is the current one. */
+ * pass (px, py) when it has no CTA (nor interface-unit role); pass by pass, only when that pass is
+ * the current one. */
 static int order_next(void *ctx, uint32_t *cta)
 {
     spu_grid *s = ctx;
-    unsigned p = s->p, n_pass = s->ps.P * s->ps.P;
-    for (unsigned sm = 0; sm < p * p; sm++) {
-        unsigned q = s->sm_next[sm];
-        if (s->sm_busy[sm] || q >= n_pass || (!s->overlapped && q != s->cur_pass))
+    unsigned p = s->p;
+    int found = -1;
+    for (unsigned sm = 0; sm < p * p; sm++) { /* every SM: a partial pass's roles start here too */
+        if (s->sm_busy[sm] || advance(s, sm) != SPU_ROLE_CTA || found >= 0)
             continue;
         unsigned px, py;
-        spu_passes_coord(&s->ps, q, &px, &py);
+        spu_passes_coord(&s->ps, s->sm_next[sm], &px, &py);
         *cta = (py * p + sm / p) * s->ps.G + px * p + sm % p;
-        return (int)sm;
+        found = (int)sm;
+        if (!s->ps.partial)
+            break;
     }
-    return -1;
+    return found;
 }
 
 static void order_placed(void *ctx, unsigned sm, uint32_t cta)
@@ -115,21 +175,29 @@ static void order_placed(void *ctx, unsigned sm, uint32_t cta)
 static void order_done(void *ctx, unsigned sm)
 {
     spu_grid *s = ctx;
-    unsigned q = s->sm_next[sm] - 1;
+    unsigned q = s->sm_next[sm] - 1, px, py;
     s->sm_busy[sm] = false;
     s->pass_end[q] = gsc_cycle();
-    if (++s->pass_done[q] == s->p * s->p && !s->overlapped)
+    spu_passes_coord(&s->ps, q, &px, &py);
+    if (++s->pass_done[q] == spu_passes_occupancy(&s->ps, px, py) && !s->overlapped) {
         s->cur_pass = q + 1;
+        for (unsigned i = 0; s->ps.partial && i < s->p * s->p; i++)
+            advance(s, i); /* the new pass's interface-unit roles */
+    }
+    if (s->ps.partial)
+        advance(s, sm);
 }
 
 static const cta_dispatch_order order = {order_next, order_placed, order_done};
 
-void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, bool overlapped)
+void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, bool overlapped)
 {
     unsigned p = s->p;
+    g_assert(!s->h); /* before spu_grid_build */
     spu_passes_init(&s->ps, p, G);
-    g_assert(!s->ps.partial);
     s->overlapped = overlapped;
+    s->role_rounds = tiles;
+    s->disp = d;
     unsigned n_pass = s->ps.P * s->ps.P;
     for (unsigned sm = 0; sm < p * p; sm++)
         s->sregs[sm * N_SREGS] = s->sregs[sm * N_SREGS + 1] = s->ps.P;
@@ -167,7 +235,29 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
             s->v[y * p + x] = spu_cb_new(ctx, mod, nm);
             g_free(nm);
         }
-    s->ctl = spu_ctl_new(ctx, mod, "ctl", env, p, 4 * p, 2 * p * (p + 1));
+    unsigned n_smiu = s->ps.partial ? 2 * p : 0;
+    s->ctl = spu_ctl_new(ctx, mod, "ctl", env, p, 4 * p + n_smiu, 2 * p * (p + 1));
+    /* partial passes: SM (r, k) stands in as the east unit of row k (the consumer side of its
+     * west-in CB pair, syncing west), SM (k, r) as the south unit of column k (north-in, north);
+     * they take part only during their roles. Their pairs first: the watchdog names the SM there. */
+    s->smiu = n_smiu ? g_new0(spu_iu *, n_smiu) : NULL;
+    for (unsigned k = 0; k < n_smiu; k++) {
+        unsigned r = spu_passes_span(&s->ps, s->ps.P - 1), unit = n + 4 * p + k;
+        bool east = k < p;
+        char *nm = g_strdup_printf("smiu_%s%u", east ? "e" : "s", k % p);
+        spu_iu *u = spu_iu_new(ctx, mod, nm, env->mem, unit, true);
+        g_free(nm);
+        s->smiu[k] = u;
+        spu_iu_set_roles(u, role_done, s);
+        spu_ctl_set_unit_name(s->ctl, unit, u->inst->path);
+        spu_ctl_set_unit_blocked(s->ctl, unit, &u->guard_waiting);
+        spu_ctl_set_present(s->ctl, unit, false);
+        u->on_block = spu_ctl_event(s->ctl);
+        unsigned cb = east ? 2 * (k * (p + 1) + r) : 2 * (r * p + k % p) + 1;
+        spu_ctl_set_pair(s->ctl, unit, east ? SPU_DIR_WEST : SPU_DIR_NORTH, cb, 1);
+        blk_bind(u->inst, "cb", east ? s->h[k * (p + 1) + r]->inst : s->v[r * p + k % p]->inst, "cb");
+        blk_bind(u->inst, "bs", s->ctl->inst, "bs");
+    }
     /* producer-consumer pairs: cbs binding 2i is cb_h (index i), 2i + 1 cb_v (index i) */
     for (unsigned y = 0; y < p; y++)
         for (unsigned x = 0; x < p; x++) {
@@ -211,6 +301,23 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
     }
     for (unsigned k = 0; k < 4 * p; k++)
         blk_bind(s->ctl->inst, "release", s->iu[k]->inst, "release");
+    for (unsigned k = 0; k < n_smiu; k++)
+        blk_bind(s->ctl->inst, "release", s->smiu[k]->inst, "release");
+    /* icnt_path: every interface unit (stand-ins too) is a memory client of the interconnect, node
+     * p² + k (the testbench asks the GPU for them: spu_grid_mem_clients) */
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        spu_iu *u = iu_at(s, k);
+        if (!u->icnt)
+            continue;
+        if (k >= gpu_topo_n_clients(g))
+            gsc_fatal("%s: spu_iu.icnt_path=1 needs %u memory clients on the interconnect, the GPU has %u "
+                      "(tb-spu --iu-path icnt)",
+                      u->inst->path, all_ius(s), gpu_topo_n_clients(g));
+        gpu_topo_bind_client(
+            g, k, blk_port_at(u->inst, SPU_IU_MEM_REQ, 0), blk_port_fifo_depth(u->inst, SPU_IU_MEM_REQ),
+            blk_port_at(u->inst, SPU_IU_MEM_RESP, 0), blk_port_fifo_depth(u->inst, SPU_IU_MEM_RESP));
+        spu_iu_set_node(u, n + k);
+    }
     for (unsigned i = 0; i < p * (p + 1); i++) {
         blk_bind(s->ctl->inst, "cbs", s->h[i]->inst, "cb");
         blk_bind(s->ctl->inst, "cbs", s->v[i]->inst, "cb");
@@ -225,11 +332,25 @@ spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index)
     return s->iu[side * s->p + index];
 }
 
+unsigned spu_grid_mem_clients(const spu_grid *s, unsigned G)
+{
+    return 4 * s->p + (G % s->p ? 2 * s->p : 0);
+}
+
+spu_iu *spu_grid_sm_iu(const spu_grid *s, spu_side side, unsigned index)
+{
+    g_assert(index < s->p && (side == SPU_SIDE_E || side == SPU_SIDE_S));
+    return s->smiu ? s->smiu[(side == SPU_SIDE_S) * s->p + index] : NULL;
+}
+
+/* Every interface unit and stand-in has finished, every role done. */
 bool spu_grid_ius_done(const spu_grid *s)
 {
-    for (unsigned k = 0; k < 4 * s->p; k++)
-        if (s->iu[k]->state != SPU_IU_DONE)
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        const spu_iu *u = iu_at(s, k);
+        if (u->state != SPU_IU_DONE || (u->roles && u->role_end < u->rounds))
             return false;
+    }
     return true;
 }
 
@@ -247,11 +368,11 @@ uint64_t spu_grid_offchip(const spu_grid *s)
 {
     uint64_t n = blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_LOADS) +
                  blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES);
-    for (unsigned k = 0; k < 4 * s->p; k++)
-        n += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_LOADS) +
-             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES) +
-             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_SPILLS) +
-             blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_RESTORES);
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        const blk_inst *u = iu_at(s, k)->inst;
+        n += blk_stat_get(u, SPU_IU_STAT_LOADS) + blk_stat_get(u, SPU_IU_STAT_STORES) +
+             blk_stat_get(u, SPU_IU_STAT_SPILLS) + blk_stat_get(u, SPU_IU_STAT_RESTORES);
+    }
     return n;
 }
 
@@ -266,13 +387,18 @@ uint64_t spu_grid_cb_accesses(const spu_grid *s)
 
 void spu_grid_summary(const spu_grid *s, FILE *out)
 {
-    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0;
-    for (unsigned k = 0; k < 4 * s->p; k++) {
-        iu_l += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_LOADS);
-        iu_s += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_STORES);
-        sp += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_SPILLS);
-        rs += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_RESTORES);
-        guard += blk_stat_get(s->iu[k]->inst, SPU_IU_STAT_GUARD);
+    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0, sm_s = 0, sm_r = 0;
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        const blk_inst *u = iu_at(s, k)->inst;
+        iu_l += blk_stat_get(u, SPU_IU_STAT_LOADS);
+        iu_s += blk_stat_get(u, SPU_IU_STAT_STORES);
+        sp += blk_stat_get(u, SPU_IU_STAT_SPILLS);
+        rs += blk_stat_get(u, SPU_IU_STAT_RESTORES);
+        guard += blk_stat_get(u, SPU_IU_STAT_GUARD);
+        if (k >= 4 * s->p) {
+            sm_s += blk_stat_get(u, SPU_IU_STAT_STORES);
+            sm_r += blk_stat_get(u, SPU_IU_STAT_ROUNDS);
+        }
     }
     for (unsigned i = 0; i < s->p * (s->p + 1); i++)
         swaps +=
@@ -298,8 +424,8 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
         cb.dynamic_pj += h.dynamic_pj + v.dynamic_pj;
         cb.leakage_pj += h.leakage_pj + v.leakage_pj;
     }
-    for (unsigned k = 0; k < 4 * s->p; k++) {
-        blk_energy e = blk_inst_energy(s->iu[k]->inst, cycles);
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        blk_energy e = blk_inst_energy(iu_at(s, k)->inst, cycles);
         iu.dynamic_pj += e.dynamic_pj;
         iu.leakage_pj += e.leakage_pj;
     }
@@ -314,11 +440,19 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             "spu: %u x %u passes (%s); VIU spills %" PRIu64 ", restores %" PRIu64
             " elements; guard stall cycles %" PRIu64 "\n",
             s->ps.P, s->ps.P, s->overlapped ? "overlapped" : "pass by pass", sp, rs, guard);
+    if (s->smiu)
+        fprintf(out,
+                "spu: partial passes (%u + %u CTAs per dimension): SMs acting as interface units stored "
+                "%" PRIu64 " elements in %" PRIu64 " rounds\n",
+                (s->ps.P - 1) * s->p, spu_passes_span(&s->ps, s->ps.P - 1), sm_s, sm_r);
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px, py;
         spu_passes_coord(&s->ps, q, &px, &py);
-        fprintf(out, "spu: pass (%u,%u): cycles %" PRIu64 " .. %" PRIu64 "\n", px, py, s->pass_start[q],
+        fprintf(out, "spu: pass (%u,%u): cycles %" PRIu64 " .. %" PRIu64, px, py, s->pass_start[q],
                 s->pass_end[q]);
+        if (s->smiu)
+            fprintf(out, ", %u CTAs", spu_passes_occupancy(&s->ps, px, py));
+        fputc('\n', out);
     }
 }
 
@@ -330,8 +464,9 @@ void spu_grid_free(spu_grid *s)
         spu_cb_free(s->h[i]);
         spu_cb_free(s->v[i]);
     }
-    for (unsigned k = 0; s->iu && k < 4 * s->p; k++)
-        spu_iu_free(s->iu[k]);
+    for (unsigned k = 0; s->iu && k < all_ius(s); k++)
+        spu_iu_free(iu_at(s, k));
+    g_free(s->smiu);
     spu_ctl_free(s->ctl);
     g_free(s->sm_next);
     g_free(s->sm_busy);

@@ -46,6 +46,12 @@ typedef struct {
     uint32_t *sregs; /* [sm * 10 + (reg - IR_SREG_REGPASSX)] */
     uint64_t *pass_start, *pass_end;
     unsigned *pass_done;
+    /* partial passes: the SMs standing in as east interface units (smiu[k]: SM (r, k), r = the last
+     * pass column's span) and south ones (smiu[p + k]: SM (k, r)), NULL without partial passes;
+     * rounds per role (K/b); the dispatcher (woken when an SM's role ends before its next CTA) */
+    spu_iu **smiu;
+    unsigned role_rounds;
+    cta_dispatch *disp;
 } spu_grid;
 
 extern const blk_desc spu_grid_desc;
@@ -53,13 +59,22 @@ extern const blk_desc spu_grid_desc;
 void spu_grid_register(void);
 /* The machine's instance (reads p). */
 spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name);
+/* The runtime's passes for a G x G CTA grid of `tiles` tiles per CTA, `overlapped` or pass by pass;
+ * places the CTAs through d's order (CTA (i, j) on SM (i mod p, j mod p), passes row-wise). When p
+ * does not divide G the last pass column and row are partial: an SM with no CTA in a pass acts
+ * there as the interface unit its spu_passes_role says (a storer of `tiles` rounds, which must end
+ * before the SM takes its next CTA), through an `spu_iu` block standing in for it (smiu_e<k>,
+ * smiu_s<k>). Before spu_grid_build. */
+void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, bool overlapped);
 /* The SPU's blocks around the built GPU g (g's SMs: p²), bound; env gets the SPU hooks. */
 void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env);
-/* The runtime's passes for a G x G CTA grid (full passes: p divides G), `overlapped` or pass by
- * pass; places the CTAs through d's order (CTA (i, j) on SM (i mod p, j mod p), passes row-wise).
- * Before the run. */
-void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, bool overlapped);
 spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index);
+/* The interconnect clients the units need with spu_iu.icnt_path=1 for a G x G CTA grid (the
+ * testbench gives them to the GPU with gpu_topo_set_clients before building it). */
+unsigned spu_grid_mem_clients(const spu_grid *s, unsigned G);
+/* The SM standing in as interface unit on `side` (SPU_SIDE_E: SM (r, index); SPU_SIDE_S: SM
+ * (index, r)) in partial passes, or NULL. */
+spu_iu *spu_grid_sm_iu(const spu_grid *s, spu_side side, unsigned index);
 /* Every interface unit has finished (its last stores included): the kernel's end on the SPU. */
 bool spu_grid_ius_done(const spu_grid *s);
 unsigned spu_grid_n_cbs(const spu_grid *s);

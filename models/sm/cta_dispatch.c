@@ -238,6 +238,11 @@ void cta_dispatch_set_pick(cta_dispatch *d, ctaslots_pick_fn fn, void *ctx)
     d->pick_ctx = ctx;
 }
 
+void cta_dispatch_wake(cta_dispatch *d)
+{
+    gsc_event_notify(d->start, 1);
+}
+
 void cta_dispatch_set_order(cta_dispatch *d, const cta_dispatch_order *o, void *ctx)
 {
     d->order = o;

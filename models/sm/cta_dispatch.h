@@ -98,6 +98,8 @@ typedef struct cta_dispatch_order {
     void (*done)(void *ctx, unsigned sm);
 } cta_dispatch_order;
 void cta_dispatch_set_order(cta_dispatch *d, const cta_dispatch_order *o, void *ctx);
+/* Look again next cycle (an order whose next CTA became placeable without a completion). */
+void cta_dispatch_wake(cta_dispatch *d);
 /* The per-CTA grant (NULL: the default, the ledger's occupancy rule). Set it between grids. */
 void cta_dispatch_set_alloc(cta_dispatch *d, const cta_dispatch_alloc *a);
 /* The default grant's functions (a policy may wrap them). */

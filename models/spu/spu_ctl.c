@@ -179,6 +179,19 @@ void spu_ctl_set_unit_blocked(spu_ctl *c, unsigned unit, const bool *flag)
     c->blocked[unit] = flag;
 }
 
+void spu_ctl_set_present(spu_ctl *c, unsigned unit, bool present)
+{
+    g_assert(unit < c->n_units);
+    if (c->left[unit] == !present)
+        return;
+    c->left[unit] = !present;
+    if (present)
+        c->n_left--;
+    else
+        c->n_left++;
+    c->epoch++;
+}
+
 gsc_event *spu_ctl_event(const spu_ctl *c)
 {
     return c->ev;
@@ -369,7 +382,17 @@ static void spu_ctl_run(void *self)
     uint64_t now = gsc_cycle();
     if (c->n_due)
         pairs_release(c, now);
-    if (!c->n_arrived || c->n_arrived + c->n_left < c->n_units || now < c->last_arrival + c->latency) {
+    /* A release still to come: wake for it (a notification for it may have been dropped, an earlier
+     * pending one winning) */
+    uint64_t next = UINT64_MAX;
+    for (unsigned pair = 0; pair < c->n_pairs && c->n_due; pair++)
+        next = MIN(next, c->pair_due[pair]);
+    bool complete = c->n_arrived && c->n_arrived + c->n_left == c->n_units;
+    if (complete && now < c->last_arrival + c->latency)
+        next = MIN(next, c->last_arrival + c->latency);
+    if (next != UINT64_MAX)
+        gsc_run_within(next - now);
+    if (!complete || now < c->last_arrival + c->latency) {
         c->tr_arrived = c->n_arrived;
         watch(c, now);
         return;

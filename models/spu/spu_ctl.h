@@ -108,6 +108,9 @@ void spu_ctl_set_unit_name(spu_ctl *c, unsigned unit, const char *name);
  * waiting; it must notify the controller's `rendezvous` event, spu_ctl_event, when it blocks). */
 void spu_ctl_set_unit_blocked(spu_ctl *c, unsigned unit, const bool *flag);
 gsc_event *spu_ctl_event(const spu_ctl *c);
+/* Unit `unit` takes part (again) or not: an SM standing in as an interface unit takes part only
+ * during its roles (it leaves at a role's end, through `bs`). */
+void spu_ctl_set_present(spu_ctl *c, unsigned unit, bool present);
 /* Why the controller stopped the run (a blocksync deadlock or count mismatch), or NULL. */
 const char *spu_ctl_fault(const spu_ctl *c);
 void spu_ctl_free(spu_ctl *c);

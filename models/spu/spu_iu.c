@@ -1,6 +1,10 @@
 /* spu_iu.c — the `spu_iu` block; see spu_iu.h. */
 #include "models/spu/spu_iu.h"
 
+#include <stddef.h>
+#include <string.h>
+
+#include "models/mem_types.h"
 #include "models/spu/spu_cb.h"
 
 static const blk_port_desc ports[] = {
@@ -9,6 +13,10 @@ static const blk_port_desc ports[] = {
                    &blocksync_iface},
     [SPU_IU_RELEASE] = {"release", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "the grid releases it",
                         &blocksync_release_iface},
+    [SPU_IU_MEM_REQ] = {"mem_req_%u", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL,
+                        "requests to the interconnect (icnt_path = 1)", NULL, 0, 1, "icnt_path"},
+    [SPU_IU_MEM_RESP] = {"mem_resp_%u", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, NULL,
+                         "replies from the interconnect (icnt_path = 1)", NULL, 0, 1, "icnt_path"},
 };
 
 static const blk_param_desc params[] = {
@@ -22,6 +30,13 @@ static const blk_param_desc params[] = {
     {"p_leak", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "mW",
      "leakage of the unit [A: the IU leakage of SPU spec §13.2 has no value; a truncated SM's "
      "order of magnitude, to set for a study]"},
+    {"icnt_path", BLK_PARAM_UINT, "0", "0", "1", NULL, "",
+     "1: loads and stores go through the GPU's interconnect, L2 slices and DRAM (a mem_req/mem_resp "
+     "port pair); 0: the idealised path (mem_latency, then one request per cycle) [A]"},
+    {"max_outstanding", BLK_PARAM_UINT, "32", "1", "4096", NULL, "requests",
+     "icnt_path: requests in flight at most [A: as an SM's miss queue]"},
+    {"line_bytes", BLK_PARAM_UINT, "128", "4", "128", NULL, "bytes",
+     "icnt_path: a request covers the part of a face row inside one line of this size [A: the L2 line]"},
     {"selftest_no_guard", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "break the mechanism: a restore does not wait for its spill (a test sees the check fail)"},
 };
@@ -41,6 +56,11 @@ static const blk_stat_desc stats[] = {
                               "4-byte elements a VIU restored from the spill region", NULL},
     [SPU_IU_STAT_GUARD] = {"guard_stall_cycles", BLK_STAT_COUNTER, "cycles",
                            "cycles a restore waited for its spill (the ordering guard)", NULL},
+    [SPU_IU_STAT_MEM_REQS] = {"mem_reqs", BLK_STAT_COUNTER, "requests",
+                              "requests sent through the interconnect (icnt_path)", NULL},
+    [SPU_IU_STAT_MEM_WAIT] = {"mem_wait_cycles", BLK_STAT_COUNTER, "cycles",
+                              "cycles a round's requests were all sent but not all answered (icnt_path)",
+                              NULL},
 };
 
 static const blk_state_desc state[] = {{"round", 32, "the current round"},
@@ -76,7 +96,7 @@ static void iu_release(void *self, unsigned slot)
     (void)slot;
     g_assert(u->state == SPU_IU_WAITING);
     u->state = SPU_IU_MOVING;
-    u->resume_at = gsc_cycle() + 1; /* the release's swap takes effect next cycle */
+    u->resume_at = gsc_cycle() + 1;   /* the release's swap takes effect next cycle */
     if (!(u->sync_dir && u->store)) { /* a storer under producer-consumer sync moves after its sync */
         u->round++;
         u->round_started = false;
@@ -85,6 +105,105 @@ static void iu_release(void *self, unsigned slot)
 }
 
 static const blocksync_release_if release_table = {iu_release};
+
+/* A spill is done: its guard counts it and wakes the restore waiting on it (this cycle). */
+static void iu_post(const spu_iu_xfer *x)
+{
+    if (!x->post)
+        return;
+    x->post->spilled++;
+    if (x->post->waiter) {
+        gsc_event_notify(x->post->waiter->ev, 0);
+        x->post->waiter = NULL;
+    }
+}
+
+/* n more elements of transfer x moved: on to its next row, or the next transfer (true). */
+static bool iu_advance(spu_iu *u, const spu_iu_xfer *x, unsigned n)
+{
+    u->elem += n;
+    if (u->elem < x->row_elems)
+        return false;
+    u->elem = 0;
+    if (++u->row < x->rows)
+        return false;
+    u->row = 0;
+    u->xi++;
+    return true;
+}
+
+/* icnt_path: the CB half a request's n elements move through, as ceil(n / 8) 32-byte CB accesses
+ * (the ideal path's count); fatal past the CB's end. */
+static uint8_t *iu_cb_access(spu_iu *u, bool write, uint32_t cb, unsigned n, unsigned round)
+{
+    uint64_t bytes = 0;
+    uint8_t *half = NULL;
+    for (unsigned done = 0; done < n; done += 8)
+        half = ((const spu_cb_if *)u->cb_m)->half(u->cb_self, write, MIN(8u, n - done), &bytes);
+    if (cb + 4ull * n > bytes)
+        gsc_fatal("%s: transfer of round %u reaches byte %" G_GUINT64_FORMAT " of a %" G_GUINT64_FORMAT
+                  "-byte CB",
+                  u->inst->path, round, (uint64_t)cb + 4u * n, bytes);
+    return half;
+}
+
+/* icnt_path: one request of the current transfer, the part of its row inside one line; false when
+ * the unit cannot send now (its in-flight limit or the interconnect's FIFO: it sleeps until a reply
+ * or room). */
+static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
+{
+    if (!u->n_free || !gsc_fifo_can_put(u->req_f))
+        return false;
+    uint64_t ga = x->gaddr + u->row * x->row_stride + 4ull * u->elem;
+    uint64_t line = ga - ga % u->line_bytes;
+    unsigned off = (unsigned)(ga - line), n = MIN(x->row_elems - u->elem, (u->line_bytes - off) / 4);
+    uint32_t cb = x->cb_off + 4 * (u->row * x->row_elems + u->elem);
+    unsigned id = u->free_ids[--u->n_free];
+    u->pend[id] = (struct spu_iu_pend){cb, n, off};
+    mem_req_t q;
+    memset(&q, 0, offsetof(mem_req_t, data));
+    q.addr = line;
+    q.id = id;
+    q.bytes = u->line_bytes;
+    q.src = (uint16_t)u->node;
+    q.kind = u->store ? MEM_WRITE : MEM_READ;
+    if (u->store) { /* the CB's data: into the request and the memory image */
+        const uint8_t *half = iu_cb_access(u, false, cb, n, x->round);
+        memcpy(q.data + off, half + cb, 4ull * n);
+        for (unsigned b = off; b < off + 4 * n; b++)
+            *(b < 64 ? &q.mask_lo : &q.mask_hi) |= 1ull << (b % 64);
+        if (!fmem_write(u->mem, ga, half + cb, 4ull * n))
+            gsc_fatal("%s: round %u: invalid global store of %u elements at 0x%" G_GINT64_MODIFIER "x",
+                      u->inst->path, x->round, n, ga);
+        blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_SPILLS : SPU_IU_STAT_STORES, n);
+    }
+    gsc_fifo_put(u->req_f, &q);
+    u->outstanding++;
+    blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
+    if (u->store)
+        blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (n + 7) / 8);
+    iu_advance(u, x, n);
+    return true;
+}
+
+/* icnt_path: take the replies; a load's data goes into the CB's write half. */
+static void iu_mem_replies(spu_iu *u)
+{
+    mem_resp_t r;
+    while (gsc_fifo_can_get(u->resp_f)) {
+        gsc_fifo_get(u->resp_f, &r);
+        g_assert(r.id < u->max_out && u->outstanding);
+        struct spu_iu_pend *pd = &u->pend[r.id];
+        if (!u->store) {
+            const spu_iu_xfer *x = &u->xfers[u->round_xi];
+            memcpy(iu_cb_access(u, true, pd->cb, pd->n, x->round) + pd->cb, r.data + pd->off, 4ull * pd->n);
+            blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_RESTORES : SPU_IU_STAT_LOADS, pd->n);
+            blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (pd->n + 7) / 8);
+        }
+        u->free_ids[u->n_free++] = (unsigned)r.id;
+        u->outstanding--;
+    }
+}
 
 /* One CB request of the current transfer (up to 8 elements of its row). */
 static void iu_request(spu_iu *u, const spu_iu_xfer *x)
@@ -108,33 +227,24 @@ static void iu_request(spu_iu *u, const spu_iu_xfer *x)
                         : (u->store ? SPU_IU_STAT_STORES : SPU_IU_STAT_LOADS),
                  n);
     blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, 1);
-    u->elem += n;
-    if (u->elem == x->row_elems) {
-        u->elem = 0;
-        if (++u->row == x->rows) {
-            u->row = 0;
-            u->xi++;
-            if (x->post) {
-                x->post->spilled++;
-                if (x->post->waiter) { /* wake the restore waiting on it (this cycle) */
-                    gsc_event_notify(x->post->waiter->ev, 0);
-                    x->post->waiter = NULL;
-                }
-            }
-        }
-    }
+    if (iu_advance(u, x, n))
+        iu_post(x);
 }
 
 static void spu_iu_run(void *self)
 {
     spu_iu *u = self;
     uint64_t now = gsc_cycle();
+    if (u->icnt)
+        iu_mem_replies(u);
     if (u->state != SPU_IU_MOVING || now < u->resume_at) /* awake mode runs it in the release cycle too */
         return;
     if (u->sync_dir && u->store && !u->synced) { /* producer-consumer storer: sync first */
-        if (u->round >= u->rounds) {
+        if (u->round >= (u->roles ? u->role_end : u->rounds)) {
             u->state = SPU_IU_DONE;
             u->bs->leave(u->bs_self, u->unit);
+            if (u->roles)
+                u->role_done(u->role_ctx, u);
             return;
         }
         u->synced = true;
@@ -162,7 +272,8 @@ static void spu_iu_run(void *self)
     if (!u->round_started) {
         u->round_started = true;
         u->latency_counted = false;
-        u->ready_at = now + (has && !u->store ? u->mem_latency : 0);
+        u->ready_at = now + (has && !u->store && !u->icnt ? u->mem_latency : 0);
+        u->round_xi = u->xi;
     }
     if (has) {
         if (now < u->ready_at) { /* the first data: sleep until then, its cycles busy */
@@ -172,12 +283,28 @@ static void spu_iu_run(void *self)
             gsc_run_within(u->ready_at - now);
             return;
         }
+        if (u->icnt && !iu_mem_request(u, &u->xfers[u->xi]))
+            return; /* a reply or room in the interconnect's FIFO wakes it */
         blk_stat_add(u->inst, SPU_IU_STAT_BUSY, 1);
-        iu_request(u, &u->xfers[u->xi]);
+        if (!u->icnt)
+            iu_request(u, &u->xfers[u->xi]);
         if (u->xi < u->n_xfers && u->xfers[u->xi].round == u->round) {
             gsc_run_within(1);
             return;
         }
+    }
+    if (u->icnt) { /* the round ends when every request is answered; then its spills count */
+        if (u->outstanding) {
+            if (u->mem_wait_since == UINT64_MAX)
+                u->mem_wait_since = now;
+            return; /* the last reply wakes it */
+        }
+        if (u->mem_wait_since != UINT64_MAX) {
+            blk_stat_add(u->inst, SPU_IU_STAT_MEM_WAIT, now - u->mem_wait_since);
+            u->mem_wait_since = UINT64_MAX;
+        }
+        for (; u->round_xi < u->xi; u->round_xi++)
+            iu_post(&u->xfers[u->round_xi]);
     }
     if (u->sync_dir && u->store) { /* the round's stores are done: the next round syncs first */
         u->round++;
@@ -203,6 +330,12 @@ static void spu_iu_elaborate(void *self)
     u->bs = r.methods, u->bs_self = r.self;
     gsc_process *p = gsc_process_new(u->inst->mod, "run", spu_iu_run, u);
     gsc_sensitive_event(p, u->ev);
+    if (u->icnt) {
+        u->req_f = gsc_port_fifo(blk_port_at(u->inst, SPU_IU_MEM_REQ, 0));
+        u->resp_f = gsc_port_fifo(blk_port_at(u->inst, SPU_IU_MEM_RESP, 0));
+        gsc_sensitive_fifo_put(p, u->resp_f);
+        gsc_sensitive_fifo_room(p, u->req_f);
+    }
     gsc_process_initialize(p); /* round 0 starts at cycle 0 */
 }
 
@@ -216,6 +349,18 @@ spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem
     u->store = store;
     u->mem_latency = blk_param_uint(u->inst, "mem_latency");
     u->no_guard = blk_param_bool(u->inst, "selftest_no_guard");
+    u->icnt = blk_param_uint(u->inst, "icnt_path") != 0;
+    u->mem_wait_since = UINT64_MAX;
+    if (u->icnt) {
+        u->max_out = (unsigned)blk_param_uint(u->inst, "max_outstanding");
+        u->line_bytes = (unsigned)blk_param_uint(u->inst, "line_bytes");
+        if (u->line_bytes % 4)
+            gsc_fatal("%s: line_bytes=%u is not a multiple of 4", u->inst->path, u->line_bytes);
+        u->pend = g_new0(struct spu_iu_pend, u->max_out);
+        u->free_ids = g_new(unsigned, u->max_out);
+        for (unsigned i = 0; i < u->max_out; i++)
+            u->free_ids[u->n_free++] = u->max_out - 1 - i;
+    }
     u->ev = gsc_event_new(u->inst->mod, "released");
     blk_export(u->inst, SPU_IU_RELEASE, 0, &release_table, u);
     blk_trace_state(u->inst, "round", GSC_U32, &u->round);
@@ -236,10 +381,40 @@ void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsig
                  xfers[i].rows && xfers[i].row_elems);
 }
 
+void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx)
+{
+    g_assert(u->store);
+    u->roles = true;
+    u->role_done = done;
+    u->role_ctx = ctx;
+    u->state = SPU_IU_DONE;
+    u->role_end = 0;
+}
+
+void spu_iu_start_role(spu_iu *u, unsigned rounds)
+{
+    g_assert(u->roles && u->sync_dir && u->state == SPU_IU_DONE && u->round == u->role_end &&
+             u->role_end + rounds <= u->rounds);
+    u->role_end += rounds;
+    u->state = SPU_IU_MOVING;
+    u->synced = false;
+    u->round_started = false;
+    u->resume_at = gsc_cycle() + 1;
+    gsc_event_notify(u->ev, 1);
+}
+
+void spu_iu_set_node(spu_iu *u, unsigned node)
+{
+    g_assert(u->icnt);
+    u->node = node;
+}
+
 void spu_iu_free(spu_iu *u)
 {
     if (!u)
         return;
+    g_free(u->pend);
+    g_free(u->free_ids);
     g_free(u->xfers);
     g_free(u);
 }

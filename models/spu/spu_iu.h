@@ -9,10 +9,17 @@
  * on with round t+1; after `rounds` barriers it does the transfers of round `rounds` (the stores of
  * the last tiles) and leaves the barrier [A: SPU spec §17 item 14, as many blocksyncs as the CTAs].
  *
- * Timing [A: the IU's pipeline is not given]: one 32-byte CB request per cycle (8 elements); a load
- * round starts with `mem_latency` cycles for its first data; stores are posted. The transfers'
- * data moves functionally in the memory image. This is the unit without instruction fetch (the
- * "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not built.
+ * Timing [A: the IU's pipeline is not given], `path`:
+ *   ideal  one 32-byte CB request per cycle (8 elements); a load round starts with `mem_latency`
+ *          cycles for its first data; stores are posted; the data moves in the memory image;
+ *   icnt   the unit is a memory client of the GPU's interconnect (gpu_topo_set_clients): one request
+ *          per cycle for the part of a face row inside one `line_bytes` line (a read, or a write
+ *          with its byte mask and data), at most `max_outstanding` in flight, through the icnt, L2
+ *          slices and DRAM as the SMs' requests; a load's data is the reply's, written into the CB
+ *          when it arrives; a store's data goes into the memory image when it is sent; a round ends
+ *          when every request of it is answered (a spill's guard counts then). This is the unit without
+ * instruction fetch (the "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not
+ * built.
  *
  * As a virtual IU (multipass, SPU spec §4.2): a storer's transfer marked `viu` spills the face to
  * the spill region instead of storing an output, a loader's restores it; a restore waits until its
@@ -54,7 +61,8 @@ typedef struct {
     uint32_t wait_min;
 } spu_iu_xfer;
 
-enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_N_PORTS };
+/* MEM_REQ, MEM_RESP: port arrays of one element with path=icnt, none with path=ideal */
+enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_MEM_REQ, SPU_IU_MEM_RESP, SPU_IU_N_PORTS };
 enum {
     SPU_IU_STAT_LOADS,
     SPU_IU_STAT_STORES,
@@ -64,6 +72,8 @@ enum {
     SPU_IU_STAT_SPILLS,
     SPU_IU_STAT_RESTORES,
     SPU_IU_STAT_GUARD,
+    SPU_IU_STAT_MEM_REQS,
+    SPU_IU_STAT_MEM_WAIT,
     SPU_IU_N_STATS
 };
 enum { SPU_IU_MOVING, SPU_IU_WAITING, SPU_IU_DONE };
@@ -93,8 +103,28 @@ typedef struct spu_iu {
      * on its guard since guard_since */
     bool latency_counted, guard_waiting;
     uint64_t guard_since;
+    /* roles (an SM standing in as an interface unit in partial passes): the unit moves only between
+     * spu_iu_start_role and the end of the role's rounds (role_end), then leaves the barrier and
+     * calls role_done; idle (SPU_IU_DONE) before and between roles */
+    bool roles;
+    unsigned role_end;
+    void (*role_done)(void *ctx, struct spu_iu *u);
+    void *role_ctx;
     gsc_event *on_block; /* notified when a restore starts waiting on its guard (the controller's
                           * watchdog reads guard_waiting); NULL: none */
+    /* path=icnt: requests through the interconnect as memory client `node`; per request id (a slot
+     * of `pend`) the CB byte offset, the element count and the byte offset in the line; in flight;
+     * the first transfer of the current round (its guards are posted when the round's requests are
+     * all answered); the cycle the unit started waiting for answers */
+    bool icnt;
+    unsigned node, max_out, line_bytes, outstanding;
+    struct spu_iu_pend {
+        uint32_t cb, n, off;
+    } * pend;
+    unsigned *free_ids, n_free;
+    unsigned round_xi;
+    uint64_t mem_wait_since;
+    gsc_fifo *req_f, *resp_f;
     /* traced */
     uint32_t round;
     uint8_t state;
@@ -108,6 +138,13 @@ spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem
  * (a loader: round r's transfers then its sync; a storer: its sync then round r's transfers;
  * `rounds` rounds, then it leaves). */
 void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n, unsigned sync_dir);
+/* Role mode (before the run): the unit idles until spu_iu_start_role; done(ctx, u) is called when a
+ * role's last round has ended. Only a storer under producer-consumer sync. */
+void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx);
+/* Starts a role of `rounds` rounds (the plan's next ones) from the next cycle. */
+void spu_iu_start_role(spu_iu *u, unsigned rounds);
+/* path=icnt: the unit's interconnect node (its requests' src). Before the run. */
+void spu_iu_set_node(spu_iu *u, unsigned node);
 void spu_iu_free(spu_iu *u);
 
 G_END_DECLS

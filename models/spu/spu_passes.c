@@ -37,6 +37,18 @@ unsigned spu_passes_pass_of(const spu_passes *ps, unsigned i, unsigned j)
     return j / ps->p * ps->P + i / ps->p;
 }
 
+spu_role spu_passes_role(const spu_passes *ps, unsigned x, unsigned y, unsigned px, unsigned py)
+{
+    unsigned sx = spu_passes_span(ps, px), sy = spu_passes_span(ps, py);
+    if (x < sx && y < sy)
+        return SPU_ROLE_CTA;
+    if (x == sx && y < sy)
+        return SPU_ROLE_IU_EAST;
+    if (y == sy && x < sx)
+        return SPU_ROLE_IU_SOUTH;
+    return SPU_ROLE_NONE;
+}
+
 unsigned spu_passes_timeline(const spu_passes *ps, unsigned T, spu_tl_mode mode, unsigned *start)
 {
     unsigned G = ps->G, p = ps->p, n_pass = ps->P * ps->P, end = 0;

@@ -41,6 +41,15 @@ unsigned spu_passes_occupancy(const spu_passes *ps, unsigned px, unsigned py);
 unsigned spu_passes_sm_of(const spu_passes *ps, unsigned i, unsigned j);
 unsigned spu_passes_pass_of(const spu_passes *ps, unsigned i, unsigned j);
 
+/* What SM (x, y) does in pass (px, py) [S: §4.3; A: its default, SPU spec §17 item 9]: runs a CTA
+ * when (x, y) lies in the pass's occupied sub-grid (span(px) x span(py)); in a partial pass the
+ * unused SMs next to that sub-grid's east edge (column span(px), rows inside it) act as its east
+ * interface units and those next to its south edge (row span(py), columns inside it) as its south
+ * ones (storers: the partial passes are the last column and row of passes, so their east and south
+ * edges are the outputs); any other SM idles. Full passes: every SM runs a CTA. */
+typedef enum { SPU_ROLE_NONE, SPU_ROLE_CTA, SPU_ROLE_IU_EAST, SPU_ROLE_IU_SOUTH } spu_role;
+spu_role spu_passes_role(const spu_passes *ps, unsigned x, unsigned y, unsigned px, unsigned py);
+
 /* The unit-step timeline of T tiles per CTA in `mode`: start[j * G + i] (the step CTA (i, j)
  * computes its first tile; its tiles are start .. start + T - 1 but under SPU_TL_GLOBAL, where
  * they are consecutive too) if start is not NULL; returns the makespan in steps. */

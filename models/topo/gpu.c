@@ -44,6 +44,7 @@ const blk_desc gpu_topo_desc = {
 struct gpu_topo {
     blk_inst *inst;
     unsigned n_sms, n_channels, n_sub, n_parts;
+    unsigned n_clients; /* interconnect nodes beside the SMs (gpu_topo_set_clients) */
     bool subcore;
     blk_domain icnt_clock, l2_clock, dram_clock; /* clock domains (used when not the core's) */
     cta_dispatch *dispatch;
@@ -142,7 +143,7 @@ static void gpu_topo_build_mem(gpu_topo *g, sm_env *env)
         blk_domain_init(&g->dram_clock, blk_param_uint(g->inst, "dram_period_ps"), true, what[2]);
     for (unsigned i = 0; i < 3; i++)
         g_free(what[i]);
-    g->icnt = icnt_blk_new(ctx, m, "icnt", g->n_sms, g->n_parts);
+    g->icnt = icnt_blk_new(ctx, m, "icnt", g->n_sms + g->n_clients, g->n_parts);
     blk_inst_set_domain(g->icnt->inst, icnt_clock);
     for (unsigned i = 0; i < g->n_sms; i++) {
         sm_topo *s = g->sms[i];
@@ -259,6 +260,26 @@ void gpu_topo_free(gpu_topo *g)
     g_free(g->l2);
     g_free(g->dram);
     g_free(g);
+}
+
+void gpu_topo_set_clients(gpu_topo *g, unsigned n)
+{
+    g_assert(!g->icnt);
+    g->n_clients = n;
+}
+
+unsigned gpu_topo_n_clients(const gpu_topo *g)
+{
+    return g->n_clients;
+}
+
+void gpu_topo_bind_client(gpu_topo *g, unsigned k, gsc_port *req, unsigned req_depth, gsc_port *resp,
+                          unsigned resp_depth)
+{
+    g_assert(g->icnt && k < g->n_clients);
+    unsigned node = g->n_sms + k;
+    bind(g->inst->mod, "client_req%u", k, &mem_req_type, req_depth, req, icnt_blk_sm_req(g->icnt, node));
+    bind(g->inst->mod, "client_resp%u", k, &mem_resp_type, resp_depth, icnt_blk_sm_resp(g->icnt, node), resp);
 }
 
 unsigned gpu_topo_n_sms(const gpu_topo *g)

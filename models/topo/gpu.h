@@ -50,6 +50,13 @@ char *gpu_topo_sm_path(const gpu_topo *g, bool *subcore);
 void gpu_topo_build(gpu_topo *g, sm_env *env);
 void gpu_topo_free(gpu_topo *g);
 
+/* Memory clients beside the SMs (the SPU's interface units): n more interconnect nodes after the
+ * SMs (node n_sms + k; requests carry it as src), before gpu_topo_build; bind client k's request
+ * output and response input after it. None by default. */
+void gpu_topo_set_clients(gpu_topo *g, unsigned n);
+unsigned gpu_topo_n_clients(const gpu_topo *g);
+void gpu_topo_bind_client(gpu_topo *g, unsigned k, gsc_port *req, unsigned req_depth, gsc_port *resp,
+                          unsigned resp_depth);
 unsigned gpu_topo_n_sms(const gpu_topo *g);
 unsigned gpu_topo_n_parts(const gpu_topo *g);
 unsigned gpu_topo_n_channels(const gpu_topo *g);

@@ -55,6 +55,47 @@ static void test_ut2_tables(void)
     g_assert_cmpuint(spu_passes_sm_of(&ps, 9, 6), ==, 2 * 4 + 1);
 }
 
+/* SPU spec §4.3 with its default (§17 item 9): 10 x 10 CTAs (N = 320, b = 32) on 4 x 4. Every SM's
+ * role in every one of the 3 x 3 passes, as a map: C runs a CTA, E acts as the east interface unit,
+ * S as the south one, . idles (row y = 0..3 of the grid, x = 0..3 left to right). */
+static void test_partial_roles(void)
+{
+    spu_passes ps;
+    spu_passes_init(&ps, 4, 10);
+    static const char *const want[3][3] = {
+        /* py = 0 */ {"CCCC CCCC CCCC CCCC", "CCCC CCCC CCCC CCCC", "CCE. CCE. CCE. CCE."},
+        /* py = 1 */ {"CCCC CCCC CCCC CCCC", "CCCC CCCC CCCC CCCC", "CCE. CCE. CCE. CCE."},
+        /* py = 2 */ {"CCCC CCCC SSSS ....", "CCCC CCCC SSSS ....", "CCE. CCE. SS.. ...."},
+    };
+    static const char code[] = {
+        [SPU_ROLE_NONE] = '.', [SPU_ROLE_CTA] = 'C', [SPU_ROLE_IU_EAST] = 'E', [SPU_ROLE_IU_SOUTH] = 'S'};
+    unsigned ctas = 0;
+    for (unsigned py = 0; py < 3; py++)
+        for (unsigned px = 0; px < 3; px++) {
+            char got[20] = {0};
+            unsigned n = 0, c = 0;
+            for (unsigned y = 0; y < 4; y++) {
+                for (unsigned x = 0; x < 4; x++) {
+                    spu_role r = spu_passes_role(&ps, x, y, px, py);
+                    got[n++] = code[r];
+                    c += r == SPU_ROLE_CTA;
+                }
+                if (y < 3)
+                    got[n++] = ' ';
+            }
+            g_assert_cmpstr(got, ==, want[py][px]);
+            g_assert_cmpuint(c, ==, spu_passes_occupancy(&ps, px, py)); /* 16, 8, 8, 4 */
+            ctas += c;
+        }
+    g_assert_cmpuint(ctas, ==, 100);
+    /* full passes: every SM runs a CTA in every pass */
+    spu_passes full;
+    spu_passes_init(&full, 2, 4);
+    for (unsigned q = 0; q < 4; q++)
+        for (unsigned sm = 0; sm < 4; sm++)
+            g_assert_cmpint(spu_passes_role(&full, sm % 2, sm / 2, q % 2, q / 2), ==, SPU_ROLE_CTA);
+}
+
 static void test_ut4(void)
 {
     unsigned st[16];
@@ -111,6 +152,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/spu/passes/ut2-example", test_ut2_example);
     g_test_add_func("/spu/passes/ut2-tables", test_ut2_tables);
+    g_test_add_func("/spu/passes/partial-roles", test_partial_roles);
     g_test_add_func("/spu/passes/ut4-timelines", test_ut4);
     g_test_add_func("/spu/passes/ut5-spills", test_ut5);
     return g_test_run();

@@ -19,7 +19,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-echo "1..22"
+echo "1..28"
 i=0
 fail=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -76,9 +76,9 @@ check "GPU baseline passes with 4N^2K/b + 2N^2 = 2560 accesses" "[ $rc -eq 0 ] &
 "$tb" --size 256x256x256 --tile 32 --no-trace >out 2>&1
 rc=$?
 check "global-sync multipass is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync multipass is not built' out"
-"$tb" --size 320x320x32 --tile 32 --sync local --no-trace >out 2>&1
+"$tb" --size 320x320x32 --tile 32 --no-trace >out 2>&1
 rc=$?
-check "partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'partial passes are not built' out"
+check "global-sync partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync partial passes are not built' out"
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
 rc=$?
 check "producer-consumer (Alg. 3) p=2 passes: 0 global rounds, 24 pair syncs = 24 swaps, 1536 accesses" "[ $rc -eq 0 ] && grep -q '^spu: 2 x 2 SMs, 8 interface units, 24 CBs (96 KB); 0 global blocksyncs, 24 CB swaps' out && grep -q '^spu: 24 producer-consumer syncs' out && grep -q '^offchip_accesses 1536 ' out && grep -q PASS out"
@@ -114,6 +114,22 @@ assert all(ov[q][0] < ov[q - 1][1] for q in range(1, 4)), ov
 assert cycles(sys.argv[2]) < cycles(sys.argv[1]), "overlap is not faster"
 PY
 check "pass by pass: each pass starts after the previous ended; overlapped: before, and fewer cycles" "[ $? -eq 0 ]"
+# UT-5 under producer-consumer sync: each spilling VIU spills exactly K/b tiles per pass (4 x 8 x 8
+# elements; east and south units spill in 2 of the 4 passes), each restoring VIU restores as many
+python3 - over >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+def stat(u, s):
+    return int(re.search(r'^tb\.spu\.iu_%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+for k in range(2):
+    for u, s in (('e%d' % k, 'spills'), ('s%d' % k, 'spills'), ('w%d' % k, 'restores'), ('n%d' % k, 'restores')):
+        assert stat(u, s) == 2 * 4 * 64, (u, s, stat(u, s))
+    for u in ('w%d' % k, 'n%d' % k):
+        assert stat(u, 'spills') == 0
+    for u in ('e%d' % k, 's%d' % k):
+        assert stat(u, 'restores') == 0
+PY
+check "UT-5: every spilling VIU spills K/b tiles per pass (512 elements in 2 passes), every restoring VIU restores as many" "[ $? -eq 0 ]"
 # K/b = 1: a restore would come before its spill without the guard
 "$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace >out 2>&1
 rc=$?
@@ -121,6 +137,38 @@ check "K/b = 1 overlapped: the guard stalls restores, PASS" "[ $rc -eq 0 ] && gr
 "$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace --set spu_iu.selftest_no_guard=true >out 2>&1
 rc=$?
 check "without the guard a restore reads the poisoned spill region: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+# partial passes: the spec's worked example scaled down (N = 320, b = 32 on 4 x 4 -> N = 40, b = 4):
+# 10 x 10 CTAs, 3 x 3 passes spanning 4, 4 and 2 CTAs, 16/8/8/4 CTAs per pass; the SMs next to a
+# partial pass's east and south edges store its outputs (10 roles each way x K/b = 2 rounds x 16)
+"$tb" --size 40x40x8 --tile 4 --sync local --no-trace >out 2>&1
+rc=$?
+check "partial passes (10 x 10 CTAs on 4 x 4): PASS, accesses = 4PNK + 2N^2 = 7040 with P = 3" \
+    "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' out"
+cp out res
+python3 - res >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
+assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
+assert re.search(r'^spu: 3 x 3 passes \(overlapped\); VIU spills 1280, restores 1280 elements', t, re.M)
+assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in 40 rounds$', t, re.M)
+for side in 'es':
+    for k in range(4):
+        st = int(re.search(r'^tb\.spu\.smiu_%s%d\.offchip_stores +(\d+)' % (side, k), t, re.M).group(1))
+        assert st == (96 if k < 2 else 64), (side, k, st)
+PY
+check "partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; the stand-in SMs store the 2NK outputs (96 or 64 each)" "[ $? -eq 0 ]"
+# K/b = 1 with a partial pass (3 x 3 CTAs on 2 x 2): the guard holds the restores
+"$tb" --set spu_grid.p=2 --size 24x24x8 --tile 8 --sync local --no-trace >out 2>&1
+rc=$?
+check "partial passes, K/b = 1 overlapped: the guard stalls restores, PASS, 4PNK + 2N^2 = 2688" "[ $rc -eq 0 ] && grep -q PASS out && ! grep -q 'guard stall cycles 0$' out && grep -q '^offchip_accesses 2688 ' out"
+"$tb" --set spu_grid.p=2 --size 24x24x8 --tile 8 --sync local --no-trace --set spu_iu.selftest_no_guard=true >out 2>&1
+rc=$?
+check "partial passes without the guard: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --sync local --passes plain --no-trace >out 2>&1
+rc=$?
+check "partial passes pass by pass: PASS, 4224 accesses" "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 4224 ' out && grep -q '^spu: pass (1,1): cycles [0-9]* .. [0-9]*, 1 CTAs$' out"
+
 # the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
 check "caches off on the SPU: L1D and L2 count nothing, DRAM reads" \
