@@ -139,16 +139,22 @@ static void parsed(cli_run *run, void *ctx)
         set(run, "ccu.sthld_mode=%s", t->sthld_mode);
 }
 
+/* The collector type of SM 0 (its partition 0's opcoll: opcoll0, or opcoll on one partition). */
+static unsigned collector_type(const rfc_tb *t)
+{
+    blk_inst *oc = blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0");
+    return blk_param_enum(oc ? oc : blk_ctx_find(t->run->ctx, "tb.sm0.opcoll"), "collector");
+}
+
 static void built(machine *mach, tb_kernel *k, void *ctx)
 {
     rfc_tb *t = ctx;
     sm_topo **sms = machine_sms(mach);
     add_derived(t, mach);
     bool oracle = t->hints && !strcmp(t->hints, "oracle");
-    if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile") && !oracle) ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") < 2 ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 6 ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 7)
+    unsigned type = collector_type(t);
+    if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile") && !oracle) || type < 2 ||
+        type == 6 || type == 7)
         return; /* no CT (ocu, ocu_random, rfc_2lev), no hints used (rfc), or constant hints */
     if (blk_param_enum(ccu_inst(sm_topo_ccu(sms[0], 0)), "hints") != 0 && !t->hints)
         return; /* hints set by the configuration */
@@ -285,7 +291,7 @@ static void finished(machine *mach, int rc, void *ctx)
     totals(t, &r);
     const uint64_t *v = r.v;
     ccu_blk *c0 = sm_topo_ccu(machine_sms(mach)[0], 0);
-    const char *type = types[blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector")];
+    const char *type = types[collector_type(t)];
     uint64_t lookups = v[CCU_STAT_HITS] + v[CCU_STAT_MISSES];
     printf("rfcache: collector %s\n", type);
     printf("rfcache: CT hit ratio %.4f (%" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses)\n",
