@@ -119,10 +119,11 @@ static void parsed(cli_run *run, void *ctx)
     if (private_ccus) /* one per warp of the preset's sub-core (of the SM: --monolithic) */
         set(run, "opcoll.collectors_sp=%s", t->monolithic ? "32" : "8");
     if (t->monolithic) { /* the preset's 4 sub-cores as one partition under one scheduler */
-        static const char *const mono[] = {
-            "subcore_sm.partitions=1", "issue.schedulers=1", "regfile.banks=8", "units.sp_units=4",
-            "units.sfu_units=4",       "units.int_units=4",  "units.dp_units=4", "units.wb_ports=8",
-            "ccu.active_warps=8",      NULL};
+        static const char *const mono[] = {"subcore_sm.partitions=1", "issue.schedulers=1",
+                                           "regfile.banks=8",         "units.sp_units=4",
+                                           "units.sfu_units=4",       "units.int_units=4",
+                                           "units.dp_units=4",        "units.wb_ports=8",
+                                           "ccu.active_warps=8",      NULL};
         for (unsigned i = 0; mono[i]; i++)
             set(run, "%s", mono[i]);
         if (!private_ccus)

@@ -101,11 +101,23 @@ static const char *vp_ptx =
      * instructions on), pcs 3-15 count in r3; pc 16 must read the new r1 */
     ".visible .entry k7()\n{\n.reg .b32 %r<8>;\n"
     "mov.u32 %r1, 7;\nadd.u32 %r2, %r1, 1;\nmov.u32 %r1, 9;\n"
-    "add.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\nadd.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
     "add.u32 %r4, %r1, %r2;\nret;\n}\n";
 
 #define VP_WARP 3
-#define VP_PCS 24 /* instructions per kernel, at most */
+#define VP_PCS  24 /* instructions per kernel, at most */
 
 static struct {
     sm_env env;
@@ -116,11 +128,11 @@ static struct {
     rp_profile *prof;
     harness *h;
     uint64_t seq;
-    GHashTable *pending;       /* slot -> in flight (written back not yet) */
+    GHashTable *pending;            /* slot -> in flight (written back not yet) */
     uint64_t issued_at[VP_PCS];     /* per pc */
     uint64_t released_at[VP_PCS];   /* per pc: the cycle its completion was got */
     uint64_t dispatched_at[VP_PCS]; /* per pc: the cycle opcoll's `dispatched` counted it */
-    uint32_t seq_pc[64];       /* the pc of each issue sequence number */
+    uint32_t seq_pc[64];            /* the pc of each issue sequence number */
     uint64_t ct_before[VP_PCS];     /* per pc: the registers (bit N: %rN) warp 3's CT held when it issued */
     uint32_t next_pc, func;
     ccu_mode mode;        /* the collector design */
