@@ -23,7 +23,7 @@ typedef struct {
     cli_run *run;
     char *collector, *hints, *sthld_mode;
     gint64 sthld, rthld, profile_warps, carveout;
-    gboolean print_hints;
+    gboolean print_hints, monolithic;
     rp_profile *prof, *oracle;
     rp_trace *trace; /* the profile pass's input: the functional run's instruction trace */
     sm_topo **sms;
@@ -62,6 +62,11 @@ static void options(cli_run *run, void *ctx)
         {"sthld", 0, 0, G_OPTION_ARG_INT64, &t->sthld, "STHLD (fixed mode; the start in dynamic mode)", "N"},
         {"sthld-mode", 0, 0, G_OPTION_ARG_STRING, &t->sthld_mode, "fixed or dynamic", "MODE"},
         {"print-hints", 0, 0, G_OPTION_ARG_NONE, &t->print_hints, "Print the profile's hints per instruction",
+         NULL},
+        {"monolithic", 0, 0, G_OPTION_ARG_NONE, &t->monolithic,
+         "One partition with one scheduler for all 32 warps (the RFC spec's monolithic SM, Tesla-like): the "
+         "4 sub-cores' banks, collectors and pipes pooled (8 banks, 8 collectors, 4 pipes of each unit; 32 "
+         "private collectors for ccu_pr and bow), 8 active warps for the two-level scheduler",
          NULL},
         {"carveout", 0, 0, G_OPTION_ARG_INT64, &t->carveout,
          "Shared memory in KB of the SM's 64 KB of L1 and shared memory, the rest the L1 (4 ways of 128 B): "
@@ -110,8 +115,20 @@ static void parsed(cli_run *run, void *ctx)
     }
     if (t->collector)
         set(run, "opcoll.collector=%s", t->collector);
-    if (t->collector && (!strcmp(t->collector, "ccu_pr") || !strcmp(t->collector, "bow")))
-        set(run, "opcoll.collectors_sp=%s", "8"); /* one per warp of the preset's sub-core */
+    bool private_ccus = t->collector && (!strcmp(t->collector, "ccu_pr") || !strcmp(t->collector, "bow"));
+    if (private_ccus) /* one per warp of the preset's sub-core (of the SM: --monolithic) */
+        set(run, "opcoll.collectors_sp=%s", t->monolithic ? "32" : "8");
+    if (t->monolithic) { /* the preset's 4 sub-cores as one partition under one scheduler */
+        static const char *const mono[] = {"subcore_sm.partitions=1", "issue.schedulers=1",
+                                           "regfile.banks=8",         "units.sp_units=4",
+                                           "units.sfu_units=4",       "units.int_units=4",
+                                           "units.dp_units=4",        "units.wb_ports=8",
+                                           "ccu.active_warps=8",      NULL};
+        for (unsigned i = 0; mono[i]; i++)
+            set(run, "%s", mono[i]);
+        if (!private_ccus)
+            set(run, "opcoll.collectors_sp=%s", "8");
+    }
     if (t->hints && strcmp(t->hints, "profile") && strcmp(t->hints, "oracle"))
         set(run, "ccu.hints=%s", t->hints);
     if (t->sthld) {
@@ -123,16 +140,22 @@ static void parsed(cli_run *run, void *ctx)
         set(run, "ccu.sthld_mode=%s", t->sthld_mode);
 }
 
+/* The collector type of SM 0 (its partition 0's opcoll: opcoll0, or opcoll on one partition). */
+static unsigned collector_type(const rfc_tb *t)
+{
+    blk_inst *oc = blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0");
+    return blk_param_enum(oc ? oc : blk_ctx_find(t->run->ctx, "tb.sm0.opcoll"), "collector");
+}
+
 static void built(machine *mach, tb_kernel *k, void *ctx)
 {
     rfc_tb *t = ctx;
     sm_topo **sms = machine_sms(mach);
     add_derived(t, mach);
     bool oracle = t->hints && !strcmp(t->hints, "oracle");
-    if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile") && !oracle) ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") < 2 ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 6 ||
-        blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector") == 7)
+    unsigned type = collector_type(t);
+    if (!sm_topo_ccu(sms[0], 0) || (t->hints && strcmp(t->hints, "profile") && !oracle) || type < 2 ||
+        type == 6 || type == 7)
         return; /* no CT (ocu, ocu_random, rfc_2lev), no hints used (rfc), or constant hints */
     if (blk_param_enum(ccu_inst(sm_topo_ccu(sms[0], 0)), "hints") != 0 && !t->hints)
         return; /* hints set by the configuration */
@@ -269,7 +292,7 @@ static void finished(machine *mach, int rc, void *ctx)
     totals(t, &r);
     const uint64_t *v = r.v;
     ccu_blk *c0 = sm_topo_ccu(machine_sms(mach)[0], 0);
-    const char *type = types[blk_param_enum(blk_ctx_find(t->run->ctx, "tb.sm0.opcoll0"), "collector")];
+    const char *type = types[collector_type(t)];
     uint64_t lookups = v[CCU_STAT_HITS] + v[CCU_STAT_MISSES];
     printf("rfcache: collector %s\n", type);
     printf("rfcache: CT hit ratio %.4f (%" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses)\n",

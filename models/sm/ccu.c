@@ -252,7 +252,8 @@ struct ccu_blk {
     uint64_t *last_write; /* [warp * n_phys + phys]: issue cycle of the last write + 1 */
     GHashTable *sinfo;    /* (func << 32 | pc) -> ccu_sinfo */
     GHashTable *inflight; /* seq -> ccu_inflight */
-    GArray *queue;        /* ccu_event, applied by the next call in a later cycle */
+    GArray *queue;        /* ccu_event, applied in the cycle after (process `apply`, or an earlier call) */
+    gsc_event *queued;    /* an event was queued: `apply` runs the next cycle */
     const rp_profile *prof;
     rp_trace *trace; /* oracle mode: the streams (NULL: off) */
     const rp_profile *oracle;
@@ -471,6 +472,14 @@ static void sync(ccu_blk *b, uint64_t now)
     }
     g_array_remove_range(b->queue, 0, k);
     trace_ccus(b);
+}
+
+/* Process `apply`: what opcoll queued in cycle t lands in cycle t + 1 whether or not issue calls the
+ * block then (a call of that cycle that comes first has applied it already). */
+static void ccu_apply(void *ctx)
+{
+    ccu_blk *b = ctx;
+    sync(b, gsc_cycle());
 }
 
 /* ---- the dynamic STHLD controller ------------------------------------------------------------------ */
@@ -828,6 +837,7 @@ void ccu_dispatched(ccu_blk *b, unsigned k, uint64_t now)
 {
     ccu_event e = {.cycle = now, .kind = Q_RELEASE, .k = (uint8_t)k};
     g_array_append_val(b->queue, e);
+    gsc_event_notify(b->queued, 1);
 }
 
 void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now)
@@ -866,6 +876,7 @@ void ccu_writeback(ccu_blk *b, const release_t *r, uint64_t now)
                     break;
             }
             g_array_insert_val(b->queue, at, e);
+            gsc_event_notify(b->queued, 1);
         }
     }
     g_hash_table_remove(b->inflight, key);
@@ -935,6 +946,8 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     b->sinfo = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     b->inflight = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     b->queue = g_array_new(FALSE, FALSE, sizeof(ccu_event));
+    b->queued = gsc_event_new(b->inst->mod, "queued");
+    gsc_sensitive_event(gsc_process_new(b->inst->mod, "apply", ccu_apply, b), b->queued);
     b->sm_counter = shared ? shared->sm_counter : &b->counter_store;
     ccu_blk *gpu = gpu_ctrl ? g_hash_table_lookup(gpu_ctrl, ctx) : NULL;
     if (shared && (!gpu || blk_param_enum(b->inst, "sthld_scope") == 1))

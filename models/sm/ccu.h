@@ -34,8 +34,9 @@
  * the register's value (what the bank read delivers), a write invalidates the register in the
  * warp's CCU, a thread block's start or end flushes it. opcoll calls ccu_take / ccu_dispatched /
  * ccu_writeback from its own activation (the misses to read from the banks, the release at dispatch,
- * port D); what opcoll changes becomes visible to issue's calls the next cycle (a queue applied by
- * the next call), so the outcome does not depend on the order the two processes run in a cycle.
+ * port D); what opcoll changes in cycle t is queued and lands in cycle t + 1 (the block's process
+ * `apply`, or a call of that cycle that comes first), so the outcome does not depend on the order the
+ * two processes run in a cycle, and a write lands whether or not issue calls the block again.
  */
 #ifndef GPUSC_MODELS_SM_CCU_H
 #define GPUSC_MODELS_SM_CCU_H

@@ -127,15 +127,16 @@ void sm_topo_register(void)
 }
 
 /* [opcoll] collector other than ocu: a `ccu` block allocates partition p's collectors at issue, as a
- * veto of its scheduler's arbiter (sub-core SM only: one scheduler per partition). */
+ * veto of its scheduler's arbiter (one scheduler per partition: a sub-core SM, or an SM of one
+ * partition and one scheduler). */
 static void sm_topo_add_ccu(sm_topo *s, blk_ctx *ctx, sm_env *env, unsigned p, unsigned warps)
 {
     unsigned type = blk_param_enum(s->oc[p]->inst, "collector");
     if (type == 0)
         return;
-    if (s->parts < 2 || s->is->n_sched != s->parts)
-        gsc_fatal("%s.collector: collectors allocated at issue need a sub-core SM (one scheduler per "
-                  "partition: tb-subcore, tb-rfcache)",
+    if (s->is->n_sched != s->parts)
+        gsc_fatal("%s.collector: collectors allocated at issue need one scheduler per partition (a sub-core "
+                  "SM: tb-subcore, tb-rfcache; or issue.schedulers=1 on one partition)",
                   s->oc[p]->inst->path);
     static const ccu_mode modes[] = {CCU_MODE_OCU_RANDOM, CCU_MODE_OCU_RANDOM, CCU_MODE_MALEKEH,
                                      CCU_MODE_LRU,        CCU_MODE_PR,         CCU_MODE_BOW,

@@ -96,9 +96,28 @@ static const char *vp_ptx =
     /* test 10: pc 1 reads r1 (in the CT from pc 0's write) and r0 (never written: a miss); pc 2 reads
      * r2 and r6, two misses in one bank ((2 + 3) mod 2 = (6 + 3) mod 2) */
     ".visible .entry k10()\n{\n.reg .b32 %r<8>;\n"
-    "mov.u32 %r1, 7;\nadd.u32 %r3, %r1, %r0;\nadd.u32 %r4, %r2, %r6;\nadd.u32 %r5, %r3, %r4;\nret;\n}\n";
+    "mov.u32 %r1, 7;\nadd.u32 %r3, %r1, %r0;\nadd.u32 %r4, %r2, %r6;\nadd.u32 %r5, %r3, %r4;\nret;\n}\n"
+    /* test 7: pc 0 writes r1 near (read at pc 1), pc 2 writes it again far (next read at pc 16, 14
+     * instructions on), pcs 3-15 count in r3; pc 16 must read the new r1 */
+    ".visible .entry k7()\n{\n.reg .b32 %r<8>;\n"
+    "mov.u32 %r1, 7;\nadd.u32 %r2, %r1, 1;\nmov.u32 %r1, 9;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r3, %r3, 1;\n"
+    "add.u32 %r4, %r1, %r2;\nret;\n}\n";
 
 #define VP_WARP 3
+#define VP_PCS  24 /* instructions per kernel, at most */
 
 static struct {
     sm_env env;
@@ -109,16 +128,17 @@ static struct {
     rp_profile *prof;
     harness *h;
     uint64_t seq;
-    GHashTable *pending;       /* slot -> in flight (written back not yet) */
-    uint64_t issued_at[8];     /* per pc */
-    uint64_t released_at[8];   /* per pc: the cycle its completion was got */
-    uint64_t dispatched_at[8]; /* per pc: the cycle opcoll's `dispatched` counted it */
-    uint32_t seq_pc[64];       /* the pc of each issue sequence number */
-    uint64_t ct_before[8];     /* per pc: the registers (bit N: %rN) warp 3's CT held when it issued */
+    GHashTable *pending;            /* slot -> in flight (written back not yet) */
+    uint64_t issued_at[VP_PCS];     /* per pc */
+    uint64_t released_at[VP_PCS];   /* per pc: the cycle its completion was got */
+    uint64_t dispatched_at[VP_PCS]; /* per pc: the cycle opcoll's `dispatched` counted it */
+    uint32_t seq_pc[64];            /* the pc of each issue sequence number */
+    uint64_t ct_before[VP_PCS];     /* per pc: the registers (bit N: %rN) warp 3's CT held when it issued */
     uint32_t next_pc, func;
     ccu_mode mode;        /* the collector design */
     unsigned int_latency; /* the mad's latency, if not 8 */
     bool long_stall; /* the warp waits on a long-latency operation (the two-level scheduler demotes it) */
+    bool keep_stale; /* ccu.stale_policy=keep: a CCU that is not invalidated on a write */
 } vp;
 
 /* The cache holding warp 3's registers: its CCU's CT (Malekeh), its own cache (rfc, sw_rfc); NULL: none. */
@@ -149,6 +169,8 @@ static void *make_vp(blk_ctx *c, gsc_module *p, const char *n)
         g_assert_true(cfg_set((cfg *)blk_ctx_config(c), l, NULL));
         g_free(l);
     }
+    if (vp.keep_stale)
+        g_assert_true(cfg_set((cfg *)blk_ctx_config(c), "ccu.stale_policy=keep", NULL));
     vp.oc = opcoll_new(c, p, n);
     vp.rf = regfile_new(c, p, "regfile", 0, 1, 1024, vp.oc->n_coll);
     units *u = units_new(c, p, "units");
@@ -211,7 +233,7 @@ static void vp_cycle(void)
     uint64_t disp0 = blk_stat_get(vp.oc->inst, OPCOLL_STAT_DISPATCHED);
     uint64_t c = harness_step(vp.h);
     if (blk_stat_get(vp.oc->inst, OPCOLL_STAT_DISPATCHED) > disp0) /* one instruction in flight at a time */
-        for (unsigned pc = 0; pc < 8; pc++)
+        for (unsigned pc = 0; pc < VP_PCS; pc++)
             if (vp.issued_at[pc] && !vp.dispatched_at[pc]) {
                 vp.dispatched_at[pc] = c;
                 break;
@@ -303,7 +325,7 @@ static int vp_entry(unsigned reg) /* the entry of warp 3's cache holding %r<reg>
 
 static void vp_print(void)
 {
-    for (unsigned pc = 0; pc < 8; pc++)
+    for (unsigned pc = 0; pc < VP_PCS; pc++)
         if (vp.issued_at[pc])
             g_test_message("pc %u: issued %" G_GUINT64_FORMAT " dispatched %" G_GUINT64_FORMAT
                            " released %" G_GUINT64_FORMAT,
@@ -450,14 +472,102 @@ static void test_sw_rfc(void)
     warp_cache(CCU_MODE_SWRFC);
 }
 
+/* Directed test 7, the RF-only cases on warp 3's own CCU: a far write of r1 (pc 2) invalidates the
+ * copy pc 0's near write left in the CT (at pc 2's issue, before any read can see it) and goes to the
+ * RF only (squashed at port D); pc 16's read of r1 misses and gets the new value: r4 = 9 + 8 = 17 in
+ * every lane. With the invalidation broken (stale_policy=keep) pc 16 hits the stale 7: r4 = 15, one
+ * stale hit. */
+static void directed7(bool keep)
+{
+    vp.mode = CCU_MODE_MALEKEH;
+    vp.keep_stale = keep;
+    vp_setup("k7");
+    while (!vp.issued_at[2])
+        vp_cycle();
+    g_assert_true(vp.ct_before[2] & 1u << 1); /* pc 0's near r1, cached at port D */
+    g_assert_cmpint(vp_entry(1) >= 0, ==, keep);
+    vp_run(400);
+    vp_print();
+    g_assert_false(wexec_warp_live(vp.wx, VP_WARP));
+    g_assert_cmpuint(vp.issued_at[16], >, 0);
+    g_assert_cmpint((vp.ct_before[16] >> 1 & 1) != 0, ==, keep);
+    unsigned slot = vp.env.k->funcs[vp.func].reg_base + 4;
+    for (unsigned l = 0; l < 32; l++)
+        g_assert_cmpuint((uint32_t)wexec_read_slot(vp.wx, VP_WARP, slot, l), ==, keep ? 15 : 17);
+    g_assert_cmpuint(vp_stat(CCU_STAT_STALE_HITS), ==, keep ? 1 : 0);
+    g_assert_cmpuint(vp_stat(CCU_STAT_D_SQUASHED), >=, 2); /* pc 2's r1 and pc 16's r4 are far */
+    vp_teardown();
+    vp.keep_stale = false;
+}
+
+static void test_directed7(void)
+{
+    directed7(false);
+}
+
+static void test_directed7_broken(void)
+{
+    directed7(true);
+}
+
+/* Port D and the release at dispatch are hardware: what opcoll queues in cycle t lands in cycle t + 1
+ * although nothing calls the block after the warp's last instruction (the test calls no veto once
+ * only `ret` is left). rfc on k8nf: the last result (pc 4's r5) is in the warp's cache in the cycle
+ * the harness gets its completion (put at write-back, got the cycle after), not before. Malekeh on
+ * k10: the CCU of the last instruction is free and unlocked the cycle after its dispatch; pc 3's far
+ * r5 is squashed the cycle after its write-back. */
+static void test_port_d_lands_alone(void)
+{
+    vp.mode = CCU_MODE_RFC;
+    vp.int_latency = 5;
+    vp_setup("k8nf");
+    while (!vp.released_at[4]) {
+        g_assert_cmpint(vp_entry(5), <, 0);
+        vp_cycle();
+    }
+    g_assert_false(wexec_warp_live(vp.wx, VP_WARP));
+    g_assert_cmpuint(vp.released_at[4], >, vp.issued_at[4] + 2);
+    g_assert_cmpint(vp_entry(5), >=, 0);
+    g_assert_cmpuint(vp_stat(CCU_STAT_WRITES_D), ==, 4);
+    vp_teardown();
+    vp.int_latency = 0;
+
+    vp.mode = CCU_MODE_MALEKEH;
+    vp_setup("k10");
+    while (!vp.dispatched_at[3])
+        vp_cycle();
+    unsigned n;
+    rfc_ccu *cc = ccu_units(vp.ccu, &n);
+    int k = -1;
+    for (unsigned i = 0; i < n; i++)
+        if (cc[i].warp == VP_WARP)
+            k = (int)i;
+    g_assert_cmpint(k, >=, 0);
+    g_assert_true(cc[k].busy && cc[k].ct[vp_entry(3)].lock);
+    g_assert_false(wexec_warp_live(vp.wx, VP_WARP)); /* only the release and write-back are left */
+    vp_cycle();
+    g_assert_false(cc[k].busy);
+    g_assert_false(cc[k].ct[vp_entry(3)].lock || cc[k].ct[vp_entry(4)].lock);
+    uint64_t squashed = vp_stat(CCU_STAT_D_SQUASHED);
+    while (!vp.released_at[3]) {
+        g_assert_cmpuint(vp_stat(CCU_STAT_D_SQUASHED), ==, squashed);
+        vp_cycle();
+    }
+    g_assert_cmpuint(vp_stat(CCU_STAT_D_SQUASHED), ==, squashed + 1); /* r5: never read, far */
+    vp_teardown();
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    harness_test_add("/rfcache/directed7_write_filter", test_directed7);
+    harness_test_add("/rfcache/directed7_broken_invalidation_fails", test_directed7_broken);
     harness_test_add("/rfcache/directed8_port_d_near_far", test_directed8_near_far);
     harness_test_add("/rfcache/directed8_port_d_two_near", test_directed8_two_near);
     harness_test_add("/rfcache/directed10_dispatch_readiness", test_directed10);
     harness_test_add("/rfcache/directed11_bank_arbitration", test_bank_arbitration);
     harness_test_add("/rfcache/rfc", test_rfc);
     harness_test_add("/rfcache/sw_rfc", test_sw_rfc);
+    harness_test_add("/rfcache/port_d_lands_alone", test_port_d_lands_alone);
     return g_test_run();
 }

@@ -1,30 +1,16 @@
 #!/bin/sh
-# tb-rfcache (docs/rfcache.md), TAP: every workload passes its output check under Malekeh's cached
-# collectors (ccu, profile hints) and a set under the plain OCU (ocu_random) and the LRU ablation
-# (ccu_lru); a CCU that keeps stale copies (ccu.stale_policy=keep) fails the output check; the read
-# invariant (bank reads with CCUs = the OCU's - CT hits; bank writes equal) on the same instruction
-# stream; the added storage of the malekeh preset is 2048 B per SM (0.78125 %); the dynamic STHLD
+# tb-rfcache (docs/rfcache.md), TAP (every workload under every collector design is
+# test_tb_rfcache_baselines.sh): a CCU that keeps stale copies (ccu.stale_policy=keep) fails the output
+# check; the read invariant (bank reads with CCUs = the OCU's - CT hits; bank writes equal) on the same
+# instruction stream; the added storage of the malekeh preset is the spec's (4 sub-cores x 2 CCUs x 2
+# entries beyond the 6 operand slots x 128 B = 2048 B per SM, 0.78125 % of 256 KB) and its other
+# closed-form figures (warps, registers and banks per sub-core, the two-level sets); the dynamic STHLD
 # controller runs its intervals; every signal of the curated view waveforms/tb-rfcache-ccu.gtkw is in
 # the VCD; a bad --collector is a usage error.
 tb="$top_builddir/testbench/tb-rfcache"
 . "$top_srcdir/tests/tap.sh"
-. "$top_srcdir/tests/workloads.sh"
-workloads=$(test_workloads "$top_builddir/testbench/tb-subcore")
 stat() { awk -v k="$2" '$1 ~ k {s += $2} END {print s + 0}' "$1"; }
 
-for w in $workloads; do
-    if "$tb" --no-trace --workload "$w" --collector ccu >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out" &&
-        [ "$(stat "$tmp/out" 'ccu[0-9]+\.stale_hits$')" = 0 ]; then
-        ok "ccu $w"
-    else no "ccu $w"; tail -3 "$tmp/out" | sed 's/^/# /'; fi
-done
-for c in ocu_random ccu_lru; do
-    for w in sgemm hotspot kmeans bfs nbody; do
-        if "$tb" --no-trace --workload "$w" --collector $c >"$tmp/out" 2>&1 && grep -q ": $w: PASS" "$tmp/out"; then
-            ok "$c $w"
-        else no "$c $w"; fi
-    done
-done
 
 # A CCU that does not invalidate its copy on a write hands out stale values: the check must fail
 # (every operand near so every value is cached; STHLD keeps a warp's CCU long enough for the copy to be
@@ -55,9 +41,26 @@ for w in sgemm hotspot; do
     else no "$w: bank reads $r1 vs $r0 - $h hits, writes $w1 vs $w0"; fi
 done
 
-if grep -q '^rfcache: added storage per SM 2048 B (0.78125% of the register file)$' "$tmp/ccu"; then
-    ok "malekeh: added storage 2048 B per SM, 0.78125 %"
+# The spec's figure: sub-cores x CCUs x (CT entries - OCT slots) x 128 B, of a 256 KB register file.
+spec=$((4 * 2 * (8 - 6) * 128)); pct=$(awk -v b=$spec 'BEGIN {printf "%.5f", 100 * b / 262144}')
+if grep -q "^rfcache: added storage per SM $spec B ($pct% of the register file)\$" "$tmp/ccu"; then
+    ok "malekeh: added storage $spec B per SM, $pct %"
 else no "added storage"; grep 'added storage' "$tmp/ccu" | sed 's/^/# /'; fi
+
+# The spec's closed-form figures of the machine (§18.1) from the configuration the testbench builds:
+# 8 warps per sub-core, 64 KB of registers per sub-core, 32 KB per bank, 2 active + 6 pending warps
+# (the monolithic SM: 8 active + 24 pending).
+cfgval() { awk -v sec="[tb.sm0$2]" -v key="$3" '/^\[/ {in_s = ($0 == sec)} in_s && index($0, key "=") == 1 {
+    sub(/^[^=]*=/, ""); print; exit}' "$1"; }
+"$tb" --collector rfc --dump-config >"$tmp/cfg" 2>&1
+"$tb" --collector rfc --monolithic --dump-config >"$tmp/mcfg" 2>&1
+wa=$(cfgval "$tmp/cfg" "" warps); pa=$(cfgval "$tmp/cfg" "" partitions); rg=$(cfgval "$tmp/cfg" "" registers)
+bk=$(cfgval "$tmp/cfg" .regfile0 banks); ac=$(cfgval "$tmp/cfg" .ccu0 active_warps)
+mpa=$(cfgval "$tmp/mcfg" "" partitions); mac=$(cfgval "$tmp/mcfg" .ccu0 active_warps)
+if [ "$((wa / pa))" = 8 ] && [ "$((rg * 4 / pa))" = 65536 ] && [ "$((rg * 4 / pa / bk))" = 32768 ] &&
+    [ "$ac" = 2 ] && [ "$((wa / pa - ac))" = 6 ] && [ "$mpa" = 1 ] && [ "$mac" = 8 ] && [ "$((wa - mac))" = 24 ]; then
+    ok "closed form: 8 warps, 64 KB and 2 banks of 32 KB per sub-core, 2 active + 6 pending (monolithic 8 + 24)"
+else no "closed form: warps $wa partitions $pa registers $rg banks $bk active $ac; monolithic $mpa $mac"; fi
 
 # Dynamic STHLD: intervals of 500 cycles on a run of several thousand.
 "$tb" --no-trace --workload sgemm --collector ccu --sthld-mode dynamic --set ccu.sthld_interval=500 \

@@ -1,13 +1,17 @@
 #!/bin/sh
-# tb-rfcache's comparison baselines and oracle hints (docs/rfcache.md), TAP: every workload passes its
-# output check under Malekeh_PR (ccu_pr), BOW-like windows (bow), the two-level scheduler (rfc_2lev),
-# the RFC and SW-RFC caches under it (rfc, sw_rfc) and Malekeh with oracle hints (no stale hit); the
-# read invariant (bank reads = the plain OCU's - CT hits, writes equal) for ccu_pr, bow, rfc and sw_rfc;
-# the cache storage (2 KB, 8 KB, 24 KB per sub-core as the spec gives; 1.5 KB for 2 active warps x 6
-# entries); the two-level scheduler's penalty cycles; oracle hints equal to the profile's where every
-# instance agrees (vecadd), more hits on sgemm; a BOW window and an RFC that keep stale copies fail an
-# output check; private collectors on a machine with too few are refused; the L1/shared carve-out
-# (--carveout).
+# tb-rfcache's collector designs and baselines (docs/rfcache.md), TAP: every workload passes its
+# output check under every collector design, with no stale hit and no instruction with more sources
+# than a collector's 6 operand slots (the workloads need no tensor-core instruction): the baseline
+# (ocu), the plain OCU (ocu_random), Malekeh (ccu, profile and oracle hints), the LRU ablation
+# (ccu_lru), Malekeh_PR (ccu_pr), BOW-like windows (bow), the two-level scheduler (rfc_2lev), the RFC
+# and SW-RFC caches under it (rfc, sw_rfc), and the single-scheduler SM (--monolithic: 32 warps, 8
+# active) under the two-level scheduler, RFC and SW-RFC; the read invariant (bank reads = the plain
+# OCU's - CT hits, writes equal) for ccu_pr, bow, rfc and sw_rfc; the cache storage (2 KB, 8 KB, 24 KB
+# per sub-core as the spec gives; 1.5 KB for 2 active warps x 6 entries; 6 KB for the monolithic SM's
+# 8); the two-level scheduler's penalty cycles, on the sub-core and the monolithic SM; oracle hints
+# equal to the profile's where every instance agrees (vecadd), more hits on sgemm; a BOW window and an
+# RFC that keep stale copies fail an output check; private collectors on a machine with too few are
+# refused; the L1/shared carve-out (--carveout).
 tb="$top_builddir/testbench/tb-rfcache"
 . "$top_srcdir/tests/tap.sh"
 . "$top_srcdir/tests/workloads.sh"
@@ -16,15 +20,23 @@ stat() { awk -v k="$2" '$1 ~ k {s += $2} END {print s + 0}' "$1"; }
 field() { sed -n "s/^rfcache: $2 \([0-9.]*\).*/\1/p" "$1"; }
 
 # Every workload under each design, two runs at a time; then their checks in order.
+designs="ocu ocu_random ccu oracle ccu_lru ccu_pr bow rfc_2lev rfc sw_rfc m.rfc_2lev m.rfc m.sw_rfc"
 for w in $workloads; do
-    for c in ccu_pr bow rfc_2lev rfc sw_rfc oracle; do
-        if [ $c = oracle ]; then echo "$w $c --collector ccu --hints oracle"; else echo "$w $c --collector $c"; fi
+    for c in $designs; do
+        case $c in
+        oracle) echo "$w $c --collector ccu --hints oracle" ;;
+        m.*) echo "$w $c --collector ${c#m.} --monolithic" ;;
+        *) echo "$w $c --collector $c" ;;
+        esac
     done
 done >"$tmp/runs"
 # shellcheck disable=SC2016
 xargs -P 2 -L 1 sh -c '"$0" --no-trace --workload "$2" $4 $5 $6 $7 >"$1/$2.$3" 2>&1' "$tb" "$tmp" <"$tmp/runs"
 while read -r w c _; do
-    if grep -q ": $w: PASS" "$tmp/$w.$c" && [ "$(stat "$tmp/$w.$c" 'ccu[0-9]+\.stale_hits$')" = 0 ]; then
+    want=4; case $c in ocu) want=0 ;; m.*) want=1 ;; esac # ccu blocks: one per partition
+    if grep -q ": $w: PASS" "$tmp/$w.$c" && [ "$(stat "$tmp/$w.$c" 'ccu[0-9]+\.stale_hits$')" = 0 ] &&
+        [ "$(grep -c '^tb\.sm0\.ccu[0-9]*\.ct_hits ' "$tmp/$w.$c")" = $want ] &&
+        [ "$(stat "$tmp/$w.$c" 'ccu[0-9]+\.uncached$')" = 0 ]; then
         ok "$c $w"
     else no "$c $w"; tail -3 "$tmp/$w.$c" | sed 's/^/# /'; fi
 done <"$tmp/runs"
@@ -48,12 +60,20 @@ for c in ccu:2048 ccu_pr:8192 bow:24576 rfc:1536 sw_rfc:1536; do
     fi
 done
 
-"$tb" --no-trace --workload hotspot --collector rfc_2lev >"$tmp/out" 2>&1
-p=$(stat "$tmp/out" 'ccu[0-9]+\.tl_pending_ready$'); pr=$(stat "$tmp/out" 'ccu[0-9]+\.tl_promotions$')
-if grep -q ': hotspot: PASS' "$tmp/out" && [ "$p" -gt 0 ] && [ "$pr" -gt 8 ] &&
-    grep -q '^rfcache: two-level scheduler-cycles [0-9]*: issued 5936, a pending warp ready' "$tmp/out"; then
-    ok "rfc_2lev: $p penalty cycles, $pr promotions"
-else no "rfc_2lev: $p penalty cycles, $pr promotions"; fi
+for m in "" --monolithic; do
+    "$tb" --no-trace --workload hotspot --collector rfc_2lev $m >"$tmp/out" 2>&1
+    p=$(stat "$tmp/out" 'ccu[0-9]+\.tl_pending_ready$'); pr=$(stat "$tmp/out" 'ccu[0-9]+\.tl_promotions$')
+    if grep -q ': hotspot: PASS' "$tmp/out" && [ "$p" -gt 0 ] && [ "$pr" -gt 8 ] &&
+        grep -q '^rfcache: two-level scheduler-cycles [0-9]*: issued 5936, a pending warp ready' "$tmp/out"; then
+        ok "rfc_2lev $m: $p penalty cycles, $pr promotions"
+    else no "rfc_2lev $m: $p penalty cycles, $pr promotions"; fi
+done
+# The monolithic SM: one partition and one scheduler (an SM of 32 warps), 8 active warps' caches.
+"$tb" --no-trace --workload sgemm --collector rfc --monolithic >"$tmp/out" 2>&1
+if grep -q '^tb\.sm0\.ccu0\.ct_hits ' "$tmp/out" && ! grep -q '^tb\.sm0\.ccu1\.' "$tmp/out" &&
+    grep -q '^tb\.sm0\.issue\.' "$tmp/out" && grep -q '^rfcache: cache data per sub-core 6144 B$' "$tmp/out"; then
+    ok "--monolithic rfc: one ccu block, 8 active warps x 6 entries x 128 B = 6144 B"
+else no "--monolithic rfc"; grep 'cache data' "$tmp/out" | sed 's/^/# /'; fi
 
 # Oracle hints: each instance's own bit instead of the static operand's majority. On vecadd every
 # instance of an operand agrees with its majority: the run is the profile's, statistic for statistic.
