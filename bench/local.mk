@@ -1,7 +1,7 @@
 # bench: part of the top-level Makefile.am (included, non-recursive).
 
 # bench/activation: the cost of one method activation through the C API against a native SC_METHOD.
-noinst_PROGRAMS += bench/activation
+BENCH_TOOLS = bench/activation
 bench_activation_SOURCES = bench/activation.cc bench/activation_c.c
 bench_activation_CPPFLAGS = $(AM_CPPFLAGS) $(SYSTEMC_CFLAGS)
 bench_activation_LDADD = $(GPUSC_LIBS)
@@ -25,6 +25,12 @@ dist_check_SCRIPTS += tests/bench/test_bench_smoke.sh
 
 # bench/barrier: the cost of a barrier per simulated cycle between host threads (the price of a
 # parallel simulation of SM groups; docs/performance.md, GPU scale). Run by hand.
-noinst_PROGRAMS += bench/barrier
+BENCH_TOOLS += bench/barrier
 bench_barrier_SOURCES = bench/barrier.c
 bench_barrier_LDADD = -lpthread
+# Not built in a sanitizer tree (Makefile.am): `make bench/activation` builds one there.
+if SANITIZERS
+EXTRA_PROGRAMS += $(BENCH_TOOLS)
+else
+noinst_PROGRAMS += $(BENCH_TOOLS)
+endif

@@ -6,7 +6,8 @@
 # error, a crashed test driver) still counts as one failure, and the exit status is nonzero.
 #   SANITIZERS=0 scripts/check.sh    skips the sanitizer pass (faster local runs)
 # Every test runs in the first pass. The sanitizer pass (build-san/, configured with --enable-sanitizers,
-# which builds at -O2 -g1 unless CFLAGS are given) leaves out what it would run exactly as the first pass
+# which builds at -O2 -g1 unless CFLAGS are given, and there leaves out the installed libraries and the
+# bench programs, which no test uses) leaves out what it would run exactly as the first pass
 # does (NOSAN_TESTS in Makefile.am: the PTX fuzzer, built by clang with its own sanitizers, and not built
 # there; the installed headers' syntax check; the tests of the Python tools gpusc-sweep, gpusc-plot and
 # bench/run-bench), and runs the tests that loop over every workload on SAN_WORKLOADS only
@@ -30,9 +31,13 @@ run_suite() {
     make -C "$name" -s -j"$(nproc)" check || { status=1; cat "$name"/test-suite.log 2>/dev/null | tail -n 80; }
     dirs="$dirs $name"
 }
-run_suite build
+# One configure cache for both trees (the same compilers and libraries; the sanitizer flags are set
+# after configure's checks), removed first so that a run never reads an earlier run's results.
+cache="$top/build/config.cache"
+rm -f "$cache"
+run_suite build --cache-file="$cache"
 [ "$SAN_WORKLOADS" = all ] || { GPUSC_TEST_WORKLOADS=$SAN_WORKLOADS; export GPUSC_TEST_WORKLOADS; }
-[ "${SANITIZERS:-1}" = 0 ] || run_suite build-san --enable-sanitizers
+[ "${SANITIZERS:-1}" = 0 ] || run_suite build-san --enable-sanitizers --cache-file="$cache"
 summary=$(sh scripts/tap-summary.sh $dirs) || status=1
 [ $status = 0 ] || summary=$(echo "$summary" | sed 's/^\([0-9]*\) passed, 0 failed$/\1 passed, 1 failed/')
 echo "$summary"

@@ -7,13 +7,13 @@
 
 struct ldst_op {
     unsigned id;
-    unsigned pending; /* transactions / pieces not done */
-    bool issued_all;  /* every piece has been started */
-    release_t rel;
+    unsigned pending;    /* transactions / pieces not done */
+    bool issued_all;     /* every piece has been started */
+    uint64_t exec_cycle; /* the cycle it was started (release_t.exec_cycle) */
     issued_t it;
     unsigned n_txn, next_txn;
-    uint8_t txn_space;                   /* the space of the transactions (global-like) */
-    uint64_t old[IR_WARP_SIZE];          /* atomics performed below: the old values returned */
+    uint8_t txn_space;          /* the space of the transactions (global-like) */
+    uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
     /* the cross-slice memory unit (ldst_set_slices): the instructions of this access, one per slice
      * (0: the access is `it` alone) */
     unsigned n_members;
@@ -209,59 +209,47 @@ static inline bool rel_room(const ldst *l, const ldst_op *op)
     return blk_outq_len(&l->releases) + op->n_members <= l->releases.depth;
 }
 
-/* A merged access completed: each slice's instruction releases its own destinations (an atomic its
- * old values, from its slice's lanes of the access). */
-static void op_release_members(ldst *l, const ldst_op *op)
+/* The completion of one instruction of an access into the release queue (which has room): its
+ * destinations, and for an atomic performed below its old values (old[0..lanes): its lanes' values
+ * of the access). The instruction's register writes are reported to the listeners. */
+static void release_instr(ldst *l, const issued_t *it, uint64_t exec_cycle, const uint64_t *old,
+                          unsigned lanes)
 {
-    for (unsigned j = 0; j < op->n_members; j++) {
-        const issued_t *m = &op->members[j];
-        for (unsigned i = 0; i < l->n_regs; i++)
-            ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, m, gsc_cycle());
-        release_t *r = blk_outq_push(&l->releases);
-        *r = (release_t){.seq = m->seq,
-                         .warp = m->warp,
-                         .n_dst = m->n_dst,
-                         .long_op = m->long_op,
-                         .unit = SM_UNIT_LDST,
-                         .val_reg = SM_NO_REG,
-                         .exec_cycle = op->rel.exec_cycle};
-        memcpy(r->dst, m->dst, sizeof r->dst);
-        if (m->atom_lanes) {
-            r->atomic = 1;
-            if (m->atom_dst != SM_NO_REG) {
-                unsigned off = m->sched * l->slice_lanes;
-                r->val_reg = m->atom_dst;
-                r->val_mask = m->atom_lanes;
-                r->val_vmask = m->atom_vmask;
-                for (unsigned ln = 0; ln < l->slice_lanes; ln++)
-                    r->vals[ln] = op->old[off + ln];
-            }
+    for (unsigned i = 0; i < l->n_regs; i++)
+        ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, it, gsc_cycle());
+    release_t *r = blk_outq_push(&l->releases);
+    *r = (release_t){.seq = it->seq,
+                     .func = it->func,
+                     .warp = it->warp,
+                     .n_dst = it->n_dst,
+                     .long_op = it->long_op,
+                     .unit = SM_UNIT_LDST,
+                     .val_reg = SM_NO_REG,
+                     .exec_cycle = exec_cycle};
+    memcpy(r->dst, it->dst, sizeof r->dst);
+    if (it->atom_lanes) {
+        r->atomic = 1;
+        if (it->atom_dst != SM_NO_REG) {
+            r->val_reg = it->atom_dst;
+            r->val_mask = it->atom_lanes;
+            r->val_vmask = it->atom_vmask;
+            memcpy(r->vals, old, lanes * sizeof *old);
         }
     }
 }
 
-/* A finished op's completion into the release queue (which has room); the op is freed. */
+/* A finished op's completion into the release queue (which has room): one per instruction of the
+ * access (a merged access: each slice's instruction, with its slice's lanes of an atomic's old
+ * values); the op is freed. */
 static void op_release(ldst *l, ldst_op *op)
 {
     unsigned id = op->id;
-    if (G_UNLIKELY(op->n_members)) {
-        op_release_members(l, op);
-        goto freed;
+    if (G_LIKELY(!op->n_members))
+        release_instr(l, &op->it, op->exec_cycle, op->old, IR_WARP_SIZE);
+    for (unsigned j = 0; j < op->n_members; j++) {
+        const issued_t *m = &op->members[j];
+        release_instr(l, m, op->exec_cycle, &op->old[m->sched * l->slice_lanes], l->slice_lanes);
     }
-    for (unsigned i = 0; i < l->n_regs; i++)
-        ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, &op->it, gsc_cycle());
-    release_t *r = blk_outq_push(&l->releases);
-    memcpy(r, &op->rel, release_bytes(&op->rel));
-    if (op->it.atom_lanes) {
-        r->atomic = 1;
-        if (op->it.atom_dst != SM_NO_REG) {
-            r->val_reg = op->it.atom_dst;
-            r->val_mask = op->it.atom_lanes;
-            r->val_vmask = op->it.atom_vmask;
-            memcpy(r->vals, op->old, sizeof r->vals);
-        }
-    }
-freed:
     g_ptr_array_index(l->ops, id) = NULL;
     l->n_ops--;
     if (l->cur == op)
@@ -414,15 +402,7 @@ static void op_start(ldst *l, uint64_t now)
     if (G_UNLIKELY(l->slices > 1))
         ldst_gather(l, op);
     const issued_t *it = &op->it;
-    op->rel = (release_t){.seq = it->seq,
-                          .func = it->func,
-                          .warp = it->warp,
-                          .n_dst = it->n_dst,
-                          .long_op = it->long_op,
-                          .unit = SM_UNIT_LDST,
-                          .val_reg = SM_NO_REG,
-                          .exec_cycle = now};
-    memcpy(op->rel.dst, it->dst, sizeof op->rel.dst);
+    op->exec_cycle = now;
     if (G_LIKELY(!op->n_members)) {
         op_read(l, it, now);
     } else {

@@ -8,22 +8,17 @@
 set -u
 TB="${top_builddir:-.}/testbench/tb-ccws"
 PTX="${top_srcdir:-.}/tests/sm/ptx"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+. "$top_srcdir/tests/tap.sh"
 # FIELD of every per-load line, in PC order
 col() { awk -v f="$1" '/^l1pc: .*: loads / { for (i = 3; i < NF; i++) if ($i == f) { printf "%s ", $(i + 1); break } }' "$2"; }
 sum() { col "$1" "$2" | awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; print s }'; }
 
-head -c 4096 /dev/zero > "$T/zeros"
+head -c 4096 /dev/zero > "$tmp/zeros"
 $TB --sched gto --no-trace --belady --ptx "$PTX/l1pc.ptx" --entry l1pc --grid 1 --block 64 \
-    --arg "in:$T/zeros" --stats-json "$T/d.json" > "$T/d" 2>&1
+    --arg "in:$tmp/zeros" --stats-json "$tmp/d.json" > "$tmp/d" 2>&1
 expect() { # name field expected
-    got=$(col "$2" "$T/d")
-    if [ "$got" = "$3" ]; then ok "directed: $1 per load: $got"; else bad "directed: $1: '$got', expected '$3'"; cat "$T/d"; fi
+    got=$(col "$2" "$tmp/d")
+    if [ "$got" = "$3" ]; then ok "directed: $1 per load: $got"; else no "directed: $1: '$got', expected '$3'"; cat "$tmp/d"; fi
 }
 expect "loads" loads "2 2 2 2 "
 expect "misses" misses "4 0 0 0 "
@@ -32,42 +27,42 @@ expect "intra-warp hits" intra-warp "0 4 4 2 "
 expect "intra-thread hits" intra-thread "0 4 0 2 "
 expect "inter-warp hits" inter-warp "0 0 0 2 "
 expect "lanes" lanes/load "32.00 32.00 32.00 32.00 "
-if grep -q '^l1pc: offline replay (.*): 16 accesses, Belady 4 misses (0.2500), LRU 4 misses' "$T/d"; then
+if grep -q '^l1pc: offline replay (.*): 16 accesses, Belady 4 misses (0.2500), LRU 4 misses' "$tmp/d"; then
     ok "directed: the replay misses the 4 compulsory lines under Belady and LRU"
 else
-    bad "directed replay: $(grep 'offline replay' "$T/d")"
+    no "directed replay: $(grep 'offline replay' "$tmp/d")"
 fi
-if grep -q '"l1pc.l1pc.[0-9]*.inter_warp_hits": {"value": 2' "$T/d.json" && grep -q '"l1pc.belady_misses"' "$T/d.json"; then
+if grep -q '"l1pc.l1pc.[0-9]*.inter_warp_hits": {"value": 2' "$tmp/d.json" && grep -q '"l1pc.belady_misses"' "$tmp/d.json"; then
     ok "the per-load figures and the replay are in --stats-json"
 else
-    bad "--stats-json lacks the per-load figures"
+    no "--stats-json lacks the per-load figures"
 fi
 
 # spmv under ccws: the per-load sums are the SM's totals
-$TB --workload spmv --size tiny --no-trace --sched ccws --belady > "$T/c" 2>&1
-set -- $(sed -n 's/^ccws: L1D hits \([0-9]*\), misses \([0-9]*\), merged \([0-9]*\),.*/\1 \2 \3/p' "$T/c")
-vh=$(sed -n 's/^ccws: VTA hits \([0-9]*\),.*/\1/p' "$T/c")
-got="$(sum hits "$T/c") $(sum misses "$T/c") $(sum merged "$T/c") $(sum vta "$T/c")"
+$TB --workload spmv --size tiny --no-trace --sched ccws --belady > "$tmp/c" 2>&1
+set -- $(sed -n 's/^ccws: L1D hits \([0-9]*\), misses \([0-9]*\), merged \([0-9]*\),.*/\1 \2 \3/p' "$tmp/c")
+vh=$(sed -n 's/^ccws: VTA hits \([0-9]*\),.*/\1/p' "$tmp/c")
+got="$(sum hits "$tmp/c") $(sum misses "$tmp/c") $(sum merged "$tmp/c") $(sum vta "$tmp/c")"
 if [ "$got" = "$1 $2 $3 $vh" ] && [ "${vh:-0}" -gt 0 ]; then
     ok "spmv ccws: per-load hits, misses, merges, VTA hits add up to the SM's ($got)"
 else
-    bad "spmv ccws: per-load sums '$got' vs the SM's '$1 $2 $3 $vh'"
+    no "spmv ccws: per-load sums '$got' vs the SM's '$1 $2 $3 $vh'"
 fi
-ia=$(sum intra-warp "$T/c"); ie=$(sum inter-warp "$T/c")
-if [ $((ia + ie)) -eq "$1" ] && [ "$(sum points "$T/c")" -gt 0 ]; then ok "spmv ccws: intra + inter = hits, score points attributed"; else bad "spmv ccws: intra $ia + inter $ie vs $1"; fi
-set -- $(sed -n 's/^l1pc: offline replay .*Belady \([0-9]*\) misses.*LRU \([0-9]*\) misses.*/\1 \2/p' "$T/c")
-if [ "${1:-0}" -gt 0 ] && [ "$1" -lt "${2:-0}" ]; then ok "spmv: Belady $1 misses < LRU $2"; else bad "spmv replay: Belady '${1:-}' LRU '${2:-}'"; fi
+ia=$(sum intra-warp "$tmp/c"); ie=$(sum inter-warp "$tmp/c")
+if [ $((ia + ie)) -eq "$1" ] && [ "$(sum points "$tmp/c")" -gt 0 ]; then ok "spmv ccws: intra + inter = hits, score points attributed"; else no "spmv ccws: intra $ia + inter $ie vs $1"; fi
+set -- $(sed -n 's/^l1pc: offline replay .*Belady \([0-9]*\) misses.*LRU \([0-9]*\) misses.*/\1 \2/p' "$tmp/c")
+if [ "${1:-0}" -gt 0 ] && [ "$1" -lt "${2:-0}" ]; then ok "spmv: Belady $1 misses < LRU $2"; else no "spmv replay: Belady '${1:-}' LRU '${2:-}'"; fi
 
 # daws-detected: the intra-/inter-warp split is the daws block's own count
-$TB --workload spmv --size tiny --no-trace --sched daws-detected --pc-stats > "$T/e" 2>&1
-set -- $(sed -n 's/^daws: L1D hits intra-warp \([0-9]*\), inter-warp \([0-9]*\)/\1 \2/p' "$T/e")
-got="$(sum intra-warp "$T/e") $(sum inter-warp "$T/e")"
-if [ "$got" = "${1:-x} ${2:-x}" ] && [ "${2:-0}" -gt 0 ]; then ok "daws-detected: the intra-/inter-warp split is the daws block's ($got)"; else bad "daws-detected: '$got' vs daws '${1:-} ${2:-}'"; fi
+$TB --workload spmv --size tiny --no-trace --sched daws-detected --pc-stats > "$tmp/e" 2>&1
+set -- $(sed -n 's/^daws: L1D hits intra-warp \([0-9]*\), inter-warp \([0-9]*\)/\1 \2/p' "$tmp/e")
+got="$(sum intra-warp "$tmp/e") $(sum inter-warp "$tmp/e")"
+if [ "$got" = "${1:-x} ${2:-x}" ] && [ "${2:-0}" -gt 0 ]; then ok "daws-detected: the intra-/inter-warp split is the daws block's ($got)"; else no "daws-detected: '$got' vs daws '${1:-} ${2:-}'"; fi
 
 # off unless asked: no l1pc block, no per-load line, the run's statistics otherwise the same
-$TB --workload spmv --size tiny --no-trace --sched ccws --stats-json "$T/off.json" > "$T/off" 2>&1
-$TB --workload spmv --size tiny --no-trace --sched ccws --pc-stats --stats-json "$T/on.json" > /dev/null 2>&1
-python3 - "$T/off.json" "$T/on.json" > "$T/pyout" 2>&1 <<'PY'
+$TB --workload spmv --size tiny --no-trace --sched ccws --stats-json "$tmp/off.json" > "$tmp/off" 2>&1
+$TB --workload spmv --size tiny --no-trace --sched ccws --pc-stats --stats-json "$tmp/on.json" > /dev/null 2>&1
+python3 - "$tmp/off.json" "$tmp/on.json" > "$tmp/pyout" 2>&1 <<'PY'
 import json, sys
 def flat(p):
     js = json.load(open(p)); d = {"cycles": js["cycles"]}
@@ -81,7 +76,7 @@ assert not any(k.startswith("l1pc") or ".l1pc." in k for k in a), "l1pc statisti
 diff = [k for k in a if k not in speed and a[k] != b.get(k)]
 assert not diff, diff
 PY
-if [ $? -eq 0 ] && ! grep -q '^l1pc:' "$T/off"; then ok "without --pc-stats: no l1pc block; with it the other statistics are the same"; else bad "--pc-stats off/on: $(cat "$T/pyout")"; fi
+if [ $? -eq 0 ] && ! grep -q '^l1pc:' "$tmp/off"; then ok "without --pc-stats: no l1pc block; with it the other statistics are the same"; else no "--pc-stats off/on: $(cat "$tmp/pyout")"; fi
 
 echo "1..$n"
 exit $fail

@@ -11,14 +11,10 @@ if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
     exit 0
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-spuwd.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
 echo "1..6"
-i=0
-fail=0
-ok() { i=$((i + 1)); echo "ok $i - $1"; }
-nok() { i=$((i + 1)); fail=1; echo "not ok $i - $1"; sed 's/^/# /' "$tmp/err" | head -8; }
+nok() { no "$1"; sed 's/^/# /' "$tmp/err" | head -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 mm="--ptx-dir $src/tests/spu/mismatch --no-trace --set spu_grid.p=2"
 

@@ -16,14 +16,10 @@ if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
     exit 0
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-tbspu.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
 echo "1..28"
-i=0
-fail=0
-ok() { i=$((i + 1)); echo "ok $i - $1"; }
-nok() { i=$((i + 1)); fail=1; echo "not ok $i - $1"; sed 's/^/# /' "$tmp/out" | tail -8; }
+nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
 "$tb" --size 16x16x8 --tile 4 --no-trace >out 2>&1

@@ -129,12 +129,18 @@ def expansion_is_the_product_in_order():
 
 @test
 def key_follows_the_configuration():
-    a, b = gs.Sweep("s", BASIC).expand()[:2]
-    check(a.key("/bin/tb") != b.key("/bin/tb"), "two points, one key")
-    check(a.key("/bin/tb") == gs.Sweep("s", BASIC).expand()[0].key("/bin/tb"), "key not stable")
-    check(a.key("/bin/tb") != a.key("/bin/tb2"), "key ignores the testbench")
-    c = gs.Sweep("s", BASIC.replace("policy=gto", "policy=oldest")).expand()[0]
-    check(c.name == a.name and c.key("/bin/tb") != a.key("/bin/tb"), "changed point value, same key")
+    with tempfile.TemporaryDirectory() as d:
+        tb, tb2 = os.path.join(d, "tb"), os.path.join(d, "tb2")
+        for f in (tb, tb2):
+            with open(f, "w") as fh:
+                fh.write("#!/bin/sh\n")
+        a, b = gs.Sweep("s", BASIC).expand()[:2]
+        check(a.key(tb) != b.key(tb), "two points, one key")
+        check(a.key(tb) == gs.Sweep("s", BASIC).expand()[0].key(tb), "key not stable")
+        check(a.key(tb) != a.key(tb2), "key ignores the testbench")
+        c = gs.Sweep("s", BASIC.replace("policy=gto", "policy=oldest")).expand()[0]
+        check(c.name == a.name and c.key(tb) != a.key(tb), "changed point value, same key")
+        check(gs.testbench_sha256(os.path.join(d, "gone")) is None, "a missing testbench has contents")
 
 
 FAKE_TB = """#!/bin/sh
@@ -296,6 +302,29 @@ def dry_run_runs_nothing():
         rc, so, _ = quiet(lambda: gs.main(["run", path, "--out", os.path.join(d, "o"), "--dry-run"]))
         check(rc == 0 and runs(d) == 0, "dry run ran the testbench")
         check("vecadd.tiny.b2" in so and "# 4 points, 4 to run" in so and "--set regfile.banks=4" in so, so)
+
+
+@test
+def key_follows_the_testbench_binary():
+    # a rebuilt testbench (other contents, same path) runs every point again; the same contents
+    # with a new modification time (a `touch`, a relink that changed nothing) reuse them
+    with tempfile.TemporaryDirectory() as d:
+        path, tb = fake_sweep(d)
+        out = os.path.join(d, "o")
+        quiet(lambda: gs.main([path, "--out", out]))
+        check(runs(d) == 4, "first run: %d runs" % runs(d))
+        st = os.stat(tb)
+        os.utime(tb, ns=(st.st_atime_ns, st.st_mtime_ns + 5 * 10**9))
+        rc, so, _ = quiet(lambda: gs.main([path, "--out", out]))
+        check(rc == 0 and runs(d) == 4 and "0 run, 4 reused" in so, "touched testbench: " + so)
+        with open(tb, "a") as f:
+            f.write("# rebuilt\n")
+        pts = gs.Sweep(path).expand()
+        check(gs.point_state(out, pts[0], tb) == "stale", gs.point_state(out, pts[0], tb))
+        rc, so, _ = quiet(lambda: gs.main([path, "--out", out]))
+        check(rc == 0 and runs(d) == 8 and "4 run, 0 reused" in so, "changed testbench: " + so)
+        meta = json.load(open(os.path.join(out, "points", pts[0].name, "point.json")))
+        check(meta.get("testbench_sha256") == gs.testbench_sha256(tb), meta)
 
 
 @test
