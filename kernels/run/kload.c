@@ -270,6 +270,45 @@ static int relocate_data(kload_module *k, GString *err)
     return 0;
 }
 
+/* The register-array row of every slot (kload.h, "Registers"): by physical register when the whole
+ * module is register-allocated, else one row per slot. The registers the allocation left without a
+ * physical register (declared, never referenced) share one spare row after the function's own. */
+static void layout_rows(kload_module *k)
+{
+    const ir_module *m = k->mod;
+    guint nf = m->funcs->len;
+    bool phys = nf > 0;
+    for (guint f = 0; f < nf && phys; f++)
+        phys = mod_func(m, f)->n_phys_regs != IR_NONE;
+    k->slot_row = g_new0(uint32_t, k->total_regs + 1);
+    uint32_t rows = 0;
+    for (guint f = 0; f < nf; f++) {
+        const ir_func *fn = mod_func(m, f);
+        kload_func *kf = &k->funcs[f];
+        uint32_t *row = k->slot_row + kf->reg_base;
+        kf->rows = row;
+        if (!phys) {
+            for (uint32_t r = 0; r < kf->n_regs; r++)
+                row[r] = kf->reg_base + r;
+            rows = kf->reg_base + kf->n_regs;
+            continue;
+        }
+        uint32_t base = rows, preds = base + fn->n_phys_regs, spare = preds + fn->n_phys_preds;
+        rows = spare;
+        for (uint32_t r = 0; r < kf->n_regs; r++) {
+            const ir_reg *g = &g_array_index(fn->regs, ir_reg, r);
+            bool pred = g->type == IR_T_PRED;
+            if (g->phys != IR_NONE && g->phys < (pred ? fn->n_phys_preds : fn->n_phys_regs)) {
+                row[r] = (pred ? preds : base) + g->phys;
+            } else {
+                row[r] = spare;
+                rows = spare + 1;
+            }
+        }
+    }
+    k->total_rows = rows;
+}
+
 kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err)
 {
     kload_module *k = g_new0(kload_module, 1);
@@ -288,6 +327,7 @@ kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err)
         regs += k->funcs[f].n_regs;
     }
     k->total_regs = regs;
+    layout_rows(k);
     mark_recursion(k);
     layout_params(k);
     layout_local(k);
@@ -316,6 +356,7 @@ void kload_module_free(kload_module *k)
         g_free(k->funcs[f].param_offset);
     g_free(k->funcs);
     g_free(k->syms);
+    g_free(k->slot_row);
     g_free(k);
 }
 

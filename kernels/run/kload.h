@@ -24,8 +24,15 @@
  * offset. A call copies the caller's argument variables into the callee's parameters; `ret` copies
  * the callee's return parameters into the call's return variables.
  *
- * Registers: each function's virtual registers occupy [reg_base, reg_base + n_regs) of one per-thread
- * register array (again static, as there is no recursion).
+ * Registers: each function's virtual registers are the slots [reg_base, reg_base + n_regs) (again
+ * static, as there is no recursion): the register numbers every runner and timing block names. A
+ * slot's value is kept in a row of one per-thread register array (kload_func.rows, total_rows rows):
+ * the slot's own row for code as parsed; for register-allocated code (regalloc.h: every function's
+ * ir_reg.phys set), the row of its physical register — the function's 32-bit registers R0.. first (a
+ * 64- or 128-bit value in the row of its first register), then its predicates P0.., then one spare
+ * row for the registers it declares and never references — so virtual
+ * registers that share a physical register share its row, and a warp keeps as many rows as the code
+ * has physical registers, not virtual ones.
  */
 #ifndef GPUSC_KERNELS_KLOAD_H
 #define GPUSC_KERNELS_KLOAD_H
@@ -152,6 +159,7 @@ typedef struct {
 typedef struct {
     uint32_t reg_base; /* first slot of this function's registers */
     uint32_t n_regs;
+    const uint32_t *rows;       /* n_regs entries: the register-array row of each virtual register */
     uint64_t shared_static;     /* entries: static shared bytes a CTA of this kernel needs */
     uint64_t dyn_shared_offset; /* entries: where the .extern shared array starts */
     uint64_t kparam_bytes;      /* entries: parameter buffer size */
@@ -164,7 +172,9 @@ typedef struct {
     fmem *mem;             /* not owned: module .global / .const data are mapped into it */
     kload_func *funcs;     /* per module function */
     kload_sym *syms;       /* per module symbol */
-    uint32_t total_regs;   /* registers per thread, all functions */
+    uint32_t total_regs;   /* register slots per thread, all functions */
+    uint32_t total_rows;   /* register-array rows per thread (<= total_regs) */
+    uint32_t *slot_row;    /* total_regs + 1 entries: the row of each slot */
     uint64_t local_bytes;  /* local segment per thread, all functions */
     uint64_t cparam_bytes; /* call-parameter segment per thread */
     uint64_t module_shared_bytes;

@@ -286,7 +286,7 @@ typedef struct {
 
 WS_INLINE uint64_t *reg_slot(const ws_run_t *r, uint32_t reg)
 {
-    return &r->w->regs[((uint64_t)r->L->k->funcs[r->func].reg_base + reg) * IR_WARP_SIZE];
+    return &r->w->regs[(uint64_t)r->L->k->funcs[r->func].rows[reg] * IR_WARP_SIZE];
 }
 
 WS_INLINE uint64_t reg_mask(const ws_run_t *r, uint32_t reg)
@@ -534,8 +534,10 @@ WS_INLINE int exec_ld(const ws_run_t *r, uint32_t active, const bool timed)
         uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
         slots[e] = reg == IR_NONE ? NULL : reg_slot(r, reg);
         vm[e] = reg == IR_NONE ? 0 : reg_mask(r, reg);
-        if (timed)
+        if (timed) {
             pl.slot[e] = reg == IR_NONE ? IR_NONE : r->L->k->funcs[r->func].reg_base + reg;
+            pl.row[e] = reg == IR_NONE ? IR_NONE : r->L->k->funcs[r->func].rows[reg];
+        }
     }
     if (timed)
         r->info->bytes = (uint8_t)(es * nv);
@@ -577,9 +579,9 @@ WS_INLINE int exec_ld(const ws_run_t *r, uint32_t active, const bool timed)
 void ws_load_apply(const ws_load *pl, uint64_t *regs)
 {
     for (unsigned e = 0; e < pl->nv; e++) {
-        if (pl->slot[e] == IR_NONE)
+        if (pl->row[e] == IR_NONE)
             continue;
-        uint64_t *row = &regs[(uint64_t)pl->slot[e] * IR_WARP_SIZE];
+        uint64_t *row = &regs[(uint64_t)pl->row[e] * IR_WARP_SIZE];
         for (uint32_t m = pl->mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             row[l] = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];

@@ -2,8 +2,9 @@
  * architectural state, shared by the functional runner (frun.h) and the timing model's SM
  * (models/sm/warp_exec.h).
  *
- * A warp (ws_warp) is its SIMT stack (simt.h), its registers (kload's per-thread slots: function
- * reg_base + virtual register, 32 lanes of 64 bits each), its carry flags, its local and
+ * A warp (ws_warp) is its SIMT stack (simt.h), its registers (kload's per-thread register array:
+ * a row of 32 lanes of 64 bits per physical register of register-allocated code, else per virtual
+ * register; kload_func.rows maps a function's virtual register to its row), its carry flags, its local and
  * call-parameter memory, and the CTA it belongs to (ws_cta: block index, shared memory). A launch
  * (ws_launch) is what every warp of a kernel reads: the decoded program (ws_prog), the memory image,
  * the parameter buffer, the grid and the special registers' values (frun_sreg_ctx).
@@ -99,6 +100,7 @@ typedef struct {
     uint32_t mask;
     uint8_t type, nv, es;
     uint32_t slot[4]; /* destination register slot per element, IR_NONE for a sink */
+    uint32_t row[4];  /* its row in the warp's register array (kload.h), IR_NONE for a sink */
     uint64_t vmask[4];
     const uint8_t *ptr[IR_WARP_SIZE];
 } ws_load;
@@ -111,7 +113,7 @@ typedef struct {
 
 typedef struct {
     simt_stack st;
-    uint64_t *regs;  /* total_regs x 32 lanes */
+    uint64_t *regs;  /* kload total_rows x 32 lanes */
     uint8_t *local;  /* 32 lanes x local_bytes */
     uint8_t *cparam; /* 32 lanes x cparam_bytes */
     uint32_t cc;     /* carry flag per lane */
@@ -201,7 +203,8 @@ ws_stop ws_run(ws_launch *L, ws_warp *w, unsigned *quantum, ws_info *info);
  * `info`; deferred accesses as above, `seq` names a deferred load. 0, or nonzero with a message. */
 int ws_step(ws_launch *L, ws_warp *w, uint64_t seq, ws_info *info);
 
-/* The data of a deferred load has returned: read the image into the registers `regs` (ws_warp.regs). */
+/* The data of a deferred load has returned: read the image into the registers `regs` (ws_warp.regs,
+ * at the rows of pl->row). */
 void ws_load_apply(const ws_load *pl, uint64_t *regs);
 /* The lanes of the warp's next instruction that will access the scratchpad (a shared-space or generic
  * ld/st/atom/red; active and guard true), each lane's byte offset in its CTA's segment in off[]: the

@@ -169,44 +169,68 @@ static inline bool icnt_blk_room(icnt_blk *b, icnt *net, unsigned src, uint64_t 
     return true;
 }
 
-/* Take what the input FIFOs hold while the sources' injection queues have room; returns the first
- * cycle a blocked source gets room (UINT64_MAX: none is blocked). */
-static uint64_t icnt_blk_inject(icnt_blk *b, uint64_t now)
+/* Take what one source's input FIFO holds while its injection queue has room; false if it still
+ * holds a packet (the source is blocked). */
+static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint64_t *next)
 {
-    uint64_t next = UINT64_MAX;
-    for (unsigned i = 0; i < b->n_sms; i++) {
-        gsc_fifo *f = b->in_f[i];
-        while (gsc_fifo_can_get(f) && icnt_blk_room(b, b->req_net, i, now, &next)) {
+    gsc_fifo *f = b->in_f[node];
+    if (node < b->n_sms) {
+        while (gsc_fifo_can_get(f)) {
+            if (!icnt_blk_room(b, b->req_net, node, now, next))
+                return false;
             uint32_t s = mem_slots_take(&b->reqs);
             mem_req_t *r = mem_slots_at(&b->reqs, s);
             gsc_fifo_get(f, r);
             unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
-            icnt_send(b->req_net, now, i, dst, bytes, s);
+            icnt_send(b->req_net, now, node, dst, bytes, s);
             icnt_blk_pending_inc(b, dst);
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
             blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
                          icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
         }
+        return true;
     }
-    for (unsigned p = 0; p < b->n_parts; p++) {
-        unsigned src = b->n_sms + p;
-        gsc_fifo *f = b->in_f[src];
-        while (gsc_fifo_can_get(f) && icnt_blk_room(b, b->resp_net, src, now, &next)) {
-            uint32_t s = mem_slots_take(&b->resps);
-            mem_resp_t *r = mem_slots_at(&b->resps, s);
-            gsc_fifo_get(f, r);
-            if (r->dst >= b->n_sms)
-                gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
-            unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
-            icnt_send(b->resp_net, now, src, r->dst, bytes, s);
-            icnt_blk_pending_inc(b, r->dst);
-            blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
-            blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
-                         icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+    while (gsc_fifo_can_get(f)) {
+        if (!icnt_blk_room(b, b->resp_net, node, now, next))
+            return false;
+        uint32_t s = mem_slots_take(&b->resps);
+        mem_resp_t *r = mem_slots_at(&b->resps, s);
+        gsc_fifo_get(f, r);
+        if (r->dst >= b->n_sms)
+            gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
+        unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
+        icnt_send(b->resp_net, now, node, r->dst, bytes, s);
+        icnt_blk_pending_inc(b, r->dst);
+        blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
+        blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
+                     icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+    }
+    return true;
+}
+
+/* Take what the input FIFOs hold while the sources' injection queues have room, in node order (SMs,
+ * then sub-partitions), visiting only the inputs marked in `arrived`; returns the first cycle a
+ * blocked source gets room (UINT64_MAX: none is blocked). */
+static uint64_t icnt_blk_inject(icnt_blk *b, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    unsigned words = (b->n_sms + b->n_parts + 63) / 64;
+    for (unsigned w = 0; w < words; w++)
+        for (uint64_t bits = b->arrived[w]; bits; bits &= bits - 1) {
+            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            if (icnt_blk_inject_node(b, node, now, &next))
+                b->arrived[w] &= ~(UINT64_C(1) << (node % 64));
         }
-    }
     return next;
+}
+
+/* The arrival hook of an input FIFO (gsc_fifo_on_arrival): its node is visited at the next
+ * injection (the put also wakes the block's process). */
+static void icnt_blk_on_arrival(void *ctx)
+{
+    const struct icnt_blk_input *in = ctx;
+    in->b->arrived[in->node / 64] |= UINT64_C(1) << (in->node % 64);
 }
 
 /* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
@@ -305,6 +329,10 @@ static void icnt_blk_elaborate(void *self)
         b->in_f[b->n_sms + q] = gsc_port_fifo(b->l2_resp[q]);
         b->out_f[b->n_sms + q] = gsc_port_fifo(b->l2_req[q]);
     }
+    for (unsigned i = 0; i < b->n_sms + b->n_parts; i++) {
+        b->input[i] = (struct icnt_blk_input){b, i};
+        gsc_fifo_on_arrival(b->in_f[i], icnt_blk_on_arrival, &b->input[i]);
+    }
     for (unsigned i = 0; i < b->n_sms; i++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->sm_req[i]));
         gsc_sensitive_fifo_get(p, gsc_port_fifo(b->sm_resp[i]));
@@ -382,6 +410,8 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
         b->due[i] = UINT64_MAX;
     b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
     b->waiting = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
+    b->arrived = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
+    b->input = g_new0(struct icnt_blk_input, n_sms + n_parts);
     b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
     b->out_f = g_new0(gsc_fifo *, n_sms + n_parts);
     mem_slots_init(&b->reqs, sizeof(mem_req_t));
@@ -411,6 +441,8 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->due);
     g_free(b->blocked);
     g_free(b->waiting);
+    g_free(b->arrived);
+    g_free(b->input);
     g_free(b->in_f);
     g_free(b->out_f);
     mem_slots_clear(&b->reqs);

@@ -51,7 +51,15 @@ enum {
     ICNT_STAT_COUNT
 };
 
-typedef struct {
+typedef struct icnt_blk icnt_blk;
+
+/* An input's arrival hook context: its block and node. */
+struct icnt_blk_input {
+    icnt_blk *b;
+    unsigned node;
+};
+
+struct icnt_blk {
     blk_inst *inst;
     unsigned n_sms, n_parts;
     icnt_config net_cfg;
@@ -74,11 +82,15 @@ typedef struct {
     uint64_t *blocked;
     /* bitmap: the nodes whose `due` is a cycle (the ejection visits only those) */
     uint64_t *waiting;
+    /* bitmap: the nodes whose input FIFO may hold a packet (set by the FIFO's arrival hook, cleared
+     * when the injection finds it empty): the injection visits only those */
+    uint64_t *arrived;
+    struct icnt_blk_input *input; /* per node: its arrival hook's context */
     gsc_fifo **in_f;  /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
     gsc_fifo **out_f; /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
     gsc_event *wake;
     uint16_t req_in_flight, resp_in_flight; /* traced */
-} icnt_blk;
+};
 
 /* An interconnect between n_sms SMs and n_parts L2 sub-partitions. */
 icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned n_sms, unsigned n_parts);

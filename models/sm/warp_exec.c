@@ -88,7 +88,7 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
     x->ctas = g_new0(wx_cta, max_ctas);
     const kload_module *k = env->k;
     for (unsigned i = 0; i < max_warps; i++) {
-        x->warps[i].w.regs = g_new0(uint64_t, (uint64_t)k->total_regs * IR_WARP_SIZE + 1);
+        x->warps[i].w.regs = g_new0(uint64_t, (uint64_t)k->total_rows * IR_WARP_SIZE + 1);
         x->warps[i].w.local = g_malloc0(IR_WARP_SIZE * k->local_bytes + 1);
         x->warps[i].w.cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
         x->warps[i].ploads = g_array_new(FALSE, FALSE, sizeof(ws_load));
@@ -129,8 +129,9 @@ static void value_access(wexec *x, regval_kind kind, unsigned warp, uint32_t slo
                        .pc = pc,
                        .lanes = lanes,
                        .cycle = cycle,
-                       .v = slot == REGVAL_NONE ? NULL
-                                                : &x->warps[warp].w.regs[(uint64_t)slot * IR_WARP_SIZE]};
+                       .v = slot == REGVAL_NONE
+                                ? NULL
+                                : &x->warps[warp].w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE]};
     regval_run(x->values, &a);
 }
 
@@ -205,7 +206,7 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         w->w.cta = &ct->ws;
         w->w.cc = 0;
         g_array_set_size(w->ploads, 0);
-        memset(w->w.regs, 0, (uint64_t)k->total_regs * IR_WARP_SIZE * sizeof(uint64_t));
+        memset(w->w.regs, 0, (uint64_t)k->total_rows * IR_WARP_SIZE * sizeof(uint64_t));
         memset(w->w.local, 0, IR_WARP_SIZE * k->local_bytes);
         memset(w->w.cparam, 0, IR_WARP_SIZE * k->cparam_bytes);
         unsigned ws = sm_env_warp_size(x->env);
@@ -223,7 +224,7 @@ void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle)
 {
     wx_cta *ct = &x->ctas[slot];
     g_assert(ct->live);
-    uint64_t n = (uint64_t)x->env->k->total_regs * IR_WARP_SIZE;
+    uint64_t n = (uint64_t)x->env->k->total_rows * IR_WARP_SIZE;
     for (unsigned i = 0; i < ct->c.warps; i++) {
         wx_warp *w = &x->warps[ct->c.first_warp + i];
         w->present = w->live = false;
@@ -413,7 +414,7 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
     unsigned i = 0;
     if (in->guard != IR_NONE) {
         value_access(x, REGVAL_READ, wid, src[0], func, pc, mask, clock);
-        const uint64_t *p = &w->regs[(uint64_t)src[0] * IR_WARP_SIZE];
+        const uint64_t *p = &w->regs[(uint64_t)x->env->k->slot_row[src[0]] * IR_WARP_SIZE];
         active = 0;
         for (uint32_t m = mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
@@ -501,7 +502,7 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
 {
     wx_warp *w = &x->warps[warp];
     g_assert(slot < x->env->k->total_regs);
-    uint64_t *row = &w->w.regs[(uint64_t)slot * IR_WARP_SIZE];
+    uint64_t *row = &w->w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE];
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         row[l] = vals[l] & vmask;
@@ -513,7 +514,7 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane)
 {
     g_assert(warp < x->max_warps && slot < x->env->k->total_regs && lane < IR_WARP_SIZE);
-    return x->warps[warp].w.regs[(uint64_t)slot * IR_WARP_SIZE + lane];
+    return x->warps[warp].w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE + lane];
 }
 
 void wexec_dump_warp(const wexec *x, unsigned warp, GString *out)

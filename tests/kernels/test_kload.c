@@ -1,8 +1,10 @@
 /* test_kload — module layout: kernel parameter packing (alignment, by-value .b8 structs, type
  * conversion, errors naming the parameter), module .global/.const data with initialisers mapped in
  * the memory image (addresses in initialisers relocated), static/dynamic shared layout per kernel, local and
- * call-parameter segments, recursion detection. */
+ * call-parameter segments, recursion detection, the register array's rows (by physical register for
+ * register-allocated code). */
 #include "kernels/run/kload.h"
+#include "kernels/analysis/regalloc.h"
 #include "kernels/frontend/ptx_parse.h"
 
 #include <string.h>
@@ -262,6 +264,70 @@ static void test_shared_local_layout(void)
     rig_free(&r);
 }
 
+/* A chain of short-lived values (each dead after the next is computed), a 64-bit pair, predicates
+ * and a called function: after allocation they fit in a few physical registers. */
+static const char *const rows_ptx =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".func (.param .b32 r) helper(.param .b32 x)\n{\n\t.reg .b32 %h<3>;\n"
+    "\tld.param.b32 %h0, [x];\n\tadd.s32 %h1, %h0, 1;\n\tmul.lo.s32 %h2, %h1, 3;\n"
+    "\tst.param.b32 [r], %h2;\n\tret;\n}\n"
+    ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+    "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<3>;\n\t.reg .pred %p<3>;\n"
+    "\tld.param.u32 %r0, [n];\n\tadd.s32 %r1, %r0, 1;\n\tadd.s32 %r2, %r1, 2;\n"
+    "\tadd.s32 %r3, %r2, 3;\n\tsetp.gt.s32 %p0, %r3, 7;\n\t@%p0 add.s32 %r3, %r3, 1;\n"
+    "\tsetp.lt.s32 %p1, %r3, 100;\n\t@%p1 add.s32 %r3, %r3, 2;\n"
+    "\t{\n\t.param .b32 a0;\n\t.param .b32 r0;\n\tst.param.b32 [a0], %r3;\n"
+    "\tcall.uni (r0), helper, (a0);\n\tld.param.b32 %r4, [r0];\n\t}\n"
+    "\tld.param.u64 %rd0, [out];\n\tcvta.to.global.u64 %rd1, %rd0;\n"
+    "\tst.global.u32 [%rd1], %r4;\n\tret;\n}\n";
+
+static void test_register_rows(void)
+{
+    /* Code as parsed: one row per virtual register (the slot itself). */
+    rig r;
+    rig_init(&r, rows_ptx);
+    g_assert_cmpuint(r.k->total_rows, ==, r.k->total_regs);
+    for (uint32_t s = 0; s < r.k->total_regs; s++)
+        g_assert_cmpuint(r.k->slot_row[s], ==, s);
+    rig_free(&r);
+
+    /* Register-allocated code: rows by physical register, 32-bit registers then predicates, per
+     * function; virtual registers sharing a physical register share its row. */
+    GError *gerr = NULL;
+    r.m = ptx_parse_string(rows_ptx, -1, "test.ptx", &gerr);
+    g_assert_no_error(gerr);
+    regalloc_module(r.m, NULL);
+    r.mem = fmem_new();
+    r.err = g_string_new(NULL);
+    r.k = kload_module_new(r.m, r.mem, r.err);
+    g_assert_nonnull(r.k);
+    uint32_t want_rows = 0, shared = 0;
+    for (guint f = 0; f < r.m->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(r.m->funcs, f);
+        const kload_func *kf = &r.k->funcs[f];
+        g_assert_true(kf->rows == r.k->slot_row + kf->reg_base);
+        uint32_t base = want_rows, unallocated = 0;
+        for (uint32_t v = 0; v < kf->n_regs; v++) {
+            const ir_reg *g = &g_array_index(fn->regs, ir_reg, v);
+            if (g->phys == IR_NONE) { /* never referenced: the function's spare row */
+                g_assert_cmpuint(kf->rows[v], ==, base + fn->n_phys_regs + fn->n_phys_preds);
+                unallocated = 1;
+                continue;
+            }
+            uint32_t want = g->type == IR_T_PRED ? base + fn->n_phys_regs + g->phys : base + g->phys;
+            g_assert_cmpuint(kf->rows[v], ==, want);
+            for (uint32_t u = 0; u < v; u++)
+                shared += g_array_index(fn->regs, ir_reg, u).phys == g->phys &&
+                          (g_array_index(fn->regs, ir_reg, u).type == IR_T_PRED) == (g->type == IR_T_PRED);
+        }
+        want_rows += fn->n_phys_regs + fn->n_phys_preds + unallocated;
+    }
+    g_assert_cmpuint(shared, >, 0); /* the chain's values share registers */
+    g_assert_cmpuint(r.k->total_rows, ==, want_rows);
+    g_assert_cmpuint(r.k->total_rows, <, r.k->total_regs);
+    rig_free(&r);
+}
+
 static void test_recursion(void)
 {
     rig r;
@@ -353,6 +419,7 @@ int main(int argc, char **argv)
     g_test_add_func("/kload/address-initialisers", test_address_initialisers);
     g_test_add_func("/kload/shared-local-layout", test_shared_local_layout);
     g_test_add_func("/kload/recursion", test_recursion);
+    g_test_add_func("/kload/register-rows", test_register_rows);
     g_test_add_func("/kload/generic-map", test_generic_map);
     g_test_add_func("/kload/resolve", test_resolve);
     return g_test_run();

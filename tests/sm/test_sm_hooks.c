@@ -403,17 +403,21 @@ static void in_subprocess_data(const void *data, void (*fn)(const void *))
     g_test_trap_assert_passed();
 }
 
-/* A copy of every register of every warp slot, kept from the accesses the hooks see. */
+/* A copy of every register of every warp slot, kept from the accesses the hooks see: by the row
+ * that holds a register slot's value (kload.h: the row of its physical register), so the lanes a
+ * write leaves alone hold what the last write of any slot sharing the row put there. */
 typedef struct {
-    unsigned regs;
-    uint64_t *copy; /* SM_MAX_WARPS x regs x 32 lanes */
+    const uint32_t *row; /* kload slot_row */
+    unsigned regs;       /* rows */
+    uint64_t *copy;      /* SM_MAX_WARPS x rows x 32 lanes */
     uint64_t calls[REGVAL_N_KINDS];
     uint64_t bad; /* accesses that found a value the hooks did not see written */
 } shadow;
 
 static void shadow_init(shadow *s, const rig *r)
 {
-    s->regs = r->env->k->total_regs;
+    s->row = r->env->k->slot_row;
+    s->regs = r->env->k->total_rows;
     s->copy = g_new0(uint64_t, (size_t)SM_MAX_WARPS * s->regs * IR_WARP_SIZE);
     memset(s->calls, 0, sizeof s->calls);
     s->bad = 0;
@@ -429,8 +433,8 @@ static void shadow_hook(void *ctx, regval_access *a)
             c[i] = a->kind == REGVAL_ALLOC ? 0 : REGVAL_POISON;
         return;
     }
-    g_assert_cmpuint(a->slot, <, s->regs);
-    c += (size_t)a->slot * IR_WARP_SIZE;
+    g_assert_cmpuint(s->row[a->slot], <, s->regs);
+    c += (size_t)s->row[a->slot] * IR_WARP_SIZE;
     for (unsigned l = 0; l < IR_WARP_SIZE; l++) {
         if (a->kind == REGVAL_WRITE && (a->lanes >> l & 1))
             c[l] = a->v[l];
@@ -563,7 +567,8 @@ static void test_values_poison_live(void)
 
 /* Before each instruction, poison (in the lanes at its pc) every register of its function the
  * toolchain's liveness says is dead there: no later instruction of those threads reads it before
- * writing it, so the outputs stay correct. */
+ * writing it, so the outputs stay correct. A register is dead when every register kept in its row
+ * (kload.h: the row of its physical register) is. */
 typedef struct {
     wexec *x;
     const sm_env *env;
@@ -587,18 +592,24 @@ static void poison_dead_init(poison_dead *p, rig *r, bool too_early)
             continue;
         df_liveness *l = df_liveness_compute(f);
         p->dead[fi] = g_new0(df_bits *, n);
+        const uint32_t *row = r->env->k->funcs[fi].rows;
+        GHashTable *live_rows = g_hash_table_new(NULL, NULL);
         for (uint32_t i = 0; i < n; i++) {
-            p->dead[fi][i] = df_bits_new(nr);
+            df_bits *live = df_bits_new(nr);
             if (too_early)
-                df_live_after(l, i, p->dead[fi][i]);
+                df_live_after(l, i, live);
             else
-                df_live_before(l, i, p->dead[fi][i]);
-            df_bits *all = df_bits_new(nr);
-            df_bits_set_all(all);
-            df_bits_subtract(all, p->dead[fi][i]);
-            df_bits_copy(p->dead[fi][i], all);
-            df_bits_free(all);
+                df_live_before(l, i, live);
+            g_hash_table_remove_all(live_rows);
+            for (uint32_t v = df_bits_next(live, 0); v != IR_NONE; v = df_bits_next(live, v + 1))
+                g_hash_table_add(live_rows, GUINT_TO_POINTER(row[v] + 1));
+            p->dead[fi][i] = df_bits_new(nr);
+            for (uint32_t v = 0; v < nr; v++)
+                if (!g_hash_table_contains(live_rows, GUINT_TO_POINTER(row[v] + 1)))
+                    df_bits_set(p->dead[fi][i], v);
+            df_bits_free(live);
         }
+        g_hash_table_destroy(live_rows);
         df_liveness_free(l);
     }
 }
