@@ -310,6 +310,10 @@ static const struct {
     {"vta_hits", "hits", "misses found in the warp's VTA partition (lost locality)",
      offsetof(l1pc_counts, vta_hits)},
     {"score_points", "points", "CCWS score points those VTA hits added", offsetof(l1pc_counts, points)},
+    {"this_trip", "transactions", "transactions to a line another load touched in this loop trip",
+     offsetof(l1pc_counts, this_trip)},
+    {"last_trip", "transactions", "transactions to a line the warp touched in the loop trip before",
+     offsetof(l1pc_counts, last_trip)},
 };
 
 typedef struct {
@@ -384,13 +388,17 @@ static void attach_l1pc(tb_ccws *t, blk_ctx *ctx, machine *mach)
 {
     if (!t->pc_stats)
         return;
+    if (!t->loops)
+        t->loops = daws_loops_build(t->mod, 128); /* the loop markers: loop-trip reuse */
     for (unsigned i = 0; i < t->n_sms; i++) {
         sm_topo *s = machine_sms(mach)[i];
         ccws_sm *m = &t->ms[i];
         m->p = l1pc_new(ctx, sm_topo_module(s), "l1pc");
         l1pc_set_ldst(m->p, sm_topo_ldst(s));
+        l1pc_set_loops(m->p, t->loops);
         blk_bind(sm_topo_ldst_inst(s), "l1_access", m->p->inst, "access");
         blk_bind(sm_topo_issue_inst(s), "issued", m->p->inst, "issued");
+        blk_bind(sm_topo_issue_inst(s), "warp_events", m->p->inst, "events");
         if (m->v)
             blk_bind(m->v->inst, "hit", m->p->inst, "vta_hit");
         if (m->c)
@@ -513,12 +521,34 @@ static void report_pcs(tb_ccws *t, FILE *out, uint64_t insts, uint64_t misses)
                     " intra-warp %" G_GUINT64_FORMAT " intra-thread %" G_GUINT64_FORMAT
                     " inter-warp %" G_GUINT64_FORMAT " misses %" G_GUINT64_FORMAT " merged %" G_GUINT64_FORMAT
                     " vta %" G_GUINT64_FORMAT " points %" G_GUINT64_FORMAT
-                    " PKI misses %.2f inter %.2f intra %.2f vta %.2f\n",
+                    " PKI misses %.2f inter %.2f intra %.2f vta %.2f this-trip %" G_GUINT64_FORMAT
+                    " last-trip %" G_GUINT64_FORMAT "\n",
                     fn->name, pc, v[0], (double)v[1] / n, (double)(v[2] + v[3] + v[4]) / n, v[2], v[5], v[6],
                     v[7], v[3], v[4], v[8], v[9], (double)v[3] / ki, (double)v[7] / ki, (double)v[5] / ki,
-                    (double)v[8] / ki);
+                    (double)v[8] / ki, v[10], v[11]);
         }
     }
+    uint64_t tr[3] = {0}, lanes = 0, n_in = 0, bins[L1PC_LANE_BINS] = {0};
+    for (unsigned i = 0; i < t->n_sms; i++) {
+        const blk_inst *b = t->ms[i].p->inst;
+        for (unsigned k = 0; k < 3; k++)
+            tr[k] += blk_stat_get(b, L1PC_STAT_TRIP_THIS + k);
+        lanes += blk_stat_get(b, L1PC_STAT_ACTIVE_LANES);
+        n_in += blk_stat_get(b, L1PC_STAT_INSTS);
+        for (unsigned k = 0; k < L1PC_LANE_BINS; k++)
+            bins[k] += blk_stat_get(b, L1PC_STAT_LANES_BIN + k);
+    }
+    uint64_t all = tr[0] + tr[1] + tr[2];
+    double da = all ? (double)all : 1.0, dn = n_in ? (double)n_in : 1.0;
+    fprintf(out,
+            "l1pc: loop-trip reuse of %" G_GUINT64_FORMAT " load transactions: this trip %" G_GUINT64_FORMAT
+            " (%.4f), last trip %" G_GUINT64_FORMAT " (%.4f), other %" G_GUINT64_FORMAT " (%.4f)\n",
+            all, tr[0], (double)tr[0] / da, tr[1], (double)tr[1] / da, tr[2], (double)tr[2] / da);
+    fprintf(out, "l1pc: lane activity of %" G_GUINT64_FORMAT " instructions: %.2f active lanes;", n_in,
+            (double)lanes / dn);
+    for (unsigned k = 0; k < L1PC_LANE_BINS; k++)
+        fprintf(out, " W[%u:%u] %" G_GUINT64_FORMAT, 4 * k, 4 * k + 4, bins[k]);
+    fprintf(out, "\n");
     if (!t->ms[0].p->belady)
         return;
     const l1pc_replay_result *r = replays(t);

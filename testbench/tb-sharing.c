@@ -174,6 +174,7 @@ typedef struct {
     smem_share **ss;
     lock_table_grant *grant;
     dwe *ctl;
+    const ir_module *mod; /* the kernel's module (a relssp without a shared scratchpad is logged) */
 } tb_sharing;
 
 static void add_opts_ext(cli_run *run, void *ctx)
@@ -247,6 +248,7 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
     sm_env *env = tb_kernel_env_of(k);
     unsigned n = t->n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
+    t->mod = env->mod;
     t->lt = g_new0(lock_table *, n);
     t->ss = g_new0(smem_share *, n);
     if (t->mode == SHARE_NONE && !t->owf)
@@ -290,6 +292,27 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
                                         t->mode == SHARE_NONE ? (share_threshold){1, 1} : t->t);
 }
 
+/* A kernel whose code holds `relssp` (written in the PTX, or placed by another tool) run without an
+ * active scratchpad sharing: the relssp release nothing; say so and why. */
+static void log_idle_relssp(const tb_sharing *t, const sharing_result *sr)
+{
+    if (!t->mod || (t->mode == SHARE_SMEM && sr && sr->active))
+        return;
+    for (guint f = 0; f < t->mod->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(t->mod->funcs, f);
+        for (uint32_t i = 0; fn->is_defined && i < ir_func_n_instrs(fn); i++)
+            if (ir_func_instr(fn, i)->op == IR_OP_RELSSP) {
+                fprintf(stderr,
+                        "gpusc: sharing inactive: %s %s executes relssp without a shared scratchpad (%s): it "
+                        "releases nothing\n",
+                        fn->is_entry ? "kernel" : "function", fn->name,
+                        t->mode != SHARE_SMEM ? "--share is not scratchpad"
+                                              : (sr && sr->reason[0] ? sr->reason : "no pair"));
+                return;
+            }
+    }
+}
+
 /* After the summaries: the locks view, the sharing figures. */
 static void finished(machine *mach, int rc, void *ctx)
 {
@@ -304,6 +327,7 @@ static void finished(machine *mach, int rc, void *ctx)
     const sharing_result *sr = t->grant ? lock_table_grant_result(t->grant) : NULL;
     char *arb = g_strdup_printf("%s.arbiter0", gsc_module_name(sm_topo_module(sms[0])));
     bool active = sr && sr->active;
+    log_idle_relssp(t, sr);
     printf("sharing: %s t %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
            " policy %s: ctas %u baseline %u pairs %u "
            "unshared %u%s%s\n",

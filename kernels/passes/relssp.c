@@ -83,6 +83,10 @@ static void insert(ir_func *f, const bool *before, const bool *after)
         at[i] = out->len;
         if (before[i]) {
             ir_instr r = make_relssp(in);
+            if (in->op == IR_OP_EXIT) { /* guarded as the exit it comes with (a function's exit) */
+                r.guard = in->guard;
+                r.guard_neg = in->guard_neg;
+            }
             g_array_append_val(out, r);
         }
         g_array_append_val(out, *in);
@@ -314,10 +318,53 @@ uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split)
     return count;
 }
 
+/* Marks f and every function it calls, directly or not (reach[i] set). */
+static void mark_callees(const ir_module *m, guint f, bool *reach)
+{
+    if (reach[f])
+        return;
+    reach[f] = true;
+    const ir_func *fn = g_ptr_array_index(m->funcs, f);
+    for (uint32_t i = 0; fn->is_defined && i < ir_func_n_instrs(fn); i++) {
+        const ir_instr *in = ir_func_instr(fn, i);
+        for (unsigned j = 0; in->op == IR_OP_CALL && j < in->n_src; j++)
+            if (in->src[j].kind == IR_OPND_FUNC && in->src[j].u.func < m->funcs->len)
+                mark_callees(m, in->src[j].u.func, reach);
+    }
+}
+
+uint32_t relssp_place_func_exits(ir_func *f)
+{
+    uint32_t n = f->is_defined && !f->is_entry ? ir_func_n_instrs(f) : 0, count = 0;
+    bool *before = g_new0(bool, n + 1), *after = g_new0(bool, n + 1);
+    for (uint32_t i = 0; i < n; i++)
+        if (ir_func_instr(f, i)->op == IR_OP_EXIT &&
+            !(i > 0 && ir_func_instr(f, i - 1)->op == IR_OP_RELSSP)) {
+            before[i] = true;
+            count++;
+        }
+    if (count)
+        insert(f, before, after);
+    g_free(before);
+    g_free(after);
+    return count;
+}
+
 uint32_t relssp_place_module(ir_module *m, relssp_variant v)
 {
     uint32_t total = 0;
+    bool *reach = g_new0(bool, m->funcs->len + 1);
+    for (guint i = 0; i < m->funcs->len; i++) {
+        uint32_t k = relssp_place_func(g_ptr_array_index(m->funcs, i), v, NULL);
+        total += k;
+        if (k)
+            mark_callees(m, i, reach);
+    }
+    /* a thread that leaves by an `exit` inside a function its kernel calls (a call is a scratchpad
+     * access, so its kernel's relssp comes after the call and is never reached) releases there */
     for (guint i = 0; i < m->funcs->len; i++)
-        total += relssp_place_func(g_ptr_array_index(m->funcs, i), v, NULL);
+        if (reach[i])
+            total += relssp_place_func_exits(g_ptr_array_index(m->funcs, i));
+    g_free(reach);
     return total;
 }

@@ -50,7 +50,13 @@ bool relssp_is_shared_access(const ir_instr *in);
  * that only a path through a relssp pays a branch for it). Returns the relssp instructions inserted;
  * *split (may be NULL) receives the split edges kept (their block holds a relssp). */
 uint32_t relssp_place_func(ir_func *f, relssp_variant v, uint32_t *split);
-/* relssp_place_func on every function of m with a body; the number inserted. */
+/* In a function that is not a kernel: `relssp` just before every `exit` (guarded as the exit is),
+ * so that a thread leaving inside a function its kernel calls releases too (a call counts as a
+ * scratchpad access, so the kernel's own relssp comes after it and that thread never reaches it).
+ * Returns the relssp inserted. */
+uint32_t relssp_place_func_exits(ir_func *f);
+/* relssp_place_func on every function of m with a body and relssp_place_func_exits on every
+ * function called, directly or not, by a kernel that received a relssp; the number inserted. */
 uint32_t relssp_place_module(ir_module *m, relssp_variant v);
 
 G_END_DECLS

@@ -14,6 +14,9 @@ static const blk_port_desc ports[] = {
     [L1PC_VTA_HIT] = {"vta_hit", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
                       "VTA hits (bind vta.hit, after ccws): lost locality per PC", &vta_hit_iface,
                       BLK_PORT_OPTIONAL},
+    [L1PC_EVENTS] = {"events", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                     "warp starts (bind issue.warp_events): a new warp's loop-trip history starts empty",
+                     &warp_events_iface, BLK_PORT_OPTIONAL},
 };
 
 static const blk_param_desc params[] = {
@@ -39,12 +42,43 @@ static const blk_stat_desc stats[] = {
     [L1PC_STAT_UNATTRIBUTED] = {"unattributed", BLK_STAT_COUNTER, "transactions",
                                 "L1D transactions or VTA hits with no current load (0 when bound right)",
                                 NULL},
+    [L1PC_STAT_TRIP_THIS] = {"trip_this", BLK_STAT_COUNTER, "transactions",
+                             "load transactions in a loop to a line another load of the warp touched in "
+                             "this trip (Accessed-This-Trip)",
+                             NULL},
+    [L1PC_STAT_TRIP_LAST] = {"trip_last", BLK_STAT_COUNTER, "transactions",
+                             "load transactions in a loop to a line the warp touched in the trip before "
+                             "(Accessed-Last-Trip)",
+                             NULL},
+    [L1PC_STAT_TRIP_OTHER] = {"trip_other", BLK_STAT_COUNTER, "transactions",
+                              "load transactions outside loops or to a line last touched in an older "
+                              "trip, another loop or never (Other)",
+                              NULL},
+    [L1PC_STAT_INSTS] = {"insts", BLK_STAT_COUNTER, "instructions", "warp instructions issued", NULL},
+    [L1PC_STAT_ACTIVE_LANES] = {"active_lanes", BLK_STAT_COUNTER, "threads",
+                                "active lanes of the instructions issued, summed", NULL},
+    [L1PC_STAT_LANES_BIN + 0] = {"lanes_0_4", BLK_STAT_COUNTER, "instructions",
+                                 "instructions issued with 0 to 4 active lanes (W[0:4])", NULL},
+    [L1PC_STAT_LANES_BIN + 1] = {"lanes_4_8", BLK_STAT_COUNTER, "instructions", "5 to 8 active lanes", NULL},
+    [L1PC_STAT_LANES_BIN + 2] = {"lanes_8_12", BLK_STAT_COUNTER, "instructions", "9 to 12 active lanes",
+                                 NULL},
+    [L1PC_STAT_LANES_BIN + 3] = {"lanes_12_16", BLK_STAT_COUNTER, "instructions", "13 to 16 active lanes",
+                                 NULL},
+    [L1PC_STAT_LANES_BIN + 4] = {"lanes_16_20", BLK_STAT_COUNTER, "instructions", "17 to 20 active lanes",
+                                 NULL},
+    [L1PC_STAT_LANES_BIN + 5] = {"lanes_20_24", BLK_STAT_COUNTER, "instructions", "21 to 24 active lanes",
+                                 NULL},
+    [L1PC_STAT_LANES_BIN + 6] = {"lanes_24_28", BLK_STAT_COUNTER, "instructions", "25 to 28 active lanes",
+                                 NULL},
+    [L1PC_STAT_LANES_BIN + 7] = {"lanes_28_32", BLK_STAT_COUNTER, "instructions",
+                                 "29 to 32 active lanes (W[28:32])", NULL},
 };
 
 const blk_desc l1pc_desc = {
     "l1pc",
     "per-static-load L1D statistics (hits intra-/inter-warp, intra-/inter-thread, misses, merges, VTA "
-    "hits) and the offline Belady / LRU replay of the L1D load stream",
+    "hits, loop-trip reuse), the lane-activity histogram and the offline Belady / LRU replay of the L1D "
+    "load stream",
     "docs/ccws.md; CCWS/DAWS/VWS spec §10, §3 (BEL)",
     ports,
     BLK_N(ports),
@@ -107,6 +141,91 @@ void l1pc_set_geometry(l1pc *p, unsigned sets, unsigned ways)
     p->line_lanes = g_new0(uint32_t, (size_t)sets * ways);
 }
 
+/* The table of warp w in a (created on demand) per-warp array of hash tables. */
+static GHashTable *warp_table(GPtrArray *a, unsigned w, GDestroyNotify value_free)
+{
+    while (a->len <= w)
+        g_ptr_array_add(a, g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, value_free));
+    return g_ptr_array_index(a, w);
+}
+
+static uint64_t *trip_of(l1pc *p, unsigned warp, uint32_t func, uint32_t loop)
+{
+    GHashTable *h = warp_table(p->trips, warp, g_free);
+    uint64_t key = (uint64_t)func << 32 | loop;
+    uint64_t *t = g_hash_table_lookup(h, &key);
+    if (!t) {
+        uint64_t *k = g_new(uint64_t, 1);
+        *k = key;
+        t = g_new0(uint64_t, 1);
+        g_hash_table_insert(h, k, t);
+    }
+    return t;
+}
+
+/* The loop-trip reuse class of a counted transaction of (func, pc) by warp on line (l1pc.h). */
+static void classify_trip(l1pc *p, l1pc_counts *c, uint32_t func, uint32_t pc, unsigned warp, uint64_t line)
+{
+    if (!p->loops)
+        return;
+    uint32_t loop = IR_NONE;
+    if (func < p->loops->n_funcs && pc < p->loops->f[func].n_instrs)
+        loop = p->loops->f[func].loop_at[pc];
+    GHashTable *h = warp_table(p->touched, warp, g_free);
+    l1pc_touch *t = g_hash_table_lookup(h, &line);
+    if (loop == IR_NONE) {
+        blk_stat_add(p->inst, L1PC_STAT_TRIP_OTHER, 1);
+        if (t)
+            g_hash_table_remove(h, &line); /* touched outside the loops: no trip */
+        return;
+    }
+    uint64_t trip = *trip_of(p, warp, func, loop);
+    bool same = t && t->func == func && t->loop == loop;
+    if (same && t->trip == trip && t->pc != pc) {
+        c->this_trip++;
+        blk_stat_add(p->inst, L1PC_STAT_TRIP_THIS, 1);
+    } else if (same && t->trip + 1 == trip) {
+        c->last_trip++;
+        blk_stat_add(p->inst, L1PC_STAT_TRIP_LAST, 1);
+    } else
+        blk_stat_add(p->inst, L1PC_STAT_TRIP_OTHER, 1);
+    if (!t) {
+        uint64_t *k = g_new(uint64_t, 1);
+        *k = line;
+        t = g_new(l1pc_touch, 1);
+        g_hash_table_insert(h, k, t);
+    }
+    *t = (l1pc_touch){func, loop, pc, trip};
+}
+
+void l1pc_issue(l1pc *p, uint32_t func, uint32_t pc, unsigned warp, uint32_t mask, bool load)
+{
+    unsigned lanes = (unsigned)__builtin_popcount(mask);
+    unsigned bin = lanes ? (lanes - 1) / 4 : 0;
+    blk_stat_add(p->inst, L1PC_STAT_INSTS, 1);
+    blk_stat_add(p->inst, L1PC_STAT_ACTIVE_LANES, lanes);
+    blk_stat_add(p->inst, L1PC_STAT_LANES_BIN + (bin < L1PC_LANE_BINS ? bin : L1PC_LANE_BINS - 1), 1);
+    if (p->loops && func < p->loops->n_funcs && pc < p->loops->f[func].n_instrs) {
+        uint32_t l = p->loops->f[func].begin_of[pc];
+        if (l != IR_NONE)
+            ++*trip_of(p, warp, func, l);
+    }
+    if (!load)
+        return;
+    l1pc_counts *c = counts_of(p, func, pc);
+    c->loads++;
+    c->lanes += lanes;
+    blk_stat_add(p->inst, L1PC_STAT_LOADS, 1);
+}
+
+void l1pc_warp_start(l1pc *p, unsigned warp)
+{
+    if (warp < p->touched->len)
+        g_hash_table_remove_all(g_ptr_array_index(p->touched, warp));
+    if (warp < p->trips->len)
+        g_hash_table_remove_all(g_ptr_array_index(p->trips, warp));
+}
+
 void l1pc_record(l1pc *p, uint32_t func, uint32_t pc, unsigned warp, uint32_t lanes, unsigned outcome,
                  unsigned owner, unsigned slot, uint64_t line, unsigned set)
 {
@@ -145,6 +264,7 @@ void l1pc_record(l1pc *p, uint32_t func, uint32_t pc, unsigned warp, uint32_t la
     default:
         return; /* a refusal: retried, counted when it succeeds */
     }
+    classify_trip(p, c, func, pc, warp, line);
     if (p->belady) {
         uint64_t e = line << 16 | set;
         g_array_append_val(p->stream, e);
@@ -176,14 +296,26 @@ static void l1pc_access(void *self, unsigned warp, uint64_t addr, unsigned outco
 
 static void l1pc_issued(void *self, const issued_t *it)
 {
-    l1pc *p = self;
-    if (it->cls != IR_CLASS_MEM || it->kind != 0 ||
-        !(it->space == IR_SPACE_GLOBAL || it->space == IR_SPACE_LOCAL || it->space == IR_SPACE_NONE))
-        return;
-    l1pc_counts *c = counts_of(p, it->func, it->pc);
-    c->loads++;
-    c->lanes += (uint64_t)__builtin_popcount(it->mask);
-    blk_stat_add(p->inst, L1PC_STAT_LOADS, 1);
+    l1pc_issue(
+        self, it->func, it->pc, it->warp, it->mask,
+        it->cls == IR_CLASS_MEM && it->kind == 0 &&
+            (it->space == IR_SPACE_GLOBAL || it->space == IR_SPACE_LOCAL || it->space == IR_SPACE_NONE));
+}
+
+static void ev_cta(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    (void)self, (void)c, (void)cycle;
+}
+
+static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
+{
+    (void)slot, (void)cycle;
+    l1pc_warp_start(self, w);
+}
+
+static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
+{
+    (void)self, (void)w, (void)slot, (void)cycle;
 }
 
 static void l1pc_vta_hit(void *self, unsigned warp, uint64_t line_addr, uint64_t cycle)
@@ -204,6 +336,7 @@ static void l1pc_vta_hit(void *self, unsigned warp, uint64_t line_addr, uint64_t
 static const l1_access_if access_table = {l1pc_access};
 static const instr_issued_if issued_table = {l1pc_issued};
 static const vta_hit_if vta_table = {l1pc_vta_hit};
+static const warp_events_if events_table = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
 
 l1pc *l1pc_new(blk_ctx *ctx, gsc_module *parent, const char *name)
 {
@@ -215,6 +348,9 @@ l1pc *l1pc_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     blk_export(p->inst, L1PC_ACCESS, 0, &access_table, p);
     blk_export(p->inst, L1PC_ISSUED, 0, &issued_table, p);
     blk_export(p->inst, L1PC_VTA_HIT, 0, &vta_table, p);
+    blk_export(p->inst, L1PC_EVENTS, 0, &events_table, p);
+    p->touched = g_ptr_array_new_with_free_func((GDestroyNotify)g_hash_table_destroy);
+    p->trips = g_ptr_array_new_with_free_func((GDestroyNotify)g_hash_table_destroy);
     return p;
 }
 
@@ -228,12 +364,19 @@ void l1pc_set_ccws(l1pc *p, const ccws *c)
     p->cc = c;
 }
 
+void l1pc_set_loops(l1pc *p, const daws_loops *l)
+{
+    p->loops = l;
+}
+
 void l1pc_free(l1pc *p)
 {
     if (!p)
         return;
     g_hash_table_destroy(p->pcs);
     g_array_free(p->stream, TRUE);
+    g_ptr_array_free(p->touched, TRUE);
+    g_ptr_array_free(p->trips, TRUE);
     g_free(p->line_lanes);
     g_free(p);
 }

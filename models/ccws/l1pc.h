@@ -14,6 +14,14 @@
  *  - `vta_hit` (optional; bind vta.hit after the ccws block): a VTA hit (a miss that hit in the warp's
  *    victim tag array: lost intra-warp locality) counts for the PC of the miss, with the score points
  *    it added (ccws_last_raise, when a ccws block is given).
+ *  - loop-trip reuse (when given the loop markers, l1pc_set_loops): each counted transaction of a load
+ *    inside a loop is Accessed-This-Trip (another load of the same warp touched the line in the
+ *    current trip of the load's innermost loop), Accessed-Last-Trip (the warp touched it in the trip
+ *    before) or Other (outside every loop, or touched in an older trip, another loop or never). A
+ *    warp's trip of a loop counts its issues of the loop's first instruction; a warp's history starts
+ *    empty when it starts (bind `events`);
+ *  - the lane-activity histogram: every issued instruction counts in the bin of its active lanes,
+ *    W[0:4] (0 to 4 lanes), W[4:8] (5 to 8), ..., W[28:32] (29 to 32), and its lanes in the sum.
  * With `belady` on, every counted transaction's line and set are recorded; l1pc_replay runs the
  * stream through a tag array of the L1D's geometry under Belady's rule (evict the line used furthest
  * in the future) and under LRU: loads only (stores' invalidations and kernel-boundary flushes are not
@@ -22,13 +30,14 @@
 #ifndef GPUSC_MODELS_CCWS_L1PC_H
 #define GPUSC_MODELS_CCWS_L1PC_H
 
+#include "kernels/passes/daws_pass.h"
 #include "models/ccws/ccws.h"
 #include "models/core/block.h"
 #include "models/sm/ldst.h"
 
 G_BEGIN_DECLS
 
-enum { L1PC_ACCESS, L1PC_ISSUED, L1PC_VTA_HIT };
+enum { L1PC_ACCESS, L1PC_ISSUED, L1PC_VTA_HIT, L1PC_EVENTS };
 enum {
     L1PC_STAT_LOADS,
     L1PC_STAT_HITS,
@@ -39,7 +48,14 @@ enum {
     L1PC_STAT_INTER,
     L1PC_STAT_VTA_HITS,
     L1PC_STAT_UNATTRIBUTED,
+    L1PC_STAT_TRIP_THIS,
+    L1PC_STAT_TRIP_LAST,
+    L1PC_STAT_TRIP_OTHER,
+    L1PC_STAT_INSTS,
+    L1PC_STAT_ACTIVE_LANES,
+    L1PC_STAT_LANES_BIN, /* the first of L1PC_LANE_BINS: W[0:4], W[4:8], ... */
 };
+#define L1PC_LANE_BINS 8
 
 /* One static load's counts. */
 typedef struct {
@@ -51,7 +67,14 @@ typedef struct {
     uint64_t inter;                /* hits on a line another warp's miss brought in */
     uint64_t vta_hits;             /* misses found in the warp's VTA partition */
     uint64_t points;               /* the score points those VTA hits added (CCWS) */
+    uint64_t this_trip, last_trip; /* transactions Accessed-This-Trip / -Last-Trip (the rest: Other) */
 } l1pc_counts;
+
+/* Where a warp last touched a line (loop-trip reuse). */
+typedef struct {
+    uint32_t func, loop, pc;
+    uint64_t trip;
+} l1pc_touch;
 
 /* The replay's result. */
 typedef struct {
@@ -67,8 +90,11 @@ typedef struct {
     uint64_t last_key;
     l1pc_counts *last;
     unsigned sets, ways;
-    uint32_t *line_lanes; /* per L1D line (set * ways + way): the lanes of its warp that touched it */
-    GArray *stream;       /* belady: (line << 16 | set) per transaction */
+    uint32_t *line_lanes;    /* per L1D line (set * ways + way): the lanes of its warp that touched it */
+    GArray *stream;          /* belady: (line << 16 | set) per transaction */
+    const daws_loops *loops; /* the loop markers (NULL: no loop-trip reuse) */
+    GPtrArray *touched;      /* per warp: line -> l1pc_touch */
+    GPtrArray *trips;        /* per warp: (func << 32 | loop) -> trip (uint64_t) */
 } l1pc;
 
 extern const blk_desc l1pc_desc;
@@ -77,6 +103,8 @@ void l1pc_free(l1pc *p);
 /* The SM's ldst (its current load and its L1D) and, optionally, the ccws block (score points). */
 void l1pc_set_ldst(l1pc *p, ldst *ld);
 void l1pc_set_ccws(l1pc *p, const ccws *c);
+/* The loop markers of the module (kernels/passes/daws_pass.h): the loop-trip reuse classes. */
+void l1pc_set_loops(l1pc *p, const daws_loops *l);
 /* The L1D's geometry (the lanes kept per line; taken from ldst's L1D at the first access). */
 void l1pc_set_geometry(l1pc *p, unsigned sets, unsigned ways);
 
@@ -90,6 +118,11 @@ GArray *l1pc_keys(const l1pc *p);
  * for the recorded stream. */
 void l1pc_record(l1pc *p, uint32_t func, uint32_t pc, unsigned warp, uint32_t lanes, unsigned outcome,
                  unsigned owner, unsigned slot, uint64_t line, unsigned set);
+
+/* For the harness: what issue.issued and the warp's start tell the block (an instruction of (func,
+ * pc) issued by warp with the active lanes mask; warp starts, its loop-trip history cleared). */
+void l1pc_issue(l1pc *p, uint32_t func, uint32_t pc, unsigned warp, uint32_t mask, bool load);
+void l1pc_warp_start(l1pc *p, unsigned warp);
 
 /* The recorded stream replayed in a `sets` x `ways` tag array (0: the L1D's geometry). */
 l1pc_replay_result l1pc_replay(const l1pc *p, unsigned sets, unsigned ways);

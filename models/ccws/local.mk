@@ -30,4 +30,8 @@ EXTRA_DIST += tests/sm/stats_same.py
 # The per-load L1D statistics and the Belady replay (docs/ccws.md, "Per-load statistics").
 dist_check_SCRIPTS += tests/sm/test_tb_l1pc.sh
 TESTS += tests/sm/test_tb_l1pc.sh
-EXTRA_DIST += tests/sm/ptx/l1pc.ptx
+EXTRA_DIST += tests/sm/ptx/l1pc.ptx tests/sm/ptx/trip.ptx
+
+# make check-long: every workload under every tb-ccws scheduler and with sharing under every policy.
+EXTRA_DIST += tests/sm/test_sched_matrix_long.sh
+LONG_TESTS += tests/sm/test_sched_matrix_long.sh

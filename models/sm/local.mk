@@ -204,3 +204,6 @@ TESTS += tests/sm/test_tb_sharing_layout.sh
 dist_check_SCRIPTS += tests/kernels/test_gpusc_ptx_layout.sh
 TESTS += tests/kernels/test_gpusc_ptx_layout.sh
 EXTRA_DIST += tests/kernels/ptx/smem_layout.ptx
+dist_check_SCRIPTS += tests/sm/test_tb_sharing_func_exit.sh
+TESTS += tests/sm/test_tb_sharing_func_exit.sh
+EXTRA_DIST += tests/kernels/ptx/func_exit.ptx tests/kernels/ptx/relssp_hand.ptx

@@ -237,11 +237,82 @@ static void test_split_loop(void)
     ir_module_free(m);
 }
 
+/* A .func that executes `exit` (a guarded one and one at the end of a path): a thread leaving there
+ * never reaches its kernel's relssp (the call is a scratchpad access, so the relssp comes after it);
+ * relssp_place_module puts one, guarded as the exit, before each exit of every function a kernel
+ * with a relssp calls (directly or through another function), and leaves alone a function no such
+ * kernel calls. */
+static const char func_exit[] =
+    ".func g(.param .b32 v)\n{\n  .reg .pred %p;\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [v];\n"
+    "  setp.eq.u32 %p, %r1, 3;\n  @%p exit;\n  ret;\n}\n"
+    ".func f(.param .b32 v)\n{\n  .reg .pred %p;\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [v];\n"
+    "  setp.eq.u32 %p, %r1, 1;\n  @%p bra L;\n  {\n  .param .b32 q;\n  st.param.b32 [q], %r1;\n"
+    "  call.uni g, (q);\n  }\n  ret;\nL:\n  exit;\n}\n"
+    ".func unused()\n{\n  exit;\n}\n"
+    ".visible .entry k(.param .u32 n)\n{\n  .reg .u32 %r<4>;\n  .shared .u32 s[64];\n"
+    "  ld.param.u32 %r1, [n];\n  st.shared.u32 [s], %r1;\n  {\n  .param .b32 a;\n  st.param.b32 [a], %r1;\n"
+    "  call.uni f, (a);\n  }\n  ld.shared.u32 %r2, [s+4];\n  ret;\n}\n";
+
+static const ir_func *func_named(const ir_module *m, const char *name)
+{
+    for (guint i = 0; i < m->funcs->len; i++) {
+        const ir_func *f = g_ptr_array_index(m->funcs, i);
+        if (!strcmp(f->name, name))
+            return f;
+    }
+    g_error("no function %s", name);
+}
+
+static void test_func_exit(void)
+{
+    for (int v = RELSSP_OPT; v <= RELSSP_POSTDOM; v++) {
+        ir_module *m;
+        parse(func_exit, &m);
+        uint32_t n_g = ir_func_n_instrs(func_named(m, "g")), n_f = ir_func_n_instrs(func_named(m, "f"));
+        /* the kernel's one relssp, f's exit, g's guarded exit */
+        g_assert_cmpuint(relssp_place_module(m, (relssp_variant)v), ==, 3);
+        const ir_func *g = func_named(m, "g"), *f = func_named(m, "f"), *u = func_named(m, "unused");
+        g_assert_cmpuint(ir_func_n_instrs(g), ==, n_g + 1);
+        g_assert_cmpuint(ir_func_n_instrs(f), ==, n_f + 1);
+        g_assert_cmpuint(ir_func_n_instrs(u), ==, 1);
+        for (unsigned k = 0; k < 2; k++) {
+            const ir_func *h = k ? f : g;
+            unsigned exits = 0;
+            for (uint32_t i = 0; i < ir_func_n_instrs(h); i++) {
+                const ir_instr *in = ir_func_instr(h, i);
+                if (in->op != IR_OP_EXIT)
+                    continue;
+                exits++;
+                const ir_instr *r = ir_func_instr(h, i - 1);
+                g_assert_cmpint(r->op, ==, IR_OP_RELSSP);
+                g_assert_cmpuint(r->guard, ==, in->guard);
+                g_assert_cmpuint(r->guard_neg, ==, in->guard_neg);
+            }
+            g_assert_cmpuint(exits, ==, 1);
+        }
+        /* f's branch to L reaches the relssp before its exit, not the exit alone */
+        const ir_instr *br = NULL;
+        for (uint32_t i = 0; i < ir_func_n_instrs(f) && !br; i++)
+            if (ir_func_instr(f, i)->op == IR_OP_BRA)
+                br = ir_func_instr(f, i);
+        g_assert_nonnull(br);
+        g_assert_cmpint(ir_func_instr(f, cfg_branch_target(br))->op, ==, IR_OP_RELSSP);
+        /* the kernel: one relssp, after its last access */
+        unsigned bad = 0;
+        paths(func_named(m, "k"), 0, 0, 0, &bad);
+        g_assert_cmpuint(bad, ==, 0);
+        /* placed again: nothing more (an exit that has its relssp is left alone) */
+        g_assert_cmpuint(relssp_place_func_exits((ir_func *)g), ==, 0);
+        ir_module_free(m);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/relssp/fig3.7b-analysis", test_fig_3_7b_analysis);
     g_test_add_func("/relssp/early-exit", test_early_exit);
+    g_test_add_func("/relssp/func-exit", test_func_exit);
     g_test_add_func("/relssp/split-loop", test_split_loop);
     g_test_add_func("/relssp/fig3.7b-ptx", test_fig_3_7b_ptx);
     g_test_add_func("/relssp/critical-edge", test_critical_edge);

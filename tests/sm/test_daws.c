@@ -21,6 +21,7 @@
 #include "kernels/passes/daws_pass.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "models/ccws/daws.h"
+#include "models/ccws/l1pc.h"
 #include "models/lib/policy.h"
 #include "models/sm/arbiter.h"
 #include "models/sm/issue.h"
@@ -155,6 +156,66 @@ static void test_ut5_toy(void)
     put(&t, 1, 4, 3, false);
     g_assert_cmphex(daws_barred(t.b, 1), ==, 0x2);
     harness_free(t.d.h);
+}
+
+/* UT-5's replay: the toy's accesses (rows t0 64, t1-t3 32, t4 0, t5-t7 32 of float A, 32 per line;
+ * lanes in lane order, one loop iteration per scheduling step, the warps taking turns) through a
+ * 4-line fully associative LRU cache. The steps are scheduled by the block: a warp issues its loop's
+ * first instruction with its lanes, then its load unless the block strikes it (then the other warp
+ * takes the step). DAWS order: 256 accesses, 8 misses (the compulsory ones), warp 1's first load
+ * right after warp 0's 33rd; naive alternation from the start: 225 misses, 31 hits. */
+static unsigned ut5_replay(bool daws_on, unsigned *w1_first)
+{
+    const char *set[] = {"dut.lines=4", "dut.kassoc=1000", NULL};
+    dut t = dut_new(set, 2, one_div, 1, NULL);
+    static const unsigned rows[8] = {64, 32, 32, 32, 0, 32, 32, 32};
+    unsigned start[8], iter[2] = {0, 0}, turn = 0;
+    for (unsigned l = 0, a = 0; l < 8; a += rows[l], l++)
+        start[l] = a;
+    bool entered[2] = {false, false};
+    GArray *st = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    *w1_first = UINT32_MAX;
+    for (uint64_t cycle = 1; iter[0] < 64 || iter[1] < 32; cycle++, turn ^= 1) {
+        for (unsigned k = 0; k < 2; k++) {
+            unsigned w = turn ^ k, lanes = 0;
+            for (unsigned l = 4 * w; l < 4 * w + 4; l++)
+                lanes += iter[w] < rows[l];
+            if (!lanes)
+                continue;
+            if (!entered[w]) {
+                put(&t, w, 4, lanes, false);
+                entered[w] = true;
+            }
+            if (daws_on && veto(&t, w, LOAD, cycle))
+                continue;
+            put(&t, w, 14, lanes, true);
+            if (w == 1 && *w1_first == UINT32_MAX)
+                *w1_first = st->len;
+            for (unsigned l = 4 * w; l < 4 * w + 4; l++)
+                if (iter[w] < rows[l]) {
+                    uint64_t e = (uint64_t)((start[l] + iter[w]) / 32) << 16; /* line; set 0 */
+                    g_array_append_val(st, e);
+                }
+            iter[w]++;
+            entered[w] = false;
+            break;
+        }
+    }
+    g_assert_cmpuint(st->len, ==, 256);
+    l1pc_replay_result r = l1pc_replay_stream((const uint64_t *)(const void *)st->data, st->len, 1, 4);
+    g_assert_cmpuint(r.accesses, ==, 256);
+    g_array_free(st, TRUE);
+    harness_free(t.d.h);
+    return (unsigned)r.lru_misses;
+}
+
+static void test_ut5_replay(void)
+{
+    unsigned first;
+    g_assert_cmpuint(ut5_replay(true, &first), ==, 8);    /* 248 hits */
+    g_assert_cmpuint(first, ==, 32 * 4 + 1);              /* after warp 0's 33rd load (lane 0 alone) */
+    g_assert_cmpuint(ut5_replay(false, &first), ==, 225); /* 31 hits */
+    g_assert_cmpuint(first, ==, 4);
 }
 
 static void test_ut6_threshold(void)
@@ -460,6 +521,7 @@ int main(int argc, char **argv)
     loops = daws_loops_build(mod, 128);
     g_assert_cmpuint(loops->f[0].loops->len, ==, 3);
     harness_test_add("/daws/ut5-toy", test_ut5_toy);
+    harness_test_add("/daws/ut5-replay", test_ut5_replay);
     harness_test_add("/daws/ut6-threshold", test_ut6_threshold);
     harness_test_add("/daws/ut7-footprint", test_ut7_footprint);
     harness_test_add("/daws/rules", test_rules);

@@ -38,6 +38,36 @@ else
     no "--stats-json lacks the per-load figures"
 fi
 
+# the loop-trip reuse classes and the lane-activity histogram on tests/sm/ptx/trip.ptx (its comment
+# derives the counts)
+$TB --sched gto --no-trace --pc-stats --ptx "$PTX/trip.ptx" --entry trip --grid 1 --block 32 \
+    --arg "in:$tmp/zeros" --stats-json "$tmp/t.json" > "$tmp/t" 2>&1
+got="$(col this-trip "$tmp/t")/$(col last-trip "$tmp/t")"
+if [ "$got" = "0 4 0 0 /3 0 0 0 " ]; then ok "trip: per load this-trip / last-trip: $got"; else no "trip per load: '$got'"; cat "$tmp/t"; fi
+if grep -q '^l1pc: loop-trip reuse of 13 load transactions: this trip 4 (0.3077), last trip 3 (0.2308), other 6 (0.4615)$' "$tmp/t"; then
+    ok "trip: 13 transactions, this trip 4, last trip 3, other 6"
+else
+    no "trip: $(grep 'loop-trip' "$tmp/t")"
+fi
+if grep -q '^l1pc: lane activity of 65 instructions: 30.65 active lanes; W\[0:4\] 2 W\[4:8\] 1 W\[8:12\] 0 W\[12:16\] 0 W\[16:20\] 0 W\[20:24\] 0 W\[24:28\] 0 W\[28:32\] 62$' "$tmp/t"; then
+    ok "trip: lane activity 65 instructions, W[0:4] 2, W[4:8] 1, W[28:32] 62, 30.65 lanes"
+else
+    no "trip lane activity: $(grep 'lane activity' "$tmp/t")"
+fi
+python3 - "$tmp/t.json" > "$tmp/pyout" 2>&1 <<'PY'
+import json, sys
+js = json.load(open(sys.argv[1]))
+st = {i["path"] + "." + k: v["value"] for i in js["instances"] for k, v in i["stats"].items()}
+st.update({k: v["value"] for k, v in js["derived"].items()})
+want = {"tb.sm0.l1pc.trip_this": 4, "tb.sm0.l1pc.trip_last": 3, "tb.sm0.l1pc.trip_other": 6,
+        "tb.sm0.l1pc.insts": 65, "tb.sm0.l1pc.active_lanes": 1992, "tb.sm0.l1pc.lanes_0_4": 2,
+        "tb.sm0.l1pc.lanes_4_8": 1, "tb.sm0.l1pc.lanes_28_32": 62, "l1pc.trip.15.this_trip": 4,
+        "l1pc.trip.12.last_trip": 3}
+bad = {k: st.get(k) for k in want if st.get(k) != want[k]}
+assert not bad, bad
+PY
+if [ $? -eq 0 ]; then ok "trip: the classes and the histogram are in --stats-json"; else no "trip --stats-json: $(cat "$tmp/pyout")"; fi
+
 # spmv under ccws: the per-load sums are the SM's totals
 $TB --workload spmv --size tiny --no-trace --sched ccws --belady > "$tmp/c" 2>&1
 set -- $(sed -n 's/^ccws: L1D hits \([0-9]*\), misses \([0-9]*\), merged \([0-9]*\),.*/\1 \2 \3/p' "$tmp/c")
@@ -50,6 +80,23 @@ else
 fi
 ia=$(sum intra-warp "$tmp/c"); ie=$(sum inter-warp "$tmp/c")
 if [ $((ia + ie)) -eq "$1" ] && [ "$(sum points "$tmp/c")" -gt 0 ]; then ok "spmv ccws: intra + inter = hits, score points attributed"; else no "spmv ccws: intra $ia + inter $ie vs $1"; fi
+tr=$(sed -n 's/^l1pc: loop-trip reuse of \([0-9]*\) load transactions: this trip \([0-9]*\) .*last trip \([0-9]*\) .*other \([0-9]*\) .*/\1 \2 \3 \4/p' "$tmp/c")
+set -- $tr
+if [ "${1:-0}" -eq $(($(sum hits "$tmp/c") + $(sum misses "$tmp/c") + $(sum merged "$tmp/c"))) ] && [ "${3:-0}" -gt 0 ] &&
+    [ "$(($2 + $3 + $4))" -eq "$1" ]; then
+    ok "spmv ccws: the loop-trip classes add up to the L1D's transactions ($tr)"
+else
+    no "spmv ccws: loop-trip '$tr'"
+fi
+wi=$(sed -n 's/^tb.sm0.issue.warp_instrs *\([0-9]*\).*/\1/p' "$tmp/c")
+ti=$(sed -n 's/^tb.sm0.issue.thread_instrs *\([0-9]*\).*/\1/p' "$tmp/c")
+la=$(sed -n 's/^l1pc: lane activity of \([0-9]*\) instructions: .*W\[28:32\] \([0-9]*\)$/\1/p' "$tmp/c")
+al=$(sed -n 's/^tb.sm0.l1pc.active_lanes *\([0-9]*\).*/\1/p' "$tmp/c")
+if [ -n "$wi" ] && [ "$la" = "$wi" ] && [ "$al" = "$ti" ]; then
+    ok "spmv ccws: the histogram counts issue's instructions ($wi) and lanes ($ti)"
+else
+    no "spmv ccws: histogram $la / $al against issue $wi / $ti"
+fi
 set -- $(sed -n 's/^l1pc: offline replay .*Belady \([0-9]*\) misses.*LRU \([0-9]*\) misses.*/\1 \2/p' "$tmp/c")
 if [ "${1:-0}" -gt 0 ] && [ "$1" -lt "${2:-0}" ]; then ok "spmv: Belady $1 misses < LRU $2"; else no "spmv replay: Belady '${1:-}' LRU '${2:-}'"; fi
 

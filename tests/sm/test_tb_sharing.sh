@@ -9,7 +9,8 @@
 #    the loser's values are poisoned and the output check FAILS (exit 1);
 #  - bad input: a threshold outside (0, 1], a percentage outside [0, 100), --relssp without
 #    scratchpad sharing or with an unknown variant, an unknown policy: exit 2 with a message; a
-#    kernel not limited by registers: "inactive" and the reason, PASS;
+#    kernel not limited by registers, a kernel without scratchpad under scratchpad sharing: "inactive"
+#    and the reason, PASS;
 #  - scratchpad sharing on the 16 KB SM (rs-table2.3-16k) with 7000 bytes per CTA: 2 -> 4 CTAs; every
 #    workload passes under owf with the relssp pass (opt), the kernels that touch their shared region
 #    take locks and release them by relssp; four under lrr without relssp and with postdom;
@@ -23,7 +24,7 @@ sm="$top_builddir/testbench/tb-sm"
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
 prof="--preset rs-table2.3 --size tiny --no-trace"
-echo "1..22"
+echo "1..25"
 # shellcheck disable=SC2086
 "$sm" --workload hotspot $prof --regs-per-thread 36 >sm.out 2>&1
 # shellcheck disable=SC2086
@@ -92,6 +93,14 @@ refused() {
 }
 refused "threshold 0" "threshold '0' is outside (0, 1]" --share registers --threshold 0
 refused "percentage 100" "sharing percentage '100' is outside" --share registers --sharing-percent 100
+refused "threshold 1.5" "threshold '1.5' is outside (0, 1]" --share scratchpad --threshold 1.5
+refused "percentage -1" "sharing percentage '-1' is not a number (0 <= P < 100)" --share registers --sharing-percent -1
+"$tb" --workload vecadd --size tiny --no-trace --share scratchpad >vs0.out 2>&1
+if grep -q 'pairs 0 unshared 8: inactive: the kernel uses no shared memory$' vs0.out && grep -q 'vecadd: PASS' vs0.out; then
+    ok "vecadd: scratchpad sharing inactive (no shared memory), the reason said"
+else
+    no "vecadd scratchpad sharing inactive: $(grep '^sharing:' vs0.out)"
+fi
 refused "--relssp without scratchpad sharing" "it needs --share scratchpad" --relssp opt
 refused "--relssp variant" "expected opt or postdom" --share scratchpad --relssp best
 refused "unknown policy" "expected lrr, gto, oldest or owf" --policy fifo
