@@ -9,7 +9,8 @@ static const char *const arb_methods[] = {
     "outcome(warp issued or -1, stall reason)",
     NULL,
 };
-const blk_iface arbiter_iface = {"arbiter", "a warp scheduler's issue arbiter", arb_methods, {"n"}, {7}};
+/* n (traced): up to SM_MAX_WARPS candidates */
+const blk_iface arbiter_iface = {"arbiter", "a warp scheduler's issue arbiter", arb_methods, {"n"}, {9}};
 
 static const char *const veto_methods[] = {
     "veto(warps, n, i, cycle) -> true: candidate i may not issue this cycle", NULL};

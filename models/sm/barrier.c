@@ -9,7 +9,8 @@ static const char *const bar_methods[] = {
     "warp_exit(slot, warp in CTA) -> the barriers it completed",
     NULL,
 };
-const blk_iface barrier_iface = {"barrier", "CTA barriers", bar_methods, {"slot", "warp", "id"}, {5, 6, 4}};
+/* the traced widths: slot up to SM_MAX_CTAS, a warp in a CTA up to 256 (4-thread warps) */
+const blk_iface barrier_iface = {"barrier", "CTA barriers", bar_methods, {"slot", "warp", "id"}, {6, 8, 4}};
 
 static const blk_port_desc ports[] = {
     [BARRIER_BAR] = {"bar", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,

@@ -133,7 +133,7 @@ static const blk_state_desc state[] = {
     {"issued", 4, "instructions issued this cycle (all schedulers)"},
     {"warp", 8, "warp of the last issue"},
     {"pc", 16, "PC of the last issue"},
-    {"stall", 3, "stall reason of scheduler 0 when it did not issue (issue_stall)"},
+    {"stall", 4, "scheduler 0's decision: a stall reason (issue_stall), 8 (issued) in a cycle it issued"},
 };
 
 const blk_desc issue_desc = {
@@ -157,11 +157,12 @@ const char *issue_stall_name(issue_stall s)
     return s < ISSUE_STALL_COUNT ? n[s] : "?";
 }
 
+/* The traced `stall` by name: a stall reason, or "issued" (ISSUE_STALL_COUNT). */
 static const char *stall_name(unsigned v)
 {
-    return issue_stall_name((issue_stall)v);
+    return v == ISSUE_STALL_COUNT ? "issued" : issue_stall_name((issue_stall)v);
 }
-const gsc_enum issue_stall_enum = {"stall", ISSUE_STALL_COUNT, stall_name};
+const gsc_enum issue_stall_enum = {"stall", ISSUE_STALL_COUNT + 1, stall_name};
 
 static const char *warp_stall_name(unsigned v)
 {
@@ -787,6 +788,8 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         sc->pw[i].last_issue = (int64_t)now; /* the warp stays listed until its completion */
         blk_stat_add(s->inst, ISSUE_STAT_ISSUE_CYCLES, 1);
         sc->last_stall = ISSUE_STALL_COUNT;
+        if (si == 0)
+            s->tr_stall = (uint8_t)ISSUE_STALL_COUNT; /* "issued": not a stall reason */
         return;
     }
     blk_stat_add(s->inst, ISSUE_STAT_STALL_IDLE + worst, 1);

@@ -27,6 +27,9 @@ dist_check_SCRIPTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh t
 	tests/sm/test_waveform_lossless.sh tests/sm/test_waveform_no_x.sh tests/sm/test_waveform_stream.sh \
 	tests/sm/test_tb_occupancy.sh tests/sm/test_tb_warps96.sh tests/sm/test_tb_energy.sh
 dist_check_SCRIPTS += tests/sm/test_warp_trace.sh
+# Every testbench's waveform read back: lossless, no x, stall signals only without issue.
+dist_check_SCRIPTS += tests/sm/test_waveform_every_tb.sh
+SLOW_TESTS += tests/sm/test_waveform_every_tb.sh
 TESTS += tests/sm/test_warp_trace.sh
 EXTRA_DIST += tests/sm/warp_trace_check.py
 TESTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh tests/sm/test_tb_badinput.sh tests/sm/test_tb_presets.sh \

@@ -1,8 +1,9 @@
 # vcd_lossless.awk — every instruction entering a traced stage leaves it, read back from a VCD.
 #
 # Usage: awk -f vcd_lossless.awk FILE.vcd
-# A stage X of an SM is the pair of FIFOs <sm>.issue_X (entering) and <sm>.X_release (leaving),
-# both traced with their put count and seq field. In a cycle whose put count is n, the items are
+# A stage X is the pair of FIFOs <scope>.<W>_X (entering) and <scope>.X_<Y> (leaving) beside it,
+# both traced with their put count and seq field: on an SM <sm>.issue_X and <sm>.X_release, on
+# tb-pipeline tb.src_alu and tb.alu_sink. In a cycle whose put count is n, the items are
 # <fifo>.seq and <fifo>.put1.seq .. <fifo>.put<n-1>.seq. Prints one line per stage:
 #   stage <sm>.<X> entered N left M missing K [first missing seq]
 # (a seq may leave twice: a release for its operand reads and one for its write-back), then
@@ -41,13 +42,20 @@ END {
     found = 0
     for (k = 1; k <= nf; k++) {
         f = fifos[k]
+        if (!((f, 0) in seq_code)) continue
         n = split(f, part, ".")
         last = part[n]
-        if (last !~ /^issue_/) continue
-        stage = substr(last, 7)
+        u = index(last, "_")
+        if (!u) continue
+        stage = substr(last, u + 1)
         sm = substr(f, 1, length(f) - length(last) - 1)
-        out = sm "." stage "_release"
-        if (!(out in known)) continue
+        # the FIFO out of the stage: <stage>_<next> beside it, carrying seq (<X>_release on an SM)
+        out = ""
+        for (j = 1; j <= nf; j++) {
+            g = fifos[j]
+            if (index(g, sm "." stage "_") == 1 && index(substr(g, length(sm) + 2), ".") == 0 && ((g, 0) in seq_code)) { out = g; break }
+        }
+        if (out == "") continue
         found++
         entered = 0; left = 0; missing = 0; first = ""
         for (key in seen) {
@@ -64,7 +72,7 @@ END {
         if (missing) bad = 1
     }
     printf "total entered %d\n", total
-    if (!found || !total) { print "no stage found with instructions (issue_X and X_release FIFOs with put and seq)"; bad = 1 }
+    if (!found || !total) { print "no stage found with instructions (W_X and X_Y FIFOs with put and seq)"; bad = 1 }
     exit bad
 }
 function bits(s,   x, i) {

@@ -16,6 +16,12 @@ record of the same run, written by issue as it issues: cycle, SM, warp, pc, opco
       the blocks' insides: ldst.coalesced summed over the run is every transaction the L1D saw
       (l1_hits + l1_misses + l1_merged + store_txns + atomic_txns), ldst.mshr_used stays within
       1..MSHRS, opcoll.occupied holds busy_collectors collectors and ready only occupied ones.
+  warp_trace_check.py stalls VCD [PERIOD]
+      a stall signal is a reason only in cycles without issue: every scheduler's arbiter<k>.stall
+      reads "issued" exactly in the cycles its grants pulse is high (it granted a warp), and an
+      SM's issue.stall (scheduler 0's) exactly in the cycles arbiter0 granted; at least one
+      arbiter must be traced and have issued. PERIOD (ps) defaults to the time of cycle 1 on the
+      cycle counter tb.cycle.
 Prints nothing when every check holds, else the first problems (one line each)."""
 import bisect
 import os
@@ -25,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import vcd_decl  # noqa: E402
 
 ISSUED, BARRIER = 9, 4  # issue_warp_stall_enum: "issued"; issue_stall: ISSUE_STALL_BARRIER
+DECISION_ISSUED = 8  # a scheduler's stall that is not a reason: "issued" (ISSUE_STALL_COUNT)
 
 
 def read_log(path):
@@ -183,8 +190,49 @@ def insides(vcd, stats_json, prefix, mshrs):
     return bad
 
 
+def cycle_period(vcd):
+    """The clock period: the time at which the cycle counter (<top>.cycle) reads 1."""
+    cyc = vcd_decl.series(vcd, lambda v: 1 if len(v.scope) == 1 and v.name == "cycle" else None).get(1)
+    return next((t for t, v in zip(*cyc) if v == 1), 0) if cyc else 0
+
+
+def stalls(vcd, period):
+    """Per scope with a stall: the cycles it reads "issued" are those its scheduler granted."""
+    period = period or cycle_period(vcd)
+    if not period:
+        return ["no cycle counter to read the clock period from"]
+    ser = vcd_decl.series(vcd, lambda v: (v.scope, v.name) if v.name in ("stall", "grants") and not v.scope[-1].startswith("warp") else None)
+    pairs = []  # (name, stall series, grants series)
+    for (scope, name), s in ser.items():
+        if name != "stall":
+            continue
+        if scope[-1].startswith("arbiter"):
+            g = ser.get((scope, "grants"))
+        elif scope[-1] == "issue":
+            g = ser.get((scope[:-1] + ("arbiter0",), "grants"))
+        else:
+            continue
+        if g is None:
+            return [".".join(scope) + ".stall traced without its scheduler's grants"]
+        pairs.append((".".join(scope), s, g))
+    if not pairs or not any(any(v) for _n, _s, g in pairs for v in [g[1]]):
+        return ["no scheduler's stall and grants traced, or no grant"]
+    bad = []
+    for name, st, g in sorted(pairs):
+        # values hold from one change to the next: look at the first cycle at or after each change
+        for t in sorted(set(st[0] + g[0])):
+            c = (t + period - 1) // period
+            issued, decision = at(g, c * period) > 0, at(st, c * period)
+            if issued != (decision == DECISION_ISSUED):
+                bad.append("%s: cycle %u: %s, stall reads %u" % (name, c, "granted" if issued else "no grant", decision))
+                break
+    return bad[:6]
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "insides":
+    if sys.argv[1] == "stalls":
+        problems = stalls(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+    elif sys.argv[1] == "insides":
         problems = insides(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
     elif sys.argv[1] == "warps":
         problems = warps(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])

@@ -5,7 +5,7 @@
 # view must be declared in the VCD the run wrote (same hierarchical name and width), and every
 # translate filter the view uses must have been written beside it. A signal renamed, removed or
 # resized in a block makes its views fail here instead of opening with empty rows. A curated view's
-# first line is "[*] gpusc curated view: ..."; other .gtkw files there (views a testbench wrote beside
+# first line is "[*] gpusc curated view: ..."; a row may carry an alias ("+{name shown} tb.x.y"); other .gtkw files there (views a testbench wrote beside
 # its waveform) are skipped.
 set -u
 src=${top_srcdir:-.}
@@ -51,6 +51,8 @@ for n, view in enumerate(views, 1):
             continue
         have = signal_names(vcd)
         missing, filters = [], []
+        # a row shown under another name: "+{name shown} tb.sm0...."
+        lines = [re.sub(r"^\+\{[^}]*\} ", "", l) for l in lines]
         for l in lines:
             if l.startswith("tb."):
                 if l not in have:
