@@ -350,6 +350,9 @@ const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get
 void gsc_fifo_get(gsc_fifo *f, void *item_out); /* item_out may be NULL; gsc_fatal if !can_get */
 unsigned gsc_fifo_occupancy(const gsc_fifo *f); /* items stored (including those put this cycle) */
 unsigned gsc_fifo_depth(const gsc_fifo *f);
+/* The puts that can succeed in this cycle (as gsc_fifo_can_put counts: slots freed by gets in this
+ * cycle count from the next), whatever the order of the cycle's activations. */
+unsigned gsc_fifo_room(const gsc_fifo *f);
 const char *gsc_fifo_name(const gsc_fifo *f);
 
 /* ---------------------------------------------------------------------------------------------

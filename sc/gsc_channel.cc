@@ -288,6 +288,12 @@ extern "C" unsigned gsc_fifo_occupancy(const gsc_fifo *f)
     return f->n;
 }
 
+extern "C" unsigned gsc_fifo_room(const gsc_fifo *f)
+{
+    unsigned used = f->n + fifo_freed(f, gsc_write_cycle());
+    return used < f->depth ? f->depth - used : 0;
+}
+
 extern "C" unsigned gsc_fifo_depth(const gsc_fifo *f)
 {
     return f->depth;

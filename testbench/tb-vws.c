@@ -7,7 +7,11 @@
  *   --vws off|i-vws|e-vws|i-vws-impatient|e-vws-impatient|i-vws-group
  *                           the ganging unit (4-thread warps only): a `gang_unit` block bound to the
  *                           SM's issue block (check, issued, warp_events); reform and mem_split
- *                           follow the name (default off)
+ *                           follow the name (default off); e-vws-sync10|50|100: e-vws, and a warp
+ *                           at a reconvergence sync point (kernels/passes/vws_sync.h) waits up to
+ *                           10, 50 or 100 cycles there to re-gang
+ *   --area                  also print the area VWS adds to the SM at this width (models/vws/area.h:
+ *                           32 / W slices; Table 6.2 of the VWS source)
  *
  * Prints what tb-sm prints, then "vws: ..." lines: the warp size, IPC, thread instructions per
  * cycle, and with the unit the gang statistics (gang issues, splits by cause, reformations, slips,
@@ -17,22 +21,28 @@
 
 #include "models/sm/fetch.h"
 #include "models/sm/ldst.h"
+#include "models/vws/area.h"
 #include "models/vws/gang_unit.h"
 #include "testbench/tb_common.h"
 
 typedef struct {
     unsigned ws;
     const char *vws;
-    gang_unit *u; /* SM 0's, when on */
+    bool area;
+    gang_unit *u;   /* SM 0's, when on */
+    vws_sync *sync; /* the kernel's sync points (e-vws-sync<XX>) */
 } tb_vws;
 
-static const char *const policies[][3] = {
-    /* name, reform, mem_split */
-    {"i-vws", "none", "none"},
-    {"e-vws", "opportunistic", "none"},
-    {"i-vws-impatient", "none", "impatient"},
-    {"e-vws-impatient", "opportunistic", "impatient"},
-    {"i-vws-group", "none", "group"},
+static const char *const policies[][4] = {
+    /* name, reform, mem_split, sync (E-VWS-Sync<XX>: cycles a warp waits at a sync point) */
+    {"i-vws", "none", "none", "0"},
+    {"e-vws", "opportunistic", "none", "0"},
+    {"i-vws-impatient", "none", "impatient", "0"},
+    {"e-vws-impatient", "opportunistic", "impatient", "0"},
+    {"i-vws-group", "none", "group", "0"},
+    {"e-vws-sync10", "opportunistic", "none", "10"},
+    {"e-vws-sync50", "opportunistic", "none", "50"},
+    {"e-vws-sync100", "opportunistic", "none", "100"},
 };
 
 /* Takes --warp-size and --vws out of argv and puts "--set K=V" pairs right after argv[0] (so that a
@@ -51,6 +61,8 @@ static char **rewrite_args(int *argc, char **argv, tb_vws *t)
             t->vws = argv[++i];
         else if (!strncmp(argv[i], "--vws=", 6))
             t->vws = argv[i] + 6;
+        else if (!strcmp(argv[i], "--area"))
+            t->area = true;
         else if (!strcmp(argv[i], "--warp-size") || !strcmp(argv[i], "--vws"))
             cli_die("%s needs a value", argv[i]);
         else
@@ -64,20 +76,23 @@ static char **rewrite_args(int *argc, char **argv, tb_vws *t)
         if (!strcmp(t->vws, policies[i][0]))
             pol = (int)i;
     if (pol < 0 && strcmp(t->vws, "off"))
-        cli_die("--vws %s: off, i-vws, e-vws, i-vws-impatient, e-vws-impatient or i-vws-group", t->vws);
+        cli_die("--vws %s: off, i-vws, e-vws, i-vws-impatient, e-vws-impatient, i-vws-group, e-vws-sync10, "
+                "e-vws-sync50 or e-vws-sync100",
+                t->vws);
     if (pol >= 0 && t->ws != 4)
         cli_die("--vws %s gangs 4-thread warps: add --warp-size 4", t->vws);
     GPtrArray *out = g_ptr_array_new();
     g_ptr_array_add(out, argv[0]);
     /* the units' input FIFOs hold one instruction of every scheduler of two cycles */
     /* (and the decoded FIFO every slice's fetch and the gang fetch of a cycle: 2 fetch widths each) */
-    char *sets[7] = {g_strdup_printf("sm.warp_size=%u", t->ws),
+    char *sets[8] = {g_strdup_printf("sm.warp_size=%u", t->ws),
                      g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
                      g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
                      g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
                      g_strdup_printf("issue.decoded_depth=%u", MAX(4u, 8 * 32 / t->ws)),
                      pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL};
+                     pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL,
+                     pol >= 0 ? g_strdup_printf("gang_unit.sync=%s", policies[pol][3]) : NULL};
     for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
         if (sets[i]) {
             g_ptr_array_add(out, "--set");
@@ -115,12 +130,33 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
     gang_unit_attach(c->t->u, sm_topo_issue_inst(s));
     if (sm_topo_parts(s) > 1) /* lane slices: the gang fetch serves the gangs */
         gang_unit_attach_fetch(c->t->u, sm_topo_fetch(s)->inst);
+    if (c->t->u->sync) { /* E-VWS-Sync<XX>: the sync insertion pass over the kernel's module */
+        c->t->sync = vws_sync_build(tb_kernel_env_of(k)->mod);
+        gang_unit_set_sync(c->t->u, c->t->sync);
+    }
+}
+
+/* The area VWS adds to an SM of 32 / ws slices. */
+static void print_area(unsigned ws)
+{
+    vws_area_params p = vws_area_default(32 / ws);
+    vws_area a = vws_area_compute(&p);
+    printf("vws: area added to the SM with %u slices of %u lanes (40 nm, Table 6.2 of the VWS source):\n",
+           p.slices, ws);
+    for (unsigned i = 0; i < VWS_AREA_N; i++)
+        printf("vws: area   %-24s %.4f mm² each, %.4f mm² in the SM\n", vws_area_names[i], a.component_mm2[i],
+               a.sm_add_mm2[i]);
+    printf(
+        "vws: area total %.3f mm² (%.1f %% of a %.0f mm² SM); GPU of %u SMs %.1f mm² (%.1f %% of %.0f mm²)\n",
+        a.sm_total_mm2, a.sm_pct, p.sm_mm2, p.gpu_sms, a.gpu_total_mm2, a.gpu_pct, p.gpu_mm2);
 }
 
 static void report(machine *mach, int rc, void *ctx)
 {
     (void)rc;
     const tb_vws *t = ((tb_ctx *)ctx)->t;
+    if (t->area)
+        print_area(t->ws);
     blk_inst *ii = sm_topo_issue_inst(machine_sms(mach)[0]);
     uint64_t cycles = gsc_cycle();
     uint64_t wi = blk_stat_get(ii, ISSUE_STAT_WARP_INSTRS), ti = blk_stat_get(ii, ISSUE_STAT_THREAD_INSTRS);
@@ -155,6 +191,9 @@ static void report(machine *mach, int rc, void *ctx)
            blk_stat_get(g, GANG_STAT_MEM_SPLITS), blk_stat_get(g, GANG_STAT_REFORMS),
            blk_stat_get(g, GANG_STAT_TO_INDEP), blk_stat_get(g, GANG_STAT_SLIPS),
            blk_stat_get(g, GANG_STAT_PC_MISMATCH));
+    if (t->sync)
+        printf("vws: sync points %u, warp-cycles held at them %" G_GUINT64_FORMAT "\n", t->sync->n_points,
+               blk_stat_get(g, GANG_STAT_SYNC_WAITS));
     printf("vws: gang-cycles by size 2..8:");
     for (unsigned s = 0; s < 7; s++)
         printf(" %" G_GUINT64_FORMAT, blk_stat_get(g, GANG_STAT_SIZE2 + s));
@@ -168,14 +207,16 @@ int main(int argc, char **argv)
     blk_registry_add(&gang_unit_desc);
     blk_registry_mark_built(&gang_unit_desc);
     tb_ctx c = {.t = &t};
-    const tb_ext ext = {.program = "tb-vws",
-                        .summary =
-                            "Variable warp sizing testbench: --warp-size 32|16|8|4, --vws off|i-vws|e-vws|"
-                            "i-vws-impatient|e-vws-impatient|i-vws-group (4-thread warps)",
-                        .default_preset = "vws",
-                        .parsed = parsed,
-                        .built = built,
-                        .finished = report,
-                        .ctx = &c};
-    return tb_main_ext(MACHINE_SM, argc, args, &ext);
+    const tb_ext ext = {
+        .program = "tb-vws",
+        .summary = "Variable warp sizing testbench: --warp-size 32|16|8|4, --vws off|i-vws|e-vws|"
+                   "i-vws-impatient|e-vws-impatient|i-vws-group|e-vws-sync10|50|100 (4-thread warps)",
+        .default_preset = "vws",
+        .parsed = parsed,
+        .built = built,
+        .finished = report,
+        .ctx = &c};
+    int rc = tb_main_ext(MACHINE_SM, argc, args, &ext);
+    vws_sync_free(t.sync);
+    return rc;
 }

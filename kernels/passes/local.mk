@@ -33,3 +33,10 @@ nobase_pkginclude_HEADERS += kernels/passes/daws_pass.h
 check_PROGRAMS += tests/kernels/test_daws_pass
 TESTS += tests/kernels/test_daws_pass
 tests_kernels_test_daws_pass_LDADD = $(KERNELS_LIBS)
+
+# VWS's reconvergence-sync insertion pass (docs/vws.md "Sync").
+kernels_libgpusc_kernels_core_la_SOURCES += kernels/passes/vws_sync.c
+nobase_pkginclude_HEADERS += kernels/passes/vws_sync.h
+check_PROGRAMS += tests/kernels/test_vws_sync
+TESTS += tests/kernels/test_vws_sync
+tests_kernels_test_vws_sync_LDADD = $(KERNELS_LIBS)

@@ -37,6 +37,10 @@ static const blk_param_desc params[] = {
      "the ReadyMask: same_cycle (a gang issues in the cycle its members' scoreboards clear) or registered "
      "(from the members seen ready in the previous cycle: a gang issues at most every other cycle) [S: "
      "ReadyMask from the slices' scoreboard-ready signals; A: same cycle]"},
+    {"sync", BLK_PARAM_UINT, "0", "0", "100000", NULL, "cycles",
+     "E-VWS-Sync<XX>: a gang or independent warp at a reconvergence sync point (the kernel's, from the "
+     "sync insertion pass), not its whole original gang, waits up to XX cycles there to re-gang; 0: off "
+     "[S: XX in {10, 50, 100}]"},
     {"fault", BLK_PARAM_ENUM, "none", NULL, NULL, fault_choices, "",
      "deliberate bug for tests: nosplit = never split on control divergence (members then issue at "
      "the wrong PC and are poisoned)"},
@@ -85,6 +89,8 @@ static const blk_stat_desc stats[] = {
                                 NULL},
     [GANG_STAT_AVG_SIZE] = {"avg_gang_size", BLK_STAT_DERIVED, "warps", "average gang size over time",
                             avg_size},
+    [GANG_STAT_SYNC_WAITS] = {"sync_waits", BLK_STAT_COUNTER, "warp-cycles",
+                              "ready warps held at a sync point to re-gang (sync > 0)", NULL},
 };
 
 static const blk_state_desc state[] = {
@@ -154,8 +160,21 @@ static void sync_counts(gang_unit *u)
     u->c_seen = u->c;
 }
 
-/* Close cycle `prev`: slips, control and memory divergence, one reformation step. */
-static void close_cycle(gang_unit *u, uint64_t prev)
+/* The next set with resident warps in reformation's round-robin order (advanced past it), or -1. */
+static int reform_next_set(gang_unit *u)
+{
+    for (unsigned i = 0; i < GANG_SETS; i++) {
+        unsigned g = u->t.reform_next;
+        u->t.reform_next = (g + 1) % GANG_SETS;
+        if (u->t.set[g].present)
+            return (int)g;
+    }
+    return -1;
+}
+
+/* Close cycle `prev`: slips, control and memory divergence, one reformation step (true if it
+ * merged). */
+static bool close_cycle(gang_unit *u, uint64_t prev)
 {
     for (unsigned g = 0; g < GANG_SETS; g++) {
         gang_set *st = &u->t.set[g];
@@ -202,27 +221,26 @@ static void close_cycle(gang_unit *u, uint64_t prev)
         }
         u->picked_set[g] = u->issued_set[g] = 0;
     }
+    bool merged = false;
     if (u->reform == GANG_REFORM_OPPORTUNISTIC) {
-        for (unsigned i = 0; i < GANG_SETS; i++) { /* the next set with resident warps */
-            unsigned g = u->t.reform_next;
-            u->t.reform_next = (g + 1) % GANG_SETS;
-            if (!u->t.set[g].present)
-                continue;
+        int g = reform_next_set(u);
+        if (g >= 0) {
             uint64_t pcs[GANG_SLICES];
-            set_pcs(u, g, pcs);
+            set_pcs(u, (unsigned)g, pcs);
             /* a warp waiting for its ready bit still compares by PC: it joins at that PC */
-            gang_reform(&u->t, g, pcs, &u->c);
-            break;
+            merged = gang_reform(&u->t, (unsigned)g, pcs, &u->c);
         }
     }
     sync_counts(u);
+    return merged;
 }
 
 /* Room in the FIFO of issue output `port` (element i of the array) for n instructions this cycle. */
 static bool room_for(const gang_unit *u, unsigned port, unsigned i, unsigned n)
 {
     const gsc_fifo *f = blk_fifo_at(u->is->inst, port, i);
-    return gsc_fifo_depth(f) - gsc_fifo_occupancy(f) >= n;
+    return gsc_fifo_room(f) >= n; /* (not depth - occupancy: a slot got earlier in the cycle is free
+                                      only from the next) */
 }
 
 /* The units a gang's instruction goes to have room for it: ldst (shared by the slices) and an
@@ -242,15 +260,19 @@ static bool gang_room(const gang_unit *u, uint8_t mask, bool mem)
     return true;
 }
 
+/* Warp w's I-buffer head as issue_ready_head gives it (the harness: ready_fn). */
+static const decoded_t *issue_head(gang_unit *u, unsigned w)
+{
+    return u->is ? issue_ready_head(u->is, w) : u->ready_fn ? u->ready_fn(u->pc_ctx, w) : NULL;
+}
+
 /* The ReadyMask of this cycle (ready=same_cycle): every member's head may issue now as far as its
  * slice decides (scoreboard, SIMT stack, barrier, unit). *mem: the gang's instruction goes to ldst. */
 static bool members_ready(gang_unit *u, unsigned g, uint8_t mask, bool *mem)
 {
     for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
         unsigned w = g * GANG_SLICES + (unsigned)__builtin_ctz(m);
-        const decoded_t *h = u->is         ? issue_ready_head(u->is, w)
-                             : u->ready_fn ? u->ready_fn(u->pc_ctx, w)
-                                           : NULL;
+        const decoded_t *h = issue_head(u, w);
         if (!h)
             return false;
         *mem = h->cls == IR_CLASS_MEM;
@@ -258,22 +280,66 @@ static bool members_ready(gang_unit *u, unsigned g, uint8_t mask, bool *mem)
     return true;
 }
 
-/* Pick the gangs of cycle `now` (BGTO) and refresh the statistics of the table over time. */
-static void pick(gang_unit *u, uint64_t now)
+/* The table's statistics over time: `cycles` cycles of the table as it is now (and its traced
+ * counts). */
+static void account(gang_unit *u, uint64_t cycles)
 {
-    unsigned cand[GANG_SETS * GANG_WAYS], n = 0, gangs = 0, indep = 0;
+    unsigned gangs = 0, indep = 0;
     uint64_t sizes[7] = {0};
     for (unsigned g = 0; g < GANG_SETS; g++) {
         const gang_set *st = &u->t.set[g];
         if (!st->present)
             continue;
         indep += (unsigned)__builtin_popcount(st->indep);
+        for (unsigned k = 0; k < GANG_WAYS; k++)
+            if (st->e[k].valid) {
+                gangs++;
+                sizes[gang_size(st->e[k].mask) - 2]++;
+            }
+    }
+    blk_stat_add(u->inst, GANG_STAT_CYCLES, cycles);
+    for (unsigned s = 0; s < 7; s++)
+        blk_stat_add(u->inst, GANG_STAT_SIZE2 + s, sizes[s] * cycles);
+    blk_stat_add(u->inst, GANG_STAT_INDEP_CYCLES, (uint64_t)indep * cycles);
+    u->tr_gangs = gangs;
+    u->tr_indep = indep;
+    for (unsigned k = 0; k < GANG_WAYS; k++)
+        u->tr_set0[k] = u->t.set[0].e[k].valid ? u->t.set[0].e[k].mask : 0;
+    u->tr_set0_indep = u->t.set[0].indep;
+}
+
+/* E-VWS-Sync<XX>: warp w (leading `mask`, its entity in set g) is ready with `h` at its head in
+ * cycle now; true if it must wait at a sync point: the head is one, the entity is not the whole
+ * original gang, and fewer than `sync` cycles have passed since it first could issue there. */
+static bool sync_holds(gang_unit *u, unsigned w, uint8_t mask, const decoded_t *h, uint64_t now)
+{
+    if (!u->sync || !u->sync_tab || !vws_sync_at(u->sync_tab, h->func, h->pc))
+        return false;
+    if (mask == u->t.set[gang_set_of(w)].present)
+        return false;
+    uint64_t pc = ((uint64_t)h->func << 32 | h->pc) + 1;
+    if (u->sync_pc[w] != pc) {
+        u->sync_pc[w] = pc;
+        u->sync_since[w] = now;
+    }
+    if (now - u->sync_since[w] >= u->sync)
+        return false;
+    blk_stat_add(u->inst, GANG_STAT_SYNC_WAITS, gang_size(mask));
+    return true;
+}
+
+/* Pick the gangs of cycle `now` (BGTO). */
+static void pick(gang_unit *u, uint64_t now)
+{
+    unsigned cand[GANG_SETS * GANG_WAYS], n = 0;
+    for (unsigned g = 0; g < GANG_SETS; g++) {
+        const gang_set *st = &u->t.set[g];
+        if (!st->present)
+            continue;
         for (unsigned k = 0; k < GANG_WAYS; k++) {
             const gang_entry *e = &st->e[k];
             if (!e->valid)
                 continue;
-            gangs++;
-            sizes[gang_size(e->mask) - 2]++;
             bool mem = false, ready;
             if (u->ready_reg) { /* every member ready last cycle, and no issue since */
                 mem = u->head_mem[g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask)];
@@ -281,6 +347,9 @@ static void pick(gang_unit *u, uint64_t now)
                         e->last_issue != (int64_t)now - 1;
             } else {
                 ready = members_ready(u, g, e->mask, &mem);
+                unsigned lead = g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask);
+                if (ready && u->sync && sync_holds(u, lead, e->mask, issue_head(u, lead), now))
+                    ready = false;
             }
             if (ready && gang_room(u, e->mask, mem))
                 cand[n++] = g << 2 | k;
@@ -294,30 +363,73 @@ static void pick(gang_unit *u, uint64_t now)
         u->picked_set[g] |= (uint8_t)(1u << k);
         u->busy_slices |= u->t.set[g].e[k].mask;
     }
-    blk_stat_add(u->inst, GANG_STAT_CYCLES, 1);
-    for (unsigned s = 0; s < 7; s++)
-        blk_stat_add(u->inst, GANG_STAT_SIZE2 + s, sizes[s]);
-    blk_stat_add(u->inst, GANG_STAT_INDEP_CYCLES, indep);
-    u->tr_gangs = gangs;
-    u->tr_indep = indep;
     u->tr_issue_mask = u->busy_slices;
-    for (unsigned k = 0; k < GANG_WAYS; k++)
-        u->tr_set0[k] = u->t.set[0].e[k].valid ? u->t.set[0].e[k].mask : 0;
-    u->tr_set0_indep = u->t.set[0].indep;
+}
+
+static bool set_empty(const gang_unit *u)
+{
+    for (unsigned g = 0; g < GANG_SETS; g++)
+        if (u->t.set[g].present)
+            return false;
+    return true;
+}
+
+/* Evaluate the cycles u->next .. to - 1, in which issue asked nothing: no gang was picked (a gang
+ * is a candidate only when every member may issue, and issue asks about every warp that may), so a
+ * cycle closes the one before it and takes a reformation step. The unit's results are thus those of
+ * an evaluation in every cycle, whenever issue runs, fetch asks or the run ends. Once the table
+ * stops changing (no merge in a round of the sets), the rest is counted at once. */
+static void skip_to(gang_unit *u, uint64_t to)
+{
+    unsigned quiet = 0; /* steps since the last change */
+    while (u->next < to) {
+        if (set_empty(u)) {
+            u->next = to;
+            u->tr_gangs = u->tr_indep = 0;
+            break;
+        }
+        if (quiet > GANG_SETS || (quiet > 0 && u->reform == GANG_REFORM_NONE)) {
+            uint64_t rest = to - u->next;
+            account(u, rest);
+            if (u->reform == GANG_REFORM_OPPORTUNISTIC) {
+                unsigned present = 0;
+                for (unsigned g = 0; g < GANG_SETS; g++)
+                    present += u->t.set[g].present != 0;
+                for (uint64_t i = 0; i < rest % present; i++)
+                    reform_next_set(u);
+            }
+            u->next = to;
+            break;
+        }
+        /* (closing a cycle issue asked in, with its picks and issues, changes the table) */
+        bool changed = u->next > 0 && (close_cycle(u, u->next - 1) || u->next - 1 < u->quiet_from);
+        quiet = changed ? 0 : quiet + 1;
+        account(u, 1);
+        u->tr_issue_mask = 0;
+        u->next++;
+    }
 }
 
 static void snapshot(gang_unit *u);
 
+/* Issue asks in cycle `now`: the cycles before it are evaluated, then this one (its gangs picked). */
 static void begin(gang_unit *u, uint64_t now)
 {
-    if (u->any_cycle && u->cycle == now)
+    if (u->next > now)
         return;
-    snapshot(u);
-    if (u->any_cycle)
-        close_cycle(u, u->cycle);
-    u->any_cycle = true;
-    u->cycle = now;
+    snapshot(u); /* (evaluates the cycles before now) */
+    if (now > 0)
+        close_cycle(u, now - 1);
+    account(u, 1);
     pick(u, now);
+    u->next = now + 1;
+    u->quiet_from = now + 1;
+}
+
+static void gu_finish(void *self, uint64_t cycles)
+{
+    gang_unit *u = self;
+    skip_to(u, cycles);
 }
 
 /* The gang's instruction would run on a member at another PC: its registers become garbage. */
@@ -330,7 +442,7 @@ static void poison(gang_unit *u, unsigned w)
     for (unsigned l = 0; l < IR_WARP_SIZE; l++)
         vals[l] = REGVAL_POISON;
     for (unsigned r = 0; r < u->env->k->total_regs; r++)
-        wexec_write_slot(u->is->wx, w, r, UINT32_MAX, vals, UINT64_MAX, u->cycle);
+        wexec_write_slot(u->is->wx, w, r, UINT32_MAX, vals, UINT64_MAX, u->next - 1);
 }
 
 static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cycle)
@@ -344,7 +456,8 @@ static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cyc
     unsigned g = gang_set_of(w);
     int k = gang_entry_of(&u->t, w);
     if (k < 0) /* independent: the slices the picked gangs leave free */
-        return !(u->busy_slices >> gang_slice(w) & 1);
+        return !(u->busy_slices >> gang_slice(w) & 1) &&
+               !(u->sync && sync_holds(u, w, (uint8_t)(1u << gang_slice(w)), head, cycle));
     if (!(u->picked_set[g] >> k & 1))
         return false;
     uint64_t pc = (uint64_t)head->func << 32 | head->pc;
@@ -416,8 +529,8 @@ static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     gang_unit *u = self;
     if (w >= GANG_MAX_WARPS)
         return;
+    snapshot(u); /* (first: the cycles before this one are closed with what the warp did in them) */
     u->ready_at[w] = u->issued_at[w] = 0;
-    snapshot(u);
     gang_leave(&u->t, w, &u->c);
     sync_counts(u);
 }
@@ -429,11 +542,13 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs);
  * of the cycle (the copy taken before the first change of the cycle), whatever the order. */
 static unsigned gu_list(void *self, uint32_t *gangs)
 {
-    const gang_unit *u = self;
-    if (u->snap_cycle == gsc_cycle() + 1) {
+    gang_unit *u = self;
+    uint64_t now = gsc_cycle();
+    if (u->snap_cycle == now + 1) {
         memcpy(gangs, u->snap, u->n_snap * sizeof *gangs);
         return u->n_snap;
     }
+    skip_to(u, now); /* the cycles before this one, unchanged since (issue has not asked yet) */
     return gang_list(u, gangs);
 }
 
@@ -441,6 +556,7 @@ static unsigned gu_list(void *self, uint32_t *gangs)
 static void snapshot(gang_unit *u)
 {
     uint64_t now = gsc_cycle();
+    skip_to(u, now);
     if (u->snap_cycle == now + 1)
         return;
     u->snap_cycle = now + 1;
@@ -476,6 +592,7 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
     u->mem_split = blk_param_enum(u->inst, "mem_split");
     u->fault = blk_param_enum(u->inst, "fault");
     u->ready_reg = blk_param_enum(u->inst, "ready") == 1;
+    u->sync = (unsigned)blk_param_uint(u->inst, "sync");
     gang_table_init(&u->t);
     blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
     blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
@@ -490,6 +607,7 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
         blk_trace_state(u->inst, n, GSC_U8, &u->tr_set0[k]);
     }
     blk_trace_state(u->inst, "set0_indep", GSC_U8, &u->tr_set0_indep);
+    blk_inst_on_finish(u->inst, gu_finish, u);
     return u;
 }
 
@@ -503,6 +621,11 @@ void gang_unit_attach(gang_unit *u, blk_inst *issue_inst)
 void gang_unit_attach_fetch(gang_unit *u, blk_inst *fetch_inst)
 {
     blk_bind(fetch_inst, "gangs", u->inst, "gangs");
+}
+
+void gang_unit_set_sync(gang_unit *u, const vws_sync *s)
+{
+    u->sync_tab = s;
 }
 
 void gang_unit_free(gang_unit *u)

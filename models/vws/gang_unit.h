@@ -37,6 +37,7 @@
 #include "models/sm/fetch.h"
 #include "models/sm/issue.h"
 #include "models/vws/gang.h"
+#include "kernels/passes/vws_sync.h"
 
 G_BEGIN_DECLS
 
@@ -59,6 +60,7 @@ enum {
     GANG_STAT_SIZE8 = GANG_STAT_SIZE2 + 6,
     GANG_STAT_INDEP_CYCLES, /* warp-cycles of independent warps */
     GANG_STAT_AVG_SIZE,
+    GANG_STAT_SYNC_WAITS, /* warp-cycles held at a sync point (sync > 0) */
 };
 enum { GANG_REFORM_NONE, GANG_REFORM_OPPORTUNISTIC };
 enum { GANG_MEM_NONE, GANG_MEM_IMPATIENT, GANG_MEM_GROUP };
@@ -81,8 +83,8 @@ typedef struct {
     unsigned per_cycle, reform, mem_split, fault;
     gang_table t;
     gang_counts c, c_seen;
-    uint64_t cycle;                     /* the cycle evaluated last */
-    bool any_cycle;                     /* cycle is valid */
+    uint64_t next;                      /* the next cycle to evaluate (those before are) */
+    uint64_t quiet_from;                /* cycles from this one on had no pick (picked_set, issued_set) */
     uint64_t ready_at[GANG_MAX_WARPS];  /* last cycle the warp was seen ready (+1; 0: never) */
     uint64_t issued_at[GANG_MAX_WARPS]; /* last cycle the warp issued (+1) */
     bool head_mem[GANG_MAX_WARPS];      /* its head, when last seen ready, goes to ldst */
@@ -91,6 +93,10 @@ typedef struct {
     uint8_t issued_set[GANG_SETS];      /* per way bit: a member issued in `cycle` */
     uint8_t busy_slices;                /* slices the gangs picked in `cycle` use */
     uint64_t age_seq;
+    unsigned sync;                       /* E-VWS-Sync<XX>: XX (0: off) */
+    const vws_sync *sync_tab;            /* the sync points (gang_unit_set_sync; not owned) */
+    uint64_t sync_pc[GANG_MAX_WARPS];    /* the sync point the warp waits at (+1; 0: none) */
+    uint64_t sync_since[GANG_MAX_WARPS]; /* the cycle it was first seen ready there */
     /* traced */
     uint32_t tr_gangs, tr_indep;
     uint8_t tr_issue_mask, tr_set0[GANG_WAYS], tr_set0_indep;
@@ -104,6 +110,10 @@ void gang_unit_free(gang_unit *u);
 void gang_unit_attach(gang_unit *u, blk_inst *issue_inst);
 /* Bind the SM's fetch block (an SM of lane slices) to the unit's gangs: the gang fetch. */
 void gang_unit_attach_fetch(gang_unit *u, blk_inst *fetch_inst);
+/* The kernel's sync points (vws_sync_build), for gang_unit.sync > 0 (E-VWS-Sync<XX>): a gang or
+ * independent warp whose next instruction is at one, and that is not its whole original gang,
+ * waits there up to `sync` cycles (from the first cycle it could issue there) to re-gang. */
+void gang_unit_set_sync(gang_unit *u, const vws_sync *s);
 
 G_END_DECLS
 

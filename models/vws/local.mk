@@ -22,3 +22,13 @@ TESTS += tests/sm/test_tb_vws.sh
 # Lane slices (sm.slicing=warp): slices issuing in the same cycle, the gang fetch, merged accesses.
 dist_check_SCRIPTS += tests/sm/test_vws_slices.sh
 TESTS += tests/sm/test_vws_slices.sh
+
+# The area model (spec UT-10).
+models_libgpusc_models_la_SOURCES += models/vws/area.c models/vws/area.h
+nobase_pkginclude_HEADERS += models/vws/area.h
+check_PROGRAMS += tests/sm/test_vws_area
+TESTS += tests/sm/test_vws_area
+tests_sm_test_vws_area_LDADD = $(GPUSC_LIBS)
+# The ganging unit's results do not depend on the order of activations or on sleeping blocks.
+dist_check_SCRIPTS += tests/sm/test_vws_check_modes.sh
+TESTS += tests/sm/test_vws_check_modes.sh

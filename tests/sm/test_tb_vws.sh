@@ -57,5 +57,26 @@ if grep -q "tb-vws: vecadd: PASS" "$tmp/out" && grep -q "set0_way0" "$tmp/w.vcd"
 else
     no "no gang_unit state in the VCD"; tail -3 "$tmp/out"
 fi
+# E-VWS-Sync<XX>: the sync insertion pass finds spmv's reconvergence points; warps wait there.
+for x in 10 100; do
+    $TB --workload spmv --size tiny --no-trace --no-progress --warp-size 4 --vws e-vws-sync$x > "$tmp/out" 2>&1
+    set -- $(sed -n 's/^vws: sync points \([0-9]*\), warp-cycles held at them \([0-9]*\)$/\1 \2/p' "$tmp/out")
+    if grep -q "tb-vws: spmv: PASS" "$tmp/out" && grep -q "pc mismatches 0$" "$tmp/out" && [ "${1:-0}" -gt 0 ] &&
+        [ "${2:-0}" -gt 0 ]; then
+        ok "spmv passes under e-vws-sync$x: $1 sync points, $2 warp-cycles held"
+    else
+        no "spmv under e-vws-sync$x"; tail -6 "$tmp/out"
+    fi
+done
+# --area: the spec's Table 6.2 for the run's slices (8 of 4 lanes, 4 of 8 lanes).
+for wa in "4 1.723" "8 0.928"; do
+    set -- $wa
+    $TB --workload vecadd --size tiny --no-trace --no-progress --warp-size $1 --area > "$tmp/out" 2>&1
+    if grep -q "tb-vws: vecadd: PASS" "$tmp/out" && grep -q "^vws: area total $2 mm²" "$tmp/out"; then
+        ok "--area at warp size $1: $2 mm² added to the SM"
+    else
+        no "--area at warp size $1"; grep "area" "$tmp/out"
+    fi
+done
 echo "1..$n"
 exit $fail
