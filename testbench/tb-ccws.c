@@ -624,6 +624,8 @@ static void report_mech(machine *mach, const tb_ccws *t, FILE *out)
             "ccws: VTA hits %" G_GUINT64_FORMAT ", loads struck %" G_GUINT64_FORMAT
             ", throttled cycles %" G_GUINT64_FORMAT "\n",
             vh, strikes, thr);
+    fprintf(out, "ccws: VTA area %.3f mm2 per SM (vta.area_mm2, not simulated), %.3f mm2 on %u SMs\n",
+            vta_area_mm2(ms[0].v, 1), vta_area_mm2(ms[0].v, n), n);
     fprintf(out, "ccws: sm0 per warp (warp: peak score / VTA hits / loads struck):");
     for (unsigned w = 0; w < ms[0].v->warps && w < CCWS_MAX_WARPS; w++) {
         uint32_t pk = ccws_peak(ms[0].c, w);

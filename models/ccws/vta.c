@@ -28,6 +28,8 @@ static const blk_param_desc params[] = {
     {"line", BLK_PARAM_UINT, "128", "16", "4096", NULL, "bytes", "line size (the L1D's) [S: 128]"},
     {"invalidate_on_hit", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "a VTA hit drops the entry [A: not given; default keeps it]"},
+    {"area_mm2", BLK_PARAM_DOUBLE, "0.026", "0", NULL, NULL, "mm2",
+     "area of one SM's VTA, for the report (not simulated) [S: 0.026 mm2, the source's CACTI figure]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -159,6 +161,7 @@ vta *vta_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     v->ways = (unsigned)blk_param_uint(v->inst, "ways");
     v->line = (unsigned)blk_param_uint(v->inst, "line");
     v->invalidate_on_hit = blk_param_bool(v->inst, "invalidate_on_hit");
+    v->area_mm2 = blk_param_double(v->inst, "area_mm2");
     if (v->ways > v->epw || v->epw % v->ways)
         gsc_fatal("%s: epw (%u) must be a multiple of ways (%u)", v->inst->path, v->epw, v->ways);
     if (v->line & (v->line - 1))
@@ -204,4 +207,9 @@ unsigned vta_wid_bits(unsigned warps)
 unsigned vta_wid_bytes(unsigned warps, unsigned l1_lines)
 {
     return (vta_wid_bits(warps) * l1_lines + 7) / 8;
+}
+
+double vta_area_mm2(const vta *v, unsigned sms)
+{
+    return v->area_mm2 * sms;
 }

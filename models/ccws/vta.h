@@ -35,6 +35,7 @@ typedef struct {
     blk_inst *inst;
     unsigned warps, warps_param, epw, ways, line;
     bool invalidate_on_hit;
+    double area_mm2;   /* one SM's VTA (the area_mm2 parameter; reported, not simulated) */
     cache_tags **part; /* one per warp */
     uint64_t *warp_hits;
     blk_iref *hit;
@@ -60,6 +61,9 @@ uint64_t vta_warp_hits(const vta *v, unsigned warp);
 unsigned vta_tag_bits(unsigned va_bits, unsigned line, unsigned sets);
 unsigned vta_wid_bits(unsigned warps);
 unsigned vta_wid_bytes(unsigned warps, unsigned l1_lines);
+/* The VTAs' area on a GPU of `sms` SMs: the area_mm2 parameter (one SM's, the source's CACTI figure)
+ * times sms (UT-4: 0.026 mm2 x 30 = 0.78 mm2). */
+double vta_area_mm2(const vta *v, unsigned sms);
 
 G_END_DECLS
 

@@ -7,8 +7,9 @@
  *  - UT-2: the Fig. 3.7 scoring walk-through (4 warps, T0..T4) through the ccws block's ports;
  *  - UT-3: the full-size arithmetic (32 warps: LLDS 256 bars 2 warps, throttling ends 156 cycles
  *    after the hit; ratio 1/8 bars 31, more bars all; a 10-bit score bars at most 10);
- *  - UT-4: the VTA geometry (2 sets per warp, 40-bit tags, 160 B of warp ids) and its behaviour
- *    through its ports (insert on eviction into the owner's partition, a hit only for that warp);
+ *  - UT-4: the VTA geometry (2 sets per warp, 40-bit tags, 160 B of warp ids, 0.78 mm2 on 30 SMs)
+ *    and its behaviour through its ports (insert on eviction into the owner's partition, a hit only
+ *    for that warp);
  *  - the traced state (scores, cutoff, can_load) in a VCD, cycle by cycle. */
 #include <glib.h>
 #include <string.h>
@@ -266,6 +267,8 @@ static void test_ut4_vta(void)
     vta *v = harness_block(d.h);
     g_assert_cmpuint(cache_tags_config(v->part[0])->sets, ==, 2); /* 16 EPW / 8 ways */
     g_assert_cmpuint(v->warps * v->epw, ==, 512);
+    g_assert_cmpfloat_with_epsilon(vta_area_mm2(v, 1), 0.026, 1e-12);
+    g_assert_cmpfloat_with_epsilon(vta_area_mm2(v, 30), 0.78, 1e-12);
     const l1_evict_if *ev = d.m;
     const l1_access_if *ac = harness_export(d.h, "access").methods;
     cache_eviction e = {.line_addr = 0x1234, .state = CACHE_LINE_VALID, .meta = 7};
