@@ -1,7 +1,8 @@
 /* ccu.h — the `ccu` block: the collector units of one sub-core of a sub-core SM when they are
  * allocated at issue (the RF-cache (Malekeh) spec's design and its baselines; docs/rfcache.md).
  *
- * Built by the sub-core topology, one per partition, when [opcoll] collector is not `ocu`:
+ * Built by the SM topology, one per partition, when [opcoll] collector is not `ocu`: on the sub-core
+ * SM, or on an SM of one partition with one scheduler for all its warps (tb-rfcache --monolithic):
  *  - ocu_random: the spec's plain OCU (§4): GTO, a random free collector chosen at issue, issue only
  *    when a collector is free; no caching;
  *  - ccu: Malekeh: each collector is a CCU with a Cache Table (models/lib/rfcache.h) holding one warp's
