@@ -28,7 +28,7 @@ models_libgpusc_models_la_SOURCES += models/vws/area.c models/vws/area.h
 nobase_pkginclude_HEADERS += models/vws/area.h
 check_PROGRAMS += tests/sm/test_vws_area
 TESTS += tests/sm/test_vws_area
-tests_sm_test_vws_area_LDADD = $(GPUSC_LIBS)
+tests_sm_test_vws_area_LDADD = models/libgpusc-models.la $(GLIB_LIBS) -lm
 # The ganging unit's results do not depend on the order of activations or on sleeping blocks.
 dist_check_SCRIPTS += tests/sm/test_vws_check_modes.sh
 TESTS += tests/sm/test_vws_check_modes.sh
