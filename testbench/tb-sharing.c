@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/analysis/regalloc.h"
 #include "kernels/passes/regorder.h"
 #include "kernels/passes/relssp.h"
 #include "kernels/passes/spvar_layout.h"
@@ -77,19 +78,100 @@ static bool relssp_on, layout_on;   /* --relssp, --smem-layout */
 static relssp_variant relssp_which; /* --relssp */
 static share_threshold layout_t;    /* the threshold, for --smem-layout */
 static uint64_t layout_r_tb;        /* --smem-per-cta (0: the kernel's own), for --smem-layout */
+static bool *pass_entries;          /* per function: a kernel that runs with scratchpad sharing active */
 
 static void regorder_pass(ir_module *m)
 {
     regorder_module(m);
 }
 
-/* --smem-layout, then --relssp (which then counts only the accesses the layout left shared) */
+/* --smem-layout, then --relssp (which then counts only the accesses the layout left shared), in the
+ * kernels the gate found active */
 static void smem_passes(ir_module *m)
 {
     if (layout_on)
-        spvar_layout_apply(m, layout_t.num, layout_t.den, layout_r_tb);
+        spvar_layout_apply_entries(m, layout_t.num, layout_t.den, layout_r_tb, pass_entries);
     if (relssp_on)
-        relssp_place_module(m, relssp_which);
+        relssp_place_entries(m, relssp_which, pass_entries);
+}
+
+/* Is scratchpad sharing active in launch l of module m on an SM `sm` of a machine of n_sms SMs: is
+ * the scratchpad the binding limit with a pair that fits (ShSM = 1), and does the grid have more
+ * CTAs than the SMs' unshared ones (else every CTA starts unshared and no pair forms)? If not, why,
+ * in `why`. */
+static bool launch_shares(ir_module *m, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms,
+                          const tb_launch_rec *l, GString *why)
+{
+    ir_func *f = g_ptr_array_index(m->funcs, l->entry);
+    unsigned regs = regalloc_entry_regs(m, f, NULL);
+    occupancy_kernel k = {.regs_per_thread =
+                              o->regs_per_thread > (gint64)regs ? (unsigned)o->regs_per_thread : regs,
+                          .smem_static = o->smem_per_cta > (gint64)(l->smem_static + l->shared_dyn)
+                                             ? (unsigned)o->smem_per_cta - l->shared_dyn
+                                             : (unsigned)l->smem_static,
+                          .smem_dynamic = l->shared_dyn,
+                          .threads_per_cta = l->block[0] * l->block[1] * l->block[2]};
+    sharing_result r;
+    GError *err = NULL;
+    if (!sharing_compute(sm, &k, SHARE_SMEM, layout_t, &r, &err)) {
+        g_string_assign(why, err->message);
+        g_error_free(err);
+        return false;
+    }
+    if (!r.active) {
+        g_string_assign(why, r.reason);
+        return false;
+    }
+    uint64_t ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (ctas > (uint64_t)r.unshared * n_sms)
+        return true;
+    g_string_printf(why,
+                    "no pair forms: the grid's %" G_GUINT64_FORMAT " CTAs run as the %u unshared CTAs per SM",
+                    ctas, r.unshared);
+    if (n_sms > 1)
+        g_string_append_printf(why, " of %u SMs", n_sms);
+    return false;
+}
+
+/* tb_kernel_pass_gate for --relssp and --smem-layout: the kernel's launches (a functional run of the
+ * workload) decide which kernels run with scratchpad sharing active; only those get the passes. A
+ * kernel that never does is said inactive, and why, and runs as written, cycle for cycle as without
+ * sharing (the spec's §16 item 12). */
+static bool smem_gate(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms)
+{
+    ir_module *m = tb_kernel_module(k);
+    GArray *ls = g_array_new(FALSE, FALSE, sizeof(tb_launch_rec));
+    GString *err = g_string_new(NULL);
+    if (tb_kernel_launches(k, o, ls, err)) {
+        fprintf(stderr, "gpusc: %s: the launches that decide where sharing is active: %s\n",
+                tb_kernel_name(k), err->str);
+        exit(TB_EXIT_RUN);
+    }
+    g_free(pass_entries);
+    pass_entries = g_new0(bool, m->funcs->len);
+    char **why = g_new0(char *, m->funcs->len); /* the first inactive launch's reason per kernel */
+    bool any = false;
+    for (guint i = 0; i < ls->len; i++) {
+        const tb_launch_rec *l = &g_array_index(ls, tb_launch_rec, i);
+        g_string_truncate(err, 0);
+        if (launch_shares(m, o, sm, n_sms, l, err))
+            any = pass_entries[l->entry] = true;
+        else if (!why[l->entry])
+            why[l->entry] = g_strdup(err->str);
+    }
+    for (guint f = 0; f < m->funcs->len; f++) {
+        if (why[f] && !pass_entries[f])
+            fprintf(stderr, "gpusc: sharing inactive: kernel %s: %s: %s\n",
+                    ((const ir_func *)g_ptr_array_index(m->funcs, f))->name, why[f],
+                    relssp_on && layout_on ? "no relssp placed, the scratchpad laid out as declared"
+                    : relssp_on            ? "no relssp placed"
+                                           : "the scratchpad laid out as declared");
+        g_free(why[f]);
+    }
+    g_free(why);
+    g_string_free(err, TRUE);
+    g_array_free(ls, TRUE);
+    return any;
 }
 
 /* A bad option: the message, exit 2. */
@@ -220,6 +302,7 @@ static void parsed(cli_run *run, void *ctx)
         layout_on = so->layout;
         layout_t = t->t;
         tb_kernel_pass = smem_passes;
+        tb_kernel_pass_gate = smem_gate;
     }
     if (so->regorder)
         tb_kernel_pass = regorder_pass;
