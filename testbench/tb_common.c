@@ -35,7 +35,7 @@ struct tb_kernel {
     fmem *mem;
     kload_module *k;
     sm_env env;
-    unsigned max_regs;                      /* the SM's registers per thread (0: no limit) */
+    unsigned max_regs; /* the SM's registers per thread (0: no limit) */
     unsigned regs_per_thread, smem_per_cta; /* declared (--regs-per-thread, --smem-per-cta), 0: none */
 };
 
@@ -50,7 +50,7 @@ struct tb_machine {
     uint64_t spin_limit;     /* --spin-limit (0: off) */
     uint32_t spin_completed; /* CTAs finished at spin_since */
     uint64_t spin_since;     /* the cycle the last CTA finished (or the grid started) */
-    bool slow_noted;         /* the watchdog said once that a window without issue had events scheduled */
+    bool slow_noted; /* the watchdog said once that a window without issue had events scheduled */
     gsc_process *wd;
     tb_kernel *k;
     double seconds;
@@ -58,7 +58,7 @@ struct tb_machine {
     tb_dump_fn extra_dump; /* the watchdog appends the rest of the machine's state (tb-gpu: memory side) */
     char *abort_msg;       /* why the watchdog process stopped the run (no progress, a signal) */
     void *extra_dump_ctx;
-    tb_monitor *mon;     /* progress line, time series (NULL: neither) */
+    tb_monitor *mon; /* progress line, time series (NULL: neither) */
     GString *occupancy;  /* one summary line per kernel launched (the first launch of each) */
     GHashTable *entries; /* entries already described */
 };

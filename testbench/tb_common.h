@@ -124,9 +124,9 @@ wl_device *tb_machine_device(tb_machine *m);
  * kernel, the machine built and run under the watchdog, the statistics and the summaries, and
  * "<program>: <kernel>: PASS|FAIL". Returns the exit status (TB_EXIT_*). */
 int tb_main(machine_kind kind, int argc, char **argv);
-/* tb_main with a testbench's own additions (tb-rfcache, tb-greener, tb-ccws): its name, summary and default
- * preset (NULL: the machine's), and calls: options (add option groups, before parsing), parsed (after
- * parsing: e.g. turn options into configuration settings), built (the machine and the kernel exist, before
+/* tb_main with a testbench's own additions (tb-rfcache, tb-greener, tb-ccws): its name, summary and default preset (NULL:
+ * the machine's), and calls: options (add option groups, before parsing), parsed (after parsing:
+ * e.g. turn options into configuration settings), built (the machine and the kernel exist, before
  * elaboration), finished (after the summary; rc: the run's TB_EXIT_*); check (optional, after the kernel
  * is loaded and before the machine is built: a nonzero return is the exit status of a refusal whose
  * message it printed, e.g. an option the testbench found wrong in `parsed`). */
@@ -140,6 +140,7 @@ typedef struct {
     int (*check)(machine *mach, tb_kernel *k, void *ctx);
 } tb_ext;
 int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext);
+
 
 G_END_DECLS
 
