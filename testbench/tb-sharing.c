@@ -13,6 +13,7 @@
  *   --smem-layout                       (the spvar_layout pass: the kernel's scratchpad variables
  *                                        laid out so the private region holds what the shared one
  *                                        need not; with --share scratchpad)
+ *   --print-code FILE                   (the kernels' code as run, after the passes)
  *   --gpu                               (the whole GPU, tb-gpu's machine: a lock table per SM)
  *   --dwe                               (dynamic warp execution, dwe.h: SM 0 the reference)
  * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
@@ -34,7 +35,7 @@
 #include "testbench/tb_common.h"
 
 typedef struct {
-    char *share, *threshold, *percent, *policy, *relssp;
+    char *share, *threshold, *percent, *policy, *relssp, *code;
     gboolean regorder, gpu, dwe, layout;
 } sh_opts;
 
@@ -64,6 +65,8 @@ static void add_opts(cli_run *run, sh_opts *s)
          "Lay the kernels' scratchpad variables out for sharing (the spvar_layout pass): the variables "
          "outside the chosen shared set first, in the private region (--share scratchpad)",
          NULL},
+        {"print-code", 0, 0, G_OPTION_ARG_FILENAME, &s->code,
+         "Write the kernels' code as the SM runs it (after the passes) to FILE", "FILE"},
         {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
          "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -332,6 +335,16 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
     unsigned n = t->n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
     t->mod = env->mod;
+    if (t->so.code) {
+        GString *code = g_string_new(NULL);
+        GError *err = NULL;
+        ir_print_module(code, env->mod);
+        if (!g_file_set_contents(t->so.code, code->str, (gssize)code->len, &err)) {
+            fprintf(stderr, "gpusc: --print-code: %s\n", err->message);
+            g_error_free(err);
+        }
+        g_string_free(code, TRUE);
+    }
     t->lt = g_new0(lock_table *, n);
     t->ss = g_new0(smem_share *, n);
     if (t->mode == SHARE_NONE && !t->owf)
