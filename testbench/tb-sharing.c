@@ -79,7 +79,8 @@ static void add_opts(cli_run *run, sh_opts *s)
 
 static bool relssp_on, layout_on;   /* --relssp, --smem-layout */
 static relssp_variant relssp_which; /* --relssp */
-static share_threshold layout_t;    /* the threshold, for --smem-layout */
+static share_threshold layout_t;    /* the threshold, for --smem-layout and the gate */
+static share_mode gate_mode;        /* the sharing the gate asks about */
 static uint64_t layout_r_tb;        /* --smem-per-cta (0: the kernel's own), for --smem-layout */
 static bool *pass_entries;          /* per function: a kernel that runs with scratchpad sharing active */
 
@@ -98,8 +99,8 @@ static void smem_passes(ir_module *m)
         relssp_place_entries(m, relssp_which, pass_entries);
 }
 
-/* Is scratchpad sharing active in launch l of module m on an SM `sm` of a machine of n_sms SMs: is
- * the scratchpad the binding limit with a pair that fits (ShSM = 1), and does the grid have more
+/* Is sharing (gate_mode) active in launch l of module m on an SM `sm` of a machine of n_sms SMs: is
+ * the shared resource the binding limit with a pair that fits (ShSM = 1), and does the grid have more
  * CTAs than the SMs' unshared ones (else every CTA starts unshared and no pair forms)? If not, why,
  * in `why`. */
 static bool launch_shares(ir_module *m, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms,
@@ -116,7 +117,7 @@ static bool launch_shares(ir_module *m, const tb_opts *o, const occupancy_sm *sm
                           .threads_per_cta = l->block[0] * l->block[1] * l->block[2]};
     sharing_result r;
     GError *err = NULL;
-    if (!sharing_compute(sm, &k, SHARE_SMEM, layout_t, &r, &err)) {
+    if (!sharing_compute(sm, &k, gate_mode, layout_t, &r, &err)) {
         g_string_assign(why, err->message);
         g_error_free(err);
         return false;
@@ -136,11 +137,12 @@ static bool launch_shares(ir_module *m, const tb_opts *o, const occupancy_sm *sm
     return false;
 }
 
-/* tb_kernel_pass_gate for --relssp and --smem-layout: the kernel's launches (a functional run of the
- * workload) decide which kernels run with scratchpad sharing active; only those get the passes. A
- * kernel that never does is said inactive, and why, and runs as written, cycle for cycle as without
- * sharing (the spec's §16 item 12). */
-static bool smem_gate(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms)
+/* tb_kernel_pass_gate for --relssp and --smem-layout (scratchpad sharing) and --regorder (register
+ * sharing): the kernel's launches (a functional run of the workload) decide which kernels run with
+ * sharing active; only those get relssp and the layout (--regorder: the module is renumbered if one
+ * does). A kernel that never does is said inactive, and why, and runs as written, cycle for cycle as
+ * without sharing (the spec's §16 item 12). */
+static bool pass_gate(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms)
 {
     ir_module *m = tb_kernel_module(k);
     GArray *ls = g_array_new(FALSE, FALSE, sizeof(tb_launch_rec));
@@ -166,9 +168,10 @@ static bool smem_gate(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, un
         if (why[f] && !pass_entries[f])
             fprintf(stderr, "gpusc: sharing inactive: kernel %s: %s: %s\n",
                     ((const ir_func *)g_ptr_array_index(m->funcs, f))->name, why[f],
-                    relssp_on && layout_on ? "no relssp placed, the scratchpad laid out as declared"
-                    : relssp_on            ? "no relssp placed"
-                                           : "the scratchpad laid out as declared");
+                    gate_mode == SHARE_REGS  ? "no regorder, the registers numbered as declared"
+                    : relssp_on && layout_on ? "no relssp placed, the scratchpad laid out as declared"
+                    : relssp_on              ? "no relssp placed"
+                                             : "the scratchpad laid out as declared");
         g_free(why[f]);
     }
     g_free(why);
@@ -304,11 +307,17 @@ static void parsed(cli_run *run, void *ctx)
         relssp_which = relssp_on && strcmp(so->relssp, "opt") == 0 ? RELSSP_OPT : RELSSP_POSTDOM;
         layout_on = so->layout;
         layout_t = t->t;
+        gate_mode = SHARE_SMEM;
         tb_kernel_pass = smem_passes;
-        tb_kernel_pass_gate = smem_gate;
+        tb_kernel_pass_gate = pass_gate;
     }
     if (so->regorder)
         tb_kernel_pass = regorder_pass;
+    if (so->regorder && t->mode == SHARE_REGS) { /* --share none: regorder alone, as asked */
+        layout_t = t->t;
+        gate_mode = SHARE_REGS;
+        tb_kernel_pass_gate = pass_gate;
+    }
 }
 
 static int check(machine *mach, tb_kernel *k, void *ctx)
