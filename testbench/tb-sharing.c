@@ -13,6 +13,7 @@
  *   --smem-layout                       (the spvar_layout pass: the kernel's scratchpad variables
  *                                        laid out so the private region holds what the shared one
  *                                        need not; with --share scratchpad)
+ *   --print-code FILE                   (the kernels' code as run, after the passes)
  *   --gpu                               (the whole GPU, tb-gpu's machine: a lock table per SM)
  *   --dwe                               (dynamic warp execution, dwe.h: SM 0 the reference)
  * Prints tb-sm's statistics and summary, then the sharing figures (baseline and sharing CTA counts,
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/analysis/regalloc.h"
 #include "kernels/passes/regorder.h"
 #include "kernels/passes/relssp.h"
 #include "kernels/passes/spvar_layout.h"
@@ -33,7 +35,7 @@
 #include "testbench/tb_common.h"
 
 typedef struct {
-    char *share, *threshold, *percent, *policy, *relssp;
+    char *share, *threshold, *percent, *policy, *relssp, *code;
     gboolean regorder, gpu, dwe, layout;
 } sh_opts;
 
@@ -63,6 +65,8 @@ static void add_opts(cli_run *run, sh_opts *s)
          "Lay the kernels' scratchpad variables out for sharing (the spvar_layout pass): the variables "
          "outside the chosen shared set first, in the private region (--share scratchpad)",
          NULL},
+        {"print-code", 0, 0, G_OPTION_ARG_FILENAME, &s->code,
+         "Write the kernels' code as the SM runs it (after the passes) to FILE", "FILE"},
         {"regorder", 0, 0, G_OPTION_ARG_NONE, &s->regorder,
          "Renumber the kernels' registers by first use before allocation (the regorder pass)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -75,21 +79,105 @@ static void add_opts(cli_run *run, sh_opts *s)
 
 static bool relssp_on, layout_on;   /* --relssp, --smem-layout */
 static relssp_variant relssp_which; /* --relssp */
-static share_threshold layout_t;    /* the threshold, for --smem-layout */
+static share_threshold layout_t;    /* the threshold, for --smem-layout and the gate */
+static share_mode gate_mode;        /* the sharing the gate asks about */
 static uint64_t layout_r_tb;        /* --smem-per-cta (0: the kernel's own), for --smem-layout */
+static bool *pass_entries;          /* per function: a kernel that runs with scratchpad sharing active */
 
 static void regorder_pass(ir_module *m)
 {
     regorder_module(m);
 }
 
-/* --smem-layout, then --relssp (which then counts only the accesses the layout left shared) */
+/* --smem-layout, then --relssp (which then counts only the accesses the layout left shared), in the
+ * kernels the gate found active */
 static void smem_passes(ir_module *m)
 {
     if (layout_on)
-        spvar_layout_apply(m, layout_t.num, layout_t.den, layout_r_tb);
+        spvar_layout_apply_entries(m, layout_t.num, layout_t.den, layout_r_tb, pass_entries);
     if (relssp_on)
-        relssp_place_module(m, relssp_which);
+        relssp_place_entries(m, relssp_which, pass_entries);
+}
+
+/* Is sharing (gate_mode) active in launch l of module m on an SM `sm` of a machine of n_sms SMs: is
+ * the shared resource the binding limit with a pair that fits (ShSM = 1), and does the grid have more
+ * CTAs than the SMs' unshared ones (else every CTA starts unshared and no pair forms)? If not, why,
+ * in `why`. */
+static bool launch_shares(ir_module *m, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms,
+                          const tb_launch_rec *l, GString *why)
+{
+    ir_func *f = g_ptr_array_index(m->funcs, l->entry);
+    unsigned regs = regalloc_entry_regs(m, f, NULL);
+    occupancy_kernel k = {.regs_per_thread =
+                              o->regs_per_thread > (gint64)regs ? (unsigned)o->regs_per_thread : regs,
+                          .smem_static = o->smem_per_cta > (gint64)(l->smem_static + l->shared_dyn)
+                                             ? (unsigned)o->smem_per_cta - l->shared_dyn
+                                             : (unsigned)l->smem_static,
+                          .smem_dynamic = l->shared_dyn,
+                          .threads_per_cta = l->block[0] * l->block[1] * l->block[2]};
+    sharing_result r;
+    GError *err = NULL;
+    if (!sharing_compute(sm, &k, gate_mode, layout_t, &r, &err)) {
+        g_string_assign(why, err->message);
+        g_error_free(err);
+        return false;
+    }
+    if (!r.active) {
+        g_string_assign(why, r.reason);
+        return false;
+    }
+    uint64_t ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (ctas > (uint64_t)r.unshared * n_sms)
+        return true;
+    g_string_printf(why,
+                    "no pair forms: the grid's %" G_GUINT64_FORMAT " CTAs run as the %u unshared CTAs per SM",
+                    ctas, r.unshared);
+    if (n_sms > 1)
+        g_string_append_printf(why, " of %u SMs", n_sms);
+    return false;
+}
+
+/* tb_kernel_pass_gate for --relssp and --smem-layout (scratchpad sharing) and --regorder (register
+ * sharing): the kernel's launches (a functional run of the workload) decide which kernels run with
+ * sharing active; only those get relssp and the layout (--regorder: the module is renumbered if one
+ * does). A kernel that never does is said inactive, and why, and runs as written, cycle for cycle as
+ * without sharing (the spec's §16 item 12). */
+static bool pass_gate(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms)
+{
+    ir_module *m = tb_kernel_module(k);
+    GArray *ls = g_array_new(FALSE, FALSE, sizeof(tb_launch_rec));
+    GString *err = g_string_new(NULL);
+    if (tb_kernel_launches(k, o, ls, err)) {
+        fprintf(stderr, "gpusc: %s: the launches that decide where sharing is active: %s\n",
+                tb_kernel_name(k), err->str);
+        exit(TB_EXIT_RUN);
+    }
+    g_free(pass_entries);
+    pass_entries = g_new0(bool, m->funcs->len);
+    char **why = g_new0(char *, m->funcs->len); /* the first inactive launch's reason per kernel */
+    bool any = false;
+    for (guint i = 0; i < ls->len; i++) {
+        const tb_launch_rec *l = &g_array_index(ls, tb_launch_rec, i);
+        g_string_truncate(err, 0);
+        if (launch_shares(m, o, sm, n_sms, l, err))
+            any = pass_entries[l->entry] = true;
+        else if (!why[l->entry])
+            why[l->entry] = g_strdup(err->str);
+    }
+    for (guint f = 0; f < m->funcs->len; f++) {
+        if (why[f] && !pass_entries[f])
+            fprintf(stderr, "gpusc: sharing inactive: kernel %s: %s: %s\n",
+                    ((const ir_func *)g_ptr_array_index(m->funcs, f))->name, why[f],
+                    gate_mode == SHARE_REGS  ? "no regorder, the registers numbered as declared"
+                    : relssp_on && layout_on ? "no relssp placed, the scratchpad laid out as declared"
+                    : relssp_on              ? "no relssp placed"
+                                             : "the scratchpad laid out as declared");
+        g_free(why[f]);
+    }
+    g_free(why);
+    g_string_free(err, TRUE);
+    g_array_free(ls, TRUE);
+    return any;
 }
 
 /* A bad option: the message, exit 2. */
@@ -219,10 +307,17 @@ static void parsed(cli_run *run, void *ctx)
         relssp_which = relssp_on && strcmp(so->relssp, "opt") == 0 ? RELSSP_OPT : RELSSP_POSTDOM;
         layout_on = so->layout;
         layout_t = t->t;
+        gate_mode = SHARE_SMEM;
         tb_kernel_pass = smem_passes;
+        tb_kernel_pass_gate = pass_gate;
     }
     if (so->regorder)
         tb_kernel_pass = regorder_pass;
+    if (so->regorder && t->mode == SHARE_REGS) { /* --share none: regorder alone, as asked */
+        layout_t = t->t;
+        gate_mode = SHARE_REGS;
+        tb_kernel_pass_gate = pass_gate;
+    }
 }
 
 static int check(machine *mach, tb_kernel *k, void *ctx)
@@ -249,6 +344,16 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
     unsigned n = t->n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
     t->mod = env->mod;
+    if (t->so.code) {
+        GString *code = g_string_new(NULL);
+        GError *err = NULL;
+        ir_print_module(code, env->mod);
+        if (!g_file_set_contents(t->so.code, code->str, (gssize)code->len, &err)) {
+            fprintf(stderr, "gpusc: --print-code: %s\n", err->message);
+            g_error_free(err);
+        }
+        g_string_free(code, TRUE);
+    }
     t->lt = g_new0(lock_table *, n);
     t->ss = g_new0(smem_share *, n);
     if (t->mode == SHARE_NONE && !t->owf)

@@ -138,14 +138,130 @@ void tb_opts_add(cli_run *run, tb_opts *o)
  * allocation and, above the SM's registers per thread, spilling to local memory (regalloc.h). The
  * timing model runs this code; its physical registers are what the register banks see and its count
  * (regalloc_entry_regs) is what occupancy charges. */
-static void kernel_allocate(tb_kernel *k, const tb_opts *o, const char *sm_path, bool subcore)
+static void kernel_allocate(tb_kernel *k, const tb_opts *o, const char *sm_path, bool subcore,
+                            occupancy_sm *occ)
+{
+    GError *gerr = NULL;
+    if (!sm_topo_occupancy_config(o->run ? o->run->config : NULL, sm_path, subcore, occ, &gerr))
+        die(TB_EXIT_USAGE, "%s", gerr->message);
+    k->max_regs = occ->max_regs_per_thread;
+    regalloc_module_limit(k->mod, k->max_regs, NULL);
+}
+
+static ir_module *kernel_parse(const tb_kernel *k)
+{
+    GError *gerr = NULL;
+    ir_module *m = ptx_parse_file(k->path, &gerr);
+    if (!m)
+        die(TB_EXIT_USAGE, "%s", gerr->message);
+    return m;
+}
+
+bool (*tb_kernel_pass_gate)(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms);
+static unsigned load_sms = 1; /* the machine's SMs, for the gate (tb_main_ext sets it) */
+
+/* The pass (tb_kernel_pass) on the parsed module; with a gate, only if the gate, asked about the
+ * module as parsed and allocated, says so, on the module parsed again. Then the allocation. */
+static void kernel_pass_allocate(tb_kernel *k, const tb_opts *o, const char *sm_path, bool subcore)
 {
     occupancy_sm occ;
-    GError *gerr = NULL;
-    if (!sm_topo_occupancy_config(o->run ? o->run->config : NULL, sm_path, subcore, &occ, &gerr))
-        die(TB_EXIT_USAGE, "%s", gerr->message);
-    k->max_regs = occ.max_regs_per_thread;
-    regalloc_module_limit(k->mod, k->max_regs, NULL);
+    if (tb_kernel_pass && tb_kernel_pass_gate) {
+        kernel_allocate(k, o, sm_path, subcore, &occ);
+        bool apply = tb_kernel_pass_gate(k, o, &occ, load_sms);
+        ir_module_free(k->mod);
+        k->mod = kernel_parse(k);
+        if (apply)
+            tb_kernel_pass(k->mod);
+    } else if (tb_kernel_pass)
+        tb_kernel_pass(k->mod);
+    kernel_allocate(k, o, sm_path, subcore, &occ);
+}
+
+/* The functional run of tb_kernel_launches: the functional runner's device, each launch recorded. */
+typedef struct {
+    wl_device dev;
+    wl_device *inner;
+    const kload_module *k;
+    GArray *out;
+} rec_device;
+
+static uint64_t rec_alloc(wl_device *dev, size_t bytes)
+{
+    rec_device *r = dev->impl;
+    return r->inner->ops->alloc(r->inner, bytes);
+}
+
+static int rec_write(wl_device *dev, uint64_t addr, const void *src, size_t bytes, GString *err)
+{
+    rec_device *r = dev->impl;
+    return r->inner->ops->write(r->inner, addr, src, bytes, err);
+}
+
+static int rec_read(wl_device *dev, uint64_t addr, void *dst, size_t bytes, GString *err)
+{
+    rec_device *r = dev->impl;
+    return r->inner->ops->read(r->inner, addr, dst, bytes, err);
+}
+
+/* A launch as cta_dispatch_start counts it: with a dynamic array the static part ends where it starts. */
+static void rec_add(GArray *out, const kload_module *k, uint32_t entry, const unsigned grid[3],
+                    const unsigned block[3], unsigned shared_dyn)
+{
+    const kload_func *kf = &k->funcs[entry];
+    tb_launch_rec x = {.entry = entry,
+                       .shared_dyn = shared_dyn,
+                       .smem_static = shared_dyn ? kf->dyn_shared_offset : kf->shared_static};
+    memcpy(x.grid, grid, sizeof x.grid);
+    memcpy(x.block, block, sizeof x.block);
+    g_array_append_val(out, x);
+}
+
+static int rec_launch(wl_device *dev, const wl_launch *l, GString *err)
+{
+    rec_device *r = dev->impl;
+    uint32_t entry = kload_find_entry(r->k, l->entry);
+    if (entry != IR_NONE)
+        rec_add(r->out, r->k, entry, l->grid, l->block, l->shared_bytes);
+    return r->inner->ops->launch(r->inner, l, err);
+}
+
+static const wl_device_ops rec_ops = {rec_alloc, rec_write, rec_read, rec_launch};
+
+int tb_kernel_launches(tb_kernel *k, const tb_opts *o, GArray *out, GString *err)
+{
+    if (k->w) {
+        wl_device *inner = frun_device_new(k->mod, err);
+        if (!inner)
+            return -1;
+        rec_device r = {{&rec_ops, &r}, inner, frun_device_module(inner), out};
+        int rc = k->w->run(k->size, k->seed, &r.dev, err);
+        frun_device_free(inner);
+        return rc;
+    }
+    wl_launch l = {.entry = o->entry};
+    if (!o->grid || !o->block || !launch_cli_parse_dims(o->grid, l.grid) ||
+        !launch_cli_parse_dims(o->block, l.block)) {
+        g_string_append(err, "--grid and --block take X[,Y[,Z]] with positive integers");
+        return -1;
+    }
+    fmem *mem = fmem_new();
+    kload_module *km = kload_module_new(k->mod, mem, err);
+    int rc = km ? 0 : -1;
+    uint32_t entry = km ? kload_find_entry(km, o->entry) : IR_NONE;
+    if (km && entry == IR_NONE) {
+        g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", o->entry, k->path);
+        rc = -1;
+    } else if (km)
+        rec_add(out, km, entry, l.grid, l.block, (unsigned)o->shared);
+    if (km)
+        kload_module_free(km);
+    fmem_free(mem);
+    return rc;
+}
+
+ir_module *tb_kernel_module(tb_kernel *k)
+{
+    return k->mod;
 }
 
 tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path, bool subcore)
@@ -203,13 +319,8 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
         g_string_free(perr, TRUE);
         k->name = g_strdup(k->w->name);
     }
-    GError *gerr = NULL;
-    k->mod = ptx_parse_file(k->path, &gerr);
-    if (!k->mod)
-        die(TB_EXIT_USAGE, "%s", gerr->message);
-    if (tb_kernel_pass)
-        tb_kernel_pass(k->mod);
-    kernel_allocate(k, o, sm_path, subcore);
+    k->mod = kernel_parse(k);
+    kernel_pass_allocate(k, o, sm_path, subcore);
     k->regs_per_thread = (unsigned)o->regs_per_thread;
     k->smem_per_cta = (unsigned)o->smem_per_cta;
     k->mem = fmem_new();
@@ -432,7 +543,8 @@ static void watchdog_run(void *self)
         } else if (now - m->spin_since >= m->spin_limit) {
             GString *out = g_string_new(NULL);
             g_string_append_printf(out,
-                                   "no thread block finished for %" G_GUINT64_FORMAT " cycles (cycle %" G_GUINT64_FORMAT
+                                   "no thread block finished for %" G_GUINT64_FORMAT
+                                   " cycles (cycle %" G_GUINT64_FORMAT
                                    "; --spin-limit): a kernel that spins? State of every warp:\n",
                                    now - m->spin_since, now);
             watchdog_stop(m, out);
@@ -779,6 +891,7 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
     machine *mach = machine_new(kind, run->ctx, run->top->mod);
     bool subcore;
     char *sm_path = machine_sm_path(mach, &subcore);
+    load_sms = machine_n_sms(mach);
     tb_kernel *k = tb_kernel_load(&o, "vecadd", sm_path, subcore);
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));

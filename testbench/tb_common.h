@@ -59,6 +59,25 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
 /* A compiler pass tb_kernel_load runs on the parsed module before register allocation (NULL: none;
  * tb-sharing's --regorder). */
 extern void (*tb_kernel_pass)(ir_module *m);
+/* Optional, with tb_kernel_pass: whether the pass applies, asked by tb_kernel_load with the module
+ * as parsed and register-allocated (tb_kernel_module), the SM's occupancy parameters and the
+ * machine's SMs. The module is parsed again either way, and the pass runs on it only on a yes
+ * (tb-sharing: relssp and the scratchpad layout only in kernels that run with sharing active). */
+extern bool (*tb_kernel_pass_gate)(tb_kernel *k, const tb_opts *o, const occupancy_sm *sm, unsigned n_sms);
+ir_module *tb_kernel_module(tb_kernel *k);
+/* A launch of the kernel's run: the entry (its function index), the grid, the block, the dynamic
+ * scratchpad bytes and the static ones (where a dynamic array starts, as cta_dispatch counts it). */
+typedef struct {
+    uint32_t entry;
+    unsigned grid[3], block[3];
+    unsigned shared_dyn;
+    uint64_t smem_static;
+} tb_launch_rec;
+/* The launches the run makes, appended to `out` (of tb_launch_rec) in order: a workload run on the
+ * functional runner over the module as it is now (its launches depend on its results: bfs); a --ptx
+ * kernel's one launch from --entry, --grid, --block and --shared (not run). 0, or nonzero with a
+ * message. */
+int tb_kernel_launches(tb_kernel *k, const tb_opts *o, GArray *out, GString *err);
 sm_env *tb_kernel_env(tb_kernel *k, unsigned n_sms);
 const char *tb_kernel_name(const tb_kernel *k);
 

@@ -352,9 +352,16 @@ uint32_t relssp_place_func_exits(ir_func *f)
 
 uint32_t relssp_place_module(ir_module *m, relssp_variant v)
 {
+    return relssp_place_entries(m, v, NULL);
+}
+
+uint32_t relssp_place_entries(ir_module *m, relssp_variant v, const bool *only)
+{
     uint32_t total = 0;
     bool *reach = g_new0(bool, m->funcs->len + 1);
     for (guint i = 0; i < m->funcs->len; i++) {
+        if (only && !only[i])
+            continue;
         uint32_t k = relssp_place_func(g_ptr_array_index(m->funcs, i), v, NULL);
         total += k;
         if (k)

@@ -58,6 +58,10 @@ uint32_t relssp_place_func_exits(ir_func *f);
 /* relssp_place_func on every function of m with a body and relssp_place_func_exits on every
  * function called, directly or not, by a kernel that received a relssp; the number inserted. */
 uint32_t relssp_place_module(ir_module *m, relssp_variant v);
+/* relssp_place_module restricted to the kernels k with only[k] (only: one flag per function of m; NULL:
+ * every kernel), and the functions they call: tb-sharing places relssp only in the kernels that run
+ * with scratchpad sharing active. */
+uint32_t relssp_place_entries(ir_module *m, relssp_variant v, const bool *only);
 
 G_END_DECLS
 

@@ -346,10 +346,15 @@ static unsigned apply_func(ir_module *m, ir_func *f, uint32_t fi, uint64_t num, 
 
 unsigned spvar_layout_apply(ir_module *m, uint64_t num, uint64_t den, uint64_t r_tb)
 {
+    return spvar_layout_apply_entries(m, num, den, r_tb, NULL);
+}
+
+unsigned spvar_layout_apply_entries(ir_module *m, uint64_t num, uint64_t den, uint64_t r_tb, const bool *only)
+{
     unsigned k = 0;
     for (guint i = 0; i < m->funcs->len; i++) {
         ir_func *f = g_ptr_array_index(m->funcs, i);
-        if (f->is_entry && f->is_defined)
+        if (f->is_entry && f->is_defined && (!only || only[i]))
             k += apply_func(m, f, i, num, den, r_tb);
     }
     return k;

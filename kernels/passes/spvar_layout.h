@@ -69,6 +69,9 @@ uint32_t spvar_layout_func(const ir_module *m, ir_func *f, uint64_t num, uint64_
  * private region gets the annotation `spvar_layout.private`, which relssp's placement honours (the
  * access needs no lock). Returns the variables placed in the private region. */
 unsigned spvar_layout_apply(ir_module *m, uint64_t num, uint64_t den, uint64_t r_tb);
+/* spvar_layout_apply on the kernels k with only[k] (one flag per function of m; NULL: every kernel). */
+unsigned spvar_layout_apply_entries(ir_module *m, uint64_t num, uint64_t den, uint64_t r_tb,
+                                    const bool *only);
 /* Did spvar_layout_apply find instruction in's scratchpad access private? */
 bool spvar_access_is_private(const ir_instr *in);
 

@@ -209,4 +209,7 @@ TESTS += tests/kernels/test_gpusc_ptx_layout.sh
 EXTRA_DIST += tests/kernels/ptx/smem_layout.ptx
 dist_check_SCRIPTS += tests/sm/test_tb_sharing_func_exit.sh
 TESTS += tests/sm/test_tb_sharing_func_exit.sh
+dist_check_SCRIPTS += tests/sm/test_tb_sharing_inert.sh
+TESTS += tests/sm/test_tb_sharing_inert.sh
+EXTRA_DIST += tests/sm/stats_inert.py
 EXTRA_DIST += tests/kernels/ptx/func_exit.ptx tests/kernels/ptx/relssp_hand.ptx
