@@ -13,6 +13,7 @@
 #include "kernels/frontend/spu_isa.h"
 #include "models/core/config.h"
 #include "models/machines/spu_grid.h"
+#include "models/spu/spu_iu_code.h"
 #include "models/sm/issue.h"
 #include "models/topo/sm.h"
 #include "testbench/tb_common.h"
@@ -38,7 +39,7 @@ static const blk_desc tb_spu_desc = {
     0,
 };
 
-static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir, *opt_iu_path;
+static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir, *opt_iu_path, *opt_iu, *opt_iu_ptx;
 static gint64 opt_tile = 32, opt_cb = 4, opt_watchdog = 200000;
 static gboolean opt_corrupt;
 
@@ -56,6 +57,12 @@ static GOptionEntry entries[] = {
      "ideal (default: a fixed latency, then one request per cycle) or icnt (the interface units' "
      "loads and stores through the interconnect, L2 slices and DRAM)",
      "PATH"},
+    {"iu", 0, 0, G_OPTION_ARG_STRING, &opt_iu,
+     "plan (default: the interface units move the faces the testbench plans) or code (truncated SMs "
+     "executing the IU code of spu_iu.ptx; one pass)",
+     "MODE"},
+    {"iu-ptx", 0, 0, G_OPTION_ARG_FILENAME, &opt_iu_ptx, "The IU code with --iu code (default: spu_iu.ptx)",
+     "FILE"},
     {"machine", 0, 0, G_OPTION_ARG_STRING, &opt_machine, "spu (default) or gpu (the GPU baseline)", "M"},
     {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_ptx_dir, "Where spu_stencil.ptx is", "DIR"},
     {"watchdog", 0, 0, G_OPTION_ARG_INT64, &opt_watchdog,
@@ -168,6 +175,35 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
     g_free(xs);
 }
 
+/* --iu code: every border unit runs its entry of the IU code (spu_iu_<global|local>_<n|w|s|e>),
+ * checked against the IU's instruction subset first; one pass. Its SPU registers: one pass, K/b
+ * spills per pass [S: §8], not a VIU, its side (%regiudir: spu_dir) and index (%regiuid). */
+static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, unsigned b, uint64_t X,
+                     uint64_t Y, bool local)
+{
+    static const char side_c[] = "nwse";
+    static const unsigned toward[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
+    GString *err = g_string_new(NULL);
+    spu_iu_prog *prog = spu_iu_prog_load(path, spu_grid_iu(sg, SPU_SIDE_N, 0)->mem, err);
+    if (!prog)
+        usage("%s", err->str);
+    wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N),
+                     WL_S32((int)K), WL_S32((int)b), WL_S32((int)sg->p)};
+    for (unsigned side = 0; side < 4; side++)
+        for (unsigned idx = 0; idx < sg->p; idx++) {
+            char entry[32];
+            g_snprintf(entry, sizeof entry, "spu_iu_%s_%c", local ? "local" : "global", side_c[side]);
+            unsigned sync = local ? toward[side] : 0;
+            uint32_t sregs[10] = {1, 1, 0, 0, K / b, 0, 0, side + 1, idx, 0};
+            if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
+                spu_iu_set_code(spu_grid_iu(sg, (spu_side)side, idx), prog, entry, args, G_N_ELEMENTS(args),
+                                sregs, side + 1, sync, err))
+                usage("%s", err->str);
+        }
+    g_string_free(err, TRUE);
+    /* the program stays loaded for the run (the units execute it); freed with the process */
+}
+
 /* The CPU reference (Eq. 3.1, Mean as a multiply by 1/3 [A: spec §17 item 19]), plane by plane. */
 static void reference(unsigned N, unsigned K, const float *A, const float *B, const float *C, float *Hb,
                       float *E, float *S)
@@ -265,6 +301,14 @@ int main(int argc, char **argv)
             usage("--size %ux%ux%u with --tile %u needs %u x %u passes: multipass runs with --sync local "
                   "(global-sync multipass is not built)",
                   N, N, K, b, G / sg->p, G / sg->p);
+        if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
+            usage("--iu %s: plan or code", opt_iu);
+        if (opt_iu && !strcmp(opt_iu, "code") && G != sg->p)
+            usage("--iu code with %u x %u CTAs on the %u x %u grid: the interface units run code in one "
+                  "pass (the VIUs' spill and restore code is not built)",
+                  G, G, sg->p, sg->p);
+        if (opt_iu && !strcmp(opt_iu, "code") && opt_iu_path && strcmp(opt_iu_path, "ideal"))
+            usage("--iu code runs on the ideal off-chip path (--iu-path icnt is not built for it)");
         if (opt_passes && strcmp(opt_passes, "plain") && strcmp(opt_passes, "overlapped"))
             usage("--passes %s: plain or overlapped", opt_passes);
         char *set = g_strdup_printf("gpu.sms=%u", sg->p * sg->p);
@@ -350,6 +394,8 @@ int main(int argc, char **argv)
         g_free(nan);
         guard = g_new0(spu_iu_guard, 2 * sg->ps.P * sg->ps.P * sg->p);
         plan_ius(sg, N, K, b, dX, dY, local, guard);
+        if (opt_iu && !strcmp(opt_iu, "code"))
+            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, local);
     }
     cli_elaborate(run);
 
@@ -415,6 +461,13 @@ int main(int argc, char **argv)
     uint64_t offchip;
     if (sg) {
         spu_grid_summary(sg, stdout);
+        if (opt_iu && !strcmp(opt_iu, "code")) {
+            uint64_t ins = 0;
+            for (unsigned side = 0; side < 4; side++)
+                for (unsigned idx = 0; idx < sg->p; idx++)
+                    ins += blk_stat_get(spu_grid_iu(sg, (spu_side)side, idx)->inst, SPU_IU_STAT_INSTRS);
+            printf("spu: interface units ran IU code: %" PRIu64 " warp instructions\n", ins);
+        }
         offchip = spu_grid_offchip(sg);
         unsigned P = sg->ps.P;
         printf("offchip_accesses %" PRIu64
