@@ -104,9 +104,11 @@ static void probe_issued(void *self, const issued_t *it)
 }
 static const instr_issued_if probe_table = {probe_issued};
 
-/* The interface units' plan. Global sync (Alg. 1 with its prologue barrier, one pass): B = 1 +
- * 2(G-1) + K/b barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's
- * W/N face; a storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face.
+/* The interface units' plan. Global sync (Alg. 1 with its prologue barrier): B = 1 + 2(G-1) + K/b
+ * barriers per pass, the P x P passes one after the other (B rounds each, numbered on); round r of
+ * a pass (before its barrier r) loads tile k = r - (i + j) of the adjacent SM's W/N face, (i, j)
+ * the grid coordinates of that SM's CTA; a storer in round r stores tile k = r - 2 - (i + j) of its
+ * SM's E/S face; between passes they spill and restore as below.
  * Producer-consumer sync: P x P passes in the runtime's row-wise order, K/b rounds in every pass
  * where the unit has a neighbour (a border unit: an SM of its row or column runs a CTA there and,
  * for a storer, the pass's edge is the grid's; an SM standing in as a unit: its role); in pass
@@ -121,7 +123,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
     unsigned other = store ? p - 1 : 0; /* the SM's other coordinate (global sync) */
     uint64_t face = vert ? Y : X;
     unsigned n = 0, r = 0, B = 1 + 2 * (G - 1) + KT;
-    for (unsigned q = 0; q < (local ? n_pass : 1); q++) {
+    for (unsigned q = 0; q < n_pass; q++) {
         unsigned px = q % P, py = q / P;
         unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
         bool active = !local || idx < spu_passes_span(&sg->ps, along);
@@ -138,12 +140,15 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
         /* the border's guard counter: border (across -> across + 1) at this row of the pass */
         unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
         spu_iu_guard *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
+        /* global sync: CTA (i, j) computes tile k at t = i + j + k of every pass's B rounds (i, j
+         * the grid's coordinates); the unit's SM is at i + j = (along + across) p + idx + other */
+        unsigned lag = (along + across) * p + idx + other + (store ? 2 : 0);
         for (unsigned t = 0; t <= (local ? KT - 1 : B); t++, r += local) {
-            int kt = local ? (int)t : (int)t - (int)(idx + other) - (store ? 2 : 0);
+            int kt = local ? (int)t : (int)t - (int)lag;
             if (kt < 0 || kt >= (int)KT || (!store && t == B))
                 continue;
             xs[n++] = (spu_iu_xfer){
-                .round = local ? r : t,
+                .round = local ? r : q * B + t,
                 .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + (along * p + idx) * b),
                 .row_stride = 4ull * N,
                 .rows = b,
@@ -156,7 +161,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
         }
     }
     static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
-    spu_iu_set_plan(u, local ? r : B, xs, n, local ? dirs[side] : 0);
+    spu_iu_set_plan(u, local ? r : n_pass * B, xs, n, local ? dirs[side] : 0);
 }
 
 static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
@@ -297,10 +302,9 @@ int main(int argc, char **argv)
             usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes run "
                   "with --sync local (global-sync partial passes are not built)",
                   N, N, K, b, G, G, sg->p, sg->p);
-        if (G != sg->p && !local)
-            usage("--size %ux%ux%u with --tile %u needs %u x %u passes: multipass runs with --sync local "
-                  "(global-sync multipass is not built)",
-                  N, N, K, b, G / sg->p, G / sg->p);
+        if (G != sg->p && !local && opt_passes && !strcmp(opt_passes, "overlapped"))
+            usage("--passes overlapped needs --sync local: under the global blocksync the passes run one "
+                  "after the other (--passes plain)");
         if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
             usage("--iu %s: plan or code", opt_iu);
         if (opt_iu && !strcmp(opt_iu, "code") && G != sg->p)
@@ -352,8 +356,11 @@ int main(int argc, char **argv)
     machine_build(mach, env);
     offchip_probe probe = {0};
     if (sg) {
-        spu_grid_passes(sg, machine_dispatch(mach), G, KT, !opt_passes || !strcmp(opt_passes, "overlapped"));
+        spu_grid_passes(sg, machine_dispatch(mach), G, KT,
+                        local && (!opt_passes || !strcmp(opt_passes, "overlapped")));
         spu_grid_build(sg, machine_gpu(mach), env);
+        if (!local && G != sg->p) /* global sync, pass by pass: an SM takes part from pass to pass */
+            spu_ctl_set_global_ctas(sg->ctl, sg->ps.P * sg->ps.P);
     } else {
         sm_topo **sms = machine_sms(mach);
         for (unsigned i = 0; i < machine_n_sms(mach); i++)
