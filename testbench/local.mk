@@ -39,4 +39,4 @@ bin_PROGRAMS += testbench/tb-spu
 testbench_tb_spu_SOURCES = testbench/tb-spu.c
 testbench_tb_spu_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_SPU_DIR='"$(abs_top_srcdir)/kernels/spu"'
 testbench_tb_spu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
-EXTRA_DIST += kernels/spu/spu_stencil.cu kernels/spu/spu_stencil.ptx
+EXTRA_DIST += kernels/spu/spu_stencil.cu kernels/spu/spu_stencil.ptx kernels/spu/spu_iu.ptx kernels/spu/gen-iu-ptx.py

@@ -13,6 +13,7 @@
 #include "kernels/frontend/spu_isa.h"
 #include "models/core/config.h"
 #include "models/machines/spu_grid.h"
+#include "models/spu/spu_iu_code.h"
 #include "models/sm/issue.h"
 #include "models/topo/sm.h"
 #include "testbench/tb_common.h"
@@ -38,7 +39,7 @@ static const blk_desc tb_spu_desc = {
     0,
 };
 
-static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir, *opt_iu_path;
+static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir, *opt_iu_path, *opt_iu, *opt_iu_ptx;
 static gint64 opt_tile = 32, opt_cb = 4, opt_watchdog = 200000;
 static gboolean opt_corrupt;
 
@@ -56,6 +57,12 @@ static GOptionEntry entries[] = {
      "ideal (default: a fixed latency, then one request per cycle) or icnt (the interface units' "
      "loads and stores through the interconnect, L2 slices and DRAM)",
      "PATH"},
+    {"iu", 0, 0, G_OPTION_ARG_STRING, &opt_iu,
+     "plan (default: the interface units move the faces the testbench plans) or code (truncated SMs "
+     "executing the IU code of spu_iu.ptx; one pass)",
+     "MODE"},
+    {"iu-ptx", 0, 0, G_OPTION_ARG_FILENAME, &opt_iu_ptx, "The IU code with --iu code (default: spu_iu.ptx)",
+     "FILE"},
     {"machine", 0, 0, G_OPTION_ARG_STRING, &opt_machine, "spu (default) or gpu (the GPU baseline)", "M"},
     {"ptx-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_ptx_dir, "Where spu_stencil.ptx is", "DIR"},
     {"watchdog", 0, 0, G_OPTION_ARG_INT64, &opt_watchdog,
@@ -97,9 +104,11 @@ static void probe_issued(void *self, const issued_t *it)
 }
 static const instr_issued_if probe_table = {probe_issued};
 
-/* The interface units' plan. Global sync (Alg. 1 with its prologue barrier, one pass): B = 1 +
- * 2(G-1) + K/b barriers; round r (before barrier r) loads tile k = r - (x + y) of the adjacent SM's
- * W/N face; a storer in round r stores tile k = r - 2 - (x + y) of its SM's E/S face.
+/* The interface units' plan. Global sync (Alg. 1 with its prologue barrier): B = 1 + 2(G-1) + K/b
+ * barriers per pass, the P x P passes one after the other (B rounds each, numbered on); round r of
+ * a pass (before its barrier r) loads tile k = r - (i + j) of the adjacent SM's W/N face, (i, j)
+ * the grid coordinates of that SM's CTA; a storer in round r stores tile k = r - 2 - (i + j) of its
+ * SM's E/S face; between passes they spill and restore as below.
  * Producer-consumer sync: P x P passes in the runtime's row-wise order, K/b rounds in every pass
  * where the unit has a neighbour (a border unit: an SM of its row or column runs a CTA there and,
  * for a storer, the pass's edge is the grid's; an SM standing in as a unit: its role); in pass
@@ -114,7 +123,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
     unsigned other = store ? p - 1 : 0; /* the SM's other coordinate (global sync) */
     uint64_t face = vert ? Y : X;
     unsigned n = 0, r = 0, B = 1 + 2 * (G - 1) + KT;
-    for (unsigned q = 0; q < (local ? n_pass : 1); q++) {
+    for (unsigned q = 0; q < n_pass; q++) {
         unsigned px = q % P, py = q / P;
         unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
         bool active = !local || idx < spu_passes_span(&sg->ps, along);
@@ -131,12 +140,15 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
         /* the border's guard counter: border (across -> across + 1) at this row of the pass */
         unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
         spu_iu_guard *ctr = viu ? guard + (vert ? n_pass * p : 0) + bq * p + idx : NULL;
+        /* global sync: CTA (i, j) computes tile k at t = i + j + k of every pass's B rounds (i, j
+         * the grid's coordinates); the unit's SM is at i + j = (along + across) p + idx + other */
+        unsigned lag = (along + across) * p + idx + other + (store ? 2 : 0);
         for (unsigned t = 0; t <= (local ? KT - 1 : B); t++, r += local) {
-            int kt = local ? (int)t : (int)t - (int)(idx + other) - (store ? 2 : 0);
+            int kt = local ? (int)t : (int)t - (int)lag;
             if (kt < 0 || kt >= (int)KT || (!store && t == B))
                 continue;
             xs[n++] = (spu_iu_xfer){
-                .round = local ? r : t,
+                .round = local ? r : q * B + t,
                 .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + (along * p + idx) * b),
                 .row_stride = 4ull * N,
                 .rows = b,
@@ -149,7 +161,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
         }
     }
     static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
-    spu_iu_set_plan(u, local ? r : B, xs, n, local ? dirs[side] : 0);
+    spu_iu_set_plan(u, local ? r : n_pass * B, xs, n, local ? dirs[side] : 0);
 }
 
 static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
@@ -166,6 +178,35 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
                 plan_unit(sg, u, (spu_side)side, idx, true, N, K, b, X, Y, local, guard, xs);
         }
     g_free(xs);
+}
+
+/* --iu code: every border unit runs its entry of the IU code (spu_iu_<global|local>_<n|w|s|e>),
+ * checked against the IU's instruction subset first; one pass. Its SPU registers: one pass, K/b
+ * spills per pass [S: §8], not a VIU, its side (%regiudir: spu_dir) and index (%regiuid). */
+static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, unsigned b, uint64_t X,
+                     uint64_t Y, bool local)
+{
+    static const char side_c[] = "nwse";
+    static const unsigned toward[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
+    GString *err = g_string_new(NULL);
+    spu_iu_prog *prog = spu_iu_prog_load(path, spu_grid_iu(sg, SPU_SIDE_N, 0)->mem, err);
+    if (!prog)
+        usage("%s", err->str);
+    wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N),
+                     WL_S32((int)K), WL_S32((int)b), WL_S32((int)sg->p)};
+    for (unsigned side = 0; side < 4; side++)
+        for (unsigned idx = 0; idx < sg->p; idx++) {
+            char entry[32];
+            g_snprintf(entry, sizeof entry, "spu_iu_%s_%c", local ? "local" : "global", side_c[side]);
+            unsigned sync = local ? toward[side] : 0;
+            uint32_t sregs[10] = {1, 1, 0, 0, K / b, 0, 0, side + 1, idx, 0};
+            if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
+                spu_iu_set_code(spu_grid_iu(sg, (spu_side)side, idx), prog, entry, args, G_N_ELEMENTS(args),
+                                sregs, side + 1, sync, err))
+                usage("%s", err->str);
+        }
+    g_string_free(err, TRUE);
+    /* the program stays loaded for the run (the units execute it); freed with the process */
 }
 
 /* The CPU reference (Eq. 3.1, Mean as a multiply by 1/3 [A: spec §17 item 19]), plane by plane. */
@@ -261,10 +302,17 @@ int main(int argc, char **argv)
             usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes run "
                   "with --sync local (global-sync partial passes are not built)",
                   N, N, K, b, G, G, sg->p, sg->p);
-        if (G != sg->p && !local)
-            usage("--size %ux%ux%u with --tile %u needs %u x %u passes: multipass runs with --sync local "
-                  "(global-sync multipass is not built)",
-                  N, N, K, b, G / sg->p, G / sg->p);
+        if (G != sg->p && !local && opt_passes && !strcmp(opt_passes, "overlapped"))
+            usage("--passes overlapped needs --sync local: under the global blocksync the passes run one "
+                  "after the other (--passes plain)");
+        if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
+            usage("--iu %s: plan or code", opt_iu);
+        if (opt_iu && !strcmp(opt_iu, "code") && G != sg->p)
+            usage("--iu code with %u x %u CTAs on the %u x %u grid: the interface units run code in one "
+                  "pass (the VIUs' spill and restore code is not built)",
+                  G, G, sg->p, sg->p);
+        if (opt_iu && !strcmp(opt_iu, "code") && opt_iu_path && strcmp(opt_iu_path, "ideal"))
+            usage("--iu code runs on the ideal off-chip path (--iu-path icnt is not built for it)");
         if (opt_passes && strcmp(opt_passes, "plain") && strcmp(opt_passes, "overlapped"))
             usage("--passes %s: plain or overlapped", opt_passes);
         char *set = g_strdup_printf("gpu.sms=%u", sg->p * sg->p);
@@ -308,8 +356,11 @@ int main(int argc, char **argv)
     machine_build(mach, env);
     offchip_probe probe = {0};
     if (sg) {
-        spu_grid_passes(sg, machine_dispatch(mach), G, KT, !opt_passes || !strcmp(opt_passes, "overlapped"));
+        spu_grid_passes(sg, machine_dispatch(mach), G, KT,
+                        local && (!opt_passes || !strcmp(opt_passes, "overlapped")));
         spu_grid_build(sg, machine_gpu(mach), env);
+        if (!local && G != sg->p) /* global sync, pass by pass: an SM takes part from pass to pass */
+            spu_ctl_set_global_ctas(sg->ctl, sg->ps.P * sg->ps.P);
     } else {
         sm_topo **sms = machine_sms(mach);
         for (unsigned i = 0; i < machine_n_sms(mach); i++)
@@ -350,6 +401,8 @@ int main(int argc, char **argv)
         g_free(nan);
         guard = g_new0(spu_iu_guard, 2 * sg->ps.P * sg->ps.P * sg->p);
         plan_ius(sg, N, K, b, dX, dY, local, guard);
+        if (opt_iu && !strcmp(opt_iu, "code"))
+            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, local);
     }
     cli_elaborate(run);
 
@@ -415,6 +468,13 @@ int main(int argc, char **argv)
     uint64_t offchip;
     if (sg) {
         spu_grid_summary(sg, stdout);
+        if (opt_iu && !strcmp(opt_iu, "code")) {
+            uint64_t ins = 0;
+            for (unsigned side = 0; side < 4; side++)
+                for (unsigned idx = 0; idx < sg->p; idx++)
+                    ins += blk_stat_get(spu_grid_iu(sg, (spu_side)side, idx)->inst, SPU_IU_STAT_INSTRS);
+            printf("spu: interface units ran IU code: %" PRIu64 " warp instructions\n", ins);
+        }
         offchip = spu_grid_offchip(sg);
         unsigned P = sg->ps.P;
         printf("offchip_accesses %" PRIu64

@@ -84,7 +84,15 @@ static void cb_swap(void *self)
     blk_stat_add(c->inst, SPU_CB_STAT_SWAPS, 1);
 }
 
-static const spu_cb_if cb_table = {cb_half, cb_swap};
+static uint8_t *cb_peek(void *self, bool write, uint64_t *bytes)
+{
+    spu_cb *c = self;
+    unsigned ph = spu_cb_phase(c);
+    *bytes = c->bytes;
+    return c->buf[write ? ph : ph ^ 1];
+}
+
+static const spu_cb_if cb_table = {cb_half, cb_swap, cb_peek};
 
 /* Woken the cycle a swap takes effect: applies it, so the traced phase changes in that cycle. */
 static void spu_cb_run(void *self)

@@ -30,6 +30,8 @@ typedef struct {
     /* the half an access of `words` (0: an SM's warp instruction) reaches now */
     uint8_t *(*half)(void *self, bool write, unsigned words, uint64_t *bytes);
     void (*swap)(void *self); /* from the next cycle */
+    /* the half an access would reach now, not counted (an IU's code counts its requests apart) */
+    uint8_t *(*peek)(void *self, bool write, uint64_t *bytes);
 } spu_cb_if;
 extern const blk_iface spu_cb_iface;
 

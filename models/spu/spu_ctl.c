@@ -267,8 +267,20 @@ static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
 
 static void ev_cta_end(void *self, const cta_launch_t *cl, uint64_t cycle)
 {
+    spu_ctl *c = self;
     (void)cycle;
+    if (c->global_ctas && ++c->ctas_done[cl->sm] < c->global_ctas) {
+        c->epoch++; /* between passes: its next CTA goes on with the SM's global blocksyncs */
+        return;
+    }
     bs_leave(self, cl->sm);
+}
+
+void spu_ctl_set_global_ctas(spu_ctl *c, unsigned n)
+{
+    c->global_ctas = n;
+    g_free(c->ctas_done);
+    c->ctas_done = g_new0(unsigned, c->n_sms);
 }
 
 static void ev_warp(void *self, unsigned warp, unsigned slot, uint64_t cycle)
@@ -477,6 +489,7 @@ void spu_ctl_free(spu_ctl *c)
         return;
     g_free(c->arrived);
     g_free(c->left);
+    g_free(c->ctas_done);
     g_free(c->slot);
     g_free(c->arrive_at);
     g_free(c->pair_of);

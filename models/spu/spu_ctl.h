@@ -82,6 +82,10 @@ typedef struct {
     unsigned n_release, n_cbs;
     /* traced */
     uint32_t tr_arrived, tr_rounds;
+    /* global-sync multipass: CTAs each SM runs (0: any number, an SM leaves at each CTA's end); the
+     * CTAs ended per SM */
+    unsigned global_ctas;
+    unsigned *ctas_done;
 } spu_ctl;
 
 /* The 4-byte global-memory elements an issued memory instruction accesses (its active lanes whose
@@ -111,6 +115,10 @@ gsc_event *spu_ctl_event(const spu_ctl *c);
 /* Unit `unit` takes part (again) or not: an SM standing in as an interface unit takes part only
  * during its roles (it leaves at a role's end, through `bs`). */
 void spu_ctl_set_present(spu_ctl *c, unsigned unit, bool present);
+/* Global-sync multipass (pass by pass): every SM runs `n` CTAs, one per pass, and takes part in the
+ * global blocksync from its first CTA's start to its n-th CTA's end: between passes it does not
+ * leave, so the global blocksyncs of the next pass wait for its next CTA. Before the run. */
+void spu_ctl_set_global_ctas(spu_ctl *c, unsigned n);
 /* Why the controller stopped the run (a blocksync deadlock or count mismatch), or NULL. */
 const char *spu_ctl_fault(const spu_ctl *c);
 void spu_ctl_free(spu_ctl *c);

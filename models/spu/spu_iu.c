@@ -6,6 +6,7 @@
 
 #include "models/mem_types.h"
 #include "models/spu/spu_cb.h"
+#include "models/spu/spu_iu_code.h"
 
 static const blk_port_desc ports[] = {
     [SPU_IU_CB] = {"cb", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL, "its border CB pair", &spu_cb_iface},
@@ -37,6 +38,9 @@ static const blk_param_desc params[] = {
      "icnt_path: requests in flight at most [A: as an SM's miss queue]"},
     {"line_bytes", BLK_PARAM_UINT, "128", "4", "128", NULL, "bytes",
      "icnt_path: a request covers the part of a face row inside one line of this size [A: the L2 line]"},
+    {"code_alu_latency", BLK_PARAM_UINT, "1", "1", "64", NULL, "cycles",
+     "running IU code: from an ALU instruction's issue to its result [A: the IU's pipeline is not "
+     "given]"},
     {"selftest_no_guard", BLK_PARAM_BOOL, "false", NULL, NULL, NULL, "",
      "break the mechanism: a restore does not wait for its spill (a test sees the check fail)"},
 };
@@ -61,6 +65,8 @@ static const blk_stat_desc stats[] = {
     [SPU_IU_STAT_MEM_WAIT] = {"mem_wait_cycles", BLK_STAT_COUNTER, "cycles",
                               "cycles a round's requests were all sent but not all answered (icnt_path)",
                               NULL},
+    [SPU_IU_STAT_INSTRS] = {"instructions", BLK_STAT_COUNTER, "warp instructions",
+                            "IU code: warp instructions executed (0: the unit follows a plan)", NULL},
 };
 
 static const blk_state_desc state[] = {{"round", 32, "the current round"},
@@ -94,6 +100,10 @@ static void iu_release(void *self, unsigned slot)
 {
     spu_iu *u = self;
     (void)slot;
+    if (u->code) {
+        spu_iu_code_release(u);
+        return;
+    }
     g_assert(u->state == SPU_IU_WAITING);
     u->state = SPU_IU_MOVING;
     u->resume_at = gsc_cycle() + 1;   /* the release's swap takes effect next cycle */
@@ -234,6 +244,10 @@ static void iu_request(spu_iu *u, const spu_iu_xfer *x)
 static void spu_iu_run(void *self)
 {
     spu_iu *u = self;
+    if (u->code) {
+        spu_iu_code_run(u);
+        return;
+    }
     uint64_t now = gsc_cycle();
     if (u->icnt)
         iu_mem_replies(u);
@@ -413,6 +427,7 @@ void spu_iu_free(spu_iu *u)
 {
     if (!u)
         return;
+    spu_iu_code_free(u);
     g_free(u->pend);
     g_free(u->free_ids);
     g_free(u->xfers);

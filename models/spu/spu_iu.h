@@ -74,6 +74,7 @@ enum {
     SPU_IU_STAT_GUARD,
     SPU_IU_STAT_MEM_REQS,
     SPU_IU_STAT_MEM_WAIT,
+    SPU_IU_STAT_INSTRS,
     SPU_IU_N_STATS
 };
 enum { SPU_IU_MOVING, SPU_IU_WAITING, SPU_IU_DONE };
@@ -125,6 +126,8 @@ typedef struct spu_iu {
     unsigned round_xi;
     uint64_t mem_wait_since;
     gsc_fifo *req_f, *resp_f;
+    /* running IU code instead of a plan (spu_iu_code.h), NULL: the plan */
+    struct spu_iu_code *code;
     /* traced */
     uint32_t round;
     uint8_t state;

@@ -52,7 +52,7 @@ static void stub_swap(void *self)
     pair_stub *p = self;
     p->swapped[p->n++] = gsc_cycle();
 }
-static const spu_cb_if cb_table = {stub_half, stub_swap};
+static const spu_cb_if cb_table = {stub_half, stub_swap, NULL};
 
 static void test_pair_sync(void)
 {

@@ -4,8 +4,9 @@
 # §15 UT-1 (p = 4: 16 SMs, 16 IUs, 80 CBs, 320 KB at 4 KB and 1280 KB at 16 KB; p = 2: 24 CBs), the
 # blocksync count 1 + 2(G-1) + K/b, the off-chip accesses equal to the closed form 4PNK + 2N^2, the
 # broken mechanism (no CB swap) failing the check, the GPU baseline passing with 4N^2K/b + 2N^2
-# accesses, the VCD holding the grid's blocksync rounds and the CBs' phases, and the refusals
-# (global-sync multipass, partial passes); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
+# accesses, the VCD holding the grid's blocksync rounds and the CBs' phases; global-sync multipass
+# (2 x 2 passes, pass by pass: 4PNK + 2N^2) and the refusals (overlapped under global sync, partial
+# passes); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
 # 4 x 4, where every completed sync swaps exactly its own CB pair; multipass (2 x 2 passes, pass by
 # pass and overlapped): off-chip accesses = 4PNK + 2N^2 with the VIUs' spills and restores, the
 # passes' order and overlap, the spill -> restore guard (broken: the check fails); the SPU's caches
@@ -18,7 +19,7 @@ if [ ! -x "$tb" ]; then
 fi
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-echo "1..28"
+echo "1..29"
 nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
@@ -69,9 +70,15 @@ check "no CB swap on release: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong 
 rc=$?
 check "GPU baseline passes with 4N^2K/b + 2N^2 = 2560 accesses" "[ $rc -eq 0 ] && grep -q '^offchip_accesses 2560 ' out && grep -q 'tb-spu: gpu 16x16x16 b 8: .*PASS' out"
 
-"$tb" --size 256x256x256 --tile 32 --no-trace >out 2>&1
+# pass by pass: every pass starts after the previous one's last CTA ended
+passes_in_order() { awk '/^spu: pass \(/ { if (n && $5 + 0 < pe) bad = 1; pe = $7 + 0; n = 1 } END { exit bad + 0 }' out; }
+"$tb" --set spu_grid.p=2 --size 32x32x16 --tile 8 --no-trace >out 2>&1
 rc=$?
-check "global-sync multipass is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync multipass is not built' out"
+check "global-sync multipass (2 x 2 passes of 2 x 2 CTAs, pass by pass): PASS, 6144 = 4PNK + 2N^2 accesses, 1024 spilled + 1024 restored, 4 x 9 global blocksyncs, each pass after the previous" \
+    "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 6144 ' out && grep -q '^spu: 2 x 2 passes (pass by pass); VIU spills 1024, restores 1024 elements' out && grep -q ' 36 global blocksyncs' out && passes_in_order"
+"$tb" --set spu_grid.p=2 --size 32x32x16 --tile 8 --no-trace --passes overlapped >out 2>&1
+rc=$?
+check "global-sync multipass overlapped is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'passes overlapped needs --sync local' out"
 "$tb" --size 320x320x32 --tile 32 --no-trace >out 2>&1
 rc=$?
 check "global-sync partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync partial passes are not built' out"

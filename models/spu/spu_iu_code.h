@@ -1,0 +1,61 @@
+/* spu_iu_code.h — an SPU interface unit as a truncated SM running IU code (SPU spec §4.1;
+ * docs/spu.md "Interface units running code").
+ *
+ * The IU code is PTX (kernels/spu/spu_iu.ptx, or any module given to tb-spu --iu-ptx), loaded into
+ * the machine's memory image beside the kernel. An `spu_iu` given code (spu_iu_set_code) fetches and
+ * executes its entry, one warp of 32 threads, on the functional runner's warp-step engine
+ * (kernels/run/warp_step.h) instead of moving a plan of transfers. Only the IU's instruction subset
+ * [S: §4.1, Table 5.2] is accepted, checked before the run (spu_iu_prog_check):
+ *
+ *   integer arithmetic (the integer ALU and the complex ALU: mul, div, rem; no floating-point type),
+ *   branches and exit, loads from .param and .const (the constant cache), loads and stores of
+ *   .global memory, ld.cb / st.cb of the unit's own CB, bar.blocksync (global, or toward its SM),
+ *   the special registers.
+ *
+ * Anything else (floating-point or SFU arithmetic, shared, local or generic memory, atomics,
+ * textures, calls, bar.sync, warp-level operations, a CB or blocksync direction the unit does not
+ * have) is refused with `FILE:LINE: `instr`: ...`.
+ *
+ * Timing [A: the IU's pipeline is not given; the SM's scheduler with one warp]: one warp instruction
+ * issues per cycle at most, in order; an instruction waits for the registers it reads or writes
+ * (a scoreboard); ALU results are ready `code_alu_latency` cycles after issue; the unit's memory
+ * port sends one 32-byte request per cycle (a warp's access: one request per 32-byte segment its
+ * lanes touch), as the plan-driven unit; a global load's data is ready `mem_latency` cycles after
+ * its last request (read from the memory image then), a CB load's the cycle after its last request;
+ * stores are posted (the image and the CB are written at issue). Off-chip elements, CB requests and
+ * blocksync rounds count as for the plan-driven unit; `instructions` counts the warp instructions.
+ */
+#ifndef GPUSC_MODELS_SPU_SPU_IU_CODE_H
+#define GPUSC_MODELS_SPU_SPU_IU_CODE_H
+
+#include "kernels/workloads/workload.h"
+#include "models/spu/spu_iu.h"
+
+G_BEGIN_DECLS
+
+typedef struct spu_iu_prog spu_iu_prog;
+
+/* Parses and loads the IU code of `path` into `mem` (its .global/.const data). NULL with a message. */
+spu_iu_prog *spu_iu_prog_load(const char *path, fmem *mem, GString *err);
+/* Is `entry` an entry of the program using only the IU's instruction subset, its CB accesses and
+ * blocksyncs of the directions a unit of side `side` (spu_dir: the side of the grid it sits on) has
+ * under `sync_dir` (0: the global blocksync; else toward its SM)? 0, or nonzero with the first
+ * offending instruction as "FILE:LINE: `instr`: why" in err. */
+int spu_iu_prog_check(const spu_iu_prog *p, const char *entry, unsigned side, unsigned sync_dir,
+                      GString *err);
+void spu_iu_prog_free(spu_iu_prog *p);
+
+/* The unit runs `entry` of p (checked with spu_iu_prog_check first) with the kernel arguments `args`
+ * and its SPU registers `sregs` (%regpassx .. %reglast, spu_isa.h order), synchronising as
+ * sync_dir says. Before the run; 0, or nonzero with a message (arguments that do not fit). */
+int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl_arg *args, unsigned n_args,
+                    const uint32_t sregs[10], unsigned side, unsigned sync_dir, GString *err);
+/* The code engine's step (spu_iu's process, for a unit with code). */
+void spu_iu_code_run(spu_iu *u);
+/* A blocksync released the unit. */
+void spu_iu_code_release(spu_iu *u);
+void spu_iu_code_free(spu_iu *u);
+
+G_END_DECLS
+
+#endif

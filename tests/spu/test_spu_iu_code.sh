@@ -1,0 +1,68 @@
+#!/bin/sh
+# The SPU interface units as truncated SMs running IU code (TAP; docs/spu.md "Interface units running
+# code"): tb-spu --iu code makes every border unit fetch and execute its entry of
+# kernels/spu/spu_iu.ptx. The stencil passes under global and producer-consumer sync, with the same
+# off-chip element counts (the closed form) and CB words as the plan-driven units (the equivalence
+# test); the units execute instructions, the plan-driven ones none; code outside the IU's subset is
+# refused with its file and line; broken IU code fails the output check or stops at a blocksync
+# mismatch; multipass is refused.
+. "$top_srcdir/tests/tap.sh"
+tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
+ptx="$top_srcdir/kernels/spu/spu_iu.ptx"
+if [ ! -x "$tb" ]; then
+    echo "1..0 # SKIP needs $tb"
+    exit 0
+fi
+echo "1..11"
+check() { if eval "$2"; then ok "$1"; else no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; fi; }
+sum() { awk -v re="$1" '$1 ~ re {s += $2} END {print s + 0}' "$2"; }
+elems() { grep '^spu: off-chip elements' "$1"; }
+
+p2="--set spu_grid.p=2 --size 16x16x16 --tile 8 --no-trace"
+for sync in global local; do
+    "$tb" $p2 --sync $sync >"$tmp/plan" 2>&1
+    rc1=$?
+    "$tb" $p2 --sync $sync --iu code >"$tmp/out" 2>&1
+    rc2=$?
+    check "$sync sync, 2 x 2, b 8: IU code PASS, 1536 off-chip accesses, the plan's element and CB word counts" \
+        "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 1536 ' '$tmp/out' && [ \"\$(elems '$tmp/out')\" = \"\$(elems '$tmp/plan')\" ] && [ \$(sum 'cb_[hv].*[.]iu_words\$' '$tmp/out') -eq \$(sum 'cb_[hv].*[.]iu_words\$' '$tmp/plan') ] && [ \$(sum 'cb_[hv].*[.]iu_words\$' '$tmp/out') -eq 1024 ]"
+    check "$sync sync: the units executed instructions (the plan-driven ones none), the cycles differ" \
+        "[ \$(sum 'iu_[nwse][0-9]*[.]instructions\$' '$tmp/out') -gt 0 ] && [ \$(sum 'iu_[nwse][0-9]*[.]instructions\$' '$tmp/plan') -eq 0 ] && grep -q '^spu: interface units ran IU code' '$tmp/out' && [ \"\$(grep '^tb-spu:' '$tmp/plan')\" != \"\$(grep '^tb-spu:' '$tmp/out')\" ]"
+done
+"$tb" --size 16x16x8 --tile 4 --sync local --iu code --no-trace >"$tmp/out" 2>&1
+rc=$?
+check "4 x 4, b 4 (16-element faces, half a warp): PASS, 1024 off-chip accesses" \
+    "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 1024 ' '$tmp/out'"
+"$tb" $p2 --iu code --selftest-corrupt >"$tmp/out" 2>&1
+rc=$?
+check "IU code with the CB swap broken: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
+
+# broken IU code: a storer one round early (it reads a half its SM has not written): the check fails
+sed 's/^\tadd.s32 \t%r11, %r11, 1;$/\tadd.s32 \t%r11, %r11, 0;/' "$ptx" >"$tmp/early.ptx"
+"$tb" $p2 --iu code --iu-ptx "$tmp/early.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "IU code storing one round early: the check fails" \
+    "! cmp -s '$ptx' '$tmp/early.ptx' && [ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
+
+# outside the subset: a shared-memory load, floating-point arithmetic, the wrong CB; file and line
+awk '/^\.visible \.entry spu_iu_global_n/ {e = 1} e && /ld.global.b32 \t%v0/ && !d {sub(/ld.global.b32 \t%v0, \[%a0\]/, "ld.shared.b32 \t%v0, [%c0]"); d = 1; line = NR} {print} END {print line > "/dev/stderr"}' \
+    "$ptx" >"$tmp/shared.ptx" 2>"$tmp/line"
+"$tb" $p2 --iu code --iu-ptx "$tmp/shared.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "a shared-memory load in IU code: refused with file and line" \
+    "[ $rc -eq 2 ] && grep -q \"^gpusc: .*shared.ptx:\$(cat '$tmp/line'): .*ld.shared.*not in the interface unit's instruction subset.*no shared memory\" '$tmp/out'"
+sed '0,/^\tmul.lo.u32 \t%r9, %r3, %r3;$/s//\tmul.rn.f32 \t%r9, %r3, %r3;/' "$ptx" >"$tmp/fp.ptx"
+"$tb" $p2 --iu code --iu-ptx "$tmp/fp.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "floating-point arithmetic in IU code: refused (no floating-point unit)" \
+    "[ $rc -eq 2 ] && grep -q '^gpusc: .*fp.ptx:[0-9]*: .*mul.*f32.*no floating-point unit' '$tmp/out'"
+sed '0,/st.cb.south.b32/s//st.cb.east.b32/' "$ptx" >"$tmp/dir.ptx"
+"$tb" $p2 --iu code --iu-ptx "$tmp/dir.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "a north unit storing to an east CB: refused" \
+    "[ $rc -eq 2 ] && grep -q '^gpusc: .*dir.ptx:[0-9]*: .*st.cb.east.*only the CB toward its SM' '$tmp/out'"
+"$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --iu code --no-trace >"$tmp/out" 2>&1
+rc=$?
+check "--iu code with 2 x 2 passes: refused (VIU code not built)" \
+    "[ $rc -eq 2 ] && grep -q '^gpusc: --iu code with 4 x 4 CTAs on the 2 x 2 grid' '$tmp/out'"
+exit $fail
