@@ -23,6 +23,12 @@ bench: bench/activation kernels/tools/gpusc-run
 NOSAN_TESTS += tests/bench/test_bench_smoke.sh
 dist_check_SCRIPTS += tests/bench/test_bench_smoke.sh
 
+# bench/scale-wall: the GPU-scale targets in CPU time on a loaded machine (runs interleaved, medians
+# and spread; docs/performance.md). Run by hand; its smoke test makes one small repetition.
+EXTRA_DIST += bench/scale-wall
+NOSAN_TESTS += tests/bench/test_scale_wall.sh
+dist_check_SCRIPTS += tests/bench/test_scale_wall.sh
+
 # bench/barrier: the cost of a barrier per simulated cycle between host threads (the price of a
 # parallel simulation of SM groups; docs/performance.md, GPU scale). Run by hand.
 BENCH_TOOLS += bench/barrier

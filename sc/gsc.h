@@ -346,7 +346,7 @@ static inline bool gsc_fifo_can_get(const gsc_fifo *f)
         return h->stamps[h->head] < (int64_t)gsc_hot.cycle;
     return gsc_fifo_can_get_slow(f);
 }
-const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get */
+const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get; valid until its get */
 void gsc_fifo_get(gsc_fifo *f, void *item_out); /* item_out may be NULL; gsc_fatal if !can_get */
 unsigned gsc_fifo_occupancy(const gsc_fifo *f); /* items stored (including those put this cycle) */
 unsigned gsc_fifo_depth(const gsc_fifo *f);

@@ -252,9 +252,14 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
         const unsigned char *slot = f->items + (size_t)f->head * f->stride;
         memcpy(item_out, slot, item_used(f, slot));
     }
-    if (++f->head == f->depth)
-        f->head = 0;
+    /* An emptied ring starts again at slot 0, so a FIFO that holds an item or two at a time reuses
+     * its first slots instead of walking its whole ring (each slot touched once every depth puts,
+     * its lines cold by then on a machine of many SMs). A slot freed in this cycle may then be
+     * refilled in this cycle (room still counts it from the next): nothing reads a slot after its
+     * get (gsc_fifo_peek's pointer is valid until then, gsc.h). */
+    unsigned next = f->head + 1;
     f->n--;
+    f->head = next == f->depth || f->n == 0 ? 0 : next;
     if (f->freed_at != now) {
         f->freed_at = now;
         f->freed_n = 0;
