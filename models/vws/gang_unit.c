@@ -24,6 +24,9 @@ static const char *const reform_choices[] = {"none", "opportunistic", NULL};
 static const char *const mem_choices[] = {"none", "impatient", "group", NULL};
 static const char *const fault_choices[] = {"none", "nosplit", NULL};
 static const char *const ready_choices[] = {"same_cycle", "registered", NULL};
+static const char *const sched_choices[] = {"bgto", "lgto", "lpc", "lrr", "gto", NULL};
+static const char *const tie_choices[] = {"gto", "oldest", NULL};
+static const char *const mode_choices[] = {"mixed", "gang_only", "slice_only", NULL};
 
 static const blk_param_desc params[] = {
     {"gangs_per_cycle", BLK_PARAM_UINT, "2", "1", "4", NULL, "gangs",
@@ -41,6 +44,18 @@ static const blk_param_desc params[] = {
      "E-VWS-Sync<XX>: a gang or independent warp at a reconvergence sync point (the kernel's, from the "
      "sync insertion pass), not its whole original gang, waits up to XX cycles there to re-gang; 0: off "
      "[S: XX in {10, 50, 100}]"},
+    {"sched", BLK_PARAM_ENUM, "bgto", NULL, NULL, sched_choices, "",
+     "the gang issue scheduler: bgto (biggest gang first), lgto (littlest first), lpc (lowest PC first), "
+     "lrr (loose round robin over the table's entries, from the one after the last gang picked) or gto "
+     "(greedy then oldest, any size) [S: BGTO; GTO, LRR, LPC, LGTO compared]"},
+    {"tie", BLK_PARAM_ENUM, "gto", NULL, NULL, tie_choices, "",
+     "how bgto, lgto and lpc order gangs they rank equal: gto (the one that issued last, then the older) "
+     "or oldest [S: BGTO ties fall back to GTO; A: the same for LGTO and LPC]"},
+    {"mode", BLK_PARAM_ENUM, "mixed", NULL, NULL, mode_choices, "",
+     "mixed (gangs, and independent warps on the slices they leave free), gang_only (no independent "
+     "scheduling by the slices: every entity a split leaves, lone warps too, is issued by the gang "
+     "scheduler and fetched by the gang fetch) or slice_only (no gangs: every warp independent) [S: the "
+     "operating modes; A: gang_only keeps the splits]"},
     {"fault", BLK_PARAM_ENUM, "none", NULL, NULL, fault_choices, "",
      "deliberate bug for tests: nosplit = never split on control divergence (members then issue at "
      "the wrong PC and are poisoned)"},
@@ -219,7 +234,7 @@ static bool close_cycle(gang_unit *u, uint64_t prev)
                 }
             }
         }
-        u->picked_set[g] = u->issued_set[g] = 0;
+        u->picked_set[g] = u->issued_set[g] = u->picked_lone[g] = 0;
     }
     bool merged = false;
     if (u->reform == GANG_REFORM_OPPORTUNISTIC) {
@@ -328,10 +343,49 @@ static bool sync_holds(gang_unit *u, unsigned w, uint8_t mask, const decoded_t *
     return true;
 }
 
-/* Pick the gangs of cycle `now` (BGTO). */
+/* gang_only: the lone warps of the table as entities of one the gang scheduler can pick (lone[w] is
+ * warp w's; id GANG_SETS * GANG_WAYS + w); returns how many, with their ids in ids. */
+static unsigned lone_entities(gang_unit *u, gang_entry *lone, unsigned *ids)
+{
+    unsigned n = 0;
+    for (unsigned g = 0; g < GANG_SETS; g++)
+        for (uint8_t m = u->t.set[g].indep; m; m &= (uint8_t)(m - 1)) {
+            unsigned s = (unsigned)__builtin_ctz(m), w = g * GANG_SLICES + s;
+            uint64_t pc = GANG_NO_PC;
+            const decoded_t *h = u->ready_reg ? NULL : issue_head(u, w);
+            if (h)
+                pc = (uint64_t)h->func << 32 | h->pc;
+            lone[w] = (gang_entry){.valid = true,
+                                   .mask = (uint8_t)(1u << s),
+                                   .pc = pc,
+                                   .age = u->set_age[g],
+                                   .last_issue = (int64_t)u->issued_at[w] - 1};
+            ids[n++] = GANG_SETS * GANG_WAYS + w;
+        }
+    return n;
+}
+
+/* Pick the gangs of cycle `now` (the gang issue scheduler; gang_only: lone warps too). */
 static void pick(gang_unit *u, uint64_t now)
 {
-    unsigned cand[GANG_SETS * GANG_WAYS], n = 0;
+    unsigned cand[GANG_SCHED_IDS], n = 0, ids[GANG_MAX_WARPS], nl = 0;
+    gang_entry lone[GANG_MAX_WARPS];
+    if (u->mode == GANG_MODE_GANG_ONLY)
+        nl = lone_entities(u, lone, ids);
+    for (unsigned i = 0; i < nl; i++) {
+        unsigned w = ids[i] - GANG_SETS * GANG_WAYS;
+        const gang_entry *e = &lone[w];
+        bool mem = false, ready;
+        if (u->ready_reg) {
+            mem = u->head_mem[w];
+            ready = now > 0 && u->ready_at[w] == now && e->last_issue != (int64_t)now - 1;
+        } else {
+            ready = members_ready(u, gang_set_of(w), e->mask, &mem) &&
+                    !(u->sync && sync_holds(u, w, e->mask, issue_head(u, w), now));
+        }
+        if (ready && gang_room(u, e->mask, mem))
+            cand[n++] = ids[i];
+    }
     for (unsigned g = 0; g < GANG_SETS; g++) {
         const gang_set *st = &u->t.set[g];
         if (!st->present)
@@ -355,14 +409,22 @@ static void pick(gang_unit *u, uint64_t now)
                 cand[n++] = g << 2 | k;
         }
     }
-    unsigned picks[GANG_SETS * GANG_WAYS];
-    unsigned np = gang_bgto(&u->t, cand, n, u->per_cycle, picks);
+    unsigned picks[GANG_SCHED_IDS];
+    unsigned np = gang_schedule(&u->t, lone, &u->sched, cand, n, u->per_cycle, picks);
     u->busy_slices = 0;
     for (unsigned i = 0; i < np; i++) {
+        if (picks[i] >= GANG_SETS * GANG_WAYS) { /* a lone warp (gang_only) */
+            unsigned w = picks[i] - GANG_SETS * GANG_WAYS;
+            u->picked_lone[gang_set_of(w)] |= (uint8_t)(1u << gang_slice(w));
+            u->busy_slices |= (uint8_t)(1u << gang_slice(w));
+            continue;
+        }
         unsigned g = picks[i] >> 2, k = picks[i] & 3;
         u->picked_set[g] |= (uint8_t)(1u << k);
         u->busy_slices |= u->t.set[g].e[k].mask;
     }
+    if (np && u->sched.policy == GANG_SCHED_LRR) /* the next cycle starts after the last gang picked */
+        u->sched.rr_from = (picks[np - 1] + 1) % GANG_SCHED_IDS;
     u->tr_issue_mask = u->busy_slices;
 }
 
@@ -455,6 +517,8 @@ static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cyc
     u->head_mem[w] = head->cls == IR_CLASS_MEM;
     unsigned g = gang_set_of(w);
     int k = gang_entry_of(&u->t, w);
+    if (k < 0 && u->mode == GANG_MODE_GANG_ONLY) /* only when the gang scheduler picked it */
+        return u->picked_lone[g] >> gang_slice(w) & 1;
     if (k < 0) /* independent: the slices the picked gangs leave free */
         return !(u->busy_slices >> gang_slice(w) & 1) &&
                !(u->sync && sync_holds(u, w, (uint8_t)(1u << gang_slice(w)), head, cycle));
@@ -502,7 +566,12 @@ static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
         uint8_t mask = 0;
         for (; w < (unsigned)c->first_warp + c->warps && gang_set_of(w) == g; w++)
             mask |= (uint8_t)(1u << gang_slice(w));
-        gang_form(&u->t, g, mask, entry, u->age_seq++, &u->c);
+        u->set_age[g] = u->age_seq;
+        if (u->mode == GANG_MODE_SLICE_ONLY)
+            gang_add_independent(&u->t, g, mask);
+        else
+            gang_form(&u->t, g, mask, entry, u->age_seq, &u->c);
+        u->age_seq++;
     }
     sync_counts(u);
 }
@@ -569,6 +638,9 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs)
     for (unsigned g = 0; g < GANG_SETS; g++) {
         if (!u->t.set[g].present)
             continue;
+        if (u->mode == GANG_MODE_GANG_ONLY) /* the slices' front ends are off: lone warps too */
+            for (uint8_t m = u->t.set[g].indep; m; m &= (uint8_t)(m - 1))
+                gangs[n++] = (uint32_t)(g * GANG_SLICES) << 8 | (m & (uint8_t)-m);
         for (unsigned k = 0; k < GANG_WAYS; k++)
             if (u->t.set[g].e[k].valid)
                 gangs[n++] = (uint32_t)(g * GANG_SLICES) << 8 | u->t.set[g].e[k].mask;
@@ -593,6 +665,11 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
     u->fault = blk_param_enum(u->inst, "fault");
     u->ready_reg = blk_param_enum(u->inst, "ready") == 1;
     u->sync = (unsigned)blk_param_uint(u->inst, "sync");
+    u->sched.policy = blk_param_enum(u->inst, "sched");
+    u->sched.tie = blk_param_enum(u->inst, "tie");
+    u->mode = blk_param_enum(u->inst, "mode");
+    if (u->mode == GANG_MODE_SLICE_ONLY)
+        u->reform = GANG_REFORM_NONE; /* (no gangs: nothing to re-form) */
     gang_table_init(&u->t);
     blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
     blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
