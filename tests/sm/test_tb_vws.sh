@@ -15,7 +15,8 @@ for ws in 32 16 8 4; do
         no "spmv at warp size $ws"; tail -5 "$tmp/out"
     fi
 done
-for p in i-vws e-vws i-vws-impatient e-vws-impatient i-vws-group; do
+for p in i-vws e-vws i-vws-impatient e-vws-impatient i-vws-group i-vws-lgto i-vws-lpc i-vws-lrr i-vws-gto gang-only \
+    e-vws-gang-only; do
     for w in spmv sgemm; do
         if $TB --workload $w --size tiny --no-trace --no-progress --warp-size 4 --vws $p > "$tmp/out" 2>&1 &&
             grep -q "tb-vws: $w: PASS" "$tmp/out" && grep -q "pc mismatches 0$" "$tmp/out"; then
@@ -33,6 +34,27 @@ if [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "${3:-0}" -gt 0 ]; then
     ok "spmv e-vws: $1 gangs formed, $2 control splits, $3 reformations"
 else
     no "spmv e-vws: formed/splits/reforms: ${1:-} ${2:-} ${3:-}"; cat "$tmp/out"
+fi
+
+# The gang schedulers differ: spmv's cycles under each are not all BGTO's.
+set --
+for p in i-vws i-vws-lgto i-vws-lpc i-vws-lrr i-vws-gto; do
+    $TB --workload spmv --size tiny --no-trace --no-progress --warp-size 4 --vws $p > "$tmp/out" 2>&1
+    set -- "$@" "$(sed -n 's/^summary: spmv: \([0-9]*\) cycles.*/\1/p' "$tmp/out")"
+done
+b=$1; shift; same=0
+for c in "$@"; do [ "$c" = "$b" ] && same=$((same + 1)); done
+if [ -n "$b" ] && [ $same -eq 0 ]; then ok "spmv cycles: BGTO $b, LGTO/LPC/LRR/GTO $*"; else no "gang schedulers: BGTO $b, others $*"; fi
+# slice-only: the unit forms no gang, so the run is the one without the unit, statistic for statistic
+# (apart from the unit's own and the wall-clock speed).
+$TB --workload spmv --size tiny --no-trace --no-progress --warp-size 4 > "$tmp/off" 2>&1
+$TB --workload spmv --size tiny --no-trace --no-progress --warp-size 4 --vws slice-only > "$tmp/so" 2>&1
+strip() { grep '^tb\.' "$1" | grep -v 'gang_unit\|per_second'; }
+if grep -q "tb-vws: spmv: PASS" "$tmp/so" && strip "$tmp/off" > "$tmp/a" && strip "$tmp/so" > "$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+    grep -q '^vws: gang issues 0 (0 warp instructions)' "$tmp/so"; then
+    ok "slice-only: no gang, every statistic that of the run without the unit"
+else
+    no "slice-only differs from off"; diff "$tmp/a" "$tmp/b" | head -5
 fi
 
 # The deliberate bug: gangs never split, members issue for the gang at another PC: poisoned.
