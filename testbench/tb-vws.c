@@ -5,7 +5,7 @@
  *   --warp-size 32|16|8|4   sm.warp_size, and 32 / W issue schedulers (one per slice of W lanes), so
  *                           every width can issue 32 thread-instructions per cycle (default 32)
  *   --vws off|i-vws|e-vws|i-vws-impatient|e-vws-impatient|i-vws-group
- *                           the ganging unit (4-thread warps only): a `gang_unit` block bound to the
+ *                           the ganging unit (4- or 8-thread warps): a `gang_unit` block bound to the
  *                           SM's issue block (check, issued, warp_events); reform and mem_split
  *                           follow the name (default off); e-vws-sync10|50|100: e-vws, and a warp
  *                           at a reconvergence sync point (kernels/passes/vws_sync.h) waits up to
@@ -91,22 +91,22 @@ static char **rewrite_args(int *argc, char **argv, tb_vws *t)
                 "e-vws-sync50, e-vws-sync100, i-vws-lgto, i-vws-lpc, i-vws-lrr, i-vws-gto, gang-only, "
                 "e-vws-gang-only or slice-only",
                 t->vws);
-    if (pol >= 0 && t->ws != 4)
-        cli_die("--vws %s gangs 4-thread warps: add --warp-size 4", t->vws);
+    if (pol >= 0 && t->ws != 4 && t->ws != 8)
+        cli_die("--vws %s gangs 4- or 8-thread warps: add --warp-size 4 or --warp-size 8", t->vws);
     GPtrArray *out = g_ptr_array_new();
     g_ptr_array_add(out, argv[0]);
     /* the units' input FIFOs hold one instruction of every scheduler of two cycles */
     /* (and the decoded FIFO every slice's fetch and the gang fetch of a cycle: 2 fetch widths each) */
     char *sets[10] = {g_strdup_printf("sm.warp_size=%u", t->ws),
-                     g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
-                     g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
-                     g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
-                     g_strdup_printf("issue.decoded_depth=%u", MAX(4u, 8 * 32 / t->ws)),
-                     pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.sync=%s", policies[pol][3]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.sched=%s", policies[pol][4]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.mode=%s", policies[pol][5]) : NULL};
+                      g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
+                      g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                      g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                      g_strdup_printf("issue.decoded_depth=%u", MAX(4u, 8 * 32 / t->ws)),
+                      pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.sync=%s", policies[pol][3]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.sched=%s", policies[pol][4]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.mode=%s", policies[pol][5]) : NULL};
     for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
         if (sets[i]) {
             g_ptr_array_add(out, "--set");
@@ -137,9 +137,9 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
         return;
     sm_topo *s = machine_sms(mach)[0];
     issue *is = sm_topo_issue(s);
-    if (issue_schedulers(is) != 8)
-        cli_die("the ganging unit needs one scheduler per slice: issue.schedulers = 8 (it is %u)",
-                issue_schedulers(is));
+    if (issue_schedulers(is) != 32 / c->t->ws)
+        cli_die("the ganging unit needs one scheduler per slice: issue.schedulers = %u (it is %u)",
+                32 / c->t->ws, issue_schedulers(is));
     c->t->u = gang_unit_new(c->run->ctx, sm_topo_module(s), "gang_unit", tb_kernel_env_of(k), is);
     gang_unit_attach(c->t->u, sm_topo_issue_inst(s));
     if (sm_topo_parts(s) > 1) /* lane slices: the gang fetch serves the gangs */
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
         .program = "tb-vws",
         .summary = "Variable warp sizing testbench: --warp-size 32|16|8|4, --vws off|i-vws|e-vws|"
                    "i-vws-impatient|e-vws-impatient|i-vws-group|e-vws-sync10|50|100|i-vws-lgto|lpc|lrr|gto|"
-                   "gang-only|e-vws-gang-only|slice-only (4-thread warps)",
+                   "gang-only|e-vws-gang-only|slice-only (4- or 8-thread warps)",
         .default_preset = "vws",
         .parsed = parsed,
         .built = built,

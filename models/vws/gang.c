@@ -7,13 +7,20 @@
 
 void gang_table_init(gang_table *t)
 {
+    gang_table_init_slices(t, GANG_SLICES);
+}
+
+void gang_table_init_slices(gang_table *t, unsigned slices)
+{
+    g_assert(slices >= 2 && slices <= GANG_SLICES);
     memset(t, 0, sizeof *t);
+    t->slices = slices;
 }
 
 int gang_entry_of(const gang_table *t, unsigned w)
 {
-    const gang_set *s = &t->set[gang_set_of(w)];
-    uint8_t bit = (uint8_t)(1u << gang_slice(w));
+    const gang_set *s = &t->set[gang_set_of(t, w)];
+    uint8_t bit = (uint8_t)(1u << gang_slice(t, w));
     for (unsigned k = 0; k < GANG_WAYS; k++)
         if (s->e[k].valid && (s->e[k].mask & bit))
             return (int)k;
@@ -67,8 +74,8 @@ void gang_add_independent(gang_table *t, unsigned g, uint8_t mask)
 
 void gang_leave(gang_table *t, unsigned w, gang_counts *c)
 {
-    gang_set *s = &t->set[gang_set_of(w)];
-    uint8_t bit = (uint8_t)(1u << gang_slice(w));
+    gang_set *s = &t->set[gang_set_of(t, w)];
+    uint8_t bit = (uint8_t)(1u << gang_slice(t, w));
     int k = gang_entry_of(t, w);
     if (k >= 0) {
         gang_entry *e = &s->e[k];
@@ -218,7 +225,8 @@ static int tie_order(const gang_entry *a, const gang_entry *b, unsigned tie)
 }
 
 /* a (entry id ia) before b (id ib) under policy s */
-static bool sched_before(const gang_entry *a, unsigned ia, const gang_entry *b, unsigned ib, const gang_sched *s)
+static bool sched_before(const gang_entry *a, unsigned ia, const gang_entry *b, unsigned ib,
+                         const gang_sched *s)
 {
     unsigned sa = gang_size(a->mask), sb = gang_size(b->mask);
     switch (s->policy) {

@@ -1,11 +1,11 @@
 /* gang.h — the gang table of variable warp sizing (docs/vws.md; CCWS/DAWS/VWS spec §7.3-§7.6): the
  * bookkeeping of which 4-thread warps issue together, pure C.
  *
- * The SM's 32 lanes are 8 slices of 4; warp w runs on slice w mod 8 and belongs to original gang
- * w / 8 (the 8 warps 8g .. 8g+7, one per slice: 32 threads). Original gang g owns set g of the
- * table: GANG_WAYS entries, each a gang of at least 2 of its warps (GangMask: bit s = the warp on
- * slice s), its PC, a valid bit and an age. A warp of the set that is in no entry is independent
- * (the set's independent-warp mask: its slice schedules it alone). A warp is in at most one entry.
+ * The SM's 32 lanes are S slices (8 of 4 lanes, or 4 of 8 lanes); warp w runs on slice w mod S and
+ * belongs to original gang w / S (the S warps Sg .. Sg+S-1, one per slice: 32 threads). Original gang g owns
+ * set g of the table: GANG_WAYS entries, each a gang of at least 2 of its warps (GangMask: bit s = the warp
+ * on slice s), its PC, a valid bit and an age. A warp of the set that is in no entry is independent (the
+ * set's independent-warp mask: its slice schedules it alone). A warp is in at most one entry.
  *
  *  - gang_form: the warps of a new CTA in set g become one gang (all of them, if at least 2).
  *  - gang_split_pcs (control divergence, always): members grouped by PC; each group of >= 2 a gang
@@ -54,6 +54,7 @@ typedef struct {
 typedef struct {
     gang_set set[GANG_SETS];
     unsigned reform_next; /* round-robin pointer of reformation */
+    unsigned slices;      /* slices (warps of an original gang): 8 (4-thread warps) or 4 (8-thread) */
 } gang_table;
 
 /* Gang statistics a caller accumulates: what the operations did. */
@@ -61,15 +62,18 @@ typedef struct {
     uint64_t formed, cf_splits, mem_splits, reforms, to_independent;
 } gang_counts;
 
+/* An empty table of 8 slices (4-thread warps); gang_table_init_slices: of `slices` (<= GANG_SLICES;
+ * 4 for the 8-wide design point: 4 slices of 8 lanes, original gangs of 4 warps). */
 void gang_table_init(gang_table *t);
+void gang_table_init_slices(gang_table *t, unsigned slices);
 /* Slice and set of warp w. */
-static inline unsigned gang_slice(unsigned w)
+static inline unsigned gang_slice(const gang_table *t, unsigned w)
 {
-    return w % GANG_SLICES;
+    return w % t->slices;
 }
-static inline unsigned gang_set_of(unsigned w)
+static inline unsigned gang_set_of(const gang_table *t, unsigned w)
 {
-    return w / GANG_SLICES;
+    return w / t->slices;
 }
 /* The entry warp w is a member of in its set, or -1 (independent or not resident). */
 int gang_entry_of(const gang_table *t, unsigned w);

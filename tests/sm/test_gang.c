@@ -31,10 +31,19 @@ static unsigned valid_entries(const gang_table *t, unsigned set)
  * slice in set k. */
 static void test_mapping(void)
 {
+    gang_table t;
+    gang_table_init(&t);
     for (unsigned s = 0; s < GANG_SLICES; s++) {
-        g_assert_cmpuint(gang_set_of(s), ==, 0);
-        g_assert_cmpuint(gang_slice(s), ==, s);
-        g_assert_cmpuint(gang_set_of(8 * 5 + s), ==, 5);
+        g_assert_cmpuint(gang_set_of(&t, s), ==, 0);
+        g_assert_cmpuint(gang_slice(&t, s), ==, s);
+        g_assert_cmpuint(gang_set_of(&t, 8 * 5 + s), ==, 5);
+    }
+    /* the 8-wide design point: 4 slices of 8 lanes; warp w on slice w mod 4, original gang w / 4 */
+    gang_table_init_slices(&t, 4);
+    for (unsigned s = 0; s < 4; s++) {
+        g_assert_cmpuint(gang_set_of(&t, s), ==, 0);
+        g_assert_cmpuint(gang_slice(&t, 4 * 7 + s), ==, s);
+        g_assert_cmpuint(gang_set_of(&t, 4 * 7 + s), ==, 7);
     }
     g_assert_cmpuint(GANG_SETS * GANG_WAYS, ==, 128);
 }

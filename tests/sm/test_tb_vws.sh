@@ -66,9 +66,25 @@ else
     no "fault=nosplit did not fail"; tail -5 "$tmp/out"
 fi
 
-$TB --workload spmv --size tiny --no-trace --no-progress --warp-size 8 --vws i-vws > "$tmp/out" 2>&1
+# The 8-wide design point: 4 slices of 8 lanes, original gangs of 4 warps.
+for p in i-vws e-vws i-vws-lpc gang-only; do
+    if $TB --workload spmv --size tiny --no-trace --no-progress --warp-size 8 --vws $p > "$tmp/out" 2>&1 &&
+        grep -q "tb-vws: spmv: PASS" "$tmp/out" && grep -q "pc mismatches 0$" "$tmp/out" &&
+        grep -q "^vws: 4 lane slice(s)" "$tmp/out" && grep -q "^vws: gang-cycles by size 2..8: [1-9][0-9]* [0-9]* [1-9][0-9]* 0 0 0 0," "$tmp/out"; then
+        ok "warp size 8: spmv passes under $p, gangs of 2 to 4 warps"
+    else
+        no "warp size 8 under $p"; tail -6 "$tmp/out"
+    fi
+done
+$TB --workload spmv --size tiny --no-trace --no-progress --warp-size 8 --vws i-vws --set gang_unit.fault=nosplit > "$tmp/out" 2>&1
+if grep -q "tb-vws: spmv: FAIL" "$tmp/out" && ! grep -q "pc mismatches 0$" "$tmp/out"; then
+    ok "warp size 8: a gang issuing for members at other PCs fails the output check"
+else
+    no "warp size 8: fault=nosplit did not fail"; tail -5 "$tmp/out"
+fi
+$TB --workload spmv --size tiny --no-trace --no-progress --warp-size 16 --vws i-vws > "$tmp/out" 2>&1
 rc=$?
-if [ $rc -ne 0 ] && grep -q "gangs 4-thread warps: add --warp-size 4" "$tmp/out"; then ok "--vws at warp size 8 is a user error"; else no "--vws at warp size 8: rc $rc"; cat "$tmp/out"; fi
+if [ $rc -ne 0 ] && grep -q "gangs 4- or 8-thread warps: add --warp-size 4 or --warp-size 8" "$tmp/out"; then ok "--vws at warp size 16 is a user error"; else no "--vws at warp size 16: rc $rc"; cat "$tmp/out"; fi
 $TB --workload spmv --size tiny --no-trace --no-progress --warp-size 5 > "$tmp/out" 2>&1
 rc=$?
 if [ $rc -ne 0 ] && grep -q "warp-size 5: 32, 16, 8 or 4" "$tmp/out"; then ok "--warp-size 5 is a user error"; else no "--warp-size 5: rc $rc"; cat "$tmp/out"; fi
