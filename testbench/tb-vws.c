@@ -5,11 +5,14 @@
  *   --warp-size 32|16|8|4   sm.warp_size, and 32 / W issue schedulers (one per slice of W lanes), so
  *                           every width can issue 32 thread-instructions per cycle (default 32)
  *   --vws off|i-vws|e-vws|i-vws-impatient|e-vws-impatient|i-vws-group
- *                           the ganging unit (4-thread warps only): a `gang_unit` block bound to the
+ *                           the ganging unit (4- or 8-thread warps): a `gang_unit` block bound to the
  *                           SM's issue block (check, issued, warp_events); reform and mem_split
  *                           follow the name (default off); e-vws-sync10|50|100: e-vws, and a warp
  *                           at a reconvergence sync point (kernels/passes/vws_sync.h) waits up to
- *                           10, 50 or 100 cycles there to re-gang
+ *                           10, 50 or 100 cycles there to re-gang; i-vws-lgto|lpc|lrr|gto: i-vws
+ *                           with another gang issue scheduler (gang_unit.sched); gang-only,
+ *                           e-vws-gang-only: no independent scheduling by the slices (gang_unit.mode);
+ *                           slice-only: the unit forms no gangs
  *   --area                  also print the area VWS adds to the SM at this width (models/vws/area.h:
  *                           32 / W slices; Table 6.2 of the VWS source)
  *
@@ -33,16 +36,24 @@ typedef struct {
     vws_sync *sync; /* the kernel's sync points (e-vws-sync<XX>) */
 } tb_vws;
 
-static const char *const policies[][4] = {
-    /* name, reform, mem_split, sync (E-VWS-Sync<XX>: cycles a warp waits at a sync point) */
-    {"i-vws", "none", "none", "0"},
-    {"e-vws", "opportunistic", "none", "0"},
-    {"i-vws-impatient", "none", "impatient", "0"},
-    {"e-vws-impatient", "opportunistic", "impatient", "0"},
-    {"i-vws-group", "none", "group", "0"},
-    {"e-vws-sync10", "opportunistic", "none", "10"},
-    {"e-vws-sync50", "opportunistic", "none", "50"},
-    {"e-vws-sync100", "opportunistic", "none", "100"},
+static const char *const policies[][6] = {
+    /* name, reform, mem_split, sync (E-VWS-Sync<XX>: cycles a warp waits at a sync point), the gang
+     * scheduler, the mode */
+    {"i-vws", "none", "none", "0", "bgto", "mixed"},
+    {"e-vws", "opportunistic", "none", "0", "bgto", "mixed"},
+    {"i-vws-impatient", "none", "impatient", "0", "bgto", "mixed"},
+    {"e-vws-impatient", "opportunistic", "impatient", "0", "bgto", "mixed"},
+    {"i-vws-group", "none", "group", "0", "bgto", "mixed"},
+    {"e-vws-sync10", "opportunistic", "none", "10", "bgto", "mixed"},
+    {"e-vws-sync50", "opportunistic", "none", "50", "bgto", "mixed"},
+    {"e-vws-sync100", "opportunistic", "none", "100", "bgto", "mixed"},
+    {"i-vws-lgto", "none", "none", "0", "lgto", "mixed"},
+    {"i-vws-lpc", "none", "none", "0", "lpc", "mixed"},
+    {"i-vws-lrr", "none", "none", "0", "lrr", "mixed"},
+    {"i-vws-gto", "none", "none", "0", "gto", "mixed"},
+    {"gang-only", "none", "none", "0", "bgto", "gang_only"},
+    {"e-vws-gang-only", "opportunistic", "none", "0", "bgto", "gang_only"},
+    {"slice-only", "none", "none", "0", "bgto", "slice_only"},
 };
 
 /* Takes --warp-size and --vws out of argv and puts "--set K=V" pairs right after argv[0] (so that a
@@ -77,22 +88,25 @@ static char **rewrite_args(int *argc, char **argv, tb_vws *t)
             pol = (int)i;
     if (pol < 0 && strcmp(t->vws, "off"))
         cli_die("--vws %s: off, i-vws, e-vws, i-vws-impatient, e-vws-impatient, i-vws-group, e-vws-sync10, "
-                "e-vws-sync50 or e-vws-sync100",
+                "e-vws-sync50, e-vws-sync100, i-vws-lgto, i-vws-lpc, i-vws-lrr, i-vws-gto, gang-only, "
+                "e-vws-gang-only or slice-only",
                 t->vws);
-    if (pol >= 0 && t->ws != 4)
-        cli_die("--vws %s gangs 4-thread warps: add --warp-size 4", t->vws);
+    if (pol >= 0 && t->ws != 4 && t->ws != 8)
+        cli_die("--vws %s gangs 4- or 8-thread warps: add --warp-size 4 or --warp-size 8", t->vws);
     GPtrArray *out = g_ptr_array_new();
     g_ptr_array_add(out, argv[0]);
     /* the units' input FIFOs hold one instruction of every scheduler of two cycles */
     /* (and the decoded FIFO every slice's fetch and the gang fetch of a cycle: 2 fetch widths each) */
-    char *sets[8] = {g_strdup_printf("sm.warp_size=%u", t->ws),
-                     g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
-                     g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
-                     g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
-                     g_strdup_printf("issue.decoded_depth=%u", MAX(4u, 8 * 32 / t->ws)),
-                     pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL,
-                     pol >= 0 ? g_strdup_printf("gang_unit.sync=%s", policies[pol][3]) : NULL};
+    char *sets[10] = {g_strdup_printf("sm.warp_size=%u", t->ws),
+                      g_strdup_printf("issue.schedulers=%u", 32 / t->ws),
+                      g_strdup_printf("opcoll.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                      g_strdup_printf("ldst.in_depth=%u", MAX(4u, 2 * 32 / t->ws)),
+                      g_strdup_printf("issue.decoded_depth=%u", MAX(4u, 8 * 32 / t->ws)),
+                      pol >= 0 ? g_strdup_printf("gang_unit.reform=%s", policies[pol][1]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.mem_split=%s", policies[pol][2]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.sync=%s", policies[pol][3]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.sched=%s", policies[pol][4]) : NULL,
+                      pol >= 0 ? g_strdup_printf("gang_unit.mode=%s", policies[pol][5]) : NULL};
     for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
         if (sets[i]) {
             g_ptr_array_add(out, "--set");
@@ -123,9 +137,9 @@ static void built(machine *mach, tb_kernel *k, void *ctx)
         return;
     sm_topo *s = machine_sms(mach)[0];
     issue *is = sm_topo_issue(s);
-    if (issue_schedulers(is) != 8)
-        cli_die("the ganging unit needs one scheduler per slice: issue.schedulers = 8 (it is %u)",
-                issue_schedulers(is));
+    if (issue_schedulers(is) != 32 / c->t->ws)
+        cli_die("the ganging unit needs one scheduler per slice: issue.schedulers = %u (it is %u)",
+                32 / c->t->ws, issue_schedulers(is));
     c->t->u = gang_unit_new(c->run->ctx, sm_topo_module(s), "gang_unit", tb_kernel_env_of(k), is);
     gang_unit_attach(c->t->u, sm_topo_issue_inst(s));
     if (sm_topo_parts(s) > 1) /* lane slices: the gang fetch serves the gangs */
@@ -210,7 +224,8 @@ int main(int argc, char **argv)
     const tb_ext ext = {
         .program = "tb-vws",
         .summary = "Variable warp sizing testbench: --warp-size 32|16|8|4, --vws off|i-vws|e-vws|"
-                   "i-vws-impatient|e-vws-impatient|i-vws-group|e-vws-sync10|50|100 (4-thread warps)",
+                   "i-vws-impatient|e-vws-impatient|i-vws-group|e-vws-sync10|50|100|i-vws-lgto|lpc|lrr|gto|"
+                   "gang-only|e-vws-gang-only|slice-only (4- or 8-thread warps)",
         .default_preset = "vws",
         .parsed = parsed,
         .built = built,

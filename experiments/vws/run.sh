@@ -8,3 +8,6 @@ j=2
 [ "${1:-}" = "-j" ] && j=${2:-2}
 "$top/tools/gpusc-sweep" "$top/experiments/vws/vws.sweep" -j "$j"
 "$top/tools/gpusc-plot" "$top/experiments/vws/vws.sweep"
+# The instruction-supply sweeps: L1 I-cache ports and L0 sizes (experiments/results/vws-fetch/).
+"$top/tools/gpusc-sweep" "$top/experiments/vws/fetch.sweep" -j "$j"
+"$top/tools/gpusc-plot" "$top/experiments/vws/fetch.sweep"

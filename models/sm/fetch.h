@@ -34,7 +34,7 @@ G_BEGIN_DECLS
 enum { FETCH_REDIRECT, FETCH_CREDIT, FETCH_OUT, FETCH_DEC, FETCH_GATE, FETCH_LAYOUT, FETCH_GANGS };
 
 #define FETCH_MAX_SLICES 8
-#define FETCH_MAX_GANGS  128
+#define FETCH_MAX_GANGS  384
 
 /* The `gangs` import (optional; an SM of lane slices): the gangs a gang fetch serves, each as
  * base warp << 8 | slice mask (its members are warps base + s for the bits s of the mask), at most

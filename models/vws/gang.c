@@ -3,15 +3,24 @@
 
 #include <string.h>
 
+#include <glib.h>
+
 void gang_table_init(gang_table *t)
 {
+    gang_table_init_slices(t, GANG_SLICES);
+}
+
+void gang_table_init_slices(gang_table *t, unsigned slices)
+{
+    g_assert(slices >= 2 && slices <= GANG_SLICES);
     memset(t, 0, sizeof *t);
+    t->slices = slices;
 }
 
 int gang_entry_of(const gang_table *t, unsigned w)
 {
-    const gang_set *s = &t->set[gang_set_of(w)];
-    uint8_t bit = (uint8_t)(1u << gang_slice(w));
+    const gang_set *s = &t->set[gang_set_of(t, w)];
+    uint8_t bit = (uint8_t)(1u << gang_slice(t, w));
     for (unsigned k = 0; k < GANG_WAYS; k++)
         if (s->e[k].valid && (s->e[k].mask & bit))
             return (int)k;
@@ -57,10 +66,16 @@ int gang_form(gang_table *t, unsigned g, uint8_t mask, uint64_t pc, uint64_t age
     return k;
 }
 
+void gang_add_independent(gang_table *t, unsigned g, uint8_t mask)
+{
+    t->set[g].present |= mask;
+    t->set[g].indep |= mask;
+}
+
 void gang_leave(gang_table *t, unsigned w, gang_counts *c)
 {
-    gang_set *s = &t->set[gang_set_of(w)];
-    uint8_t bit = (uint8_t)(1u << gang_slice(w));
+    gang_set *s = &t->set[gang_set_of(t, w)];
+    uint8_t bit = (uint8_t)(1u << gang_slice(t, w));
     int k = gang_entry_of(t, w);
     if (k >= 0) {
         gang_entry *e = &s->e[k];
@@ -198,24 +213,61 @@ bool gang_reform(gang_table *t, unsigned g, const uint64_t pcs[GANG_SLICES], gan
     return false;
 }
 
-/* a before b in BGTO order */
-static bool bgto_before(const gang_entry *a, const gang_entry *b)
+/* a before b in GTO order (tie = GANG_TIE_GTO: the one that issued last, then the older one) or by
+ * age alone (GANG_TIE_OLDEST); 0 when neither goes first */
+static int tie_order(const gang_entry *a, const gang_entry *b, unsigned tie)
 {
-    unsigned sa = gang_size(a->mask), sb = gang_size(b->mask);
-    if (sa != sb)
-        return sa > sb;
-    if (a->last_issue != b->last_issue)
-        return a->last_issue > b->last_issue; /* greedy: the one that issued last */
-    return a->age < b->age;
+    if (tie == GANG_TIE_GTO && a->last_issue != b->last_issue)
+        return a->last_issue > b->last_issue ? -1 : 1; /* greedy: the one that issued last */
+    if (a->age != b->age)
+        return a->age < b->age ? -1 : 1;
+    return 0;
 }
 
-unsigned gang_bgto(const gang_table *t, const unsigned *cand, unsigned n, unsigned limit, unsigned *pick)
+/* a (entry id ia) before b (id ib) under policy s */
+static bool sched_before(const gang_entry *a, unsigned ia, const gang_entry *b, unsigned ib,
+                         const gang_sched *s)
 {
-    unsigned order[GANG_SETS * GANG_WAYS];
+    unsigned sa = gang_size(a->mask), sb = gang_size(b->mask);
+    switch (s->policy) {
+    case GANG_SCHED_BGTO:
+        if (sa != sb)
+            return sa > sb;
+        break;
+    case GANG_SCHED_LGTO:
+        if (sa != sb)
+            return sa < sb;
+        break;
+    case GANG_SCHED_LPC:
+        if (a->pc != b->pc)
+            return a->pc < b->pc;
+        break;
+    case GANG_SCHED_LRR: {
+        unsigned n = GANG_SCHED_IDS;
+        return (ia + n - s->rr_from) % n < (ib + n - s->rr_from) % n; /* ids are distinct */
+    }
+    default: /* GANG_SCHED_GTO: size and PC do not matter */
+        break;
+    }
+    int o = tie_order(a, b, s->policy == GANG_SCHED_GTO ? GANG_TIE_GTO : s->tie);
+    return o ? o < 0 : ia < ib;
+}
+
+/* the entry of candidate id */
+static const gang_entry *cand_entry(const gang_table *t, const gang_entry *lone, unsigned id)
+{
+    return id < GANG_SETS * GANG_WAYS ? &t->set[id >> 2].e[id & 3] : &lone[id - GANG_SETS * GANG_WAYS];
+}
+
+unsigned gang_schedule(const gang_table *t, const gang_entry *lone, const gang_sched *s, const unsigned *cand,
+                       unsigned n, unsigned limit, unsigned *pick)
+{
+    unsigned order[GANG_SCHED_IDS];
+    g_assert(n <= GANG_SCHED_IDS);
     for (unsigned i = 0; i < n; i++) { /* insertion sort: n is small */
         unsigned j = i;
-        const gang_entry *e = &t->set[cand[i] >> 2].e[cand[i] & 3];
-        while (j > 0 && bgto_before(e, &t->set[order[j - 1] >> 2].e[order[j - 1] & 3])) {
+        const gang_entry *e = cand_entry(t, lone, cand[i]);
+        while (j > 0 && sched_before(e, cand[i], cand_entry(t, lone, order[j - 1]), order[j - 1], s)) {
             order[j] = order[j - 1];
             j--;
         }
@@ -224,11 +276,17 @@ unsigned gang_bgto(const gang_table *t, const unsigned *cand, unsigned n, unsign
     unsigned np = 0;
     uint8_t used = 0;
     for (unsigned i = 0; i < n && np < limit; i++) {
-        uint8_t m = t->set[order[i] >> 2].e[order[i] & 3].mask;
+        uint8_t m = cand_entry(t, lone, order[i])->mask;
         if (m & used)
             continue;
         used |= m;
         pick[np++] = order[i];
     }
     return np;
+}
+
+unsigned gang_bgto(const gang_table *t, const unsigned *cand, unsigned n, unsigned limit, unsigned *pick)
+{
+    const gang_sched s = {GANG_SCHED_BGTO, GANG_TIE_GTO, 0};
+    return gang_schedule(t, NULL, &s, cand, n, limit, pick);
 }

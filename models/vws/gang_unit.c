@@ -24,6 +24,9 @@ static const char *const reform_choices[] = {"none", "opportunistic", NULL};
 static const char *const mem_choices[] = {"none", "impatient", "group", NULL};
 static const char *const fault_choices[] = {"none", "nosplit", NULL};
 static const char *const ready_choices[] = {"same_cycle", "registered", NULL};
+static const char *const sched_choices[] = {"bgto", "lgto", "lpc", "lrr", "gto", NULL};
+static const char *const tie_choices[] = {"gto", "oldest", NULL};
+static const char *const mode_choices[] = {"mixed", "gang_only", "slice_only", NULL};
 
 static const blk_param_desc params[] = {
     {"gangs_per_cycle", BLK_PARAM_UINT, "2", "1", "4", NULL, "gangs",
@@ -41,6 +44,18 @@ static const blk_param_desc params[] = {
      "E-VWS-Sync<XX>: a gang or independent warp at a reconvergence sync point (the kernel's, from the "
      "sync insertion pass), not its whole original gang, waits up to XX cycles there to re-gang; 0: off "
      "[S: XX in {10, 50, 100}]"},
+    {"sched", BLK_PARAM_ENUM, "bgto", NULL, NULL, sched_choices, "",
+     "the gang issue scheduler: bgto (biggest gang first), lgto (littlest first), lpc (lowest PC first), "
+     "lrr (loose round robin over the table's entries, from the one after the last gang picked) or gto "
+     "(greedy then oldest, any size) [S: BGTO; GTO, LRR, LPC, LGTO compared]"},
+    {"tie", BLK_PARAM_ENUM, "gto", NULL, NULL, tie_choices, "",
+     "how bgto, lgto and lpc order gangs they rank equal: gto (the one that issued last, then the older) "
+     "or oldest [S: BGTO ties fall back to GTO; A: the same for LGTO and LPC]"},
+    {"mode", BLK_PARAM_ENUM, "mixed", NULL, NULL, mode_choices, "",
+     "mixed (gangs, and independent warps on the slices they leave free), gang_only (no independent "
+     "scheduling by the slices: every entity a split leaves, lone warps too, is issued by the gang "
+     "scheduler and fetched by the gang fetch) or slice_only (no gangs: every warp independent) [S: the "
+     "operating modes; A: gang_only keeps the splits]"},
     {"fault", BLK_PARAM_ENUM, "none", NULL, NULL, fault_choices, "",
      "deliberate bug for tests: nosplit = never split on control divergence (members then issue at "
      "the wrong PC and are poisoned)"},
@@ -134,7 +149,7 @@ static void set_pcs(gang_unit *u, unsigned g, uint64_t pcs[GANG_SLICES])
     for (unsigned s = 0; s < GANG_SLICES; s++) {
         pcs[s] = GANG_NO_PC;
         if (u->t.set[g].present >> s & 1)
-            warp_pc(u, g * GANG_SLICES + s, &pcs[s]);
+            warp_pc(u, g * u->t.slices + s, &pcs[s]);
     }
 }
 
@@ -144,7 +159,7 @@ static uint8_t ready_in(const gang_unit *u, unsigned g, uint8_t mask, uint64_t c
     uint8_t r = 0;
     for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
         unsigned s = (unsigned)__builtin_ctz(m);
-        if (u->ready_at[g * GANG_SLICES + s] == c + 1)
+        if (u->ready_at[g * u->t.slices + s] == c + 1)
             r |= (uint8_t)(1u << s);
     }
     return r;
@@ -190,7 +205,7 @@ static bool close_cycle(gang_unit *u, uint64_t prev)
                 uint8_t went = 0;
                 for (uint8_t m = e->mask; m; m &= (uint8_t)(m - 1)) {
                     unsigned s = (unsigned)__builtin_ctz(m);
-                    if (u->issued_at[g * GANG_SLICES + s] == prev + 1)
+                    if (u->issued_at[g * u->t.slices + s] == prev + 1)
                         went |= (uint8_t)(1u << s);
                 }
                 if (went != e->mask && went)
@@ -219,7 +234,7 @@ static bool close_cycle(gang_unit *u, uint64_t prev)
                 }
             }
         }
-        u->picked_set[g] = u->issued_set[g] = 0;
+        u->picked_set[g] = u->issued_set[g] = u->picked_lone[g] = 0;
     }
     bool merged = false;
     if (u->reform == GANG_REFORM_OPPORTUNISTIC) {
@@ -251,9 +266,9 @@ static bool gang_room(const gang_unit *u, uint8_t mask, bool mem)
     if (!u->is)
         return true;
     if (mem)
-        return room_for(u, ISSUE_TO_LDST, 0, GANG_SLICES);
+        return room_for(u, ISSUE_TO_LDST, 0, u->t.slices);
     if (u->is->parts == 1)
-        return room_for(u, ISSUE_TO_EXEC, 0, GANG_SLICES);
+        return room_for(u, ISSUE_TO_EXEC, 0, u->t.slices);
     for (uint8_t m = mask; m; m &= (uint8_t)(m - 1))
         if (!room_for(u, ISSUE_TO_EXEC, (unsigned)__builtin_ctz(m) % u->is->parts, 1))
             return false;
@@ -271,7 +286,7 @@ static const decoded_t *issue_head(gang_unit *u, unsigned w)
 static bool members_ready(gang_unit *u, unsigned g, uint8_t mask, bool *mem)
 {
     for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
-        unsigned w = g * GANG_SLICES + (unsigned)__builtin_ctz(m);
+        unsigned w = g * u->t.slices + (unsigned)__builtin_ctz(m);
         const decoded_t *h = issue_head(u, w);
         if (!h)
             return false;
@@ -315,7 +330,7 @@ static bool sync_holds(gang_unit *u, unsigned w, uint8_t mask, const decoded_t *
 {
     if (!u->sync || !u->sync_tab || !vws_sync_at(u->sync_tab, h->func, h->pc))
         return false;
-    if (mask == u->t.set[gang_set_of(w)].present)
+    if (mask == u->t.set[gang_set_of(&u->t, w)].present)
         return false;
     uint64_t pc = ((uint64_t)h->func << 32 | h->pc) + 1;
     if (u->sync_pc[w] != pc) {
@@ -328,10 +343,49 @@ static bool sync_holds(gang_unit *u, unsigned w, uint8_t mask, const decoded_t *
     return true;
 }
 
-/* Pick the gangs of cycle `now` (BGTO). */
+/* gang_only: the lone warps of the table as entities of one the gang scheduler can pick (lone[w] is
+ * warp w's; id GANG_SETS * GANG_WAYS + w); returns how many, with their ids in ids. */
+static unsigned lone_entities(gang_unit *u, gang_entry *lone, unsigned *ids)
+{
+    unsigned n = 0;
+    for (unsigned g = 0; g < GANG_SETS; g++)
+        for (uint8_t m = u->t.set[g].indep; m; m &= (uint8_t)(m - 1)) {
+            unsigned s = (unsigned)__builtin_ctz(m), w = g * u->t.slices + s;
+            uint64_t pc = GANG_NO_PC;
+            const decoded_t *h = u->ready_reg ? NULL : issue_head(u, w);
+            if (h)
+                pc = (uint64_t)h->func << 32 | h->pc;
+            lone[w] = (gang_entry){.valid = true,
+                                   .mask = (uint8_t)(1u << s),
+                                   .pc = pc,
+                                   .age = u->set_age[g],
+                                   .last_issue = (int64_t)u->issued_at[w] - 1};
+            ids[n++] = GANG_SETS * GANG_WAYS + w;
+        }
+    return n;
+}
+
+/* Pick the gangs of cycle `now` (the gang issue scheduler; gang_only: lone warps too). */
 static void pick(gang_unit *u, uint64_t now)
 {
-    unsigned cand[GANG_SETS * GANG_WAYS], n = 0;
+    unsigned cand[GANG_SCHED_IDS], n = 0, ids[GANG_MAX_WARPS], nl = 0;
+    gang_entry lone[GANG_MAX_WARPS];
+    if (u->mode == GANG_MODE_GANG_ONLY)
+        nl = lone_entities(u, lone, ids);
+    for (unsigned i = 0; i < nl; i++) {
+        unsigned w = ids[i] - GANG_SETS * GANG_WAYS;
+        const gang_entry *e = &lone[w];
+        bool mem = false, ready;
+        if (u->ready_reg) {
+            mem = u->head_mem[w];
+            ready = now > 0 && u->ready_at[w] == now && e->last_issue != (int64_t)now - 1;
+        } else {
+            ready = members_ready(u, gang_set_of(&u->t, w), e->mask, &mem) &&
+                    !(u->sync && sync_holds(u, w, e->mask, issue_head(u, w), now));
+        }
+        if (ready && gang_room(u, e->mask, mem))
+            cand[n++] = ids[i];
+    }
     for (unsigned g = 0; g < GANG_SETS; g++) {
         const gang_set *st = &u->t.set[g];
         if (!st->present)
@@ -342,12 +396,12 @@ static void pick(gang_unit *u, uint64_t now)
                 continue;
             bool mem = false, ready;
             if (u->ready_reg) { /* every member ready last cycle, and no issue since */
-                mem = u->head_mem[g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask)];
+                mem = u->head_mem[g * u->t.slices + (unsigned)__builtin_ctz(e->mask)];
                 ready = now > 0 && ready_in(u, g, e->mask, now - 1) == e->mask &&
                         e->last_issue != (int64_t)now - 1;
             } else {
                 ready = members_ready(u, g, e->mask, &mem);
-                unsigned lead = g * GANG_SLICES + (unsigned)__builtin_ctz(e->mask);
+                unsigned lead = g * u->t.slices + (unsigned)__builtin_ctz(e->mask);
                 if (ready && u->sync && sync_holds(u, lead, e->mask, issue_head(u, lead), now))
                     ready = false;
             }
@@ -355,14 +409,22 @@ static void pick(gang_unit *u, uint64_t now)
                 cand[n++] = g << 2 | k;
         }
     }
-    unsigned picks[GANG_SETS * GANG_WAYS];
-    unsigned np = gang_bgto(&u->t, cand, n, u->per_cycle, picks);
+    unsigned picks[GANG_SCHED_IDS];
+    unsigned np = gang_schedule(&u->t, lone, &u->sched, cand, n, u->per_cycle, picks);
     u->busy_slices = 0;
     for (unsigned i = 0; i < np; i++) {
+        if (picks[i] >= GANG_SETS * GANG_WAYS) { /* a lone warp (gang_only) */
+            unsigned w = picks[i] - GANG_SETS * GANG_WAYS;
+            u->picked_lone[gang_set_of(&u->t, w)] |= (uint8_t)(1u << gang_slice(&u->t, w));
+            u->busy_slices |= (uint8_t)(1u << gang_slice(&u->t, w));
+            continue;
+        }
         unsigned g = picks[i] >> 2, k = picks[i] & 3;
         u->picked_set[g] |= (uint8_t)(1u << k);
         u->busy_slices |= u->t.set[g].e[k].mask;
     }
+    if (np && u->sched.policy == GANG_SCHED_LRR) /* the next cycle starts after the last gang picked */
+        u->sched.rr_from = (picks[np - 1] + 1) % GANG_SCHED_IDS;
     u->tr_issue_mask = u->busy_slices;
 }
 
@@ -453,11 +515,13 @@ static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cyc
         return true;
     u->ready_at[w] = cycle + 1;
     u->head_mem[w] = head->cls == IR_CLASS_MEM;
-    unsigned g = gang_set_of(w);
+    unsigned g = gang_set_of(&u->t, w);
     int k = gang_entry_of(&u->t, w);
+    if (k < 0 && u->mode == GANG_MODE_GANG_ONLY) /* only when the gang scheduler picked it */
+        return u->picked_lone[g] >> gang_slice(&u->t, w) & 1;
     if (k < 0) /* independent: the slices the picked gangs leave free */
-        return !(u->busy_slices >> gang_slice(w) & 1) &&
-               !(u->sync && sync_holds(u, w, (uint8_t)(1u << gang_slice(w)), head, cycle));
+        return !(u->busy_slices >> gang_slice(&u->t, w) & 1) &&
+               !(u->sync && sync_holds(u, w, (uint8_t)(1u << gang_slice(&u->t, w)), head, cycle));
     if (!(u->picked_set[g] >> k & 1))
         return false;
     uint64_t pc = (uint64_t)head->func << 32 | head->pc;
@@ -475,7 +539,7 @@ static void gu_issued(void *self, const issued_t *it)
     if (w >= GANG_MAX_WARPS)
         return;
     u->issued_at[w] = now + 1;
-    unsigned g = gang_set_of(w);
+    unsigned g = gang_set_of(&u->t, w);
     int k = gang_entry_of(&u->t, w);
     if (k < 0) {
         blk_stat_add(u->inst, GANG_STAT_INDEP_ISSUES, 1);
@@ -492,17 +556,22 @@ static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     gang_unit *u = self;
     (void)cycle;
-    if (c->first_warp + c->warps > GANG_MAX_WARPS)
+    if (c->first_warp + c->warps > GANG_SETS * u->t.slices)
         gsc_fatal("%s: warp slots %u..%u: the gang table covers %u warps", u->inst->path, c->first_warp,
-                  c->first_warp + c->warps - 1, GANG_MAX_WARPS);
+                  c->first_warp + c->warps - 1, GANG_SETS * u->t.slices);
     uint64_t entry = u->env ? (uint64_t)u->env->launch.entry << 32 : 0; /* pc 0 of the kernel */
     snapshot(u);
     for (unsigned w = c->first_warp; w < (unsigned)c->first_warp + c->warps;) {
-        unsigned g = gang_set_of(w);
+        unsigned g = gang_set_of(&u->t, w);
         uint8_t mask = 0;
-        for (; w < (unsigned)c->first_warp + c->warps && gang_set_of(w) == g; w++)
-            mask |= (uint8_t)(1u << gang_slice(w));
-        gang_form(&u->t, g, mask, entry, u->age_seq++, &u->c);
+        for (; w < (unsigned)c->first_warp + c->warps && gang_set_of(&u->t, w) == g; w++)
+            mask |= (uint8_t)(1u << gang_slice(&u->t, w));
+        u->set_age[g] = u->age_seq;
+        if (u->mode == GANG_MODE_SLICE_ONLY)
+            gang_add_independent(&u->t, g, mask);
+        else
+            gang_form(&u->t, g, mask, entry, u->age_seq, &u->c);
+        u->age_seq++;
     }
     sync_counts(u);
 }
@@ -569,9 +638,12 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs)
     for (unsigned g = 0; g < GANG_SETS; g++) {
         if (!u->t.set[g].present)
             continue;
+        if (u->mode == GANG_MODE_GANG_ONLY) /* the slices' front ends are off: lone warps too */
+            for (uint8_t m = u->t.set[g].indep; m; m &= (uint8_t)(m - 1))
+                gangs[n++] = (uint32_t)(g * u->t.slices) << 8 | (m & (uint8_t)-m);
         for (unsigned k = 0; k < GANG_WAYS; k++)
             if (u->t.set[g].e[k].valid)
-                gangs[n++] = (uint32_t)(g * GANG_SLICES) << 8 | u->t.set[g].e[k].mask;
+                gangs[n++] = (uint32_t)(g * u->t.slices) << 8 | u->t.set[g].e[k].mask;
     }
     return n;
 }
@@ -593,7 +665,17 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
     u->fault = blk_param_enum(u->inst, "fault");
     u->ready_reg = blk_param_enum(u->inst, "ready") == 1;
     u->sync = (unsigned)blk_param_uint(u->inst, "sync");
-    gang_table_init(&u->t);
+    u->sched.policy = blk_param_enum(u->inst, "sched");
+    u->sched.tie = blk_param_enum(u->inst, "tie");
+    u->mode = blk_param_enum(u->inst, "mode");
+    if (u->mode == GANG_MODE_SLICE_ONLY)
+        u->reform = GANG_REFORM_NONE;                          /* (no gangs: nothing to re-form) */
+    unsigned slices = is ? issue_schedulers(is) : GANG_SLICES; /* (one scheduler per slice) */
+    if (slices != 4 && slices != GANG_SLICES)
+        gsc_fatal("%s: %u issue schedulers: the ganging unit needs one per slice, 8 (4-thread warps) or 4 "
+                  "(8-thread warps)",
+                  u->inst->path, slices);
+    gang_table_init_slices(&u->t, slices);
     blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
     blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
     blk_export(u->inst, GANG_UNIT_EVENTS, 0, &events_table, u);

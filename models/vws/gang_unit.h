@@ -17,12 +17,17 @@
  *     ready at different times splits (impatient: all independent; group: the early ones apart);
  *     with reform=opportunistic, one original gang (round robin) merges two of its entities that
  *     are at the same PC.
- *  2. BGTO picks up to gangs_per_cycle gangs with disjoint masks among those whose every member may
- *     issue its head in this cycle as far as its slice decides (the ReadyMask of the cycle,
- *     issue_ready_head; ready=registered: every member was ready in the previous cycle and the gang
- *     did not issue then, a gang issuing at most every other cycle), and whose instruction's unit has
- *     room: ldst's FIFO (and an unsliced SM's to_exec_0) for 8 instructions, one per slice, or on an
- *     SM of lane slices each member's slice FIFO for its one.
+ *  2. the gang issue scheduler (sched: BGTO by default; LGTO, LPC, LRR, GTO) picks up to
+ *     gangs_per_cycle gangs with disjoint masks among those whose every member may issue its head
+ *     in this cycle as far as its slice decides (the ReadyMask of the cycle, issue_ready_head;
+ *     ready=registered: every member was ready in the previous cycle and the gang did not issue
+ *     then, a gang issuing at most every other cycle), and whose instruction's unit has room:
+ *     ldst's FIFO (and an unsliced SM's to_exec_0) for one instruction per slice, or on an SM of
+ *     lane slices each member's slice FIFO for its one.
+ * mode=gang_only: the slices schedule nothing of their own; lone warps are entities of one in the
+ * gang scheduler (and in the gang fetch). mode=slice_only: no gangs form; every warp is independent.
+ * The slices are the issue block's schedulers: 8 (4-thread warps) or 4 (8-thread warps, original
+ * gangs of 4).
  * The `gangs` export (bind fetch.gangs on an SM of lane slices) lists the gangs for the gang fetch.
  * A picked member whose I-buffer head is not at the gang's PC would execute the gang's instruction at
  * the wrong PC: the unit poisons the warp's registers (the workload's check fails) and counts it
@@ -65,6 +70,7 @@ enum {
 enum { GANG_REFORM_NONE, GANG_REFORM_OPPORTUNISTIC };
 enum { GANG_MEM_NONE, GANG_MEM_IMPATIENT, GANG_MEM_GROUP };
 enum { GANG_FAULT_NONE, GANG_FAULT_NOSPLIT };
+enum { GANG_MODE_MIXED, GANG_MODE_GANG_ONLY, GANG_MODE_SLICE_ONLY };
 
 typedef struct {
     blk_inst *inst;
@@ -79,8 +85,12 @@ typedef struct {
     /* the gangs at the start of cycle snap_cycle - 1 (gu_list: the gang fetch's view) */
     uint64_t snap_cycle;
     unsigned n_snap;
-    uint32_t snap[GANG_SETS * GANG_WAYS];
+    uint32_t snap[FETCH_MAX_GANGS];
     unsigned per_cycle, reform, mem_split, fault;
+    unsigned mode;                  /* GANG_MODE_* */
+    gang_sched sched;               /* the gang issue scheduler (sched, tie; LRR's pointer) */
+    uint64_t set_age[GANG_SETS];    /* formation order of the set's original gang (lone warps' age) */
+    uint8_t picked_lone[GANG_SETS]; /* gang_only: per slice bit, a lone warp picked in `cycle` */
     gang_table t;
     gang_counts c, c_seen;
     uint64_t next;                      /* the next cycle to evaluate (those before are) */

@@ -31,10 +31,19 @@ static unsigned valid_entries(const gang_table *t, unsigned set)
  * slice in set k. */
 static void test_mapping(void)
 {
+    gang_table t;
+    gang_table_init(&t);
     for (unsigned s = 0; s < GANG_SLICES; s++) {
-        g_assert_cmpuint(gang_set_of(s), ==, 0);
-        g_assert_cmpuint(gang_slice(s), ==, s);
-        g_assert_cmpuint(gang_set_of(8 * 5 + s), ==, 5);
+        g_assert_cmpuint(gang_set_of(&t, s), ==, 0);
+        g_assert_cmpuint(gang_slice(&t, s), ==, s);
+        g_assert_cmpuint(gang_set_of(&t, 8 * 5 + s), ==, 5);
+    }
+    /* the 8-wide design point: 4 slices of 8 lanes; warp w on slice w mod 4, original gang w / 4 */
+    gang_table_init_slices(&t, 4);
+    for (unsigned s = 0; s < 4; s++) {
+        g_assert_cmpuint(gang_set_of(&t, s), ==, 0);
+        g_assert_cmpuint(gang_slice(&t, 4 * 7 + s), ==, s);
+        g_assert_cmpuint(gang_set_of(&t, 4 * 7 + s), ==, 7);
     }
     g_assert_cmpuint(GANG_SETS * GANG_WAYS, ==, 128);
 }
@@ -168,6 +177,80 @@ static void test_bgto(void)
     u.set[1].e[0].last_issue = 50;
     gang_bgto(&u, tie, 2, 1, pick);
     g_assert_cmpuint(pick[0], ==, 1 << 2); /* issued last */
+}
+
+/* The gang schedulers the spec compares beside BGTO, each on a situation where its choice differs
+ * from BGTO's: G1 = set 0 0x0f (4 warps, oldest, pc C, never issued), G2 = set 1 0x90 (2, pc B,
+ * issued at 30), G3 = set 2 0x70 (3, youngest, pc A, issued at 20). G2 overlaps G3 (slice 4); G1
+ * overlaps neither. */
+static gang_table sched_table(void)
+{
+    gang_table t;
+    gang_counts c = {0};
+    gang_table_init(&t);
+    gang_form(&t, 0, 0x0f, C, 0, &c);
+    gang_form(&t, 1, 0x90, B, 1, &c);
+    gang_form(&t, 2, 0x70, A, 2, &c);
+    t.set[1].e[0].last_issue = 30;
+    t.set[2].e[0].last_issue = 20;
+    return t;
+}
+
+enum { G1 = 0 << 2, G2 = 1 << 2, G3 = 2 << 2 };
+
+static void sched_expect(unsigned policy, unsigned tie, unsigned rr_from, unsigned p0, unsigned p1)
+{
+    gang_table t = sched_table();
+    const unsigned cand[3] = {G1, G2, G3};
+    const gang_sched s = {policy, tie, rr_from};
+    unsigned pick[3];
+    g_assert_cmpuint(gang_schedule(&t, NULL, &s, cand, 3, 2, pick), ==, 2);
+    g_assert_cmpuint(pick[0], ==, p0);
+    g_assert_cmpuint(pick[1], ==, p1);
+}
+
+static void test_sched_policies(void)
+{
+    sched_expect(GANG_SCHED_BGTO, GANG_TIE_GTO, 0, G1, G3); /* 4, 3 (2 overlaps the 3) */
+    sched_expect(GANG_SCHED_LGTO, GANG_TIE_GTO, 0, G2, G1); /* 2, then 4 (3 overlaps the 2) */
+    sched_expect(GANG_SCHED_LPC, GANG_TIE_GTO, 0, G3, G1);  /* A, then C (B overlaps A) */
+    sched_expect(GANG_SCHED_GTO, GANG_TIE_GTO, 0, G2, G1);  /* issued at 30, then 20 (overlaps), never */
+    sched_expect(GANG_SCHED_LRR, GANG_TIE_GTO, G3, G3, G1); /* from set 2, wrapping to set 0 */
+    sched_expect(GANG_SCHED_LRR, GANG_TIE_GTO, G1 + 1, G2, G1);
+    /* BGTO with one gang a cycle, and the lone-warp entities of gang_only (ids past the table) */
+    gang_table t = sched_table();
+    gang_entry lone[GANG_MAX_WARPS];
+    lone[5] = (gang_entry){.valid = true, .mask = 0x20, .pc = A - 1, .age = 0, .last_issue = 40};
+    const unsigned cand[4] = {G1, G2, G3, GANG_SETS * GANG_WAYS + 5};
+    unsigned pick[4];
+    const gang_sched lgto = {GANG_SCHED_LGTO, GANG_TIE_GTO, 0}, lpc = {GANG_SCHED_LPC, GANG_TIE_GTO, 0};
+    g_assert_cmpuint(gang_schedule(&t, lone, &lgto, cand, 4, 1, pick), ==, 1);
+    g_assert_cmpuint(pick[0], ==, GANG_SETS * GANG_WAYS + 5); /* the lone warp is the littlest */
+    g_assert_cmpuint(gang_schedule(&t, lone, &lpc, cand, 4, 4, pick), ==, 3);
+    g_assert_cmpuint(pick[0], ==, GANG_SETS * GANG_WAYS + 5); /* lowest PC; then G3 overlaps it */
+    g_assert_cmpuint(pick[1], ==, G2);
+    g_assert_cmpuint(pick[2], ==, G1);
+}
+
+/* Ties (tie=gto / oldest): two gangs of 2 at one PC; the younger issued last. GTO order takes the
+ * younger, `oldest` the older, under BGTO, LGTO and LPC alike. */
+static void test_sched_ties(void)
+{
+    gang_table t;
+    gang_counts c = {0};
+    gang_table_init(&t);
+    gang_form(&t, 0, 0x03, A, 0, &c);
+    gang_form(&t, 1, 0x03, A, 1, &c);
+    t.set[1].e[0].last_issue = 9;
+    const unsigned cand[2] = {0 << 2, 1 << 2};
+    unsigned pick[2];
+    for (unsigned p = GANG_SCHED_BGTO; p <= GANG_SCHED_LPC; p++) {
+        const gang_sched g = {p, GANG_TIE_GTO, 0}, o = {p, GANG_TIE_OLDEST, 0};
+        g_assert_cmpuint(gang_schedule(&t, NULL, &g, cand, 2, 2, pick), ==, 1); /* (they overlap) */
+        g_assert_cmpuint(pick[0], ==, 1 << 2);
+        g_assert_cmpuint(gang_schedule(&t, NULL, &o, cand, 2, 2, pick), ==, 1);
+        g_assert_cmpuint(pick[0], ==, 0 << 2);
+    }
 }
 
 /* A warp leaving: a gang of two dissolves, its other member independent. */
@@ -396,6 +479,92 @@ static void test_unit_same_cycle(void)
     harness_free(x.d.h);
 }
 
+/* The gang schedulers in the block, one gang a cycle: the CTA's gang 0xff issues and splits into
+ * 0x3f (way 0, at B) and 0xc0 (way 1, at A < B). Then 4 cycles, all ready except in the third, where
+ * 0x3f is not. Each policy's sequence of allowed warps differs from BGTO's. */
+static void sched_run(const char *sched, const uint32_t expect[5])
+{
+    char *p = g_strdup_printf("dut.sched=%s", sched);
+    const char *set[] = {p, "dut.gangs_per_cycle=1", NULL};
+    unit_dut x = unit_new(set, NULL);
+    cta8(&x);
+    const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7}, small[2] = {6, 7};
+    uint64_t next[8] = {B, B, B, B, B, B, A, A};
+    g_assert_cmphex(cycle(&x, all, 8, next), ==, expect[0]);
+    for (unsigned i = 1; i < 5; i++) {
+        for (unsigned w = 0; w < 8; w++)
+            next[w] = dut_pcs[w] + 1; /* (no further split) */
+        uint32_t got = i == 3 ? cycle(&x, small, 2, next) : cycle(&x, all, 8, next);
+        if (got != expect[i])
+            g_error("sched=%s cycle %u: allowed 0x%x, expected 0x%x", sched, i, got, expect[i]);
+    }
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_CF_SPLITS), ==, 1);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_PC_MISMATCH), ==, 0);
+    harness_free(x.d.h);
+    g_free(p);
+}
+
+static void test_unit_sched(void)
+{
+    static const uint32_t bgto[5] = {0xff, 0x3f, 0x3f, 0xc0, 0x3f}; /* biggest first */
+    static const uint32_t lgto[5] = {0xff, 0xc0, 0xc0, 0xc0, 0xc0}; /* littlest first */
+    static const uint32_t lpc[5] = {0xff, 0xc0, 0xc0, 0xc0, 0xc0};  /* A + i < B */
+    static const uint32_t gto[5] = {0xff, 0x3f, 0x3f, 0xc0, 0xc0};  /* the one that issued last */
+    static const uint32_t lrr[5] = {0xff, 0xc0, 0x3f, 0xc0, 0x3f};  /* after the last one picked */
+    sched_run("bgto", bgto);
+    sched_run("lgto", lgto);
+    sched_run("lpc", lpc);
+    sched_run("gto", gto);
+    sched_run("lrr", lrr);
+}
+
+/* mode=gang_only: the gang 0xff splits into 0x7f and a lone warp 7. In mixed mode warp 7 issues on
+ * the slice the gang leaves free; in gang_only only when the gang scheduler picks it (an entity of
+ * one: not with one gang a cycle while the 0x7f goes, yes with two, or when alone ready). */
+static uint32_t gang_only_run(const char *mode, const char *per_cycle, bool alone)
+{
+    const char *set[] = {mode, per_cycle, NULL};
+    unit_dut x = unit_new(set, NULL);
+    cta8(&x);
+    const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7}, w7[1] = {7};
+    uint64_t next[8] = {A, A, A, A, A, A, A, B};
+    g_assert_cmphex(cycle(&x, all, 8, next), ==, 0xff);
+    for (unsigned w = 0; w < 8; w++)
+        next[w] = dut_pcs[w] + 1;
+    uint32_t got = alone ? cycle(&x, w7, 1, next) : cycle(&x, all, 8, next);
+    g_assert_cmphex(x.u->t.set[0].indep, ==, 0x80);
+    harness_free(x.d.h);
+    return got;
+}
+
+static void test_unit_gang_only(void)
+{
+    g_assert_cmphex(gang_only_run("dut.mode=mixed", "dut.gangs_per_cycle=1", false), ==, 0xff);
+    g_assert_cmphex(gang_only_run("dut.mode=gang_only", "dut.gangs_per_cycle=1", false), ==, 0x7f);
+    g_assert_cmphex(gang_only_run("dut.mode=gang_only", "dut.gangs_per_cycle=2", false), ==, 0xff);
+    g_assert_cmphex(gang_only_run("dut.mode=gang_only", "dut.gangs_per_cycle=1", true), ==, 0x80);
+}
+
+/* mode=slice_only: a CTA forms no gang; every warp is independent and issues on its own slice. */
+static void test_unit_slice_only(void)
+{
+    static const char *const set[] = {"dut.mode=slice_only", "dut.reform=opportunistic", NULL};
+    unit_dut x = unit_new(set, NULL);
+    cta8(&x);
+    const unsigned all[8] = {0, 1, 2, 3, 4, 5, 6, 7}, some[3] = {1, 4, 6};
+    uint64_t next[8] = {A, A, A, A, A, A, A, A};
+    g_assert_cmphex(x.u->t.set[0].indep, ==, 0xff);
+    g_assert_cmphex(cycle(&x, all, 8, next), ==, 0xff);
+    g_assert_cmphex(cycle(&x, some, 3, next), ==, 0x52);
+    g_assert_cmphex(cycle(&x, all, 8, next), ==, 0xff); /* all at A: no reformation either */
+    harness_step(x.d.h);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_FORMED), ==, 0);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_REFORMS), ==, 0);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_GANG_ISSUES), ==, 0);
+    g_assert_cmpuint(block_stat(&x.d, GANG_STAT_INDEP_ISSUES), ==, 19);
+    harness_free(x.d.h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -406,9 +575,14 @@ int main(int argc, char **argv)
     g_test_add_func("/gang/ut9-reform", test_reform);
     g_test_add_func("/gang/ut9-bgto", test_bgto);
     g_test_add_func("/gang/leave", test_leave);
+    g_test_add_func("/gang/sched-policies", test_sched_policies);
+    g_test_add_func("/gang/sched-ties", test_sched_ties);
     harness_test_add("/gang/unit-ports", test_unit_ports);
     harness_test_add("/gang/unit-fault", test_unit_fault);
     harness_test_add("/gang/unit-reform", test_unit_reform);
     harness_test_add("/gang/unit-same-cycle", test_unit_same_cycle);
+    harness_test_add("/gang/unit-sched", test_unit_sched);
+    harness_test_add("/gang/unit-gang-only", test_unit_gang_only);
+    harness_test_add("/gang/unit-slice-only", test_unit_slice_only);
     return g_test_run();
 }

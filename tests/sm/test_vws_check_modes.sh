@@ -5,7 +5,8 @@
 # (bench/stats-diff --modes); a difference fails and names the statistics. TAP.
 set -u
 . "$top_srcdir/tests/tap.sh"
-for pw in "e-vws spmv,nw,kmeans" "i-vws-group spmv,sgemm" "e-vws-impatient spmv" "e-vws-sync50 spmv"; do
+for pw in "e-vws spmv,nw,kmeans" "i-vws-group spmv,sgemm" "e-vws-impatient spmv" "e-vws-sync50 spmv" "i-vws-lrr spmv" \
+    "e-vws-gang-only spmv,nw"; do
     set -- $pw
     if python3 "$top_srcdir/bench/stats-diff" "$top_builddir" "$top_builddir" --testbenches tb-vws \
         --args "--warp-size 4 --vws $1" --workloads "$2" --modes awake,shuffle > "$tmp/out" 2>&1; then
