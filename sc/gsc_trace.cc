@@ -46,15 +46,27 @@ struct traced_signal {
     bool counter = false;         /* the cycle counter */
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
-    std::string code;             /* VCD identifier */
-    char tail[16] = {};           /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
-    uint8_t tail_len = 0;         /* (put_value copies all 16 bytes, then keeps tail_len) */
-    uint64_t shown = 0;           /* the value last written (a real's bits) */
-    uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
-    unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
-    uint64_t mask = 0;            /* the values the width holds */
-    bool plain = false;           /* an unsigned integer variable: its bytes are its value */
-    bool x_shown = false;         /* the last value written was x (did not fit the width) */
+    std::string code;                     /* VCD identifier */
+};
+
+/* How a signal's value is written: one character (a 1-bit wire), "b<bits>", or "r<real>". */
+enum : uint8_t { FORM_BIT, FORM_VEC, FORM_REAL };
+
+/* What the writer looks at when a signal may change, one cache line per signal, in an array of its
+ * own (the names and the rest of traced_signal are only read at elaboration and by the .gtkw). */
+struct alignas(64) hot_signal {
+    const void *addr;   /* the variable (NULL: a count written directly) */
+    uint64_t raw = 0;   /* the bytes of the variable when it was last looked at */
+    uint64_t shown = 0; /* the value last written (a real's bits) */
+    uint64_t mask = 0;  /* the values the width holds */
+    char tail[16] = {}; /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
+    uint8_t tail_len = 0; /* (put_value copies all 16 bytes, then keeps tail_len) */
+    uint8_t nbytes = 0;   /* the variable's size (1, 2, 4 or 8; 0: no variable) */
+    uint8_t form = FORM_VEC;
+    uint8_t width = 0;
+    gsc_ctype ctype = GSC_OPAQUE;
+    bool plain = false;   /* an unsigned integer variable: its bytes are its value */
+    bool x_shown = false; /* the last value written was x (did not fit the width) */
 };
 
 /* The writer: a trace file of the kernel's, so that the kernel calls cycle() at the end of every
@@ -133,37 +145,61 @@ struct gsc_trace_marks {
 
 namespace
 {
-/* A character buffer written in place (put_value reserves room, writes, then commits; it may write
- * a few bytes past what it commits, inside the room it reserved). */
+/* A character buffer written in place through a pointer: a writer puts at most OUT_LINE bytes at p
+ * (a value change, a timestamp), then moves p; once p is past lim the buffer grows, so that a
+ * cycle's changes, which may be taken back (a timestamp with nothing after it), are never split by
+ * a write to the file (that happens between cycles, by the mebibyte). */
+enum { OUT_LINE = 128 };
 struct out_buf {
-    std::vector<char> v;
-    size_t n = 0;
-    void clear()
+    char *buf = nullptr;
+    char *p = nullptr;
+    char *lim = nullptr; /* buf + capacity - OUT_LINE */
+    size_t cap = 0;
+    out_buf() = default;
+    out_buf(const out_buf &) = delete;
+    out_buf &operator=(out_buf &&o) noexcept /* (gsc_trace_reset: the old buffer goes with o) */
     {
-        n = 0;
+        std::swap(buf, o.buf);
+        std::swap(p, o.p);
+        std::swap(lim, o.lim);
+        std::swap(cap, o.cap);
+        return *this;
     }
-    bool empty() const
+    ~out_buf()
     {
-        return n == 0;
-    }
-    const char *data() const /* never NULL (fwrite's pointer must not be, even for 0 bytes) */
-    {
-        return v.empty() ? "" : v.data();
+        g_free(buf);
     }
     size_t size() const
     {
-        return n;
+        return (size_t)(p - buf);
     }
-    char *room(size_t k)
+    void clear()
     {
-        if (__builtin_expect(n + k > v.size(), 0))
-            v.resize(std::max(2 * v.size(), n + k + 4096));
-        return v.data() + n;
+        p = buf;
     }
-    void append(const char *p, size_t k)
+    void truncate(size_t n)
     {
-        memcpy(room(k), p, k);
-        n += k;
+        p = buf + n;
+    }
+    __attribute__((noinline)) void grow()
+    {
+        size_t n = size();
+        cap = cap ? 2 * cap : (size_t)2 << 20;
+        buf = (char *)g_realloc(buf, cap);
+        p = buf + n;
+        lim = buf + cap - OUT_LINE;
+    }
+    /* the end of what was put at p: grow if it went past lim */
+    void commit(char *q)
+    {
+        p = q;
+        if (__builtin_expect(q > lim, 0))
+            grow();
+    }
+    void append(const char *s, size_t k) /* k <= OUT_LINE */
+    {
+        memcpy(p, s, k);
+        commit(p + k);
     }
 };
 
@@ -204,6 +240,7 @@ struct trace_state {
     std::vector<gsc_pulse *> pulses;
     std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
+    std::vector<hot_signal> hot; /* per signal, what the writer compares and writes */
     bool any_written = false;     /* a timestamp has been written */
     uint64_t last_time = 0;       /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
@@ -474,11 +511,17 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
     s.width = (s.real || width == 0) ? full_width(ctype) : width;
     s.ctype = ctype;
     s.addr = addr;
-    s.nbytes = !addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8;
-    s.mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
-    s.plain = addr && (ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 ||
+    hot_signal h;
+    h.addr = addr;
+    h.nbytes = (uint8_t)(!addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8);
+    h.mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
+    h.plain = addr && (ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 ||
                        ctype == GSC_U64);
+    h.form = s.real ? FORM_REAL : s.width == 1 ? FORM_BIT : FORM_VEC;
+    h.width = (uint8_t)s.width;
+    h.ctype = ctype;
     T.sigs.push_back(s);
+    T.hot.push_back(h);
     return (unsigned)T.sigs.size() - 1;
 }
 
@@ -486,59 +529,59 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
  * Values
  * ------------------------------------------------------------------------------------------- */
 
-/* The bits of a signal's current value; false when it does not fit the width (shown as x). */
-static bool read_value(const traced_signal &s, uint64_t *out)
+/* The bits of a variable of this type shown in this width; false when it does not fit the width (shown as x). */
+static bool read_typed(gsc_ctype ctype, unsigned width, const void *addr, uint64_t *out)
 {
     uint64_t u = 0;
     int64_t i = 0;
     bool is_signed = false;
-    switch (s.ctype) {
+    switch (ctype) {
     case GSC_BOOL:
-        u = *(const bool *)s.addr;
+        u = *(const bool *)addr;
         break;
     case GSC_U8:
-        u = *(const uint8_t *)s.addr;
+        u = *(const uint8_t *)addr;
         break;
     case GSC_U16:
-        u = *(const uint16_t *)s.addr;
+        u = *(const uint16_t *)addr;
         break;
     case GSC_U32:
-        u = *(const uint32_t *)s.addr;
+        u = *(const uint32_t *)addr;
         break;
     case GSC_U64:
-        u = *(const uint64_t *)s.addr;
+        u = *(const uint64_t *)addr;
         break;
     case GSC_I8:
-        i = *(const int8_t *)s.addr, is_signed = true;
+        i = *(const int8_t *)addr, is_signed = true;
         break;
     case GSC_I16:
-        i = *(const int16_t *)s.addr, is_signed = true;
+        i = *(const int16_t *)addr, is_signed = true;
         break;
     case GSC_I32:
-        i = *(const int32_t *)s.addr, is_signed = true;
+        i = *(const int32_t *)addr, is_signed = true;
         break;
     case GSC_I64:
-        i = *(const int64_t *)s.addr, is_signed = true;
+        i = *(const int64_t *)addr, is_signed = true;
         break;
     case GSC_F32: {
-        double d = *(const float *)s.addr;
+        double d = *(const float *)addr;
         memcpy(out, &d, sizeof d);
         return true;
     }
     case GSC_F64:
-        memcpy(out, s.addr, sizeof(double));
+        memcpy(out, addr, sizeof(double));
         return true;
     default:
         *out = 0;
         return true;
     }
-    if (s.width >= 64) {
+    if (width >= 64) {
         *out = is_signed ? (uint64_t)i : u;
         return true;
     }
-    uint64_t mask = ((uint64_t)1 << s.width) - 1;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
     if (is_signed) {
-        int64_t lo = -((int64_t)1 << (s.width - 1)), hi = ((int64_t)1 << (s.width - 1)) - 1;
+        int64_t lo = -((int64_t)1 << (width - 1)), hi = ((int64_t)1 << (width - 1)) - 1;
         if (i < lo || i > hi)
             return false;
         *out = (uint64_t)i & mask;
@@ -586,12 +629,12 @@ const small_values SMALL;
 /* Append "<value><code>\n" (a scalar), "b<bits> <code>\n" or "r<real> <code>\n" to the file's
  * buffer, written in place. The bits: the top byte's significant digits (its eight characters
  * shifted down, no branch per bit), then eight characters per lower byte. */
-static inline __attribute__((always_inline)) void put_value(const traced_signal &s, uint64_t v, bool fits)
+static inline __attribute__((always_inline)) void put_value(const hot_signal &s, uint64_t v, bool fits)
 {
-    char *p = T.out.room(96), *q = p;
-    if (s.width == 1 && !s.real) {
+    char *q = T.out.p;
+    if (s.form == FORM_BIT) {
         *q++ = fits ? (char)('0' + (v & 1)) : 'x';
-    } else if (__builtin_expect(s.real, 0)) {
+    } else if (__builtin_expect(s.form == FORM_REAL, 0)) {
         double d;
         memcpy(&d, &v, sizeof d);
         q += snprintf(q, 40, "r%.16g", d);
@@ -603,9 +646,9 @@ static inline __attribute__((always_inline)) void put_value(const traced_signal 
         q += SMALL.len[v];
     } else {
         *q++ = 'b';
-        unsigned digits = 64 - (unsigned)__builtin_clzll(v | 1); /* down from the highest 1, or "0" */
-        unsigned top = (digits - 1) >> 3;                        /* the byte holding it */
-        unsigned sig = digits - 8 * top;                         /* its digits that are shown: 1..8 */
+        unsigned digits = 64 - (unsigned)__builtin_clzll(v); /* down from the highest 1 */
+        unsigned top = (digits - 1) >> 3;                    /* the byte holding it */
+        unsigned sig = digits - 8 * top;                     /* its digits that are shown: 1..8 */
         uint64_t c;
         memcpy(&c, BITS.c[(v >> (8 * top)) & 255], 8);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -621,31 +664,40 @@ static inline __attribute__((always_inline)) void put_value(const traced_signal 
         }
     }
     memcpy(q, s.tail, sizeof s.tail);
-    q += s.tail_len;
-    T.out.n += (size_t)(q - p);
+    T.out.commit(q + s.tail_len);
 }
 
 /* The variable's bytes as they are now (a cheap first look: most values do not change). */
-static inline uint64_t raw_bytes(const traced_signal &s)
+static inline uint64_t load_raw(const void *addr, unsigned nbytes)
 {
-    switch (s.nbytes) {
+    switch (nbytes) {
     case 1:
-        return *(const uint8_t *)s.addr;
+        return *(const uint8_t *)addr;
     case 2:
-        return *(const uint16_t *)s.addr;
+        return *(const uint16_t *)addr;
     case 4:
-        return *(const uint32_t *)s.addr;
+        return *(const uint32_t *)addr;
     default:
-        return *(const uint64_t *)s.addr;
+        return *(const uint64_t *)addr;
     }
 }
 
+/* The bits of a signal's current value; false when it does not fit the width (shown as x). */
+static bool read_value(const hot_signal &s, uint64_t *out)
+{
+    if (s.plain) {
+        *out = load_raw(s.addr, s.nbytes);
+        return *out <= s.mask;
+    }
+    return read_typed(s.ctype, s.width, s.addr, out);
+}
+
 /* The variable's bytes changed: write its value if what is shown changes. */
-static __attribute__((noinline)) void changed_value(traced_signal &s, uint64_t raw)
+static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
 {
     s.raw = raw;
     uint64_t v = raw;
-    bool fits = s.plain ? raw <= s.mask : read_value(s, &v);
+    bool fits = s.plain ? raw <= s.mask : read_typed(s.ctype, s.width, s.addr, &v);
     if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
         return;
     s.shown = fits ? v : 0;
@@ -656,8 +708,8 @@ static __attribute__((noinline)) void changed_value(traced_signal &s, uint64_t r
 /* Write the signal's value if it changed since the last one written. */
 static inline void update(unsigned i)
 {
-    traced_signal &s = T.sigs[i];
-    uint64_t raw = raw_bytes(s);
+    hot_signal &s = T.hot[i];
+    uint64_t raw = load_raw(s.addr, s.nbytes);
     if (raw != s.raw)
         changed_value(s, raw);
 }
@@ -665,7 +717,7 @@ static inline void update(unsigned i)
 /* A count (put, get, pulse) written directly: it has no variable of its own. */
 static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 {
-    traced_signal &s = T.sigs[i];
+    hot_signal &s = T.hot[i];
     bool fits = v <= s.mask;
     if (!fits && s.x_shown)
         return;
@@ -678,7 +730,7 @@ static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 
 static inline void update_count(unsigned i, uint64_t v)
 {
-    const traced_signal &s = T.sigs[i];
+    const hot_signal &s = T.hot[i];
     if (v != s.shown || s.x_shown)
         changed_count(i, v);
 }
@@ -724,7 +776,7 @@ static void write_time(uint64_t t)
 /* The file's buffer into the file (by 1 MiB or more, and before the file is closed). */
 static void flush_out(void)
 {
-    if (!T.out.empty() && fwrite(T.out.data(), 1, T.out.size(), T.fp) != T.out.size() && !T.write_errno)
+    if (T.out.size() && fwrite(T.out.buf, 1, T.out.size(), T.fp) != T.out.size() && !T.write_errno)
         T.write_errno = errno ? errno : EIO;
     T.out.clear();
 }
@@ -768,20 +820,6 @@ static void count_cycles(uint64_t cycle)
     T.cycle_next = cycle + 1;
 }
 
-static inline uint64_t load_raw(const void *addr, unsigned nbytes)
-{
-    switch (nbytes) {
-    case 1:
-        return *(const uint8_t *)addr;
-    case 2:
-        return *(const uint16_t *)addr;
-    case 4:
-        return *(const uint32_t *)addr;
-    default:
-        return *(const uint64_t *)addr;
-    }
-}
-
 static inline void mark_group(var_group *g)
 {
     if (!g->dirty) {
@@ -811,7 +849,7 @@ static void check_unmarked(uint64_t cycle)
             continue;
         for (const group_var &v : g->vars)
             if (load_raw(v.addr, v.nbytes) != v.raw ||
-                (v.strobe && (T.sigs[v.sig].shown || T.sigs[v.sig].x_shown)))
+                (v.strobe && (T.hot[v.sig].shown || T.hot[v.sig].x_shown)))
                 gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
                           ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
                           "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
@@ -831,7 +869,7 @@ static void compare_marked(uint64_t cycle)
                 if (!v.strobe)
                     v.raw = raw;
                 T.changed.push_back({v.rank, v.sig});
-            } else if (v.strobe && (T.sigs[v.sig].shown || T.sigs[v.sig].x_shown)) {
+            } else if (v.strobe && (T.hot[v.sig].shown || T.hot[v.sig].x_shown)) {
                 T.changed.push_back({v.rank, v.sig});
             }
             if (v.strobe)
@@ -850,8 +888,8 @@ static void compare_marked(uint64_t cycle)
             continue;
         }
         /* a count of this cycle: shown as a pulse, then cleared */
-        traced_signal &sg = T.sigs[c.second];
-        uint64_t v = raw_bytes(sg);
+        hot_signal &sg = T.hot[c.second];
+        uint64_t v = load_raw(sg.addr, sg.nbytes);
         update_count(c.second, v);
         if (v)
             memset(const_cast<void *>(sg.addr), 0, sg.nbytes);
@@ -913,21 +951,21 @@ static void write_cycle(uint64_t cycle)
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
     if (T.out.size() == changes) {
-        T.out.n = before;
+        T.out.truncate(before);
         T.any_written = any_before;
         T.last_time = last_before;
     }
     if (!T.falls.empty()) {
         write_time(t + gsc_g.period / 2);
         for (unsigned i : T.falls) {
-            T.sigs[i].shown = 0;
-            put_value(T.sigs[i], 0, true);
+            T.hot[i].shown = 0;
+            put_value(T.hot[i], 0, true);
         }
     }
     if (T.out.size() >= ((size_t)1 << 20))
         flush_out();
     for (const auto &st : T.strobes_seen)
-        if (T.sigs[st.second].shown || T.sigs[st.second].x_shown)
+        if (T.hot[st.second].shown || T.hot[st.second].x_shown)
             T.strobes_again.push_back(st.first);
 }
 
@@ -1168,8 +1206,8 @@ static void write_header(void)
             gsc_fatal("trace: too many signals (%u)", (unsigned)T.sigs.size());
         traced_signal &sg = T.sigs[i];
         std::string tail = (sg.width == 1 && !sg.real ? "" : " ") + sg.code + "\n";
-        memcpy(sg.tail, tail.data(), tail.size());
-        sg.tail_len = (uint8_t)tail.size();
+        memcpy(T.hot[i].tail, tail.data(), tail.size());
+        T.hot[i].tail_len = (uint8_t)tail.size();
         scope_node *n = &root;
         const std::string &name = T.sigs[i].name;
         size_t a = 0;
@@ -1182,11 +1220,11 @@ static void write_header(void)
     write_time(T.from * gsc_g.period);
     T.out.append("$dumpvars\n", 10);
     for (unsigned i = 0; i < T.sigs.size(); i++) {
-        traced_signal &s = T.sigs[i];
+        hot_signal &s = T.hot[i];
         uint64_t v = 0;
         bool fits = s.addr ? read_value(s, &v) : true;
         if (s.addr)
-            s.raw = raw_bytes(s);
+            s.raw = load_raw(s.addr, s.nbytes);
         s.shown = fits ? v : 0;
         s.x_shown = !fits;
         put_value(s, v, fits);
@@ -1195,7 +1233,7 @@ static void write_header(void)
     flush_out();
     for (var_group *g : T.groups)
         for (group_var &v : g->vars)
-            v.raw = v.strobe ? 0 : T.sigs[v.sig].raw;
+            v.raw = v.strobe ? 0 : T.hot[v.sig].raw;
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -1247,6 +1285,8 @@ static void open_file(void)
         gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
     }
     setvbuf(T.fp, nullptr, _IOFBF, (size_t)1 << 20);
+    if (!T.out.buf)
+        T.out.grow();
     /* what happened before the window is not shown: the dump holds the state it left */
     forget_dirty();
     T.cycle_value = T.from;
@@ -1372,7 +1412,7 @@ void gsc_trace_elaborate(void)
             unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
             if (t.traced_flag)
                 *t.traced_flag = true;
-            unsigned nb = T.sigs[i].nbytes;
+            unsigned nb = T.hot[i].nbytes;
             uint64_t rank = t.strobe ? STROBE_RANK | i
                                      : (uint64_t)(nb == 1   ? 0
                                                   : nb == 2 ? 1
