@@ -52,22 +52,37 @@ struct traced_signal {
 /* How a signal's value is written: one character (a 1-bit wire), "b<bits>", or "r<real>". */
 enum : uint8_t { FORM_BIT, FORM_VEC, FORM_REAL };
 
-/* What the writer looks at when a signal may change, one cache line per signal, in an array of its
- * own (the names and the rest of traced_signal are only read at elaboration and by the .gtkw). */
-struct alignas(64) hot_signal {
-    const void *addr;   /* the variable (NULL: a count written directly) */
-    uint64_t raw = 0;   /* the bytes of the variable when it was last looked at */
-    uint64_t shown = 0; /* the value last written (a real's bits) */
-    uint64_t mask = 0;  /* the values the width holds */
-    char tail[16] = {}; /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
-    uint8_t tail_len = 0; /* (put_value copies all 16 bytes, then keeps tail_len) */
-    uint8_t nbytes = 0;   /* the variable's size (1, 2, 4 or 8; 0: no variable) */
+/* How a signal's current value is known:
+ *   - KIND_PLAIN: an unsigned variable; `val` holds its bytes when last looked at, which are what
+ *     was written (or x, when they do not fit the width);
+ *   - KIND_COUNT: a count written directly (put, get, pulse) or a strobe variable; `val` is the
+ *     value last written (0 when x_shown);
+ *   - KIND_TYPED: a signed or floating-point variable; `val` holds its bytes when last looked at,
+ *     the value written is in trace_state::typed_shown. */
+enum : uint8_t { KIND_PLAIN, KIND_COUNT, KIND_TYPED };
+
+/* What the writer looks at when a signal may change: 32 bytes per signal, in an array of its own
+ * (the names and the rest of traced_signal are only read at elaboration and by the .gtkw), so
+ * that the records of a busy run's signals stay in the processor's caches. */
+struct alignas(32) hot_signal {
+    const void *addr = nullptr; /* the variable (NULL: a count written directly) */
+    uint64_t val = 0;           /* see the kinds */
+    char tail[8] = {};          /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
+    uint8_t tail_len = 0;       /* (put_value copies all 8 bytes, then keeps tail_len) */
+    uint8_t nbytes = 0;         /* the variable's size (1, 2, 4 or 8; 0: no variable) */
     uint8_t form = FORM_VEC;
+    uint8_t kind = KIND_PLAIN;
+    uint8_t shift = 0;    /* 64 - width: a value fits when shifting it up and back keeps it */
     uint8_t width = 0;
-    gsc_ctype ctype = GSC_OPAQUE;
-    bool plain = false;   /* an unsigned integer variable: its bytes are its value */
+    uint8_t ctype = 0;    /* a gsc_ctype */
     bool x_shown = false; /* the last value written was x (did not fit the width) */
 };
+static_assert(sizeof(hot_signal) == 32, "a hot_signal is half a cache line");
+
+static inline bool fits_width(const hot_signal &s, uint64_t v)
+{
+    return (v << s.shift) >> s.shift == v;
+}
 
 /* The writer: a trace file of the kernel's, so that the kernel calls cycle() at the end of every
  * time step; every other member is SystemC's sc_trace interface, which is never used. */
@@ -240,7 +255,8 @@ struct trace_state {
     std::vector<gsc_pulse *> pulses;
     std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
-    std::vector<hot_signal> hot; /* per signal, what the writer compares and writes */
+    std::vector<hot_signal> hot;       /* per signal, what the writer compares and writes */
+    std::vector<uint64_t> typed_shown; /* per signal: a KIND_TYPED signal's value last written */
     bool any_written = false;     /* a timestamp has been written */
     uint64_t last_time = 0;       /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
@@ -514,12 +530,12 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
     hot_signal h;
     h.addr = addr;
     h.nbytes = (uint8_t)(!addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8);
-    h.mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
-    h.plain = addr && (ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 ||
-                       ctype == GSC_U64);
+    h.shift = (uint8_t)(64 - std::min(s.width, 64u));
+    bool plain = ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 || ctype == GSC_U64;
+    h.kind = !addr ? KIND_COUNT : plain ? KIND_PLAIN : KIND_TYPED;
     h.form = s.real ? FORM_REAL : s.width == 1 ? FORM_BIT : FORM_VEC;
     h.width = (uint8_t)s.width;
-    h.ctype = ctype;
+    h.ctype = (uint8_t)ctype;
     T.sigs.push_back(s);
     T.hot.push_back(h);
     return (unsigned)T.sigs.size() - 1;
@@ -685,22 +701,33 @@ static inline uint64_t load_raw(const void *addr, unsigned nbytes)
 /* The bits of a signal's current value; false when it does not fit the width (shown as x). */
 static bool read_value(const hot_signal &s, uint64_t *out)
 {
-    if (s.plain) {
+    if (s.kind != KIND_TYPED) {
         *out = load_raw(s.addr, s.nbytes);
-        return *out <= s.mask;
+        return fits_width(s, *out);
     }
-    return read_typed(s.ctype, s.width, s.addr, out);
+    return read_typed((gsc_ctype)s.ctype, s.width, s.addr, out);
 }
 
 /* The variable's bytes changed: write its value if what is shown changes. */
 static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
 {
-    s.raw = raw;
-    uint64_t v = raw;
-    bool fits = s.plain ? raw <= s.mask : read_typed(s.ctype, s.width, s.addr, &v);
-    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+    if (__builtin_expect(s.kind == KIND_PLAIN, 1)) {
+        /* what was shown is the old bytes, or x if they did not fit: a change shows, but x stays x */
+        bool was_x = !fits_width(s, s.val);
+        s.val = raw;
+        if (fits_width(s, raw))
+            put_value(s, raw, true);
+        else if (!was_x)
+            put_value(s, 0, false);
         return;
-    s.shown = fits ? v : 0;
+    }
+    s.val = raw;
+    uint64_t v = raw;
+    bool fits = read_typed((gsc_ctype)s.ctype, s.width, s.addr, &v);
+    uint64_t &shown = T.typed_shown[(size_t)(&s - T.hot.data())];
+    if (fits ? (!s.x_shown && v == shown) : s.x_shown)
+        return;
+    shown = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
 }
@@ -710,7 +737,7 @@ static inline void update(unsigned i)
 {
     hot_signal &s = T.hot[i];
     uint64_t raw = load_raw(s.addr, s.nbytes);
-    if (raw != s.raw)
+    if (raw != s.val)
         changed_value(s, raw);
 }
 
@@ -718,10 +745,10 @@ static inline void update(unsigned i)
 static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 {
     hot_signal &s = T.hot[i];
-    bool fits = v <= s.mask;
+    bool fits = fits_width(s, v);
     if (!fits && s.x_shown)
         return;
-    s.shown = fits ? v : 0;
+    s.val = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
     if (v)
@@ -731,7 +758,7 @@ static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 static inline void update_count(unsigned i, uint64_t v)
 {
     const hot_signal &s = T.hot[i];
-    if (v != s.shown || s.x_shown)
+    if (v != s.val || s.x_shown)
         changed_count(i, v);
 }
 
@@ -849,7 +876,7 @@ static void check_unmarked(uint64_t cycle)
             continue;
         for (const group_var &v : g->vars)
             if (load_raw(v.addr, v.nbytes) != v.raw ||
-                (v.strobe && (T.hot[v.sig].shown || T.hot[v.sig].x_shown)))
+                (v.strobe && (T.hot[v.sig].val || T.hot[v.sig].x_shown)))
                 gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
                           ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
                           "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
@@ -869,7 +896,7 @@ static void compare_marked(uint64_t cycle)
                 if (!v.strobe)
                     v.raw = raw;
                 T.changed.push_back({v.rank, v.sig});
-            } else if (v.strobe && (T.hot[v.sig].shown || T.hot[v.sig].x_shown)) {
+            } else if (v.strobe && (T.hot[v.sig].val || T.hot[v.sig].x_shown)) {
                 T.changed.push_back({v.rank, v.sig});
             }
             if (v.strobe)
@@ -958,14 +985,14 @@ static void write_cycle(uint64_t cycle)
     if (!T.falls.empty()) {
         write_time(t + gsc_g.period / 2);
         for (unsigned i : T.falls) {
-            T.hot[i].shown = 0;
+            T.hot[i].val = 0;
             put_value(T.hot[i], 0, true);
         }
     }
     if (T.out.size() >= ((size_t)1 << 20))
         flush_out();
     for (const auto &st : T.strobes_seen)
-        if (T.hot[st.second].shown || T.hot[st.second].x_shown)
+        if (T.hot[st.second].val || T.hot[st.second].x_shown)
             T.strobes_again.push_back(st.first);
 }
 
@@ -1202,7 +1229,7 @@ static void write_header(void)
     scope_node root;
     for (unsigned i = 0; i < T.sigs.size(); i++) {
         T.sigs[i].code = vcd_code(i);
-        if (T.sigs[i].code.size() > 7)
+        if (T.sigs[i].code.size() > 6)
             gsc_fatal("trace: too many signals (%u)", (unsigned)T.sigs.size());
         traced_signal &sg = T.sigs[i];
         std::string tail = (sg.width == 1 && !sg.real ? "" : " ") + sg.code + "\n";
@@ -1219,21 +1246,25 @@ static void write_header(void)
     fprintf(fp, "$enddefinitions $end\n");
     write_time(T.from * gsc_g.period);
     T.out.append("$dumpvars\n", 10);
+    T.typed_shown.assign(T.sigs.size(), 0);
     for (unsigned i = 0; i < T.sigs.size(); i++) {
         hot_signal &s = T.hot[i];
         uint64_t v = 0;
         bool fits = s.addr ? read_value(s, &v) : true;
-        if (s.addr)
-            s.raw = load_raw(s.addr, s.nbytes);
-        s.shown = fits ? v : 0;
         s.x_shown = !fits;
+        if (s.kind == KIND_COUNT)
+            s.val = fits ? v : 0;
+        else
+            s.val = load_raw(s.addr, s.nbytes);
+        if (s.kind == KIND_TYPED)
+            T.typed_shown[i] = fits ? v : 0;
         put_value(s, v, fits);
     }
     T.out.append("$end\n", 5);
     flush_out();
     for (var_group *g : T.groups)
         for (group_var &v : g->vars)
-            v.raw = v.strobe ? 0 : T.hot[v.sig].raw;
+            v.raw = v.strobe ? 0 : T.hot[v.sig].val;
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -1413,6 +1444,8 @@ void gsc_trace_elaborate(void)
             if (t.traced_flag)
                 *t.traced_flag = true;
             unsigned nb = T.hot[i].nbytes;
+            if (t.strobe)
+                T.hot[i].kind = KIND_COUNT; /* written as a count, then set back to 0 */
             uint64_t rank = t.strobe ? STROBE_RANK | i
                                      : (uint64_t)(nb == 1   ? 0
                                                   : nb == 2 ? 1
