@@ -130,8 +130,15 @@ class gsc_vcd_writer : public sc_trace_file
     void cycle(bool delta_cycle) override;
 };
 
-/* A traced variable as the writer compares it: its address and size, its bytes when last looked
- * at, its signal, and its place in the order in which the changes of a cycle are written (rank). */
+/* A traced variable of a known size as the writer compares it: its address, its bytes when last
+ * looked at, its signal. Its place in the order in which the changes of a cycle are written (rank)
+ * is its size class (0: 1 byte ... 3: 8 bytes), then its signal. */
+struct sized_var {
+    const void *addr;
+    uint64_t raw;
+    unsigned sig;
+};
+/* A strobe variable as the writer compares it (rank: STROBE_RANK, then its signal). */
 struct group_var {
     const void *addr;
     uint64_t raw; /* (a strobe: 0, the value it is set back to) */
@@ -147,15 +154,19 @@ static const uint64_t STROBE_RANK = (uint64_t)4 << 32;
  * marked in (an activation of a process that may change them, an arrival hook, a run's start). */
 struct var_group {
     gsc_module *m;
-    std::vector<group_var> vars;
+    std::vector<sized_var> by_size[4]; /* the variables of 1, 2, 4 and 8 bytes (strobes aside) */
+    std::vector<group_var> strobes;
     bool dirty = false;
 };
 } // namespace
 
 /* What an activation marks: the groups of its module and of every module it may call into
- * (gsc_trace_calls), transitively. */
+ * (gsc_trace_calls), transitively. Marked once per cycle written: `epoch` is the writer's count of
+ * cycles looked at when these groups were last marked (a second activation of the process, or of
+ * another process of the same module, in that cycle has nothing more to mark). */
 struct gsc_trace_marks {
     std::vector<var_group *> groups;
+    mutable uint64_t epoch = UINT64_MAX;
 };
 
 namespace
@@ -241,7 +252,8 @@ struct trace_state {
     std::vector<var_group *> groups;                          /* every module's traced variables */
     std::vector<var_group *> dirty_groups;                    /* marked since the writer last looked */
     std::vector<std::pair<gsc_module *, gsc_module *>> calls; /* (caller, callee): gsc_trace_calls */
-    std::vector<std::pair<uint64_t, unsigned>> changed;       /* (rank, signal): the cycle's changes */
+    std::vector<uint64_t> changed; /* the ranks of the cycle's changed variables (their signal below) */
+    uint64_t epoch = 0;            /* the marks made since the writer last looked (gsc_trace_marks) */
     bool check = false;                                       /* gsc_trace_check */
     /* The strobes looked at in the cycle being written (group, signal), and the groups to mark for
      * the next one: a strobe whose signal is not back to 0 then (it showed x, or it kept the value of
@@ -832,6 +844,7 @@ static void forget_dirty(void)
     T.dirty_pulses.clear();
     T.dirty_groups.clear();
     T.strobes_again.clear();
+    T.epoch++;
 }
 
 /* The cycle counter: the cycles before `cycle` in which nothing ran (so no time step was written)
@@ -857,9 +870,11 @@ static inline void mark_group(var_group *g)
 
 void gsc_trace_mark(const gsc_trace_marks *m)
 {
-    if (m)
+    if (m && m->epoch != T.epoch) {
+        m->epoch = T.epoch;
         for (var_group *g : m->groups)
             mark_group(g);
+    }
 }
 
 static void mark_all(void)
@@ -869,18 +884,38 @@ static void mark_all(void)
 }
 
 /* The check mode: a variable of a group nobody marked must not have changed. */
+static void unmarked_change(uint64_t cycle, const var_group *g, unsigned sig)
+{
+    gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
+              ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
+              "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
+              cycle, T.sigs[sig].name.c_str(), gsc_module_name(g->m));
+}
+
 static void check_unmarked(uint64_t cycle)
 {
     for (var_group *g : T.groups) {
         if (g->dirty)
             continue;
-        for (const group_var &v : g->vars)
-            if (load_raw(v.addr, v.nbytes) != v.raw ||
-                (v.strobe && (T.hot[v.sig].val || T.hot[v.sig].x_shown)))
-                gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
-                          ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
-                          "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
-                          cycle, T.sigs[v.sig].name.c_str(), gsc_module_name(g->m));
+        for (unsigned k = 0; k < 4; k++)
+            for (const sized_var &v : g->by_size[k])
+                if (load_raw(v.addr, 1u << k) != v.raw)
+                    unmarked_change(cycle, g, v.sig);
+        for (const group_var &v : g->strobes)
+            if (load_raw(v.addr, v.nbytes) != v.raw || T.hot[v.sig].val || T.hot[v.sig].x_shown)
+                unmarked_change(cycle, g, v.sig);
+    }
+}
+
+/* The variables of one size of a marked group: a load and a compare each, no branch on the size. */
+template <typename U> static inline void compare_sized(std::vector<sized_var> &vars, uint64_t size_class)
+{
+    for (sized_var &v : vars) {
+        uint64_t raw = *(const U *)v.addr;
+        if (__builtin_expect(raw != v.raw, 0)) {
+            v.raw = raw;
+            T.changed.push_back(size_class << 32 | v.sig);
+        }
     }
 }
 
@@ -889,35 +924,36 @@ static void check_unmarked(uint64_t cycle)
 static void compare_marked(uint64_t cycle)
 {
     T.changed.clear();
-    for (var_group *g : T.dirty_groups)
-        for (group_var &v : g->vars) {
-            uint64_t raw = load_raw(v.addr, v.nbytes);
-            if (__builtin_expect(raw != v.raw, 0)) {
-                if (!v.strobe)
-                    v.raw = raw;
-                T.changed.push_back({v.rank, v.sig});
-            } else if (v.strobe && (T.hot[v.sig].val || T.hot[v.sig].x_shown)) {
-                T.changed.push_back({v.rank, v.sig});
-            }
-            if (v.strobe)
-                T.strobes_seen.push_back({g, v.sig});
+    for (var_group *g : T.dirty_groups) {
+        compare_sized<uint8_t>(g->by_size[0], 0);
+        compare_sized<uint16_t>(g->by_size[1], 1);
+        compare_sized<uint32_t>(g->by_size[2], 2);
+        compare_sized<uint64_t>(g->by_size[3], 3);
+        for (group_var &v : g->strobes) {
+            /* (a strobe's raw is 0, the value it is set back to) */
+            if (load_raw(v.addr, v.nbytes) != 0 || T.hot[v.sig].val || T.hot[v.sig].x_shown)
+                T.changed.push_back(v.rank);
+            T.strobes_seen.push_back({g, v.sig});
         }
+    }
     if (T.check)
         check_unmarked(cycle);
     for (var_group *g : T.dirty_groups)
         g->dirty = false;
     T.dirty_groups.clear();
+    T.epoch++;
     if (T.changed.size() > 1)
         std::sort(T.changed.begin(), T.changed.end());
-    for (const auto &c : T.changed) {
-        if (c.first < STROBE_RANK) {
-            update(c.second);
+    for (uint64_t c : T.changed) {
+        unsigned sig = (unsigned)c;
+        if (c < STROBE_RANK) {
+            update(sig);
             continue;
         }
         /* a count of this cycle: shown as a pulse, then cleared */
-        hot_signal &sg = T.hot[c.second];
+        hot_signal &sg = T.hot[sig];
         uint64_t v = load_raw(sg.addr, sg.nbytes);
-        update_count(c.second, v);
+        update_count(sig, v);
         if (v)
             memset(const_cast<void *>(sg.addr), 0, sg.nbytes);
     }
@@ -1263,8 +1299,9 @@ static void write_header(void)
     T.out.append("$end\n", 5);
     flush_out();
     for (var_group *g : T.groups)
-        for (group_var &v : g->vars)
-            v.raw = v.strobe ? 0 : T.hot[v.sig].val;
+        for (auto &vars : g->by_size)
+            for (sized_var &v : vars)
+                v.raw = T.hot[v.sig].val;
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -1460,7 +1497,10 @@ void gsc_trace_elaborate(void)
                 g->m = t.owner;
                 T.groups.push_back(g);
             }
-            g->vars.push_back({t.addr, 0, rank, i, (uint8_t)nb, t.strobe});
+            if (t.strobe)
+                g->strobes.push_back({t.addr, 0, rank, i, (uint8_t)nb, true});
+            else
+                g->by_size[rank >> 32].push_back({t.addr, 0, i});
         }
     }
     make_marks(by_module);
