@@ -72,7 +72,7 @@ struct alignas(32) hot_signal {
     uint8_t nbytes = 0;         /* the variable's size (1, 2, 4 or 8; 0: no variable) */
     uint8_t form = FORM_VEC;
     uint8_t kind = KIND_PLAIN;
-    uint8_t shift = 0;    /* 64 - width: a value fits when shifting it up and back keeps it */
+    uint8_t shift = 0; /* 64 - width: a value fits when shifting it up and back keeps it */
     uint8_t width = 0;
     uint8_t ctype = 0;    /* a gsc_ctype */
     bool x_shown = false; /* the last value written was x (did not fit the width) */
@@ -254,7 +254,7 @@ struct trace_state {
     std::vector<std::pair<gsc_module *, gsc_module *>> calls; /* (caller, callee): gsc_trace_calls */
     std::vector<uint64_t> changed; /* the ranks of the cycle's changed variables (their signal below) */
     uint64_t epoch = 0;            /* the marks made since the writer last looked (gsc_trace_marks) */
-    bool check = false;                                       /* gsc_trace_check */
+    bool check = false;            /* gsc_trace_check */
     /* The strobes looked at in the cycle being written (group, signal), and the groups to mark for
      * the next one: a strobe whose signal is not back to 0 then (it showed x, or it kept the value of
      * the dump) is looked at again. */
@@ -543,7 +543,8 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
     h.addr = addr;
     h.nbytes = (uint8_t)(!addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8);
     h.shift = (uint8_t)(64 - std::min(s.width, 64u));
-    bool plain = ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 || ctype == GSC_U64;
+    bool plain =
+        ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 || ctype == GSC_U64;
     h.kind = !addr ? KIND_COUNT : plain ? KIND_PLAIN : KIND_TYPED;
     h.form = s.real ? FORM_REAL : s.width == 1 ? FORM_BIT : FORM_VEC;
     h.width = (uint8_t)s.width;
@@ -557,7 +558,8 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
  * Values
  * ------------------------------------------------------------------------------------------- */
 
-/* The bits of a variable of this type shown in this width; false when it does not fit the width (shown as x). */
+/* The bits of a variable of this type shown in this width; false when it does not fit the width
+ * (shown as x). */
 static bool read_typed(gsc_ctype ctype, unsigned width, const void *addr, uint64_t *out)
 {
     uint64_t u = 0;
