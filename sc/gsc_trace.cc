@@ -46,16 +46,43 @@ struct traced_signal {
     bool counter = false;         /* the cycle counter */
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
-    std::string code;             /* VCD identifier */
-    char tail[16] = {};           /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
-    uint8_t tail_len = 0;         /* (put_value copies all 16 bytes, then keeps tail_len) */
-    uint64_t shown = 0;           /* the value last written (a real's bits) */
-    uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
-    unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
-    uint64_t mask = 0;            /* the values the width holds */
-    bool plain = false;           /* an unsigned integer variable: its bytes are its value */
-    bool x_shown = false;         /* the last value written was x (did not fit the width) */
+    std::string code;                     /* VCD identifier */
 };
+
+/* How a signal's value is written: one character (a 1-bit wire), "b<bits>", or "r<real>". */
+enum : uint8_t { FORM_BIT, FORM_VEC, FORM_REAL };
+
+/* How a signal's current value is known:
+ *   - KIND_PLAIN: an unsigned variable; `val` holds its bytes when last looked at, which are what
+ *     was written (or x, when they do not fit the width);
+ *   - KIND_COUNT: a count written directly (put, get, pulse) or a strobe variable; `val` is the
+ *     value last written (0 when x_shown);
+ *   - KIND_TYPED: a signed or floating-point variable; `val` holds its bytes when last looked at,
+ *     the value written is in trace_state::typed_shown. */
+enum : uint8_t { KIND_PLAIN, KIND_COUNT, KIND_TYPED };
+
+/* What the writer looks at when a signal may change: 32 bytes per signal, in an array of its own
+ * (the names and the rest of traced_signal are only read at elaboration and by the .gtkw), so
+ * that the records of a busy run's signals stay in the processor's caches. */
+struct alignas(32) hot_signal {
+    const void *addr = nullptr; /* the variable (NULL: a count written directly) */
+    uint64_t val = 0;           /* see the kinds */
+    char tail[8] = {};          /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
+    uint8_t tail_len = 0;       /* (put_value copies all 8 bytes, then keeps tail_len) */
+    uint8_t nbytes = 0;         /* the variable's size (1, 2, 4 or 8; 0: no variable) */
+    uint8_t form = FORM_VEC;
+    uint8_t kind = KIND_PLAIN;
+    uint8_t shift = 0; /* 64 - width: a value fits when shifting it up and back keeps it */
+    uint8_t width = 0;
+    uint8_t ctype = 0;    /* a gsc_ctype */
+    bool x_shown = false; /* the last value written was x (did not fit the width) */
+};
+static_assert(sizeof(hot_signal) == 32, "a hot_signal is half a cache line");
+
+static inline bool fits_width(const hot_signal &s, uint64_t v)
+{
+    return (v << s.shift) >> s.shift == v;
+}
 
 /* The writer: a trace file of the kernel's, so that the kernel calls cycle() at the end of every
  * time step; every other member is SystemC's sc_trace interface, which is never used. */
@@ -103,8 +130,15 @@ class gsc_vcd_writer : public sc_trace_file
     void cycle(bool delta_cycle) override;
 };
 
-/* A traced variable as the writer compares it: its address and size, its bytes when last looked
- * at, its signal, and its place in the order in which the changes of a cycle are written (rank). */
+/* A traced variable of a known size as the writer compares it: its address, its bytes when last
+ * looked at, its signal. Its place in the order in which the changes of a cycle are written (rank)
+ * is its size class (0: 1 byte ... 3: 8 bytes), then its signal. */
+struct sized_var {
+    const void *addr;
+    uint64_t raw;
+    unsigned sig;
+};
+/* A strobe variable as the writer compares it (rank: STROBE_RANK, then its signal). */
 struct group_var {
     const void *addr;
     uint64_t raw; /* (a strobe: 0, the value it is set back to) */
@@ -120,50 +154,78 @@ static const uint64_t STROBE_RANK = (uint64_t)4 << 32;
  * marked in (an activation of a process that may change them, an arrival hook, a run's start). */
 struct var_group {
     gsc_module *m;
-    std::vector<group_var> vars;
+    std::vector<sized_var> by_size[4]; /* the variables of 1, 2, 4 and 8 bytes (strobes aside) */
+    std::vector<group_var> strobes;
     bool dirty = false;
 };
 } // namespace
 
 /* What an activation marks: the groups of its module and of every module it may call into
- * (gsc_trace_calls), transitively. */
+ * (gsc_trace_calls), transitively. Marked once per cycle written: `epoch` is the writer's count of
+ * cycles looked at when these groups were last marked (a second activation of the process, or of
+ * another process of the same module, in that cycle has nothing more to mark). */
 struct gsc_trace_marks {
     std::vector<var_group *> groups;
+    mutable uint64_t epoch = UINT64_MAX;
 };
 
 namespace
 {
-/* A character buffer written in place (put_value reserves room, writes, then commits; it may write
- * a few bytes past what it commits, inside the room it reserved). */
+/* A character buffer written in place through a pointer: a writer puts at most OUT_LINE bytes at p
+ * (a value change, a timestamp), then moves p; once p is past lim the buffer grows, so that a
+ * cycle's changes, which may be taken back (a timestamp with nothing after it), are never split by
+ * a write to the file (that happens between cycles, by the mebibyte). */
+enum { OUT_LINE = 128 };
 struct out_buf {
-    std::vector<char> v;
-    size_t n = 0;
-    void clear()
+    char *buf = nullptr;
+    char *p = nullptr;
+    char *lim = nullptr; /* buf + capacity - OUT_LINE */
+    size_t cap = 0;
+    out_buf() = default;
+    out_buf(const out_buf &) = delete;
+    out_buf &operator=(out_buf &&o) noexcept /* (gsc_trace_reset: the old buffer goes with o) */
     {
-        n = 0;
+        std::swap(buf, o.buf);
+        std::swap(p, o.p);
+        std::swap(lim, o.lim);
+        std::swap(cap, o.cap);
+        return *this;
     }
-    bool empty() const
+    ~out_buf()
     {
-        return n == 0;
-    }
-    const char *data() const /* never NULL (fwrite's pointer must not be, even for 0 bytes) */
-    {
-        return v.empty() ? "" : v.data();
+        g_free(buf);
     }
     size_t size() const
     {
-        return n;
+        return (size_t)(p - buf);
     }
-    char *room(size_t k)
+    void clear()
     {
-        if (__builtin_expect(n + k > v.size(), 0))
-            v.resize(std::max(2 * v.size(), n + k + 4096));
-        return v.data() + n;
+        p = buf;
     }
-    void append(const char *p, size_t k)
+    void truncate(size_t n)
     {
-        memcpy(room(k), p, k);
-        n += k;
+        p = buf + n;
+    }
+    __attribute__((noinline)) void grow()
+    {
+        size_t n = size();
+        cap = cap ? 2 * cap : (size_t)2 << 20;
+        buf = (char *)g_realloc(buf, cap);
+        p = buf + n;
+        lim = buf + cap - OUT_LINE;
+    }
+    /* the end of what was put at p: grow if it went past lim */
+    void commit(char *q)
+    {
+        p = q;
+        if (__builtin_expect(q > lim, 0))
+            grow();
+    }
+    void append(const char *s, size_t k) /* k <= OUT_LINE */
+    {
+        memcpy(p, s, k);
+        commit(p + k);
     }
 };
 
@@ -190,8 +252,9 @@ struct trace_state {
     std::vector<var_group *> groups;                          /* every module's traced variables */
     std::vector<var_group *> dirty_groups;                    /* marked since the writer last looked */
     std::vector<std::pair<gsc_module *, gsc_module *>> calls; /* (caller, callee): gsc_trace_calls */
-    std::vector<std::pair<uint64_t, unsigned>> changed;       /* (rank, signal): the cycle's changes */
-    bool check = false;                                       /* gsc_trace_check */
+    std::vector<uint64_t> changed; /* the ranks of the cycle's changed variables (their signal below) */
+    uint64_t epoch = 0;            /* the marks made since the writer last looked (gsc_trace_marks) */
+    bool check = false;            /* gsc_trace_check */
     /* The strobes looked at in the cycle being written (group, signal), and the groups to mark for
      * the next one: a strobe whose signal is not back to 0 then (it showed x, or it kept the value of
      * the dump) is looked at again. */
@@ -204,6 +267,8 @@ struct trace_state {
     std::vector<gsc_pulse *> pulses;
     std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
+    std::vector<hot_signal> hot;       /* per signal, what the writer compares and writes */
+    std::vector<uint64_t> typed_shown; /* per signal: a KIND_TYPED signal's value last written */
     bool any_written = false;     /* a timestamp has been written */
     uint64_t last_time = 0;       /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
@@ -474,11 +539,18 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
     s.width = (s.real || width == 0) ? full_width(ctype) : width;
     s.ctype = ctype;
     s.addr = addr;
-    s.nbytes = !addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8;
-    s.mask = s.width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s.width) - 1;
-    s.plain = addr && (ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 ||
-                       ctype == GSC_U64);
+    hot_signal h;
+    h.addr = addr;
+    h.nbytes = (uint8_t)(!addr ? 0 : full_width(ctype) <= 8 ? 1 : full_width(ctype) / 8);
+    h.shift = (uint8_t)(64 - std::min(s.width, 64u));
+    bool plain =
+        ctype == GSC_BOOL || ctype == GSC_U8 || ctype == GSC_U16 || ctype == GSC_U32 || ctype == GSC_U64;
+    h.kind = !addr ? KIND_COUNT : plain ? KIND_PLAIN : KIND_TYPED;
+    h.form = s.real ? FORM_REAL : s.width == 1 ? FORM_BIT : FORM_VEC;
+    h.width = (uint8_t)s.width;
+    h.ctype = (uint8_t)ctype;
     T.sigs.push_back(s);
+    T.hot.push_back(h);
     return (unsigned)T.sigs.size() - 1;
 }
 
@@ -486,59 +558,60 @@ static unsigned add_signal(const std::string &name, const std::string &group, gs
  * Values
  * ------------------------------------------------------------------------------------------- */
 
-/* The bits of a signal's current value; false when it does not fit the width (shown as x). */
-static bool read_value(const traced_signal &s, uint64_t *out)
+/* The bits of a variable of this type shown in this width; false when it does not fit the width
+ * (shown as x). */
+static bool read_typed(gsc_ctype ctype, unsigned width, const void *addr, uint64_t *out)
 {
     uint64_t u = 0;
     int64_t i = 0;
     bool is_signed = false;
-    switch (s.ctype) {
+    switch (ctype) {
     case GSC_BOOL:
-        u = *(const bool *)s.addr;
+        u = *(const bool *)addr;
         break;
     case GSC_U8:
-        u = *(const uint8_t *)s.addr;
+        u = *(const uint8_t *)addr;
         break;
     case GSC_U16:
-        u = *(const uint16_t *)s.addr;
+        u = *(const uint16_t *)addr;
         break;
     case GSC_U32:
-        u = *(const uint32_t *)s.addr;
+        u = *(const uint32_t *)addr;
         break;
     case GSC_U64:
-        u = *(const uint64_t *)s.addr;
+        u = *(const uint64_t *)addr;
         break;
     case GSC_I8:
-        i = *(const int8_t *)s.addr, is_signed = true;
+        i = *(const int8_t *)addr, is_signed = true;
         break;
     case GSC_I16:
-        i = *(const int16_t *)s.addr, is_signed = true;
+        i = *(const int16_t *)addr, is_signed = true;
         break;
     case GSC_I32:
-        i = *(const int32_t *)s.addr, is_signed = true;
+        i = *(const int32_t *)addr, is_signed = true;
         break;
     case GSC_I64:
-        i = *(const int64_t *)s.addr, is_signed = true;
+        i = *(const int64_t *)addr, is_signed = true;
         break;
     case GSC_F32: {
-        double d = *(const float *)s.addr;
+        double d = *(const float *)addr;
         memcpy(out, &d, sizeof d);
         return true;
     }
     case GSC_F64:
-        memcpy(out, s.addr, sizeof(double));
+        memcpy(out, addr, sizeof(double));
         return true;
     default:
         *out = 0;
         return true;
     }
-    if (s.width >= 64) {
+    if (width >= 64) {
         *out = is_signed ? (uint64_t)i : u;
         return true;
     }
-    uint64_t mask = ((uint64_t)1 << s.width) - 1;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
     if (is_signed) {
-        int64_t lo = -((int64_t)1 << (s.width - 1)), hi = ((int64_t)1 << (s.width - 1)) - 1;
+        int64_t lo = -((int64_t)1 << (width - 1)), hi = ((int64_t)1 << (width - 1)) - 1;
         if (i < lo || i > hi)
             return false;
         *out = (uint64_t)i & mask;
@@ -586,12 +659,12 @@ const small_values SMALL;
 /* Append "<value><code>\n" (a scalar), "b<bits> <code>\n" or "r<real> <code>\n" to the file's
  * buffer, written in place. The bits: the top byte's significant digits (its eight characters
  * shifted down, no branch per bit), then eight characters per lower byte. */
-static inline __attribute__((always_inline)) void put_value(const traced_signal &s, uint64_t v, bool fits)
+static inline __attribute__((always_inline)) void put_value(const hot_signal &s, uint64_t v, bool fits)
 {
-    char *p = T.out.room(96), *q = p;
-    if (s.width == 1 && !s.real) {
+    char *q = T.out.p;
+    if (s.form == FORM_BIT) {
         *q++ = fits ? (char)('0' + (v & 1)) : 'x';
-    } else if (__builtin_expect(s.real, 0)) {
+    } else if (__builtin_expect(s.form == FORM_REAL, 0)) {
         double d;
         memcpy(&d, &v, sizeof d);
         q += snprintf(q, 40, "r%.16g", d);
@@ -603,9 +676,9 @@ static inline __attribute__((always_inline)) void put_value(const traced_signal 
         q += SMALL.len[v];
     } else {
         *q++ = 'b';
-        unsigned digits = 64 - (unsigned)__builtin_clzll(v | 1); /* down from the highest 1, or "0" */
-        unsigned top = (digits - 1) >> 3;                        /* the byte holding it */
-        unsigned sig = digits - 8 * top;                         /* its digits that are shown: 1..8 */
+        unsigned digits = 64 - (unsigned)__builtin_clzll(v); /* down from the highest 1 */
+        unsigned top = (digits - 1) >> 3;                    /* the byte holding it */
+        unsigned sig = digits - 8 * top;                     /* its digits that are shown: 1..8 */
         uint64_t c;
         memcpy(&c, BITS.c[(v >> (8 * top)) & 255], 8);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -621,34 +694,54 @@ static inline __attribute__((always_inline)) void put_value(const traced_signal 
         }
     }
     memcpy(q, s.tail, sizeof s.tail);
-    q += s.tail_len;
-    T.out.n += (size_t)(q - p);
+    T.out.commit(q + s.tail_len);
 }
 
 /* The variable's bytes as they are now (a cheap first look: most values do not change). */
-static inline uint64_t raw_bytes(const traced_signal &s)
+static inline uint64_t load_raw(const void *addr, unsigned nbytes)
 {
-    switch (s.nbytes) {
+    switch (nbytes) {
     case 1:
-        return *(const uint8_t *)s.addr;
+        return *(const uint8_t *)addr;
     case 2:
-        return *(const uint16_t *)s.addr;
+        return *(const uint16_t *)addr;
     case 4:
-        return *(const uint32_t *)s.addr;
+        return *(const uint32_t *)addr;
     default:
-        return *(const uint64_t *)s.addr;
+        return *(const uint64_t *)addr;
     }
 }
 
-/* The variable's bytes changed: write its value if what is shown changes. */
-static __attribute__((noinline)) void changed_value(traced_signal &s, uint64_t raw)
+/* The bits of a signal's current value; false when it does not fit the width (shown as x). */
+static bool read_value(const hot_signal &s, uint64_t *out)
 {
-    s.raw = raw;
-    uint64_t v = raw;
-    bool fits = s.plain ? raw <= s.mask : read_value(s, &v);
-    if (fits ? (!s.x_shown && v == s.shown) : s.x_shown)
+    if (s.kind != KIND_TYPED) {
+        *out = load_raw(s.addr, s.nbytes);
+        return fits_width(s, *out);
+    }
+    return read_typed((gsc_ctype)s.ctype, s.width, s.addr, out);
+}
+
+/* The variable's bytes changed: write its value if what is shown changes. */
+static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
+{
+    if (__builtin_expect(s.kind == KIND_PLAIN, 1)) {
+        /* what was shown is the old bytes, or x if they did not fit: a change shows, but x stays x */
+        bool was_x = !fits_width(s, s.val);
+        s.val = raw;
+        if (fits_width(s, raw))
+            put_value(s, raw, true);
+        else if (!was_x)
+            put_value(s, 0, false);
         return;
-    s.shown = fits ? v : 0;
+    }
+    s.val = raw;
+    uint64_t v = raw;
+    bool fits = read_typed((gsc_ctype)s.ctype, s.width, s.addr, &v);
+    uint64_t &shown = T.typed_shown[(size_t)(&s - T.hot.data())];
+    if (fits ? (!s.x_shown && v == shown) : s.x_shown)
+        return;
+    shown = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
 }
@@ -656,20 +749,20 @@ static __attribute__((noinline)) void changed_value(traced_signal &s, uint64_t r
 /* Write the signal's value if it changed since the last one written. */
 static inline void update(unsigned i)
 {
-    traced_signal &s = T.sigs[i];
-    uint64_t raw = raw_bytes(s);
-    if (raw != s.raw)
+    hot_signal &s = T.hot[i];
+    uint64_t raw = load_raw(s.addr, s.nbytes);
+    if (raw != s.val)
         changed_value(s, raw);
 }
 
 /* A count (put, get, pulse) written directly: it has no variable of its own. */
 static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 {
-    traced_signal &s = T.sigs[i];
-    bool fits = v <= s.mask;
+    hot_signal &s = T.hot[i];
+    bool fits = fits_width(s, v);
     if (!fits && s.x_shown)
         return;
-    s.shown = fits ? v : 0;
+    s.val = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
     if (v)
@@ -678,8 +771,8 @@ static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
 
 static inline void update_count(unsigned i, uint64_t v)
 {
-    const traced_signal &s = T.sigs[i];
-    if (v != s.shown || s.x_shown)
+    const hot_signal &s = T.hot[i];
+    if (v != s.val || s.x_shown)
         changed_count(i, v);
 }
 
@@ -724,7 +817,7 @@ static void write_time(uint64_t t)
 /* The file's buffer into the file (by 1 MiB or more, and before the file is closed). */
 static void flush_out(void)
 {
-    if (!T.out.empty() && fwrite(T.out.data(), 1, T.out.size(), T.fp) != T.out.size() && !T.write_errno)
+    if (T.out.size() && fwrite(T.out.buf, 1, T.out.size(), T.fp) != T.out.size() && !T.write_errno)
         T.write_errno = errno ? errno : EIO;
     T.out.clear();
 }
@@ -753,6 +846,7 @@ static void forget_dirty(void)
     T.dirty_pulses.clear();
     T.dirty_groups.clear();
     T.strobes_again.clear();
+    T.epoch++;
 }
 
 /* The cycle counter: the cycles before `cycle` in which nothing ran (so no time step was written)
@@ -768,20 +862,6 @@ static void count_cycles(uint64_t cycle)
     T.cycle_next = cycle + 1;
 }
 
-static inline uint64_t load_raw(const void *addr, unsigned nbytes)
-{
-    switch (nbytes) {
-    case 1:
-        return *(const uint8_t *)addr;
-    case 2:
-        return *(const uint16_t *)addr;
-    case 4:
-        return *(const uint32_t *)addr;
-    default:
-        return *(const uint64_t *)addr;
-    }
-}
-
 static inline void mark_group(var_group *g)
 {
     if (!g->dirty) {
@@ -792,9 +872,11 @@ static inline void mark_group(var_group *g)
 
 void gsc_trace_mark(const gsc_trace_marks *m)
 {
-    if (m)
+    if (m && m->epoch != T.epoch) {
+        m->epoch = T.epoch;
         for (var_group *g : m->groups)
             mark_group(g);
+    }
 }
 
 static void mark_all(void)
@@ -804,18 +886,38 @@ static void mark_all(void)
 }
 
 /* The check mode: a variable of a group nobody marked must not have changed. */
+static void unmarked_change(uint64_t cycle, const var_group *g, unsigned sig)
+{
+    gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
+              ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
+              "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
+              cycle, T.sigs[sig].name.c_str(), gsc_module_name(g->m));
+}
+
 static void check_unmarked(uint64_t cycle)
 {
     for (var_group *g : T.groups) {
         if (g->dirty)
             continue;
-        for (const group_var &v : g->vars)
-            if (load_raw(v.addr, v.nbytes) != v.raw ||
-                (v.strobe && (T.sigs[v.sig].shown || T.sigs[v.sig].x_shown)))
-                gsc_fatal("trace check: cycle %" G_GUINT64_FORMAT
-                          ": %s changed, but no activation, arrival hook or gsc_trace_touch marked %s "
-                          "(declare the call with gsc_trace_calls, or mark it with gsc_trace_touch)",
-                          cycle, T.sigs[v.sig].name.c_str(), gsc_module_name(g->m));
+        for (unsigned k = 0; k < 4; k++)
+            for (const sized_var &v : g->by_size[k])
+                if (load_raw(v.addr, 1u << k) != v.raw)
+                    unmarked_change(cycle, g, v.sig);
+        for (const group_var &v : g->strobes)
+            if (load_raw(v.addr, v.nbytes) != v.raw || T.hot[v.sig].val || T.hot[v.sig].x_shown)
+                unmarked_change(cycle, g, v.sig);
+    }
+}
+
+/* The variables of one size of a marked group: a load and a compare each, no branch on the size. */
+template <typename U> static inline void compare_sized(std::vector<sized_var> &vars, uint64_t size_class)
+{
+    for (sized_var &v : vars) {
+        uint64_t raw = *(const U *)v.addr;
+        if (__builtin_expect(raw != v.raw, 0)) {
+            v.raw = raw;
+            T.changed.push_back(size_class << 32 | v.sig);
+        }
     }
 }
 
@@ -824,35 +926,36 @@ static void check_unmarked(uint64_t cycle)
 static void compare_marked(uint64_t cycle)
 {
     T.changed.clear();
-    for (var_group *g : T.dirty_groups)
-        for (group_var &v : g->vars) {
-            uint64_t raw = load_raw(v.addr, v.nbytes);
-            if (__builtin_expect(raw != v.raw, 0)) {
-                if (!v.strobe)
-                    v.raw = raw;
-                T.changed.push_back({v.rank, v.sig});
-            } else if (v.strobe && (T.sigs[v.sig].shown || T.sigs[v.sig].x_shown)) {
-                T.changed.push_back({v.rank, v.sig});
-            }
-            if (v.strobe)
-                T.strobes_seen.push_back({g, v.sig});
+    for (var_group *g : T.dirty_groups) {
+        compare_sized<uint8_t>(g->by_size[0], 0);
+        compare_sized<uint16_t>(g->by_size[1], 1);
+        compare_sized<uint32_t>(g->by_size[2], 2);
+        compare_sized<uint64_t>(g->by_size[3], 3);
+        for (group_var &v : g->strobes) {
+            /* (a strobe's raw is 0, the value it is set back to) */
+            if (load_raw(v.addr, v.nbytes) != 0 || T.hot[v.sig].val || T.hot[v.sig].x_shown)
+                T.changed.push_back(v.rank);
+            T.strobes_seen.push_back({g, v.sig});
         }
+    }
     if (T.check)
         check_unmarked(cycle);
     for (var_group *g : T.dirty_groups)
         g->dirty = false;
     T.dirty_groups.clear();
+    T.epoch++;
     if (T.changed.size() > 1)
         std::sort(T.changed.begin(), T.changed.end());
-    for (const auto &c : T.changed) {
-        if (c.first < STROBE_RANK) {
-            update(c.second);
+    for (uint64_t c : T.changed) {
+        unsigned sig = (unsigned)c;
+        if (c < STROBE_RANK) {
+            update(sig);
             continue;
         }
         /* a count of this cycle: shown as a pulse, then cleared */
-        traced_signal &sg = T.sigs[c.second];
-        uint64_t v = raw_bytes(sg);
-        update_count(c.second, v);
+        hot_signal &sg = T.hot[sig];
+        uint64_t v = load_raw(sg.addr, sg.nbytes);
+        update_count(sig, v);
         if (v)
             memset(const_cast<void *>(sg.addr), 0, sg.nbytes);
     }
@@ -913,21 +1016,21 @@ static void write_cycle(uint64_t cycle)
     if (T.cycle_sig >= 0)
         update((unsigned)T.cycle_sig);
     if (T.out.size() == changes) {
-        T.out.n = before;
+        T.out.truncate(before);
         T.any_written = any_before;
         T.last_time = last_before;
     }
     if (!T.falls.empty()) {
         write_time(t + gsc_g.period / 2);
         for (unsigned i : T.falls) {
-            T.sigs[i].shown = 0;
-            put_value(T.sigs[i], 0, true);
+            T.hot[i].val = 0;
+            put_value(T.hot[i], 0, true);
         }
     }
     if (T.out.size() >= ((size_t)1 << 20))
         flush_out();
     for (const auto &st : T.strobes_seen)
-        if (T.sigs[st.second].shown || T.sigs[st.second].x_shown)
+        if (T.hot[st.second].val || T.hot[st.second].x_shown)
             T.strobes_again.push_back(st.first);
 }
 
@@ -1164,12 +1267,12 @@ static void write_header(void)
     scope_node root;
     for (unsigned i = 0; i < T.sigs.size(); i++) {
         T.sigs[i].code = vcd_code(i);
-        if (T.sigs[i].code.size() > 7)
+        if (T.sigs[i].code.size() > 6)
             gsc_fatal("trace: too many signals (%u)", (unsigned)T.sigs.size());
         traced_signal &sg = T.sigs[i];
         std::string tail = (sg.width == 1 && !sg.real ? "" : " ") + sg.code + "\n";
-        memcpy(sg.tail, tail.data(), tail.size());
-        sg.tail_len = (uint8_t)tail.size();
+        memcpy(T.hot[i].tail, tail.data(), tail.size());
+        T.hot[i].tail_len = (uint8_t)tail.size();
         scope_node *n = &root;
         const std::string &name = T.sigs[i].name;
         size_t a = 0;
@@ -1181,21 +1284,26 @@ static void write_header(void)
     fprintf(fp, "$enddefinitions $end\n");
     write_time(T.from * gsc_g.period);
     T.out.append("$dumpvars\n", 10);
+    T.typed_shown.assign(T.sigs.size(), 0);
     for (unsigned i = 0; i < T.sigs.size(); i++) {
-        traced_signal &s = T.sigs[i];
+        hot_signal &s = T.hot[i];
         uint64_t v = 0;
         bool fits = s.addr ? read_value(s, &v) : true;
-        if (s.addr)
-            s.raw = raw_bytes(s);
-        s.shown = fits ? v : 0;
         s.x_shown = !fits;
+        if (s.kind == KIND_COUNT)
+            s.val = fits ? v : 0;
+        else
+            s.val = load_raw(s.addr, s.nbytes);
+        if (s.kind == KIND_TYPED)
+            T.typed_shown[i] = fits ? v : 0;
         put_value(s, v, fits);
     }
     T.out.append("$end\n", 5);
     flush_out();
     for (var_group *g : T.groups)
-        for (group_var &v : g->vars)
-            v.raw = v.strobe ? 0 : T.sigs[v.sig].raw;
+        for (auto &vars : g->by_size)
+            for (sized_var &v : vars)
+                v.raw = T.hot[v.sig].val;
 }
 
 /* FST: the VCD goes into vcd2fst's standard input. */
@@ -1247,6 +1355,8 @@ static void open_file(void)
         gsc_fatal("cannot create %s: %s", file.c_str(), g_strerror(e));
     }
     setvbuf(T.fp, nullptr, _IOFBF, (size_t)1 << 20);
+    if (!T.out.buf)
+        T.out.grow();
     /* what happened before the window is not shown: the dump holds the state it left */
     forget_dirty();
     T.cycle_value = T.from;
@@ -1372,7 +1482,9 @@ void gsc_trace_elaborate(void)
             unsigned i = add_signal(t.name, parent_of(t.name), t.ctype, t.addr, t.width, t.en);
             if (t.traced_flag)
                 *t.traced_flag = true;
-            unsigned nb = T.sigs[i].nbytes;
+            unsigned nb = T.hot[i].nbytes;
+            if (t.strobe)
+                T.hot[i].kind = KIND_COUNT; /* written as a count, then set back to 0 */
             uint64_t rank = t.strobe ? STROBE_RANK | i
                                      : (uint64_t)(nb == 1   ? 0
                                                   : nb == 2 ? 1
@@ -1387,7 +1499,10 @@ void gsc_trace_elaborate(void)
                 g->m = t.owner;
                 T.groups.push_back(g);
             }
-            g->vars.push_back({t.addr, 0, rank, i, (uint8_t)nb, t.strobe});
+            if (t.strobe)
+                g->strobes.push_back({t.addr, 0, rank, i, (uint8_t)nb, true});
+            else
+                g->by_size[rank >> 32].push_back({t.addr, 0, i});
         }
     }
     make_marks(by_module);
