@@ -3,6 +3,7 @@
 
 #include "kernels/analysis/regalloc.h"
 #include "kernels/passes/renaming.h"
+#include "models/core/energy.h"
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"
@@ -75,6 +76,8 @@ struct renaming {
     ren_info *info;     /* the entry's (finfo[entry]) */
     ren_info **finfo;   /* frames->info */
     uint64_t *slot_mask;
+    uint64_t entry_all; /* every register the entry's instructions access */
+    bool callees;       /* the launch renames called functions' frames too */
     uint32_t *slot_func;
     unsigned *frame_off; /* per function: its frame's first register in the baseline's placement */
     unsigned n_arch, n_exempt, warps_eq1;
@@ -376,6 +379,33 @@ static void power_off(renaming *r, unsigned k)
 /* The baseline's gating: the conventional placement of register a of the warp's frame of `func`,
  * warp-major contiguous [A], a called function's frame on top of the registers its caller keeps
  * (at frame_off[func], so that the kernel with its callees takes regalloc's figure). */
+static inline unsigned base_k(const renaming *r, unsigned warp, unsigned off, unsigned a)
+{
+    return (warp * r->n_arch + off + a) % r->n_phys;
+}
+
+/* Whether base_touch would power an entry on. With renaming off the baseline's gating is all the
+ * block follows, and it changes only at a warp's first access of a register: the time integrals
+ * (piecewise constant) are advanced then, not at every access. */
+static bool base_new(const renaming *r, unsigned warp, uint32_t func, uint64_t mask)
+{
+    if (func == r->entry)
+        return (mask & ~r->w[warp].touched) != 0;
+    for (; mask; mask &= mask - 1)
+        if (!bit(r->base_on, base_k(r, warp, r->frame_off[func], (unsigned)__builtin_ctzll(mask))))
+            return true;
+    return false;
+}
+
+/* Renaming off, the warp has accessed every register of the entry's frame (and no called function
+ * is renamed): the rest of its accesses change nothing until its next CTA, and the value path may
+ * skip them (regval_access.quiet). */
+static bool base_done(const renaming *r, unsigned warp)
+{
+    return !r->enable && !r->callees && warp < r->max_warps && r->info &&
+           (r->w[warp].touched & r->entry_all) == r->entry_all;
+}
+
 static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
 {
     rn_warp *w = &r->w[warp];
@@ -389,8 +419,7 @@ static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
         off = r->frame_off[func];
     }
     for (; mask; mask &= mask - 1) {
-        unsigned a = (unsigned)__builtin_ctzll(mask);
-        unsigned k = (warp * r->n_arch + off + a) % r->n_phys;
+        unsigned k = base_k(r, warp, off, (unsigned)__builtin_ctzll(mask));
         if (bit(r->base_on, k))
             continue;
         setb(r->base_on, k);
@@ -707,6 +736,10 @@ static void setup_launch(renaming *r)
             r->n_slots = MAX(r->n_slots, env->k->funcs[fi].reg_base + g->regs->len);
     }
     r->slot_mask = g_new0(uint64_t, r->n_slots + 1);
+    r->entry_all = 0; /* what the entry's instructions (hence its value accesses) can read or write */
+    for (uint32_t i = 0; i < r->info->n_instrs; i++)
+        r->entry_all |= r->info->use[i] | r->info->def[i];
+    r->callees = calls;
     r->slot_func = g_new(uint32_t, r->n_slots + 1);
     for (uint32_t v = 0; v <= r->n_slots; v++)
         r->slot_func[v] = RN_NO_FUNC;
@@ -779,6 +812,13 @@ static inline uint64_t exempt_of(const renaming *r, uint32_t func)
 static void rn_value(void *self, regval_access *a)
 {
     renaming *r = self;
+    if (!r->enable && (a->kind == REGVAL_READ || a->kind == REGVAL_WRITE) &&
+        (a->warp >= r->max_warps || !r->info || a->slot >= r->n_slots ||
+         r->slot_func[a->slot] == RN_NO_FUNC ||
+         !base_new(r, a->warp, r->slot_func[a->slot], r->slot_mask[a->slot]))) {
+        a->quiet = base_done(r, a->warp);
+        return;
+    }
     advance(r, a->cycle);
     if (a->kind == REGVAL_ALLOC) {
         if (r->kernel_no != r->env->launch.kernel_no + 1)
@@ -820,8 +860,10 @@ static void rn_value(void *self, regval_access *a)
     rn_warp *w = &r->w[a->warp];
     rn_frame *fr = frame_of(r, a->warp, func);
     base_touch(r, a->warp, func, mask);
-    if (!r->enable)
+    if (!r->enable) {
+        a->quiet = base_done(r, a->warp);
         return;
+    }
     if (a->func != REGVAL_NONE)
         frame_sync(r, a->warp, a->func, a->cycle);
     const ren_info *in = r->finfo[func];
@@ -1179,8 +1221,12 @@ bool renaming_enabled(const renaming *r)
 void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile, blk_inst *fetch)
 {
     blk_bind(issue, "value", r->inst, "value");
-    if (!r->enable)
+    if (!r->enable) { /* it only observes the baseline's gating: the run's energy is the baseline's */
+        blk_energy_exclude(r->inst, BLK_ENERGY_NO_DYNAMIC | BLK_ENERGY_NO_LEAKAGE);
         return;
+    }
+    if (regfile) /* the gated entries' leakage replaces the banks' ungated figure in the totals */
+        blk_energy_exclude(regfile, BLK_ENERGY_NO_LEAKAGE);
     blk_bind(issue, "check", r->inst, "check");
     blk_bind(issue, "issued", r->inst, "issued");
     blk_bind(issue, "warp_events", r->inst, "warp_events");
