@@ -428,7 +428,7 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
         }
         i = 1;
     }
-    for (; i < n_src; i++)
+    for (; i < n_src && !x->warps[wid].quiet; i++)
         value_access(x, REGVAL_READ, wid, src[i], func, pc, active, clock);
 }
 
@@ -458,7 +458,7 @@ static void hooked_after(void *ctx, ws_warp *w, const ir_instr *in, const ws_inf
     }
     if (lanes == 0)
         return;
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n && !((const wx_warp *)w)->quiet; i++)
         value_access(x, REGVAL_WRITE, warp_index(x, w), v[i], info->func, info->pc, lanes, x->L.clock);
 }
 
@@ -479,7 +479,7 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, ws_info *i
 /* The writes of a load's data that returned: one per distinct destination register. */
 static void complete_load_hooks(wexec *x, unsigned warp, const ws_load *pl, uint64_t cycle)
 {
-    for (unsigned e = 0; e < pl->nv; e++) {
+    for (unsigned e = 0; e < pl->nv && !x->warps[warp].quiet; e++) {
         bool seen = pl->slot[e] == IR_NONE;
         for (unsigned f = 0; f < e && !seen; f++)
             seen = pl->slot[f] == pl->slot[e];
