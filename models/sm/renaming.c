@@ -37,6 +37,7 @@ typedef struct {
 typedef struct {
     rn_frame *fr;              /* n_funcs frames (by function index; only renamed functions' are used) */
     uint64_t touched;          /* baseline gating: conventional entries accessed */
+    bool base_full;            /* renaming off: every entry its launch's code names is on (base_full) */
     uint32_t pbr_func, pbr_pc; /* the pbr already applied for the instruction being executed */
     uint32_t *calls; /* the warp's call stack: the functions whose frames are live, the entry first */
     unsigned depth;
@@ -76,8 +77,7 @@ struct renaming {
     ren_info *info;     /* the entry's (finfo[entry]) */
     ren_info **finfo;   /* frames->info */
     uint64_t *slot_mask;
-    uint64_t entry_all; /* every register the entry's instructions access */
-    bool callees;       /* the launch renames called functions' frames too */
+    uint64_t *func_all; /* per function: the registers its instructions access (renamed ones) */
     uint32_t *slot_func;
     unsigned *frame_off; /* per function: its frame's first register in the baseline's placement */
     unsigned n_arch, n_exempt, warps_eq1;
@@ -397,13 +397,19 @@ static bool base_new(const renaming *r, unsigned warp, uint32_t func, uint64_t m
     return false;
 }
 
-/* Renaming off, the warp has accessed every register of the entry's frame (and no called function
- * is renamed): the rest of its accesses change nothing until its next CTA, and the value path may
- * skip them (regval_access.quiet). */
-static bool base_done(const renaming *r, unsigned warp)
+/* Renaming off: whether the warp's baseline entries are on for every register the instructions of
+ * the launch's renamed functions access (its entry's frame and its called functions'). Both only
+ * grow, so from then on every access of the warp changes nothing until the next launch, and the
+ * value path may skip them (regval_access.quiet). */
+static bool base_full(const renaming *r, unsigned warp)
 {
-    return !r->enable && !r->callees && warp < r->max_warps && r->info &&
-           (r->w[warp].touched & r->entry_all) == r->entry_all;
+    if ((r->w[warp].touched & r->func_all[r->entry]) != r->func_all[r->entry])
+        return false;
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        for (uint64_t m = f == r->entry || !r->finfo[f] ? 0 : r->func_all[f]; m; m &= m - 1)
+            if (!bit(r->base_on, base_k(r, warp, r->frame_off[f], (unsigned)__builtin_ctzll(m))))
+                return false;
+    return true;
 }
 
 static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
@@ -655,6 +661,8 @@ static void free_launch(renaming *r)
     g_free(r->slot_func);
     g_free(r->frame_off);
     r->frame_off = NULL;
+    g_free(r->func_all);
+    r->func_all = NULL;
     r->finfo = NULL;
     r->info = NULL;
     r->slot_mask = NULL;
@@ -736,10 +744,12 @@ static void setup_launch(renaming *r)
             r->n_slots = MAX(r->n_slots, env->k->funcs[fi].reg_base + g->regs->len);
     }
     r->slot_mask = g_new0(uint64_t, r->n_slots + 1);
-    r->entry_all = 0; /* what the entry's instructions (hence its value accesses) can read or write */
-    for (uint32_t i = 0; i < r->info->n_instrs; i++)
-        r->entry_all |= r->info->use[i] | r->info->def[i];
-    r->callees = calls;
+    r->func_all = g_new0(uint64_t, r->n_funcs); /* what the instructions (so their value accesses) name */
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+        for (uint32_t i = 0; r->finfo[fi] && i < r->finfo[fi]->n_instrs; i++)
+            r->func_all[fi] |= r->finfo[fi]->use[i] | r->finfo[fi]->def[i];
+    for (unsigned v = 0; v < r->max_warps; v++)
+        r->w[v].base_full = false;
     r->slot_func = g_new(uint32_t, r->n_slots + 1);
     for (uint32_t v = 0; v <= r->n_slots; v++)
         r->slot_func[v] = RN_NO_FUNC;
@@ -816,7 +826,7 @@ static void rn_value(void *self, regval_access *a)
         (a->warp >= r->max_warps || !r->info || a->slot >= r->n_slots ||
          r->slot_func[a->slot] == RN_NO_FUNC ||
          !base_new(r, a->warp, r->slot_func[a->slot], r->slot_mask[a->slot]))) {
-        a->quiet = base_done(r, a->warp);
+        a->quiet = a->warp < r->max_warps && r->w[a->warp].base_full;
         return;
     }
     advance(r, a->cycle);
@@ -861,7 +871,7 @@ static void rn_value(void *self, regval_access *a)
     rn_frame *fr = frame_of(r, a->warp, func);
     base_touch(r, a->warp, func, mask);
     if (!r->enable) {
-        a->quiet = base_done(r, a->warp);
+        a->quiet = w->base_full = base_full(r, a->warp);
         return;
     }
     if (a->func != REGVAL_NONE)
