@@ -110,9 +110,13 @@ static rfpower *bind_sm(tb_greener *g, sm_topo *s, sm_env *env)
     occupancy_sm o;
     sm_topo_occupancy(s, &o);
     rfpower *rp = rfpower_new(g->run->ctx, sm_topo_module(s), "rfpower", env, is->warps, o.regs_per_sm / 32);
-    if (g->mode == RFPOWER_MODE_BASELINE)
-        return rp;
     blk_inst *r = rfpower_inst(rp);
+    if (g->mode == RFPOWER_MODE_BASELINE) { /* every register ON: the banks' leakage is the run's */
+        blk_energy_exclude(r, BLK_ENERGY_NO_DYNAMIC | BLK_ENERGY_NO_LEAKAGE);
+        return rp;
+    }
+    for (unsigned p = 0; p < sm_topo_parts(s); p++) /* the registers' states replace the banks' leakage */
+        blk_energy_exclude(sm_topo_regfile(s, p)->inst, BLK_ENERGY_NO_LEAKAGE);
     blk_bind(is->inst, "check", r, "check");
     blk_bind(is->inst, "issued", r, "issued");
     blk_bind(is->inst, "value", r, "value");

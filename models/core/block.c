@@ -346,7 +346,23 @@ struct blk_ctx {
     GPtrArray *insts; /* blk_inst *, creation order */
     GArray *derived;  /* derived_fig */
     char *partial;    /* why the statistics cover part of the run only, or NULL */
+    /* blk_inst * -> what the energy totals leave out (energy.h), or NULL */
+    GHashTable *energy_out;
 };
+
+void blk_energy_exclude(blk_inst *inst, unsigned what)
+{
+    blk_ctx *ctx = inst->ctx;
+    if (!ctx->energy_out)
+        ctx->energy_out = g_hash_table_new(NULL, NULL);
+    g_hash_table_insert(ctx->energy_out, inst, GUINT_TO_POINTER(what | blk_energy_excluded(inst)));
+}
+
+unsigned blk_energy_excluded(const blk_inst *inst)
+{
+    const blk_ctx *ctx = inst->ctx;
+    return ctx->energy_out ? GPOINTER_TO_UINT(g_hash_table_lookup(ctx->energy_out, inst)) : 0;
+}
 
 void blk_ctx_set_partial(blk_ctx *ctx, const char *why)
 {
@@ -406,6 +422,8 @@ void blk_ctx_free(blk_ctx *ctx)
         g_free(f->meaning);
     }
     g_array_free(ctx->derived, TRUE);
+    if (ctx->energy_out)
+        g_hash_table_destroy(ctx->energy_out);
     g_free(ctx);
 }
 

@@ -88,9 +88,13 @@ blk_energy blk_ctx_energy(const blk_ctx *ctx, uint64_t cycles)
 {
     blk_energy r = {0, 0};
     for (unsigned i = 0; i < blk_ctx_n_insts(ctx); i++) {
-        blk_energy x = blk_inst_energy(blk_ctx_inst(ctx, i), cycles);
-        r.dynamic_pj += x.dynamic_pj;
-        r.leakage_pj += x.leakage_pj;
+        const blk_inst *inst = blk_ctx_inst(ctx, i);
+        blk_energy x = blk_inst_energy(inst, cycles);
+        unsigned out = blk_energy_excluded(inst);
+        if (!(out & BLK_ENERGY_NO_DYNAMIC))
+            r.dynamic_pj += x.dynamic_pj;
+        if (!(out & BLK_ENERGY_NO_LEAKAGE))
+            r.leakage_pj += x.leakage_pj;
     }
     return r;
 }

@@ -65,6 +65,16 @@ typedef struct {
  * period is the context's clock's. */
 blk_energy blk_inst_energy(const blk_inst *inst, uint64_t cycles);
 blk_energy blk_ctx_energy(const blk_ctx *ctx, uint64_t cycles);
+/* The run's totals count each part of the machine once. A block whose energy figures describe what
+ * another block's figures already count is left out of them (blk_ctx_energy; the block's own figures
+ * are still reported): a power-management mechanism that models the register file's leakage in its
+ * own states takes the leakage over from the register banks (BLK_ENERGY_NO_LEAKAGE on the banks), and
+ * the same mechanism switched off, which only observes what the baseline would do, is left out
+ * entirely (BLK_ENERGY_NO_DYNAMIC | BLK_ENERGY_NO_LEAKAGE), so that its run's totals are the
+ * baseline's. The flags accumulate. */
+enum { BLK_ENERGY_NO_DYNAMIC = 1, BLK_ENERGY_NO_LEAKAGE = 2 };
+void blk_energy_exclude(blk_inst *inst, unsigned what);
+unsigned blk_energy_excluded(const blk_inst *inst);
 /* True when some instance of the context declares energy. */
 gboolean blk_ctx_has_energy(const blk_ctx *ctx);
 

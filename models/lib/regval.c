@@ -47,11 +47,15 @@ const regval_stats *regval_chain_stats(const regval_chain *c, unsigned i)
 void regval_run(regval_chain *c, regval_access *a)
 {
     g_assert(a->kind < REGVAL_N_KINDS);
+    bool quiet = hooks_len(c->hooks) > 0;
     for (unsigned i = 0; i < hooks_len(c->hooks); i++) {
         hooks_entry *h = hooks_at(c->hooks, i);
         ((regval_stats *)h->stats)->calls[a->kind]++;
+        a->quiet = false;
         ((regval_fn)h->fn)(h->ctx, a);
+        quiet &= a->quiet;
     }
+    a->quiet = quiet;
 }
 
 void regval_poison(uint64_t *v, uint32_t lanes)

@@ -58,6 +58,11 @@ typedef struct {
                        the lanes written; ALLOC: the warp's threads; FREE: every lane */
     uint64_t cycle; /* the SM cycle */
     uint64_t *v;    /* the register's REGVAL_LANES lanes (writable); NULL for ALLOC and FREE */
+    /* Out, READ and WRITE: a hook that needs no more READ or WRITE of this warp until its next ALLOC
+     * sets it (renaming switched off, once the warp has accessed every register); when every hook
+     * of the chain set it, the owner may skip the warp's accesses until then (ALLOC, FREE still
+     * come). */
+    bool quiet;
 } regval_access;
 
 typedef void (*regval_fn)(void *ctx, regval_access *a);

@@ -3,6 +3,7 @@
 
 #include "kernels/analysis/regalloc.h"
 #include "kernels/passes/renaming.h"
+#include "models/core/energy.h"
 #include "models/lib/policy.h"
 #include "models/lib/regval.h"
 #include "models/lib/rfaccess.h"
@@ -36,6 +37,7 @@ typedef struct {
 typedef struct {
     rn_frame *fr;              /* n_funcs frames (by function index; only renamed functions' are used) */
     uint64_t touched;          /* baseline gating: conventional entries accessed */
+    bool base_full;            /* renaming off: every entry its launch's code names is on (base_full) */
     uint32_t pbr_func, pbr_pc; /* the pbr already applied for the instruction being executed */
     uint32_t *calls; /* the warp's call stack: the functions whose frames are live, the entry first */
     unsigned depth;
@@ -75,6 +77,7 @@ struct renaming {
     ren_info *info;     /* the entry's (finfo[entry]) */
     ren_info **finfo;   /* frames->info */
     uint64_t *slot_mask;
+    uint64_t *func_all; /* per function: the registers its instructions access (renamed ones) */
     uint32_t *slot_func;
     unsigned *frame_off; /* per function: its frame's first register in the baseline's placement */
     unsigned n_arch, n_exempt, warps_eq1;
@@ -376,6 +379,39 @@ static void power_off(renaming *r, unsigned k)
 /* The baseline's gating: the conventional placement of register a of the warp's frame of `func`,
  * warp-major contiguous [A], a called function's frame on top of the registers its caller keeps
  * (at frame_off[func], so that the kernel with its callees takes regalloc's figure). */
+static inline unsigned base_k(const renaming *r, unsigned warp, unsigned off, unsigned a)
+{
+    return (warp * r->n_arch + off + a) % r->n_phys;
+}
+
+/* Whether base_touch would power an entry on. With renaming off the baseline's gating is all the
+ * block follows, and it changes only at a warp's first access of a register: the time integrals
+ * (piecewise constant) are advanced then, not at every access. */
+static bool base_new(const renaming *r, unsigned warp, uint32_t func, uint64_t mask)
+{
+    if (func == r->entry)
+        return (mask & ~r->w[warp].touched) != 0;
+    for (; mask; mask &= mask - 1)
+        if (!bit(r->base_on, base_k(r, warp, r->frame_off[func], (unsigned)__builtin_ctzll(mask))))
+            return true;
+    return false;
+}
+
+/* Renaming off: whether the warp's baseline entries are on for every register the instructions of
+ * the launch's renamed functions access (its entry's frame and its called functions'). Both only
+ * grow, so from then on every access of the warp changes nothing until the next launch, and the
+ * value path may skip them (regval_access.quiet). */
+static bool base_full(const renaming *r, unsigned warp)
+{
+    if ((r->w[warp].touched & r->func_all[r->entry]) != r->func_all[r->entry])
+        return false;
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        for (uint64_t m = f == r->entry || !r->finfo[f] ? 0 : r->func_all[f]; m; m &= m - 1)
+            if (!bit(r->base_on, base_k(r, warp, r->frame_off[f], (unsigned)__builtin_ctzll(m))))
+                return false;
+    return true;
+}
+
 static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
 {
     rn_warp *w = &r->w[warp];
@@ -389,8 +425,7 @@ static void base_touch(renaming *r, unsigned warp, uint32_t func, uint64_t mask)
         off = r->frame_off[func];
     }
     for (; mask; mask &= mask - 1) {
-        unsigned a = (unsigned)__builtin_ctzll(mask);
-        unsigned k = (warp * r->n_arch + off + a) % r->n_phys;
+        unsigned k = base_k(r, warp, off, (unsigned)__builtin_ctzll(mask));
         if (bit(r->base_on, k))
             continue;
         setb(r->base_on, k);
@@ -626,6 +661,8 @@ static void free_launch(renaming *r)
     g_free(r->slot_func);
     g_free(r->frame_off);
     r->frame_off = NULL;
+    g_free(r->func_all);
+    r->func_all = NULL;
     r->finfo = NULL;
     r->info = NULL;
     r->slot_mask = NULL;
@@ -707,6 +744,12 @@ static void setup_launch(renaming *r)
             r->n_slots = MAX(r->n_slots, env->k->funcs[fi].reg_base + g->regs->len);
     }
     r->slot_mask = g_new0(uint64_t, r->n_slots + 1);
+    r->func_all = g_new0(uint64_t, r->n_funcs); /* what the instructions (so their value accesses) name */
+    for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+        for (uint32_t i = 0; r->finfo[fi] && i < r->finfo[fi]->n_instrs; i++)
+            r->func_all[fi] |= r->finfo[fi]->use[i] | r->finfo[fi]->def[i];
+    for (unsigned v = 0; v < r->max_warps; v++)
+        r->w[v].base_full = false;
     r->slot_func = g_new(uint32_t, r->n_slots + 1);
     for (uint32_t v = 0; v <= r->n_slots; v++)
         r->slot_func[v] = RN_NO_FUNC;
@@ -779,6 +822,13 @@ static inline uint64_t exempt_of(const renaming *r, uint32_t func)
 static void rn_value(void *self, regval_access *a)
 {
     renaming *r = self;
+    if (!r->enable && (a->kind == REGVAL_READ || a->kind == REGVAL_WRITE) &&
+        (a->warp >= r->max_warps || !r->info || a->slot >= r->n_slots ||
+         r->slot_func[a->slot] == RN_NO_FUNC ||
+         !base_new(r, a->warp, r->slot_func[a->slot], r->slot_mask[a->slot]))) {
+        a->quiet = a->warp < r->max_warps && r->w[a->warp].base_full;
+        return;
+    }
     advance(r, a->cycle);
     if (a->kind == REGVAL_ALLOC) {
         if (r->kernel_no != r->env->launch.kernel_no + 1)
@@ -820,8 +870,10 @@ static void rn_value(void *self, regval_access *a)
     rn_warp *w = &r->w[a->warp];
     rn_frame *fr = frame_of(r, a->warp, func);
     base_touch(r, a->warp, func, mask);
-    if (!r->enable)
+    if (!r->enable) {
+        a->quiet = w->base_full = base_full(r, a->warp);
         return;
+    }
     if (a->func != REGVAL_NONE)
         frame_sync(r, a->warp, a->func, a->cycle);
     const ren_info *in = r->finfo[func];
@@ -1179,8 +1231,12 @@ bool renaming_enabled(const renaming *r)
 void renaming_bind(renaming *r, blk_inst *issue, blk_inst *regfile, blk_inst *fetch)
 {
     blk_bind(issue, "value", r->inst, "value");
-    if (!r->enable)
+    if (!r->enable) { /* it only observes the baseline's gating: the run's energy is the baseline's */
+        blk_energy_exclude(r->inst, BLK_ENERGY_NO_DYNAMIC | BLK_ENERGY_NO_LEAKAGE);
         return;
+    }
+    if (regfile) /* the gated entries' leakage replaces the banks' ungated figure in the totals */
+        blk_energy_exclude(regfile, BLK_ENERGY_NO_LEAKAGE);
     blk_bind(issue, "check", r->inst, "check");
     blk_bind(issue, "issued", r->inst, "issued");
     blk_bind(issue, "warp_events", r->inst, "warp_events");

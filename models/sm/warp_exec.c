@@ -18,6 +18,7 @@ typedef struct {
     bool present;   /* belongs to a resident CTA */
     uint16_t cta;   /* CTA slot */
     GArray *ploads; /* ws_load: loads in flight */
+    bool quiet;     /* every value hook needs no more READ or WRITE until the next ALLOC (regval.h) */
 } wx_warp;
 
 typedef struct {
@@ -133,6 +134,8 @@ static void value_access(wexec *x, regval_kind kind, unsigned warp, uint32_t slo
                                 ? NULL
                                 : &x->warps[warp].w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE]};
     regval_run(x->values, &a);
+    if (kind == REGVAL_READ || kind == REGVAL_WRITE || kind == REGVAL_ALLOC)
+        x->warps[warp].quiet = kind != REGVAL_ALLOC && a.quiet;
 }
 
 void wexec_free(wexec *x)
@@ -406,6 +409,8 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
                           uint32_t mask)
 {
     wexec *x = ctx;
+    if (((const wx_warp *)w)->quiet)
+        return;
     unsigned wid = warp_index(x, w);
     uint64_t clock = x->L.clock;
     uint16_t src[WX_MAX_READS], dst[WX_MAX_WRITES], n_src, n_dst;
@@ -423,7 +428,7 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
         }
         i = 1;
     }
-    for (; i < n_src; i++)
+    for (; i < n_src && !x->warps[wid].quiet; i++)
         value_access(x, REGVAL_READ, wid, src[i], func, pc, active, clock);
 }
 
@@ -433,6 +438,8 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
 static void hooked_after(void *ctx, ws_warp *w, const ir_instr *in, const ws_info *info)
 {
     wexec *x = ctx;
+    if (((const wx_warp *)w)->quiet)
+        return;
     uint32_t base = x->env->k->funcs[info->func].reg_base;
     uint16_t v[WX_MAX_WRITES], n = 0;
     uint32_t lanes = 0;
@@ -451,7 +458,7 @@ static void hooked_after(void *ctx, ws_warp *w, const ir_instr *in, const ws_inf
     }
     if (lanes == 0)
         return;
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n && !((const wx_warp *)w)->quiet; i++)
         value_access(x, REGVAL_WRITE, warp_index(x, w), v[i], info->func, info->pc, lanes, x->L.clock);
 }
 
@@ -472,7 +479,7 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, ws_info *i
 /* The writes of a load's data that returned: one per distinct destination register. */
 static void complete_load_hooks(wexec *x, unsigned warp, const ws_load *pl, uint64_t cycle)
 {
-    for (unsigned e = 0; e < pl->nv; e++) {
+    for (unsigned e = 0; e < pl->nv && !x->warps[warp].quiet; e++) {
         bool seen = pl->slot[e] == IR_NONE;
         for (unsigned f = 0; f < e && !seen; f++)
             seen = pl->slot[f] == pl->slot[e];
@@ -489,7 +496,7 @@ bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle)
         if (pl->seq != seq)
             continue;
         ws_load_apply(pl, w->w.regs);
-        if (G_UNLIKELY(x->hooked))
+        if (G_UNLIKELY(x->hooked) && !w->quiet)
             complete_load_hooks(x, warp, pl, cycle);
         g_array_remove_index_fast(w->ploads, i); /* the list's order does not matter: seq is unique */
         return true;
@@ -507,7 +514,7 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
         unsigned l = (unsigned)__builtin_ctz(m);
         row[l] = vals[l] & vmask;
     }
-    if (G_UNLIKELY(x->hooked) && mask)
+    if (G_UNLIKELY(x->hooked) && mask && !w->quiet)
         value_access(x, REGVAL_WRITE, warp, slot, REGVAL_NONE, REGVAL_NONE, mask, cycle);
 }
 

@@ -91,6 +91,41 @@ static void test_chain(void)
     regval_chain_free(c);
 }
 
+/* A hook that sets quiet when its context says so, and records what it saw on entry. */
+typedef struct {
+    bool quiet, saw_quiet;
+} quiet_hook;
+
+static void quiet_fn(void *ctx, regval_access *a)
+{
+    quiet_hook *q = ctx;
+    q->saw_quiet = a->quiet;
+    a->quiet = q->quiet;
+}
+
+/* The chain's quiet is set only when every hook set it; each hook starts from false. */
+static void test_quiet(void)
+{
+    regval_chain *c = regval_chain_new();
+    regval_access a = {.kind = REGVAL_READ, .slot = 1, .quiet = true};
+    regval_run(c, &a);
+    g_assert_false(a.quiet); /* no hook: nobody asked */
+    quiet_hook q1 = {true, true}, q2 = {false, true};
+    regval_chain_add(c, "q1", quiet_fn, &q1);
+    regval_chain_add(c, "q2", quiet_fn, &q2);
+    a = (regval_access){.kind = REGVAL_READ, .slot = 1};
+    regval_run(c, &a);
+    g_assert_false(a.quiet);
+    g_assert_false(q2.saw_quiet); /* q1's quiet is not q2's */
+    q2.quiet = true;
+    regval_run(c, &a);
+    g_assert_true(a.quiet);
+    q1.quiet = false;
+    regval_run(c, &a);
+    g_assert_false(a.quiet);
+    regval_chain_free(c);
+}
+
 static void test_poison_lanes(void)
 {
     uint64_t v[REGVAL_LANES] = {0};
@@ -107,5 +142,6 @@ int main(int argc, char **argv)
     g_test_add_func("/regval/empty", test_empty_chain);
     g_test_add_func("/regval/chain", test_chain);
     g_test_add_func("/regval/poison_lanes", test_poison_lanes);
+    g_test_add_func("/regval/quiet", test_quiet);
     return g_test_run();
 }

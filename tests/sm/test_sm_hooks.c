@@ -465,6 +465,42 @@ static void run_shadow(const void *data)
     g_free(s.copy);
 }
 
+/* A hook that is quiet after 3 accesses of a warp: the engine gives it no more READ or WRITE of the
+ * warp until the warp's next ALLOC (a new CTA), and the run still passes its check. */
+typedef struct {
+    unsigned since[SM_MAX_WARPS], most, allocs;
+} quiet_count;
+
+static void quiet_after_3(void *ctx, regval_access *a)
+{
+    quiet_count *q = ctx;
+    if (a->kind == REGVAL_ALLOC) {
+        q->since[a->warp] = 0;
+        q->allocs++;
+    }
+    if (a->kind != REGVAL_READ && a->kind != REGVAL_WRITE)
+        return;
+    unsigned n = ++q->since[a->warp];
+    q->most = MAX(q->most, n);
+    a->quiet = n >= 3;
+}
+
+static void run_quiet(void)
+{
+    rig r;
+    rig_build(&r, 1, "vecadd", NULL);
+    quiet_count q = {{0}, 0, 0};
+    wexec_add_value_hook(sm_topo_wexec(r.sm[0]), "quiet", quiet_after_3, &q);
+    rig_run(&r);
+    g_assert_cmpuint(q.allocs, >, 1);
+    g_assert_cmpuint(q.most, ==, 3);
+}
+
+static void test_values_quiet(void)
+{
+    in_subprocess(run_quiet);
+}
+
 static void test_values_shadow(const void *data)
 {
     in_subprocess_data(data, run_shadow);
@@ -735,6 +771,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sm/hooks/l1_access", test_access_hook);
     g_test_add_func("/sm/hooks/register_access", test_register_access);
     g_test_add_func("/sm/hooks/values/counts", test_values_counts);
+    g_test_add_func("/sm/hooks/values/quiet", test_values_quiet);
     g_test_add_func("/sm/hooks/values/poison_live", test_values_poison_live);
     g_test_add_func("/sm/hooks/values/poison_too_early", test_values_poison_too_early);
     for (unsigned i = 0; i < workload_count(); i++) {
