@@ -235,7 +235,8 @@ static void icnt_blk_on_arrival(void *ctx)
 
 /* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
  * (the node is blocked: the block is room-sensitive to its outputs, so the get that makes room
- * wakes it; gets of an output that never refused a put wake nobody). *next: the node's next delivery cycle. */
+ * wakes it; gets of an output that never refused a put wake nobody). *next: the node's next delivery cycle.
+ */
 static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *next)
 {
     bool to_sm = node < b->n_sms;
