@@ -234,7 +234,9 @@ static void icnt_blk_on_arrival(void *ctx)
 }
 
 /* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
- * (the node is blocked: a get wakes the block). *next: the node's next delivery cycle. */
+ * (the node is blocked: the block is room-sensitive to its outputs, so the get that makes room
+ * wakes it; gets of an output that never refused a put wake nobody). *next: the node's next delivery cycle.
+ */
 static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *next)
 {
     bool to_sm = node < b->n_sms;
@@ -335,11 +337,11 @@ static void icnt_blk_elaborate(void *self)
     }
     for (unsigned i = 0; i < b->n_sms; i++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->sm_req[i]));
-        gsc_sensitive_fifo_get(p, gsc_port_fifo(b->sm_resp[i]));
+        gsc_sensitive_fifo_room(p, gsc_port_fifo(b->sm_resp[i]));
     }
     for (unsigned q = 0; q < b->n_parts; q++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->l2_resp[q]));
-        gsc_sensitive_fifo_get(p, gsc_port_fifo(b->l2_req[q]));
+        gsc_sensitive_fifo_room(p, gsc_port_fifo(b->l2_req[q]));
     }
     gsc_sensitive_event(p, b->wake);
 }
