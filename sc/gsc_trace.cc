@@ -42,19 +42,19 @@ struct traced_signal {
     bool real;
     gsc_ctype ctype;
     const void *addr;
-    const gsc_enum *en = nullptr; /* shown by these names */
-    bool counter = false;         /* the cycle counter */
+    const gsc_enum *en = nullptr;         /* shown by these names */
+    bool counter = false;                 /* the cycle counter */
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
-    std::string code;             /* VCD identifier */
-    char tail[16] = {};           /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
-    uint8_t tail_len = 0;         /* (put_value copies all 16 bytes, then keeps tail_len) */
-    uint64_t shown = 0;           /* the value last written (a real's bits) */
-    uint64_t raw = 0;             /* the bytes of the variable when it was last looked at */
-    unsigned nbytes = 0;          /* its size (1, 2, 4 or 8; 0: no variable) */
-    uint64_t mask = 0;            /* the values the width holds */
-    bool plain = false;           /* an unsigned integer variable: its bytes are its value */
-    bool x_shown = false;         /* the last value written was x (did not fit the width) */
+    std::string code;                     /* VCD identifier */
+    char tail[16] = {};                   /* what follows a value: "<code>\n" (a scalar), " <code>\n" */
+    uint8_t tail_len = 0;                 /* (put_value copies all 16 bytes, then keeps tail_len) */
+    uint64_t shown = 0;                   /* the value last written (a real's bits) */
+    uint64_t raw = 0;                     /* the bytes of the variable when it was last looked at */
+    unsigned nbytes = 0;                  /* its size (1, 2, 4 or 8; 0: no variable) */
+    uint64_t mask = 0;                    /* the values the width holds */
+    bool plain = false;                   /* an unsigned integer variable: its bytes are its value */
+    bool x_shown = false;                 /* the last value written was x (did not fit the width) */
 };
 
 /* The writer: a trace file of the kernel's, so that the kernel calls cycle() at the end of every
@@ -202,10 +202,10 @@ struct trace_state {
     std::vector<gsc_pulse *> dirty_pulses;
     std::vector<unsigned> pulse_sig; /* per pulse (index in pulses): its signal */
     std::vector<gsc_pulse *> pulses;
-    std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
-    out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
-    bool any_written = false;     /* a timestamp has been written */
-    uint64_t last_time = 0;       /* the last timestamp written */
+    std::vector<unsigned> falls; /* strobes and counts written nonzero this cycle */
+    out_buf out;              /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
+    bool any_written = false; /* a timestamp has been written */
+    uint64_t last_time = 0;   /* the last timestamp written */
     sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
     int cycle_sig = -1;           /* the cycle counter's signal */
     uint64_t cycle_value = 0;     /* its value */
@@ -395,7 +395,8 @@ extern "C" void gsc_trace_var_strobe(gsc_module *m, const char *name)
     for (gsc_traceable &t : gsc_g.traceables)
         if (!t.latch && !t.fifo && !t.pulse && !t.counter && t.name == full) {
             if (t.ctype != GSC_U8 && t.ctype != GSC_U16 && t.ctype != GSC_U32 && t.ctype != GSC_U64)
-                gsc_fatal("gsc_trace_var_strobe('%s'): only an unsigned integer can be a strobe", full.c_str());
+                gsc_fatal("gsc_trace_var_strobe('%s'): only an unsigned integer can be a strobe",
+                          full.c_str());
             t.strobe = true;
             return;
         }
@@ -1086,8 +1087,9 @@ static void select_fifo(gsc_fifo *f)
     for (unsigned s = 1; s < (fields.empty() ? 0 : f->depth); s++) {
         std::string slot = f->name + ".put" + std::to_string(s);
         for (const gsc_field *fd : fields) {
-            unsigned i = add_signal(slot + "." + fd->name, slot, fd->ctype,
-                                    f->tr->slots + (size_t)s * f->size + fd->offset, fd->width, fd->enumeration);
+            unsigned i =
+                add_signal(slot + "." + fd->name, slot, fd->ctype,
+                           f->tr->slots + (size_t)s * f->size + fd->offset, fd->width, fd->enumeration);
             f->tr->field_sigs.push_back(i);
             T.sigs[i].fifo = f->tr;
             T.sigs[i].slot = s;
