@@ -11,12 +11,14 @@ test_workloads() {
     fi
 }
 
-# The loops that run testbenches over the workloads (test_tb_workloads.sh, test_sched_matrix_long.sh):
-# workload_loop PROGRAM RUNS: sets wls (the workloads, as test_workloads PROGRAM), n = 0, fail = 0 and
-# out (a temporary file, removed at exit), and prints the TAP plan of RUNS results per workload.
+# The loops that run testbenches over the workloads (test_tb_workloads.sh, test_sched_matrix_long.sh,
+# tb_gpu_backpressure.sh):
+# workload_loop PROGRAM RUNS [MORE]: sets wls (the workloads, as test_workloads PROGRAM), n = 0,
+# fail = 0 and out (a temporary file, removed at exit), and prints the TAP plan of RUNS results per
+# workload and MORE besides.
 workload_loop() {
     wls=$(test_workloads "$1")
-    echo "1..$(($(echo $wls | wc -w) * $2))"
+    echo "1..$(($(echo $wls | wc -w) * $2 + ${3:-0}))"
     n=0
     fail=0
     out=$(mktemp)
