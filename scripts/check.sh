@@ -28,7 +28,7 @@ run_suite() {
     if ! BUILD=$name sh scripts/build.sh "$@"; then
         echo "check: build in $name failed"; status=1; return
     fi
-    make -C "$name" -s -j"$(nproc)" check || { status=1; cat "$name"/test-suite.log 2>/dev/null | tail -n 80; }
+    make -C "$name" -s -j"$(nproc)" 'LIBTOOL=/bin/sh $(top_builddir)/libtool' check || { status=1; cat "$name"/test-suite.log 2>/dev/null | tail -n 80; }
     dirs="$dirs $name"
 }
 # One configure cache for both trees (the same compilers and libraries; the sanitizer flags are set

@@ -7,12 +7,9 @@
 # Usage: sh experiments/spu/iu-path.sh [BUILD_DIR] [OUT_DIR]   (about 3 minutes)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build}" && pwd)
-out=${2:-$here/results}
-mkdir -p "$out"
-tb="$build/testbench/tb-spu"
-csv="$out/iu-path.csv"
-echo "case,path,p,N,K,b,sync,cycles,offchip,icnt_req_packets,dram_reads,iu_mem_wait_cycles,result" >"$csv"
+. "$here/common.sh"
+spu_init "${1:-}" "${2:-}" iu-path.csv \
+    case,path,p,N,K,b,sync,cycles,offchip,icnt_req_packets,dram_reads,iu_mem_wait_cycles,result
 cases="p2-16-b8-global 2 16 16 8 global
 p2-16-b8-local 2 16 16 8 local
 p2-32-b8-local 2 32 32 8 local
@@ -24,9 +21,7 @@ echo "$cases" | while read -r name p n k b sync; do
         log="$out/iu-$name-$path.log"
         "$tb" --set spu_grid.p="$p" --sync "$sync" --size "${n}x${n}x${k}" --tile "$b" --iu-path "$path" \
             --no-trace >"$log" 2>&1 || true
-        cyc=$(sed -n 's/^tb-spu: .*cycles \([0-9]*\) .*/\1/p' "$log")
-        res=$(sed -n 's/^tb-spu: .*: \(PASS\|FAIL\)$/\1/p' "$log")
-        off=$(sed -n 's/^offchip_accesses \([0-9]*\) .*/\1/p' "$log")
+        spu_parse "$log"
         pk=$(sed -n 's/^tb\.gpu\.icnt\.req_packets  *\([0-9]*\) .*/\1/p' "$log")
         dr=$(sed -n 's/^DRAM: \([0-9]*\) reads.*/\1/p' "$log")
         mw=$(awk '/^tb\.spu\.(iu|smiu)_[a-z0-9]*\.mem_wait_cycles/ {s += $2} END {print s + 0}' "$log")
@@ -34,21 +29,11 @@ echo "$cases" | while read -r name p n k b sync; do
         echo "$name $path: cycles ${cyc:-?} offchip ${off:-?} ${res:-ERROR}"
     done
 done
-if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot <<GP
-set datafile separator ','
-set terminal pngcairo size 1000,500
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key top left
-set grid ytics
-set xtics rotate by -20
+spu_plot 1000 'set xtics rotate by -20' <<GP
 set output '$out/iu-path-cycles.png'
 set title 'SPU interface units: idealised off-chip path vs the interconnect, L2 and DRAM: cycles'
 set ylabel 'cycles'
 plot '< grep ",ideal," $csv' using 8:xtic(1) title 'ideal (mem\_latency 200)', \
      '< grep ",icnt," $csv' using 8 title 'icnt + L2 + DRAM'
 GP
-fi
 echo "wrote $csv"

@@ -9,13 +9,10 @@
 #   REUSE_LOGS=1 rebuilds the CSV and plots from the logs of a previous run). About 12 minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build}" && pwd)
-out=${2:-$here/results}
+. "$here/common.sh"
+spu_init "${1:-}" "${2:-}" multipass.csv \
+    case,mode,p,N,K,b,passes,cycles,offchip,closed_form,spills,restores,guard_stalls,cb_accesses,energy_pj,result
 large=${3:-}
-mkdir -p "$out"
-tb="$build/testbench/tb-spu"
-csv="$out/multipass.csv"
-echo "case,mode,p,N,K,b,passes,cycles,offchip,closed_form,spills,restores,guard_stalls,cb_accesses,energy_pj,result" >"$csv"
 cases="p2-16-b8 2 16 16 8
 p2-32-b8 2 32 32 8
 p2-64-b8 2 64 64 8
@@ -37,9 +34,7 @@ echo "$cases" | while read -r name p n k b; do
             "$tb" --set spu_grid.p="$p" --sync local --passes "$mode" --size "${n}x${n}x${k}" --tile "$b" \
                 --no-trace >"$log" 2>&1 || true
         fi
-        cyc=$(sed -n 's/^tb-spu: .*cycles \([0-9]*\) .*/\1/p' "$log")
-        res=$(sed -n 's/^tb-spu: .*: \(PASS\|FAIL\)$/\1/p' "$log")
-        off=$(sed -n 's/^offchip_accesses \([0-9]*\) .*/\1/p' "$log")
+        spu_parse "$log"
         en=$(sed -n 's/^energy_total  *\([0-9.]*\) .*/\1/p' "$log")
         if [ "$mode" = gpu ]; then
             cf=$(sed -n 's/^offchip_accesses .*GPU bound 4N^2K\/b + 2N^2 = \([0-9]*\);.*/\1/p' "$log")
@@ -56,17 +51,7 @@ echo "$cases" | while read -r name p n k b; do
         echo "$name $mode: cycles ${cyc:-?} offchip ${off:-?} (${cf:-?}) ${res:-ERROR}"
     done
 done
-if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot <<GP
-set datafile separator ','
-set terminal pngcairo size 1000,500
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key top left
-set grid ytics
-set logscale y
-set xtics rotate by -20
+spu_plot 1000 'set logscale y' 'set xtics rotate by -20' <<GP
 set output '$out/multipass-cycles.png'
 set title 'SPU multipass (producer-consumer sync): pass by pass, overlapped, GPU baseline: cycles'
 set ylabel 'cycles'
@@ -85,5 +70,4 @@ plot '< grep ",plain," $csv' using 15:xtic(1) title 'SPU pass by pass', \
      '< grep ",overlapped," $csv' using 15 title 'SPU overlapped', \
      '< grep ",gpu," $csv' using 15 title 'GPU baseline'
 GP
-fi
 echo "wrote $csv"

@@ -5,12 +5,9 @@
 # Usage: sh experiments/spu/run.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, experiments/spu/results)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build}" && pwd)
-out=${2:-$here/results}
-mkdir -p "$out"
-tb="$build/testbench/tb-spu"
-csv="$out/spu.csv"
-echo "case,machine,p,N,K,b,cb_kb,cycles,offchip,closed_form,cb_accesses,blocksyncs,result" >"$csv"
+. "$here/common.sh"
+spu_init "${1:-}" "${2:-}" spu.csv \
+    case,machine,p,N,K,b,cb_kb,cycles,offchip,closed_form,cb_accesses,blocksyncs,result
 # case: name p N K b cb  (the spec's §14 rows that fit one pass of the p x p grid, and smaller ones)
 while read -r name p n k b cb; do
     for m in spu gpu; do
@@ -22,9 +19,7 @@ while read -r name p n k b cb; do
         log="$out/$name-$m.log"
         # shellcheck disable=SC2086
         "$tb" --machine "$m" $args --size "${n}x${n}x${k}" --tile "$b" --cb "$cb" --no-trace >"$log" 2>&1 || true
-        cyc=$(sed -n 's/^tb-spu: .*cycles \([0-9]*\) .*/\1/p' "$log")
-        res=$(sed -n 's/^tb-spu: .*: \(PASS\|FAIL\)$/\1/p' "$log")
-        off=$(sed -n 's/^offchip_accesses \([0-9]*\) .*/\1/p' "$log")
+        spu_parse "$log"
         if [ "$m" = spu ]; then
             cf=$(sed -n 's/^offchip_accesses [0-9]*  (closed form 4PNK + 2N^2 = \([0-9]*\),.*/\1/p' "$log")
             cba=$(sed -n 's/^cb_accesses \([0-9]*\) .*/\1/p' "$log")
@@ -43,16 +38,7 @@ p4-32-b8 4 32 32 8 4
 p4-64-b16 4 64 64 16 4
 p4-128-b32 4 128 128 32 4
 CASES
-if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot <<GP
-set datafile separator ','
-set terminal pngcairo size 900,500
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key top left
-set grid ytics
-set logscale y
+spu_plot 900 'set logscale y' <<GP
 set output '$out/spu-cycles.png'
 set title 'SPU (global blocksync, one pass) vs GPU baseline: cycles'
 set ylabel 'cycles'
@@ -62,5 +48,4 @@ set title 'Off-chip element accesses (measured; closed forms 4PNK+2N^2 and 4N^2K
 set ylabel 'elements'
 plot '< grep ",spu," $csv' using 9:xtic(1) title 'SPU', '< grep ",gpu," $csv' using 9 title 'GPU baseline'
 GP
-fi
 echo "wrote $csv"

@@ -6,13 +6,7 @@
 # req_depth now decides when the SM stalls. TAP.
 tbdir="$top_builddir/testbench"
 . "$top_srcdir/tests/workloads.sh"
-wls=$(test_workloads "$tbdir/tb-sm")
-nw=$(echo $wls | wc -w)
-echo "1..$((2 * nw + 2))"
-n=0
-fail=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+workload_loop "$tbdir/tb-sm" 2 2
 # run TB WORKLOAD DEPTH SETTINGS...: passes, and every miss_queue_peak <= DEPTH; prints the stalls
 run() {
     tb=$1 w=$2 depth=$3

@@ -12,39 +12,20 @@ size=${SIZE:-tiny}
 scheds=${SCHEDS:-"lrr gto oldest 2lvl 2lvl-lrr swl:1 swl:4 ccws daws daws-detected"}
 policies=${POLICIES:-"lrr gto oldest owf"}
 . "$top_srcdir/tests/workloads.sh"
-tbdir="$top_builddir/testbench"
-wls=$(test_workloads "$tbdir/tb-sm")
-nw=$(echo $wls | wc -w); ns=$(echo $scheds | wc -w); np=$(echo $policies | wc -w)
-echo "1..$((nw * (ns + 4 * np)))"
-n=0
-fail=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-run() { # NAME TB WORKLOAD ARGS...
-    name=$1 tb=$2 w=$3
-    shift 3
-    n=$((n + 1))
-    if "$tbdir/$tb" --workload "$w" --size "$size" --no-trace "$@" >"$out" 2>&1 && grep -q "^$tb: $w: PASS" "$out" &&
-        ! grep -q '^scratchpad:.* violations [1-9]' "$out" && ! grep -q '^locks:.* violations [1-9]' "$out"; then
-        echo "ok $n - $name $w: $(sed -n 's/^summary: [^:]*: \([0-9]* cycles\).*/\1/p' "$out")"
-    else
-        echo "not ok $n - $name $w"
-        sed 's/^/# /' "$out" | grep -v '^# tb\.' | tail -5
-        fail=1
-    fi
-}
+ns=$(echo $scheds | wc -w); np=$(echo $policies | wc -w)
+workload_loop "$top_builddir/testbench/tb-sm" $((ns + 4 * np))
 for w in $wls; do
     for s in $scheds; do
-        run "tb-ccws --sched $s" tb-ccws "$w" --sched "$s"
+        workload_run "tb-ccws --sched $s" tb-ccws "$w" --sched "$s"
     done
     smem=7000
     [ "$w" = nw ] && smem=9000
     for p in $policies; do
-        run "registers $p" tb-sharing "$w" --preset rs-table2.3 --regs-per-thread 48 --share registers --policy "$p"
-        run "scratchpad $p" tb-sharing "$w" --preset rs-table2.3-16k --smem-per-cta $smem --share scratchpad --policy "$p"
-        run "scratchpad $p relssp opt" tb-sharing "$w" --preset rs-table2.3-16k --smem-per-cta $smem \
+        workload_run "registers $p" tb-sharing "$w" --preset rs-table2.3 --regs-per-thread 48 --share registers --policy "$p"
+        workload_run "scratchpad $p" tb-sharing "$w" --preset rs-table2.3-16k --smem-per-cta $smem --share scratchpad --policy "$p"
+        workload_run "scratchpad $p relssp opt" tb-sharing "$w" --preset rs-table2.3-16k --smem-per-cta $smem \
             --share scratchpad --policy "$p" --relssp opt
-        run "scratchpad $p relssp postdom" tb-sharing "$w" --preset rs-table2.3-16k --smem-per-cta $smem \
+        workload_run "scratchpad $p relssp postdom" tb-sharing "$w" --preset rs-table2.3-16k --smem-per-cta $smem \
             --share scratchpad --policy "$p" --relssp postdom
     done
 done

@@ -82,8 +82,9 @@ check "global-sync multipass overlapped is refused (exit 2)" "[ $rc -eq 2 ] && g
 "$tb" --size 320x320x32 --tile 32 --no-trace >out 2>&1
 rc=$?
 check "global-sync partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync partial passes are not built' out"
-"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >pc2 2>&1
 rc=$?
+cp pc2 out
 check "producer-consumer (Alg. 3) p=2 passes: 0 global rounds, 24 pair syncs = 24 swaps, 1536 accesses" "[ $rc -eq 0 ] && grep -q '^spu: 2 x 2 SMs, 8 interface units, 24 CBs (96 KB); 0 global blocksyncs, 24 CB swaps' out && grep -q '^spu: 24 producer-consumer syncs' out && grep -q '^offchip_accesses 1536 ' out && grep -q PASS out"
 "$tb" --size 16x16x8 --tile 4 --sync local --no-trace >out 2>&1
 rc=$?
@@ -133,13 +134,20 @@ for k in range(2):
         assert stat(u, 'restores') == 0
 PY
 check "UT-5: every spilling VIU spills K/b tiles per pass (512 elements in 2 passes), every restoring VIU restores as many" "[ $? -eq 0 ]"
-# K/b = 1: a restore would come before its spill without the guard
-"$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace >out 2>&1
-rc=$?
-check "K/b = 1 overlapped: the guard stalls restores, PASS" "[ $rc -eq 0 ] && grep -q PASS out && ! grep -q 'guard stall cycles 0$' out"
-"$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace --set spu_iu.selftest_no_guard=true >out 2>&1
-rc=$?
-check "without the guard a restore reads the poisoned spill region: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+# guard SIZE NAME [CHECK]: K/b = 1 on 2 x 2, overlapped, where a restore would come before its spill
+# without the spill -> restore guard: the guard stalls restores and the run passes (and CHECK holds);
+# without the guard a restore reads the poisoned spill region and the check fails
+guard() {
+    "$tb" --set spu_grid.p=2 --size "$1" --tile 8 --sync local --no-trace >out 2>&1
+    rc=$?
+    check "$2 overlapped: the guard stalls restores, PASS${3:+, $3}" \
+        "[ $rc -eq 0 ] && grep -q PASS out && ! grep -q 'guard stall cycles 0$' out${3:+ && grep -q '^$3 ' out}"
+    "$tb" --set spu_grid.p=2 --size "$1" --tile 8 --sync local --no-trace --set spu_iu.selftest_no_guard=true >out 2>&1
+    rc=$?
+    check "$2 without the guard: a restore reads the poisoned spill region, the check fails" \
+        "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+}
+guard 32x32x8 "K/b = 1"
 # partial passes: the spec's worked example scaled down (N = 320, b = 32 on 4 x 4 -> N = 40, b = 4):
 # 10 x 10 CTAs, 3 x 3 passes spanning 4, 4 and 2 CTAs, 16/8/8/4 CTAs per pass; the SMs next to a
 # partial pass's east and south edges store its outputs (10 roles each way x K/b = 2 rounds x 16)
@@ -161,19 +169,15 @@ for side in 'es':
         assert st == (96 if k < 2 else 64), (side, k, st)
 PY
 check "partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; the stand-in SMs store the 2NK outputs (96 or 64 each)" "[ $? -eq 0 ]"
-# K/b = 1 with a partial pass (3 x 3 CTAs on 2 x 2): the guard holds the restores
-"$tb" --set spu_grid.p=2 --size 24x24x8 --tile 8 --sync local --no-trace >out 2>&1
-rc=$?
-check "partial passes, K/b = 1 overlapped: the guard stalls restores, PASS, 4PNK + 2N^2 = 2688" "[ $rc -eq 0 ] && grep -q PASS out && ! grep -q 'guard stall cycles 0$' out && grep -q '^offchip_accesses 2688 ' out"
-"$tb" --set spu_grid.p=2 --size 24x24x8 --tile 8 --sync local --no-trace --set spu_iu.selftest_no_guard=true >out 2>&1
-rc=$?
-check "partial passes without the guard: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
+# K/b = 1 with a partial pass (3 x 3 CTAs on 2 x 2): the guard holds the restores; 4PNK + 2N^2 = 2688
+guard 24x24x8 "partial passes, K/b = 1" "offchip_accesses 2688"
 "$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --sync local --passes plain --no-trace >out 2>&1
 rc=$?
 check "partial passes pass by pass: PASS, 4224 accesses" "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 4224 ' out && grep -q '^spu: pass (1,1): cycles [0-9]* .. [0-9]*, 1 CTAs$' out"
 
-# the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic
-"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
+# the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic (the
+# producer-consumer run on 2 x 2 above)
+cp pc2 out
 check "caches off on the SPU: L1D and L2 count nothing, DRAM reads" \
     "grep -q '^L2: 0 accesses' out && ! grep -E '^tb\.sm[0-9]+\.ldst\.l1_(hits|misses|merged) +[1-9]' out && grep -qE '^DRAM: [1-9][0-9]* reads' out"
 "$tb" --preset gtx480 --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >out 2>&1
