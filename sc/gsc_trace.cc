@@ -42,8 +42,8 @@ struct traced_signal {
     bool real;
     gsc_ctype ctype;
     const void *addr;
-    const gsc_enum *en = nullptr; /* shown by these names */
-    bool counter = false;         /* the cycle counter */
+    const gsc_enum *en = nullptr;         /* shown by these names */
+    bool counter = false;                 /* the cycle counter */
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
     std::string code;                     /* VCD identifier */
@@ -265,16 +265,16 @@ struct trace_state {
     std::vector<gsc_pulse *> dirty_pulses;
     std::vector<unsigned> pulse_sig; /* per pulse (index in pulses): its signal */
     std::vector<gsc_pulse *> pulses;
-    std::vector<unsigned> falls;  /* strobes and counts written nonzero this cycle */
+    std::vector<unsigned> falls; /* strobes and counts written nonzero this cycle */
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
     std::vector<hot_signal> hot;       /* per signal, what the writer compares and writes */
     std::vector<uint64_t> typed_shown; /* per signal: a KIND_TYPED signal's value last written */
-    bool any_written = false;     /* a timestamp has been written */
-    uint64_t last_time = 0;       /* the last timestamp written */
-    sc_event *nudge_ev = nullptr; /* makes the next cycle's time step exist */
-    int cycle_sig = -1;           /* the cycle counter's signal */
-    uint64_t cycle_value = 0;     /* its value */
-    uint64_t cycle_next = 0;      /* the first cycle whose counter is not written yet */
+    bool any_written = false;          /* a timestamp has been written */
+    uint64_t last_time = 0;            /* the last timestamp written */
+    sc_event *nudge_ev = nullptr;      /* makes the next cycle's time step exist */
+    int cycle_sig = -1;                /* the cycle counter's signal */
+    uint64_t cycle_value = 0;          /* its value */
+    uint64_t cycle_next = 0;           /* the first cycle whose counter is not written yet */
     bool nudge_armed = false;
 };
 trace_state T;
@@ -460,7 +460,8 @@ extern "C" void gsc_trace_var_strobe(gsc_module *m, const char *name)
     for (gsc_traceable &t : gsc_g.traceables)
         if (!t.latch && !t.fifo && !t.pulse && !t.counter && t.name == full) {
             if (t.ctype != GSC_U8 && t.ctype != GSC_U16 && t.ctype != GSC_U32 && t.ctype != GSC_U64)
-                gsc_fatal("gsc_trace_var_strobe('%s'): only an unsigned integer can be a strobe", full.c_str());
+                gsc_fatal("gsc_trace_var_strobe('%s'): only an unsigned integer can be a strobe",
+                          full.c_str());
             t.strobe = true;
             return;
         }
@@ -1189,8 +1190,9 @@ static void select_fifo(gsc_fifo *f)
     for (unsigned s = 1; s < (fields.empty() ? 0 : f->depth); s++) {
         std::string slot = f->name + ".put" + std::to_string(s);
         for (const gsc_field *fd : fields) {
-            unsigned i = add_signal(slot + "." + fd->name, slot, fd->ctype,
-                                    f->tr->slots + (size_t)s * f->size + fd->offset, fd->width, fd->enumeration);
+            unsigned i =
+                add_signal(slot + "." + fd->name, slot, fd->ctype,
+                           f->tr->slots + (size_t)s * f->size + fd->offset, fd->width, fd->enumeration);
             f->tr->field_sigs.push_back(i);
             T.sigs[i].fifo = f->tr;
             T.sigs[i].slot = s;
