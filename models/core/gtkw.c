@@ -55,6 +55,21 @@ static char *gtkw_name(const gtkw_signal *s)
     return s->width > 1 && !s->real ? g_strdup_printf("%s[%u:0]", s->name, s->width - 1) : g_strdup(s->name);
 }
 
+char *gtkw_instance_of(const char *group)
+{
+    /* "tb.gpu.sm3.fetch" -> "tb.gpu.sm3": the name up to its first component that ends in a
+     * number, when the group lies below that component. */
+    for (const char *p = group, *dot; (dot = strchr(p, '.')); p = dot + 1)
+        if (dot > p && g_ascii_isdigit(dot[-1]))
+            return g_strndup(group, (gsize)(dot - group));
+    return NULL;
+}
+
+static bool same_string(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 static char *signal_group(const gtkw_signal *s)
 {
     return s->group ? g_strdup(s->group) : gtkw_group_of(s->name);
@@ -108,18 +123,38 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
     fprintf(f, "[signals_width] %d\n", GTKW_SIGNALS_WIDTH);
     GPtrArray *filters = g_ptr_array_new();
     char *open_group = NULL;
-    unsigned rows = 0; /* rows shown so far: a group's two brace rows and, if open, its signals */
+    char *open_instance = NULL; /* the SM (or other numbered instance) whose group is open */
+    unsigned rows = 0;          /* rows shown so far: a group's two brace rows and, if open, its signals */
     bool closed = false;
+    bool hidden = false; /* inside a closed instance group: its block groups take no rows */
     for (unsigned i = 0; i < n; i++) {
         char *group = signal_group(&sigs[i]);
         if (!open_group || strcmp(open_group, group) != 0) {
             if (open_group)
                 fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
+            char *instance = gtkw_instance_of(group);
+            if (!same_string(instance, open_instance)) {
+                if (open_instance)
+                    fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_instance);
+                hidden = false;
+                if (instance) {
+                    closed = closed || (rows > 0 && rows + 2 > GTKW_OPEN_ROWS);
+                    rows += 2;
+                    hidden = closed;
+                    fprintf(f, "%s\n-%s\n", closed ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN,
+                            instance);
+                }
+                g_free(open_instance);
+                open_instance = instance;
+            } else {
+                g_free(instance);
+            }
             unsigned members = 1;
             while (i + members < n && same_group(&sigs[i + members], group))
                 members++;
             closed = closed || (rows > 0 && rows + 2 + members > GTKW_OPEN_ROWS);
-            rows += closed ? 2 : 2 + members;
+            if (!hidden)
+                rows += closed ? 2 : 2 + members;
             fprintf(f, "%s\n-%s\n", closed ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN, group);
             g_free(open_group);
             open_group = group;
@@ -146,7 +181,10 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
     }
     if (open_group)
         fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
+    if (open_instance)
+        fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_instance);
     g_free(open_group);
+    g_free(open_instance);
     g_ptr_array_free(filters, TRUE);
     fprintf(f, "[pattern_trace] 1\n[pattern_trace] 0\n");
 }

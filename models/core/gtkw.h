@@ -5,7 +5,8 @@
  * or the first cycle of a --trace-window), zooms so that the first 256 cycles (or the whole dump if
  * shorter) fill the wave pane, places no marker, and lists the traced signals grouped by block: one
  * collapsible group per block instance (or per channel: a latch's fields, a FIFO's put strobe,
- * fields and occupancy), signals in trace order,
+ * fields and occupancy), nested in a group per numbered instance (an SM's blocks and channels in
+ * "tb.gpu.sm3": see gtkw_instance_of), signals in trace order (blocks in pipeline order),
  * 1-bit signals in binary, vectors in hex. Groups are open while they fit on one screen (32 rows),
  * later ones start closed. Signal names are written as GTKWave names them: the full dotted name
  * and, for vectors, the bit range ("tb.alu.occupancy[7:0]"). Nothing is read back from the VCD.
@@ -55,6 +56,10 @@ double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels);
 bool gtkw_write_filter(const char *path, const gsc_enum *e, GError **err);
 /* The group (block instance or channel) a traced name belongs to; to g_free. */
 char *gtkw_group_of(const char *name);
+/* The numbered instance (an SM, a sub-core) a group is nested in: the group's name up to its first
+ * component that ends in a number, when the group lies below it ("tb.gpu.sm3.fetch" ->
+ * "tb.gpu.sm3"); NULL when there is none ("tb.gpu.l2_0", "tb.alu"). To g_free. */
+char *gtkw_instance_of(const char *group);
 
 G_END_DECLS
 

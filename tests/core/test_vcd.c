@@ -354,10 +354,62 @@ static void test_gtkw_groups_closed(void)
         g_free(names[i]);
 }
 
+/* An SM's groups nest in a group of the SM (blocks in trace order), others stay at the top; the
+ * SMs' groups close once the rows shown pass a screen, their blocks' groups with them. */
+static void test_gtkw_nested(void)
+{
+    enum { SMS = 12 };
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    gtkw_signal sigs[2 * SMS + 1];
+    unsigned n = 0;
+    sigs[n++] = (gtkw_signal){"tb.gpu.dispatch.ctas", 8, NULL, false, NULL, false};
+    for (unsigned i = 0; i < SMS; i++) {
+        char *a = g_strdup_printf("tb.gpu.sm%u.fetch.fetched", i),
+             *b = g_strdup_printf("tb.gpu.sm%u.issue.stall", i);
+        g_ptr_array_add(names, a);
+        g_ptr_array_add(names, b);
+        sigs[n++] = (gtkw_signal){a, 1, NULL, false, NULL, false};
+        sigs[n++] = (gtkw_signal){b, 1, NULL, false, NULL, false};
+    }
+    const gtkw_view view = {PERIOD_PS, 10000000, 0, 8};
+    char *text = gtkw_text_for(good_vcd, &view, sigs, n);
+    /* 2 + 1 rows for dispatch; then each SM 2 + 2 x 3 = 8 rows: sm0, sm1, sm2 open (27 rows); sm3's
+     * braces (29) and its fetch group (32) still fit, its issue group does not (35): closed from
+     * there on, sm4 and its blocks too */
+    g_assert_nonnull(
+        strstr(text, "@800200\n-tb.gpu.dispatch\n@22\ntb.gpu.dispatch.ctas[7:0]\n@1000200\n-tb.gpu.dispatch\n"
+                     "@800200\n-tb.gpu.sm0\n@800200\n-tb.gpu.sm0.fetch\n@28\ntb.gpu.sm0.fetch.fetched\n"
+                     "@1000200\n-tb.gpu.sm0.fetch\n@800200\n-tb.gpu.sm0.issue\n@28\ntb.gpu.sm0.issue.stall\n"
+                     "@1000200\n-tb.gpu.sm0.issue\n@1000200\n-tb.gpu.sm0\n@800200\n-tb.gpu.sm1\n"));
+    g_assert_nonnull(strstr(text, "@800200\n-tb.gpu.sm3\n@800200\n-tb.gpu.sm3.fetch\n"));
+    g_assert_nonnull(strstr(text, "@1000200\n-tb.gpu.sm3.fetch\n@c00200\n-tb.gpu.sm3.issue\n"));
+    g_assert_nonnull(
+        strstr(text, "@1000200\n-tb.gpu.sm3\n@c00200\n-tb.gpu.sm4\n@c00200\n-tb.gpu.sm4.fetch\n"));
+    g_assert_nonnull(
+        strstr(text, "@1000200\n-tb.gpu.sm10\n@c00200\n-tb.gpu.sm11\n@c00200\n-tb.gpu.sm11.fetch\n"));
+    g_assert_true(g_str_has_suffix(text, "@1000200\n-tb.gpu.sm11.issue\n@1000200\n-tb.gpu.sm11\n"
+                                         "[pattern_trace] 1\n[pattern_trace] 0\n"));
+    unsigned begins = 0, ends = 0;
+    for (const char *p = text; (p = strstr(p, "00200\n-")); p++)
+        begins++;
+    for (const char *p = text; (p = strstr(p, "@1000200\n-")); p++)
+        ends++;
+    g_assert_cmpuint(begins - ends, ==, ends); /* "@1000200" ends in "00200" too */
+    g_assert_cmpuint(ends, ==, 1 + SMS * 3);
+    g_free(text);
+    g_ptr_array_free(names, TRUE);
+    char *inst = gtkw_instance_of("tb.gpu.sm3.arbiter0");
+    g_assert_cmpstr(inst, ==, "tb.gpu.sm3");
+    g_free(inst);
+    g_assert_null(gtkw_instance_of("tb.gpu.l2_0"));
+    g_assert_null(gtkw_instance_of("tb.alu"));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/vcd/header", test_header);
+    g_test_add_func("/vcd/gtkw/nested", test_gtkw_nested);
     g_test_add_func("/vcd/values", test_values);
     g_test_add_func("/vcd/transitions", test_transitions);
     g_test_add_func("/vcd/malformed", test_malformed);
