@@ -5,22 +5,11 @@ with the same value; a statistic only RUN has (the counters of its added blocks:
 smem_share) must be 0. Prints one line per difference ("name: BASE vs RUN") and exits 1 if there
 is any; the simulator's own speed figures are left out. --allow NAME: RUN's own statistics ending in
 NAME may be nonzero (the lock table's count of unshared CTAs where ShSM = 1 but no pair forms)."""
-import json
+import os
 import sys
 
-SKIP = {"tb.activations_per_cycle", "tb.cycles_per_second"}
-
-
-def flat(path):
-    with open(path, encoding="utf-8") as f:
-        js = json.load(f)
-    d = {"cycles": js.get("cycles")}
-    for inst in js.get("instances", []):
-        for name, s in (inst.get("stats") or {}).items():
-            d["%s.%s" % (inst["path"], name)] = s.get("value")
-    for name, s in (js.get("derived") or {}).items():
-        d[name] = s.get("value")
-    return {k: v for k, v in d.items() if k not in SKIP}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stats_same import flat  # noqa: E402 (the same reading of --stats-json)
 
 
 base, run = flat(sys.argv[1]), flat(sys.argv[2])

@@ -13,15 +13,16 @@ def flat(path):
         js = json.load(f)
     d = {"cycles": js.get("cycles")}
     for inst in js.get("instances", []):
-        for name, s in inst.get("stats", {}).items():
+        for name, s in (inst.get("stats") or {}).items():
             d["%s.%s" % (inst["path"], name)] = s.get("value")
-    for name, s in js.get("derived", {}).items():
+    for name, s in (js.get("derived") or {}).items():
         d[name] = s.get("value")
     return {k: v for k, v in d.items() if k not in SKIP}
 
 
-a, b = flat(sys.argv[1]), flat(sys.argv[2])
-diff = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
-for k in diff:
-    print("%s: %s vs %s" % (k, a.get(k), b.get(k)))
-sys.exit(1 if diff else 0)
+if __name__ == "__main__":
+    a, b = flat(sys.argv[1]), flat(sys.argv[2])
+    diff = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    for k in diff:
+        print("%s: %s vs %s" % (k, a.get(k), b.get(k)))
+    sys.exit(1 if diff else 0)
