@@ -6,7 +6,8 @@
 #    renaming block: its --dump-config, every instance and parameter, is tb-sm's), and costs what
 #    tb-sm's run costs (callgrind's instruction count of the simulation, gsc_run, within 0.05 % on
 #    kmeans, the workload whose called function made an observing block the costliest; skipped
-#    without valgrind); --renaming observe adds only the block's own statistics;
+#    without valgrind and in a sanitizer build); --renaming observe adds only the block's own
+#    statistics;
 #  - tb-greener --power baseline against tb-sm --preset greener, and on the other machines
 #    (--machine subcore against tb-subcore, --machine gpu against tb-gpu, on tb-greener's presets).
 # The speed figures (wall-clock rates) are left out, as in bench/stats-diff.
@@ -92,6 +93,8 @@ ir() {
 n=5
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "ok $n # SKIP valgrind is not installed"
+elif grep -q __asan_init "$tbd/tb-sm"; then
+    echo "ok $n # SKIP valgrind under AddressSanitizer"
 else
     a=$(ir tb-renaming --renaming off)
     b=$(ir tb-sm --preset renaming)
