@@ -5,12 +5,15 @@
  * exemptions, allocation stalls, RFC hit rate, gated entries and sub-arrays, register-file energy),
  * writes waveforms/tb-renaming.vcd (curated view: waveforms/renaming.gtkw written beside it).
  *
- *   --renaming on|off   rename (default on) or only observe the baseline's power gating
+ *   --renaming on|off|observe   rename (default on); off: the baseline machine, no renaming block
+ *                       (tb-sm's machine and code); observe: the block only observes the baseline's
+ *                       power gating (its base_* statistics; the timing is the baseline's)
  *   --alloc-policy P    consolidate (default), wear, lowest
  *   --budget BITS       the renaming table budget of Eq. 1 (default 8192; 0: no exemption)
  *   --gating G          entry (default) or subarray: the scheme charged in the energy
- * (shorthands for --set renaming.enable=, .policy=, .budget_bits=, .gating=). Default preset:
- * renaming. Exit: 0 pass, 1 mismatch or run-time error, 2 bad input. */
+ * (shorthands for --set renaming.enable=true|false, .policy=, .budget_bits=, .gating=; with
+ * --renaming off there is no renaming block to set). Default preset: renaming. Exit: 0 pass,
+ * 1 mismatch or run-time error, 2 bad input. */
 #include "models/core/energy.h"
 #include "models/sm/fetch.h"
 #include "models/sm/regfile.h"
@@ -27,29 +30,59 @@ static const struct {
                   {"--budget", "renaming.budget_bits"},
                   {"--gating", "renaming.gating"}};
 
-/* Rewrite the shorthands into --set SECTION.KEY=VALUE (a new argv; the strings are leaked). */
-static char **rewrite_args(int *argc, char **argv)
+/* Rewrite the shorthands into --set SECTION.KEY=VALUE, put right after argv[0] so that a --set on
+ * the command line overrides them (a new argv; the strings are leaked). `--renaming off` sets
+ * *off and no key: the program then builds no renaming block. */
+static char **rewrite_args(int *argc, char **argv, bool *off)
 {
-    GPtrArray *out = g_ptr_array_new();
-    for (int i = 0; i < *argc; i++) {
+    const char *val[G_N_ELEMENTS(shorthands)] = {NULL};
+    GPtrArray *rest = g_ptr_array_new();
+    for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
         bool done = false;
         for (size_t s = 0; s < G_N_ELEMENTS(shorthands) && !done; s++) {
             size_t n = strlen(shorthands[s].opt);
             if (strncmp(a, shorthands[s].opt, n) != 0 || (a[n] != '\0' && a[n] != '='))
                 continue;
-            const char *v = a[n] == '=' ? a + n + 1 : i + 1 < *argc ? argv[++i] : NULL;
-            if (!v) {
+            val[s] = a[n] == '=' ? a + n + 1 : i + 1 < *argc ? argv[++i] : NULL;
+            if (!val[s]) {
                 fprintf(stderr, "gpusc: %s needs a value\n", shorthands[s].opt);
                 exit(2);
             }
-            g_ptr_array_add(out, g_strdup("--set"));
-            g_ptr_array_add(out, g_strdup_printf("%s=%s", shorthands[s].key, v));
             done = true;
         }
         if (!done)
-            g_ptr_array_add(out, argv[i]);
+            g_ptr_array_add(rest, argv[i]);
     }
+    *off = false;
+    if (val[0]) {
+        if (!strcmp(val[0], "off"))
+            *off = true;
+        else if (!strcmp(val[0], "on") || !strcmp(val[0], "observe"))
+            val[0] = !strcmp(val[0], "on") ? "true" : "false";
+        else {
+            fprintf(stderr, "gpusc: --renaming %s: on, off or observe\n", val[0]);
+            exit(2);
+        }
+    }
+    GPtrArray *out = g_ptr_array_new();
+    g_ptr_array_add(out, argv[0]);
+    for (size_t s = *off ? 1 : 0; s < G_N_ELEMENTS(shorthands); s++) {
+        if (!val[s])
+            continue;
+        if (*off) {
+            fprintf(stderr,
+                    "gpusc: %s %s: --renaming off builds no renaming block (the baseline machine); "
+                    "use --renaming on or observe\n",
+                    shorthands[s].opt, val[s]);
+            exit(2);
+        }
+        g_ptr_array_add(out, g_strdup("--set"));
+        g_ptr_array_add(out, g_strdup_printf("%s=%s", shorthands[s].key, val[s]));
+    }
+    for (unsigned i = 0; i < rest->len; i++)
+        g_ptr_array_add(out, rest->pdata[i]);
+    g_ptr_array_free(rest, TRUE);
     *argc = (int)out->len;
     g_ptr_array_add(out, NULL);
     return (char **)g_ptr_array_free(out, FALSE);
@@ -102,7 +135,8 @@ static void write_view(const char *program)
 
 int main(int argc, char **argv)
 {
-    argv = rewrite_args(&argc, argv);
+    bool off;
+    argv = rewrite_args(&argc, argv, &off);
     machine_register(MACHINE_SM);
     blk_registry_add(&renaming_desc);
     renaming_register_policies();
@@ -124,8 +158,8 @@ int main(int argc, char **argv)
     machine_build(mach, env);
     unsigned n = machine_n_sms(mach);
     sm_topo **sms = machine_sms(mach);
-    rn_all all = {g_new0(renaming *, n), n};
-    for (unsigned s = 0; s < n; s++) {
+    rn_all all = {g_new0(renaming *, n), off ? 0 : n}; /* off: tb-sm's machine, nothing added */
+    for (unsigned s = 0; s < all.n; s++) {
         occupancy_sm occ;
         sm_topo_occupancy(sms[s], &occ);
         unsigned warps = occ.max_warps ? occ.max_warps : occ.max_threads / occ.warp_size;
@@ -136,7 +170,8 @@ int main(int argc, char **argv)
     }
     tb_machine *m = tb_machine_new(run, env, machine_dispatch(mach), sms, n);
     tb_machine_watchdog(m, run->top->mod, o.watchdog > 0 ? (uint64_t)o.watchdog : 0);
-    tb_machine_set_dump(m, dump_all, &all);
+    if (all.n)
+        tb_machine_set_dump(m, dump_all, &all);
     cli_elaborate(run);
 
     int rc = tb_machine_run(m, k, &o);
@@ -146,13 +181,16 @@ int main(int argc, char **argv)
         rc = TB_EXIT_RUN;
     }
     uint64_t cycles = gsc_cycle();
-    for (unsigned s = 0; s < n; s++)
+    for (unsigned s = 0; s < all.n; s++)
         renaming_finish(all.r[s], cycles);
     cli_finish(run, cycles);
     tb_machine_summary(m, stdout);
     machine_summary(mach, stdout);
     uint64_t period = blk_param_uint(blk_ctx_find(run->ctx, "tb"), "period_ps");
-    for (unsigned s = 0; s < n; s++) {
+    if (off)
+        printf("renaming: off: the baseline machine, no renaming block (--renaming observe reports the "
+               "baseline's register-file gating)\n");
+    for (unsigned s = 0; s < all.n; s++) {
         blk_inst *ri = renaming_inst(all.r[s]);
         const char *rp = ri->path;
         uint64_t c = cycles ? cycles : 1;
@@ -195,12 +233,13 @@ int main(int argc, char **argv)
             rc = TB_EXIT_RUN;
         }
     }
-    write_view("tb-renaming");
+    if (all.n)
+        write_view("tb-renaming");
     printf("tb-renaming: %s: %s\n", tb_kernel_name(k),
            tb_exit_status(rc) != rc ? "INTERRUPTED"
            : rc == 0                ? "PASS"
                                     : "FAIL");
-    for (unsigned s = 0; s < n; s++)
+    for (unsigned s = 0; s < all.n; s++)
         renaming_free(all.r[s]);
     g_free(all.r);
     return tb_exit_status(rc);

@@ -146,7 +146,7 @@ static const blk_port_desc ports[] = {
 
 static const blk_param_desc params[] = {
     {"enable", BLK_PARAM_BOOL, "true", NULL, NULL, NULL, "",
-     "rename registers (false: observe the baseline's power gating only)"},
+     "rename registers (false: observe the baseline's power gating only; tb-renaming --renaming observe)"},
     {"policy", BLK_PARAM_ENUM, "consolidate", NULL, NULL, policies, "",
      "allocation policy: consolidate [S: evaluated], wear (wear-levelling) [S: not evaluated], lowest "
      "(lowest free ID) [A]"},

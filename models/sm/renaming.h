@@ -22,7 +22,8 @@
  * function's registers in a frame of their own; a callee's frame is released when the warp returns
  * from it.
  * With enable=false only `value` is bound, as an observer of the baseline's power gating (a register
- * turns on at its first access and stays on): the timing is the baseline's.
+ * turns on at its first access and stays on): the timing is the baseline's (tb-renaming --renaming
+ * observe; --renaming off builds no block at all, the baseline machine).
  */
 #ifndef GPUSC_MODELS_SM_RENAMING_H
 #define GPUSC_MODELS_SM_RENAMING_H

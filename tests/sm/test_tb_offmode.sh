@@ -2,14 +2,19 @@
 # A power-management mechanism switched off is the baseline (TAP): every statistic of tb-sm's run on
 # the mechanism's preset, its energy totals included, equals the off run's, and the off run adds only
 # the mechanism block's own statistics (docs/renaming.md, docs/greener.md, "Switched off"):
-#  - tb-renaming --renaming off against tb-sm --preset renaming;
+#  - tb-renaming --renaming off against tb-sm --preset renaming: the off run adds nothing (no
+#    renaming block: its --dump-config, every instance and parameter, is tb-sm's), and costs what
+#    tb-sm's run costs (callgrind's instruction count of the simulation, gsc_run, within 0.05 % on
+#    kmeans, the workload whose called function made an observing block the costliest; skipped
+#    without valgrind and in a sanitizer build); --renaming observe adds only the block's own
+#    statistics;
 #  - tb-greener --power baseline against tb-sm --preset greener, and on the other machines
 #    (--machine subcore against tb-subcore, --machine gpu against tb-gpu, on tb-greener's presets).
 # The speed figures (wall-clock rates) are left out, as in bench/stats-diff.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-offmode.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tbd="$top_builddir/testbench"
-echo "1..3"
+echo "1..5"
 
 # same OFF BASE MECH: every statistic of BASE's JSON is in OFF's with the same value; OFF's others
 # belong to the instances named MECH (a path component). Prints the differences.
@@ -53,9 +58,10 @@ pair() {
 n=1
 bad=""
 for w in vecadd spmv bfs kmeans; do
-    pair "$w" renaming "tb-renaming --workload $w --renaming off" "tb-sm --workload $w --preset renaming"
+    pair "$w" "(none)" "tb-renaming --workload $w --renaming off" "tb-sm --workload $w --preset renaming"
+    pair "$w(observe)" renaming "tb-renaming --workload $w --renaming observe" "tb-sm --workload $w --preset renaming"
 done
-if [ -z "$bad" ]; then echo "ok $n - renaming off: every statistic is tb-sm's (renaming preset)"; else echo "not ok $n -$bad"; fi
+if [ -z "$bad" ]; then echo "ok $n - renaming off: every statistic is tb-sm's (renaming preset), and only those; observe adds the block's"; else echo "not ok $n -$bad"; fi
 
 n=2
 bad=""
@@ -69,3 +75,32 @@ bad=""
 pair subcore rfpower "tb-greener --workload spmv --power baseline --machine subcore" "tb-subcore --workload spmv --preset subcore"
 pair gpu rfpower "tb-greener --workload vecadd --power baseline --machine gpu" "tb-gpu --workload vecadd --preset greener"
 if [ -z "$bad" ]; then echo "ok $n - greener --power baseline on the sub-core SM and the GPU: every statistic is the baseline's"; else echo "not ok $n -$bad"; fi
+
+n=4
+bad=""
+"$tbd"/tb-renaming --workload kmeans --size tiny --renaming off --dump-config >"$tmp/off.ini" 2>&1 || bad="$bad off failed"
+"$tbd"/tb-sm --workload kmeans --size tiny --preset renaming --dump-config >"$tmp/base.ini" 2>&1 || bad="$bad tb-sm failed"
+grep -q '^\[tb.sm0.regfile\]' "$tmp/base.ini" || bad="$bad no instances in the dump"
+cmp -s "$tmp/off.ini" "$tmp/base.ini" || bad="$bad $(diff "$tmp/off.ini" "$tmp/base.ini" | grep '^[<>] \[' | head -3 | tr '\n' ' ')"
+if [ -z "$bad" ]; then echo "ok $n - renaming off builds tb-sm's machine: the same instances and parameters"; else echo "not ok $n -$bad"; fi
+
+# ir TESTBENCH ARGS...: the instructions callgrind counts in gsc_run (the simulation) for kmeans tiny
+ir() {
+    valgrind --tool=callgrind --toggle-collect=gsc_run --callgrind-out-file="$tmp/cg.out" "$tbd/$1" \
+        --workload kmeans --size tiny --no-trace "$2" "$3" >/dev/null 2>"$tmp/cg.log" || return 1
+    sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$tmp/cg.log"
+}
+n=5
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "ok $n # SKIP valgrind is not installed"
+elif grep -q __asan_init "$tbd/tb-sm"; then
+    echo "ok $n # SKIP valgrind under AddressSanitizer"
+else
+    a=$(ir tb-renaming --renaming off)
+    b=$(ir tb-sm --preset renaming)
+    if [ -n "$a" ] && [ -n "$b" ] && [ $(((a - b) * 2000 / b)) -le 0 ] && [ $(((b - a) * 2000 / b)) -le 0 ]; then
+        echo "ok $n - renaming off costs tb-sm's instructions (kmeans tiny: $a against $b)"
+    else
+        echo "not ok $n - renaming off: $a instructions against tb-sm's $b (more than 0.05 % apart)"
+    fi
+fi

@@ -6,8 +6,10 @@
 #  - the wear and lowest policies pass too;
 #  - a deliberately wrong release (renaming.bad_release) poisons a live register and fails the
 #    output check;
-#  - with --renaming off the run's cycles and instructions equal tb-sm's on the same preset (the
-#    block only observes);
+#  - with --renaming observe the run's cycles and instructions equal tb-sm's on the same preset (the
+#    block only observes the baseline's gating); --renaming off says it built no renaming block;
+#  - --renaming with another value than on, off, observe, and a renaming option with --renaming off
+#    (no block to set) are bad input: a message and exit 2;
 #  - too few physical registers: the deadlock report names the waiting warp and its registers;
 #  - gpusc-ptx --renaming prints the Eq. 1 figures, pirs and pbrs;
 #  - the split fetch fetches the laid-out code: the words fetch reads include the flag words (every
@@ -25,7 +27,7 @@
 tb="$top_builddir/testbench/tb-renaming"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-renaming.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..13"
+echo "1..14"
 . "$top_srcdir/tests/workloads.sh"
 workloads=$(test_workloads "$top_builddir/testbench/tb-sm")
 
@@ -73,16 +75,29 @@ fi
 n=$((n + 1))
 bad=""
 for w in vecadd spmv bfs; do
-    "$tb" --no-trace --workload "$w" --size tiny --renaming off >"$tmp/off" 2>&1 || bad="$bad $w(off failed)"
+    "$tb" --no-trace --workload "$w" --size tiny --renaming observe >"$tmp/obs" 2>&1 || bad="$bad $w(observe failed)"
     "$top_builddir/testbench/tb-sm" --no-trace --workload "$w" --size tiny --preset renaming >"$tmp/sm" 2>&1
-    a=$(grep '^summary:' "$tmp/off" | cut -d, -f1-2)
+    a=$(grep '^summary:' "$tmp/obs" | cut -d, -f1-2)
     b=$(grep '^summary:' "$tmp/sm" | cut -d, -f1-2)
     [ -n "$a" ] && [ "$a" = "$b" ] || bad="$bad $w($a vs $b)"
-    [ "$(stat allocations "$tmp/off")" = 0 ] || bad="$bad $w(allocated)"
-    [ "$(stat base_entry_on_cycles "$tmp/off")" -gt 0 ] || bad="$bad $w(no baseline gating)"
+    [ "$(stat allocations "$tmp/obs")" = 0 ] || bad="$bad $w(allocated)"
+    [ "$(stat base_entry_on_cycles "$tmp/obs")" -gt 0 ] || bad="$bad $w(no baseline gating)"
+    grep -q "^renaming: tb.sm0.renaming: off," "$tmp/obs" || bad="$bad $w(no observing block)"
 done
-if [ -z "$bad" ]; then echo "ok $n - renaming off: tb-sm's cycles and instructions"; else echo "not ok $n -$bad"; fi
+"$tb" --no-trace --workload vecadd --size tiny --renaming off >"$tmp/off" 2>&1 || bad="$bad off failed"
+grep -q "^renaming: off: the baseline machine, no renaming block" "$tmp/off" || bad="$bad off(summary)"
+! grep -q "^renaming: tb.sm0.renaming" "$tmp/off" || bad="$bad off(a renaming block)"
+if [ -z "$bad" ]; then echo "ok $n - renaming observe: tb-sm's cycles and instructions; off: no block"; else echo "not ok $n -$bad"; fi
 
+n=$((n + 1))
+bad=""
+for args in "--renaming maybe" "--renaming off --budget 4096" "--renaming off --alloc-policy wear" "--renaming"; do
+    # shellcheck disable=SC2086
+    "$tb" --no-trace --workload vecadd --size tiny $args >"$tmp/out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "^gpusc: --" "$tmp/out" || bad="$bad '$args'(rc $rc)"
+done
+if [ -z "$bad" ]; then echo "ok $n - bad --renaming values and options with no block to set: exit 2"; else echo "not ok $n -$bad"; fi
 n=$((n + 1))
 "$tb" --no-trace --workload sgemm --size tiny --set renaming.phys_regs=64 --set renaming.deadlock_cycles=2000 \
     >"$tmp/out" 2>&1
