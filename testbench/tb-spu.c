@@ -120,19 +120,21 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
 {
     unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P, n_pass = P * P;
     bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
-    unsigned other = store ? p - 1 : 0; /* the SM's other coordinate (global sync) */
+    bool roles = sg->global_B != 0; /* global sync with partial passes: a role per pass served */
+    unsigned rr = spu_passes_span(&sg->ps, P - 1);
+    /* the SM's other coordinate (global sync): a stand-in stores what the SM before it produced */
+    unsigned other = store ? (smiu ? rr - 1 : p - 1) : 0;
     uint64_t face = vert ? Y : X;
-    unsigned n = 0, r = 0, B = 1 + 2 * (G - 1) + KT;
+    unsigned n = 0, r = 0, m = 0, B = 1 + 2 * (G - 1) + KT;
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px = q % P, py = q / P;
         unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
-        bool active = !local || idx < spu_passes_span(&sg->ps, along);
-        if (local && smiu) {
-            unsigned rr = spu_passes_span(&sg->ps, P - 1);
+        bool active = true;
+        if (smiu)
             active = spu_passes_role(&sg->ps, vert ? idx : rr, vert ? rr : idx, px, py) ==
                      (vert ? SPU_ROLE_IU_SOUTH : SPU_ROLE_IU_EAST);
-        } else if (local && store) /* the pass's edge is the grid's edge, not a stand-in's */
-            active = active && spu_passes_span(&sg->ps, across) == p;
+        else if (local || roles)
+            active = spu_passes_border_serves(&sg->ps, vert, store, idx, px, py);
         if (!active)
             continue;
         unsigned ft = MIN(store ? (across + 1) * p : across * p, G); /* the face at the border */
@@ -148,7 +150,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
             if (kt < 0 || kt >= (int)KT || (!store && t == B))
                 continue;
             xs[n++] = (spu_iu_xfer){
-                .round = local ? r : q * B + t,
+                .round = local ? r : roles ? m * (B + 1) + t : q * B + t,
                 .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + (along * p + idx) * b),
                 .row_stride = 4ull * N,
                 .rows = b,
@@ -159,9 +161,10 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
                 .wait = viu && !store ? ctr : NULL,
                 .wait_min = (uint32_t)kt + 1};
         }
+        m++;
     }
     static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
-    spu_iu_set_plan(u, local ? r : n_pass * B, xs, n, local ? dirs[side] : 0);
+    spu_iu_set_plan(u, local ? r : roles ? m * (B + 1) : n_pass * B, xs, n, local ? dirs[side] : 0);
 }
 
 static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
@@ -298,13 +301,12 @@ int main(int argc, char **argv)
     spu_grid *sg = NULL;
     if (!gpu) {
         sg = spu_grid_new(run->ctx, run->top->mod, "spu");
-        if (G % sg->p && !local)
-            usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes run "
-                  "with --sync local (global-sync partial passes are not built)",
-                  N, N, K, b, G, G, sg->p, sg->p);
         if (G != sg->p && !local && opt_passes && !strcmp(opt_passes, "overlapped"))
-            usage("--passes overlapped needs --sync local: under the global blocksync the passes run one "
-                  "after the other (--passes plain)");
+            usage("--passes overlapped needs --sync local: under the global blocksync every CTA of a pass "
+                  "executes all %u blocksyncs of Algorithm 1's loop (1 + 2(G - 1) + K/b) and ends at the "
+                  "pass's last one with the others, so no SM is free to start its next pass early; the "
+                  "passes run one after the other (--passes plain)",
+                  1 + 2 * (G - 1) + KT);
         if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
             usage("--iu %s: plan or code", opt_iu);
         if (opt_iu && !strcmp(opt_iu, "code") && G != sg->p)
@@ -358,9 +360,9 @@ int main(int argc, char **argv)
     if (sg) {
         spu_grid_passes(sg, machine_dispatch(mach), G, KT,
                         local && (!opt_passes || !strcmp(opt_passes, "overlapped")));
+        if (!local)
+            spu_grid_set_global(sg);
         spu_grid_build(sg, machine_gpu(mach), env);
-        if (!local && G != sg->p) /* global sync, pass by pass: an SM takes part from pass to pass */
-            spu_ctl_set_global_ctas(sg->ctl, sg->ps.P * sg->ps.P);
     } else {
         sm_topo **sms = machine_sms(mach);
         for (unsigned i = 0; i < machine_n_sms(mach); i++)

@@ -2,6 +2,7 @@
 #include "models/machines/spu_grid.h"
 
 #include <inttypes.h>
+#include <limits.h>
 
 #include "kernels/frontend/spu_isa.h"
 #include "models/sm/issue.h"
@@ -123,19 +124,75 @@ static spu_role advance(spu_grid *s, unsigned sm)
     return SPU_ROLE_NONE;
 }
 
-/* A stand-in interface unit's role has ended: its SM goes on (the dispatcher looks again when the
- * SM's next role is a CTA). */
+/* Global sync with partial passes: whether interface unit k (all_ius order) takes part in pass q. */
+static bool iu_in_pass(const spu_grid *s, unsigned k, unsigned q)
+{
+    unsigned p = s->p, px, py;
+    if (q >= s->ps.P * s->ps.P)
+        return false;
+    spu_passes_coord(&s->ps, q, &px, &py);
+    if (k < 4 * p) {
+        spu_side side = (spu_side)(k / p);
+        return spu_passes_border_serves(&s->ps, side == SPU_SIDE_N || side == SPU_SIDE_S, side >= SPU_SIDE_S,
+                                        k % p, px, py);
+    }
+    unsigned sm = smiu_sm(s, k - 4 * p);
+    return spu_passes_role(&s->ps, sm % p, sm / p, px, py) ==
+           (k - 4 * p < p ? SPU_ROLE_IU_EAST : SPU_ROLE_IU_SOUTH);
+}
+
+/* Global sync with partial passes: border unit k starts its role in the current pass if it serves
+ * it and its previous role has ended (else its role_done starts it). */
+static void global_border_start(spu_grid *s, unsigned k)
+{
+    spu_iu *u = s->iu[k];
+    if (!iu_in_pass(s, k, s->cur_pass) || s->iu_pass[k] == s->cur_pass || u->state != SPU_IU_DONE ||
+        u->round != u->role_end)
+        return;
+    s->iu_pass[k] = s->cur_pass;
+    spu_iu_start_role(u, s->role_rounds);
+}
+
+/* Global sync with partial passes: pass q begins (every CTA of the previous one has ended, so its
+ * last barrier has been released): its SMs with a CTA and its interface units take part in the
+ * global barrier, no other; its border units start their roles (the stand-ins theirs through
+ * advance). */
+static void global_pass_begin(spu_grid *s, unsigned q)
+{
+    unsigned p = s->p, px, py;
+    if (q >= s->ps.P * s->ps.P)
+        return;
+    spu_passes_coord(&s->ps, q, &px, &py);
+    for (unsigned sm = 0; sm < p * p; sm++)
+        spu_ctl_set_present(s->ctl, sm, spu_passes_role(&s->ps, sm % p, sm / p, px, py) == SPU_ROLE_CTA);
+    for (unsigned k = 0; k < all_ius(s); k++)
+        spu_ctl_set_present(s->ctl, iu_at(s, k)->unit, iu_in_pass(s, k, q));
+    for (unsigned k = 0; k < 4 * p; k++)
+        global_border_start(s, k);
+}
+
+/* An interface unit's role has ended. A stand-in's SM goes on (the dispatcher looks again when the
+ * SM's next role is a CTA). Under global sync with partial passes a unit that does not take part in
+ * the current pass leaves the barrier, a border unit that does starts its role there. */
 static void role_done(void *ctx, spu_iu *u)
 {
     spu_grid *s = ctx;
     unsigned k = 0;
-    while (s->smiu[k] != u)
+    while (iu_at(s, k) != u)
         k++;
-    unsigned sm = smiu_sm(s, k);
-    s->sm_busy[sm] = false;
-    s->sm_next[sm]++;
-    if (advance(s, sm) == SPU_ROLE_CTA)
-        cta_dispatch_wake(s->disp);
+    if (k >= 4 * s->p) {
+        unsigned sm = smiu_sm(s, k - 4 * s->p);
+        s->sm_busy[sm] = false;
+        s->sm_next[sm]++;
+        if (advance(s, sm) == SPU_ROLE_CTA)
+            cta_dispatch_wake(s->disp);
+    }
+    if (!s->global_B)
+        return;
+    if (!iu_in_pass(s, k, s->cur_pass))
+        spu_ctl_set_present(s->ctl, u->unit, false);
+    else if (k < 4 * s->p)
+        global_border_start(s, k);
 }
 
 /* The dispatcher's CTA order (cta_dispatch_order): SM s takes CTA (px p + x, py p + y) of its next
@@ -146,6 +203,10 @@ static int order_next(void *ctx, uint32_t *cta)
     spu_grid *s = ctx;
     unsigned p = s->p;
     int found = -1;
+    if (s->global_B && !s->global_begun) {
+        s->global_begun = true;
+        global_pass_begin(s, 0);
+    }
     for (unsigned sm = 0; sm < p * p; sm++) { /* every SM: a partial pass's roles start here too */
         if (s->sm_busy[sm] || advance(s, sm) != SPU_ROLE_CTA || found >= 0)
             continue;
@@ -181,6 +242,8 @@ static void order_done(void *ctx, unsigned sm)
     spu_passes_coord(&s->ps, q, &px, &py);
     if (++s->pass_done[q] == spu_passes_occupancy(&s->ps, px, py) && !s->overlapped) {
         s->cur_pass = q + 1;
+        if (s->global_B)
+            global_pass_begin(s, q + 1);
         for (unsigned i = 0; s->ps.partial && i < s->p * s->p; i++)
             advance(s, i); /* the new pass's interface-unit roles */
     }
@@ -210,6 +273,16 @@ void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, b
     for (unsigned q = 0; q < n_pass; q++)
         s->pass_start[q] = UINT64_MAX;
     cta_dispatch_set_order(d, &order, s);
+}
+
+void spu_grid_set_global(spu_grid *s)
+{
+    g_assert(!s->h && !s->overlapped); /* after spu_grid_passes, before spu_grid_build */
+    s->global = true;
+    if (!s->ps.partial)
+        return;
+    s->global_B = 1 + 2 * (s->ps.G - 1) + s->role_rounds;
+    s->role_rounds = s->global_B + 1; /* a role: B rounds with a blocksync each, then the last stores */
 }
 
 static const sm_spu_hooks hooks = {hook_cb, hook_sregs};
@@ -290,7 +363,16 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
                                               : s->h[k * (p + 1) + p];
             blk_bind(u->inst, "cb", cb->inst, "cb");
             blk_bind(u->inst, "bs", s->ctl->inst, "bs");
+            if (s->global_B)
+                spu_iu_set_roles(u, role_done, s);
         }
+    if (s->global_B) {
+        spu_ctl_set_global_pass(s->ctl, s->global_B);
+        s->iu_pass = g_new(unsigned, 4 * p);
+        for (unsigned k = 0; k < 4 * p; k++)
+            s->iu_pass[k] = UINT_MAX;
+    } else if (s->global && s->ps.P > 1) /* pass by pass, the same SMs in every pass */
+        spu_ctl_set_global_ctas(s->ctl, s->ps.P * s->ps.P);
     sm_topo **sms = gpu_topo_sms(g);
     for (unsigned i = 0; i < n; i++) { /* release bindings in unit order: SMs, then the IUs */
         issue *is = sm_topo_issue(sms[i]);
@@ -467,6 +549,7 @@ void spu_grid_free(spu_grid *s)
     for (unsigned k = 0; s->iu && k < all_ius(s); k++)
         spu_iu_free(iu_at(s, k));
     g_free(s->smiu);
+    g_free(s->iu_pass);
     spu_ctl_free(s->ctl);
     g_free(s->sm_next);
     g_free(s->sm_busy);

@@ -325,6 +325,11 @@ static void spu_iu_run(void *self)
         u->round_started = false;
         u->synced = false;
         gsc_run_within(1);
+    } else if (u->roles && u->round + 1 >= u->role_end) { /* a global-sync role's last round */
+        u->round++;
+        u->round_started = false;
+        u->state = SPU_IU_DONE;
+        u->role_done(u->role_ctx, u);
     } else if (u->round < u->rounds) {
         u->state = SPU_IU_WAITING;
         blk_stat_add(u->inst, SPU_IU_STAT_ROUNDS, 1);
@@ -397,7 +402,6 @@ void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsig
 
 void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx)
 {
-    g_assert(u->store);
     u->roles = true;
     u->role_done = done;
     u->role_ctx = ctx;
@@ -407,7 +411,7 @@ void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx)
 
 void spu_iu_start_role(spu_iu *u, unsigned rounds)
 {
-    g_assert(u->roles && u->sync_dir && u->state == SPU_IU_DONE && u->round == u->role_end &&
+    g_assert(u->roles && rounds && u->state == SPU_IU_DONE && u->round == u->role_end &&
              u->role_end + rounds <= u->rounds);
     u->role_end += rounds;
     u->state = SPU_IU_MOVING;

@@ -104,9 +104,10 @@ typedef struct spu_iu {
      * on its guard since guard_since */
     bool latency_counted, guard_waiting;
     uint64_t guard_since;
-    /* roles (an SM standing in as an interface unit in partial passes): the unit moves only between
-     * spu_iu_start_role and the end of the role's rounds (role_end), then leaves the barrier and
-     * calls role_done; idle (SPU_IU_DONE) before and between roles */
+    /* roles (an SM standing in as an interface unit in partial passes; every unit under global sync
+     * with partial passes): the unit moves only between spu_iu_start_role and the end of the role's
+     * rounds (role_end), then calls role_done (under producer-consumer sync it leaves the barrier
+     * first); idle (SPU_IU_DONE) before and between roles */
     bool roles;
     unsigned role_end;
     void (*role_done)(void *ctx, struct spu_iu *u);
@@ -142,7 +143,10 @@ spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem
  * `rounds` rounds, then it leaves). */
 void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n, unsigned sync_dir);
 /* Role mode (before the run): the unit idles until spu_iu_start_role; done(ctx, u) is called when a
- * role's last round has ended. Only a storer under producer-consumer sync. */
+ * role's last round has ended. Under producer-consumer sync (a storer) the unit leaves the barrier
+ * at a role's end; under global sync it does not (the grid says who takes part in a pass:
+ * spu_ctl_set_present), and a role of `rounds` rounds makes rounds - 1 blocksyncs: round r's
+ * transfers, then the barrier, but after the last round (a storer's stores of the last faces). */
 void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx);
 /* Starts a role of `rounds` rounds (the plan's next ones) from the next cycle. */
 void spu_iu_start_role(spu_iu *u, unsigned rounds);

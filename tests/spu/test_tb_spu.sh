@@ -5,8 +5,9 @@
 # blocksync count 1 + 2(G-1) + K/b, the off-chip accesses equal to the closed form 4PNK + 2N^2, the
 # broken mechanism (no CB swap) failing the check, the GPU baseline passing with 4N^2K/b + 2N^2
 # accesses, the VCD holding the grid's blocksync rounds and the CBs' phases; global-sync multipass
-# (2 x 2 passes, pass by pass: 4PNK + 2N^2) and the refusals (overlapped under global sync, partial
-# passes); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
+# (2 x 2 passes, pass by pass: 4PNK + 2N^2; overlapped refused with its reason) and global-sync
+# partial passes (each pass's barrier over its own units: 4PNK + 2N^2, the rounds per unit, the
+# broken swap failing); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
 # 4 x 4, where every completed sync swaps exactly its own CB pair; multipass (2 x 2 passes, pass by
 # pass and overlapped): off-chip accesses = 4PNK + 2N^2 with the VIUs' spills and restores, the
 # passes' order and overlap, the spill -> restore guard (broken: the check fails); the SPU's caches
@@ -19,7 +20,7 @@ if [ ! -x "$tb" ]; then
 fi
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-echo "1..29"
+echo "1..31"
 nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
@@ -78,10 +79,35 @@ check "global-sync multipass (2 x 2 passes of 2 x 2 CTAs, pass by pass): PASS, 6
     "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 6144 ' out && grep -q '^spu: 2 x 2 passes (pass by pass); VIU spills 1024, restores 1024 elements' out && grep -q ' 36 global blocksyncs' out && passes_in_order"
 "$tb" --set spu_grid.p=2 --size 32x32x16 --tile 8 --no-trace --passes overlapped >out 2>&1
 rc=$?
-check "global-sync multipass overlapped is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'passes overlapped needs --sync local' out"
-"$tb" --size 320x320x32 --tile 32 --no-trace >out 2>&1
+check "global-sync multipass overlapped is refused (exit 2) with the reason" "[ $rc -eq 2 ] && grep -q 'passes overlapped needs --sync local: under the global blocksync every CTA of a pass executes all 9 blocksyncs' out"
+# global-sync partial passes: the spec's 10 x 10-CTA example scaled to b = 4 (N = 40 on 4 x 4), pass
+# by pass; each pass's barrier counts only its CTAs' SMs, its stand-in SMs and the border units
+# that serve it: 21 blocksyncs per pass (1 + 2(G-1) + K/b), a unit's rounds = 21 x its passes
+"$tb" --size 40x40x8 --tile 4 --no-trace >out 2>&1
 rc=$?
-check "global-sync partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync partial passes are not built' out"
+check "global-sync partial passes (10 x 10 CTAs on 4 x 4): PASS, 7040 = 4PNK + 2N^2 accesses with P = 3, 9 x 21 global blocksyncs, each pass after the previous" \
+    "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' out && grep -q ' 189 global blocksyncs' out && grep -q '^spu: 3 x 3 passes (pass by pass); VIU spills 1280, restores 1280 elements; guard stall cycles 0$' out && passes_in_order"
+cp out res
+python3 - res >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
+assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
+assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in 420 rounds$', t, re.M)
+def stat(u, s):
+    return int(re.search(r'^tb\.spu\.%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+want = {'iu_w0': 9, 'iu_n1': 9, 'iu_w2': 6, 'iu_n3': 6, 'iu_e0': 6, 'iu_s1': 6, 'iu_e2': 4, 'iu_s3': 4,
+        'smiu_e0': 3, 'smiu_s1': 3, 'smiu_e2': 2, 'smiu_s3': 2}
+for u, passes in want.items():
+    assert stat(u, 'rounds') == 21 * passes, (u, stat(u, 'rounds'))
+for side in 'es':
+    for k in range(4):
+        assert stat('smiu_%s%d' % (side, k), 'offchip_stores') == (96 if k < 2 else 64), (side, k)
+PY
+check "global-sync partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; each unit takes part in the passes it serves only (21 rounds each); the stand-ins store the 2NK outputs" "[ $? -eq 0 ]"
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --no-trace --selftest-corrupt >out 2>&1
+rc=$?
+check "global-sync partial passes without CB swaps: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >pc2 2>&1
 rc=$?
 cp pc2 out
