@@ -314,12 +314,20 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
      * west-in CB pair, syncing west), SM (k, r) as the south unit of column k (north-in, north);
      * they take part only during their roles. Their pairs first: the watchdog names the SM there. */
     s->smiu = n_smiu ? g_new0(spu_iu *, n_smiu) : NULL;
+    sm_topo **sms = gpu_topo_sms(g);
+    unsigned *slots = g_new0(unsigned, n);
     for (unsigned k = 0; k < n_smiu; k++) {
-        unsigned r = spu_passes_span(&s->ps, s->ps.P - 1), unit = n + 4 * p + k;
+        unsigned r = spu_passes_span(&s->ps, s->ps.P - 1), unit = n + 4 * p + k, sm = smiu_sm(s, k);
         bool east = k < p;
         char *nm = g_strdup_printf("smiu_%s%u", east ? "e" : "s", k % p);
-        spu_iu *u = spu_iu_new(ctx, mod, nm, env->mem, unit, true);
+        /* the role's off-chip requests leave through the SM's own memory port (icnt_path) */
+        spu_iu *u = spu_iu_new_sm(ctx, mod, nm, env->mem, unit, slots[sm]);
         g_free(nm);
+        if (u->icnt) {
+            slots[sm]++;
+            blk_bind(u->inst, "sm_mem", sm_topo_ldst_inst(sms[sm]), "iu");
+            blk_bind(sm_topo_ldst_inst(sms[sm]), "iu_reply", u->inst, "sm_reply");
+        }
         s->smiu[k] = u;
         spu_iu_set_roles(u, role_done, s);
         spu_ctl_set_unit_name(s->ctl, unit, u->inst->path);
@@ -373,7 +381,7 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
             s->iu_pass[k] = UINT_MAX;
     } else if (s->global && s->ps.P > 1) /* pass by pass, the same SMs in every pass */
         spu_ctl_set_global_ctas(s->ctl, s->ps.P * s->ps.P);
-    sm_topo **sms = gpu_topo_sms(g);
+    g_free(slots);
     for (unsigned i = 0; i < n; i++) { /* release bindings in unit order: SMs, then the IUs */
         issue *is = sm_topo_issue(sms[i]);
         blk_bind(is->inst, "blocksync", s->ctl->inst, "bs");
@@ -385,16 +393,16 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
         blk_bind(s->ctl->inst, "release", s->iu[k]->inst, "release");
     for (unsigned k = 0; k < n_smiu; k++)
         blk_bind(s->ctl->inst, "release", s->smiu[k]->inst, "release");
-    /* icnt_path: every interface unit (stand-ins too) is a memory client of the interconnect, node
-     * p² + k (the testbench asks the GPU for them: spu_grid_mem_clients) */
-    for (unsigned k = 0; k < all_ius(s); k++) {
+    /* icnt_path: every border interface unit is a memory client of the interconnect, node p² + k (the
+     * testbench asks the GPU for them: spu_grid_mem_clients); the SMs' roles use the SMs' nodes */
+    for (unsigned k = 0; k < 4 * p; k++) {
         spu_iu *u = iu_at(s, k);
         if (!u->icnt)
             continue;
         if (k >= gpu_topo_n_clients(g))
             gsc_fatal("%s: spu_iu.icnt_path=1 needs %u memory clients on the interconnect, the GPU has %u "
                       "(tb-spu --iu-path icnt)",
-                      u->inst->path, all_ius(s), gpu_topo_n_clients(g));
+                      u->inst->path, 4 * p, gpu_topo_n_clients(g));
         gpu_topo_bind_client(
             g, k, blk_port_at(u->inst, SPU_IU_MEM_REQ, 0), blk_port_fifo_depth(u->inst, SPU_IU_MEM_REQ),
             blk_port_at(u->inst, SPU_IU_MEM_RESP, 0), blk_port_fifo_depth(u->inst, SPU_IU_MEM_RESP));
@@ -416,7 +424,8 @@ spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index)
 
 unsigned spu_grid_mem_clients(const spu_grid *s, unsigned G)
 {
-    return 4 * s->p + (G % s->p ? 2 * s->p : 0);
+    (void)G; /* the SMs' interface-unit roles in partial passes go through the SMs' own ports */
+    return 4 * s->p;
 }
 
 spu_iu *spu_grid_sm_iu(const spu_grid *s, spu_side side, unsigned index)
@@ -469,7 +478,7 @@ uint64_t spu_grid_cb_accesses(const spu_grid *s)
 
 void spu_grid_summary(const spu_grid *s, FILE *out)
 {
-    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0, sm_s = 0, sm_r = 0;
+    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0, sm_s = 0, sm_r = 0, sm_q = 0;
     for (unsigned k = 0; k < all_ius(s); k++) {
         const blk_inst *u = iu_at(s, k)->inst;
         iu_l += blk_stat_get(u, SPU_IU_STAT_LOADS);
@@ -480,6 +489,7 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
         if (k >= 4 * s->p) {
             sm_s += blk_stat_get(u, SPU_IU_STAT_STORES);
             sm_r += blk_stat_get(u, SPU_IU_STAT_ROUNDS);
+            sm_q += blk_stat_get(u, SPU_IU_STAT_MEM_REQS);
         }
     }
     for (unsigned i = 0; i < s->p * (s->p + 1); i++)
@@ -522,11 +532,15 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             "spu: %u x %u passes (%s); VIU spills %" PRIu64 ", restores %" PRIu64
             " elements; guard stall cycles %" PRIu64 "\n",
             s->ps.P, s->ps.P, s->overlapped ? "overlapped" : "pass by pass", sp, rs, guard);
-    if (s->smiu)
+    if (s->smiu) {
         fprintf(out,
                 "spu: partial passes (%u + %u CTAs per dimension): SMs acting as interface units stored "
-                "%" PRIu64 " elements in %" PRIu64 " rounds\n",
+                "%" PRIu64 " elements in %" PRIu64 " rounds",
                 (s->ps.P - 1) * s->p, spu_passes_span(&s->ps, s->ps.P - 1), sm_s, sm_r);
+        if (s->smiu[0]->icnt)
+            fprintf(out, ", %" PRIu64 " requests through their own memory ports", sm_q);
+        fputc('\n', out);
+    }
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px, py;
         spu_passes_coord(&s->ps, q, &px, &py);

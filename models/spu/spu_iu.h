@@ -35,6 +35,7 @@
 #include "kernels/run/fmem.h"
 #include "models/core/block.h"
 #include "models/sm/blocksync.h"
+#include "models/sm/ldst.h"
 
 G_BEGIN_DECLS
 
@@ -61,8 +62,10 @@ typedef struct {
     uint32_t wait_min;
 } spu_iu_xfer;
 
-/* MEM_REQ, MEM_RESP: port arrays of one element with path=icnt, none with path=ideal */
-enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_MEM_REQ, SPU_IU_MEM_RESP, SPU_IU_N_PORTS };
+/* MEM_REQ, MEM_RESP: port arrays of one element with path=icnt, none with path=ideal nor for an
+ * SM's role (spu_iu_new_sm: SM_MEM, SM_REPLY reach the SM's memory port instead) */
+enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_MEM_REQ, SPU_IU_MEM_RESP, SPU_IU_SM_MEM, SPU_IU_SM_REPLY,
+       SPU_IU_N_PORTS };
 enum {
     SPU_IU_STAT_LOADS,
     SPU_IU_STAT_STORES,
@@ -127,6 +130,12 @@ typedef struct spu_iu {
     unsigned round_xi;
     uint64_t mem_wait_since;
     gsc_fifo *req_f, *resp_f;
+    /* an SM's role (spu_iu_new_sm): with path=icnt the requests go through the SM's memory port (its
+     * ldst's `iu` export), as its binding number `sm_slot` of the ldst's `iu_reply` */
+    bool sm_role;
+    unsigned sm_slot;
+    const ldst_iu_if *sm_port;
+    void *sm_port_self;
     /* running IU code instead of a plan (spu_iu_code.h), NULL: the plan */
     struct spu_iu_code *code;
     /* traced */
@@ -137,6 +146,12 @@ typedef struct spu_iu {
 extern const blk_desc spu_iu_desc;
 /* unit: its index among the barrier's units; store: a south/east unit. */
 spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store);
+/* The interface unit's role an SM plays in partial passes (a storer in role mode): the same unit,
+ * but with path=icnt its requests leave through that SM's memory port, bound by the machine: its
+ * `sm_mem` import to the SM's ldst `iu` export, the ldst's `iu_reply` import (binding number
+ * `slot`) to its `sm_reply` export; no interconnect node of its own. */
+spu_iu *spu_iu_new_sm(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit,
+                      unsigned slot);
 /* The plan: `rounds` barriers, the transfers (sorted by round, round <= rounds). Before the run. */
 /* sync_dir 0: global blocksync, `rounds` barriers (see above); else producer-consumer toward sync_dir
  * (a loader: round r's transfers then its sync; a storer: its sync then round r's transfers;

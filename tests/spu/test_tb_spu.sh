@@ -20,7 +20,7 @@ if [ ! -x "$tb" ]; then
 fi
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-echo "1..31"
+echo "1..33"
 nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
@@ -200,6 +200,30 @@ guard 24x24x8 "partial passes, K/b = 1" "offchip_accesses 2688"
 "$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --sync local --passes plain --no-trace >out 2>&1
 rc=$?
 check "partial passes pass by pass: PASS, 4224 accesses" "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 4224 ' out && grep -q '^spu: pass (1,1): cycles [0-9]* .. [0-9]*, 1 CTAs$' out"
+# an SM acting as an interface unit (partial passes, --iu-path icnt) sends the role's requests
+# through its own memory port: the border units' 8 nodes only (the parameter alone names 8), every
+# role request counted by its SM's ldst (SM 3 plays two roles: east of row 1, south of column 1)
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --iu-path icnt --no-trace >out 2>&1
+rc=$?
+cp out res
+python3 - res >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+def stat(u, s):
+    return int(re.search(r'^tb\.%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+assert re.search(r'^tb-spu: spu 24x24x16 b 8: cycles \d+ tiles 18: PASS$', t, re.M)
+assert re.search(r'^offchip_accesses 4224 ', t, re.M)
+assert re.search(r'SMs acting as interface units stored 768 elements in 42 rounds, 96 requests through their own memory ports$', t, re.M)
+roles = {1: ['smiu_e0'], 2: ['smiu_s0'], 3: ['smiu_e1', 'smiu_s1']}
+assert stat('gpu.sm0.ldst', 'iu_reqs') == 0
+for sm, us in roles.items():
+    got, want = stat('gpu.sm%d.ldst' % sm, 'iu_reqs'), sum(stat('spu.' + u, 'mem_reqs') for u in us)
+    assert got == want == 32, (sm, got, want)
+PY
+py=$?
+check "partial passes, icnt path: the SMs' roles send their 96 requests through the SMs' own ports (32 each by SMs 1-3), PASS, 4224 accesses" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --set spu_iu.icnt_path=1 --no-trace >out 2>&1
+check "partial passes: no interconnect node for the SMs' roles (8 clients needed, not 12)" "grep -q 'icnt_path=1 needs 8 memory clients' out"
 
 # the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic (the
 # producer-consumer run on 2 x 2 above)
