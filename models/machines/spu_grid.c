@@ -476,6 +476,21 @@ uint64_t spu_grid_cb_accesses(const spu_grid *s)
     return n;
 }
 
+void spu_grid_energy(const spu_grid *s, uint64_t cycles, blk_energy *cb, blk_energy *iu)
+{
+    *cb = *iu = (blk_energy){0, 0};
+    for (unsigned i = 0; i < s->p * (s->p + 1); i++) {
+        blk_energy h = blk_inst_energy(s->h[i]->inst, cycles), v = blk_inst_energy(s->v[i]->inst, cycles);
+        cb->dynamic_pj += h.dynamic_pj + v.dynamic_pj;
+        cb->leakage_pj += h.leakage_pj + v.leakage_pj;
+    }
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        blk_energy e = blk_inst_energy(iu_at(s, k)->inst, cycles);
+        iu->dynamic_pj += e.dynamic_pj;
+        iu->leakage_pj += e.leakage_pj;
+    }
+}
+
 void spu_grid_summary(const spu_grid *s, FILE *out)
 {
     uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0, sm_s = 0, sm_r = 0, sm_q = 0;
@@ -510,17 +525,8 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES), iu_l, iu_s, spu_grid_cb_accesses(s));
     unsigned n_pass = s->ps.P * s->ps.P;
     uint64_t cycles = gsc_cycle();
-    blk_energy cb = {0}, iu = {0}, all = blk_ctx_energy(s->inst->ctx, cycles);
-    for (unsigned i = 0; i < s->p * (s->p + 1); i++) {
-        blk_energy h = blk_inst_energy(s->h[i]->inst, cycles), v = blk_inst_energy(s->v[i]->inst, cycles);
-        cb.dynamic_pj += h.dynamic_pj + v.dynamic_pj;
-        cb.leakage_pj += h.leakage_pj + v.leakage_pj;
-    }
-    for (unsigned k = 0; k < all_ius(s); k++) {
-        blk_energy e = blk_inst_energy(iu_at(s, k)->inst, cycles);
-        iu.dynamic_pj += e.dynamic_pj;
-        iu.leakage_pj += e.leakage_pj;
-    }
+    blk_energy cb, iu, all = blk_ctx_energy(s->inst->ctx, cycles);
+    spu_grid_energy(s, cycles, &cb, &iu);
     fprintf(out,
             "spu: energy: total %.3f nJ (static %.3f, dynamic %.3f); CBP (CB accesses) %.3f nJ, CB leakage "
             "%.3f nJ; IUs dynamic %.3f nJ, leakage %.3f nJ\n",

@@ -96,6 +96,8 @@ uint64_t spu_grid_cb_bytes(const spu_grid *s); /* total CB storage */
 /* Element accesses to global memory (SMs and IUs, loads and stores), CB element accesses. */
 uint64_t spu_grid_offchip(const spu_grid *s);
 uint64_t spu_grid_cb_accesses(const spu_grid *s);
+/* The energy of the CBs and of the interface units (the SMs' roles included) over `cycles`. */
+void spu_grid_energy(const spu_grid *s, uint64_t cycles, blk_energy *cb, blk_energy *iu);
 void spu_grid_summary(const spu_grid *s, FILE *out);
 void spu_grid_free(spu_grid *s);
 

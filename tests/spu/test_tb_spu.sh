@@ -20,7 +20,7 @@ if [ ! -x "$tb" ]; then
 fi
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-echo "1..33"
+echo "1..35"
 nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
@@ -224,6 +224,40 @@ py=$?
 check "partial passes, icnt path: the SMs' roles send their 96 requests through the SMs' own ports (32 each by SMs 1-3), PASS, 4224 accesses" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
 "$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --set spu_iu.icnt_path=1 --no-trace >out 2>&1
 check "partial passes: no interconnect node for the SMs' roles (8 clients needed, not 12)" "grep -q 'icnt_path=1 needs 8 memory clients' out"
+# the power trace: the energy of every 500-cycle interval (the last one to the run's end) sums to
+# the run's total, dynamic and CBP energy; the statistics are the run's without it (but the
+# kernel's activations, the sampler's own)
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --stats-json plain.json >plain 2>&1
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --stats-json traced.json --power-trace pw.csv >out 2>&1
+rc=$?
+cp out res
+python3 - res pw.csv plain.json traced.json >out 2>&1 <<'PY'
+import csv, json, re, sys
+t = open(sys.argv[1]).read()
+cycles = int(re.search(r'cycles (\d+) tiles', t).group(1))
+m = re.search(r'^spu: energy: total ([\d.]+) nJ \(static [\d.]+, dynamic ([\d.]+)\); CBP \(CB accesses\) ([\d.]+) nJ, CB leakage [\d.]+ nJ; IUs dynamic ([\d.]+) nJ', t, re.M)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert list(rows[0]) == ['cycle_from', 'cycle_to', 'energy_pj', 'dynamic_pj', 'leakage_pj', 'power_mw', 'cb_dynamic_pj', 'iu_dynamic_pj'], list(rows[0])
+assert len(rows) == (cycles + 499) // 500, (len(rows), cycles)
+for i, r in enumerate(rows):
+    assert int(r['cycle_from']) == 500 * i and int(r['cycle_to']) == min(500 * (i + 1), cycles), r
+for col, want in (('energy_pj', 1), ('dynamic_pj', 2), ('cb_dynamic_pj', 3), ('iu_dynamic_pj', 4)):
+    got = sum(float(r[col]) for r in rows) / 1e3
+    assert abs(got - float(m.group(want))) < 0.01, (col, got, m.group(want))
+assert any(float(r['cb_dynamic_pj']) == 0 for r in rows) and any(float(r['cb_dynamic_pj']) > 0 for r in rows)
+def flat(d, p=''):
+    if isinstance(d, dict):
+        return {k2: v2 for k, v in d.items() for k2, v2 in flat(v, p + '.' + k).items()}
+    return {p: d}
+a, b = flat(json.load(open(sys.argv[3]))), flat(json.load(open(sys.argv[4])))
+diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+assert all('activations' in k for k in diff), diff
+PY
+py=$?
+check "power trace: one row per 500 cycles, summing to the run's total, dynamic, CBP and IU energy; statistics unchanged" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --no-trace --power-trace pw.csv --power-every 0 >out 2>&1
+rc=$?
+check "--power-every 0 is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'power-every 0: at least 1 cycle' out"
 
 # the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic (the
 # producer-consumer run on 2 x 2 above)
