@@ -23,6 +23,30 @@ cd "$tmp" || exit 1
 echo "1..35"
 nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+# partial_example ROUNDS MODE [units]: the spec's 10 x 10-CTA example scaled to b = 4 (tb-spu's output
+# in out): CTAs per pass 16 16 8 16 16 8 8 8 4, 1280 elements spilled and restored, the stand-in SMs
+# storing the 2NK = 640 outputs (96 or 64 each) in ROUNDS rounds; with units, every unit's rounds are
+# 21 (the global blocksyncs per pass) x the passes it serves
+partial_example() {
+    cp out res
+    python3 - res "$1" "$2" "$3" >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
+assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
+assert re.search(r'^spu: 3 x 3 passes %s; VIU spills 1280, restores 1280 elements' % re.escape(sys.argv[3]), t, re.M)
+assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in %s rounds$' % sys.argv[2], t, re.M)
+def stat(u, s):
+    return int(re.search(r'^tb\.spu\.%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+for side in 'es':
+    for k in range(4):
+        assert stat('smiu_%s%d' % (side, k), 'offchip_stores') == (96 if k < 2 else 64), (side, k)
+want = {'iu_w0': 9, 'iu_n1': 9, 'iu_w2': 6, 'iu_n3': 6, 'iu_e0': 6, 'iu_s1': 6, 'iu_e2': 4, 'iu_s3': 4,
+        'smiu_e0': 3, 'smiu_s1': 3, 'smiu_e2': 2, 'smiu_s3': 2}
+for u, passes in want.items() if sys.argv[4] == 'units' else ():
+    assert stat(u, 'rounds') == 21 * passes, (u, stat(u, 'rounds'))
+PY
+}
 
 "$tb" --size 16x16x8 --tile 4 --no-trace >out 2>&1
 rc=$?
@@ -87,23 +111,7 @@ check "global-sync multipass overlapped is refused (exit 2) with the reason" "[ 
 rc=$?
 check "global-sync partial passes (10 x 10 CTAs on 4 x 4): PASS, 7040 = 4PNK + 2N^2 accesses with P = 3, 9 x 21 global blocksyncs, each pass after the previous" \
     "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' out && grep -q ' 189 global blocksyncs' out && grep -q '^spu: 3 x 3 passes (pass by pass); VIU spills 1280, restores 1280 elements; guard stall cycles 0$' out && passes_in_order"
-cp out res
-python3 - res >out 2>&1 <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
-assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
-assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in 420 rounds$', t, re.M)
-def stat(u, s):
-    return int(re.search(r'^tb\.spu\.%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
-want = {'iu_w0': 9, 'iu_n1': 9, 'iu_w2': 6, 'iu_n3': 6, 'iu_e0': 6, 'iu_s1': 6, 'iu_e2': 4, 'iu_s3': 4,
-        'smiu_e0': 3, 'smiu_s1': 3, 'smiu_e2': 2, 'smiu_s3': 2}
-for u, passes in want.items():
-    assert stat(u, 'rounds') == 21 * passes, (u, stat(u, 'rounds'))
-for side in 'es':
-    for k in range(4):
-        assert stat('smiu_%s%d' % (side, k), 'offchip_stores') == (96 if k < 2 else 64), (side, k)
-PY
+partial_example 420 '(pass by pass)' units
 check "global-sync partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; each unit takes part in the passes it serves only (21 rounds each); the stand-ins store the 2NK outputs" "[ $? -eq 0 ]"
 "$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --no-trace --selftest-corrupt >out 2>&1
 rc=$?
@@ -181,19 +189,7 @@ guard 32x32x8 "K/b = 1"
 rc=$?
 check "partial passes (10 x 10 CTAs on 4 x 4): PASS, accesses = 4PNK + 2N^2 = 7040 with P = 3" \
     "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' out"
-cp out res
-python3 - res >out 2>&1 <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
-assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
-assert re.search(r'^spu: 3 x 3 passes \(overlapped\); VIU spills 1280, restores 1280 elements', t, re.M)
-assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in 40 rounds$', t, re.M)
-for side in 'es':
-    for k in range(4):
-        st = int(re.search(r'^tb\.spu\.smiu_%s%d\.offchip_stores +(\d+)' % (side, k), t, re.M).group(1))
-        assert st == (96 if k < 2 else 64), (side, k, st)
-PY
+partial_example 40 '(overlapped)'
 check "partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; the stand-in SMs store the 2NK outputs (96 or 64 each)" "[ $? -eq 0 ]"
 # K/b = 1 with a partial pass (3 x 3 CTAs on 2 x 2): the guard holds the restores; 4PNK + 2N^2 = 2688
 guard 24x24x8 "partial passes, K/b = 1" "offchip_accesses 2688"
