@@ -17,7 +17,8 @@
  *          with its byte mask and data), at most `max_outstanding` in flight, through the icnt, L2
  *          slices and DRAM as the SMs' requests; a load's data is the reply's, written into the CB
  *          when it arrives; a store's data goes into the memory image when it is sent; a round ends
- *          when every request of it is answered (a spill's guard counts then). This is the unit without
+ *          when every request of it is answered (a spill's guard counts then). An SM's role
+ *          (spu_iu_new_sm) sends them through that SM's memory port instead of a node of its own. This is the unit without
  * instruction fetch (the "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not
  * built.
  *
