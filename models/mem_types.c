@@ -13,11 +13,11 @@ static const char *kind_name(unsigned v)
 }
 static const char *client_name(unsigned v)
 {
-    static const char *const n[] = {"ldst", "fetch", "const"};
+    static const char *const n[] = {"ldst", "fetch", "const", "iu"};
     return v < G_N_ELEMENTS(n) ? n[v] : "?";
 }
 const gsc_enum mem_kind_enum = {"kind", 4, kind_name};
-const gsc_enum mem_client_enum = {"client", 3, client_name};
+const gsc_enum mem_client_enum = {"client", 4, client_name};
 
 static const gsc_field mem_req_fields[] = {
     GSC_FIELD(mem_req_t, addr, GSC_U64, 48),

@@ -58,7 +58,8 @@ typedef struct {
     uint16_t src;      /* source port: the SM index in the GPU (requests and responses are routed on it) */
     uint16_t warp;     /* requesting warp (statistics, the victim tag array's owner) */
     uint8_t kind;      /* mem_kind */
-    uint8_t client;    /* which unit of the SM asked: 0 = ldst (data), 1 = fetch (instructions), 2 = const */
+    uint8_t client;    /* which unit of the SM asked: 0 = ldst (data), 1 = fetch (instructions), 2 = const,
+                        * 3 = an interface unit's role the SM plays (MEM_CLIENT_IU; the SPU) */
     uint8_t data[MEM_LINE_MAX]; /* write data (MEM_WRITE / MEM_ATOMIC operands), not traced */
     mem_atom_t atom;   /* MEM_ATOMIC: the operation and per-lane operands, not traced */
 } mem_req_t;
@@ -74,6 +75,8 @@ typedef struct {
     uint8_t data[MEM_LINE_MAX]; /* read data, not traced */
     uint64_t atom_old[MEM_ATOM_LANES]; /* MEM_ATOMIC: lane l's old value (lanes of the request), not traced */
 } mem_resp_t;
+
+#define MEM_CLIENT_IU 3
 
 /* mem_kind and the client by name in the waveform views. */
 extern const gsc_enum mem_kind_enum, mem_client_enum;

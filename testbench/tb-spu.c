@@ -4,6 +4,7 @@
  * faces) against a CPU reference, prints cycles, off-chip element accesses beside the spec's closed
  * forms, CB traffic; waveforms as every testbench (docs/spu.md).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ static const blk_desc tb_spu_desc = {
 };
 
 static char *opt_size, *opt_sync, *opt_machine, *opt_passes, *opt_ptx_dir, *opt_iu_path, *opt_iu, *opt_iu_ptx;
-static gint64 opt_tile = 32, opt_cb = 4, opt_watchdog = 200000;
+static char *opt_power_trace;
+static gint64 opt_tile = 32, opt_cb = 4, opt_watchdog = 200000, opt_power_every = 500;
 static gboolean opt_corrupt;
 
 static GOptionEntry entries[] = {
@@ -69,6 +71,10 @@ static GOptionEntry entries[] = {
      "Cycles without an issued instruction before the run "
      "is stopped with a dump (default 200000; 0: off)",
      "N"},
+    {"power-trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_power_trace,
+     "Write the energy of every interval of --power-every cycles as CSV (the power trace)", "FILE"},
+    {"power-every", 0, 0, G_OPTION_ARG_INT64, &opt_power_every,
+     "Cycles per power-trace interval (default 500: the spec's sampling of the counters)", "N"},
     {"selftest-corrupt", 0, 0, G_OPTION_ARG_NONE, &opt_corrupt,
      "Break the CB ping-pong (no swap of the CBs on a release) to see the check fail", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -120,19 +126,21 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
 {
     unsigned p = sg->p, G = N / b, KT = K / b, P = sg->ps.P, n_pass = P * P;
     bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
-    unsigned other = store ? p - 1 : 0; /* the SM's other coordinate (global sync) */
+    bool roles = sg->global_B != 0; /* global sync with partial passes: a role per pass served */
+    unsigned rr = spu_passes_span(&sg->ps, P - 1);
+    /* the SM's other coordinate (global sync): a stand-in stores what the SM before it produced */
+    unsigned other = store ? (smiu ? rr - 1 : p - 1) : 0;
     uint64_t face = vert ? Y : X;
-    unsigned n = 0, r = 0, B = 1 + 2 * (G - 1) + KT;
+    unsigned n = 0, r = 0, m = 0, B = 1 + 2 * (G - 1) + KT;
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px = q % P, py = q / P;
         unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
-        bool active = !local || idx < spu_passes_span(&sg->ps, along);
-        if (local && smiu) {
-            unsigned rr = spu_passes_span(&sg->ps, P - 1);
+        bool active = true;
+        if (smiu)
             active = spu_passes_role(&sg->ps, vert ? idx : rr, vert ? rr : idx, px, py) ==
                      (vert ? SPU_ROLE_IU_SOUTH : SPU_ROLE_IU_EAST);
-        } else if (local && store) /* the pass's edge is the grid's edge, not a stand-in's */
-            active = active && spu_passes_span(&sg->ps, across) == p;
+        else if (local || roles)
+            active = spu_passes_border_serves(&sg->ps, vert, store, idx, px, py);
         if (!active)
             continue;
         unsigned ft = MIN(store ? (across + 1) * p : across * p, G); /* the face at the border */
@@ -148,7 +156,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
             if (kt < 0 || kt >= (int)KT || (!store && t == B))
                 continue;
             xs[n++] = (spu_iu_xfer){
-                .round = local ? r : q * B + t,
+                .round = local ? r : roles ? m * (B + 1) + t : q * B + t,
                 .gaddr = face + 4ull * (((uint64_t)ft * K + (uint64_t)kt * b) * N + (along * p + idx) * b),
                 .row_stride = 4ull * N,
                 .rows = b,
@@ -159,9 +167,10 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
                 .wait = viu && !store ? ctr : NULL,
                 .wait_min = (uint32_t)kt + 1};
         }
+        m++;
     }
     static const unsigned dirs[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
-    spu_iu_set_plan(u, local ? r : n_pass * B, xs, n, local ? dirs[side] : 0);
+    spu_iu_set_plan(u, local ? r : roles ? m * (B + 1) : n_pass * B, xs, n, local ? dirs[side] : 0);
 }
 
 static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t X, uint64_t Y, bool local,
@@ -207,6 +216,79 @@ static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, uns
         }
     g_string_free(err, TRUE);
     /* the program stays loaded for the run (the units execute it); freed with the process */
+}
+
+/* --power-trace: the energy framework's figures (docs/energy.md) sampled every `every` cycles, as the
+ * spec's power model takes the activity counters about every 500 cycles [S: §13.1]: one CSV row
+ * per interval (the last one ends with the run): its cycles, its total, dynamic and leakage energy
+ * (pJ), its average power (mW; pJ / ps = W), and on the SPU the CB accesses' (CBP) and the interface
+ * units' dynamic energy. The intervals' energies sum to the run's totals. A process that wakes once
+ * per interval; nothing else changes. */
+typedef struct {
+    FILE *f;
+    const char *path;
+    const blk_ctx *ctx;
+    const spu_grid *sg;
+    uint64_t every, last, period_ps;
+    blk_energy prev, prev_cb, prev_iu;
+} power_trace;
+
+static void power_row(power_trace *pt, uint64_t now)
+{
+    blk_energy e = blk_ctx_energy(pt->ctx, now), cb = {0, 0}, iu = {0, 0};
+    if (pt->sg)
+        spu_grid_energy(pt->sg, now, &cb, &iu);
+    double dyn = e.dynamic_pj - pt->prev.dynamic_pj, leak = e.leakage_pj - pt->prev.leakage_pj;
+    fprintf(pt->f, "%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.6f", pt->last, now, dyn + leak, dyn, leak,
+            (dyn + leak) / ((double)(now - pt->last) * (double)pt->period_ps) * 1e3);
+    if (pt->sg)
+        fprintf(pt->f, ",%.3f,%.3f", cb.dynamic_pj - pt->prev_cb.dynamic_pj,
+                iu.dynamic_pj - pt->prev_iu.dynamic_pj);
+    fputc('\n', pt->f);
+    pt->prev = e, pt->prev_cb = cb, pt->prev_iu = iu;
+    pt->last = now;
+}
+
+static void power_run(void *self)
+{
+    power_trace *pt = self;
+    uint64_t now = gsc_cycle();
+    if (now > pt->last)
+        power_row(pt, now);
+    gsc_next_trigger_cycles(pt->every);
+}
+
+static power_trace *power_trace_new(cli_run *run, const spu_grid *sg)
+{
+    if (opt_power_every < 1)
+        usage("--power-every %" G_GINT64_FORMAT ": at least 1 cycle", opt_power_every);
+    power_trace *pt = g_new0(power_trace, 1);
+    pt->f = fopen(opt_power_trace, "w");
+    if (!pt->f)
+        usage("--power-trace %s: %s", opt_power_trace, g_strerror(errno));
+    pt->path = opt_power_trace;
+    pt->ctx = run->ctx;
+    pt->sg = sg;
+    pt->every = (uint64_t)opt_power_every;
+    pt->period_ps = gsc_clock_period_ps(blk_ctx_clock(run->ctx));
+    fputs("cycle_from,cycle_to,energy_pj,dynamic_pj,leakage_pj,power_mw", pt->f);
+    fputs(sg ? ",cb_dynamic_pj,iu_dynamic_pj\n" : "\n", pt->f);
+    gsc_process *p = gsc_process_new(run->top->mod, "power_trace", power_run, pt);
+    gsc_process_initialize(p);
+    return pt;
+}
+
+/* The last interval (to the run's end); false when the file could not be written. */
+static bool power_trace_close(power_trace *pt, uint64_t cycles)
+{
+    if (cycles > pt->last)
+        power_row(pt, cycles);
+    bool ok = !ferror(pt->f);
+    ok = fclose(pt->f) == 0 && ok;
+    if (!ok)
+        fprintf(stderr, "gpusc: --power-trace %s: could not be written\n", pt->path);
+    g_free(pt);
+    return ok;
 }
 
 /* The CPU reference (Eq. 3.1, Mean as a multiply by 1/3 [A: spec §17 item 19]), plane by plane. */
@@ -298,13 +380,12 @@ int main(int argc, char **argv)
     spu_grid *sg = NULL;
     if (!gpu) {
         sg = spu_grid_new(run->ctx, run->top->mod, "spu");
-        if (G % sg->p && !local)
-            usage("--size %ux%ux%u with --tile %u is %u x %u CTAs on the %u x %u grid: partial passes run "
-                  "with --sync local (global-sync partial passes are not built)",
-                  N, N, K, b, G, G, sg->p, sg->p);
         if (G != sg->p && !local && opt_passes && !strcmp(opt_passes, "overlapped"))
-            usage("--passes overlapped needs --sync local: under the global blocksync the passes run one "
-                  "after the other (--passes plain)");
+            usage("--passes overlapped needs --sync local: under the global blocksync every CTA of a pass "
+                  "executes all %u blocksyncs of Algorithm 1's loop (1 + 2(G - 1) + K/b) and ends at the "
+                  "pass's last one with the others, so no SM is free to start its next pass early; the "
+                  "passes run one after the other (--passes plain)",
+                  1 + 2 * (G - 1) + KT);
         if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
             usage("--iu %s: plan or code", opt_iu);
         if (opt_iu && !strcmp(opt_iu, "code") && G != sg->p)
@@ -358,9 +439,9 @@ int main(int argc, char **argv)
     if (sg) {
         spu_grid_passes(sg, machine_dispatch(mach), G, KT,
                         local && (!opt_passes || !strcmp(opt_passes, "overlapped")));
+        if (!local)
+            spu_grid_set_global(sg);
         spu_grid_build(sg, machine_gpu(mach), env);
-        if (!local && G != sg->p) /* global sync, pass by pass: an SM takes part from pass to pass */
-            spu_ctl_set_global_ctas(sg->ctl, sg->ps.P * sg->ps.P);
     } else {
         sm_topo **sms = machine_sms(mach);
         for (unsigned i = 0; i < machine_n_sms(mach); i++)
@@ -404,6 +485,7 @@ int main(int argc, char **argv)
         if (opt_iu && !strcmp(opt_iu, "code"))
             code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, local);
     }
+    power_trace *pt = opt_power_trace ? power_trace_new(run, sg) : NULL;
     cli_elaborate(run);
 
     wl_arg args_spu[] = {WL_PTR(dA), WL_PTR(dHb), WL_S32((int)N), WL_S32((int)K), WL_S32((int)b)};
@@ -444,6 +526,8 @@ int main(int argc, char **argv)
         rc = TB_EXIT_RUN;
     }
     uint64_t cycles = gsc_cycle();
+    if (pt && !power_trace_close(pt, cycles) && rc == 0)
+        rc = TB_EXIT_RUN;
     uint64_t bad = 0;
     if (rc == 0) {
         float *Hb = g_new(float, nn), *E = g_new(float, nk), *S = g_new(float, nk);

@@ -2,6 +2,7 @@
 #include "models/machines/spu_grid.h"
 
 #include <inttypes.h>
+#include <limits.h>
 
 #include "kernels/frontend/spu_isa.h"
 #include "models/sm/issue.h"
@@ -123,19 +124,75 @@ static spu_role advance(spu_grid *s, unsigned sm)
     return SPU_ROLE_NONE;
 }
 
-/* A stand-in interface unit's role has ended: its SM goes on (the dispatcher looks again when the
- * SM's next role is a CTA). */
+/* Global sync with partial passes: whether interface unit k (all_ius order) takes part in pass q. */
+static bool iu_in_pass(const spu_grid *s, unsigned k, unsigned q)
+{
+    unsigned p = s->p, px, py;
+    if (q >= s->ps.P * s->ps.P)
+        return false;
+    spu_passes_coord(&s->ps, q, &px, &py);
+    if (k < 4 * p) {
+        spu_side side = (spu_side)(k / p);
+        return spu_passes_border_serves(&s->ps, side == SPU_SIDE_N || side == SPU_SIDE_S, side >= SPU_SIDE_S,
+                                        k % p, px, py);
+    }
+    unsigned sm = smiu_sm(s, k - 4 * p);
+    return spu_passes_role(&s->ps, sm % p, sm / p, px, py) ==
+           (k - 4 * p < p ? SPU_ROLE_IU_EAST : SPU_ROLE_IU_SOUTH);
+}
+
+/* Global sync with partial passes: border unit k starts its role in the current pass if it serves
+ * it and its previous role has ended (else its role_done starts it). */
+static void global_border_start(spu_grid *s, unsigned k)
+{
+    spu_iu *u = s->iu[k];
+    if (!iu_in_pass(s, k, s->cur_pass) || s->iu_pass[k] == s->cur_pass || u->state != SPU_IU_DONE ||
+        u->round != u->role_end)
+        return;
+    s->iu_pass[k] = s->cur_pass;
+    spu_iu_start_role(u, s->role_rounds);
+}
+
+/* Global sync with partial passes: pass q begins (every CTA of the previous one has ended, so its
+ * last barrier has been released): its SMs with a CTA and its interface units take part in the
+ * global barrier, no other; its border units start their roles (the stand-ins theirs through
+ * advance). */
+static void global_pass_begin(spu_grid *s, unsigned q)
+{
+    unsigned p = s->p, px, py;
+    if (q >= s->ps.P * s->ps.P)
+        return;
+    spu_passes_coord(&s->ps, q, &px, &py);
+    for (unsigned sm = 0; sm < p * p; sm++)
+        spu_ctl_set_present(s->ctl, sm, spu_passes_role(&s->ps, sm % p, sm / p, px, py) == SPU_ROLE_CTA);
+    for (unsigned k = 0; k < all_ius(s); k++)
+        spu_ctl_set_present(s->ctl, iu_at(s, k)->unit, iu_in_pass(s, k, q));
+    for (unsigned k = 0; k < 4 * p; k++)
+        global_border_start(s, k);
+}
+
+/* An interface unit's role has ended. A stand-in's SM goes on (the dispatcher looks again when the
+ * SM's next role is a CTA). Under global sync with partial passes a unit that does not take part in
+ * the current pass leaves the barrier, a border unit that does starts its role there. */
 static void role_done(void *ctx, spu_iu *u)
 {
     spu_grid *s = ctx;
     unsigned k = 0;
-    while (s->smiu[k] != u)
+    while (iu_at(s, k) != u)
         k++;
-    unsigned sm = smiu_sm(s, k);
-    s->sm_busy[sm] = false;
-    s->sm_next[sm]++;
-    if (advance(s, sm) == SPU_ROLE_CTA)
-        cta_dispatch_wake(s->disp);
+    if (k >= 4 * s->p) {
+        unsigned sm = smiu_sm(s, k - 4 * s->p);
+        s->sm_busy[sm] = false;
+        s->sm_next[sm]++;
+        if (advance(s, sm) == SPU_ROLE_CTA)
+            cta_dispatch_wake(s->disp);
+    }
+    if (!s->global_B)
+        return;
+    if (!iu_in_pass(s, k, s->cur_pass))
+        spu_ctl_set_present(s->ctl, u->unit, false);
+    else if (k < 4 * s->p)
+        global_border_start(s, k);
 }
 
 /* The dispatcher's CTA order (cta_dispatch_order): SM s takes CTA (px p + x, py p + y) of its next
@@ -146,6 +203,10 @@ static int order_next(void *ctx, uint32_t *cta)
     spu_grid *s = ctx;
     unsigned p = s->p;
     int found = -1;
+    if (s->global_B && !s->global_begun) {
+        s->global_begun = true;
+        global_pass_begin(s, 0);
+    }
     for (unsigned sm = 0; sm < p * p; sm++) { /* every SM: a partial pass's roles start here too */
         if (s->sm_busy[sm] || advance(s, sm) != SPU_ROLE_CTA || found >= 0)
             continue;
@@ -181,6 +242,8 @@ static void order_done(void *ctx, unsigned sm)
     spu_passes_coord(&s->ps, q, &px, &py);
     if (++s->pass_done[q] == spu_passes_occupancy(&s->ps, px, py) && !s->overlapped) {
         s->cur_pass = q + 1;
+        if (s->global_B)
+            global_pass_begin(s, q + 1);
         for (unsigned i = 0; s->ps.partial && i < s->p * s->p; i++)
             advance(s, i); /* the new pass's interface-unit roles */
     }
@@ -212,6 +275,16 @@ void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, b
     cta_dispatch_set_order(d, &order, s);
 }
 
+void spu_grid_set_global(spu_grid *s)
+{
+    g_assert(!s->h && !s->overlapped); /* after spu_grid_passes, before spu_grid_build */
+    s->global = true;
+    if (!s->ps.partial)
+        return;
+    s->global_B = 1 + 2 * (s->ps.G - 1) + s->role_rounds;
+    s->role_rounds = s->global_B + 1; /* a role: B rounds with a blocksync each, then the last stores */
+}
+
 static const sm_spu_hooks hooks = {hook_cb, hook_sregs};
 
 void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
@@ -241,12 +314,20 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
      * west-in CB pair, syncing west), SM (k, r) as the south unit of column k (north-in, north);
      * they take part only during their roles. Their pairs first: the watchdog names the SM there. */
     s->smiu = n_smiu ? g_new0(spu_iu *, n_smiu) : NULL;
+    sm_topo **sms = gpu_topo_sms(g);
+    unsigned *slots = g_new0(unsigned, n);
     for (unsigned k = 0; k < n_smiu; k++) {
-        unsigned r = spu_passes_span(&s->ps, s->ps.P - 1), unit = n + 4 * p + k;
+        unsigned r = spu_passes_span(&s->ps, s->ps.P - 1), unit = n + 4 * p + k, sm = smiu_sm(s, k);
         bool east = k < p;
         char *nm = g_strdup_printf("smiu_%s%u", east ? "e" : "s", k % p);
-        spu_iu *u = spu_iu_new(ctx, mod, nm, env->mem, unit, true);
+        /* the role's off-chip requests leave through the SM's own memory port (icnt_path) */
+        spu_iu *u = spu_iu_new_sm(ctx, mod, nm, env->mem, unit, slots[sm]);
         g_free(nm);
+        if (u->icnt) {
+            slots[sm]++;
+            blk_bind(u->inst, "sm_mem", sm_topo_ldst_inst(sms[sm]), "iu");
+            blk_bind(sm_topo_ldst_inst(sms[sm]), "iu_reply", u->inst, "sm_reply");
+        }
         s->smiu[k] = u;
         spu_iu_set_roles(u, role_done, s);
         spu_ctl_set_unit_name(s->ctl, unit, u->inst->path);
@@ -290,8 +371,17 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
                                               : s->h[k * (p + 1) + p];
             blk_bind(u->inst, "cb", cb->inst, "cb");
             blk_bind(u->inst, "bs", s->ctl->inst, "bs");
+            if (s->global_B)
+                spu_iu_set_roles(u, role_done, s);
         }
-    sm_topo **sms = gpu_topo_sms(g);
+    if (s->global_B) {
+        spu_ctl_set_global_pass(s->ctl, s->global_B);
+        s->iu_pass = g_new(unsigned, 4 * p);
+        for (unsigned k = 0; k < 4 * p; k++)
+            s->iu_pass[k] = UINT_MAX;
+    } else if (s->global && s->ps.P > 1) /* pass by pass, the same SMs in every pass */
+        spu_ctl_set_global_ctas(s->ctl, s->ps.P * s->ps.P);
+    g_free(slots);
     for (unsigned i = 0; i < n; i++) { /* release bindings in unit order: SMs, then the IUs */
         issue *is = sm_topo_issue(sms[i]);
         blk_bind(is->inst, "blocksync", s->ctl->inst, "bs");
@@ -303,16 +393,16 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
         blk_bind(s->ctl->inst, "release", s->iu[k]->inst, "release");
     for (unsigned k = 0; k < n_smiu; k++)
         blk_bind(s->ctl->inst, "release", s->smiu[k]->inst, "release");
-    /* icnt_path: every interface unit (stand-ins too) is a memory client of the interconnect, node
-     * p² + k (the testbench asks the GPU for them: spu_grid_mem_clients) */
-    for (unsigned k = 0; k < all_ius(s); k++) {
+    /* icnt_path: every border interface unit is a memory client of the interconnect, node p² + k (the
+     * testbench asks the GPU for them: spu_grid_mem_clients); the SMs' roles use the SMs' nodes */
+    for (unsigned k = 0; k < 4 * p; k++) {
         spu_iu *u = iu_at(s, k);
         if (!u->icnt)
             continue;
         if (k >= gpu_topo_n_clients(g))
             gsc_fatal("%s: spu_iu.icnt_path=1 needs %u memory clients on the interconnect, the GPU has %u "
                       "(tb-spu --iu-path icnt)",
-                      u->inst->path, all_ius(s), gpu_topo_n_clients(g));
+                      u->inst->path, 4 * p, gpu_topo_n_clients(g));
         gpu_topo_bind_client(
             g, k, blk_port_at(u->inst, SPU_IU_MEM_REQ, 0), blk_port_fifo_depth(u->inst, SPU_IU_MEM_REQ),
             blk_port_at(u->inst, SPU_IU_MEM_RESP, 0), blk_port_fifo_depth(u->inst, SPU_IU_MEM_RESP));
@@ -334,7 +424,8 @@ spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index)
 
 unsigned spu_grid_mem_clients(const spu_grid *s, unsigned G)
 {
-    return 4 * s->p + (G % s->p ? 2 * s->p : 0);
+    (void)G; /* the SMs' interface-unit roles in partial passes go through the SMs' own ports */
+    return 4 * s->p;
 }
 
 spu_iu *spu_grid_sm_iu(const spu_grid *s, spu_side side, unsigned index)
@@ -385,9 +476,24 @@ uint64_t spu_grid_cb_accesses(const spu_grid *s)
     return n;
 }
 
+void spu_grid_energy(const spu_grid *s, uint64_t cycles, blk_energy *cb, blk_energy *iu)
+{
+    *cb = *iu = (blk_energy){0, 0};
+    for (unsigned i = 0; i < s->p * (s->p + 1); i++) {
+        blk_energy h = blk_inst_energy(s->h[i]->inst, cycles), v = blk_inst_energy(s->v[i]->inst, cycles);
+        cb->dynamic_pj += h.dynamic_pj + v.dynamic_pj;
+        cb->leakage_pj += h.leakage_pj + v.leakage_pj;
+    }
+    for (unsigned k = 0; k < all_ius(s); k++) {
+        blk_energy e = blk_inst_energy(iu_at(s, k)->inst, cycles);
+        iu->dynamic_pj += e.dynamic_pj;
+        iu->leakage_pj += e.leakage_pj;
+    }
+}
+
 void spu_grid_summary(const spu_grid *s, FILE *out)
 {
-    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0, sm_s = 0, sm_r = 0;
+    uint64_t iu_l = 0, iu_s = 0, swaps = 0, sp = 0, rs = 0, guard = 0, sm_s = 0, sm_r = 0, sm_q = 0;
     for (unsigned k = 0; k < all_ius(s); k++) {
         const blk_inst *u = iu_at(s, k)->inst;
         iu_l += blk_stat_get(u, SPU_IU_STAT_LOADS);
@@ -398,6 +504,7 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
         if (k >= 4 * s->p) {
             sm_s += blk_stat_get(u, SPU_IU_STAT_STORES);
             sm_r += blk_stat_get(u, SPU_IU_STAT_ROUNDS);
+            sm_q += blk_stat_get(u, SPU_IU_STAT_MEM_REQS);
         }
     }
     for (unsigned i = 0; i < s->p * (s->p + 1); i++)
@@ -418,17 +525,8 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES), iu_l, iu_s, spu_grid_cb_accesses(s));
     unsigned n_pass = s->ps.P * s->ps.P;
     uint64_t cycles = gsc_cycle();
-    blk_energy cb = {0}, iu = {0}, all = blk_ctx_energy(s->inst->ctx, cycles);
-    for (unsigned i = 0; i < s->p * (s->p + 1); i++) {
-        blk_energy h = blk_inst_energy(s->h[i]->inst, cycles), v = blk_inst_energy(s->v[i]->inst, cycles);
-        cb.dynamic_pj += h.dynamic_pj + v.dynamic_pj;
-        cb.leakage_pj += h.leakage_pj + v.leakage_pj;
-    }
-    for (unsigned k = 0; k < all_ius(s); k++) {
-        blk_energy e = blk_inst_energy(iu_at(s, k)->inst, cycles);
-        iu.dynamic_pj += e.dynamic_pj;
-        iu.leakage_pj += e.leakage_pj;
-    }
+    blk_energy cb, iu, all = blk_ctx_energy(s->inst->ctx, cycles);
+    spu_grid_energy(s, cycles, &cb, &iu);
     fprintf(out,
             "spu: energy: total %.3f nJ (static %.3f, dynamic %.3f); CBP (CB accesses) %.3f nJ, CB leakage "
             "%.3f nJ; IUs dynamic %.3f nJ, leakage %.3f nJ\n",
@@ -440,11 +538,15 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             "spu: %u x %u passes (%s); VIU spills %" PRIu64 ", restores %" PRIu64
             " elements; guard stall cycles %" PRIu64 "\n",
             s->ps.P, s->ps.P, s->overlapped ? "overlapped" : "pass by pass", sp, rs, guard);
-    if (s->smiu)
+    if (s->smiu) {
         fprintf(out,
                 "spu: partial passes (%u + %u CTAs per dimension): SMs acting as interface units stored "
-                "%" PRIu64 " elements in %" PRIu64 " rounds\n",
+                "%" PRIu64 " elements in %" PRIu64 " rounds",
                 (s->ps.P - 1) * s->p, spu_passes_span(&s->ps, s->ps.P - 1), sm_s, sm_r);
+        if (s->smiu[0]->icnt)
+            fprintf(out, ", %" PRIu64 " requests through their own memory ports", sm_q);
+        fputc('\n', out);
+    }
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px, py;
         spu_passes_coord(&s->ps, q, &px, &py);
@@ -467,6 +569,7 @@ void spu_grid_free(spu_grid *s)
     for (unsigned k = 0; s->iu && k < all_ius(s); k++)
         spu_iu_free(iu_at(s, k));
     g_free(s->smiu);
+    g_free(s->iu_pass);
     spu_ctl_free(s->ctl);
     g_free(s->sm_next);
     g_free(s->sm_busy);

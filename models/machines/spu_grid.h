@@ -52,6 +52,13 @@ typedef struct {
     spu_iu **smiu;
     unsigned role_rounds;
     cta_dispatch *disp;
+    /* global sync (spu_grid_set_global); with partial passes the global blocksyncs per pass (0:
+     * none such), whether the first pass has begun, per interface unit the last pass whose role it
+     * started (UINT_MAX: none) */
+    bool global;
+    unsigned global_B;
+    bool global_begun;
+    unsigned *iu_pass;
 } spu_grid;
 
 extern const blk_desc spu_grid_desc;
@@ -66,6 +73,13 @@ spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name);
  * before the SM takes its next CTA), through an `spu_iu` block standing in for it (smiu_e<k>,
  * smiu_s<k>). Before spu_grid_build. */
 void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, bool overlapped);
+/* The passes run under the global blocksync (Algorithm 1), pass by pass: every SM takes part from
+ * its first CTA to its last. With partial passes the participants change from pass to pass: a
+ * pass's global barrier counts the SMs running its CTAs, the SMs standing in as its interface units
+ * and the border units that serve it (spu_passes_border_serves); every interface unit then works in
+ * roles of one pass each (1 + 2(G - 1) + tiles blocksyncs), started when its pass begins (the
+ * previous pass's CTAs all ended). After spu_grid_passes (not overlapped), before spu_grid_build. */
+void spu_grid_set_global(spu_grid *s);
 /* The SPU's blocks around the built GPU g (g's SMs: p²), bound; env gets the SPU hooks. */
 void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env);
 spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index);
@@ -82,6 +96,8 @@ uint64_t spu_grid_cb_bytes(const spu_grid *s); /* total CB storage */
 /* Element accesses to global memory (SMs and IUs, loads and stores), CB element accesses. */
 uint64_t spu_grid_offchip(const spu_grid *s);
 uint64_t spu_grid_cb_accesses(const spu_grid *s);
+/* The energy of the CBs and of the interface units (the SMs' roles included) over `cycles`. */
+void spu_grid_energy(const spu_grid *s, uint64_t cycles, blk_energy *cb, blk_energy *iu);
 void spu_grid_summary(const spu_grid *s, FILE *out);
 void spu_grid_free(spu_grid *s);
 

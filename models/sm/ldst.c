@@ -41,6 +41,13 @@ static const blk_port_desc ports[] = {
     [LDST_REGS] = {"regs", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
                    "listeners told when an instruction's registers are read (taken) and written (released)",
                    &ldst_regs_iface, BLK_PORT_MULTI},
+    [LDST_IU] = {"iu", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                 "an interface unit's role the SM plays (SPU partial passes): its requests, through the miss "
+                 "queue and mem_req",
+                 &ldst_iu_iface},
+    [LDST_IU_REPLY] = {"iu_reply", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                       "the replies to those requests (binding number: the id's upper half)", &ldst_iu_reply_iface,
+                       BLK_PORT_MULTI},
 };
 
 static const char *const evict_methods[] = {"evicted(eviction: address, reason, metadata)", NULL};
@@ -50,6 +57,12 @@ const blk_iface l1_access_iface = {"l1_access", "an L1D load access", access_met
 static const char *const regs_methods[] = {"read(issued, cycle)", "written(issued, cycle)", NULL};
 const blk_iface ldst_regs_iface = {
     "ldst_regs", "a memory instruction's register reads and write-backs", regs_methods, {NULL}, {0}};
+static const char *const iu_methods[] = {"can_send()", "send(request)", NULL};
+const blk_iface ldst_iu_iface = {
+    "ldst_iu", "an interface unit's role's requests through the SM's memory port", iu_methods, {NULL}, {0}};
+static const char *const iu_reply_methods[] = {"reply(response)", NULL};
+const blk_iface ldst_iu_reply_iface = {
+    "ldst_iu_reply", "a reply to an interface unit's role's request", iu_reply_methods, {NULL}, {0}};
 
 static const blk_param_desc params[] = {
     {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
@@ -142,6 +155,10 @@ static const blk_stat_desc stats[] = {
                                 "instructions of other lane slices merged into a same-cycle access (an SM "
                                 "with lane slices: sm.slicing=warp)",
                                 NULL},
+    [LDST_STAT_IU_REQS] = {"iu_reqs", BLK_STAT_COUNTER, "requests",
+                           "requests of an interface unit's role the SM played, sent through its port (the "
+                           "SPU's partial passes; iu export)",
+                           NULL},
 };
 
 static const blk_energy_event energy_events[] = {
@@ -163,6 +180,7 @@ static const blk_state_desc state[] = {
     {"const_hit", 1, "the last constant cache lookup hit"},
     {"mshr_used", 11, "L1D MSHR entries in use"},
     {"coalesced", 8, "line requests the coalescer made of the instruction started this cycle"},
+    {"iu_inflight", 8, "requests of an interface unit's role the SM plays in flight (traced when bound)"},
 };
 
 const blk_desc ldst_desc = {
@@ -585,6 +603,14 @@ static void take_responses(ldst *l)
     while (gsc_fifo_can_get(in)) {
         /* read in place: a read's line (the values were loaded at issue) is not needed here */
         const mem_resp_t *rp = gsc_fifo_peek(in);
+        if (G_UNLIKELY(rp->client == MEM_CLIENT_IU)) { /* an interface unit's role: not the L1's */
+            g_assert(rp->id >> 32 < l->n_iu_reply);
+            blk_iref ir = l->iu_reply[rp->id >> 32];
+            ((const ldst_iu_reply_if *)ir.methods)->reply(ir.self, rp);
+            l->tr_iu_inflight--;
+            gsc_fifo_get(in, NULL);
+            continue;
+        }
         mem_resp_t r;
         memcpy(&r, rp, offsetof(mem_resp_t, data));
         if (r.kind == MEM_ATOMIC)
@@ -718,6 +744,7 @@ static void ldst_elaborate(void *self)
     l->evict = blk_import_all(l->inst, LDST_L1_EVICT, 0, &l->n_evict);
     l->access = blk_import_all(l->inst, LDST_L1_ACCESS, 0, &l->n_access);
     l->regs = blk_import_all(l->inst, LDST_REGS, 0, &l->n_regs);
+    l->iu_reply = blk_import_all(l->inst, LDST_IU_REPLY, 0, &l->n_iu_reply);
     if (l->n_evict) /* (no hook at all without a listener: the baseline pays nothing) */
         cache_tags_set_evict_hook(l->l1, ldst_on_evict, l);
     gsc_process *p = gsc_process_new(l->inst->mod, "run", ldst_run, l);
@@ -725,7 +752,33 @@ static void ldst_elaborate(void *self)
     gsc_sensitive_fifo_put(p, pf(l, LDST_MEM_RESP));
     gsc_sensitive_fifo_room(p, pf(l, LDST_MEM_REQ));
     gsc_sensitive_fifo_room(p, pf(l, LDST_RELEASE));
+    if (l->n_iu_reply) { /* the SM plays an interface unit's role (no trace of it otherwise) */
+        blk_trace_state(l->inst, "iu_inflight", GSC_U8, &l->tr_iu_inflight);
+        l->iu_ev = gsc_event_new(l->inst->mod, "iu_request");
+        gsc_sensitive_event(p, l->iu_ev);
+    }
 }
+
+static bool iu_can_send(void *self)
+{
+    ldst *l = self;
+    return !blk_outq_full(&l->reqs);
+}
+
+static void iu_send(void *self, const mem_req_t *q)
+{
+    ldst *l = self;
+    g_assert(l->iu_ev && !blk_outq_full(&l->reqs));
+    mem_req_t *o = blk_outq_push(&l->reqs);
+    memcpy(o, q, q->kind == MEM_READ ? offsetof(mem_req_t, data) : sizeof *q);
+    o->src = (uint16_t)l->sm_id;
+    o->client = MEM_CLIENT_IU;
+    blk_stat_add(l->inst, LDST_STAT_IU_REQS, 1);
+    l->tr_iu_inflight++;
+    gsc_event_notify(l->iu_ev, 0); /* sent in this cycle's activation of the unit */
+}
+
+static const ldst_iu_if iu_table = {iu_can_send, iu_send};
 
 ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned sm_id)
 {
@@ -775,6 +828,7 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     blk_trace_state(l->inst, "mshr_used", GSC_U16, &l->tr_mshr_used);
     blk_trace_state(l->inst, "coalesced", GSC_U8, &l->tr_coalesced);
     gsc_trace_var_strobe(l->inst->mod, "coalesced");
+    blk_export(l->inst, LDST_IU, 0, &iu_table, l);
     blk_inst_on_elaborate(l->inst, ldst_elaborate, l);
     return l;
 }
@@ -813,6 +867,7 @@ void ldst_free(ldst *l)
     g_free(l->evict);
     g_free(l->access);
     g_free(l->regs);
+    g_free(l->iu_reply);
     for (guint i = 0; i < l->ops->len; i++) {
         ldst_op *op = g_ptr_array_index(l->ops, i);
         if (op)

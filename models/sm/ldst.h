@@ -42,7 +42,7 @@
 
 G_BEGIN_DECLS
 
-enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP, LDST_L1_EVICT, LDST_L1_ACCESS, LDST_REGS };
+enum { LDST_IN, LDST_RELEASE, LDST_MEM_REQ, LDST_MEM_RESP, LDST_L1_EVICT, LDST_L1_ACCESS, LDST_REGS, LDST_IU, LDST_IU_REPLY };
 
 /* The `l1_evict` import (MULTI): an L1D line was replaced or invalidated (cache.h's cache_eviction,
  * its metadata the warp that reserved the line). The victim tag array binds here. */
@@ -67,6 +67,21 @@ typedef struct {
     void (*written)(void *self, const issued_t *it, uint64_t cycle);
 } ldst_regs_if;
 extern const blk_iface ldst_regs_iface;
+
+/* The `iu` export: the SM playing an interface unit's role (the SPU's partial passes) sends that
+ * role's global loads and stores through its own memory port. can_send: the miss queue has room;
+ * send(q): q joins the miss queue (as client MEM_CLIENT_IU, from this SM's node) and leaves through
+ * mem_req as the SM's own requests do. The replies (client MEM_CLIENT_IU) go to the `iu_reply`
+ * import (MULTI) binding number (id >> 32), not to the L1. Unbound: never used. */
+typedef struct {
+    bool (*can_send)(void *self);
+    void (*send)(void *self, const mem_req_t *q);
+} ldst_iu_if;
+extern const blk_iface ldst_iu_iface;
+typedef struct {
+    void (*reply)(void *self, const mem_resp_t *r);
+} ldst_iu_reply_if;
+extern const blk_iface ldst_iu_reply_iface;
 enum {
     LDST_STAT_INSTRS,
     LDST_STAT_SHARED,
@@ -88,6 +103,7 @@ enum {
     LDST_STAT_RELEASE_QUEUE_PEAK,
     LDST_STAT_RELEASE_WAITS,
     LDST_STAT_SLICE_MERGED,
+    LDST_STAT_IU_REQS,
 };
 
 typedef struct ldst_op ldst_op;
@@ -128,6 +144,9 @@ typedef struct {
     uint64_t next_id;
     blk_iref *evict, *access, *regs; /* the listeners bound to l1_evict, l1_access and regs */
     unsigned n_evict, n_access, n_regs;
+    blk_iref *iu_reply; /* an interface unit's role played by the SM: its replies (iu_reply) */
+    unsigned n_iu_reply;
+    gsc_event *iu_ev;   /* a request of that role joined the miss queue */
     /* traced */
     uint32_t tr_inflight;
     uint32_t tr_warp;
@@ -135,6 +154,7 @@ typedef struct {
     uint8_t tr_const_hit;
     uint16_t tr_mshr_used;
     uint8_t tr_coalesced; /* strobe: line requests of the instruction started this cycle */
+    uint8_t tr_iu_inflight; /* requests of an interface unit's role the SM plays, in flight */
     /* An SM of lane slices (ldst_set_slices): slices of slice_lanes lanes; 0: none */
     unsigned slices, slice_lanes;
 } ldst;

@@ -114,6 +114,22 @@ static void global_mismatch(spu_ctl *c, unsigned left, unsigned other, uint32_t 
     fail(c, m);
 }
 
+/* Global-sync passes (spu_ctl_set_global_pass): unit u made `n` global blocksyncs in its pass,
+ * which has global_pass; `what`: "ended after" or "arrived at number". */
+static void pass_mismatch(spu_ctl *c, unsigned u, const char *what, uint32_t n)
+{
+    GString *m = g_string_new(NULL);
+    g_string_append_printf(m, "%s: blocksync count mismatch at cycle %" G_GUINT64_FORMAT ": ", c->inst->path,
+                           gsc_cycle());
+    unit_desc(c, u, m);
+    g_string_append_printf(m,
+                           " %s %u global bar.blocksync of its pass, which has %u (every CTA and "
+                           "interface unit taking part in a pass must execute each of its global "
+                           "blocksyncs)",
+                           what, n, c->global_pass);
+    fail(c, m);
+}
+
 /* A producer-consumer arrival: waits for the other side of its CB pair. */
 static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
 {
@@ -182,6 +198,8 @@ void spu_ctl_set_unit_blocked(spu_ctl *c, unsigned unit, const bool *flag)
 void spu_ctl_set_present(spu_ctl *c, unsigned unit, bool present)
 {
     g_assert(unit < c->n_units);
+    if (present && c->stint)
+        c->stint[unit] = 0;
     if (c->left[unit] == !present)
         return;
     c->left[unit] = !present;
@@ -213,7 +231,9 @@ static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
     if (c->left[unit])
         gsc_fatal("%s: unit %u arrived at a blocksync after leaving", c->inst->path, unit);
     uint32_t n = ++c->n_syncs[unit * 5];
-    for (unsigned u = 0; u < c->n_units && !c->fault; u++)
+    if (c->global_pass && ++c->stint[unit] > c->global_pass)
+        pass_mismatch(c, unit, "arrived at number", c->stint[unit]);
+    for (unsigned u = 0; u < c->n_units && !c->fault && !c->global_pass; u++)
         if (c->left[u] && c->n_syncs[u * 5] && c->n_syncs[u * 5] < n)
             global_mismatch(c, u, unit, n);
     if (n > c->max_global) {
@@ -239,7 +259,10 @@ static void bs_leave(void *self, unsigned unit)
     c->n_left++;
     c->epoch++;
     uint32_t n = c->n_syncs[unit * 5];
-    if (n && n < c->max_global)
+    if (c->global_pass) {
+        if (c->stint[unit] != c->global_pass)
+            pass_mismatch(c, unit, "ended after", c->stint[unit]);
+    } else if (n && n < c->max_global)
         global_mismatch(c, unit, c->max_global_unit, c->max_global);
     gsc_event_notify(c->ev, c->latency);
 }
@@ -260,6 +283,8 @@ static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
     c->cta[2 * sm + 1] = cl->ctaid[1];
     c->epoch++;
     if (c->left[sm]) { /* the SM's CTA of its next pass */
+        if (c->stint)
+            c->stint[sm] = 0;
         c->left[sm] = false;
         c->n_left--;
     }
@@ -281,6 +306,13 @@ void spu_ctl_set_global_ctas(spu_ctl *c, unsigned n)
     c->global_ctas = n;
     g_free(c->ctas_done);
     c->ctas_done = g_new0(unsigned, c->n_sms);
+}
+
+void spu_ctl_set_global_pass(spu_ctl *c, unsigned n)
+{
+    c->global_pass = n;
+    g_free(c->stint);
+    c->stint = g_new0(uint32_t, c->n_units);
 }
 
 static void ev_warp(void *self, unsigned warp, unsigned slot, uint64_t cycle)
@@ -490,6 +522,7 @@ void spu_ctl_free(spu_ctl *c)
     g_free(c->arrived);
     g_free(c->left);
     g_free(c->ctas_done);
+    g_free(c->stint);
     g_free(c->slot);
     g_free(c->arrive_at);
     g_free(c->pair_of);

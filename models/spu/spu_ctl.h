@@ -86,6 +86,10 @@ typedef struct {
      * CTAs ended per SM */
     unsigned global_ctas;
     unsigned *ctas_done;
+    /* global-sync passes with changing participants (spu_ctl_set_global_pass): blocksyncs per pass,
+     * per unit those it made since it last became present */
+    unsigned global_pass;
+    uint32_t *stint;
 } spu_ctl;
 
 /* The 4-byte global-memory elements an issued memory instruction accesses (its active lanes whose
@@ -119,6 +123,11 @@ void spu_ctl_set_present(spu_ctl *c, unsigned unit, bool present);
  * global blocksync from its first CTA's start to its n-th CTA's end: between passes it does not
  * leave, so the global blocksyncs of the next pass wait for its next CTA. Before the run. */
 void spu_ctl_set_global_ctas(spu_ctl *c, unsigned n);
+/* Global-sync passes whose participants change from pass to pass (partial passes): every unit taking
+ * part in a pass executes `n` global blocksyncs in it; the grid makes the pass's units present
+ * (spu_ctl_set_present) and the others absent when the pass starts, and an SM leaves at each CTA's
+ * end. A unit that leaves after fewer, or arrives at more, is a count mismatch. Before the run. */
+void spu_ctl_set_global_pass(spu_ctl *c, unsigned n);
 /* Why the controller stopped the run (a blocksync deadlock or count mismatch), or NULL. */
 const char *spu_ctl_fault(const spu_ctl *c);
 void spu_ctl_free(spu_ctl *c);

@@ -15,9 +15,14 @@ static const blk_port_desc ports[] = {
     [SPU_IU_RELEASE] = {"release", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL, "the grid releases it",
                         &blocksync_release_iface},
     [SPU_IU_MEM_REQ] = {"mem_req_%u", GSC_OUT, &mem_req_type, BLK_CHAN_FIFO, NULL,
-                        "requests to the interconnect (icnt_path = 1)", NULL, 0, 1, "icnt_path"},
+                        "requests to the interconnect (icnt_path = 1)", NULL, 0, 1, NULL},
     [SPU_IU_MEM_RESP] = {"mem_resp_%u", GSC_IN, &mem_resp_type, BLK_CHAN_FIFO, NULL,
-                         "replies from the interconnect (icnt_path = 1)", NULL, 0, 1, "icnt_path"},
+                         "replies from the interconnect (icnt_path = 1)", NULL, 0, 1, NULL},
+    [SPU_IU_SM_MEM] = {"sm_mem", GSC_OUT, NULL, BLK_CHAN_IMPORT, NULL,
+                       "an SM's role: the SM's memory port (its ldst's iu export; icnt_path = 1)", &ldst_iu_iface,
+                       BLK_PORT_OPTIONAL},
+    [SPU_IU_SM_REPLY] = {"sm_reply", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
+                         "an SM's role: the replies through the SM's memory port", &ldst_iu_reply_iface},
 };
 
 static const blk_param_desc params[] = {
@@ -159,11 +164,16 @@ static uint8_t *iu_cb_access(spu_iu *u, bool write, uint32_t cb, unsigned n, uns
 
 /* icnt_path: one request of the current transfer, the part of its row inside one line; false when
  * the unit cannot send now (its in-flight limit or the interconnect's FIFO: it sleeps until a reply
- * or room). */
+ * or room; an SM's full miss queue: it looks again next cycle). */
 static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
 {
-    if (!u->n_free || !gsc_fifo_can_put(u->req_f))
+    if (!u->n_free)
         return false;
+    if (u->sm_role ? !u->sm_port->can_send(u->sm_port_self) : !gsc_fifo_can_put(u->req_f)) {
+        if (u->sm_role)
+            gsc_run_within(1);
+        return false;
+    }
     uint64_t ga = x->gaddr + u->row * x->row_stride + 4ull * u->elem;
     uint64_t line = ga - ga % u->line_bytes;
     unsigned off = (unsigned)(ga - line), n = MIN(x->row_elems - u->elem, (u->line_bytes - off) / 4);
@@ -173,7 +183,7 @@ static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
     mem_req_t q;
     memset(&q, 0, offsetof(mem_req_t, data));
     q.addr = line;
-    q.id = id;
+    q.id = (uint64_t)u->sm_slot << 32 | id;
     q.bytes = u->line_bytes;
     q.src = (uint16_t)u->node;
     q.kind = u->store ? MEM_WRITE : MEM_READ;
@@ -187,7 +197,10 @@ static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
                       u->inst->path, x->round, n, ga);
         blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_SPILLS : SPU_IU_STAT_STORES, n);
     }
-    gsc_fifo_put(u->req_f, &q);
+    if (u->sm_role)
+        u->sm_port->send(u->sm_port_self, &q);
+    else
+        gsc_fifo_put(u->req_f, &q);
     u->outstanding++;
     blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
     if (u->store)
@@ -196,24 +209,40 @@ static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
     return true;
 }
 
-/* icnt_path: take the replies; a load's data goes into the CB's write half. */
+/* icnt_path: one reply; a load's data goes into the CB's write half. */
+static void iu_mem_reply(spu_iu *u, const mem_resp_t *r)
+{
+    unsigned id = (unsigned)(r->id & 0xffffffffu);
+    g_assert(id < u->max_out && u->outstanding);
+    struct spu_iu_pend *pd = &u->pend[id];
+    if (!u->store) {
+        const spu_iu_xfer *x = &u->xfers[u->round_xi];
+        memcpy(iu_cb_access(u, true, pd->cb, pd->n, x->round) + pd->cb, r->data + pd->off, 4ull * pd->n);
+        blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_RESTORES : SPU_IU_STAT_LOADS, pd->n);
+        blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (pd->n + 7) / 8);
+    }
+    u->free_ids[u->n_free++] = id;
+    u->outstanding--;
+}
+
 static void iu_mem_replies(spu_iu *u)
 {
     mem_resp_t r;
     while (gsc_fifo_can_get(u->resp_f)) {
         gsc_fifo_get(u->resp_f, &r);
-        g_assert(r.id < u->max_out && u->outstanding);
-        struct spu_iu_pend *pd = &u->pend[r.id];
-        if (!u->store) {
-            const spu_iu_xfer *x = &u->xfers[u->round_xi];
-            memcpy(iu_cb_access(u, true, pd->cb, pd->n, x->round) + pd->cb, r.data + pd->off, 4ull * pd->n);
-            blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_RESTORES : SPU_IU_STAT_LOADS, pd->n);
-            blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (pd->n + 7) / 8);
-        }
-        u->free_ids[u->n_free++] = (unsigned)r.id;
-        u->outstanding--;
+        iu_mem_reply(u, &r);
     }
 }
+
+/* An SM's role: a reply through the SM's port (in the SM's ldst activation); the unit looks next. */
+static void iu_sm_reply(void *self, const mem_resp_t *r)
+{
+    spu_iu *u = self;
+    iu_mem_reply(u, r);
+    gsc_event_notify(u->ev, 0);
+}
+
+static const ldst_iu_reply_if sm_reply_table = {iu_sm_reply};
 
 /* One CB request of the current transfer (up to 8 elements of its row). */
 static void iu_request(spu_iu *u, const spu_iu_xfer *x)
@@ -249,7 +278,7 @@ static void spu_iu_run(void *self)
         return;
     }
     uint64_t now = gsc_cycle();
-    if (u->icnt)
+    if (u->icnt && !u->sm_role)
         iu_mem_replies(u);
     if (u->state != SPU_IU_MOVING || now < u->resume_at) /* awake mode runs it in the release cycle too */
         return;
@@ -325,6 +354,11 @@ static void spu_iu_run(void *self)
         u->round_started = false;
         u->synced = false;
         gsc_run_within(1);
+    } else if (u->roles && u->round + 1 >= u->role_end) { /* a global-sync role's last round */
+        u->round++;
+        u->round_started = false;
+        u->state = SPU_IU_DONE;
+        u->role_done(u->role_ctx, u);
     } else if (u->round < u->rounds) {
         u->state = SPU_IU_WAITING;
         blk_stat_add(u->inst, SPU_IU_STAT_ROUNDS, 1);
@@ -344,7 +378,12 @@ static void spu_iu_elaborate(void *self)
     u->bs = r.methods, u->bs_self = r.self;
     gsc_process *p = gsc_process_new(u->inst->mod, "run", spu_iu_run, u);
     gsc_sensitive_event(p, u->ev);
-    if (u->icnt) {
+    if (u->icnt && u->sm_role) {
+        r = blk_import(u->inst, SPU_IU_SM_MEM, 0);
+        if (!r.methods)
+            gsc_fatal("%s: icnt_path=1: an SM's role needs its SM's memory port (sm_mem unbound)", u->inst->path);
+        u->sm_port = r.methods, u->sm_port_self = r.self;
+    } else if (u->icnt) {
         u->req_f = gsc_port_fifo(blk_port_at(u->inst, SPU_IU_MEM_REQ, 0));
         u->resp_f = gsc_port_fifo(blk_port_at(u->inst, SPU_IU_MEM_RESP, 0));
         gsc_sensitive_fifo_put(p, u->resp_f);
@@ -353,10 +392,19 @@ static void spu_iu_elaborate(void *self)
     gsc_process_initialize(p); /* round 0 starts at cycle 0 */
 }
 
-spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store)
+/* mem_req, mem_resp: one each with icnt_path=1 for a unit of its own node, none otherwise */
+static void iu_counts(const blk_inst *inst, unsigned *counts, void *data)
+{
+    const bool *sm_role = data;
+    counts[SPU_IU_MEM_REQ] = counts[SPU_IU_MEM_RESP] = blk_param_uint(inst, "icnt_path") != 0 && !*sm_role;
+}
+
+static spu_iu *iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store,
+                      bool sm_role)
 {
     spu_iu *u = g_new0(spu_iu, 1);
-    u->inst = blk_inst_new(ctx, parent, name, &spu_iu_desc);
+    u->inst = blk_inst_new_counted(ctx, parent, name, &spu_iu_desc, iu_counts, &sm_role);
+    u->sm_role = sm_role;
     u->inst->self = u;
     u->mem = mem;
     u->unit = unit;
@@ -377,9 +425,23 @@ spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem
     }
     u->ev = gsc_event_new(u->inst->mod, "released");
     blk_export(u->inst, SPU_IU_RELEASE, 0, &release_table, u);
+    blk_export(u->inst, SPU_IU_SM_REPLY, 0, &sm_reply_table, u);
     blk_trace_state(u->inst, "round", GSC_U32, &u->round);
     blk_trace_state(u->inst, "state", GSC_U8, &u->state);
     blk_inst_on_elaborate(u->inst, spu_iu_elaborate, u);
+    return u;
+}
+
+spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store)
+{
+    return iu_new(ctx, parent, name, mem, unit, store, false);
+}
+
+spu_iu *spu_iu_new_sm(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit,
+                      unsigned slot)
+{
+    spu_iu *u = iu_new(ctx, parent, name, mem, unit, true, true);
+    u->sm_slot = slot;
     return u;
 }
 
@@ -397,7 +459,6 @@ void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsig
 
 void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx)
 {
-    g_assert(u->store);
     u->roles = true;
     u->role_done = done;
     u->role_ctx = ctx;
@@ -407,7 +468,7 @@ void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx)
 
 void spu_iu_start_role(spu_iu *u, unsigned rounds)
 {
-    g_assert(u->roles && u->sync_dir && u->state == SPU_IU_DONE && u->round == u->role_end &&
+    g_assert(u->roles && rounds && u->state == SPU_IU_DONE && u->round == u->role_end &&
              u->role_end + rounds <= u->rounds);
     u->role_end += rounds;
     u->state = SPU_IU_MOVING;

@@ -17,7 +17,8 @@
  *          with its byte mask and data), at most `max_outstanding` in flight, through the icnt, L2
  *          slices and DRAM as the SMs' requests; a load's data is the reply's, written into the CB
  *          when it arrives; a store's data goes into the memory image when it is sent; a round ends
- *          when every request of it is answered (a spill's guard counts then). This is the unit without
+ *          when every request of it is answered (a spill's guard counts then). An SM's role
+ *          (spu_iu_new_sm) sends them through that SM's memory port instead of a node of its own. This is the unit without
  * instruction fetch (the "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not
  * built.
  *
@@ -35,6 +36,7 @@
 #include "kernels/run/fmem.h"
 #include "models/core/block.h"
 #include "models/sm/blocksync.h"
+#include "models/sm/ldst.h"
 
 G_BEGIN_DECLS
 
@@ -61,8 +63,10 @@ typedef struct {
     uint32_t wait_min;
 } spu_iu_xfer;
 
-/* MEM_REQ, MEM_RESP: port arrays of one element with path=icnt, none with path=ideal */
-enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_MEM_REQ, SPU_IU_MEM_RESP, SPU_IU_N_PORTS };
+/* MEM_REQ, MEM_RESP: port arrays of one element with path=icnt, none with path=ideal nor for an
+ * SM's role (spu_iu_new_sm: SM_MEM, SM_REPLY reach the SM's memory port instead) */
+enum { SPU_IU_CB, SPU_IU_BS, SPU_IU_RELEASE, SPU_IU_MEM_REQ, SPU_IU_MEM_RESP, SPU_IU_SM_MEM, SPU_IU_SM_REPLY,
+       SPU_IU_N_PORTS };
 enum {
     SPU_IU_STAT_LOADS,
     SPU_IU_STAT_STORES,
@@ -104,9 +108,10 @@ typedef struct spu_iu {
      * on its guard since guard_since */
     bool latency_counted, guard_waiting;
     uint64_t guard_since;
-    /* roles (an SM standing in as an interface unit in partial passes): the unit moves only between
-     * spu_iu_start_role and the end of the role's rounds (role_end), then leaves the barrier and
-     * calls role_done; idle (SPU_IU_DONE) before and between roles */
+    /* roles (an SM standing in as an interface unit in partial passes; every unit under global sync
+     * with partial passes): the unit moves only between spu_iu_start_role and the end of the role's
+     * rounds (role_end), then calls role_done (under producer-consumer sync it leaves the barrier
+     * first); idle (SPU_IU_DONE) before and between roles */
     bool roles;
     unsigned role_end;
     void (*role_done)(void *ctx, struct spu_iu *u);
@@ -126,6 +131,12 @@ typedef struct spu_iu {
     unsigned round_xi;
     uint64_t mem_wait_since;
     gsc_fifo *req_f, *resp_f;
+    /* an SM's role (spu_iu_new_sm): with path=icnt the requests go through the SM's memory port (its
+     * ldst's `iu` export), as its binding number `sm_slot` of the ldst's `iu_reply` */
+    bool sm_role;
+    unsigned sm_slot;
+    const ldst_iu_if *sm_port;
+    void *sm_port_self;
     /* running IU code instead of a plan (spu_iu_code.h), NULL: the plan */
     struct spu_iu_code *code;
     /* traced */
@@ -136,13 +147,22 @@ typedef struct spu_iu {
 extern const blk_desc spu_iu_desc;
 /* unit: its index among the barrier's units; store: a south/east unit. */
 spu_iu *spu_iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit, bool store);
+/* The interface unit's role an SM plays in partial passes (a storer in role mode): the same unit,
+ * but with path=icnt its requests leave through that SM's memory port, bound by the machine: its
+ * `sm_mem` import to the SM's ldst `iu` export, the ldst's `iu_reply` import (binding number
+ * `slot`) to its `sm_reply` export; no interconnect node of its own. */
+spu_iu *spu_iu_new_sm(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, unsigned unit,
+                      unsigned slot);
 /* The plan: `rounds` barriers, the transfers (sorted by round, round <= rounds). Before the run. */
 /* sync_dir 0: global blocksync, `rounds` barriers (see above); else producer-consumer toward sync_dir
  * (a loader: round r's transfers then its sync; a storer: its sync then round r's transfers;
  * `rounds` rounds, then it leaves). */
 void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsigned n, unsigned sync_dir);
 /* Role mode (before the run): the unit idles until spu_iu_start_role; done(ctx, u) is called when a
- * role's last round has ended. Only a storer under producer-consumer sync. */
+ * role's last round has ended. Under producer-consumer sync (a storer) the unit leaves the barrier
+ * at a role's end; under global sync it does not (the grid says who takes part in a pass:
+ * spu_ctl_set_present), and a role of `rounds` rounds makes rounds - 1 blocksyncs: round r's
+ * transfers, then the barrier, but after the last round (a storer's stores of the last faces). */
 void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx);
 /* Starts a role of `rounds` rounds (the plan's next ones) from the next cycle. */
 void spu_iu_start_role(spu_iu *u, unsigned rounds);

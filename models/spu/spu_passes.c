@@ -49,6 +49,13 @@ spu_role spu_passes_role(const spu_passes *ps, unsigned x, unsigned y, unsigned 
     return SPU_ROLE_NONE;
 }
 
+bool spu_passes_border_serves(const spu_passes *ps, bool vert, bool store, unsigned idx, unsigned px,
+                              unsigned py)
+{
+    unsigned along = vert ? px : py, across = vert ? py : px;
+    return idx < spu_passes_span(ps, along) && (!store || spu_passes_span(ps, across) == ps->p);
+}
+
 unsigned spu_passes_timeline(const spu_passes *ps, unsigned T, spu_tl_mode mode, unsigned *start)
 {
     unsigned G = ps->G, p = ps->p, n_pass = ps->P * ps->P, end = 0;

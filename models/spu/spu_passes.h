@@ -50,6 +50,13 @@ unsigned spu_passes_pass_of(const spu_passes *ps, unsigned i, unsigned j);
 typedef enum { SPU_ROLE_NONE, SPU_ROLE_CTA, SPU_ROLE_IU_EAST, SPU_ROLE_IU_SOUTH } spu_role;
 spu_role spu_passes_role(const spu_passes *ps, unsigned x, unsigned y, unsigned px, unsigned py);
 
+/* Whether border interface unit `idx` of a side serves pass (px, py) [A: with §4.3's default]: a
+ * north or south unit (vert) when its column is occupied (idx < span(px)), a west or east one when
+ * its row is; a storer (south, east) only when the pass's edge on its side is the grid's (the pass
+ * spans p along the other axis; otherwise SMs stand in for it). */
+bool spu_passes_border_serves(const spu_passes *ps, bool vert, bool store, unsigned idx, unsigned px,
+                              unsigned py);
+
 /* The unit-step timeline of T tiles per CTA in `mode`: start[j * G + i] (the step CTA (i, j)
  * computes its first tile; its tiles are start .. start + T - 1 but under SPU_TL_GLOBAL, where
  * they are consecutive too) if start is not NULL; returns the makespan in steps. */

@@ -96,6 +96,32 @@ static void test_partial_roles(void)
             g_assert_cmpint(spu_passes_role(&full, sm % 2, sm / 2, q % 2, q / 2), ==, SPU_ROLE_CTA);
 }
 
+/* The border units a pass of the 10 x 10-CTA example uses (N, W, S, E: which of the 4 units of the
+ * side serve it, 1 = serves): loaders where the pass occupies their column or row; storers only where
+ * the pass reaches the grid's edge on their side (else the SMs stand in). */
+static void test_border_serves(void)
+{
+    spu_passes ps;
+    spu_passes_init(&ps, 4, 10);
+    static const char *const want[3][3] = {
+        /* py = 0 */ {"1111 1111 1111 1111", "1111 1111 1111 1111", "1100 1111 1100 0000"},
+        /* py = 1 */ {"1111 1111 1111 1111", "1111 1111 1111 1111", "1100 1111 1100 0000"},
+        /* py = 2 */ {"1111 1100 0000 1100", "1111 1100 0000 1100", "1100 1100 0000 0000"},
+    };
+    for (unsigned py = 0; py < 3; py++)
+        for (unsigned px = 0; px < 3; px++) {
+            char got[20] = {0};
+            unsigned n = 0;
+            for (unsigned side = 0; side < 4; side++) { /* N, W, S, E */
+                for (unsigned k = 0; k < 4; k++)
+                    got[n++] = spu_passes_border_serves(&ps, side % 2 == 0, side >= 2, k, px, py) ? '1' : '0';
+                if (side < 3)
+                    got[n++] = ' ';
+            }
+            g_assert_cmpstr(got, ==, want[py][px]);
+        }
+}
+
 static void test_ut4(void)
 {
     unsigned st[16];
@@ -153,6 +179,7 @@ int main(int argc, char **argv)
     g_test_add_func("/spu/passes/ut2-example", test_ut2_example);
     g_test_add_func("/spu/passes/ut2-tables", test_ut2_tables);
     g_test_add_func("/spu/passes/partial-roles", test_partial_roles);
+    g_test_add_func("/spu/passes/border-serves", test_border_serves);
     g_test_add_func("/spu/passes/ut4-timelines", test_ut4);
     g_test_add_func("/spu/passes/ut5-spills", test_ut5);
     return g_test_run();

@@ -3,7 +3,8 @@
 # executes one bar.blocksync fewer than its partners (tests/spu/mismatch/spu_stencil.ptx) stop with
 # the controller's error, naming the SMs, their CTAs and the pass, with a nonzero exit and no hang:
 # producer-consumer sync on one pass and on 2 x 2 passes (pass by pass and overlapped, where a
-# restoring VIU waits on its guard), global sync (the count mismatch at the arrival). The stencil
+# restoring VIU waits on its guard), global sync (the count mismatch at the arrival; with partial
+# passes, at the end of the CTA's pass, whose barrier counts its own units only). The stencil
 # itself never trips it.
 tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
 src="$(cd "${top_srcdir:-.}" && pwd)"
@@ -13,7 +14,7 @@ if [ ! -x "$tb" ]; then
 fi
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-echo "1..6"
+echo "1..7"
 nok() { no "$1"; sed 's/^/# /' "$tmp/err" | head -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 mm="--ptx-dir $src/tests/spu/mismatch --no-trace --set spu_grid.p=2"
@@ -42,6 +43,11 @@ timeout 120 "$tb" $mm --size 16x16x8 --tile 8 --sync global >out 2>err
 rc=$?
 check "global: count mismatch at the arrival (rc $rc)" \
     "[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^gpusc: tb.spu.ctl: blocksync count mismatch at cycle [0-9]*: SM 0 (x 0, y 0; CTA (0,0) of pass (0,0)) ended after 3 global bar.blocksync, but .* arrived at number 4' err"
+
+timeout 120 "$tb" $mm --size 24x24x16 --tile 8 --sync global >out 2>err
+rc=$?
+check "global, partial passes: count mismatch at the end of the CTA's pass (rc $rc)" \
+    "[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^gpusc: tb.spu.ctl: blocksync count mismatch at cycle [0-9]*: SM 0 (x 0, y 0; CTA (0,0) of pass (0,0)) ended after 6 global bar.blocksync of its pass, which has 7' err"
 
 timeout 120 "$tb" $mm --size 16x16x8 --tile 8 --sync local --set spu_ctl.deadlock_cycles=50 >out 2>err
 rc=$?

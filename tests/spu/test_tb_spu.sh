@@ -5,8 +5,9 @@
 # blocksync count 1 + 2(G-1) + K/b, the off-chip accesses equal to the closed form 4PNK + 2N^2, the
 # broken mechanism (no CB swap) failing the check, the GPU baseline passing with 4N^2K/b + 2N^2
 # accesses, the VCD holding the grid's blocksync rounds and the CBs' phases; global-sync multipass
-# (2 x 2 passes, pass by pass: 4PNK + 2N^2) and the refusals (overlapped under global sync, partial
-# passes); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
+# (2 x 2 passes, pass by pass: 4PNK + 2N^2; overlapped refused with its reason) and global-sync
+# partial passes (each pass's barrier over its own units: 4PNK + 2N^2, the rounds per unit, the
+# broken swap failing); Algorithm 3 (producer-consumer blocksync) on 2 x 2 and
 # 4 x 4, where every completed sync swaps exactly its own CB pair; multipass (2 x 2 passes, pass by
 # pass and overlapped): off-chip accesses = 4PNK + 2N^2 with the VIUs' spills and restores, the
 # passes' order and overlap, the spill -> restore guard (broken: the check fails); the SPU's caches
@@ -19,9 +20,33 @@ if [ ! -x "$tb" ]; then
 fi
 . "$top_srcdir/tests/tap.sh"
 cd "$tmp" || exit 1
-echo "1..29"
+echo "1..35"
 nok() { no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+# partial_example ROUNDS MODE [units]: the spec's 10 x 10-CTA example scaled to b = 4 (tb-spu's output
+# in out): CTAs per pass 16 16 8 16 16 8 8 8 4, 1280 elements spilled and restored, the stand-in SMs
+# storing the 2NK = 640 outputs (96 or 64 each) in ROUNDS rounds; with units, every unit's rounds are
+# 21 (the global blocksyncs per pass) x the passes it serves
+partial_example() {
+    cp out res
+    python3 - res "$1" "$2" "$3" >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
+assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
+assert re.search(r'^spu: 3 x 3 passes %s; VIU spills 1280, restores 1280 elements' % re.escape(sys.argv[3]), t, re.M)
+assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in %s rounds$' % sys.argv[2], t, re.M)
+def stat(u, s):
+    return int(re.search(r'^tb\.spu\.%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+for side in 'es':
+    for k in range(4):
+        assert stat('smiu_%s%d' % (side, k), 'offchip_stores') == (96 if k < 2 else 64), (side, k)
+want = {'iu_w0': 9, 'iu_n1': 9, 'iu_w2': 6, 'iu_n3': 6, 'iu_e0': 6, 'iu_s1': 6, 'iu_e2': 4, 'iu_s3': 4,
+        'smiu_e0': 3, 'smiu_s1': 3, 'smiu_e2': 2, 'smiu_s3': 2}
+for u, passes in want.items() if sys.argv[4] == 'units' else ():
+    assert stat(u, 'rounds') == 21 * passes, (u, stat(u, 'rounds'))
+PY
+}
 
 "$tb" --size 16x16x8 --tile 4 --no-trace >out 2>&1
 rc=$?
@@ -78,10 +103,19 @@ check "global-sync multipass (2 x 2 passes of 2 x 2 CTAs, pass by pass): PASS, 6
     "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 6144 ' out && grep -q '^spu: 2 x 2 passes (pass by pass); VIU spills 1024, restores 1024 elements' out && grep -q ' 36 global blocksyncs' out && passes_in_order"
 "$tb" --set spu_grid.p=2 --size 32x32x16 --tile 8 --no-trace --passes overlapped >out 2>&1
 rc=$?
-check "global-sync multipass overlapped is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'passes overlapped needs --sync local' out"
-"$tb" --size 320x320x32 --tile 32 --no-trace >out 2>&1
+check "global-sync multipass overlapped is refused (exit 2) with the reason" "[ $rc -eq 2 ] && grep -q 'passes overlapped needs --sync local: under the global blocksync every CTA of a pass executes all 9 blocksyncs' out"
+# global-sync partial passes: the spec's 10 x 10-CTA example scaled to b = 4 (N = 40 on 4 x 4), pass
+# by pass; each pass's barrier counts only its CTAs' SMs, its stand-in SMs and the border units
+# that serve it: 21 blocksyncs per pass (1 + 2(G-1) + K/b), a unit's rounds = 21 x its passes
+"$tb" --size 40x40x8 --tile 4 --no-trace >out 2>&1
 rc=$?
-check "global-sync partial passes are refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'global-sync partial passes are not built' out"
+check "global-sync partial passes (10 x 10 CTAs on 4 x 4): PASS, 7040 = 4PNK + 2N^2 accesses with P = 3, 9 x 21 global blocksyncs, each pass after the previous" \
+    "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' out && grep -q ' 189 global blocksyncs' out && grep -q '^spu: 3 x 3 passes (pass by pass); VIU spills 1280, restores 1280 elements; guard stall cycles 0$' out && passes_in_order"
+partial_example 420 '(pass by pass)' units
+check "global-sync partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; each unit takes part in the passes it serves only (21 rounds each); the stand-ins store the 2NK outputs" "[ $? -eq 0 ]"
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --no-trace --selftest-corrupt >out 2>&1
+rc=$?
+check "global-sync partial passes without CB swaps: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' out"
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace >pc2 2>&1
 rc=$?
 cp pc2 out
@@ -155,25 +189,71 @@ guard 32x32x8 "K/b = 1"
 rc=$?
 check "partial passes (10 x 10 CTAs on 4 x 4): PASS, accesses = 4PNK + 2N^2 = 7040 with P = 3" \
     "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' out"
-cp out res
-python3 - res >out 2>&1 <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-n = [int(m.group(1)) for m in re.finditer(r'^spu: pass \(\d+,\d+\): cycles \d+ \.\. \d+, (\d+) CTAs$', t, re.M)]
-assert n == [16, 16, 8, 16, 16, 8, 8, 8, 4], n
-assert re.search(r'^spu: 3 x 3 passes \(overlapped\); VIU spills 1280, restores 1280 elements', t, re.M)
-assert re.search(r'^spu: partial passes \(8 \+ 2 CTAs per dimension\): SMs acting as interface units stored 640 elements in 40 rounds$', t, re.M)
-for side in 'es':
-    for k in range(4):
-        st = int(re.search(r'^tb\.spu\.smiu_%s%d\.offchip_stores +(\d+)' % (side, k), t, re.M).group(1))
-        assert st == (96 if k < 2 else 64), (side, k, st)
-PY
+partial_example 40 '(overlapped)'
 check "partial passes: CTAs per pass 16 16 8 16 16 8 8 8 4; the stand-in SMs store the 2NK outputs (96 or 64 each)" "[ $? -eq 0 ]"
 # K/b = 1 with a partial pass (3 x 3 CTAs on 2 x 2): the guard holds the restores; 4PNK + 2N^2 = 2688
 guard 24x24x8 "partial passes, K/b = 1" "offchip_accesses 2688"
 "$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --sync local --passes plain --no-trace >out 2>&1
 rc=$?
 check "partial passes pass by pass: PASS, 4224 accesses" "[ $rc -eq 0 ] && grep -q PASS out && grep -q '^offchip_accesses 4224 ' out && grep -q '^spu: pass (1,1): cycles [0-9]* .. [0-9]*, 1 CTAs$' out"
+# an SM acting as an interface unit (partial passes, --iu-path icnt) sends the role's requests
+# through its own memory port: the border units' 8 nodes only (the parameter alone names 8), every
+# role request counted by its SM's ldst (SM 3 plays two roles: east of row 1, south of column 1)
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --iu-path icnt --no-trace >out 2>&1
+rc=$?
+cp out res
+python3 - res >out 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+def stat(u, s):
+    return int(re.search(r'^tb\.%s\.%s +(\d+)' % (u, s), t, re.M).group(1))
+assert re.search(r'^tb-spu: spu 24x24x16 b 8: cycles \d+ tiles 18: PASS$', t, re.M)
+assert re.search(r'^offchip_accesses 4224 ', t, re.M)
+assert re.search(r'SMs acting as interface units stored 768 elements in 42 rounds, 96 requests through their own memory ports$', t, re.M)
+roles = {1: ['smiu_e0'], 2: ['smiu_s0'], 3: ['smiu_e1', 'smiu_s1']}
+assert stat('gpu.sm0.ldst', 'iu_reqs') == 0
+for sm, us in roles.items():
+    got, want = stat('gpu.sm%d.ldst' % sm, 'iu_reqs'), sum(stat('spu.' + u, 'mem_reqs') for u in us)
+    assert got == want == 32, (sm, got, want)
+PY
+py=$?
+check "partial passes, icnt path: the SMs' roles send their 96 requests through the SMs' own ports (32 each by SMs 1-3), PASS, 4224 accesses" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
+"$tb" --set spu_grid.p=2 --size 24x24x16 --tile 8 --set spu_iu.icnt_path=1 --no-trace >out 2>&1
+check "partial passes: no interconnect node for the SMs' roles (8 clients needed, not 12)" "grep -q 'icnt_path=1 needs 8 memory clients' out"
+# the power trace: the energy of every 500-cycle interval (the last one to the run's end) sums to
+# the run's total, dynamic and CBP energy; the statistics are the run's without it (but the
+# kernel's activations, the sampler's own)
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --stats-json plain.json >plain 2>&1
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --stats-json traced.json --power-trace pw.csv >out 2>&1
+rc=$?
+cp out res
+python3 - res pw.csv plain.json traced.json >out 2>&1 <<'PY'
+import csv, json, re, sys
+t = open(sys.argv[1]).read()
+cycles = int(re.search(r'cycles (\d+) tiles', t).group(1))
+m = re.search(r'^spu: energy: total ([\d.]+) nJ \(static [\d.]+, dynamic ([\d.]+)\); CBP \(CB accesses\) ([\d.]+) nJ, CB leakage [\d.]+ nJ; IUs dynamic ([\d.]+) nJ', t, re.M)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert list(rows[0]) == ['cycle_from', 'cycle_to', 'energy_pj', 'dynamic_pj', 'leakage_pj', 'power_mw', 'cb_dynamic_pj', 'iu_dynamic_pj'], list(rows[0])
+assert len(rows) == (cycles + 499) // 500, (len(rows), cycles)
+for i, r in enumerate(rows):
+    assert int(r['cycle_from']) == 500 * i and int(r['cycle_to']) == min(500 * (i + 1), cycles), r
+for col, want in (('energy_pj', 1), ('dynamic_pj', 2), ('cb_dynamic_pj', 3), ('iu_dynamic_pj', 4)):
+    got = sum(float(r[col]) for r in rows) / 1e3
+    assert abs(got - float(m.group(want))) < 0.01, (col, got, m.group(want))
+assert any(float(r['cb_dynamic_pj']) == 0 for r in rows) and any(float(r['cb_dynamic_pj']) > 0 for r in rows)
+def flat(d, p=''):
+    if isinstance(d, dict):
+        return {k2: v2 for k, v in d.items() for k2, v2 in flat(v, p + '.' + k).items()}
+    return {p: d}
+a, b = flat(json.load(open(sys.argv[3]))), flat(json.load(open(sys.argv[4])))
+diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+assert all('activations' in k for k in diff), diff
+PY
+py=$?
+check "power trace: one row per 500 cycles, summing to the run's total, dynamic, CBP and IU energy; statistics unchanged" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --no-trace --power-trace pw.csv --power-every 0 >out 2>&1
+rc=$?
+check "--power-every 0 is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'power-every 0: at least 1 cycle' out"
 
 # the SPU's caches are off (preset spu): no L1D or L2 statistic counts, DRAM does the traffic (the
 # producer-consumer run on 2 x 2 above)
