@@ -526,9 +526,15 @@ static void issue_mem(spu_iu *u, uint32_t func, const ir_instr *in, const ws_inf
                          : (load ? SPU_IU_STAT_LOADS : SPU_IU_STAT_STORES),
                      elems);
         c->poll_at = UINT64_MAX;
-    } else if (load) { /* the guard's word read again: the cycles since the last read stalled */
-        if (c->poll_at != UINT64_MAX)
+        u->guard_waiting = false;
+    } else if (load) { /* the guard's word read again: the cycles since the last read stalled, and
+                        * the unit waits on its guard (as the planned unit: the watchdog sees it) */
+        if (c->poll_at != UINT64_MAX) {
             blk_stat_add(u->inst, SPU_IU_STAT_GUARD, now - c->poll_at);
+            if (!u->guard_waiting && u->on_block)
+                gsc_event_notify(u->on_block, 1);
+            u->guard_waiting = true;
+        }
         c->poll_at = now;
     }
     if (u->icnt) {

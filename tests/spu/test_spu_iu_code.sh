@@ -16,7 +16,7 @@ if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
     exit 0
 fi
-echo "1..22"
+echo "1..23"
 check() { if eval "$2"; then ok "$1"; else no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; fi; }
 sum() { awk -v re="$1" '$1 ~ re {s += $2} END {print s + 0}' "$2"; }
 elems() { grep '^spu: off-chip elements' "$1"; }
@@ -103,6 +103,12 @@ awk '/^\.visible \.entry spu_viu_local_e/ {e = 1} /^}/ {e = 0} e && /^\tadd.s32 
 rc=$?
 check "VIU code spilling to a wrong address: the check fails" \
     "! cmp -s '$ptx' '$tmp/spill.ptx' && [ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
+# a blocksync count mismatch (CTA (0, 0) leaves out its last sync) with IU and VIU code, overlapped:
+# the controller's deadlock report, a restoring VIU polling its guard word counted as waiting
+"$tb" --ptx-dir "$top_srcdir/tests/spu/mismatch" $mp --sync local --iu code >"$tmp/out" 2>&1
+rc=$?
+check "mismatched kernel with VIU code: the deadlock report names the VIU on its guard, exit 1" \
+    "[ $rc -eq 1 ] && grep -q '^gpusc: tb.spu.ctl: blocksync deadlock at cycle' '$tmp/out' && grep -q '^  tb.spu.iu_w0 waits for a spill (the spill -> restore guard)' '$tmp/out'"
 # the interconnect path: the same element counts as the ideal path; the icnt carries exactly the
 # units' requests more: one per line a warp access touches (two b = 8 face rows of a 16-wide face
 # share a 128-byte line: 64, where the planned units send one per row, 128)
