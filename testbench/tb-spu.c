@@ -184,12 +184,12 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
  * checked against the IU's instruction subset first, once per pass in the runtime's row-wise order.
  * At a pass border the runtime runs its VIU code instead (spu_viu_...: a south or east unit spills
  * when a pass follows across its border, a north or west unit restores when one precedes), with the
- * border's guard counter word (G: one per border and row, zeroed; the plan's guard order). Its SPU
+ * border's guard counter word (in `ctrs`: one per border and row, zeroed, in the plan's guard order). Its SPU
  * registers per pass: P, the pass, K/b spills per pass [S: §8], the VIU flag, its side (%regiudir:
  * spu_dir), its position along the CTA grid's border (%regiuid, assigned per pass) and whether the
  * pass is its last. */
 static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, unsigned b, uint64_t X,
-                     uint64_t Y, uint64_t G, bool local)
+                     uint64_t Y, uint64_t ctrs, bool local)
 {
     static const char side_c[] = "nwse";
     static const unsigned toward[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
@@ -206,16 +206,18 @@ static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, uns
                 unsigned px = q % P, py = q / P, along = vert ? px : py, across = vert ? py : px;
                 bool viu = store ? across + 1 < P : across > 0;
                 unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
-                uint64_t ctr = viu ? G + 4ull * ((vert ? n_pass * p : 0) + bq * p + idx) : 0;
+                uint64_t ctr = viu ? ctrs + 4ull * ((vert ? n_pass * p : 0) + bq * p + idx) : 0;
                 wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N), WL_S32((int)K),
                                  WL_S32((int)b), WL_S32((int)p), WL_PTR(ctr)};
                 char entry[32];
-                g_snprintf(entry, sizeof entry, "spu_%s_%s_%c", viu ? "viu" : "iu", local ? "local" : "global",
-                           side_c[side]);
-                uint32_t sregs[10] = {P, P, px, py, K / b, 0, viu, side + 1, along * p + idx, q + 1 == n_pass};
+                g_snprintf(entry, sizeof entry, "spu_%s_%s_%c", viu ? "viu" : "iu",
+                           local ? "local" : "global", side_c[side]);
+                uint32_t sregs[10] = {
+                    P, P, px, py, K / b, 0, viu, side + 1, along * p + idx, q + 1 == n_pass};
                 if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
                     spu_iu_set_code(spu_grid_iu(sg, (spu_side)side, idx), prog, entry, args,
-                                    G_N_ELEMENTS(args) - !viu, sregs, side + 1, sync, err))
+                                    G_N_ELEMENTS(args) - !viu /* the IU code has no guard */, sregs, side + 1,
+                                    sync, err))
                     usage("%s", err->str);
             }
         }
@@ -420,7 +422,8 @@ int main(int argc, char **argv)
             if (dev->ops->write(dev, dG, zero, n_ctr * 4, err))
                 usage("%s", err->str);
             g_free(zero);
-            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, dG, local);
+            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, dG,
+                     local);
         }
     }
     cli_elaborate(run);

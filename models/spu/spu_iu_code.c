@@ -51,7 +51,7 @@ typedef struct spu_iu_code {
     GArray *sendq;     /* code_send (icnt path) */
     uint64_t *id_load; /* per request id: the load it answers (0: a store) */
     uint64_t last_send, wait_since;
-    uint64_t poll_at; /* the issue of the guard word's last read (UINT64_MAX: none since a transfer) */
+    uint64_t poll_at;   /* the issue of the guard word's last read (UINT64_MAX: none since a transfer) */
     bool cb_write;      /* a loader writes its CB, a storer reads it */
     uint64_t *ready;    /* per register row: the cycle its value is ready (the scoreboard) */
     GArray *loads;      /* code_load */
@@ -423,8 +423,8 @@ static unsigned icnt_queue(spu_iu *u, const ws_info *info, bool store, uint64_t 
         uint64_t line = info->addr[l] - info->addr[l] % u->line_bytes;
         unsigned off = (unsigned)(info->addr[l] - line), i = first;
         if (off + info->bytes > u->line_bytes)
-            gsc_fatal("%s: a %u-byte access at 0x%" G_GINT64_MODIFIER "x crosses a %u-byte line", u->inst->path,
-                      info->bytes, info->addr[l], u->line_bytes);
+            gsc_fatal("%s: a %u-byte access at 0x%" G_GINT64_MODIFIER "x crosses a %u-byte line",
+                      u->inst->path, info->bytes, info->addr[l], u->line_bytes);
         while (i < c->sendq->len && g_array_index(c->sendq, code_send, i).q.addr != line)
             i++;
         if (i == c->sendq->len) {
@@ -500,7 +500,8 @@ static void issue_mem(spu_iu *u, uint32_t func, const ir_instr *in, const ws_inf
         c->port_free = now + n;
         for (unsigned i = 0; i < n; i++) { /* the CB counts its accesses and the words */
             uint64_t b;
-            ((const spu_cb_if *)u->cb_m)->half(u->cb_self, c->cb_write, elems * (i + 1) / n - elems * i / n, &b);
+            ((const spu_cb_if *)u->cb_m)
+                ->half(u->cb_self, c->cb_write, elems * (i + 1) / n - elems * i / n, &b);
         }
         blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, n);
         regs_written(c, func, in, now + n);
@@ -517,7 +518,8 @@ static void issue_mem(spu_iu *u, uint32_t func, const ir_instr *in, const ws_inf
         for (uint32_t m = info->store_defer; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             if (!fmem_write(u->mem, info->addr[l], info->store_data[l], info->bytes))
-                gsc_fatal("%s: invalid global store at 0x%" G_GINT64_MODIFIER "x", u->inst->path, info->addr[l]);
+                gsc_fatal("%s: invalid global store at 0x%" G_GINT64_MODIFIER "x", u->inst->path,
+                          info->addr[l]);
         }
     if (!sync) { /* a VIU (%regviu, the runtime's role this pass) spills and restores */
         bool viu = c->sregs[IR_SREG_REGVIU - IR_SREG_REGPASSX] != 0;
@@ -543,7 +545,8 @@ static void issue_mem(spu_iu *u, uint32_t func, const ir_instr *in, const ws_inf
         for (unsigned i = 0; load && i < c->loads->len; i++) {
             code_load *cl = &g_array_index(c->loads, code_load, i);
             if (cl->ready == 0)
-                *cl = (code_load){.pl = cl->pl, .ready = UINT64_MAX, .seq = seq, .left = n, .func = func, .in = in};
+                *cl = (code_load){
+                    .pl = cl->pl, .ready = UINT64_MAX, .seq = seq, .left = n, .func = func, .in = in};
         }
         if (load)
             regs_written(c, func, in, UINT64_MAX); /* until the replies */
