@@ -61,7 +61,7 @@ static GOptionEntry entries[] = {
      "PATH"},
     {"iu", 0, 0, G_OPTION_ARG_STRING, &opt_iu,
      "plan (default: the interface units move the faces the testbench plans) or code (truncated SMs "
-     "executing the IU code of spu_iu.ptx; one pass)",
+     "executing the IU code of spu_iu.ptx, and its VIU code at pass borders)",
      "MODE"},
     {"iu-ptx", 0, 0, G_OPTION_ARG_FILENAME, &opt_iu_ptx, "The IU code with --iu code (default: spu_iu.ptx)",
      "FILE"},
@@ -190,29 +190,45 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
 }
 
 /* --iu code: every border unit runs its entry of the IU code (spu_iu_<global|local>_<n|w|s|e>),
- * checked against the IU's instruction subset first; one pass. Its SPU registers: one pass, K/b
- * spills per pass [S: §8], not a VIU, its side (%regiudir: spu_dir) and index (%regiuid). */
+ * checked against the IU's instruction subset first, once per pass in the runtime's row-wise order.
+ * At a pass border the runtime runs its VIU code instead (spu_viu_...: a south or east unit spills
+ * when a pass follows across its border, a north or west unit restores when one precedes), with the
+ * border's guard counter word (in `ctrs`: one per border and row, zeroed, in the plan's guard order). Its SPU
+ * registers per pass: P, the pass, K/b spills per pass [S: §8], the VIU flag, its side (%regiudir:
+ * spu_dir), its position along the CTA grid's border (%regiuid, assigned per pass) and whether the
+ * pass is its last. */
 static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, unsigned b, uint64_t X,
-                     uint64_t Y, bool local)
+                     uint64_t Y, uint64_t ctrs, bool local)
 {
     static const char side_c[] = "nwse";
     static const unsigned toward[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
+    unsigned p = sg->p, P = sg->ps.P, n_pass = P * P;
     GString *err = g_string_new(NULL);
     spu_iu_prog *prog = spu_iu_prog_load(path, spu_grid_iu(sg, SPU_SIDE_N, 0)->mem, err);
     if (!prog)
         usage("%s", err->str);
-    wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N),
-                     WL_S32((int)K), WL_S32((int)b), WL_S32((int)sg->p)};
     for (unsigned side = 0; side < 4; side++)
-        for (unsigned idx = 0; idx < sg->p; idx++) {
-            char entry[32];
-            g_snprintf(entry, sizeof entry, "spu_iu_%s_%c", local ? "local" : "global", side_c[side]);
+        for (unsigned idx = 0; idx < p; idx++) {
+            bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
             unsigned sync = local ? toward[side] : 0;
-            uint32_t sregs[10] = {1, 1, 0, 0, K / b, 0, 0, side + 1, idx, 0};
-            if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
-                spu_iu_set_code(spu_grid_iu(sg, (spu_side)side, idx), prog, entry, args, G_N_ELEMENTS(args),
-                                sregs, side + 1, sync, err))
-                usage("%s", err->str);
+            for (unsigned q = 0; q < n_pass; q++) {
+                unsigned px = q % P, py = q / P, along = vert ? px : py, across = vert ? py : px;
+                bool viu = store ? across + 1 < P : across > 0;
+                unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
+                uint64_t ctr = viu ? ctrs + 4ull * ((vert ? n_pass * p : 0) + bq * p + idx) : 0;
+                wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N), WL_S32((int)K),
+                                 WL_S32((int)b), WL_S32((int)p), WL_PTR(ctr)};
+                char entry[32];
+                g_snprintf(entry, sizeof entry, "spu_%s_%s_%c", viu ? "viu" : "iu",
+                           local ? "local" : "global", side_c[side]);
+                uint32_t sregs[10] = {
+                    P, P, px, py, K / b, 0, viu, side + 1, along * p + idx, q + 1 == n_pass};
+                if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
+                    spu_iu_set_code(spu_grid_iu(sg, (spu_side)side, idx), prog, entry, args,
+                                    G_N_ELEMENTS(args) - !viu /* the IU code has no guard */, sregs, side + 1,
+                                    sync, err))
+                    usage("%s", err->str);
+            }
         }
     g_string_free(err, TRUE);
     /* the program stays loaded for the run (the units execute it); freed with the process */
@@ -388,12 +404,10 @@ int main(int argc, char **argv)
                   1 + 2 * (G - 1) + KT);
         if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
             usage("--iu %s: plan or code", opt_iu);
-        if (opt_iu && !strcmp(opt_iu, "code") && G != sg->p)
-            usage("--iu code with %u x %u CTAs on the %u x %u grid: the interface units run code in one "
-                  "pass (the VIUs' spill and restore code is not built)",
+        if (opt_iu && !strcmp(opt_iu, "code") && G % sg->p)
+            usage("--iu code with %u x %u CTAs on the %u x %u grid: partial passes run with the planned "
+                  "interface units (an SM acting as one runs no IU code)",
                   G, G, sg->p, sg->p);
-        if (opt_iu && !strcmp(opt_iu, "code") && opt_iu_path && strcmp(opt_iu_path, "ideal"))
-            usage("--iu code runs on the ideal off-chip path (--iu-path icnt is not built for it)");
         if (opt_passes && strcmp(opt_passes, "plain") && strcmp(opt_passes, "overlapped"))
             usage("--passes %s: plain or overlapped", opt_passes);
         char *set = g_strdup_printf("gpu.sms=%u", sg->p * sg->p);
@@ -482,8 +496,16 @@ int main(int argc, char **argv)
         g_free(nan);
         guard = g_new0(spu_iu_guard, 2 * sg->ps.P * sg->ps.P * sg->p);
         plan_ius(sg, N, K, b, dX, dY, local, guard);
-        if (opt_iu && !strcmp(opt_iu, "code"))
-            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, local);
+        if (opt_iu && !strcmp(opt_iu, "code")) { /* the guard counters of the VIU code: zero */
+            size_t n_ctr = 2 * (size_t)sg->ps.P * sg->ps.P * sg->p;
+            uint32_t *zero = g_new0(uint32_t, n_ctr);
+            uint64_t dG = dev->ops->alloc(dev, n_ctr * 4);
+            if (dev->ops->write(dev, dG, zero, n_ctr * 4, err))
+                usage("%s", err->str);
+            g_free(zero);
+            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, dG,
+                     local);
+        }
     }
     power_trace *pt = opt_power_trace ? power_trace_new(run, sg) : NULL;
     cli_elaborate(run);

@@ -11,9 +11,18 @@ tiles into its CB, a south or east IU stores the output faces from its CB.
 One entry per sync mode and side (the CB access and the blocksync direction are part of the
 instruction): spu_iu_<global|local>_<n|w|s|e>(X, Y, N, K, b, p). X and Y are the face arrays
 (the testbench's: face ft, element (k, t) at 4 * ((ft * K + k) * N + t)); the west and east IUs use
-X, the north and south ones Y. The IU reads its index along the border from %regiuid. One warp of
-32 threads; a b x b face is moved in chunks of 8 x 32 elements: eight loads, then eight stores, so
-that eight loads are in flight at once.
+X, the north and south ones Y. The IU reads its position along the border of the CTA grid from
+%regiuid and the pass it serves from %regcpassx and %regcpassy (the runtime sets them per pass), so
+a loader of pass (px, py) reads face px p (west) or py p (north), a storer writes face (px + 1) p or
+(py + 1) p. One warp of 32 threads; a b x b face is moved in chunks of 8 x 32 elements: eight loads,
+then eight stores, so that eight loads are in flight at once.
+
+The runtime's inserted VIU code (multipass, the units at a pass border): spu_viu_<global|local>_<side>
+(X, Y, N, K, b, p, guard), the same movement to and from the spill region (the face array at the
+pass border) as a spilling (south, east) or restoring (north, west) VIU, with the spill -> restore
+ordering guard in code: a spilling VIU writes the count of tiles it has spilled to its border's
+counter word `guard` after each tile (st.volatile), a restoring VIU reads it (ld.volatile) until it
+exceeds the tile it restores next. The counter words are synchronisation, not element accesses.
 
 Usage: python3 kernels/spu/gen-iu-ptx.py > kernels/spu/spu_iu.ptx
 """
@@ -30,12 +39,9 @@ SIDES = {  # side: (store, face param, CB access, blocksync direction toward its
 def transfer(out, side, name):
     """The face of tile %r12 (kt) between global memory and the CB."""
     store, _, cb, _ = SIDES[side]
-    # base = face + 4 * ((ft * K + kt * b) * N + id * b), ft = G for a storer, 0 for a loader
-    if store:
-        out.append("\tmul.lo.u32 \t%r13, %r7, %r2;")
-    else:
-        out.append("\tmov.u32 \t%r13, 0;")
+    # base = face + 4 * ((ft * K + kt * b) * N + id * b), ft (%r18) the face at the unit's border
     out += [
+        "\tmul.lo.u32 \t%r13, %r18, %r2;",
         "\tmad.lo.u32 \t%r13, %r12, %r3, %r13;",
         "\tmul.lo.u32 \t%r14, %r5, %r3;",
         "\tmad.lo.u32 \t%r13, %r13, %r1, %r14;",
@@ -72,9 +78,34 @@ def transfer(out, side, name):
     ]
 
 
-def entry(mode, side):
+def guard(out, side, name):
+    """VIU: after a spill, the tiles spilled so far to the counter; before a restore, wait for it."""
+    store = SIDES[side][0]
+    if store:
+        out += ["\tadd.s32 \t%r19, %r12, 1;", "\tst.volatile.global.u32 \t[%rd3], %r19;"]
+    else:
+        out += [
+            f"$G_{name}:",
+            "\tld.volatile.global.u32 \t%r19, [%rd3];",
+            "\tsetp.le.u32 \t%p2, %r19, %r12;",
+            f"\t@%p2 bra \t$G_{name};",
+        ]
+
+
+def move(out, side, name, viu):
+    """The tile's transfer; a VIU's with its guard (a restore waits before, a spill counts after)."""
+    store = SIDES[side][0]
+    if viu and not store:
+        guard(out, side, name)
+    transfer(out, side, name)
+    if viu and store:
+        guard(out, side, name)
+
+
+def entry(mode, side, viu=False):
     store, face, _, sdir = SIDES[side]
-    name = f"spu_iu_{mode}_{side}"
+    name = f"spu_{'viu' if viu else 'iu'}_{mode}_{side}"
+    params = [f"\t.param .u64 {name}_guard"] if viu else []
     out = [
         f".visible .entry {name}(",
         f"\t.param .u64 {name}_x,",
@@ -82,7 +113,8 @@ def entry(mode, side):
         f"\t.param .u32 {name}_n,",
         f"\t.param .u32 {name}_k,",
         f"\t.param .u32 {name}_b,",
-        f"\t.param .u32 {name}_p",
+        f"\t.param .u32 {name}_p" + ("," if viu else ""),
+        *params,
         ")",
         "{",
         "\t.reg .pred \t%p<4>;",
@@ -105,7 +137,13 @@ def entry(mode, side):
         "\tdiv.u32 \t%r7, %r1, %r3;",  # G
         "\tdiv.u32 \t%r8, %r2, %r3;",  # K / b
         "\tmul.lo.u32 \t%r9, %r3, %r3;",  # b * b
+        f"\tmov.u32 \t%r17, %regcpass{'y' if face == 'y' else 'x'};",  # the pass across the border
+        "\tmul.lo.u32 \t%r18, %r17, %r4;",  # its first CTA: a loader's face
     ]
+    if store:
+        out.append("\tadd.s32 \t%r18, %r18, %r4;")  # a storer's: the next pass's first
+    if viu:
+        out.append(f"\tld.param.u64 \t%rd3, [{name}_guard];")
     if mode == "global":
         # Algorithm 1's IU: 1 + 2(G - 1) + K/b barriers; before barrier t a loader moves tile
         # t - id, a storer (after barrier t, so before barrier t + 1) tile t - (id + p - 1) - 2
@@ -114,10 +152,11 @@ def entry(mode, side):
             "\tadd.s32 \t%r10, %r10, %r8;",
             "\tsub.s32 \t%r10, %r10, 1;",  # B
         ]
+        # the lag: id + (the pass across) p, a storer's p + 1 more
+        out.append("\tmul.lo.u32 \t%r11, %r17, %r4;")
+        out.append("\tadd.s32 \t%r11, %r11, %r5;")
         if store:
-            out += ["\tadd.s32 \t%r11, %r5, %r4;", "\tadd.s32 \t%r11, %r11, 1;"]  # lag id + p + 1
-        else:
-            out.append("\tmov.u32 \t%r11, %r5;")
+            out += ["\tadd.s32 \t%r11, %r11, %r4;", "\tadd.s32 \t%r11, %r11, 1;"]
         out += [
             "\tmov.u32 \t%r16, 0;",  # t
             f"$T_{name}:",
@@ -127,7 +166,7 @@ def entry(mode, side):
             "\tsetp.ge.s32 \t%p1, %r12, %r8;",
             f"\t@%p1 bra \t$S_{name};",
         ]
-        transfer(out, side, name)
+        move(out, side, name, viu)
         out += [
             f"$S_{name}:",
             "\tsetp.eq.s32 \t%p1, %r16, %r10;",
@@ -142,7 +181,7 @@ def entry(mode, side):
         out += ["\tmov.u32 \t%r12, 0;", f"$T_{name}:"]
         if store:
             out.append(f"\tbar.blocksync.{sdir};")
-        transfer(out, side, name)
+        move(out, side, name, viu)
         if not store:
             out.append(f"\tbar.blocksync.{sdir};")
         out += [
@@ -164,9 +203,10 @@ def main():
         ".address_size 64",
         "",
     ]
-    for mode in ("global", "local"):
-        for side in "nwse":
-            out += entry(mode, side)
+    for viu in (False, True):
+        for mode in ("global", "local"):
+            for side in "nwse":
+                out += entry(mode, side, viu)
     print("\n".join(out))
 
 

@@ -7,6 +7,7 @@
 #include "kernels/frontend/spu_isa.h"
 #include "kernels/run/kload.h"
 #include "kernels/run/warp_step.h"
+#include "models/mem_types.h"
 #include "models/spu/spu_cb.h"
 
 struct spu_iu_prog {
@@ -15,22 +16,46 @@ struct spu_iu_prog {
     ws_prog *prog;
 };
 
-/* a global load in flight: its lanes read the image at `ready` */
+/* a global load in flight: its lanes read the image at `ready` (UINT64_MAX on the interconnect path
+ * until its `left` requests are answered; then its registers `in` writes are ready) */
 typedef struct {
     ws_load pl;
-    uint64_t ready;
+    uint64_t ready, seq;
+    unsigned left;
+    uint32_t func;
+    const ir_instr *in;
 } code_load;
+
+/* one run of an entry: the unit's role in one pass (the runtime sets its registers per pass) */
+typedef struct {
+    uint32_t entry;
+    uint8_t *kparam;
+    uint32_t sregs[10];
+} code_seg;
+
+/* the interconnect path: a request waiting for the unit's port; `load` the code_load's seq (0: a
+ * store) */
+typedef struct {
+    mem_req_t q;
+    uint64_t load;
+} code_send;
 
 typedef struct spu_iu_code {
     const spu_iu_prog *p;
     ws_launch L;
     ws_warp w;
     ws_cta cta;
-    uint8_t *kparam;
+    GArray *segs; /* code_seg, run in order; seg: the current one */
+    unsigned seg;
     uint32_t sregs[10];
+    GArray *sendq;     /* code_send (icnt path) */
+    uint64_t *id_load; /* per request id: the load it answers (0: a store) */
+    uint64_t last_send, wait_since;
+    uint64_t poll_at;   /* the issue of the guard word's last read (UINT64_MAX: none since a transfer) */
     bool cb_write;      /* a loader writes its CB, a storer reads it */
     uint64_t *ready;    /* per register row: the cycle its value is ready (the scoreboard) */
     GArray *loads;      /* code_load */
+    uint64_t load_seq;  /* the last code_load's seq */
     uint64_t port_free; /* the memory port sends its next request from this cycle */
     uint64_t seq;
     unsigned alu_latency;
@@ -194,27 +219,35 @@ static const uint32_t *hook_sregs(void *ctx)
 
 static const ws_ops code_ops = {.load_deferred = hook_load, .cb = hook_cb, .spu_sregs = hook_sregs};
 
-int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl_arg *args, unsigned n_args,
-                    const uint32_t sregs[10], unsigned side, unsigned sync_dir, GString *err)
+/* The segment's entry, parameters and registers become the warp's (a fresh warp at the entry). */
+static void seg_start(spu_iu_code *c, unsigned i)
 {
-    uint32_t e = kload_find_entry(p->k, entry);
-    if (e == IR_NONE) {
-        g_string_append_printf(err, "%s: no entry %s in the interface-unit code", p->mod->filename, entry);
-        return 1;
-    }
+    const code_seg *sg = &g_array_index(c->segs, code_seg, i);
+    c->seg = i;
+    memcpy(c->sregs, sg->sregs, sizeof c->sregs);
+    c->cta.ctaid[0] = sg->sregs[IR_SREG_REGIUID - IR_SREG_REGPASSX];
+    c->L.sreg.ctaid[0] = c->cta.ctaid[0];
+    c->L.entry = sg->entry;
+    c->L.kparam = (fmem_seg){.data = sg->kparam, .size = c->p->k->funcs[sg->entry].kparam_bytes};
+    if (i)
+        simt_release(&c->w.st);
+    simt_init(&c->w.st, sg->entry, 0, UINT32_MAX);
+    ws_launch_reset_cache(&c->L);
+}
+
+static spu_iu_code *code_new(spu_iu *u, const spu_iu_prog *p)
+{
     const kload_module *k = p->k;
     spu_iu_code *c = g_new0(spu_iu_code, 1);
     c->p = p;
-    c->kparam = g_malloc0(k->funcs[e].kparam_bytes + 1);
-    if (kload_pack_params(k, e, args, n_args, c->kparam, err)) {
-        g_free(c->kparam);
-        g_free(c);
-        return 1;
-    }
-    memcpy(c->sregs, sregs, sizeof c->sregs);
-    c->cb_write = side == SPU_DIR_NORTH || side == SPU_DIR_WEST;
+    c->segs = g_array_new(FALSE, TRUE, sizeof(code_seg));
     c->ready = g_new0(uint64_t, (uint64_t)k->total_rows + 1);
     c->loads = g_array_new(FALSE, FALSE, sizeof(code_load));
+    c->sendq = g_array_new(FALSE, FALSE, sizeof(code_send));
+    c->id_load = g_new0(uint64_t, u->max_out + 1);
+    c->last_send = UINT64_MAX;
+    c->wait_since = UINT64_MAX;
+    c->poll_at = UINT64_MAX;
     c->alu_latency = (unsigned)blk_param_uint(u->inst, "code_alu_latency");
     c->err = g_string_new(NULL);
     g_snprintf(c->where, sizeof c->where, "on %s", u->inst->path);
@@ -223,14 +256,10 @@ int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl
     c->w.cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
     c->w.cta = &c->cta;
     c->cta.nwarps = 1;
-    c->cta.ctaid[0] = sregs[IR_SREG_REGIUID - IR_SREG_REGPASSX];
-    simt_init(&c->w.st, e, 0, UINT32_MAX);
     c->L = (ws_launch){.prog = p->prog,
                        .mod = p->mod,
                        .k = k,
                        .mem = u->mem,
-                       .entry = e,
-                       .kparam = {.data = c->kparam, .size = k->funcs[e].kparam_bytes},
                        .block = {IR_WARP_SIZE, 1, 1},
                        .err = c->err,
                        .where = c->where,
@@ -239,13 +268,35 @@ int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl
                        .blocksync_bar = WS_N_BARRIERS - 1};
     c->L.sreg = (frun_sreg_ctx){.block = {IR_WARP_SIZE, 1, 1},
                                 .grid = {1, 1, 1},
-                                .ctaid = {c->cta.ctaid[0], 0, 0},
                                 .nwarps = 1,
                                 .warp_size = IR_WARP_SIZE,
                                 .nwarpid = 1,
                                 .nsmid = 1};
-    ws_launch_reset_cache(&c->L);
-    u->code = c;
+    return c;
+}
+
+int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl_arg *args, unsigned n_args,
+                    const uint32_t sregs[10], unsigned side, unsigned sync_dir, GString *err)
+{
+    uint32_t e = kload_find_entry(p->k, entry);
+    if (e == IR_NONE) {
+        g_string_append_printf(err, "%s: no entry %s in the interface-unit code", p->mod->filename, entry);
+        return 1;
+    }
+    g_assert(!u->code || (u->code->p == p && u->sync_dir == sync_dir));
+    code_seg sg = {.entry = e, .kparam = g_malloc0(p->k->funcs[e].kparam_bytes + 1)};
+    if (kload_pack_params(p->k, e, args, n_args, sg.kparam, err)) {
+        g_free(sg.kparam);
+        return 1;
+    }
+    memcpy(sg.sregs, sregs, sizeof sg.sregs);
+    if (!u->code) {
+        u->code = code_new(u, p);
+        u->code->cb_write = side == SPU_DIR_NORTH || side == SPU_DIR_WEST;
+    }
+    g_array_append_val(u->code->segs, sg);
+    if (u->code->segs->len == 1)
+        seg_start(u->code, 0);
     u->sync_dir = sync_dir;
     u->state = SPU_IU_MOVING;
     return 0;
@@ -260,7 +311,11 @@ void spu_iu_code_free(spu_iu *u)
     g_free(c->w.regs);
     g_free(c->w.local);
     g_free(c->w.cparam);
-    g_free(c->kparam);
+    for (unsigned i = 0; i < c->segs->len; i++)
+        g_free(g_array_index(c->segs, code_seg, i).kparam);
+    g_array_free(c->segs, TRUE);
+    g_array_free(c->sendq, TRUE);
+    g_free(c->id_load);
     g_free(c->ready);
     g_array_free(c->loads, TRUE);
     g_string_free(c->err, TRUE);
@@ -355,21 +410,178 @@ void spu_iu_code_release(spu_iu *u)
     gsc_event_notify(u->ev, 1);
 }
 
-void spu_iu_code_run(spu_iu *u)
+/* ---- the interconnect path (icnt_path) ---------------------------------------------------------- */
+
+/* The requests of a global warp access: one per line its lanes touch, a store's with its bytes and
+ * mask, queued for the port; returns how many. */
+static unsigned icnt_queue(spu_iu *u, const ws_info *info, bool store, uint64_t load)
 {
     spu_iu_code *c = u->code;
-    uint64_t now = gsc_cycle();
+    unsigned first = c->sendq->len;
+    for (uint32_t m = info->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t line = info->addr[l] - info->addr[l] % u->line_bytes;
+        unsigned off = (unsigned)(info->addr[l] - line), i = first;
+        if (off + info->bytes > u->line_bytes)
+            gsc_fatal("%s: a %u-byte access at 0x%" G_GINT64_MODIFIER "x crosses a %u-byte line",
+                      u->inst->path, info->bytes, info->addr[l], u->line_bytes);
+        while (i < c->sendq->len && g_array_index(c->sendq, code_send, i).q.addr != line)
+            i++;
+        if (i == c->sendq->len) {
+            code_send cs = {.load = load};
+            memset(&cs.q, 0, offsetof(mem_req_t, data));
+            cs.q.addr = line;
+            cs.q.bytes = u->line_bytes;
+            cs.q.src = (uint16_t)u->node;
+            cs.q.kind = store ? MEM_WRITE : MEM_READ;
+            g_array_append_val(c->sendq, cs);
+        }
+        mem_req_t *q = &g_array_index(c->sendq, code_send, i).q;
+        if (store) {
+            memcpy(q->data + off, info->store_data[l], info->bytes);
+            for (unsigned b = off; b < off + info->bytes; b++)
+                *(b < 64 ? &q->mask_lo : &q->mask_hi) |= 1ull << (b % 64);
+        }
+    }
+    return c->sendq->len - first;
+}
+
+/* The port sends the next queued request (one per cycle, while the unit has an id free and the
+ * interconnect room); true if one is left to send next cycle. */
+static bool icnt_send(spu_iu *u, uint64_t now)
+{
+    spu_iu_code *c = u->code;
+    if (c->sendq->len && c->last_send != now && u->n_free && gsc_fifo_can_put(u->req_f)) {
+        code_send *cs = &g_array_index(c->sendq, code_send, 0);
+        unsigned id = u->free_ids[--u->n_free];
+        cs->q.id = id;
+        c->id_load[id] = cs->load;
+        gsc_fifo_put(u->req_f, &cs->q);
+        u->outstanding++;
+        c->last_send = now;
+        blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
+        g_array_remove_index(c->sendq, 0);
+        return c->sendq->len != 0;
+    }
+    return false; /* nothing to send, or a reply or room wakes the unit */
+}
+
+/* Replies: a load whose requests are all answered reads the image now (its registers ready). */
+static void icnt_replies(spu_iu *u, uint64_t now)
+{
+    spu_iu_code *c = u->code;
+    mem_resp_t r;
+    while (gsc_fifo_can_get(u->resp_f)) {
+        gsc_fifo_get(u->resp_f, &r);
+        g_assert(r.id < u->max_out && u->outstanding);
+        for (unsigned i = 0; c->id_load[r.id] && i < c->loads->len; i++) {
+            code_load *cl = &g_array_index(c->loads, code_load, i);
+            if (cl->seq == c->id_load[r.id] && !--cl->left) {
+                cl->ready = now;
+                regs_written(c, cl->func, cl->in, now);
+            }
+        }
+        u->free_ids[u->n_free++] = (unsigned)r.id;
+        u->outstanding--;
+    }
+}
+
+/* ---- the unit's step ----------------------------------------------------------------------------- */
+
+/* A memory instruction issued: its requests (ideal path: the port busy for them; icnt: queued), its
+ * element counts (not the guard's counter words, ld/st.volatile: synchronisation), its data. */
+static void issue_mem(spu_iu *u, uint32_t func, const ir_instr *in, const ws_info *info, uint64_t now)
+{
+    spu_iu_code *c = u->code;
+    unsigned elems = (unsigned)__builtin_popcount(info->active) * info->bytes / 4;
+    bool load = info->mem_kind == WS_MEM_LOAD, sync = (in->flags & IR_F_VOLATILE) != 0;
+    if (in->cb) {
+        unsigned n = requests(info, info->active);
+        c->port_free = now + n;
+        for (unsigned i = 0; i < n; i++) { /* the CB counts its accesses and the words */
+            uint64_t b;
+            ((const spu_cb_if *)u->cb_m)
+                ->half(u->cb_self, c->cb_write, elems * (i + 1) / n - elems * i / n, &b);
+        }
+        blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, n);
+        regs_written(c, func, in, now + n);
+        return;
+    }
+    if (info->space != IR_SPACE_GLOBAL) { /* .param, .const: the constant cache */
+        for (unsigned i = 0; i < c->loads->len; i++)
+            if (g_array_index(c->loads, code_load, i).ready == 0)
+                g_array_index(c->loads, code_load, i).ready = now + 1;
+        regs_written(c, func, in, now + 1);
+        return;
+    }
+    if (!load)
+        for (uint32_t m = info->store_defer; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (!fmem_write(u->mem, info->addr[l], info->store_data[l], info->bytes))
+                gsc_fatal("%s: invalid global store at 0x%" G_GINT64_MODIFIER "x", u->inst->path,
+                          info->addr[l]);
+        }
+    if (!sync) { /* a VIU (%regviu, the runtime's role this pass) spills and restores */
+        bool viu = c->sregs[IR_SREG_REGVIU - IR_SREG_REGPASSX] != 0;
+        blk_stat_add(u->inst,
+                     viu ? (load ? SPU_IU_STAT_RESTORES : SPU_IU_STAT_SPILLS)
+                         : (load ? SPU_IU_STAT_LOADS : SPU_IU_STAT_STORES),
+                     elems);
+        c->poll_at = UINT64_MAX;
+        u->guard_waiting = false;
+    } else if (load) { /* the guard's word read again: the cycles since the last read stalled, and
+                        * the unit waits on its guard (as the planned unit: the watchdog sees it) */
+        if (c->poll_at != UINT64_MAX) {
+            blk_stat_add(u->inst, SPU_IU_STAT_GUARD, now - c->poll_at);
+            if (!u->guard_waiting && u->on_block)
+                gsc_event_notify(u->on_block, 1);
+            u->guard_waiting = true;
+        }
+        c->poll_at = now;
+    }
+    if (u->icnt) {
+        uint64_t seq = load ? ++c->load_seq : 0;
+        unsigned n = icnt_queue(u, info, !load, seq);
+        for (unsigned i = 0; load && i < c->loads->len; i++) {
+            code_load *cl = &g_array_index(c->loads, code_load, i);
+            if (cl->ready == 0)
+                *cl = (code_load){
+                    .pl = cl->pl, .ready = UINT64_MAX, .seq = seq, .left = n, .func = func, .in = in};
+        }
+        if (load)
+            regs_written(c, func, in, UINT64_MAX); /* until the replies */
+        return;
+    }
+    unsigned n = requests(info, info->active);
+    c->port_free = now + n;
+    if (load) {
+        uint64_t at = MAX(now + n - 1 + u->mem_latency, now + 1);
+        for (unsigned i = 0; i < c->loads->len; i++)
+            if (g_array_index(c->loads, code_load, i).ready == 0)
+                g_array_index(c->loads, code_load, i).ready = at;
+        regs_written(c, func, in, at);
+    }
+}
+
+/* One cycle of the unit: 0 to wait for an event (a release, a reply, room), else the cycles to the
+ * next look. */
+static uint64_t code_step(spu_iu *u, uint64_t now)
+{
+    spu_iu_code *c = u->code;
     uint64_t next_load = apply_loads(c, now);
     if (u->state != SPU_IU_MOVING || now < u->resume_at)
-        return;
-    if (simt_done(&c->w.st)) { /* exited: the unit leaves when its last loads are in */
-        if (next_load != UINT64_MAX) {
-            gsc_run_within(next_load - now);
-            return;
+        return 0;
+    bool mem_busy = u->icnt && (u->outstanding || c->sendq->len);
+    if (simt_done(&c->w.st)) { /* exited: its last loads (and requests) in, the next role or leave */
+        if (c->loads->len || mem_busy)
+            return next_load != UINT64_MAX ? next_load - now : 0;
+        if (c->seg + 1 < c->segs->len) {
+            seg_start(c, c->seg + 1);
+            return 1;
         }
         u->state = SPU_IU_DONE;
         u->bs->leave(u->bs_self, u->unit);
-        return;
+        return 0;
     }
     const simt_entry *top = simt_top(&c->w.st);
     uint32_t func = top->func;
@@ -377,63 +589,53 @@ void spu_iu_code_run(spu_iu *u)
     const ir_instr *in = top->pc < f->instrs->len ? &g_array_index(f->instrs, ir_instr, top->pc) : NULL;
     if (in) {
         uint64_t ready = regs_ready(c, func, in);
-        if (ir_instr_class(in) == IR_CLASS_MEM && (in->cb || in->space == IR_SPACE_GLOBAL))
+        bool mem = ir_instr_class(in) == IR_CLASS_MEM && (in->cb || in->space == IR_SPACE_GLOBAL);
+        if (mem)
             ready = MAX(ready, c->port_free);
-        if (ready > now) {
-            gsc_run_within(ready - now);
-            return;
+        /* icnt: a global access waits for the port's queue, a blocksync for every answer */
+        bool port = mem && !in->cb && u->icnt && c->sendq->len;
+        if (ready == UINT64_MAX || port || (in->op == IR_OP_BLOCKSYNC && mem_busy)) {
+            if (c->wait_since == UINT64_MAX) /* a reply (or the port) is awaited */
+                c->wait_since = now;
+            return 0;
         }
+        if (ready > now)
+            return ready - now;
+    }
+    if (c->wait_since != UINT64_MAX) {
+        blk_stat_add(u->inst, SPU_IU_STAT_MEM_WAIT, now - c->wait_since);
+        c->wait_since = UINT64_MAX;
     }
     ws_info info;
     if (ws_step(&c->L, &c->w, ++c->seq, &info))
         gsc_fatal("%s", c->err->str);
     blk_stat_add(u->inst, SPU_IU_STAT_INSTRS, 1);
     blk_stat_add(u->inst, SPU_IU_STAT_BUSY, 1);
-    if (info.kind == WS_MEM && info.active) {
-        unsigned elems = (unsigned)__builtin_popcount(info.active) * info.bytes / 4;
-        bool load = info.mem_kind == WS_MEM_LOAD;
-        if (in->cb) {
-            unsigned n = requests(&info, info.active);
-            c->port_free = now + n;
-            for (unsigned i = 0; i < n; i++) { /* the CB counts its accesses and the words */
-                uint64_t b;
-                ((const spu_cb_if *)u->cb_m)
-                    ->half(u->cb_self, c->cb_write, elems * (i + 1) / n - elems * i / n, &b);
-            }
-            blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, n);
-            regs_written(c, func, in, now + n);
-        } else if (info.space == IR_SPACE_GLOBAL) {
-            unsigned n = requests(&info, info.active);
-            c->port_free = now + n;
-            if (load) {
-                uint64_t at = now + n - 1 + u->mem_latency;
-                for (unsigned i = 0; i < c->loads->len; i++)
-                    if (g_array_index(c->loads, code_load, i).ready == 0)
-                        g_array_index(c->loads, code_load, i).ready = MAX(at, now + 1);
-                regs_written(c, func, in, MAX(at, now + 1));
-                blk_stat_add(u->inst, SPU_IU_STAT_LOADS, elems);
-            } else {
-                for (uint32_t m = info.store_defer; m; m &= m - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(m);
-                    if (!fmem_write(u->mem, info.addr[l], info.store_data[l], info.bytes))
-                        gsc_fatal("%s: invalid global store at 0x%" G_GINT64_MODIFIER "x", u->inst->path,
-                                  info.addr[l]);
-                }
-                blk_stat_add(u->inst, SPU_IU_STAT_STORES, elems);
-            }
-        } else { /* .param, .const: the constant cache */
-            for (unsigned i = 0; i < c->loads->len; i++)
-                if (g_array_index(c->loads, code_load, i).ready == 0)
-                    g_array_index(c->loads, code_load, i).ready = now + 1;
-            regs_written(c, func, in, now + 1);
-        }
-    } else if (info.kind == WS_BAR && info.blocksync) {
+    if (info.kind == WS_MEM && info.active)
+        issue_mem(u, func, in, &info, now);
+    else if (info.kind == WS_BAR && info.blocksync) {
         u->state = SPU_IU_WAITING;
         blk_stat_add(u->inst, SPU_IU_STAT_ROUNDS, 1);
         u->bs->arrive(u->bs_self, u->unit, 0, info.blocksync - 1u);
-        return;
-    } else if (in) {
+        return 0;
+    } else if (in)
         regs_written(c, func, in, now + c->alu_latency);
+    return 1;
+}
+
+void spu_iu_code_run(spu_iu *u)
+{
+    uint64_t now = gsc_cycle();
+    bool more = false;
+    if (u->icnt) {
+        icnt_replies(u, now);
+        more = icnt_send(u, now);
     }
-    gsc_run_within(1);
+    uint64_t d = code_step(u, now);
+    if (u->icnt && !more) /* the step may have queued requests: the first goes out now */
+        more = icnt_send(u, now);
+    if (more)
+        d = d ? MIN(d, 1) : 1;
+    if (d)
+        gsc_run_within(d);
 }

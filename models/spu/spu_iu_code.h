@@ -24,6 +24,19 @@
  * its last request (read from the memory image then), a CB load's the cycle after its last request;
  * stores are posted (the image and the CB are written at issue). Off-chip elements, CB requests and
  * blocksync rounds count as for the plan-driven unit; `instructions` counts the warp instructions.
+ *
+ * On the interconnect path (spu_iu.icnt_path) a global access becomes one request per line its lanes
+ * touch (a store's with its bytes and mask), sent by the port one per cycle, at most
+ * `max_outstanding` in flight; a load's registers are ready when its last reply arrives (the image is
+ * read then); a blocksync (and the end of the code) waits until every request is answered;
+ * `mem_wait_cycles` counts the cycles an instruction waited for replies or the port.
+ *
+ * Multipass: a unit runs a sequence of entries, one per pass it serves (spu_iu_set_code once per
+ * pass, in order), each from a fresh warp with that pass's registers; between them it stays in the
+ * barrier. A run with %regviu set is the runtime's VIU code: its global loads count as restores, its
+ * stores as spills. ld.volatile / st.volatile of .global are the guard's counter words
+ * (synchronisation, not element accesses); a volatile load issued again with no transfer in between
+ * adds the cycles since the previous one to `guard_stall_cycles`.
  */
 #ifndef GPUSC_MODELS_SPU_SPU_IU_CODE_H
 #define GPUSC_MODELS_SPU_SPU_IU_CODE_H
@@ -47,7 +60,9 @@ void spu_iu_prog_free(spu_iu_prog *p);
 
 /* The unit runs `entry` of p (checked with spu_iu_prog_check first) with the kernel arguments `args`
  * and its SPU registers `sregs` (%regpassx .. %reglast, spu_isa.h order), synchronising as
- * sync_dir says. Before the run; 0, or nonzero with a message (arguments that do not fit). */
+ * sync_dir says; called again, after the entries given before (the next pass's role; the same
+ * program, side and sync_dir). Before the run; 0, or nonzero with a message (arguments that do not
+ * fit). */
 int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl_arg *args, unsigned n_args,
                     const uint32_t sregs[10], unsigned side, unsigned sync_dir, GString *err);
 /* The code engine's step (spu_iu's process, for a unit with code). */

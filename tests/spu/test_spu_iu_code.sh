@@ -4,8 +4,11 @@
 # kernels/spu/spu_iu.ptx. The stencil passes under global and producer-consumer sync, with the same
 # off-chip element counts (the closed form) and CB words as the plan-driven units (the equivalence
 # test); the units execute instructions, the plan-driven ones none; code outside the IU's subset is
-# refused with its file and line; broken IU code fails the output check or stops at a blocksync
-# mismatch; multipass is refused.
+# refused with its file and line; broken IU code fails the output check. Multipass: the units run
+# their IU code and, at pass borders, the runtime's VIU code (spills and restores as instructions):
+# PASS with the planned units' counts (4PNK + 2N^2, spills = restores), the guard in code (without it,
+# or with a broken spill address, the check fails); the interconnect path: the same counts, the
+# units' requests on the icnt; partial passes are refused.
 . "$top_srcdir/tests/tap.sh"
 tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
 ptx="$top_srcdir/kernels/spu/spu_iu.ptx"
@@ -13,7 +16,7 @@ if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
     exit 0
 fi
-echo "1..11"
+echo "1..23"
 check() { if eval "$2"; then ok "$1"; else no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; fi; }
 sum() { awk -v re="$1" '$1 ~ re {s += $2} END {print s + 0}' "$2"; }
 elems() { grep '^spu: off-chip elements' "$1"; }
@@ -61,8 +64,73 @@ sed '0,/st.cb.south.b32/s//st.cb.east.b32/' "$ptx" >"$tmp/dir.ptx"
 rc=$?
 check "a north unit storing to an east CB: refused" \
     "[ $rc -eq 2 ] && grep -q '^gpusc: .*dir.ptx:[0-9]*: .*st.cb.east.*only the CB toward its SM' '$tmp/out'"
-"$tb" --set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --iu code --no-trace >"$tmp/out" 2>&1
+# multipass: plan against code, the same element counts (spills and restores apart) and CB words
+same() {
+    [ "$(elems "$1")" = "$(elems "$2")" ] && [ "$(grep '^offchip_accesses' "$1")" = "$(grep '^offchip_accesses' "$2")" ] &&
+        [ "$(grep -o 'VIU spills [0-9]*, restores [0-9]*' "$1")" = "$(grep -o 'VIU spills [0-9]*, restores [0-9]*' "$2")" ] &&
+        [ $(sum 'cb_[hv].*[.]iu_words$' "$1") -eq $(sum 'cb_[hv].*[.]iu_words$' "$2") ]
+}
+mp="--set spu_grid.p=2 --size 32x32x16 --tile 8 --no-trace"
+for run in "local plain" "local overlapped" "global plain"; do
+    set -- $run
+    "$tb" $mp --sync $1 --passes $2 >"$tmp/plan" 2>&1
+    rc1=$?
+    "$tb" $mp --sync $1 --passes $2 --iu code >"$tmp/out" 2>&1
+    rc2=$?
+    check "$1 sync, 2 x 2 passes $2 on 2 x 2: IU and VIU code PASS, 6144 = 4PNK + 2N^2, 1024 spilled = 1024 restored, the plan's counts and CB words" \
+        "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 6144  (closed form 4PNK + 2N^2 = 6144, P = 2' '$tmp/out' && grep -q 'VIU spills 1024, restores 1024 elements' '$tmp/out' && same '$tmp/out' '$tmp/plan' && [ \$(sum 'iu_[nwse][0-9]*[.]instructions\$' '$tmp/out') -gt 0 ]"
+done
+# the spill -> restore guard in the VIU code: K/b = 1, where a west unit would restore before the
+# east unit's spill; without the poll loop (its branch deleted) the restore reads the poisoned region
+kb1="--set spu_grid.p=2 --size 32x32x8 --tile 8 --sync local --no-trace --iu code"
+"$tb" $kb1 >"$tmp/out" 2>&1
 rc=$?
-check "--iu code with 2 x 2 passes: refused (VIU code not built)" \
-    "[ $rc -eq 2 ] && grep -q '^gpusc: --iu code with 4 x 4 CTAs on the 2 x 2 grid' '$tmp/out'"
+check "K/b = 1, overlapped: the VIU code's guard stalls restores, PASS, 4096 accesses" \
+    "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 4096 ' '$tmp/out' && ! grep -q 'guard stall cycles 0\$' '$tmp/out'"
+sed '/^\t@%p2 bra \t\$G_spu_viu_/d' "$ptx" >"$tmp/noguard.ptx"
+"$tb" $kb1 --iu-ptx "$tmp/noguard.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "K/b = 1, VIU code without the guard's wait: the check fails" \
+    "! cmp -s '$ptx' '$tmp/noguard.ptx' && [ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
+"$tb" $kb1 --passes plain --iu-ptx "$tmp/noguard.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "K/b = 1 pass by pass, without the guard's wait: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
+# a broken spill address: the east VIU code spills to the face after its border's (face 1 of 0..4
+# instead of 2), so the west VIU restores the poisoned region
+awk '/^\.visible \.entry spu_viu_local_e/ {e = 1} /^}/ {e = 0} e && /^\tadd.s32 \t%r18, %r18, %r4;$/ {sub(/%r4;$/, "1;")} {print}' \
+    "$ptx" >"$tmp/spill.ptx"
+"$tb" $mp --sync local --iu code --iu-ptx "$tmp/spill.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "VIU code spilling to a wrong address: the check fails" \
+    "! cmp -s '$ptx' '$tmp/spill.ptx' && [ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
+# a blocksync count mismatch (CTA (0, 0) leaves out its last sync) with IU and VIU code, overlapped:
+# the controller's deadlock report, a restoring VIU polling its guard word counted as waiting
+"$tb" --ptx-dir "$top_srcdir/tests/spu/mismatch" $mp --sync local --iu code >"$tmp/out" 2>&1
+rc=$?
+check "mismatched kernel with VIU code: the deadlock report names the VIU on its guard, exit 1" \
+    "[ $rc -eq 1 ] && grep -q '^gpusc: tb.spu.ctl: blocksync deadlock at cycle' '$tmp/out' && grep -q '^  tb.spu.iu_w0 waits for a spill (the spill -> restore guard)' '$tmp/out'"
+# the interconnect path: the same element counts as the ideal path; the icnt carries exactly the
+# units' requests more: one per line a warp access touches (two b = 8 face rows of a 16-wide face
+# share a 128-byte line: 64, where the planned units send one per row, 128)
+mreqs() { sum 'iu_[nwse][0-9]*[.]mem_reqs$' "$1"; }
+pkts() { sed -n 's/^tb\.gpu\.icnt\.req_packets  *\([0-9]*\) .*/\1/p' "$1"; }
+"$tb" $p2 --sync local --iu code >"$tmp/ideal" 2>&1
+"$tb" $p2 --sync local --iu-path icnt >"$tmp/plan" 2>&1
+"$tb" $p2 --sync local --iu code --iu-path icnt >"$tmp/out" 2>&1
+rc=$?
+check "icnt path, one pass: IU code PASS, the ideal path's counts, 64 requests on the icnt (the planned units' 128)" \
+    "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && same '$tmp/out' '$tmp/ideal' && [ \$(mreqs '$tmp/out') -eq 64 ] && [ \$(mreqs '$tmp/plan') -eq 128 ] && [ \$(mreqs '$tmp/ideal') -eq 0 ] && [ \$((\$(pkts '$tmp/out') - \$(pkts '$tmp/ideal'))) -eq 64 ]"
+check "icnt path: the units waited for replies" "[ \$(sum 'iu_[nwse][0-9]*[.]mem_wait_cycles\$' '$tmp/out') -gt 0 ]"
+"$tb" $p2 --iu code --iu-path icnt >"$tmp/out" 2>&1
+rc=$?
+check "icnt path, global sync: IU code PASS, 1536 accesses" "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 1536 ' '$tmp/out'"
+"$tb" $mp --sync local --iu code >"$tmp/ideal" 2>&1
+"$tb" $mp --sync local --iu code --iu-path icnt >"$tmp/out" 2>&1
+rc=$?
+check "icnt path, 2 x 2 passes: IU and VIU code PASS, the ideal path's counts (spills and restores)" \
+    "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && same '$tmp/out' '$tmp/ideal' && [ \$(mreqs '$tmp/out') -gt 0 ]"
+"$tb" --set spu_grid.p=2 --size 24x24x8 --tile 8 --sync local --iu code --no-trace >"$tmp/out" 2>&1
+rc=$?
+check "--iu code with partial passes: refused (an SM acting as an interface unit runs no IU code)" \
+    "[ $rc -eq 2 ] && grep -q '^gpusc: --iu code with 3 x 3 CTAs on the 2 x 2 grid: partial passes' '$tmp/out'"
 exit $fail
