@@ -137,16 +137,31 @@ static void u_accept(void *self, int p, const issued_t *it, uint64_t now)
     memcpy(r->bank_dst, it->bank_dst, sizeof r->bank_dst);
     r->unit = (uint8_t)unit;
     r->exec_cycle = now;
-    pipe_accept_op(u->pipes[p], now, slot, lat, ii);
+    uint64_t done = pipe_accept_op(u->pipes[p], now, slot, lat, ii);
+    u->next_done = MIN(u->next_done, done); /* (the pipe's head is the earlier of its old head and this) */
     blk_stat_add(u->inst, UNITS_STAT_BY_UNIT0 + unit, 1);
     u->tr_in_flight = u->in_pipes.used;
+}
+
+/* The earliest completion in any pipe, found by looking at each. */
+static uint64_t scan_next_done(const units *u)
+{
+    uint64_t next = PIPE_NONE;
+    for (unsigned p = 0; p < u->n_pipes; p++) {
+        uint64_t done = pipe_next_completion(u->pipes[p]); /* (not inside MIN: called twice) */
+        next = MIN(next, done);
+    }
+    return next;
 }
 
 static unsigned u_writeback(void *self, uint64_t now, const release_t **out)
 {
     units *u = self;
+    if (u->next_done > now)
+        return 0; /* nothing due: every pipe's head completes later */
     pipe_result res[UNITS_MAX_WB];
     unsigned n = pipe_writeback(u->pipes, u->n_pipes, now, u->wb_ports, res);
+    u->next_done = scan_next_done(u);
     for (unsigned i = 0; i < n; i++) {
         uint32_t slot = (uint32_t)res[i].payload;
         out[i] = mem_slots_at(&u->in_pipes, slot);
@@ -159,13 +174,7 @@ static unsigned u_writeback(void *self, uint64_t now, const release_t **out)
 
 static uint64_t u_next_completion(void *self)
 {
-    units *u = self;
-    uint64_t next = PIPE_NONE;
-    for (unsigned p = 0; p < u->n_pipes; p++) {
-        uint64_t done = pipe_next_completion(u->pipes[p]); /* (not inside MIN: called twice) */
-        next = MIN(next, done);
-    }
-    return next;
+    return ((const units *)self)->next_done;
 }
 
 static const units_if methods = {u_pick, u_accept, u_writeback, u_next_completion};
@@ -196,6 +205,7 @@ units *units_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     add_pipes(u, SM_UNIT_SFU, "sfu_units", "sfu_latency", "sfu_ii");
     add_pipes(u, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
     add_pipes(u, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
+    u->next_done = PIPE_NONE;
     u->wb_ports = (unsigned)blk_param_uint(u->inst, "wb_ports");
     g_assert(u->wb_ports <= UNITS_MAX_WB);
     units_set_warp_size(u, IR_WARP_SIZE);

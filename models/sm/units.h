@@ -59,6 +59,9 @@ enum {
 
 typedef struct {
     blk_inst *inst;
+    /* the earliest completion in any pipe (PIPE_NONE: all empty), so that the write-back's look each
+     * cycle reads this struct alone until a result is due, not every pipe */
+    uint64_t next_done;
     gpusc_pipe *pipes[UNITS_MAX_PIPES];
     sm_unit pipe_unit[UNITS_MAX_PIPES];
     unsigned n_pipes;
