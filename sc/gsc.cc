@@ -217,6 +217,7 @@ extern "C" void gsc_reset(void)
     sc_default_global_context = sc_curr_simcontext;
     std::string program = gsc_g.program;
     gsc_g = gsc_state();
+    gsc_hot.pulses_traced = false;
     gsc_g.inited = true;
     gsc_g.program = program;
     sc_set_time_resolution(1, SC_PS);

@@ -168,6 +168,9 @@ uint64_t gsc_cycle_slow(void);
  * activation `cycle` is the current cycle (set by the process's trampoline). */
 typedef struct {
     bool in_process;
+    /* Some pulse is traced (gsc_trace_elaborate selected one): until then gsc_pulse_traced answers
+     * from here, without reading the pulse (a line per probe a block calls, in every cycle). */
+    bool pulses_traced;
     uint64_t cycle;
 } gsc_hot_state;
 extern gsc_hot_state gsc_hot;
@@ -483,7 +486,7 @@ typedef struct gsc_pulse {
 gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width);
 static inline bool gsc_pulse_traced(const gsc_pulse *p)
 {
-    return p->traced;
+    return gsc_hot.pulses_traced && p->traced;
 }
 void gsc_pulse_fire(gsc_pulse *p);
 /* The full names and widths of what was traced, in declaration order (for .gtkw writers). */

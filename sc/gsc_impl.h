@@ -41,8 +41,9 @@ static const int64_t GSC_NO_CYCLE = INT64_MAX;
  * notification, which lives in the wake-up calendar, not in the kernel's timed-event queue. */
 struct gsc_proc_rt;
 struct gsc_trace_marks;
-struct gsc_event {
-    sc_core::sc_event ev;
+struct alignas(32) gsc_event {
+    /* (the calendar's fields first, the kernel event after: the ticker and the wake-ups read these
+     * 32 bytes, on one cache line, the kernel event only when it is notified) */
     int64_t due = GSC_NO_CYCLE;
     /* The process whose static sensitivity holds this event and nothing else's: set for a
      * process's swake and timer events (gsc_calendar.direct), NULL otherwise. */
@@ -50,6 +51,7 @@ struct gsc_event {
     /* A hook instead of a kernel notification (gsc_fifo_on_arrival): the calendar calls it. */
     gsc_process_fn hook = nullptr;
     void *hook_ctx = nullptr;
+    sc_core::sc_event ev;
     gsc_event() = default;
     explicit gsc_event(const char *name) : ev(name) {}
 };
@@ -60,18 +62,21 @@ struct gsc_event {
  *   - swake: what its latch and FIFO sensitivities notify (the process is statically sensitive to
  *     it): several puts, gets and changes in a cycle that concern it are one calendar entry and one
  *     kernel trigger, not one per channel. */
-struct gsc_proc_rt {
+struct alignas(64) gsc_proc_rt {
+    /* What every activation reads or writes comes first, on one cache line with the timer's
+     * calendar fields (each activation clears its `due`): the events' kernel parts are large and
+     * touched only when notified. */
     gsc_process_fn fn;
     void *ctx;
-    gsc_event wake;
-    gsc_event swake;
-    gsc_event timer; /* gsc_run_within: statically sensitive; each activation cancels it */
     /* The cycle the process waits for on the shared next-cycle event (gsc_next_trigger_cycles(1)),
      * GSC_NO_CYCLE otherwise: while it does, its static events cannot wake it, so gsc_wake skips
      * notifying it for that cycle (the kernel would ignore the trigger). */
     int64_t next_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
     bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
+    gsc_event timer;      /* (at byte 32) gsc_run_within: statically sensitive; each activation cancels it */
+    gsc_event swake;
+    gsc_event wake;
     gsc_module *m = nullptr; /* the module it belongs to */
     /* Traced: the traced variables its activation may change (gsc_trace.cc), NULL: none. */
     const gsc_trace_marks *tmarks = nullptr;

@@ -1473,6 +1473,7 @@ void gsc_trace_elaborate(void)
         } else if (t.pulse) {
             if (selected(t.name)) {
                 t.pulse->traced = true;
+                gsc_hot.pulses_traced = true;
                 t.pulse->sig = add_signal(t.name, parent_of(t.name), t.ctype, nullptr, t.width);
             }
         } else if (t.counter) {

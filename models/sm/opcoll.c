@@ -5,16 +5,16 @@
 
 #include "models/sm/ccu.h"
 
+/* 16 bytes, four collectors to a cache line: the scans of every collector each cycle read these.
+ * Collector c's instruction is o->its[c], in the block's own array (only its header fields are
+ * used, no addresses), read on allocation and dispatch. */
 struct opcoll_coll {
     bool busy;
     bool dispatchable; /* every operand read (in an earlier cycle) */
     uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
+    uint8_t cls;       /* its instruction's ir_class (the unit it asks for) */
     unsigned pending;  /* operand reads not yet granted */
     uint64_t age;
-    /* the instruction, in the block's own array (o->its): the collectors' scans each cycle touch
-     * only these few bytes per collector, not an issued_t's lane arrays; only its header fields are
-     * used (no addresses) */
-    issued_t *it;
 };
 
 static const blk_port_desc ports[] = {
@@ -127,10 +127,11 @@ static void opcoll_flush_releases(opcoll *o)
 
 /* Source reservations: the collector has read every operand (its last bank read was granted this
  * cycle, or it had none): tell issue, which releases the sources' read reservations. */
-static void opcoll_report_reads(opcoll *o, const opcoll_coll *co)
+static void opcoll_report_reads(opcoll *o, unsigned c)
 {
-    if (co->it->report_reads)
-        release_init_reads(ring_push_slot(&o->releases), co->it, sm_unit_of_class((ir_class)co->it->cls));
+    const issued_t *it = &o->its[c];
+    if (it->report_reads)
+        release_init_reads(ring_push_slot(&o->releases), it, sm_unit_of_class((ir_class)it->cls));
 }
 
 /* A collector allocated at issue by the ccu block: it reads only the sources it misses. */
@@ -142,15 +143,17 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     unsigned c = ccu_take(o->ccu, gsc_fifo_peek(in), reads, &n);
     opcoll_coll *co = &o->coll[c];
     g_assert(!co->busy);
-    gsc_fifo_get(in, co->it);
+    const issued_t *ci = &o->its[c];
+    gsc_fifo_get(in, &o->its[c]);
     co->busy = true;
     co->dispatchable = false;
+    co->cls = ci->cls;
     co->age = o->seq++;
     co->pending = n;
     for (unsigned j = 0; j < n; j++)
-        o->rf->read(o->rf_self, c, co->it->warp, reads[j], co->it->func, co->it->seq, now);
+        o->rf->read(o->rf_self, c, ci->warp, reads[j], ci->func, ci->seq, now);
     if (n == 0)
-        opcoll_report_reads(o, co);
+        opcoll_report_reads(o, c);
 }
 
 static void opcoll_allocate(opcoll *o, uint64_t now)
@@ -171,16 +174,17 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
             return; /* in-order: the head waits for a collector */
         }
         opcoll_coll *co = &o->coll[c];
-        gsc_fifo_get(in, co->it);
+        const issued_t *ci = &o->its[c]; /* (in a local: the reads below are calls) */
+        gsc_fifo_get(in, &o->its[c]);
         co->busy = true;
         co->dispatchable = false;
+        co->cls = ci->cls;
         co->age = o->seq++;
-        const issued_t *ci = co->it; /* (in a local: the reads below are calls) */
         co->pending = ci->n_bank_src;
         for (unsigned j = 0; j < ci->n_bank_src; j++)
             o->rf->read(o->rf_self, c, ci->warp, ci->bank_src[j], ci->func, ci->seq, now);
         if (co->pending == 0)
-            opcoll_report_reads(o, co); /* no register read (immediates, predicates only) */
+            opcoll_report_reads(o, c); /* no register read (immediates, predicates only) */
     }
 }
 
@@ -193,7 +197,7 @@ static void opcoll_arbitrate(opcoll *o)
         g_assert(co->busy && co->pending > 0);
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_FILLS, 1);
         if (--co->pending == 0)
-            opcoll_report_reads(o, co);
+            opcoll_report_reads(o, (unsigned)granted[i]);
     }
 }
 
@@ -217,15 +221,16 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
     }
     for (unsigned k = 0; k < nc; k++) {
         opcoll_coll *best = &o->coll[cand[k]];
-        int p = o->un->pick(o->un_self, sm_unit_of_class((ir_class)best->it->cls), now);
+        const issued_t *bit = &o->its[cand[k]];
+        int p = o->un->pick(o->un_self, sm_unit_of_class((ir_class)best->cls), now);
         if (p < 0) {
             blk_stat_add(o->inst, OPCOLL_STAT_UNIT_BUSY, 1);
             best->dispatchable = false; /* retried next cycle (re-marked below) */
             continue;
         }
-        o->un->accept(o->un_self, p, best->it, now);
+        o->un->accept(o->un_self, p, bit, now);
         blk_stat_add(o->inst, OPCOLL_STAT_DISPATCHED, 1);
-        blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, best->it->n_bank_src);
+        blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, bit->n_bank_src);
         o->tr_dispatched++;
         best->busy = false;
         if (o->ccu)
@@ -293,10 +298,9 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     unsigned nsfu = (unsigned)blk_param_uint(o->inst, "collectors_sfu");
     o->n_coll = nsp + nsfu;
     g_assert(o->n_coll <= OPCOLL_MAX_COLL);
+    _Static_assert(sizeof(opcoll_coll) == 16, "four collectors to a cache line");
     o->coll = g_new0(opcoll_coll, o->n_coll);
     o->its = g_new0(issued_t, o->n_coll);
-    for (unsigned c = 0; c < o->n_coll; c++)
-        o->coll[c].it = &o->its[c];
     for (unsigned c = nsp; c < o->n_coll; c++)
         o->coll[c].pool = 1;
     if (nsfu == 0) /* one generic pool: every class takes any collector */

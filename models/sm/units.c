@@ -137,35 +137,48 @@ static void u_accept(void *self, int p, const issued_t *it, uint64_t now)
     memcpy(r->bank_dst, it->bank_dst, sizeof r->bank_dst);
     r->unit = (uint8_t)unit;
     r->exec_cycle = now;
-    pipe_accept_op(u->pipes[p], now, slot, lat, ii);
+    uint64_t done = pipe_accept_op(u->pipes[p], now, slot, lat, ii);
+    u->head_done[p] = MIN(u->head_done[p], done); /* (the earlier of its old head and this) */
+    u->next_done = MIN(u->next_done, done);
     blk_stat_add(u->inst, UNITS_STAT_BY_UNIT0 + unit, 1);
     u->tr_in_flight = u->in_pipes.used;
 }
 
+/* Up to wb_ports results complete by now leave the pipes, earliest completion first, ties to the
+ * lower pipe (pipe_writeback's order), found from head_done without looking into the pipes. */
 static unsigned u_writeback(void *self, uint64_t now, const release_t **out)
 {
     units *u = self;
-    pipe_result res[UNITS_MAX_WB];
-    unsigned n = pipe_writeback(u->pipes, u->n_pipes, now, u->wb_ports, res);
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t slot = (uint32_t)res[i].payload;
-        out[i] = mem_slots_at(&u->in_pipes, slot);
+    if (u->next_done > now)
+        return 0; /* nothing due: every pipe's head completes later */
+    unsigned n = 0;
+    while (n < u->wb_ports) {
+        int best = -1;
+        for (unsigned p = 0; p < u->n_pipes; p++)
+            if (u->head_done[p] <= now && (best < 0 || u->head_done[p] < u->head_done[best]))
+                best = (int)p;
+        if (best < 0)
+            break;
+        pipe_result r;
+        pipe_pop_done(u->pipes[best], now, &r);
+        u->head_done[best] = pipe_next_completion(u->pipes[best]);
+        uint32_t slot = (uint32_t)r.payload;
+        out[n] = mem_slots_at(&u->in_pipes, slot);
         mem_slots_put_back(&u->in_pipes, slot); /* the data stays until the next take (accept) */
-        blk_call_note(u->probe, 1, out[i]->unit, out[i]->warp);
+        blk_call_note(u->probe, 1, out[n]->unit, out[n]->warp);
+        n++;
     }
+    uint64_t next = PIPE_NONE;
+    for (unsigned p = 0; p < u->n_pipes; p++)
+        next = MIN(next, u->head_done[p]);
+    u->next_done = next;
     u->tr_in_flight = u->in_pipes.used;
     return n;
 }
 
 static uint64_t u_next_completion(void *self)
 {
-    units *u = self;
-    uint64_t next = PIPE_NONE;
-    for (unsigned p = 0; p < u->n_pipes; p++) {
-        uint64_t done = pipe_next_completion(u->pipes[p]); /* (not inside MIN: called twice) */
-        next = MIN(next, done);
-    }
-    return next;
+    return ((const units *)self)->next_done;
 }
 
 static const units_if methods = {u_pick, u_accept, u_writeback, u_next_completion};
@@ -178,6 +191,7 @@ static void add_pipes(units *u, sm_unit unit, const char *count, const char *lat
         pipe_config pc = {(unsigned)blk_param_uint(u->inst, lat), (unsigned)blk_param_uint(u->inst, ii), 0,
                           false};
         u->pipe_unit[u->n_pipes] = unit;
+        u->head_done[u->n_pipes] = PIPE_NONE;
         u->pipes[u->n_pipes++] = pipe_new(&pc);
     }
 }
@@ -196,6 +210,7 @@ units *units_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     add_pipes(u, SM_UNIT_SFU, "sfu_units", "sfu_latency", "sfu_ii");
     add_pipes(u, SM_UNIT_INT, "int_units", "int_latency", "int_ii");
     add_pipes(u, SM_UNIT_DP, "dp_units", "dp_latency", "dp_ii");
+    u->next_done = PIPE_NONE;
     u->wb_ports = (unsigned)blk_param_uint(u->inst, "wb_ports");
     g_assert(u->wb_ports <= UNITS_MAX_WB);
     units_set_warp_size(u, IR_WARP_SIZE);

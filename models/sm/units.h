@@ -59,6 +59,10 @@ enum {
 
 typedef struct {
     blk_inst *inst;
+    /* Each pipe's head completion (PIPE_NONE: empty) and the earliest of them, kept here so that the
+     * write-back's look each cycle reads this struct alone, and a pipe only when it gives a result. */
+    uint64_t next_done;
+    uint64_t head_done[UNITS_MAX_PIPES];
     gpusc_pipe *pipes[UNITS_MAX_PIPES];
     sm_unit pipe_unit[UNITS_MAX_PIPES];
     unsigned n_pipes;

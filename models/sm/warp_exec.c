@@ -27,10 +27,20 @@ typedef struct {
     ws_cta ws;
 } wx_cta;
 
+/* Where a warp goes on: the top of its SIMT stack, kept beside the other warps' (8 bytes a warp)
+ * because the issue stage asks for it at every readiness check, and a warp's own struct and stack are
+ * cold by then in a machine of many SMs. func WX_NO_NEXT: not live or finished. Written wherever the
+ * stack changes: a CTA's start and end, and each step. */
+#define WX_NO_NEXT UINT32_MAX
+typedef struct {
+    uint32_t func, pc;
+} wx_next;
+
 struct wexec {
     sm_env *env;
     unsigned sm_id, max_warps, max_ctas;
     wx_warp *warps;
+    wx_next *next; /* per warp */
     wx_cta *ctas;
     ws_prog *prog;        /* the decoded module */
     ws_launch L;          /* the engine's view of the current launch */
@@ -42,6 +52,20 @@ struct wexec {
 static unsigned warp_index(const wexec *x, const ws_warp *w)
 {
     return (unsigned)((const wx_warp *)w - x->warps);
+}
+
+/* The stack of warp i changed: its next (func, pc) again. */
+static void next_update(wexec *x, unsigned i)
+{
+    const wx_warp *w = &x->warps[i];
+    wx_next *n = &x->next[i];
+    if (!w->live || simt_done(&w->w.st)) {
+        n->func = WX_NO_NEXT;
+        return;
+    }
+    const simt_entry *t = simt_top(&w->w.st);
+    n->func = t->func;
+    n->pc = t->pc;
 }
 
 /* ---- the engine's hooks ------------------------------------------------------------------------- */
@@ -86,6 +110,9 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
     x->max_warps = max_warps;
     x->max_ctas = max_ctas;
     x->warps = g_new0(wx_warp, max_warps);
+    x->next = g_new(wx_next, max_warps);
+    for (unsigned i = 0; i < max_warps; i++)
+        x->next[i].func = WX_NO_NEXT;
     x->ctas = g_new0(wx_cta, max_ctas);
     const kload_module *k = env->k;
     for (unsigned i = 0; i < max_warps; i++) {
@@ -154,6 +181,7 @@ void wexec_free(wexec *x)
     ws_prog_free(x->prog);
     regval_chain_free(x->values);
     g_free(x->warps);
+    g_free(x->next);
     g_free(x->ctas);
     g_free(x);
 }
@@ -217,6 +245,7 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         uint32_t n = MIN(left, ws);
         uint32_t valid = n >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << n) - 1;
         simt_init(&w->w.st, L->entry, 0, valid);
+        next_update(x, c->first_warp + i);
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_ALLOC, c->first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE, valid,
                          cycle);
@@ -231,6 +260,7 @@ void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle)
     for (unsigned i = 0; i < ct->c.warps; i++) {
         wx_warp *w = &x->warps[ct->c.first_warp + i];
         w->present = w->live = false;
+        x->next[ct->c.first_warp + i].func = WX_NO_NEXT;
         for (uint64_t r = 0; r < n; r++) /* the registers are freed: poisoned (WX_POISON) */
             w->w.regs[r] = WX_POISON;
         if (G_UNLIKELY(x->hooked))
@@ -242,12 +272,11 @@ void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle)
 
 bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc)
 {
-    const wx_warp *w = &x->warps[warp];
-    if (!w->live || simt_done(&w->w.st))
+    const wx_next *n = &x->next[warp];
+    if (n->func == WX_NO_NEXT)
         return false;
-    const simt_entry *t = simt_top(&w->w.st);
-    *func = t->func;
-    *pc = t->pc;
+    *func = n->func;
+    *pc = n->pc;
     return true;
 }
 
@@ -259,7 +288,7 @@ uint32_t wexec_head_shared(const wexec *x, unsigned warp, uint64_t off[IR_WARP_S
 
 bool wexec_warp_live(const wexec *x, unsigned warp)
 {
-    return x->warps[warp].live && !simt_done(&x->warps[warp].w.st);
+    return x->next[warp].func != WX_NO_NEXT;
 }
 
 unsigned wexec_warp_cta(const wexec *x, unsigned warp)
@@ -467,13 +496,13 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, ws_info *i
     wx_warp *w = &x->warps[warp];
     g_assert(w->live && !simt_done(&w->w.st));
     x->L.clock = clock;
-    if (ws_step(&x->L, &w->w, seq, info)) {
+    int failed = ws_step(&x->L, &w->w, seq, info);
+    if (failed)
         x->env->failed = true;
-        return 1;
-    }
-    if (simt_done(&w->w.st))
+    else if (simt_done(&w->w.st))
         w->live = false;
-    return 0;
+    next_update(x, warp);
+    return failed;
 }
 
 /* The writes of a load's data that returned: one per distinct destination register. */

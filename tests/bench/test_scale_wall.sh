@@ -1,7 +1,8 @@
 #!/bin/sh
 # Smoke test (TAP) of bench/scale-wall, the interleaved CPU-time measurement of the GPU-scale
-# targets: one small repetition on 1 and 2 SMs of both kernels must run (outputs checked by the
-# script), and its JSON must hold a median per SM count, the warp instructions and the ratio.
+# targets: two small repetitions on 1 and 2 SMs of both kernels must run (outputs checked by the
+# script), and its JSON must hold a median per SM count, the warp instructions, the ratio of pairs and
+# the ratio of the minima.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 if ! command -v python3 >/dev/null 2>&1; then
@@ -12,7 +13,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-scale-wall.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "1..3"
 fail=0
-if python3 "$src/bench/scale-wall" --build-dir "$bld" --reps 1 --sms 1,2 --iters 8 --elems 512 \
+if python3 "$src/bench/scale-wall" --build-dir "$bld" --reps 2 --sms 1,2 --iters 8 --elems 512 \
     --json "$tmp/r.json" >"$tmp/log" 2>&1; then
     echo "ok 1 - scale-wall exits 0"
 else
@@ -28,15 +29,18 @@ for k in ("ffmaloop", "addloop"):
     for n in ("1", "2"):
         # (runs this small are noise: the figures must exist, not be meaningful)
         assert math.isfinite(d[n]["median"]) and d[n]["min"] <= d[n]["median"] <= d[n]["max"], (k, n, d[n])
-        assert len(d["runs"][n]) == 1 and d["warp_instrs"][n] > 0, d
+        assert len(d["runs"][n]) == 2 and d["warp_instrs"][n] > 0, d
     assert math.isfinite(d["ratio"]["median"]), d["ratio"]
+    want = min(d["runs"]["2"]) / min(d["runs"]["1"])
+    assert abs(d["ratio"]["of_minima"] - want) <= 1e-9 * abs(want), d["ratio"]
 PY
     echo "ok 2 - the JSON holds medians and ratios for both kernels"
 else
     echo "not ok 2 - bad JSON"
     fail=1
 fi
-if grep -q "^ffmaloop 2 SMs / 1 SM: median" "$tmp/log" && grep -q "^addloop 2 SMs / 1 SM: median" "$tmp/log"; then
+if grep -q "^ffmaloop 2 SMs / 1 SM: median .*; of the minima" "$tmp/log" &&
+    grep -q "^addloop 2 SMs / 1 SM: median .*; of the minima" "$tmp/log"; then
     echo "ok 3 - the ratio lines are printed"
 else
     echo "not ok 3 - no ratio lines"
