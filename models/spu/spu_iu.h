@@ -18,9 +18,9 @@
  *          slices and DRAM as the SMs' requests; a load's data is the reply's, written into the CB
  *          when it arrives; a store's data goes into the memory image when it is sent; a round ends
  *          when every request of it is answered (a spill's guard counts then). An SM's role
- *          (spu_iu_new_sm) sends them through that SM's memory port instead of a node of its own. This is the unit without
- * instruction fetch (the "DMA-engine" form of §4.4 in its behaviour); the truncated SM running IU code is not
- * built.
+ *          (spu_iu_new_sm) sends them through that SM's memory port instead of a node of its own.
+ * This is the unit without instruction fetch (the "DMA-engine" form of §4.4 in its behaviour); the
+ * truncated SM running IU code is spu_iu_code.h (`tb-spu --iu code`).
  *
  * As a virtual IU (multipass, SPU spec §4.2): a storer's transfer marked `viu` spills the face to
  * the spill region instead of storing an output, a loader's restores it; a restore waits until its
