@@ -501,6 +501,9 @@ bool gsc_trace_signal_is_counter(unsigned i);
 /* True for a field of a FIFO's k-th item of a cycle (<fifo>.putK.<field>, K >= 1) when no cycle
  * written so far put more than K items in that FIFO: the slot has shown nothing (views leave it out). */
 bool gsc_trace_signal_unused(unsigned i);
+/* True when a value other than the one in the dump was written for signal i (its start value, at
+ * the window's first cycle); false for a signal that has kept it so far, or before the file opens. */
+bool gsc_trace_signal_changed(unsigned i);
 /* The time range of the dump in ps: its first time (the window's start) and the last time written
  * so far (0, 0 when nothing was written). */
 void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps);

@@ -269,6 +269,10 @@ struct trace_state {
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
     std::vector<hot_signal> hot;       /* per signal, what the writer compares and writes */
     std::vector<uint64_t> typed_shown; /* per signal: a KIND_TYPED signal's value last written */
+    /* Per signal: a value other than the dump's was written (set where a change is written, so a
+     * signal costs nothing more while it keeps its value; the views close the groups that never
+     * changed). A byte each, beside the hot records rather than in them. */
+    std::vector<uint8_t> moved;
     bool any_written = false;          /* a timestamp has been written */
     uint64_t last_time = 0;            /* the last timestamp written */
     sc_event *nudge_ev = nullptr;      /* makes the next cycle's time step exist */
@@ -734,6 +738,9 @@ static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
             put_value(s, raw, true);
         else if (!was_x)
             put_value(s, 0, false);
+        else
+            return;
+        T.moved[(size_t)(&s - T.hot.data())] = 1;
         return;
     }
     s.val = raw;
@@ -745,6 +752,7 @@ static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
     shown = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
+    T.moved[(size_t)(&s - T.hot.data())] = 1;
 }
 
 /* Write the signal's value if it changed since the last one written. */
@@ -766,6 +774,7 @@ static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
     s.val = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
+    T.moved[i] = 1;
     if (v)
         T.falls.push_back(i);
 }
@@ -1302,6 +1311,7 @@ static void write_header(void)
     }
     T.out.append("$end\n", 5);
     flush_out();
+    T.moved.assign(T.sigs.size(), 0);
     for (var_group *g : T.groups)
         for (auto &vars : g->by_size)
             for (sized_var &v : vars)
@@ -1660,6 +1670,11 @@ extern "C" const gsc_enum *gsc_trace_signal_enum(unsigned i)
 extern "C" bool gsc_trace_signal_is_counter(unsigned i)
 {
     return i < T.sigs.size() && T.sigs[i].counter;
+}
+
+extern "C" bool gsc_trace_signal_changed(unsigned i)
+{
+    return i < T.moved.size() && T.moved[i];
 }
 
 extern "C" bool gsc_trace_signal_unused(unsigned i)
