@@ -46,6 +46,8 @@ struct traced_signal {
     bool counter = false;                 /* the cycle counter */
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
+    const gsc_latch_trace *latch = nullptr; /* the latch or FIFO whose signal it is, if any */
+    const gsc_fifo *chan = nullptr;
     std::string code;                     /* VCD identifier */
 };
 
@@ -269,9 +271,12 @@ struct trace_state {
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
     std::vector<hot_signal> hot;       /* per signal, what the writer compares and writes */
     std::vector<uint64_t> typed_shown; /* per signal: a KIND_TYPED signal's value last written */
-    /* Per signal: a value other than the dump's was written (set where a change is written, so a
-     * signal costs nothing more while it keeps its value; the views close the groups that never
-     * changed). A byte each, beside the hot records rather than in them. */
+    /* Which signals moved after the dump, for the views (which close the groups that never did),
+     * beside the hot records, not in them: per signal, a byte set when a variable's bytes, a
+     * strobe or a pulse changed (a store per change); a latch's signals share its record's flag (a
+     * store per cycle it wrote a change in); a FIFO moved when a cycle put an item in it or its
+     * occupancy is not the dump's (gsc_trace_signal_changed: nothing more while running), the
+     * cycle counter when the dump lasts more than a cycle. */
     std::vector<uint8_t> moved;
     bool any_written = false;          /* a timestamp has been written */
     uint64_t last_time = 0;            /* the last timestamp written */
@@ -738,9 +743,6 @@ static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
             put_value(s, raw, true);
         else if (!was_x)
             put_value(s, 0, false);
-        else
-            return;
-        T.moved[(size_t)(&s - T.hot.data())] = 1;
         return;
     }
     s.val = raw;
@@ -752,7 +754,6 @@ static __attribute__((noinline)) void changed_value(hot_signal &s, uint64_t raw)
     shown = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
-    T.moved[(size_t)(&s - T.hot.data())] = 1;
 }
 
 /* Write the signal's value if it changed since the last one written. */
@@ -774,7 +775,6 @@ static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
     s.val = fits ? v : 0;
     s.x_shown = !fits;
     put_value(s, v, fits);
-    T.moved[i] = 1;
     if (v)
         T.falls.push_back(i);
 }
@@ -956,8 +956,10 @@ static void compare_marked(uint64_t cycle)
     T.epoch++;
     if (T.changed.size() > 1)
         std::sort(T.changed.begin(), T.changed.end());
+    uint8_t *moved = T.moved.data();
     for (uint64_t c : T.changed) {
         unsigned sig = (unsigned)c;
+        moved[sig] = 1;
         if (c < STROBE_RANK) {
             update(sig);
             continue;
@@ -1011,12 +1013,17 @@ static void write_cycle(uint64_t cycle)
     }
     T.dirty_fifos.clear();
     for (gsc_latch_trace *lt : T.dirty_latches) {
+        char *was = T.out.p; /* (if the buffer moved, it grew: something was written) */
         for (unsigned i : lt->sigs)
             update(i);
         lt->dirty = false;
+        if (T.out.p != was)
+            lt->moved = true;
     }
     T.dirty_latches.clear();
+    uint8_t *moved = T.moved.data();
     for (gsc_pulse *p : T.dirty_pulses) {
+        moved[p->sig] = 1;
         update_count((unsigned)p->sig, p->count);
         p->count = 0;
         p->pending = false;
@@ -1127,8 +1134,18 @@ void gsc_trace_latch_write(gsc_latch *l, const void *value)
  * Selection
  * ------------------------------------------------------------------------------------------- */
 
+/* The signals from `first` on belong to this latch or FIFO. */
+static void belong_to(size_t first, const gsc_latch_trace *latch, const gsc_fifo *chan)
+{
+    for (size_t k = first; k < T.sigs.size(); k++) {
+        T.sigs[k].latch = latch;
+        T.sigs[k].chan = chan;
+    }
+}
+
 static void select_latch(gsc_latch *l)
 {
+    size_t first = T.sigs.size();
     const gsc_type *ty = l->type;
     for (unsigned i = 0; i < ty->n_fields; i++) {
         const gsc_field *fd = &ty->fields[i];
@@ -1143,6 +1160,8 @@ static void select_latch(gsc_latch *l)
         l->tr->sigs.push_back(
             add_signal(name, l->name, fd->ctype, l->tr->mirror + fd->offset, fd->width, fd->enumeration));
     }
+    if (l->tr)
+        belong_to(first, l->tr, nullptr);
 }
 
 static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
@@ -1161,6 +1180,7 @@ static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
  * the second, third... item put in the same cycle, as <fifo>.put1.<field>, <fifo>.put2.<field>... */
 static void select_fifo(gsc_fifo *f)
 {
+    size_t first = T.sigs.size();
     const gsc_type *ty = f->type;
     unsigned count_width = g_bit_storage(f->depth);
     std::string put = f->name + ".put";
@@ -1207,6 +1227,8 @@ static void select_fifo(gsc_fifo *f)
             T.sigs[i].slot = s;
         }
     }
+    if (f->tr)
+        belong_to(first, nullptr, f);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1312,6 +1334,9 @@ static void write_header(void)
     T.out.append("$end\n", 5);
     flush_out();
     T.moved.assign(T.sigs.size(), 0);
+    for (const traced_signal &sg : T.sigs)
+        if (sg.chan)
+            sg.chan->tr->dump_n = sg.chan->n;
     for (var_group *g : T.groups)
         for (auto &vars : g->by_size)
             for (sized_var &v : vars)
@@ -1674,7 +1699,16 @@ extern "C" bool gsc_trace_signal_is_counter(unsigned i)
 
 extern "C" bool gsc_trace_signal_changed(unsigned i)
 {
-    return i < T.moved.size() && T.moved[i];
+    if (i >= T.moved.size())
+        return false;
+    const traced_signal &s = T.sigs[i];
+    if (s.chan)
+        return s.chan->tr->max_puts > 0 || s.chan->n != s.chan->tr->dump_n;
+    if (s.latch)
+        return s.latch->moved;
+    if (s.counter)
+        return T.cycle_next > T.from + 1;
+    return T.moved[i];
 }
 
 extern "C" bool gsc_trace_signal_unused(unsigned i)
