@@ -504,6 +504,12 @@ bool gsc_trace_signal_is_counter(unsigned i);
 /* True for a field of a FIFO's k-th item of a cycle (<fifo>.putK.<field>, K >= 1) when no cycle
  * written so far put more than K items in that FIFO: the slot has shown nothing (views leave it out). */
 bool gsc_trace_signal_unused(unsigned i);
+/* Whether signal i moved after the dump (the window's first cycle): a variable's bytes, a strobe or a
+ * pulse changed; for a latch's field, a change of one of the latch's fields was written; for a FIFO's
+ * signal, a cycle put an item in the FIFO or its occupancy is not the dump's; the cycle counter, the
+ * dump spans more than one cycle. False before the file opens. Views close the groups none of whose
+ * signals moved. */
+bool gsc_trace_signal_changed(unsigned i);
 /* The time range of the dump in ps: its first time (the window's start) and the last time written
  * so far (0, 0 when nothing was written). */
 void gsc_trace_dump_range(uint64_t *first_ps, uint64_t *last_ps);

@@ -113,6 +113,7 @@ struct gsc_latch {
 struct gsc_latch_trace {
     unsigned char *mirror;
     bool dirty; /* written since the writer last looked */
+    bool moved; /* a change of one of its fields was written after the dump */
     std::vector<unsigned> sigs;
 };
 
@@ -127,6 +128,7 @@ struct gsc_fifo_trace {
     unsigned max_puts;                       /* the most items put in one cycle written so far */
     uint32_t full;                           /* <fifo>.full: the occupancy is the depth */
     bool dirty;                              /* put or got since the writer last looked */
+    unsigned dump_n;                         /* the occupancy in the dump */
     int put_sig, get_sig, full_sig, occ_sig; /* signal indices, -1 when not traced */
     unsigned n_fields;                       /* traced fields per slot */
     std::vector<unsigned> field_sigs;        /* slot-major: slot s, field k at s * n_fields + k */

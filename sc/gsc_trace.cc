@@ -46,6 +46,8 @@ struct traced_signal {
     bool counter = false;                 /* the cycle counter */
     const gsc_fifo_trace *fifo = nullptr; /* a field of a FIFO's second, third... item of a cycle: */
     unsigned slot = 0;                    /* ... its FIFO and slot (1, 2...) */
+    const gsc_latch_trace *latch = nullptr; /* the latch or FIFO whose signal it is, if any */
+    const gsc_fifo *chan = nullptr;
     std::string code;                     /* VCD identifier */
 };
 
@@ -252,7 +254,7 @@ struct trace_state {
     std::vector<var_group *> groups;                          /* every module's traced variables */
     std::vector<var_group *> dirty_groups;                    /* marked since the writer last looked */
     std::vector<std::pair<gsc_module *, gsc_module *>> calls; /* (caller, callee): gsc_trace_calls */
-    std::vector<uint64_t> changed; /* the ranks of the cycle's changed variables (their signal below) */
+    std::vector<uint64_t> changed; /* room for the ranks of a cycle's changed variables (signal below) */
     uint64_t epoch = 0;            /* the marks made since the writer last looked (gsc_trace_marks) */
     bool check = false;            /* gsc_trace_check */
     /* The strobes looked at in the cycle being written (group, signal), and the groups to mark for
@@ -265,10 +267,18 @@ struct trace_state {
     std::vector<gsc_pulse *> dirty_pulses;
     std::vector<unsigned> pulse_sig; /* per pulse (index in pulses): its signal */
     std::vector<gsc_pulse *> pulses;
-    std::vector<unsigned> falls; /* strobes and counts written nonzero this cycle */
+    std::vector<unsigned> falls; /* strobes and counts written nonzero this cycle: the first n_falls */
+    size_t n_falls = 0;          /* (room for every signal: a signal is written once per cycle) */
     out_buf out; /* what goes to the file next (timestamps and value changes), in 1 MiB chunks */
     std::vector<hot_signal> hot;       /* per signal, what the writer compares and writes */
     std::vector<uint64_t> typed_shown; /* per signal: a KIND_TYPED signal's value last written */
+    /* Which signals moved after the dump, for the views (which close the groups that never did),
+     * beside the hot records, not in them: per signal, a byte set when a variable's bytes, a
+     * strobe or a pulse changed (a store per change); a latch's signals share its record's flag (a
+     * store per cycle it wrote a change in); a FIFO moved when a cycle put an item in it or its
+     * occupancy is not the dump's (gsc_trace_signal_changed: nothing more while running), the
+     * cycle counter when the dump lasts more than a cycle. */
+    std::vector<uint8_t> moved;
     bool any_written = false;          /* a timestamp has been written */
     uint64_t last_time = 0;            /* the last timestamp written */
     sc_event *nudge_ev = nullptr;      /* makes the next cycle's time step exist */
@@ -767,7 +777,7 @@ static __attribute__((noinline)) void changed_count(unsigned i, uint64_t v)
     s.x_shown = !fits;
     put_value(s, v, fits);
     if (v)
-        T.falls.push_back(i);
+        T.falls[T.n_falls++] = i;
 }
 
 static inline void update_count(unsigned i, uint64_t v)
@@ -911,31 +921,34 @@ static void check_unmarked(uint64_t cycle)
 }
 
 /* The variables of one size of a marked group: a load and a compare each, no branch on the size. */
-template <typename U> static inline void compare_sized(std::vector<sized_var> &vars, uint64_t size_class)
+template <typename U>
+static inline uint64_t *compare_sized(std::vector<sized_var> &vars, uint64_t size_class, uint64_t *out)
 {
     for (sized_var &v : vars) {
         uint64_t raw = *(const U *)v.addr;
         if (__builtin_expect(raw != v.raw, 0)) {
             v.raw = raw;
-            T.changed.push_back(size_class << 32 | v.sig);
+            *out++ = size_class << 32 | v.sig;
         }
     }
+    return out;
 }
 
 /* The marked groups' variables: those that changed are written in the order of their rank (the
  * order of the signals by variable size, then declaration), whatever the order of the marks. */
 static void compare_marked(uint64_t cycle)
 {
-    T.changed.clear();
+    /* (a group is marked at most once per cycle, so the cycle's changes fit: one per variable) */
+    uint64_t *const changed = T.changed.data(), *end = changed;
     for (var_group *g : T.dirty_groups) {
-        compare_sized<uint8_t>(g->by_size[0], 0);
-        compare_sized<uint16_t>(g->by_size[1], 1);
-        compare_sized<uint32_t>(g->by_size[2], 2);
-        compare_sized<uint64_t>(g->by_size[3], 3);
+        end = compare_sized<uint8_t>(g->by_size[0], 0, end);
+        end = compare_sized<uint16_t>(g->by_size[1], 1, end);
+        end = compare_sized<uint32_t>(g->by_size[2], 2, end);
+        end = compare_sized<uint64_t>(g->by_size[3], 3, end);
         for (group_var &v : g->strobes) {
             /* (a strobe's raw is 0, the value it is set back to) */
             if (load_raw(v.addr, v.nbytes) != 0 || T.hot[v.sig].val || T.hot[v.sig].x_shown)
-                T.changed.push_back(v.rank);
+                *end++ = v.rank;
             T.strobes_seen.push_back({g, v.sig});
         }
     }
@@ -945,10 +958,13 @@ static void compare_marked(uint64_t cycle)
         g->dirty = false;
     T.dirty_groups.clear();
     T.epoch++;
-    if (T.changed.size() > 1)
-        std::sort(T.changed.begin(), T.changed.end());
-    for (uint64_t c : T.changed) {
+    if (end - changed > 1)
+        std::sort(changed, end);
+    uint8_t *moved = T.moved.data();
+    for (const uint64_t *p = changed; p != end; p++) {
+        uint64_t c = *p;
         unsigned sig = (unsigned)c;
+        moved[sig] = 1;
         if (c < STROBE_RANK) {
             update(sig);
             continue;
@@ -977,7 +993,7 @@ static void write_cycle(uint64_t cycle)
     uint64_t last_before = T.last_time;
     write_time(t);
     size_t changes = T.out.size();
-    T.falls.clear();
+    T.n_falls = 0;
     for (var_group *g : T.strobes_again)
         mark_group(g);
     T.strobes_again.clear();
@@ -1002,12 +1018,17 @@ static void write_cycle(uint64_t cycle)
     }
     T.dirty_fifos.clear();
     for (gsc_latch_trace *lt : T.dirty_latches) {
+        char *was = T.out.p; /* (if the buffer moved, it grew: something was written) */
         for (unsigned i : lt->sigs)
             update(i);
         lt->dirty = false;
+        if (T.out.p != was)
+            lt->moved = true;
     }
     T.dirty_latches.clear();
+    uint8_t *moved = T.moved.data();
     for (gsc_pulse *p : T.dirty_pulses) {
+        moved[p->sig] = 1;
         update_count((unsigned)p->sig, p->count);
         p->count = 0;
         p->pending = false;
@@ -1021,9 +1042,10 @@ static void write_cycle(uint64_t cycle)
         T.any_written = any_before;
         T.last_time = last_before;
     }
-    if (!T.falls.empty()) {
+    if (T.n_falls) {
         write_time(t + gsc_g.period / 2);
-        for (unsigned i : T.falls) {
+        for (size_t k = 0; k < T.n_falls; k++) {
+            unsigned i = T.falls[k];
             T.hot[i].val = 0;
             put_value(T.hot[i], 0, true);
         }
@@ -1118,8 +1140,18 @@ void gsc_trace_latch_write(gsc_latch *l, const void *value)
  * Selection
  * ------------------------------------------------------------------------------------------- */
 
+/* The signals from `first` on belong to this latch or FIFO. */
+static void belong_to(size_t first, const gsc_latch_trace *latch, const gsc_fifo *chan)
+{
+    for (size_t k = first; k < T.sigs.size(); k++) {
+        T.sigs[k].latch = latch;
+        T.sigs[k].chan = chan;
+    }
+}
+
 static void select_latch(gsc_latch *l)
 {
+    size_t first = T.sigs.size();
     const gsc_type *ty = l->type;
     for (unsigned i = 0; i < ty->n_fields; i++) {
         const gsc_field *fd = &ty->fields[i];
@@ -1134,6 +1166,8 @@ static void select_latch(gsc_latch *l)
         l->tr->sigs.push_back(
             add_signal(name, l->name, fd->ctype, l->tr->mirror + fd->offset, fd->width, fd->enumeration));
     }
+    if (l->tr)
+        belong_to(first, l->tr, nullptr);
 }
 
 static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
@@ -1152,6 +1186,7 @@ static gsc_fifo_trace *fifo_trace(gsc_fifo *f)
  * the second, third... item put in the same cycle, as <fifo>.put1.<field>, <fifo>.put2.<field>... */
 static void select_fifo(gsc_fifo *f)
 {
+    size_t first = T.sigs.size();
     const gsc_type *ty = f->type;
     unsigned count_width = g_bit_storage(f->depth);
     std::string put = f->name + ".put";
@@ -1198,6 +1233,8 @@ static void select_fifo(gsc_fifo *f)
             T.sigs[i].slot = s;
         }
     }
+    if (f->tr)
+        belong_to(first, nullptr, f);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1302,6 +1339,11 @@ static void write_header(void)
     }
     T.out.append("$end\n", 5);
     flush_out();
+    T.moved.assign(T.sigs.size(), 0);
+    T.falls.assign(T.sigs.size(), 0);
+    for (const traced_signal &sg : T.sigs)
+        if (sg.chan)
+            sg.chan->tr->dump_n = sg.chan->n;
     for (var_group *g : T.groups)
         for (auto &vars : g->by_size)
             for (sized_var &v : vars)
@@ -1506,6 +1548,7 @@ void gsc_trace_elaborate(void)
                 g->strobes.push_back({t.addr, 0, rank, i, (uint8_t)nb, true});
             else
                 g->by_size[rank >> 32].push_back({t.addr, 0, i});
+            T.changed.push_back(0); /* room for its change */
         }
     }
     make_marks(by_module);
@@ -1661,6 +1704,20 @@ extern "C" const gsc_enum *gsc_trace_signal_enum(unsigned i)
 extern "C" bool gsc_trace_signal_is_counter(unsigned i)
 {
     return i < T.sigs.size() && T.sigs[i].counter;
+}
+
+extern "C" bool gsc_trace_signal_changed(unsigned i)
+{
+    if (i >= T.moved.size())
+        return false;
+    const traced_signal &s = T.sigs[i];
+    if (s.chan)
+        return s.chan->tr->max_puts > 0 || s.chan->n != s.chan->tr->dump_n;
+    if (s.latch)
+        return s.latch->moved;
+    if (s.counter)
+        return T.cycle_next > T.from + 1;
+    return T.moved[i];
 }
 
 extern "C" bool gsc_trace_signal_unused(unsigned i)

@@ -83,6 +83,30 @@ static bool same_group(const gtkw_signal *s, const char *group)
     return same;
 }
 
+/* Whether every signal from i on that lies in instance (up to the first that does not) is constant:
+ * nothing in that SM (or other numbered instance) changed. */
+static bool instance_constant(const gtkw_signal *sigs, unsigned n, unsigned i, const char *instance)
+{
+    for (; i < n; i++) {
+        char *group = signal_group(&sigs[i]);
+        char *inst = gtkw_instance_of(group);
+        bool inside = same_string(inst, instance);
+        g_free(inst);
+        g_free(group);
+        if (!inside)
+            break;
+        if (!sigs[i].constant)
+            return false;
+    }
+    return true;
+}
+
+/* A group's first or last line: its flags, then its name (marked idle when nothing in it changed). */
+static void group_line(FILE *f, const char *flags, const char *name, bool idle)
+{
+    fprintf(f, "%s\n-%s%s\n", flags, name, idle ? " (idle)" : "");
+}
+
 double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels)
 {
     /* GTKWave draws 2^-zoom units per 200 pixels; pick the zoom that fits span in the pane. */
@@ -124,25 +148,28 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
     GPtrArray *filters = g_ptr_array_new();
     char *open_group = NULL;
     char *open_instance = NULL; /* the SM (or other numbered instance) whose group is open */
-    unsigned rows = 0;          /* rows shown so far: a group's two brace rows and, if open, its signals */
+    bool group_idle = false, instance_idle = false; /* nothing in them changed: closed, "(idle)" */
+    unsigned rows = 0; /* rows shown so far: a group's two brace rows and, if open, its signals */
     bool closed = false;
     bool hidden = false; /* inside a closed instance group: its block groups take no rows */
     for (unsigned i = 0; i < n; i++) {
         char *group = signal_group(&sigs[i]);
         if (!open_group || strcmp(open_group, group) != 0) {
             if (open_group)
-                fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
+                group_line(f, GTKW_FLAGS_GROUP_END, open_group, group_idle);
             char *instance = gtkw_instance_of(group);
             if (!same_string(instance, open_instance)) {
                 if (open_instance)
-                    fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_instance);
+                    group_line(f, GTKW_FLAGS_GROUP_END, open_instance, instance_idle);
                 hidden = false;
+                instance_idle = instance && instance_constant(sigs, n, i, instance);
                 if (instance) {
-                    closed = closed || (rows > 0 && rows + 2 > GTKW_OPEN_ROWS);
+                    if (!instance_idle)
+                        closed = closed || (rows > 0 && rows + 2 > GTKW_OPEN_ROWS);
                     rows += 2;
-                    hidden = closed;
-                    fprintf(f, "%s\n-%s\n", closed ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN,
-                            instance);
+                    hidden = closed || instance_idle;
+                    group_line(f, hidden ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN, instance,
+                               instance_idle);
                 }
                 g_free(open_instance);
                 open_instance = instance;
@@ -150,12 +177,15 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
                 g_free(instance);
             }
             unsigned members = 1;
-            while (i + members < n && same_group(&sigs[i + members], group))
-                members++;
-            closed = closed || (rows > 0 && rows + 2 + members > GTKW_OPEN_ROWS);
+            group_idle = sigs[i].constant;
+            for (; i + members < n && same_group(&sigs[i + members], group); members++)
+                group_idle = group_idle && sigs[i + members].constant;
+            if (!group_idle)
+                closed = closed || (rows > 0 && rows + 2 + members > GTKW_OPEN_ROWS);
             if (!hidden)
-                rows += closed ? 2 : 2 + members;
-            fprintf(f, "%s\n-%s\n", closed ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN, group);
+                rows += closed || group_idle ? 2 : 2 + members;
+            group_line(f, closed || group_idle ? GTKW_FLAGS_GROUP_CLOSED : GTKW_FLAGS_GROUP_BEGIN, group,
+                       group_idle);
             g_free(open_group);
             open_group = group;
         } else {
@@ -180,9 +210,9 @@ static void write_body(FILE *f, const char *vcd_abs, const char *gtkw_abs, const
         g_free(name);
     }
     if (open_group)
-        fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_group);
+        group_line(f, GTKW_FLAGS_GROUP_END, open_group, group_idle);
     if (open_instance)
-        fprintf(f, "%s\n-%s\n", GTKW_FLAGS_GROUP_END, open_instance);
+        group_line(f, GTKW_FLAGS_GROUP_END, open_instance, instance_idle);
     g_free(open_group);
     g_free(open_instance);
     g_ptr_array_free(filters, TRUE);
@@ -259,7 +289,8 @@ bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t per
                                   gsc_trace_signal_group(i),
                                   gsc_trace_signal_is_real(i),
                                   file,
-                                  gsc_trace_signal_is_counter(i)};
+                                  gsc_trace_signal_is_counter(i),
+                                  !gsc_trace_signal_changed(i)};
     }
     gtkw_view view = {period_ps, 1000, 0, 0};
     gsc_trace_dump_range(&view.first, &view.last);

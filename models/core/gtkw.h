@@ -7,8 +7,10 @@
  * collapsible group per block instance (or per channel: a latch's fields, a FIFO's put strobe,
  * fields and occupancy), nested in a group per numbered instance (an SM's blocks and channels in
  * "tb.gpu.sm3": see gtkw_instance_of), signals in trace order (blocks in pipeline order),
- * 1-bit signals in binary, vectors in hex. Groups are open while they fit on one screen (32 rows),
- * later ones start closed. Signal names are written as GTKWave names them: the full dotted name
+ * 1-bit signals in binary, vectors in hex. A group none of whose signals changed (every one
+ * marked constant: a block that never acted, a channel nothing went through) starts closed and is
+ * labelled "<name> (idle)", and so is an instance group all of whose groups are idle; the other
+ * groups are open while they fit on one screen (32 rows), later ones start closed. Signal names are written as GTKWave names them: the full dotted name
  * and, for vectors, the bit range ("tb.alu.occupancy[7:0]"). Nothing is read back from the VCD.
  */
 #ifndef GPUSC_MODELS_CORE_GTKW_H
@@ -30,6 +32,7 @@ typedef struct {
     bool real;          /* a VCD real (no bit range) */
     const char *filter; /* a translate filter file showing its values by name (decimal), or NULL */
     bool decimal;       /* shown in decimal (the cycle counter) */
+    bool constant;      /* it kept its start value through the dump (false: it changed, or unknown) */
 } gtkw_signal;
 
 /* What the view shows: the dump's first and last time (in its time units, timescale_fs each). */
@@ -47,7 +50,7 @@ bool gtkw_write(const char *gtkw_path, const char *vcd_path, const gtkw_view *vi
  * dump's time range from gsc_trace_dump_range); a signal with an enumeration (gsc_trace_signal_enum)
  * is shown by name through the translate filter file <gtkw_path minus .gtkw>.<enum name>.filter,
  * written beside the view ("<value> <name>" per line, decimal values), the cycle counter in
- * decimal. */
+ * decimal; a signal that kept its start value (gsc_trace_signal_changed false) is constant. */
 bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err);
 /* GTKWave's zoom value that shows span_units time units across wave_pixels pixels (GTKWave draws
  * 2^-zoom units per 200 pixels). */

@@ -27,6 +27,10 @@ dist_check_SCRIPTS += tests/sm/test_microbench.sh tests/sm/test_tb_waveform.sh t
 	tests/sm/test_waveform_lossless.sh tests/sm/test_waveform_no_x.sh tests/sm/test_waveform_stream.sh \
 	tests/sm/test_tb_occupancy.sh tests/sm/test_tb_warps96.sh tests/sm/test_tb_energy.sh
 dist_check_SCRIPTS += tests/sm/test_warp_trace.sh
+# The generated view closes what never acted: its idle groups read back against the VCD.
+dist_check_SCRIPTS += tests/sm/test_idle_view.sh
+TESTS += tests/sm/test_idle_view.sh
+EXTRA_DIST += tests/sm/idle_view_check.py
 # Every testbench's waveform read back: lossless, no x, stall signals only without issue.
 dist_check_SCRIPTS += tests/sm/test_waveform_every_tb.sh
 SLOW_TESTS += tests/sm/test_waveform_every_tb.sh

@@ -405,11 +405,57 @@ static void test_gtkw_nested(void)
     g_assert_null(gtkw_instance_of("tb.alu"));
 }
 
+/* A group none of whose signals changed is closed and labelled idle, and so is an SM all of whose
+ * groups are: the first screen opens only on what acted, in trace order. */
+static void test_gtkw_idle(void)
+{
+    enum { SMS = 6 };
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    gtkw_signal sigs[2 * SMS + 2];
+    unsigned n = 0;
+    sigs[n++] = (gtkw_signal){"tb.gpu.dispatch.ctas", 8, NULL, false, NULL, false, false};
+    for (unsigned i = 0; i < SMS; i++) {
+        char *a = g_strdup_printf("tb.gpu.sm%u.fetch.fetched", i),
+             *b = g_strdup_printf("tb.gpu.sm%u.issue.stall", i);
+        g_ptr_array_add(names, a);
+        g_ptr_array_add(names, b);
+        /* sm0: fetch acted, issue did not; sm1..sm4 never acted; sm5 acted in both */
+        bool idle_sm = i >= 1 && i <= 4;
+        sigs[n++] = (gtkw_signal){a, 1, NULL, false, NULL, false, idle_sm};
+        sigs[n++] = (gtkw_signal){b, 1, NULL, false, NULL, false, idle_sm || i == 0};
+    }
+    sigs[n++] = (gtkw_signal){"tb.gpu.l2_0.mshr_used", 4, NULL, false, NULL, false, true};
+    const gtkw_view view = {PERIOD_PS, 10000000, 0, 8};
+    char *text = gtkw_text_for(good_vcd, &view, sigs, n);
+    g_assert_nonnull(
+        strstr(text, "@800200\n-tb.gpu.dispatch\n@22\ntb.gpu.dispatch.ctas[7:0]\n@1000200\n-tb.gpu.dispatch\n"
+                     "@800200\n-tb.gpu.sm0\n@800200\n-tb.gpu.sm0.fetch\n@28\ntb.gpu.sm0.fetch.fetched\n"
+                     "@1000200\n-tb.gpu.sm0.fetch\n@c00200\n-tb.gpu.sm0.issue (idle)\n@28\ntb.gpu.sm0.issue.stall\n"
+                     "@1000200\n-tb.gpu.sm0.issue (idle)\n@1000200\n-tb.gpu.sm0\n"
+                     "@c00200\n-tb.gpu.sm1 (idle)\n@c00200\n-tb.gpu.sm1.fetch (idle)\n"));
+    g_assert_nonnull(strstr(text, "@1000200\n-tb.gpu.sm1.issue (idle)\n@1000200\n-tb.gpu.sm1 (idle)\n"
+                                  "@c00200\n-tb.gpu.sm2 (idle)\n"));
+    /* the idle SMs take a row each, so the SM after them still opens, whole */
+    g_assert_nonnull(strstr(text, "@1000200\n-tb.gpu.sm4 (idle)\n@800200\n-tb.gpu.sm5\n@800200\n"
+                                  "-tb.gpu.sm5.fetch\n@28\ntb.gpu.sm5.fetch.fetched\n@1000200\n-tb.gpu.sm5.fetch\n"
+                                  "@800200\n-tb.gpu.sm5.issue\n"));
+    g_assert_true(g_str_has_suffix(text, "@1000200\n-tb.gpu.sm5\n@c00200\n-tb.gpu.l2_0 (idle)\n@22\n"
+                                         "tb.gpu.l2_0.mshr_used[3:0]\n@1000200\n-tb.gpu.l2_0 (idle)\n"
+                                         "[pattern_trace] 1\n[pattern_trace] 0\n"));
+    unsigned idle = 0;
+    for (const char *p = text; (p = strstr(p, "@c00200\n")); p++)
+        idle++;
+    g_assert_cmpuint(idle, ==, 1 + 4 * 3 + 1); /* sm0.issue; sm1..sm4 and their two blocks; l2_0 */
+    g_free(text);
+    g_ptr_array_free(names, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/vcd/header", test_header);
     g_test_add_func("/vcd/gtkw/nested", test_gtkw_nested);
+    g_test_add_func("/vcd/gtkw/idle", test_gtkw_idle);
     g_test_add_func("/vcd/values", test_values);
     g_test_add_func("/vcd/transitions", test_transitions);
     g_test_add_func("/vcd/malformed", test_malformed);
