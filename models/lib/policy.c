@@ -495,6 +495,11 @@ unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle,
         for (unsigned v = 0; v < p->vetoes->len; v++)
             if (g_array_index(p->vetoes, veto, v).asked)
                 g_array_set_size(g_array_index(p->vetoes, veto, v).asked, 0);
+    if (p->vetoes->len == 0) { /* nothing to remove: the class's order as it is */
+        for (unsigned i = 0; i < k; i++)
+            g_assert(out[i] < n && warps[out[i]].ready);
+        return k;
+    }
     for (unsigned i = 0; i < k; i++) {
         g_assert(out[i] < n && warps[out[i]].ready);
         bool vetoed = false;
