@@ -515,6 +515,33 @@ static void cal_fire_shuffled(int64_t now, std::vector<gsc_event *> &q, unsigned
         c.hooks[i]->hook(c.hooks[i]->hook_ctx);
 }
 
+/* The arrival hooks listed for this cycle, in the order their FIFOs were first put to (shuffled in
+ * GSC_CHECK_SHUFFLE, as the ticker's hooks are); one listed for a later cycle stays listed. As in
+ * the ticker, every one of them is marked run before the first runs (a put of a hook lists its
+ * FIFO for the next cycle). */
+void gsc_run_arrivals(void *ctx)
+{
+    (void)ctx;
+    gsc_calendar &c = gsc_g.cal;
+    int64_t now = (int64_t)gsc_now_cycle();
+    std::vector<gsc_event *> &a = c.arriving, &run = c.arrived;
+    run.clear();
+    size_t kept = 0;
+    for (gsc_event *e : a) {
+        if (e->due == now) {
+            e->due = GSC_NO_CYCLE;
+            run.push_back(e);
+        } else if (e->due > now && e->due != GSC_NO_CYCLE) {
+            a[kept++] = e;
+        }
+    }
+    a.resize(kept);
+    if (__builtin_expect(gsc_g.check == GSC_CHECK_SHUFFLE, 0))
+        check_shuffle(run.data(), run.size());
+    for (gsc_event *e : run)
+        e->hook(e->hook_ctx);
+}
+
 /* The ticker: runs at the start of every cycle that has calendar entries (or every cycle while a
  * clocked process exists, or in GSC_CHECK_AWAKE) and fires the cycle's events. */
 static void cal_tick(void)
