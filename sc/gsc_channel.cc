@@ -226,7 +226,7 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     if (__builtin_expect(f->tr != nullptr, 0))
         gsc_trace_fifo_put(f);
     if (f->arrival)
-        gsc_notify_at(f->arrival, now + 1);
+        gsc_arrival(f->arrival, now + 1);
     if (f->on_put)
         gsc_wake(f->on_put, now + 1);
 }
@@ -283,7 +283,11 @@ extern "C" void gsc_fifo_on_arrival(gsc_fifo *f, gsc_process_fn fn, void *ctx)
     if (f->arrival)
         gsc_fatal("fifo '%s': it has an arrival hook already", f->name.c_str());
     f->arrival = new gsc_event;
-    gsc_g.cal.hooks.push_back(nullptr); /* room for every hook to be due in one cycle */
+    if (!gsc_g.cal.arrivals) {
+        gsc_g.cal.arrivals = new gsc_event;
+        gsc_g.cal.arrivals->hook = gsc_run_arrivals;
+        gsc_g.cal.hooks.push_back(nullptr); /* room for the hook in the ticker's list */
+    }
     f->arrival->hook = fn;
     f->arrival->hook_ctx = ctx;
 }

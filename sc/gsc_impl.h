@@ -218,6 +218,13 @@ struct gsc_calendar {
     int64_t next_due = GSC_NO_CYCLE;
     sc_core::sc_time one_cycle;            /* the period as an sc_time: the usual delay of cal_arm */
     std::vector<gsc_event *> hooks;        /* the ticker's arrival hooks of its cycle: one per FIFO at most */
+    /* The arrival hooks of every FIFO are one calendar entry per cycle: a put lists its FIFO's
+     * arrival event (once per cycle: its `due` is the cycle it is listed for) in `arriving` and
+     * notifies `arrivals`, whose hook (gsc_run_arrivals) runs the listed ones in the order they were
+     * listed, a calendar insertion per cycle instead of one per FIFO. */
+    gsc_event *arrivals = nullptr;
+    std::vector<gsc_event *> arriving;
+    std::vector<gsc_event *> arrived; /* gsc_run_arrivals: those it runs in its cycle */
     std::vector<sc_core::sc_event *> fire; /* GSC_CHECK_SHUFFLE: the cycle's events, to shuffle */
 };
 
@@ -311,6 +318,18 @@ static inline void gsc_notify_at(gsc_event *e, int64_t target)
         return;
     gsc_notify_at_slow(e, target);
 }
+
+/* The arrival hook of a FIFO's put (its event e) runs at the start of cycle `target`. */
+static inline void gsc_arrival(gsc_event *e, int64_t target)
+{
+    if (e->due == target)
+        return; /* listed already */
+    e->due = target;
+    gsc_g.cal.arriving.push_back(e);
+    gsc_notify_at(gsc_g.cal.arrivals, target);
+}
+/* The hook of gsc_calendar.arrivals. */
+void gsc_run_arrivals(void *ctx);
 
 /* Wake every listener (its swake event) at the start of cycle `target`. */
 static inline void gsc_wake(const gsc_listeners *l, int64_t target)

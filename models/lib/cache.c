@@ -168,19 +168,23 @@ static cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set, un
 {
     const cache_line *row = line_at(t, set, 0);
     int invalid = -1, lru = -1;
-    for (unsigned w = 0; w < t->cfg.ways; w++) {
+    uint64_t lru_use = 0; /* row[lru].last_use, kept in a register */
+    for (unsigned w = 0, ways = t->cfg.ways; w < ways; w++) {
         const cache_line *l = &row[w];
-        if (l->state == CACHE_LINE_INVALID) {
+        cache_line_state st = l->state;
+        if (st == CACHE_LINE_INVALID) {
             if (invalid < 0)
                 invalid = (int)w;
             continue;
         }
         if (l->line_addr == la) {
             *way_out = w;
-            return l->state == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
+            return st == CACHE_LINE_RESERVED ? CACHE_HIT_RESERVED : CACHE_HIT;
         }
-        if (l->state != CACHE_LINE_RESERVED && (lru < 0 || l->last_use < row[lru].last_use))
+        if (st != CACHE_LINE_RESERVED && (lru < 0 || l->last_use < lru_use)) {
             lru = (int)w;
+            lru_use = l->last_use;
+        }
     }
     /* the victim: the first INVALID way, else the LRU way among VALID/MODIFIED ones */
     int w = invalid >= 0 ? invalid : lru;

@@ -119,12 +119,48 @@ static unsigned order_lrr(void *self, policy_warp *w, unsigned n, uint64_t cycle
     return order_lrr_sel(w, all_indices(n, stack, &heap), n, out);
 }
 
+/* Whether a is older than b (cmp_oldest < 0), inline for the loops of order_gto. */
+static inline bool older(const policy_warp *a, const policy_warp *b)
+{
+    return a->age != b->age ? a->age < b->age : a->id < b->id;
+}
+
+/* order_gto_sel over the whole list in one pass (an issue stage asks once per scheduler-cycle that
+ * has a ready warp): the greedy warp found while the ready ones are gathered, then sorted. The same
+ * order as order_gto_sel on the indices 0..n-1. */
 static unsigned order_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
 {
     (void)self, (void)cycle;
-    unsigned stack[64];
-    g_autofree unsigned *heap = NULL;
-    return order_gto_sel(w, all_indices(n, stack, &heap), n, out);
+    unsigned k = 0, greedy = UINT_MAX;
+    int64_t greedy_issue = POLICY_NEVER_ISSUED;
+    for (unsigned i = 0; i < n; i++) {
+        const policy_warp *x = &w[i];
+        if (x->last_issue != POLICY_NEVER_ISSUED &&
+            (greedy == UINT_MAX || x->last_issue > greedy_issue ||
+             (x->last_issue == greedy_issue && older(x, &w[greedy])))) {
+            greedy = i;
+            greedy_issue = x->last_issue;
+        }
+        if (x->ready)
+            out[k++] = i;
+    }
+    unsigned first = 0;
+    if (greedy != UINT_MAX && w[greedy].ready) { /* to the front, the others keep their list order */
+        unsigned j = 0;
+        while (out[j] != greedy)
+            j++;
+        for (; j > 0; j--)
+            out[j] = out[j - 1];
+        out[0] = greedy;
+        first = 1;
+    }
+    for (unsigned i = first + 1; i < k; i++) { /* sort_indices by cmp_oldest, the comparison inline */
+        unsigned v = out[i], j = i;
+        for (; j > first && older(&w[v], &w[out[j - 1]]); j--)
+            out[j] = out[j - 1];
+        out[j] = v;
+    }
+    return k;
 }
 
 static unsigned order_oldest(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
@@ -459,6 +495,11 @@ unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle,
         for (unsigned v = 0; v < p->vetoes->len; v++)
             if (g_array_index(p->vetoes, veto, v).asked)
                 g_array_set_size(g_array_index(p->vetoes, veto, v).asked, 0);
+    if (p->vetoes->len == 0) { /* nothing to remove: the class's order as it is */
+        for (unsigned i = 0; i < k; i++)
+            g_assert(out[i] < n && warps[out[i]].ready);
+        return k;
+    }
     for (unsigned i = 0; i < k; i++) {
         g_assert(out[i] < n && warps[out[i]].ready);
         bool vetoed = false;

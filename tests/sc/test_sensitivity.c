@@ -496,6 +496,78 @@ static void test_arrival_hook(void)
     SC_TEST_IN_SUBPROCESS(body_arrival_hook());
 }
 
+/* ---- several FIFOs' arrival hooks in one cycle: each runs once, at the start of the cycle after
+ * the put, in the order the FIFOs were first put to in the cycle before (whatever the number of
+ * puts), and a hook that puts to a FIFO whose hook runs later in the same cycle has that one run
+ * again in the next cycle (every hook of a cycle is marked run before the first runs). P puts to
+ * the FIFOs 2, 0, 0 and 1 at cycle 0 and to 0 and 1 at cycle 1; the hook of FIFO 0 puts to FIFO 1
+ * on its second run. Each hook takes what is there; the log holds 10 * cycle + FIFO. */
+
+static gsc_fifo *mfifo[3];
+static log_t multi_log;
+
+static void multi_hook(void *ctx)
+{
+    unsigned i = (unsigned)(uintptr_t)ctx;
+    g_assert_cmpuint(multi_log.n, <, MAXLOG);
+    multi_log.at[multi_log.n++] = 10 * gsc_cycle() + i;
+    g_assert_true(gsc_fifo_can_get(mfifo[i]));
+    while (gsc_fifo_can_get(mfifo[i]))
+        gsc_fifo_get(mfifo[i], NULL);
+    if (i == 0 && gsc_cycle() == 2) {
+        word w = {.v = 7};
+        gsc_fifo_put(mfifo[1], &w);
+    }
+}
+
+static void multi_producer(void *ctx)
+{
+    (void)ctx;
+    word w = {.v = 1};
+    static const unsigned at0[] = {2, 0, 0, 1}, at1[] = {0, 1};
+    uint64_t now = gsc_cycle();
+    const unsigned *order = now == 0 ? at0 : at1;
+    unsigned n = now == 0 ? G_N_ELEMENTS(at0) : now == 1 ? G_N_ELEMENTS(at1) : 0;
+    for (unsigned k = 0; k < n; k++)
+        gsc_fifo_put(mfifo[order[k]], &w);
+    if (now == 0)
+        gsc_run_within(1);
+}
+
+static void body_arrival_hooks_several(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    static const char *names[] = {"m0", "m1", "m2"};
+    for (unsigned i = 0; i < 3; i++) {
+        mfifo[i] = gsc_fifo_new(top, names[i], &word_type, 4);
+        gsc_fifo_on_arrival(mfifo[i], multi_hook, (void *)(uintptr_t)i);
+    }
+    gsc_process *p = gsc_process_new(top, "producer", multi_producer, NULL);
+    gsc_process_initialize(p);
+    gsc_run_cycles(10);
+    static const uint64_t want[] = {12, 10, 11, 20, 21, 31}, want_sorted[] = {10, 11, 12, 20, 21, 31};
+    if (gsc_check() == GSC_CHECK_SHUFFLE) { /* (GPUSC_CHECK=shuffle) the same runs, a cycle's in any order */
+        for (unsigned i = 1; i < multi_log.n; i++)
+            for (unsigned j = i; j > 0 && multi_log.at[j - 1] > multi_log.at[j]; j--) {
+                uint64_t t = multi_log.at[j];
+                multi_log.at[j] = multi_log.at[j - 1];
+                multi_log.at[j - 1] = t;
+            }
+        assert_log(&multi_log, want_sorted, G_N_ELEMENTS(want_sorted));
+    } else {
+        assert_log(&multi_log, want, G_N_ELEMENTS(want));
+    }
+    for (unsigned i = 0; i < 3; i++)
+        g_assert_cmpuint(gsc_fifo_occupancy(mfifo[i]), ==, 0);
+}
+
+static void test_arrival_hooks_several(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_arrival_hooks_several());
+}
+
 /* ---- gsc_stop ends the run after all of the stop cycle's activations */
 
 static log_t counter_log;
@@ -597,6 +669,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/sensitivity/room/consumer-last", test_room_consumer_last);
     g_test_add_func("/sc/sensitivity/run-within", test_run_within);
     g_test_add_func("/sc/sensitivity/arrival-hook", test_arrival_hook);
+    g_test_add_func("/sc/sensitivity/arrival-hooks/several", test_arrival_hooks_several);
     g_test_add_func("/sc/run/stop/stopper-first", test_stop_first);
     g_test_add_func("/sc/run/stop/stopper-last", test_stop_last);
     g_test_add_func("/sc/run/starvation", test_starvation);
