@@ -110,6 +110,22 @@ static void probe_issued(void *self, const issued_t *it)
 }
 static const instr_issued_if probe_table = {probe_issued};
 
+/* Whether unit idx of `side` (smiu: the SM standing in for it in partial passes) moves faces in pass
+ * (px, py): a stand-in in the passes where its SM plays that role; a border unit in every pass, but
+ * under producer-consumer sync or with partial passes only in those it serves. */
+static bool unit_serves(const spu_grid *sg, spu_side side, unsigned idx, bool smiu, bool local, unsigned px,
+                        unsigned py)
+{
+    bool vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
+    unsigned rr = spu_passes_span(&sg->ps, sg->ps.P - 1);
+    if (smiu)
+        return spu_passes_role(&sg->ps, vert ? idx : rr, vert ? rr : idx, px, py) ==
+               (vert ? SPU_ROLE_IU_SOUTH : SPU_ROLE_IU_EAST);
+    if (local || sg->global_B != 0)
+        return spu_passes_border_serves(&sg->ps, vert, side >= SPU_SIDE_S, idx, px, py);
+    return true;
+}
+
 /* The interface units' plan. Global sync (Alg. 1 with its prologue barrier): B = 1 + 2(G-1) + K/b
  * barriers per pass, the P x P passes one after the other (B rounds each, numbered on); round r of
  * a pass (before its barrier r) loads tile k = r - (i + j) of the adjacent SM's W/N face, (i, j)
@@ -135,13 +151,7 @@ static void plan_unit(spu_grid *sg, spu_iu *u, spu_side side, unsigned idx, bool
     for (unsigned q = 0; q < n_pass; q++) {
         unsigned px = q % P, py = q / P;
         unsigned along = vert ? px : py, across = vert ? py : px; /* pass coordinates */
-        bool active = true;
-        if (smiu)
-            active = spu_passes_role(&sg->ps, vert ? idx : rr, vert ? rr : idx, px, py) ==
-                     (vert ? SPU_ROLE_IU_SOUTH : SPU_ROLE_IU_EAST);
-        else if (local || roles)
-            active = spu_passes_border_serves(&sg->ps, vert, store, idx, px, py);
-        if (!active)
+        if (!unit_serves(sg, side, idx, smiu, local, px, py))
             continue;
         unsigned ft = MIN(store ? (across + 1) * p : across * p, G); /* the face at the border */
         bool viu = store ? across + 1 < P : across > 0;
@@ -207,29 +217,37 @@ static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, uns
     spu_iu_prog *prog = spu_iu_prog_load(path, spu_grid_iu(sg, SPU_SIDE_N, 0)->mem, err);
     if (!prog)
         usage("%s", err->str);
-    for (unsigned side = 0; side < 4; side++)
-        for (unsigned idx = 0; idx < p; idx++) {
-            bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
-            unsigned sync = local ? toward[side] : 0;
-            for (unsigned q = 0; q < n_pass; q++) {
-                unsigned px = q % P, py = q / P, along = vert ? px : py, across = vert ? py : px;
-                bool viu = store ? across + 1 < P : across > 0;
-                unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
-                uint64_t ctr = viu ? ctrs + 4ull * ((vert ? n_pass * p : 0) + bq * p + idx) : 0;
-                wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N), WL_S32((int)K),
-                                 WL_S32((int)b), WL_S32((int)p), WL_PTR(ctr)};
-                char entry[32];
-                g_snprintf(entry, sizeof entry, "spu_%s_%s_%c", viu ? "viu" : "iu",
-                           local ? "local" : "global", side_c[side]);
-                uint32_t sregs[10] = {
-                    P, P, px, py, K / b, 0, viu, side + 1, along * p + idx, q + 1 == n_pass};
-                if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
-                    spu_iu_set_code(spu_grid_iu(sg, (spu_side)side, idx), prog, entry, args,
-                                    G_N_ELEMENTS(args) - !viu /* the IU code has no guard */, sregs, side + 1,
-                                    sync, err))
-                    usage("%s", err->str);
-            }
+    for (unsigned k = 0; k < 6 * p; k++) {
+        unsigned side = k < 4 * p ? k / p : k < 5 * p ? SPU_SIDE_S : SPU_SIDE_E, idx = k % p;
+        bool smiu = k >= 4 * p; /* the SMs standing in as south and east units (partial passes) */
+        spu_iu *u = smiu ? spu_grid_sm_iu(sg, (spu_side)side, idx) : spu_grid_iu(sg, (spu_side)side, idx);
+        if (!u)
+            continue;
+        bool store = side >= SPU_SIDE_S, vert = side == SPU_SIDE_N || side == SPU_SIDE_S;
+        unsigned sync = local ? toward[side] : 0, last = 0; /* the last pass it serves */
+        for (unsigned q = 0; q < n_pass; q++)
+            if (unit_serves(sg, (spu_side)side, idx, smiu, local, q % P, q / P))
+                last = q;
+        for (unsigned q = 0; q < n_pass; q++) {
+            unsigned px = q % P, py = q / P, along = vert ? px : py, across = vert ? py : px;
+            if (!unit_serves(sg, (spu_side)side, idx, smiu, local, px, py))
+                continue;
+            bool viu = store ? across + 1 < P : across > 0;
+            unsigned bq = vert ? (store ? py : py - 1) * P + px : py * P + (store ? px : px - 1);
+            uint64_t ctr = viu ? ctrs + 4ull * ((vert ? n_pass * p : 0) + bq * p + idx) : 0;
+            wl_arg args[] = {WL_PTR(X),      WL_PTR(Y),      WL_S32((int)N), WL_S32((int)K),
+                             WL_S32((int)b), WL_S32((int)p), WL_PTR(ctr)};
+            char entry[32];
+            g_snprintf(entry, sizeof entry, "spu_%s_%s_%c", viu ? "viu" : "iu", local ? "local" : "global",
+                       side_c[side]);
+            uint32_t sregs[10] = {P, P, px, py, K / b, 0, viu, side + 1, along * p + idx, q == last};
+            if (spu_iu_prog_check(prog, entry, side + 1, sync, err) ||
+                spu_iu_set_code(u, prog, entry, args,
+                                G_N_ELEMENTS(args) - !viu /* the IU code has no guard */, sregs, side + 1,
+                                sync, err))
+                usage("%s", err->str);
         }
+    }
     g_string_free(err, TRUE);
     /* the program stays loaded for the run (the units execute it); freed with the process */
 }
@@ -404,10 +422,6 @@ int main(int argc, char **argv)
                   1 + 2 * (G - 1) + KT);
         if (opt_iu && strcmp(opt_iu, "plan") && strcmp(opt_iu, "code"))
             usage("--iu %s: plan or code", opt_iu);
-        if (opt_iu && !strcmp(opt_iu, "code") && G % sg->p)
-            usage("--iu code with %u x %u CTAs on the %u x %u grid: partial passes run with the planned "
-                  "interface units (an SM acting as one runs no IU code)",
-                  G, G, sg->p, sg->p);
         if (opt_passes && strcmp(opt_passes, "plain") && strcmp(opt_passes, "overlapped"))
             usage("--passes %s: plain or overlapped", opt_passes);
         char *set = g_strdup_printf("gpu.sms=%u", sg->p * sg->p);

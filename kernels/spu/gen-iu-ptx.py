@@ -14,7 +14,8 @@ instruction): spu_iu_<global|local>_<n|w|s|e>(X, Y, N, K, b, p). X and Y are the
 X, the north and south ones Y. The IU reads its position along the border of the CTA grid from
 %regiuid and the pass it serves from %regcpassx and %regcpassy (the runtime sets them per pass), so
 a loader of pass (px, py) reads face px p (west) or py p (north), a storer writes face (px + 1) p or
-(py + 1) p. One warp of 32 threads; a b x b face is moved in chunks of 8 x 32 elements: eight loads,
+(py + 1) p, or G at the grid's edge when the pass is partial (it spans fewer than p CTAs: the SMs next
+to its edge run this code as its east and south units). One warp of 32 threads; a b x b face is moved in chunks of 8 x 32 elements: eight loads,
 then eight stores, so that eight loads are in flight at once.
 
 The runtime's inserted VIU code (multipass, the units at a pass border): spu_viu_<global|local>_<side>
@@ -140,23 +141,25 @@ def entry(mode, side, viu=False):
         f"\tmov.u32 \t%r17, %regcpass{'y' if face == 'y' else 'x'};",  # the pass across the border
         "\tmul.lo.u32 \t%r18, %r17, %r4;",  # its first CTA: a loader's face
     ]
-    if store:
-        out.append("\tadd.s32 \t%r18, %r18, %r4;")  # a storer's: the next pass's first
+    if store:  # a storer's: the next pass's first, G after a partial pass
+        out += ["\tadd.s32 \t%r18, %r18, %r4;", "\tmin.u32 \t%r18, %r18, %r7;"]
     if viu:
         out.append(f"\tld.param.u64 \t%rd3, [{name}_guard];")
     if mode == "global":
         # Algorithm 1's IU: 1 + 2(G - 1) + K/b barriers; before barrier t a loader moves tile
-        # t - id, a storer (after barrier t, so before barrier t + 1) tile t - (id + p - 1) - 2
+        # t - id, a storer (after barrier t, so before barrier t + 1) tile t - (id + s - 1) - 2, s the
+        # pass's span across the border (p, or fewer in a partial pass)
         out += [
             "\tadd.s32 \t%r10, %r7, %r7;",
             "\tadd.s32 \t%r10, %r10, %r8;",
             "\tsub.s32 \t%r10, %r10, 1;",  # B
         ]
-        # the lag: id + (the pass across) p, a storer's p + 1 more
-        out.append("\tmul.lo.u32 \t%r11, %r17, %r4;")
-        out.append("\tadd.s32 \t%r11, %r11, %r5;")
+        # the lag: id + (the pass across) p for a loader; a storer's id + its face + 1 (its face is
+        # the first CTA after the pass: (the pass across) p + s)
         if store:
-            out += ["\tadd.s32 \t%r11, %r11, %r4;", "\tadd.s32 \t%r11, %r11, 1;"]
+            out += ["\tadd.s32 \t%r11, %r18, %r5;", "\tadd.s32 \t%r11, %r11, 1;"]
+        else:
+            out += ["\tmul.lo.u32 \t%r11, %r17, %r4;", "\tadd.s32 \t%r11, %r11, %r5;"]
         out += [
             "\tmov.u32 \t%r16, 0;",  # t
             f"$T_{name}:",

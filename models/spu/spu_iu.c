@@ -238,7 +238,10 @@ static void iu_mem_replies(spu_iu *u)
 static void iu_sm_reply(void *self, const mem_resp_t *r)
 {
     spu_iu *u = self;
-    iu_mem_reply(u, r);
+    if (u->code)
+        spu_iu_code_reply(u, r);
+    else
+        iu_mem_reply(u, r);
     gsc_event_notify(u->ev, 0);
 }
 
@@ -475,6 +478,8 @@ void spu_iu_start_role(spu_iu *u, unsigned rounds)
     u->synced = false;
     u->round_started = false;
     u->resume_at = gsc_cycle() + 1;
+    if (u->code)
+        spu_iu_code_start_role(u);
     gsc_event_notify(u->ev, 1);
 }
 

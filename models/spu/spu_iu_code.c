@@ -47,6 +47,7 @@ typedef struct spu_iu_code {
     ws_cta cta;
     GArray *segs; /* code_seg, run in order; seg: the current one */
     unsigned seg;
+    bool seg_done; /* in role mode: the current run has ended, the next role starts the next one */
     uint32_t sregs[10];
     GArray *sendq;     /* code_send (icnt path) */
     uint64_t *id_load; /* per request id: the load it answers (0: a store) */
@@ -298,8 +299,18 @@ int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl
     if (u->code->segs->len == 1)
         seg_start(u->code, 0);
     u->sync_dir = sync_dir;
-    u->state = SPU_IU_MOVING;
+    u->state = u->roles ? SPU_IU_DONE : SPU_IU_MOVING; /* in role mode the runtime starts each run */
     return 0;
+}
+
+void spu_iu_code_start_role(spu_iu *u)
+{
+    spu_iu_code *c = u->code;
+    if (!c->seg_done)
+        return; /* the first role runs the first entry, started already */
+    g_assert(c->seg + 1 < c->segs->len);
+    c->seg_done = false;
+    seg_start(c, c->seg + 1);
 }
 
 void spu_iu_code_free(spu_iu *u)
@@ -451,12 +462,19 @@ static unsigned icnt_queue(spu_iu *u, const ws_info *info, bool store, uint64_t 
 static bool icnt_send(spu_iu *u, uint64_t now)
 {
     spu_iu_code *c = u->code;
-    if (c->sendq->len && c->last_send != now && u->n_free && gsc_fifo_can_put(u->req_f)) {
+    if (!c->sendq->len || c->last_send == now || !u->n_free)
+        return false;
+    if (u->sm_role && !u->sm_port->can_send(u->sm_port_self))
+        return true; /* an SM's full miss queue: look again next cycle */
+    if (u->sm_role || gsc_fifo_can_put(u->req_f)) {
         code_send *cs = &g_array_index(c->sendq, code_send, 0);
         unsigned id = u->free_ids[--u->n_free];
-        cs->q.id = id;
+        cs->q.id = (uint64_t)u->sm_slot << 32 | id;
         c->id_load[id] = cs->load;
-        gsc_fifo_put(u->req_f, &cs->q);
+        if (u->sm_role) /* an SM's role: through that SM's memory port */
+            u->sm_port->send(u->sm_port_self, &cs->q);
+        else
+            gsc_fifo_put(u->req_f, &cs->q);
         u->outstanding++;
         c->last_send = now;
         blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
@@ -466,23 +484,30 @@ static bool icnt_send(spu_iu *u, uint64_t now)
     return false; /* nothing to send, or a reply or room wakes the unit */
 }
 
-/* Replies: a load whose requests are all answered reads the image now (its registers ready). */
-static void icnt_replies(spu_iu *u, uint64_t now)
+/* A reply: a load whose requests are all answered reads the image now (its registers ready). */
+void spu_iu_code_reply(spu_iu *u, const mem_resp_t *r)
 {
     spu_iu_code *c = u->code;
+    uint64_t now = gsc_cycle();
+    unsigned id = (unsigned)(r->id & 0xffffffffu);
+    g_assert(id < u->max_out && u->outstanding);
+    for (unsigned i = 0; c->id_load[id] && i < c->loads->len; i++) {
+        code_load *cl = &g_array_index(c->loads, code_load, i);
+        if (cl->seq == c->id_load[id] && !--cl->left) {
+            cl->ready = now;
+            regs_written(c, cl->func, cl->in, now);
+        }
+    }
+    u->free_ids[u->n_free++] = id;
+    u->outstanding--;
+}
+
+static void icnt_replies(spu_iu *u)
+{
     mem_resp_t r;
     while (gsc_fifo_can_get(u->resp_f)) {
         gsc_fifo_get(u->resp_f, &r);
-        g_assert(r.id < u->max_out && u->outstanding);
-        for (unsigned i = 0; c->id_load[r.id] && i < c->loads->len; i++) {
-            code_load *cl = &g_array_index(c->loads, code_load, i);
-            if (cl->seq == c->id_load[r.id] && !--cl->left) {
-                cl->ready = now;
-                regs_written(c, cl->func, cl->in, now);
-            }
-        }
-        u->free_ids[u->n_free++] = (unsigned)r.id;
-        u->outstanding--;
+        spu_iu_code_reply(u, &r);
     }
 }
 
@@ -575,6 +600,15 @@ static uint64_t code_step(spu_iu *u, uint64_t now)
     if (simt_done(&c->w.st)) { /* exited: its last loads (and requests) in, the next role or leave */
         if (c->loads->len || mem_busy)
             return next_load != UINT64_MAX ? next_load - now : 0;
+        if (u->roles) { /* the role ends with its run: idle until the runtime starts the next */
+            u->state = SPU_IU_DONE;
+            c->seg_done = true;
+            u->round = u->role_end;
+            if (u->sync_dir)
+                u->bs->leave(u->bs_self, u->unit);
+            u->role_done(u->role_ctx, u);
+            return 0;
+        }
         if (c->seg + 1 < c->segs->len) {
             seg_start(c, c->seg + 1);
             return 1;
@@ -628,7 +662,8 @@ void spu_iu_code_run(spu_iu *u)
     uint64_t now = gsc_cycle();
     bool more = false;
     if (u->icnt) {
-        icnt_replies(u, now);
+        if (!u->sm_role) /* an SM's role gets its replies through the SM's port */
+            icnt_replies(u);
         more = icnt_send(u, now);
     }
     uint64_t d = code_step(u, now);

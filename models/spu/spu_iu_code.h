@@ -33,7 +33,10 @@
  *
  * Multipass: a unit runs a sequence of entries, one per pass it serves (spu_iu_set_code once per
  * pass, in order), each from a fresh warp with that pass's registers; between them it stays in the
- * barrier. A run with %regviu set is the runtime's VIU code: its global loads count as restores, its
+ * barrier. In role mode (partial passes: an SM standing in as an interface unit, and every unit
+ * under global sync) each run is one role: the runtime starts it (spu_iu_start_role), the unit idles
+ * when its warp exits (under producer-consumer sync it leaves the barrier then). A run with %regviu
+ * set is the runtime's VIU code: its global loads count as restores, its
  * stores as spills. ld.volatile / st.volatile of .global are the guard's counter words
  * (synchronisation, not element accesses); a volatile load issued again with no transfer in between
  * adds the cycles since the previous one to `guard_stall_cycles`.
@@ -65,8 +68,13 @@ void spu_iu_prog_free(spu_iu_prog *p);
  * fit). */
 int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl_arg *args, unsigned n_args,
                     const uint32_t sregs[10], unsigned side, unsigned sync_dir, GString *err);
+/* Role mode (spu_iu_set_roles): the unit's next role runs its next entry (spu_iu_start_role calls
+ * it); the role ends when that entry's warp exits. */
+void spu_iu_code_start_role(spu_iu *u);
 /* The code engine's step (spu_iu's process, for a unit with code). */
 void spu_iu_code_run(spu_iu *u);
+/* A reply on the interconnect path (from the unit's node, or an SM's role's through its SM). */
+void spu_iu_code_reply(spu_iu *u, const mem_resp_t *r);
 /* A blocksync released the unit. */
 void spu_iu_code_release(spu_iu *u);
 void spu_iu_code_free(spu_iu *u);
