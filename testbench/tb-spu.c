@@ -255,9 +255,10 @@ static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, uns
 /* --power-trace: the energy framework's figures (docs/energy.md) sampled every `every` cycles, as the
  * spec's power model takes the activity counters about every 500 cycles [S: §13.1]: one CSV row
  * per interval (the last one ends with the run): its cycles, its total, dynamic and leakage energy
- * (pJ), its average power (mW; pJ / ps = W), and on the SPU the CB accesses' (CBP) and the interface
- * units' dynamic energy. The intervals' energies sum to the run's totals. A process that wakes once
- * per interval; nothing else changes. */
+ * (pJ), its average power (mW; pJ / ps = W), on the SPU the CB accesses' (CBP) and the interface
+ * units' dynamic energy, then its average dynamic power and that power by component (GPUWattch's
+ * 18 and CBP, every one: a component no block feeds is a column of zeros), mW. The intervals'
+ * energies sum to the run's totals. A process that wakes once per interval; nothing else changes. */
 typedef struct {
     FILE *f;
     const char *path;
@@ -265,6 +266,7 @@ typedef struct {
     const spu_grid *sg;
     uint64_t every, last, period_ps;
     blk_energy prev, prev_cb, prev_iu;
+    double prev_comp[BLK_COMP_N];
 } power_trace;
 
 static void power_row(power_trace *pt, uint64_t now)
@@ -273,13 +275,20 @@ static void power_row(power_trace *pt, uint64_t now)
     if (pt->sg)
         spu_grid_energy(pt->sg, now, &cb, &iu);
     double dyn = e.dynamic_pj - pt->prev.dynamic_pj, leak = e.leakage_pj - pt->prev.leakage_pj;
+    double mw_per_pj = 1e3 / ((double)(now - pt->last) * (double)pt->period_ps);
     fprintf(pt->f, "%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.6f", pt->last, now, dyn + leak, dyn, leak,
-            (dyn + leak) / ((double)(now - pt->last) * (double)pt->period_ps) * 1e3);
+            (dyn + leak) * mw_per_pj);
     if (pt->sg)
         fprintf(pt->f, ",%.3f,%.3f", cb.dynamic_pj - pt->prev_cb.dynamic_pj,
                 iu.dynamic_pj - pt->prev_iu.dynamic_pj);
+    double comp[BLK_COMP_N];
+    blk_ctx_energy_components(pt->ctx, comp);
+    fprintf(pt->f, ",%.6f", dyn * mw_per_pj);
+    for (unsigned c = BLK_COMP_FIRST; c < BLK_COMP_N; c++)
+        fprintf(pt->f, ",%.6f", (comp[c] - pt->prev_comp[c]) * mw_per_pj);
     fputc('\n', pt->f);
     pt->prev = e, pt->prev_cb = cb, pt->prev_iu = iu;
+    memcpy(pt->prev_comp, comp, sizeof comp);
     pt->last = now;
 }
 
@@ -306,7 +315,10 @@ static power_trace *power_trace_new(cli_run *run, const spu_grid *sg)
     pt->every = (uint64_t)opt_power_every;
     pt->period_ps = gsc_clock_period_ps(blk_ctx_clock(run->ctx));
     fputs("cycle_from,cycle_to,energy_pj,dynamic_pj,leakage_pj,power_mw", pt->f);
-    fputs(sg ? ",cb_dynamic_pj,iu_dynamic_pj\n" : "\n", pt->f);
+    fputs(sg ? ",cb_dynamic_pj,iu_dynamic_pj,dynamic_mw" : ",dynamic_mw", pt->f);
+    for (unsigned c = BLK_COMP_FIRST; c < BLK_COMP_N; c++)
+        fprintf(pt->f, ",%s_mw", blk_power_comp_name(c));
+    fputc('\n', pt->f);
     gsc_process *p = gsc_process_new(run->top->mod, "power_trace", power_run, pt);
     gsc_process_initialize(p);
     return pt;

@@ -11,6 +11,32 @@ const char *blk_power_state_name(blk_power_state s)
     return s < BLK_POWER_N ? names[s] : "?";
 }
 
+const char *blk_power_comp_name(blk_power_comp c)
+{
+    static const char *const names[BLK_COMP_N] = {
+        [BLK_COMP_IBP] = "IBP",
+        [BLK_COMP_ICP] = "ICP",
+        [BLK_COMP_DCP] = "DCP",
+        [BLK_COMP_TCP] = "TCP",
+        [BLK_COMP_CCP] = "CCP",
+        [BLK_COMP_SHRDP] = "SHRDP",
+        [BLK_COMP_RFP] = "RFP",
+        [BLK_COMP_SPP] = "SPP",
+        [BLK_COMP_SFUP] = "SFUP",
+        [BLK_COMP_FPUP] = "FPUP",
+        [BLK_COMP_SCHEDP] = "SCHEDP",
+        [BLK_COMP_L2CP] = "L2CP",
+        [BLK_COMP_MCP] = "MCP",
+        [BLK_COMP_NOCP] = "NOCP",
+        [BLK_COMP_DRAMP] = "DRAMP",
+        [BLK_COMP_PIPEP] = "PIPEP",
+        [BLK_COMP_IDLE_COREP] = "IDLE_COREP",
+        [BLK_COMP_CONST_DYNAMICP] = "CONST_DYNAMICP",
+        [BLK_COMP_CBP] = "CBP",
+    };
+    return (unsigned)c < BLK_COMP_N ? names[c] : NULL;
+}
+
 static int stat_index(const blk_desc *d, const char *name)
 {
     for (unsigned i = 0; name && i < d->n_stats; i++)
@@ -39,6 +65,8 @@ void blk_energy_desc_check(const char *block, const void *desc)
             g_error("block %s: energy event %s counts with %s, which is not one of its counters", d->name,
                     e->events[i].name, e->events[i].stat);
         need_param(d, e->events[i].param, BLK_PARAM_DOUBLE);
+        if (!blk_power_comp_name(e->events[i].component))
+            g_error("block %s: energy event %s feeds no power component", d->name, e->events[i].name);
     }
     for (unsigned i = 0; i < e->n_leak; i++) {
         if (e->leak[i].stat && stat_index(d, e->leak[i].stat) < 0)
@@ -97,6 +125,24 @@ blk_energy blk_ctx_energy(const blk_ctx *ctx, uint64_t cycles)
             r.leakage_pj += x.leakage_pj;
     }
     return r;
+}
+
+unsigned blk_ctx_energy_components(const blk_ctx *ctx, double pj[BLK_COMP_N])
+{
+    unsigned fed = 0;
+    for (unsigned c = 0; c < BLK_COMP_N; c++)
+        pj[c] = 0;
+    for (unsigned i = 0; i < blk_ctx_n_insts(ctx); i++) {
+        const blk_inst *inst = blk_ctx_inst(ctx, i);
+        const blk_energy_desc *e = inst->desc->energy;
+        if (!e || (blk_energy_excluded(inst) & BLK_ENERGY_NO_DYNAMIC))
+            continue;
+        for (unsigned k = 0; k < e->n_events; k++) {
+            pj[e->events[k].component] += blk_energy_event_pj(inst, k);
+            fed |= 1u << e->events[k].component;
+        }
+    }
+    return fed;
 }
 
 gboolean blk_ctx_has_energy(const blk_ctx *ctx)

@@ -26,10 +26,42 @@ typedef struct blk_ctx blk_ctx;
 
 typedef enum { BLK_POWER_ON, BLK_POWER_SLEEP, BLK_POWER_OFF, BLK_POWER_N } blk_power_state;
 
+/* The dynamic-power components of GPUWattch's power model (docs/energy.md, "Components"), plus the
+ * SPU's communication buffers (CBP). Every energy event feeds exactly one; BLK_COMP_NONE (an event
+ * left unmapped) is refused at registration. */
+typedef enum {
+    BLK_COMP_NONE,
+    BLK_COMP_IBP,            /* instruction buffer */
+    BLK_COMP_ICP,            /* instruction cache */
+    BLK_COMP_DCP,            /* L1 data cache */
+    BLK_COMP_TCP,            /* texture cache */
+    BLK_COMP_CCP,            /* constant cache */
+    BLK_COMP_SHRDP,          /* shared memory */
+    BLK_COMP_RFP,            /* register file (banks, operand collectors, their caches and tables) */
+    BLK_COMP_SPP,            /* SP execution units */
+    BLK_COMP_SFUP,           /* special-function units */
+    BLK_COMP_FPUP,           /* floating-point units */
+    BLK_COMP_SCHEDP,         /* warp schedulers */
+    BLK_COMP_L2CP,           /* L2 cache */
+    BLK_COMP_MCP,            /* memory controllers */
+    BLK_COMP_NOCP,           /* interconnect */
+    BLK_COMP_DRAMP,          /* DRAM */
+    BLK_COMP_PIPEP,          /* pipeline */
+    BLK_COMP_IDLE_COREP,     /* cores idle for lack of work */
+    BLK_COMP_CONST_DYNAMICP, /* constant dynamic power */
+    BLK_COMP_CBP,            /* SPU communication buffers */
+    BLK_COMP_N
+} blk_power_comp;
+#define BLK_COMP_FIRST BLK_COMP_IBP
+
+/* "IBP" ... "CBP"; NULL for BLK_COMP_NONE or out of range. */
+const char *blk_power_comp_name(blk_power_comp c);
+
 typedef struct {
-    const char *name;  /* "bank_read": the figure <instance>.energy.<name> */
-    const char *stat;  /* the block's counter of these events ("bank_reads") */
-    const char *param; /* the block's DOUBLE parameter: energy per event, pJ ("e_bank_read") */
+    const char *name;         /* "bank_read": the figure <instance>.energy.<name> */
+    const char *stat;         /* the block's counter of these events ("bank_reads") */
+    const char *param;        /* the block's DOUBLE parameter: energy per event, pJ ("e_bank_read") */
+    blk_power_comp component; /* the power component the event's energy belongs to */
 } blk_energy_event;
 
 typedef struct {
@@ -75,6 +107,11 @@ blk_energy blk_ctx_energy(const blk_ctx *ctx, uint64_t cycles);
 enum { BLK_ENERGY_NO_DYNAMIC = 1, BLK_ENERGY_NO_LEAKAGE = 2 };
 void blk_energy_exclude(blk_inst *inst, unsigned what);
 unsigned blk_energy_excluded(const blk_inst *inst);
+/* The dynamic energy of every instance of a context counted in the run's totals (not excluded with
+ * BLK_ENERGY_NO_DYNAMIC), by component: pj[c] for c in BLK_COMP_FIRST .. BLK_COMP_N - 1 (pj[0] is
+ * zero). The components sum to blk_ctx_energy's dynamic_pj. Returns the components some counted
+ * event feeds (bit c: component c), zero or not: the others have no block in the machine. */
+unsigned blk_ctx_energy_components(const blk_ctx *ctx, double pj[BLK_COMP_N]);
 /* True when some instance of the context declares energy. */
 gboolean blk_ctx_has_energy(const blk_ctx *ctx);
 

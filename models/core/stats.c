@@ -74,9 +74,14 @@ static void energy_figs_free(GArray *a)
     g_array_free(a, TRUE);
 }
 
-/* The run's energy totals (when some block declares energy): name, meaning, pJ. */
-static unsigned energy_totals(const blk_ctx *ctx, uint64_t cycles, const char *names[3],
-                              const char *meanings[3], double v[3])
+/* The run's energy totals (when some block declares energy): name, meaning, pJ; then the dynamic
+ * energy of each power component some block's events feed (energy.h), named energy_dynamic.<comp>
+ * in `keys`. */
+enum { ENERGY_ROWS = 3 + BLK_COMP_N };
+typedef char energy_key[32];
+static unsigned energy_totals(const blk_ctx *ctx, uint64_t cycles, const char *names[ENERGY_ROWS],
+                              const char *meanings[ENERGY_ROWS], double v[ENERGY_ROWS],
+                              energy_key keys[BLK_COMP_N])
 {
     if (!blk_ctx_has_energy(ctx))
         return 0;
@@ -85,7 +90,15 @@ static unsigned energy_totals(const blk_ctx *ctx, uint64_t cycles, const char *n
     names[1] = "energy_leakage", meanings[1] = "leakage energy, all blocks", v[1] = t.leakage_pj;
     names[2] = "energy_total", meanings[2] = "dynamic + leakage energy, all blocks",
     v[2] = t.dynamic_pj + t.leakage_pj;
-    return 3;
+    double pj[BLK_COMP_N];
+    unsigned fed = blk_ctx_energy_components(ctx, pj), n = 3;
+    for (unsigned c = BLK_COMP_FIRST; c < BLK_COMP_N; c++)
+        if (fed & (1u << c)) {
+            g_snprintf(keys[c], sizeof keys[c], "energy_dynamic.%s", blk_power_comp_name(c));
+            names[n] = keys[c], meanings[n] = "dynamic energy of the power component, all blocks",
+            v[n++] = pj[c];
+        }
+    return n;
 }
 
 static GArray *collect_rows(const blk_ctx *ctx, uint64_t cycles)
@@ -113,9 +126,10 @@ static GArray *collect_rows(const blk_ctx *ctx, uint64_t cycles)
         blk_ctx_derived(ctx, i, &name, &unit, &meaning, &v);
         rows_add(rows, g_strdup(name), format_derived(v), unit, meaning);
     }
-    const char *en[3], *em[3];
-    double ev[3];
-    for (unsigned i = 0, n = energy_totals(ctx, cycles, en, em, ev); i < n; i++)
+    const char *en[ENERGY_ROWS], *em[ENERGY_ROWS];
+    double ev[ENERGY_ROWS];
+    energy_key keys[BLK_COMP_N];
+    for (unsigned i = 0, n = energy_totals(ctx, cycles, en, em, ev, keys); i < n; i++)
         rows_add(rows, g_strdup(en[i]), format_derived(ev[i]), "pJ", em[i]);
     return rows;
 }
@@ -221,9 +235,10 @@ void stats_dump_json(const blk_ctx *ctx, const char *program, uint64_t cycles, F
         fputs("      }}", out);
     }
     fputs(n ? "\n  ],\n  \"derived\": {\n" : "],\n  \"derived\": {\n", out);
-    const char *en[3], *em[3];
-    double ev[3];
-    unsigned ne = energy_totals(ctx, cycles, en, em, ev);
+    const char *en[ENERGY_ROWS], *em[ENERGY_ROWS];
+    double ev[ENERGY_ROWS];
+    energy_key keys[BLK_COMP_N];
+    unsigned ne = energy_totals(ctx, cycles, en, em, ev, keys);
     unsigned nd = blk_ctx_n_derived(ctx), last = nd;
     for (unsigned i = 0; i < nd && ne == 0; i++)
         if (!blk_ctx_derived_is_wallclock(ctx, i))

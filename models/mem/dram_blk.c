@@ -77,9 +77,9 @@ static const blk_stat_desc stats[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"read", "reads", "e_access"},
-    {"write", "writes", "e_access"},
-    {"activate", "activates", "e_activate"},
+    {"read", "reads", "e_access", BLK_COMP_DRAMP},
+    {"write", "writes", "e_access", BLK_COMP_DRAMP},
+    {"activate", "activates", "e_activate", BLK_COMP_DRAMP},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

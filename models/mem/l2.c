@@ -73,10 +73,10 @@ static const blk_stat_desc stats[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"read", "reads", "e_access"},
-    {"write", "writes", "e_access"},
-    {"atomic", "atomics", "e_access"},
-    {"fill", "fills", "e_fill"},
+    {"read", "reads", "e_access", BLK_COMP_L2CP},
+    {"write", "writes", "e_access", BLK_COMP_L2CP},
+    {"atomic", "atomics", "e_access", BLK_COMP_L2CP},
+    {"fill", "fills", "e_fill", BLK_COMP_L2CP},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

@@ -122,8 +122,8 @@ static const blk_stat_desc stats[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"ct_write", "writes_d", "e_ct_write"},
-    {"tag_lookup", "tag_lookups", "e_tag_lookup"},
+    {"ct_write", "writes_d", "e_ct_write", BLK_COMP_RFP},
+    {"tag_lookup", "tag_lookups", "e_tag_lookup", BLK_COMP_RFP},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

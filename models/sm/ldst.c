@@ -162,14 +162,14 @@ static const blk_stat_desc stats[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"l1_hit", "l1_hits", "e_l1_access"},
-    {"l1_miss", "l1_misses", "e_l1_access"},
-    {"l1_merged", "l1_merged", "e_l1_access"},
-    {"l1_store", "store_txns", "e_l1_access"},
-    {"smem", "smem_cycles", "e_smem_access"},
-    {"const_hit", "const_hits", "e_const_access"},
-    {"const_miss", "const_misses", "e_const_access"},
-    {"const_merged", "const_merged", "e_const_access"},
+    {"l1_hit", "l1_hits", "e_l1_access", BLK_COMP_DCP},
+    {"l1_miss", "l1_misses", "e_l1_access", BLK_COMP_DCP},
+    {"l1_merged", "l1_merged", "e_l1_access", BLK_COMP_DCP},
+    {"l1_store", "store_txns", "e_l1_access", BLK_COMP_DCP},
+    {"smem", "smem_cycles", "e_smem_access", BLK_COMP_SHRDP},
+    {"const_hit", "const_hits", "e_const_access", BLK_COMP_CCP},
+    {"const_miss", "const_misses", "e_const_access", BLK_COMP_CCP},
+    {"const_merged", "const_merged", "e_const_access", BLK_COMP_CCP},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

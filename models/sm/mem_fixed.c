@@ -33,7 +33,7 @@ static const blk_stat_desc stats[] = {
                              NULL},
 };
 
-static const blk_energy_event energy_events[] = {{"bytes", "bytes", "e_byte"}};
+static const blk_energy_event energy_events[] = {{"bytes", "bytes", "e_byte", BLK_COMP_DRAMP}};
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {{"pending", 8, "requests in flight"}};

@@ -64,8 +64,8 @@ static const blk_stat_desc stats[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"operand_fill", "operand_fills", "e_operand_fill"},
-    {"operand_read", "operand_reads", "e_operand_read"},
+    {"operand_fill", "operand_fills", "e_operand_fill", BLK_COMP_RFP},
+    {"operand_read", "operand_reads", "e_operand_read", BLK_COMP_RFP},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

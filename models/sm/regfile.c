@@ -83,8 +83,8 @@ static const blk_state_desc state[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"bank_read", "bank_reads", "e_bank_read"},
-    {"bank_write", "bank_writes", "e_bank_write"},
+    {"bank_read", "bank_reads", "e_bank_read", BLK_COMP_RFP},
+    {"bank_write", "bank_writes", "e_bank_write", BLK_COMP_RFP},
 };
 static const blk_energy_leak energy_leak[] = {{BLK_POWER_ON, "p_leak_bank", NULL}};
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),

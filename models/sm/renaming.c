@@ -271,9 +271,9 @@ static const blk_state_desc state[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"table_lookup", "lookups", "e_table_access"},
-    {"table_alloc", "allocations", "e_table_access"},
-    {"table_release", "releases", "e_table_access"},
+    {"table_lookup", "lookups", "e_table_access", BLK_COMP_RFP},
+    {"table_alloc", "allocations", "e_table_access", BLK_COMP_RFP},
+    {"table_release", "releases", "e_table_access", BLK_COMP_RFP},
 };
 static const blk_energy_leak energy_leak[] = {
     {BLK_POWER_ON, "p_leak_entry", "leak_entry_cycles"},

@@ -165,8 +165,8 @@ static const blk_state_desc state[] = {
 };
 
 static const blk_energy_event energy_events[] = {
-    {"sleep_on", "transitions_sleep", "e_sleep_on"},
-    {"off_on", "transitions_off", "e_off_on"},
+    {"sleep_on", "transitions_sleep", "e_sleep_on", BLK_COMP_RFP},
+    {"off_on", "transitions_off", "e_off_on", BLK_COMP_RFP},
 };
 static const blk_energy_leak energy_leak[] = {
     {BLK_POWER_ON, "p_leak_on", "reg_cycles_on"},

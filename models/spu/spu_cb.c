@@ -34,8 +34,8 @@ static const blk_stat_desc stats[] = {
 
 static const blk_state_desc state[] = {{"phase", 1, "the half the producer writes (0 or 1)"}};
 
-static const blk_energy_event energy_events[] = {{"read", "reads", "e_access"},
-                                                 {"write", "writes", "e_access"}};
+static const blk_energy_event energy_events[] = {{"read", "reads", "e_access", BLK_COMP_CBP},
+                                                 {"write", "writes", "e_access", BLK_COMP_CBP}};
 static const blk_energy_leak energy_leak[] = {{BLK_POWER_ON, "p_leak_byte", NULL}};
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),
                                        "bytes"};

@@ -78,9 +78,11 @@ static const blk_state_desc state[] = {{"round", 32, "the current round"},
                                        {"state", 2, "0 moving, 1 waiting at the barrier, 2 done"}};
 
 static const blk_energy_event energy_events[] = {
-    {"request", "cb_requests", "e_request"},  {"load", "offchip_loads", "e_offchip"},
-    {"store", "offchip_stores", "e_offchip"}, {"spill", "spills", "e_offchip"},
-    {"restore", "restores", "e_offchip"},
+    {"request", "cb_requests", "e_request", BLK_COMP_PIPEP},
+    {"load", "offchip_loads", "e_offchip", BLK_COMP_DRAMP},
+    {"store", "offchip_stores", "e_offchip", BLK_COMP_DRAMP},
+    {"spill", "spills", "e_offchip", BLK_COMP_DRAMP},
+    {"restore", "restores", "e_offchip", BLK_COMP_DRAMP},
 };
 static const blk_energy_leak energy_leak[] = {{BLK_POWER_ON, "p_leak", NULL}};
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),

@@ -30,7 +30,8 @@ static const blk_stat_desc stats[] = {
     [OFF_CYCLES] = {"off_cycles", BLK_STAT_COUNTER, "unit-cycles", "off", NULL},
 };
 
-static const blk_energy_event events[] = {{"read", "reads", "e_read"}, {"write", "writes", "e_write"}};
+static const blk_energy_event events[] = {{"read", "reads", "e_read", BLK_COMP_RFP},
+                                          {"write", "writes", "e_write", BLK_COMP_DCP}};
 static const blk_energy_leak leak[] = {
     {BLK_POWER_ON, "p_on", NULL},
     {BLK_POWER_SLEEP, "p_sleep", "sleep_cycles"},
@@ -82,6 +83,19 @@ static void test_closed_form(void)
     g_assert_cmpfloat_with_epsilon(t.dynamic_pj, 37.0, 1e-9);
     g_assert_cmpfloat_with_epsilon(t.leakage_pj, 1705.0, 1e-9);
     g_assert_true(blk_ctx_has_energy(ctx));
+    /* by power component: the reads feed RFP, the writes DCP; no other component is fed */
+    double pj[BLK_COMP_N];
+    g_assert_cmpuint(blk_ctx_energy_components(ctx, pj), ==, 1u << BLK_COMP_RFP | 1u << BLK_COMP_DCP);
+    g_assert_cmpfloat(pj[BLK_COMP_RFP], ==, 25.0);
+    g_assert_cmpfloat(pj[BLK_COMP_DCP], ==, 12.0);
+    g_assert_cmpfloat(pj[BLK_COMP_CBP] + pj[BLK_COMP_NONE], ==, 0.0);
+    g_assert_cmpstr(blk_power_comp_name(BLK_COMP_CONST_DYNAMICP), ==, "CONST_DYNAMICP");
+    g_assert_null(blk_power_comp_name(BLK_COMP_NONE));
+    g_assert_null(blk_power_comp_name(BLK_COMP_N));
+    /* an instance whose dynamic energy the totals leave out leaves the components too */
+    blk_energy_exclude(blk_ctx_inst(ctx, 0), BLK_ENERGY_NO_DYNAMIC);
+    g_assert_cmpuint(blk_ctx_energy_components(ctx, pj), ==, 1u << BLK_COMP_RFP | 1u << BLK_COMP_DCP);
+    g_assert_cmpfloat(pj[BLK_COMP_RFP] + pj[BLK_COMP_DCP], ==, 0.0);
     blk_ctx_free(ctx);
 }
 
@@ -124,11 +138,15 @@ static void test_dumps(void)
     g_assert_nonnull(strstr(text, "\nb.energy_leakage      800.0000  pJ"));
     g_assert_nonnull(strstr(text, "\nenergy_total         1742.0000  pJ"));
     g_assert_null(strstr(text, "p.energy"));
+    g_assert_nonnull(strstr(text, "\nenergy_dynamic.RFP     25.0000  pJ"));
+    g_assert_nonnull(strstr(text, "\nenergy_dynamic.DCP     12.0000  pJ"));
+    g_assert_null(strstr(text, "energy_dynamic.CBP")); /* no block feeds it */
     g_free(text);
     char *json = capture(ctx, true);
     GError *err = NULL;
     g_assert_nonnull(strstr(json, "\"energy_leakage\": {\"value\": 905, \"unit\": \"pJ\""));
     g_assert_nonnull(strstr(json, "\"energy_total\": {\"value\": 1742, \"unit\": \"pJ\""));
+    g_assert_nonnull(strstr(json, "\"energy_dynamic.RFP\": {\"value\": 25, \"unit\": \"pJ\""));
     /* well-formed: the last entries carry no trailing comma */
     g_assert_null(strstr(json, ",\n      }}"));
     g_assert_null(strstr(json, ",\n  }"));
@@ -137,23 +155,43 @@ static void test_dumps(void)
     blk_ctx_free(ctx);
 }
 
-static const blk_energy_event bad_events[] = {{"read", "nosuch", "e_read"}};
+static const blk_energy_event bad_events[] = {{"read", "nosuch", "e_read", BLK_COMP_RFP}};
 static const blk_energy_desc bad_energy = {bad_events, 1, NULL, 0, NULL};
 static const blk_desc bad_desc = {
     "energy_bad", "names a missing counter", "", NULL, 0, params, BLK_N(params), stats, BLK_N(stats), NULL, 0,
     &bad_energy,
 };
 
-static void test_bad_table(void)
+/* Registering `desc` fails with a message matching `pattern` (in a subprocess). */
+static void refused(const blk_desc *desc, const char *pattern)
 {
     if (g_test_subprocess()) {
-        blk_registry_add(&bad_desc);
+        blk_registry_add(desc);
         return;
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_failed();
-    g_test_trap_assert_stderr(
-        "*energy_bad: energy event read counts with nosuch, which is not one of its counters*");
+    g_test_trap_assert_stderr(pattern);
+}
+
+static void test_bad_table(void)
+{
+    refused(&bad_desc,
+            "*energy_bad: energy event read counts with nosuch, which is not one of its counters*");
+}
+
+/* An event feeding no power component is refused too. */
+static const blk_energy_event unmapped_events[] = {{"read", "reads", "e_read", BLK_COMP_RFP},
+                                                   {"write", "writes", "e_write"}};
+static const blk_energy_desc unmapped_energy = {unmapped_events, 2, NULL, 0, NULL};
+static const blk_desc unmapped_desc = {
+    "energy_unmapped", "an unmapped event", "", NULL, 0, params, BLK_N(params), stats, BLK_N(stats), NULL, 0,
+    &unmapped_energy,
+};
+
+static void test_unmapped(void)
+{
+    refused(&unmapped_desc, "*energy_unmapped: energy event write feeds no power component*");
 }
 
 int main(int argc, char **argv)
@@ -163,5 +201,6 @@ int main(int argc, char **argv)
     harness_test_add("/energy/configured", test_configured);
     harness_test_add("/energy/dumps", test_dumps);
     g_test_add_func("/energy/bad-table", test_bad_table);
+    g_test_add_func("/energy/unmapped-event", test_unmapped);
     return g_test_run();
 }

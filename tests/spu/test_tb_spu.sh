@@ -222,9 +222,11 @@ check "partial passes, icnt path: the SMs' roles send their 96 requests through 
 check "partial passes: no interconnect node for the SMs' roles (8 clients needed, not 12)" "grep -q 'icnt_path=1 needs 8 memory clients' out"
 # the power trace: the energy of every 500-cycle interval (the last one to the run's end) sums to
 # the run's total, dynamic and CBP energy; the statistics are the run's without it (but the
-# kernel's activations, the sampler's own)
-"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --stats-json plain.json >plain 2>&1
-"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --no-trace --stats-json traced.json --power-trace pw.csv >out 2>&1
+# kernel's activations, the sampler's own). By power component: each row's components sum to its
+# dynamic power, each component's column to the run's energy_dynamic.<component> (a component no
+# block feeds: zeros, and no statistic), and CBP is the CBs' accesses x spu_cb.e_access exactly.
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --set spu_cb.e_access=2.5 --no-trace --stats-json plain.json >plain 2>&1
+"$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --sync local --set spu_cb.e_access=2.5 --no-trace --stats-json traced.json --power-trace pw.csv >out 2>&1
 rc=$?
 cp out res
 python3 - res pw.csv plain.json traced.json >out 2>&1 <<'PY'
@@ -233,7 +235,8 @@ t = open(sys.argv[1]).read()
 cycles = int(re.search(r'cycles (\d+) tiles', t).group(1))
 m = re.search(r'^spu: energy: total ([\d.]+) nJ \(static [\d.]+, dynamic ([\d.]+)\); CBP \(CB accesses\) ([\d.]+) nJ, CB leakage [\d.]+ nJ; IUs dynamic ([\d.]+) nJ', t, re.M)
 rows = list(csv.DictReader(open(sys.argv[2])))
-assert list(rows[0]) == ['cycle_from', 'cycle_to', 'energy_pj', 'dynamic_pj', 'leakage_pj', 'power_mw', 'cb_dynamic_pj', 'iu_dynamic_pj'], list(rows[0])
+comps = ['IBP', 'ICP', 'DCP', 'TCP', 'CCP', 'SHRDP', 'RFP', 'SPP', 'SFUP', 'FPUP', 'SCHEDP', 'L2CP', 'MCP', 'NOCP', 'DRAMP', 'PIPEP', 'IDLE_COREP', 'CONST_DYNAMICP', 'CBP']
+assert list(rows[0]) == ['cycle_from', 'cycle_to', 'energy_pj', 'dynamic_pj', 'leakage_pj', 'power_mw', 'cb_dynamic_pj', 'iu_dynamic_pj', 'dynamic_mw'] + [c + '_mw' for c in comps], list(rows[0])
 assert len(rows) == (cycles + 499) // 500, (len(rows), cycles)
 for i, r in enumerate(rows):
     assert int(r['cycle_from']) == 500 * i and int(r['cycle_to']) == min(500 * (i + 1), cycles), r
@@ -248,9 +251,32 @@ def flat(d, p=''):
 a, b = flat(json.load(open(sys.argv[3]))), flat(json.load(open(sys.argv[4])))
 diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
 assert all('activations' in k for k in diff), diff
+st = json.load(open(sys.argv[4]))
+der = {k: v['value'] for k, v in st['derived'].items()}
+tot = dict.fromkeys(comps, 0.0)
+for r in rows:
+    dt = int(r['cycle_to']) - int(r['cycle_from'])
+    pj = {c: float(r[c + '_mw']) * dt for c in comps}   # mW x cycles: pJ / period_ps
+    s_mw = sum(float(r[c + '_mw']) for c in comps)
+    assert abs(s_mw - float(r['dynamic_mw'])) < 1e-4 + 1e-6 * s_mw, (r, s_mw)
+    if float(r['dynamic_pj']) > 0:
+        k = float(r['dynamic_pj']) / (float(r['dynamic_mw']) * dt)   # the clock period, ps
+        assert abs(sum(pj.values()) * k - float(r['dynamic_pj'])) < 0.01 + 1e-6 * float(r['dynamic_pj']), r
+        period = k
+    for c in comps:
+        tot[c] += pj[c]
+fed = [c for c in comps if 'energy_dynamic.' + c in der]
+assert {'RFP', 'DCP', 'L2CP', 'DRAMP', 'CBP', 'PIPEP'} <= set(fed) and 'TCP' not in fed, fed
+for c in comps:
+    want = der.get('energy_dynamic.' + c, 0.0)
+    assert abs(tot[c] * period - want) < 0.05 + 1e-6 * want, (c, tot[c] * period, want)
+assert abs(sum(der['energy_dynamic.' + c] for c in fed) - der['energy_dynamic']) < 1e-6 * der['energy_dynamic']
+cb = [i for i in st['instances'] if i['type'] == 'spu_cb']
+acc = sum(i['stats']['reads']['value'] + i['stats']['writes']['value'] for i in cb)
+assert len(cb) == 12 and acc > 0 and der['energy_dynamic.CBP'] == acc * 2.5, (len(cb), acc, der['energy_dynamic.CBP'])
 PY
 py=$?
-check "power trace: one row per 500 cycles, summing to the run's total, dynamic, CBP and IU energy; statistics unchanged" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
+check "power trace: one row per 500 cycles, summing to the run's total, dynamic, CBP and IU energy; one column per power component, summing to the row's dynamic power and to the component's total; CBP = CB accesses x e_access; statistics unchanged" "[ $rc -eq 0 ] && [ $py -eq 0 ]"
 "$tb" --set spu_grid.p=2 --size 16x16x16 --tile 8 --no-trace --power-trace pw.csv --power-every 0 >out 2>&1
 rc=$?
 check "--power-every 0 is refused (exit 2)" "[ $rc -eq 2 ] && grep -q 'power-every 0: at least 1 cycle' out"
