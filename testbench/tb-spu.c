@@ -208,7 +208,7 @@ static void plan_ius(spu_grid *sg, unsigned N, unsigned K, unsigned b, uint64_t 
  * spu_dir), its position along the CTA grid's border (%regiuid, assigned per pass) and whether the
  * pass is its last. */
 static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, unsigned b, uint64_t X,
-                     uint64_t Y, uint64_t ctrs, bool local)
+                     uint64_t Y, uint64_t ctrs, bool local, const ir_module *sm_mod)
 {
     static const char side_c[] = "nwse";
     static const unsigned toward[] = {SPU_DIR_SOUTH, SPU_DIR_EAST, SPU_DIR_NORTH, SPU_DIR_WEST};
@@ -249,6 +249,10 @@ static void code_ius(spu_grid *sg, const char *path, unsigned N, unsigned K, uns
         }
     }
     g_string_free(err, TRUE);
+    /* partial passes: the stand-in SMs run their roles' IU code themselves (the kernel's module holds
+     * the IU code after its own functions: tb_kernel_extra_ptx) */
+    if (spu_grid_sm_iu(sg, SPU_SIDE_E, 0))
+        spu_grid_sm_code(sg, sm_mod, sm_mod->funcs->len - spu_iu_prog_n_funcs(prog), path);
     /* the program stays loaded for the run (the units execute it); freed with the process */
 }
 
@@ -471,6 +475,9 @@ int main(int argc, char **argv)
     o.grid = grid;
     o.block = block;
     o.run = NULL;
+    const char *iu_ptx = opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx";
+    if (sg && opt_iu && !strcmp(opt_iu, "code") && G % sg->p) /* partial passes: the SMs run IU code too */
+        tb_kernel_extra_ptx = iu_ptx;
     tb_kernel *k = tb_kernel_load(&o, NULL, sm_path, subcore);
     g_free(sm_path);
     sm_env *env = tb_kernel_env(k, machine_n_sms(mach));
@@ -529,8 +536,7 @@ int main(int argc, char **argv)
             if (dev->ops->write(dev, dG, zero, n_ctr * 4, err))
                 usage("%s", err->str);
             g_free(zero);
-            code_ius(sg, opt_iu_ptx ? opt_iu_ptx : GPUSC_SRC_SPU_DIR "/spu_iu.ptx", N, K, b, dX, dY, dG,
-                     local);
+            code_ius(sg, iu_ptx, N, K, b, dX, dY, dG, local, env->mod);
         }
     }
     power_trace *pt = opt_power_trace ? power_trace_new(run, sg) : NULL;

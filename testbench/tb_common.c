@@ -148,10 +148,54 @@ static void kernel_allocate(tb_kernel *k, const tb_opts *o, const char *sm_path,
     regalloc_module_limit(k->mod, k->max_regs, NULL);
 }
 
+const char *tb_kernel_extra_ptx;
+
+/* The kernel's text, then tb_kernel_extra_ptx's without its module directives (their lines left
+ * empty, so the kernel's own lines keep their numbers). */
+static ir_module *parse_with_extra(const char *path, GError **gerr)
+{
+    gchar *a = NULL, *b = NULL;
+    if (!g_file_get_contents(path, &a, NULL, gerr))
+        return NULL;
+    if (!g_file_get_contents(tb_kernel_extra_ptx, &b, NULL, gerr)) {
+        g_free(a);
+        return NULL;
+    }
+    GString *t = g_string_new(a);
+    g_string_append_c(t, '\n');
+    uint32_t offset = 1; /* the extra file's line 1 is the text's line offset + 1 */
+    for (const char *c = a; *c; c++)
+        offset += *c == '\n';
+    gchar **lines = g_strsplit(b, "\n", -1);
+    for (gchar **l = lines; *l; l++) {
+        const char *s = *l + strspn(*l, " \t");
+        if (!g_str_has_prefix(s, ".version") && !g_str_has_prefix(s, ".target") &&
+            !g_str_has_prefix(s, ".address_size"))
+            g_string_append(t, *l);
+        g_string_append_c(t, '\n');
+    }
+    g_strfreev(lines);
+    ir_module *m = ptx_parse_string(t->str, (gssize)t->len, path, gerr);
+    g_string_free(t, TRUE);
+    /* the extra file's instructions carry their own lines (its functions are named by their file
+     * where they run: cta_launch_t.own_mod) */
+    for (unsigned f = 0; m && f < m->funcs->len; f++) {
+        ir_func *fn = g_ptr_array_index(m->funcs, f);
+        for (uint32_t i = 0; i < ir_func_n_instrs(fn); i++) {
+            ir_instr *in = (ir_instr *)ir_func_instr(fn, i);
+            if (in->line > offset)
+                in->line -= offset;
+        }
+    }
+    g_free(a);
+    g_free(b);
+    return m;
+}
+
 static ir_module *kernel_parse(const tb_kernel *k)
 {
     GError *gerr = NULL;
-    ir_module *m = ptx_parse_file(k->path, &gerr);
+    ir_module *m = tb_kernel_extra_ptx ? parse_with_extra(k->path, &gerr) : ptx_parse_file(k->path, &gerr);
     if (!m)
         die(TB_EXIT_USAGE, "%s", gerr->message);
     return m;

@@ -59,6 +59,10 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
 /* A compiler pass tb_kernel_load runs on the parsed module before register allocation (NULL: none;
  * tb-sharing's --regorder). */
 extern void (*tb_kernel_pass)(ir_module *m);
+/* Optional: a PTX file whose functions tb_kernel_load adds to the kernel's module (its text after the
+ * kernel's, without its .version/.target/.address_size lines), so that the SMs can run them too (the
+ * SPU's SMs standing in as interface units). NULL: the kernel alone. */
+extern const char *tb_kernel_extra_ptx;
 /* Optional, with tb_kernel_pass: whether the pass applies, asked by tb_kernel_load with the module
  * as parsed and register-allocated (tb_kernel_module), the SM's occupancy parameters and the
  * machine's SMs. The module is parsed again either way, and the pass runs on it only on a yes

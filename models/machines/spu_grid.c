@@ -3,9 +3,11 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <string.h>
 
 #include "kernels/frontend/spu_isa.h"
 #include "models/sm/issue.h"
+#include "models/spu/spu_iu_code.h"
 #include "models/topo/sm.h"
 
 #define N_SREGS (IR_SREG_REGLAST - IR_SREG_REGPASSX + 1)
@@ -100,6 +102,32 @@ static unsigned smiu_sm(const spu_grid *s, unsigned k)
     return k < p ? k * p + r : r * p + (k - p);
 }
 
+/* SM sm starts stand-in k's next role as a CTA of its IU code (spu_grid_sm_code), with the role's
+ * SPU registers (restored to an SM's when it ends, sm_role_done). */
+static void sm_role_start(spu_grid *s, unsigned sm, unsigned k)
+{
+    const char *entry;
+    const uint8_t *kparam;
+    uint32_t bytes;
+    const uint32_t *sregs;
+    if (!spu_iu_code_run_at(s->smiu[k], s->role_n[k]++, &entry, &kparam, &bytes, &sregs))
+        gsc_fatal("%s: SM %u starts a role of %s, which has no IU code run for it", s->inst->path, sm,
+                  s->smiu[k]->inst->path);
+    uint32_t f = ir_module_func_index(s->mod, entry);
+    if (f == IR_NONE)
+        gsc_fatal("%s: the kernel's module has no function %s (the IU code the SMs run)", s->inst->path, entry);
+    memcpy(&s->sregs[sm * N_SREGS], sregs, N_SREGS * sizeof *sregs);
+    s->sm_role[sm] = true;
+    spu_ctl_set_present(s->ctl, sm, true);
+    cta_launch_t c = {.own_entry = f + 1,
+                      .own_kparam = kparam,
+                      .own_kparam_bytes = bytes,
+                      .own_mod = s->role_mod,
+                      .threads = IR_WARP_SIZE,
+                      .ctaid = {sregs[IR_SREG_REGIUID - IR_SREG_REGPASSX], 0, 0}};
+    cta_dispatch_extra(s->disp, sm, &c);
+}
+
 /* SM sm, free, moves to its next role: skips the passes where it idles, starts its interface-unit
  * role (busy until the role ends); returns SPU_ROLE_CTA when its next CTA may be placed now,
  * SPU_ROLE_NONE when it has nothing to do now. Pass by pass, only the current pass's role. */
@@ -116,10 +144,14 @@ static spu_role advance(spu_grid *s, unsigned sm)
             s->sm_next[sm]++;
             continue;
         }
-        spu_iu *u = r == SPU_ROLE_IU_EAST ? s->smiu[sm / p] : s->smiu[p + sm % p];
+        unsigned k = r == SPU_ROLE_IU_EAST ? sm / p : p + sm % p;
         s->sm_busy[sm] = true;
-        spu_ctl_set_present(s->ctl, u->unit, true);
-        spu_iu_start_role(u, s->role_rounds);
+        if (s->mod) {
+            sm_role_start(s, sm, k);
+            continue;
+        }
+        spu_ctl_set_present(s->ctl, s->smiu[k]->unit, true);
+        spu_iu_start_role(s->smiu[k], s->role_rounds);
     }
     return SPU_ROLE_NONE;
 }
@@ -136,6 +168,8 @@ static bool iu_in_pass(const spu_grid *s, unsigned k, unsigned q)
         return spu_passes_border_serves(&s->ps, side == SPU_SIDE_N || side == SPU_SIDE_S, side >= SPU_SIDE_S,
                                         k % p, px, py);
     }
+    if (s->mod) /* the SM itself takes part */
+        return false;
     unsigned sm = smiu_sm(s, k - 4 * p);
     return spu_passes_role(&s->ps, sm % p, sm / p, px, py) ==
            (k - 4 * p < p ? SPU_ROLE_IU_EAST : SPU_ROLE_IU_SOUTH);
@@ -163,8 +197,10 @@ static void global_pass_begin(spu_grid *s, unsigned q)
     if (q >= s->ps.P * s->ps.P)
         return;
     spu_passes_coord(&s->ps, q, &px, &py);
-    for (unsigned sm = 0; sm < p * p; sm++)
-        spu_ctl_set_present(s->ctl, sm, spu_passes_role(&s->ps, sm % p, sm / p, px, py) == SPU_ROLE_CTA);
+    for (unsigned sm = 0; sm < p * p; sm++) {
+        spu_role r = spu_passes_role(&s->ps, sm % p, sm / p, px, py);
+        spu_ctl_set_present(s->ctl, sm, r == SPU_ROLE_CTA || (s->mod && r != SPU_ROLE_NONE));
+    }
     for (unsigned k = 0; k < all_ius(s); k++)
         spu_ctl_set_present(s->ctl, iu_at(s, k)->unit, iu_in_pass(s, k, q));
     for (unsigned k = 0; k < 4 * p; k++)
@@ -251,7 +287,30 @@ static void order_done(void *ctx, unsigned sm)
         advance(s, sm);
 }
 
-static const cta_dispatch_order order = {order_next, order_placed, order_done};
+/* An SM's role (a CTA of its IU code) has ended: its SPU registers are an SM's again, and it goes on
+ * as after a stand-in block's role; under global passes it stays in the barrier only if it takes
+ * part in the current pass. */
+static void sm_role_done(void *ctx, unsigned sm)
+{
+    spu_grid *s = ctx;
+    unsigned p = s->p, px, py;
+    g_assert(s->sm_role[sm]);
+    s->sm_role[sm] = false;
+    for (unsigned i = 4; i < N_SREGS; i++) /* the IU registers read 0 on an SM */
+        s->sregs[sm * N_SREGS + i] = 0;
+    s->sm_busy[sm] = false;
+    s->sm_next[sm]++;
+    if (s->global_B && s->cur_pass < s->ps.P * s->ps.P) {
+        spu_passes_coord(&s->ps, s->cur_pass, &px, &py);
+        if (spu_passes_role(&s->ps, sm % p, sm / p, px, py) == SPU_ROLE_NONE)
+            spu_ctl_set_present(s->ctl, sm, false);
+    } else if (s->global_B)
+        spu_ctl_set_present(s->ctl, sm, false);
+    if (advance(s, sm) == SPU_ROLE_CTA)
+        cta_dispatch_wake(s->disp);
+}
+
+static const cta_dispatch_order order = {order_next, order_placed, order_done, sm_role_done};
 
 void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, bool overlapped)
 {
@@ -416,6 +475,18 @@ void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env)
     env->spu_self = s;
 }
 
+void spu_grid_sm_code(spu_grid *s, const ir_module *mod, uint32_t first, const char *iu_path)
+{
+    g_assert(s->smiu && s->disp && !s->mod);
+    s->mod = mod;
+    s->role_mod = g_new(ir_module, 1);
+    *s->role_mod = *mod; /* shares its functions and symbols */
+    s->role_mod->filename = g_strdup(iu_path);
+    s->role_n = g_new0(unsigned, 2 * s->p);
+    s->sm_role = g_new0(bool, s->p * s->p);
+    spu_ctl_set_role_code(s->ctl, first);
+}
+
 spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index)
 {
     g_assert(index < s->p);
@@ -437,7 +508,15 @@ spu_iu *spu_grid_sm_iu(const spu_grid *s, spu_side side, unsigned index)
 /* Every interface unit and stand-in has finished, every role done. */
 bool spu_grid_ius_done(const spu_grid *s)
 {
-    for (unsigned k = 0; k < all_ius(s); k++) {
+    for (unsigned k = 0; s->mod && k < 2 * s->p; k++) {
+        const char *e;
+        const uint8_t *kp;
+        uint32_t nb;
+        const uint32_t *sr;
+        if (s->sm_role[smiu_sm(s, k)] || spu_iu_code_run_at(s->smiu[k], s->role_n[k], &e, &kp, &nb, &sr))
+            return false;
+    }
+    for (unsigned k = 0; k < (s->mod ? 4 * s->p : all_ius(s)); k++) {
         const spu_iu *u = iu_at(s, k);
         if (u->state != SPU_IU_DONE || (u->roles && u->role_end < u->rounds))
             return false;
@@ -458,7 +537,9 @@ uint64_t spu_grid_cb_bytes(const spu_grid *s)
 uint64_t spu_grid_offchip(const spu_grid *s)
 {
     uint64_t n = blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_LOADS) +
-                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES);
+                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES) +
+                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_LOADS) +
+                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_STORES);
     for (unsigned k = 0; k < all_ius(s); k++) {
         const blk_inst *u = iu_at(s, k)->inst;
         n += blk_stat_get(u, SPU_IU_STAT_LOADS) + blk_stat_get(u, SPU_IU_STAT_STORES) +
@@ -469,7 +550,8 @@ uint64_t spu_grid_offchip(const spu_grid *s)
 
 uint64_t spu_grid_cb_accesses(const spu_grid *s)
 {
-    uint64_t n = blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_CB_ACCESSES);
+    uint64_t n = blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_CB_ACCESSES) +
+                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_CB);
     for (unsigned i = 0; i < s->p * (s->p + 1); i++)
         n += blk_stat_get(s->h[i]->inst, SPU_CB_STAT_IU_WORDS) +
              blk_stat_get(s->v[i]->inst, SPU_CB_STAT_IU_WORDS);
@@ -520,9 +602,12 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
                 blk_stat_get(s->ctl->inst, SPU_CTL_STAT_PAIR_SYNCS));
     fprintf(out,
             "spu: off-chip elements: SM loads %" PRIu64 ", SM stores %" PRIu64 ", IU loads %" PRIu64
-            ", IU stores %" PRIu64 "; CB element accesses %" PRIu64 "\n",
+            ", IU stores %" PRIu64 " (the SMs' interface-unit roles included); CB element accesses %" PRIu64
+            "\n",
             blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_LOADS),
-            blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES), iu_l, iu_s, spu_grid_cb_accesses(s));
+            blk_stat_get(s->ctl->inst, SPU_CTL_STAT_SM_STORES),
+            iu_l + blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_LOADS),
+            iu_s + blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_STORES), spu_grid_cb_accesses(s));
     unsigned n_pass = s->ps.P * s->ps.P;
     uint64_t cycles = gsc_cycle();
     blk_energy cb, iu, all = blk_ctx_energy(s->inst->ctx, cycles);
@@ -538,7 +623,17 @@ void spu_grid_summary(const spu_grid *s, FILE *out)
             "spu: %u x %u passes (%s); VIU spills %" PRIu64 ", restores %" PRIu64
             " elements; guard stall cycles %" PRIu64 "\n",
             s->ps.P, s->ps.P, s->overlapped ? "overlapped" : "pass by pass", sp, rs, guard);
-    if (s->smiu) {
+    if (s->smiu && s->mod)
+        fprintf(out,
+                "spu: partial passes (%u + %u CTAs per dimension): SMs acting as interface units stored "
+                "%" PRIu64 " elements in %" PRIu64 " rounds, running the IU code on their own pipelines (%" PRIu64
+                " warp instructions, %" PRIu64 " CB element accesses)\n",
+                (s->ps.P - 1) * s->p, spu_passes_span(&s->ps, s->ps.P - 1),
+                blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_STORES),
+                blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_SYNCS),
+                blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_INSTRS),
+                blk_stat_get(s->ctl->inst, SPU_CTL_STAT_ROLE_CB));
+    else if (s->smiu) {
         fprintf(out,
                 "spu: partial passes (%u + %u CTAs per dimension): SMs acting as interface units stored "
                 "%" PRIu64 " elements in %" PRIu64 " rounds",
@@ -569,6 +664,11 @@ void spu_grid_free(spu_grid *s)
     for (unsigned k = 0; s->iu && k < all_ius(s); k++)
         spu_iu_free(iu_at(s, k));
     g_free(s->smiu);
+    if (s->role_mod)
+        g_free(s->role_mod->filename);
+    g_free(s->role_mod);
+    g_free(s->role_n);
+    g_free(s->sm_role);
     g_free(s->iu_pass);
     spu_ctl_free(s->ctl);
     g_free(s->sm_next);

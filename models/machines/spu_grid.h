@@ -59,6 +59,12 @@ typedef struct {
     unsigned global_B;
     bool global_begun;
     unsigned *iu_pass;
+    /* IU code on the stand-in SMs (spu_grid_sm_code): the kernel's module (NULL: the stand-ins'
+     * roles run on their spu_iu blocks); per stand-in the roles started; per SM whether a role runs */
+    const ir_module *mod;
+    ir_module *role_mod; /* mod named after the IU code's file (its instructions' messages) */
+    unsigned *role_n;
+    bool *sm_role;
 } spu_grid;
 
 extern const blk_desc spu_grid_desc;
@@ -71,7 +77,7 @@ spu_grid *spu_grid_new(blk_ctx *ctx, gsc_module *parent, const char *name);
  * does not divide G the last pass column and row are partial: an SM with no CTA in a pass acts
  * there as the interface unit its spu_passes_role says (a storer of `tiles` rounds, which must end
  * before the SM takes its next CTA), through an `spu_iu` block standing in for it (smiu_e<k>,
- * smiu_s<k>). Before spu_grid_build. */
+ * smiu_s<k>), or with IU code on the SM itself (spu_grid_sm_code). Before spu_grid_build. */
 void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, bool overlapped);
 /* The passes run under the global blocksync (Algorithm 1), pass by pass: every SM takes part from
  * its first CTA to its last. With partial passes the participants change from pass to pass: a
@@ -80,6 +86,14 @@ void spu_grid_passes(spu_grid *s, cta_dispatch *d, unsigned G, unsigned tiles, b
  * roles of one pass each (1 + 2(G - 1) + tiles blocksyncs), started when its pass begins (the
  * previous pass's CTAs all ended). After spu_grid_passes (not overlapped), before spu_grid_build. */
 void spu_grid_set_global(spu_grid *s);
+/* Partial passes with IU code: the SMs standing in as interface units run each role's IU code (the
+ * run their stand-in blocks were given, spu_iu_set_code) themselves, as a CTA of one warp of the
+ * role's entry with its parameters (cta_dispatch_extra), through their own fetch, issue, ldst and
+ * CB ports, with the role's SPU registers; the stand-in blocks stay idle. `mod` is the kernel's
+ * module, which must hold the IU code's functions after its own (from function `first` on, their
+ * lines those of the IU code's file `iu_path`, which run-time messages name). After
+ * spu_grid_build and the stand-ins' spu_iu_set_code, before the run. */
+void spu_grid_sm_code(spu_grid *s, const ir_module *mod, uint32_t first, const char *iu_path);
 /* The SPU's blocks around the built GPU g (g's SMs: p²), bound; env gets the SPU hooks. */
 void spu_grid_build(spu_grid *s, gpu_topo *g, sm_env *env);
 spu_iu *spu_grid_iu(const spu_grid *s, spu_side side, unsigned index);

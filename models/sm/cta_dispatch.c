@@ -115,6 +115,29 @@ static bool place(cta_dispatch *d, unsigned s, uint32_t i)
     return true;
 }
 
+/* The CTAs outside the grid waiting for their SMs: placed when the grant gives room. */
+static void place_extras(cta_dispatch *d)
+{
+    for (unsigned s = 0; s < d->n_sms && d->n_extra_wait; s++) {
+        ctaslots_grant g;
+        if (d->extra_state[s] != 1 || !gsc_fifo_can_put(gsc_port_fifo(d->launch[s])) ||
+            !d->alloc.grant(d->alloc.ctx, d->slots[s], s, &d->k, &g))
+            continue;
+        cta_launch_t *c = &d->extra[s];
+        c->kernel = d->env->launch.kernel_no;
+        c->cta = UINT32_MAX;
+        c->slot = (uint16_t)g.cta_slot;
+        c->first_warp = (uint16_t)g.first_warp;
+        c->warps = 1;
+        c->sm = (uint16_t)s;
+        c->smem_bytes = (uint32_t)g.smem_bytes;
+        c->regs = (uint32_t)g.regs;
+        gsc_fifo_put(gsc_port_fifo(d->launch[s]), c);
+        d->extra_state[s] = 2;
+        d->n_extra_wait--;
+    }
+}
+
 static void cta_dispatch_run(void *self)
 {
     cta_dispatch *d = self;
@@ -124,6 +147,11 @@ static void cta_dispatch_run(void *self)
         while (gsc_fifo_can_get(f)) {
             gsc_fifo_get(f, &dn);
             d->alloc.release(d->alloc.ctx, d->slots[s], s, &dn);
+            if (G_UNLIKELY(d->extra) && d->extra_state[s] == 2 && dn.slot == d->extra[s].slot) {
+                d->extra_state[s] = 0;
+                d->order->extra_done(d->order_ctx, s);
+                continue;
+            }
             d->completed++;
             if (d->order)
                 d->order->done(d->order_ctx, s);
@@ -131,6 +159,8 @@ static void cta_dispatch_run(void *self)
     }
     if (!d->running || gsc_cycle() < d->start_at) /* (woken before the launch begins) */
         return;
+    if (G_UNLIKELY(d->n_extra_wait))
+        place_extras(d);
     if (d->completed == d->total) {
         d->running = false;
         gsc_stop();
@@ -212,6 +242,8 @@ void cta_dispatch_free(cta_dispatch *d)
     g_free(d->slots);
     g_free(d->launch);
     g_free(d->done);
+    g_free(d->extra);
+    g_free(d->extra_state);
     g_free(d);
 }
 
@@ -236,6 +268,20 @@ void cta_dispatch_set_pick(cta_dispatch *d, ctaslots_pick_fn fn, void *ctx)
 {
     d->pick = fn;
     d->pick_ctx = ctx;
+}
+
+void cta_dispatch_extra(cta_dispatch *d, unsigned sm, const cta_launch_t *c)
+{
+    g_assert(sm < d->n_sms && d->order && d->order->extra_done && c->own_entry && c->threads <= IR_WARP_SIZE);
+    if (!d->extra) {
+        d->extra = g_new0(cta_launch_t, d->n_sms);
+        d->extra_state = g_new0(uint8_t, d->n_sms);
+    }
+    g_assert(d->extra_state[sm] == 0);
+    d->extra[sm] = *c;
+    d->extra_state[sm] = 1;
+    d->n_extra_wait++;
+    cta_dispatch_wake(d);
 }
 
 void cta_dispatch_wake(cta_dispatch *d)

@@ -75,6 +75,10 @@ typedef struct {
     uint32_t next, total, completed;
     int last;
     uint32_t tr_next, tr_completed;
+    /* cta_dispatch_extra: per SM its CTA and state (0 none, 1 to place, 2 placed); NULL: none yet */
+    cta_launch_t *extra;
+    uint8_t *extra_state;
+    unsigned n_extra_wait;
 } cta_dispatch;
 
 extern const blk_desc cta_dispatch_desc;
@@ -96,8 +100,16 @@ typedef struct cta_dispatch_order {
     int (*next)(void *ctx, uint32_t *cta);
     void (*placed)(void *ctx, unsigned sm, uint32_t cta);
     void (*done)(void *ctx, unsigned sm);
+    /* a CTA outside the grid (cta_dispatch_extra) completed on SM sm (NULL: the order asks for none) */
+    void (*extra_done)(void *ctx, unsigned sm);
 } cta_dispatch_order;
 void cta_dispatch_set_order(cta_dispatch *d, const cta_dispatch_order *o, void *ctx);
+/* A CTA outside the grid on SM sm (the SPU's interface-unit role run by the SM): `c` gives its
+ * own_entry, parameters, threads (one warp at most) and ctaid; placed as soon as the grant gives the
+ * SM room (with the grid kernel's occupancy), before the grid's next CTA; its completion frees its
+ * grant and calls the order's extra_done, and counts neither as the grid's CTA nor toward its end.
+ * One at a time per SM, while a grid runs. */
+void cta_dispatch_extra(cta_dispatch *d, unsigned sm, const cta_launch_t *c);
 /* Look again next cycle (an order whose next CTA became placeable without a completion). */
 void cta_dispatch_wake(cta_dispatch *d);
 /* The per-CTA grant (NULL: the default, the ledger's occupancy rule). Set it between grids. */

@@ -42,6 +42,12 @@ typedef struct {
     uint32_t threads;    /* blockDim.x*y*z */
     uint32_t smem_bytes; /* scratchpad bytes (static + dynamic) */
     uint32_t regs;       /* registers allocated (occupancy rounding) */
+    /* A CTA outside the grid (cta_dispatch_extra: the SPU's interface-unit role run by an SM): 1 + the
+     * function it runs and its own packed parameters; 0: the launch's entry and parameters. */
+    uint32_t own_entry;
+    uint32_t own_kparam_bytes;
+    const uint8_t *own_kparam;
+    const ir_module *own_mod; /* the module as its messages name it (its source file), NULL: as is */
 } cta_launch_t;
 
 /* A finished thread block: the SM -> cta_dispatch. */

@@ -19,12 +19,15 @@ typedef struct {
     uint16_t cta;   /* CTA slot */
     GArray *ploads; /* ws_load: loads in flight */
     bool quiet;     /* every value hook needs no more READ or WRITE until the next ALLOC (regval.h) */
+    ws_launch *L;   /* its CTA's launch: the SM's, or the CTA's own (wx_cta.own) */
 } wx_warp;
 
 typedef struct {
     bool live;
+    bool own;      /* a CTA outside the grid (cta_launch_t.own_entry): L is its launch */
     cta_launch_t c;
     ws_cta ws;
+    ws_launch L;
 } wx_cta;
 
 /* Where a warp goes on: the top of its SIMT stack, kept beside the other warps' (8 bytes a warp)
@@ -214,14 +217,29 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
     g_assert(c->slot < x->max_ctas && c->first_warp + c->warps <= x->max_warps);
     const sm_launch *L = &x->env->launch;
     const kload_module *k = x->env->k;
-    const kload_func *kf = &k->funcs[L->entry];
+    uint32_t entry = c->own_entry ? c->own_entry - 1 : L->entry;
+    const kload_func *kf = &k->funcs[entry];
     wx_cta *ct = &x->ctas[c->slot];
     g_assert(!ct->live);
     launch_view(x);
     ct->live = true;
     ct->c = *c;
+    ct->own = c->own_entry != 0;
+    if (ct->own) { /* its own entry, parameters and shape (one dimension), in a grid of one */
+        ct->L = x->L;
+        ct->L.entry = entry;
+        if (c->own_mod)
+            ct->L.mod = c->own_mod;
+        ct->L.kparam = (fmem_seg){.data = (uint8_t *)c->own_kparam, .size = c->own_kparam_bytes};
+        for (unsigned i = 0; i < 3; i++) {
+            ct->L.block[i] = ct->L.sreg.block[i] = i ? 1 : c->threads;
+            ct->L.sreg.grid[i] = 1;
+        }
+        ct->L.sreg.dyn_smem = 0;
+        ws_launch_reset_cache(&ct->L);
+    }
     uint64_t shared = kf->shared_static;
-    if (L->shared_dyn)
+    if (L->shared_dyn && !ct->own)
         shared = kf->dyn_shared_offset + L->shared_dyn;
     g_free(ct->ws.shared.data);
     ct->ws.shared = (fmem_seg){.data = g_malloc0(shared ? shared : 1), .size = shared};
@@ -233,6 +251,7 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         g_assert(!w->present);
         w->present = w->live = true;
         w->cta = c->slot;
+        w->L = ct->own ? &ct->L : &x->L;
         w->w.id = i;
         w->w.cta = &ct->ws;
         w->w.cc = 0;
@@ -244,7 +263,7 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         uint32_t left = c->threads - i * ws;
         uint32_t n = MIN(left, ws);
         uint32_t valid = n >= IR_WARP_SIZE ? FULL_MASK : (UINT32_C(1) << n) - 1;
-        simt_init(&w->w.st, L->entry, 0, valid);
+        simt_init(&w->w.st, entry, 0, valid);
         next_update(x, c->first_warp + i);
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_ALLOC, c->first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE, valid,
@@ -283,7 +302,7 @@ bool wexec_warp_next(const wexec *x, unsigned warp, uint32_t *func, uint32_t *pc
 uint32_t wexec_head_shared(const wexec *x, unsigned warp, uint64_t off[IR_WARP_SIZE])
 {
     wx_warp *w = &x->warps[warp];
-    return w->live ? ws_head_shared((ws_launch *)&x->L, &w->w, off) : 0;
+    return w->live ? ws_head_shared(w->L, &w->w, off) : 0;
 }
 
 bool wexec_warp_live(const wexec *x, unsigned warp)
@@ -495,8 +514,9 @@ int wexec_step(wexec *x, unsigned warp, uint64_t clock, uint64_t seq, ws_info *i
 {
     wx_warp *w = &x->warps[warp];
     g_assert(w->live && !simt_done(&w->w.st));
-    x->L.clock = clock;
-    int failed = ws_step(&x->L, &w->w, seq, info);
+    ws_launch *L = w->L;
+    L->clock = x->L.clock = clock; /* (the value hooks read the SM's) */
+    int failed = ws_step(L, &w->w, seq, info);
     if (failed)
         x->env->failed = true;
     else if (simt_done(&w->w.st))

@@ -46,6 +46,18 @@ static const blk_stat_desc stats[] = {
                                      "4-byte elements the SMs read or wrote in CBs (ld.cb, st.cb)", NULL},
     [SPU_CTL_STAT_PAIR_SYNCS] = {"pair_syncs", BLK_STAT_COUNTER, "syncs",
                                  "producer-consumer blocksyncs completed (one per CB pair swap)", NULL},
+    [SPU_CTL_STAT_ROLE_INSTRS] = {"role_instructions", BLK_STAT_COUNTER, "instructions",
+                                  "warp instructions of IU code the SMs issued in interface-unit roles", NULL},
+    [SPU_CTL_STAT_ROLE_LOADS] = {"role_offchip_loads", BLK_STAT_COUNTER, "elements",
+                                 "4-byte elements the SMs' interface-unit roles loaded from global memory",
+                                 NULL},
+    [SPU_CTL_STAT_ROLE_STORES] = {"role_offchip_stores", BLK_STAT_COUNTER, "elements",
+                                  "4-byte elements the SMs' interface-unit roles stored to global memory",
+                                  NULL},
+    [SPU_CTL_STAT_ROLE_CB] = {"role_cb_accesses", BLK_STAT_COUNTER, "elements",
+                              "4-byte elements the SMs' interface-unit roles read or wrote in CBs", NULL},
+    [SPU_CTL_STAT_ROLE_SYNCS] = {"role_blocksyncs", BLK_STAT_COUNTER, "arrivals",
+                                 "blocksyncs the SMs' interface-unit roles arrived at (their rounds)", NULL},
 };
 
 static const blk_state_desc state[] = {{"arrived", 16, "units waiting at the global blocksync"},
@@ -130,6 +142,13 @@ static void pass_mismatch(spu_ctl *c, unsigned u, const char *what, uint32_t n)
     fail(c, m);
 }
 
+/* An arrival of an SM running an interface-unit role counts as the role's round. */
+static inline void role_arrival(spu_ctl *c, unsigned unit)
+{
+    if (G_UNLIKELY(c->role_on) && unit < c->n_sms && c->role_on[unit])
+        blk_stat_add(c->inst, SPU_CTL_STAT_ROLE_SYNCS, 1);
+}
+
 /* A producer-consumer arrival: waits for the other side of its CB pair. */
 static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
 {
@@ -147,6 +166,7 @@ static void pair_arrive(spu_ctl *c, unsigned unit, unsigned slot, unsigned dir)
     c->n_syncs[unit * 5 + dir]++;
     c->epoch++;
     blk_stat_add(c->inst, SPU_CTL_STAT_ARRIVALS, 1);
+    role_arrival(c, unit);
     if (c->pair_wait[ps ^ 1]) {
         c->pair_due[pair] = gsc_cycle() + c->latency;
         c->n_due++;
@@ -248,6 +268,7 @@ static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
     c->n_arrived++;
     c->last_arrival = gsc_cycle();
     blk_stat_add(c->inst, SPU_CTL_STAT_ARRIVALS, 1);
+    role_arrival(c, unit);
     gsc_event_notify(c->ev, c->latency);
 }
 
@@ -274,6 +295,17 @@ static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
     spu_ctl *c = self;
     (void)cycle;
     unsigned sm = cl->sm;
+    if (cl->own_entry) { /* an interface-unit role (the grid checked where it runs) */
+        c->epoch++;
+        c->role_on[sm] = true;
+        if (c->left[sm]) {
+            if (c->stint)
+                c->stint[sm] = 0;
+            c->left[sm] = false;
+            c->n_left--;
+        }
+        return;
+    }
     if (cl->ctaid[0] % c->p != sm % c->p || cl->ctaid[1] % c->p != sm / c->p || cl->ctaid[2] != 0)
         gsc_fatal("%s: CTA (%u, %u, %u) started on SM %u (x %u, y %u): the SPU maps CTA (i, j) to SM "
                   "(i mod %u, j mod %u)",
@@ -294,6 +326,12 @@ static void ev_cta_end(void *self, const cta_launch_t *cl, uint64_t cycle)
 {
     spu_ctl *c = self;
     (void)cycle;
+    if (cl->own_entry)
+        c->role_on[cl->sm] = false;
+    if (cl->own_entry && c->global_pass) {
+        c->epoch++; /* a role: the grid sets whether the SM takes part in the current pass */
+        return;
+    }
     if (c->global_ctas && ++c->ctas_done[cl->sm] < c->global_ctas) {
         c->epoch++; /* between passes: its next CTA goes on with the SM's global blocksyncs */
         return;
@@ -306,6 +344,13 @@ void spu_ctl_set_global_ctas(spu_ctl *c, unsigned n)
     c->global_ctas = n;
     g_free(c->ctas_done);
     c->ctas_done = g_new0(unsigned, c->n_sms);
+}
+
+void spu_ctl_set_role_code(spu_ctl *c, uint32_t first)
+{
+    c->role_func = first;
+    g_free(c->role_on);
+    c->role_on = g_new0(bool, c->n_sms);
 }
 
 void spu_ctl_set_global_pass(spu_ctl *c, unsigned n)
@@ -325,18 +370,24 @@ static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp, e
 static void issued(void *self, const issued_t *it)
 {
     spu_ctl *c = self;
+    bool role = it->func >= c->role_func;
+    if (role)
+        blk_stat_add(c->inst, SPU_CTL_STAT_ROLE_INSTRS, 1);
     if (it->cls != IR_CLASS_MEM)
         return;
     const ir_func *f = g_ptr_array_index(c->env->mod->funcs, it->func);
     const ir_instr *in = ir_func_instr(f, it->pc);
     if (in->cb) {
-        blk_stat_add(c->inst, SPU_CTL_STAT_SM_CB_ACCESSES,
+        blk_stat_add(c->inst, role ? SPU_CTL_STAT_ROLE_CB : SPU_CTL_STAT_SM_CB_ACCESSES,
                      (uint64_t)__builtin_popcount(it->mask) * ((it->bytes + 3u) / 4u));
         return;
     }
     uint64_t n = spu_global_elements(it);
     if (n && it->kind <= 1)
-        blk_stat_add(c->inst, it->kind == 0 ? SPU_CTL_STAT_SM_LOADS : SPU_CTL_STAT_SM_STORES, n);
+        blk_stat_add(c->inst,
+                     role ? (it->kind == 0 ? SPU_CTL_STAT_ROLE_LOADS : SPU_CTL_STAT_ROLE_STORES)
+                          : (it->kind == 0 ? SPU_CTL_STAT_SM_LOADS : SPU_CTL_STAT_SM_STORES),
+                     n);
 }
 
 static const instr_issued_if issued_table = {issued};
@@ -481,6 +532,7 @@ spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const s
     c->env = env;
     c->p = p;
     c->n_sms = p * p;
+    c->role_func = UINT32_MAX;
     c->n_units = c->n_sms + n_ius;
     c->latency = blk_param_uint(c->inst, "latency");
     c->no_swap = blk_param_bool(c->inst, "selftest_no_swap");
@@ -521,6 +573,7 @@ void spu_ctl_free(spu_ctl *c)
         return;
     g_free(c->arrived);
     g_free(c->left);
+    g_free(c->role_on);
     g_free(c->ctas_done);
     g_free(c->stint);
     g_free(c->slot);

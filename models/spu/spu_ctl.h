@@ -43,6 +43,11 @@ enum {
     SPU_CTL_STAT_SM_STORES,
     SPU_CTL_STAT_SM_CB_ACCESSES,
     SPU_CTL_STAT_PAIR_SYNCS,
+    SPU_CTL_STAT_ROLE_INSTRS,
+    SPU_CTL_STAT_ROLE_LOADS,
+    SPU_CTL_STAT_ROLE_STORES,
+    SPU_CTL_STAT_ROLE_CB,
+    SPU_CTL_STAT_ROLE_SYNCS,
     SPU_CTL_N_STATS
 };
 
@@ -90,6 +95,10 @@ typedef struct {
      * per unit those it made since it last became present */
     unsigned global_pass;
     uint32_t *stint;
+    /* the SMs' interface-unit roles (spu_ctl_set_role_code): the first function of the IU code in
+     * the kernel's module (UINT32_MAX: none); per SM whether it runs a role now */
+    uint32_t role_func;
+    bool *role_on;
 } spu_ctl;
 
 /* The 4-byte global-memory elements an issued memory instruction accesses (its active lanes whose
@@ -128,6 +137,11 @@ void spu_ctl_set_global_ctas(spu_ctl *c, unsigned n);
  * (spu_ctl_set_present) and the others absent when the pass starts, and an SM leaves at each CTA's
  * end. A unit that leaves after fewer, or arrives at more, is a count mismatch. Before the run. */
 void spu_ctl_set_global_pass(spu_ctl *c, unsigned n);
+/* The SMs run interface-unit roles as CTAs of the IU code (cta_launch_t.own_entry): the functions
+ * from `first` on in the kernel's module are IU code. Their warp instructions, global elements and CB
+ * words count as the roles' (role_*), not the SMs' (sm_*); under global passes a role CTA's end does
+ * not leave the barrier (the grid sets who takes part, as for an interface unit). Before the run. */
+void spu_ctl_set_role_code(spu_ctl *c, uint32_t first);
 /* Why the controller stopped the run (a blocksync deadlock or count mismatch), or NULL. */
 const char *spu_ctl_fault(const spu_ctl *c);
 void spu_ctl_free(spu_ctl *c);

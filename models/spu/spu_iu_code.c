@@ -303,6 +303,25 @@ int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl
     return 0;
 }
 
+unsigned spu_iu_prog_n_funcs(const spu_iu_prog *p)
+{
+    return p->mod->funcs->len;
+}
+
+bool spu_iu_code_run_at(const spu_iu *u, unsigned n, const char **entry, const uint8_t **kparam,
+                        uint32_t *kparam_bytes, const uint32_t **sregs)
+{
+    const spu_iu_code *c = u->code;
+    if (!c || n >= c->segs->len)
+        return false;
+    const code_seg *sg = &g_array_index(c->segs, code_seg, n);
+    *entry = ((const ir_func *)g_ptr_array_index(c->p->mod->funcs, sg->entry))->name;
+    *kparam = sg->kparam;
+    *kparam_bytes = (uint32_t)c->p->k->funcs[sg->entry].kparam_bytes;
+    *sregs = sg->sregs;
+    return true;
+}
+
 void spu_iu_code_start_role(spu_iu *u)
 {
     spu_iu_code *c = u->code;

@@ -33,10 +33,11 @@
  *
  * Multipass: a unit runs a sequence of entries, one per pass it serves (spu_iu_set_code once per
  * pass, in order), each from a fresh warp with that pass's registers; between them it stays in the
- * barrier. In role mode (partial passes: an SM standing in as an interface unit, and every unit
- * under global sync) each run is one role: the runtime starts it (spu_iu_start_role), the unit idles
- * when its warp exits (under producer-consumer sync it leaves the barrier then). A run with %regviu
- * set is the runtime's VIU code: its global loads count as restores, its
+ * barrier. In role mode (every unit under global sync with partial passes) each run is one role:
+ * the runtime starts it (spu_iu_start_role), the unit idles when its warp exits (under
+ * producer-consumer sync it leaves the barrier then). An SM standing in as an interface unit runs
+ * its stand-in block's runs itself (spu_iu_code_run_at, spu_grid_sm_code). A run with %regviu set
+ * is the runtime's VIU code: its global loads count as restores, its
  * stores as spills. ld.volatile / st.volatile of .global are the guard's counter words
  * (synchronisation, not element accesses); a volatile load issued again with no transfer in between
  * adds the cycles since the previous one to `guard_stall_cycles`.
@@ -60,6 +61,8 @@ spu_iu_prog *spu_iu_prog_load(const char *path, fmem *mem, GString *err);
 int spu_iu_prog_check(const spu_iu_prog *p, const char *entry, unsigned side, unsigned sync_dir,
                       GString *err);
 void spu_iu_prog_free(spu_iu_prog *p);
+/* The functions of the program (entries and others). */
+unsigned spu_iu_prog_n_funcs(const spu_iu_prog *p);
 
 /* The unit runs `entry` of p (checked with spu_iu_prog_check first) with the kernel arguments `args`
  * and its SPU registers `sregs` (%regpassx .. %reglast, spu_isa.h order), synchronising as
@@ -71,6 +74,11 @@ int spu_iu_set_code(spu_iu *u, const spu_iu_prog *p, const char *entry, const wl
 /* Role mode (spu_iu_set_roles): the unit's next role runs its next entry (spu_iu_start_role calls
  * it); the role ends when that entry's warp exits. */
 void spu_iu_code_start_role(spu_iu *u);
+/* Run n of a unit given code (in role mode its n-th role), for an SM that runs it instead (the SMs
+ * standing in as interface units, spu_grid_sm_code): its entry's name, packed parameters and SPU
+ * registers (%regpassx .. %reglast). False when the unit has no run n. */
+bool spu_iu_code_run_at(const spu_iu *u, unsigned n, const char **entry, const uint8_t **kparam,
+                        uint32_t *kparam_bytes, const uint32_t **sregs);
 /* The code engine's step (spu_iu's process, for a unit with code). */
 void spu_iu_code_run(spu_iu *u);
 /* A reply on the interconnect path (from the unit's node, or an SM's role's through its SM). */

@@ -9,8 +9,9 @@
 # PASS with the planned units' counts (4PNK + 2N^2, spills = restores), the guard in code (without it,
 # or with a broken spill address, the check fails); the interconnect path: the same counts, the
 # units' requests on the icnt. Partial passes: the border units and the SMs standing in as interface
-# units run IU code per pass, with the planned form's counts; the stand-ins' requests leave through
-# their SMs' memory ports.
+# units run IU code per pass, with the planned form's counts; a stand-in SM runs its role's IU code
+# as a one-warp CTA on its own pipeline (its issue counts the role's instructions, its ldst sends the
+# role's accesses), its spu_iu block idle.
 . "$top_srcdir/tests/tap.sh"
 tb="$(cd "${top_builddir:-.}" && pwd)/testbench/tb-spu"
 ptx="$top_srcdir/kernels/spu/spu_iu.ptx"
@@ -18,7 +19,7 @@ if [ ! -x "$tb" ]; then
     echo "1..0 # SKIP needs $tb"
     exit 0
 fi
-echo "1..29"
+echo "1..32"
 check() { if eval "$2"; then ok "$1"; else no "$1"; sed 's/^/# /' "$tmp/out" | tail -8; fi; }
 sum() { awk -v re="$1" '$1 ~ re {s += $2} END {print s + 0}' "$2"; }
 elems() { grep '^spu: off-chip elements' "$1"; }
@@ -131,26 +132,57 @@ check "icnt path, global sync: IU code PASS, 1536 accesses" "[ $rc -eq 0 ] && gr
 rc=$?
 check "icnt path, 2 x 2 passes: IU and VIU code PASS, the ideal path's counts (spills and restores)" \
     "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && same '$tmp/out' '$tmp/ideal' && [ \$(mreqs '$tmp/out') -gt 0 ]"
-# partial passes (the 10 x 10-CTA example at b = 4 on 4 x 4, P = 3): the border units and the SMs
-# standing in as east and south units run IU code per pass; the planned form's counts exactly
-rounds() { awk '$1 ~ /^tb[.]spu[.](smiu|iu)_[nwse][0-9]*[.]rounds$/ {printf "%s %s\n", $1, $2}' "$1"; }
+# partial passes (the 10 x 10-CTA example at b = 4 on 4 x 4, P = 3): the border units run IU code
+# per pass; the SMs standing in as east and south units (SM (2, k) and (k, 2)) run their roles' IU
+# code on their own pipelines; the planned form's counts exactly
+rounds() { awk '$1 ~ /^tb[.]spu[.]iu_[nwse][0-9]*[.]rounds$/ {printf "%s %s\n", $1, $2}' "$1"; }
 smi() { sum 'smiu_[se][0-9]*[.]instructions$' "$1"; }
+ctl() { sed -n "s/^tb\.spu\.ctl\.$2  *\([0-9]*\) .*/\1/p" "$1"; }
+wi() { sed -n "s/^tb\.gpu\.sm$2\.issue\.warp_instrs  *\([0-9]*\) .*/\1/p" "$1"; }
+# the SMs whose issue counts differ between the forms, and by how many instructions in all
+widiff() {
+    d=0 l=""
+    for i in $(seq 0 15); do
+        a=$(wi "$1" $i) b=$(wi "$2" $i)
+        [ "$a" = "$b" ] || l="$l $i"
+        d=$((d + a - b))
+    done
+    echo "$l:$d"
+}
+# the CB words: the stand-in SMs' roles' are their SMs' CB accesses, a stand-in block's are IU words
+same_roles() {
+    [ "$(elems "$1")" = "$(elems "$2")" ] && [ "$(grep '^offchip_accesses' "$1")" = "$(grep '^offchip_accesses' "$2")" ] &&
+        [ "$(grep -o 'VIU spills [0-9]*, restores [0-9]*' "$1")" = "$(grep -o 'VIU spills [0-9]*, restores [0-9]*' "$2")" ] &&
+        [ "$(grep '^cb_accesses' "$1")" = "$(grep '^cb_accesses' "$2")" ] &&
+        [ $(($(sum 'cb_[hv].*[.]iu_words$' "$1") + $(ctl "$1" role_cb_accesses))) -eq $(sum 'cb_[hv].*[.]iu_words$' "$2") ] &&
+        [ $(ctl "$1" role_cb_accesses) -gt 0 ]
+}
 pp="--size 40x40x8 --tile 4 --no-trace"
 for sync in local global; do
     "$tb" $pp --sync $sync >"$tmp/plan" 2>&1
     rc1=$?
     "$tb" $pp --sync $sync --iu code >"$tmp/out" 2>&1
     rc2=$?
-    check "$sync sync, partial passes (10 x 10 CTAs on 4 x 4): IU code PASS, 7040 = 4PNK + 2N^2 with P = 3, the plan's element counts, spills, restores, CB words and every unit's rounds; the stand-ins executed IU code" \
-        "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' '$tmp/out' && grep -q 'VIU spills 1280, restores 1280 elements' '$tmp/out' && grep -q 'SMs acting as interface units stored 640 elements' '$tmp/out' && same '$tmp/out' '$tmp/plan' && [ \"\$(rounds '$tmp/out')\" = \"\$(rounds '$tmp/plan')\" ] && [ \$(rounds '$tmp/out' | wc -l) -eq 24 ] && [ \$(smi '$tmp/out') -gt 0 ] && [ \$(smi '$tmp/plan') -eq 0 ]"
+    check "$sync sync, partial passes (10 x 10 CTAs on 4 x 4): IU code PASS, 7040 = 4PNK + 2N^2 with P = 3, the plan's element counts, spills, restores, CB words, global and pair blocksyncs, every border unit's rounds and the stand-ins' rounds" \
+        "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q PASS '$tmp/out' && grep -q '^offchip_accesses 7040  (closed form 4PNK + 2N^2 = 7040, P = 3' '$tmp/out' && grep -q 'VIU spills 1280, restores 1280 elements' '$tmp/out' && grep -q 'SMs acting as interface units stored 640 elements' '$tmp/out' && same_roles '$tmp/out' '$tmp/plan' && [ \"\$(rounds '$tmp/out')\" = \"\$(rounds '$tmp/plan')\" ] && [ \$(rounds '$tmp/out' | wc -l) -eq 16 ] && [ \$(ctl '$tmp/out' rounds) -eq \$(ctl '$tmp/plan' rounds) ] && [ \$(ctl '$tmp/out' pair_syncs) -eq \$(ctl '$tmp/plan' pair_syncs) ] && [ \$(ctl '$tmp/out' role_blocksyncs) -eq \$(sum 'smiu_[se][0-9]*[.]rounds\$' '$tmp/plan') ] && [ \$(ctl '$tmp/out' role_blocksyncs) -gt 0 ] && [ \$(ctl '$tmp/out' role_offchip_stores) -eq 640 ]"
+    check "$sync sync, partial passes: the stand-in SMs' issue counted their roles' IU code (SMs 2 6 8 9 10 11 14 and no other issued more than planned, by the roles' instructions), their spu_iu blocks executed none" \
+        "[ \$(ctl '$tmp/out' role_instructions) -gt 0 ] && [ \$(ctl '$tmp/plan' role_instructions) -eq 0 ] && [ \"\$(widiff '$tmp/out' '$tmp/plan')\" = \" 2 6 8 9 10 11 14:\$(ctl '$tmp/out' role_instructions)\" ] && [ \$(smi '$tmp/out') -eq 0 ]"
 done
+# broken: the east stand-ins' IU code without its blocksync (spu_iu_local_e runs only on the
+# stand-ins: the border east units run their VIU code): the pair barrier deadlocks, exit 1
+awk '/^\.visible \.entry spu_iu_local_e\(/ {e = 1} /^}/ {e = 0} e && /^\tbar.blocksync.west;$/ {next} {print}' \
+    "$ptx" >"$tmp/nosync.ptx"
+"$tb" $pp --sync local --iu code --iu-ptx "$tmp/nosync.ptx" >"$tmp/out" 2>&1
+rc=$?
+check "partial passes, the stand-ins' IU code without its blocksync: deadlock reported, exit 1" \
+    "! cmp -s '$ptx' '$tmp/nosync.ptx' && [ $rc -eq 1 ] && grep -q '^gpusc: tb.spu.ctl: blocksync deadlock' '$tmp/out'"
 # broken: a storer's face not clamped to the grid's edge (the min deleted): a stand-in of a partial
 # pass stores past the face array; and the CB swap broken
 sed '/^\tmin.u32 \t%r18, %r18, %r7;$/d' "$ptx" >"$tmp/nomin.ptx"
 "$tb" $pp --sync local --iu code --iu-ptx "$tmp/nomin.ptx" >"$tmp/out" 2>&1
 rc=$?
-check "partial passes, a storer's face not clamped to G: the stand-in's store is refused, exit 1" \
-    "! cmp -s '$ptx' '$tmp/nomin.ptx' && [ $rc -eq 1 ] && grep -q '^gpusc: kernel spu_iu_local_[se]: .* on tb.spu.smiu_[se][0-9]: invalid global store' '$tmp/out'"
+check "partial passes, a storer's face not clamped to G: the stand-in SM's store is refused with the IU code's file and line, exit 1" \
+    "! cmp -s '$ptx' '$tmp/nomin.ptx' && [ $rc -eq 1 ] && grep -q '^gpusc: kernel spu_iu_local_[se]: pc [0-9]* (.*nomin.ptx:[0-9]* .*st.global.* on SM [0-9]*: invalid global store' '$tmp/out'"
 "$tb" $pp --sync global --iu code --selftest-corrupt >"$tmp/out" 2>&1
 rc=$?
 check "partial passes with IU code, the CB swap broken: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
@@ -163,13 +195,13 @@ check "partial passes, K/b = 1: IU and VIU code PASS, 2688 = 4PNK + 2N^2, the gu
 "$tb" $pk --iu-ptx "$tmp/noguard.ptx" >"$tmp/out" 2>&1
 rc=$?
 check "partial passes, K/b = 1, without the guard's wait: the check fails" "[ $rc -eq 1 ] && grep -q 'wrong output values' '$tmp/out'"
-# the interconnect path: the stand-ins' IU code sends its requests through their SMs' memory ports
-# (SM 3 plays the east role of row 1 and the south role of column 1)
+# the interconnect path: the stand-ins' IU code runs on their SMs, whose ldst sends the roles'
+# accesses as the SMs' own (no stand-in block's requests); the ideal path's counts
 pi="--set spu_grid.p=2 --size 24x24x16 --tile 8 --iu code --no-trace"
 ldst() { sed -n "s/^tb\.gpu\.sm$2\.ldst\.iu_reqs  *\([0-9]*\) .*/\1/p" "$1"; }
 "$tb" $pi >"$tmp/ideal" 2>&1
 "$tb" $pi --iu-path icnt >"$tmp/out" 2>&1
 rc=$?
-check "partial passes, icnt path: IU code PASS, the ideal path's counts, the stand-ins' requests counted by their SMs' ldst" \
-    "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && same '$tmp/out' '$tmp/ideal' && [ \$(ldst '$tmp/out' 0) -eq 0 ] && [ \$(ldst '$tmp/out' 1) -eq \$(sum 'smiu_e0[.]mem_reqs\$' '$tmp/out') ] && [ \$(ldst '$tmp/out' 2) -eq \$(sum 'smiu_s0[.]mem_reqs\$' '$tmp/out') ] && [ \$(ldst '$tmp/out' 3) -eq \$(sum 'smiu_[es]1[.]mem_reqs\$' '$tmp/out') ] && [ \$(ldst '$tmp/out' 3) -gt 0 ]"
+check "partial passes, icnt path: IU code PASS, the ideal path's counts, the stand-ins' roles on their SMs (768 role stores, no stand-in block's requests)" \
+    "[ $rc -eq 0 ] && grep -q PASS '$tmp/out' && same '$tmp/out' '$tmp/ideal' && [ \$(ctl '$tmp/out' role_offchip_stores) -eq 768 ] && [ \$(sum 'smiu_[es][0-9][.]mem_reqs\$' '$tmp/out') -eq 0 ] && [ \$((\$(ldst '$tmp/out' 1) + \$(ldst '$tmp/out' 2) + \$(ldst '$tmp/out' 3))) -eq 0 ] && [ \$(sum 'iu_[nwse][0-9][.]mem_reqs\$' '$tmp/out') -gt 0 ]"
 exit $fail
