@@ -65,6 +65,8 @@ void blk_energy_desc_check(const char *block, const void *desc)
             g_error("block %s: energy event %s counts with %s, which is not one of its counters", d->name,
                     e->events[i].name, e->events[i].stat);
         need_param(d, e->events[i].param, BLK_PARAM_DOUBLE);
+        if (e->events[i].elsewhere)
+            need_param(d, e->events[i].elsewhere, BLK_PARAM_UINT);
         if (!blk_power_comp_name(e->events[i].component))
             g_error("block %s: energy event %s feeds no power component", d->name, e->events[i].name);
     }
@@ -81,6 +83,8 @@ void blk_energy_desc_check(const char *block, const void *desc)
 double blk_energy_event_pj(const blk_inst *inst, unsigned e)
 {
     const blk_energy_event *ev = &inst->desc->energy->events[e];
+    if (ev->elsewhere && blk_param_uint(inst, ev->elsewhere))
+        return 0;
     int s = stat_index(inst->desc, ev->stat);
     return (double)inst->stats[s] * blk_param_double(inst, ev->param);
 }

@@ -62,6 +62,10 @@ typedef struct {
     const char *stat;         /* the block's counter of these events ("bank_reads") */
     const char *param;        /* the block's DOUBLE parameter: energy per event, pJ ("e_bank_read") */
     blk_power_comp component; /* the power component the event's energy belongs to */
+    /* NULL, or the block's UINT parameter that, when nonzero, sends these events through other
+     * blocks that count their energy (an interface unit's off-chip accesses through the
+     * interconnect, L2 and DRAM): the event then counts zero energy, so nothing is counted twice. */
+    const char *elsewhere;
 } blk_energy_event;
 
 typedef struct {

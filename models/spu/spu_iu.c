@@ -32,7 +32,8 @@ static const blk_param_desc params[] = {
      "energy of one 32-byte CB request [A: as spu_cb.e_access]"},
     {"e_offchip", BLK_PARAM_DOUBLE, "640", "0", NULL, NULL, "pJ",
      "energy of one 4-byte off-chip element access (load, store, spill, restore; the unit reaches "
-     "memory directly) [A: about 20 pJ/bit, as dram.e_access per bit]"},
+     "memory directly; with icnt_path=1 the L2 and DRAM count it instead) [A: about 20 pJ/bit, as "
+     "dram.e_access per bit]"},
     {"p_leak", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "mW",
      "leakage of the unit [A: the IU leakage of SPU spec §13.2 has no value; a truncated SM's "
      "order of magnitude, to set for a study]"},
@@ -79,10 +80,10 @@ static const blk_state_desc state[] = {{"round", 32, "the current round"},
 
 static const blk_energy_event energy_events[] = {
     {"request", "cb_requests", "e_request", BLK_COMP_PIPEP},
-    {"load", "offchip_loads", "e_offchip", BLK_COMP_DRAMP},
-    {"store", "offchip_stores", "e_offchip", BLK_COMP_DRAMP},
-    {"spill", "spills", "e_offchip", BLK_COMP_DRAMP},
-    {"restore", "restores", "e_offchip", BLK_COMP_DRAMP},
+    {"load", "offchip_loads", "e_offchip", BLK_COMP_DRAMP, "icnt_path"},
+    {"store", "offchip_stores", "e_offchip", BLK_COMP_DRAMP, "icnt_path"},
+    {"spill", "spills", "e_offchip", BLK_COMP_DRAMP, "icnt_path"},
+    {"restore", "restores", "e_offchip", BLK_COMP_DRAMP, "icnt_path"},
 };
 static const blk_energy_leak energy_leak[] = {{BLK_POWER_ON, "p_leak", NULL}};
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), energy_leak, BLK_N(energy_leak),
