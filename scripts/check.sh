@@ -23,18 +23,21 @@ sh scripts/install-deps.sh || { echo "check: installing dependencies failed"; ec
 status=0
 dirs=
 # Each phase's cost is printed as "check: DIR: PHASE N CPU-s (N s)": CPU seconds (user + system) of
-# the finished child processes, from the shell's `times` (run in this shell: in a subshell `times`
-# counts only that subshell's children), and wall seconds.
+# the finished child processes of the shell that measures (from `times`), and wall seconds.
 times_file=$(mktemp)
 trap 'rm -f "$times_file" "$times_file.san"' EXIT
-cpu() { times >"$times_file"; cpu_s=$(awk 'NR == 2 { gsub(/[ms]/, " "); printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }' "$times_file"); }
+cpu() { times >"$times_file"; cpu_s=$(awk 'NR == 2 { gsub(/[ms]/, " "); printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }' "$times_file"); }
 mark() { cpu; c0=$cpu_s t0=$(date +%s); }
 report() { cpu; echo "check: $1: $2 $((cpu_s - c0)) CPU-s ($(($(date +%s) - t0)) s)"; }
 make_in() { make -C "$1" -s -j"$(nproc)" 'LIBTOOL=/bin/sh $(top_builddir)/libtool' "$2"; }
 fresh() { rm -rf "$1/tests" 2>/dev/null; find "$1" -name '*.trs' -delete 2>/dev/null || true; }
-# make check in DIR; a failure prints the end of its test-suite.log.
+# make check in DIR, timed in a subshell of its own (this shell's `times` would also count the
+# background build, reaped while this shell waits); a failure prints the end of its test-suite.log.
 check_in() {
-    make_in "$1" check || { status=1; tail -n 80 "$1"/test-suite.log 2>/dev/null; }
+    if ! (mark; make_in "$1" check; rc=$?; report "$1" "make check"; exit $rc); then
+        status=1
+        tail -n 80 "$1"/test-suite.log 2>/dev/null
+    fi
     dirs="$dirs $1"
 }
 # One configure cache for both trees (the same compilers and libraries; the sanitizer flags are set
@@ -62,16 +65,12 @@ if BUILD=build sh scripts/build.sh --cache-file="$cache"; then
         ) >build-san/check-build.log 2>&1 &
         san_pid=$!
     fi
-    mark
     check_in build
-    report build "make check"
     if [ -n "$san_pid" ]; then
         if wait "$san_pid"; then
             tail -n 1 build-san/check-build.log
-            mark
             [ "$SAN_WORKLOADS" = all ] || { GPUSC_TEST_WORKLOADS=$SAN_WORKLOADS; export GPUSC_TEST_WORKLOADS; }
             check_in build-san
-            report build-san "make check"
         else
             tail -n 80 build-san/check-build.log
             echo "check: build in build-san failed"
