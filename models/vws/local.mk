@@ -18,7 +18,7 @@ TESTS += tests/sm/test_gang
 tests_sm_test_gang_SOURCES = tests/sm/test_gang.c tests/sm/block_test.h
 tests_sm_test_gang_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_vws.sh
-TESTS += tests/sm/test_tb_vws.sh
+SLOW_TESTS += tests/sm/test_tb_vws.sh
 # Lane slices (sm.slicing=warp): slices issuing in the same cycle, the gang fetch, merged accesses.
 dist_check_SCRIPTS += tests/sm/test_vws_slices.sh
 TESTS += tests/sm/test_vws_slices.sh
@@ -31,7 +31,7 @@ TESTS += tests/sm/test_vws_area
 tests_sm_test_vws_area_LDADD = models/libgpusc-models.la $(GLIB_LIBS) -lm
 # The ganging unit's results do not depend on the order of activations or on sleeping blocks.
 dist_check_SCRIPTS += tests/sm/test_vws_check_modes.sh
-TESTS += tests/sm/test_vws_check_modes.sh
+SLOW_TESTS += tests/sm/test_vws_check_modes.sh
 # make check-long: every workload at every warp size and under every ganging policy at widths 4 and 8.
 dist_check_SCRIPTS += tests/sm/test_vws_matrix_long.sh
 LONG_TESTS += tests/sm/test_vws_matrix_long.sh
