@@ -396,7 +396,9 @@ static const char energy_40nm[] =
     "e_sfu_op=320\n"         /* [A] 32 lanes x about 10 pJ */
     "e_dp_op=640\n"          /* [A] 32 lanes x about 20 pJ */
     "[icnt]\n"
-    "e_flit=128\n";          /* [A] 256 bits x 0.1 pJ/(bit mm) x 5 mm */
+    "e_flit=128\n"           /* [A] 256 bits x 0.1 pJ/(bit mm) x 5 mm */
+    "[sm_link]\n"
+    "e_byte=0.8\n";          /* [A] 8 bits x 0.1 pJ/(bit mm) x 1 mm */
 
 /* 22 nm (the node of resource-sharing-and-greener's GREENER results; the specs give no per-access
  * energy or leakage at 22 nm): on-chip dynamic energies are the 40 nm ones x 0.55 [A: switched
@@ -438,7 +440,9 @@ static const char energy_22nm[] =
     "e_sfu_op=176\n"         /* [A] 320 x 0.55 */
     "e_dp_op=352\n"          /* [A] 640 x 0.55 */
     "[icnt]\n"
-    "e_flit=70.4\n";         /* [A] 128 x 0.55 */
+    "e_flit=70.4\n"          /* [A] 128 x 0.55 */
+    "[sm_link]\n"
+    "e_byte=0.44\n";         /* [A] 0.8 x 0.55 */
 // clang-format on
 
 #define SM_GPU      ((1u << MACHINE_SM) | (1u << MACHINE_GPU))

@@ -15,6 +15,7 @@
 #include "models/core/stats.h"
 #include "models/mem/dram_blk.h"
 #include "models/mem/icnt_blk.h"
+#include "models/mem/sm_link.h"
 #include "models/sm/arbiter.h"
 #include "models/sm/fetch.h"
 #include "models/sm/ibuffer.h"
@@ -227,6 +228,7 @@ static const block_event block_events[] = {
     {&units_desc, "dp_op", "dp_ops", 37, 640, BLK_COMP_FPUP},
     {&icnt_blk_desc, "req_flit", "req_flits", 41, 128, BLK_COMP_NOCP},
     {&icnt_blk_desc, "resp_flit", "resp_flits", 43, 128, BLK_COMP_NOCP},
+    {&sm_link_desc, "byte", "bytes", 59, 0.8, BLK_COMP_NOCP},
     {&dram_blk_desc, "mc_read", "reads", 47, 50, BLK_COMP_MCP},
     {&dram_blk_desc, "mc_write", "writes", 53, 50, BLK_COMP_MCP},
 };
