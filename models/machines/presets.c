@@ -378,8 +378,27 @@ static const char energy_40nm[] =
     "[dram]\n"
     "e_access=20480\n"       /* [A] about 20 pJ/bit x 128-byte line */
     "e_activate=2000\n"      /* [A] a GDDR row cycle */
+    "e_mc_request=50\n"      /* [A] the memory controller, the order of an L2 access */
     "[mem_fixed]\n"
-    "e_byte=160\n";          /* [A] about 20 pJ/bit */
+    "e_byte=160\n"           /* [A] about 20 pJ/bit */
+    "[fetch]\n"
+    "e_icache_access=2.34\n" /* [A] a 2 KB array, by size between the 1 KB and 4 KB CACTI figures */
+    "e_l0_access=0.29\n"     /* [A] 1.14 x 256 / 1024 */
+    "[ibuffer]\n"
+    "e_write=1.14\n"         /* [A] a 1 KB table access */
+    "[issue]\n"
+    "e_ibuffer_read=1.14\n"  /* [A] as the I-buffer's write */
+    "[arbiter]\n"
+    "e_grant=2\n"            /* [A] about two 1 KB table accesses */
+    "[units]\n"
+    "e_sp_op=64\n"           /* [A] 32 lanes x about 2 pJ */
+    "e_int_op=100\n"         /* [A] 32 lanes x about 3 pJ */
+    "e_sfu_op=320\n"         /* [A] 32 lanes x about 10 pJ */
+    "e_dp_op=640\n"          /* [A] 32 lanes x about 20 pJ */
+    "[icnt]\n"
+    "e_flit=128\n"           /* [A] 256 bits x 0.1 pJ/(bit mm) x 5 mm */
+    "[sm_link]\n"
+    "e_byte=0.8\n";          /* [A] 8 bits x 0.1 pJ/(bit mm) x 1 mm */
 
 /* 22 nm (the node of resource-sharing-and-greener's GREENER results; the specs give no per-access
  * energy or leakage at 22 nm): on-chip dynamic energies are the 40 nm ones x 0.55 [A: switched
@@ -403,8 +422,27 @@ static const char energy_22nm[] =
     "[dram]\n"
     "e_access=20480\n"       /* [A] off-chip: kept */
     "e_activate=2000\n"      /* [A] off-chip: kept */
+    "e_mc_request=27.5\n"    /* [A] 50 x 0.55: the controller is on chip */
     "[mem_fixed]\n"
-    "e_byte=160\n";          /* [A] off-chip: kept */
+    "e_byte=160\n"           /* [A] off-chip: kept */
+    "[fetch]\n"
+    "e_icache_access=1.287\n" /* [A] 2.34 x 0.55 */
+    "e_l0_access=0.1595\n"   /* [A] 0.29 x 0.55 */
+    "[ibuffer]\n"
+    "e_write=0.627\n"        /* [A] 1.14 x 0.55 */
+    "[issue]\n"
+    "e_ibuffer_read=0.627\n" /* [A] 1.14 x 0.55 */
+    "[arbiter]\n"
+    "e_grant=1.1\n"          /* [A] 2 x 0.55 */
+    "[units]\n"
+    "e_sp_op=35.2\n"         /* [A] 64 x 0.55 */
+    "e_int_op=55\n"          /* [A] 100 x 0.55 */
+    "e_sfu_op=176\n"         /* [A] 320 x 0.55 */
+    "e_dp_op=352\n"          /* [A] 640 x 0.55 */
+    "[icnt]\n"
+    "e_flit=70.4\n"          /* [A] 128 x 0.55 */
+    "[sm_link]\n"
+    "e_byte=0.44\n";         /* [A] 0.8 x 0.55 */
 // clang-format on
 
 #define SM_GPU      ((1u << MACHINE_SM) | (1u << MACHINE_GPU))

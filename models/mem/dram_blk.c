@@ -43,6 +43,9 @@ static const blk_param_desc params[] = {
     {"e_activate", BLK_PARAM_DOUBLE, "2000", "0", NULL, NULL, "pJ",
      "energy of a row activate and its precharge (banked schedulers only) [A: the specs give none; the "
      "order of a GDDR row cycle]"},
+    {"e_mc_request", BLK_PARAM_DOUBLE, "50", "0", NULL, NULL, "pJ",
+     "energy of the memory controller scheduling one read or write-back (queue, scheduler, command "
+     "generation; the DRAM's own is e_access) [A: the order of an L2 access]"},
 };
 
 static double dram_util(const blk_inst *inst)
@@ -80,6 +83,8 @@ static const blk_energy_event energy_events[] = {
     {"read", "reads", "e_access", BLK_COMP_DRAMP},
     {"write", "writes", "e_access", BLK_COMP_DRAMP},
     {"activate", "activates", "e_activate", BLK_COMP_DRAMP},
+    {"mc_read", "reads", "e_mc_request", BLK_COMP_MCP},
+    {"mc_write", "writes", "e_mc_request", BLK_COMP_MCP},
 };
 static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 

@@ -22,6 +22,9 @@ static const blk_param_desc params[] = {
      "bytes a link moves per cycle [A: one 32-byte icnt flit per cycle]"},
     {"send_depth", BLK_PARAM_UINT, "4", "1", "1024", NULL, "messages",
      "depth of the FIFOs bound to out_<d><i> (a node's messages waiting for its link) [A]"},
+    {"e_byte", BLK_PARAM_DOUBLE, "0.8", "0", NULL, NULL, "pJ",
+     "energy of moving one byte to the neighbouring SM [A: 8 bits x about 0.1 pJ per bit and mm x about "
+     "1 mm, as the interconnect's e_flit over a neighbour's distance]"},
 };
 
 static double link_util(const blk_inst *inst)
@@ -47,6 +50,9 @@ static const blk_stat_desc stats[] = {
     [SM_LINK_STAT_UTIL] = {"utilisation", BLK_STAT_DERIVED, "fraction",
                            "busy_cycles / (cycles x links between two nodes)", link_util},
 };
+
+static const blk_energy_event energy_events[] = {{"byte", "bytes", "e_byte", BLK_COMP_NOCP}};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {
     {"in_flight", 16, "messages on the links (taken, not yet put on an in FIFO)"},
@@ -94,6 +100,7 @@ const blk_desc sm_link_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 /* A message on a link, in the slot pool. */

@@ -30,6 +30,9 @@ static const blk_param_desc params[] = {
      "issue policy spec (lrr, gto, oldest, two_level_active:N[:inner[:outer]]) [S: GTX480 gto]"},
     {"swl", BLK_PARAM_UINT, "0", "0", "128", NULL, "warps",
      "static warp limiting: only the N oldest listed warps may issue (0: off) [CCWS/DAWS/VWS spec §5.3]"},
+    {"e_grant", BLK_PARAM_DOUBLE, "2", "0", NULL, NULL, "pJ",
+     "energy of scheduling one warp instruction (the ordering and selection over the warp slots) [A: about "
+     "two 1 KB CACTI 40 nm table accesses of the register-renaming specification]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -39,6 +42,9 @@ static const blk_stat_desc stats[] = {
          "orders that listed no candidate while a warp was ready (vetoed, or outside a two-level active set)",
          NULL},
 };
+
+static const blk_energy_event energy_events[] = {{"grant", "grants", "e_grant", BLK_COMP_SCHEDP}};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {
     {"grant", 8, "warp of the last grant"},
@@ -57,6 +63,7 @@ const blk_desc arbiter_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)

@@ -20,6 +20,9 @@ static const blk_port_desc ports[] = {
 static const blk_param_desc params[] = {
     {"entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries",
      "I-buffer entries per warp [A: GPGPU-Sim 2]"},
+    {"e_write", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
+     "energy of writing a decoded instruction into the buffers [A: the 1 KB CACTI 40 nm table access of "
+     "the register-renaming specification; the issue stage's e_ibuffer_read is the read]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -28,6 +31,9 @@ static const blk_stat_desc stats[] = {
     [IBUFFER_STAT_FLUSHED] = {"flushed", BLK_STAT_COUNTER, "instructions",
                               "buffered instructions dropped by a redirect", NULL},
 };
+
+static const blk_energy_event energy_events[] = {{"write", "pushed", "e_write", BLK_COMP_IBP}};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {
     {"valid", 64, "warps whose buffer holds an instruction (bit = warp slot)"},
@@ -45,6 +51,7 @@ const blk_desc ibuffer_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 enum { OP_PUSH, OP_POP, OP_FLUSH };

@@ -71,6 +71,9 @@ static const blk_param_desc params[] = {
     {"cta_depth", BLK_PARAM_UINT, "2", "1", "64", NULL, "items", "depth of the cta_launch FIFO"},
     {"decoded_depth", BLK_PARAM_UINT, "4", "1", "64", NULL, "items", "depth of the decoded FIFO"},
     {"release_depth", BLK_PARAM_UINT, "16", "1", "256", NULL, "items", "depth of each release FIFO"},
+    {"e_ibuffer_read", BLK_PARAM_DOUBLE, "1.14", "0", NULL, NULL, "pJ",
+     "energy of reading an issued instruction out of the I-buffer (one per warp instruction issued) [A: as "
+     "the I-buffer's e_write]"},
 };
 
 static double ipc(const blk_inst *inst)
@@ -129,6 +132,11 @@ static const blk_stat_desc stats[] = {
     [ISSUE_STAT_AVG_CTAS] = {"resident_ctas", BLK_STAT_DERIVED, "CTAs", "average resident CTAs", avg_ctas},
 };
 
+static const blk_energy_event energy_events[] = {
+    {"ibuffer_read", "warp_instrs", "e_ibuffer_read", BLK_COMP_IBP},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
+
 static const blk_state_desc state[] = {
     {"issued", 4, "instructions issued this cycle (all schedulers)"},
     {"warp", 8, "warp of the last issue"},
@@ -148,6 +156,7 @@ const blk_desc issue_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 const char *issue_stall_name(issue_stall s)

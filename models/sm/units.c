@@ -43,6 +43,17 @@ static const blk_param_desc params[] = {
      "latency [A: 32, one pass; CCWS/DAWS/VWS spec §2.1-2.2: 8]"},
     {"wb_ports", BLK_PARAM_UINT, "2", "1", "16", NULL, "results",
      "results written back per cycle [S: EX_WB 2]"},
+    {"e_sp_op", BLK_PARAM_DOUBLE, "64", "0", NULL, NULL, "pJ",
+     "energy of a warp instruction on an SP pipe (single-precision float and integer add, logic, mad) [A: "
+     "32 lanes x about 2 pJ, between a 32-bit float add (about 1 pJ) and multiply (about 4 pJ) at 40-45 nm]"},
+    {"e_int_op", BLK_PARAM_DOUBLE, "100", "0", NULL, NULL, "pJ",
+     "energy of a warp instruction on an INT pipe (mul.wide/hi, div, popc ...) [A: 32 lanes x about 3 pJ, "
+     "a 32-bit integer multiply]"},
+    {"e_sfu_op", BLK_PARAM_DOUBLE, "320", "0", NULL, NULL, "pJ",
+     "energy of a warp instruction on an SFU pipe [A: 32 lanes x about 10 pJ, a transcendental of a few "
+     "multiplies and a table read]"},
+    {"e_dp_op", BLK_PARAM_DOUBLE, "640", "0", NULL, NULL, "pJ",
+     "energy of a warp instruction on a DP pipe [A: 32 lanes x about 20 pJ, a 64-bit float multiply-add]"},
 };
 
 static const blk_stat_desc stats[] = {
@@ -55,6 +66,17 @@ static const blk_stat_desc stats[] = {
     [UNITS_STAT_BY_UNIT0 +
         SM_UNIT_DP] = {"dp_ops", BLK_STAT_COUNTER, "instructions", "instructions on DP pipes", NULL},
 };
+
+/* GPUWattch's execution-unit components: the SP cores (SPP) run the SP and INT pipes' work (the model
+ * does not tell single-precision float from integer on the SP pipe), the SFUs (SFUP) the SFU pipe's,
+ * the floating-point units (FPUP) the DP pipe's (docs/energy.md, "Power components"). */
+static const blk_energy_event energy_events[] = {
+    {"sp_op", "sp_ops", "e_sp_op", BLK_COMP_SPP},
+    {"int_op", "int_ops", "e_int_op", BLK_COMP_SPP},
+    {"sfu_op", "sfu_ops", "e_sfu_op", BLK_COMP_SFUP},
+    {"dp_op", "dp_ops", "e_dp_op", BLK_COMP_FPUP},
+};
+static const blk_energy_desc energy = {energy_events, BLK_N(energy_events), NULL, 0, NULL};
 
 static const blk_state_desc state[] = {
     {"in_flight", 8, "instructions in the pipes (incl. results waiting for a write-back port)"},
@@ -72,6 +94,7 @@ const blk_desc units_desc = {
     BLK_N(stats),
     state,
     BLK_N(state),
+    &energy,
 };
 
 /* One pass of the warp's lanes through the pipe (a lane group of simd_width lanes). */

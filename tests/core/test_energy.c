@@ -2,7 +2,9 @@
  * forms: dynamic energy = events x energy per event, leakage energy = unit-cycles x period x power,
  * per state (ON for all units and cycles, SLEEP and OFF from their counters); the per-block and total
  * figures in the text and JSON dumps; a parameter set in the configuration changes the result; a
- * table naming a missing counter is refused. Each test runs in a subprocess (harness_test_add). */
+ * table naming a missing counter is refused; the model's own blocks feeding the instruction buffer and
+ * cache, scheduler, execution-unit, interconnect and memory-controller components, each event count x
+ * its default energy in its component. Each test runs in a subprocess (harness_test_add). */
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +13,14 @@
 #include "models/core/config.h"
 #include "models/core/harness.h"
 #include "models/core/stats.h"
+#include "models/mem/dram_blk.h"
+#include "models/mem/icnt_blk.h"
+#include "models/mem/sm_link.h"
+#include "models/sm/arbiter.h"
+#include "models/sm/fetch.h"
+#include "models/sm/ibuffer.h"
+#include "models/sm/issue.h"
+#include "models/sm/units.h"
 
 enum { READS, WRITES, SLEEP_CYCLES, OFF_CYCLES };
 
@@ -194,12 +204,85 @@ static void test_unmapped(void)
     refused(&unmapped_desc, "*energy_unmapped: energy event write feeds no power component*");
 }
 
+/* One event of a model block: its counter set to `count`, the figure is count x the parameter's
+ * default (docs/energy.md's table) in `component`. */
+typedef struct {
+    const blk_desc *desc;
+    const char *event, *stat;
+    uint64_t count;
+    double pj_each;
+    blk_power_comp component;
+} block_event;
+
+static const block_event block_events[] = {
+    {&fetch_desc, "icache_hit", "icache_hits", 7, 2.34, BLK_COMP_ICP},
+    {&fetch_desc, "icache_miss", "icache_misses", 3, 2.34, BLK_COMP_ICP},
+    {&fetch_desc, "l0_hit", "l0_hits", 11, 0.29, BLK_COMP_ICP},
+    {&fetch_desc, "l0_miss", "l0_misses", 5, 0.29, BLK_COMP_ICP},
+    {&ibuffer_desc, "write", "pushed", 13, 1.14, BLK_COMP_IBP},
+    {&issue_desc, "ibuffer_read", "warp_instrs", 17, 1.14, BLK_COMP_IBP},
+    {&arbiter_desc, "grant", "grants", 19, 2, BLK_COMP_SCHEDP},
+    {&units_desc, "sp_op", "sp_ops", 23, 64, BLK_COMP_SPP},
+    {&units_desc, "int_op", "int_ops", 29, 100, BLK_COMP_SPP},
+    {&units_desc, "sfu_op", "sfu_ops", 31, 320, BLK_COMP_SFUP},
+    {&units_desc, "dp_op", "dp_ops", 37, 640, BLK_COMP_FPUP},
+    {&icnt_blk_desc, "req_flit", "req_flits", 41, 128, BLK_COMP_NOCP},
+    {&icnt_blk_desc, "resp_flit", "resp_flits", 43, 128, BLK_COMP_NOCP},
+    {&sm_link_desc, "byte", "bytes", 59, 0.8, BLK_COMP_NOCP},
+    {&dram_blk_desc, "mc_read", "reads", 47, 50, BLK_COMP_MCP},
+    {&dram_blk_desc, "mc_write", "writes", 53, 50, BLK_COMP_MCP},
+};
+
+static unsigned index_of_stat(const blk_desc *d, const char *name)
+{
+    for (unsigned i = 0; i < d->n_stats; i++)
+        if (strcmp(d->stats[i].name, name) == 0)
+            return i;
+    g_error("block %s has no counter %s", d->name, name);
+}
+
+/* Each event alone in a context of its own: its figure is count x energy, and all of it goes to its
+ * component (the DRAM's reads and writes feed DRAMP too: that part is their e_access). */
+static void test_model_blocks(void)
+{
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    for (unsigned k = 0; k < BLK_N(block_events); k++) {
+        const block_event *be = &block_events[k];
+        blk_ctx *ctx = blk_ctx_new(NULL, clk);
+        unsigned counts[32];
+        g_assert_cmpuint(be->desc->n_ports, <=, G_N_ELEMENTS(counts));
+        for (unsigned i = 0; i < G_N_ELEMENTS(counts); i++)
+            counts[i] = 1; /* one element of each port array */
+        char *name = g_strdup_printf("x%u", k);
+        blk_inst *inst = blk_inst_new_arrays(ctx, NULL, name, be->desc, counts);
+        g_free(name);
+        blk_stat_add(inst, index_of_stat(be->desc, be->stat), be->count);
+        const blk_energy_desc *e = be->desc->energy;
+        g_assert_nonnull(e);
+        unsigned ev = e->n_events;
+        for (unsigned i = 0; i < e->n_events; i++)
+            if (strcmp(e->events[i].name, be->event) == 0)
+                ev = i;
+        g_assert_cmpuint(ev, <, e->n_events);
+        g_assert_cmpstr(e->events[ev].stat, ==, be->stat);
+        double want = (double)be->count * be->pj_each;
+        g_assert_cmpfloat_with_epsilon(blk_energy_event_pj(inst, ev), want, 1e-9);
+        double pj[BLK_COMP_N];
+        g_assert_true(blk_ctx_energy_components(ctx, pj) & 1u << be->component);
+        g_assert_cmpfloat_with_epsilon(pj[be->component], want, 1e-9);
+        g_test_message("%s.%s: %" G_GUINT64_FORMAT " x %g pJ = %g pJ in %s", be->desc->name, be->event,
+                       be->count, be->pj_each, want, blk_power_comp_name(be->component));
+        blk_ctx_free(ctx);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     harness_test_add("/energy/closed-form", test_closed_form);
     harness_test_add("/energy/configured", test_configured);
     harness_test_add("/energy/dumps", test_dumps);
+    harness_test_add("/energy/model-blocks", test_model_blocks);
     g_test_add_func("/energy/bad-table", test_bad_table);
     g_test_add_func("/energy/unmapped-event", test_unmapped);
     return g_test_run();
