@@ -78,6 +78,13 @@ typedef struct {
 
 #define MEM_CLIENT_IU 3
 
+/* Mark bytes [off, off + n) of a write request's line in its byte mask. */
+static inline void mem_req_mask_bytes(mem_req_t *q, unsigned off, unsigned n)
+{
+    for (unsigned b = off; b < off + n; b++)
+        *(b < 64 ? &q->mask_lo : &q->mask_hi) |= 1ull << (b % 64);
+}
+
 /* mem_kind and the client by name in the waveform views. */
 extern const gsc_enum mem_kind_enum, mem_client_enum;
 extern const gsc_type mem_req_type;

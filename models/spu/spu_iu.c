@@ -181,31 +181,22 @@ static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
     uint64_t line = ga - ga % u->line_bytes;
     unsigned off = (unsigned)(ga - line), n = MIN(x->row_elems - u->elem, (u->line_bytes - off) / 4);
     uint32_t cb = x->cb_off + 4 * (u->row * x->row_elems + u->elem);
-    unsigned id = u->free_ids[--u->n_free];
-    u->pend[id] = (struct spu_iu_pend){cb, n, off};
     mem_req_t q;
     memset(&q, 0, offsetof(mem_req_t, data));
     q.addr = line;
-    q.id = (uint64_t)u->sm_slot << 32 | id;
     q.bytes = u->line_bytes;
     q.src = (uint16_t)u->node;
     q.kind = u->store ? MEM_WRITE : MEM_READ;
     if (u->store) { /* the CB's data: into the request and the memory image */
         const uint8_t *half = iu_cb_access(u, false, cb, n, x->round);
         memcpy(q.data + off, half + cb, 4ull * n);
-        for (unsigned b = off; b < off + 4 * n; b++)
-            *(b < 64 ? &q.mask_lo : &q.mask_hi) |= 1ull << (b % 64);
+        mem_req_mask_bytes(&q, off, 4 * n);
         if (!fmem_write(u->mem, ga, half + cb, 4ull * n))
             gsc_fatal("%s: round %u: invalid global store of %u elements at 0x%" G_GINT64_MODIFIER "x",
                       u->inst->path, x->round, n, ga);
         blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_SPILLS : SPU_IU_STAT_STORES, n);
     }
-    if (u->sm_role)
-        u->sm_port->send(u->sm_port_self, &q);
-    else
-        gsc_fifo_put(u->req_f, &q);
-    u->outstanding++;
-    blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
+    u->pend[spu_iu_send(u, &q)] = (struct spu_iu_pend){cb, n, off};
     if (u->store)
         blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (n + 7) / 8);
     iu_advance(u, x, n);
@@ -215,17 +206,37 @@ static bool iu_mem_request(spu_iu *u, const spu_iu_xfer *x)
 /* icnt_path: one reply; a load's data goes into the CB's write half. */
 static void iu_mem_reply(spu_iu *u, const mem_resp_t *r)
 {
-    unsigned id = (unsigned)(r->id & 0xffffffffu);
-    g_assert(id < u->max_out && u->outstanding);
-    struct spu_iu_pend *pd = &u->pend[id];
+    /* (the id is free again for the next request, its pend entry still read here) */
+    const struct spu_iu_pend *pd = &u->pend[spu_iu_reply_id(u, r)];
     if (!u->store) {
         const spu_iu_xfer *x = &u->xfers[u->round_xi];
         memcpy(iu_cb_access(u, true, pd->cb, pd->n, x->round) + pd->cb, r->data + pd->off, 4ull * pd->n);
         blk_stat_add(u->inst, x->viu ? SPU_IU_STAT_RESTORES : SPU_IU_STAT_LOADS, pd->n);
         blk_stat_add(u->inst, SPU_IU_STAT_REQUESTS, (pd->n + 7) / 8);
     }
+}
+
+unsigned spu_iu_send(spu_iu *u, mem_req_t *q)
+{
+    g_assert(u->n_free);
+    unsigned id = u->free_ids[--u->n_free];
+    q->id = (uint64_t)u->sm_slot << 32 | id;
+    if (u->sm_role)
+        u->sm_port->send(u->sm_port_self, q);
+    else
+        gsc_fifo_put(u->req_f, q);
+    u->outstanding++;
+    blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
+    return id;
+}
+
+unsigned spu_iu_reply_id(spu_iu *u, const mem_resp_t *r)
+{
+    unsigned id = (unsigned)(r->id & 0xffffffffu);
+    g_assert(id < u->max_out && u->outstanding);
     u->free_ids[u->n_free++] = id;
     u->outstanding--;
+    return id;
 }
 
 static void iu_mem_replies(spu_iu *u)

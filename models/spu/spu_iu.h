@@ -166,6 +166,12 @@ void spu_iu_set_plan(spu_iu *u, unsigned rounds, const spu_iu_xfer *xfers, unsig
 void spu_iu_set_roles(spu_iu *u, void (*done)(void *ctx, spu_iu *u), void *ctx);
 /* Starts a role of `rounds` rounds (the plan's next ones) from the next cycle. */
 void spu_iu_start_role(spu_iu *u, unsigned rounds);
+/* icnt_path, the planned and the IU-code units alike: send q (its id set here) under a free id,
+ * through the SM's memory port for an SM's role, else the unit's req FIFO; the caller has checked
+ * that an id is free and that there is room. Returns the id. */
+unsigned spu_iu_send(spu_iu *u, mem_req_t *q);
+/* icnt_path: the reply r's id, freed for the next request. */
+unsigned spu_iu_reply_id(spu_iu *u, const mem_resp_t *r);
 /* path=icnt: the unit's interconnect node (its requests' src). Before the run. */
 void spu_iu_set_node(spu_iu *u, unsigned node);
 void spu_iu_free(spu_iu *u);

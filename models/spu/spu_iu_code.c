@@ -469,8 +469,7 @@ static unsigned icnt_queue(spu_iu *u, const ws_info *info, bool store, uint64_t 
         mem_req_t *q = &g_array_index(c->sendq, code_send, i).q;
         if (store) {
             memcpy(q->data + off, info->store_data[l], info->bytes);
-            for (unsigned b = off; b < off + info->bytes; b++)
-                *(b < 64 ? &q->mask_lo : &q->mask_hi) |= 1ull << (b % 64);
+            mem_req_mask_bytes(q, off, info->bytes);
         }
     }
     return c->sendq->len - first;
@@ -487,16 +486,8 @@ static bool icnt_send(spu_iu *u, uint64_t now)
         return true; /* an SM's full miss queue: look again next cycle */
     if (u->sm_role || gsc_fifo_can_put(u->req_f)) {
         code_send *cs = &g_array_index(c->sendq, code_send, 0);
-        unsigned id = u->free_ids[--u->n_free];
-        cs->q.id = (uint64_t)u->sm_slot << 32 | id;
-        c->id_load[id] = cs->load;
-        if (u->sm_role) /* an SM's role: through that SM's memory port */
-            u->sm_port->send(u->sm_port_self, &cs->q);
-        else
-            gsc_fifo_put(u->req_f, &cs->q);
-        u->outstanding++;
+        c->id_load[spu_iu_send(u, &cs->q)] = cs->load;
         c->last_send = now;
-        blk_stat_add(u->inst, SPU_IU_STAT_MEM_REQS, 1);
         g_array_remove_index(c->sendq, 0);
         return c->sendq->len != 0;
     }
@@ -508,8 +499,7 @@ void spu_iu_code_reply(spu_iu *u, const mem_resp_t *r)
 {
     spu_iu_code *c = u->code;
     uint64_t now = gsc_cycle();
-    unsigned id = (unsigned)(r->id & 0xffffffffu);
-    g_assert(id < u->max_out && u->outstanding);
+    unsigned id = spu_iu_reply_id(u, r); /* (free for the next request; its load read here) */
     for (unsigned i = 0; c->id_load[id] && i < c->loads->len; i++) {
         code_load *cl = &g_array_index(c->loads, code_load, i);
         if (cl->seq == c->id_load[id] && !--cl->left) {
@@ -517,8 +507,6 @@ void spu_iu_code_reply(spu_iu *u, const mem_resp_t *r)
             regs_written(c, cl->func, cl->in, now);
         }
     }
-    u->free_ids[u->n_free++] = id;
-    u->outstanding--;
 }
 
 static void icnt_replies(spu_iu *u)
