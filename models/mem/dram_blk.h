@@ -71,12 +71,18 @@ typedef struct {
     dram_sched_fn pick;  /* the `scheduler` parameter's */
     dram_counts counted; /* the core's row counters already in the statistics */
     gsc_port **req, **resp;
+    gsc_fifo **req_fifo, **resp_fifo; /* the FIFOs bound to req<k> and resp<k> (at elaboration) */
     unsigned rr;    /* next req port to look at first */
     mem_slots reqs; /* mem_req_t plus its port (see dram_blk.c) */
-    GQueue done;    /* finished reads (slot indices) waiting for room in their resp FIFO */
+    struct {
+        uint32_t *slot; /* finished reads (slot indices) waiting for room in their resp FIFO, in
+                           completion order */
+        unsigned length, cap;
+    } done;
     gsc_event *wake;
     uint16_t queued; /* traced */
     uint8_t busy;    /* traced: the data bus is transferring */
+    bool busy_traced; /* `busy` is in the trace: wake when the transfer ends to drop it */
     uint64_t bus_until;
     uint64_t full_since; /* the cycle a request found the queue full (UINT64_MAX: none waits) */
 } dram_blk;
