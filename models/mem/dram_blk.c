@@ -1,6 +1,8 @@
 /* dram_blk.c — the `dram` block; see dram_blk.h. */
 #include "models/mem/dram_blk.h"
 
+#include <string.h>
+
 #include "models/core/stats.h"
 
 static const char *const sched_names[] = {"fcfs", "fcfs-banks", "frfcfs", NULL};
@@ -135,7 +137,7 @@ static void dram_blk_accept(dram_blk *b, uint64_t now)
     while (took) {
         took = false;
         for (unsigned n = 0; n < b->n_ports; n++) {
-            unsigned k = (b->rr + n) % b->n_ports;
+            unsigned k = b->rr + n < b->n_ports ? b->rr + n : b->rr + n - b->n_ports;
             gsc_fifo *f = b->req_fifo[k];
             if (!gsc_fifo_can_get(f))
                 continue;
@@ -154,7 +156,7 @@ static void dram_blk_accept(dram_blk *b, uint64_t now)
             sl->port = k;
             sl->got = now;
             dram_push(b->core, now, sl->req.addr, sl->req.bytes, sl->req.kind != MEM_READ, s);
-            b->rr = (k + 1) % b->n_ports;
+            b->rr = k + 1 < b->n_ports ? k + 1 : 0;
             took = true;
             break;
         }
@@ -187,14 +189,16 @@ static void dram_blk_reply(dram_blk *b, uint64_t now)
         dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
         gsc_fifo *f = b->resp_fifo[sl->port];
         if (gsc_fifo_can_put(f)) {
-            mem_resp_t resp = {.addr = sl->req.addr,
-                               .id = sl->req.id,
-                               .bytes = sl->req.bytes,
-                               .dst = sl->req.src,
-                               .warp = sl->req.warp,
-                               .kind = MEM_READ,
-                               .client = sl->req.client};
-            mem_line_read(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp.data);
+            mem_resp_t resp; /* a read's reply carries the header and the line (mem_resp_used) */
+            memset(&resp, 0, offsetof(mem_resp_t, data));
+            resp.addr = sl->req.addr;
+            resp.id = sl->req.id;
+            resp.bytes = sl->req.bytes;
+            resp.dst = sl->req.src;
+            resp.warp = sl->req.warp;
+            resp.kind = MEM_READ;
+            resp.client = sl->req.client;
+            mem_line_fill(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp.data);
             gsc_fifo_put(f, &resp);
             mem_slots_put_back(&b->reqs, s);
         } else {
@@ -230,7 +234,8 @@ static void dram_blk_run(void *self)
         b->bus_until = dram_bus_free(b->core);
         if (b->cfg.banked)
             dram_blk_count_rows(b);
-        dram_blk_accept(b, now); /* the started request left room in the queue */
+        if (b->full_since != UINT64_MAX) /* a request found the queue full: the start made room */
+            dram_blk_accept(b, now);
     }
     dram_blk_reply(b, now);
     b->queued = (uint16_t)dram_queued(b->core);
