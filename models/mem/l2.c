@@ -155,19 +155,28 @@ static bool l2_full_line_write(const l2_blk *b, const mem_req_t *r)
 static void l2_line_fill(l2_blk *b, uint64_t addr, unsigned bytes, uint8_t dst[MEM_LINE_MAX])
 {
     const uint8_t *src = NULL;
-    for (unsigned i = 0; i < L2_REGIONS && !src; i++) {
-        const fmem_cache *c = &b->regions[i];
-        if (addr - c->base < c->size && bytes <= c->size - (addr - c->base))
-            src = c->data + (addr - c->base);
+    unsigned i = 0;
+    while (i < L2_REGIONS && addr - b->regions[i].base >= b->regions[i].size)
+        i++;
+    if (i == L2_REGIONS) { /* not among them: the least recently used one is replaced */
+        i = L2_REGIONS - 1;
+        if (b->mem)
+            src = fmem_translate_cached(b->mem, &b->regions[i], addr, bytes, false);
+    } else if (bytes <= b->regions[i].size - (addr - b->regions[i].base)) {
+        src = b->regions[i].data + (addr - b->regions[i].base);
     }
-    if (!src && b->mem)
-        src = fmem_translate_cached(b->mem, &b->regions[b->region_next++ % L2_REGIONS], addr, bytes, false);
-    if (!src) { /* unmapped bytes (or no image): zeros there */
+    if (!src) { /* unmapped bytes, a line over two regions, or no image */
         mem_line_fill(b->mem, addr, bytes, dst);
         return;
     }
+    if (i > 0) { /* most recently used first */
+        fmem_cache c = b->regions[i];
+        memmove(&b->regions[1], &b->regions[0], i * sizeof c);
+        b->regions[0] = c;
+    }
     memcpy(dst, src, bytes);
-    memset(dst + bytes, 0, MEM_LINE_MAX - bytes);
+    if (bytes < MEM_LINE_MAX)
+        memset(dst + bytes, 0, MEM_LINE_MAX - bytes);
 }
 
 /* The reply of slot s (the line is VALID now); frees the slot. A write-back from an SM gets none. */
@@ -263,7 +272,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
     return true;
 }
 
-static void l2_accept(l2_blk *b, uint64_t now)
+static inline __attribute__((always_inline)) void l2_accept(l2_blk *b, uint64_t now)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_REQ);
     while (gsc_fifo_can_get(in) && ring_len(&b->rop) < b->rop_depth) {
@@ -334,7 +343,8 @@ static void l2_run(void *self)
     if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
     blk_sleep_wake(b->inst, now);
-    l2_accept(b, now);
+    if (ring_len(&b->rop) < b->rop_depth && gsc_fifo_can_get(blk_fifo(b->inst, L2_PORT_REQ)))
+        l2_accept(b, now); /* what waited for room in the ROP queue (the arrival hook took the rest) */
     l2_take_fills(b);
     uint64_t req_id, line_addr;
     /* one merged request leaves per cycle once its line is filled */

@@ -81,8 +81,7 @@ typedef struct {
     ring to_dram;   /* mem_req_t waiting for room in `dram_req` */
     gsc_event *wake;
     unsigned line_shift;               /* log2(line) */
-    fmem_cache regions[L2_REGIONS];    /* the image's regions read replies came from last */
-    unsigned region_next;              /* the entry of `regions` to refill next */
+    fmem_cache regions[L2_REGIONS];    /* the image's regions read replies came from, most recent first */
     uint8_t rop_occupancy, mshr_used, out_queue; /* traced */
     GString *fault;                              /* the first atomic fault, for the testbench */
 } l2_blk;
