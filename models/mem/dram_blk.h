@@ -14,7 +14,8 @@
  * at t + 1 + (k+1)B + latency. When queue_depth requests wait, the block stops taking from the req FIFOs
  * (back-pressure to the L2). The req<k> inputs are taken round-robin. With the banked schedulers the
  * core's bank timing (dram.h) decides when a queued request starts and when its reply is ready.
- * Sleeps until a req FIFO is put, a resp FIFO is got, or dram_next_event.
+ * Sleeps until a req FIFO is put, a resp FIFO is got, or dram_next_event (and, while the `busy` flag is
+ * traced, the end of the bus transfer, to drop it then).
  */
 #ifndef GPUSC_MODELS_MEM_DRAM_BLK_H
 #define GPUSC_MODELS_MEM_DRAM_BLK_H
