@@ -1,6 +1,8 @@
 /* dram.c — DRAM channel timing core; see dram.h. */
 #include "models/lib/dram.h"
 
+#include "models/lib/ring.h"
+
 /* "Never" for the last-command times of the banked model: far enough below 0 that adding a timing
  * parameter stays below any cycle. */
 #define DRAM_NEVER (-((int64_t)1 << 40))
@@ -16,7 +18,7 @@ typedef struct {
 struct dram_channel {
     dram_config cfg;
     GArray *queue;     /* dram_req, arrival order */
-    GArray *service;   /* dram_req, reply order */
+    ring service;      /* dram_req, reply order */
     uint64_t bus_free; /* first cycle the data bus is free */
     dram_sched_fn sched;
     void *sched_ctx;
@@ -86,7 +88,7 @@ dram_channel *dram_new(const dram_config *c)
         ch->cand_index = g_array_new(FALSE, FALSE, sizeof(unsigned));
     }
     ch->queue = g_array_new(FALSE, FALSE, sizeof(dram_req));
-    ch->service = g_array_new(FALSE, FALSE, sizeof(dram_req));
+    ring_init(&ch->service, sizeof(dram_req));
     ch->sched = dram_sched_fcfs;
     return ch;
 }
@@ -96,7 +98,7 @@ void dram_free(dram_channel *ch)
     if (!ch)
         return;
     g_array_free(ch->queue, TRUE);
-    g_array_free(ch->service, TRUE);
+    ring_clear(&ch->service);
     if (ch->banks) {
         g_free(ch->banks);
         g_array_free(ch->cand, TRUE);
@@ -205,7 +207,7 @@ static bool dram_step_banked(dram_channel *ch, uint64_t cycle)
     dram_start_banked(ch, &r, cycle);
     ch->next_pick = cycle + 1;
     /* the bus serves in pick order, so replies are ready in pick order */
-    g_array_append_val(ch->service, r);
+    *(dram_req *)ring_push_slot(&ch->service) = r;
     return true;
 }
 
@@ -228,15 +230,15 @@ bool dram_step(dram_channel *ch, uint64_t cycle)
     ch->bus_free = cycle + burst;
     r.done = cycle + burst + ch->cfg.latency;
     /* fixed latency: replies leave in service order */
-    g_array_append_val(ch->service, r);
+    *(dram_req *)ring_push_slot(&ch->service) = r;
     return true;
 }
 
 uint64_t dram_next_event(const dram_channel *ch)
 {
     uint64_t next = dram_next_start(ch);
-    if (ch->service->len)
-        next = MIN(next, g_array_index(ch->service, dram_req, 0).done);
+    if (!ring_empty(&ch->service))
+        next = MIN(next, ((const dram_req *)ring_peek(&ch->service))->done);
     return next;
 }
 
@@ -255,11 +257,12 @@ uint64_t dram_next_start(const dram_channel *ch)
 
 bool dram_pop_done(dram_channel *ch, uint64_t cycle, dram_req *out)
 {
-    if (!ch->service->len || g_array_index(ch->service, dram_req, 0).done > cycle)
+    const dram_req *head = ring_peek(&ch->service);
+    if (!head || head->done > cycle)
         return false;
     if (out)
-        *out = g_array_index(ch->service, dram_req, 0);
-    g_array_remove_index(ch->service, 0);
+        *out = *head;
+    ring_pop(&ch->service, NULL);
     return true;
 }
 
@@ -270,5 +273,5 @@ unsigned dram_queued(const dram_channel *ch)
 
 unsigned dram_in_service(const dram_channel *ch)
 {
-    return ch->service->len;
+    return ring_len(&ch->service);
 }

@@ -1,6 +1,8 @@
 /* dram_blk.c — the `dram` block; see dram_blk.h. */
 #include "models/mem/dram_blk.h"
 
+#include <string.h>
+
 #include "models/core/stats.h"
 
 static const char *const sched_names[] = {"fcfs", "fcfs-banks", "frfcfs", NULL};
@@ -135,8 +137,8 @@ static void dram_blk_accept(dram_blk *b, uint64_t now)
     while (took) {
         took = false;
         for (unsigned n = 0; n < b->n_ports; n++) {
-            unsigned k = (b->rr + n) % b->n_ports;
-            gsc_fifo *f = gsc_port_fifo(b->req[k]);
+            unsigned k = b->rr + n < b->n_ports ? b->rr + n : b->rr + n - b->n_ports;
+            gsc_fifo *f = b->req_fifo[k];
             if (!gsc_fifo_can_get(f))
                 continue;
             if (!dram_can_push(b->core)) {
@@ -154,7 +156,7 @@ static void dram_blk_accept(dram_blk *b, uint64_t now)
             sl->port = k;
             sl->got = now;
             dram_push(b->core, now, sl->req.addr, sl->req.bytes, sl->req.kind != MEM_READ, s);
-            b->rr = (k + 1) % b->n_ports;
+            b->rr = k + 1 < b->n_ports ? k + 1 : 0;
             took = true;
             break;
         }
@@ -173,29 +175,37 @@ static void dram_blk_reply(dram_blk *b, uint64_t now)
         }
         blk_stat_add(b->inst, DRAM_STAT_READS, 1);
         blk_stat_add(b->inst, DRAM_STAT_LATENCY, now - sl->got);
-        g_queue_push_tail(&b->done, GUINT_TO_POINTER((guint)r.tag));
+        if (b->done.length == b->done.cap) {
+            b->done.cap = b->done.cap ? 2 * b->done.cap : 16;
+            b->done.slot = g_renew(uint32_t, b->done.slot, b->done.cap);
+        }
+        b->done.slot[b->done.length++] = (uint32_t)r.tag;
     }
-    /* Replies leave in completion order per port; a full resp FIFO holds back only its own port. */
-    for (GList *l = b->done.head; l;) {
-        GList *next = l->next;
-        uint32_t s = GPOINTER_TO_UINT(l->data);
+    /* Replies leave in completion order per port; a full resp FIFO holds back only its own port
+     * (those kept close up, in their order). */
+    unsigned kept = 0;
+    for (unsigned i = 0; i < b->done.length; i++) {
+        uint32_t s = b->done.slot[i];
         dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
-        gsc_fifo *f = gsc_port_fifo(b->resp[sl->port]);
+        gsc_fifo *f = b->resp_fifo[sl->port];
         if (gsc_fifo_can_put(f)) {
-            mem_resp_t resp = {.addr = sl->req.addr,
-                               .id = sl->req.id,
-                               .bytes = sl->req.bytes,
-                               .dst = sl->req.src,
-                               .warp = sl->req.warp,
-                               .kind = MEM_READ,
-                               .client = sl->req.client};
-            mem_line_read(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp.data);
+            mem_resp_t resp; /* a read's reply carries the header and the line (mem_resp_used) */
+            memset(&resp, 0, offsetof(mem_resp_t, data));
+            resp.addr = sl->req.addr;
+            resp.id = sl->req.id;
+            resp.bytes = sl->req.bytes;
+            resp.dst = sl->req.src;
+            resp.warp = sl->req.warp;
+            resp.kind = MEM_READ;
+            resp.client = sl->req.client;
+            mem_line_fill(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp.data);
             gsc_fifo_put(f, &resp);
             mem_slots_put_back(&b->reqs, s);
-            g_queue_delete_link(&b->done, l);
+        } else {
+            b->done.slot[kept++] = s;
         }
-        l = next;
     }
+    b->done.length = kept;
 }
 
 /* The core's row counters since the last call, into the statistics. */
@@ -224,17 +234,18 @@ static void dram_blk_run(void *self)
         b->bus_until = dram_bus_free(b->core);
         if (b->cfg.banked)
             dram_blk_count_rows(b);
-        dram_blk_accept(b, now); /* the started request left room in the queue */
+        if (b->full_since != UINT64_MAX) /* a request found the queue full: the start made room */
+            dram_blk_accept(b, now);
     }
     dram_blk_reply(b, now);
     b->queued = (uint16_t)dram_queued(b->core);
     b->busy = now < b->bus_until;
     uint64_t next = dram_next_event(b->core);
-    if (b->bus_until > now)
+    if (b->busy_traced && b->bus_until > now)
         next = MIN(next, b->bus_until); /* to drop the traced busy flag on time */
     bool inputs = false;
     for (unsigned k = 0; k < b->n_ports; k++)
-        inputs |= gsc_fifo_can_get(gsc_port_fifo(b->req[k]));
+        inputs |= gsc_fifo_can_get(b->req_fifo[k]);
     if (inputs && dram_can_push(b->core))
         next = MIN(next, now + 1);
     if (next != UINT64_MAX)
@@ -248,8 +259,10 @@ static void dram_blk_elaborate(void *self)
     b->sched = r.methods, b->sched_self = r.self;
     gsc_process *p = gsc_process_new(b->inst->mod, "run", dram_blk_run, b);
     for (unsigned k = 0; k < b->n_ports; k++) {
-        gsc_sensitive_fifo_put(p, gsc_port_fifo(b->req[k]));
-        gsc_sensitive_fifo_room(p, gsc_port_fifo(b->resp[k]));
+        b->req_fifo[k] = gsc_port_fifo(b->req[k]);
+        b->resp_fifo[k] = gsc_port_fifo(b->resp[k]);
+        gsc_sensitive_fifo_put(p, b->req_fifo[k]);
+        gsc_sensitive_fifo_room(p, b->resp_fifo[k]);
     }
     gsc_sensitive_event(p, b->wake);
 }
@@ -304,15 +317,17 @@ dram_blk *dram_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem 
     dram_set_scheduler(b->core, dram_blk_sched, b);
     b->req = g_new(gsc_port *, n_ports);
     b->resp = g_new(gsc_port *, n_ports);
+    b->req_fifo = g_new0(gsc_fifo *, n_ports);
+    b->resp_fifo = g_new0(gsc_fifo *, n_ports);
     for (unsigned k = 0; k < n_ports; k++) {
         b->req[k] = blk_port_at(b->inst, DRAM_PORT_REQ, k);
         b->resp[k] = blk_port_at(b->inst, DRAM_PORT_RESP, k);
     }
     mem_slots_init(&b->reqs, sizeof(dram_blk_slot));
-    g_queue_init(&b->done);
     b->wake = gsc_event_new(b->inst->mod, "wake");
     blk_trace_state(b->inst, "queued", GSC_U16, &b->queued);
     blk_trace_state(b->inst, "busy", GSC_U8, &b->busy);
+    gsc_trace_var_flag(b->inst->mod, "busy", &b->busy_traced);
     blk_inst_on_elaborate(b->inst, dram_blk_elaborate, b);
     return b;
 }
@@ -324,8 +339,10 @@ void dram_blk_free(dram_blk *b)
     dram_free(b->core);
     g_free(b->req);
     g_free(b->resp);
+    g_free(b->req_fifo);
+    g_free(b->resp_fifo);
     mem_slots_clear(&b->reqs);
-    g_queue_clear(&b->done);
+    g_free(b->done.slot);
     g_free(b);
 }
 

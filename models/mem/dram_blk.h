@@ -14,7 +14,8 @@
  * at t + 1 + (k+1)B + latency. When queue_depth requests wait, the block stops taking from the req FIFOs
  * (back-pressure to the L2). The req<k> inputs are taken round-robin. With the banked schedulers the
  * core's bank timing (dram.h) decides when a queued request starts and when its reply is ready.
- * Sleeps until a req FIFO is put, a resp FIFO is got, or dram_next_event.
+ * Sleeps until a req FIFO is put, a resp FIFO is got, or dram_next_event (and, while the `busy` flag is
+ * traced, the end of the bus transfer, to drop it then).
  */
 #ifndef GPUSC_MODELS_MEM_DRAM_BLK_H
 #define GPUSC_MODELS_MEM_DRAM_BLK_H
@@ -71,12 +72,18 @@ typedef struct {
     dram_sched_fn pick;  /* the `scheduler` parameter's */
     dram_counts counted; /* the core's row counters already in the statistics */
     gsc_port **req, **resp;
+    gsc_fifo **req_fifo, **resp_fifo; /* the FIFOs bound to req<k> and resp<k> (at elaboration) */
     unsigned rr;    /* next req port to look at first */
     mem_slots reqs; /* mem_req_t plus its port (see dram_blk.c) */
-    GQueue done;    /* finished reads (slot indices) waiting for room in their resp FIFO */
+    struct {
+        uint32_t *slot; /* finished reads (slot indices) waiting for room in their resp FIFO, in
+                           completion order */
+        unsigned length, cap;
+    } done;
     gsc_event *wake;
     uint16_t queued; /* traced */
     uint8_t busy;    /* traced: the data bus is transferring */
+    bool busy_traced; /* `busy` is in the trace: wake when the transfer ends to drop it */
     uint64_t bus_until;
     uint64_t full_since; /* the cycle a request found the queue full (UINT64_MAX: none waits) */
 } dram_blk;

@@ -117,7 +117,7 @@ static unsigned l2_set_index(uint64_t line_addr, unsigned sets, void *ctx)
 static void l2_to_dram(l2_blk *b, uint64_t addr, uint8_t kind)
 {
     mem_req_t *r = ring_push_slot(&b->to_dram);
-    memset(r, 0, sizeof *r);
+    memset(r, 0, offsetof(mem_req_t, atom)); /* all that a read or a write-back carries */
     r->addr = addr;
     r->id = addr / b->line;
     r->bytes = b->line;
@@ -150,6 +150,35 @@ static bool l2_full_line_write(const l2_blk *b, const mem_req_t *r)
     return (r->mask_lo & lo) == lo && (r->mask_hi & hi) == hi && (r->addr % b->line) == 0;
 }
 
+/* The line [addr, addr + bytes) of the image into dst, its bytes past `bytes` zeroed (mem_line_fill):
+ * copied at once when it lies inside one region, the slice's last few regions tried first. */
+static void l2_line_fill(l2_blk *b, uint64_t addr, unsigned bytes, uint8_t dst[MEM_LINE_MAX])
+{
+    const uint8_t *src = NULL;
+    unsigned i = 0;
+    while (i < L2_REGIONS && addr - b->regions[i].base >= b->regions[i].size)
+        i++;
+    if (i == L2_REGIONS) { /* not among them: the least recently used one is replaced */
+        i = L2_REGIONS - 1;
+        if (b->mem)
+            src = fmem_translate_cached(b->mem, &b->regions[i], addr, bytes, false);
+    } else if (bytes <= b->regions[i].size - (addr - b->regions[i].base)) {
+        src = b->regions[i].data + (addr - b->regions[i].base);
+    }
+    if (!src) { /* unmapped bytes, a line over two regions, or no image */
+        mem_line_fill(b->mem, addr, bytes, dst);
+        return;
+    }
+    if (i > 0) { /* most recently used first */
+        fmem_cache c = b->regions[i];
+        memmove(&b->regions[1], &b->regions[0], i * sizeof c);
+        b->regions[0] = c;
+    }
+    memcpy(dst, src, bytes);
+    if (bytes < MEM_LINE_MAX)
+        memset(dst + bytes, 0, MEM_LINE_MAX - bytes);
+}
+
 /* The reply of slot s (the line is VALID now); frees the slot. A write-back from an SM gets none. */
 static void l2_reply(l2_blk *b, uint32_t s)
 {
@@ -158,7 +187,12 @@ static void l2_reply(l2_blk *b, uint32_t s)
     if (l2_is_write(r))
         cache_tags_mark_modified(b->tags, r->addr);
     if (r->kind != MEM_WRITEBACK) {
-        mem_resp_t *o = ring_push_slot(&b->out);
+        /* Put at once when no reply waits before it and `resp` has room (what l2_drain would do at
+         * the end of the activation, in the same order), else queued for l2_drain. */
+        gsc_fifo *f = blk_fifo(b->inst, L2_PORT_RESP);
+        bool put_now = ring_empty(&b->out) && gsc_fifo_can_put(f);
+        mem_resp_t direct;
+        mem_resp_t *o = put_now ? &direct : ring_push_slot(&b->out);
         memset(o, 0, offsetof(mem_resp_t, data));
         o->addr = r->addr;
         o->id = r->id;
@@ -170,11 +204,13 @@ static void l2_reply(l2_blk *b, uint32_t s)
         /* Only what the reply carries needs a value (mem_resp_used): a write's acknowledgement is
          * its header, a read's reply the line too, an atomic's the old values as well. */
         if (r->kind == MEM_READ) {
-            mem_line_fill(b->mem, r->addr, MIN(r->bytes, (unsigned)MEM_LINE_MAX), o->data);
+            l2_line_fill(b, r->addr, MIN(r->bytes, (unsigned)MEM_LINE_MAX), o->data);
         } else if (r->kind == MEM_ATOMIC) {
             memset(o->data, 0, sizeof o->data);
             memcpy(o->atom_old, sl->old, sizeof o->atom_old);
         }
+        if (put_now)
+            gsc_fifo_put(f, o);
     }
     mem_slots_put_back(&b->reqs, s);
 }
@@ -197,7 +233,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
 {
     l2_slot *sl = mem_slots_at(&b->reqs, s);
     uint64_t addr = sl->req.addr;
-    uint64_t line_addr = cache_tags_line_addr(b->tags, addr);
+    uint64_t line_addr = addr >> b->line_shift;
     cache_status st;
     if (b->off && l2_is_write(&sl->req) && sl->req.kind != MEM_ATOMIC) { /* passed on, acknowledged */
         l2_to_dram(b, line_addr * b->line, MEM_WRITEBACK);
@@ -243,7 +279,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
     return true;
 }
 
-static void l2_accept(l2_blk *b, uint64_t now)
+static inline __attribute__((always_inline)) void l2_accept(l2_blk *b, uint64_t now)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_REQ);
     while (gsc_fifo_can_get(in) && ring_len(&b->rop) < b->rop_depth) {
@@ -253,7 +289,7 @@ static void l2_accept(l2_blk *b, uint64_t now)
         if (sl->req.bytes == 0 || sl->req.bytes > b->line)
             gsc_fatal("%s: request of %u bytes for a %u-byte line", b->inst->path, sl->req.bytes, b->line);
         sl->ready = now + b->latency;
-        ring_push(&b->rop, &s);
+        *(uint32_t *)ring_push_slot(&b->rop) = s;
     }
 }
 
@@ -281,7 +317,7 @@ static void l2_take_fills(l2_blk *b)
         uint64_t addr = ((const mem_resp_t *)gsc_fifo_peek(in))->addr; /* only the address is needed */
         gsc_fifo_get(in, NULL);
         cache_tags_fill(b->tags, addr, 0);
-        if (!cache_mshr_mark_ready(b->mshr, cache_tags_line_addr(b->tags, addr)))
+        if (!cache_mshr_mark_ready(b->mshr, addr >> b->line_shift))
             gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path,
                       addr);
         if (b->off) {
@@ -314,7 +350,8 @@ static void l2_run(void *self)
     if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
     blk_sleep_wake(b->inst, now);
-    l2_accept(b, now);
+    if (ring_len(&b->rop) < b->rop_depth && gsc_fifo_can_get(blk_fifo(b->inst, L2_PORT_REQ)))
+        l2_accept(b, now); /* what waited for room in the ROP queue (the arrival hook took the rest) */
     l2_take_fills(b);
     uint64_t req_id, line_addr;
     /* one merged request leaves per cycle once its line is filled */
@@ -392,6 +429,7 @@ l2_blk *l2_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *mem, un
     b->tags = cache_tags_new(&cc, &err);
     if (!b->tags)
         gsc_fatal("%s: %s", b->inst->path, err->message);
+    b->line_shift = (unsigned)g_bit_nth_lsf(b->line, -1);
     cache_tags_set_index_fn(b->tags, l2_set_index, b);
     cache_tags_set_evict_hook(b->tags, l2_on_evict, b);
     b->mshr = cache_mshr_new((unsigned)blk_param_uint(b->inst, "mshr_entries"),

@@ -63,6 +63,10 @@ enum {
     L2_STAT_COUNT
 };
 
+/* Regions of the functional image a slice keeps at hand for its read replies (a workload reads a
+ * few arrays at a time). */
+#define L2_REGIONS 4
+
 typedef struct {
     blk_inst *inst;
     fmem *mem; /* not owned; NULL: replies carry zeros, atomics fault */
@@ -76,6 +80,8 @@ typedef struct {
     ring out;       /* mem_resp_t waiting for room in `resp` */
     ring to_dram;   /* mem_req_t waiting for room in `dram_req` */
     gsc_event *wake;
+    unsigned line_shift;               /* log2(line) */
+    fmem_cache regions[L2_REGIONS];    /* the image's regions read replies came from, most recent first */
     uint8_t rop_occupancy, mshr_used, out_queue; /* traced */
     GString *fault;                              /* the first atomic fault, for the testbench */
 } l2_blk;

@@ -10,7 +10,7 @@ if [ ! -x "$tb" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-wave.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..9"
 i=0
 fail=0
 check() { i=$((i + 1)); if eval "$2"; then echo "ok $i - $1"; else echo "not ok $i - $1"; fail=1; fi; }
@@ -28,6 +28,18 @@ check "icnt.req_in_flight moves" "moved req_in_flight"
 check "l2_0.rop_occupancy moves" "moved rop_occupancy"
 check "l2_0.mshr_used moves" "moved mshr_used"
 check "dram0.busy rises" "moved busy"
+# The busy flag is high exactly in the cycles the data bus transfers: the channel wakes at the end of
+# a transfer to drop it while it is traced (and sleeps through that cycle otherwise). On the core clock
+# (gpu.dram_period_ps=0) the cycles it is high add up to dram0.busy_cycles.
+"$tb" --workload spmv --size tiny --set gpu.dram_period_ps=0 --trace 'tb.gpu.dram0' --vcd "$tmp/b.vcd" \
+    >"$tmp/b.out" 2>&1
+high=$(awk '$1 == "$var" && $5 == "busy" { id = $4 }
+    /^#/ { t = substr($0, 2) + 0; if (last != "" && t > last && (p == 0 || t - last < p)) p = t - last; last = t; next }
+    id != "" && $0 == "1" id && !hi { hi = 1; rise = t }
+    id != "" && $0 == "0" id && hi { hi = 0; sum += t - rise }
+    END { if (p && !hi) printf "%d", sum / p }' "$tmp/b.vcd")
+busy=$(awk '$1 == "tb.gpu.dram0.busy_cycles" { print $2 }' "$tmp/b.out")
+check "dram0.busy is high in the busy_cycles cycles only ($high of $busy)" "[ -n '$busy' ] && [ '$busy' -gt 0 ] && [ '$high' = '$busy' ]"
 # GTKWave's converter takes the file, and the FST reads back with the memory blocks' scopes (vcd2fst
 # exits 0 even on garbage, hence fst2vcd, from the same GTKWave).
 if [ -n "$VCD2FST" ] && command -v "$VCD2FST" >/dev/null 2>&1; then

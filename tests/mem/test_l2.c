@@ -351,6 +351,58 @@ static void test_disabled(void)
     harness_free(h);
 }
 
+/* One read of the line at `addr` through the slice (a miss is filled at once); the reply. */
+static mem_resp_t read_line(harness *h, uint64_t addr, uint64_t id)
+{
+    mem_req_t q = req(addr, MEM_READ, id), fr;
+    put(h, &q);
+    mem_resp_t r;
+    for (unsigned n = 0; n < 1000; n++) {
+        if (harness_pop(h, "dram_req", &fr, NULL))
+            fill(h, &fr);
+        if (harness_pop(h, "resp", &r, NULL))
+            return r;
+        harness_step(h);
+    }
+    g_assert_not_reached();
+}
+
+/* Read replies carry the image's bytes whatever region the line lies in: lines of more regions than
+ * the slice keeps at hand (L2_REGIONS), in turns, with the image written between the turns; a line
+ * over two adjacent regions; a line whose second half is unmapped (zeros). */
+static void test_read_regions(void)
+{
+    harness *h = l2_harness(NULL);
+    enum { N = L2_REGIONS + 2 };
+    uint64_t base[N];
+    for (unsigned k = 0; k < N; k++)
+        base[k] = fmem_alloc(test_mem, 1024);
+    uint64_t two = 0x7000000, half = 0x7100000; /* fixed mappings away from the allocations */
+    g_assert_true(fmem_map(test_mem, two, 192, false, "lo"));
+    g_assert_true(fmem_map(test_mem, two + 192, 192, false, "hi"));
+    g_assert_true(fmem_map(test_mem, half, 64, false, "half"));
+    uint64_t id = 1;
+    for (unsigned turn = 0; turn < 3; turn++) {
+        for (unsigned k = 0; k < N + 2; k++) {
+            /* (in turn 2 the lines go backwards, so a line's region is found at another place) */
+            unsigned j = turn == 2 ? N + 1 - k : k;
+            uint64_t a = j < N ? base[j] + 128 * ((turn + j) % 8) : j == N ? two + 128 : half;
+            uint8_t want[MEM_LINE_MAX] = {0};
+            for (unsigned i = 0; i < MEM_LINE_MAX; i++)
+                want[i] = (uint8_t)(17 * turn + 5 * j + i + 1);
+            unsigned mapped = a == half ? 64 : MEM_LINE_MAX;
+            for (unsigned o = 0; o < mapped; o += 64) /* (fmem_write stays inside one region) */
+                g_assert_true(fmem_write(test_mem, a + o, want + o, MIN(64u, mapped - o)));
+            memset(want + mapped, 0, MEM_LINE_MAX - mapped);
+            mem_resp_t r = read_line(h, a, id);
+            g_assert_cmpuint(r.id, ==, id);
+            id++;
+            g_assert_cmpmem(r.data, MEM_LINE_MAX, want, MEM_LINE_MAX);
+        }
+    }
+    harness_free(h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -362,5 +414,6 @@ int main(int argc, char **argv)
     harness_test_add("/l2/atomics-in-order", test_atomics_in_order);
     harness_test_add("/l2/atomic-fault", test_atomic_fault);
     harness_test_add("/l2/disabled", test_disabled);
+    harness_test_add("/l2/read-regions", test_read_regions);
     return g_test_run();
 }
