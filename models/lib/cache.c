@@ -1,6 +1,8 @@
 /* cache.c — tag array, MSHR table and L1D policy decisions; see cache.h. */
 #include "models/lib/cache.h"
 
+#include <string.h>
+
 G_DEFINE_QUARK(gpusc - cache - error - quark, cache_error)
 
 struct cache_tags {
@@ -493,6 +495,22 @@ bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr
     return true;
 }
 
+unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests)
+{
+    g_assert(m->h.ready_n == 0);
+    unsigned b = mshr_bucket(m, line_addr);
+    if (m->index[b] < 0)
+        return 0;
+    unsigned s = (unsigned)m->index[b];
+    const mshr_entry *e = &m->slot[s];
+    unsigned n = e->n - e->next;
+    memcpy(requests, e->requests + e->next, n * sizeof *requests);
+    mshr_unindex(m, b);
+    m->free_slot[m->n_free++] = s;
+    m->h.used--;
+    return n;
+}
+
 /* ---- read path and L1D policy ---------------------------------------------------------------- */
 
 static cache_status fail(cache_fail reason, cache_fail *why)
@@ -502,24 +520,25 @@ static cache_status fail(cache_fail reason, cache_fail *why)
     return CACHE_RESERVATION_FAIL;
 }
 
-/* What cache_read does for addr, decided without changing anything: the status (and *why of a
- * failure), the line, its set and way, and whether an MSHR entry is added. */
-typedef struct {
-    uint64_t la;
-    unsigned set, way;
-    bool allocate, add;
-} read_plan;
-
-static cache_status read_decide(const cache_tags *t, const cache_mshr *m, uint64_t addr, read_plan *p,
-                                cache_fail *why)
+/* The tag array's part of cache_read for addr: the line, its set, and the probe's answer and way. */
+static inline __attribute__((always_inline)) void read_probe(const cache_tags *t, uint64_t addr,
+                                                             cache_read_plan *p)
 {
-    if (why)
-        *why = CACHE_FAIL_NONE;
     p->la = cache_tags_line_addr(t, addr);
     p->set = set_of_line(t, p->la);
     p->way = 0;
+    p->probe = probe_set(t, p->la, p->set, &p->way);
+}
+
+/* What cache_read does after the probe p, decided without changing anything: the status (and *why of
+ * a failure), and whether the way is reserved and an MSHR entry added. */
+static inline __attribute__((always_inline)) cache_status read_decide(const cache_mshr *m, cache_read_plan *p,
+                                                                      cache_fail *why)
+{
+    if (why)
+        *why = CACHE_FAIL_NONE;
     p->allocate = p->add = false;
-    cache_status st = probe_set(t, p->la, p->set, &p->way);
+    cache_status st = p->probe;
     if (st == CACHE_HIT)
         return CACHE_HIT;
     cache_mshr_status ms = cache_mshr_check(m, p->la);
@@ -539,23 +558,49 @@ static cache_status read_decide(const cache_tags *t, const cache_mshr *m, uint64
     return CACHE_MISS;
 }
 
+static inline __attribute__((always_inline)) void read_apply(cache_tags *t, cache_mshr *m,
+                                                             const cache_read_plan *p, cache_status st,
+                                                             uint64_t request, uint64_t meta)
+{
+    access_at(t, p->la, p->set, p->way, st, p->allocate, meta);
+    if (p->add)
+        cache_mshr_add(m, p->la, request);
+}
+
 cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
                         cache_fail *why)
 {
-    read_plan p;
-    cache_status st = read_decide(t, m, addr, &p, why);
+    cache_read_plan p;
+    read_probe(t, addr, &p);
+    cache_status st = read_decide(m, &p, why);
     if (st == CACHE_RESERVATION_FAIL)
         return st;
-    access_at(t, p.la, p.set, p.way, st, p.allocate, meta);
-    if (p.add)
-        cache_mshr_add(m, p.la, request);
+    read_apply(t, m, &p, st, request, meta);
     return st;
 }
 
 cache_status cache_read_check(const cache_tags *t, const cache_mshr *m, uint64_t addr, cache_fail *why)
 {
-    read_plan p;
-    return read_decide(t, m, addr, &p, why);
+    cache_read_plan p;
+    read_probe(t, addr, &p);
+    return read_decide(m, &p, why);
+}
+
+void cache_read_probe(const cache_tags *t, uint64_t addr, cache_read_plan *p)
+{
+    read_probe(t, addr, p);
+}
+
+cache_status cache_read_decide(const cache_mshr *m, cache_read_plan *p, cache_fail *why)
+{
+    return read_decide(m, p, why);
+}
+
+void cache_read_apply(cache_tags *t, cache_mshr *m, const cache_read_plan *p, cache_status st, uint64_t request,
+                      uint64_t meta)
+{
+    g_assert(st != CACHE_RESERVATION_FAIL);
+    read_apply(t, m, p, st, request, meta);
 }
 
 cache_l1d_action cache_l1d_policy(cache_op op, cache_data_kind kind, cache_status st)
