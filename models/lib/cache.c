@@ -253,15 +253,22 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
 bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
 {
     uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la), way = 0;
-    cache_status st = probe_set(t, la, set, &way);
-    if (st == CACHE_HIT_RESERVED) {
-        cache_line *l = line_at(t, set, way);
+    unsigned set = set_of_line(t, la);
+    /* the line is usually there, reserved by its miss: found without the victim search of a probe
+     * (the way a probe would hit: the first non-INVALID one holding the line) */
+    cache_line *row = line_at(t, set, 0);
+    for (unsigned w = 0, ways = t->cfg.ways; w < ways; w++) {
+        cache_line *l = &row[w];
+        if (l->state == CACHE_LINE_INVALID || l->line_addr != la)
+            continue;
+        if (l->state != CACHE_LINE_RESERVED)
+            return false;
         l->state = CACHE_LINE_VALID;
         l->last_use = ++t->tick;
         return true;
     }
-    if (st != CACHE_MISS)
+    unsigned way = 0;
+    if (probe_set(t, la, set, &way) != CACHE_MISS)
         return false;
     install(t, set, way, la, CACHE_LINE_VALID, meta);
     return true;

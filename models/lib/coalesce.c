@@ -32,7 +32,8 @@ typedef struct {
     unsigned n, last;          /* last: the transaction found or made by the previous lookup */
 } part_txns;
 
-static coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base, unsigned shift, unsigned segment)
+static inline __attribute__((always_inline)) coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base,
+                                                                    unsigned shift, unsigned segment)
 {
     if (pt->n && pt->t[pt->last].addr == base) /* consecutive lanes, one segment */
         return &pt->t[pt->last];
