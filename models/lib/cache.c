@@ -250,10 +250,9 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
     return st;
 }
 
-bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
+static inline __attribute__((always_inline)) bool fill_line(cache_tags *t, uint64_t la, unsigned set,
+                                                            uint64_t meta)
 {
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la);
     /* the line is usually there, reserved by its miss: found without the victim search of a probe
      * (the way a probe would hit: the first non-INVALID one holding the line) */
     cache_line *row = line_at(t, set, 0);
@@ -272,6 +271,19 @@ bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
         return false;
     install(t, set, way, la, CACHE_LINE_VALID, meta);
     return true;
+}
+
+bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    return fill_line(t, la, set_of_line(t, la), meta);
+}
+
+bool cache_tags_fill_in(cache_tags *t, uint64_t addr, uint64_t meta, unsigned *set)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    *set = set_of_line(t, la);
+    return fill_line(t, la, *set, meta);
 }
 
 bool cache_tags_invalidate(cache_tags *t, uint64_t addr)
@@ -327,7 +339,7 @@ bool cache_tags_set_meta(cache_tags *t, uint64_t addr, uint64_t meta)
 /* ---- MSHR table ------------------------------------------------------------------------------ */
 /* Fixed storage, no allocation after cache_mshr_new (an L1D handles an MSHR operation per memory
  * transaction): `entries` slots, each with room for max_merged request ids; an open-addressing index
- * (linear probing, at most half full, backward-shift deletion) from line address to slot; the ready
+ * (linear probing, at most a quarter full, backward-shift deletion) from line address to slot; the ready
  * entries in fill order in a ring of slot numbers. */
 
 typedef struct {
@@ -370,8 +382,8 @@ cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
         m->free_slot[i] = entries - 1 - i; /* slot 0 is used first */
     }
     m->n_free = entries;
-    unsigned buckets = 4;
-    while (buckets < 2 * entries)
+    unsigned buckets = 8; /* at most a quarter full: short probe runs to search and to close up */
+    while (buckets < 4 * entries)
         buckets *= 2;
     m->index_mask = buckets - 1;
     m->index = g_new(int32_t, buckets);

@@ -111,6 +111,8 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
  * is allocated now with `meta` (evicting a victim) and true is returned; false if the line is already
  * present or every way is reserved. */
 bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta);
+/* cache_tags_fill, and *set: the line's set (the one the fill may have changed). */
+bool cache_tags_fill_in(cache_tags *t, uint64_t addr, uint64_t meta, unsigned *set);
 
 /* Drops the line (VALID/MODIFIED: hook called with CACHE_EVICT_INVALIDATE; RESERVED lines are kept:
  * their fill is still in flight). Returns true if a VALID/MODIFIED line was dropped. */

@@ -10,13 +10,15 @@ struct ldst_op {
     unsigned pending;    /* transactions / pieces not done */
     bool issued_all;     /* every piece has been started */
     uint64_t exec_cycle; /* the cycle it was started (release_t.exec_cycle) */
-    issued_t it;
     unsigned n_txn, next_txn;
-    uint8_t txn_space;          /* the space of the transactions (global-like) */
-    uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
+    uint8_t txn_space; /* the space of the transactions (global-like) */
     /* the cross-slice memory unit (ldst_set_slices): the instructions of this access, one per slice
      * (0: the access is `it` alone) */
     unsigned n_members;
+    /* op_start clears the fields above; `it` is the input FIFO's copy (the part its kind uses) */
+    issued_t it;
+    uint64_t old[IR_WARP_SIZE];          /* atomics performed below: the old values returned (cleared
+                                            for an access with atom_lanes, the only one that reads them) */
     coalesce_txn txn[COALESCE_MAX_TXNS]; /* op_start does not clear them */
     issued_t *members;                   /* (kept with the op for reuse: allocated once) */
 };
@@ -411,7 +413,7 @@ static void op_start(ldst *l, uint64_t now)
         op = g_new(ldst_op, 1);
         op->members = NULL; /* (allocated when it first merges slices) */
     }
-    memset(op, 0, offsetof(ldst_op, txn)); /* coalesce_transactions writes the n_txn it makes */
+    memset(op, 0, offsetof(ldst_op, it)); /* coalesce_transactions writes the n_txn it makes */
     gsc_fifo_get(pf(l, LDST_IN), &op->it);
     guint id;
     for (id = 0; id < l->ops->len; id++)
@@ -424,6 +426,8 @@ static void op_start(ldst *l, uint64_t now)
     op->id = id;
     if (G_UNLIKELY(l->slices > 1))
         ldst_gather(l, op);
+    if (op->it.atom_lanes)
+        memset(op->old, 0, sizeof op->old);
     const issued_t *it = &op->it;
     op->exec_cycle = now;
     if (G_LIKELY(!op->n_members)) {
@@ -651,10 +655,10 @@ static void take_responses(ldst *l)
             bool cst = r.client == 2; /* a constant cache fill: the L1D is not touched */
             cache_tags *tags = cst ? l->cc : l->l1;
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
-            cache_tags_fill(tags, r.addr, r.warp);
+            unsigned set;
+            cache_tags_fill_in(tags, r.addr, r.warp, &set);
             if (!cst && (l->plan_ok || (l->blocked && !l->blocked_may_pass))) {
                 /* the fill changed its set: a probe of that set is stale, a refusal there may end */
-                unsigned set = cache_tags_set_of(tags, r.addr);
                 if (set == l->plan.set)
                     l->plan_ok = false;
                 if (l->blocked && !l->blocked_may_pass)
