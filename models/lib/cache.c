@@ -1,8 +1,6 @@
 /* cache.c — tag array, MSHR table and L1D policy decisions; see cache.h. */
 #include "models/lib/cache.h"
 
-#include <string.h>
-
 G_DEFINE_QUARK(gpusc - cache - error - quark, cache_error)
 
 struct cache_tags {
@@ -436,9 +434,12 @@ static void mshr_unindex(cache_mshr *m, unsigned b)
     }
 }
 
-cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
+/* cache_mshr_check; *bucket: the line's index bucket (cache_mshr_add's, until the table changes). */
+static inline __attribute__((always_inline)) cache_mshr_status mshr_check_at(const cache_mshr *m,
+                                                                            uint64_t line_addr, unsigned *bucket)
 {
-    mshr_entry *e = mshr_lookup(m, line_addr);
+    unsigned b = *bucket = mshr_bucket(m, line_addr);
+    const mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
     if (e && !e->ready)
         return e->n >= m->h.max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
     /* A ready entry still draining is not merged into: the new request starts a new fetch, but the
@@ -448,9 +449,16 @@ cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
     return m->h.used >= m->h.entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
 }
 
-cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
+cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
 {
-    unsigned b = mshr_bucket(m, line_addr);
+    unsigned b;
+    return mshr_check_at(m, line_addr, &b);
+}
+
+/* cache_mshr_add with the line's index bucket b known. */
+static inline __attribute__((always_inline)) cache_mshr_status mshr_add_at(cache_mshr *m, unsigned b,
+                                                                          uint64_t line_addr, uint64_t request)
+{
     mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
     if (e && !e->ready) {
         if (e->n >= m->h.max_merged)
@@ -470,6 +478,11 @@ cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t req
     e->requests[0] = request;
     m->index[b] = (int32_t)s;
     return CACHE_MSHR_NEW;
+}
+
+cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
+{
+    return mshr_add_at(m, mshr_bucket(m, line_addr), line_addr, request);
 }
 
 bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
@@ -523,7 +536,8 @@ unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests)
     unsigned s = (unsigned)m->index[b];
     const mshr_entry *e = &m->slot[s];
     unsigned n = e->n - e->next;
-    memcpy(requests, e->requests + e->next, n * sizeof *requests);
+    for (unsigned i = 0; i < n; i++) /* (usually one or two: no call to memcpy) */
+        requests[i] = e->requests[e->next + i];
     mshr_unindex(m, b);
     m->free_slot[m->n_free++] = s;
     m->h.used--;
@@ -560,7 +574,7 @@ static inline __attribute__((always_inline)) cache_status read_decide(const cach
     cache_status st = p->probe;
     if (st == CACHE_HIT)
         return CACHE_HIT;
-    cache_mshr_status ms = cache_mshr_check(m, p->la);
+    cache_mshr_status ms = mshr_check_at(m, p->la, &p->bucket);
     if (st == CACHE_HIT_RESERVED || ms == CACHE_MSHR_MERGED || ms == CACHE_MSHR_MERGE_FULL) {
         if (ms == CACHE_MSHR_MERGE_FULL)
             return fail(CACHE_FAIL_MERGE_FULL, why);
@@ -583,7 +597,7 @@ static inline __attribute__((always_inline)) void read_apply(cache_tags *t, cach
 {
     access_at(t, p->la, p->set, p->way, st, p->allocate, meta);
     if (p->add)
-        cache_mshr_add(m, p->la, request);
+        mshr_add_at(m, p->bucket, p->la, request);
 }
 
 cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,

@@ -184,13 +184,14 @@ cache_status cache_read_check(const cache_tags *t, const cache_mshr *m, uint64_t
  * queue) or retries a refused one: the tag array's answer for the line (cache_read_probe, valid
  * while the line's set is unchanged: a fill or access in another set, or a change of the MSHR table,
  * leaves it valid), the decision against the MSHR table as it is now (cache_read_decide: cache_read's
- * status and *why, changing nothing), and its effects (cache_read_apply, with the status decided, not
- * RESERVATION_FAIL; the probe is spent then). probe, decide and apply in a row are cache_read. */
+ * status and *why, changing nothing), and its effects (cache_read_apply, right after the decision,
+ * with the status decided, not RESERVATION_FAIL; the probe is spent then). probe, decide and apply in a row are cache_read. */
 typedef struct {
     uint64_t la;        /* the line address */
     unsigned set, way;  /* its set; the hit way, or the victim way of a miss */
     cache_status probe; /* the tag array's answer (cache_tags_probe) */
     bool allocate, add; /* decided: reserve the way; add the request to the MSHR table */
+    unsigned bucket;    /* decided: where the MSHR table holds the line (private to cache.c) */
 } cache_read_plan;
 void cache_read_probe(const cache_tags *t, uint64_t addr, cache_read_plan *p);
 cache_status cache_read_decide(const cache_mshr *m, cache_read_plan *p, cache_fail *why);
