@@ -438,12 +438,14 @@ static void op_start(ldst *l, uint64_t now)
     }
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
-    coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
-    coalesce_access gl = sh;
+    /* (the coalescer reads the addresses of active lanes only: the others are left unset) */
+    coalesce_access sh, gl;
+    sh.lanes = gl.lanes = IR_WARP_SIZE;
+    sh.size = gl.size = it->bytes ? it->bytes : 4;
+    sh.active = gl.active = 0;
     bool param = false;
-    for (unsigned ln = 0; ln < IR_WARP_SIZE; ln++) {
-        if (!(it->mask >> ln & 1))
-            continue;
+    for (uint32_t m = it->mask; m; m &= m - 1) {
+        unsigned ln = (unsigned)__builtin_ctz(m);
         uint8_t s = it->lane_space[ln];
         if (s == IR_SPACE_SHARED) {
             sh.active |= 1u << ln;
