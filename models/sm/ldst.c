@@ -509,6 +509,27 @@ static void block(ldst *l, cache_fail why)
     l->blocked_may_pass = false;
 }
 
+/* cur's next load transaction, accepted by its cache (st: HIT, HIT_RESERVED or MISS), counted in the
+ * cache's statistics (hits, misses, merged: consecutive from `stat`): a hit completes at `hit_done`,
+ * a merged one with its line's fill, a miss sends the line's request below. */
+static inline __attribute__((always_inline)) void load_accepted(ldst *l, ldst_op *op, cache_status st,
+                                                                uint64_t hit_done, unsigned stat)
+{
+    G_STATIC_ASSERT(LDST_STAT_L1_MISSES == LDST_STAT_L1_HITS + 1 && LDST_STAT_L1_MERGED == LDST_STAT_L1_HITS + 2);
+    G_STATIC_ASSERT(LDST_STAT_CONST_MISSES == LDST_STAT_CONST_HITS + 1 &&
+                    LDST_STAT_CONST_MERGED == LDST_STAT_CONST_HITS + 2);
+    op->pending++;
+    if (st == CACHE_HIT) {
+        blk_stat_add(l->inst, stat, 1);
+        schedule(l, op, hit_done);
+    } else if (st == CACHE_HIT_RESERVED) {
+        blk_stat_add(l->inst, stat + 2, 1);
+    } else {
+        blk_stat_add(l->inst, stat + 1, 1);
+        send_req(l, op, op->next_txn, MEM_READ);
+    }
+}
+
 /* The L1D's answer to cur's next transaction, a load, now (and *why of a refusal), changing nothing:
  * the tag array is probed unless the plan's probe is still valid. */
 static cache_status l1_decide(ldst *l, uint64_t addr, cache_fail *why)
@@ -543,17 +564,8 @@ static bool l1_load(ldst *l, ldst_op *op, uint64_t now)
         return false;
     }
     l->blocked = false;
-    op->pending++;
     l->tr_hit = st == CACHE_HIT;
-    if (st == CACHE_HIT) {
-        blk_stat_add(l->inst, LDST_STAT_L1_HITS, 1);
-        schedule(l, op, now + l->l1_latency);
-    } else if (st == CACHE_HIT_RESERVED) {
-        blk_stat_add(l->inst, LDST_STAT_L1_MERGED, 1);
-    } else {
-        blk_stat_add(l->inst, LDST_STAT_L1_MISSES, 1);
-        send_req(l, op, op->next_txn, MEM_READ);
-    }
+    load_accepted(l, op, st, now + l->l1_latency, LDST_STAT_L1_HITS);
     return true;
 }
 
@@ -565,17 +577,8 @@ static bool const_read(ldst *l, ldst_op *op, uint64_t now)
     cache_status st = cache_read(l->cc, l->cc_mshr, t->addr, op->id, op->it.warp, &why);
     if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE)
         return false;
-    op->pending++;
     l->tr_const_hit = st == CACHE_HIT;
-    if (st == CACHE_HIT) {
-        blk_stat_add(l->inst, LDST_STAT_CONST_HITS, 1);
-        schedule(l, op, now + l->const_latency);
-    } else if (st == CACHE_HIT_RESERVED) {
-        blk_stat_add(l->inst, LDST_STAT_CONST_MERGED, 1);
-    } else {
-        blk_stat_add(l->inst, LDST_STAT_CONST_MISSES, 1);
-        send_req(l, op, op->next_txn, MEM_READ);
-    }
+    load_accepted(l, op, st, now + l->const_latency, LDST_STAT_CONST_HITS);
     return true;
 }
 
