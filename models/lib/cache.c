@@ -164,7 +164,8 @@ static int find_way(const cache_tags *t, unsigned set, uint64_t line_addr)
 
 /* cache_tags_probe on a known line address and set: find_way and find_victim in one pass over the
  * set (most probes of a streaming workload miss, and would walk it twice). */
-static cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set, unsigned *way_out)
+static inline __attribute__((always_inline)) cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set,
+                                                                    unsigned *way_out)
 {
     const cache_line *row = line_at(t, set, 0);
     int invalid = -1, lru = -1;
