@@ -164,7 +164,8 @@ static int find_way(const cache_tags *t, unsigned set, uint64_t line_addr)
 
 /* cache_tags_probe on a known line address and set: find_way and find_victim in one pass over the
  * set (most probes of a streaming workload miss, and would walk it twice). */
-static cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set, unsigned *way_out)
+static inline __attribute__((always_inline)) cache_status probe_set(const cache_tags *t, uint64_t la, unsigned set,
+                                                                    unsigned *way_out)
 {
     const cache_line *row = line_at(t, set, 0);
     int invalid = -1, lru = -1;
@@ -248,21 +249,40 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
     return st;
 }
 
-bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
+static inline __attribute__((always_inline)) bool fill_line(cache_tags *t, uint64_t la, unsigned set,
+                                                            uint64_t meta)
 {
-    uint64_t la = cache_tags_line_addr(t, addr);
-    unsigned set = set_of_line(t, la), way = 0;
-    cache_status st = probe_set(t, la, set, &way);
-    if (st == CACHE_HIT_RESERVED) {
-        cache_line *l = line_at(t, set, way);
+    /* the line is usually there, reserved by its miss: found without the victim search of a probe
+     * (the way a probe would hit: the first non-INVALID one holding the line) */
+    cache_line *row = line_at(t, set, 0);
+    for (unsigned w = 0, ways = t->cfg.ways; w < ways; w++) {
+        cache_line *l = &row[w];
+        if (l->state == CACHE_LINE_INVALID || l->line_addr != la)
+            continue;
+        if (l->state != CACHE_LINE_RESERVED)
+            return false;
         l->state = CACHE_LINE_VALID;
         l->last_use = ++t->tick;
         return true;
     }
-    if (st != CACHE_MISS)
+    unsigned way = 0;
+    if (probe_set(t, la, set, &way) != CACHE_MISS)
         return false;
     install(t, set, way, la, CACHE_LINE_VALID, meta);
     return true;
+}
+
+bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    return fill_line(t, la, set_of_line(t, la), meta);
+}
+
+bool cache_tags_fill_in(cache_tags *t, uint64_t addr, uint64_t meta, unsigned *set)
+{
+    uint64_t la = cache_tags_line_addr(t, addr);
+    *set = set_of_line(t, la);
+    return fill_line(t, la, *set, meta);
 }
 
 bool cache_tags_invalidate(cache_tags *t, uint64_t addr)
@@ -318,7 +338,7 @@ bool cache_tags_set_meta(cache_tags *t, uint64_t addr, uint64_t meta)
 /* ---- MSHR table ------------------------------------------------------------------------------ */
 /* Fixed storage, no allocation after cache_mshr_new (an L1D handles an MSHR operation per memory
  * transaction): `entries` slots, each with room for max_merged request ids; an open-addressing index
- * (linear probing, at most half full, backward-shift deletion) from line address to slot; the ready
+ * (linear probing, at most a quarter full, backward-shift deletion) from line address to slot; the ready
  * entries in fill order in a ring of slot numbers. */
 
 typedef struct {
@@ -361,8 +381,8 @@ cache_mshr *cache_mshr_new(unsigned entries, unsigned max_merged)
         m->free_slot[i] = entries - 1 - i; /* slot 0 is used first */
     }
     m->n_free = entries;
-    unsigned buckets = 4;
-    while (buckets < 2 * entries)
+    unsigned buckets = 8; /* at most a quarter full: short probe runs to search and to close up */
+    while (buckets < 4 * entries)
         buckets *= 2;
     m->index_mask = buckets - 1;
     m->index = g_new(int32_t, buckets);
@@ -415,9 +435,12 @@ static void mshr_unindex(cache_mshr *m, unsigned b)
     }
 }
 
-cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
+/* cache_mshr_check; *bucket: the line's index bucket (cache_mshr_add's, until the table changes). */
+static inline __attribute__((always_inline)) cache_mshr_status mshr_check_at(const cache_mshr *m,
+                                                                            uint64_t line_addr, unsigned *bucket)
 {
-    mshr_entry *e = mshr_lookup(m, line_addr);
+    unsigned b = *bucket = mshr_bucket(m, line_addr);
+    const mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
     if (e && !e->ready)
         return e->n >= m->h.max_merged ? CACHE_MSHR_MERGE_FULL : CACHE_MSHR_MERGED;
     /* A ready entry still draining is not merged into: the new request starts a new fetch, but the
@@ -427,9 +450,16 @@ cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
     return m->h.used >= m->h.entries ? CACHE_MSHR_FULL : CACHE_MSHR_NEW;
 }
 
-cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
+cache_mshr_status cache_mshr_check(const cache_mshr *m, uint64_t line_addr)
 {
-    unsigned b = mshr_bucket(m, line_addr);
+    unsigned b;
+    return mshr_check_at(m, line_addr, &b);
+}
+
+/* cache_mshr_add with the line's index bucket b known. */
+static inline __attribute__((always_inline)) cache_mshr_status mshr_add_at(cache_mshr *m, unsigned b,
+                                                                          uint64_t line_addr, uint64_t request)
+{
     mshr_entry *e = m->index[b] < 0 ? NULL : &m->slot[m->index[b]];
     if (e && !e->ready) {
         if (e->n >= m->h.max_merged)
@@ -449,6 +479,11 @@ cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t req
     e->requests[0] = request;
     m->index[b] = (int32_t)s;
     return CACHE_MSHR_NEW;
+}
+
+cache_mshr_status cache_mshr_add(cache_mshr *m, uint64_t line_addr, uint64_t request)
+{
+    return mshr_add_at(m, mshr_bucket(m, line_addr), line_addr, request);
 }
 
 bool cache_mshr_pending(const cache_mshr *m, uint64_t line_addr)
@@ -493,6 +528,23 @@ bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr
     return true;
 }
 
+unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests)
+{
+    g_assert(m->h.ready_n == 0);
+    unsigned b = mshr_bucket(m, line_addr);
+    if (m->index[b] < 0)
+        return 0;
+    unsigned s = (unsigned)m->index[b];
+    const mshr_entry *e = &m->slot[s];
+    unsigned n = e->n - e->next;
+    for (unsigned i = 0; i < n; i++) /* (usually one or two: no call to memcpy) */
+        requests[i] = e->requests[e->next + i];
+    mshr_unindex(m, b);
+    m->free_slot[m->n_free++] = s;
+    m->h.used--;
+    return n;
+}
+
 /* ---- read path and L1D policy ---------------------------------------------------------------- */
 
 static cache_status fail(cache_fail reason, cache_fail *why)
@@ -502,27 +554,28 @@ static cache_status fail(cache_fail reason, cache_fail *why)
     return CACHE_RESERVATION_FAIL;
 }
 
-/* What cache_read does for addr, decided without changing anything: the status (and *why of a
- * failure), the line, its set and way, and whether an MSHR entry is added. */
-typedef struct {
-    uint64_t la;
-    unsigned set, way;
-    bool allocate, add;
-} read_plan;
-
-static cache_status read_decide(const cache_tags *t, const cache_mshr *m, uint64_t addr, read_plan *p,
-                                cache_fail *why)
+/* The tag array's part of cache_read for addr: the line, its set, and the probe's answer and way. */
+static inline __attribute__((always_inline)) void read_probe(const cache_tags *t, uint64_t addr,
+                                                             cache_read_plan *p)
 {
-    if (why)
-        *why = CACHE_FAIL_NONE;
     p->la = cache_tags_line_addr(t, addr);
     p->set = set_of_line(t, p->la);
     p->way = 0;
+    p->probe = probe_set(t, p->la, p->set, &p->way);
+}
+
+/* What cache_read does after the probe p, decided without changing anything: the status (and *why of
+ * a failure), and whether the way is reserved and an MSHR entry added. */
+static inline __attribute__((always_inline)) cache_status read_decide(const cache_mshr *m, cache_read_plan *p,
+                                                                      cache_fail *why)
+{
+    if (why)
+        *why = CACHE_FAIL_NONE;
     p->allocate = p->add = false;
-    cache_status st = probe_set(t, p->la, p->set, &p->way);
+    cache_status st = p->probe;
     if (st == CACHE_HIT)
         return CACHE_HIT;
-    cache_mshr_status ms = cache_mshr_check(m, p->la);
+    cache_mshr_status ms = mshr_check_at(m, p->la, &p->bucket);
     if (st == CACHE_HIT_RESERVED || ms == CACHE_MSHR_MERGED || ms == CACHE_MSHR_MERGE_FULL) {
         if (ms == CACHE_MSHR_MERGE_FULL)
             return fail(CACHE_FAIL_MERGE_FULL, why);
@@ -539,23 +592,49 @@ static cache_status read_decide(const cache_tags *t, const cache_mshr *m, uint64
     return CACHE_MISS;
 }
 
+static inline __attribute__((always_inline)) void read_apply(cache_tags *t, cache_mshr *m,
+                                                             const cache_read_plan *p, cache_status st,
+                                                             uint64_t request, uint64_t meta)
+{
+    access_at(t, p->la, p->set, p->way, st, p->allocate, meta);
+    if (p->add)
+        mshr_add_at(m, p->bucket, p->la, request);
+}
+
 cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
                         cache_fail *why)
 {
-    read_plan p;
-    cache_status st = read_decide(t, m, addr, &p, why);
+    cache_read_plan p;
+    read_probe(t, addr, &p);
+    cache_status st = read_decide(m, &p, why);
     if (st == CACHE_RESERVATION_FAIL)
         return st;
-    access_at(t, p.la, p.set, p.way, st, p.allocate, meta);
-    if (p.add)
-        cache_mshr_add(m, p.la, request);
+    read_apply(t, m, &p, st, request, meta);
     return st;
 }
 
 cache_status cache_read_check(const cache_tags *t, const cache_mshr *m, uint64_t addr, cache_fail *why)
 {
-    read_plan p;
-    return read_decide(t, m, addr, &p, why);
+    cache_read_plan p;
+    read_probe(t, addr, &p);
+    return read_decide(m, &p, why);
+}
+
+void cache_read_probe(const cache_tags *t, uint64_t addr, cache_read_plan *p)
+{
+    read_probe(t, addr, p);
+}
+
+cache_status cache_read_decide(const cache_mshr *m, cache_read_plan *p, cache_fail *why)
+{
+    return read_decide(m, p, why);
+}
+
+void cache_read_apply(cache_tags *t, cache_mshr *m, const cache_read_plan *p, cache_status st, uint64_t request,
+                      uint64_t meta)
+{
+    g_assert(st != CACHE_RESERVATION_FAIL);
+    read_apply(t, m, p, st, request, meta);
 }
 
 cache_l1d_action cache_l1d_policy(cache_op op, cache_data_kind kind, cache_status st)

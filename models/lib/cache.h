@@ -111,6 +111,8 @@ cache_status cache_tags_access(cache_tags *t, uint64_t addr, bool allocate, uint
  * is allocated now with `meta` (evicting a victim) and true is returned; false if the line is already
  * present or every way is reserved. */
 bool cache_tags_fill(cache_tags *t, uint64_t addr, uint64_t meta);
+/* cache_tags_fill, and *set: the line's set (the one the fill may have changed). */
+bool cache_tags_fill_in(cache_tags *t, uint64_t addr, uint64_t meta, unsigned *set);
 
 /* Drops the line (VALID/MODIFIED: hook called with CACHE_EVICT_INVALIDATE; RESERVED lines are kept:
  * their fill is still in flight). Returns true if a VALID/MODIFIED line was dropped. */
@@ -161,6 +163,12 @@ static inline bool cache_mshr_has_ready(const cache_mshr *m)
 }
 /* Pops the next request of the oldest ready entry; false if none is ready. */
 bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr);
+/* The fill for line_addr arrived and its requests are released at once (a block that drains every
+ * ready entry as soon as it is marked: no entry may be ready): the pending entry's requests into
+ * requests[] (room for max_merged), in merge order, and the entry is freed. Returns their count; 0
+ * (nothing changed) if no pending entry exists for the line. The same as cache_mshr_mark_ready and
+ * cache_mshr_next_ready until none is ready, with one lookup. */
+unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests);
 
 /* ---- the read path of a read-allocate cache (GPGPU-Sim rd_miss_base) ------------------------- */
 /* HIT: LRU updated. HIT_RESERVED: the request is merged into the line's MSHR entry (or fails with
@@ -171,6 +179,24 @@ cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t re
                         cache_fail *why);
 /* What cache_read would answer now (and *why of a failure), changing nothing. */
 cache_status cache_read_check(const cache_tags *t, const cache_mshr *m, uint64_t addr, cache_fail *why);
+
+/* cache_read in its three steps, for a block that decides an access before making it (a full miss
+ * queue) or retries a refused one: the tag array's answer for the line (cache_read_probe, valid
+ * while the line's set is unchanged: a fill or access in another set, or a change of the MSHR table,
+ * leaves it valid), the decision against the MSHR table as it is now (cache_read_decide: cache_read's
+ * status and *why, changing nothing), and its effects (cache_read_apply, right after the decision,
+ * with the status decided, not RESERVATION_FAIL; the probe is spent then). probe, decide and apply in a row are cache_read. */
+typedef struct {
+    uint64_t la;        /* the line address */
+    unsigned set, way;  /* its set; the hit way, or the victim way of a miss */
+    cache_status probe; /* the tag array's answer (cache_tags_probe) */
+    bool allocate, add; /* decided: reserve the way; add the request to the MSHR table */
+    unsigned bucket;    /* decided: where the MSHR table holds the line (private to cache.c) */
+} cache_read_plan;
+void cache_read_probe(const cache_tags *t, uint64_t addr, cache_read_plan *p);
+cache_status cache_read_decide(const cache_mshr *m, cache_read_plan *p, cache_fail *why);
+void cache_read_apply(cache_tags *t, cache_mshr *m, const cache_read_plan *p, cache_status st, uint64_t request,
+                      uint64_t meta);
 
 /* ---- GPGPU-Sim L1D write policy (configs "L:L:m:N": global write-through with write-evict, local
  * write-back on hit, allocate on read miss, no write-allocate) ------------------------------- */

@@ -30,9 +30,11 @@ typedef struct {
     coalesce_txn t[COALESCE_MAX_TXNS];
     uint8_t index[INDEX_SIZE]; /* 0: empty; else 1 + the transaction's position in t */
     unsigned n, last;          /* last: the transaction found or made by the previous lookup */
+    bool unsorted;             /* a transaction was made after one of a higher address */
 } part_txns;
 
-static coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base, unsigned shift, unsigned segment)
+static inline __attribute__((always_inline)) coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base,
+                                                                    unsigned shift, unsigned segment)
 {
     if (pt->n && pt->t[pt->last].addr == base) /* consecutive lanes, one segment */
         return &pt->t[pt->last];
@@ -44,6 +46,7 @@ static coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base, uns
         }
     g_assert(*budget > 0);
     (*budget)--;
+    pt->unsorted |= pt->n && pt->t[pt->n - 1].addr > base;
     pt->last = pt->n++;
     pt->index[h] = (uint8_t)(pt->last + 1);
     coalesce_txn *t = &pt->t[pt->last];
@@ -52,9 +55,14 @@ static coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base, uns
 }
 
 /* Writes pt's transactions to out, in address order (an insertion sort of addresses and positions,
- * not of the 48-byte transactions). */
+ * not of the 48-byte transactions; none when they were made in that order). */
 static void emit_sorted(const part_txns *pt, coalesce_txn *out)
 {
+    if (!pt->unsorted) {
+        for (unsigned i = 0; i < pt->n; i++)
+            out[i] = pt->t[i];
+        return;
+    }
     uint64_t key[COALESCE_MAX_TXNS];
     uint8_t at[COALESCE_MAX_TXNS];
     for (unsigned i = 0; i < pt->n; i++) {
@@ -83,10 +91,12 @@ unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsig
     part_txns pt;
     for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
         pt.n = pt.last = 0;
+        pt.unsorted = false;
         memset(pt.index, 0, sizeof pt.index);
-        for (unsigned lane = p0; lane < p0 + part && lane < a->lanes; lane++) {
-            if (!(a->active >> lane & 1))
-                continue;
+        unsigned width = MIN(p0 + part, a->lanes) - p0; /* the part's lanes, active ones in lane order */
+        uint32_t lanes = a->active >> p0 & (width < 32 ? (UINT32_C(1) << width) - 1 : ~UINT32_C(0));
+        for (; lanes; lanes &= lanes - 1) {
+            unsigned lane = p0 + (unsigned)__builtin_ctz(lanes);
             /* the lane's bytes [lo, hi), segment by segment */
             uint64_t lo = a->addr[lane], hi = lo + a->size;
             if (hi <= (lo & seg_mask) + segment) { /* the usual: one segment, one mask word */

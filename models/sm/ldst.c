@@ -10,16 +10,22 @@ struct ldst_op {
     unsigned pending;    /* transactions / pieces not done */
     bool issued_all;     /* every piece has been started */
     uint64_t exec_cycle; /* the cycle it was started (release_t.exec_cycle) */
-    issued_t it;
     unsigned n_txn, next_txn;
-    uint8_t txn_space;          /* the space of the transactions (global-like) */
-    uint64_t old[IR_WARP_SIZE]; /* atomics performed below: the old values returned */
+    uint8_t txn_space; /* the space of the transactions (global-like) */
     /* the cross-slice memory unit (ldst_set_slices): the instructions of this access, one per slice
      * (0: the access is `it` alone) */
     unsigned n_members;
+    /* op_start clears the fields above; `it` is the input FIFO's copy (the part its kind uses) */
+    issued_t it;
+    uint64_t old[IR_WARP_SIZE];          /* atomics performed below: the old values returned (cleared
+                                            for an access with atom_lanes, the only one that reads them) */
     coalesce_txn txn[COALESCE_MAX_TXNS]; /* op_start does not clear them */
     issued_t *members;                   /* (kept with the op for reuse: allocated once) */
 };
+
+/* The most requests an MSHR entry merges (the maximum of mshr_merge and const_mshr_merge): a fill
+ * releases at most this many at once. */
+#define LDST_MAX_MERGE 64
 
 typedef struct ldst_ready {
     unsigned id;
@@ -75,7 +81,8 @@ static const blk_param_desc params[] = {
      "false: no L1D (every global load goes below as a read of its transaction, no L1D statistics; "
      "the SPU's caches are off [S: SPU spec §10])"},
     {"mshrs", BLK_PARAM_UINT, "32", "1", "1024", NULL, "entries", "L1D MSHR entries [S: 32]"},
-    {"mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests", "requests merged per MSHR [S: 8]"},
+    {"mshr_merge", BLK_PARAM_UINT, "8", "1", G_STRINGIFY(LDST_MAX_MERGE), NULL, "requests",
+     "requests merged per MSHR [S: 8]"},
     {"const_sets", BLK_PARAM_UINT, "64", "1", "65536", NULL, "sets",
      "constant cache sets [S: GTX480 gpgpu_const_cache:l1 N:64:64:2]"},
     {"const_line", BLK_PARAM_UINT, "64", "16", "128", NULL, "bytes", "constant cache line [S]"},
@@ -83,7 +90,7 @@ static const blk_param_desc params[] = {
     {"const_latency", BLK_PARAM_UINT, "1", "1", "1000", NULL, "cycles",
      "constant cache hit latency after the lookup [A: as the L1D]"},
     {"const_mshrs", BLK_PARAM_UINT, "8", "1", "1024", NULL, "entries", "constant cache MSHR entries [A]"},
-    {"const_mshr_merge", BLK_PARAM_UINT, "8", "1", "64", NULL, "requests",
+    {"const_mshr_merge", BLK_PARAM_UINT, "8", "1", G_STRINGIFY(LDST_MAX_MERGE), NULL, "requests",
      "requests merged per constant cache MSHR [A]"},
     {"smem_banks", BLK_PARAM_UINT, "32", "1", "64", NULL, "banks", "scratchpad banks [S: 32]"},
     {"smem_bank_width", BLK_PARAM_UINT, "4", "1", "16", NULL, "bytes", "scratchpad bank word [S: 4]"},
@@ -406,7 +413,7 @@ static void op_start(ldst *l, uint64_t now)
         op = g_new(ldst_op, 1);
         op->members = NULL; /* (allocated when it first merges slices) */
     }
-    memset(op, 0, offsetof(ldst_op, txn)); /* coalesce_transactions writes the n_txn it makes */
+    memset(op, 0, offsetof(ldst_op, it)); /* coalesce_transactions writes the n_txn it makes */
     gsc_fifo_get(pf(l, LDST_IN), &op->it);
     guint id;
     for (id = 0; id < l->ops->len; id++)
@@ -419,6 +426,8 @@ static void op_start(ldst *l, uint64_t now)
     op->id = id;
     if (G_UNLIKELY(l->slices > 1))
         ldst_gather(l, op);
+    if (op->it.atom_lanes)
+        memset(op->old, 0, sizeof op->old);
     const issued_t *it = &op->it;
     op->exec_cycle = now;
     if (G_LIKELY(!op->n_members)) {
@@ -429,12 +438,14 @@ static void op_start(ldst *l, uint64_t now)
     }
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
-    coalesce_access sh = {.lanes = IR_WARP_SIZE, .size = it->bytes ? it->bytes : 4};
-    coalesce_access gl = sh;
+    /* (the coalescer reads the addresses of active lanes only: the others are left unset) */
+    coalesce_access sh, gl;
+    sh.lanes = gl.lanes = IR_WARP_SIZE;
+    sh.size = gl.size = it->bytes ? it->bytes : 4;
+    sh.active = gl.active = 0;
     bool param = false;
-    for (unsigned ln = 0; ln < IR_WARP_SIZE; ln++) {
-        if (!(it->mask >> ln & 1))
-            continue;
+    for (uint32_t m = it->mask; m; m &= m - 1) {
+        unsigned ln = (unsigned)__builtin_ctz(m);
         uint8_t s = it->lane_space[ln];
         if (s == IR_SPACE_SHARED) {
             sh.active |= 1u << ln;
@@ -471,6 +482,7 @@ static void op_start(ldst *l, uint64_t now)
     }
     l->busy_until = now + busy;
     l->cur = op;
+    l->plan_ok = false;
 }
 
 /* The store is performed at the L1: its deferred lanes in this transaction write the image, in lane
@@ -489,13 +501,72 @@ static void ldst_perform_store(ldst *l, const ldst_op *op, const coalesce_txn *t
 
 /* cur's next transaction is refused by the L1 from now on (each cycle slept counts one refusal:
  * ldst_run). */
-static void block(ldst *l, cache_fail why, uint64_t addr)
+static void block(ldst *l, cache_fail why)
 {
     l->blocked = true; /* retried when a fill has changed the L1 (see ldst_run) */
     l->blocked_why = why;
-    if (why != CACHE_FAIL_MSHR_FULL)
-        l->blocked_set = cache_tags_set_of(l->l1, addr);
+    l->blocked_set = l->plan.set;
     l->blocked_may_pass = false;
+}
+
+/* cur's next load transaction, accepted by its cache (st: HIT, HIT_RESERVED or MISS), counted in the
+ * cache's statistics (hits, misses, merged: consecutive from `stat`): a hit completes at `hit_done`,
+ * a merged one with its line's fill, a miss sends the line's request below. */
+static inline __attribute__((always_inline)) void load_accepted(ldst *l, ldst_op *op, cache_status st,
+                                                                uint64_t hit_done, unsigned stat)
+{
+    G_STATIC_ASSERT(LDST_STAT_L1_MISSES == LDST_STAT_L1_HITS + 1 && LDST_STAT_L1_MERGED == LDST_STAT_L1_HITS + 2);
+    G_STATIC_ASSERT(LDST_STAT_CONST_MISSES == LDST_STAT_CONST_HITS + 1 &&
+                    LDST_STAT_CONST_MERGED == LDST_STAT_CONST_HITS + 2);
+    op->pending++;
+    if (st == CACHE_HIT) {
+        blk_stat_add(l->inst, stat, 1);
+        schedule(l, op, hit_done);
+    } else if (st == CACHE_HIT_RESERVED) {
+        blk_stat_add(l->inst, stat + 2, 1);
+    } else {
+        blk_stat_add(l->inst, stat + 1, 1);
+        send_req(l, op, op->next_txn, MEM_READ);
+    }
+}
+
+/* The L1D's answer to cur's next transaction, a load, now (and *why of a refusal), changing nothing:
+ * the tag array is probed unless the plan's probe is still valid. */
+static cache_status l1_decide(ldst *l, uint64_t addr, cache_fail *why)
+{
+    if (!l->plan_ok) {
+        cache_read_probe(l->l1, addr, &l->plan);
+        l->plan_ok = true;
+    }
+    return cache_read_decide(l->mshr, &l->plan, why);
+}
+
+/* cur's next transaction, a global or local load through the L1D; false: it waits (the miss queue is
+ * full and it would send a request) or is refused (no line/MSHR: retried). */
+static bool l1_load(ldst *l, ldst_op *op, uint64_t now)
+{
+    const coalesce_txn *t = &op->txn[op->next_txn];
+    cache_fail why;
+    cache_status st = l1_decide(l, t->addr, &why);
+    if (st == CACHE_MISS && blk_outq_full(&l->reqs)) { /* the miss queue is full: wait */
+        blk_stat_add(l->inst, LDST_STAT_MISS_QUEUE_STALLS, 1);
+        return false;
+    }
+    if (st != CACHE_RESERVATION_FAIL) {
+        cache_read_apply(l->l1, l->mshr, &l->plan, st, op->id, op->it.warp);
+        l->plan_ok = false;
+    }
+    for (unsigned i = 0; i < l->n_access; i++)
+        ((const l1_access_if *)l->access[i].methods)->access(l->access[i].self, op->it.warp, t->addr, st);
+    if (st == CACHE_RESERVATION_FAIL) {
+        blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
+        block(l, why);
+        return false;
+    }
+    l->blocked = false;
+    l->tr_hit = st == CACHE_HIT;
+    load_accepted(l, op, st, now + l->l1_latency, LDST_STAT_L1_HITS);
+    return true;
 }
 
 /* A const-space load transaction through the constant cache; false: no line/MSHR, retry. */
@@ -506,31 +577,20 @@ static bool const_read(ldst *l, ldst_op *op, uint64_t now)
     cache_status st = cache_read(l->cc, l->cc_mshr, t->addr, op->id, op->it.warp, &why);
     if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE)
         return false;
-    op->pending++;
     l->tr_const_hit = st == CACHE_HIT;
-    if (st == CACHE_HIT) {
-        blk_stat_add(l->inst, LDST_STAT_CONST_HITS, 1);
-        schedule(l, op, now + l->const_latency);
-    } else if (st == CACHE_HIT_RESERVED) {
-        blk_stat_add(l->inst, LDST_STAT_CONST_MERGED, 1);
-    } else {
-        blk_stat_add(l->inst, LDST_STAT_CONST_MISSES, 1);
-        send_req(l, op, op->next_txn, MEM_READ);
-    }
+    load_accepted(l, op, st, now + l->const_latency, LDST_STAT_CONST_HITS);
     return true;
 }
 
-/* Whether cur's next transaction would send a request below now: a store, an atomic, or a load that
- * would miss (and find an MSHR entry). */
-static bool txn_sends(const ldst *l, const ldst_op *op, uint64_t addr)
+/* Whether cur's next transaction, not an L1D load (l1_load decides those), would send a request below
+ * now: a store, an atomic, a load without the L1D, or a constant load that would miss (and find an
+ * MSHR entry). */
+static bool txn_sends(const ldst *l, const ldst_op *op)
 {
-    if (op->it.kind != 0)
+    if (op->it.kind != 0 || op->txn_space != IR_SPACE_CONST)
         return true;
     cache_fail why;
-    bool cst = op->txn_space == IR_SPACE_CONST;
-    if (l->l1_off && !cst)
-        return true;
-    return cache_read_check(cst ? l->cc : l->l1, cst ? l->cc_mshr : l->mshr, addr, &why) == CACHE_MISS;
+    return cache_read_check(l->cc, l->cc_mshr, op->txn[op->next_txn].addr, &why) == CACHE_MISS;
 }
 
 /* One line transaction of the current instruction per cycle. */
@@ -540,45 +600,24 @@ static void op_step_txn(ldst *l, uint64_t now)
     if (op->next_txn >= op->n_txn)
         return;
     const coalesce_txn *t = &op->txn[op->next_txn];
-    if (blk_outq_full(&l->reqs) && txn_sends(l, op, t->addr)) { /* the miss queue is full: wait */
+    bool l1 = op->it.kind == 0 && op->txn_space != IR_SPACE_CONST && !l->l1_off;
+    if (!l1 && blk_outq_full(&l->reqs) && txn_sends(l, op)) { /* the miss queue is full: wait */
         blk_stat_add(l->inst, LDST_STAT_MISS_QUEUE_STALLS, 1);
         return;
     }
     switch (op->it.kind) {
-    case 0: { /* load */
-        if (op->txn_space == IR_SPACE_CONST) {
+    case 0: /* load */
+        if (l1) {
+            if (!l1_load(l, op, now))
+                return;
+        } else if (op->txn_space == IR_SPACE_CONST) {
             if (!const_read(l, op, now))
                 return;
-            break;
-        }
-        if (l->l1_off) { /* straight below; the reply completes the transaction */
+        } else { /* no L1D: straight below; the reply completes the transaction */
             op->pending++;
-            send_req(l, op, op->next_txn, MEM_READ);
-            break;
-        }
-        cache_fail why;
-        cache_status st = cache_read(l->l1, l->mshr, t->addr, op->id, op->it.warp, &why);
-        for (unsigned i = 0; i < l->n_access; i++)
-            ((const l1_access_if *)l->access[i].methods)->access(l->access[i].self, op->it.warp, t->addr, st);
-        if (st == CACHE_RESERVATION_FAIL || why != CACHE_FAIL_NONE) {
-            blk_stat_add(l->inst, LDST_STAT_L1_RES_FAIL, 1);
-            block(l, why, t->addr);
-            return;
-        }
-        l->blocked = false;
-        op->pending++;
-        l->tr_hit = st == CACHE_HIT;
-        if (st == CACHE_HIT) {
-            blk_stat_add(l->inst, LDST_STAT_L1_HITS, 1);
-            schedule(l, op, now + l->l1_latency);
-        } else if (st == CACHE_HIT_RESERVED) {
-            blk_stat_add(l->inst, LDST_STAT_L1_MERGED, 1);
-        } else {
-            blk_stat_add(l->inst, LDST_STAT_L1_MISSES, 1);
             send_req(l, op, op->next_txn, MEM_READ);
         }
         break;
-    }
     case 1: /* store: write-evict, no write-allocate (global and local alike) */
         ldst_perform_store(l, op, t);
         cache_tags_invalidate(l->l1, t->addr);
@@ -595,6 +634,7 @@ static void op_step_txn(ldst *l, uint64_t now)
         break;
     }
     op->next_txn++;
+    l->plan_ok = false;
 }
 
 static void take_responses(ldst *l)
@@ -620,16 +660,19 @@ static void take_responses(ldst *l)
             bool cst = r.client == 2; /* a constant cache fill: the L1D is not touched */
             cache_tags *tags = cst ? l->cc : l->l1;
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
-            uint64_t line = cache_tags_line_addr(tags, r.addr);
-            cache_tags_fill(tags, r.addr, r.warp);
-            if (!cst && l->blocked && !l->blocked_may_pass)
-                l->blocked_may_pass = l->blocked_why == CACHE_FAIL_MSHR_FULL ||
-                                      cache_tags_set_of(tags, r.addr) == l->blocked_set;
-            if (cache_mshr_mark_ready(mshr, line)) {
-                uint64_t req, la;
-                while (cache_mshr_has_ready(mshr) && cache_mshr_next_ready(mshr, &req, &la))
-                    op_piece_done(l, (unsigned)req);
+            unsigned set;
+            cache_tags_fill_in(tags, r.addr, r.warp, &set);
+            if (!cst && (l->plan_ok || (l->blocked && !l->blocked_may_pass))) {
+                /* the fill changed its set: a probe of that set is stale, a refusal there may end */
+                if (set == l->plan.set)
+                    l->plan_ok = false;
+                if (l->blocked && !l->blocked_may_pass)
+                    l->blocked_may_pass = l->blocked_why == CACHE_FAIL_MSHR_FULL || set == l->blocked_set;
             }
+            uint64_t req[LDST_MAX_MERGE];
+            unsigned n = cache_mshr_take(mshr, cache_tags_line_addr(tags, r.addr), req);
+            for (unsigned i = 0; i < n; i++)
+                op_piece_done(l, (unsigned)req[i]);
         } else {
             unsigned id = (unsigned)(r.id & 0xffffffffu);
             ldst_op *op = g_ptr_array_index(l->ops, id);
@@ -667,10 +710,9 @@ static void foresee_refusal(ldst *l)
     const ldst_op *op = l->cur;
     if (op->it.kind != 0 || op->txn_space == IR_SPACE_CONST || cache_mshr_used(l->mshr) < l->mshr_entries)
         return;
-    uint64_t addr = op->txn[op->next_txn].addr;
     cache_fail why;
-    if (cache_read_check(l->l1, l->mshr, addr, &why) == CACHE_RESERVATION_FAIL)
-        block(l, why, addr);
+    if (l1_decide(l, op->txn[op->next_txn].addr, &why) == CACHE_RESERVATION_FAIL)
+        block(l, why);
 }
 
 static void ldst_run(void *self)

@@ -134,6 +134,12 @@ typedef struct {
     cache_fail blocked_why;
     unsigned blocked_set;
     bool blocked_may_pass; /* a fill that can change the answer arrived since the refusal */
+    /* cur's next transaction, an L1D load, as the tag array answered it (plan.probe), while plan_ok:
+     * kept until that set changes (a fill in it, or the transaction made), so that a load decided
+     * before it is made (a full miss queue, a foreseen refusal) or retried after a fill elsewhere is
+     * probed once */
+    cache_read_plan plan;
+    bool plan_ok;
     blk_outq reqs;         /* the miss queue: mem_req_t waiting for room in mem_req (miss_queue deep) */
     blk_outq releases;     /* the release queue: release_t waiting for room in release (release_queue) */
     GPtrArray *rel_wait;   /* finished ops waiting, in order, for room in the release queue */

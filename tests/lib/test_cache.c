@@ -228,7 +228,9 @@ static void test_mshr(void)
 
 /* The MSHR table against a plain model (a list of entries searched linearly), over random
  * operations on few line addresses (so entries collide in the index, are deleted from the middle of
- * probe runs, and come back): every status, every released request and the occupancy agree. */
+ * probe runs, and come back): every status, every released request and the occupancy agree. Fills
+ * release their requests one at a time (mark_ready, next_ready) or, with none ready, at once
+ * (cache_mshr_take). */
 typedef struct {
     uint64_t line;
     uint64_t req[8];
@@ -274,6 +276,16 @@ static void test_mshr_random(void)
             break;
         }
         case 1: /* its fill */
+            if (!cache_mshr_has_ready(m) && g_rand_boolean(r)) { /* released at once */
+                uint64_t req[MERGE];
+                unsigned n = cache_mshr_take(m, line, req);
+                g_assert_cmpuint(n, ==, e && !e->ready ? e->n : 0);
+                for (unsigned i = 0; i < n; i++)
+                    g_assert_cmpuint(req[i], ==, e->req[i]);
+                if (n)
+                    e->used = false;
+                break;
+            }
             g_assert_cmpint(cache_mshr_mark_ready(m, line), ==, e && !e->ready);
             if (e && !e->ready) {
                 e->ready = true;
@@ -334,6 +346,82 @@ static void test_read_path(void)
     g_assert_cmpint(cache_read(t, m, d, 5, 15, &why), ==, CACHE_MISS);
     cache_mshr_free(m);
     cache_tags_free(t);
+}
+
+/* cache_read in its steps (probe, decide, apply) against cache_read, over random reads and fills on
+ * two copies of a small cache: a refused read keeps its probe while only other sets change (as the
+ * L1D's retries do), and deciding with it answers as a fresh read does; fills report their set
+ * (cache_tags_fill_in) and release their requests at once (cache_mshr_take) as mark_ready and
+ * next_ready do; the two caches stay line for line the same. */
+static void test_read_steps(void)
+{
+    enum { SETS = 4, WAYS = 2, LINES = 16, STEPS = 100000 };
+    cache_tags *ta = tags_new(SETS, WAYS, CACHE_INDEX_LINEAR), *tb = tags_new(SETS, WAYS, CACHE_INDEX_LINEAR);
+    cache_mshr *ma = cache_mshr_new(3, 2), *mb = cache_mshr_new(3, 2);
+    cache_read_plan keep = {0};
+    bool kept = false;
+    uint64_t kept_addr = 0;
+    unsigned reused = 0;
+    GRand *r = g_rand_new_with_seed(11);
+    for (unsigned step = 0; step < STEPS; step++) {
+        uint64_t addr = (uint64_t)g_rand_int_range(r, 0, LINES) * LINE + (uint64_t)g_rand_int_range(r, 0, LINE);
+        if (g_rand_int_range(r, 0, 3)) { /* a read */
+            if (kept && g_rand_boolean(r))
+                addr = kept_addr;
+            cache_fail wa, wb;
+            cache_status sa = cache_read(ta, ma, addr, step, step, &wa);
+            cache_read_plan p;
+            if (kept && addr == kept_addr) {
+                p = keep;
+                reused++;
+            } else {
+                cache_read_probe(tb, addr, &p);
+            }
+            cache_status sb = cache_read_decide(mb, &p, &wb);
+            g_assert_cmpint(sb, ==, sa);
+            g_assert_cmpint(wb, ==, wa);
+            if (sb == CACHE_RESERVATION_FAIL) { /* kept for the retry */
+                keep = p;
+                kept = true;
+                kept_addr = addr;
+            } else {
+                cache_read_apply(tb, mb, &p, sb, step, step);
+                if (kept && p.set == keep.set)
+                    kept = false;
+            }
+        } else { /* a fill (of a pending line, or allocated on the fill) */
+            unsigned set = SETS;
+            g_assert_cmpint(cache_tags_fill_in(tb, addr, 0, &set), ==, cache_tags_fill(ta, addr, 0));
+            g_assert_cmpuint(set, ==, cache_tags_set_of(ta, addr));
+            if (kept && set == keep.set)
+                kept = false;
+            uint64_t la = cache_tags_line_addr(ta, addr), req[2], q;
+            unsigned n = cache_mshr_take(mb, la, req), i = 0;
+            if (cache_mshr_mark_ready(ma, la))
+                while (cache_mshr_next_ready(ma, &q, NULL)) {
+                    g_assert_cmpuint(i, <, n);
+                    g_assert_cmpuint(q, ==, req[i++]);
+                }
+            g_assert_cmpuint(i, ==, n);
+        }
+        g_assert_cmpuint(cache_mshr_used(mb), ==, cache_mshr_used(ma));
+        for (unsigned s = 0; s < SETS; s++)
+            for (unsigned w = 0; w < WAYS; w++) {
+                const cache_line *a = cache_tags_line(ta, s, w), *b = cache_tags_line(tb, s, w);
+                g_assert_cmpint(b->state, ==, a->state);
+                if (a->state != CACHE_LINE_INVALID) {
+                    g_assert_cmpuint(b->line_addr, ==, a->line_addr);
+                    g_assert_cmpuint(b->meta, ==, a->meta);
+                    g_assert_cmpuint(b->last_use, ==, a->last_use);
+                }
+            }
+    }
+    g_assert_cmpuint(reused, >, STEPS / 20); /* the kept probes were put to use */
+    g_rand_free(r);
+    cache_mshr_free(ma);
+    cache_mshr_free(mb);
+    cache_tags_free(ta);
+    cache_tags_free(tb);
 }
 
 static void test_l1d_policy(void)
@@ -447,6 +535,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cache/mshr", test_mshr);
     g_test_add_func("/cache/mshr-random", test_mshr_random);
     g_test_add_func("/cache/read-path", test_read_path);
+    g_test_add_func("/cache/read-steps", test_read_steps);
     g_test_add_func("/cache/l1d-policy", test_l1d_policy);
     g_test_add_func("/cache/victim-tag-array", test_victim_tag_array);
     g_test_add_func("/cache/names", test_names);
