@@ -149,12 +149,16 @@ static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due)
         b->waiting[node / 64] |= bit;
 }
 
-/* A packet was sent to node: a node that had none gets its delivery cycle (a later packet never
- * delivers before the oldest one). */
-static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
+/* Send a packet of `bytes` from src to dst on net; a destination that had no packet on its way gets
+ * its delivery cycle (a later packet never delivers before the oldest one). Returns the flits. */
+static inline unsigned icnt_blk_send(icnt_blk *b, icnt *net, uint64_t now, unsigned src, unsigned dst,
+                                     unsigned bytes, uint32_t slot)
 {
-    if (b->pending[node]++ == 0)
-        icnt_blk_set_due(b, node, icnt_next_delivery(node_net(b, node), node));
+    unsigned s = icnt_packet_cycles(&b->net_cfg, bytes);
+    uint64_t at = icnt_send_cycles(net, now, src, dst, s, slot);
+    if (icnt_queued(net, dst) == 1)
+        icnt_blk_set_due(b, dst, at);
+    return s * b->net_cfg.flits_per_cycle;
 }
 
 /* A source with a packet in its input FIFO and no room in its injection queue: the stall began at
@@ -193,11 +197,8 @@ static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint6
             gsc_fifo_get(f, r);
             unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
-            icnt_send(b->req_net, now, node, dst, bytes, s);
-            icnt_blk_pending_inc(b, dst);
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
-            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
-                         icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS, icnt_blk_send(b, b->req_net, now, node, dst, bytes, s));
         }
         return true;
     }
@@ -210,11 +211,8 @@ static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint6
         if (r->dst >= b->n_sms)
             gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
         unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
-        icnt_send(b->resp_net, now, node, r->dst, bytes, s);
-        icnt_blk_pending_inc(b, r->dst);
         blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
-        blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
-                     icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+        blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS, icnt_blk_send(b, b->resp_net, now, node, r->dst, bytes, s));
     }
     return true;
 }
@@ -253,8 +251,8 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *n
     icnt *net = node_net(b, node);
     mem_slots *pool = to_sm ? &b->resps : &b->reqs;
     gsc_fifo *f = b->out_f[node];
-    icnt_packet pk;
-    while ((*next = icnt_next_delivery(net, node)) <= now) {
+    const icnt_packet *pk;
+    while ((pk = icnt_head(net, node)) && pk->delivered <= now) {
         if (!gsc_fifo_can_put(f)) {
             if (b->blocked_since[node] == UINT64_MAX)
                 b->blocked_since[node] = now;
@@ -264,12 +262,13 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *n
             blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, now - b->blocked_since[node]);
             b->blocked_since[node] = UINT64_MAX;
         }
-        icnt_pop(net, node, now, &pk);
-        b->pending[node]--;
-        gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
-        mem_slots_put_back(pool, (uint32_t)pk.payload);
-        blk_stat_add(b->inst, to_sm ? ICNT_STAT_RESP_LATENCY : ICNT_STAT_REQ_LATENCY, now - pk.sent);
+        uint32_t slot = (uint32_t)pk->payload;
+        blk_stat_add(b->inst, to_sm ? ICNT_STAT_RESP_LATENCY : ICNT_STAT_REQ_LATENCY, now - pk->sent);
+        icnt_drop(net, node);
+        gsc_fifo_put(f, mem_slots_at(pool, slot));
+        mem_slots_put_back(pool, slot);
     }
+    *next = pk ? pk->delivered : UINT64_MAX;
     return true;
 }
 
@@ -411,7 +410,6 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->sm_resp = icnt_blk_ports(b, ICNT_PORT_SM_RESP, n_sms);
     b->l2_req = icnt_blk_ports(b, ICNT_PORT_L2_REQ, n_parts);
     b->l2_resp = icnt_blk_ports(b, ICNT_PORT_L2_RESP, n_parts);
-    b->pending = g_new0(uint32_t, n_sms + n_parts);
     b->stall_since = g_new(uint64_t, n_sms + n_parts);
     b->stall_room = g_new0(uint64_t, n_sms + n_parts);
     b->blocked_since = g_new(uint64_t, n_sms + n_parts);
@@ -446,7 +444,6 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->sm_resp);
     g_free(b->l2_req);
     g_free(b->l2_resp);
-    g_free(b->pending);
     g_free(b->stall_since);
     g_free(b->stall_room);
     g_free(b->blocked_since);

@@ -68,7 +68,6 @@ struct icnt_blk {
     gsc_port **sm_req, **sm_resp, **l2_req, **l2_resp;
     mem_slots reqs;    /* mem_req_t in the request network */
     mem_slots resps;   /* mem_resp_t in the reply network */
-    uint32_t *pending; /* per node: packets in a network bound for it */
     /* per source: the cycle its input's head packet found the injection queue full (UINT64_MAX: not
      * blocked); the block sleeps until the queue has room (icnt_room_at) instead of retrying */
     uint64_t *stall_since;
