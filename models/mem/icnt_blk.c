@@ -138,15 +138,19 @@ static icnt *node_net(const icnt_blk *b, unsigned node)
     return node < b->n_sms ? b->resp_net : b->req_net;
 }
 
-/* A node's delivery cycle (UINT64_MAX: none), and its bit in `waiting`. */
-static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due)
+/* A node's next delivery cycle `due` (> now), filed in the wheel's row of that cycle, or among the
+ * far nodes when it is ICNT_WHEEL cycles away or more. */
+static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due, uint64_t now)
 {
     uint64_t bit = UINT64_C(1) << (node % 64);
-    b->due[node] = due;
-    if (due == UINT64_MAX)
-        b->waiting[node / 64] &= ~bit;
-    else
-        b->waiting[node / 64] |= bit;
+    if (due - now < ICNT_WHEEL) {
+        unsigned row = (unsigned)(due % ICNT_WHEEL);
+        b->wheel[row * b->words + node / 64] |= bit;
+        b->wheel_used |= UINT64_C(1) << row;
+    } else {
+        b->due[node] = due;
+        b->far[node / 64] |= bit;
+    }
 }
 
 /* Send a packet of `bytes` from src to dst on net; a destination that had no packet on its way gets
@@ -157,7 +161,7 @@ static inline unsigned icnt_blk_send(icnt_blk *b, icnt *net, uint64_t now, unsig
     unsigned s = icnt_packet_cycles(&b->net_cfg, bytes);
     uint64_t at = icnt_send_cycles(net, now, src, dst, s, slot);
     if (icnt_queued(net, dst) == 1)
-        icnt_blk_set_due(b, dst, at);
+        icnt_blk_set_due(b, dst, at, now);
     return s * b->net_cfg.flits_per_cycle;
 }
 
@@ -272,42 +276,77 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *n
     return true;
 }
 
-/* Ejection at a node: afterwards it is blocked (no due cycle: a get wakes the block), due at its
- * next delivery, or idle (no packet pending: UINT64_MAX). */
+/* Ejection at a node: afterwards it is blocked (out of the wheel: a get wakes the block), filed at
+ * its next delivery, or idle (no packet on its way: in no row). */
 static void icnt_blk_eject_node(icnt_blk *b, unsigned node, uint64_t now)
 {
     uint64_t next;
     bool ok = icnt_blk_eject(b, node, now, &next);
     uint64_t bit = UINT64_C(1) << (node % 64);
     if (!ok) {
-        icnt_blk_set_due(b, node, UINT64_MAX);
         b->blocked[node / 64] |= bit;
         return;
     }
     b->blocked[node / 64] &= ~bit;
-    icnt_blk_set_due(b, node, next);
+    if (next != UINT64_MAX)
+        icnt_blk_set_due(b, node, next, now);
 }
 
-/* Ejection at the blocked nodes and the nodes with a packet due; returns the next delivery cycle of
- * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). A scan of the due cycles
- * of the nodes with a packet on its way (`waiting`, in node order): a comparison per such node and
- * activation costs less than a heap operation per packet, and an idle node costs nothing. */
+/* The nodes due by `now` into b->ready (a bitmap): the wheel's rows of the cycles after the last
+ * call up to now, emptied, and the far nodes due by now; the far nodes due within ICNT_WHEEL
+ * cycles are filed in the wheel (whose rows then hold the cycles now+1 .. now+ICNT_WHEEL). */
+static void icnt_blk_take_due(icnt_blk *b, uint64_t now)
+{
+    uint64_t span = now - b->wheel_at, rows = span >= ICNT_WHEEL ? UINT64_MAX : (UINT64_C(1) << span) - 1;
+    unsigned first = (unsigned)((b->wheel_at + 1) % ICNT_WHEEL);
+    /* rows: the span's rows rotated to start at the row of wheel_at + 1 */
+    rows = first ? (rows << first) | (rows >> (ICNT_WHEEL - first)) : rows;
+    b->wheel_at = now;
+    uint64_t due = b->wheel_used & rows;
+    b->wheel_used &= ~due;
+    for (unsigned w = 0; w < b->words; w++)
+        b->ready[w] = 0;
+    for (; due; due &= due - 1) {
+        uint64_t *row = &b->wheel[(unsigned)__builtin_ctzll(due) * b->words];
+        for (unsigned w = 0; w < b->words; w++) {
+            b->ready[w] |= row[w];
+            row[w] = 0;
+        }
+    }
+    for (unsigned w = 0; w < b->words; w++)
+        for (uint64_t bits = b->far[w]; bits; bits &= bits - 1) {
+            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            if (b->due[node] - now - 1 < ICNT_WHEEL - 1) /* within now+1 .. now+ICNT_WHEEL-1 */
+                icnt_blk_set_due(b, node, b->due[node], now);
+            else if (b->due[node] > now)
+                continue;
+            else
+                b->ready[w] |= UINT64_C(1) << (node % 64);
+            b->far[w] &= ~(UINT64_C(1) << (node % 64));
+        }
+}
+
+/* Ejection at the blocked nodes, then at the nodes due by now (icnt_blk_take_due), each in node
+ * order; returns the next delivery cycle of the nodes still waiting (UINT64_MAX: none; blocked
+ * nodes wait for a get). The wheel finds it from the bitmap of its non-empty rows; only the far
+ * nodes (none with the defaults) are compared one by one. */
 static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
 {
-    unsigned n = b->n_sms + b->n_parts, words = (n + 63) / 64;
-    for (unsigned w = 0; w < words; w++)
-        for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1) {
-            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
-            icnt_blk_eject_node(b, node, now);
-        }
+    for (unsigned w = 0; w < b->words; w++)
+        for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1)
+            icnt_blk_eject_node(b, w * 64 + (unsigned)__builtin_ctzll(bits), now);
+    for (unsigned w = 0; w < b->words; w++)
+        for (uint64_t bits = b->ready[w]; bits; bits &= bits - 1)
+            icnt_blk_eject_node(b, w * 64 + (unsigned)__builtin_ctzll(bits), now);
     uint64_t next = UINT64_MAX;
-    for (unsigned w = 0; w < words; w++)
-        for (uint64_t bits = b->waiting[w]; bits; bits &= bits - 1) { /* (a node changes only its bit) */
-            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
-            if (b->due[node] <= now) /* requeued later than now */
-                icnt_blk_eject_node(b, node, now);
-            next = MIN(next, b->due[node]);
-        }
+    if (b->wheel_used) {
+        unsigned first = (unsigned)((now + 1) % ICNT_WHEEL);
+        uint64_t used = first ? (b->wheel_used >> first) | (b->wheel_used << (ICNT_WHEEL - first)) : b->wheel_used;
+        next = now + 1 + (unsigned)__builtin_ctzll(used);
+    }
+    for (unsigned w = 0; w < b->words; w++)
+        for (uint64_t bits = b->far[w]; bits; bits &= bits - 1)
+            next = MIN(next, b->due[w * 64 + (unsigned)__builtin_ctzll(bits)]);
     return next;
 }
 
@@ -318,6 +357,7 @@ static void icnt_blk_run(void *self)
     uint64_t core = gsc_cycle(), now;
     if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
+    icnt_blk_take_due(b, now); /* first: the injection files new nodes relative to now */
     uint64_t room = icnt_blk_inject(b, now);    /* a blocked source is retried when it has room */
     uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
     if (room < next)
@@ -415,11 +455,12 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->blocked_since = g_new(uint64_t, n_sms + n_parts);
     for (unsigned i = 0; i < n_sms + n_parts; i++)
         b->stall_since[i] = b->blocked_since[i] = UINT64_MAX;
-    b->due = g_new(uint64_t, n_sms + n_parts);
-    for (unsigned i = 0; i < n_sms + n_parts; i++)
-        b->due[i] = UINT64_MAX;
-    b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
-    b->waiting = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
+    b->words = (n_sms + n_parts + 63) / 64;
+    b->due = g_new0(uint64_t, n_sms + n_parts);
+    b->blocked = g_new0(uint64_t, b->words);
+    b->wheel = g_new0(uint64_t, (size_t)ICNT_WHEEL * b->words);
+    b->far = g_new0(uint64_t, b->words);
+    b->ready = g_new0(uint64_t, b->words);
     b->arrived = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
     b->input = g_new0(struct icnt_blk_input, n_sms + n_parts);
     b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
@@ -449,7 +490,9 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->blocked_since);
     g_free(b->due);
     g_free(b->blocked);
-    g_free(b->waiting);
+    g_free(b->wheel);
+    g_free(b->far);
+    g_free(b->ready);
     g_free(b->arrived);
     g_free(b->input);
     g_free(b->in_f);

@@ -34,6 +34,7 @@ G_BEGIN_DECLS
 
 enum { ICNT_PORT_SM_REQ, ICNT_PORT_SM_RESP, ICNT_PORT_L2_REQ, ICNT_PORT_L2_RESP };
 #define ICNT_MAX_NODES 4096
+#define ICNT_WHEEL 64 /* rows of the ejection's wheel (cycles) */
 
 extern const blk_desc icnt_blk_desc;
 
@@ -74,13 +75,21 @@ struct icnt_blk {
     uint64_t *stall_room; /* per blocked source: the cycle its injection queue has room */
     /* per node: the cycle its due packet found the output FIFO full (UINT64_MAX: not blocked) */
     uint64_t *blocked_since;
-    /* Ejection: per node, the delivery cycle of its oldest packet (UINT64_MAX: none, or blocked);
-     * `blocked` (a bitmap) holds the nodes whose due packet found its output FIFO full, tried again
-     * at every activation until there is room (a get on the FIFO wakes the block). */
-    uint64_t *due;
+    /* Ejection. A node with a packet on its way is filed by the delivery cycle of its oldest packet
+     * in a wheel of ICNT_WHEEL rows (row c % ICNT_WHEEL: a bitmap of the nodes due at cycle c, for
+     * the cycles wheel_at+1 .. wheel_at+ICNT_WHEEL), or, due later than that when filed, in `far`
+     * with its cycle in `due`. `blocked` (a bitmap) holds the nodes whose due packet found its
+     * output FIFO full, tried again at every activation until there is room (a get on the FIFO
+     * wakes the block). Per activation: the due nodes are a row or two, the next delivery the
+     * first non-empty row after now (`wheel_used`: a bit per non-empty row). */
+    unsigned words;    /* 64-bit words of a node bitmap */
+    uint64_t *wheel;   /* ICNT_WHEEL x words */
+    uint64_t wheel_used;
+    uint64_t wheel_at; /* the cycle the rows were last taken for */
+    uint64_t *far;
+    uint64_t *due;     /* per node in `far`: its delivery cycle */
     uint64_t *blocked;
-    /* bitmap: the nodes whose `due` is a cycle (the ejection visits only those) */
-    uint64_t *waiting;
+    uint64_t *ready;   /* scratch: the nodes due in this activation */
     /* bitmap: the nodes whose input FIFO may hold a packet (set by the FIFO's arrival hook, cleared
      * when the injection finds it empty): the injection visits only those */
     uint64_t *arrived;
