@@ -8,12 +8,14 @@ icnt *icnt_new(const icnt_config *c)
     n->cfg = *c;
     n->src_free = g_new0(uint64_t, c->ports);
     n->dst_free = g_new0(uint64_t, c->ports);
-    n->inject = g_new(ring, c->ports);
+    n->inject_cap = 1;
+    while (n->inject_cap < c->inject_depth)
+        n->inject_cap *= 2;
+    n->inject_end = g_new0(uint64_t, (size_t)c->ports * n->inject_cap);
+    n->sent = g_new0(uint64_t, c->ports);
     n->deliver = g_new(ring, c->ports);
-    for (unsigned i = 0; i < c->ports; i++) {
-        ring_init(&n->inject[i], sizeof(uint64_t));
+    for (unsigned i = 0; i < c->ports; i++)
         ring_init(&n->deliver[i], sizeof(icnt_packet));
-    }
     return n;
 }
 
@@ -21,11 +23,10 @@ void icnt_free(icnt *n)
 {
     if (!n)
         return;
-    for (unsigned i = 0; i < n->cfg.ports; i++) {
-        ring_clear(&n->inject[i]);
+    for (unsigned i = 0; i < n->cfg.ports; i++)
         ring_clear(&n->deliver[i]);
-    }
-    g_free(n->inject);
+    g_free(n->inject_end);
+    g_free(n->sent);
     g_free(n->deliver);
     g_free(n->src_free);
     g_free(n->dst_free);

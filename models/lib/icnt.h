@@ -44,11 +44,15 @@ typedef struct {
 typedef struct icnt {
     icnt_config cfg;
     uint64_t *src_free, *dst_free;
-    /* Per source: the injection-end cycles of its packets, oldest first (increasing: a source
-     * injects one packet after the other). Per destination: its packets by delivery cycle, which
-     * increase too (a packet's ejection starts at or after the previous one's end), so both are
-     * FIFOs. */
-    ring *inject;  /* uint64_t */
+    /* Per source, with a bounded injection queue: the injection-end cycles of its last inject_cap
+     * packets (a power of two at least inject_depth), the k-th sent at k % inject_cap, and the
+     * packets sent. The ends increase (a source injects one packet after the other), so the
+     * packets still injecting at a cycle are the newest ones. */
+    uint64_t *inject_end;
+    uint64_t *sent;
+    unsigned inject_cap;
+    /* Per destination: its packets by delivery cycle, which increase (a packet's ejection starts
+     * at or after the previous one's end), so it is a FIFO. */
     ring *deliver; /* icnt_packet */
     unsigned in_flight;
 } icnt;
@@ -65,23 +69,15 @@ static inline unsigned icnt_packet_cycles(const icnt_config *c, unsigned bytes)
     return (flits + c->flits_per_cycle - 1) / c->flits_per_cycle;
 }
 
-/* A source's injection-end records and a destination's packets, typed: the generic ring_at
- * multiplies by the record size, a cost on every packet. */
-static inline uint64_t *icnt_inject_at_(const ring *q, unsigned i)
-{
-    return (uint64_t *)(void *)q->buf + ((q->head + i) & (q->cap - 1));
-}
-
-/* The first cycle at which icnt_can_send(n, src, cycle) holds, if nothing more is sent from src
- * (0: it holds now). The records still injecting at a cycle are the newest ones (the ends
- * increase): the queue has room when fewer than inject_depth records are kept, or the
- * inject_depth-th newest has ended. */
+/* The first cycle at which icnt_can_send(n, src, cycle) holds, if nothing more is sent from src (0,
+ * or a cycle already past, when it holds now): the queue has room when the source has sent fewer
+ * than inject_depth packets or the inject_depth-th newest has ended. */
 static inline uint64_t icnt_room_at(const icnt *n, unsigned src)
 {
-    const ring *q = &n->inject[src];
-    if (n->cfg.inject_depth == 0 || q->n < n->cfg.inject_depth)
+    uint64_t k = n->sent[src];
+    if (n->cfg.inject_depth == 0 || k < n->cfg.inject_depth)
         return 0;
-    return *icnt_inject_at_(q, q->n - n->cfg.inject_depth);
+    return n->inject_end[(size_t)src * n->inject_cap + ((k - n->cfg.inject_depth) & (n->inject_cap - 1))];
 }
 
 static inline bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
@@ -94,18 +90,12 @@ static inline bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
 static inline uint64_t icnt_send_cycles(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned s,
                                         uint64_t payload)
 {
-    /* drop the injection records that finished by now: the rest are busy (icnt_can_send) */
-    ring *q = &n->inject[src];
-    while (q->n && *icnt_inject_at_(q, 0) <= cycle) {
-        q->head = (q->head + 1) & (q->cap - 1);
-        q->n--;
-    }
     uint64_t inject = MAX(cycle, n->src_free[src]);
     uint64_t end = inject + s;
     n->src_free[src] = end;
-    if (q->n == q->cap)
-        ring_grow(q);
-    *icnt_inject_at_(q, q->n++) = end;
+    if (n->cfg.inject_depth)
+        n->inject_end[(size_t)src * n->inject_cap + (n->sent[src] & (n->inject_cap - 1))] = end;
+    n->sent[src]++;
     /* (the deliveries of dst increase: eject is at least dst_free, the end of the previous one) */
     uint64_t eject = MAX(inject + n->cfg.latency, n->dst_free[dst]);
     n->dst_free[dst] = eject + s;
