@@ -151,8 +151,8 @@ static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due, ui
 
 /* Send a packet of `bytes` from src to dst on net; a destination that had no packet on its way gets
  * its delivery cycle (a later packet never delivers before the oldest one). Returns the flits. */
-static inline unsigned icnt_blk_send(icnt_blk *b, icnt *net, uint64_t now, unsigned src, unsigned dst,
-                                     unsigned bytes, uint32_t slot)
+static inline __attribute__((always_inline)) unsigned
+icnt_blk_send(icnt_blk *b, icnt *net, uint64_t now, unsigned src, unsigned dst, unsigned bytes, uint32_t slot)
 {
     unsigned s = icnt_packet_cycles(&b->net_cfg, bytes);
     uint64_t at = icnt_send_cycles(net, now, src, dst, s, slot);
@@ -194,10 +194,11 @@ static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint6
             uint32_t s = mem_slots_take(&b->reqs);
             mem_req_t *r = mem_slots_at(&b->reqs, s);
             gsc_fifo_get(f, r);
-            unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
+            unsigned bytes = r->kind == MEM_READ ? b->header_bytes : icnt_blk_req_bytes(b->header_bytes, r);
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
-            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS, icnt_blk_send(b, b->req_net, now, node, dst, bytes, s));
+            blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
+                         icnt_blk_send(b, b->req_net, now, node, dst, bytes, s));
         }
         return true;
     }
@@ -211,7 +212,8 @@ static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint6
             gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
         unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
         blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
-        blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS, icnt_blk_send(b, b->resp_net, now, node, r->dst, bytes, s));
+        blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
+                     icnt_blk_send(b, b->resp_net, now, node, r->dst, bytes, s));
     }
     return true;
 }
@@ -243,7 +245,8 @@ static void icnt_blk_on_arrival(void *ctx)
  * found the FIFO full: the block is room-sensitive to its outputs, so the get that makes room wakes
  * it; gets of an output that never refused a put wake nobody), filed at its next delivery, or idle
  * (no packet on its way: in no row). */
-static inline void icnt_blk_eject_node(icnt_blk *b, unsigned node, uint64_t now)
+static inline __attribute__((always_inline)) void icnt_blk_eject_node(icnt_blk *b, unsigned node,
+                                                                      uint64_t now)
 {
     icnt_blk_node *n = &b->node[node];
     icnt *net = n->out_net;
@@ -343,7 +346,7 @@ static void icnt_blk_run(void *self)
     uint64_t core = gsc_cycle(), now;
     if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
-    icnt_blk_take_due(b, now); /* first: the injection files new nodes relative to now */
+    icnt_blk_take_due(b, now);                  /* first: the injection files new nodes relative to now */
     uint64_t room = icnt_blk_inject(b, now);    /* a blocked source is retried when it has room */
     uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
     if (room < next)

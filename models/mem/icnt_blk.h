@@ -34,7 +34,7 @@ G_BEGIN_DECLS
 
 enum { ICNT_PORT_SM_REQ, ICNT_PORT_SM_RESP, ICNT_PORT_L2_REQ, ICNT_PORT_L2_RESP };
 #define ICNT_MAX_NODES 4096
-#define ICNT_WHEEL 64 /* rows of the ejection's wheel (cycles) */
+#define ICNT_WHEEL     64 /* rows of the ejection's wheel (cycles) */
 
 extern const blk_desc icnt_blk_desc;
 
@@ -59,10 +59,10 @@ typedef struct icnt_blk icnt_blk;
 typedef struct {
     icnt_blk *b; /* (the input's arrival hook gets the node) */
     unsigned id;
-    unsigned lat_stat; /* the latency statistic of the packets leaving here */
-    gsc_fifo *in;      /* SM i: sm_req<i>; sub-partition p: l2_resp<p> */
-    gsc_fifo *out;     /* SM i: sm_resp<i>; sub-partition p: l2_req<p> */
-    icnt *out_net;     /* the network whose packets leave here (SM: the reply network) */
+    unsigned lat_stat;   /* the latency statistic of the packets leaving here */
+    gsc_fifo *in;        /* SM i: sm_req<i>; sub-partition p: l2_resp<p> */
+    gsc_fifo *out;       /* SM i: sm_resp<i>; sub-partition p: l2_req<p> */
+    icnt *out_net;       /* the network whose packets leave here (SM: the reply network) */
     mem_slots *out_pool; /* their records */
     /* as a source: the cycle its input's head packet found the injection queue full (UINT64_MAX:
      * not blocked) and the cycle the queue has room (icnt_room_at): the block sleeps until then
@@ -80,8 +80,8 @@ struct icnt_blk {
     unsigned header_bytes, interleave_bytes, out_depth;
     icnt *req_net, *resp_net;
     gsc_port **sm_req, **sm_resp, **l2_req, **l2_resp;
-    mem_slots reqs;    /* mem_req_t in the request network */
-    mem_slots resps;   /* mem_resp_t in the reply network */
+    mem_slots reqs;  /* mem_req_t in the request network */
+    mem_slots resps; /* mem_resp_t in the reply network */
     icnt_blk_node *node;
     /* Ejection. A node with a packet on its way is filed by the delivery cycle of its oldest packet
      * in a wheel of ICNT_WHEEL rows (row c % ICNT_WHEEL: a bitmap of the nodes due at cycle c, for
@@ -90,14 +90,14 @@ struct icnt_blk {
      * output FIFO full, tried again at every activation until there is room (a get on the FIFO
      * wakes the block). Per activation: the due nodes are a row or two, the next delivery the
      * first non-empty row after now (`wheel_used`: a bit per non-empty row). */
-    unsigned words;    /* 64-bit words of a node bitmap */
-    uint64_t *wheel;   /* ICNT_WHEEL x words */
+    unsigned words;  /* 64-bit words of a node bitmap */
+    uint64_t *wheel; /* ICNT_WHEEL x words */
     uint64_t wheel_used;
     uint64_t wheel_at; /* the cycle the rows were last taken for */
     uint64_t *far;
-    unsigned n_far;    /* nodes in `far` */
+    unsigned n_far; /* nodes in `far` */
     uint64_t *blocked;
-    uint64_t *ready;   /* the nodes due in this activation (empty between activations) */
+    uint64_t *ready; /* the nodes due in this activation (empty between activations) */
     /* bitmap: the nodes whose input FIFO may hold a packet (set by the FIFO's arrival hook, cleared
      * when the injection finds it empty): the injection visits only those */
     uint64_t *arrived;
