@@ -99,7 +99,10 @@ static inline uint64_t icnt_send_cycles(icnt *n, uint64_t cycle, unsigned src, u
     /* (the deliveries of dst increase: eject is at least dst_free, the end of the previous one) */
     uint64_t eject = MAX(inject + n->cfg.latency, n->dst_free[dst]);
     n->dst_free[dst] = eject + s;
-    icnt_packet *p = (icnt_packet *)ring_push_slot(&n->deliver[dst]);
+    ring *d = &n->deliver[dst];
+    if (d->n == d->cap)
+        ring_grow(d);
+    icnt_packet *p = (icnt_packet *)(void *)d->buf + ((d->head + d->n++) & (d->cap - 1));
     *p = (icnt_packet){.src = src, .dst = dst, .payload = payload, .sent = cycle, .delivered = eject + s};
     n->in_flight++;
     return eject + s;

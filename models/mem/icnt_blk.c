@@ -251,17 +251,19 @@ static inline __attribute__((always_inline)) void icnt_blk_eject_node(icnt_blk *
     icnt_blk_node *n = &b->node[node];
     icnt *net = n->out_net;
     const icnt_packet *pk;
-    uint64_t bit = UINT64_C(1) << (node % 64);
     while ((pk = icnt_head(net, node)) && pk->delivered <= now) {
+        /* blocked: blocked_since set and the node's bit in `blocked`, cleared together */
         if (!gsc_fifo_can_put(n->out)) {
-            if (n->blocked_since == UINT64_MAX)
+            if (n->blocked_since == UINT64_MAX) {
                 n->blocked_since = now;
-            b->blocked[node / 64] |= bit;
+                b->blocked[node / 64] |= UINT64_C(1) << (node % 64);
+            }
             return;
         }
         if (n->blocked_since != UINT64_MAX) {
             blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, now - n->blocked_since);
             n->blocked_since = UINT64_MAX;
+            b->blocked[node / 64] &= ~(UINT64_C(1) << (node % 64));
         }
         uint32_t slot = (uint32_t)pk->payload;
         blk_stat_add(b->inst, n->lat_stat, now - pk->sent);
@@ -269,7 +271,6 @@ static inline __attribute__((always_inline)) void icnt_blk_eject_node(icnt_blk *
         gsc_fifo_put(n->out, mem_slots_at(n->out_pool, slot));
         mem_slots_put_back(n->out_pool, slot);
     }
-    b->blocked[node / 64] &= ~bit;
     if (pk)
         icnt_blk_set_due(b, node, pk->delivered, now);
 }
