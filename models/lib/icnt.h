@@ -87,8 +87,8 @@ static inline bool icnt_can_send(const icnt *n, unsigned src, uint64_t cycle)
 
 /* Sends a packet that occupies a port for s cycles (icnt_packet_cycles; icnt_can_send must hold);
  * returns its delivery cycle. Calls must come in cycle order. */
-static inline uint64_t icnt_send_cycles(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned s,
-                                        uint64_t payload)
+static inline __attribute__((always_inline)) uint64_t
+icnt_send_cycles(icnt *n, uint64_t cycle, unsigned src, unsigned dst, unsigned s, uint64_t payload)
 {
     uint64_t inject = MAX(cycle, n->src_free[src]);
     uint64_t end = inject + s;
