@@ -133,76 +133,77 @@ unsigned icnt_blk_resp_bytes(unsigned header_bytes, const mem_resp_t *r)
     return r->kind == MEM_READ || r->kind == MEM_ATOMIC ? header_bytes + r->bytes : header_bytes;
 }
 
-static icnt *node_net(const icnt_blk *b, unsigned node)
-{
-    return node < b->n_sms ? b->resp_net : b->req_net;
-}
-
-/* A node's delivery cycle (UINT64_MAX: none), and its bit in `waiting`. */
-static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due)
+/* A node's next delivery cycle `due` (> now), filed in the wheel's row of that cycle, or among the
+ * far nodes when it is ICNT_WHEEL cycles away or more. The node is in no row and not far. */
+static inline void icnt_blk_set_due(icnt_blk *b, unsigned node, uint64_t due, uint64_t now)
 {
     uint64_t bit = UINT64_C(1) << (node % 64);
-    b->due[node] = due;
-    if (due == UINT64_MAX)
-        b->waiting[node / 64] &= ~bit;
-    else
-        b->waiting[node / 64] |= bit;
+    if (due - now < ICNT_WHEEL) {
+        unsigned row = (unsigned)(due % ICNT_WHEEL);
+        b->wheel[row * b->words + node / 64] |= bit;
+        b->wheel_used |= UINT64_C(1) << row;
+    } else {
+        b->node[node].due = due;
+        b->far[node / 64] |= bit;
+        b->n_far++;
+    }
 }
 
-/* A packet was sent to node: a node that had none gets its delivery cycle (a later packet never
- * delivers before the oldest one). */
-static inline void icnt_blk_pending_inc(icnt_blk *b, unsigned node)
+/* Send a packet of `bytes` from src to dst on net; a destination that had no packet on its way gets
+ * its delivery cycle (a later packet never delivers before the oldest one). Returns the flits. */
+static inline __attribute__((always_inline)) unsigned
+icnt_blk_send(icnt_blk *b, icnt *net, uint64_t now, unsigned src, unsigned dst, unsigned bytes, uint32_t slot)
 {
-    if (b->pending[node]++ == 0)
-        icnt_blk_set_due(b, node, icnt_next_delivery(node_net(b, node), node));
+    unsigned s = icnt_packet_cycles(&b->net_cfg, bytes);
+    uint64_t at = icnt_send_cycles(net, now, src, dst, s, slot);
+    if (icnt_queued(net, dst) == 1)
+        icnt_blk_set_due(b, dst, at, now);
+    return s * b->net_cfg.flits_per_cycle;
 }
 
 /* A source with a packet in its input FIFO and no room in its injection queue: the stall began at
- * stall_since[src] and is counted, in cycles, when the packet is taken. Returns false if the source
- * is still blocked (next: the cycle it gets room, if earlier). */
-static inline bool icnt_blk_room(icnt_blk *b, icnt *net, unsigned src, uint64_t now, uint64_t *next)
+ * stall_since and is counted, in cycles, when the packet is taken. Returns false if the source is
+ * still blocked (next: the cycle it gets room, if earlier). */
+static inline bool icnt_blk_room(icnt_blk *b, icnt *net, icnt_blk_node *n, uint64_t now, uint64_t *next)
 {
-    /* a blocked source sends nothing, so its room cycle is the one found when it blocked */
-    uint64_t room = b->stall_since[src] == UINT64_MAX ? icnt_room_at(net, src) : b->stall_room[src];
-    if (room > now) {
-        if (b->stall_since[src] == UINT64_MAX) {
-            b->stall_since[src] = now;
-            b->stall_room[src] = room;
-        }
-        *next = MIN(*next, room);
-        return false;
+    if (n->stall_since == UINT64_MAX) {
+        uint64_t room = icnt_room_at(net, n->id);
+        if (room <= now)
+            return true;
+        n->stall_since = now;
+        n->stall_room = room; /* a blocked source sends nothing: its room cycle stays */
+    } else if (n->stall_room <= now) {
+        blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, now - n->stall_since);
+        n->stall_since = UINT64_MAX;
+        return true;
     }
-    if (b->stall_since[src] != UINT64_MAX) {
-        blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, now - b->stall_since[src]);
-        b->stall_since[src] = UINT64_MAX;
-    }
-    return true;
+    *next = MIN(*next, n->stall_room);
+    return false;
 }
 
 /* Take what one source's input FIFO holds while its injection queue has room; false if it still
  * holds a packet (the source is blocked). */
 static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint64_t *next)
 {
-    gsc_fifo *f = b->in_f[node];
+    icnt_blk_node *n = &b->node[node];
+    gsc_fifo *f = n->in;
     if (node < b->n_sms) {
         while (gsc_fifo_can_get(f)) {
-            if (!icnt_blk_room(b, b->req_net, node, now, next))
+            if (!icnt_blk_room(b, b->req_net, n, now, next))
                 return false;
             uint32_t s = mem_slots_take(&b->reqs);
             mem_req_t *r = mem_slots_at(&b->reqs, s);
             gsc_fifo_get(f, r);
-            unsigned bytes = icnt_blk_req_bytes(b->header_bytes, r);
+            unsigned bytes = r->kind == MEM_READ ? b->header_bytes : icnt_blk_req_bytes(b->header_bytes, r);
             unsigned dst = b->n_sms + icnt_blk_part_of(b, r->addr);
-            icnt_send(b->req_net, now, node, dst, bytes, s);
-            icnt_blk_pending_inc(b, dst);
             blk_stat_add(b->inst, ICNT_STAT_REQ_PACKETS, 1);
             blk_stat_add(b->inst, ICNT_STAT_REQ_FLITS,
-                         icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+                         icnt_blk_send(b, b->req_net, now, node, dst, bytes, s));
         }
         return true;
     }
     while (gsc_fifo_can_get(f)) {
-        if (!icnt_blk_room(b, b->resp_net, node, now, next))
+        if (!icnt_blk_room(b, b->resp_net, n, now, next))
             return false;
         uint32_t s = mem_slots_take(&b->resps);
         mem_resp_t *r = mem_slots_at(&b->resps, s);
@@ -210,11 +211,9 @@ static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint6
         if (r->dst >= b->n_sms)
             gsc_fatal("%s: reply for SM %u, but the GPU has %u SMs", b->inst->path, r->dst, b->n_sms);
         unsigned bytes = icnt_blk_resp_bytes(b->header_bytes, r);
-        icnt_send(b->resp_net, now, node, r->dst, bytes, s);
-        icnt_blk_pending_inc(b, r->dst);
         blk_stat_add(b->inst, ICNT_STAT_RESP_PACKETS, 1);
         blk_stat_add(b->inst, ICNT_STAT_RESP_FLITS,
-                     icnt_packet_cycles(&b->net_cfg, bytes) * b->net_cfg.flits_per_cycle);
+                     icnt_blk_send(b, b->resp_net, now, node, r->dst, bytes, s));
     }
     return true;
 }
@@ -225,8 +224,7 @@ static bool icnt_blk_inject_node(icnt_blk *b, unsigned node, uint64_t now, uint6
 static uint64_t icnt_blk_inject(icnt_blk *b, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
-    unsigned words = (b->n_sms + b->n_parts + 63) / 64;
-    for (unsigned w = 0; w < words; w++)
+    for (unsigned w = 0, words = b->words; w < words; w++)
         for (uint64_t bits = b->arrived[w]; bits; bits &= bits - 1) {
             unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
             if (icnt_blk_inject_node(b, node, now, &next))
@@ -239,76 +237,106 @@ static uint64_t icnt_blk_inject(icnt_blk *b, uint64_t now)
  * injection (the put also wakes the block's process). */
 static void icnt_blk_on_arrival(void *ctx)
 {
-    const struct icnt_blk_input *in = ctx;
-    in->b->arrived[in->node / 64] |= UINT64_C(1) << (in->node % 64);
+    const icnt_blk_node *n = ctx;
+    n->b->arrived[n->id / 64] |= UINT64_C(1) << (n->id % 64);
 }
 
-/* Put the packets due at one node on its output FIFO; false if one of them found the FIFO full
- * (the node is blocked: the block is room-sensitive to its outputs, so the get that makes room
- * wakes it; gets of an output that never refused a put wake nobody). *next: the node's next delivery cycle.
- */
-static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *next)
+/* Put the packets due at one node on its output FIFO. Afterwards the node is blocked (a packet
+ * found the FIFO full: the block is room-sensitive to its outputs, so the get that makes room wakes
+ * it; gets of an output that never refused a put wake nobody), filed at its next delivery, or idle
+ * (no packet on its way: in no row). */
+static inline __attribute__((always_inline)) void icnt_blk_eject_node(icnt_blk *b, unsigned node,
+                                                                      uint64_t now)
 {
-    bool to_sm = node < b->n_sms;
-    icnt *net = node_net(b, node);
-    mem_slots *pool = to_sm ? &b->resps : &b->reqs;
-    gsc_fifo *f = b->out_f[node];
-    icnt_packet pk;
-    while ((*next = icnt_next_delivery(net, node)) <= now) {
-        if (!gsc_fifo_can_put(f)) {
-            if (b->blocked_since[node] == UINT64_MAX)
-                b->blocked_since[node] = now;
-            return false;
+    icnt_blk_node *n = &b->node[node];
+    icnt *net = n->out_net;
+    const icnt_packet *pk;
+    while ((pk = icnt_head(net, node)) && pk->delivered <= now) {
+        /* blocked: blocked_since set and the node's bit in `blocked`, cleared together */
+        if (!gsc_fifo_can_put(n->out)) {
+            if (n->blocked_since == UINT64_MAX) {
+                n->blocked_since = now;
+                b->blocked[node / 64] |= UINT64_C(1) << (node % 64);
+            }
+            return;
         }
-        if (b->blocked_since[node] != UINT64_MAX) {
-            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, now - b->blocked_since[node]);
-            b->blocked_since[node] = UINT64_MAX;
+        if (n->blocked_since != UINT64_MAX) {
+            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, now - n->blocked_since);
+            n->blocked_since = UINT64_MAX;
+            b->blocked[node / 64] &= ~(UINT64_C(1) << (node % 64));
         }
-        icnt_pop(net, node, now, &pk);
-        b->pending[node]--;
-        gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
-        mem_slots_put_back(pool, (uint32_t)pk.payload);
-        blk_stat_add(b->inst, to_sm ? ICNT_STAT_RESP_LATENCY : ICNT_STAT_REQ_LATENCY, now - pk.sent);
+        uint32_t slot = (uint32_t)pk->payload;
+        blk_stat_add(b->inst, n->lat_stat, now - pk->sent);
+        icnt_drop(net, node);
+        gsc_fifo_put(n->out, mem_slots_at(n->out_pool, slot));
+        mem_slots_put_back(n->out_pool, slot);
     }
-    return true;
+    if (pk)
+        icnt_blk_set_due(b, node, pk->delivered, now);
 }
 
-/* Ejection at a node: afterwards it is blocked (no due cycle: a get wakes the block), due at its
- * next delivery, or idle (no packet pending: UINT64_MAX). */
-static void icnt_blk_eject_node(icnt_blk *b, unsigned node, uint64_t now)
+/* The nodes due by `now` into b->ready (a bitmap, empty before): the wheel's rows of the cycles
+ * after the last call up to now, emptied, and the far nodes due by now; the far nodes due within
+ * ICNT_WHEEL cycles are filed in the wheel (whose rows then hold the cycles now+1 .. now+ICNT_WHEEL). */
+static void icnt_blk_take_due(icnt_blk *b, uint64_t now)
 {
-    uint64_t next;
-    bool ok = icnt_blk_eject(b, node, now, &next);
-    uint64_t bit = UINT64_C(1) << (node % 64);
-    if (!ok) {
-        icnt_blk_set_due(b, node, UINT64_MAX);
-        b->blocked[node / 64] |= bit;
+    unsigned words = b->words;
+    uint64_t span = now - b->wheel_at, rows = span >= ICNT_WHEEL ? UINT64_MAX : (UINT64_C(1) << span) - 1;
+    unsigned first = (unsigned)((b->wheel_at + 1) % ICNT_WHEEL);
+    b->wheel_at = now;
+    /* the span's rows, from the row of the cycle after the last call */
+    uint64_t due = b->wheel_used & ((rows << first) | (rows >> ((ICNT_WHEEL - first) % ICNT_WHEEL)));
+    b->wheel_used &= ~due;
+    for (; due; due &= due - 1) {
+        uint64_t *row = &b->wheel[(unsigned)__builtin_ctzll(due) * words];
+        for (unsigned w = 0; w < words; w++) {
+            b->ready[w] |= row[w];
+            row[w] = 0;
+        }
+    }
+    if (!b->n_far)
         return;
-    }
-    b->blocked[node / 64] &= ~bit;
-    icnt_blk_set_due(b, node, next);
+    for (unsigned w = 0; w < words; w++)
+        for (uint64_t bits = b->far[w]; bits; bits &= bits - 1) {
+            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            uint64_t at = b->node[node].due;
+            if (at > now && at - now >= ICNT_WHEEL)
+                continue;
+            b->far[w] &= ~(UINT64_C(1) << (node % 64));
+            b->n_far--;
+            if (at > now)
+                icnt_blk_set_due(b, node, at, now);
+            else
+                b->ready[w] |= UINT64_C(1) << (node % 64);
+        }
 }
 
-/* Ejection at the blocked nodes and the nodes with a packet due; returns the next delivery cycle of
- * the nodes still waiting (UINT64_MAX: none; blocked nodes wait for a get). A scan of the due cycles
- * of the nodes with a packet on its way (`waiting`, in node order): a comparison per such node and
- * activation costs less than a heap operation per packet, and an idle node costs nothing. */
+/* Ejection at the blocked nodes, then at the nodes due by now (icnt_blk_take_due), each in node
+ * order; returns the next delivery cycle of the nodes still waiting (UINT64_MAX: none; blocked
+ * nodes wait for a get). The wheel finds it from the bitmap of its non-empty rows; only the far
+ * nodes (none with the defaults) are compared one by one. */
 static uint64_t icnt_blk_eject_due(icnt_blk *b, uint64_t now)
 {
-    unsigned n = b->n_sms + b->n_parts, words = (n + 63) / 64;
+    unsigned words = b->words;
     for (unsigned w = 0; w < words; w++)
-        for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1) {
-            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
-            icnt_blk_eject_node(b, node, now);
-        }
+        for (uint64_t bits = b->blocked[w]; bits; bits &= bits - 1)
+            icnt_blk_eject_node(b, w * 64 + (unsigned)__builtin_ctzll(bits), now);
+    for (unsigned w = 0; w < words; w++) {
+        uint64_t bits = b->ready[w];
+        b->ready[w] = 0;
+        for (; bits; bits &= bits - 1)
+            icnt_blk_eject_node(b, w * 64 + (unsigned)__builtin_ctzll(bits), now);
+    }
     uint64_t next = UINT64_MAX;
-    for (unsigned w = 0; w < words; w++)
-        for (uint64_t bits = b->waiting[w]; bits; bits &= bits - 1) { /* (a node changes only its bit) */
-            unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
-            if (b->due[node] <= now) /* requeued later than now */
-                icnt_blk_eject_node(b, node, now);
-            next = MIN(next, b->due[node]);
-        }
+    if (b->wheel_used) {
+        unsigned first = (unsigned)((now + 1) % ICNT_WHEEL);
+        uint64_t used = (b->wheel_used >> first) | (b->wheel_used << ((ICNT_WHEEL - first) % ICNT_WHEEL));
+        next = now + 1 + (unsigned)__builtin_ctzll(used);
+    }
+    if (b->n_far)
+        for (unsigned w = 0; w < words; w++)
+            for (uint64_t bits = b->far[w]; bits; bits &= bits - 1)
+                next = MIN(next, b->node[w * 64 + (unsigned)__builtin_ctzll(bits)].due);
     return next;
 }
 
@@ -319,6 +347,7 @@ static void icnt_blk_run(void *self)
     uint64_t core = gsc_cycle(), now;
     if (!blk_domain_at_edge(d, b->wake, core, &now))
         return;
+    icnt_blk_take_due(b, now);                  /* first: the injection files new nodes relative to now */
     uint64_t room = icnt_blk_inject(b, now);    /* a blocked source is retried when it has room */
     uint64_t next = icnt_blk_eject_due(b, now); /* (not inside MIN: it would run twice) */
     if (room < next)
@@ -334,17 +363,15 @@ static void icnt_blk_elaborate(void *self)
     icnt_blk *b = self;
     gsc_process *p = gsc_process_new(b->inst->mod, "run", icnt_blk_run, b);
     for (unsigned i = 0; i < b->n_sms; i++) {
-        b->in_f[i] = gsc_port_fifo(b->sm_req[i]);
-        b->out_f[i] = gsc_port_fifo(b->sm_resp[i]);
+        b->node[i].in = gsc_port_fifo(b->sm_req[i]);
+        b->node[i].out = gsc_port_fifo(b->sm_resp[i]);
     }
     for (unsigned q = 0; q < b->n_parts; q++) {
-        b->in_f[b->n_sms + q] = gsc_port_fifo(b->l2_resp[q]);
-        b->out_f[b->n_sms + q] = gsc_port_fifo(b->l2_req[q]);
+        b->node[b->n_sms + q].in = gsc_port_fifo(b->l2_resp[q]);
+        b->node[b->n_sms + q].out = gsc_port_fifo(b->l2_req[q]);
     }
-    for (unsigned i = 0; i < b->n_sms + b->n_parts; i++) {
-        b->input[i] = (struct icnt_blk_input){b, i};
-        gsc_fifo_on_arrival(b->in_f[i], icnt_blk_on_arrival, &b->input[i]);
-    }
+    for (unsigned i = 0; i < b->n_sms + b->n_parts; i++)
+        gsc_fifo_on_arrival(b->node[i].in, icnt_blk_on_arrival, &b->node[i]);
     for (unsigned i = 0; i < b->n_sms; i++) {
         gsc_sensitive_fifo_put(p, gsc_port_fifo(b->sm_req[i]));
         gsc_sensitive_fifo_room(p, gsc_port_fifo(b->sm_resp[i]));
@@ -370,13 +397,14 @@ static void icnt_blk_finish(void *self, uint64_t cycles)
 {
     icnt_blk *b = self;
     for (unsigned i = 0; i < b->n_sms + b->n_parts; i++) {
-        if (b->stall_since[i] != UINT64_MAX && b->stall_since[i] < cycles) {
-            blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, cycles - b->stall_since[i]);
-            b->stall_since[i] = cycles;
+        icnt_blk_node *n = &b->node[i];
+        if (n->stall_since != UINT64_MAX && n->stall_since < cycles) {
+            blk_stat_add(b->inst, ICNT_STAT_INJECT_STALLS, cycles - n->stall_since);
+            n->stall_since = cycles;
         }
-        if (b->blocked_since[i] != UINT64_MAX && b->blocked_since[i] < cycles) {
-            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, cycles - b->blocked_since[i]);
-            b->blocked_since[i] = cycles;
+        if (n->blocked_since != UINT64_MAX && n->blocked_since < cycles) {
+            blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, cycles - n->blocked_since);
+            n->blocked_since = cycles;
         }
     }
 }
@@ -411,21 +439,25 @@ icnt_blk *icnt_blk_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsig
     b->sm_resp = icnt_blk_ports(b, ICNT_PORT_SM_RESP, n_sms);
     b->l2_req = icnt_blk_ports(b, ICNT_PORT_L2_REQ, n_parts);
     b->l2_resp = icnt_blk_ports(b, ICNT_PORT_L2_RESP, n_parts);
-    b->pending = g_new0(uint32_t, n_sms + n_parts);
-    b->stall_since = g_new(uint64_t, n_sms + n_parts);
-    b->stall_room = g_new0(uint64_t, n_sms + n_parts);
-    b->blocked_since = g_new(uint64_t, n_sms + n_parts);
-    for (unsigned i = 0; i < n_sms + n_parts; i++)
-        b->stall_since[i] = b->blocked_since[i] = UINT64_MAX;
-    b->due = g_new(uint64_t, n_sms + n_parts);
-    for (unsigned i = 0; i < n_sms + n_parts; i++)
-        b->due[i] = UINT64_MAX;
-    b->blocked = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
-    b->waiting = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
-    b->arrived = g_new0(uint64_t, (n_sms + n_parts + 63) / 64);
-    b->input = g_new0(struct icnt_blk_input, n_sms + n_parts);
-    b->in_f = g_new0(gsc_fifo *, n_sms + n_parts);
-    b->out_f = g_new0(gsc_fifo *, n_sms + n_parts);
+    b->node = g_new0(icnt_blk_node, n_sms + n_parts);
+    for (unsigned i = 0; i < n_sms + n_parts; i++) {
+        bool sm = i < n_sms;
+        b->node[i] = (icnt_blk_node){
+            .b = b,
+            .id = i,
+            .out_net = sm ? b->resp_net : b->req_net,
+            .out_pool = sm ? &b->resps : &b->reqs,
+            .lat_stat = sm ? ICNT_STAT_RESP_LATENCY : ICNT_STAT_REQ_LATENCY,
+            .stall_since = UINT64_MAX,
+            .blocked_since = UINT64_MAX,
+        };
+    }
+    b->words = (n_sms + n_parts + 63) / 64;
+    b->blocked = g_new0(uint64_t, b->words);
+    b->wheel = g_new0(uint64_t, (size_t)ICNT_WHEEL * b->words);
+    b->far = g_new0(uint64_t, b->words);
+    b->ready = g_new0(uint64_t, b->words);
+    b->arrived = g_new0(uint64_t, b->words);
     mem_slots_init(&b->reqs, sizeof(mem_req_t));
     mem_slots_init(&b->resps, sizeof(mem_resp_t));
     b->wake = gsc_event_new(b->inst->mod, "wake");
@@ -446,17 +478,12 @@ void icnt_blk_free(icnt_blk *b)
     g_free(b->sm_resp);
     g_free(b->l2_req);
     g_free(b->l2_resp);
-    g_free(b->pending);
-    g_free(b->stall_since);
-    g_free(b->stall_room);
-    g_free(b->blocked_since);
-    g_free(b->due);
+    g_free(b->node);
     g_free(b->blocked);
-    g_free(b->waiting);
+    g_free(b->wheel);
+    g_free(b->far);
+    g_free(b->ready);
     g_free(b->arrived);
-    g_free(b->input);
-    g_free(b->in_f);
-    g_free(b->out_f);
     mem_slots_clear(&b->reqs);
     mem_slots_clear(&b->resps);
     g_free(b);

@@ -34,6 +34,7 @@ G_BEGIN_DECLS
 
 enum { ICNT_PORT_SM_REQ, ICNT_PORT_SM_RESP, ICNT_PORT_L2_REQ, ICNT_PORT_L2_RESP };
 #define ICNT_MAX_NODES 4096
+#define ICNT_WHEEL     64 /* rows of the ejection's wheel (cycles) */
 
 extern const blk_desc icnt_blk_desc;
 
@@ -53,11 +54,24 @@ enum {
 
 typedef struct icnt_blk icnt_blk;
 
-/* An input's arrival hook context: its block and node. */
-struct icnt_blk_input {
-    icnt_blk *b;
-    unsigned node;
-};
+/* A node (SM i: node i; sub-partition p: node n_sms + p), what the per-packet work reads of it
+ * together. */
+typedef struct {
+    icnt_blk *b; /* (the input's arrival hook gets the node) */
+    unsigned id;
+    unsigned lat_stat;   /* the latency statistic of the packets leaving here */
+    gsc_fifo *in;        /* SM i: sm_req<i>; sub-partition p: l2_resp<p> */
+    gsc_fifo *out;       /* SM i: sm_resp<i>; sub-partition p: l2_req<p> */
+    icnt *out_net;       /* the network whose packets leave here (SM: the reply network) */
+    mem_slots *out_pool; /* their records */
+    /* as a source: the cycle its input's head packet found the injection queue full (UINT64_MAX:
+     * not blocked) and the cycle the queue has room (icnt_room_at): the block sleeps until then
+     * instead of retrying */
+    uint64_t stall_since, stall_room;
+    /* the cycle its due packet found the output FIFO full (UINT64_MAX: not blocked) */
+    uint64_t blocked_since;
+    uint64_t due; /* in `far`: its delivery cycle */
+} icnt_blk_node;
 
 struct icnt_blk {
     blk_inst *inst;
@@ -66,28 +80,27 @@ struct icnt_blk {
     unsigned header_bytes, interleave_bytes, out_depth;
     icnt *req_net, *resp_net;
     gsc_port **sm_req, **sm_resp, **l2_req, **l2_resp;
-    mem_slots reqs;    /* mem_req_t in the request network */
-    mem_slots resps;   /* mem_resp_t in the reply network */
-    uint32_t *pending; /* per node: packets in a network bound for it */
-    /* per source: the cycle its input's head packet found the injection queue full (UINT64_MAX: not
-     * blocked); the block sleeps until the queue has room (icnt_room_at) instead of retrying */
-    uint64_t *stall_since;
-    uint64_t *stall_room; /* per blocked source: the cycle its injection queue has room */
-    /* per node: the cycle its due packet found the output FIFO full (UINT64_MAX: not blocked) */
-    uint64_t *blocked_since;
-    /* Ejection: per node, the delivery cycle of its oldest packet (UINT64_MAX: none, or blocked);
-     * `blocked` (a bitmap) holds the nodes whose due packet found its output FIFO full, tried again
-     * at every activation until there is room (a get on the FIFO wakes the block). */
-    uint64_t *due;
+    mem_slots reqs;  /* mem_req_t in the request network */
+    mem_slots resps; /* mem_resp_t in the reply network */
+    icnt_blk_node *node;
+    /* Ejection. A node with a packet on its way is filed by the delivery cycle of its oldest packet
+     * in a wheel of ICNT_WHEEL rows (row c % ICNT_WHEEL: a bitmap of the nodes due at cycle c, for
+     * the cycles wheel_at+1 .. wheel_at+ICNT_WHEEL), or, due later than that when filed, in `far`
+     * with its cycle in its node's `due`. `blocked` (a bitmap) holds the nodes whose due packet found its
+     * output FIFO full, tried again at every activation until there is room (a get on the FIFO
+     * wakes the block). Per activation: the due nodes are a row or two, the next delivery the
+     * first non-empty row after now (`wheel_used`: a bit per non-empty row). */
+    unsigned words;  /* 64-bit words of a node bitmap */
+    uint64_t *wheel; /* ICNT_WHEEL x words */
+    uint64_t wheel_used;
+    uint64_t wheel_at; /* the cycle the rows were last taken for */
+    uint64_t *far;
+    unsigned n_far; /* nodes in `far` */
     uint64_t *blocked;
-    /* bitmap: the nodes whose `due` is a cycle (the ejection visits only those) */
-    uint64_t *waiting;
+    uint64_t *ready; /* the nodes due in this activation (empty between activations) */
     /* bitmap: the nodes whose input FIFO may hold a packet (set by the FIFO's arrival hook, cleared
      * when the injection finds it empty): the injection visits only those */
     uint64_t *arrived;
-    struct icnt_blk_input *input; /* per node: its arrival hook's context */
-    gsc_fifo **in_f;  /* per node: its input FIFO (SM i: sm_req<i>; sub-partition p: l2_resp<p>) */
-    gsc_fifo **out_f; /* per node: its output FIFO (SM i: sm_resp<i>; sub-partition p: l2_req<p>) */
     gsc_event *wake;
     uint16_t req_in_flight, resp_in_flight; /* traced */
 };

@@ -77,6 +77,30 @@ static void test_inject_depth(void)
     icnt_free(n);
 }
 
+/* A depth that is not a power of two (3, kept in 4 slots): the room cycle is the end of the third
+ * newest injection, across the wrap of the slots and after every injection has ended. Writes of 128 B
+ * (S = 4) each sent at the room cycle: the k-th injects at 4k..4k+3, so after it the room is 4(k-1). */
+static void test_inject_depth_wrap(void)
+{
+    icnt_config c = cfg;
+    c.inject_depth = 3;
+    icnt *n = icnt_new(&c);
+    for (unsigned k = 0; k < 3; k++)
+        icnt_send(n, 0, 0, 1, 128, k);
+    g_assert_cmpuint(icnt_room_at(n, 0), ==, 4);
+    for (unsigned k = 3; k < 12; k++) {
+        uint64_t at = icnt_room_at(n, 0);
+        g_assert_true(icnt_can_send(n, 0, at));
+        g_assert_false(icnt_can_send(n, 0, at - 1));
+        icnt_send(n, at, 0, 1, 128, k);
+        g_assert_cmpuint(icnt_room_at(n, 0), ==, 4 * (k - 1));
+    }
+    /* long after: room now, and the packet takes latency + S */
+    g_assert_true(icnt_can_send(n, 0, 1000));
+    g_assert_cmpuint(icnt_send(n, 1000, 0, 2, 128, 12), ==, 1000 + 5 + 4);
+    icnt_free(n);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -84,5 +108,6 @@ int main(int argc, char **argv)
     g_test_add_func("/icnt/single-and-stream", test_single_and_stream);
     g_test_add_func("/icnt/port-sharing", test_port_sharing);
     g_test_add_func("/icnt/inject-depth", test_inject_depth);
+    g_test_add_func("/icnt/inject-depth-wrap", test_inject_depth_wrap);
     return g_test_run();
 }

@@ -207,6 +207,58 @@ static void test_inject_stall(void)
     drv_free(r.d);
 }
 
+/* Deliveries filed by cycle (icnt_blk.h: the wheel of ICNT_WHEEL rows, the far nodes beyond it) in
+ * closed form. Latency 60: a write (S = 5) sent in cycle 6 is due in 71, 65 cycles ahead (far); a
+ * read (S = 1) in 67, 61 ahead (the wheel). 20 back-to-back writes of SM 0 to part 0 span 100
+ * cycles (the rows wrap); a reply to SM 1 (far) and a request of SM 1 to part 1 (the wheel) go
+ * meanwhile. Latency 200: everything is far. */
+static void test_wheel(void)
+{
+    const char *extra[] = {"icnt.latency=60", NULL};
+    rig r;
+    rig_init(&r, extra);
+    enum { N = 20 };
+    for (unsigned k = 0; k < N; k++) {
+        mem_req_t q = write_req(0x10000000 + 0x100 * k, 0, k);
+        drv_push(r.sm_req[0], 5, &q);
+    }
+    mem_req_t q1 = read_req(0x10000080, 1, 99);
+    drv_push(r.sm_req[1], 5, &q1);
+    mem_resp_t a = {.addr = 0x10000000, .id = 42, .bytes = 128, .dst = 1, .kind = MEM_READ};
+    drv_push(r.l2_resp[1], 5, &a);
+    drv_run(r.d, 200);
+    for (unsigned k = 0; k < N; k++) {
+        mem_req_t got;
+        uint64_t c;
+        g_assert_true(drv_pop(r.l2_req[0], &got, &c));
+        g_assert_cmpuint(got.id, ==, k);
+        g_assert_cmpuint(c, ==, 5 + 2 + 60 + (k + 1) * 5);
+    }
+    mem_req_t got;
+    uint64_t c;
+    g_assert_true(drv_pop(r.l2_req[1], &got, &c));
+    g_assert_cmpuint(got.id, ==, 99);
+    g_assert_cmpuint(c, ==, 5 + 2 + 60 + 1);
+    mem_resp_t rg;
+    g_assert_true(drv_pop(r.sm_resp[1], &rg, &c));
+    g_assert_cmpuint(rg.id, ==, 42);
+    g_assert_cmpuint(c, ==, 5 + 2 + 60 + 5);
+    g_assert_cmpuint(r.b->req_in_flight + r.b->resp_in_flight, ==, 0);
+    drv_free(r.d);
+
+    const char *far[] = {"icnt.latency=200", NULL};
+    rig_init(&r, far);
+    mem_req_t q = read_req(0x10000000, 0, 7);
+    drv_push(r.sm_req[0], 5, &q);
+    drv_push(r.l2_resp[1], 100, &a);
+    drv_run(r.d, 400);
+    g_assert_true(drv_pop(r.l2_req[0], &got, &c));
+    g_assert_cmpuint(c, ==, 5 + 2 + 200 + 1);
+    g_assert_true(drv_pop(r.sm_resp[1], &rg, &c));
+    g_assert_cmpuint(c, ==, 100 + 2 + 200 + 5);
+    drv_free(r.d);
+}
+
 static void test_packet_sizes(void)
 {
     mem_req_t q = {.kind = MEM_WRITE, .mask_lo = 0xff};
@@ -233,6 +285,7 @@ int main(int argc, char **argv)
     harness_test_add("/icnt/two-sources-one-port", test_two_sources_one_port);
     harness_test_add("/icnt/backpressure", test_backpressure);
     harness_test_add("/icnt/inject-stall", test_inject_stall);
+    harness_test_add("/icnt/wheel", test_wheel);
     g_test_add_func("/icnt/packet-sizes", test_packet_sizes);
     return g_test_run();
 }
