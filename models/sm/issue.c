@@ -1015,17 +1015,22 @@ static void issue_elaborate(void *self)
         s->sched[i].arb = r.methods, s->sched[i].arb_self = r.self;
     }
     gsc_process *p = gsc_process_new(s->inst->mod, "run", issue_run, s);
+    /* Its outputs wake it only when it waits for room (a put it was refused: a unit's FIFO full
+     * for a warp that asks for it, a redirect, credit or CTA end still queued): a get it was not
+     * waiting for changes none of its warps' readiness. With resource checks bound, after every get
+     * (a check may answer by when it is asked: register power states wake up on the first ask). */
+    void (*out_sensitive)(gsc_process *, gsc_fifo *) = s->n_checks ? gsc_sensitive_fifo_get : gsc_sensitive_fifo_room;
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_CTA_LAUNCH));
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_DECODED));
     for (unsigned q = 0; q < s->parts; q++) {
         gsc_sensitive_fifo_put(p, blk_fifo_at(s->inst, ISSUE_RELEASE, q));
-        gsc_sensitive_fifo_get(p, blk_fifo_at(s->inst, ISSUE_TO_EXEC, q));
+        out_sensitive(p, blk_fifo_at(s->inst, ISSUE_TO_EXEC, q));
     }
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_RELEASE_LDST));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_TO_LDST));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_REDIRECT));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CREDIT));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CTA_DONE));
+    out_sensitive(p, port_fifo(s, ISSUE_TO_LDST));
+    out_sensitive(p, port_fifo(s, ISSUE_REDIRECT));
+    out_sensitive(p, port_fifo(s, ISSUE_CREDIT));
+    out_sensitive(p, port_fifo(s, ISSUE_CTA_DONE));
     if (s->bs) {
         s->bs_event = gsc_event_new(s->inst->mod, "blocksync_release");
         gsc_sensitive_event(p, s->bs_event);
