@@ -773,7 +773,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     if (sc->n_stall[ISSUE_STALL_CHECK])
         s->refused = true;
     /* a stable policy lists only ready warps: with none there is nothing to ask */
-    unsigned n = ready || !stable ? sc->arb->order(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
+    unsigned n = ready || !stable ? sc->arb->first(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
         worst = ISSUE_STALL_VETOED;
         if (sc->settles) { /* the answer is reused while it holds; the vetoes wake the stage */
