@@ -708,23 +708,43 @@ static inline void sched_check(issue *s, issue_sched *sc, unsigned i, unsigned r
     wmask_put(&sc->asks_alu, wi, asks && !(pw->flags & POLICY_F_MEM));
 }
 
+/* A unit's room changed to `room` (incremental evaluation): the warps that asked for it and did not
+ * change since (`asks`, not dirty) passed every other test, so they go from ready to stalled on the
+ * pipeline or back without being checked again (what sched_check would find). True if there were any. */
+static bool sched_flip(const issue *s, issue_sched *sc, const wmask *asks, bool room)
+{
+    issue_stall r = room ? ISSUE_STALL_COUNT : ISSUE_STALL_PIPELINE;
+    bool any = false;
+    for (unsigned k = 0; k < s->words; k++)
+        for (uint64_t m = asks->w[k] & ~sc->dirty.w[k]; m; m &= m - 1) {
+            policy_warp *pw = &sc->pw[s->pos[64 * k + (unsigned)__builtin_ctzll(m)]];
+            sc->n_stall[pw_stall(pw)]--;
+            sc->n_stall[r]++;
+            pw->ready = room;
+            pw->stall = room ? 0 : (unsigned)r + 1;
+            any = true;
+        }
+    return any;
+}
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
     bool stable = sc->incremental;
     bool all = !stable; /* check every warp */
+    bool flipped = false;
     if (!all && room != sc->room) {
         /* A unit's room decides only for the warps whose head goes to it and that got as far as
          * asking: those that were ready or stalled on it (the others stopped at an earlier test). */
         unsigned changed = room ^ sc->room;
         if (changed & 1u)
-            wmask_or(&sc->dirty, &sc->asks_mem);
+            flipped |= sched_flip(s, sc, &sc->asks_mem, room & 1u);
         if (changed & 2u)
-            wmask_or(&sc->dirty, &sc->asks_alu);
+            flipped |= sched_flip(s, sc, &sc->asks_alu, room >> 1 & 1u);
         sc->room = room;
     }
-    if (!all && !wmask_any(&sc->dirty) && now < sc->veto_until) {
+    if (!all && !flipped && !wmask_any(&sc->dirty) && now < sc->veto_until) {
         /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
          * marks the warp), saw them; a stable policy answers the same: the same stall (vetoes that
          * hold answer the same until veto_until: what asking them would count is counted). */
