@@ -229,6 +229,8 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
 
 static void flush_outputs(issue *s)
 {
+    if (ring_empty(&s->redirects) && ring_empty(&s->credits) && ring_empty(&s->done))
+        return;
     gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT),
              *dn = port_fifo(s, ISSUE_CTA_DONE);
     ring *q[] = {&s->redirects, &s->credits, &s->done};
@@ -686,6 +688,11 @@ static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
     [ISSUE_STALL_PIPELINE] = 3, [ISSUE_STALL_CHECK] = 4,  [ISSUE_STALL_BARRIER] = 5,
     [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
 };
+/* The stall reasons by rank (stall_rank), as far as a warp can have them. */
+static const issue_stall by_rank[] = {ISSUE_STALL_IDLE,     ISSUE_STALL_MEMORY, ISSUE_STALL_SCOREBOARD,
+                                      ISSUE_STALL_PIPELINE, ISSUE_STALL_CHECK,  ISSUE_STALL_BARRIER,
+                                      ISSUE_STALL_NO_READY, ISSUE_STALL_VETOED};
+_Static_assert(G_N_ELEMENTS(by_rank) == ISSUE_STALL_COUNT, "every stall reason ranked");
 
 /* Check warp i of scheduler sc's list again: its readiness, its stall, whether a unit's room decides
  * for it. */
@@ -786,9 +793,11 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     }
     /* The scheduler's stall: the first in stall_rank order that a listed warp has. */
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
-    for (unsigned r = 0; r < ISSUE_STALL_COUNT; r++)
-        if (sc->n_stall[r] && stall_rank[r] < stall_rank[worst])
-            worst = (issue_stall)r;
+    for (unsigned k = 0; k < G_N_ELEMENTS(by_rank) && stall_rank[by_rank[k]] < stall_rank[worst]; k++)
+        if (sc->n_stall[by_rank[k]]) {
+            worst = by_rank[k];
+            break;
+        }
     unsigned ready = sc->n_stall[ISSUE_STALL_COUNT];
     if (sc->n_stall[ISSUE_STALL_CHECK])
         s->refused = true;
