@@ -496,8 +496,10 @@ static void take_inputs(issue *s)
         if (d.epoch != w->epoch || !w->resident)
             continue; /* fetched before a redirect: dropped (its credit was reset by the redirect) */
         d.decode_cycle = gsc_cycle();
+        bool was_empty = s->ib->count(s->ib_self, d.warp) == 0;
         s->ib->push(s->ib_self, &d);
-        sched_dirty(s, d.warp);
+        if (was_empty) /* (behind a head its readiness does not change) */
+            sched_dirty(s, d.warp);
     }
 }
 
