@@ -450,8 +450,10 @@ static void take_release(issue *s, gsc_fifo *f)
     release_t r;
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
-        s->w[r.warp].sb_stall = ISSUE_STALL_COUNT; /* its scoreboard changes */
-        sched_dirty(s, r.warp);
+        if (!s->w[r.warp].sb_clear) { /* its scoreboard changes (a head found clear stays so) */
+            s->w[r.warp].sb_stall = ISSUE_STALL_COUNT;
+            sched_dirty(s, r.warp);
+        }
         if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
             for (unsigned j = 0; j < r.n_src; j++)
                 s->sb->release_read(s->sb_self, r.warp, r.src[j]);
@@ -506,10 +508,7 @@ static void take_inputs(issue *s)
 /* ---- readiness ------------------------------------------------------------------------------- */
 static inline __attribute__((always_inline)) gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
 {
-    if (cls == IR_CLASS_MEM)
-        return port_fifo(s, ISSUE_TO_LDST);
-    unsigned part = s->parts > 1 ? sched % s->parts : 0;
-    return blk_fifo_at(s->inst, ISSUE_TO_EXEC, part);
+    return cls == IR_CLASS_MEM ? s->ldst_fifo : s->sched[sched].exec;
 }
 
 /* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
@@ -1044,7 +1043,9 @@ static void issue_elaborate(void *self)
     for (unsigned i = 0; i < s->n_sched; i++) {
         r = blk_import(s->inst, ISSUE_ARB, i);
         s->sched[i].arb = r.methods, s->sched[i].arb_self = r.self;
+        s->sched[i].exec = blk_fifo_at(s->inst, ISSUE_TO_EXEC, s->parts > 1 ? i % s->parts : 0);
     }
+    s->ldst_fifo = port_fifo(s, ISSUE_TO_LDST);
     gsc_process *p = gsc_process_new(s->inst->mod, "run", issue_run, s);
     /* Its outputs wake it only when it waits for room (a put it was refused: a unit's FIFO full
      * for a warp that asks for it, a redirect, credit or CTA end still queued): a get it was not
