@@ -163,27 +163,35 @@ static unsigned order_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle
     return k;
 }
 
-/* order_gto's count and out[0] in one pass: the greedy warp if it is ready, else the oldest ready one. */
+/* order_gto's count and out[0]: the greedy warp if it is ready, else the oldest ready one (the greedy
+ * warp found first, then the ready ones counted: two short loops). */
 static unsigned first_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *best)
 {
     (void)self, (void)cycle;
-    unsigned k = 0, greedy = UINT_MAX, oldest = UINT_MAX;
+    unsigned greedy = UINT_MAX;
     int64_t greedy_issue = POLICY_NEVER_ISSUED;
     for (unsigned i = 0; i < n; i++) {
-        const policy_warp *x = &w[i];
-        if (x->last_issue != POLICY_NEVER_ISSUED &&
-            (greedy == UINT_MAX || x->last_issue > greedy_issue ||
-             (x->last_issue == greedy_issue && older(x, &w[greedy])))) {
+        int64_t li = w[i].last_issue;
+        if (li > greedy_issue) {
             greedy = i;
-            greedy_issue = x->last_issue;
-        }
-        if (x->ready) {
-            if (!k++ || older(x, &w[oldest]))
-                oldest = i;
+            greedy_issue = li;
+        } else if (G_UNLIKELY(li == greedy_issue) && li != POLICY_NEVER_ISSUED && older(&w[i], &w[greedy])) {
+            greedy = i;
         }
     }
+    unsigned k = 0;
+    if (greedy != UINT_MAX && w[greedy].ready) {
+        for (unsigned i = 0; i < n; i++)
+            k += w[i].ready;
+        *best = greedy;
+        return k;
+    }
+    unsigned oldest = UINT_MAX;
+    for (unsigned i = 0; i < n; i++)
+        if (w[i].ready && (!k++ || older(&w[i], &w[oldest])))
+            oldest = i;
     if (k)
-        *best = greedy != UINT_MAX && w[greedy].ready ? greedy : oldest;
+        *best = oldest;
     return k;
 }
 
