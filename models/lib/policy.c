@@ -163,6 +163,38 @@ static unsigned order_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle
     return k;
 }
 
+/* order_gto's count and out[0]: the greedy warp if it is ready, else the oldest ready one (the greedy
+ * warp found first, then the ready ones counted: two short loops). */
+static unsigned first_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *best)
+{
+    (void)self, (void)cycle;
+    unsigned greedy = UINT_MAX;
+    int64_t greedy_issue = POLICY_NEVER_ISSUED;
+    for (unsigned i = 0; i < n; i++) {
+        int64_t li = w[i].last_issue;
+        if (li > greedy_issue) {
+            greedy = i;
+            greedy_issue = li;
+        } else if (G_UNLIKELY(li == greedy_issue) && li != POLICY_NEVER_ISSUED && older(&w[i], &w[greedy])) {
+            greedy = i;
+        }
+    }
+    unsigned k = 0;
+    if (greedy != UINT_MAX && w[greedy].ready) {
+        for (unsigned i = 0; i < n; i++)
+            k += w[i].ready;
+        *best = greedy;
+        return k;
+    }
+    unsigned oldest = UINT_MAX;
+    for (unsigned i = 0; i < n; i++)
+        if (w[i].ready && (!k++ || older(&w[i], &w[oldest])))
+            oldest = i;
+    if (k)
+        *best = oldest;
+    return k;
+}
+
 static unsigned order_oldest(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *out)
 {
     (void)self, (void)cycle;
@@ -292,7 +324,7 @@ static const policy_class builtin_classes[] = {
     {"lrr", "loose round-robin: by warp id, starting after the last issued warp", create_noargs, g_free,
      order_lrr, true},
     {"gto", "greedy-then-oldest: the last issued warp while ready, else the oldest ready warp", create_noargs,
-     g_free, order_gto, true},
+     g_free, order_gto, true, first_gto},
     {"oldest", "oldest first (dispatch order, then warp id)", create_noargs, g_free, order_oldest, true},
     {"two_level_active", "two-level: active set of N (inner lrr/gto), long-stalled warps demoted to pending",
      create_two_level, g_free, order_two_level, false},
@@ -513,4 +545,13 @@ unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle,
             out[kept++] = out[i];
     }
     return kept;
+}
+
+unsigned policy_first(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
+{
+    if (!p->cls->first || p->vetoes->len)
+        return policy_order(p, warps, n, cycle, out);
+    unsigned k = p->cls->first(p->self, warps, n, cycle, out);
+    g_assert(k == 0 || (out[0] < n && warps[out[0]].ready));
+    return k;
 }

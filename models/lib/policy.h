@@ -72,6 +72,9 @@ typedef struct {
     /* true: order is a function of the warps' fields alone (not of the cycle, not of state it keeps)
      * and changes none of them, so the same list gives the same answer (policy_stable). */
     bool stable;
+    /* Optional: what order would return and its out[0] (in *best when it returns more than 0), without
+     * ordering the rest (policy_first). NULL: policy_first orders the whole list. */
+    unsigned (*first)(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *best);
 } policy_class;
 
 /* Registry (built-ins are present from the start). Registering a taken name is a g_error. */
@@ -93,6 +96,10 @@ void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx);
 void policy_add_swl(policy *p, unsigned limit);
 void policy_add_swl_except(policy *p, unsigned limit, unsigned barrier_stall); /* limit, code < 65536 */
 unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
+/* policy_order for a caller that takes only the best candidate: the same count, the same out[0] (the
+ * rest of out, room for n, may be left as scratch), the same effects on the warps and the vetoes; a
+ * class with `first` and no veto is asked without ordering the rest. */
+unsigned policy_first(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
 /* The policy's class is stable and no veto is installed: policy_order on an unchanged list gives the
  * same answer at any cycle (the issue stage uses it to skip a scheduler whose warps did not change). */
 bool policy_stable(const policy *p);

@@ -7,6 +7,7 @@ static const char *const arb_methods[] = {
     "order(warps, n, cycle) -> candidates, best first (the policy, then the vetoes)",
     "stable() -> the same list gives the same answer",
     "outcome(warp issued or -1, stall reason)",
+    "first(warps, n, cycle) -> as order, only the best candidate written",
     NULL,
 };
 /* n (traced): up to SM_MAX_WARPS candidates */
@@ -66,10 +67,9 @@ const blk_desc arbiter_desc = {
     &energy,
 };
 
-static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
+/* The calls' note and the empty-order count after the policy answered k. */
+static inline unsigned arb_answered(arbiter *a, const policy_warp *warps, unsigned n, unsigned k)
 {
-    arbiter *a = self;
-    unsigned k = policy_order(a->pol, warps, n, cycle, out);
     blk_call_note(a->probe, k, 0, 0);
     a->last_empty = false;
     if (k == 0) /* a policy that is not stable is asked with no warp ready too: that is no refusal */
@@ -80,6 +80,18 @@ static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t c
                 break;
             }
     return k;
+}
+
+static unsigned arb_order(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
+{
+    arbiter *a = self;
+    return arb_answered(a, warps, n, policy_order(a->pol, warps, n, cycle, out));
+}
+
+static unsigned arb_first(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
+{
+    arbiter *a = self;
+    return arb_answered(a, warps, n, policy_first(a->pol, warps, n, cycle, out));
 }
 
 static bool arb_settles(void *self)
@@ -130,7 +142,7 @@ static void arb_outcome(void *self, int warp, unsigned stall)
 }
 
 static const arbiter_if arb_table = {arb_order,       arb_stable, arb_outcome, arb_settles,
-                                     arb_holds_until, arb_repeat, arb_watch};
+                                     arb_holds_until, arb_repeat, arb_watch,   arb_first};
 
 /* The vetoes bound to `veto` join the policy's (policy_add_veto): the policy asks them. */
 static void arbiter_elaborate(void *self)

@@ -38,6 +38,9 @@ typedef struct {
     uint64_t (*holds_until)(void *self, const policy_warp *warps, unsigned n, uint64_t cycle);
     void (*repeat)(void *self, const policy_warp *warps, unsigned n, uint64_t first, uint64_t count);
     void (*watch)(void *self, void (*changed)(void *ctx, uint64_t from), void *ctx);
+    /* order() for a caller that issues only the first candidate: the same count and out[0], the rest
+     * of out (room for n) scratch (policy_first). */
+    unsigned (*first)(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out);
 } arbiter_if;
 extern const blk_iface arbiter_iface;
 

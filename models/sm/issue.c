@@ -229,6 +229,8 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
 
 static void flush_outputs(issue *s)
 {
+    if (ring_empty(&s->redirects) && ring_empty(&s->credits) && ring_empty(&s->done))
+        return;
     gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT),
              *dn = port_fifo(s, ISSUE_CTA_DONE);
     ring *q[] = {&s->redirects, &s->credits, &s->done};
@@ -448,8 +450,10 @@ static void take_release(issue *s, gsc_fifo *f)
     release_t r;
     while (gsc_fifo_can_get(f)) {
         gsc_fifo_get(f, &r);
-        s->w[r.warp].sb_stall = ISSUE_STALL_COUNT; /* its scoreboard changes */
-        sched_dirty(s, r.warp);
+        if (!s->w[r.warp].sb_clear) { /* its scoreboard changes (a head found clear stays so) */
+            s->w[r.warp].sb_stall = ISSUE_STALL_COUNT;
+            sched_dirty(s, r.warp);
+        }
         if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
             for (unsigned j = 0; j < r.n_src; j++)
                 s->sb->release_read(s->sb_self, r.warp, r.src[j]);
@@ -494,18 +498,17 @@ static void take_inputs(issue *s)
         if (d.epoch != w->epoch || !w->resident)
             continue; /* fetched before a redirect: dropped (its credit was reset by the redirect) */
         d.decode_cycle = gsc_cycle();
+        bool was_empty = s->ib->count(s->ib_self, d.warp) == 0;
         s->ib->push(s->ib_self, &d);
-        sched_dirty(s, d.warp);
+        if (was_empty) /* (behind a head its readiness does not change) */
+            sched_dirty(s, d.warp);
     }
 }
 
 /* ---- readiness ------------------------------------------------------------------------------- */
 static inline __attribute__((always_inline)) gsc_fifo *unit_fifo(const issue *s, unsigned sched, uint8_t cls)
 {
-    if (cls == IR_CLASS_MEM)
-        return port_fifo(s, ISSUE_TO_LDST);
-    unsigned part = s->parts > 1 ? sched % s->parts : 0;
-    return blk_fifo_at(s->inst, ISSUE_TO_EXEC, part);
+    return cls == IR_CLASS_MEM ? s->ldst_fifo : s->sched[sched].exec;
 }
 
 /* The units' room as sched_cycle sees it (bit 0: ldst, bit 1: the scheduler's exec). */
@@ -686,6 +689,11 @@ static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
     [ISSUE_STALL_PIPELINE] = 3, [ISSUE_STALL_CHECK] = 4,  [ISSUE_STALL_BARRIER] = 5,
     [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
 };
+/* The stall reasons by rank (stall_rank), as far as a warp can have them. */
+static const issue_stall by_rank[] = {ISSUE_STALL_IDLE,     ISSUE_STALL_MEMORY, ISSUE_STALL_SCOREBOARD,
+                                      ISSUE_STALL_PIPELINE, ISSUE_STALL_CHECK,  ISSUE_STALL_BARRIER,
+                                      ISSUE_STALL_NO_READY, ISSUE_STALL_VETOED};
+_Static_assert(G_N_ELEMENTS(by_rank) == ISSUE_STALL_COUNT, "every stall reason ranked");
 
 /* Check warp i of scheduler sc's list again: its readiness, its stall, whether a unit's room decides
  * for it. */
@@ -708,23 +716,43 @@ static inline void sched_check(issue *s, issue_sched *sc, unsigned i, unsigned r
     wmask_put(&sc->asks_alu, wi, asks && !(pw->flags & POLICY_F_MEM));
 }
 
+/* A unit's room changed to `room` (incremental evaluation): the warps that asked for it and did not
+ * change since (`asks`, not dirty) passed every other test, so they go from ready to stalled on the
+ * pipeline or back without being checked again (what sched_check would find). True if there were any. */
+static bool sched_flip(const issue *s, issue_sched *sc, const wmask *asks, bool room)
+{
+    issue_stall r = room ? ISSUE_STALL_COUNT : ISSUE_STALL_PIPELINE;
+    bool any = false;
+    for (unsigned k = 0; k < s->words; k++)
+        for (uint64_t m = asks->w[k] & ~sc->dirty.w[k]; m; m &= m - 1) {
+            policy_warp *pw = &sc->pw[s->pos[64 * k + (unsigned)__builtin_ctzll(m)]];
+            sc->n_stall[pw_stall(pw)]--;
+            sc->n_stall[r]++;
+            pw->ready = room;
+            pw->stall = room ? 0 : (unsigned)r + 1;
+            any = true;
+        }
+    return any;
+}
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
     unsigned room = unit_room(s, si);
     bool stable = sc->incremental;
     bool all = !stable; /* check every warp */
+    bool flipped = false;
     if (!all && room != sc->room) {
         /* A unit's room decides only for the warps whose head goes to it and that got as far as
          * asking: those that were ready or stalled on it (the others stopped at an earlier test). */
         unsigned changed = room ^ sc->room;
         if (changed & 1u)
-            wmask_or(&sc->dirty, &sc->asks_mem);
+            flipped |= sched_flip(s, sc, &sc->asks_mem, room & 1u);
         if (changed & 2u)
-            wmask_or(&sc->dirty, &sc->asks_alu);
+            flipped |= sched_flip(s, sc, &sc->asks_alu, room >> 1 & 1u);
         sc->room = room;
     }
-    if (!all && !wmask_any(&sc->dirty) && now < sc->veto_until) {
+    if (!all && !flipped && !wmask_any(&sc->dirty) && now < sc->veto_until) {
         /* Its warps and its units' room are as the last evaluation, which issued nothing (an issue
          * marks the warp), saw them; a stable policy answers the same: the same stall (vetoes that
          * hold answer the same until veto_until: what asking them would count is counted). */
@@ -766,14 +794,16 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     }
     /* The scheduler's stall: the first in stall_rank order that a listed warp has. */
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
-    for (unsigned r = 0; r < ISSUE_STALL_COUNT; r++)
-        if (sc->n_stall[r] && stall_rank[r] < stall_rank[worst])
-            worst = (issue_stall)r;
+    for (unsigned k = 0; k < G_N_ELEMENTS(by_rank) && stall_rank[by_rank[k]] < stall_rank[worst]; k++)
+        if (sc->n_stall[by_rank[k]]) {
+            worst = by_rank[k];
+            break;
+        }
     unsigned ready = sc->n_stall[ISSUE_STALL_COUNT];
     if (sc->n_stall[ISSUE_STALL_CHECK])
         s->refused = true;
     /* a stable policy lists only ready warps: with none there is nothing to ask */
-    unsigned n = ready || !stable ? sc->arb->order(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
+    unsigned n = ready || !stable ? sc->arb->first(sc->arb_self, sc->pw, sc->n, now, sc->order) : 0;
     if (n == 0 && ready > 0) { /* every ready warp was vetoed */
         worst = ISSUE_STALL_VETOED;
         if (sc->settles) { /* the answer is reused while it holds; the vetoes wake the stage */
@@ -1013,19 +1043,26 @@ static void issue_elaborate(void *self)
     for (unsigned i = 0; i < s->n_sched; i++) {
         r = blk_import(s->inst, ISSUE_ARB, i);
         s->sched[i].arb = r.methods, s->sched[i].arb_self = r.self;
+        s->sched[i].exec = blk_fifo_at(s->inst, ISSUE_TO_EXEC, s->parts > 1 ? i % s->parts : 0);
     }
+    s->ldst_fifo = port_fifo(s, ISSUE_TO_LDST);
     gsc_process *p = gsc_process_new(s->inst->mod, "run", issue_run, s);
+    /* Its outputs wake it only when it waits for room (a put it was refused: a unit's FIFO full
+     * for a warp that asks for it, a redirect, credit or CTA end still queued): a get it was not
+     * waiting for changes none of its warps' readiness. With resource checks bound, after every get
+     * (a check may answer by when it is asked: register power states wake up on the first ask). */
+    void (*out_sensitive)(gsc_process *, gsc_fifo *) = s->n_checks ? gsc_sensitive_fifo_get : gsc_sensitive_fifo_room;
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_CTA_LAUNCH));
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_DECODED));
     for (unsigned q = 0; q < s->parts; q++) {
         gsc_sensitive_fifo_put(p, blk_fifo_at(s->inst, ISSUE_RELEASE, q));
-        gsc_sensitive_fifo_get(p, blk_fifo_at(s->inst, ISSUE_TO_EXEC, q));
+        out_sensitive(p, blk_fifo_at(s->inst, ISSUE_TO_EXEC, q));
     }
     gsc_sensitive_fifo_put(p, port_fifo(s, ISSUE_RELEASE_LDST));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_TO_LDST));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_REDIRECT));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CREDIT));
-    gsc_sensitive_fifo_get(p, port_fifo(s, ISSUE_CTA_DONE));
+    out_sensitive(p, port_fifo(s, ISSUE_TO_LDST));
+    out_sensitive(p, port_fifo(s, ISSUE_REDIRECT));
+    out_sensitive(p, port_fifo(s, ISSUE_CREDIT));
+    out_sensitive(p, port_fifo(s, ISSUE_CTA_DONE));
     if (s->bs) {
         s->bs_event = gsc_event_new(s->inst->mod, "blocksync_release");
         gsc_sensitive_event(p, s->bs_event);

@@ -197,6 +197,7 @@ typedef struct {
      * warp slot), how many have each stall (ISSUE_STALL_COUNT: ready), and the warps a unit's room
      * decides for (ready or stalled on PIPELINE, head bound for ldst / for exec). */
     wmask members, asks_mem, asks_alu;
+    gsc_fifo *exec; /* its partition's to_exec FIFO (looked up at elaboration) */
     unsigned n_stall[ISSUE_STALL_COUNT + 1];
     /* Vetoes that hold (arbiter settles(), no checks): evaluated incrementally as a stable policy;
      * an answer that asked the arbiter and issued nothing (`asked`) is reused, its statistics
@@ -237,6 +238,7 @@ typedef struct {
     blk_iref *checks, *listeners, *events; /* the MULTI imports' bindings */
     unsigned n_checks, n_listeners, n_events;
     bool report_reads; /* the scoreboard reserves sources */
+    gsc_fifo *ldst_fifo; /* to_ldst (looked up at elaboration) */
     bool started;      /* the first activation has looked up what depends on every block's elaboration */
     issue_warp *w;
     unsigned *pos; /* each listed warp's position in its scheduler's list */

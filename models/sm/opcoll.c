@@ -5,12 +5,11 @@
 
 #include "models/sm/ccu.h"
 
-/* 16 bytes, four collectors to a cache line: the scans of every collector each cycle read these.
- * Collector c's instruction is o->its[c], in the block's own array (only its header fields are
- * used, no addresses), read on allocation and dispatch. */
+/* 16 bytes, four collectors to a cache line (the allocation's scan reads these; dispatch visits the
+ * collectors of o->disp_m). Collector c's instruction is o->its[c], in the block's own array (only its
+ * header fields are used, no addresses), read on allocation and dispatch. */
 struct opcoll_coll {
     bool busy;
-    bool dispatchable; /* every operand read (in an earlier cycle) */
     uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
     uint8_t cls;       /* its instruction's ir_class (the unit it asks for) */
     unsigned pending;  /* operand reads not yet granted */
@@ -125,10 +124,12 @@ static void opcoll_flush_releases(opcoll *o)
     }
 }
 
-/* Source reservations: the collector has read every operand (its last bank read was granted this
- * cycle, or it had none): tell issue, which releases the sources' read reservations. */
+/* Collector c has read every operand (its last bank read was granted this cycle, or it had none): it
+ * may dispatch from the next cycle on; with source reservations, issue is told (it releases the
+ * sources' read reservations). */
 static void opcoll_report_reads(opcoll *o, unsigned c)
 {
+    o->read_m[c >> 6] |= UINT64_C(1) << (c & 63);
     const issued_t *it = &o->its[c];
     if (it->report_reads)
         release_init_reads(ring_push_slot(&o->releases), it, sm_unit_of_class((ir_class)it->cls));
@@ -146,7 +147,7 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     const issued_t *ci = &o->its[c];
     gsc_fifo_get(in, &o->its[c]);
     co->busy = true;
-    co->dispatchable = false;
+    o->busy_m[c >> 6] |= UINT64_C(1) << (c & 63);
     co->cls = ci->cls;
     co->age = o->seq++;
     co->pending = n;
@@ -177,7 +178,7 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         const issued_t *ci = &o->its[c]; /* (in a local: the reads below are calls) */
         gsc_fifo_get(in, &o->its[c]);
         co->busy = true;
-        co->dispatchable = false;
+        o->busy_m[c >> 6] |= UINT64_C(1) << (c & 63);
         co->cls = ci->cls;
         co->age = o->seq++;
         co->pending = ci->n_bank_src;
@@ -208,44 +209,38 @@ enum { OPCOLL_MAX_COLL = 2 * 64 }; /* collectors_sp + collectors_sfu, each at mo
 static void opcoll_dispatch(opcoll *o, uint64_t now)
 {
     o->tr_dispatched = 0;
-    /* the candidates, by age (an insertion sort: a few per cycle) */
+    /* the candidates, by age (an insertion sort of the dispatchable ones: a few per cycle) */
     unsigned cand[OPCOLL_MAX_COLL], nc = 0;
-    for (unsigned c = 0; c < o->n_coll; c++) {
-        const opcoll_coll *co = &o->coll[c];
-        if (!co->busy || !co->dispatchable)
-            continue;
-        unsigned j = nc++;
-        for (; j > 0 && o->coll[cand[j - 1]].age > co->age; j--)
-            cand[j] = cand[j - 1];
-        cand[j] = c;
-    }
+    for (unsigned k = 0; k < 2; k++)
+        for (uint64_t m = o->disp_m[k]; m; m &= m - 1) {
+            unsigned c = 64 * k + (unsigned)__builtin_ctzll(m);
+            uint64_t age = o->coll[c].age;
+            unsigned j = nc++;
+            for (; j > 0 && o->coll[cand[j - 1]].age > age; j--)
+                cand[j] = cand[j - 1];
+            cand[j] = c;
+        }
     for (unsigned k = 0; k < nc; k++) {
         opcoll_coll *best = &o->coll[cand[k]];
         const issued_t *bit = &o->its[cand[k]];
         int p = o->un->pick(o->un_self, sm_unit_of_class((ir_class)best->cls), now);
         if (p < 0) {
             blk_stat_add(o->inst, OPCOLL_STAT_UNIT_BUSY, 1);
-            best->dispatchable = false; /* retried next cycle (re-marked below) */
-            continue;
+            continue; /* retried next cycle */
         }
         o->un->accept(o->un_self, p, bit, now);
         blk_stat_add(o->inst, OPCOLL_STAT_DISPATCHED, 1);
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, bit->n_bank_src);
         o->tr_dispatched++;
         best->busy = false;
+        o->busy_m[cand[k] >> 6] &= ~(UINT64_C(1) << (cand[k] & 63));
+        o->read_m[cand[k] >> 6] &= ~(UINT64_C(1) << (cand[k] & 63));
         if (o->ccu)
             ccu_dispatched(o->ccu, (unsigned)(best - o->coll), now);
     }
     /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
-    o->tr_busy_coll = 0;
-    for (unsigned c = 0; c < o->n_coll; c++) {
-        opcoll_coll *co = &o->coll[c];
-        if (co->busy) {
-            o->tr_busy_coll++;
-            if (co->pending == 0)
-                co->dispatchable = true;
-        }
-    }
+    o->tr_busy_coll = (uint32_t)(__builtin_popcountll(o->busy_m[0]) + __builtin_popcountll(o->busy_m[1]));
+    o->disp_m[0] = o->read_m[0], o->disp_m[1] = o->read_m[1];
     if (o->tr_slots) { /* the slots' occupancy, only while traced */
         uint64_t occ = 0, rdy = 0;
         for (unsigned c = 0; c < MIN(o->n_coll, 64u); c++) {

@@ -66,6 +66,19 @@ static void expect_order(const block_dut *d, unsigned not_ready, const unsigned 
         g_assert_cmpuint(out[i], ==, want[i]);
 }
 
+/* first() on the same list: order()'s count and first candidate. */
+static void expect_first(const block_dut *d, unsigned not_ready, const unsigned *want, unsigned n_want)
+{
+    policy_warp w[N];
+    warps_init(w);
+    if (not_ready < N)
+        w[not_ready].ready = false;
+    unsigned best[N];
+    g_assert_cmpuint(ARB(*d)->first(d->self, w, N, 100, best), ==, n_want);
+    if (n_want)
+        g_assert_cmpuint(best[0], ==, want[0]);
+}
+
 static void policy_orders(const char *policy, const unsigned *all, unsigned n_all, const unsigned *no1,
                           unsigned n_no1)
 {
@@ -75,6 +88,8 @@ static void policy_orders(const char *policy, const unsigned *all, unsigned n_al
     g_assert_true(ARB(d)->stable(d.self)); /* no veto, a stable class */
     expect_order(&d, N, all, n_all);
     expect_order(&d, 1, no1, n_no1); /* the last issued warp not ready */
+    expect_first(&d, N, all, n_all);
+    expect_first(&d, 1, no1, n_no1);
     harness_free(d.h);
 }
 
