@@ -391,20 +391,19 @@ static void inst_free(blk_inst *inst)
         blk_value_clear(&inst->params[i]);
     g_free(inst->params);
     g_free(inst->param_src);
-    g_free(inst->stats);
     unsigned total = inst->desc->n_ports;
     for (unsigned i = 0; i < inst->desc->n_ports; i++)
         total += inst->port_count[i] > 1 ? inst->port_count[i] - 1 : 0;
     for (unsigned f = 0; f < total; f++)
         blk_link_clear(&inst->links[f]);
     g_free(inst->ports);
-    g_free(inst->fifos);
+    g_aligned_free(inst->fifos); /* and the counters */
     g_free(inst->links);
     g_free(inst->port_count);
     g_free(inst->port_more);
     g_free((char *)inst->path);
     g_free((char *)inst->log_domain);
-    g_free(inst);
+    g_aligned_free(inst);
 }
 
 void blk_ctx_free(blk_ctx *ctx)
@@ -532,7 +531,11 @@ static void make_ports(blk_inst *inst, const unsigned *counts)
             total += inst->port_count[i] - 1;
     }
     inst->ports = g_new0(gsc_port *, total ? total : 1);
-    inst->fifos = g_new0(gsc_fifo *, total ? total : 1);
+    /* The FIFOs' pointers and the counters: one allocation, on lines of their own. */
+    size_t nf = total ? total : 1, ns = desc->n_stats ? desc->n_stats : 1;
+    G_STATIC_ASSERT(sizeof(gsc_fifo *) == sizeof(uint64_t));
+    inst->fifos = g_aligned_alloc0(nf + ns, sizeof(uint64_t), 64);
+    inst->stats = (uint64_t *)(inst->fifos + nf);
     inst->links = g_new0(struct blk_link, total ? total : 1);
     for (unsigned i = 0; i < desc->n_ports; i++) {
         const blk_port_desc *pd = &desc->ports[i];
@@ -554,7 +557,7 @@ static blk_inst *inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, co
                           const unsigned *counts, blk_count_fn count_fn, void *count_data)
 {
     blk_registry_add(desc);
-    blk_inst *inst = g_new0(blk_inst, 1);
+    blk_inst *inst = g_aligned_alloc0(1, sizeof(blk_inst), 64); /* blk_inst: its first line is the hot one */
     inst->desc = desc;
     inst->ctx = ctx;
     inst->mod = gsc_module_new(parent, name);
@@ -562,7 +565,6 @@ static blk_inst *inst_new(blk_ctx *ctx, gsc_module *parent, const char *name, co
     inst->log_domain = g_strdup_printf("gpusc.%s", desc->name);
     inst->params = g_new0(blk_value, desc->n_params);
     inst->param_src = g_new0(const char *, desc->n_params);
-    inst->stats = g_new0(uint64_t, desc->n_stats ? desc->n_stats : 1);
     for (unsigned i = 0; i < desc->n_params; i++) {
         const blk_param_desc *p = &desc->params[i];
         cfg_value_ref ref;

@@ -212,17 +212,27 @@ typedef struct {
 #define BLK_SLEEP_MAX 12
 
 struct blk_inst {
+    /* What an activation reads (blk_sleep_wake, blk_fifo, blk_stat_add) first, on the first of the
+     * record's 64-byte lines (the record is aligned to one): the counters and the FIFOs, which are
+     * one allocation (the FIFOs' pointers, then the counters), the cycles slept. */
+    uint64_t *stats; /* desc->n_stats counters (DERIVED slots stay 0) */
+    gsc_fifo **fifos; /* the FIFO bound to each port element, looked up at first use (blk_fifo) */
+    /* Cycles slept (blk_sleep_wake): the last cycle counted (-1: none yet) and what each later
+     * cycle adds until the next activation. */
+    int64_t sleep_last;
+    unsigned n_sleep;
+    blk_sleep_item sleep[BLK_SLEEP_MAX];
+    /* The clock domain the block runs in (blk_inst_set_domain; NULL: the core clock's). */
+    const struct blk_domain *domain;
     const blk_desc *desc;
     blk_ctx *ctx;
     gsc_module *mod;
     const char *path;       /* full dotted name (the module's) */
     blk_value *params;      /* desc->n_params effective values */
     const char **param_src; /* where each value came from ("default", "preset x", "f.ini:3", "--set") */
-    uint64_t *stats;        /* desc->n_stats counters (DERIVED slots stay 0) */
     /* Ports, one element per descriptor entry first (element 0 of an array; NULL for an interface
      * port or an empty array), then the further elements of the arrays (see blk_port_at). */
     gsc_port **ports;
-    gsc_fifo **fifos;       /* the FIFO bound to each port element, looked up at first use (blk_fifo) */
     unsigned *port_count;   /* per descriptor entry: its elements (1 for a plain port) */
     unsigned *port_more;    /* per descriptor entry: where its elements 1.. start in ports[] */
     struct blk_link *links; /* per element, as ports[]: interface implementations and bindings */
@@ -231,13 +241,6 @@ struct blk_inst {
     void *self;
     void (*finish)(void *self, uint64_t cycles); /* see blk_inst_on_finish */
     void *finish_self;
-    /* Cycles slept (blk_sleep_wake): the last cycle counted (-1: none yet) and what each later
-     * cycle adds until the next activation. */
-    int64_t sleep_last;
-    unsigned n_sleep;
-    blk_sleep_item sleep[BLK_SLEEP_MAX];
-    /* The clock domain the block runs in (blk_inst_set_domain; NULL: the core clock's). */
-    const struct blk_domain *domain;
 };
 
 /* Create an instance named `name` under parent (NULL: top level): the module, its ports, its

@@ -54,6 +54,12 @@ typedef struct {
     void *spu_self;
     bool failed;    /* a kernel fault happened; error holds the message */
     GString *error; /* owned by the testbench */
+    /* The decoded program of `mod` (warp_step.h), one for every SM's warp engine, so that the SMs
+     * share its lines in the host's caches: made by the first wexec_new, freed by the last
+     * wexec_free (warp_exec.c). Zero when the testbench makes the environment. */
+    struct ws_prog *prog;
+    const ir_module *prog_mod; /* the module prog decodes */
+    unsigned prog_users;
 } sm_env;
 
 static inline unsigned sm_env_warp_size(const sm_env *e)

@@ -45,7 +45,7 @@ struct wexec {
     wx_warp *warps;
     wx_next *next; /* per warp */
     wx_cta *ctas;
-    ws_prog *prog;        /* the decoded module */
+    ws_prog *prog;        /* the decoded module: env->prog, shared by the SMs */
     ws_launch L;          /* the engine's view of the current launch */
     char where[32];       /* "on SM 3", in error messages */
     regval_chain *values; /* the register value path's hooks */
@@ -124,7 +124,16 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
         x->warps[i].w.cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
         x->warps[i].ploads = g_array_new(FALSE, FALSE, sizeof(ws_load));
     }
-    x->prog = ws_prog_new(env->mod, true);
+    if (!env->prog_users) {
+        env->prog = ws_prog_new(env->mod, true);
+        env->prog_mod = env->mod;
+    }
+    if (env->prog_mod == env->mod) {
+        env->prog_users++;
+        x->prog = env->prog;
+    } else {
+        x->prog = ws_prog_new(env->mod, true);
+    }
     g_snprintf(x->where, sizeof x->where, "on SM %u", sm_id);
     x->L = (ws_launch){.prog = x->prog,
                        .mod = env->mod,
@@ -181,7 +190,12 @@ void wexec_free(wexec *x)
     }
     for (unsigned c = 0; c < x->max_ctas; c++)
         g_free(x->ctas[c].ws.shared.data);
-    ws_prog_free(x->prog);
+    if (x->prog != x->env->prog) {
+        ws_prog_free(x->prog);
+    } else if (!--x->env->prog_users) {
+        ws_prog_free(x->env->prog);
+        x->env->prog = NULL;
+    }
     regval_chain_free(x->values);
     g_free(x->warps);
     g_free(x->next);
