@@ -264,7 +264,8 @@ static bool icnt_blk_eject(icnt_blk *b, unsigned node, uint64_t now, uint64_t *n
             blk_stat_add(b->inst, ICNT_STAT_EJECT_STALLS, now - b->blocked_since[node]);
             b->blocked_since[node] = UINT64_MAX;
         }
-        icnt_pop(net, node, now, &pk);
+        bool popped = icnt_pop(net, node, now, &pk);
+        g_assert(popped); /* due (icnt_next_delivery): pk is written */
         b->pending[node]--;
         gsc_fifo_put(f, mem_slots_at(pool, (uint32_t)pk.payload));
         mem_slots_put_back(pool, (uint32_t)pk.payload);
