@@ -183,60 +183,6 @@ static inline size_t item_used(const gsc_fifo *f, const void *item)
     return t->used ? t->used(item) : f->size;
 }
 
-/* Copy n bytes between an item and a ring slot (never the same memory). Most items are small: up
- * to 64 bytes they are copied inline, as their first and last 8, 16 or 32 bytes (overlapping when n
- * is not a power of two), every load before the stores; a call to the C library's memcpy costs
- * about 20 instructions whatever the size, and a put and a get each copy once. */
-struct item_chunk {
-    unsigned char b[16];
-};
-template <typename T> static inline T load_at(const unsigned char *s)
-{
-    T v;
-    memcpy(&v, s, sizeof v);
-    return v;
-}
-template <typename T> static inline void store_at(unsigned char *d, const T &v)
-{
-    memcpy(d, &v, sizeof v);
-}
-/* The first and the last sizeof(T) bytes of n (sizeof(T) <= n <= 2 sizeof(T)). */
-template <typename T> static inline void copy_ends(unsigned char *d, const unsigned char *s, size_t n)
-{
-    T lo = load_at<T>(s), hi = load_at<T>(s + n - sizeof(T));
-    store_at(d, lo);
-    store_at(d + n - sizeof(T), hi);
-}
-
-static inline void item_copy(void *dst, const void *src, size_t n)
-{
-    unsigned char *d = (unsigned char *)dst;
-    const unsigned char *s = (const unsigned char *)src;
-    if (n >= 16) {
-        if (n > 64) {
-            memcpy(d, s, n);
-        } else if (n > 32) {
-            item_chunk a = load_at<item_chunk>(s), b = load_at<item_chunk>(s + 16);
-            item_chunk y = load_at<item_chunk>(s + n - 32), z = load_at<item_chunk>(s + n - 16);
-            store_at(d, a);
-            store_at(d + 16, b);
-            store_at(d + n - 32, y);
-            store_at(d + n - 16, z);
-        } else {
-            copy_ends<item_chunk>(d, s, n);
-        }
-    } else if (n >= 8) {
-        copy_ends<uint64_t>(d, s, n);
-    } else if (n >= 4) {
-        copy_ends<uint32_t>(d, s, n);
-    } else if (n) {
-        unsigned char a = s[0], b = s[n / 2], c = s[n - 1];
-        d[0] = a;
-        d[n / 2] = b;
-        d[n - 1] = c;
-    }
-}
-
 static inline unsigned fifo_freed(const gsc_fifo *f, int64_t now)
 {
     return f->freed_at == now ? f->freed_n : 0;
@@ -272,7 +218,7 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     unsigned tail = f->head + f->n; /* both below depth */
     if (tail >= f->depth)
         tail -= f->depth;
-    item_copy(f->items + (size_t)tail * f->stride, item, item_used(f, item));
+    memcpy(f->items + (size_t)tail * f->stride, item, item_used(f, item));
     f->stamps[tail] = now;
     f->n++;
     /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
@@ -296,8 +242,8 @@ extern "C" const void *gsc_fifo_peek(const gsc_fifo *f)
 }
 
 /* The get of gsc_fifo_get and gsc_fifo_take: the head leaves the ring (copied to item_out first
- * unless it is NULL); its slot keeps the item until the next put. Inlined into both: a call more
- * per get costs more than the copy saves. */
+ * unless it is NULL); its slot keeps the item until the next put. Inlined into both (the compiler
+ * kept it out of line: a call more per get). */
 __attribute__((always_inline)) static inline const unsigned char *fifo_pop(gsc_fifo *f, void *item_out)
 {
     if (!gsc_fifo_can_get(f))
@@ -307,7 +253,7 @@ __attribute__((always_inline)) static inline const unsigned char *fifo_pop(gsc_f
     int64_t now = gsc_write_cycle();
     const unsigned char *slot = f->items + (size_t)f->head * f->stride;
     if (item_out)
-        item_copy(item_out, slot, item_used(f, slot));
+        memcpy(item_out, slot, item_used(f, slot));
     /* An emptied ring starts again at slot 0, so a FIFO that holds an item or two at a time reuses
      * its first slots instead of walking its whole ring (each slot touched once every depth puts,
      * its lines cold by then on a machine of many SMs). A slot freed in this cycle may then be

@@ -357,10 +357,10 @@ static void test_put_on_full(void)
     g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': put on a full FIFO at cycle 1*");
 }
 
-/* Every copy size a put and a get make (the used prefix of a 100-byte item, 1..100 bytes: inline
- * copies up to 64, the C library's above): the prefix arrives whole, nothing past it is written, and
- * nothing past it is read (the item given to the put ends where its prefix does: the sanitizer tree
- * sees a read beyond). gsc_fifo_take's slot holds the same prefix. */
+/* Every copy size a put and a get make (the used prefix of a 100-byte item, 1..100 bytes): the
+ * prefix arrives whole, nothing past it is written, and nothing past it is read (the item given to
+ * the put ends where its prefix does: the sanitizer tree sees a read beyond). gsc_fifo_take's slot
+ * holds the same prefix. */
 typedef struct {
     uint8_t used; /* the prefix length, 1..100 */
     uint8_t bytes[99];
