@@ -14,7 +14,6 @@ testbench_libtbcommon_la_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_t
 bin_PROGRAMS += testbench/tb-sm
 testbench_tb_sm_SOURCES = testbench/tb-sm.c
 testbench_tb_sm_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
-testbench_tb_sm_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
 bin_PROGRAMS += testbench/tb-subcore
 testbench_tb_subcore_SOURCES = testbench/tb-subcore.c
 testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
@@ -23,6 +22,8 @@ testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 bin_PROGRAMS += testbench/tb-gpu
 testbench_tb_gpu_SOURCES = testbench/tb-gpu.c
 testbench_tb_gpu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# Linked with link-time optimisation when configured (Makefile.am, GPUSC_PROG_LINK_FLAGS); tb-sm is
+# not: tests/sm/test_tb_offmode.sh compares its instruction count with tb-renaming's.
 testbench_tb_gpu_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
 
 # `make demo`: tb-sm on a default workload (what scripts/demo.sh runs after building).
