@@ -351,6 +351,10 @@ static inline bool gsc_fifo_can_get(const gsc_fifo *f)
 }
 const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get; valid until its get */
 void gsc_fifo_get(gsc_fifo *f, void *item_out); /* item_out may be NULL; gsc_fatal if !can_get */
+/* A get without the copy: the head item, in its ring slot, valid until the next put to f (the
+ * producer's, in a later activation; a consumer copies what it keeps before it returns). Only the
+ * used prefix of an item (gsc_type.used) is meaningful there. gsc_fatal if !can_get. */
+const void *gsc_fifo_take(gsc_fifo *f);
 unsigned gsc_fifo_occupancy(const gsc_fifo *f); /* items stored (including those put this cycle) */
 unsigned gsc_fifo_depth(const gsc_fifo *f);
 /* The puts that can succeed in this cycle (as gsc_fifo_can_put counts: slots freed by gets in this

@@ -241,22 +241,24 @@ extern "C" const void *gsc_fifo_peek(const gsc_fifo *f)
     return gsc_fifo_can_get(f) ? f->items + (size_t)f->head * f->stride : nullptr;
 }
 
-extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
+/* The get of gsc_fifo_get and gsc_fifo_take: the head leaves the ring (copied to item_out first
+ * unless it is NULL); its slot keeps the item until the next put. Inlined into both (the compiler
+ * kept it out of line: a call more per get). */
+__attribute__((always_inline)) static inline const unsigned char *fifo_pop(gsc_fifo *f, void *item_out)
 {
     if (!gsc_fifo_can_get(f))
         gsc_fatal("fifo '%s': get on an empty FIFO at cycle %" G_GUINT64_FORMAT " (a model bug: check "
                   "gsc_fifo_can_get)",
                   f->name.c_str(), gsc_now_cycle());
     int64_t now = gsc_write_cycle();
-    if (item_out) {
-        const unsigned char *slot = f->items + (size_t)f->head * f->stride;
+    const unsigned char *slot = f->items + (size_t)f->head * f->stride;
+    if (item_out)
         memcpy(item_out, slot, item_used(f, slot));
-    }
     /* An emptied ring starts again at slot 0, so a FIFO that holds an item or two at a time reuses
      * its first slots instead of walking its whole ring (each slot touched once every depth puts,
      * its lines cold by then on a machine of many SMs). A slot freed in this cycle may then be
-     * refilled in this cycle (room still counts it from the next): nothing reads a slot after its
-     * get (gsc_fifo_peek's pointer is valid until then, gsc.h). */
+     * refilled in this cycle (room still counts it from the next): gsc_fifo_peek's pointer is valid
+     * until the get, gsc_fifo_take's until the next put (gsc.h). */
     unsigned next = f->head + 1;
     f->n--;
     f->head = next == f->depth || f->n == 0 ? 0 : next;
@@ -273,6 +275,17 @@ extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
         f->refused = false;
         gsc_wake(f->on_room, now + 1);
     }
+    return slot;
+}
+
+extern "C" void gsc_fifo_get(gsc_fifo *f, void *item_out)
+{
+    fifo_pop(f, item_out);
+}
+
+extern "C" const void *gsc_fifo_take(gsc_fifo *f)
+{
+    return fifo_pop(f, nullptr);
 }
 
 extern "C" void gsc_fifo_on_arrival(gsc_fifo *f, gsc_process_fn fn, void *ctx)

@@ -187,7 +187,7 @@ struct gsc_traceable {
  *     wheel when they come within reach;
  *   - an entry is stale when its event's `due` is no longer its cycle (the event was re-targeted,
  *     cancelled, or notified earlier); the ticker skips it. */
-enum { GSC_WHEEL = 1024 };
+enum { GSC_WHEEL = 1024, GSC_BUCKET_RESERVE = 16 };
 typedef std::pair<int64_t, gsc_event *> gsc_cal_entry;
 struct gsc_calendar {
     std::vector<gsc_event *> bucket[GSC_WHEEL];

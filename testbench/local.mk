@@ -22,6 +22,9 @@ testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 bin_PROGRAMS += testbench/tb-gpu
 testbench_tb_gpu_SOURCES = testbench/tb-gpu.c
 testbench_tb_gpu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# Linked with link-time optimisation when configured (Makefile.am, GPUSC_PROG_LINK_FLAGS); tb-sm is
+# not: tests/sm/test_tb_offmode.sh compares its instruction count with tb-renaming's.
+testbench_tb_gpu_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
 
 # `make demo`: tb-sm on a default workload (what scripts/demo.sh runs after building).
 demo: testbench/tb-sm

@@ -29,6 +29,7 @@ LONG_TESTS += tests/kernels/test_workloads_functional_long.sh
 bin_PROGRAMS += kernels/tools/gpusc-run
 kernels_tools_gpusc_run_SOURCES = kernels/tools/gpusc-run.c
 kernels_tools_gpusc_run_LDADD = $(KERNELS_LIBS)
+kernels_tools_gpusc_run_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
 kernels_tools_gpusc_run_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_top_srcdir)/kernels/ptx"' \
 	-DGPUSC_DATA_PTX_DIR='"$(pkgdatadir)/ptx"'
 

@@ -13,18 +13,21 @@ static const unsigned ROWS[] = {400, 65536, 524288}; /* tiny: a partial last blo
 static int spmv_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
 {
     g_assert((unsigned)size < G_N_ELEMENTS(ROWS));
-    int n = (int)ROWS[size];
+    /* unsigned: every allocation size below is then visibly under 16 GB. As an int, n could be
+     * negative for all the compiler knows, a size near 2^64 once converted, which the link-time
+     * pass (configure --enable-lto) reports as an allocation larger than any object. */
+    const unsigned n = ROWS[size];
     wl_rng rng;
     wl_rng_seed(&rng, seed, 0);
-    g_autofree int *row_ptr = g_new(int, n + 1);
+    g_autofree int *row_ptr = g_new(int, (size_t)n + 1);
     GArray *cols = g_array_new(FALSE, FALSE, sizeof(int));
     row_ptr[0] = 0;
-    for (int r = 0; r < n; r++) {
+    for (unsigned r = 0; r < n; r++) {
         unsigned len = 1 + wl_rng_below(&rng, 31);
         for (unsigned j = 0; j < len; j++) {
-            int c =
-                (wl_rng_u32(&rng) & 1) ? r + (int)wl_rng_below(&rng, 129) - 64 : (int)wl_rng_below(&rng, n);
-            c = CLAMP(c, 0, n - 1);
+            int c = (wl_rng_u32(&rng) & 1) ? (int)r + (int)wl_rng_below(&rng, 129) - 64
+                                           : (int)wl_rng_below(&rng, n);
+            c = CLAMP(c, 0, (int)n - 1);
             g_array_append_val(cols, c);
         }
         row_ptr[r + 1] = (int)cols->len;
@@ -43,11 +46,11 @@ static int spmv_run(wl_size size, uint32_t seed, wl_device *dev, GString *err)
         wl_upload(dev, col_idx, nnz * 4, &dcol, err) || wl_upload(dev, vals, nnz * 4, &dval, err) ||
         wl_upload(dev, x, (size_t)n * 4, &dx, err) || wl_upload(dev, NULL, (size_t)n * 4, &dy, err) ||
         WL_LAUNCH(dev, err, "spmv_csr", wl_div_up(n, BLOCK), 1, 1, BLOCK, 1, 1, WL_PTR(drow), WL_PTR(dcol),
-                  WL_PTR(dval), WL_PTR(dx), WL_PTR(dy), WL_S32(n)) ||
+                  WL_PTR(dval), WL_PTR(dx), WL_PTR(dy), WL_S32((int)n)) ||
         wl_download(dev, dy, y, (size_t)n * 4, err))
         return -1;
 
-    for (int r = 0; r < n; r++) {
+    for (unsigned r = 0; r < n; r++) {
         float sum = 0.0f;
         for (int j = row_ptr[r]; j < row_ptr[r + 1]; j++)
             sum = fmaf(vals[j], x[col_idx[j]], sum);

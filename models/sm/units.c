@@ -183,7 +183,8 @@ static unsigned u_writeback(void *self, uint64_t now, const release_t **out)
         if (best < 0)
             break;
         pipe_result r;
-        pipe_pop_done(u->pipes[best], now, &r);
+        bool popped = pipe_pop_done(u->pipes[best], now, &r);
+        g_assert(popped); /* its head is done by now (head_done): r is written */
         u->head_done[best] = pipe_next_completion(u->pipes[best]);
         uint32_t slot = (uint32_t)r.payload;
         out[n] = mem_slots_at(&u->in_pipes, slot);

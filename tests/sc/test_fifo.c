@@ -357,6 +357,114 @@ static void test_put_on_full(void)
     g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': put on a full FIFO at cycle 1*");
 }
 
+/* Every copy size a put and a get make (the used prefix of a 100-byte item, 1..100 bytes): the
+ * prefix arrives whole, nothing past it is written, and nothing past it is read (the item given to
+ * the put ends where its prefix does: the sanitizer tree sees a read beyond). gsc_fifo_take's slot
+ * holds the same prefix. */
+typedef struct {
+    uint8_t used; /* the prefix length, 1..100 */
+    uint8_t bytes[99];
+} sized;
+static const gsc_field sized_fields[] = {
+    GSC_FIELD(sized, used, GSC_U8, 0),
+    GSC_FIELD(sized, bytes, GSC_OPAQUE, 0),
+};
+static size_t sized_used(const void *item)
+{
+    return ((const sized *)item)->used;
+}
+static const gsc_type sized_type = GSC_TYPE_USED(sized, sized_fields, sized_used);
+
+static void test_copy_sizes(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *f = gsc_fifo_new(NULL, "q", &sized_type, 2);
+        for (unsigned n = 1; n <= sizeof(sized); n++) {
+            uint8_t *in = g_malloc(n); /* exactly the prefix */
+            in[0] = (uint8_t)n;
+            for (unsigned i = 1; i < n; i++)
+                in[i] = (uint8_t)(n * 7 + i);
+            gsc_fifo_put(f, in);
+            gsc_fifo_put(f, in);
+            g_free(in);
+            gsc_run_cycles(1);
+            uint8_t out[sizeof(sized)];
+            memset(out, 0xee, sizeof out);
+            gsc_fifo_get(f, out);
+            g_assert_cmpuint(out[0], ==, n);
+            for (unsigned i = 1; i < n; i++)
+                g_assert_cmpuint(out[i], ==, (uint8_t)(n * 7 + i));
+            for (unsigned i = n; i < sizeof out; i++)
+                g_assert_cmpuint(out[i], ==, 0xee);
+            const uint8_t *slot = gsc_fifo_take(f);
+            g_assert_true(memcmp(slot, out, n) == 0);
+            gsc_run_cycles(1);
+        }
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+/* gsc_fifo_take: a get that answers the head's slot instead of copying it out; the FIFO moves on as
+ * after gsc_fifo_get (occupancy, the freed slot counted from the next cycle, the get listeners woken
+ * in the next cycle), and the slot keeps the item until the next put. On an empty FIFO: fatal. */
+typedef struct {
+    gsc_fifo *f;
+    unsigned woken;
+} take_sys;
+
+static void take_listener(void *ctx)
+{
+    take_sys *t = ctx;
+    t->woken++;
+}
+
+static void test_take(void)
+{
+    if (g_test_subprocess()) {
+        static take_sys t;
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_module *top = gsc_module_new(NULL, "tb");
+        gsc_fifo *f = gsc_fifo_new(top, "q", &item_type, 2);
+        t.f = f;
+        gsc_process *p = gsc_process_new(top, "listener", take_listener, &t);
+        gsc_sensitive_fifo_get(p, f);
+        item a = {0, 1}, b = {0, 2}, c = {0, 3};
+        gsc_fifo_put(f, &a);
+        gsc_fifo_put(f, &b);
+        gsc_run_cycles(1);
+        g_assert_cmpuint(t.woken, ==, 0);
+        const item *head = gsc_fifo_peek(f);
+        const item *got = gsc_fifo_take(f);
+        g_assert_true(got == head);
+        g_assert_cmpuint(got->seq, ==, 1);
+        g_assert_cmpuint(gsc_fifo_occupancy(f), ==, 1);
+        g_assert_false(gsc_fifo_can_put(f)); /* the slot is free from the next cycle */
+        g_assert_cmpuint(((const item *)gsc_fifo_peek(f))->seq, ==, 2);
+        gsc_run_cycles(1);
+        g_assert_cmpuint(t.woken, ==, 1);
+        g_assert_cmpuint(got->seq, ==, 1); /* no put since */
+        got = gsc_fifo_take(f);
+        g_assert_cmpuint(got->seq, ==, 2);
+        g_assert_cmpuint(gsc_fifo_occupancy(f), ==, 0);
+        g_assert_false(gsc_fifo_can_get(f));
+        gsc_run_cycles(1);
+        g_assert_cmpuint(t.woken, ==, 2);
+        gsc_fifo_put(f, &c);
+        gsc_run_cycles(1);
+        g_assert_cmpuint(((const item *)gsc_fifo_take(f))->seq, ==, 3);
+        gsc_fifo_take(f); /* empty */
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': get on an empty FIFO at cycle 4*");
+}
+
 static void test_get_on_empty(void)
 {
     if (g_test_subprocess()) {
@@ -385,5 +493,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/fifo/used-by-key-bad", test_used_by_key_bad);
     g_test_add_func("/sc/fifo/put-on-full", test_put_on_full);
     g_test_add_func("/sc/fifo/get-on-empty", test_get_on_empty);
+    g_test_add_func("/sc/fifo/copy-sizes", test_copy_sizes);
+    g_test_add_func("/sc/fifo/take", test_take);
     return g_test_run();
 }
