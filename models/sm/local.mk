@@ -162,6 +162,8 @@ dist_check_SCRIPTS += tests/sm/test_tb_greener_machines.sh
 TESTS += tests/sm/test_tb_greener_machines.sh
 dist_check_SCRIPTS += tests/sm/test_tb_offmode.sh
 TESTS += tests/sm/test_tb_offmode.sh
+dist_check_SCRIPTS += tests/sm/test_greener_check_modes.sh
+SLOW_TESTS += tests/sm/test_greener_check_modes.sh
 
 # Resource sharing (registers / scratchpad, OWF): the sharing computation, the lock_table block, the
 # sharing-aware CTA grant, tb-sharing and their tests (docs/sharing.md).
