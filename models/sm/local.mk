@@ -120,6 +120,8 @@ testbench_tb_renaming_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 
 check_PROGRAMS += tests/sm/test_renaming
 TESTS += tests/sm/test_renaming
+dist_check_SCRIPTS += tests/sm/test_renaming_check_modes.sh
+SLOW_TESTS += tests/sm/test_renaming_check_modes.sh
 tests_sm_test_renaming_SOURCES = tests/sm/test_renaming.c
 tests_sm_test_renaming_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_renaming.sh

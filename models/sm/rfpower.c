@@ -509,11 +509,8 @@ static void apply_op(rfpower *p, const rp_op *o)
     }
 }
 
-/* Applies the changes of the cycles before `now`. */
-static void settle(rfpower *p, uint64_t now)
+static void settle_apply(rfpower *p, uint64_t now)
 {
-    if (G_LIKELY(!p->ops->len))
-        return;
     rp_op *o = (rp_op *)(void *)p->ops->data;
     guint n = 0;
     while (n < p->ops->len && o[n].cycle < now)
@@ -524,6 +521,14 @@ static void settle(rfpower *p, uint64_t now)
     for (guint i = 0; i < n; i++)
         apply_op(p, &o[i]);
     g_array_remove_range(p->ops, 0, n);
+}
+
+/* Applies the changes of the cycles before `now` (called first by every export). */
+static inline void settle(rfpower *p, uint64_t now)
+{
+    if (G_LIKELY(!p->ops->len) || ((const rp_op *)(const void *)p->ops->data)[0].cycle >= now)
+        return;
+    settle_apply(p, now);
 }
 
 /* ---- the exports ---- */
