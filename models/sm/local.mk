@@ -120,6 +120,8 @@ testbench_tb_renaming_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 
 check_PROGRAMS += tests/sm/test_renaming
 TESTS += tests/sm/test_renaming
+dist_check_SCRIPTS += tests/sm/test_renaming_check_modes.sh
+SLOW_TESTS += tests/sm/test_renaming_check_modes.sh
 tests_sm_test_renaming_SOURCES = tests/sm/test_renaming.c
 tests_sm_test_renaming_LDADD = $(GPUSC_LIBS)
 dist_check_SCRIPTS += tests/sm/test_tb_renaming.sh
@@ -162,6 +164,8 @@ dist_check_SCRIPTS += tests/sm/test_tb_greener_machines.sh
 TESTS += tests/sm/test_tb_greener_machines.sh
 dist_check_SCRIPTS += tests/sm/test_tb_offmode.sh
 TESTS += tests/sm/test_tb_offmode.sh
+dist_check_SCRIPTS += tests/sm/test_greener_check_modes.sh
+SLOW_TESTS += tests/sm/test_greener_check_modes.sh
 
 # Resource sharing (registers / scratchpad, OWF): the sharing computation, the lock_table block, the
 # sharing-aware CTA grant, tb-sharing and their tests (docs/sharing.md).

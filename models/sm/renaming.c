@@ -30,6 +30,8 @@ enum { EV_NONE, EV_ALLOC, EV_REL_PIR, EV_REL_PBR, EV_REL_EXIT, EV_POISON, EV_REL
 typedef struct {
     uint16_t map[REN_MAX_ARCH];  /* physical ID or RN_NO_PHYS */
     uint16_t last[REN_MAX_ARCH]; /* the last mapping (what the banks see after a release) */
+    uint16_t last0[REN_MAX_ARCH]; /* last at the start of cycle last_at (an allocation in it) */
+    uint64_t last_at[REN_MAX_ARCH];
     uint8_t st[REN_MAX_ARCH];
     uint64_t resv; /* destinations of issued loads not yet written (a physical register set aside) */
 } rn_frame;
@@ -541,6 +543,10 @@ static void allocate(renaming *r, unsigned warp, uint32_t func, unsigned a, uint
         blk_stat_add(r->inst, RN_STAT_OVERFLOW, 1);
         w->map[a] = RN_NO_PHYS;
         return;
+    }
+    if (w->last_at[a] != cycle) {
+        w->last_at[a] = cycle;
+        w->last0[a] = w->last[a];
     }
     w->map[a] = w->last[a] = (uint16_t)k;
     r->last_alloc = (unsigned)k;
@@ -1133,8 +1139,9 @@ static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
         q->phys = exempt_id(r, q->warp, func, a);
         return RFACCESS_ALLOW;
     }
-    if (w->last[a] != RN_NO_PHYS)
-        q->phys = w->last[a];
+    uint16_t last = w->last_at[a] == q->cycle ? w->last0[a] : w->last[a];
+    if (last != RN_NO_PHYS)
+        q->phys = last;
     if (q->write)
         return RFACCESS_ALLOW;
     if (q->cycle != r->lk_cycle) {

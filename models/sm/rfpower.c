@@ -37,8 +37,23 @@ typedef struct {
 typedef struct {
     unsigned n_alloc; /* registers allocated to the warp (0: none) */
     unsigned n_lut;
+    /* Entries that left the table in cycle freed_at (an access, issue): decode sees them leave only
+     * in the next cycle, whichever of its process and theirs runs first in the cycle. */
+    unsigned n_freed;
+    uint64_t freed_at;
     rp_lut lut[RP_LUT_MAX];
 } rp_warp;
+
+/* A change of the registers' states made in some cycle by a process other than the reader's: it
+ * takes effect at the end of that cycle (applied at the first call of a later cycle, in a fixed
+ * order), so that what issue, fetch, the banks and ldst see in a cycle does not depend on which of
+ * them ran first. */
+enum { OP_ACCESS, OP_MEM, OP_ON };
+typedef struct {
+    uint64_t cycle, seq; /* seq UINT64_MAX: a bank access that names no instruction */
+    uint16_t warp, phys; /* OP_ON, OP_ACCESS: the register */
+    uint8_t kind, write;
+} rp_op;
 
 struct rfpower {
     blk_inst *inst;
@@ -56,6 +71,7 @@ struct rfpower {
     rp_warp *w;
     uint64_t n_st[3]; /* register-file entries in each state (allocated or not) */
     uint64_t last;    /* cycle up to which leakage is integrated */
+    GArray *ops;      /* rp_op: changes of the current cycle (and earlier ones not applied yet) */
     /* decode: per launch, per static instruction */
     uint32_t kernel_no;
     GHashTable *decoded; /* (func << 32 | pc) -> rp_instr */
@@ -322,6 +338,17 @@ static void lut_remove(rp_warp *w, unsigned i)
     w->n_lut--;
 }
 
+/* Entry i leaves the table in cycle now, its room for decode from the next cycle on. */
+static void lut_free(rp_warp *w, unsigned i, uint64_t now)
+{
+    if (w->freed_at != now) {
+        w->freed_at = now;
+        w->n_freed = 0;
+    }
+    w->n_freed++;
+    lut_remove(w, i);
+}
+
 /* A new entry at the end of the warp's table, every register access of the instruction to come
  * (full storage: the oldest entry is dropped). */
 static unsigned lut_push(rfpower *p, unsigned warp, uint32_t func, uint32_t pc)
@@ -381,7 +408,7 @@ static void lut_accessed(rfpower *p, unsigned warp, unsigned i, bool write, uint
     mask &= *pend;
     *pend &= ~mask;
     if (!w->lut[i].pend_read && !w->lut[i].pend_write)
-        lut_remove(w, i);
+        lut_free(w, i, now);
     for (unsigned j = 0; j < e.ins->n; j++) {
         if (!(mask >> j & 1))
             continue;
@@ -392,12 +419,125 @@ static void lut_accessed(rfpower *p, unsigned warp, unsigned i, bool write, uint
     }
 }
 
+/* ---- changes at the end of a cycle ---- */
+
+static void queue_op(rfpower *p, uint8_t kind, unsigned warp, unsigned phys, uint64_t seq, bool write,
+                     uint64_t cycle)
+{
+    rp_op o = {.cycle = cycle, .seq = seq, .warp = (uint16_t)warp, .phys = (uint16_t)phys, .kind = kind,
+               .write = write};
+    g_array_append_val(p->ops, o);
+}
+
+/* The order of a cycle's changes: accesses by instruction age (a read before a write), then the
+ * wake-ups issue completed. */
+static int op_cmp(const void *a, const void *b)
+{
+    const rp_op *x = a, *y = b;
+    int kx = x->kind == OP_ON, ky = y->kind == OP_ON;
+#define CMP(u, v)                                                                                            \
+    if ((u) != (v))                                                                                          \
+        return (u) < (v) ? -1 : 1;
+    CMP(x->cycle, y->cycle)
+    CMP(kx, ky)
+    CMP(x->seq, y->seq)
+    CMP(x->write, y->write)
+    CMP(x->warp, y->warp)
+    CMP(x->phys, y->phys)
+    CMP(x->kind, y->kind)
+#undef CMP
+    return 0;
+}
+
+static void apply_access(rfpower *p, const rp_op *o)
+{
+    unsigned warp = o->warp, phys = o->phys;
+    if (phys >= p->w[warp].n_alloc)
+        return;
+    rp_warp *w = &p->w[warp];
+    unsigned idx = warp * RP_MAX_REGS + phys;
+    if (p->st[idx] != ST_ON) /* (counted as a late wake-up at the access) */
+        set_state(p, idx, ST_ON, o->cycle, true);
+    if (o->seq != UINT64_MAX) { /* the access's own instruction, if it still has this access to come */
+        int i = lut_find_seq(w, o->seq);
+        if (i >= 0) {
+            const rp_lut *e = &w->lut[i];
+            uint32_t pend = o->write ? e->pend_write : e->pend_read;
+            for (unsigned j = 0; j < e->ins->n; j++)
+                if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
+                    lut_accessed(p, warp, (unsigned)i, o->write, 1u << j, o->cycle);
+                    break;
+                }
+        }
+        return;
+    }
+    for (unsigned i = 0; i < w->n_lut; i++) { /* unnamed: the oldest issued instruction with this access to come */
+        const rp_lut *e = &w->lut[i];
+        if (!e->issued)
+            continue; /* (decoded only: a value it reads is read at its issue) */
+        uint32_t pend = o->write ? e->pend_write : e->pend_read;
+        for (unsigned j = 0; j < e->ins->n; j++)
+            if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
+                lut_accessed(p, warp, i, o->write, 1u << j, o->cycle);
+                return;
+            }
+    }
+}
+
+static void apply_op(rfpower *p, const rp_op *o)
+{
+    if (o->warp >= p->warps)
+        return;
+    switch (o->kind) {
+    case OP_ACCESS:
+        apply_access(p, o);
+        break;
+    case OP_MEM: {
+        int i = lut_find_seq(&p->w[o->warp], o->seq);
+        if (i >= 0)
+            lut_accessed(p, o->warp, (unsigned)i, o->write, UINT32_MAX, o->cycle);
+        break;
+    }
+    default: { /* OP_ON: a wake-up issue completed */
+        unsigned idx = o->warp * RP_MAX_REGS + o->phys;
+        if (o->phys < p->w[o->warp].n_alloc) {
+            p->wake[idx] = 0;
+            set_state(p, idx, ST_ON, o->cycle, true);
+        }
+        break;
+    }
+    }
+}
+
+static void settle_apply(rfpower *p, uint64_t now)
+{
+    rp_op *o = (rp_op *)(void *)p->ops->data;
+    guint n = 0;
+    while (n < p->ops->len && o[n].cycle < now)
+        n++;
+    if (!n)
+        return;
+    qsort(o, n, sizeof *o, op_cmp);
+    for (guint i = 0; i < n; i++)
+        apply_op(p, &o[i]);
+    g_array_remove_range(p->ops, 0, n);
+}
+
+/* Applies the changes of the cycles before `now` (called first by every export). */
+static inline void settle(rfpower *p, uint64_t now)
+{
+    if (G_LIKELY(!p->ops->len) || ((const rp_op *)(const void *)p->ops->data)[0].cycle >= now)
+        return;
+    settle_apply(p, now);
+}
+
 /* ---- the exports ---- */
 
 /* issue.check: every register of the head ON, else wake-up. */
 static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cycle)
 {
     rfpower *p = self;
+    settle(p, cycle);
     unsigned n_alloc = p->w[warp].n_alloc;
     bool ok = true;
     for (unsigned k = 0; k < (unsigned)h->n_bank_src + h->n_bank_dst; k++) {
@@ -410,16 +550,15 @@ static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
         if (s == ST_ON)
             continue;
         if (dst && s == ST_OFF && p->dst_no_wait) {
-            set_state(p, idx, ST_ON, cycle, true);
+            queue_op(p, OP_ON, warp, phys, 0, false, cycle);
             continue;
         }
         if (!p->wake[idx]) {
             p->wake[idx] = cycle + (s == ST_SLEEP ? p->wake_sleep : p->wake_off);
             blk_stat_add(p->inst, RFPOWER_STAT_WAKEUPS, 1);
         }
-        if (cycle >= p->wake[idx]) {
-            p->wake[idx] = 0;
-            set_state(p, idx, ST_ON, cycle, true);
+        if (cycle >= p->wake[idx]) { /* ON at the end of the cycle: the instruction may issue */
+            queue_op(p, OP_ON, warp, phys, 0, false, cycle);
         } else {
             ok = false;
         }
@@ -434,16 +573,17 @@ static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
 static bool rp_room(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
 {
     rfpower *p = self;
-    (void)cycle;
     if (warp >= p->warps)
         return true;
+    settle(p, cycle);
     rp_warp *w = &p->w[warp];
     for (unsigned i = 0; i < w->n_lut;)
         if (!w->lut[i].issued && w->lut[i].epoch != epoch)
             lut_remove(w, i);
         else
             i++;
-    if (!p->lut_on || !p->lut_entries || w->n_lut < p->lut_entries)
+    unsigned used = w->n_lut + (w->freed_at == cycle ? w->n_freed : 0);
+    if (!p->lut_on || !p->lut_entries || used < p->lut_entries)
         return true;
     blk_stat_add(p->inst, RFPOWER_STAT_DECODE_STALLS, 1);
     return false;
@@ -455,6 +595,7 @@ static void rp_decoded(void *self, const decoded_t *d)
     rfpower *p = self;
     if (d->warp >= p->warps || !p->w[d->warp].n_alloc)
         return;
+    settle(p, d->fetch_cycle);
     unsigned i = lut_push(p, d->warp, d->func, d->pc);
     p->w[d->warp].lut[i].epoch = d->epoch;
 }
@@ -468,6 +609,7 @@ static void rp_issued(void *self, const issued_t *it)
     rfpower *p = self;
     if (it->warp >= p->warps)
         return;
+    settle(p, it->issue_cycle);
     rp_warp *w = &p->w[it->warp];
     unsigned i = 0;
     while (i < w->n_lut && (w->lut[i].issued || w->lut[i].func != it->func || w->lut[i].pc != it->pc))
@@ -475,7 +617,7 @@ static void rp_issued(void *self, const issued_t *it)
     if (i < w->n_lut) {
         for (unsigned j = 0; j < i;)
             if (!w->lut[j].issued) {
-                lut_remove(w, j);
+                lut_free(w, j, it->issue_cycle);
                 i--;
             } else {
                 j++;
@@ -508,7 +650,7 @@ static void rp_issued(void *self, const issued_t *it)
                     blk_stat_add(p->inst, RFPOWER_STAT_SUPERSEDED, 1);
                 }
             if (o->issued && !o->pend_read && !o->pend_write) {
-                lut_remove(w, k);
+                lut_free(w, k, it->issue_cycle);
                 i--;
                 e = &w->lut[i];
             } else {
@@ -517,7 +659,7 @@ static void rp_issued(void *self, const issued_t *it)
         }
     }
     if (!e->pend_read && !e->pend_write)
-        lut_remove(w, i);
+        lut_free(w, i, it->issue_cycle);
 }
 
 /* regfile.access: a bank read (a source read) or write (a write-back) of the operand collectors. */
@@ -527,41 +669,18 @@ static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
     unsigned warp = q->warp, phys = q->reg;
     if (warp >= p->warps || phys >= p->w[warp].n_alloc)
         return RFACCESS_ALLOW;
-    rp_warp *w = &p->w[warp];
+    settle(p, q->cycle);
     unsigned idx = warp * RP_MAX_REGS + phys;
     rfaccess_verdict v = RFACCESS_ALLOW;
-    if (p->st[idx] != ST_ON) {
-        unsigned d = late_wake(p, idx, q->cycle);
+    if (p->st[idx] != ST_ON) { /* woken now (at the end of the cycle), the read delayed */
+        blk_stat_add(p->inst, RFPOWER_STAT_LATE_WAKEUPS, 1);
+        unsigned d = p->st[idx] == ST_SLEEP ? p->wake_sleep : p->wake_off;
         if (!q->write && d) {
             *delay = d;
             v = RFACCESS_DELAY;
         }
     }
-    if (q->has_instr) { /* the access's own instruction, if it still has this access to come */
-        int i = lut_find_seq(w, q->seq);
-        if (i >= 0) {
-            const rp_lut *e = &w->lut[i];
-            uint32_t pend = q->write ? e->pend_write : e->pend_read;
-            for (unsigned j = 0; j < e->ins->n; j++)
-                if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
-                    lut_accessed(p, warp, (unsigned)i, q->write, 1u << j, q->cycle);
-                    break;
-                }
-        }
-        return v;
-    }
-    for (unsigned i = 0; i < w->n_lut;
-         i++) { /* unnamed: the oldest issued instruction with this access to come */
-        const rp_lut *e = &w->lut[i];
-        if (!e->issued)
-            continue; /* (decoded only: a value it reads is read at its issue) */
-        uint32_t pend = q->write ? e->pend_write : e->pend_read;
-        for (unsigned j = 0; j < e->ins->n; j++)
-            if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
-                lut_accessed(p, warp, i, q->write, 1u << j, q->cycle);
-                return v;
-            }
-    }
+    queue_op(p, OP_ACCESS, warp, phys, q->has_instr ? q->seq : UINT64_MAX, q->write, q->cycle);
     return v;
 }
 
@@ -571,9 +690,8 @@ static void rp_mem_read(void *self, const issued_t *it, uint64_t cycle)
     rfpower *p = self;
     if (it->warp >= p->warps)
         return;
-    int i = lut_find_seq(&p->w[it->warp], it->seq);
-    if (i >= 0)
-        lut_accessed(p, it->warp, (unsigned)i, false, UINT32_MAX, cycle);
+    settle(p, cycle);
+    queue_op(p, OP_MEM, it->warp, 0, it->seq, false, cycle);
 }
 
 /* ldst.regs: a load's (an atomic's) destinations written back as ldst releases it. */
@@ -582,9 +700,8 @@ static void rp_mem_written(void *self, const issued_t *it, uint64_t cycle)
     rfpower *p = self;
     if (it->warp >= p->warps)
         return;
-    int i = lut_find_seq(&p->w[it->warp], it->seq);
-    if (i >= 0)
-        lut_accessed(p, it->warp, (unsigned)i, true, UINT32_MAX, cycle);
+    settle(p, cycle);
+    queue_op(p, OP_MEM, it->warp, 0, it->seq, true, cycle);
 }
 
 static void warp_alloc(rfpower *p, unsigned warp, uint64_t now)
@@ -624,6 +741,7 @@ static void rp_value(void *self, regval_access *a)
     rfpower *p = self;
     if (a->warp >= p->warps)
         return;
+    settle(p, a->cycle);
     switch (a->kind) {
     case REGVAL_ALLOC:
         new_launch(p);
@@ -664,6 +782,7 @@ static const ldst_regs_if mem_methods = {rp_mem_read, rp_mem_written};
 
 static void rp_finish(void *self, uint64_t cycles)
 {
+    settle(self, UINT64_MAX);
     integrate(self, cycles);
 }
 
@@ -692,6 +811,7 @@ rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env 
     p->lost = g_malloc0(n);
     p->wake = g_new0(uint64_t, n);
     p->w = g_new0(rp_warp, warps);
+    p->ops = g_array_new(FALSE, FALSE, sizeof(rp_op));
     p->n_st[p->unalloc_off ? ST_OFF : ST_ON] = units;
     blk_export(p->inst, RP_CHECK, 0, &check_methods, p);
     blk_export(p->inst, RP_ISSUED, 0, &issued_methods, p);
@@ -725,8 +845,9 @@ unsigned rfpower_mode(const rfpower *p)
     return p->mode;
 }
 
-unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys)
+unsigned rfpower_state(rfpower *p, unsigned warp, unsigned phys)
 {
+    settle(p, UINT64_MAX);
     g_assert(warp < p->warps && phys < RP_MAX_REGS);
     return p->st[warp * RP_MAX_REGS + phys];
 }
@@ -749,8 +870,9 @@ void rfpower_storage_bits(const rfpower *p, unsigned pc_bits, unsigned operands,
     *sb = greener_sb_bits(p->warps, p->storage_regs);
 }
 
-unsigned rfpower_lut_count(const rfpower *p, unsigned warp)
+unsigned rfpower_lut_count(rfpower *p, unsigned warp)
 {
+    settle(p, UINT64_MAX);
     g_assert(warp < p->warps);
     return p->w[warp].n_lut;
 }
@@ -773,5 +895,6 @@ void rfpower_free(rfpower *p)
     g_free(p->lost);
     g_free(p->wake);
     g_free(p->w);
+    g_array_free(p->ops, TRUE);
     g_free(p);
 }

@@ -66,9 +66,9 @@ blk_inst *rfpower_inst(rfpower *p);
 unsigned rfpower_mode(const rfpower *p);
 
 /* Tests: register phys of warp's state (GREENER_OFF, _SLEEP, _ON); the entries of warp's lookup
- * table. */
-unsigned rfpower_state(const rfpower *p, unsigned warp, unsigned phys);
-unsigned rfpower_lut_count(const rfpower *p, unsigned warp);
+ * table; both with every change made so far applied (those of the current cycle too). */
+unsigned rfpower_state(rfpower *p, unsigned warp, unsigned phys);
+unsigned rfpower_lut_count(rfpower *p, unsigned warp);
 
 /* The storage GREENER adds to an SM, in bits, for `warps` warp slots and `regs` registers per thread
  * at most (register numbers of ceil(log2 regs) bits): the lookup table (§10.6), warps x entries x

@@ -135,8 +135,10 @@ static void test_wakeup(void)
     decoded_t h = head_reading(3, 1);
     g_assert_false(g.check->allow(g.p, 0, &h, 10)); /* the wake-up signal */
     g_assert_false(g.check->allow(g.p, 0, &h, 11));
+    g_assert_true(g.check->allow(g.p, 0, &h, 12)); /* it may issue: ON at the end of the cycle */
     g_assert_true(g.check->allow(g.p, 0, &h, 12));
-    g_assert_true(g.check->allow(g.p, 0, &h, 12)); /* ON now */
+    g_assert_cmpuint(st_get(&g, RFPOWER_STAT_TRANS_OFF), ==, 0);
+    g_assert_cmpuint(rfpower_state(g.p, 0, 3), ==, GREENER_ON);
     decoded_t none = head_reading(3, 1);
     none.n_bank_src = 0;
     g_assert_true(g.check->allow(g.p, 1, &none, 10)); /* another warp meanwhile */
@@ -159,6 +161,7 @@ static void test_wakeup(void)
     alloc(&g, 0, 5);
     g_assert_false(g.check->allow(g.p, 0, &h, 20));
     g_assert_true(g.check->allow(g.p, 0, &h, 21));
+    g_assert_cmpuint(rfpower_state(g.p, 0, 3), ==, GREENER_ON);
     g_assert_cmpuint(st_get(&g, RFPOWER_STAT_TRANS_SLEEP), ==, 1);
     harness_free(g.h);
 
@@ -423,8 +426,9 @@ static void test_leakage(void)
     rig g = start(set);
     alloc(&g, 0, 10); /* 8 registers OFF -> OFF (alloc_state off) */
     decoded_t h = head_reading(2, 1);
-    g.check->allow(g.p, 0, &h, 100); /* integrates to 100 at the wake-up */
-    g.check->allow(g.p, 0, &h, 102);
+    g.check->allow(g.p, 0, &h, 100);
+    g.check->allow(g.p, 0, &h, 102); /* ON at the end of 102: integrated to 102 */
+    g_assert_cmpuint(rfpower_state(g.p, 0, 2), ==, GREENER_ON);
     uint64_t on = st_get(&g, RFPOWER_STAT_CYCLES_ON), sl = st_get(&g, RFPOWER_STAT_CYCLES_SLEEP),
              off = st_get(&g, RFPOWER_STAT_CYCLES_OFF);
     g_assert_cmpuint(on + sl + off, ==, (uint64_t)UNITS * 102);
@@ -434,6 +438,50 @@ static void test_leakage(void)
     g = start(base);
     g_assert_cmpuint(st_get(&g, RFPOWER_STAT_CYCLES_OFF), ==, 0);
     harness_free(g.h);
+}
+
+/* What a cycle's accesses change takes effect at the end of the cycle, whichever of the callers
+ * (fetch's decode, issue's check, the banks) runs first in it: an entry freed by a write-back in
+ * cycle 14 is room for decode from 15, and a register a read turns OFF in cycle 12 is still ON for
+ * issue's check in 12 (OFF, so a wake-up, from 13). Both orders of each cycle give the same answers. */
+static void test_same_cycle(void)
+{
+    unsigned r1, r2, slot;
+    reg_of("%r1", &r1, &slot);
+    reg_of("%r2", &r2, &slot);
+    for (int access_first = 0; access_first < 2; access_first++) {
+        const char *set[] = {"mode=greener", "alloc_state=on", NULL};
+        rig g = start(set);
+        alloc(&g, 0, 0);
+        g_assert_true(decode_at(&g, 1, 0, 10)); /* add r2, r1, 1 */
+        g_assert_true(decode_at(&g, 2, 0, 10));
+        issue_instr(&g, 1, 1, 12);
+        g_assert_cmpuint(bank_read(&g, r1, 13), ==, 0);
+        rfaccess_req wb = {.warp = 0, .reg = r2, .write = true, .cycle = 14, .phys = r2, .refused_by = -1};
+        unsigned delay = 0;
+        if (access_first)
+            g.access->access(g.p, &wb, &delay);
+        g_assert_false(decode_at(&g, 4, 0, 14)); /* the entry leaves at the end of 14 */
+        if (!access_first)
+            g.access->access(g.p, &wb, &delay);
+        g_assert_true(decode_at(&g, 4, 0, 15));
+        g_assert_cmpuint(st_get(&g, RFPOWER_STAT_DECODE_STALLS), ==, 1);
+        harness_free(g.h);
+
+        const char *off[] = {"mode=greener", "debug_off_pc=2", "alloc_state=on", NULL};
+        g = start(off);
+        alloc(&g, 0, 0);
+        issue_instr(&g, 1, 2, 10); /* reads r1, OFF after its read (the wrong encoding) */
+        decoded_t h = head_reading(r1, 5);
+        if (access_first)
+            g_assert_cmpuint(bank_read(&g, r1, 12), ==, 0);
+        g_assert_true(g.check->allow(g.p, 0, &h, 12)); /* ON until the end of 12 */
+        if (!access_first)
+            g_assert_cmpuint(bank_read(&g, r1, 12), ==, 0);
+        g_assert_false(g.check->allow(g.p, 0, &h, 13)); /* OFF: the wake-up */
+        g_assert_cmpuint(st_get(&g, RFPOWER_STAT_WAKEUPS), ==, 1);
+        harness_free(g.h);
+    }
 }
 
 /* §16 test 3: the storage GREENER adds (64 warps, 64 registers per thread) */
@@ -458,5 +506,6 @@ int main(int argc, char **argv)
     harness_test_add("/rfpower/load_at_access", test_load_at_access);
     g_test_add_func("/rfpower/storage", test_storage);
     harness_test_add("/rfpower/access-own-instruction", test_access_own_instr);
+    harness_test_add("/rfpower/same-cycle", test_same_cycle);
     return g_test_run();
 }
