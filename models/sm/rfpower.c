@@ -449,6 +449,20 @@ static int op_cmp(const void *a, const void *b)
     return 0;
 }
 
+/* Table entry i's access of register phys (a read or a write), if it still has one to come: taken;
+ * false if it has none. */
+static bool lut_access_reg(rfpower *p, unsigned warp, unsigned i, const rp_op *o)
+{
+    const rp_lut *e = &p->w[warp].lut[i];
+    uint32_t pend = o->write ? e->pend_write : e->pend_read;
+    for (unsigned j = 0; j < e->ins->n; j++)
+        if ((pend >> j & 1) && e->ins->r[j].phys == o->phys) {
+            lut_accessed(p, warp, i, o->write, 1u << j, o->cycle);
+            return true;
+        }
+    return false;
+}
+
 static void apply_access(rfpower *p, const rp_op *o)
 {
     unsigned warp = o->warp, phys = o->phys;
@@ -460,28 +474,15 @@ static void apply_access(rfpower *p, const rp_op *o)
         set_state(p, idx, ST_ON, o->cycle, true);
     if (o->seq != UINT64_MAX) { /* the access's own instruction, if it still has this access to come */
         int i = lut_find_seq(w, o->seq);
-        if (i >= 0) {
-            const rp_lut *e = &w->lut[i];
-            uint32_t pend = o->write ? e->pend_write : e->pend_read;
-            for (unsigned j = 0; j < e->ins->n; j++)
-                if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
-                    lut_accessed(p, warp, (unsigned)i, o->write, 1u << j, o->cycle);
-                    break;
-                }
-        }
+        if (i >= 0)
+            lut_access_reg(p, warp, (unsigned)i, o);
         return;
     }
-    for (unsigned i = 0; i < w->n_lut; i++) { /* unnamed: the oldest issued instruction with this access to come */
-        const rp_lut *e = &w->lut[i];
-        if (!e->issued)
-            continue; /* (decoded only: a value it reads is read at its issue) */
-        uint32_t pend = o->write ? e->pend_write : e->pend_read;
-        for (unsigned j = 0; j < e->ins->n; j++)
-            if ((pend >> j & 1) && e->ins->r[j].phys == phys) {
-                lut_accessed(p, warp, i, o->write, 1u << j, o->cycle);
-                return;
-            }
-    }
+    /* unnamed: the oldest issued instruction with this access to come (one decoded only reads its
+     * values at its issue) */
+    for (unsigned i = 0; i < w->n_lut; i++)
+        if (w->lut[i].issued && lut_access_reg(p, warp, i, o))
+            return;
 }
 
 static void apply_op(rfpower *p, const rp_op *o)
