@@ -683,13 +683,8 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     return true;
 }
 
-/* The order in which a scheduler's stall reasons are reported (lower first: see issue_stall). */
-static const uint8_t stall_rank[ISSUE_STALL_COUNT + 1] = {
-    [ISSUE_STALL_IDLE] = 0,     [ISSUE_STALL_MEMORY] = 1, [ISSUE_STALL_SCOREBOARD] = 2,
-    [ISSUE_STALL_PIPELINE] = 3, [ISSUE_STALL_CHECK] = 4,  [ISSUE_STALL_BARRIER] = 5,
-    [ISSUE_STALL_NO_READY] = 6, [ISSUE_STALL_VETOED] = 7, [ISSUE_STALL_COUNT] = 8,
-};
-/* The stall reasons by rank (stall_rank), as far as a warp can have them. */
+/* The stall reasons in the order a scheduler reports them: the first one a listed warp has (see
+ * issue_stall). */
 static const issue_stall by_rank[] = {ISSUE_STALL_IDLE,     ISSUE_STALL_MEMORY, ISSUE_STALL_SCOREBOARD,
                                       ISSUE_STALL_PIPELINE, ISSUE_STALL_CHECK,  ISSUE_STALL_BARRIER,
                                       ISSUE_STALL_NO_READY, ISSUE_STALL_VETOED};
@@ -792,9 +787,9 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
             for (uint64_t t = todo.w[k]; t; t &= t - 1)
                 sched_check(s, sc, 64 * k + (unsigned)__builtin_ctzll(t), room, now);
     }
-    /* The scheduler's stall: the first in stall_rank order that a listed warp has. */
+    /* The scheduler's stall: the first in by_rank that a listed warp has, if ranked before the default. */
     issue_stall worst = sc->n ? ISSUE_STALL_NO_READY : ISSUE_STALL_IDLE;
-    for (unsigned k = 0; k < G_N_ELEMENTS(by_rank) && stall_rank[by_rank[k]] < stall_rank[worst]; k++)
+    for (unsigned k = 0; by_rank[k] != worst; k++)
         if (sc->n_stall[by_rank[k]]) {
             worst = by_rank[k];
             break;
