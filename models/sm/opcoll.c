@@ -9,7 +9,6 @@
  * collectors of o->disp_m). Collector c's instruction is o->its[c], in the block's own array (only its
  * header fields are used, no addresses), read on allocation and dispatch. */
 struct opcoll_coll {
-    bool busy;
     uint8_t pool;      /* 0 SP/INT, 1 SFU/DP */
     uint8_t cls;       /* its instruction's ir_class (the unit it asks for) */
     unsigned pending;  /* operand reads not yet granted */
@@ -129,7 +128,7 @@ static void opcoll_flush_releases(opcoll *o)
  * sources' read reservations). */
 static void opcoll_report_reads(opcoll *o, unsigned c)
 {
-    o->read_m[c >> 6] |= UINT64_C(1) << (c & 63);
+    wmask_set(&o->read_m, c);
     const issued_t *it = &o->its[c];
     if (it->report_reads)
         release_init_reads(ring_push_slot(&o->releases), it, sm_unit_of_class((ir_class)it->cls));
@@ -143,11 +142,10 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     unsigned n;
     unsigned c = ccu_take(o->ccu, gsc_fifo_peek(in), reads, &n);
     opcoll_coll *co = &o->coll[c];
-    g_assert(!co->busy);
+    g_assert(!wmask_test(&o->busy_m, c));
     const issued_t *ci = &o->its[c];
     gsc_fifo_get(in, &o->its[c]);
-    co->busy = true;
-    o->busy_m[c >> 6] |= UINT64_C(1) << (c & 63);
+    wmask_set(&o->busy_m, c);
     co->cls = ci->cls;
     co->age = o->seq++;
     co->pending = n;
@@ -168,7 +166,7 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         }
         unsigned pool = o->generic ? 0 : pool_of(it->cls), c;
         for (c = 0; c < o->n_coll; c++)
-            if (!o->coll[c].busy && o->coll[c].pool == pool)
+            if (!wmask_test(&o->busy_m, c) && o->coll[c].pool == pool)
                 break;
         if (c == o->n_coll) {
             blk_stat_add(o->inst, OPCOLL_STAT_COLLECTOR_FULL, 1);
@@ -177,8 +175,7 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         opcoll_coll *co = &o->coll[c];
         const issued_t *ci = &o->its[c]; /* (in a local: the reads below are calls) */
         gsc_fifo_get(in, &o->its[c]);
-        co->busy = true;
-        o->busy_m[c >> 6] |= UINT64_C(1) << (c & 63);
+        wmask_set(&o->busy_m, c);
         co->cls = ci->cls;
         co->age = o->seq++;
         co->pending = ci->n_bank_src;
@@ -195,7 +192,7 @@ static void opcoll_arbitrate(opcoll *o)
     unsigned n = o->rf->arbitrate(o->rf_self, &granted);
     for (unsigned i = 0; i < n; i++) {
         opcoll_coll *co = &o->coll[granted[i]];
-        g_assert(co->busy && co->pending > 0);
+        g_assert(wmask_test(&o->busy_m, (unsigned)granted[i]) && co->pending > 0);
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_FILLS, 1);
         if (--co->pending == 0)
             opcoll_report_reads(o, (unsigned)granted[i]);
@@ -203,6 +200,7 @@ static void opcoll_arbitrate(opcoll *o)
 }
 
 enum { OPCOLL_MAX_COLL = 2 * 64 }; /* collectors_sp + collectors_sfu, each at most 64 */
+G_STATIC_ASSERT(OPCOLL_MAX_COLL <= WMASK_BITS); /* the collector masks (opcoll.h) */
 
 /* Collectors complete in an earlier cycle go to a pipe, oldest first; one that finds no free pipe
  * of its unit waits for the next cycle. */
@@ -211,8 +209,8 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
     o->tr_dispatched = 0;
     /* the candidates, by age (an insertion sort of the dispatchable ones: a few per cycle) */
     unsigned cand[OPCOLL_MAX_COLL], nc = 0;
-    for (unsigned k = 0; k < 2; k++)
-        for (uint64_t m = o->disp_m[k]; m; m &= m - 1) {
+    for (unsigned k = 0; k < wmask_words(o->n_coll); k++)
+        for (uint64_t m = o->disp_m.w[k]; m; m &= m - 1) {
             unsigned c = 64 * k + (unsigned)__builtin_ctzll(m);
             uint64_t age = o->coll[c].age;
             unsigned j = nc++;
@@ -232,20 +230,22 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
         blk_stat_add(o->inst, OPCOLL_STAT_DISPATCHED, 1);
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, bit->n_bank_src);
         o->tr_dispatched++;
-        best->busy = false;
-        o->busy_m[cand[k] >> 6] &= ~(UINT64_C(1) << (cand[k] & 63));
-        o->read_m[cand[k] >> 6] &= ~(UINT64_C(1) << (cand[k] & 63));
+        wmask_clear(&o->busy_m, cand[k]);
+        wmask_clear(&o->read_m, cand[k]);
         if (o->ccu)
             ccu_dispatched(o->ccu, (unsigned)(best - o->coll), now);
     }
     /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
-    o->tr_busy_coll = (uint32_t)(__builtin_popcountll(o->busy_m[0]) + __builtin_popcountll(o->busy_m[1]));
-    o->disp_m[0] = o->read_m[0], o->disp_m[1] = o->read_m[1];
+    o->tr_busy_coll = 0;
+    for (unsigned k = 0; k < wmask_words(o->n_coll); k++)
+        o->tr_busy_coll += (uint32_t)__builtin_popcountll(o->busy_m.w[k]);
+    o->disp_m = o->read_m;
     if (o->tr_slots) { /* the slots' occupancy, only while traced */
         uint64_t occ = 0, rdy = 0;
         for (unsigned c = 0; c < MIN(o->n_coll, 64u); c++) {
-            occ |= (uint64_t)o->coll[c].busy << c;
-            rdy |= (uint64_t)(o->coll[c].busy && o->coll[c].pending == 0) << c;
+            bool busy = wmask_test(&o->busy_m, c);
+            occ |= (uint64_t)busy << c;
+            rdy |= (uint64_t)(busy && o->coll[c].pending == 0) << c;
         }
         o->tr_occupied = occ, o->tr_ready = rdy;
     }

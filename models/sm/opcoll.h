@@ -29,6 +29,7 @@
 
 #include "models/core/block.h"
 #include "models/lib/ring.h"
+#include "models/lib/wmask.h"
 #include "models/sm/payloads.h"
 #include "models/sm/regfile.h"
 #include "models/sm/units.h"
@@ -55,9 +56,9 @@ typedef struct {
     issued_t *its; /* each collector's instruction (cold: read on allocation and dispatch) */
     ring releases; /* release_t waiting for room */
     uint64_t seq;
-    /* Collectors by bit (c / 64, c % 64): busy, every operand read, and dispatchable (every operand
-     * read in an earlier cycle: those read when the last dispatch ended) */
-    uint64_t busy_m[2], read_m[2], disp_m[2];
+    /* Collectors by bit: busy, every operand read, and dispatchable (every operand read in an
+     * earlier cycle: those read when the last dispatch ended) */
+    wmask busy_m, read_m, disp_m;
     bool generic;        /* collectors_sfu = 0: one pool */
     struct ccu_blk *ccu; /* collectors allocated at issue (collector != ocu); NULL: ocu */
     /* the imports, looked up at elaboration */
