@@ -16,29 +16,23 @@ if sd --workloads spmv,vecadd --max-cycles 3000 && grep -q '^same tb-sm spmv .*3
 else
     no "identical runs under --max-cycles"; show
 fi
+# fails NAME PATTERN ARGS...: stats-diff with ARGS exits 1 and prints a line matching PATTERN.
+fails() {
+    f_name=$1 f_pat=$2
+    shift 2
+    if ! sd "$@" && grep -q "$f_pat" "$tmp/out"; then ok "$f_name"; else no "$f_name"; show; fi
+}
 # A statistic of the first 3000 cycles that differs is a difference.
-if ! sd --workloads spmv --max-cycles 3000 --set-new units.sp_latency=9 && grep -q '^DIFF tb-sm spmv: ' "$tmp/out"; then
-    ok "a different statistic within the limit fails"
-else
-    no "a different statistic within the limit"; show
-fi
+fails "a different statistic within the limit fails" '^DIFF tb-sm spmv: ' \
+    --workloads spmv --max-cycles 3000 --set-new units.sp_latency=9
 # One run completed (2803 cycles) and the other stopped at the limit: a difference, whatever else.
-if ! sd --workloads vecadd --max-cycles 2900 --set-new units.sp_latency=9 && grep -q 'stopped_at: None -> 2900' "$tmp/out"; then
-    ok "one run completed and the other stopped at the limit: a difference"
-else
-    no "completed against stopped"; show
-fi
+fails "one run completed and the other stopped at the limit: a difference" 'stopped_at: None -> 2900' \
+    --workloads vecadd --max-cycles 2900 --set-new units.sp_latency=9
 # Any other failure of a run still fails.
-if ! sd --workloads spmv --max-cycles 3000 --set-new nosuch.param=1 && grep -q '^FAIL tb-sm spmv: ref ok, new exit' "$tmp/out"; then
-    ok "a run that fails for another reason fails"
-else
-    no "another failure under --max-cycles"; show
-fi
+fails "a run that fails for another reason fails" '^FAIL tb-sm spmv: ref ok, new exit' \
+    --workloads spmv --max-cycles 3000 --set-new nosuch.param=1
 # Without the mode, a run stopped by a limit given to the testbench itself is a failure (as before).
-if ! sd --workloads spmv --args=--max-cycles=3000 && grep -q '^FAIL tb-sm spmv: ref exit 1' "$tmp/out"; then
-    ok "without --max-cycles a run stopped at a limit fails"
-else
-    no "a stopped run without the mode"; show
-fi
+fails "without --max-cycles a run stopped at a limit fails" '^FAIL tb-sm spmv: ref exit 1' \
+    --workloads spmv --args=--max-cycles=3000
 echo "1..$n"
 exit $fail

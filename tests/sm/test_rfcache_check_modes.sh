@@ -11,22 +11,14 @@
 # GPUSC_TEST_WORKLOADS (tests/workloads.sh) restricts the workloads of the first two.
 set -u
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/check_modes.sh"
 all=$(echo "${GPUSC_TEST_WORKLOADS:-}" | tr ' ' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
 for c in "ocu_random|--collector ocu_random|${all}" "ccu|--collector ccu|${all}" \
     "ccu-dynamic|--collector ccu --sthld-mode dynamic --set ccu.sthld_interval=500|histogram,nw,hotspot,sgemm" \
     "ccu_lru|--collector ccu_lru|histogram,nw,sgemm" "ccu_pr|--collector ccu_pr|histogram,nw,hotspot" \
     "bow|--collector bow|histogram,nw,sgemm" "rfc|--collector rfc|histogram,nw,bfs,hotspot" \
     "sw_rfc-monolithic|--monolithic --collector sw_rfc|histogram,nw,srad"; do
-    name=${c%%|*}
-    rest=${c#*|}
-    args=${rest%%|*}
-    wl=${rest#*|}
-    if python3 "$top_srcdir/bench/stats-diff" "$top_builddir" "$top_builddir" --testbenches tb-rfcache \
-        --args "$args" ${wl:+--workloads "$wl"} --modes awake,shuffle > "$tmp/out" 2>&1; then
-        ok "tb-rfcache $name ($args): identical under --check=awake and --check=shuffle"
-    else
-        no "tb-rfcache $name ($args) in the check modes"; grep -v '^same ' "$tmp/out" | sed 's/^/# /'
-    fi
+    check_modes tb-rfcache "$c"
 done
 echo "1..$n"
 exit $fail
