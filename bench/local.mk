@@ -40,3 +40,8 @@ EXTRA_PROGRAMS += $(BENCH_TOOLS)
 else
 noinst_PROGRAMS += $(BENCH_TOOLS)
 endif
+
+# bench/stats-diff's --max-cycles mode (runs stopped at the limit compared): identical runs pass, a
+# differing statistic, a run stopped against one completed and any other failure fail.
+NOSAN_TESTS += tests/bench/test_stats_diff_max_cycles.sh
+dist_check_SCRIPTS += tests/bench/test_stats_diff_max_cycles.sh

@@ -16,7 +16,6 @@
 
 #include "kernels/passes/greener.h"
 #include "models/core/config.h"
-#include "models/core/gtkw.h"
 #include "models/core/energy.h"
 #include "models/sm/issue.h"
 #include "models/sm/regfile.h"
@@ -143,14 +142,13 @@ static void build(machine *mach, tb_kernel *k, void *data)
         g->rp[i] = bind_sm(g, machine_sms(mach)[i], env);
 }
 
-/* The curated view <vcd minus .vcd>-power.gtkw: the cycle, what issue issued (warp, pc) and why it
- * stalled, the register bank accesses (warp, register, read or write), and the registers rfpower
- * traces (trace_regs), so each state change sits under the instruction and access that made it. */
-static void power_view(tb_greener *g)
+/* The signals of the curated view <vcd minus .vcd>-power.gtkw: the cycle, what issue issued (warp,
+ * pc) and why it stalled, the register bank accesses (warp, register, read or write), and the
+ * registers rfpower traces (trace_regs), so each state change sits under the instruction and access
+ * that made it (tb_write_view: values by name, idle groups closed). */
+static bool power_keep(const char *name, void *ctx)
 {
-    cli_run *run = g->run;
-    if (!run || run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
-        return;
+    (void)ctx;
     static const char *const keep[] = {"tb.cycle",
                                        "*sm0.issue.issued",
                                        "*sm0.issue.warp",
@@ -160,41 +158,10 @@ static void power_view(tb_greener *g)
                                        "*sm0.regfile*.regfile.*",
                                        "*sm0.rfpower.*",
                                        NULL};
-    char *base = g_strndup(run->vcd_path, strlen(run->vcd_path) - 4);
-    unsigned n = gsc_trace_count(), k = 0;
-    gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);
-    char **files = g_new0(char *, n ? n : 1);
-    for (unsigned i = 0; i < n; i++) {
-        const char *name = gsc_trace_signal_name(i);
-        bool want = false;
-        for (unsigned j = 0; keep[j] && !want; j++)
-            want = g_pattern_match_simple(keep[j], name);
-        if (!want)
-            continue;
-        const gsc_enum *e = gsc_trace_signal_enum(i);
-        if (e)
-            files[k] = g_strdup_printf("%s.%s.filter", base, e->name);
-        sigs[k++] = (gtkw_signal){name,
-                                  gsc_trace_signal_width(i),
-                                  gsc_trace_signal_group(i),
-                                  gsc_trace_signal_is_real(i),
-                                  files[k - 1],
-                                  gsc_trace_signal_is_counter(i)};
-    }
-    gtkw_view view = {blk_param_uint(run->top, "period_ps"), 1000, 0, 0};
-    gsc_trace_dump_range(&view.first, &view.last);
-    char *path = g_strdup_printf("%s-power.gtkw", base);
-    GError *err = NULL;
-    if (!gtkw_write(path, run->vcd_path, &view, sigs, k, &err)) {
-        fprintf(stderr, "gpusc: %s\n", err->message);
-        g_error_free(err);
-    }
-    for (unsigned i = 0; i < k; i++)
-        g_free(files[i]);
-    g_free(files);
-    g_free(sigs);
-    g_free(path);
-    g_free(base);
+    for (unsigned j = 0; keep[j]; j++)
+        if (g_pattern_match_simple(keep[j], name))
+            return true;
+    return false;
 }
 
 static void summary(machine *mach, int rc, void *data)
@@ -203,7 +170,8 @@ static void summary(machine *mach, int rc, void *data)
     tb_greener *g = data;
     FILE *out = stdout;
     uint64_t cycles = gsc_cycle();
-    power_view(g);
+    if (g->run)
+        tb_write_view(g->run, "-power.gtkw", true, power_keep, NULL);
     /* summed over the SMs (and over each SM's register files) */
     uint64_t st[RFPOWER_STAT_COUNT] = {0};
     blk_energy erp = {0}, erf = {0};

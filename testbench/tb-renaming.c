@@ -100,37 +100,22 @@ static void dump_all(void *ctx, GString *out)
         renaming_dump(a->r[i], out);
 }
 
-/* The curated view: the renaming block's state with issue's and the banks' activity. */
-static void write_view(const char *program)
+/* The signals of the curated view renaming.gtkw: the renaming block's own state (the free list, the
+ * mapping events, the powered sub-arrays; not its call probes), issue's issued warp, pc and stall,
+ * the banks' reads and conflicts, on SM 0 (tb_write_view: values by name, idle groups closed). */
+static bool view_keep(const char *name, void *ctx)
 {
-    char *cwd = g_get_current_dir();
-    char *path = g_strdup_printf("%s/waveforms/renaming.gtkw", cwd);
-    char *vcd = g_strdup_printf("%s/waveforms/%s.vcd", cwd, program);
-    g_free(cwd);
-    FILE *f = g_file_test(vcd, G_FILE_TEST_EXISTS) ? fopen(path, "w") : NULL;
-    if (!f) {
-        g_free(path);
-        g_free(vcd);
-        return; /* no waveform written (--no-trace, --vcd elsewhere) */
-    }
-    fprintf(f,
-            "[dumpfile] \"%s\"\n"
-            "[savefile] \"%s\"\n"
-            "[timestart] 0\n"
-            "[size] 1400 900\n"
-            "@200\n-renaming: free list, mapping events, gated sub-arrays (sm0)\n"
-            "@24\ntb.cycle[63:0]\n"
-            "@24\ntb.sm0.renaming.free[12:0]\ntb.sm0.renaming.mapped[12:0]\n"
-            "@24\ntb.sm0.renaming.subarrays_on[7:0]\n"
-            "@24\ntb.sm0.renaming.event[2:0]\ntb.sm0.renaming.ev_warp[7:0]\ntb.sm0.renaming.ev_reg[5:0]\n"
-            "tb.sm0.renaming.ev_phys[12:0]\n"
-            "@200\n-issue and banks\n"
-            "@24\ntb.sm0.issue.issued[3:0]\ntb.sm0.issue.warp[7:0]\ntb.sm0.issue.pc[15:0]\n"
-            "tb.sm0.regfile.reads[5:0]\ntb.sm0.regfile.conflicts[5:0]\n",
-            vcd, path);
-    fclose(f);
-    g_free(path);
-    g_free(vcd);
+    (void)ctx;
+    static const char *const keep[] = {
+        "tb.cycle",           "tb.sm0.issue.issued",  "tb.sm0.issue.warp",        "tb.sm0.issue.pc",
+        "tb.sm0.issue.stall", "tb.sm0.regfile.reads", "tb.sm0.regfile.conflicts", NULL};
+    const char *rn = "tb.sm0.renaming.";
+    if (g_str_has_prefix(name, rn))
+        return strchr(name + strlen(rn), '.') == NULL;
+    for (unsigned j = 0; keep[j]; j++)
+        if (strcmp(name, keep[j]) == 0)
+            return true;
+    return false;
 }
 
 int main(int argc, char **argv)
@@ -234,7 +219,7 @@ int main(int argc, char **argv)
         }
     }
     if (all.n)
-        write_view("tb-renaming");
+        tb_write_view(run, "renaming.gtkw", false, view_keep, NULL);
     printf("tb-renaming: %s: %s\n", tb_kernel_name(k),
            tb_exit_status(rc) != rc ? "INTERRUPTED"
            : rc == 0                ? "PASS"

@@ -28,7 +28,6 @@
 #include "kernels/passes/regorder.h"
 #include "kernels/passes/relssp.h"
 #include "kernels/passes/spvar_layout.h"
-#include "models/core/gtkw.h"
 #include "models/sm/dwe.h"
 #include "models/sm/lock_table.h"
 #include "models/sm/smem_share.h"
@@ -210,43 +209,21 @@ static uint64_t lstat(lock_table *const *lt, unsigned n, unsigned i)
     return v;
 }
 
-/* The curated view: the cycle, the lock table, the issue order (issue's warp and stall, the
- * arbiters' grants), the dispatcher. */
-static void write_locks_view(cli_run *run)
+/* The signals of the curated view tb-sharing-locks.gtkw: the cycle, the lock table, the issue order
+ * (issue's warp and stall, the arbiters' grants), the dispatcher (tb_write_view: values by name,
+ * idle groups closed). */
+static bool locks_keep(const char *name, void *ctx)
 {
-    if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd"))
-        return;
+    (void)ctx;
     static const char *const keep[] = {".lock_table.", ".smem_share.", ".issue.warp",
                                        ".issue.pc",    ".issue.stall", ".issue.issued",
                                        ".grant",       "dispatch.",    NULL};
-    unsigned n = gsc_trace_count(), k = 0;
-    gtkw_signal *sigs = g_new0(gtkw_signal, n + 1);
-    GPtrArray *filters = g_ptr_array_new_with_free_func(g_free);
-    for (unsigned i = 0; i < n; i++) {
-        const char *name = gsc_trace_signal_name(i);
-        bool take = strcmp(name, "tb.cycle") == 0;
-        for (unsigned j = 0; keep[j] && !take; j++)
-            take = strstr(name, keep[j]) != NULL && !strstr(name, ".calls");
-        if (take && strstr(name, ".issue.warp") && !g_str_has_suffix(name, ".issue.warp"))
-            take = false; /* issue's last warp, not the per-warp groups .issue.warpN */
-        if (take)
-            sigs[k++] = (gtkw_signal){
-                name, gsc_trace_signal_width(i),     gsc_trace_signal_group(i), gsc_trace_signal_is_real(i),
-                NULL, gsc_trace_signal_is_counter(i)};
-    }
-    char *dir = g_path_get_dirname(run->vcd_path);
-    char *path = g_build_filename(dir, "tb-sharing-locks.gtkw", NULL);
-    gtkw_view view = {(uint64_t)blk_param_uint(run->top, "period_ps"), 1000, 0, 0};
-    gsc_trace_dump_range(&view.first, &view.last);
-    GError *err = NULL;
-    if (!gtkw_write(path, run->vcd_path, &view, sigs, k, &err)) {
-        fprintf(stderr, "gpusc: %s\n", err->message);
-        g_error_free(err);
-    }
-    g_free(path);
-    g_free(dir);
-    g_free(sigs);
-    g_ptr_array_free(filters, TRUE);
+    bool take = strcmp(name, "tb.cycle") == 0;
+    for (unsigned j = 0; keep[j] && !take; j++)
+        take = strstr(name, keep[j]) != NULL && !strstr(name, ".calls");
+    if (take && strstr(name, ".issue.warp") && !g_str_has_suffix(name, ".issue.warp"))
+        take = false; /* issue's last warp, not the per-warp groups .issue.warpN */
+    return take;
 }
 
 /* The run's state between the hooks of tb_main_ext. */
@@ -427,7 +404,7 @@ static void finished(machine *mach, int rc, void *ctx)
     unsigned n = t->n;
     sm_topo **sms = machine_sms(mach);
     lock_table **lt = t->lt;
-    write_locks_view(run);
+    tb_write_view(run, "tb-sharing-locks.gtkw", false, locks_keep, NULL);
     const occupancy_result *occ = cta_dispatch_occupancy(machine_dispatch(mach));
     const sharing_result *sr = t->grant ? lock_table_grant_result(t->grant) : NULL;
     char *arb = g_strdup_printf("%s.arbiter0", gsc_module_name(sm_topo_module(sms[0])));

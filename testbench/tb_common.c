@@ -12,6 +12,7 @@
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "kernels/frontend/spu_isa.h"
+#include "models/core/gtkw.h"
 #include "models/core/stats.h"
 #include "models/sm/issue.h"
 #include "models/sm/ldst.h"
@@ -971,6 +972,26 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext)
            : rc == 0                ? "PASS"
                                     : "FAIL");
     return tb_exit_status(rc);
+}
+
+void tb_write_view(cli_run *run, const char *file, bool after_vcd, bool (*keep)(const char *name, void *ctx),
+                   void *ctx)
+{
+    if (run->no_trace || !run->vcd_path || !g_str_has_suffix(run->vcd_path, ".vcd") ||
+        !g_file_test(run->vcd_path, G_FILE_TEST_EXISTS))
+        return;
+    char *base = g_strndup(run->vcd_path, strlen(run->vcd_path) - 4);
+    char *dir = g_path_get_dirname(run->vcd_path);
+    char *path = after_vcd ? g_strconcat(base, file, NULL) : g_build_filename(dir, file, NULL);
+    GError *err = NULL;
+    if (!gtkw_write_traced_some(path, run->vcd_path, gsc_clock_period_ps(run->clock), base, keep, ctx,
+                                &err)) {
+        fprintf(stderr, "gpusc: %s\n", err->message);
+        g_error_free(err);
+    }
+    g_free(path);
+    g_free(dir);
+    g_free(base);
 }
 
 int tb_main(machine_kind kind, int argc, char **argv)

@@ -117,6 +117,12 @@ void tb_machine_set_dump(tb_machine *m, tb_dump_fn fn, void *ctx);
  * SIGHUP stopped it (130, 143, 129; the statistics are marked partial, the waveform and its view
  * are written up to the cycle it stopped at), else rc. */
 int tb_exit_status(int rc);
+/* A mechanism testbench's focused view beside the run's VCD (after cli_finish): the traced signals
+ * keep(name, ctx) accepts, with the full view's filters and idle groups (gtkw_write_traced_some),
+ * written as <the VCD's directory>/<file>, or <the VCD minus .vcd><file> when after_vcd. Nothing
+ * without a VCD (--no-trace, an FST, a trace window never reached). */
+void tb_write_view(cli_run *run, const char *file, bool after_vcd, bool (*keep)(const char *name, void *ctx),
+                   void *ctx);
 /* Print the summary (cycles, warp instructions, IPC, stall breakdown, hit rates, bank conflicts,
  * resident CTAs) after cli_finish. */
 void tb_machine_summary(tb_machine *m, FILE *out);

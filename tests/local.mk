@@ -6,6 +6,6 @@ HOSTILE_TESTS = tests/hostile/test_outputs.sh tests/hostile/test_config.sh tests
 	tests/hostile/test_signals.sh tests/hostile/test_checks.sh tests/hostile/test_machines.sh \
 	tests/hostile/test_memcheck.sh
 dist_check_SCRIPTS += $(HOSTILE_TESTS)
-EXTRA_DIST += tests/workloads.sh tests/tap.sh tests/hostile/tap.sh tests/hostile/ptx/shared_wrap.ptx tests/hostile/ptx/spin.ptx \
+EXTRA_DIST += tests/workloads.sh tests/tap.sh tests/check_modes.sh tests/hostile/tap.sh tests/hostile/ptx/shared_wrap.ptx tests/hostile/ptx/spin.ptx \
 	tests/hostile/ptx/oob_atom.ptx tests/hostile/ptx/oob_far.ptx
 TESTS += $(HOSTILE_TESTS)

@@ -262,40 +262,49 @@ bool gtkw_write_filter(const char *path, const gsc_enum *e, GError **err)
     return true;
 }
 
-bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err)
+bool gtkw_write_traced_some(const char *gtkw_path, const char *vcd_path, uint64_t period_ps,
+                            const char *filter_base, bool (*keep)(const char *name, void *ctx), void *ctx,
+                            GError **err)
 {
     unsigned n = gsc_trace_count();
     gtkw_signal *sigs = g_new0(gtkw_signal, n ? n : 1);
-    /* one filter file per enumeration, beside the view */
-    size_t base_len = g_str_has_suffix(gtkw_path, ".gtkw") ? strlen(gtkw_path) - 5 : strlen(gtkw_path);
+    /* one filter file per enumeration, <filter_base>.<enum>.filter */
     GHashTable *files = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     bool ok = true;
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++) {
         if (gsc_trace_signal_unused(i))
             continue; /* a FIFO's k-th item of a cycle, when no cycle put k + 1 items */
+        const char *name = gsc_trace_signal_name(i);
+        if (keep && !keep(name, ctx))
+            continue;
         const gsc_enum *e = gsc_trace_signal_enum(i);
         char *file = NULL;
         if (e && !(file = g_hash_table_lookup(files, e))) {
-            char *rel = g_strdup_printf("%.*s.%s.filter", (int)base_len, gtkw_path, e->name);
+            char *rel = g_strdup_printf("%s.%s.filter", filter_base, e->name);
             file = g_canonicalize_filename(rel, NULL);
             g_free(rel);
             g_hash_table_insert(files, (gpointer)e, file);
             if (ok && !gtkw_write_filter(file, e, err))
                 ok = false;
         }
-        sigs[k++] = (gtkw_signal){gsc_trace_signal_name(i),
-                                  gsc_trace_signal_width(i),
-                                  gsc_trace_signal_group(i),
-                                  gsc_trace_signal_is_real(i),
-                                  file,
-                                  gsc_trace_signal_is_counter(i),
-                                  !gsc_trace_signal_changed(i)};
+        sigs[k++] = (gtkw_signal){
+            name, gsc_trace_signal_width(i),      gsc_trace_signal_group(i),   gsc_trace_signal_is_real(i),
+            file, gsc_trace_signal_is_counter(i), !gsc_trace_signal_changed(i)};
     }
     gtkw_view view = {period_ps, 1000, 0, 0};
     gsc_trace_dump_range(&view.first, &view.last);
     ok = ok && gtkw_write(gtkw_path, vcd_path, &view, sigs, k, err);
     g_hash_table_destroy(files);
     g_free(sigs);
+    return ok;
+}
+
+bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err)
+{
+    size_t base_len = g_str_has_suffix(gtkw_path, ".gtkw") ? strlen(gtkw_path) - 5 : strlen(gtkw_path);
+    char *base = g_strndup(gtkw_path, base_len);
+    bool ok = gtkw_write_traced_some(gtkw_path, vcd_path, period_ps, base, NULL, NULL, err);
+    g_free(base);
     return ok;
 }

@@ -52,6 +52,13 @@ bool gtkw_write(const char *gtkw_path, const char *vcd_path, const gtkw_view *vi
  * written beside the view ("<value> <name>" per line, decimal values), the cycle counter in
  * decimal; a signal that kept its start value (gsc_trace_signal_changed false) is constant. */
 bool gtkw_write_traced(const char *gtkw_path, const char *vcd_path, uint64_t period_ps, GError **err);
+/* The same for the traced signals keep(name, ctx) accepts (every one: keep NULL), in trace order: a
+ * mechanism testbench's focused view beside its waveform. The filter files are
+ * <filter_base>.<enum name>.filter (gtkw_write_traced: the view's path minus .gtkw); the groups none
+ * of whose chosen signals moved start closed, "(idle)", as in the full view. */
+bool gtkw_write_traced_some(const char *gtkw_path, const char *vcd_path, uint64_t period_ps,
+                            const char *filter_base, bool (*keep)(const char *name, void *ctx), void *ctx,
+                            GError **err);
 /* GTKWave's zoom value that shows span_units time units across wave_pixels pixels (GTKWave draws
  * 2^-zoom units per 200 pixels). */
 double gtkw_zoom_for_span(uint64_t span_units, unsigned wave_pixels);

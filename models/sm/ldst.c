@@ -763,13 +763,17 @@ static void ldst_run(void *self)
                 l->rel_wait->len || (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) && l->busy_until <= now + 1);
     if (work) {
         gsc_run_within(1);
-    } else if (!l->cur && gsc_fifo_can_get(pf(l, LDST_IN))) {
-        gsc_run_within(l->busy_until - now);
-    } else if (l->n_ready) {
-        uint64_t c = l->ready[0].cycle;
-        gsc_run_within(c > now ? c - now : 1);
+    } else {
+        /* the next instruction's start or the next scheduled completion, whichever is first (a
+         * shared-memory access whose bank conflicts keep the unit busy past an earlier access's
+         * completion must not delay that completion) */
+        uint64_t wake = !l->cur && gsc_fifo_can_get(pf(l, LDST_IN)) ? l->busy_until : UINT64_MAX;
+        if (l->n_ready)
+            wake = MIN(wake, l->ready[0].cycle);
+        if (wake != UINT64_MAX)
+            gsc_run_within(wake > now ? wake - now : 1);
+        /* else: sleep until an instruction or a response arrives */
     }
-    /* else: sleep until an instruction or a response arrives */
 }
 
 /* The L1D's eviction hook: every listener bound to l1_evict, in binding order. */

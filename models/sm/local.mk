@@ -134,6 +134,9 @@ dist_check_SCRIPTS += tests/sm/test_tb_rfcache.sh
 TESTS += tests/sm/test_tb_rfcache.sh
 dist_check_SCRIPTS += tests/sm/test_tb_rfcache_baselines.sh
 SLOW_TESTS += tests/sm/test_tb_rfcache_baselines.sh
+# tb-rfcache in the check modes (every process awake; shuffled activations): statistics identical.
+dist_check_SCRIPTS += tests/sm/test_rfcache_check_modes.sh
+SLOW_TESTS += tests/sm/test_rfcache_check_modes.sh
 EXTRA_DIST += waveforms/tb-rfcache-ccu.gtkw
 # Harness test of the ccu block (its veto port and opcoll's calls, no value path).
 check_PROGRAMS += tests/sm/test_ccu

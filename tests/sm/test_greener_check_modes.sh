@@ -9,20 +9,12 @@
 # GPUSC_TEST_WORKLOADS (tests/workloads.sh) restricts the workloads of the first four.
 set -u
 . "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/check_modes.sh"
 all=$(echo "${GPUSC_TEST_WORKLOADS:-}" | tr ' ' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
 for c in "greener|--power greener|${all}" "greener-unsized|--power greener --set rfpower.lut_entries=0|${all}" \
     "greener-no-table|--power greener --set rfpower.runtime_lut=false|${all}" "sleep-reg|--power sleep-reg|${all}" \
     "subcore|--machine subcore|vecadd,spmv,nw,reduction" "gpu|--machine gpu --set gpu.sms=4|vecadd,spmv,bfs"; do
-    name=${c%%|*}
-    rest=${c#*|}
-    args=${rest%%|*}
-    wl=${rest#*|}
-    if python3 "$top_srcdir/bench/stats-diff" "$top_builddir" "$top_builddir" --testbenches tb-greener \
-        --args "$args" ${wl:+--workloads "$wl"} --modes awake,shuffle > "$tmp/out" 2>&1; then
-        ok "tb-greener $name ($args): identical under --check=awake and --check=shuffle"
-    else
-        no "tb-greener $name ($args) in the check modes"; grep -v '^same ' "$tmp/out" | sed 's/^/# /'
-    fi
+    check_modes tb-greener "$c"
 done
 echo "1..$n"
 exit $fail

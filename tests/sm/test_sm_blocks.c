@@ -336,6 +336,41 @@ static void test_ldst_smem_conflict(void)
     harness_free(h);
 }
 
+/* ---- ldst: a scratchpad access completes on time while a later one's bank conflicts keep the unit
+ * busy and a third instruction waits for it (the unit sleeps until the earlier of the two) ---- */
+static issued_t smem_load(unsigned stride, unsigned seq)
+{
+    issued_t it = load(0);
+    it.seq = seq;
+    for (unsigned l = 0; l < 32; l++) {
+        it.lane_space[l] = IR_SPACE_SHARED;
+        it.addr[l] = stride * l; /* stride 4: no conflict; 32 (word 8l): 4 banks, 8 words each */
+    }
+    return it;
+}
+
+static void test_ldst_smem_busy(void)
+{
+    const char *set[] = {"smem_latency=3", NULL};
+    harness *h = harness_new(&ldst_desc, make_ldst, set, NULL);
+    issued_t a = smem_load(4, 1), b = smem_load(32, 2), c = smem_load(4, 3);
+    harness_push(h, "in", &a);
+    harness_push(h, "in", &b);
+    harness_push(h, "in", &c);
+    /* a starts at 1 (ready 1 + 3 + 1 - 1 = 4), b at 2 (8 bank cycles: the unit busy until 10, ready
+     * 2 + 3 + 8 - 1 = 12), c waits until 10 (ready 13); each got the cycle after its release. a
+     * used to wait for the unit to be free (released at 10). */
+    release_t r;
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 30), ==, 5);
+    g_assert_cmpuint(r.seq, ==, 1);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 30), ==, 13);
+    g_assert_cmpuint(r.seq, ==, 2);
+    g_assert_cmpuint(harness_pop_within(h, "release", &r, 30), ==, 14);
+    g_assert_cmpuint(r.seq, ==, 3);
+    g_assert_cmpuint(blk_stat_get(harness_inst(h), LDST_STAT_SMEM_CONFLICT_CYCLES), ==, 7);
+    harness_free(h);
+}
+
 /* ---- fetch: a redirect starts a warp; credits bound what it fetches ---- */
 static void test_fetch_credits(void)
 {
@@ -704,6 +739,7 @@ int main(int argc, char **argv)
     harness_test_add("/sm/ldst/l1_disabled", test_ldst_l1_disabled);
     harness_test_add("/sm/ldst/atomic", test_ldst_atomic);
     harness_test_add("/sm/ldst/smem_conflict", test_ldst_smem_conflict);
+    harness_test_add("/sm/ldst/smem_busy", test_ldst_smem_busy);
     harness_test_add("/sm/fetch/credits", test_fetch_credits);
     harness_test_add("/sm/issue/cta_and_scoreboard", test_issue_cta);
     harness_test_add("/sm/issue/source_reservations", test_issue_source_reservations);
