@@ -61,7 +61,6 @@ extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_t
     l->stamp[0] = l->stamp[1] = NEVER;
     l->w = 0;
     l->tr = nullptr;
-    l->on_change = nullptr;
     l->writer = nullptr;
     gsc_traceable t{};
     t.latch = l;
@@ -161,7 +160,6 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->head = f->n = 0;
     f->freed_at = NEVER;
     f->freed_n = 0;
-    f->on_put = f->on_get = f->on_room = nullptr;
     f->arrival = nullptr;
     f->refused = false;
     f->tr = nullptr;
