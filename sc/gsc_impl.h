@@ -141,14 +141,18 @@ struct gsc_fifo_trace {
     std::vector<unsigned> field_sigs;        /* slot-major: slot s, field k at s * n_fields + k */
 };
 
-/* The ring's state (stamps, head, n, depth, freed_n, freed_at) is the C-visible base gsc_fifo_hdr
+/* The item in ring slot i (after its stamp). */
+static inline unsigned char *gsc_fifo_item(const gsc_fifo_hdr *f, unsigned i)
+{
+    return f->ring + (size_t)i * f->stride + sizeof(int64_t);
+}
+
+/* The ring's state (the ring, head, n, depth, freed_n, freed_at, stride) is the C-visible base gsc_fifo_hdr
  * (sc/gsc.h), at offset 0, read by the inline queries; n is traced directly as <fifo>.occupancy. */
 /* What a put or a get reads is on the record's first two cache lines (it is 64-byte aligned): the
  * ring's state, its type and place, then the listeners and hooks. */
 struct alignas(64) gsc_fifo : gsc_fifo_hdr {
-    unsigned char *items; /* ring of depth items */
     const gsc_type *type;
-    size_t stride;
     mutable bool refused;          /* can_put answered false and no get has made room since */
     gsc_listeners on_put, on_get;  /* woken in the cycle after a put / a get */
     gsc_listeners on_room;         /* woken when room appears after a refused can_put */
