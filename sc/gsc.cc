@@ -788,14 +788,21 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
 }
 
 /* p listens to a channel through its swake event. */
-static void listen(gsc_process *p, gsc_listeners **l)
+static void listen(gsc_process *p, gsc_listeners *l)
 {
-    if (!*l)
-        *l = new gsc_listeners;
-    for (gsc_proc_rt *q : (*l)->procs)
-        if (q == p->rt)
-            return;
-    (*l)->procs.push_back(p->rt);
+    if (l->first == p->rt)
+        return;
+    if (l->more)
+        for (gsc_proc_rt *q : *l->more)
+            if (q == p->rt)
+                return;
+    if (!l->first) {
+        l->first = p->rt;
+    } else {
+        if (!l->more)
+            l->more = new std::vector<gsc_proc_rt *>;
+        l->more->push_back(p->rt);
+    }
     if (!p->rt->swake_sensitive) {
         p->rt->swake_sensitive = true;
         p->events.push_back(&p->rt->swake.ev);

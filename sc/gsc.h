@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -323,12 +324,22 @@ gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_type *type, un
 /* The first members of every FIFO, read by the inline queries below; sc/ keeps them, nothing else
  * may write them. */
 typedef struct {
-    int64_t *stamps;  /* the put cycle of each ring slot */
+    /* The ring: depth slots of `stride` bytes, each the cycle its item was put in (an int64_t) and
+     * the item after it (8-byte aligned), so that a put or a get finds the two on one cache line. */
+    unsigned char *ring;
     unsigned head, n; /* n: the occupancy */
     unsigned depth;
     unsigned freed_n; /* slots freed by gets in cycle freed_at */
     int64_t freed_at;
+    unsigned stride;
 } gsc_fifo_hdr;
+/* The put cycle of slot i. */
+static inline int64_t gsc_fifo_hdr_stamp(const gsc_fifo_hdr *h, unsigned i)
+{
+    int64_t s;
+    memcpy(&s, h->ring + (size_t)i * h->stride, sizeof s);
+    return s;
+}
 bool gsc_fifo_can_put_slow(const gsc_fifo *f);
 bool gsc_fifo_can_get_slow(const gsc_fifo *f);
 /* Room for a put in this cycle (slots freed by gets in this cycle count from the next). Inline for
@@ -346,7 +357,7 @@ static inline bool gsc_fifo_can_get(const gsc_fifo *f)
     if (!h->n)
         return false;
     if (gsc_hot.in_process)
-        return h->stamps[h->head] < (int64_t)gsc_hot.cycle;
+        return gsc_fifo_hdr_stamp(h, h->head) < (int64_t)gsc_hot.cycle;
     return gsc_fifo_can_get_slow(f);
 }
 const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get; valid until its get */

@@ -61,7 +61,6 @@ extern "C" gsc_latch *gsc_latch_new(gsc_module *m, const char *name, const gsc_t
     l->stamp[0] = l->stamp[1] = NEVER;
     l->w = 0;
     l->tr = nullptr;
-    l->on_change = nullptr;
     l->writer = nullptr;
     gsc_traceable t{};
     t.latch = l;
@@ -151,17 +150,14 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     }
     f->type = type;
     f->size = type->size;
-    f->stride = round_up(type->size, 16);
+    if (type->size > (size_t)UINT32_MAX / 2)
+        gsc_fatal("fifo '%s': items of %zu bytes are too large", f->name.c_str(), type->size);
+    f->stride = (unsigned)round_up(sizeof(int64_t) + type->size, sizeof(int64_t));
     f->depth = depth;
-    /* the stamps and the ring in one block: a put or a get touches a line fewer when they share one */
-    size_t stamp_bytes = round_up(depth * sizeof(int64_t), 16);
-    unsigned char *mem = (unsigned char *)g_malloc0(stamp_bytes + f->stride * depth);
-    f->stamps = (int64_t *)(void *)mem;
-    f->items = mem + stamp_bytes;
+    f->ring = (unsigned char *)g_malloc0((size_t)f->stride * depth);
     f->head = f->n = 0;
     f->freed_at = NEVER;
     f->freed_n = 0;
-    f->on_put = f->on_get = f->on_room = nullptr;
     f->arrival = nullptr;
     f->refused = false;
     f->tr = nullptr;
@@ -218,8 +214,9 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     unsigned tail = f->head + f->n; /* both below depth */
     if (tail >= f->depth)
         tail -= f->depth;
-    memcpy(f->items + (size_t)tail * f->stride, item, item_used(f, item));
-    f->stamps[tail] = now;
+    unsigned char *slot = f->ring + (size_t)tail * f->stride;
+    memcpy(slot, &now, sizeof now);
+    memcpy(slot + sizeof now, item, item_used(f, item));
     f->n++;
     /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
      * back from the ring, so that nothing more stays live here (and the wake-up stays a tail call). */
@@ -233,12 +230,12 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
 
 extern "C" bool gsc_fifo_can_get_slow(const gsc_fifo *f)
 {
-    return f->n > 0 && f->stamps[f->head] < (int64_t)gsc_now_cycle();
+    return f->n > 0 && gsc_fifo_hdr_stamp(f, f->head) < (int64_t)gsc_now_cycle();
 }
 
 extern "C" const void *gsc_fifo_peek(const gsc_fifo *f)
 {
-    return gsc_fifo_can_get(f) ? f->items + (size_t)f->head * f->stride : nullptr;
+    return gsc_fifo_can_get(f) ? gsc_fifo_item(f, f->head) : nullptr;
 }
 
 /* The get of gsc_fifo_get and gsc_fifo_take: the head leaves the ring (copied to item_out first
@@ -251,7 +248,7 @@ __attribute__((always_inline)) static inline const unsigned char *fifo_pop(gsc_f
                   "gsc_fifo_can_get)",
                   f->name.c_str(), gsc_now_cycle());
     int64_t now = gsc_write_cycle();
-    const unsigned char *slot = f->items + (size_t)f->head * f->stride;
+    const unsigned char *slot = gsc_fifo_item(f, f->head);
     if (item_out)
         memcpy(item_out, slot, item_used(f, slot));
     /* An emptied ring starts again at slot 0, so a FIFO that holds an item or two at a time reuses

@@ -82,9 +82,16 @@ struct alignas(64) gsc_proc_rt {
     const gsc_trace_marks *tmarks = nullptr;
 };
 
-/* The processes statically sensitive to a channel's put, get or change. */
+/* The processes statically sensitive to a channel's put, get or change: the first in the channel
+ * itself (most channels have one listener, and a wake-up then reads no list), the others in `more`
+ * (NULL: none). Empty: nobody listens. */
 struct gsc_listeners {
-    std::vector<gsc_proc_rt *> procs;
+    gsc_proc_rt *first = nullptr;
+    std::vector<gsc_proc_rt *> *more = nullptr;
+    explicit operator bool() const
+    {
+        return first != nullptr;
+    }
 };
 
 struct gsc_process {
@@ -104,7 +111,7 @@ struct gsc_latch {
     int64_t stamp[2];           /* the cycle each slot was written in */
     unsigned w;                 /* index of the slot holding the latest write */
     struct gsc_latch_trace *tr; /* its trace record (gsc_trace.cc), NULL if no field is traced */
-    gsc_listeners *on_change;   /* woken in the cycle after a changing write (NULL: nobody listens) */
+    gsc_listeners on_change;    /* woken in the cycle after a changing write */
     gsc_port *writer;           /* the out port bound to it, if any */
 };
 
@@ -134,19 +141,26 @@ struct gsc_fifo_trace {
     std::vector<unsigned> field_sigs;        /* slot-major: slot s, field k at s * n_fields + k */
 };
 
-/* The ring's state (stamps, head, n, depth, freed_n, freed_at) is the C-visible base gsc_fifo_hdr
+/* The item in ring slot i (after its stamp). */
+static inline unsigned char *gsc_fifo_item(const gsc_fifo_hdr *f, unsigned i)
+{
+    return f->ring + (size_t)i * f->stride + sizeof(int64_t);
+}
+
+/* The ring's state (the ring, head, n, depth, freed_n, freed_at, stride) is the C-visible base gsc_fifo_hdr
  * (sc/gsc.h), at offset 0, read by the inline queries; n is traced directly as <fifo>.occupancy. */
-struct gsc_fifo : gsc_fifo_hdr {
+/* What a put or a get reads is on the record's first two cache lines (it is 64-byte aligned): the
+ * ring's state, its type and place, then the listeners and hooks. */
+struct alignas(64) gsc_fifo : gsc_fifo_hdr {
     const gsc_type *type;
-    size_t size, stride;
-    unsigned char *items;           /* ring of depth items */
-    gsc_listeners *on_put, *on_get; /* woken in the cycle after a put / a get (NULL: nobody listens) */
-    gsc_listeners *on_room;         /* woken when room appears after a refused can_put (NULL: nobody) */
-    gsc_event *arrival;             /* its hook event (gsc_fifo_on_arrival), NULL: none */
-    mutable bool refused;           /* can_put answered false and no get has made room since */
-    gsc_fifo_trace *tr;             /* NULL unless one of its signals is traced */
-    gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
-    std::string name;               /* (after the fields a put or a get reads: they share fewer lines) */
+    mutable bool refused;          /* can_put answered false and no get has made room since */
+    gsc_listeners on_put, on_get;  /* woken in the cycle after a put / a get */
+    gsc_listeners on_room;         /* woken when room appears after a refused can_put */
+    gsc_event *arrival;            /* its hook event (gsc_fifo_on_arrival), NULL: none */
+    gsc_fifo_trace *tr;            /* NULL unless one of its signals is traced */
+    size_t size;
+    gsc_port *producer, *consumer; /* the out and in ports bound to it, if any */
+    std::string name;
 };
 
 struct gsc_port {
@@ -331,12 +345,22 @@ static inline void gsc_arrival(gsc_event *e, int64_t target)
 /* The hook of gsc_calendar.arrivals. */
 void gsc_run_arrivals(void *ctx);
 
-/* Wake every listener (its swake event) at the start of cycle `target`. */
-static inline void gsc_wake(const gsc_listeners *l, int64_t target)
+/* Wake a listener (its swake event) at the start of cycle `target`. */
+static inline void gsc_wake_one(gsc_proc_rt *p, int64_t target)
 {
-    for (gsc_proc_rt *p : l->procs)
-        if (p->next_at != target)
-            gsc_notify_at(&p->swake, target);
+    if (p->next_at != target)
+        gsc_notify_at(&p->swake, target);
+}
+
+/* Wake every listener at the start of cycle `target` (none: nothing). */
+static inline void gsc_wake(const gsc_listeners &l, int64_t target)
+{
+    if (!l.first)
+        return;
+    gsc_wake_one(l.first, target);
+    if (__builtin_expect(l.more != nullptr, 0))
+        for (gsc_proc_rt *p : *l.more)
+            gsc_wake_one(p, target);
 }
 
 /* Trace side (gsc_trace.cc). */

@@ -1112,7 +1112,7 @@ void gsc_trace_fifo_put(gsc_fifo *f)
     gsc_fifo_trace *tr = f->tr;
     if (tr->n_slots && tr->hi > tr->lo) {
         unsigned slot = std::min(tr->puts, tr->n_slots - 1);
-        const unsigned char *item = f->items + (size_t)((f->head + f->n - 1) % f->depth) * f->stride;
+        const unsigned char *item = gsc_fifo_item(f, (f->head + f->n - 1) % f->depth);
         memcpy(tr->slots + (size_t)slot * f->size + tr->lo, item + tr->lo, tr->hi - tr->lo);
     }
     tr->puts++;

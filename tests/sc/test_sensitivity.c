@@ -300,6 +300,58 @@ static void test_channels_driver_last(void)
     SC_TEST_IN_SUBPROCESS(body_channels(false));
 }
 
+/* ---- several listeners of one FIFO: a channel keeps its first listener in itself and the others in
+ * a list; a put wakes all three put listeners (one of them registered twice), a get both get
+ * listeners, each exactly in the cycle after. The driver puts at 2 and gets at 5. */
+
+static gsc_fifo *sev_fifo;
+static log_t sev_log[5];
+
+static void sev_driver(void *ctx)
+{
+    (void)ctx;
+    word w = {.v = 7};
+    if (gsc_cycle() == 2)
+        gsc_fifo_put(sev_fifo, &w);
+    if (gsc_cycle() == 5)
+        gsc_fifo_get(sev_fifo, NULL);
+}
+
+static void sev_listener(void *ctx)
+{
+    log_cycle(&sev_log[GPOINTER_TO_UINT(ctx)]);
+}
+
+static void body_several_listeners(void)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    sev_fifo = gsc_fifo_new(top, "fifo", &word_type, 2);
+    gsc_process *d = gsc_process_new(top, "driver", sev_driver, NULL);
+    gsc_sensitive_clock(d, clk);
+    static const char *names[] = {"put0", "put1", "put2", "get0", "get1"};
+    for (unsigned i = 0; i < 5; i++) {
+        gsc_process *p = gsc_process_new(top, names[i], sev_listener, GUINT_TO_POINTER(i));
+        if (i < 3)
+            gsc_sensitive_fifo_put(p, sev_fifo);
+        else
+            gsc_sensitive_fifo_get(p, sev_fifo);
+        if (i == 1)
+            gsc_sensitive_fifo_put(p, sev_fifo); /* twice: still one wake-up */
+    }
+    gsc_run_cycles(10);
+    static const uint64_t want_put[] = {3}, want_get[] = {6};
+    for (unsigned i = 0; i < 5; i++)
+        assert_log(&sev_log[i], i < 3 ? want_put : want_get, 1);
+    g_assert_cmpuint(gsc_activations(), ==, 10 + 5);
+}
+
+static void test_several_listeners(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_several_listeners());
+}
+
 /* ---- room sensitivity: a producer runs when room appears after a refused can_put, not at every
  * get. FIFO of depth 1; the producer puts while it wants to and can (3 items from cycle 0, one more
  * asked for at 11 with a kick for 12); the consumer gets at 4, 6, 12 and 16. */
@@ -665,6 +717,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/sensitivity/idle-costs-nothing", test_idle);
     g_test_add_func("/sc/sensitivity/channels/driver-first", test_channels_driver_first);
     g_test_add_func("/sc/sensitivity/channels/driver-last", test_channels_driver_last);
+    g_test_add_func("/sc/sensitivity/channels/several-listeners", test_several_listeners);
     g_test_add_func("/sc/sensitivity/room/consumer-first", test_room_consumer_first);
     g_test_add_func("/sc/sensitivity/room/consumer-last", test_room_consumer_last);
     g_test_add_func("/sc/sensitivity/run-within", test_run_within);
