@@ -133,7 +133,7 @@ static void write_view(const char *program)
     g_free(vcd);
 }
 
-int main(int argc, char **argv)
+int tb_renaming_main(int argc, char **argv)
 {
     bool off;
     argv = rewrite_args(&argc, argv, &off);

@@ -114,9 +114,7 @@ EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
 models_libgpusc_models_la_SOURCES += models/sm/renaming.c models/sm/renaming.h
 nobase_pkginclude_HEADERS += models/sm/renaming.h
 
-bin_PROGRAMS += testbench/tb-renaming
-testbench_tb_renaming_SOURCES = testbench/tb-renaming.c
-testbench_tb_renaming_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-renaming is built into tb-sm's program (testbench/local.mk).
 
 check_PROGRAMS += tests/sm/test_renaming
 TESTS += tests/sm/test_renaming
@@ -150,9 +148,7 @@ tests_sm_test_rfcache_directed_LDADD = $(GPUSC_LIBS)
 models_libgpusc_models_la_SOURCES += models/sm/rfpower.c models/sm/rfpower.h
 nobase_pkginclude_HEADERS += models/sm/rfpower.h
 
-bin_PROGRAMS += testbench/tb-greener
-testbench_tb_greener_SOURCES = testbench/tb-greener.c
-testbench_tb_greener_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-greener is built into tb-sm's program (testbench/local.mk).
 
 check_PROGRAMS += tests/sm/test_rfpower
 TESTS += tests/sm/test_rfpower
