@@ -12,15 +12,18 @@ testbench_libtbcommon_la_SOURCES = testbench/tb_common.c testbench/tb_common.h t
 	testbench/tb_monitor.h
 testbench_libtbcommon_la_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_top_srcdir)/kernels/ptx"'
 # tb-sm's program is also the mechanism testbenches whose switched-off run is tb-sm's (tb-renaming
-# --renaming off, tb-greener --power baseline): they are links to it, and it runs the testbench
-# its name calls (testbench/tb-sm.c). One program, so the off run executes tb-sm's own machine code
-# even when the link optimises it as a whole (tests/sm/test_tb_offmode.sh compares the instruction
-# counts within 0.05 %; two programs linked with link-time optimisation were 0.2 % apart).
+# --renaming off, tb-greener --power baseline, tb-ccws --sched gto or lrr, tb-vws --vws off,
+# tb-sharing --share none; docs/performance.md, "A mechanism switched off costs nothing"): they are
+# links to it, and it runs the testbench its name calls (testbench/tb-sm.c). One program, so an off
+# run executes tb-sm's own machine code even though the link optimises the program as a whole
+# (tests/sm/test_tb_offmode.sh compares the instruction counts within 0.05 %; two programs each
+# linked with link-time optimisation were 0.2 % apart).
 bin_PROGRAMS += testbench/tb-sm
-testbench_tb_sm_SOURCES = testbench/tb-sm.c testbench/tb-renaming.c testbench/tb-greener.c
+testbench_tb_sm_SOURCES = testbench/tb-sm.c testbench/tb-renaming.c testbench/tb-greener.c \
+	testbench/tb-ccws.c testbench/tb-vws.c testbench/tb-sharing.c
 testbench_tb_sm_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 testbench_tb_sm_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
-TB_SM_LINKS = tb-renaming$(EXEEXT) tb-greener$(EXEEXT)
+TB_SM_LINKS = tb-renaming$(EXEEXT) tb-greener$(EXEEXT) tb-ccws$(EXEEXT) tb-vws$(EXEEXT) tb-sharing$(EXEEXT)
 all-local: $(TB_SM_LINKS:%=testbench/%)
 $(TB_SM_LINKS:%=testbench/%): testbench/tb-sm$(EXEEXT)
 	$(AM_V_GEN)cd testbench && rm -f $(@F) && $(LN_S) tb-sm$(EXEEXT) $(@F)

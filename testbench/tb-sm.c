@@ -4,8 +4,9 @@
  * (--ptx/--entry/--grid/--block/--shared/--arg), prints statistics, and writes waveforms/tb-sm.vcd and
  * .gtkw. Exit: 0 pass, 1 mismatch or run-time error, 2 bad input.
  *
- * The program is also tb-renaming and tb-greener (links to it, testbench/local.mk): called by one of
- * those names it runs that testbench, so a mechanism switched off runs this program's code. */
+ * The program is also the mechanism testbenches whose baseline is tb-sm (links to it,
+ * testbench/local.mk): called by one of their names it runs that testbench, so a mechanism switched
+ * off runs this program's machine code. */
 #include "testbench/tb_common.h"
 
 #include <string.h>
@@ -15,7 +16,9 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*main)(int, char **);
-    } mechanisms[] = {{"tb-renaming", tb_renaming_main}, {"tb-greener", tb_greener_main}};
+    } mechanisms[] = {{"tb-renaming", tb_renaming_main}, {"tb-greener", tb_greener_main},
+                      {"tb-ccws", tb_ccws_main},         {"tb-vws", tb_vws_main},
+                      {"tb-sharing", tb_sharing_main}};
     const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
     const char *name = slash ? slash + 1 : argc > 0 ? argv[0] : "";
     for (size_t i = 0; i < G_N_ELEMENTS(mechanisms); i++)

@@ -150,6 +150,9 @@ int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext);
  * tb-sm's own machine code (tests/sm/test_tb_offmode.sh compares their instruction counts). */
 int tb_renaming_main(int argc, char **argv);
 int tb_greener_main(int argc, char **argv);
+int tb_ccws_main(int argc, char **argv);
+int tb_vws_main(int argc, char **argv);
+int tb_sharing_main(int argc, char **argv);
 
 
 G_END_DECLS

@@ -173,9 +173,7 @@ dist_check_SCRIPTS += tests/tools/test_gpusc_occupancy_sharing.sh
 TESTS += tests/tools/test_gpusc_occupancy_sharing.sh
 models_libgpusc_models_la_SOURCES += models/sm/lock_table.c models/sm/lock_table.h
 nobase_pkginclude_HEADERS += models/sm/lock_table.h models/lib/sharing.h
-bin_PROGRAMS += testbench/tb-sharing
-testbench_tb_sharing_SOURCES = testbench/tb-sharing.c
-testbench_tb_sharing_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-sharing is built into tb-sm's program (testbench/local.mk).
 check_PROGRAMS += tests/sm/test_lock_table
 TESTS += tests/sm/test_lock_table
 tests_sm_test_lock_table_SOURCES = tests/sm/test_lock_table.c tests/sm/block_test.h
