@@ -11,9 +11,27 @@ noinst_LTLIBRARIES += testbench/libtbcommon.la
 testbench_libtbcommon_la_SOURCES = testbench/tb_common.c testbench/tb_common.h testbench/tb_monitor.c \
 	testbench/tb_monitor.h
 testbench_libtbcommon_la_CPPFLAGS = $(AM_CPPFLAGS) -DGPUSC_SRC_PTX_DIR='"$(abs_top_srcdir)/kernels/ptx"'
+# tb-sm's program is also the mechanism testbenches whose switched-off run is tb-sm's (tb-renaming
+# --renaming off, tb-greener --power baseline, tb-ccws --sched gto or lrr, tb-vws --vws off,
+# tb-sharing --share none; docs/performance.md, "A mechanism switched off costs nothing"): they are
+# links to it, and it runs the testbench its name calls (testbench/tb-sm.c). One program, so an off
+# run executes tb-sm's own machine code even though the link optimises the program as a whole
+# (tests/sm/test_tb_offmode.sh compares the instruction counts within 0.05 %; two programs each
+# linked with link-time optimisation were 0.2 % apart).
 bin_PROGRAMS += testbench/tb-sm
-testbench_tb_sm_SOURCES = testbench/tb-sm.c
+testbench_tb_sm_SOURCES = testbench/tb-sm.c testbench/tb-renaming.c testbench/tb-greener.c \
+	testbench/tb-ccws.c testbench/tb-vws.c testbench/tb-sharing.c
 testbench_tb_sm_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+testbench_tb_sm_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
+TB_SM_LINKS = tb-renaming$(EXEEXT) tb-greener$(EXEEXT) tb-ccws$(EXEEXT) tb-vws$(EXEEXT) tb-sharing$(EXEEXT)
+all-local: $(TB_SM_LINKS:%=testbench/%)
+$(TB_SM_LINKS:%=testbench/%): testbench/tb-sm$(EXEEXT)
+	$(AM_V_GEN)cd testbench && rm -f $(@F) && $(LN_S) tb-sm$(EXEEXT) $(@F)
+CLEANFILES += $(TB_SM_LINKS:%=testbench/%)
+install-exec-hook:
+	cd "$(DESTDIR)$(bindir)" && for l in $(TB_SM_LINKS); do rm -f $$l && $(LN_S) tb-sm$(EXEEXT) $$l || exit 1; done
+uninstall-hook:
+	cd "$(DESTDIR)$(bindir)" && rm -f $(TB_SM_LINKS)
 bin_PROGRAMS += testbench/tb-subcore
 testbench_tb_subcore_SOURCES = testbench/tb-subcore.c
 testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
@@ -22,8 +40,7 @@ testbench_tb_subcore_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
 bin_PROGRAMS += testbench/tb-gpu
 testbench_tb_gpu_SOURCES = testbench/tb-gpu.c
 testbench_tb_gpu_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
-# Linked with link-time optimisation when configured (Makefile.am, GPUSC_PROG_LINK_FLAGS); tb-sm is
-# not: tests/sm/test_tb_offmode.sh compares its instruction count with tb-renaming's.
+# Linked with link-time optimisation when configured (Makefile.am, GPUSC_PROG_LINK_FLAGS), as tb-sm.
 testbench_tb_gpu_LDFLAGS = $(GPUSC_PROG_LINK_FLAGS)
 
 # `make demo`: tb-sm on a default workload (what scripts/demo.sh runs after building).

@@ -636,7 +636,7 @@ static void report_mech(machine *mach, const tb_ccws *t, FILE *out)
     fprintf(out, "\n");
 }
 
-int main(int argc, char **argv)
+int tb_ccws_main(int argc, char **argv)
 {
     tb_ccws t = {0};
     bool gpu;

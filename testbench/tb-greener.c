@@ -213,7 +213,7 @@ static void summary(machine *mach, int rc, void *data)
     }
 }
 
-int main(int argc, char **argv)
+int tb_greener_main(int argc, char **argv)
 {
     blk_registry_add(&rfpower_desc);
     cfg_preset_register("greener-22nm", "rfpower table, 22 nm (load beside a machine preset)", node_22nm);

@@ -118,7 +118,7 @@ static bool view_keep(const char *name, void *ctx)
     return false;
 }
 
-int main(int argc, char **argv)
+int tb_renaming_main(int argc, char **argv)
 {
     bool off;
     argv = rewrite_args(&argc, argv, &off);

@@ -476,7 +476,7 @@ static void finished(machine *mach, int rc, void *ctx)
     g_free(t->lt);
 }
 
-int main(int argc, char **argv)
+int tb_sharing_main(int argc, char **argv)
 {
     bool on_gpu = false;
     for (int i = 1; i < argc; i++)

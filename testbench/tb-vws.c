@@ -214,7 +214,7 @@ static void report(machine *mach, int rc, void *ctx)
     printf(", independent warp-cycles %" G_GUINT64_FORMAT "\n", blk_stat_get(g, GANG_STAT_INDEP_CYCLES));
 }
 
-int main(int argc, char **argv)
+int tb_vws_main(int argc, char **argv)
 {
     tb_vws t = {0};
     char **args = rewrite_args(&argc, argv, &t);

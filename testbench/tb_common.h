@@ -151,6 +151,15 @@ typedef struct {
 } tb_ext;
 int tb_main_ext(machine_kind kind, int argc, char **argv, const tb_ext *ext);
 
+/* The main functions of the mechanism testbenches built into tb-sm's program (testbench/local.mk): tb-sm
+ * runs one when it is called by that testbench's name, so that the mechanism switched off runs
+ * tb-sm's own machine code (tests/sm/test_tb_offmode.sh compares their instruction counts). */
+int tb_renaming_main(int argc, char **argv);
+int tb_greener_main(int argc, char **argv);
+int tb_ccws_main(int argc, char **argv);
+int tb_vws_main(int argc, char **argv);
+int tb_sharing_main(int argc, char **argv);
+
 
 G_END_DECLS
 

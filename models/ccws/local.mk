@@ -6,9 +6,7 @@ models_libgpusc_models_la_SOURCES += models/ccws/vta.c models/ccws/vta.h models/
 	models/ccws/l1pc.c models/ccws/l1pc.h
 nobase_pkginclude_HEADERS += models/ccws/vta.h models/ccws/ccws.h models/ccws/fetch_groups.h models/ccws/daws.h models/ccws/throttle.h models/ccws/l1pc.h
 
-bin_PROGRAMS += testbench/tb-ccws
-testbench_tb_ccws_SOURCES = testbench/tb-ccws.c
-testbench_tb_ccws_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-ccws is built into tb-sm's program (testbench/local.mk).
 
 # The blocks alone in the harness (the spec's UT-1 .. UT-4), and tb-ccws end to end.
 check_PROGRAMS += tests/sm/test_ccws

@@ -114,9 +114,7 @@ EXTRA_DIST += tests/sm/ptx/implicit_ret.ptx
 models_libgpusc_models_la_SOURCES += models/sm/renaming.c models/sm/renaming.h
 nobase_pkginclude_HEADERS += models/sm/renaming.h
 
-bin_PROGRAMS += testbench/tb-renaming
-testbench_tb_renaming_SOURCES = testbench/tb-renaming.c
-testbench_tb_renaming_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-renaming is built into tb-sm's program (testbench/local.mk).
 
 check_PROGRAMS += tests/sm/test_renaming
 TESTS += tests/sm/test_renaming
@@ -153,9 +151,7 @@ tests_sm_test_rfcache_directed_LDADD = $(GPUSC_LIBS)
 models_libgpusc_models_la_SOURCES += models/sm/rfpower.c models/sm/rfpower.h
 nobase_pkginclude_HEADERS += models/sm/rfpower.h
 
-bin_PROGRAMS += testbench/tb-greener
-testbench_tb_greener_SOURCES = testbench/tb-greener.c
-testbench_tb_greener_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-greener is built into tb-sm's program (testbench/local.mk).
 
 check_PROGRAMS += tests/sm/test_rfpower
 TESTS += tests/sm/test_rfpower
@@ -180,9 +176,7 @@ dist_check_SCRIPTS += tests/tools/test_gpusc_occupancy_sharing.sh
 TESTS += tests/tools/test_gpusc_occupancy_sharing.sh
 models_libgpusc_models_la_SOURCES += models/sm/lock_table.c models/sm/lock_table.h
 nobase_pkginclude_HEADERS += models/sm/lock_table.h models/lib/sharing.h
-bin_PROGRAMS += testbench/tb-sharing
-testbench_tb_sharing_SOURCES = testbench/tb-sharing.c
-testbench_tb_sharing_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-sharing is built into tb-sm's program (testbench/local.mk).
 check_PROGRAMS += tests/sm/test_lock_table
 TESTS += tests/sm/test_lock_table
 tests_sm_test_lock_table_SOURCES = tests/sm/test_lock_table.c tests/sm/block_test.h

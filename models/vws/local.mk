@@ -8,9 +8,7 @@ models_libgpusc_models_la_SOURCES += models/vws/gang.c models/vws/gang.h models/
 	models/vws/gang_unit.h
 nobase_pkginclude_HEADERS += models/vws/gang.h models/vws/gang_unit.h
 
-bin_PROGRAMS += testbench/tb-vws
-testbench_tb_vws_SOURCES = testbench/tb-vws.c
-testbench_tb_vws_LDADD = testbench/libtbcommon.la $(GPUSC_LIBS)
+# tb-vws is built into tb-sm's program (testbench/local.mk).
 
 # The gang table on the spec's UT-9 cases and the gang_unit block in the harness; tb-vws end to end.
 check_PROGRAMS += tests/sm/test_gang

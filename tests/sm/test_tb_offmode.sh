@@ -9,12 +9,15 @@
 #    without valgrind and in a sanitizer build); --renaming observe adds only the block's own
 #    statistics;
 #  - tb-greener --power baseline against tb-sm --preset greener, and on the other machines
-#    (--machine subcore against tb-subcore, --machine gpu against tb-gpu, on tb-greener's presets).
+#    (--machine subcore against tb-subcore, --machine gpu against tb-gpu, on tb-greener's presets);
+#  - the testbenches whose off run is tb-sm's (renaming, greener, ccws, vws, sharing) are tb-sm's
+#    program (testbench/local.mk): their off runs execute its machine code even when link-time
+#    optimisation compiles each program differently.
 # The speed figures (wall-clock rates) are left out, as in bench/stats-diff.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusc-offmode.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tbd="$top_builddir/testbench"
-echo "1..5"
+echo "1..6"
 
 # same OFF BASE MECH: every statistic of BASE's JSON is in OFF's with the same value; OFF's others
 # belong to the instances named MECH (a path component). Prints the differences.
@@ -104,3 +107,10 @@ else
         echo "not ok $n - renaming off: $a instructions against tb-sm's $b (more than 0.05 % apart)"
     fi
 fi
+
+n=6
+bad=""
+for t in tb-renaming tb-greener tb-ccws tb-vws tb-sharing; do
+    cmp -s "$tbd/$t" "$tbd/tb-sm" || bad="$bad $t"
+done
+if [ -z "$bad" ]; then echo "ok $n - the testbenches whose off run is tb-sm's are tb-sm's program"; else echo "not ok $n - not tb-sm's program:$bad"; fi
