@@ -146,6 +146,7 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     const issued_t *ci = &o->its[c];
     gsc_fifo_get(in, &o->its[c]);
     wmask_set(&o->busy_m, c);
+    o->tr_busy_coll++;
     co->cls = ci->cls;
     co->age = o->seq++;
     co->pending = n;
@@ -176,6 +177,7 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         const issued_t *ci = &o->its[c]; /* (in a local: the reads below are calls) */
         gsc_fifo_get(in, &o->its[c]);
         wmask_set(&o->busy_m, c);
+        o->tr_busy_coll++;
         co->cls = ci->cls;
         co->age = o->seq++;
         co->pending = ci->n_bank_src;
@@ -231,14 +233,12 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, bit->n_bank_src);
         o->tr_dispatched++;
         wmask_clear(&o->busy_m, cand[k]);
+        o->tr_busy_coll--;
         wmask_clear(&o->read_m, cand[k]);
         if (o->ccu)
             ccu_dispatched(o->ccu, (unsigned)(best - o->coll), now);
     }
     /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
-    o->tr_busy_coll = 0;
-    for (unsigned k = 0; k < wmask_words(o->n_coll); k++)
-        o->tr_busy_coll += (uint32_t)__builtin_popcountll(o->busy_m.w[k]);
     o->disp_m = o->read_m;
     if (o->tr_slots) { /* the slots' occupancy, only while traced */
         uint64_t occ = 0, rdy = 0;

@@ -66,7 +66,7 @@ typedef struct {
     void *rf_self;
     const units_if *un;
     void *un_self;
-    /* traced */
+    /* traced (tr_busy_coll: the bits of busy_m, counted as they are set and cleared) */
     uint32_t tr_busy_coll, tr_dispatched;
     uint64_t tr_occupied, tr_ready; /* per collector (bit c), computed only when traced */
     bool tr_slots;
