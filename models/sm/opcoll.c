@@ -165,10 +165,15 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
             opcoll_take_ccu(o, now);
             continue;
         }
-        unsigned pool = o->generic ? 0 : pool_of(it->cls), c;
-        for (c = 0; c < o->n_coll; c++)
-            if (!wmask_test(&o->busy_m, c) && o->coll[c].pool == pool)
+        const wmask *pm = &o->pool_m[o->generic ? 0 : pool_of(it->cls)];
+        unsigned c = o->n_coll; /* the first free collector of its pool */
+        for (unsigned k = 0; k < wmask_words(o->n_coll); k++) {
+            uint64_t free = pm->w[k] & ~o->busy_m.w[k];
+            if (free) {
+                c = 64 * k + (unsigned)__builtin_ctzll(free);
                 break;
+            }
+        }
         if (c == o->n_coll) {
             blk_stat_add(o->inst, OPCOLL_STAT_COLLECTOR_FULL, 1);
             return; /* in-order: the head waits for a collector */
@@ -300,6 +305,8 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
         o->coll[c].pool = 1;
     if (nsfu == 0) /* one generic pool: every class takes any collector */
         o->generic = true;
+    for (unsigned c = 0; c < o->n_coll; c++)
+        wmask_set(&o->pool_m[o->coll[c].pool], c);
     ring_init(&o->releases, sizeof(release_t));
     blk_trace_state(o->inst, "busy_collectors", GSC_U32, &o->tr_busy_coll);
     blk_trace_state(o->inst, "dispatched", GSC_U32, &o->tr_dispatched);

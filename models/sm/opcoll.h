@@ -59,6 +59,7 @@ typedef struct {
     /* Collectors by bit: busy, every operand read, and dispatchable (every operand read in an
      * earlier cycle: those read when the last dispatch ended) */
     wmask busy_m, read_m, disp_m;
+    wmask pool_m[2]; /* the collectors of each pool (opcoll_coll.pool) */
     bool generic;        /* collectors_sfu = 0: one pool */
     struct ccu_blk *ccu; /* collectors allocated at issue (collector != ocu); NULL: ocu */
     /* the imports, looked up at elaboration */
