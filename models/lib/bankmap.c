@@ -94,33 +94,30 @@ static void sort_by_age(const bankmap_req *reqs, unsigned *idx, unsigned n)
     }
 }
 
-void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, unsigned nreads,
-                       const bankmap_req *writes, unsigned nwrites, bool *read_granted, bool *write_granted,
-                       bankmap_arb_result *res)
+/* One cycle over requests taken oldest first: idx (ridx, widx) gives the order, NULL the order they
+ * are stored in (a queue's arrival order). */
+static void arbitrate_ordered(const bankmap_arb_config *c, const bankmap_req *reads, const unsigned *ridx,
+                              unsigned nreads, const bankmap_req *writes, const unsigned *widx,
+                              unsigned nwrites, bool *read_granted, bool *write_granted, bankmap_arb_result *res)
 {
     g_assert(c->banks > 0 && c->ports > 0);
     bankmap_arb_result r = {0};
     /* Scratch on the stack for the usual sizes (this runs every cycle a bank is requested), on the
      * heap beyond them. */
-    unsigned ports_s[BANKMAP_SCRATCH], taken_s[BANKMAP_SCRATCH], idx_s[BANKMAP_SCRATCH];
+    unsigned ports_s[BANKMAP_SCRATCH], taken_s[BANKMAP_SCRATCH];
     bool blocked_s[BANKMAP_SCRATCH];
-    unsigned ncol = c->collectors ? c->collectors : 1, nmax = MAX(nreads, nwrites);
+    unsigned ncol = c->collectors ? c->collectors : 1;
     g_autofree unsigned *ports_h = c->banks > BANKMAP_SCRATCH ? g_new(unsigned, c->banks) : NULL;
     g_autofree unsigned *taken_h = ncol > BANKMAP_SCRATCH ? g_new(unsigned, ncol) : NULL;
     g_autofree bool *blocked_h = c->banks > BANKMAP_SCRATCH ? g_new(bool, c->banks) : NULL;
-    g_autofree unsigned *idx_h = nmax > BANKMAP_SCRATCH ? g_new(unsigned, nmax) : NULL;
     unsigned *ports = ports_h ? ports_h : ports_s, *taken = taken_h ? taken_h : taken_s;
-    unsigned *idx = idx_h ? idx_h : idx_s;
     bool *blocked = blocked_h ? blocked_h : blocked_s; /* queue stalled behind a refused head */
     memset(ports, 0, c->banks * sizeof *ports);
     memset(taken, 0, ncol * sizeof *taken);
     memset(blocked, 0, c->banks * sizeof *blocked);
 
-    for (unsigned i = 0; i < nwrites; i++)
-        idx[i] = i;
-    sort_by_age(writes, idx, nwrites);
     for (unsigned k = 0; k < nwrites; k++) {
-        unsigned i = idx[k], b = writes[i].bank;
+        unsigned i = widx ? widx[k] : k, b = writes[i].bank;
         g_assert(b < c->banks);
         write_granted[i] = ports[b] < c->ports;
         if (write_granted[i]) {
@@ -132,15 +129,13 @@ void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, un
     }
 
     for (unsigned i = 0; i < nreads; i++) {
-        idx[i] = i;
         read_granted[i] = false;
         g_assert(reads[i].bank < c->banks);
         g_assert(c->collector_ports == 0 || reads[i].collector < c->collectors);
     }
-    sort_by_age(reads, idx, nreads);
     /* Reads oldest first: a read is its bank's head when every older read of that bank was granted. */
     for (unsigned k = 0; k < nreads; k++) {
-        unsigned i = idx[k], b = reads[i].bank, col = reads[i].collector;
+        unsigned i = ridx ? ridx[k] : k, b = reads[i].bank, col = reads[i].collector;
         if (blocked[b]) {
             r.collector_conflicts++;
             continue;
@@ -164,6 +159,22 @@ void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, un
         *res = r;
 }
 
+void bankmap_arbitrate(const bankmap_arb_config *c, const bankmap_req *reads, unsigned nreads,
+                       const bankmap_req *writes, unsigned nwrites, bool *read_granted, bool *write_granted,
+                       bankmap_arb_result *res)
+{
+    unsigned idx_s[2 * BANKMAP_SCRATCH], nmax = MAX(nreads, nwrites);
+    g_autofree unsigned *idx_h = nmax > BANKMAP_SCRATCH ? g_new(unsigned, 2 * nmax) : NULL;
+    unsigned *widx = idx_h ? idx_h : idx_s, *ridx = widx + (idx_h ? nmax : BANKMAP_SCRATCH);
+    for (unsigned i = 0; i < nwrites; i++)
+        widx[i] = i;
+    sort_by_age(writes, widx, nwrites);
+    for (unsigned i = 0; i < nreads; i++)
+        ridx[i] = i;
+    sort_by_age(reads, ridx, nreads);
+    arbitrate_ordered(c, reads, ridx, nreads, writes, widx, nwrites, read_granted, write_granted, res);
+}
+
 /* ---- queues ---------------------------------------------------------------------------------- */
 
 /* A queue: plain arrays (a GLib call per push and per removal was most of the cost of a step). */
@@ -176,12 +187,19 @@ struct bankmap_queues {
     bankmap_arb_config cfg;
     req_queue reads, writes;
     uint64_t next_seq;
+    /* Single-ported banks, at most 64 of them, no collector ports (the baseline): a step arbitrates
+     * by a mask of the banks used this cycle, in the queues' own (arrival) order. */
+    bool by_mask;
+    uint64_t *granted; /* bankmap_queues_step_reads: the tags of the last step's granted reads */
+    unsigned granted_cap;
 };
 
 bankmap_queues *bankmap_queues_new(const bankmap_arb_config *c)
 {
+    g_assert(c->banks > 0 && c->ports > 0);
     bankmap_queues *q = g_new0(bankmap_queues, 1);
     q->cfg = *c;
+    q->by_mask = c->ports == 1 && c->collector_ports == 0 && c->banks <= 64;
     return q;
 }
 
@@ -191,6 +209,7 @@ void bankmap_queues_free(bankmap_queues *q)
         return;
     g_free(q->reads.r);
     g_free(q->writes.r);
+    g_free(q->granted);
     g_free(q);
 }
 
@@ -205,11 +224,14 @@ static void queue_push(req_queue *q, bankmap_req r)
 
 void bankmap_queues_push_read(bankmap_queues *q, unsigned bank, unsigned collector, uint64_t tag)
 {
+    g_assert(bank < q->cfg.banks);
+    g_assert(q->cfg.collector_ports == 0 || collector < q->cfg.collectors);
     queue_push(&q->reads, (bankmap_req){.bank = bank, .collector = collector, .seq = q->next_seq++, .tag = tag});
 }
 
 void bankmap_queues_push_write(bankmap_queues *q, unsigned bank, uint64_t tag)
 {
+    g_assert(bank < q->cfg.banks);
     queue_push(&q->writes, (bankmap_req){.bank = bank, .seq = q->next_seq++, .tag = tag});
 }
 
@@ -218,17 +240,9 @@ unsigned bankmap_queues_pending(const bankmap_queues *q)
     return q->reads.n + q->writes.n;
 }
 
-/* Removes the n_granted granted entries (order kept), appending their tags to out (resized once). */
-static void remove_granted(req_queue *q, const bool *granted, unsigned n_granted, GArray *out)
+/* Removes the granted entries (order kept), writing their tags to tags (if not NULL). */
+static void remove_granted(req_queue *q, const bool *granted, uint64_t *tags)
 {
-    if (n_granted == 0)
-        return;
-    uint64_t *tags = NULL;
-    if (out) {
-        guint at = out->len;
-        g_array_set_size(out, at + n_granted);
-        tags = &g_array_index(out, uint64_t, at);
-    }
     unsigned k = 0;
     for (unsigned i = 0; i < q->n; i++) {
         if (granted[i]) {
@@ -241,24 +255,97 @@ static void remove_granted(req_queue *q, const bool *granted, unsigned n_granted
     q->n = k;
 }
 
+/* One queue's requests in arrival order against the banks' mask `used` (by_mask): the first request
+ * of a bank not yet used this cycle is granted (its tag to tags, if not NULL), the others stay. */
+static unsigned step_by_mask(req_queue *q, uint64_t *used, uint64_t *tags)
+{
+    unsigned k = 0, n = q->n;
+    uint64_t u = *used;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t bit = UINT64_C(1) << q->r[i].bank;
+        if (u & bit) {
+            q->r[k++] = q->r[i];
+            continue;
+        }
+        u |= bit;
+        if (tags)
+            *tags++ = q->r[i].tag;
+    }
+    *used = u;
+    q->n = k;
+    return n - k;
+}
+
+static void add_totals(bankmap_arb_result *totals, const bankmap_arb_result *r)
+{
+    if (!totals)
+        return;
+    totals->reads_granted += r->reads_granted;
+    totals->writes_granted += r->writes_granted;
+    totals->writes_waiting += r->writes_waiting;
+    totals->bank_conflicts += r->bank_conflicts;
+    totals->collector_conflicts += r->collector_conflicts;
+}
+
+/* One cycle: the granted requests leave their queues, their tags to rtags / wtags (room for every
+ * request queued, or NULL); returns the cycle's counts. */
+static bankmap_arb_result queues_step(bankmap_queues *q, uint64_t *rtags, uint64_t *wtags)
+{
+    bankmap_arb_result r = {0};
+    if (q->by_mask) { /* (bankmap_arbitrate's answer: the queues are oldest first, one port per bank) */
+        uint64_t used = 0;
+        unsigned nw = q->writes.n, nr = q->reads.n;
+        r.writes_granted = step_by_mask(&q->writes, &used, wtags);
+        r.writes_waiting = nw - r.writes_granted;
+        r.reads_granted = step_by_mask(&q->reads, &used, rtags);
+        r.bank_conflicts = nr - r.reads_granted;
+    } else {
+        bool rg_s[BANKMAP_SCRATCH], wg_s[BANKMAP_SCRATCH];
+        g_autofree bool *rg_h = q->reads.n > BANKMAP_SCRATCH ? g_new0(bool, q->reads.n) : NULL;
+        g_autofree bool *wg_h = q->writes.n > BANKMAP_SCRATCH ? g_new0(bool, q->writes.n) : NULL;
+        bool *rg = rg_h ? rg_h : rg_s, *wg = wg_h ? wg_h : wg_s; /* set by arbitrate_ordered */
+        arbitrate_ordered(&q->cfg, q->reads.r, NULL, q->reads.n, q->writes.r, NULL, q->writes.n, rg, wg, &r);
+        remove_granted(&q->reads, rg, rtags);
+        remove_granted(&q->writes, wg, wtags);
+    }
+    return r;
+}
+
+/* Room for n more tags at the end of out (its length grows by n); the caller sets the final length. */
+static uint64_t *tags_room(GArray *out, unsigned n)
+{
+    if (!out)
+        return NULL;
+    guint at = out->len;
+    g_array_set_size(out, at + n);
+    return &g_array_index(out, uint64_t, at);
+}
+
 void bankmap_queues_step(bankmap_queues *q, GArray *granted_reads, GArray *granted_writes,
                          bankmap_arb_result *totals)
 {
     if (q->reads.n == 0 && q->writes.n == 0)
         return; /* nothing to arbitrate: nothing granted, nothing waits, no conflict */
-    bool rg_s[BANKMAP_SCRATCH], wg_s[BANKMAP_SCRATCH];
-    g_autofree bool *rg_h = q->reads.n > BANKMAP_SCRATCH ? g_new0(bool, q->reads.n) : NULL;
-    g_autofree bool *wg_h = q->writes.n > BANKMAP_SCRATCH ? g_new0(bool, q->writes.n) : NULL;
-    bool *rg = rg_h ? rg_h : rg_s, *wg = wg_h ? wg_h : wg_s; /* set by bankmap_arbitrate */
-    bankmap_arb_result r;
-    bankmap_arbitrate(&q->cfg, q->reads.r, q->reads.n, q->writes.r, q->writes.n, rg, wg, &r);
-    remove_granted(&q->reads, rg, r.reads_granted, granted_reads);
-    remove_granted(&q->writes, wg, r.writes_granted, granted_writes);
-    if (totals) {
-        totals->reads_granted += r.reads_granted;
-        totals->writes_granted += r.writes_granted;
-        totals->writes_waiting += r.writes_waiting;
-        totals->bank_conflicts += r.bank_conflicts;
-        totals->collector_conflicts += r.collector_conflicts;
+    guint r0 = granted_reads ? granted_reads->len : 0, w0 = granted_writes ? granted_writes->len : 0;
+    bankmap_arb_result r = queues_step(q, tags_room(granted_reads, q->reads.n), tags_room(granted_writes, q->writes.n));
+    if (granted_reads)
+        g_array_set_size(granted_reads, r0 + r.reads_granted);
+    if (granted_writes)
+        g_array_set_size(granted_writes, w0 + r.writes_granted);
+    add_totals(totals, &r);
+}
+
+unsigned bankmap_queues_step_reads(bankmap_queues *q, const uint64_t **granted, bankmap_arb_result *totals)
+{
+    *granted = q->granted;
+    if (q->reads.n == 0 && q->writes.n == 0)
+        return 0;
+    if (q->reads.n > q->granted_cap) {
+        q->granted_cap = MAX(q->reads.n, 2 * q->granted_cap);
+        q->granted = g_renew(uint64_t, q->granted, q->granted_cap);
+        *granted = q->granted;
     }
+    bankmap_arb_result r = queues_step(q, q->granted, NULL);
+    add_totals(totals, &r);
+    return r.reads_granted;
 }

@@ -116,6 +116,9 @@ unsigned bankmap_queues_pending(const bankmap_queues *q); /* reads + writes wait
  * granted_writes (GArray of uint64_t, may be NULL); accumulates the counts into *totals (may be NULL). */
 void bankmap_queues_step(bankmap_queues *q, GArray *granted_reads, GArray *granted_writes,
                          bankmap_arb_result *totals);
+/* The same cycle for a caller that needs only the granted reads: returns how many, their tags (oldest
+ * first) in *granted, valid until the next step (the writes' tags are not kept). */
+unsigned bankmap_queues_step_reads(bankmap_queues *q, const uint64_t **granted, bankmap_arb_result *totals);
 
 G_END_DECLS
 

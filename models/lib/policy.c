@@ -168,10 +168,11 @@ static unsigned order_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle
 static unsigned first_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle, unsigned *best)
 {
     (void)self, (void)cycle;
-    unsigned greedy = UINT_MAX;
+    unsigned greedy = UINT_MAX, ready = 0;
     int64_t greedy_issue = POLICY_NEVER_ISSUED;
     for (unsigned i = 0; i < n; i++) {
         int64_t li = w[i].last_issue;
+        ready += w[i].ready;
         if (li > greedy_issue) {
             greedy = i;
             greedy_issue = li;
@@ -179,14 +180,11 @@ static unsigned first_gto(void *self, policy_warp *w, unsigned n, uint64_t cycle
             greedy = i;
         }
     }
-    unsigned k = 0;
     if (greedy != UINT_MAX && w[greedy].ready) {
-        for (unsigned i = 0; i < n; i++)
-            k += w[i].ready;
         *best = greedy;
-        return k;
+        return ready;
     }
-    unsigned oldest = UINT_MAX;
+    unsigned k = 0, oldest = UINT_MAX;
     for (unsigned i = 0; i < n; i++)
         if (w[i].ready && (!k++ || older(&w[i], &w[oldest])))
             oldest = i;

@@ -146,29 +146,28 @@ static inline __attribute__((always_inline)) void fetch_take_inputs(fetch *f)
 {
     gsc_fifo *rd = blk_fifo(f->inst, FETCH_REDIRECT);
     gsc_fifo *cr = blk_fifo(f->inst, FETCH_CREDIT);
-    redirect_t r;
+    /* (read in their FIFO slots: nothing is put to these while fetch runs) */
     while (gsc_fifo_can_get(rd)) {
-        gsc_fifo_get(rd, &r);
-        g_assert(r.warp < f->warps);
-        fetch_warp *w = &f->w[r.warp];
-        w->active = !r.done;
+        const redirect_t *r = gsc_fifo_take(rd);
+        g_assert(r->warp < f->warps);
+        fetch_warp *w = &f->w[r->warp];
+        w->active = !r->done;
         w->stopped = false;
-        w->epoch = r.epoch;
-        w->func = r.func;
-        w->pc = r.pc;
+        w->epoch = r->epoch;
+        w->func = r->func;
+        w->pc = r->pc;
         w->credits = f->entries;
         w->flag_pc = 0;
-        fetch_update(f, r.warp);
+        fetch_update(f, r->warp);
         blk_stat_add(f->inst, FETCH_STAT_REDIRECTS, 1);
     }
-    credit_t c;
     while (gsc_fifo_can_get(cr)) {
-        gsc_fifo_get(cr, &c);
-        fetch_warp *w = &f->w[c.warp];
-        if (c.epoch == w->epoch)
-            w->credits += c.count;
+        const credit_t *c = gsc_fifo_take(cr);
+        fetch_warp *w = &f->w[c->warp];
+        if (c->epoch == w->epoch)
+            w->credits += c->count;
         g_assert(w->credits <= f->entries);
-        fetch_update(f, c.warp);
+        fetch_update(f, c->warp);
     }
 }
 

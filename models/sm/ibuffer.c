@@ -74,7 +74,9 @@ static void ib_push(void *self, const decoded_t *d)
     ibuffer_warp *w = &b->w[d->warp];
     blk_call_note(b->probe, d->warp, OP_PUSH, 0);
     g_assert(w->count < b->entries);
-    w->e[(w->head + w->count) % b->entries] = *d;
+    decoded_t *e = &w->e[(w->head + w->count) % b->entries];
+    *e = *d;
+    e->decode_cycle = gsc_cycle(); /* (the pipeline log's: the cycle it entered the I-buffer) */
     w->count++;
     if (d->warp < 64) /* the trace shows warp slots 0..63 */
         b->tr_valid |= UINT64_C(1) << d->warp;

@@ -447,35 +447,34 @@ static void pv_complete(issue *s, const release_t *r)
 /* ---- inputs ----------------------------------------------------------------------------------- */
 static void take_release(issue *s, gsc_fifo *f)
 {
-    release_t r;
     while (gsc_fifo_can_get(f)) {
-        gsc_fifo_get(f, &r);
-        if (!s->w[r.warp].sb_clear) { /* its scoreboard changes (a head found clear stays so) */
-            s->w[r.warp].sb_stall = ISSUE_STALL_COUNT;
-            sched_dirty(s, r.warp);
+        const release_t *r = gsc_fifo_take(f); /* (in its slot: nothing is put to f while issue runs) */
+        if (!s->w[r->warp].sb_clear) { /* its scoreboard changes (a head found clear stays so) */
+            s->w[r->warp].sb_stall = ISSUE_STALL_COUNT;
+            sched_dirty(s, r->warp);
         }
-        if (r.reads) { /* a read report (source reservations): the instruction has read its sources */
-            for (unsigned j = 0; j < r.n_src; j++)
-                s->sb->release_read(s->sb_self, r.warp, r.src[j]);
+        if (r->reads) { /* a read report (source reservations): the instruction has read its sources */
+            for (unsigned j = 0; j < r->n_src; j++)
+                s->sb->release_read(s->sb_self, r->warp, r->src[j]);
             continue;
         }
-        issue_warp *w = &s->w[r.warp];
-        if (r.val_mask && r.val_reg != SM_NO_REG) /* an atomic's old values, from the memory side */
-            wexec_write_slot(s->wx, r.warp, r.val_reg, r.val_mask, r.vals, r.val_vmask, gsc_cycle());
-        if (r.atomic) {
+        issue_warp *w = &s->w[r->warp];
+        if (r->val_mask && r->val_reg != SM_NO_REG) /* an atomic's old values, from the memory side */
+            wexec_write_slot(s->wx, r->warp, r->val_reg, r->val_mask, r->vals, r->val_vmask, gsc_cycle());
+        if (r->atomic) {
             g_assert(w->atomics_pending > 0);
             w->atomics_pending--;
         }
         if (w->loads_pending &&
-            wexec_complete_load(s->wx, r.warp, r.seq, gsc_cycle())) /* the data has returned */
+            wexec_complete_load(s->wx, r->warp, r->seq, gsc_cycle())) /* the data has returned */
             w->loads_pending--;
-        for (unsigned j = 0; j < r.n_dst; j++)
-            s->sb->release_write(s->sb_self, r.warp, r.dst[j], r.long_op);
+        for (unsigned j = 0; j < r->n_dst; j++)
+            s->sb->release_write(s->sb_self, r->warp, r->dst[j], r->long_op);
         if (s->pv)
-            pv_complete(s, &r);
+            pv_complete(s, r);
         g_assert(w->inflight > 0);
         w->inflight--;
-        warp_try_finish(s, r.warp);
+        warp_try_finish(s, r->warp);
     }
 }
 
@@ -491,17 +490,15 @@ static void take_inputs(issue *s)
         cta_start(s, &c);
     }
     gsc_fifo *dec = port_fifo(s, ISSUE_DECODED);
-    decoded_t d;
     while (gsc_fifo_can_get(dec)) {
-        gsc_fifo_get(dec, &d);
-        issue_warp *w = &s->w[d.warp];
-        if (d.epoch != w->epoch || !w->resident)
+        const decoded_t *d = gsc_fifo_take(dec); /* (in its slot, copied by the I-buffer) */
+        issue_warp *w = &s->w[d->warp];
+        if (d->epoch != w->epoch || !w->resident)
             continue; /* fetched before a redirect: dropped (its credit was reset by the redirect) */
-        d.decode_cycle = gsc_cycle();
-        bool was_empty = s->ib->count(s->ib_self, d.warp) == 0;
-        s->ib->push(s->ib_self, &d);
+        bool was_empty = s->ib->count(s->ib_self, d->warp) == 0;
+        s->ib->push(s->ib_self, d); /* (which stamps its decode_cycle) */
         if (was_empty) /* (behind a head its readiness does not change) */
-            sched_dirty(s, d.warp);
+            sched_dirty(s, d->warp);
     }
 }
 

@@ -146,6 +146,7 @@ static void opcoll_take_ccu(opcoll *o, uint64_t now)
     const issued_t *ci = &o->its[c];
     gsc_fifo_get(in, &o->its[c]);
     wmask_set(&o->busy_m, c);
+    o->tr_busy_coll++;
     co->cls = ci->cls;
     co->age = o->seq++;
     co->pending = n;
@@ -164,10 +165,15 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
             opcoll_take_ccu(o, now);
             continue;
         }
-        unsigned pool = o->generic ? 0 : pool_of(it->cls), c;
-        for (c = 0; c < o->n_coll; c++)
-            if (!wmask_test(&o->busy_m, c) && o->coll[c].pool == pool)
+        const wmask *pm = &o->pool_m[o->generic ? 0 : pool_of(it->cls)];
+        unsigned c = o->n_coll; /* the first free collector of its pool */
+        for (unsigned k = 0; k < wmask_words(o->n_coll); k++) {
+            uint64_t free = pm->w[k] & ~o->busy_m.w[k];
+            if (free) {
+                c = 64 * k + (unsigned)__builtin_ctzll(free);
                 break;
+            }
+        }
         if (c == o->n_coll) {
             blk_stat_add(o->inst, OPCOLL_STAT_COLLECTOR_FULL, 1);
             return; /* in-order: the head waits for a collector */
@@ -176,6 +182,7 @@ static void opcoll_allocate(opcoll *o, uint64_t now)
         const issued_t *ci = &o->its[c]; /* (in a local: the reads below are calls) */
         gsc_fifo_get(in, &o->its[c]);
         wmask_set(&o->busy_m, c);
+        o->tr_busy_coll++;
         co->cls = ci->cls;
         co->age = o->seq++;
         co->pending = ci->n_bank_src;
@@ -231,14 +238,12 @@ static void opcoll_dispatch(opcoll *o, uint64_t now)
         blk_stat_add(o->inst, OPCOLL_STAT_OPERAND_READS, bit->n_bank_src);
         o->tr_dispatched++;
         wmask_clear(&o->busy_m, cand[k]);
+        o->tr_busy_coll--;
         wmask_clear(&o->read_m, cand[k]);
         if (o->ccu)
             ccu_dispatched(o->ccu, (unsigned)(best - o->coll), now);
     }
     /* Operands read this cycle (or waiting for a pipe) make their collector dispatchable next cycle. */
-    o->tr_busy_coll = 0;
-    for (unsigned k = 0; k < wmask_words(o->n_coll); k++)
-        o->tr_busy_coll += (uint32_t)__builtin_popcountll(o->busy_m.w[k]);
     o->disp_m = o->read_m;
     if (o->tr_slots) { /* the slots' occupancy, only while traced */
         uint64_t occ = 0, rdy = 0;
@@ -300,6 +305,8 @@ opcoll *opcoll_new(blk_ctx *ctx, gsc_module *parent, const char *name)
         o->coll[c].pool = 1;
     if (nsfu == 0) /* one generic pool: every class takes any collector */
         o->generic = true;
+    for (unsigned c = 0; c < o->n_coll; c++)
+        wmask_set(&o->pool_m[o->coll[c].pool], c);
     ring_init(&o->releases, sizeof(release_t));
     blk_trace_state(o->inst, "busy_collectors", GSC_U32, &o->tr_busy_coll);
     blk_trace_state(o->inst, "dispatched", GSC_U32, &o->tr_dispatched);

@@ -59,6 +59,7 @@ typedef struct {
     /* Collectors by bit: busy, every operand read, and dispatchable (every operand read in an
      * earlier cycle: those read when the last dispatch ended) */
     wmask busy_m, read_m, disp_m;
+    wmask pool_m[2]; /* the collectors of each pool (opcoll_coll.pool) */
     bool generic;        /* collectors_sfu = 0: one pool */
     struct ccu_blk *ccu; /* collectors allocated at issue (collector != ocu); NULL: ocu */
     /* the imports, looked up at elaboration */
@@ -66,7 +67,7 @@ typedef struct {
     void *rf_self;
     const units_if *un;
     void *un_self;
-    /* traced */
+    /* traced (tr_busy_coll: the bits of busy_m, counted as they are set and cleared) */
     uint32_t tr_busy_coll, tr_dispatched;
     uint64_t tr_occupied, tr_ready; /* per collector (bit c), computed only when traced */
     bool tr_slots;

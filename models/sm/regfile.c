@@ -203,12 +203,8 @@ static void rf_retry(void *self, uint64_t now)
 static unsigned rf_arbitrate(void *self, const uint64_t **granted)
 {
     regfile *r = self;
-    if (r->granted_reads->len) /* (a GLib call: not when empty) */
-        g_array_set_size(r->granted_reads, 0);
-    if (r->granted_writes->len)
-        g_array_set_size(r->granted_writes, 0);
     bankmap_arb_result a = {0};
-    bankmap_queues_step(r->banks, r->granted_reads, r->granted_writes, &a);
+    unsigned n = bankmap_queues_step_reads(r->banks, granted, &a);
     blk_stat_add(r->inst, REGFILE_STAT_BANK_READS, a.reads_granted);
     blk_stat_add(r->inst, REGFILE_STAT_BANK_WRITES, a.writes_granted);
     blk_stat_add(r->inst, REGFILE_STAT_BANK_CONFLICTS, a.bank_conflicts + a.collector_conflicts);
@@ -216,8 +212,7 @@ static unsigned rf_arbitrate(void *self, const uint64_t **granted)
     r->tr_writes = a.writes_granted;
     r->tr_conflicts = a.bank_conflicts + a.collector_conflicts;
     r->tr_pending = bankmap_queues_pending(r->banks) + r->deferred->len;
-    *granted = (const uint64_t *)(void *)r->granted_reads->data;
-    return r->granted_reads->len;
+    return n;
 }
 
 static unsigned rf_pending(void *self)
@@ -259,8 +254,6 @@ regfile *regfile_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     bankmap_arb_config ac = {banks, (unsigned)blk_param_uint(r->inst, "bank_ports"), collectors,
                              (unsigned)blk_param_uint(r->inst, "collector_ports")};
     r->banks = bankmap_queues_new(&ac);
-    r->granted_reads = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    r->granted_writes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     r->rf = rfaccess_chain_new();
     r->deferred = g_array_new(FALSE, FALSE, sizeof(rf_deferred));
     r->n_slots = slots;
@@ -300,8 +293,6 @@ void regfile_free(regfile *r)
     if (!r)
         return;
     bankmap_queues_free(r->banks);
-    g_array_free(r->granted_reads, TRUE);
-    g_array_free(r->granted_writes, TRUE);
     g_array_free(r->deferred, TRUE);
     rfaccess_chain_free(r->rf);
     g_free(r->slot_state);

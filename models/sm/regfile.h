@@ -68,7 +68,6 @@ typedef struct {
     bankmap_geom geom;      /* banks, clusters, sub-arrays: a mechanism placing registers reads it */
     bankmap map;
     bankmap_queues *banks;
-    GArray *granted_reads, *granted_writes;
     rfaccess_chain *rf; /* built at elaboration from the hooks bound to `access` */
     GArray *deferred;   /* reads delayed or refused by the chain */
     unsigned n_slots;

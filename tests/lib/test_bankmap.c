@@ -184,6 +184,76 @@ static void test_queue_order_and_writes(void)
     bankmap_queues_free(q);
 }
 
+/* The queues against bankmap_arbitrate on the same requests, cycle by cycle, for random arrivals: the
+ * same grants (tags, oldest first) and counts, whether a step arbitrates by bank masks (one port, no
+ * collector ports) or through the general rules; bankmap_queues_step_reads grants as step does. */
+static void test_queues_as_arbitrate(void)
+{
+    static const bankmap_arb_config cfgs[] = {
+        {16, 1, 4, 0}, /* by masks */
+        {64, 1, 4, 0}, /* by masks, every bit of the mask */
+        {16, 2, 4, 0},
+        {8, 1, 4, 1},
+        {80, 1, 4, 0},
+    };
+    for (unsigned k = 0; k < G_N_ELEMENTS(cfgs); k++) {
+        const bankmap_arb_config *c = &cfgs[k];
+        GRand *rng = g_rand_new_with_seed(17 + k);
+        bankmap_queues *q = bankmap_queues_new(c), *q2 = bankmap_queues_new(c);
+        bankmap_req rd[256], wr[256]; /* the model: the waiting requests, oldest first */
+        unsigned nr = 0, nw = 0;
+        uint64_t seq = 0, tag = 0;
+        GArray *gr = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        for (unsigned cycle = 0; cycle < 2000; cycle++) {
+            for (unsigned n = g_rand_int_range(rng, 0, 4); n > 0 && nr < 200; n--, tag++) {
+                unsigned b = g_rand_int_range(rng, 0, (gint32)c->banks), col = g_rand_int_range(rng, 0, 4);
+                rd[nr++] = (bankmap_req){b, col, seq++, tag};
+                bankmap_queues_push_read(q, b, col, tag);
+                bankmap_queues_push_read(q2, b, col, tag);
+            }
+            for (unsigned n = g_rand_int_range(rng, 0, 2); n > 0 && nw < 200; n--, tag++) {
+                unsigned b = g_rand_int_range(rng, 0, (gint32)c->banks);
+                wr[nw++] = (bankmap_req){b, 0, seq++, tag};
+                bankmap_queues_push_write(q, b, tag);
+                bankmap_queues_push_write(q2, b, tag);
+            }
+            bool rg[256], wg[256];
+            bankmap_arb_result want = {0}, got = {0}, got2 = {0};
+            bankmap_arbitrate(c, rd, nr, wr, nw, rg, wg, &want);
+            uint64_t want_r[256], want_w[256];
+            unsigned n_r = 0, n_w = 0, kr = 0, kw = 0;
+            for (unsigned i = 0; i < nr; i++)
+                if (rg[i])
+                    want_r[n_r++] = rd[i].tag;
+                else
+                    rd[kr++] = rd[i];
+            for (unsigned i = 0; i < nw; i++)
+                if (wg[i])
+                    want_w[n_w++] = wr[i].tag;
+                else
+                    wr[kw++] = wr[i];
+            nr = kr, nw = kw;
+            GArray *gw = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+            g_array_set_size(gr, 0);
+            bankmap_queues_step(q, gr, gw, &got);
+            const uint64_t *granted;
+            unsigned n2 = bankmap_queues_step_reads(q2, &granted, &got2);
+            g_assert_cmpmem(&got, sizeof got, &want, sizeof want);
+            g_assert_cmpmem(&got2, sizeof got2, &want, sizeof want);
+            g_assert_cmpmem(gr->data, gr->len * sizeof(uint64_t), want_r, n_r * sizeof(uint64_t));
+            g_assert_cmpmem(gw->data, gw->len * sizeof(uint64_t), want_w, n_w * sizeof(uint64_t));
+            g_assert_cmpmem(granted, n2 * sizeof(uint64_t), want_r, n_r * sizeof(uint64_t));
+            g_assert_cmpuint(bankmap_queues_pending(q), ==, nr + nw);
+            g_assert_cmpuint(bankmap_queues_pending(q2), ==, nr + nw);
+            g_array_free(gw, TRUE);
+        }
+        g_array_free(gr, TRUE);
+        bankmap_queues_free(q);
+        bankmap_queues_free(q2);
+        g_rand_free(rng);
+    }
+}
+
 /* The register-renaming spec's file (§2): 32 banks = 8 clusters x 4, 128-bit entries, 4 x 1 KB
  * sub-arrays per 4 KB bank, 1024 warp-wide registers: 256 rows per bank, 64 per sub-array, 256 IDs
  * per sub-array group; P0..P3 are row 0 of banks 0..3; P255 is row 63 (sub-array 0), P256 row 64
@@ -233,5 +303,6 @@ int main(int argc, char **argv)
     g_test_add_func("/bankmap/collector-ports", test_collector_ports);
     g_test_add_func("/bankmap/conflict-cost", test_conflict_cost);
     g_test_add_func("/bankmap/queues", test_queue_order_and_writes);
+    g_test_add_func("/bankmap/queues-as-arbitrate", test_queues_as_arbitrate);
     return g_test_run();
 }
