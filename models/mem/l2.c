@@ -314,8 +314,7 @@ static void l2_take_fills(l2_blk *b)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_DRAM_RESP);
     while (gsc_fifo_can_get(in)) {
-        uint64_t addr = ((const mem_resp_t *)gsc_fifo_peek(in))->addr; /* only the address is needed */
-        gsc_fifo_get(in, NULL);
+        uint64_t addr = ((const mem_resp_t *)gsc_fifo_take(in))->addr; /* only the address is needed */
         cache_tags_fill(b->tags, addr, 0);
         if (!cache_mshr_mark_ready(b->mshr, addr >> b->line_shift))
             gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path,
