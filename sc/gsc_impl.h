@@ -144,6 +144,7 @@ struct gsc_fifo : gsc_fifo_hdr {
     gsc_listeners *on_room;         /* woken when room appears after a refused can_put (NULL: nobody) */
     gsc_event *arrival;             /* its hook event (gsc_fifo_on_arrival), NULL: none */
     mutable bool refused;           /* can_put answered false and no get has made room since */
+    unsigned open_slot;             /* 1 + the slot gsc_fifo_put_slot handed out, 0: none open */
     gsc_fifo_trace *tr;             /* NULL unless one of its signals is traced */
     gsc_port *producer, *consumer;  /* the out and in ports bound to it, if any */
     std::string name;               /* (after the fields a put or a get reads: they share fewer lines) */

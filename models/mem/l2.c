@@ -187,12 +187,12 @@ static void l2_reply(l2_blk *b, uint32_t s)
     if (l2_is_write(r))
         cache_tags_mark_modified(b->tags, r->addr);
     if (r->kind != MEM_WRITEBACK) {
-        /* Put at once when no reply waits before it and `resp` has room (what l2_drain would do at
-         * the end of the activation, in the same order), else queued for l2_drain. */
+        /* Put at once, made in its slot of `resp`, when no reply waits before it and `resp` has room
+         * (what l2_drain would do at the end of the activation, in the same order), else queued for
+         * l2_drain. */
         gsc_fifo *f = blk_fifo(b->inst, L2_PORT_RESP);
         bool put_now = ring_empty(&b->out) && gsc_fifo_can_put(f);
-        mem_resp_t direct;
-        mem_resp_t *o = put_now ? &direct : ring_push_slot(&b->out);
+        mem_resp_t *o = put_now ? gsc_fifo_put_slot(f) : ring_push_slot(&b->out);
         memset(o, 0, offsetof(mem_resp_t, data));
         o->addr = r->addr;
         o->id = r->id;
@@ -210,7 +210,7 @@ static void l2_reply(l2_blk *b, uint32_t s)
             memcpy(o->atom_old, sl->old, sizeof o->atom_old);
         }
         if (put_now)
-            gsc_fifo_put(f, o);
+            gsc_fifo_put_commit(f);
     }
     mem_slots_put_back(&b->reqs, s);
 }
