@@ -422,17 +422,27 @@ static void take_listener(void *ctx)
     t->woken++;
 }
 
+/* A system of one FIFO tb.q of `depth` items and a process that counts its wake-ups by the FIFO's
+ * puts (on_put) or gets. */
+static gsc_fifo *listened_fifo(take_sys *t, unsigned depth, bool on_put)
+{
+    gsc_init("test_fifo");
+    gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    t->f = gsc_fifo_new(top, "q", &item_type, depth);
+    gsc_process *p = gsc_process_new(top, "listener", take_listener, t);
+    if (on_put)
+        gsc_sensitive_fifo_put(p, t->f);
+    else
+        gsc_sensitive_fifo_get(p, t->f);
+    return t->f;
+}
+
 static void test_take(void)
 {
     if (g_test_subprocess()) {
         static take_sys t;
-        gsc_init("test_fifo");
-        gsc_clock_new("clk", 1000);
-        gsc_module *top = gsc_module_new(NULL, "tb");
-        gsc_fifo *f = gsc_fifo_new(top, "q", &item_type, 2);
-        t.f = f;
-        gsc_process *p = gsc_process_new(top, "listener", take_listener, &t);
-        gsc_sensitive_fifo_get(p, f);
+        gsc_fifo *f = listened_fifo(&t, 2, false);
         item a = {0, 1}, b = {0, 2}, c = {0, 3};
         gsc_fifo_put(f, &a);
         gsc_fifo_put(f, &b);
@@ -481,13 +491,7 @@ static void test_put_slot(void)
 {
     if (g_test_subprocess()) {
         static take_sys t;
-        gsc_init("test_fifo");
-        gsc_clock_new("clk", 1000);
-        gsc_module *top = gsc_module_new(NULL, "tb");
-        gsc_fifo *f = gsc_fifo_new(top, "q", &item_type, 3);
-        t.f = f;
-        gsc_process *p = gsc_process_new(top, "listener", take_listener, &t);
-        gsc_sensitive_fifo_put(p, f);
+        gsc_fifo *f = listened_fifo(&t, 3, true);
         uint32_t seq = 1, want = 1;
         for (unsigned round = 0; round < 7; round++) {
             /* one, two or three items, alternately by slot and by put, then all of them got */
