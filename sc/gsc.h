@@ -350,6 +350,13 @@ static inline bool gsc_fifo_can_put(const gsc_fifo *f)
     return h->n + h->freed_n < h->depth || gsc_fifo_can_put_slow(f);
 }
 void gsc_fifo_put(gsc_fifo *f, const void *item); /* gsc_fatal if !can_put (a model bug) */
+/* A put in place, without the copy: gsc_fifo_put_slot answers the ring slot the next put fills (gsc_fatal
+ * if !can_put); the producer writes the item there, then gsc_fifo_put_commit makes it the FIFO's newest
+ * item, as gsc_fifo_put would have (stamp, trace, wake-ups). The slot holds an earlier item's bytes:
+ * write all of the item's used prefix (gsc_type.used), the key first when the prefix depends on it. No
+ * other put on f in between; a commit without its open slot is fatal. */
+void *gsc_fifo_put_slot(gsc_fifo *f);
+void gsc_fifo_put_commit(gsc_fifo *f);
 /* An item put in an earlier cycle is there. Inline: polling FIFOs, most of them empty, costs no call. */
 static inline bool gsc_fifo_can_get(const gsc_fifo *f)
 {
@@ -362,8 +369,8 @@ static inline bool gsc_fifo_can_get(const gsc_fifo *f)
 }
 const void *gsc_fifo_peek(const gsc_fifo *f);   /* the head, or NULL if !can_get; valid until its get */
 void gsc_fifo_get(gsc_fifo *f, void *item_out); /* item_out may be NULL; gsc_fatal if !can_get */
-/* A get without the copy: the head item, in its ring slot, valid until the next put to f (the
- * producer's, in a later activation; a consumer copies what it keeps before it returns). Only the
+/* A get without the copy: the head item, in its ring slot, valid until the next put to f (or
+ * gsc_fifo_put_slot: the producer's, in a later activation; a consumer copies what it keeps before it returns). Only the
  * used prefix of an item (gsc_type.used) is meaningful there. gsc_fatal if !can_get. */
 const void *gsc_fifo_take(gsc_fifo *f);
 unsigned gsc_fifo_occupancy(const gsc_fifo *f); /* items stored (including those put this cycle) */

@@ -160,6 +160,7 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->freed_n = 0;
     f->arrival = nullptr;
     f->refused = false;
+    f->open_slot = 0;
     f->tr = nullptr;
     f->producer = f->consumer = nullptr;
     gsc_traceable t{};
@@ -204,9 +205,9 @@ extern "C" bool gsc_fifo_can_put_slow(const gsc_fifo *f)
     return false;
 }
 
-extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
+/* The slot the next put fills; a put on a full FIFO is fatal. */
+__attribute__((always_inline)) static inline unsigned fifo_tail(const gsc_fifo *f, int64_t now)
 {
-    int64_t now = gsc_write_cycle();
     if (f->n + fifo_freed(f, now) >= f->depth)
         gsc_fatal("fifo '%s': put on a full FIFO at cycle %" G_GINT64_FORMAT " (depth %u; a model bug: check "
                   "gsc_fifo_can_put)",
@@ -214,9 +215,13 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
     unsigned tail = f->head + f->n; /* both below depth */
     if (tail >= f->depth)
         tail -= f->depth;
-    unsigned char *slot = f->ring + (size_t)tail * f->stride;
-    memcpy(slot, &now, sizeof now);
-    memcpy(slot + sizeof now, item, item_used(f, item));
+    return tail;
+}
+
+/* The item in slot `tail` becomes the newest (the rest of gsc_fifo_put and gsc_fifo_put_commit). */
+__attribute__((always_inline)) static inline void fifo_push(gsc_fifo *f, unsigned tail, int64_t now)
+{
+    memcpy(f->ring + (size_t)tail * f->stride, &now, sizeof now); /* the slot's stamp, before its item */
     f->n++;
     /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
      * back from the ring, so that nothing more stays live here (and the wake-up stays a tail call). */
@@ -226,6 +231,37 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
         gsc_arrival(f->arrival, now + 1);
     if (f->on_put)
         gsc_wake(f->on_put, now + 1);
+}
+
+extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
+{
+    int64_t now = gsc_write_cycle();
+    unsigned tail = fifo_tail(f, now);
+    memcpy(gsc_fifo_item(f, tail), item, item_used(f, item));
+    fifo_push(f, tail, now);
+}
+
+extern "C" void *gsc_fifo_put_slot(gsc_fifo *f)
+{
+    unsigned tail = fifo_tail(f, gsc_write_cycle());
+    f->open_slot = tail + 1;
+    return gsc_fifo_item(f, tail);
+}
+
+extern "C" void gsc_fifo_put_commit(gsc_fifo *f)
+{
+    int64_t now = gsc_write_cycle();
+    unsigned tail = f->head + f->n;
+    if (tail >= f->depth)
+        tail -= f->depth;
+    /* a put, or a get that emptied the ring (which restarts it at slot 0), since the slot was handed out
+     * would make another slot the newest */
+    if (f->open_slot != tail + 1 || f->n + fifo_freed(f, now) >= f->depth)
+        gsc_fatal("fifo '%s': gsc_fifo_put_commit at cycle %" G_GINT64_FORMAT " without the slot of a "
+                  "gsc_fifo_put_slot (none open, or the FIFO was put or emptied since; a model bug)",
+                  f->name.c_str(), now);
+    f->open_slot = 0;
+    fifo_push(f, tail, now);
 }
 
 extern "C" bool gsc_fifo_can_get_slow(const gsc_fifo *f)

@@ -157,6 +157,7 @@ struct alignas(64) gsc_fifo : gsc_fifo_hdr {
     gsc_listeners on_put, on_get;  /* woken in the cycle after a put / a get */
     gsc_listeners on_room;         /* woken when room appears after a refused can_put */
     gsc_event *arrival;            /* its hook event (gsc_fifo_on_arrival), NULL: none */
+    unsigned open_slot;            /* 1 + the slot gsc_fifo_put_slot handed out, 0: none open */
     gsc_fifo_trace *tr;            /* NULL unless one of its signals is traced */
     size_t size;
     gsc_port *producer, *consumer; /* the out and in ports bound to it, if any */

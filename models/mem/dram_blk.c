@@ -189,17 +189,18 @@ static void dram_blk_reply(dram_blk *b, uint64_t now)
         dram_blk_slot *sl = mem_slots_at(&b->reqs, s);
         gsc_fifo *f = b->resp_fifo[sl->port];
         if (gsc_fifo_can_put(f)) {
-            mem_resp_t resp; /* a read's reply carries the header and the line (mem_resp_used) */
-            memset(&resp, 0, offsetof(mem_resp_t, data));
-            resp.addr = sl->req.addr;
-            resp.id = sl->req.id;
-            resp.bytes = sl->req.bytes;
-            resp.dst = sl->req.src;
-            resp.warp = sl->req.warp;
-            resp.kind = MEM_READ;
-            resp.client = sl->req.client;
-            mem_line_fill(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp.data);
-            gsc_fifo_put(f, &resp);
+            /* made in its slot of the FIFO: a read's reply carries the header and the line (mem_resp_used) */
+            mem_resp_t *resp = gsc_fifo_put_slot(f);
+            memset(resp, 0, offsetof(mem_resp_t, data));
+            resp->addr = sl->req.addr;
+            resp->id = sl->req.id;
+            resp->bytes = sl->req.bytes;
+            resp->dst = sl->req.src;
+            resp->warp = sl->req.warp;
+            resp->kind = MEM_READ;
+            resp->client = sl->req.client;
+            mem_line_fill(b->mem, sl->req.addr, MIN(sl->req.bytes, (unsigned)MEM_LINE_MAX), resp->data);
+            gsc_fifo_put_commit(f);
             mem_slots_put_back(&b->reqs, s);
         } else {
             b->done.slot[kept++] = s;

@@ -114,16 +114,26 @@ static unsigned l2_set_index(uint64_t line_addr, unsigned sets, void *ctx)
     return (unsigned)((line_addr / b->n_parts) % sets);
 }
 
-static void l2_to_dram(l2_blk *b, uint64_t addr, uint8_t kind)
+/* A line read or write-back to the channel. `last` says that no reply follows in this activation (a
+ * miss's read): then it is made in its slot of `dram_req` when nothing waits before it in the slice
+ * (what l2_drain would put at the end of the activation, after the queued replies, in the same order:
+ * a trace lists a cycle's FIFOs in the order of their first put) and there is room; else it is
+ * queued for l2_drain. Zeroed as far as its kind carries (mem_req_used: a read its header, a
+ * write-back the line too). */
+static void l2_to_dram(l2_blk *b, uint64_t addr, uint8_t kind, bool last)
 {
-    mem_req_t *r = ring_push_slot(&b->to_dram);
-    memset(r, 0, offsetof(mem_req_t, atom)); /* all that a read or a write-back carries */
+    gsc_fifo *f = blk_fifo(b->inst, L2_PORT_DRAM_REQ);
+    bool put_now = last && ring_empty(&b->to_dram) && ring_empty(&b->out) && gsc_fifo_can_put(f);
+    mem_req_t *r = put_now ? gsc_fifo_put_slot(f) : ring_push_slot(&b->to_dram);
+    memset(r, 0, kind == MEM_READ ? offsetof(mem_req_t, data) : offsetof(mem_req_t, atom));
     r->addr = addr;
     r->id = addr / b->line;
     r->bytes = b->line;
     r->kind = kind;
     r->mask_lo = UINT64_MAX;
     r->mask_hi = b->line > 64 ? UINT64_MAX : 0;
+    if (put_now)
+        gsc_fifo_put_commit(f);
 }
 
 static void l2_on_evict(const cache_eviction *ev, void *ctx)
@@ -132,7 +142,7 @@ static void l2_on_evict(const cache_eviction *ev, void *ctx)
     if (ev->state != CACHE_LINE_MODIFIED)
         return;
     blk_stat_add(b->inst, L2_STAT_WRITEBACKS, 1);
-    l2_to_dram(b, ev->line_addr * b->line, MEM_WRITEBACK);
+    l2_to_dram(b, ev->line_addr * b->line, MEM_WRITEBACK, false);
 }
 
 static bool l2_is_write(const mem_req_t *r)
@@ -187,12 +197,12 @@ static void l2_reply(l2_blk *b, uint32_t s)
     if (l2_is_write(r))
         cache_tags_mark_modified(b->tags, r->addr);
     if (r->kind != MEM_WRITEBACK) {
-        /* Put at once when no reply waits before it and `resp` has room (what l2_drain would do at
-         * the end of the activation, in the same order), else queued for l2_drain. */
+        /* Put at once, made in its slot of `resp`, when no reply waits before it and `resp` has room
+         * (what l2_drain would do at the end of the activation, in the same order), else queued for
+         * l2_drain. */
         gsc_fifo *f = blk_fifo(b->inst, L2_PORT_RESP);
         bool put_now = ring_empty(&b->out) && gsc_fifo_can_put(f);
-        mem_resp_t direct;
-        mem_resp_t *o = put_now ? &direct : ring_push_slot(&b->out);
+        mem_resp_t *o = put_now ? gsc_fifo_put_slot(f) : ring_push_slot(&b->out);
         memset(o, 0, offsetof(mem_resp_t, data));
         o->addr = r->addr;
         o->id = r->id;
@@ -210,7 +220,7 @@ static void l2_reply(l2_blk *b, uint32_t s)
             memcpy(o->atom_old, sl->old, sizeof o->atom_old);
         }
         if (put_now)
-            gsc_fifo_put(f, o);
+            gsc_fifo_put_commit(f);
     }
     mem_slots_put_back(&b->reqs, s);
 }
@@ -236,7 +246,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
     uint64_t line_addr = addr >> b->line_shift;
     cache_status st;
     if (b->off && l2_is_write(&sl->req) && sl->req.kind != MEM_ATOMIC) { /* passed on, acknowledged */
-        l2_to_dram(b, line_addr * b->line, MEM_WRITEBACK);
+        l2_to_dram(b, line_addr * b->line, MEM_WRITEBACK, false);
         l2_reply(b, s);
         return true;
     }
@@ -257,7 +267,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
         l2_perform_atomic(b, sl); /* in arrival order, whatever the line's state */
     if (b->off) { /* the line is dropped at its fill: only reads in flight share a DRAM read */
         if (st == CACHE_MISS)
-            l2_to_dram(b, line_addr * b->line, MEM_READ);
+            l2_to_dram(b, line_addr * b->line, MEM_READ, true);
         return true;
     }
     blk_stat_add(b->inst, l2_is_write(&sl->req) ? L2_STAT_WRITES : L2_STAT_READS, 1);
@@ -271,7 +281,7 @@ static bool l2_lookup(l2_blk *b, uint32_t s)
         break;
     case CACHE_MISS:
         blk_stat_add(b->inst, L2_STAT_MISSES, 1);
-        l2_to_dram(b, line_addr * b->line, MEM_READ);
+        l2_to_dram(b, line_addr * b->line, MEM_READ, true);
         break;
     default:
         g_assert_not_reached();
@@ -314,8 +324,7 @@ static void l2_take_fills(l2_blk *b)
 {
     gsc_fifo *in = blk_fifo(b->inst, L2_PORT_DRAM_RESP);
     while (gsc_fifo_can_get(in)) {
-        uint64_t addr = ((const mem_resp_t *)gsc_fifo_peek(in))->addr; /* only the address is needed */
-        gsc_fifo_get(in, NULL);
+        uint64_t addr = ((const mem_resp_t *)gsc_fifo_take(in))->addr; /* only the address is needed */
         cache_tags_fill(b->tags, addr, 0);
         if (!cache_mshr_mark_ready(b->mshr, addr >> b->line_shift))
             gsc_fatal("%s: fill for line 0x%" G_GINT64_MODIFIER "x that no MSHR waits for", b->inst->path,

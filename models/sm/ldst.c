@@ -641,27 +641,22 @@ static void take_responses(ldst *l)
 {
     gsc_fifo *in = pf(l, LDST_MEM_RESP);
     while (gsc_fifo_can_get(in)) {
-        /* read in place: a read's line (the values were loaded at issue) is not needed here */
-        const mem_resp_t *rp = gsc_fifo_peek(in);
+        /* read in place, in its ring slot (valid until the interconnect's next put, in a later
+         * activation): a read's line (the values were loaded at issue) is not needed here */
+        const mem_resp_t *rp = gsc_fifo_take(in);
         if (G_UNLIKELY(rp->client == MEM_CLIENT_IU)) { /* an interface unit's role: not the L1's */
             g_assert(rp->id >> 32 < l->n_iu_reply);
             blk_iref ir = l->iu_reply[rp->id >> 32];
             ((const ldst_iu_reply_if *)ir.methods)->reply(ir.self, rp);
             l->tr_iu_inflight--;
-            gsc_fifo_get(in, NULL);
             continue;
         }
-        mem_resp_t r;
-        memcpy(&r, rp, offsetof(mem_resp_t, data));
-        if (r.kind == MEM_ATOMIC)
-            memcpy(r.atom_old, rp->atom_old, sizeof r.atom_old);
-        gsc_fifo_get(in, NULL);
-        if (r.kind == MEM_READ && !(l->l1_off && r.client == 0)) {
-            bool cst = r.client == 2; /* a constant cache fill: the L1D is not touched */
+        if (rp->kind == MEM_READ && !(l->l1_off && rp->client == 0)) {
+            bool cst = rp->client == 2; /* a constant cache fill: the L1D is not touched */
             cache_tags *tags = cst ? l->cc : l->l1;
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
             unsigned set;
-            cache_tags_fill_in(tags, r.addr, r.warp, &set);
+            cache_tags_fill_in(tags, rp->addr, rp->warp, &set);
             if (!cst && (l->plan_ok || (l->blocked && !l->blocked_may_pass))) {
                 /* the fill changed its set: a probe of that set is stale, a refusal there may end */
                 if (set == l->plan.set)
@@ -670,17 +665,17 @@ static void take_responses(ldst *l)
                     l->blocked_may_pass = l->blocked_why == CACHE_FAIL_MSHR_FULL || set == l->blocked_set;
             }
             uint64_t req[LDST_MAX_MERGE];
-            unsigned n = cache_mshr_take(mshr, cache_tags_line_addr(tags, r.addr), req);
+            unsigned n = cache_mshr_take(mshr, cache_tags_line_addr(tags, rp->addr), req);
             for (unsigned i = 0; i < n; i++)
                 op_piece_done(l, (unsigned)req[i]);
         } else {
-            unsigned id = (unsigned)(r.id & 0xffffffffu);
+            unsigned id = (unsigned)(rp->id & 0xffffffffu);
             ldst_op *op = g_ptr_array_index(l->ops, id);
             g_assert(op);
-            if (r.kind == MEM_ATOMIC) {
-                uint32_t lanes = op->txn[r.id >> 32].lanes & op->it.atom_lanes;
+            if (rp->kind == MEM_ATOMIC) {
+                uint32_t lanes = op->txn[rp->id >> 32].lanes & op->it.atom_lanes;
                 for (; lanes; lanes &= lanes - 1)
-                    op->old[__builtin_ctz(lanes)] = r.atom_old[__builtin_ctz(lanes)];
+                    op->old[__builtin_ctz(lanes)] = rp->atom_old[__builtin_ctz(lanes)];
             }
             op_piece_done(l, id);
         }

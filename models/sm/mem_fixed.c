@@ -64,54 +64,58 @@ static void mem_fixed_run(void *self)
     uint64_t now = gsc_cycle();
     gsc_fifo *in = blk_fifo(m->inst, MEM_FIXED_REQ);
     gsc_fifo *out = blk_fifo(m->inst, MEM_FIXED_RESP);
-    mem_req_t q;
     /* A request is taken when the data path is free for it: the others wait in the request FIFO
      * (req_depth), which back-pressures the SM when full. */
     while (m->free_at <= now && gsc_fifo_can_get(in)) {
-        gsc_fifo_get(in, &q);
-        if (q.bytes == 0 || q.bytes > MEM_LINE_MAX)
-            gsc_fatal("%s: request of %u bytes (a line is at most %u)", m->inst->path, q.bytes,
+        /* read in place, in its ring slot (valid until the SM's next put, in a later activation) */
+        const mem_req_t *q = gsc_fifo_take(in);
+        if (q->bytes == 0 || q->bytes > MEM_LINE_MAX)
+            gsc_fatal("%s: request of %u bytes (a line is at most %u)", m->inst->path, q->bytes,
                       (unsigned)MEM_LINE_MAX);
-        unsigned bytes = q.kind == MEM_READ ? q.bytes : mask_bytes(&q);
+        unsigned bytes = q->kind == MEM_READ ? q->bytes : mask_bytes(q);
         uint64_t start = now;
         uint64_t busy = (bytes + m->bpc - 1) / m->bpc;
         m->free_at = start + (busy ? busy : 1);
         blk_stat_add(m->inst, MEM_FIXED_STAT_BUSY, busy);
         blk_stat_add(m->inst, MEM_FIXED_STAT_BYTES, bytes);
         blk_stat_add(m->inst,
-                     q.kind == MEM_READ    ? MEM_FIXED_STAT_READS
-                     : q.kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
+                     q->kind == MEM_READ    ? MEM_FIXED_STAT_READS
+                     : q->kind == MEM_WRITE ? MEM_FIXED_STAT_WRITES
                                            : MEM_FIXED_STAT_ATOMICS,
                      1);
         mf_item *it = ring_push_slot(&m->pending); /* due cycles never decrease: start is monotonic */
         /* Only what the response carries needs a value (mem_resp_used): its header; a read's line
          * (filled when it is sent); an atomic's line and old values. */
         memset(it, 0, offsetof(mf_item, r) + offsetof(mem_resp_t, data));
-        if (q.kind == MEM_ATOMIC)
+        if (q->kind == MEM_ATOMIC)
             memset(it->r.data, 0, sizeof it->r - offsetof(mem_resp_t, data));
         /* A MEM_ATOMIC with lanes is performed now, in arrival order (the SM of tb-sm performs its
          * atomics at issue and sends atom.lanes = 0: timing only). */
-        if (q.kind == MEM_ATOMIC && q.atom.lanes &&
-            !mem_atomic_perform(m->env->mem, &q, it->r.atom_old, m->env->error)) {
+        if (q->kind == MEM_ATOMIC && q->atom.lanes &&
+            !mem_atomic_perform(m->env->mem, q, it->r.atom_old, m->env->error)) {
             m->env->failed = true;
             gsc_stop();
         }
         it->due = start + m->latency;
-        it->r.addr = q.addr;
-        it->r.id = q.id;
-        it->r.bytes = q.bytes;
-        it->r.dst = q.src;
-        it->r.warp = q.warp;
-        it->r.kind = q.kind;
-        it->r.client = q.client;
+        it->r.addr = q->addr;
+        it->r.id = q->id;
+        it->r.bytes = q->bytes;
+        it->r.dst = q->src;
+        it->r.warp = q->warp;
+        it->r.kind = q->kind;
+        it->r.client = q->client;
     }
     while (!ring_empty(&m->pending) && gsc_fifo_can_put(out)) {
         mf_item *it = ring_peek(&m->pending);
         if (it->due > now)
             break;
-        if (it->r.kind == MEM_READ)
-            mem_line_fill(m->env->mem, it->r.addr, it->r.bytes, it->r.data); /* as the image holds it now */
-        gsc_fifo_put(out, &it->r);
+        /* made in its slot of `resp`: the header from the queue (an atomic's line and old values
+         * too), a read's line from the image as it holds it now */
+        mem_resp_t *r = gsc_fifo_put_slot(out);
+        memcpy(r, &it->r, it->r.kind == MEM_ATOMIC ? sizeof *r : offsetof(mem_resp_t, data));
+        if (r->kind == MEM_READ)
+            mem_line_fill(m->env->mem, r->addr, r->bytes, r->data);
+        gsc_fifo_put_commit(out);
         ring_pop(&m->pending, NULL);
     }
     m->tr_pending = ring_len(&m->pending);

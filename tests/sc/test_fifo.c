@@ -422,17 +422,27 @@ static void take_listener(void *ctx)
     t->woken++;
 }
 
+/* A system of one FIFO tb.q of `depth` items and a process that counts its wake-ups by the FIFO's
+ * puts (on_put) or gets. */
+static gsc_fifo *listened_fifo(take_sys *t, unsigned depth, bool on_put)
+{
+    gsc_init("test_fifo");
+    gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    t->f = gsc_fifo_new(top, "q", &item_type, depth);
+    gsc_process *p = gsc_process_new(top, "listener", take_listener, t);
+    if (on_put)
+        gsc_sensitive_fifo_put(p, t->f);
+    else
+        gsc_sensitive_fifo_get(p, t->f);
+    return t->f;
+}
+
 static void test_take(void)
 {
     if (g_test_subprocess()) {
         static take_sys t;
-        gsc_init("test_fifo");
-        gsc_clock_new("clk", 1000);
-        gsc_module *top = gsc_module_new(NULL, "tb");
-        gsc_fifo *f = gsc_fifo_new(top, "q", &item_type, 2);
-        t.f = f;
-        gsc_process *p = gsc_process_new(top, "listener", take_listener, &t);
-        gsc_sensitive_fifo_get(p, f);
+        gsc_fifo *f = listened_fifo(&t, 2, false);
         item a = {0, 1}, b = {0, 2}, c = {0, 3};
         gsc_fifo_put(f, &a);
         gsc_fifo_put(f, &b);
@@ -465,6 +475,109 @@ static void test_take(void)
     g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': get on an empty FIFO at cycle 4*");
 }
 
+/* gsc_fifo_put_slot / gsc_fifo_put_commit: an item written in the slot is put as gsc_fifo_put puts it
+ * (in order with ordinary puts, the put listeners woken in the next cycle), and the slot is the one the next put fills, across the ring's wrap and its restart at
+ * slot 0 once emptied. */
+static void put_by_slot(gsc_fifo *f, uint32_t seq)
+{
+    item *slot = gsc_fifo_put_slot(f);
+    g_assert_nonnull(slot);
+    slot->put_cycle = gsc_cycle();
+    slot->seq = seq;
+    gsc_fifo_put_commit(f);
+}
+
+static void test_put_slot(void)
+{
+    if (g_test_subprocess()) {
+        static take_sys t;
+        gsc_fifo *f = listened_fifo(&t, 3, true);
+        uint32_t seq = 1, want = 1;
+        for (unsigned round = 0; round < 7; round++) {
+            /* one, two or three items, alternately by slot and by put, then all of them got */
+            unsigned n = 1 + round % 3;
+            for (unsigned i = 0; i < n; i++) {
+                if ((round + i) % 2) {
+                    put_by_slot(f, seq++);
+                } else {
+                    item it = {gsc_cycle(), seq++};
+                    gsc_fifo_put(f, &it);
+                }
+            }
+            g_assert_cmpuint(gsc_fifo_occupancy(f), ==, n);
+            unsigned woken = t.woken;
+            gsc_run_cycles(1);
+            g_assert_cmpuint(t.woken, ==, woken + 1);
+            for (unsigned i = 0; i < n; i++) {
+                g_assert_true(gsc_fifo_can_get(f));
+                item it;
+                gsc_fifo_get(f, &it);
+                g_assert_cmpuint(it.seq, ==, want++);
+            }
+            g_assert_false(gsc_fifo_can_get(f));
+            gsc_run_cycles(1);
+            /* a ring left part full: the next round's slot follows its last item */
+            if (round == 3) {
+                put_by_slot(f, seq++);
+                put_by_slot(f, seq++);
+                gsc_run_cycles(1);
+                item it;
+                gsc_fifo_get(f, &it);
+                g_assert_cmpuint(it.seq, ==, want++);
+                gsc_run_cycles(1);
+                put_by_slot(f, seq++);
+                gsc_run_cycles(1);
+                for (unsigned i = 0; i < 2; i++) {
+                    gsc_fifo_get(f, &it);
+                    g_assert_cmpuint(it.seq, ==, want++);
+                }
+                gsc_run_cycles(1);
+            }
+        }
+        g_assert_cmpuint(want, ==, seq);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
+/* A commit without its slot: none handed out, or a put in between (which filled that slot). */
+static void test_put_slot_bad(void)
+{
+    for (unsigned c = 0; c < 3; c++) {
+        if (g_test_subprocess()) {
+            gsc_init("test_fifo");
+            gsc_clock_new("clk", 1000);
+            gsc_module *top = gsc_module_new(NULL, "tb");
+            gsc_fifo *f = gsc_fifo_new(top, "q", &item_type, 2);
+            item it = {0, 1};
+            gsc_run_cycles(1); /* what is done now counts as done in cycle 0 */
+            const char *which = g_getenv("PUT_SLOT_CASE");
+            if (!strcmp(which, "0")) {
+                gsc_fifo_put_commit(f);
+            } else if (!strcmp(which, "1")) {
+                gsc_fifo_put_slot(f);
+                gsc_fifo_put(f, &it);
+                gsc_fifo_put_commit(f);
+            } else {
+                gsc_fifo_put(f, &it);
+                gsc_fifo_put(f, &it);
+                gsc_fifo_put_slot(f); /* full */
+            }
+            return;
+        }
+        char v[2] = {(char)('0' + c), 0};
+        g_setenv("PUT_SLOT_CASE", v, TRUE);
+        g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+        g_test_trap_assert_failed();
+        if (c < 2)
+            g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': gsc_fifo_put_commit at cycle 0 without the slot of a "
+                                      "gsc_fifo_put_slot*");
+        else
+            g_test_trap_assert_stderr("*gpusc: fifo 'tb.q': put on a full FIFO at cycle 0*");
+    }
+}
+
 static void test_get_on_empty(void)
 {
     if (g_test_subprocess()) {
@@ -495,5 +608,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/fifo/get-on-empty", test_get_on_empty);
     g_test_add_func("/sc/fifo/copy-sizes", test_copy_sizes);
     g_test_add_func("/sc/fifo/take", test_take);
+    g_test_add_func("/sc/fifo/put-slot", test_put_slot);
+    g_test_add_func("/sc/fifo/put-slot-bad", test_put_slot_bad);
     return g_test_run();
 }
