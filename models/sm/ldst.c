@@ -661,7 +661,8 @@ static void take_responses(ldst *l)
             cache_tags *tags = cst ? l->cc : l->l1;
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
             unsigned set;
-            cache_tags_fill_in(tags, r.addr, r.warp, &set);
+            uint64_t req[LDST_MAX_MERGE];
+            unsigned n = cache_read_fill(tags, mshr, r.addr, r.warp, &set, req);
             if (!cst && (l->plan_ok || (l->blocked && !l->blocked_may_pass))) {
                 /* the fill changed its set: a probe of that set is stale, a refusal there may end */
                 if (set == l->plan.set)
@@ -669,8 +670,6 @@ static void take_responses(ldst *l)
                 if (l->blocked && !l->blocked_may_pass)
                     l->blocked_may_pass = l->blocked_why == CACHE_FAIL_MSHR_FULL || set == l->blocked_set;
             }
-            uint64_t req[LDST_MAX_MERGE];
-            unsigned n = cache_mshr_take(mshr, cache_tags_line_addr(tags, r.addr), req);
             for (unsigned i = 0; i < n; i++)
                 op_piece_done(l, (unsigned)req[i]);
         } else {
