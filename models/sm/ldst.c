@@ -438,24 +438,32 @@ static void op_start(ldst *l, uint64_t now)
     }
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
-    /* (the coalescer reads the addresses of active lanes only: the others are left unset) */
-    coalesce_access sh, gl;
-    sh.lanes = gl.lanes = IR_WARP_SIZE;
-    sh.size = gl.size = it->bytes ? it->bytes : 4;
-    sh.active = gl.active = 0;
+    /* The lanes by space: shared ones to the scratchpad (their addresses copied: the others are left
+     * unset), global-like ones to the coalescer (which reads their addresses in place), others are
+     * parameters. An instruction in an explicit space has every lane in it (issue resolves the space
+     * lane by lane for generic addressing only). */
+    coalesce_access sh;
+    sh.lanes = IR_WARP_SIZE;
+    sh.size = it->bytes ? it->bytes : 4;
+    sh.active = 0;
+    uint32_t gl = 0;
     bool param = false;
-    for (uint32_t m = it->mask; m; m &= m - 1) {
-        unsigned ln = (unsigned)__builtin_ctz(m);
-        uint8_t s = it->lane_space[ln];
-        if (s == IR_SPACE_SHARED) {
-            sh.active |= 1u << ln;
-            sh.addr[ln] = it->addr[ln];
-        } else if (global_like(s)) {
-            gl.active |= 1u << ln;
-            gl.addr[ln] = it->addr[ln];
-            op->txn_space = s;
-        } else {
-            param = true;
+    if (G_LIKELY(it->space != IR_SPACE_NONE && global_like(it->space))) {
+        gl = it->mask;
+        op->txn_space = it->space;
+    } else {
+        for (uint32_t m = it->mask; m; m &= m - 1) {
+            unsigned ln = (unsigned)__builtin_ctz(m);
+            uint8_t s = it->lane_space[ln];
+            if (s == IR_SPACE_SHARED) {
+                sh.active |= 1u << ln;
+                sh.addr[ln] = it->addr[ln];
+            } else if (global_like(s)) {
+                gl |= 1u << ln;
+                op->txn_space = s;
+            } else {
+                param = true;
+            }
         }
     }
     op->pending = 1; /* held until every piece is started */
@@ -473,11 +481,10 @@ static void op_start(ldst *l, uint64_t now)
         op->pending++;
         schedule(l, op, now + l->param_latency);
     }
-    if (gl.active) {
+    if (gl) {
         /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16 */
-        gl.size = MIN(gl.size, 16u);
-        op->n_txn =
-            coalesce_transactions(&gl, op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
+        op->n_txn = coalesce_lanes(IR_WARP_SIZE, gl, MIN(sh.size, 16u), it->addr,
+                                   op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
         l->tr_coalesced = (uint8_t)MIN(op->n_txn, UINT8_MAX);
     }
     l->busy_until = now + busy;
