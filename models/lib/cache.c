@@ -205,7 +205,8 @@ cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_
     return st;
 }
 
-static void drop_line(cache_tags *t, unsigned set, unsigned way, cache_evict_reason reason)
+static inline __attribute__((always_inline)) void drop_line(cache_tags *t, unsigned set, unsigned way,
+                                                            cache_evict_reason reason)
 {
     cache_line *l = line_at(t, set, way);
     if ((l->state == CACHE_LINE_VALID || l->state == CACHE_LINE_MODIFIED) && t->evict_fn) {
@@ -424,7 +425,7 @@ static mshr_entry *mshr_lookup(const cache_mshr *m, uint64_t line_addr)
 }
 
 /* Removes bucket b from the index, moving later entries of its probe run back (no tombstones). */
-static void mshr_unindex(cache_mshr *m, unsigned b)
+static inline __attribute__((always_inline)) void mshr_unindex(cache_mshr *m, unsigned b)
 {
     unsigned hole = b;
     m->index[hole] = -1;
