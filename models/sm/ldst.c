@@ -21,6 +21,7 @@ struct ldst_op {
                                             for an access with atom_lanes, the only one that reads them) */
     coalesce_txn txn[COALESCE_MAX_TXNS]; /* op_start does not clear them */
     issued_t *members;                   /* (kept with the op for reuse: allocated once) */
+    ldst_op *next_free;                  /* in l->free_ops */
 };
 
 /* The most requests an MSHR entry merges (the maximum of mshr_merge and const_mshr_merge): a fill
@@ -279,21 +280,29 @@ static void op_release(ldst *l, ldst_op *op)
     l->n_ops--;
     if (l->cur == op)
         l->cur = NULL;
-    g_ptr_array_add(l->free_ops, op); /* reused by op_start: no allocation per instruction */
+    op->next_free = l->free_ops; /* reused by op_start: no allocation per instruction */
+    l->free_ops = op;
 }
 
-static void op_piece_done(ldst *l, unsigned id)
+/* The last piece of op is done: released now, or waits for room in the release queue. */
+static void op_finished(ldst *l, ldst_op *op)
 {
-    ldst_op *op = g_ptr_array_index(l->ops, id);
-    g_assert(op && op->pending > 0);
-    if (--op->pending > 0 || !op->issued_all)
-        return;
     if (l->rel_wait->len || !rel_room(l, op)) { /* stays in flight until there is room */
         g_ptr_array_add(l->rel_wait, op);
         blk_stat_add(l->inst, LDST_STAT_RELEASE_WAITS, 1);
         return;
     }
     op_release(l, op);
+}
+
+/* One piece of op `id` is done (inlined: most are not its last). */
+static inline __attribute__((always_inline)) void op_piece_done(ldst *l, unsigned id)
+{
+    ldst_op *op = g_ptr_array_index(l->ops, id);
+    g_assert(op && op->pending > 0);
+    if (--op->pending > 0 || !op->issued_all)
+        return;
+    op_finished(l, op);
 }
 
 static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
@@ -407,8 +416,9 @@ static inline __attribute__((always_inline)) void op_read(ldst *l, const issued_
 static void op_start(ldst *l, uint64_t now)
 {
     ldst_op *op;
-    if (l->free_ops->len) {
-        op = g_ptr_array_steal_index_fast(l->free_ops, l->free_ops->len - 1);
+    if (l->free_ops) {
+        op = l->free_ops;
+        l->free_ops = op->next_free;
     } else {
         op = g_new(ldst_op, 1);
         op->members = NULL; /* (allocated when it first merges slices) */
@@ -862,7 +872,6 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->smem_latency = (unsigned)blk_param_uint(l->inst, "smem_latency");
     l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
     l->ops = g_ptr_array_new();
-    l->free_ops = g_ptr_array_new_with_free_func(g_free);
     blk_outq_init(&l->reqs, l->inst, LDST_MEM_REQ, sizeof(mem_req_t), "miss_queue",
                   LDST_STAT_MISS_QUEUE_PEAK);
     blk_outq_init(&l->releases, l->inst, LDST_RELEASE, sizeof(release_t), "release_queue",
@@ -923,9 +932,11 @@ void ldst_free(ldst *l)
         g_free(op);
     }
     g_ptr_array_free(l->ops, TRUE);
-    for (guint i = 0; i < l->free_ops->len; i++)
-        g_free(((ldst_op *)g_ptr_array_index(l->free_ops, i))->members);
-    g_ptr_array_free(l->free_ops, TRUE);
+    for (ldst_op *op = l->free_ops, *next; op; op = next) {
+        next = op->next_free;
+        g_free(op->members);
+        g_free(op);
+    }
     blk_outq_clear(&l->reqs);
     blk_outq_clear(&l->releases);
     g_ptr_array_free(l->rel_wait, TRUE);
