@@ -30,12 +30,14 @@ typedef struct {
     coalesce_txn *t;           /* the part's transactions (in the output) */
     uint8_t index[INDEX_SIZE]; /* 0: empty; else 1 + the transaction's position in t */
     unsigned n;
+    uint64_t top;  /* the address of the transaction made last (0 before the first) */
     bool unsorted; /* a transaction was made after one of a higher address */
 } part_txns;
 
-/* The part's transaction of segment `base`, made if there is none yet. */
+/* The part's transaction of segment `base`, made if there is none yet (its byte mask cleared if
+ * `masks`). */
 static inline __attribute__((always_inline)) coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base,
-                                                                    unsigned shift, unsigned segment)
+                                                                    unsigned shift, unsigned segment, const bool masks)
 {
     unsigned h = (unsigned)(((base >> shift) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - INDEX_BITS));
     for (; pt->index[h]; h = (h + 1) & (INDEX_SIZE - 1))
@@ -43,10 +45,17 @@ static inline __attribute__((always_inline)) coalesce_txn *txn_for(part_txns *pt
             return &pt->t[pt->index[h] - 1];
     g_assert(*budget > 0);
     (*budget)--;
-    pt->unsorted |= pt->n && pt->t[pt->n - 1].addr > base;
+    pt->unsorted |= pt->top > base;
+    pt->top = base;
     pt->index[h] = (uint8_t)(pt->n + 1);
     coalesce_txn *t = &pt->t[pt->n++];
-    *t = (coalesce_txn){.addr = base, .size = segment};
+    if (masks) {
+        *t = (coalesce_txn){.addr = base, .size = segment};
+    } else {
+        t->addr = base;
+        t->size = segment;
+        t->lanes = 0;
+    }
     return t;
 }
 
@@ -87,8 +96,11 @@ static void sort_part(const part_txns *pt, unsigned shift)
         pt->t[i] = tmp[at[i]];
 }
 
-unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const uint64_t *addr, unsigned segment,
-                        unsigned lanes_per_part, coalesce_txn *out)
+/* coalesce_lanes, made once with the byte masks and once without. */
+static inline __attribute__((always_inline)) unsigned lanes_txns(unsigned lanes, uint32_t active, unsigned size,
+                                                                  const uint64_t *addr, unsigned segment,
+                                                                  unsigned lanes_per_part, const bool masks,
+                                                                  coalesce_txn *out)
 {
     g_assert(lanes <= COALESCE_MAX_LANES);
     g_assert(segment >= 4 && segment <= COALESCE_MAX_SEGMENT && !(segment & (segment - 1)));
@@ -101,6 +113,7 @@ unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const ui
     for (unsigned p0 = 0; p0 < lanes; p0 += part) {
         pt.t = out + n;
         pt.n = 0;
+        pt.top = 0;
         pt.unsorted = false;
         memset(pt.index, 0, sizeof pt.index);
         unsigned width = MIN(p0 + part, lanes) - p0; /* the part's lanes, active ones in lane order */
@@ -114,10 +127,12 @@ unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const ui
             if (hi <= base + segment) { /* the usual: one segment, one mask word */
                 unsigned off = (unsigned)(lo - base);
                 if (base != last) { /* (consecutive lanes in one segment: found without a lookup) */
-                    t = txn_for(&pt, &budget, base, shift, segment);
+                    t = txn_for(&pt, &budget, base, shift, segment, masks);
                     last = base;
                 }
-                if (off % 64 + size <= 64)
+                if (!masks)
+                    ;
+                else if (off % 64 + size <= 64)
                     t->byte_mask[off / 64] |= size_bits << (off % 64);
                 else
                     mask_range(t, off, off + size);
@@ -125,9 +140,10 @@ unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const ui
                 continue;
             }
             for (; base < hi; base += segment) {
-                t = txn_for(&pt, &budget, base, shift, segment);
+                t = txn_for(&pt, &budget, base, shift, segment, masks);
                 last = base;
-                mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));
+                if (masks)
+                    mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));
                 t->lanes |= (uint32_t)1 << lane;
             }
         }
@@ -138,10 +154,17 @@ unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const ui
     return n;
 }
 
+unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const uint64_t *addr, unsigned segment,
+                        unsigned lanes_per_part, bool masks, coalesce_txn *out)
+{
+    return masks ? lanes_txns(lanes, active, size, addr, segment, lanes_per_part, true, out)
+                 : lanes_txns(lanes, active, size, addr, segment, lanes_per_part, false, out);
+}
+
 unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsigned lanes_per_part,
                                coalesce_txn *out)
 {
-    return coalesce_lanes(a->lanes, a->active, a->size, a->addr, segment, lanes_per_part, out);
+    return coalesce_lanes(a->lanes, a->active, a->size, a->addr, segment, lanes_per_part, true, out);
 }
 
 unsigned coalesce_txn_bytes(const coalesce_txn *t)

@@ -492,9 +492,11 @@ static void op_start(ldst *l, uint64_t now)
         schedule(l, op, now + l->param_latency);
     }
     if (gl) {
-        /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16 */
+        /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16. Only
+         * stores and atomics carry byte masks (send_req). */
         op->n_txn = coalesce_lanes(IR_WARP_SIZE, gl, MIN(sh.size, 16u), it->addr,
-                                   op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
+                                   op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, it->kind != 0,
+                                   op->txn);
         l->tr_coalesced = (uint8_t)MIN(op->n_txn, UINT8_MAX);
     }
     l->busy_until = now + busy;
