@@ -205,7 +205,8 @@ cache_status cache_tags_probe(const cache_tags *t, uint64_t addr, unsigned *way_
     return st;
 }
 
-static void drop_line(cache_tags *t, unsigned set, unsigned way, cache_evict_reason reason)
+static inline __attribute__((always_inline)) void drop_line(cache_tags *t, unsigned set, unsigned way,
+                                                            cache_evict_reason reason)
 {
     cache_line *l = line_at(t, set, way);
     if ((l->state == CACHE_LINE_VALID || l->state == CACHE_LINE_MODIFIED) && t->evict_fn) {
@@ -347,7 +348,11 @@ typedef struct {
     unsigned n;         /* requests merged */
     unsigned next;      /* next request to release once ready */
     bool ready;
+    /* an entry made by a read miss (read_apply): where its line is reserved in the tag array, for
+     * the fill (cache_read_fill); way MSHR_NO_WAY: unknown (an entry made by cache_mshr_add) */
+    unsigned set, way;
 } mshr_entry;
+enum { MSHR_NO_WAY = ~0u };
 
 struct cache_mshr {
     cache_mshr_hdr h;    /* entries, max_merged, used (slots in use), ready_n: read inline (cache.h) */
@@ -420,7 +425,7 @@ static mshr_entry *mshr_lookup(const cache_mshr *m, uint64_t line_addr)
 }
 
 /* Removes bucket b from the index, moving later entries of its probe run back (no tombstones). */
-static void mshr_unindex(cache_mshr *m, unsigned b)
+static inline __attribute__((always_inline)) void mshr_unindex(cache_mshr *m, unsigned b)
 {
     unsigned hole = b;
     m->index[hole] = -1;
@@ -476,6 +481,7 @@ static inline __attribute__((always_inline)) cache_mshr_status mshr_add_at(cache
     e->n = 1;
     e->next = 0;
     e->ready = false;
+    e->way = MSHR_NO_WAY;
     e->requests[0] = request;
     m->index[b] = (int32_t)s;
     return CACHE_MSHR_NEW;
@@ -528,12 +534,10 @@ bool cache_mshr_next_ready(cache_mshr *m, uint64_t *request, uint64_t *line_addr
     return true;
 }
 
-unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests)
+/* Releases the requests of the entry in index bucket b (which holds one) into requests[] and frees
+ * the entry; returns their count. */
+static inline __attribute__((always_inline)) unsigned mshr_take_at(cache_mshr *m, unsigned b, uint64_t *requests)
 {
-    g_assert(m->h.ready_n == 0);
-    unsigned b = mshr_bucket(m, line_addr);
-    if (m->index[b] < 0)
-        return 0;
     unsigned s = (unsigned)m->index[b];
     const mshr_entry *e = &m->slot[s];
     unsigned n = e->n - e->next;
@@ -543,6 +547,15 @@ unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests)
     m->free_slot[m->n_free++] = s;
     m->h.used--;
     return n;
+}
+
+unsigned cache_mshr_take(cache_mshr *m, uint64_t line_addr, uint64_t *requests)
+{
+    g_assert(m->h.ready_n == 0);
+    unsigned b = mshr_bucket(m, line_addr);
+    if (m->index[b] < 0)
+        return 0;
+    return mshr_take_at(m, b, requests);
 }
 
 /* ---- read path and L1D policy ---------------------------------------------------------------- */
@@ -597,8 +610,11 @@ static inline __attribute__((always_inline)) void read_apply(cache_tags *t, cach
                                                              uint64_t request, uint64_t meta)
 {
     access_at(t, p->la, p->set, p->way, st, p->allocate, meta);
-    if (p->add)
-        mshr_add_at(m, p->bucket, p->la, request);
+    if (p->add && mshr_add_at(m, p->bucket, p->la, request) == CACHE_MSHR_NEW && p->allocate) {
+        mshr_entry *e = &m->slot[m->index[p->bucket]]; /* its line: reserved at (set, way) just now */
+        e->set = p->set;
+        e->way = p->way;
+    }
 }
 
 cache_status cache_read(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t request, uint64_t meta,
@@ -635,6 +651,34 @@ void cache_read_apply(cache_tags *t, cache_mshr *m, const cache_read_plan *p, ca
 {
     g_assert(st != CACHE_RESERVATION_FAIL);
     read_apply(t, m, p, st, request, meta);
+}
+
+unsigned cache_read_fill(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t meta, unsigned *set,
+                         uint64_t *requests)
+{
+    g_assert(m->h.ready_n == 0);
+    uint64_t la = cache_tags_line_addr(t, addr);
+    unsigned b = mshr_bucket(m, la);
+    if (G_UNLIKELY(m->index[b] < 0)) { /* no entry: the fill alone */
+        *set = set_of_line(t, la);
+        fill_line(t, la, *set, meta);
+        return 0;
+    }
+    const mshr_entry *e = &m->slot[m->index[b]];
+    /* A reserved line stays where its miss put it until its fill (no victim search, invalidation or
+     * other fill moves it), and a line is held by one way of its set at most: found there, it is the
+     * line fill_line would find. */
+    cache_line *l;
+    if (G_LIKELY(e->way != MSHR_NO_WAY && e->set < t->cfg.sets && e->way < t->cfg.ways &&
+                 (l = line_at(t, e->set, e->way))->state == CACHE_LINE_RESERVED && l->line_addr == la)) {
+        *set = e->set;
+        l->state = CACHE_LINE_VALID;
+        l->last_use = ++t->tick;
+    } else {
+        *set = set_of_line(t, la);
+        fill_line(t, la, *set, meta);
+    }
+    return mshr_take_at(m, b, requests);
 }
 
 cache_l1d_action cache_l1d_policy(cache_op op, cache_data_kind kind, cache_status st)

@@ -198,6 +198,13 @@ cache_status cache_read_decide(const cache_mshr *m, cache_read_plan *p, cache_fa
 void cache_read_apply(cache_tags *t, cache_mshr *m, const cache_read_plan *p, cache_status st, uint64_t request,
                       uint64_t meta);
 
+/* The fill of a line read through cache_read (or its three steps) whose requests are released at
+ * once: cache_tags_fill_in(t, addr, meta, set), then cache_mshr_take(m, its line address,
+ * requests), with the same results. The line reserved by the miss that made the entry is found
+ * where the miss put it (no set index, no search of the set). */
+unsigned cache_read_fill(cache_tags *t, cache_mshr *m, uint64_t addr, uint64_t meta, unsigned *set,
+                         uint64_t *requests);
+
 /* ---- GPGPU-Sim L1D write policy (configs "L:L:m:N": global write-through with write-evict, local
  * write-back on hit, allocate on read miss, no write-allocate) ------------------------------- */
 typedef enum { CACHE_OP_LOAD, CACHE_OP_STORE } cache_op;

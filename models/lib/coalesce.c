@@ -19,107 +19,152 @@ static void mask_range(coalesce_txn *t, unsigned lo, unsigned hi)
     }
 }
 
-/* The transactions of one part are collected in `tmp` with an open-addressing index from segment
- * to transaction (a scattered warp makes up to 32 of them: a linear search per lane was most of
- * the cost), then written to `out` sorted by address. Addresses are distinct, so the result does
- * not depend on the order of creation. */
+/* A part's transactions are made in place in the output, in lane order, with an open-addressing
+ * index from segment to transaction (a scattered warp makes up to 32 of them: a linear search per
+ * lane was most of the cost), then sorted by address if they were not made in that order. Addresses
+ * are distinct, so the result does not depend on the order of creation. */
 enum { INDEX_BITS = 7, INDEX_SIZE = 1 << INDEX_BITS }; /* at least twice COALESCE_MAX_TXNS */
 G_STATIC_ASSERT(COALESCE_MAX_TXNS < 256 && 2 * COALESCE_MAX_TXNS <= INDEX_SIZE);
 
 typedef struct {
-    coalesce_txn t[COALESCE_MAX_TXNS];
+    coalesce_txn *t;           /* the part's transactions (in the output) */
     uint8_t index[INDEX_SIZE]; /* 0: empty; else 1 + the transaction's position in t */
-    unsigned n, last;          /* last: the transaction found or made by the previous lookup */
-    bool unsorted;             /* a transaction was made after one of a higher address */
+    unsigned n;
+    uint64_t top;  /* the address of the transaction made last (0 before the first) */
+    bool unsorted; /* a transaction was made after one of a higher address */
 } part_txns;
 
+/* The part's transaction of segment `base`, made if there is none yet (its byte mask cleared if
+ * `masks`). */
 static inline __attribute__((always_inline)) coalesce_txn *txn_for(part_txns *pt, unsigned *budget, uint64_t base,
-                                                                    unsigned shift, unsigned segment)
+                                                                    unsigned shift, unsigned segment, const bool masks)
 {
-    if (pt->n && pt->t[pt->last].addr == base) /* consecutive lanes, one segment */
-        return &pt->t[pt->last];
     unsigned h = (unsigned)(((base >> shift) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - INDEX_BITS));
     for (; pt->index[h]; h = (h + 1) & (INDEX_SIZE - 1))
-        if (pt->t[pt->index[h] - 1].addr == base) {
-            pt->last = pt->index[h] - 1u;
-            return &pt->t[pt->last];
-        }
+        if (pt->t[pt->index[h] - 1].addr == base)
+            return &pt->t[pt->index[h] - 1];
     g_assert(*budget > 0);
     (*budget)--;
-    pt->unsorted |= pt->n && pt->t[pt->n - 1].addr > base;
-    pt->last = pt->n++;
-    pt->index[h] = (uint8_t)(pt->last + 1);
-    coalesce_txn *t = &pt->t[pt->last];
-    *t = (coalesce_txn){.addr = base, .size = segment};
+    pt->unsorted |= pt->top > base;
+    pt->top = base;
+    pt->index[h] = (uint8_t)(pt->n + 1);
+    coalesce_txn *t = &pt->t[pt->n++];
+    if (masks) {
+        *t = (coalesce_txn){.addr = base, .size = segment};
+    } else {
+        t->addr = base;
+        t->size = segment;
+        t->lanes = 0;
+    }
     return t;
 }
 
-/* Writes pt's transactions to out, in address order (an insertion sort of addresses and positions,
- * not of the 48-byte transactions; none when they were made in that order). */
-static void emit_sorted(const part_txns *pt, coalesce_txn *out)
+/* Sorts pt's transactions by address: an insertion sort of keys (the address, and the position in
+ * the low bits when the segment leaves them free), then the transactions moved once. */
+static void sort_part(const part_txns *pt, unsigned shift)
 {
-    if (!pt->unsorted) {
-        for (unsigned i = 0; i < pt->n; i++)
-            out[i] = pt->t[i];
-        return;
-    }
-    uint64_t key[COALESCE_MAX_TXNS];
+    unsigned n = pt->n;
+    coalesce_txn tmp[COALESCE_MAX_TXNS];
+    memcpy(tmp, pt->t, n * sizeof *tmp);
     uint8_t at[COALESCE_MAX_TXNS];
-    for (unsigned i = 0; i < pt->n; i++) {
-        uint64_t k = pt->t[i].addr;
-        unsigned j = i;
-        for (; j > 0 && key[j - 1] > k; j--) {
-            key[j] = key[j - 1];
-            at[j] = at[j - 1];
+    if (shift >= 6) { /* segments of 64 B or more: the position (< 64) fits under the address */
+        G_STATIC_ASSERT(COALESCE_MAX_TXNS <= 64);
+        uint64_t key[COALESCE_MAX_TXNS];
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t k = tmp[i].addr | i;
+            unsigned j = i;
+            for (; j > 0 && key[j - 1] > k; j--)
+                key[j] = key[j - 1];
+            key[j] = k;
         }
-        key[j] = k;
-        at[j] = (uint8_t)i;
+        for (unsigned i = 0; i < n; i++)
+            at[i] = (uint8_t)(key[i] & 63);
+    } else {
+        uint64_t key[COALESCE_MAX_TXNS];
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t k = tmp[i].addr;
+            unsigned j = i;
+            for (; j > 0 && key[j - 1] > k; j--) {
+                key[j] = key[j - 1];
+                at[j] = at[j - 1];
+            }
+            key[j] = k;
+            at[j] = (uint8_t)i;
+        }
     }
-    for (unsigned i = 0; i < pt->n; i++)
-        out[i] = pt->t[at[i]];
+    for (unsigned i = 0; i < n; i++)
+        pt->t[i] = tmp[at[i]];
+}
+
+/* coalesce_lanes, made once with the byte masks and once without. */
+static inline __attribute__((always_inline)) unsigned lanes_txns(unsigned lanes, uint32_t active, unsigned size,
+                                                                  const uint64_t *addr, unsigned segment,
+                                                                  unsigned lanes_per_part, const bool masks,
+                                                                  coalesce_txn *out)
+{
+    g_assert(lanes <= COALESCE_MAX_LANES);
+    g_assert(segment >= 4 && segment <= COALESCE_MAX_SEGMENT && !(segment & (segment - 1)));
+    g_assert(size >= 1 && size <= 16);
+    unsigned n = 0, budget = COALESCE_MAX_TXNS;
+    unsigned part = lanes_per_part == 0 || lanes_per_part > lanes ? lanes : lanes_per_part;
+    unsigned shift = (unsigned)__builtin_ctz(segment);
+    uint64_t seg_mask = ~(uint64_t)(segment - 1), size_bits = (UINT64_C(1) << size) - 1;
+    part_txns pt;
+    for (unsigned p0 = 0; p0 < lanes; p0 += part) {
+        pt.t = out + n;
+        pt.n = 0;
+        pt.top = 0;
+        pt.unsorted = false;
+        memset(pt.index, 0, sizeof pt.index);
+        unsigned width = MIN(p0 + part, lanes) - p0; /* the part's lanes, active ones in lane order */
+        uint32_t m = active >> p0 & (width < 32 ? (UINT32_C(1) << width) - 1 : ~UINT32_C(0));
+        uint64_t last = 1; /* the segment of the previous lane (none: not a multiple of 4) */
+        coalesce_txn *t = NULL;
+        for (; m; m &= m - 1) {
+            unsigned lane = p0 + (unsigned)__builtin_ctz(m);
+            /* the lane's bytes [lo, hi), segment by segment */
+            uint64_t lo = addr[lane], hi = lo + size, base = lo & seg_mask;
+            if (hi <= base + segment) { /* the usual: one segment, one mask word */
+                unsigned off = (unsigned)(lo - base);
+                if (base != last) { /* (consecutive lanes in one segment: found without a lookup) */
+                    t = txn_for(&pt, &budget, base, shift, segment, masks);
+                    last = base;
+                }
+                if (!masks)
+                    ;
+                else if (off % 64 + size <= 64)
+                    t->byte_mask[off / 64] |= size_bits << (off % 64);
+                else
+                    mask_range(t, off, off + size);
+                t->lanes |= (uint32_t)1 << lane;
+                continue;
+            }
+            for (; base < hi; base += segment) {
+                t = txn_for(&pt, &budget, base, shift, segment, masks);
+                last = base;
+                if (masks)
+                    mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));
+                t->lanes |= (uint32_t)1 << lane;
+            }
+        }
+        if (pt.unsorted)
+            sort_part(&pt, shift);
+        n += pt.n;
+    }
+    return n;
+}
+
+unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const uint64_t *addr, unsigned segment,
+                        unsigned lanes_per_part, bool masks, coalesce_txn *out)
+{
+    return masks ? lanes_txns(lanes, active, size, addr, segment, lanes_per_part, true, out)
+                 : lanes_txns(lanes, active, size, addr, segment, lanes_per_part, false, out);
 }
 
 unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsigned lanes_per_part,
                                coalesce_txn *out)
 {
-    g_assert(a->lanes <= COALESCE_MAX_LANES);
-    g_assert(segment >= 4 && segment <= COALESCE_MAX_SEGMENT && !(segment & (segment - 1)));
-    g_assert(a->size >= 1 && a->size <= 16);
-    unsigned n = 0, part = part_size(a, lanes_per_part), budget = COALESCE_MAX_TXNS;
-    unsigned shift = (unsigned)__builtin_ctz(segment);
-    uint64_t seg_mask = ~(uint64_t)(segment - 1), size_bits = (UINT64_C(1) << a->size) - 1;
-    part_txns pt;
-    for (unsigned p0 = 0; p0 < a->lanes; p0 += part) {
-        pt.n = pt.last = 0;
-        pt.unsorted = false;
-        memset(pt.index, 0, sizeof pt.index);
-        unsigned width = MIN(p0 + part, a->lanes) - p0; /* the part's lanes, active ones in lane order */
-        uint32_t lanes = a->active >> p0 & (width < 32 ? (UINT32_C(1) << width) - 1 : ~UINT32_C(0));
-        for (; lanes; lanes &= lanes - 1) {
-            unsigned lane = p0 + (unsigned)__builtin_ctz(lanes);
-            /* the lane's bytes [lo, hi), segment by segment */
-            uint64_t lo = a->addr[lane], hi = lo + a->size;
-            if (hi <= (lo & seg_mask) + segment) { /* the usual: one segment, one mask word */
-                uint64_t base = lo & seg_mask;
-                unsigned off = (unsigned)(lo - base);
-                coalesce_txn *t = txn_for(&pt, &budget, base, shift, segment);
-                if (off % 64 + a->size <= 64)
-                    t->byte_mask[off / 64] |= size_bits << (off % 64);
-                else
-                    mask_range(t, off, off + a->size);
-                t->lanes |= (uint32_t)1 << lane;
-                continue;
-            }
-            for (uint64_t base = lo & seg_mask; base < hi; base += segment) {
-                coalesce_txn *t = txn_for(&pt, &budget, base, shift, segment);
-                mask_range(t, (unsigned)(MAX(lo, base) - base), (unsigned)(MIN(hi, base + segment) - base));
-                t->lanes |= (uint32_t)1 << lane;
-            }
-        }
-        emit_sorted(&pt, out + n);
-        n += pt.n;
-    }
-    return n;
+    return coalesce_lanes(a->lanes, a->active, a->size, a->addr, segment, lanes_per_part, true, out);
 }
 
 unsigned coalesce_txn_bytes(const coalesce_txn *t)

@@ -47,6 +47,11 @@ typedef struct {
 /* Fills out[] (room for COALESCE_MAX_TXNS) and returns the count. lanes_per_part 0 = whole warp. */
 unsigned coalesce_transactions(const coalesce_access *a, unsigned segment, unsigned lanes_per_part,
                                coalesce_txn *out);
+/* The same for the lanes of `active` (< 1 << lanes) with addr[lane] (read for those lanes only): the
+ * caller's address array, not a copy in a coalesce_access. Without `masks` the transactions' byte
+ * masks are left unset (a load, whose request carries none). */
+unsigned coalesce_lanes(unsigned lanes, uint32_t active, unsigned size, const uint64_t *addr, unsigned segment,
+                        unsigned lanes_per_part, bool masks, coalesce_txn *out);
 unsigned coalesce_txn_bytes(const coalesce_txn *t); /* bytes set in the mask */
 bool coalesce_txn_byte(const coalesce_txn *t, unsigned offset);
 

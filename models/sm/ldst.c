@@ -21,6 +21,7 @@ struct ldst_op {
                                             for an access with atom_lanes, the only one that reads them) */
     coalesce_txn txn[COALESCE_MAX_TXNS]; /* op_start does not clear them */
     issued_t *members;                   /* (kept with the op for reuse: allocated once) */
+    ldst_op *next_free;                  /* in l->free_ops */
 };
 
 /* The most requests an MSHR entry merges (the maximum of mshr_merge and const_mshr_merge): a fill
@@ -279,21 +280,29 @@ static void op_release(ldst *l, ldst_op *op)
     l->n_ops--;
     if (l->cur == op)
         l->cur = NULL;
-    g_ptr_array_add(l->free_ops, op); /* reused by op_start: no allocation per instruction */
+    op->next_free = l->free_ops; /* reused by op_start: no allocation per instruction */
+    l->free_ops = op;
 }
 
-static void op_piece_done(ldst *l, unsigned id)
+/* The last piece of op is done: released now, or waits for room in the release queue. */
+static void op_finished(ldst *l, ldst_op *op)
 {
-    ldst_op *op = g_ptr_array_index(l->ops, id);
-    g_assert(op && op->pending > 0);
-    if (--op->pending > 0 || !op->issued_all)
-        return;
     if (l->rel_wait->len || !rel_room(l, op)) { /* stays in flight until there is room */
         g_ptr_array_add(l->rel_wait, op);
         blk_stat_add(l->inst, LDST_STAT_RELEASE_WAITS, 1);
         return;
     }
     op_release(l, op);
+}
+
+/* One piece of op `id` is done (inlined: most are not its last). */
+static inline __attribute__((always_inline)) void op_piece_done(ldst *l, unsigned id)
+{
+    ldst_op *op = g_ptr_array_index(l->ops, id);
+    g_assert(op && op->pending > 0);
+    if (--op->pending > 0 || !op->issued_all)
+        return;
+    op_finished(l, op);
 }
 
 static void send_req(ldst *l, ldst_op *op, unsigned ti, mem_kind kind)
@@ -407,8 +416,9 @@ static inline __attribute__((always_inline)) void op_read(ldst *l, const issued_
 static void op_start(ldst *l, uint64_t now)
 {
     ldst_op *op;
-    if (l->free_ops->len) {
-        op = g_ptr_array_steal_index_fast(l->free_ops, l->free_ops->len - 1);
+    if (l->free_ops) {
+        op = l->free_ops;
+        l->free_ops = op->next_free;
     } else {
         op = g_new(ldst_op, 1);
         op->members = NULL; /* (allocated when it first merges slices) */
@@ -438,24 +448,32 @@ static void op_start(ldst *l, uint64_t now)
     }
     blk_stat_add(l->inst, LDST_STAT_INSTRS, 1);
     l->tr_warp = it->warp;
-    /* (the coalescer reads the addresses of active lanes only: the others are left unset) */
-    coalesce_access sh, gl;
-    sh.lanes = gl.lanes = IR_WARP_SIZE;
-    sh.size = gl.size = it->bytes ? it->bytes : 4;
-    sh.active = gl.active = 0;
+    /* The lanes by space: shared ones to the scratchpad (their addresses copied: the others are left
+     * unset), global-like ones to the coalescer (which reads their addresses in place), others are
+     * parameters. An instruction in an explicit space has every lane in it (issue resolves the space
+     * lane by lane for generic addressing only). */
+    coalesce_access sh;
+    sh.lanes = IR_WARP_SIZE;
+    sh.size = it->bytes ? it->bytes : 4;
+    sh.active = 0;
+    uint32_t gl = 0;
     bool param = false;
-    for (uint32_t m = it->mask; m; m &= m - 1) {
-        unsigned ln = (unsigned)__builtin_ctz(m);
-        uint8_t s = it->lane_space[ln];
-        if (s == IR_SPACE_SHARED) {
-            sh.active |= 1u << ln;
-            sh.addr[ln] = it->addr[ln];
-        } else if (global_like(s)) {
-            gl.active |= 1u << ln;
-            gl.addr[ln] = it->addr[ln];
-            op->txn_space = s;
-        } else {
-            param = true;
+    if (G_LIKELY(it->space != IR_SPACE_NONE && global_like(it->space))) {
+        gl = it->mask;
+        op->txn_space = it->space;
+    } else {
+        for (uint32_t m = it->mask; m; m &= m - 1) {
+            unsigned ln = (unsigned)__builtin_ctz(m);
+            uint8_t s = it->lane_space[ln];
+            if (s == IR_SPACE_SHARED) {
+                sh.active |= 1u << ln;
+                sh.addr[ln] = it->addr[ln];
+            } else if (global_like(s)) {
+                gl |= 1u << ln;
+                op->txn_space = s;
+            } else {
+                param = true;
+            }
         }
     }
     op->pending = 1; /* held until every piece is started */
@@ -473,11 +491,12 @@ static void op_start(ldst *l, uint64_t now)
         op->pending++;
         schedule(l, op, now + l->param_latency);
     }
-    if (gl.active) {
-        /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16 */
-        gl.size = MIN(gl.size, 16u);
-        op->n_txn =
-            coalesce_transactions(&gl, op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, op->txn);
+    if (gl) {
+        /* a lane access never exceeds 8 bytes x 4 elements; coalesce counts sizes up to 16. Only
+         * stores and atomics carry byte masks (send_req). */
+        op->n_txn = coalesce_lanes(IR_WARP_SIZE, gl, MIN(sh.size, 16u), it->addr,
+                                   op->txn_space == IR_SPACE_CONST ? l->const_line : l->line, 0, it->kind != 0,
+                                   op->txn);
         l->tr_coalesced = (uint8_t)MIN(op->n_txn, UINT8_MAX);
     }
     l->busy_until = now + busy;
@@ -656,7 +675,8 @@ static void take_responses(ldst *l)
             cache_tags *tags = cst ? l->cc : l->l1;
             cache_mshr *mshr = cst ? l->cc_mshr : l->mshr;
             unsigned set;
-            cache_tags_fill_in(tags, rp->addr, rp->warp, &set);
+            uint64_t req[LDST_MAX_MERGE];
+            unsigned n = cache_read_fill(tags, mshr, rp->addr, rp->warp, &set, req);
             if (!cst && (l->plan_ok || (l->blocked && !l->blocked_may_pass))) {
                 /* the fill changed its set: a probe of that set is stale, a refusal there may end */
                 if (set == l->plan.set)
@@ -664,8 +684,6 @@ static void take_responses(ldst *l)
                 if (l->blocked && !l->blocked_may_pass)
                     l->blocked_may_pass = l->blocked_why == CACHE_FAIL_MSHR_FULL || set == l->blocked_set;
             }
-            uint64_t req[LDST_MAX_MERGE];
-            unsigned n = cache_mshr_take(mshr, cache_tags_line_addr(tags, rp->addr), req);
             for (unsigned i = 0; i < n; i++)
                 op_piece_done(l, (unsigned)req[i]);
         } else {
@@ -855,7 +873,6 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     l->smem_latency = (unsigned)blk_param_uint(l->inst, "smem_latency");
     l->param_latency = (unsigned)blk_param_uint(l->inst, "param_latency");
     l->ops = g_ptr_array_new();
-    l->free_ops = g_ptr_array_new_with_free_func(g_free);
     blk_outq_init(&l->reqs, l->inst, LDST_MEM_REQ, sizeof(mem_req_t), "miss_queue",
                   LDST_STAT_MISS_QUEUE_PEAK);
     blk_outq_init(&l->releases, l->inst, LDST_RELEASE, sizeof(release_t), "release_queue",
@@ -916,9 +933,11 @@ void ldst_free(ldst *l)
         g_free(op);
     }
     g_ptr_array_free(l->ops, TRUE);
-    for (guint i = 0; i < l->free_ops->len; i++)
-        g_free(((ldst_op *)g_ptr_array_index(l->free_ops, i))->members);
-    g_ptr_array_free(l->free_ops, TRUE);
+    for (ldst_op *op = l->free_ops, *next; op; op = next) {
+        next = op->next_free;
+        g_free(op->members);
+        g_free(op);
+    }
     blk_outq_clear(&l->reqs);
     blk_outq_clear(&l->releases);
     g_ptr_array_free(l->rel_wait, TRUE);

@@ -124,7 +124,7 @@ typedef struct {
     ldst_op *cur;        /* the instruction being processed */
     GPtrArray *ops;      /* in-flight ops indexed by id (NULL = free) */
     unsigned n_ops;      /* in-flight ops (non-NULL entries of ops) */
-    GPtrArray *free_ops; /* finished ops kept for reuse */
+    ldst_op *free_ops;   /* finished ops kept for reuse, a list through their next_free */
     /* cur's next load was refused by the L1 (refusals up to this cycle are counted, each cycle
      * slept one more); or, foreseen (foresee_refusal), it will be from the next cycle on */
     bool blocked;

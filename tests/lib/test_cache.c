@@ -358,6 +358,9 @@ static void test_read_steps(void)
     enum { SETS = 4, WAYS = 2, LINES = 16, STEPS = 100000 };
     cache_tags *ta = tags_new(SETS, WAYS, CACHE_INDEX_LINEAR), *tb = tags_new(SETS, WAYS, CACHE_INDEX_LINEAR);
     cache_mshr *ma = cache_mshr_new(3, 2), *mb = cache_mshr_new(3, 2);
+    /* a third copy read with cache_read and filled with cache_read_fill */
+    cache_tags *tc = tags_new(SETS, WAYS, CACHE_INDEX_LINEAR);
+    cache_mshr *mc = cache_mshr_new(3, 2);
     cache_read_plan keep = {0};
     bool kept = false;
     uint64_t kept_addr = 0;
@@ -370,6 +373,9 @@ static void test_read_steps(void)
                 addr = kept_addr;
             cache_fail wa, wb;
             cache_status sa = cache_read(ta, ma, addr, step, step, &wa);
+            cache_fail wc;
+            g_assert_cmpint(cache_read(tc, mc, addr, step, step, &wc), ==, sa);
+            g_assert_cmpint(wc, ==, wa);
             cache_read_plan p;
             if (kept && addr == kept_addr) {
                 p = keep;
@@ -389,14 +395,25 @@ static void test_read_steps(void)
                 if (kept && p.set == keep.set)
                     kept = false;
             }
+        } else if (!g_rand_int_range(r, 0, 8)) { /* a store's invalidation (a reserved line stays) */
+            bool dropped = cache_tags_invalidate(ta, addr);
+            g_assert_cmpint(cache_tags_invalidate(tb, addr), ==, dropped);
+            g_assert_cmpint(cache_tags_invalidate(tc, addr), ==, dropped);
+            if (dropped && kept && cache_tags_set_of(ta, addr) == keep.set)
+                kept = false;
         } else { /* a fill (of a pending line, or allocated on the fill) */
-            unsigned set = SETS;
+            unsigned set = SETS, set_c = SETS;
             g_assert_cmpint(cache_tags_fill_in(tb, addr, 0, &set), ==, cache_tags_fill(ta, addr, 0));
             g_assert_cmpuint(set, ==, cache_tags_set_of(ta, addr));
             if (kept && set == keep.set)
                 kept = false;
             uint64_t la = cache_tags_line_addr(ta, addr), req[2], q;
             unsigned n = cache_mshr_take(mb, la, req), i = 0;
+            uint64_t req_c[2];
+            g_assert_cmpuint(cache_read_fill(tc, mc, addr, 0, &set_c, req_c), ==, n);
+            g_assert_cmpuint(set_c, ==, set);
+            for (unsigned k = 0; k < n; k++)
+                g_assert_cmpuint(req_c[k], ==, req[k]);
             if (cache_mshr_mark_ready(ma, la))
                 while (cache_mshr_next_ready(ma, &q, NULL)) {
                     g_assert_cmpuint(i, <, n);
@@ -405,14 +422,18 @@ static void test_read_steps(void)
             g_assert_cmpuint(i, ==, n);
         }
         g_assert_cmpuint(cache_mshr_used(mb), ==, cache_mshr_used(ma));
+        g_assert_cmpuint(cache_mshr_used(mc), ==, cache_mshr_used(ma));
         for (unsigned s = 0; s < SETS; s++)
             for (unsigned w = 0; w < WAYS; w++) {
-                const cache_line *a = cache_tags_line(ta, s, w), *b = cache_tags_line(tb, s, w);
-                g_assert_cmpint(b->state, ==, a->state);
-                if (a->state != CACHE_LINE_INVALID) {
-                    g_assert_cmpuint(b->line_addr, ==, a->line_addr);
-                    g_assert_cmpuint(b->meta, ==, a->meta);
-                    g_assert_cmpuint(b->last_use, ==, a->last_use);
+                const cache_line *a = cache_tags_line(ta, s, w);
+                for (unsigned c = 0; c < 2; c++) {
+                    const cache_line *b = cache_tags_line(c ? tc : tb, s, w);
+                    g_assert_cmpint(b->state, ==, a->state);
+                    if (a->state != CACHE_LINE_INVALID) {
+                        g_assert_cmpuint(b->line_addr, ==, a->line_addr);
+                        g_assert_cmpuint(b->meta, ==, a->meta);
+                        g_assert_cmpuint(b->last_use, ==, a->last_use);
+                    }
                 }
             }
     }
@@ -420,8 +441,10 @@ static void test_read_steps(void)
     g_rand_free(r);
     cache_mshr_free(ma);
     cache_mshr_free(mb);
+    cache_mshr_free(mc);
     cache_tags_free(ta);
     cache_tags_free(tb);
+    cache_tags_free(tc);
 }
 
 static void test_l1d_policy(void)
