@@ -53,12 +53,18 @@ static block_dut dut_new(const char *const *settings, const char *vcd)
 }
 
 /* Orders the test's list (with `ready` of index `not_ready` cleared, if < N) and compares. */
-static void expect_order(const block_dut *d, unsigned not_ready, const unsigned *want, unsigned n_want)
+/* The test's list, with `ready` of index `not_ready` cleared (if < N). */
+static void warps_except(policy_warp *w, unsigned not_ready)
 {
-    policy_warp w[N];
     warps_init(w);
     if (not_ready < N)
         w[not_ready].ready = false;
+}
+
+static void expect_order(const block_dut *d, unsigned not_ready, const unsigned *want, unsigned n_want)
+{
+    policy_warp w[N];
+    warps_except(w, not_ready);
     unsigned out[N];
     unsigned k = ARB(*d)->order(d->self, w, N, 100, out);
     g_assert_cmpuint(k, ==, n_want);
@@ -70,9 +76,7 @@ static void expect_order(const block_dut *d, unsigned not_ready, const unsigned 
 static void expect_first(const block_dut *d, unsigned not_ready, const unsigned *want, unsigned n_want)
 {
     policy_warp w[N];
-    warps_init(w);
-    if (not_ready < N)
-        w[not_ready].ready = false;
+    warps_except(w, not_ready);
     unsigned best[N];
     g_assert_cmpuint(ARB(*d)->first(d->self, w, N, 100, best), ==, n_want);
     if (n_want)
