@@ -45,3 +45,6 @@ endif
 # differing statistic, a run stopped against one completed and any other failure fail.
 NOSAN_TESTS += tests/bench/test_stats_diff_max_cycles.sh
 dist_check_SCRIPTS += tests/bench/test_stats_diff_max_cycles.sh
+# bench/stats-diff's tb-spu runs (the cases of bench/tb-spu-cases instead of workloads).
+NOSAN_TESTS += tests/bench/test_stats_diff_spu.sh
+dist_check_SCRIPTS += tests/bench/test_stats_diff_spu.sh
