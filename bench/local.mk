@@ -11,7 +11,7 @@ bench_activation_LDADD = $(GPUSC_LIBS)
 # bench/out/report.{md,json} in the source tree (git-ignored) and the committed copy docs/bench-report.md.
 # Slow (tens of minutes with callgrind); not part of `make check`. A testbench that does not build is
 # reported as missing rather than stopping the benchmark. BENCH_FLAGS passes options (e.g. --quick).
-EXTRA_DIST += bench/run-bench bench/stats-diff bench/cuda/addloop.cu bench/ptx/addloop.ptx \
+EXTRA_DIST += bench/run-bench bench/stats-diff bench/tb-spu-cases bench/cuda/addloop.cu bench/ptx/addloop.ptx \
 	bench/cuda/ffmaloop.cu bench/ptx/ffmaloop.ptx
 bench: bench/activation kernels/tools/gpusc-run
 	-$(MAKE) $(AM_MAKEFLAGS) testbench/tb-sm testbench/tb-gpu
@@ -45,3 +45,6 @@ endif
 # differing statistic, a run stopped against one completed and any other failure fail.
 NOSAN_TESTS += tests/bench/test_stats_diff_max_cycles.sh
 dist_check_SCRIPTS += tests/bench/test_stats_diff_max_cycles.sh
+# bench/stats-diff's tb-spu runs (the cases of bench/tb-spu-cases instead of workloads).
+NOSAN_TESTS += tests/bench/test_stats_diff_spu.sh
+dist_check_SCRIPTS += tests/bench/test_stats_diff_spu.sh

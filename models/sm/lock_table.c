@@ -497,6 +497,9 @@ void lock_table_configure(lock_table *lt, const sharing_result *r, unsigned priv
         g_assert(!lt->resident[s]); /* between grids */
     lt->shsm = r->active;
     lt->tr_shsm = r->active;
+    /* (the grant configures the table from cta_dispatch's activation, a call no binding declares:
+     * the traced ShSM shows from this cycle) */
+    gsc_trace_touch(lt->inst->mod);
     lt->unshared_max = r->active ? r->unshared : 0;
     lt->pairs = r->active ? MIN(r->pairs, lt->ctas) : 0;
     lt->private_regs = private_regs;

@@ -278,6 +278,7 @@ smem_share *smem_share_new(blk_ctx *ctx, gsc_module *parent, const char *name, l
     smem_share *s = g_new0(smem_share, 1);
     s->inst = blk_inst_new(ctx, parent, name, &smem_share_desc);
     s->lt = lt;
+    gsc_trace_calls(s->inst->mod, lt->inst->mod); /* it sets the lock table's owners (scratchpad locks) */
     s->peek = peek_wexec;
     s->peek_ctx = wx;
     s->env = env;

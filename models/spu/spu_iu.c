@@ -495,6 +495,9 @@ void spu_iu_start_role(spu_iu *u, unsigned rounds)
     if (u->code)
         spu_iu_code_start_role(u);
     gsc_event_notify(u->ev, 1);
+    /* (the grid's runtime calls this outside the unit's activations, with no binding declaring it:
+     * the traced state shows `moving` from this cycle, not from the unit's next activation) */
+    gsc_trace_touch(u->inst->mod);
 }
 
 void spu_iu_set_node(spu_iu *u, unsigned node)
