@@ -787,21 +787,22 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
     p->events.push_back(&e->ev);
 }
 
-/* p listens to a channel through its swake event. */
-static void listen(gsc_process *p, gsc_listeners *l)
+/* p listens to a channel through its swake event: the first listener in *first, the others in
+ * *more. */
+static void listen(gsc_process *p, gsc_proc_rt **first, std::vector<gsc_proc_rt *> **more)
 {
-    if (l->first == p->rt)
+    if (*first == p->rt)
         return;
-    if (l->more)
-        for (gsc_proc_rt *q : *l->more)
+    if (*more)
+        for (gsc_proc_rt *q : **more)
             if (q == p->rt)
                 return;
-    if (!l->first) {
-        l->first = p->rt;
+    if (!*first) {
+        *first = p->rt;
     } else {
-        if (!l->more)
-            l->more = new std::vector<gsc_proc_rt *>;
-        l->more->push_back(p->rt);
+        if (!*more)
+            *more = new std::vector<gsc_proc_rt *>;
+        (*more)->push_back(p->rt);
     }
     if (!p->rt->swake_sensitive) {
         p->rt->swake_sensitive = true;
@@ -812,25 +813,27 @@ static void listen(gsc_process *p, gsc_listeners *l)
 extern "C" void gsc_sensitive_latch(gsc_process *p, gsc_latch *l)
 {
     need_elaboration("gsc_sensitive_latch");
-    listen(p, &l->on_change);
+    listen(p, &l->on_change.first, &l->on_change.more);
 }
 
 extern "C" void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_put");
-    listen(p, &f->on_put);
+    listen(p, &f->put_first, &f->put_more);
+    gsc_fifo_note_rare(f);
 }
 
 extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_get");
-    listen(p, &f->on_get);
+    listen(p, &f->get_first, &f->get_more);
+    gsc_fifo_note_rare(f);
 }
 
 extern "C" void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_room");
-    listen(p, &f->on_room);
+    listen(p, &f->on_room.first, &f->on_room.more);
 }
 
 /* (SystemC itself reports next_trigger outside a method process as an error.) Inside a run but
@@ -1088,6 +1091,9 @@ extern "C" void gsc_elaborate(void)
     }
     gsc_g.elaborated = true;
     gsc_trace_elaborate();
+    for (const gsc_traceable &t : gsc_g.traceables) /* the trace records it made */
+        if (t.fifo)
+            gsc_fifo_note_rare(t.fifo);
 }
 
 extern "C" void gsc_stop(void)
