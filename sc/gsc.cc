@@ -717,7 +717,7 @@ struct trampoline {
             direct_seen(rt, (int64_t)gsc_hot.cycle);
         rt->dynamic = false;
         rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
-        rt->next_at = GSC_NO_CYCLE;
+        /* (awake_at stays: a cycle before this one, or the next with its swake still pending) */
         gsc_hot.in_process = true;
         rt->fn(rt->ctx);
         gsc_hot.in_process = false;
@@ -887,7 +887,7 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         gsc_extend_horizon(target);
         c.next_due = target;
         cal_want(target);
-        gsc_g.cur->next_at = target;
+        gsc_g.cur->awake_at = target;
         gsc_g.cur->dynamic = true;
         next_trigger(*c.next_ev);
         return;
@@ -933,7 +933,7 @@ extern "C" uint64_t gsc_next_scheduled(void)
     /* the other processes waiting on the shared next-cycle event */
     if (c.next_due != GSC_NO_CYCLE && c.next_due > now && c.next_due < best)
         for (const gsc_proc_rt *rt : gsc_g.rts)
-            if (rt != me && rt->next_at == c.next_due) {
+            if (rt != me && rt->awake_at == c.next_due) { /* (or its swake is pending for it: as good) */
                 best = c.next_due;
                 break;
             }

@@ -68,10 +68,13 @@ struct alignas(64) gsc_proc_rt {
      * touched only when notified. */
     gsc_process_fn fn;
     void *ctx;
-    /* The cycle the process waits for on the shared next-cycle event (gsc_next_trigger_cycles(1)),
-     * GSC_NO_CYCLE otherwise: while it does, its static events cannot wake it, so gsc_wake skips
-     * notifying it for that cycle (the kernel would ignore the trigger). */
-    int64_t next_at = GSC_NO_CYCLE;
+    /* The last cycle a wake-up of the process (gsc_wake_one) has nothing to do for: the cycle it
+     * waits for on the shared next-cycle event (gsc_next_trigger_cycles(1); its static events cannot
+     * wake it then, the kernel would ignore the trigger), or the cycle a wake-up notified its swake
+     * for (the notification stays pending until that cycle, whatever the process does before it).
+     * Either way a later wake-up for that cycle would change nothing; once the cycle has started it
+     * matches no wake-up (they are for later cycles). On this line, a wake-up reads no other. */
+    int64_t awake_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
     bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
     gsc_event timer;      /* (at byte 32) gsc_run_within: statically sensitive; each activation cancels it */
@@ -362,8 +365,10 @@ void gsc_run_arrivals(void *ctx);
 /* Wake a listener (its swake event) at the start of cycle `target`. */
 static inline void gsc_wake_one(gsc_proc_rt *p, int64_t target)
 {
-    if (p->next_at != target)
+    if (p->awake_at != target) {
+        p->awake_at = target;
         gsc_notify_at(&p->swake, target);
+    }
 }
 
 /* Wake each of the listeners `more` (NULL: none) at the start of cycle `target`. */
