@@ -156,7 +156,9 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->used = type->used;
     f->stride = (unsigned)round_up(sizeof(int64_t) + type->size, sizeof(int64_t));
     f->depth = depth;
-    f->ring = (unsigned char *)g_malloc0((size_t)f->stride * depth);
+    /* line-aligned: slot 0, where an emptied ring restarts, has its stamp and the item's first bytes
+     * on one line and crosses as few lines as the item needs */
+    f->ring = (unsigned char *)g_aligned_alloc0(depth, f->stride, 64);
     f->head = f->n = 0;
     f->freed_at = NEVER;
     f->freed_n = 0;
