@@ -717,7 +717,7 @@ struct trampoline {
             direct_seen(rt, (int64_t)gsc_hot.cycle);
         rt->dynamic = false;
         rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
-        rt->next_at = GSC_NO_CYCLE;
+        /* (awake_at stays: a cycle before this one, or the next with its swake still pending) */
         gsc_hot.in_process = true;
         rt->fn(rt->ctx);
         gsc_hot.in_process = false;
@@ -787,21 +787,22 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
     p->events.push_back(&e->ev);
 }
 
-/* p listens to a channel through its swake event. */
-static void listen(gsc_process *p, gsc_listeners *l)
+/* p listens to a channel through its swake event: the first listener in *first, the others in
+ * *more. */
+static void listen(gsc_process *p, gsc_proc_rt **first, std::vector<gsc_proc_rt *> **more)
 {
-    if (l->first == p->rt)
+    if (*first == p->rt)
         return;
-    if (l->more)
-        for (gsc_proc_rt *q : *l->more)
+    if (*more)
+        for (gsc_proc_rt *q : **more)
             if (q == p->rt)
                 return;
-    if (!l->first) {
-        l->first = p->rt;
+    if (!*first) {
+        *first = p->rt;
     } else {
-        if (!l->more)
-            l->more = new std::vector<gsc_proc_rt *>;
-        l->more->push_back(p->rt);
+        if (!*more)
+            *more = new std::vector<gsc_proc_rt *>;
+        (*more)->push_back(p->rt);
     }
     if (!p->rt->swake_sensitive) {
         p->rt->swake_sensitive = true;
@@ -812,25 +813,27 @@ static void listen(gsc_process *p, gsc_listeners *l)
 extern "C" void gsc_sensitive_latch(gsc_process *p, gsc_latch *l)
 {
     need_elaboration("gsc_sensitive_latch");
-    listen(p, &l->on_change);
+    listen(p, &l->on_change.first, &l->on_change.more);
 }
 
 extern "C" void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_put");
-    listen(p, &f->on_put);
+    listen(p, &f->put_first, &f->put_more);
+    gsc_fifo_note_rare(f);
 }
 
 extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_get");
-    listen(p, &f->on_get);
+    listen(p, &f->get_first, &f->get_more);
+    gsc_fifo_note_rare(f);
 }
 
 extern "C" void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_room");
-    listen(p, &f->on_room);
+    listen(p, &f->on_room.first, &f->on_room.more);
 }
 
 /* (SystemC itself reports next_trigger outside a method process as an error.) Inside a run but
@@ -884,7 +887,7 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         gsc_extend_horizon(target);
         c.next_due = target;
         cal_want(target);
-        gsc_g.cur->next_at = target;
+        gsc_g.cur->awake_at = target;
         gsc_g.cur->dynamic = true;
         next_trigger(*c.next_ev);
         return;
@@ -930,7 +933,7 @@ extern "C" uint64_t gsc_next_scheduled(void)
     /* the other processes waiting on the shared next-cycle event */
     if (c.next_due != GSC_NO_CYCLE && c.next_due > now && c.next_due < best)
         for (const gsc_proc_rt *rt : gsc_g.rts)
-            if (rt != me && rt->next_at == c.next_due) {
+            if (rt != me && rt->awake_at == c.next_due) { /* (or its swake is pending for it: as good) */
                 best = c.next_due;
                 break;
             }
@@ -1088,6 +1091,9 @@ extern "C" void gsc_elaborate(void)
     }
     gsc_g.elaborated = true;
     gsc_trace_elaborate();
+    for (const gsc_traceable &t : gsc_g.traceables) /* the trace records it made */
+        if (t.fifo)
+            gsc_fifo_note_rare(t.fifo);
 }
 
 extern "C" void gsc_stop(void)

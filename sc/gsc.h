@@ -332,6 +332,12 @@ typedef struct {
     unsigned freed_n; /* slots freed by gets in cycle freed_at */
     int64_t freed_at;
     unsigned stride;
+    /* (sc/ only) The bytes a put or a get copies: the item's size when its type has no used prefix
+     * (gsc_type.used, used_by_key) and is below 64 KB, else 0 (the prefix is looked up); what more
+     * than waking one listener a put or a get has to do; a refused can_put not yet answered by a get. */
+    uint16_t copy;
+    uint8_t rare;
+    bool refused;
 } gsc_fifo_hdr;
 /* The put cycle of slot i. */
 static inline int64_t gsc_fifo_hdr_stamp(const gsc_fifo_hdr *h, unsigned i)

@@ -152,32 +152,52 @@ extern "C" gsc_fifo *gsc_fifo_new(gsc_module *m, const char *name, const gsc_typ
     f->size = type->size;
     if (type->size > (size_t)UINT32_MAX / 2)
         gsc_fatal("fifo '%s': items of %zu bytes are too large", f->name.c_str(), type->size);
+    f->copy = type->used || type->used_by_key || type->size > UINT16_MAX ? 0 : (uint16_t)type->size;
+    f->used = type->used;
     f->stride = (unsigned)round_up(sizeof(int64_t) + type->size, sizeof(int64_t));
     f->depth = depth;
-    f->ring = (unsigned char *)g_malloc0((size_t)f->stride * depth);
+    /* line-aligned: slot 0, where an emptied ring restarts, has its stamp and the item's first bytes
+     * on one line and crosses as few lines as the item needs */
+    f->ring = (unsigned char *)g_aligned_alloc0(depth, f->stride, 64);
     f->head = f->n = 0;
     f->freed_at = NEVER;
     f->freed_n = 0;
     f->arrival = nullptr;
     f->refused = false;
     f->open_slot = 0;
+    f->put_first = f->get_first = nullptr;
+    f->put_more = f->get_more = nullptr;
     f->tr = nullptr;
+    f->rare = 0;
     f->producer = f->consumer = nullptr;
+    /* what a put or a get reads is on the first line */
+    g_assert((const char *)&f->get_first + sizeof f->get_first <= (const char *)f + 64);
     gsc_traceable t{};
     t.fifo = f;
     gsc_g.traceables.push_back(t);
     return f;
 }
 
-/* The bytes of item that a put or get copies (gsc_type.used, used_by_key). */
+void gsc_fifo_note_rare(gsc_fifo *f)
+{
+    f->rare = (uint8_t)((f->tr || f->arrival || f->put_more ? GSC_FIFO_RARE_PUT : 0) |
+                        (f->tr || f->get_more ? GSC_FIFO_RARE_GET : 0));
+}
+
+/* The bytes of item that a put or get copies (gsc_type.used, used_by_key): f->copy unless the type
+ * has a used prefix (or is 64 KB or more), which only then is looked up. */
 static inline size_t item_used(const gsc_fifo *f, const void *item)
 {
+    if (__builtin_expect(f->copy != 0, 1))
+        return f->copy;
+    if (f->used)
+        return f->used(item);
     const gsc_type *t = f->type;
     if (t->used_by_key) {
         unsigned k = ((const unsigned char *)item)[t->used_key];
         return k < t->n_used_by_key ? t->used_by_key[k] : f->size;
     }
-    return t->used ? t->used(item) : f->size;
+    return f->size;
 }
 
 static inline unsigned fifo_freed(const gsc_fifo *f, int64_t now)
@@ -192,7 +212,7 @@ static void fifo_refused(const gsc_fifo *f, int64_t now)
     if (fifo_freed(f, now))
         gsc_wake(f->on_room, now + 1);
     else
-        f->refused = true;
+        const_cast<gsc_fifo *>(f)->refused = true;
 }
 
 extern "C" bool gsc_fifo_can_put_slow(const gsc_fifo *f)
@@ -218,19 +238,29 @@ __attribute__((always_inline)) static inline unsigned fifo_tail(const gsc_fifo *
     return tail;
 }
 
+/* The rest of a put on a FIFO that is traced, has an arrival hook or more than one put listener. The
+ * traced side reads the item back from the ring, so that nothing more stays live in the put. */
+static __attribute__((noinline)) void fifo_put_rare(gsc_fifo *f, int64_t now)
+{
+    if (f->tr)
+        gsc_trace_fifo_put(f);
+    if (f->arrival)
+        gsc_arrival(f->arrival, now + 1);
+    if (f->put_first)
+        gsc_wake_one(f->put_first, now + 1);
+    gsc_wake_more(f->put_more, now + 1);
+}
+
 /* The item in slot `tail` becomes the newest (the rest of gsc_fifo_put and gsc_fifo_put_commit). */
 __attribute__((always_inline)) static inline void fifo_push(gsc_fifo *f, unsigned tail, int64_t now)
 {
     memcpy(f->ring + (size_t)tail * f->stride, &now, sizeof now); /* the slot's stamp, before its item */
     f->n++;
-    /* Tracing: one not-taken branch when the FIFO is not traced. The traced side reads the item
-     * back from the ring, so that nothing more stays live here (and the wake-up stays a tail call). */
-    if (__builtin_expect(f->tr != nullptr, 0))
-        gsc_trace_fifo_put(f);
-    if (f->arrival)
-        gsc_arrival(f->arrival, now + 1);
-    if (f->on_put)
-        gsc_wake(f->on_put, now + 1);
+    /* one not-taken branch when there is nothing more to do than wake the first listener */
+    if (__builtin_expect(f->rare & GSC_FIFO_RARE_PUT, 0))
+        fifo_put_rare(f, now);
+    else if (f->put_first)
+        gsc_wake_one(f->put_first, now + 1);
 }
 
 extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
@@ -274,6 +304,16 @@ extern "C" const void *gsc_fifo_peek(const gsc_fifo *f)
     return gsc_fifo_can_get(f) ? gsc_fifo_item(f, f->head) : nullptr;
 }
 
+/* The wake-ups of a get on a FIFO that is traced or has more than one get listener. */
+static __attribute__((noinline)) void fifo_get_rare(gsc_fifo *f, int64_t now)
+{
+    if (f->tr)
+        gsc_trace_fifo_get(f);
+    if (f->get_first)
+        gsc_wake_one(f->get_first, now + 1);
+    gsc_wake_more(f->get_more, now + 1);
+}
+
 /* The get of gsc_fifo_get and gsc_fifo_take: the head leaves the ring (copied to item_out first
  * unless it is NULL); its slot keeps the item until the next put. Inlined into both (the compiler
  * kept it out of line: a call more per get). */
@@ -300,10 +340,10 @@ __attribute__((always_inline)) static inline const unsigned char *fifo_pop(gsc_f
         f->freed_n = 0;
     }
     f->freed_n++;
-    if (__builtin_expect(f->tr != nullptr, 0))
-        gsc_trace_fifo_get(f);
-    if (f->on_get)
-        gsc_wake(f->on_get, now + 1);
+    if (__builtin_expect(f->rare & GSC_FIFO_RARE_GET, 0))
+        fifo_get_rare(f, now);
+    else if (f->get_first)
+        gsc_wake_one(f->get_first, now + 1);
     if (f->refused) {
         f->refused = false;
         gsc_wake(f->on_room, now + 1);
@@ -336,6 +376,7 @@ extern "C" void gsc_fifo_on_arrival(gsc_fifo *f, gsc_process_fn fn, void *ctx)
     }
     f->arrival->hook = fn;
     f->arrival->hook_ctx = ctx;
+    gsc_fifo_note_rare(f);
 }
 
 extern "C" unsigned gsc_fifo_occupancy(const gsc_fifo *f)

@@ -68,10 +68,13 @@ struct alignas(64) gsc_proc_rt {
      * touched only when notified. */
     gsc_process_fn fn;
     void *ctx;
-    /* The cycle the process waits for on the shared next-cycle event (gsc_next_trigger_cycles(1)),
-     * GSC_NO_CYCLE otherwise: while it does, its static events cannot wake it, so gsc_wake skips
-     * notifying it for that cycle (the kernel would ignore the trigger). */
-    int64_t next_at = GSC_NO_CYCLE;
+    /* The last cycle a wake-up of the process (gsc_wake_one) has nothing to do for: the cycle it
+     * waits for on the shared next-cycle event (gsc_next_trigger_cycles(1); its static events cannot
+     * wake it then, the kernel would ignore the trigger), or the cycle a wake-up notified its swake
+     * for (the notification stays pending until that cycle, whatever the process does before it).
+     * Either way a later wake-up for that cycle would change nothing; once the cycle has started it
+     * matches no wake-up (they are for later cycles). On this line, a wake-up reads no other. */
+    int64_t awake_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
     bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
     gsc_event timer;      /* (at byte 32) gsc_run_within: statically sensitive; each activation cancels it */
@@ -147,22 +150,35 @@ static inline unsigned char *gsc_fifo_item(const gsc_fifo_hdr *f, unsigned i)
     return f->ring + (size_t)i * f->stride + sizeof(int64_t);
 }
 
-/* The ring's state (the ring, head, n, depth, freed_n, freed_at, stride) is the C-visible base gsc_fifo_hdr
- * (sc/gsc.h), at offset 0, read by the inline queries; n is traced directly as <fifo>.occupancy. */
-/* What a put or a get reads is on the record's first two cache lines (it is 64-byte aligned): the
- * ring's state, its type and place, then the listeners and hooks. */
+/* The ring's state (the ring, head, n, depth, freed_n, freed_at, stride) is the C-visible base
+ * gsc_fifo_hdr (sc/gsc.h), at offset 0, read by the inline queries; n is traced directly as
+ * <fifo>.occupancy. */
+/* What a put or a get reads is on the record's first cache line (it is 64-byte aligned): the ring's
+ * state, the bytes to copy (`copy`, or the type's `used` function), whether there is more to do
+ * than wake one listener (`rare`), and the first listener of each direction. The rest (the type,
+ * further listeners, the arrival hook, the trace) is read only when `rare` or `copy` says so. */
+enum {
+    GSC_FIFO_RARE_PUT = 1, /* a put also traces, lists an arrival hook or wakes more than put_first */
+    GSC_FIFO_RARE_GET = 2, /* a get also traces or wakes more than get_first */
+};
 struct alignas(64) gsc_fifo : gsc_fifo_hdr {
+    size_t (*used)(const void *item); /* the type's used function when `copy` is 0 (NULL: ask the type) */
+    gsc_proc_rt *put_first;           /* the first process woken in the cycle after a put (NULL: none) */
+    gsc_proc_rt *get_first;           /* the first process woken in the cycle after a get (NULL: none) */
+    /* (the second line) */
     const gsc_type *type;
-    mutable bool refused;          /* can_put answered false and no get has made room since */
-    gsc_listeners on_put, on_get;  /* woken in the cycle after a put / a get */
+    unsigned open_slot; /* 1 + the slot gsc_fifo_put_slot handed out, 0: none open */
+    std::vector<gsc_proc_rt *> *put_more, *get_more; /* the other listeners (NULL: none) */
     gsc_listeners on_room;         /* woken when room appears after a refused can_put */
     gsc_event *arrival;            /* its hook event (gsc_fifo_on_arrival), NULL: none */
-    unsigned open_slot;            /* 1 + the slot gsc_fifo_put_slot handed out, 0: none open */
     gsc_fifo_trace *tr;            /* NULL unless one of its signals is traced */
     size_t size;
     gsc_port *producer, *consumer; /* the out and in ports bound to it, if any */
     std::string name;
 };
+/* Recompute f->rare from its trace, arrival hook and listeners (after any of them changes: they are
+ * set during elaboration only). */
+void gsc_fifo_note_rare(gsc_fifo *f);
 
 struct gsc_port {
     std::string name;
@@ -349,8 +365,18 @@ void gsc_run_arrivals(void *ctx);
 /* Wake a listener (its swake event) at the start of cycle `target`. */
 static inline void gsc_wake_one(gsc_proc_rt *p, int64_t target)
 {
-    if (p->next_at != target)
+    if (p->awake_at != target) {
+        p->awake_at = target;
         gsc_notify_at(&p->swake, target);
+    }
+}
+
+/* Wake each of the listeners `more` (NULL: none) at the start of cycle `target`. */
+static inline void gsc_wake_more(const std::vector<gsc_proc_rt *> *more, int64_t target)
+{
+    if (__builtin_expect(more != nullptr, 0))
+        for (gsc_proc_rt *p : *more)
+            gsc_wake_one(p, target);
 }
 
 /* Wake every listener at the start of cycle `target` (none: nothing). */
@@ -359,9 +385,7 @@ static inline void gsc_wake(const gsc_listeners &l, int64_t target)
     if (!l.first)
         return;
     gsc_wake_one(l.first, target);
-    if (__builtin_expect(l.more != nullptr, 0))
-        for (gsc_proc_rt *p : *l.more)
-            gsc_wake_one(p, target);
+    gsc_wake_more(l.more, target);
 }
 
 /* Trace side (gsc_trace.cc). */

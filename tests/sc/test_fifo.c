@@ -408,6 +408,50 @@ static void test_copy_sizes(void)
     g_test_trap_assert_passed();
 }
 
+/* Items of 64 KB or more (with no used prefix) are copied whole: a FIFO looks their size up in the
+ * type instead of keeping it beside the ring's state. */
+typedef struct {
+    uint32_t tag;
+    uint8_t bytes[70000];
+} big;
+static const gsc_field big_fields[] = {GSC_FIELD(big, tag, GSC_U32, 0)};
+static const gsc_type big_type = GSC_TYPE(big, big_fields);
+
+static void fill_big(big *b, uint32_t tag)
+{
+    b->tag = tag;
+    for (size_t i = 0; i < sizeof b->bytes; i++)
+        b->bytes[i] = (uint8_t)(tag * 31 + i * 7 + (i >> 9));
+}
+
+static void test_large_items(void)
+{
+    if (g_test_subprocess()) {
+        gsc_init("test_fifo");
+        gsc_clock_new("clk", 1000);
+        gsc_fifo *f = gsc_fifo_new(NULL, "q", &big_type, 2);
+        big *in = g_new(big, 1), *want = g_new(big, 1), *out = g_new(big, 1);
+        for (uint32_t tag = 1; tag <= 2; tag++) {
+            fill_big(in, tag);
+            gsc_fifo_put(f, in);
+        }
+        memset(in, 0, sizeof *in); /* the FIFO holds copies */
+        gsc_run_cycles(1);
+        fill_big(want, 1);
+        memset(out, 0xee, sizeof *out);
+        gsc_fifo_get(f, out);
+        g_assert_true(memcmp(out, want, sizeof *out) == 0);
+        fill_big(want, 2);
+        g_assert_true(memcmp(gsc_fifo_take(f), want, sizeof *want) == 0);
+        g_free(in);
+        g_free(want);
+        g_free(out);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+}
+
 /* gsc_fifo_take: a get that answers the head's slot instead of copying it out; the FIFO moves on as
  * after gsc_fifo_get (occupancy, the freed slot counted from the next cycle, the get listeners woken
  * in the next cycle), and the slot keeps the item until the next put. On an empty FIFO: fatal. */
@@ -607,6 +651,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/fifo/put-on-full", test_put_on_full);
     g_test_add_func("/sc/fifo/get-on-empty", test_get_on_empty);
     g_test_add_func("/sc/fifo/copy-sizes", test_copy_sizes);
+    g_test_add_func("/sc/fifo/large-items", test_large_items);
     g_test_add_func("/sc/fifo/take", test_take);
     g_test_add_func("/sc/fifo/put-slot", test_put_slot);
     g_test_add_func("/sc/fifo/put-slot-bad", test_put_slot_bad);

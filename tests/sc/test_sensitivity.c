@@ -352,6 +352,75 @@ static void test_several_listeners(void)
     SC_TEST_IN_SUBPROCESS(body_several_listeners());
 }
 
+/* ---- a wake-up after the listener's own activation in the same cycle: the listener L of a FIFO's puts
+ * is also woken by an event; in cycle 3 the driver (clocked) notifies that event for later in the
+ * cycle, L runs, and then a second driver, woken by L, puts. With `put_before`, the first driver has
+ * put before L ran as well (its wake-up is still pending when L runs). Either way L runs again in
+ * cycle 4, once. */
+
+static gsc_fifo *wa_fifo;
+static gsc_event *wa_poke, *wa_go;
+static bool wa_put_before;
+static log_t wa_log;
+
+static void wa_driver(void *ctx)
+{
+    (void)ctx;
+    word w = {.v = 1};
+    if (gsc_cycle() != 3)
+        return;
+    if (wa_put_before)
+        gsc_fifo_put(wa_fifo, &w);
+    gsc_event_notify(wa_poke, 0);
+}
+
+static void wa_listener(void *ctx)
+{
+    (void)ctx;
+    log_cycle(&wa_log);
+    if (gsc_cycle() == 3)
+        gsc_event_notify(wa_go, 0);
+}
+
+static void wa_late_putter(void *ctx)
+{
+    (void)ctx;
+    word w = {.v = 2};
+    gsc_fifo_put(wa_fifo, &w);
+}
+
+static void body_wake_after_activation(bool put_before)
+{
+    gsc_init("test_sensitivity");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *top = gsc_module_new(NULL, "tb");
+    wa_fifo = gsc_fifo_new(top, "fifo", &word_type, 4);
+    wa_poke = gsc_event_new(top, "poke");
+    wa_go = gsc_event_new(top, "go");
+    wa_put_before = put_before;
+    gsc_process *d = gsc_process_new(top, "driver", wa_driver, NULL);
+    gsc_sensitive_clock(d, clk);
+    gsc_process *l = gsc_process_new(top, "listener", wa_listener, NULL);
+    gsc_sensitive_fifo_put(l, wa_fifo);
+    gsc_sensitive_event(l, wa_poke);
+    gsc_process *p = gsc_process_new(top, "late", wa_late_putter, NULL);
+    gsc_sensitive_event(p, wa_go);
+    gsc_run_cycles(8);
+    static const uint64_t want[] = {3, 4};
+    assert_log(&wa_log, want, 2);
+    g_assert_cmpuint(gsc_fifo_occupancy(wa_fifo), ==, put_before ? 2 : 1);
+}
+
+static void test_wake_after_activation(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_wake_after_activation(false));
+}
+
+static void test_wake_after_activation_put_before(void)
+{
+    SC_TEST_IN_SUBPROCESS(body_wake_after_activation(true));
+}
+
 /* ---- room sensitivity: a producer runs when room appears after a refused can_put, not at every
  * get. FIFO of depth 1; the producer puts while it wants to and can (3 items from cycle 0, one more
  * asked for at 11 with a kick for 12); the consumer gets at 4, 6, 12 and 16. */
@@ -718,6 +787,9 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/sensitivity/channels/driver-first", test_channels_driver_first);
     g_test_add_func("/sc/sensitivity/channels/driver-last", test_channels_driver_last);
     g_test_add_func("/sc/sensitivity/channels/several-listeners", test_several_listeners);
+    g_test_add_func("/sc/sensitivity/channels/wake-after-activation/alone", test_wake_after_activation);
+    g_test_add_func("/sc/sensitivity/channels/wake-after-activation/put-before",
+                    test_wake_after_activation_put_before);
     g_test_add_func("/sc/sensitivity/room/consumer-first", test_room_consumer_first);
     g_test_add_func("/sc/sensitivity/room/consumer-last", test_room_consumer_last);
     g_test_add_func("/sc/sensitivity/run-within", test_run_within);
