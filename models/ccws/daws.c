@@ -261,6 +261,7 @@ static bool daws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
 {
     (void)n;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_VETO], warps[i].id, 0, 0);
     const policy_warp *pw = &warps[i];
     if (d->mode == DAWS_MODE_PROFILE || !(pw->flags & d->gate_flags) || pw->id >= DAWS_MAX_WARPS)
         return false;
@@ -562,6 +563,7 @@ static void daws_vta_hit(void *self, unsigned w, uint64_t line, uint64_t cycle)
 {
     (void)cycle;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_VTA_HIT], w, 0, 0);
     d->vta_hit_pending = true;
     d->vta_hit_warp = w;
     d->vta_hit_line = line;
@@ -570,6 +572,7 @@ static void daws_vta_hit(void *self, unsigned w, uint64_t line, uint64_t cycle)
 static void daws_access(void *self, unsigned w, uint64_t addr, unsigned outcome)
 {
     daws *d = self;
+    blk_call_note(d->probe[DAWS_ACCESS], w, (uint32_t)addr, outcome);
     if (!d->owner || w >= DAWS_MAX_WARPS)
         return;
     uint64_t line = addr / 128;
@@ -608,6 +611,7 @@ static void daws_access(void *self, unsigned w, uint64_t addr, unsigned outcome)
 static void daws_evicted(void *self, const cache_eviction *ev)
 {
     daws *d = self;
+    blk_call_note(d->probe[DAWS_EVICT], (uint32_t)ev->line_addr, ev->reason, 0);
     if (d->owner)
         g_hash_table_remove(d->owner, GSIZE_TO_POINTER(ev->line_addr + 1));
 }
@@ -615,6 +619,7 @@ static void daws_evicted(void *self, const cache_eviction *ev)
 static void daws_issued(void *self, const issued_t *it)
 {
     daws *d = self;
+    blk_call_note(d->probe[DAWS_ISSUED], it->warp, it->pc, 0);
     unsigned w = it->warp;
     blk_stat_add(d->inst, DAWS_STAT_INSTS, 1);
     if (w >= DAWS_MAX_WARPS || !d->loops)
@@ -676,15 +681,25 @@ static void daws_issued(void *self, const issued_t *it)
     }
 }
 
-static void ev_cta(void *self, const cta_launch_t *cta, uint64_t cycle)
+static void ev_cta_start(void *self, const cta_launch_t *cta, uint64_t cycle)
 {
-    (void)self, (void)cta, (void)cycle;
+    daws *d = self;
+    (void)cycle;
+    blk_call_note(d->probe[DAWS_EVENTS], 0, cta->cta, cta->slot);
+}
+
+static void ev_cta_end(void *self, const cta_launch_t *cta, uint64_t cycle)
+{
+    daws *d = self;
+    (void)cycle;
+    blk_call_note(d->probe[DAWS_EVENTS], 1, cta->cta, cta->slot);
 }
 
 static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_EVENTS], 2, w, slot);
     if (w >= DAWS_MAX_WARPS)
         gsc_fatal("%s: warp slot %u: at most %u warps per SM", d->inst->path, w, DAWS_MAX_WARPS);
     if (d->active >> w & 1)
@@ -708,6 +723,7 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_EVENTS], 3, w, slot);
     if (w >= DAWS_MAX_WARPS || !(d->active >> w & 1))
         return;
     d->active &= ~(1ull << w);
@@ -726,7 +742,7 @@ static const issue_veto_if veto_table = {daws_veto, daws_until, daws_repeat, daw
 static const l1_access_if access_table = {daws_access};
 static const l1_evict_if evict_table = {daws_evicted};
 static const vta_hit_if vta_table = {daws_vta_hit};
-static const warp_events_if events_table = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const instr_issued_if issued_table = {daws_issued};
 
 static void daws_trace_run(void *self)
@@ -785,6 +801,7 @@ daws *daws_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     blk_export(d->inst, DAWS_ACCESS, 0, &access_table, d);
     blk_export(d->inst, DAWS_EVICT, 0, &evict_table, d);
     blk_export(d->inst, DAWS_VTA_HIT, 0, &vta_table, d);
+    blk_export_probes(d->inst, d->probe, DAWS_VTA_HIT + 1);
     d->swt_max = (unsigned)blk_param_uint(d->inst, "swt");
     d->reselect_ge2 = blk_param_enum(d->inst, "reselect") == 1;
     d->ilrd_all = blk_param_enum(d->inst, "ilrd") == 1;

@@ -477,6 +477,9 @@ static inline void blk_call_note(blk_call_probe *p, uint32_t a, uint32_t b, uint
 }
 /* The probe of export element (idx, k) (made by blk_export; traced at elaboration if selected). */
 blk_call_probe *blk_export_probe(blk_inst *inst, unsigned idx, unsigned k);
+/* The probes of ports 0 .. n-1 (element 0), indexed by port: an export's probe, NULL for the other
+ * ports. Call it once every export has its implementation (after the blk_export calls). */
+void blk_export_probes(blk_inst *inst, blk_call_probe **probes, unsigned n);
 
 /* Hot path: counters are indexed by the descriptor's order (blocks keep an enum next to the table). */
 static inline void blk_stat_add(blk_inst *inst, unsigned idx, uint64_t n)

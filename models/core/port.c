@@ -136,6 +136,13 @@ blk_call_probe *blk_export_probe(blk_inst *inst, unsigned idx, unsigned k)
     return &l->probe;
 }
 
+void blk_export_probes(blk_inst *inst, blk_call_probe **probes, unsigned n)
+{
+    g_assert(n <= inst->desc->n_ports);
+    for (unsigned i = 0; i < n; i++)
+        probes[i] = inst->desc->ports[i].chan == BLK_CHAN_EXPORT ? blk_export_probe(inst, i, 0) : NULL;
+}
+
 void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c)
 {
     p->vals[0] = a;

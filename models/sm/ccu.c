@@ -214,6 +214,7 @@ typedef struct {
 static GHashTable *gpu_ctrl; /* blk_ctx -> the ccu block holding its GPU-wide STHLD controller */
 
 struct ccu_blk {
+    blk_call_probe *probe[CCU_VETO + 1]; /* the exports' traced calls, by port (blk_export_probes) */
     blk_inst *inst;
     sm_env *env;
     wexec *wx;
@@ -644,6 +645,7 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
 static bool ccu_veto(void *self, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
 {
     ccu_blk *b = self;
+    blk_call_note(b->probe[CCU_VETO], w[i].id, 0, 0);
     if (b->dec_cycle != cycle) {
         sync(b, cycle);
         sm_intervals(b, cycle);
@@ -972,6 +974,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         }
     }
     blk_export(b->inst, CCU_VETO, 0, &veto_table, b);
+    blk_export_probes(b->inst, b->probe, CCU_VETO + 1);
     if (wx)
         wexec_add_value_hook(wx, name, ccu_value, b);
     for (unsigned k = 0; k < n && k < 64; k++) {

@@ -187,6 +187,7 @@ static bool lt_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_CHECK], w, h->pc, 0);
     if (!lt->shwarp[w] || lt->held[w] || !lt->enforce ||
         !touches_shared(lt, h->src, h->n_src, h->dst,
                         IR_MAX_DST + 2 < h->n_dst ? IR_MAX_DST + 2 : h->n_dst)) {
@@ -214,6 +215,7 @@ static bool lt_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
 static void lt_issued(void *self, const issued_t *it)
 {
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_ISSUED], it->warp, it->pc, 0);
     unsigned w = it->warp;
     if (!lt->shwarp[w] || lt->held[w] || !touches_shared(lt, it->src, it->n_src, it->dst, it->n_dst))
         return;
@@ -232,6 +234,7 @@ static void lt_issued(void *self, const issued_t *it)
 static void lt_value(void *self, regval_access *a)
 {
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_VALUE], a->kind, a->warp, a->slot);
     if (a->kind != REGVAL_READ && a->kind != REGVAL_WRITE)
         return;
     unsigned w = a->warp;
@@ -249,6 +252,7 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 0, c->cta, c->slot);
     unsigned s = c->slot;
     g_assert(s < lt->ctas && !lt->resident[s]);
     lt->resident[s] = 1;
@@ -297,13 +301,16 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void lt_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    lock_table *lt = self;
+    (void)cycle;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 2, warp, slot);
 }
 
 static void lt_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 3, w, slot);
     if (lt->held[w]) { /* the lock is released at warp exit; its shared registers are free */
         set_held(lt, w, false);
         g_assert(lt->holders[slot] > 0);
@@ -316,6 +323,7 @@ static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 1, c->cta, c->slot);
     unsigned s = c->slot;
     g_assert(lt->resident[s]);
     if (lt->shared[s]) {
@@ -401,6 +409,7 @@ bool lock_table_smem_release(lock_table *lt, unsigned slot)
 static bool lt_veto(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
 {
     const lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_VETO], warps[i].id, 0, 0);
     if (lt->dwe && (warps[i].flags & POLICY_F_MEM) && lock_table_waits_on_owner(lt, warps[i].id) &&
         !dwe_allow(lt->dwe, lt->sm, cycle))
         return true;
@@ -454,6 +463,7 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     blk_export(lt->inst, LOCK_TABLE_EVENTS, 0, &events_table, lt);
     blk_export(lt->inst, LOCK_TABLE_VALUE, 0, &value_table, lt);
     blk_export(lt->inst, LOCK_TABLE_VETO, 0, &veto_table, lt);
+    blk_export_probes(lt->inst, lt->probe, LOCK_TABLE_VETO + 1);
     blk_trace_state(lt->inst, "shsm", GSC_U8, &lt->tr_shsm);
     blk_trace_state(lt->inst, "shwarp", GSC_U64, &lt->tr_shwarp);
     blk_trace_state(lt->inst, "owner", GSC_U64, &lt->tr_owner);

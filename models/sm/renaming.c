@@ -61,6 +61,7 @@ typedef struct {
 } rn_rfc_entry;
 
 struct renaming {
+    blk_call_probe *probe[RENAMING_N_PORTS]; /* the exports' traced calls, by port (blk_export_probes) */
     blk_inst *inst;
     sm_env *env;
     occupancy_sm occ;
@@ -828,6 +829,7 @@ static inline uint64_t exempt_of(const renaming *r, uint32_t func)
 static void rn_value(void *self, regval_access *a)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_VALUE], a->kind, a->warp, a->slot);
     if (!r->enable && (a->kind == REGVAL_READ || a->kind == REGVAL_WRITE) &&
         (a->warp >= r->max_warps || !r->info || a->slot >= r->n_slots ||
          r->slot_func[a->slot] == RN_NO_FUNC ||
@@ -977,6 +979,7 @@ static int rfc_victim(const renaming *r)
 static uint32_t rn_word(void *self, uint32_t func, uint32_t pc)
 {
     const renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_LAYOUT], 0, func, pc);
     const ren_info *in = func_info(r, func);
     if (!in)
         return pc;
@@ -991,6 +994,7 @@ static uint32_t rn_word(void *self, uint32_t func, uint32_t pc)
 static unsigned rn_flags(void *self, unsigned warp, uint32_t func, uint32_t pc, uint64_t now, uint32_t *words)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_LAYOUT], 1, func, pc);
     if (warp >= r->max_warps)
         return 0;
     rn_warp *w = &r->w[warp];
@@ -1056,6 +1060,7 @@ static uint64_t head_need(const renaming *r, unsigned warp, const decoded_t *h)
 static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cycle)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_CHECK], warp, h->pc, 0);
     if (!renamed_instr(r, h->func, h->pc) || warp >= r->max_warps)
         return true;
     uint64_t need = head_need(r, warp, h);
@@ -1095,6 +1100,7 @@ static bool rn_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
 static void rn_issued(void *self, const issued_t *it)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_ISSUED], it->warp, it->pc, 0);
     const ren_info *in = func_info(r, it->func);
     if (!in || it->warp >= r->max_warps)
         return;
@@ -1130,6 +1136,7 @@ static void rn_issued(void *self, const issued_t *it)
 static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_ACCESS], q->write, q->warp, q->reg);
     uint32_t func = q->has_instr ? q->func : r->entry; /* the frame of the instruction's function */
     if (!func_info(r, func) || q->warp >= r->max_warps || q->reg >= REN_MAX_ARCH)
         return RFACCESS_ALLOW;
@@ -1156,17 +1163,28 @@ static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
     return RFACCESS_DELAY;
 }
 
-static void ev_cta(void *self, const cta_launch_t *c, uint64_t cycle)
+static void ev_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
-    (void)self, (void)c, (void)cycle;
+    renaming *r = self;
+    (void)cycle;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 0, c->cta, c->slot);
+}
+static void ev_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    renaming *r = self;
+    (void)cycle;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 1, c->cta, c->slot);
 }
 static void ev_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    renaming *r = self;
+    (void)cycle;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 2, warp, slot);
 }
 static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 3, warp, slot);
     (void)slot;
     if (warp < r->max_warps && r->info) {
         advance(r, cycle);
@@ -1175,7 +1193,7 @@ static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle
 }
 
 static const regval_if value_if = {rn_value};
-static const warp_events_if events_if = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const warp_events_if events_if = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const issue_check_if check_if = {rn_allow};
 static const instr_issued_if issued_if = {rn_issued};
 static const rfaccess_hook_if access_if = {"rename", rn_access};
@@ -1215,6 +1233,7 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     blk_export(r->inst, RENAMING_PORT_ACCESS, 0, &access_if, r);
     blk_export(r->inst, RENAMING_PORT_EVENTS, 0, &events_if, r);
     blk_export(r->inst, RENAMING_PORT_LAYOUT, 0, &layout_if, r);
+    blk_export_probes(r->inst, r->probe, RENAMING_N_PORTS);
     blk_trace_state(r->inst, "free", GSC_U32, &r->tr_free);
     blk_trace_state(r->inst, "mapped", GSC_U32, &r->tr_mapped);
     blk_trace_state(r->inst, "subarrays_on", GSC_U32, &r->tr_sub_on);

@@ -99,6 +99,7 @@ static bool ss_allow(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
 {
     (void)cycle;
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_CHECK], w, h->pc, 0);
     lock_table *lt = s->lt;
     if (h->cls != IR_CLASS_MEM || !lt->shsm || !lt->shwarp[w])
         return true;
@@ -164,6 +165,7 @@ static void relssp(smem_share *s, unsigned w, uint32_t mask)
 static void ss_issued(void *self, const issued_t *it)
 {
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_ISSUED], it->warp, it->pc, 0);
     lock_table *lt = s->lt;
     unsigned w = it->warp;
     s->viol[w] = 0;
@@ -208,6 +210,7 @@ static bool store_data_slot(const smem_share *s, const ir_instr *in, uint32_t fu
 static void ss_value(void *self, regval_access *a)
 {
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_VALUE], a->kind, a->warp, a->slot);
     if ((a->kind != REGVAL_READ && a->kind != REGVAL_WRITE) || !s->viol[a->warp] ||
         a->func != s->viol_func[a->warp] || a->pc != s->viol_pc[a->warp])
         return;
@@ -228,6 +231,7 @@ static void ss_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     (void)cycle;
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 0, c->cta, c->slot);
     s->first_warp[c->slot] = c->first_warp;
     s->n_warps[c->slot] = c->warps;
     s->threads[c->slot] = c->threads;
@@ -243,6 +247,7 @@ static void ss_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 static void ss_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 1, c->cta, c->slot);
     trace_locks(s); /* the lock table released the CTA's lock (bound before this block) */
     if (s->acquired[c->slot] != UINT64_MAX) {
         blk_stat_add(s->inst, SMEM_SHARE_STAT_EXIT_RELEASES, 1);
@@ -253,13 +258,17 @@ static void ss_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void ss_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    smem_share *s = self;
+    (void)cycle;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 2, warp, slot);
 }
 
 static void ss_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)slot, (void)cycle;
-    put_waiting(self, w, false);
+    smem_share *s = self;
+    (void)cycle;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 3, w, slot);
+    put_waiting(s, w, false);
 }
 
 static const issue_check_if check_table = {ss_allow};
@@ -298,6 +307,7 @@ smem_share *smem_share_new(blk_ctx *ctx, gsc_module *parent, const char *name, l
     blk_export(s->inst, SMEM_SHARE_ISSUED, 0, &issued_table, s);
     blk_export(s->inst, SMEM_SHARE_EVENTS, 0, &events_table, s);
     blk_export(s->inst, SMEM_SHARE_VALUE, 0, &value_table, s);
+    blk_export_probes(s->inst, s->probe, SMEM_SHARE_VALUE + 1);
     blk_trace_state(s->inst, "locked", GSC_U32, &s->tr_locked);
     blk_trace_state(s->inst, "released", GSC_U32, &s->tr_released);
     blk_trace_state(s->inst, "waiting", GSC_U64, &s->tr_waiting);

@@ -510,6 +510,7 @@ static void poison(gang_unit *u, unsigned w)
 static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cycle)
 {
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_CHECK], w, head->pc, 0);
     begin(u, cycle);
     if (w >= GANG_MAX_WARPS)
         return true;
@@ -533,6 +534,7 @@ static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cyc
 static void gu_issued(void *self, const issued_t *it)
 {
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_ISSUED], it->warp, it->pc, 0);
     uint64_t now = gsc_cycle();
     begin(u, now);
     unsigned w = it->warp;
@@ -555,6 +557,7 @@ static void gu_issued(void *self, const issued_t *it)
 static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 0, c->cta, c->slot);
     (void)cycle;
     if (c->first_warp + c->warps > GANG_SETS * u->t.slices)
         gsc_fatal("%s: warp slots %u..%u: the gang table covers %u warps", u->inst->path, c->first_warp,
@@ -578,17 +581,16 @@ static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void gu_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
-    (void)self;
-    (void)c;
+    gang_unit *u = self;
     (void)cycle;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 1, c->cta, c->slot);
 }
 
 static void gu_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)self;
-    (void)w;
-    (void)slot;
+    gang_unit *u = self;
     (void)cycle;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 2, w, slot);
 }
 
 static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
@@ -596,6 +598,7 @@ static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     (void)slot;
     (void)cycle;
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 3, w, slot);
     if (w >= GANG_MAX_WARPS)
         return;
     snapshot(u); /* (first: the cycles before this one are closed with what the warp did in them) */
@@ -612,6 +615,7 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs);
 static unsigned gu_list(void *self, uint32_t *gangs)
 {
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_GANGS], 0, 0, 0);
     uint64_t now = gsc_cycle();
     if (u->snap_cycle == now + 1) {
         memcpy(gangs, u->snap, u->n_snap * sizeof *gangs);
@@ -680,6 +684,7 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
     blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
     blk_export(u->inst, GANG_UNIT_EVENTS, 0, &events_table, u);
     blk_export(u->inst, GANG_UNIT_GANGS, 0, &gangs_table, u);
+    blk_export_probes(u->inst, u->probe, GANG_UNIT_GANGS + 1);
     blk_trace_state(u->inst, "gangs", GSC_U32, &u->tr_gangs);
     blk_trace_state(u->inst, "independent", GSC_U32, &u->tr_indep);
     blk_trace_state(u->inst, "issue_mask", GSC_U8, &u->tr_issue_mask);
