@@ -469,7 +469,9 @@ typedef struct blk_call_probe {
     gsc_pulse *pulse;
     uint32_t vals[BLK_CALL_FIELDS];
 } blk_call_probe;
-void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c);
+/* cold: the compiler keeps the traced path out of line, so an untraced note leaves its caller's
+ * fast path (registers, frame) as it was */
+void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c) __attribute__((cold));
 static inline void blk_call_note(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c)
 {
     if (__builtin_expect(gsc_pulse_traced(p->pulse), 0))
