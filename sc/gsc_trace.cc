@@ -1057,10 +1057,19 @@ static void write_cycle(uint64_t cycle)
             T.strobes_again.push_back(st.first);
 }
 
+/* The end of a time step. Only a cycle's own time step (cycle * period) is written: the kernel also
+ * ends time steps between two cycles (a run that goes on from a pause just below cycle k evaluates
+ * there first; gsc_stop's pause 1 ps after its cycle; the starvation watch). What changed before
+ * such a step (a harness's call, latch write or put between runs) waits for cycle k's own step and
+ * is written with cycle k's changes, once: written at the early step, cycle k's timestamp would
+ * come twice, the second time after its pulses' fall (time going backwards). */
 void gsc_vcd_writer::cycle(bool delta_cycle)
 {
-    if (!delta_cycle)
-        write_cycle(gsc_now_cycle());
+    if (delta_cycle)
+        return;
+    uint64_t cycle = gsc_now_cycle();
+    if (gsc_now_ps() == cycle * gsc_g.period)
+        write_cycle(cycle);
 }
 
 /* Something traced changed outside a run (a harness between steps): it shows in the next cycle,
