@@ -428,6 +428,12 @@ gsc_fifo *blk_connect(gsc_module *parent, const char *name, blk_inst *producer, 
 /* Register the implementation of export port element (idx, k): `methods` points to the interface's
  * method table (static storage), `self` is passed as every method's first argument. */
 void blk_export(blk_inst *inst, unsigned idx, unsigned k, const void *methods, void *self);
+/* The same for an export called many times per cycle: `plain` does not note its calls, `noted` does
+ * (the same methods, each noting its call first). The table is chosen here, once: `noted` when the
+ * trace selects the export's calls (gsc_pulse_will_trace), so an untraced run does not even test
+ * the probe. Call it after gsc_trace_open (cli_parse and harness_new do). */
+void blk_export_noted(blk_inst *inst, unsigned idx, unsigned k, const void *plain, const void *noted,
+                      void *self);
 /* Bind import `import` of `client` to export `export` of `server` (names as blk_port_lookup). The
  * interfaces must be the same; an import that is not MULTI takes one binding. Errors name both
  * ends (gsc_fatal). */

@@ -129,6 +129,16 @@ void blk_export(blk_inst *inst, unsigned idx, unsigned k, const void *methods, v
     g_free(name);
 }
 
+void blk_export_noted(blk_inst *inst, unsigned idx, unsigned k, const void *plain, const void *noted,
+                      void *self)
+{
+    g_assert(noted);
+    blk_export(inst, idx, k, plain, self);
+    struct blk_link *l = link_of(inst, idx, k);
+    if (gsc_pulse_will_trace(l->probe.pulse))
+        l->methods = noted;
+}
+
 blk_call_probe *blk_export_probe(blk_inst *inst, unsigned idx, unsigned k)
 {
     struct blk_link *l = link_of(inst, idx, k);

@@ -576,7 +576,6 @@ static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cyc
 static bool rp_room(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
 {
     rfpower *p = self;
-    blk_call_note(p->probe[RP_DECODE], 0, warp, 0);
     if (warp >= p->warps)
         return true;
     settle(p, cycle);
@@ -591,6 +590,14 @@ static bool rp_room(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
         return true;
     blk_stat_add(p->inst, RFPOWER_STAT_DECODE_STALLS, 1);
     return false;
+}
+
+/* room with its call noted: fetch asks every warp it considers, about 16 times a cycle, so the table
+ * with the note is exported only when the trace selects decode.calls (blk_export_noted). */
+static bool rp_room_noted(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
+{
+    blk_call_note(((rfpower *)self)->probe[RP_DECODE], 0, warp, 0);
+    return rp_room(self, warp, epoch, cycle);
 }
 
 /* fetch.gate: decode inserts the instruction into the warp's table. */
@@ -788,6 +795,7 @@ static const instr_issued_if issued_methods = {rp_issued};
 static const rfaccess_hook_if access_methods = {"rfpower", rp_access};
 static const regval_if value_methods = {rp_value};
 static const decode_gate_if decode_methods = {rp_room, rp_decoded};
+static const decode_gate_if decode_noted = {rp_room_noted, rp_decoded};
 static const ldst_regs_if mem_methods = {rp_mem_read, rp_mem_written};
 
 static void rp_finish(void *self, uint64_t cycles)
@@ -827,7 +835,7 @@ rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env 
     blk_export(p->inst, RP_ISSUED, 0, &issued_methods, p);
     blk_export(p->inst, RP_ACCESS, 0, &access_methods, p);
     blk_export(p->inst, RP_VALUE, 0, &value_methods, p);
-    blk_export(p->inst, RP_DECODE, 0, &decode_methods, p);
+    blk_export_noted(p->inst, RP_DECODE, 0, &decode_methods, &decode_noted, p);
     blk_export(p->inst, RP_MEM, 0, &mem_methods, p);
     blk_export_probes(p->inst, p->probe, RP_MEM + 1);
     const char *glob = blk_param_string(p->inst, "trace_regs");

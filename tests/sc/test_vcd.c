@@ -617,6 +617,44 @@ static void test_notes_outside_run(void)
     g_free(path);
 }
 
+/* gsc_pulse_will_trace answers, during elaboration, what gsc_elaborate then does; asked before the
+ * trace is open, it answered no, and a trace that selects the pulse is refused. */
+static void test_pulse_will_trace(void)
+{
+    if (g_test_subprocess()) {
+        const char *path = g_getenv("GSC_TEST_VCD");
+        gsc_init("test_vcd");
+        gsc_clock_new("clk", 1000);
+        gsc_module *tb = gsc_module_new(NULL, "tb");
+        gsc_pulse *a = gsc_pulse_new(tb, "a", 4), *b = gsc_pulse_new(tb, "b", 4);
+        if (g_getenv("GSC_TEST_EARLY")) {
+            g_assert_false(gsc_pulse_will_trace(a));
+            gsc_trace_open(path, "*", 0, 0);
+            gsc_elaborate(); /* fatal: tb.a would be traced */
+            return;
+        }
+        gsc_trace_open(path, "tb.a", 0, 0);
+        g_assert_true(gsc_pulse_will_trace(a));
+        g_assert_false(gsc_pulse_will_trace(b));
+        gsc_elaborate();
+        g_assert_true(gsc_pulse_traced(a));
+        g_assert_false(gsc_pulse_traced(b));
+        g_assert_true(gsc_pulse_will_trace(a));
+        g_assert_false(gsc_pulse_will_trace(b));
+        return;
+    }
+    gchar *path = g_build_filename(tmpdir, "will.vcd", NULL);
+    g_setenv("GSC_TEST_VCD", path, TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+    g_setenv("GSC_TEST_EARLY", "1", TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_unsetenv("GSC_TEST_EARLY");
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*tb.a is traced, but gsc_pulse_will_trace answered no before gsc_trace_open*");
+    g_free(path);
+}
+
 static void test_marks_declared(void)
 {
     g_setenv("GSC_TEST_DECLARE", "1", TRUE);
@@ -830,6 +868,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/vcd/fifo-idle", test_fifo_idle);
     g_test_add_func("/sc/vcd/pulse-between-runs", test_pulse_between_runs);
     g_test_add_func("/sc/vcd/notes-outside-run", test_notes_outside_run);
+    g_test_add_func("/sc/vcd/pulse-will-trace", test_pulse_will_trace);
     g_test_add_func("/sc/vcd/window", test_window);
     g_test_add_func("/sc/vcd/marks-declared", test_marks_declared);
     g_test_add_func("/sc/vcd/marks-check", test_marks_check);
