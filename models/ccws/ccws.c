@@ -282,7 +282,6 @@ static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
 {
     (void)n;
     ccws *c = self;
-    blk_call_note(c->probe[CCWS_VETO], warps[i].id, 0, 0);
     const policy_warp *pw = &warps[i];
     if (!(pw->flags & c->gate_flags) || pw->id >= CCWS_MAX_WARPS)
         return false;
@@ -294,6 +293,12 @@ static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     c->strikes[pw->id]++;
     throttle_strike(&c->tt);
     return true;
+}
+
+static bool ccws_veto_noted(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((ccws *)self)->probe[CCWS_VETO], warps[i].id, 0, 0);
+    return ccws_veto(self, warps, n, i, cycle);
 }
 
 /* The answers hold until the barred set may change (ccws_next_change), for good when no candidate
@@ -404,7 +409,6 @@ static void ccws_issued(void *self, const issued_t *it)
 {
     (void)it;
     ccws *c = self;
-    blk_call_note(c->probe[CCWS_ISSUED], it->warp, it->pc, 0);
     uint64_t now = gsc_cycle();
     if (c->insts_cycle != now) {
         c->insts_cycle = now;
@@ -414,10 +418,20 @@ static void ccws_issued(void *self, const issued_t *it)
     blk_stat_add(c->inst, CCWS_STAT_INSTS, 1);
 }
 
+/* Called for every instruction issued and every warp the arbiter considers: the notes are in tables of
+ * their own (blk_export_noted). */
+static void ccws_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((ccws *)self)->probe[CCWS_ISSUED], it->warp, it->pc, 0);
+    ccws_issued(self, it);
+}
+
 static const vta_hit_if hit_table = {ccws_vta_hit};
 static const issue_veto_if veto_table = {ccws_veto, ccws_until, ccws_repeat, ccws_watch};
+static const issue_veto_if veto_noted = {ccws_veto_noted, ccws_until, ccws_repeat, ccws_watch};
 static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const instr_issued_if issued_table = {ccws_issued};
+static const instr_issued_if issued_noted = {ccws_issued_noted};
 
 /* Refreshes the traced state every cycle a warp is resident, only when the VCD selects it (known at
  * the first activation, cycle 0: untraced, the process is never woken again). */
@@ -460,9 +474,9 @@ ccws *ccws_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)
     c->gate_flags =
         blk_param_enum(c->inst, "gate") == CCWS_GATE_STORES ? POLICY_F_LOAD | POLICY_F_STORE : POLICY_F_LOAD;
     blk_export(c->inst, CCWS_VTA_HIT, 0, &hit_table, c);
-    blk_export(c->inst, CCWS_VETO, 0, &veto_table, c);
+    blk_export_noted(c->inst, CCWS_VETO, 0, &veto_table, &veto_noted, c);
     blk_export(c->inst, CCWS_EVENTS, 0, &events_table, c);
-    blk_export(c->inst, CCWS_ISSUED, 0, &issued_table, c);
+    blk_export_noted(c->inst, CCWS_ISSUED, 0, &issued_table, &issued_noted, c);
     blk_export_probes(c->inst, c->probe, CCWS_ISSUED + 1);
     blk_trace_state(c->inst, "cutoff", GSC_U32, &c->tr_cutoff);
     blk_trace_state(c->inst, "can_load", GSC_U64, &c->tr_can_load);

@@ -261,7 +261,6 @@ static bool daws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
 {
     (void)n;
     daws *d = self;
-    blk_call_note(d->probe[DAWS_VETO], warps[i].id, 0, 0);
     const policy_warp *pw = &warps[i];
     if (d->mode == DAWS_MODE_PROFILE || !(pw->flags & d->gate_flags) || pw->id >= DAWS_MAX_WARPS)
         return false;
@@ -572,7 +571,6 @@ static void daws_vta_hit(void *self, unsigned w, uint64_t line, uint64_t cycle)
 static void daws_access(void *self, unsigned w, uint64_t addr, unsigned outcome)
 {
     daws *d = self;
-    blk_call_note(d->probe[DAWS_ACCESS], w, (uint32_t)addr, outcome);
     if (!d->owner || w >= DAWS_MAX_WARPS)
         return;
     uint64_t line = addr / 128;
@@ -619,7 +617,6 @@ static void daws_evicted(void *self, const cache_eviction *ev)
 static void daws_issued(void *self, const issued_t *it)
 {
     daws *d = self;
-    blk_call_note(d->probe[DAWS_ISSUED], it->warp, it->pc, 0);
     unsigned w = it->warp;
     blk_stat_add(d->inst, DAWS_STAT_INSTS, 1);
     if (w >= DAWS_MAX_WARPS || !d->loops)
@@ -738,12 +735,35 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     throttle_changed(&d->tt, cycle);
 }
 
+/* Called for every warp the arbiter considers, every L1D access and every instruction issued: the
+ * notes are in tables of their own (blk_export_noted). */
+static bool daws_veto_noted(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((daws *)self)->probe[DAWS_VETO], warps[i].id, 0, 0);
+    return daws_veto(self, warps, n, i, cycle);
+}
+
+static void daws_access_noted(void *self, unsigned w, uint64_t addr, unsigned outcome)
+{
+    blk_call_note(((daws *)self)->probe[DAWS_ACCESS], w, (uint32_t)addr, outcome);
+    daws_access(self, w, addr, outcome);
+}
+
+static void daws_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((daws *)self)->probe[DAWS_ISSUED], it->warp, it->pc, 0);
+    daws_issued(self, it);
+}
+
 static const issue_veto_if veto_table = {daws_veto, daws_until, daws_repeat, daws_watch};
+static const issue_veto_if veto_noted = {daws_veto_noted, daws_until, daws_repeat, daws_watch};
 static const l1_access_if access_table = {daws_access};
+static const l1_access_if access_noted = {daws_access_noted};
 static const l1_evict_if evict_table = {daws_evicted};
 static const vta_hit_if vta_table = {daws_vta_hit};
 static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const instr_issued_if issued_table = {daws_issued};
+static const instr_issued_if issued_noted = {daws_issued_noted};
 
 static void daws_trace_run(void *self)
 {
@@ -796,9 +816,9 @@ daws *daws_new(blk_ctx *ctx, gsc_module *parent, const char *name)
         d->samp_of[w] = -1;
     }
     blk_export(d->inst, DAWS_EVENTS, 0, &events_table, d);
-    blk_export(d->inst, DAWS_ISSUED, 0, &issued_table, d);
-    blk_export(d->inst, DAWS_VETO, 0, &veto_table, d);
-    blk_export(d->inst, DAWS_ACCESS, 0, &access_table, d);
+    blk_export_noted(d->inst, DAWS_ISSUED, 0, &issued_table, &issued_noted, d);
+    blk_export_noted(d->inst, DAWS_VETO, 0, &veto_table, &veto_noted, d);
+    blk_export_noted(d->inst, DAWS_ACCESS, 0, &access_table, &access_noted, d);
     blk_export(d->inst, DAWS_EVICT, 0, &evict_table, d);
     blk_export(d->inst, DAWS_VTA_HIT, 0, &vta_table, d);
     blk_export_probes(d->inst, d->probe, DAWS_VTA_HIT + 1);

@@ -645,7 +645,6 @@ static void decide(ccu_blk *b, const policy_warp *w, unsigned n, uint64_t cycle)
 static bool ccu_veto(void *self, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
 {
     ccu_blk *b = self;
-    blk_call_note(b->probe[CCU_VETO], w[i].id, 0, 0);
     if (b->dec_cycle != cycle) {
         sync(b, cycle);
         sm_intervals(b, cycle);
@@ -655,7 +654,15 @@ static bool ccu_veto(void *self, const policy_warp *w, unsigned n, unsigned i, u
     return b->dec_refuse || (int)w[i].id != b->dec_warp;
 }
 
+/* Called for every warp the arbiter considers: the note is in a table of its own (blk_export_noted). */
+static bool ccu_veto_noted(void *self, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((ccu_blk *)self)->probe[CCU_VETO], w[i].id, 0, 0);
+    return ccu_veto(self, w, n, i, cycle);
+}
+
 static const issue_veto_if veto_table = {ccu_veto};
+static const issue_veto_if veto_noted = {ccu_veto_noted};
 
 /* ---- the register value path ----------------------------------------------------------------------- */
 static void on_read(ccu_blk *b, regval_access *a)
@@ -973,7 +980,7 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
             b->ctx = ctx;
         }
     }
-    blk_export(b->inst, CCU_VETO, 0, &veto_table, b);
+    blk_export_noted(b->inst, CCU_VETO, 0, &veto_table, &veto_noted, b);
     blk_export_probes(b->inst, b->probe, CCU_VETO + 1);
     if (wx)
         wexec_add_value_hook(wx, name, ccu_value, b);

@@ -510,7 +510,6 @@ static void poison(gang_unit *u, unsigned w)
 static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cycle)
 {
     gang_unit *u = self;
-    blk_call_note(u->probe[GANG_UNIT_CHECK], w, head->pc, 0);
     begin(u, cycle);
     if (w >= GANG_MAX_WARPS)
         return true;
@@ -534,7 +533,6 @@ static bool gu_allow(void *self, unsigned w, const decoded_t *head, uint64_t cyc
 static void gu_issued(void *self, const issued_t *it)
 {
     gang_unit *u = self;
-    blk_call_note(u->probe[GANG_UNIT_ISSUED], it->warp, it->pc, 0);
     uint64_t now = gsc_cycle();
     begin(u, now);
     unsigned w = it->warp;
@@ -615,7 +613,6 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs);
 static unsigned gu_list(void *self, uint32_t *gangs)
 {
     gang_unit *u = self;
-    blk_call_note(u->probe[GANG_UNIT_GANGS], 0, 0, 0);
     uint64_t now = gsc_cycle();
     if (u->snap_cycle == now + 1) {
         memcpy(gangs, u->snap, u->n_snap * sizeof *gangs);
@@ -652,9 +649,32 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs)
     return n;
 }
 
+/* Called for every warp issue checks, every instruction issued and every gang fetch: the notes are
+ * in tables of their own (blk_export_noted). */
+static bool gu_allow_noted(void *self, unsigned w, const decoded_t *head, uint64_t cycle)
+{
+    blk_call_note(((gang_unit *)self)->probe[GANG_UNIT_CHECK], w, head->pc, 0);
+    return gu_allow(self, w, head, cycle);
+}
+
+static void gu_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((gang_unit *)self)->probe[GANG_UNIT_ISSUED], it->warp, it->pc, 0);
+    gu_issued(self, it);
+}
+
+static unsigned gu_list_noted(void *self, uint32_t *gangs)
+{
+    blk_call_note(((gang_unit *)self)->probe[GANG_UNIT_GANGS], 0, 0, 0);
+    return gu_list(self, gangs);
+}
+
 static const fetch_gangs_if gangs_table = {gu_list};
+static const fetch_gangs_if gangs_noted = {gu_list_noted};
 static const issue_check_if check_table = {gu_allow};
+static const issue_check_if check_noted = {gu_allow_noted};
 static const instr_issued_if issued_table = {gu_issued};
+static const instr_issued_if issued_noted = {gu_issued_noted};
 static const warp_events_if events_table = {gu_cta_start, gu_cta_end, gu_warp_start, gu_warp_end};
 
 gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, issue *is)
@@ -680,10 +700,10 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
                   "(8-thread warps)",
                   u->inst->path, slices);
     gang_table_init_slices(&u->t, slices);
-    blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
-    blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
+    blk_export_noted(u->inst, GANG_UNIT_CHECK, 0, &check_table, &check_noted, u);
+    blk_export_noted(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, &issued_noted, u);
     blk_export(u->inst, GANG_UNIT_EVENTS, 0, &events_table, u);
-    blk_export(u->inst, GANG_UNIT_GANGS, 0, &gangs_table, u);
+    blk_export_noted(u->inst, GANG_UNIT_GANGS, 0, &gangs_table, &gangs_noted, u);
     blk_export_probes(u->inst, u->probe, GANG_UNIT_GANGS + 1);
     blk_trace_state(u->inst, "gangs", GSC_U32, &u->tr_gangs);
     blk_trace_state(u->inst, "independent", GSC_U32, &u->tr_indep);
