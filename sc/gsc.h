@@ -501,7 +501,7 @@ void gsc_trace_cycle_counter(gsc_module *m, const char *name);
  * test gsc_pulse_traced first (one not-taken branch untraced); firing never changes a run. */
 typedef struct gsc_pulse {
     bool traced;
-    bool pending; /* fired since the writer last looked (sc/ only) */
+    bool pending;    /* fired since the writer last looked (sc/ only) */
     int8_t promised; /* gsc_pulse_will_trace answered: 1 yes, -1 no, 0 not asked (sc/ only) */
     uint32_t count;
     uint32_t traceable; /* its entry in the list of what may be traced (sc/ only) */

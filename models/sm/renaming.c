@@ -1200,7 +1200,8 @@ static uint32_t rn_word_noted(void *self, uint32_t func, uint32_t pc)
     return rn_word(self, func, pc);
 }
 
-static unsigned rn_flags_noted(void *self, unsigned warp, uint32_t func, uint32_t pc, uint64_t now, uint32_t *words)
+static unsigned rn_flags_noted(void *self, unsigned warp, uint32_t func, uint32_t pc, uint64_t now,
+                               uint32_t *words)
 {
     blk_call_note(((renaming *)self)->probe[RENAMING_PORT_LAYOUT], 1, func, pc);
     return rn_flags(self, warp, func, pc, now, words);
