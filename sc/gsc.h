@@ -507,9 +507,11 @@ void gsc_trace_cycle_counter(gsc_module *m, const char *name);
  * test gsc_pulse_traced first (one not-taken branch untraced); firing never changes a run. */
 typedef struct gsc_pulse {
     bool traced;
-    bool pending; /* fired since the writer last looked (sc/ only) */
+    bool pending;    /* fired since the writer last looked (sc/ only) */
+    int8_t promised; /* gsc_pulse_will_trace answered: 1 yes, -1 no, 0 not asked (sc/ only) */
     uint32_t count;
-    int64_t sig; /* its signal in the trace (sc/ only) */
+    uint32_t traceable; /* its entry in the list of what may be traced (sc/ only) */
+    int64_t sig;        /* its signal in the trace (sc/ only) */
 } gsc_pulse;
 gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned width);
 static inline bool gsc_pulse_traced(const gsc_pulse *p)
@@ -517,6 +519,12 @@ static inline bool gsc_pulse_traced(const gsc_pulse *p)
     return gsc_hot.pulses_traced && p->traced;
 }
 void gsc_pulse_fire(gsc_pulse *p);
+/* During elaboration: whether gsc_elaborate will trace p (gsc_trace_open's patterns select it), so
+ * that a caller chooses once between a path that fires p and one that does not even test it (a
+ * block's method table with its calls noted or without). Asked before gsc_trace_open it answers
+ * false, and gsc_elaborate then refuses (a fatal error) to trace the pulse: its count would stay 0
+ * while the events happen. */
+bool gsc_pulse_will_trace(gsc_pulse *p);
 /* The full names and widths of what was traced, in declaration order (for .gtkw writers). */
 unsigned gsc_trace_count(void);
 const char *gsc_trace_signal_name(unsigned i);

@@ -522,6 +522,7 @@ extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned wi
         gsc_fatal("gsc_pulse_new('%s'): width %u is not in 1..32", full.c_str(), width);
     gsc_pulse *p = g_new0(gsc_pulse, 1);
     p->sig = -1;
+    p->traceable = (uint32_t)gsc_g.traceables.size();
     gsc_traceable t{};
     t.pulse = p;
     t.name = full;
@@ -530,6 +531,15 @@ extern "C" gsc_pulse *gsc_pulse_new(gsc_module *m, const char *name, unsigned wi
     t.width = width;
     gsc_g.traceables.push_back(t);
     return p;
+}
+
+extern "C" bool gsc_pulse_will_trace(gsc_pulse *p)
+{
+    if (gsc_g.elaborated)
+        return p->traced;
+    bool yes = T.requested && selected(gsc_g.traceables[p->traceable].name);
+    p->promised = yes ? 1 : -1;
+    return yes;
 }
 
 /* The group of a variable "tb.sm0.issue.stall": its block instance "tb.sm0.issue". */
@@ -1057,10 +1067,19 @@ static void write_cycle(uint64_t cycle)
             T.strobes_again.push_back(st.first);
 }
 
+/* The end of a time step. Only a cycle's own time step (cycle * period) is written: the kernel also
+ * ends time steps between two cycles (a run that goes on from a pause just below cycle k evaluates
+ * there first; gsc_stop's pause 1 ps after its cycle; the starvation watch). What changed before
+ * such a step (a harness's call, latch write or put between runs) waits for cycle k's own step and
+ * is written with cycle k's changes, once: written at the early step, cycle k's timestamp would
+ * come twice, the second time after its pulses' fall (time going backwards). */
 void gsc_vcd_writer::cycle(bool delta_cycle)
 {
-    if (!delta_cycle)
-        write_cycle(gsc_now_cycle());
+    if (delta_cycle)
+        return;
+    uint64_t cycle = gsc_now_cycle();
+    if (gsc_now_ps() == cycle * gsc_g.period)
+        write_cycle(cycle);
 }
 
 /* Something traced changed outside a run (a harness between steps): it shows in the next cycle,
@@ -1514,6 +1533,10 @@ void gsc_trace_elaborate(void)
             select_latch(t.latch);
         } else if (t.pulse) {
             if (selected(t.name)) {
+                if (t.pulse->promised < 0)
+                    gsc_fatal("%s is traced, but gsc_pulse_will_trace answered no before gsc_trace_open: "
+                              "open the trace first",
+                              t.name.c_str());
                 t.pulse->traced = true;
                 gsc_hot.pulses_traced = true;
                 t.pulse->sig = add_signal(t.name, parent_of(t.name), t.ctype, nullptr, t.width);

@@ -30,3 +30,7 @@ TESTS += tests/tools/test_gpusc_occupancy.sh
 dist_check_SCRIPTS += tests/tools/test_trace_check.sh tests/tools/test_trace_check_sweep.sh
 EXTRA_DIST += tests/tools/trace_check.sh
 TESTS += tests/tools/test_trace_check.sh tests/tools/test_trace_check_sweep.sh
+# Every export of the mechanism blocks shows its calls in the waveform (docs/framework.md, "Traced calls").
+dist_check_SCRIPTS += tests/tools/test_export_calls.sh
+TESTS += tests/tools/test_export_calls.sh
+EXTRA_DIST += tests/tools/export_calls.py

@@ -262,6 +262,7 @@ static void ccws_vta_hit(void *self, unsigned w, uint64_t line_addr, uint64_t cy
 {
     (void)line_addr;
     ccws *c = self;
+    blk_call_note(c->probe[CCWS_VTA_HIT], w, 0, 0);
     c->last_raise = 0;
     if (w >= CCWS_MAX_WARPS || !(c->active >> w & 1))
         return;
@@ -292,6 +293,12 @@ static bool ccws_veto(void *self, const policy_warp *warps, unsigned n, unsigned
     c->strikes[pw->id]++;
     throttle_strike(&c->tt);
     return true;
+}
+
+static bool ccws_veto_noted(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((ccws *)self)->probe[CCWS_VETO], warps[i].id, 0, 0);
+    return ccws_veto(self, warps, n, i, cycle);
 }
 
 /* The answers hold until the barred set may change (ccws_next_change), for good when no candidate
@@ -338,9 +345,18 @@ static void ccws_watch(void *self, void (*changed)(void *ctx, uint64_t from), vo
     throttle_watch(&((ccws *)self)->tt, changed, ctx);
 }
 
-static void ev_cta(void *self, const cta_launch_t *cta, uint64_t cycle)
+static void ev_cta_start(void *self, const cta_launch_t *cta, uint64_t cycle)
 {
-    (void)self, (void)cta, (void)cycle;
+    ccws *c = self;
+    (void)cycle;
+    blk_call_note(c->probe[CCWS_EVENTS], 0, cta->cta, cta->slot);
+}
+
+static void ev_cta_end(void *self, const cta_launch_t *cta, uint64_t cycle)
+{
+    ccws *c = self;
+    (void)cycle;
+    blk_call_note(c->probe[CCWS_EVENTS], 1, cta->cta, cta->slot);
 }
 
 /* The active count is about to change in cycle `cycle`: keep the one the cycle started with. */
@@ -356,6 +372,7 @@ static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
     ccws *c = self;
+    blk_call_note(c->probe[CCWS_EVENTS], 2, w, slot);
     if (w >= CCWS_MAX_WARPS)
         gsc_fatal("%s: warp slot %u: at most %u warps per SM", c->inst->path, w, CCWS_MAX_WARPS);
     if (c->env && (!c->kernel_seen || c->env->launch.kernel_no != c->kernel_no)) {
@@ -378,6 +395,7 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
     ccws *c = self;
+    blk_call_note(c->probe[CCWS_EVENTS], 3, w, slot);
     if (w >= CCWS_MAX_WARPS || !(c->active >> w & 1))
         return;
     note_active(c, cycle);
@@ -400,10 +418,20 @@ static void ccws_issued(void *self, const issued_t *it)
     blk_stat_add(c->inst, CCWS_STAT_INSTS, 1);
 }
 
+/* Called for every instruction issued and every warp the arbiter considers: the notes are in tables of
+ * their own (blk_export_noted). */
+static void ccws_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((ccws *)self)->probe[CCWS_ISSUED], it->warp, it->pc, 0);
+    ccws_issued(self, it);
+}
+
 static const vta_hit_if hit_table = {ccws_vta_hit};
 static const issue_veto_if veto_table = {ccws_veto, ccws_until, ccws_repeat, ccws_watch};
-static const warp_events_if events_table = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const issue_veto_if veto_noted = {ccws_veto_noted, ccws_until, ccws_repeat, ccws_watch};
+static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const instr_issued_if issued_table = {ccws_issued};
+static const instr_issued_if issued_noted = {ccws_issued_noted};
 
 /* Refreshes the traced state every cycle a warp is resident, only when the VCD selects it (known at
  * the first activation, cycle 0: untraced, the process is never woken again). */
@@ -446,9 +474,10 @@ ccws *ccws_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env)
     c->gate_flags =
         blk_param_enum(c->inst, "gate") == CCWS_GATE_STORES ? POLICY_F_LOAD | POLICY_F_STORE : POLICY_F_LOAD;
     blk_export(c->inst, CCWS_VTA_HIT, 0, &hit_table, c);
-    blk_export(c->inst, CCWS_VETO, 0, &veto_table, c);
+    blk_export_noted(c->inst, CCWS_VETO, 0, &veto_table, &veto_noted, c);
     blk_export(c->inst, CCWS_EVENTS, 0, &events_table, c);
-    blk_export(c->inst, CCWS_ISSUED, 0, &issued_table, c);
+    blk_export_noted(c->inst, CCWS_ISSUED, 0, &issued_table, &issued_noted, c);
+    blk_export_probes(c->inst, c->probe, CCWS_ISSUED + 1);
     blk_trace_state(c->inst, "cutoff", GSC_U32, &c->tr_cutoff);
     blk_trace_state(c->inst, "can_load", GSC_U64, &c->tr_can_load);
     blk_trace_state(c->inst, "barred", GSC_U64, &c->tr_barred);

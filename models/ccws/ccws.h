@@ -88,6 +88,7 @@ typedef struct {
     uint32_t tr_lls[CCWS_TRACED_WARPS];
     uint32_t tr_cutoff;
     uint64_t tr_can_load, tr_barred;
+    blk_call_probe *probe[CCWS_ISSUED + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } ccws;
 
 extern const blk_desc ccws_desc;

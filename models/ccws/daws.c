@@ -562,6 +562,7 @@ static void daws_vta_hit(void *self, unsigned w, uint64_t line, uint64_t cycle)
 {
     (void)cycle;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_VTA_HIT], w, 0, 0);
     d->vta_hit_pending = true;
     d->vta_hit_warp = w;
     d->vta_hit_line = line;
@@ -608,6 +609,7 @@ static void daws_access(void *self, unsigned w, uint64_t addr, unsigned outcome)
 static void daws_evicted(void *self, const cache_eviction *ev)
 {
     daws *d = self;
+    blk_call_note(d->probe[DAWS_EVICT], (uint32_t)ev->line_addr, ev->reason, 0);
     if (d->owner)
         g_hash_table_remove(d->owner, GSIZE_TO_POINTER(ev->line_addr + 1));
 }
@@ -676,15 +678,25 @@ static void daws_issued(void *self, const issued_t *it)
     }
 }
 
-static void ev_cta(void *self, const cta_launch_t *cta, uint64_t cycle)
+static void ev_cta_start(void *self, const cta_launch_t *cta, uint64_t cycle)
 {
-    (void)self, (void)cta, (void)cycle;
+    daws *d = self;
+    (void)cycle;
+    blk_call_note(d->probe[DAWS_EVENTS], 0, cta->cta, cta->slot);
+}
+
+static void ev_cta_end(void *self, const cta_launch_t *cta, uint64_t cycle)
+{
+    daws *d = self;
+    (void)cycle;
+    blk_call_note(d->probe[DAWS_EVENTS], 1, cta->cta, cta->slot);
 }
 
 static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_EVENTS], 2, w, slot);
     if (w >= DAWS_MAX_WARPS)
         gsc_fatal("%s: warp slot %u: at most %u warps per SM", d->inst->path, w, DAWS_MAX_WARPS);
     if (d->active >> w & 1)
@@ -708,6 +720,7 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)slot;
     daws *d = self;
+    blk_call_note(d->probe[DAWS_EVENTS], 3, w, slot);
     if (w >= DAWS_MAX_WARPS || !(d->active >> w & 1))
         return;
     d->active &= ~(1ull << w);
@@ -722,12 +735,35 @@ static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     throttle_changed(&d->tt, cycle);
 }
 
+/* Called for every warp the arbiter considers, every L1D access and every instruction issued: the
+ * notes are in tables of their own (blk_export_noted). */
+static bool daws_veto_noted(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((daws *)self)->probe[DAWS_VETO], warps[i].id, 0, 0);
+    return daws_veto(self, warps, n, i, cycle);
+}
+
+static void daws_access_noted(void *self, unsigned w, uint64_t addr, unsigned outcome)
+{
+    blk_call_note(((daws *)self)->probe[DAWS_ACCESS], w, (uint32_t)addr, outcome);
+    daws_access(self, w, addr, outcome);
+}
+
+static void daws_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((daws *)self)->probe[DAWS_ISSUED], it->warp, it->pc, 0);
+    daws_issued(self, it);
+}
+
 static const issue_veto_if veto_table = {daws_veto, daws_until, daws_repeat, daws_watch};
+static const issue_veto_if veto_noted = {daws_veto_noted, daws_until, daws_repeat, daws_watch};
 static const l1_access_if access_table = {daws_access};
+static const l1_access_if access_noted = {daws_access_noted};
 static const l1_evict_if evict_table = {daws_evicted};
 static const vta_hit_if vta_table = {daws_vta_hit};
-static const warp_events_if events_table = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const instr_issued_if issued_table = {daws_issued};
+static const instr_issued_if issued_noted = {daws_issued_noted};
 
 static void daws_trace_run(void *self)
 {
@@ -780,11 +816,12 @@ daws *daws_new(blk_ctx *ctx, gsc_module *parent, const char *name)
         d->samp_of[w] = -1;
     }
     blk_export(d->inst, DAWS_EVENTS, 0, &events_table, d);
-    blk_export(d->inst, DAWS_ISSUED, 0, &issued_table, d);
-    blk_export(d->inst, DAWS_VETO, 0, &veto_table, d);
-    blk_export(d->inst, DAWS_ACCESS, 0, &access_table, d);
+    blk_export_noted(d->inst, DAWS_ISSUED, 0, &issued_table, &issued_noted, d);
+    blk_export_noted(d->inst, DAWS_VETO, 0, &veto_table, &veto_noted, d);
+    blk_export_noted(d->inst, DAWS_ACCESS, 0, &access_table, &access_noted, d);
     blk_export(d->inst, DAWS_EVICT, 0, &evict_table, d);
     blk_export(d->inst, DAWS_VTA_HIT, 0, &vta_table, d);
+    blk_export_probes(d->inst, d->probe, DAWS_VTA_HIT + 1);
     d->swt_max = (unsigned)blk_param_uint(d->inst, "swt");
     d->reselect_ge2 = blk_param_enum(d->inst, "reselect") == 1;
     d->ilrd_all = blk_param_enum(d->inst, "ilrd") == 1;

@@ -163,6 +163,7 @@ typedef struct {
     uint32_t tr_pred[DAWS_TRACED_WARPS];
     uint32_t tr_eff, tr_total;
     uint64_t tr_can_load, tr_barred, tr_in_loop;
+    blk_call_probe *probe[DAWS_VTA_HIT + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } daws;
 
 extern const blk_desc daws_desc;

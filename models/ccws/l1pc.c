@@ -274,6 +274,7 @@ void l1pc_record(l1pc *p, uint32_t func, uint32_t pc, unsigned warp, uint32_t la
 static void l1pc_access(void *self, unsigned warp, uint64_t addr, unsigned outcome)
 {
     l1pc *p = self;
+    blk_call_note(p->probe[L1PC_ACCESS], warp, (uint32_t)addr, outcome);
     if (outcome == CACHE_RESERVATION_FAIL)
         return;
     uint32_t lanes = 0;
@@ -296,32 +297,48 @@ static void l1pc_access(void *self, unsigned warp, uint64_t addr, unsigned outco
 
 static void l1pc_issued(void *self, const issued_t *it)
 {
+    l1pc *p = self;
+    blk_call_note(p->probe[L1PC_ISSUED], it->warp, it->pc, 0);
     l1pc_issue(
-        self, it->func, it->pc, it->warp, it->mask,
+        p, it->func, it->pc, it->warp, it->mask,
         it->cls == IR_CLASS_MEM && it->kind == 0 &&
             (it->space == IR_SPACE_GLOBAL || it->space == IR_SPACE_LOCAL || it->space == IR_SPACE_NONE));
 }
 
-static void ev_cta(void *self, const cta_launch_t *c, uint64_t cycle)
+static void ev_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
-    (void)self, (void)c, (void)cycle;
+    l1pc *p = self;
+    (void)cycle;
+    blk_call_note(p->probe[L1PC_EVENTS], 0, c->cta, c->slot);
+}
+
+static void ev_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    l1pc *p = self;
+    (void)cycle;
+    blk_call_note(p->probe[L1PC_EVENTS], 1, c->cta, c->slot);
 }
 
 static void ev_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)slot, (void)cycle;
-    l1pc_warp_start(self, w);
+    l1pc *p = self;
+    (void)cycle;
+    blk_call_note(p->probe[L1PC_EVENTS], 2, w, slot);
+    l1pc_warp_start(p, w);
 }
 
 static void ev_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)w, (void)slot, (void)cycle;
+    l1pc *p = self;
+    (void)cycle;
+    blk_call_note(p->probe[L1PC_EVENTS], 3, w, slot);
 }
 
 static void l1pc_vta_hit(void *self, unsigned warp, uint64_t line_addr, uint64_t cycle)
 {
     (void)line_addr, (void)cycle;
     l1pc *p = self;
+    blk_call_note(p->probe[L1PC_VTA_HIT], warp, 0, 0);
     const issued_t *it = p->ld ? ldst_current(p->ld, NULL) : NULL;
     if (!it || it->warp != warp) {
         blk_stat_add(p->inst, L1PC_STAT_UNATTRIBUTED, 1);
@@ -336,7 +353,7 @@ static void l1pc_vta_hit(void *self, unsigned warp, uint64_t line_addr, uint64_t
 static const l1_access_if access_table = {l1pc_access};
 static const instr_issued_if issued_table = {l1pc_issued};
 static const vta_hit_if vta_table = {l1pc_vta_hit};
-static const warp_events_if events_table = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 
 l1pc *l1pc_new(blk_ctx *ctx, gsc_module *parent, const char *name)
 {
@@ -349,6 +366,7 @@ l1pc *l1pc_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     blk_export(p->inst, L1PC_ISSUED, 0, &issued_table, p);
     blk_export(p->inst, L1PC_VTA_HIT, 0, &vta_table, p);
     blk_export(p->inst, L1PC_EVENTS, 0, &events_table, p);
+    blk_export_probes(p->inst, p->probe, L1PC_EVENTS + 1);
     p->touched = g_ptr_array_new_with_free_func((GDestroyNotify)g_hash_table_destroy);
     p->trips = g_ptr_array_new_with_free_func((GDestroyNotify)g_hash_table_destroy);
     return p;

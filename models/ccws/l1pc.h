@@ -95,6 +95,7 @@ typedef struct {
     const daws_loops *loops; /* the loop markers (NULL: no loop-trip reuse) */
     GPtrArray *touched;      /* per warp: line -> l1pc_touch */
     GPtrArray *trips;        /* per warp: (func << 32 | loop) -> trip (uint64_t) */
+    blk_call_probe *probe[L1PC_EVENTS + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } l1pc;
 
 extern const blk_desc l1pc_desc;

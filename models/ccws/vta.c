@@ -97,7 +97,9 @@ uint64_t vta_warp_hits(const vta *v, unsigned warp)
 
 static void vta_evicted(void *self, const cache_eviction *ev)
 {
-    vta_insert(self, (unsigned)ev->meta, ev->line_addr);
+    vta *v = self;
+    blk_call_note(v->probe[VTA_EVICT], (uint32_t)ev->line_addr, ev->reason, 0);
+    vta_insert(v, (unsigned)ev->meta, ev->line_addr);
 }
 
 static void vta_access(void *self, unsigned warp, uint64_t addr, unsigned outcome)
@@ -114,7 +116,15 @@ static void vta_access(void *self, unsigned warp, uint64_t addr, unsigned outcom
 }
 
 static const l1_evict_if evict_table = {vta_evicted};
+/* Called for every L1D access: the note is in a table of its own (blk_export_noted). */
+static void vta_access_noted(void *self, unsigned warp, uint64_t addr, unsigned outcome)
+{
+    blk_call_note(((vta *)self)->probe[VTA_ACCESS], warp, (uint32_t)addr, outcome);
+    vta_access(self, warp, addr, outcome);
+}
+
 static const l1_access_if access_table = {vta_access};
+static const l1_access_if access_noted = {vta_access_noted};
 
 static void vta_elaborate(void *self)
 {
@@ -168,7 +178,8 @@ vta *vta_new(blk_ctx *ctx, gsc_module *parent, const char *name)
         gsc_fatal("%s: line (%u) must be a power of two", v->inst->path, v->line);
     alloc_parts(v, v->warps_param ? v->warps_param : 48);
     blk_export(v->inst, VTA_EVICT, 0, &evict_table, v);
-    blk_export(v->inst, VTA_ACCESS, 0, &access_table, v);
+    blk_export_noted(v->inst, VTA_ACCESS, 0, &access_table, &access_noted, v);
+    blk_export_probes(v->inst, v->probe, VTA_ACCESS + 1);
     blk_trace_state(v->inst, "hit_warp", GSC_U32, &v->tr_hit_warp);
     blk_trace_state(v->inst, "hits", GSC_U32, &v->tr_hits);
     blk_inst_on_elaborate(v->inst, vta_elaborate, v);

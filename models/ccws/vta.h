@@ -42,6 +42,7 @@ typedef struct {
     unsigned n_hit;
     uint32_t tr_hit_warp; /* traced: the warp of the last VTA hit */
     uint32_t tr_hits;     /* traced: VTA hits so far */
+    blk_call_probe *probe[VTA_ACCESS + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } vta;
 
 extern const blk_desc vta_desc;

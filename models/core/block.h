@@ -428,6 +428,12 @@ gsc_fifo *blk_connect(gsc_module *parent, const char *name, blk_inst *producer, 
 /* Register the implementation of export port element (idx, k): `methods` points to the interface's
  * method table (static storage), `self` is passed as every method's first argument. */
 void blk_export(blk_inst *inst, unsigned idx, unsigned k, const void *methods, void *self);
+/* The same for an export called many times per cycle: `plain` does not note its calls, `noted` does
+ * (the same methods, each noting its call first). The table is chosen here, once: `noted` when the
+ * trace selects the export's calls (gsc_pulse_will_trace), so an untraced run does not even test
+ * the probe. Call it after gsc_trace_open (cli_parse and harness_new do). */
+void blk_export_noted(blk_inst *inst, unsigned idx, unsigned k, const void *plain, const void *noted,
+                      void *self);
 /* Bind import `import` of `client` to export `export` of `server` (names as blk_port_lookup). The
  * interfaces must be the same; an import that is not MULTI takes one binding. Errors name both
  * ends (gsc_fatal). */
@@ -469,7 +475,9 @@ typedef struct blk_call_probe {
     gsc_pulse *pulse;
     uint32_t vals[BLK_CALL_FIELDS];
 } blk_call_probe;
-void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c);
+/* cold: the compiler keeps the traced path out of line, so an untraced note leaves its caller's
+ * fast path (registers, frame) as it was */
+void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c) __attribute__((cold));
 static inline void blk_call_note(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c)
 {
     if (__builtin_expect(gsc_pulse_traced(p->pulse), 0))
@@ -477,6 +485,9 @@ static inline void blk_call_note(blk_call_probe *p, uint32_t a, uint32_t b, uint
 }
 /* The probe of export element (idx, k) (made by blk_export; traced at elaboration if selected). */
 blk_call_probe *blk_export_probe(blk_inst *inst, unsigned idx, unsigned k);
+/* The probes of ports 0 .. n-1 (element 0), indexed by port: an export's probe, NULL for the other
+ * ports. Call it once every export has its implementation (after the blk_export calls). */
+void blk_export_probes(blk_inst *inst, blk_call_probe **probes, unsigned n);
 
 /* Hot path: counters are indexed by the descriptor's order (blocks keep an enum next to the table). */
 static inline void blk_stat_add(blk_inst *inst, unsigned idx, uint64_t n)

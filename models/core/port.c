@@ -129,11 +129,28 @@ void blk_export(blk_inst *inst, unsigned idx, unsigned k, const void *methods, v
     g_free(name);
 }
 
+void blk_export_noted(blk_inst *inst, unsigned idx, unsigned k, const void *plain, const void *noted,
+                      void *self)
+{
+    g_assert(noted);
+    blk_export(inst, idx, k, plain, self);
+    struct blk_link *l = link_of(inst, idx, k);
+    if (gsc_pulse_will_trace(l->probe.pulse))
+        l->methods = noted;
+}
+
 blk_call_probe *blk_export_probe(blk_inst *inst, unsigned idx, unsigned k)
 {
     struct blk_link *l = link_of(inst, idx, k);
     g_assert(l->methods);
     return &l->probe;
+}
+
+void blk_export_probes(blk_inst *inst, blk_call_probe **probes, unsigned n)
+{
+    g_assert(n <= inst->desc->n_ports);
+    for (unsigned i = 0; i < n; i++)
+        probes[i] = inst->desc->ports[i].chan == BLK_CHAN_EXPORT ? blk_export_probe(inst, i, 0) : NULL;
 }
 
 void blk_call_note_slow(blk_call_probe *p, uint32_t a, uint32_t b, uint32_t c)

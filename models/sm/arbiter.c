@@ -15,7 +15,8 @@ const blk_iface arbiter_iface = {"arbiter", "a warp scheduler's issue arbiter", 
 
 static const char *const veto_methods[] = {
     "veto(warps, n, i, cycle) -> true: candidate i may not issue this cycle", NULL};
-const blk_iface issue_veto_iface = {"issue_veto", "a veto on an issue candidate", veto_methods, {NULL}, {0}};
+/* Traced calls: the candidate's warp. */
+const blk_iface issue_veto_iface = {"issue_veto", "a veto on an issue candidate", veto_methods, {"warp"}, {16}};
 
 static const blk_port_desc ports[] = {
     [ARBITER_ARB] = {"arb", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,

@@ -214,6 +214,7 @@ typedef struct {
 static GHashTable *gpu_ctrl; /* blk_ctx -> the ccu block holding its GPU-wide STHLD controller */
 
 struct ccu_blk {
+    blk_call_probe *probe[CCU_VETO + 1]; /* the exports' traced calls, by port (blk_export_probes) */
     blk_inst *inst;
     sm_env *env;
     wexec *wx;
@@ -653,7 +654,15 @@ static bool ccu_veto(void *self, const policy_warp *w, unsigned n, unsigned i, u
     return b->dec_refuse || (int)w[i].id != b->dec_warp;
 }
 
+/* Called for every warp the arbiter considers: the note is in a table of its own (blk_export_noted). */
+static bool ccu_veto_noted(void *self, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((ccu_blk *)self)->probe[CCU_VETO], w[i].id, 0, 0);
+    return ccu_veto(self, w, n, i, cycle);
+}
+
 static const issue_veto_if veto_table = {ccu_veto};
+static const issue_veto_if veto_noted = {ccu_veto_noted};
 
 /* ---- the register value path ----------------------------------------------------------------------- */
 static void on_read(ccu_blk *b, regval_access *a)
@@ -971,7 +980,8 @@ ccu_blk *ccu_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
             b->ctx = ctx;
         }
     }
-    blk_export(b->inst, CCU_VETO, 0, &veto_table, b);
+    blk_export_noted(b->inst, CCU_VETO, 0, &veto_table, &veto_noted, b);
+    blk_export_probes(b->inst, b->probe, CCU_VETO + 1);
     if (wx)
         wexec_add_value_hook(wx, name, ccu_value, b);
     for (unsigned k = 0; k < n && k < 64; k++) {

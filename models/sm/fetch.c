@@ -10,8 +10,8 @@ const blk_iface fetch_layout_iface = {
     "fetch_layout",
     "a code layout: instruction addresses, flag words fetched but not decoded",
     layout_methods,
-    {NULL},
-    {0}};
+    {"op", "func", "pc"}, /* traced calls: op 0 word, 1 flags */
+    {1, 16, 32}};
 
 static const blk_port_desc ports[] = {
     {"redirect", GSC_IN, &redirect_type, BLK_CHAN_FIFO, "redirect_depth",
@@ -36,7 +36,9 @@ const blk_iface fetch_gangs_iface = {
     "fetch_gangs", "the gangs a gang fetch serves", gangs_methods, {NULL}, {0}};
 
 static const char *const gate_methods[] = {"room(warp, epoch, cycle) -> bool", "decoded(decoded)", NULL};
-const blk_iface decode_gate_iface = {"decode_gate", "a warp's decode may stall", gate_methods, {NULL}, {0}};
+/* Traced calls: op 0 room, 1 decoded, and the warp. */
+const blk_iface decode_gate_iface = {
+    "decode_gate", "a warp's decode may stall", gate_methods, {"op", "warp"}, {1, 16}};
 
 static const blk_param_desc params[] = {
     {"ibuffer_entries", BLK_PARAM_UINT, "2", "1", "16", NULL, "entries",

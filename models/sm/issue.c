@@ -10,17 +10,21 @@
 
 static const char *const check_methods[] = {"allow(warp, head, cycle) -> may it issue now", NULL};
 const blk_iface issue_check_iface = {
-    "issue_check", "a resource check before issue", check_methods, {NULL}, {0}};
+    "issue_check", "a resource check before issue", check_methods, {"warp", "pc"}, {16, 32}};
 static const char *const issued_methods[] = {"issued(instruction)", NULL};
 const blk_iface instr_issued_iface = {
-    "instr_issued", "an instruction was issued", issued_methods, {NULL}, {0}};
+    "instr_issued", "an instruction was issued", issued_methods, {"warp", "pc"}, {16, 32}};
 static const char *const events_methods[] = {
     "cta_start(cta, cycle), cta_end(cta, cycle)",
     "warp_start(warp, cta slot, cycle), warp_end(warp, cta slot, cycle)", NULL};
+/* Traced calls: op 0 cta_start, 1 cta_end (id: the CTA in the grid), 2 warp_start, 3 warp_end (id: the
+ * warp); slot: the CTA slot. */
 const blk_iface warp_events_iface = {
-    "warp_events", "warp and CTA starts and ends", events_methods, {NULL}, {0}};
+    "warp_events", "warp and CTA starts and ends", events_methods, {"op", "id", "slot"}, {2, 32, 8}};
 static const char *const regval_methods[] = {"access(register value access)  (regval.h)", NULL};
-const blk_iface regval_iface = {"regval", "a hook on the register value path", regval_methods, {NULL}, {0}};
+/* Traced calls: the access's kind (regval_kind), warp and register slot. */
+const blk_iface regval_iface = {
+    "regval", "a hook on the register value path", regval_methods, {"kind", "warp", "slot"}, {2, 16, 32}};
 
 static const blk_port_desc ports[] = {
     [ISSUE_CTA_LAUNCH] = {"cta_launch", GSC_IN, &cta_launch_type, BLK_CHAN_FIFO, "cta_depth",
@@ -895,6 +899,7 @@ static void issue_finish(void *self, uint64_t cycles)
 static void bs_release(void *self, unsigned slot)
 {
     issue *s = self;
+    blk_call_note(s->probe[ISSUE_BLOCKSYNC_RELEASE], slot, 0, 0);
     g_assert(slot < s->ctas && s->bs_release_at[slot] == UINT64_MAX);
     s->bs_release_at[slot] = gsc_cycle();
     s->bs_releases++;
@@ -1140,6 +1145,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     for (unsigned i = 0; i < SM_MAX_CTAS; i++)
         s->bs_release_at[i] = UINT64_MAX;
     blk_export(s->inst, ISSUE_BLOCKSYNC_RELEASE, 0, &bs_release_table, s);
+    blk_export_probes(s->inst, s->probe, ISSUE_BLOCKSYNC_RELEASE + 1);
     ring_init(&s->redirects, sizeof(redirect_t));
     ring_init(&s->credits, sizeof(credit_t));
     ring_init(&s->done, sizeof(cta_done_t));

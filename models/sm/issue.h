@@ -278,6 +278,7 @@ typedef struct {
     bool cta_live[SM_MAX_CTAS];
     uint8_t bs_dir[SM_MAX_CTAS];                                /* (blocksync, above) */
     uint64_t bs_held[SM_MAX_CTAS], bs_release_at[SM_MAX_CTAS]; /* (blocksync, above) */
+    blk_call_probe *probe[ISSUE_BLOCKSYNC_RELEASE + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } issue;
 
 extern const blk_desc issue_desc;

@@ -58,18 +58,22 @@ static const blk_port_desc ports[] = {
 };
 
 static const char *const evict_methods[] = {"evicted(eviction: address, reason, metadata)", NULL};
-const blk_iface l1_evict_iface = {"l1_evict", "an L1D line left the cache", evict_methods, {NULL}, {0}};
+const blk_iface l1_evict_iface = {
+    "l1_evict", "an L1D line left the cache", evict_methods, {"addr", "reason"}, {32, 1}};
 static const char *const access_methods[] = {"access(warp, address, outcome: cache_status)", NULL};
-const blk_iface l1_access_iface = {"l1_access", "an L1D load access", access_methods, {NULL}, {0}};
+const blk_iface l1_access_iface = {
+    "l1_access", "an L1D load access", access_methods, {"warp", "addr", "outcome"}, {16, 32, 4}};
 static const char *const regs_methods[] = {"read(issued, cycle)", "written(issued, cycle)", NULL};
 const blk_iface ldst_regs_iface = {
-    "ldst_regs", "a memory instruction's register reads and write-backs", regs_methods, {NULL}, {0}};
+    "ldst_regs", "a memory instruction's register reads and write-backs", regs_methods, {"op", "warp", "pc"},
+    {1, 16, 32}}; /* traced calls: op 0 read, 1 written */
 static const char *const iu_methods[] = {"can_send()", "send(request)", NULL};
 const blk_iface ldst_iu_iface = {
-    "ldst_iu", "an interface unit's role's requests through the SM's memory port", iu_methods, {NULL}, {0}};
+    "ldst_iu", "an interface unit's role's requests through the SM's memory port", iu_methods, {"op", "addr"},
+    {1, 32}}; /* traced calls: op 0 can_send, 1 send (addr: the request's) */
 static const char *const iu_reply_methods[] = {"reply(response)", NULL};
 const blk_iface ldst_iu_reply_iface = {
-    "ldst_iu_reply", "a reply to an interface unit's role's request", iu_reply_methods, {NULL}, {0}};
+    "ldst_iu_reply", "a reply to an interface unit's role's request", iu_reply_methods, {"id", "addr"}, {32, 32}};
 
 static const blk_param_desc params[] = {
     {"l1_sets", BLK_PARAM_UINT, "32", "1", "65536", NULL, "sets", "L1D sets [S: GTX480 dl1 32:128:4]"},
@@ -821,12 +825,14 @@ static void ldst_elaborate(void *self)
 static bool iu_can_send(void *self)
 {
     ldst *l = self;
+    blk_call_note(l->probe[LDST_IU], 0, 0, 0);
     return !blk_outq_full(&l->reqs);
 }
 
 static void iu_send(void *self, const mem_req_t *q)
 {
     ldst *l = self;
+    blk_call_note(l->probe[LDST_IU], 1, (uint32_t)q->addr, 0);
     g_assert(l->iu_ev && !blk_outq_full(&l->reqs));
     mem_req_t *o = blk_outq_push(&l->reqs);
     memcpy(o, q, q->kind == MEM_READ ? offsetof(mem_req_t, data) : sizeof *q);
@@ -887,6 +893,7 @@ ldst *ldst_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, 
     blk_trace_state(l->inst, "coalesced", GSC_U8, &l->tr_coalesced);
     gsc_trace_var_strobe(l->inst->mod, "coalesced");
     blk_export(l->inst, LDST_IU, 0, &iu_table, l);
+    blk_export_probes(l->inst, l->probe, LDST_IU + 1);
     blk_inst_on_elaborate(l->inst, ldst_elaborate, l);
     return l;
 }

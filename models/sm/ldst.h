@@ -163,6 +163,7 @@ typedef struct {
     uint8_t tr_iu_inflight; /* requests of an interface unit's role the SM plays, in flight */
     /* An SM of lane slices (ldst_set_slices): slices of slice_lanes lanes; 0: none */
     unsigned slices, slice_lanes;
+    blk_call_probe *probe[LDST_IU + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } ldst;
 
 extern const blk_desc ldst_desc;

@@ -249,6 +249,7 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 0, c->cta, c->slot);
     unsigned s = c->slot;
     g_assert(s < lt->ctas && !lt->resident[s]);
     lt->resident[s] = 1;
@@ -297,13 +298,16 @@ static void lt_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void lt_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    lock_table *lt = self;
+    (void)cycle;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 2, warp, slot);
 }
 
 static void lt_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 3, w, slot);
     if (lt->held[w]) { /* the lock is released at warp exit; its shared registers are free */
         set_held(lt, w, false);
         g_assert(lt->holders[slot] > 0);
@@ -316,6 +320,7 @@ static void lt_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     (void)cycle;
     lock_table *lt = self;
+    blk_call_note(lt->probe[LOCK_TABLE_EVENTS], 1, c->cta, c->slot);
     unsigned s = c->slot;
     g_assert(lt->resident[s]);
     if (lt->shared[s]) {
@@ -413,11 +418,41 @@ static bool lt_veto(void *self, const policy_warp *warps, unsigned n, unsigned i
     return false;
 }
 
+/* Every method but the warp events is called for each warp checked or considered, each instruction
+ * issued or each register value: the notes are in tables of their own (blk_export_noted). */
+static bool lt_allow_noted(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
+{
+    blk_call_note(((lock_table *)self)->probe[LOCK_TABLE_CHECK], w, h->pc, 0);
+    return lt_allow(self, w, h, cycle);
+}
+
+static void lt_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((lock_table *)self)->probe[LOCK_TABLE_ISSUED], it->warp, it->pc, 0);
+    lt_issued(self, it);
+}
+
+static void lt_value_noted(void *self, regval_access *a)
+{
+    blk_call_note(((lock_table *)self)->probe[LOCK_TABLE_VALUE], a->kind, a->warp, a->slot);
+    lt_value(self, a);
+}
+
+static bool lt_veto_noted(void *self, const policy_warp *warps, unsigned n, unsigned i, uint64_t cycle)
+{
+    blk_call_note(((lock_table *)self)->probe[LOCK_TABLE_VETO], warps[i].id, 0, 0);
+    return lt_veto(self, warps, n, i, cycle);
+}
+
 static const issue_check_if check_table = {lt_allow};
+static const issue_check_if check_noted = {lt_allow_noted};
 static const instr_issued_if issued_table = {lt_issued};
+static const instr_issued_if issued_noted = {lt_issued_noted};
 static const warp_events_if events_table = {lt_cta_start, lt_cta_end, lt_warp_start, lt_warp_end};
 static const regval_if value_table = {lt_value};
+static const regval_if value_noted = {lt_value_noted};
 static const issue_veto_if veto_table = {lt_veto};
+static const issue_veto_if veto_noted = {lt_veto_noted};
 
 lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps, unsigned ctas)
 {
@@ -449,11 +484,12 @@ lock_table *lock_table_new(blk_ctx *ctx, gsc_module *parent, const char *name, u
     lt->held = g_new0(uint8_t, warps);
     lt->cta_of = g_new0(uint16_t, warps);
     memset(lt->tr_partner, LOCK_TABLE_NONE, sizeof lt->tr_partner);
-    blk_export(lt->inst, LOCK_TABLE_CHECK, 0, &check_table, lt);
-    blk_export(lt->inst, LOCK_TABLE_ISSUED, 0, &issued_table, lt);
+    blk_export_noted(lt->inst, LOCK_TABLE_CHECK, 0, &check_table, &check_noted, lt);
+    blk_export_noted(lt->inst, LOCK_TABLE_ISSUED, 0, &issued_table, &issued_noted, lt);
     blk_export(lt->inst, LOCK_TABLE_EVENTS, 0, &events_table, lt);
-    blk_export(lt->inst, LOCK_TABLE_VALUE, 0, &value_table, lt);
-    blk_export(lt->inst, LOCK_TABLE_VETO, 0, &veto_table, lt);
+    blk_export_noted(lt->inst, LOCK_TABLE_VALUE, 0, &value_table, &value_noted, lt);
+    blk_export_noted(lt->inst, LOCK_TABLE_VETO, 0, &veto_table, &veto_noted, lt);
+    blk_export_probes(lt->inst, lt->probe, LOCK_TABLE_VETO + 1);
     blk_trace_state(lt->inst, "shsm", GSC_U8, &lt->tr_shsm);
     blk_trace_state(lt->inst, "shwarp", GSC_U64, &lt->tr_shwarp);
     blk_trace_state(lt->inst, "owner", GSC_U64, &lt->tr_owner);

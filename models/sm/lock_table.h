@@ -88,6 +88,7 @@ typedef struct {
     uint64_t tr_shwarp, tr_owner, tr_locks, tr_waiting; /* warp slots 0..63 */
     uint64_t tr_hi[4];                                  /* the same four for warp slots 64..127 */
     uint8_t tr_shsm, tr_partner[LOCK_TABLE_TRACED];
+    blk_call_probe *probe[LOCK_TABLE_VETO + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } lock_table;
 
 extern const blk_desc lock_table_desc;

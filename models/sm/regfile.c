@@ -29,7 +29,8 @@ const blk_iface regfile_iface = {"regfile",
 static const char *const rfaccess_methods[] = {
     "access(request, &delay) -> ALLOW, DELAY (by *delay cycles) or RETRY; may rewrite request->phys", NULL};
 const blk_iface rfaccess_iface = {
-    "rfaccess", "a hook of the register access path (models/lib/rfaccess.h)", rfaccess_methods, {NULL}, {0}};
+    "rfaccess", "a hook of the register access path (models/lib/rfaccess.h)", rfaccess_methods,
+    {"write", "warp", "reg"}, {1, 16, 16}};
 
 static const blk_port_desc ports[] = {
     [REGFILE_PORT] = {"regfile", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,

@@ -61,6 +61,7 @@ typedef struct {
 } rn_rfc_entry;
 
 struct renaming {
+    blk_call_probe *probe[RENAMING_N_PORTS]; /* the exports' traced calls, by port (blk_export_probes) */
     blk_inst *inst;
     sm_env *env;
     occupancy_sm occ;
@@ -1156,17 +1157,28 @@ static rfaccess_verdict rn_access(void *self, rfaccess_req *q, unsigned *delay)
     return RFACCESS_DELAY;
 }
 
-static void ev_cta(void *self, const cta_launch_t *c, uint64_t cycle)
+static void ev_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
-    (void)self, (void)c, (void)cycle;
+    renaming *r = self;
+    (void)cycle;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 0, c->cta, c->slot);
+}
+static void ev_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
+{
+    renaming *r = self;
+    (void)cycle;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 1, c->cta, c->slot);
 }
 static void ev_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    renaming *r = self;
+    (void)cycle;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 2, warp, slot);
 }
 static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
     renaming *r = self;
+    blk_call_note(r->probe[RENAMING_PORT_EVENTS], 3, warp, slot);
     (void)slot;
     if (warp < r->max_warps && r->info) {
         advance(r, cycle);
@@ -1174,12 +1186,56 @@ static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle
     }
 }
 
+/* Every method but the warp events is called for each instruction fetched, checked, issued or for
+ * each register access: the notes are in tables of their own (blk_export_noted). */
+static void rn_value_noted(void *self, regval_access *a)
+{
+    blk_call_note(((renaming *)self)->probe[RENAMING_PORT_VALUE], a->kind, a->warp, a->slot);
+    rn_value(self, a);
+}
+
+static uint32_t rn_word_noted(void *self, uint32_t func, uint32_t pc)
+{
+    blk_call_note(((renaming *)self)->probe[RENAMING_PORT_LAYOUT], 0, func, pc);
+    return rn_word(self, func, pc);
+}
+
+static unsigned rn_flags_noted(void *self, unsigned warp, uint32_t func, uint32_t pc, uint64_t now,
+                               uint32_t *words)
+{
+    blk_call_note(((renaming *)self)->probe[RENAMING_PORT_LAYOUT], 1, func, pc);
+    return rn_flags(self, warp, func, pc, now, words);
+}
+
+static bool rn_allow_noted(void *self, unsigned warp, const decoded_t *h, uint64_t cycle)
+{
+    blk_call_note(((renaming *)self)->probe[RENAMING_PORT_CHECK], warp, h->pc, 0);
+    return rn_allow(self, warp, h, cycle);
+}
+
+static void rn_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((renaming *)self)->probe[RENAMING_PORT_ISSUED], it->warp, it->pc, 0);
+    rn_issued(self, it);
+}
+
+static rfaccess_verdict rn_access_noted(void *self, rfaccess_req *q, unsigned *delay)
+{
+    blk_call_note(((renaming *)self)->probe[RENAMING_PORT_ACCESS], q->write, q->warp, q->reg);
+    return rn_access(self, q, delay);
+}
+
 static const regval_if value_if = {rn_value};
-static const warp_events_if events_if = {ev_cta, ev_cta, ev_warp_start, ev_warp_end};
+static const regval_if value_noted = {rn_value_noted};
+static const warp_events_if events_if = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 static const issue_check_if check_if = {rn_allow};
+static const issue_check_if check_noted = {rn_allow_noted};
 static const instr_issued_if issued_if = {rn_issued};
+static const instr_issued_if issued_noted = {rn_issued_noted};
 static const rfaccess_hook_if access_if = {"rename", rn_access};
+static const rfaccess_hook_if access_noted = {"rename", rn_access_noted};
 static const fetch_layout_if layout_if = {rn_word, rn_flags};
+static const fetch_layout_if layout_noted = {rn_word_noted, rn_flags_noted};
 
 renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, unsigned max_warps,
                        const occupancy_sm *sm_occ, const bankmap_geom *geom)
@@ -1209,12 +1265,13 @@ renaming *renaming_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_en
     r->bad_release = blk_param_uint(r->inst, "bad_release");
     r->bad_callee = blk_param_bool(r->inst, "bad_release_callee");
     r->tr_free = r->n_phys;
-    blk_export(r->inst, RENAMING_PORT_VALUE, 0, &value_if, r);
-    blk_export(r->inst, RENAMING_PORT_CHECK, 0, &check_if, r);
-    blk_export(r->inst, RENAMING_PORT_ISSUED, 0, &issued_if, r);
-    blk_export(r->inst, RENAMING_PORT_ACCESS, 0, &access_if, r);
+    blk_export_noted(r->inst, RENAMING_PORT_VALUE, 0, &value_if, &value_noted, r);
+    blk_export_noted(r->inst, RENAMING_PORT_CHECK, 0, &check_if, &check_noted, r);
+    blk_export_noted(r->inst, RENAMING_PORT_ISSUED, 0, &issued_if, &issued_noted, r);
+    blk_export_noted(r->inst, RENAMING_PORT_ACCESS, 0, &access_if, &access_noted, r);
     blk_export(r->inst, RENAMING_PORT_EVENTS, 0, &events_if, r);
-    blk_export(r->inst, RENAMING_PORT_LAYOUT, 0, &layout_if, r);
+    blk_export_noted(r->inst, RENAMING_PORT_LAYOUT, 0, &layout_if, &layout_noted, r);
+    blk_export_probes(r->inst, r->probe, RENAMING_N_PORTS);
     blk_trace_state(r->inst, "free", GSC_U32, &r->tr_free);
     blk_trace_state(r->inst, "mapped", GSC_U32, &r->tr_mapped);
     blk_trace_state(r->inst, "subarrays_on", GSC_U32, &r->tr_sub_on);

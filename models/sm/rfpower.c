@@ -56,6 +56,7 @@ typedef struct {
 } rp_op;
 
 struct rfpower {
+    blk_call_probe *probe[RP_MEM + 1]; /* the exports' traced calls, by port (blk_export_probes) */
     blk_inst *inst;
     sm_env *env;
     unsigned warps, units, mode;
@@ -538,6 +539,7 @@ static inline void settle(rfpower *p, uint64_t now)
 static bool rp_allow(void *self, unsigned warp, const decoded_t *h, uint64_t cycle)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_CHECK], warp, h->pc, 0);
     settle(p, cycle);
     unsigned n_alloc = p->w[warp].n_alloc;
     bool ok = true;
@@ -590,10 +592,19 @@ static bool rp_room(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
     return false;
 }
 
+/* room with its call noted: fetch asks every warp it considers, about 16 times a cycle, so the table
+ * with the note is exported only when the trace selects decode.calls (blk_export_noted). */
+static bool rp_room_noted(void *self, unsigned warp, uint16_t epoch, uint64_t cycle)
+{
+    blk_call_note(((rfpower *)self)->probe[RP_DECODE], 0, warp, 0);
+    return rp_room(self, warp, epoch, cycle);
+}
+
 /* fetch.gate: decode inserts the instruction into the warp's table. */
 static void rp_decoded(void *self, const decoded_t *d)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_DECODE], 1, d->warp, 0);
     if (d->warp >= p->warps || !p->w[d->warp].n_alloc)
         return;
     settle(p, d->fetch_cycle);
@@ -608,6 +619,7 @@ static void rp_decoded(void *self, const decoded_t *d)
 static void rp_issued(void *self, const issued_t *it)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_ISSUED], it->warp, it->pc, 0);
     if (it->warp >= p->warps)
         return;
     settle(p, it->issue_cycle);
@@ -667,6 +679,7 @@ static void rp_issued(void *self, const issued_t *it)
 static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_ACCESS], q->write, q->warp, q->reg);
     unsigned warp = q->warp, phys = q->reg;
     if (warp >= p->warps || phys >= p->w[warp].n_alloc)
         return RFACCESS_ALLOW;
@@ -689,6 +702,7 @@ static rfaccess_verdict rp_access(void *self, rfaccess_req *q, unsigned *delay)
 static void rp_mem_read(void *self, const issued_t *it, uint64_t cycle)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_MEM], 0, it->warp, it->pc);
     if (it->warp >= p->warps)
         return;
     settle(p, cycle);
@@ -699,6 +713,7 @@ static void rp_mem_read(void *self, const issued_t *it, uint64_t cycle)
 static void rp_mem_written(void *self, const issued_t *it, uint64_t cycle)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_MEM], 1, it->warp, it->pc);
     if (it->warp >= p->warps)
         return;
     settle(p, cycle);
@@ -740,6 +755,7 @@ static void warp_free(rfpower *p, unsigned warp, uint64_t now)
 static void rp_value(void *self, regval_access *a)
 {
     rfpower *p = self;
+    blk_call_note(p->probe[RP_VALUE], a->kind, a->warp, a->slot);
     if (a->warp >= p->warps)
         return;
     settle(p, a->cycle);
@@ -779,6 +795,7 @@ static const instr_issued_if issued_methods = {rp_issued};
 static const rfaccess_hook_if access_methods = {"rfpower", rp_access};
 static const regval_if value_methods = {rp_value};
 static const decode_gate_if decode_methods = {rp_room, rp_decoded};
+static const decode_gate_if decode_noted = {rp_room_noted, rp_decoded};
 static const ldst_regs_if mem_methods = {rp_mem_read, rp_mem_written};
 
 static void rp_finish(void *self, uint64_t cycles)
@@ -818,8 +835,9 @@ rfpower *rfpower_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env 
     blk_export(p->inst, RP_ISSUED, 0, &issued_methods, p);
     blk_export(p->inst, RP_ACCESS, 0, &access_methods, p);
     blk_export(p->inst, RP_VALUE, 0, &value_methods, p);
-    blk_export(p->inst, RP_DECODE, 0, &decode_methods, p);
+    blk_export_noted(p->inst, RP_DECODE, 0, &decode_methods, &decode_noted, p);
     blk_export(p->inst, RP_MEM, 0, &mem_methods, p);
+    blk_export_probes(p->inst, p->probe, RP_MEM + 1);
     const char *glob = blk_param_string(p->inst, "trace_regs");
     if (glob && *glob) {
         GPatternSpec *ps = g_pattern_spec_new(glob);

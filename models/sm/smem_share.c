@@ -228,6 +228,7 @@ static void ss_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     (void)cycle;
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 0, c->cta, c->slot);
     s->first_warp[c->slot] = c->first_warp;
     s->n_warps[c->slot] = c->warps;
     s->threads[c->slot] = c->threads;
@@ -243,6 +244,7 @@ static void ss_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 static void ss_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     smem_share *s = self;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 1, c->cta, c->slot);
     trace_locks(s); /* the lock table released the CTA's lock (bound before this block) */
     if (s->acquired[c->slot] != UINT64_MAX) {
         blk_stat_add(s->inst, SMEM_SHARE_STAT_EXIT_RELEASES, 1);
@@ -253,19 +255,46 @@ static void ss_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void ss_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    smem_share *s = self;
+    (void)cycle;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 2, warp, slot);
 }
 
 static void ss_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)slot, (void)cycle;
-    put_waiting(self, w, false);
+    smem_share *s = self;
+    (void)cycle;
+    blk_call_note(s->probe[SMEM_SHARE_EVENTS], 3, w, slot);
+    put_waiting(s, w, false);
+}
+
+/* Every method but the warp events is called for each warp checked, each instruction issued or
+ * each register value: the notes are in tables of their own (blk_export_noted). */
+static bool ss_allow_noted(void *self, unsigned w, const decoded_t *h, uint64_t cycle)
+{
+    blk_call_note(((smem_share *)self)->probe[SMEM_SHARE_CHECK], w, h->pc, 0);
+    return ss_allow(self, w, h, cycle);
+}
+
+static void ss_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((smem_share *)self)->probe[SMEM_SHARE_ISSUED], it->warp, it->pc, 0);
+    ss_issued(self, it);
+}
+
+static void ss_value_noted(void *self, regval_access *a)
+{
+    blk_call_note(((smem_share *)self)->probe[SMEM_SHARE_VALUE], a->kind, a->warp, a->slot);
+    ss_value(self, a);
 }
 
 static const issue_check_if check_table = {ss_allow};
+static const issue_check_if check_noted = {ss_allow_noted};
 static const instr_issued_if issued_table = {ss_issued};
+static const instr_issued_if issued_noted = {ss_issued_noted};
 static const warp_events_if events_table = {ss_cta_start, ss_cta_end, ss_warp_start, ss_warp_end};
 static const regval_if value_table = {ss_value};
+static const regval_if value_noted = {ss_value_noted};
 
 static uint32_t peek_wexec(const void *ctx, unsigned warp, uint64_t off[IR_WARP_SIZE])
 {
@@ -295,10 +324,11 @@ smem_share *smem_share_new(blk_ctx *ctx, gsc_module *parent, const char *name, l
     s->acquired = g_new(uint64_t, ctas);
     for (unsigned c = 0; c < ctas; c++)
         s->acquired[c] = UINT64_MAX;
-    blk_export(s->inst, SMEM_SHARE_CHECK, 0, &check_table, s);
-    blk_export(s->inst, SMEM_SHARE_ISSUED, 0, &issued_table, s);
+    blk_export_noted(s->inst, SMEM_SHARE_CHECK, 0, &check_table, &check_noted, s);
+    blk_export_noted(s->inst, SMEM_SHARE_ISSUED, 0, &issued_table, &issued_noted, s);
     blk_export(s->inst, SMEM_SHARE_EVENTS, 0, &events_table, s);
-    blk_export(s->inst, SMEM_SHARE_VALUE, 0, &value_table, s);
+    blk_export_noted(s->inst, SMEM_SHARE_VALUE, 0, &value_table, &value_noted, s);
+    blk_export_probes(s->inst, s->probe, SMEM_SHARE_VALUE + 1);
     blk_trace_state(s->inst, "locked", GSC_U32, &s->tr_locked);
     blk_trace_state(s->inst, "released", GSC_U32, &s->tr_released);
     blk_trace_state(s->inst, "waiting", GSC_U64, &s->tr_waiting);

@@ -69,6 +69,7 @@ typedef struct {
     /* traced */
     uint32_t tr_locked, tr_released;
     uint64_t tr_waiting, tr_waiting_hi;
+    blk_call_probe *probe[SMEM_SHARE_VALUE + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } smem_share;
 
 extern const blk_desc smem_share_desc;

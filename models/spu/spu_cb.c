@@ -5,7 +5,8 @@
 
 static const char *const cb_methods[] = {"half(write) -> the half an SM's ld.cb / st.cb reaches now",
                                          "swap(): exchange the halves from the next cycle", NULL};
-const blk_iface spu_cb_iface = {"spu_cb", "a communication-buffer pair", cb_methods, {NULL}, {0}};
+/* Traced calls: op 0 half, 1 swap, 2 peek, and the half's direction (1: write). */
+const blk_iface spu_cb_iface = {"spu_cb", "a communication-buffer pair", cb_methods, {"op", "write"}, {2, 1}};
 
 static const blk_port_desc ports[] = {
     [SPU_CB_CB] = {"cb", GSC_IN, NULL, BLK_CHAN_EXPORT, NULL,
@@ -60,7 +61,9 @@ unsigned spu_cb_phase(spu_cb *c)
 
 static uint8_t *cb_half(void *self, bool write, unsigned words, uint64_t *bytes)
 {
-    return spu_cb_half(self, write, words, bytes);
+    spu_cb *c = self;
+    blk_call_note(c->probe[SPU_CB_CB], 0, write, 0);
+    return spu_cb_half(c, write, words, bytes);
 }
 
 uint8_t *spu_cb_half(spu_cb *c, bool write, unsigned words, uint64_t *bytes)
@@ -75,6 +78,7 @@ uint8_t *spu_cb_half(spu_cb *c, bool write, unsigned words, uint64_t *bytes)
 static void cb_swap(void *self)
 {
     spu_cb *c = self;
+    blk_call_note(c->probe[SPU_CB_CB], 1, 0, 0);
     spu_cb_phase(c); /* an older swap first */
     if (c->swap_pending)
         gsc_fatal("%s: two swaps in cycle %" G_GUINT64_FORMAT, c->inst->path, gsc_cycle());
@@ -87,6 +91,7 @@ static void cb_swap(void *self)
 static uint8_t *cb_peek(void *self, bool write, uint64_t *bytes)
 {
     spu_cb *c = self;
+    blk_call_note(c->probe[SPU_CB_CB], 2, write, 0);
     unsigned ph = spu_cb_phase(c);
     *bytes = c->bytes;
     return c->buf[write ? ph : ph ^ 1];
@@ -120,6 +125,7 @@ spu_cb *spu_cb_new(blk_ctx *ctx, gsc_module *parent, const char *name)
     }
     c->swapped = gsc_event_new(c->inst->mod, "swapped");
     blk_export(c->inst, SPU_CB_CB, 0, &cb_table, c);
+    blk_export_probes(c->inst, c->probe, SPU_CB_CB + 1);
     blk_trace_state(c->inst, "phase", GSC_U8, &c->phase);
     blk_inst_on_elaborate(c->inst, spu_cb_elaborate, c);
     return c;

@@ -46,6 +46,7 @@ typedef struct {
     bool swap_pending;
     uint64_t swap_at;
     gsc_event *swapped; /* wakes the block the cycle a swap takes effect (the traced phase) */
+    blk_call_probe *probe[SPU_CB_CB + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } spu_cb;
 
 extern const blk_desc spu_cb_desc;

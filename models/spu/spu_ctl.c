@@ -243,6 +243,7 @@ const char *spu_ctl_fault(const spu_ctl *c)
 static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
 {
     spu_ctl *c = self;
+    blk_call_note(c->probe[SPU_CTL_BS], unit, slot, dir);
     if (dir) {
         pair_arrive(c, unit, slot, dir);
         return;
@@ -275,6 +276,7 @@ static void bs_arrive(void *self, unsigned unit, unsigned slot, unsigned dir)
 static void bs_leave(void *self, unsigned unit)
 {
     spu_ctl *c = self;
+    blk_call_note(c->probe[SPU_CTL_BS], unit, 15, 7);
     g_assert(unit < c->n_units && !c->left[unit]);
     c->left[unit] = true;
     c->n_left++;
@@ -293,6 +295,7 @@ static const blocksync_if bs_table = {bs_arrive, bs_leave};
 static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
 {
     spu_ctl *c = self;
+    blk_call_note(c->probe[SPU_CTL_EVENTS], 0, cl->cta, cl->slot);
     (void)cycle;
     unsigned sm = cl->sm;
     if (cl->own_entry) { /* an interface-unit role (the grid checked where it runs) */
@@ -325,6 +328,7 @@ static void ev_cta_start(void *self, const cta_launch_t *cl, uint64_t cycle)
 static void ev_cta_end(void *self, const cta_launch_t *cl, uint64_t cycle)
 {
     spu_ctl *c = self;
+    blk_call_note(c->probe[SPU_CTL_EVENTS], 1, cl->cta, cl->slot);
     (void)cycle;
     if (cl->own_entry)
         c->role_on[cl->sm] = false;
@@ -360,16 +364,26 @@ void spu_ctl_set_global_pass(spu_ctl *c, unsigned n)
     c->stint = g_new0(uint32_t, c->n_units);
 }
 
-static void ev_warp(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+static void ev_warp_start(void *self, unsigned warp, unsigned slot, uint64_t cycle)
 {
-    (void)self, (void)warp, (void)slot, (void)cycle;
+    spu_ctl *c = self;
+    (void)cycle;
+    blk_call_note(c->probe[SPU_CTL_EVENTS], 2, warp, slot);
 }
 
-static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp, ev_warp};
+static void ev_warp_end(void *self, unsigned warp, unsigned slot, uint64_t cycle)
+{
+    spu_ctl *c = self;
+    (void)cycle;
+    blk_call_note(c->probe[SPU_CTL_EVENTS], 3, warp, slot);
+}
+
+static const warp_events_if events_table = {ev_cta_start, ev_cta_end, ev_warp_start, ev_warp_end};
 
 static void issued(void *self, const issued_t *it)
 {
     spu_ctl *c = self;
+    blk_call_note(c->probe[SPU_CTL_ISSUED], it->warp, it->pc, 0);
     bool role = it->func >= c->role_func;
     if (role)
         blk_stat_add(c->inst, SPU_CTL_STAT_ROLE_INSTRS, 1);
@@ -561,6 +575,7 @@ spu_ctl *spu_ctl_new(blk_ctx *ctx, gsc_module *parent, const char *name, const s
     blk_export(c->inst, SPU_CTL_BS, 0, &bs_table, c);
     blk_export(c->inst, SPU_CTL_EVENTS, 0, &events_table, c);
     blk_export(c->inst, SPU_CTL_ISSUED, 0, &issued_table, c);
+    blk_export_probes(c->inst, c->probe, SPU_CTL_ISSUED + 1);
     blk_trace_state(c->inst, "arrived", GSC_U16, &c->tr_arrived);
     blk_trace_state(c->inst, "rounds", GSC_U32, &c->tr_rounds);
     blk_inst_on_elaborate(c->inst, spu_ctl_elaborate, c);

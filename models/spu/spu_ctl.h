@@ -99,6 +99,7 @@ typedef struct {
      * the kernel's module (UINT32_MAX: none); per SM whether it runs a role now */
     uint32_t role_func;
     bool *role_on;
+    blk_call_probe *probe[SPU_CTL_ISSUED + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } spu_ctl;
 
 /* The 4-byte global-memory elements an issued memory instruction accesses (its active lanes whose

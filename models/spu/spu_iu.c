@@ -107,6 +107,7 @@ const blk_desc spu_iu_desc = {
 static void iu_release(void *self, unsigned slot)
 {
     spu_iu *u = self;
+    blk_call_note(u->probe[SPU_IU_RELEASE], slot, 0, 0);
     (void)slot;
     if (u->code) {
         spu_iu_code_release(u);
@@ -252,6 +253,7 @@ static void iu_mem_replies(spu_iu *u)
 static void iu_sm_reply(void *self, const mem_resp_t *r)
 {
     spu_iu *u = self;
+    blk_call_note(u->probe[SPU_IU_SM_REPLY], (uint32_t)r->id, (uint32_t)r->addr, 0);
     if (u->code)
         spu_iu_code_reply(u, r);
     else
@@ -443,6 +445,7 @@ static spu_iu *iu_new(blk_ctx *ctx, gsc_module *parent, const char *name, fmem *
     u->ev = gsc_event_new(u->inst->mod, "released");
     blk_export(u->inst, SPU_IU_RELEASE, 0, &release_table, u);
     blk_export(u->inst, SPU_IU_SM_REPLY, 0, &sm_reply_table, u);
+    blk_export_probes(u->inst, u->probe, SPU_IU_SM_REPLY + 1);
     blk_trace_state(u->inst, "round", GSC_U32, &u->round);
     blk_trace_state(u->inst, "state", GSC_U8, &u->state);
     blk_inst_on_elaborate(u->inst, spu_iu_elaborate, u);

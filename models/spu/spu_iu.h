@@ -142,6 +142,7 @@ typedef struct spu_iu {
     /* traced */
     uint32_t round;
     uint8_t state;
+    blk_call_probe *probe[SPU_IU_SM_REPLY + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } spu_iu;
 
 extern const blk_desc spu_iu_desc;

@@ -555,6 +555,7 @@ static void gu_issued(void *self, const issued_t *it)
 static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 {
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 0, c->cta, c->slot);
     (void)cycle;
     if (c->first_warp + c->warps > GANG_SETS * u->t.slices)
         gsc_fatal("%s: warp slots %u..%u: the gang table covers %u warps", u->inst->path, c->first_warp,
@@ -578,17 +579,16 @@ static void gu_cta_start(void *self, const cta_launch_t *c, uint64_t cycle)
 
 static void gu_cta_end(void *self, const cta_launch_t *c, uint64_t cycle)
 {
-    (void)self;
-    (void)c;
+    gang_unit *u = self;
     (void)cycle;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 1, c->cta, c->slot);
 }
 
 static void gu_warp_start(void *self, unsigned w, unsigned slot, uint64_t cycle)
 {
-    (void)self;
-    (void)w;
-    (void)slot;
+    gang_unit *u = self;
     (void)cycle;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 2, w, slot);
 }
 
 static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
@@ -596,6 +596,7 @@ static void gu_warp_end(void *self, unsigned w, unsigned slot, uint64_t cycle)
     (void)slot;
     (void)cycle;
     gang_unit *u = self;
+    blk_call_note(u->probe[GANG_UNIT_EVENTS], 3, w, slot);
     if (w >= GANG_MAX_WARPS)
         return;
     snapshot(u); /* (first: the cycles before this one are closed with what the warp did in them) */
@@ -648,9 +649,32 @@ static unsigned gang_list(const gang_unit *u, uint32_t *gangs)
     return n;
 }
 
+/* Called for every warp issue checks, every instruction issued and every gang fetch: the notes are
+ * in tables of their own (blk_export_noted). */
+static bool gu_allow_noted(void *self, unsigned w, const decoded_t *head, uint64_t cycle)
+{
+    blk_call_note(((gang_unit *)self)->probe[GANG_UNIT_CHECK], w, head->pc, 0);
+    return gu_allow(self, w, head, cycle);
+}
+
+static void gu_issued_noted(void *self, const issued_t *it)
+{
+    blk_call_note(((gang_unit *)self)->probe[GANG_UNIT_ISSUED], it->warp, it->pc, 0);
+    gu_issued(self, it);
+}
+
+static unsigned gu_list_noted(void *self, uint32_t *gangs)
+{
+    blk_call_note(((gang_unit *)self)->probe[GANG_UNIT_GANGS], 0, 0, 0);
+    return gu_list(self, gangs);
+}
+
 static const fetch_gangs_if gangs_table = {gu_list};
+static const fetch_gangs_if gangs_noted = {gu_list_noted};
 static const issue_check_if check_table = {gu_allow};
+static const issue_check_if check_noted = {gu_allow_noted};
 static const instr_issued_if issued_table = {gu_issued};
+static const instr_issued_if issued_noted = {gu_issued_noted};
 static const warp_events_if events_table = {gu_cta_start, gu_cta_end, gu_warp_start, gu_warp_end};
 
 gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env, issue *is)
@@ -676,10 +700,11 @@ gang_unit *gang_unit_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_
                   "(8-thread warps)",
                   u->inst->path, slices);
     gang_table_init_slices(&u->t, slices);
-    blk_export(u->inst, GANG_UNIT_CHECK, 0, &check_table, u);
-    blk_export(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, u);
+    blk_export_noted(u->inst, GANG_UNIT_CHECK, 0, &check_table, &check_noted, u);
+    blk_export_noted(u->inst, GANG_UNIT_ISSUED, 0, &issued_table, &issued_noted, u);
     blk_export(u->inst, GANG_UNIT_EVENTS, 0, &events_table, u);
-    blk_export(u->inst, GANG_UNIT_GANGS, 0, &gangs_table, u);
+    blk_export_noted(u->inst, GANG_UNIT_GANGS, 0, &gangs_table, &gangs_noted, u);
+    blk_export_probes(u->inst, u->probe, GANG_UNIT_GANGS + 1);
     blk_trace_state(u->inst, "gangs", GSC_U32, &u->tr_gangs);
     blk_trace_state(u->inst, "independent", GSC_U32, &u->tr_indep);
     blk_trace_state(u->inst, "issue_mask", GSC_U8, &u->tr_issue_mask);

@@ -110,6 +110,7 @@ typedef struct {
     /* traced */
     uint32_t tr_gangs, tr_indep;
     uint8_t tr_issue_mask, tr_set0[GANG_WAYS], tr_set0_indep;
+    blk_call_probe *probe[GANG_UNIT_GANGS + 1]; /* the exports' traced calls, by port (blk_export_probes) */
 } gang_unit;
 
 extern const blk_desc gang_unit_desc;

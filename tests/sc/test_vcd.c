@@ -157,6 +157,54 @@ static void run_pulse(void)
     gsc_run_cycles(3);
 }
 
+/* ---- calls noted outside a run (as a unit test calls a block's export by hand) while the block's
+ * own process notes calls too (in cycles 2, 3 and 4; it stops the run in cycle 3): before the first
+ * cycle, between runs (after a run that ran out its cycles, and after a gsc_stop) and after the last
+ * run. Each shows in the next cycle to execute, added to that cycle's own calls: tb.calls and
+ * tb.last (the value of the cycle's last call). */
+
+static gsc_pulse *notes;
+static uint32_t last_note;
+
+static void note(uint32_t v)
+{
+    gsc_pulse_fire(notes);
+    last_note = v;
+}
+
+static void note_own(void *ctx)
+{
+    (void)ctx;
+    uint64_t k = gsc_cycle();
+    if (k >= 2 && k <= 4)
+        note(100 + (uint32_t)k);
+    if (k == 3)
+        gsc_stop();
+}
+
+static void run_notes(void)
+{
+    gsc_init("test_vcd");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *tb = gsc_module_new(NULL, "tb");
+    notes = gsc_pulse_new(tb, "calls", 8);
+    gsc_trace_var(tb, "last", GSC_U32, &last_note, 32);
+    gsc_process *p = gsc_process_new(tb, "p", note_own, NULL);
+    gsc_sensitive_clock(p, clk);
+    gsc_trace_open(g_getenv("GSC_TEST_VCD"), g_getenv("GSC_TEST_PATTERNS"), 0, 0);
+    gsc_elaborate();
+    note(1); /* before cycle 0 */
+    note(2);
+    g_assert_cmpuint(gsc_run_cycles(2), ==, 2);
+    note(3); /* before cycle 2, which notes its own */
+    note(4);
+    note(5);
+    g_assert_cmpuint(gsc_run(0), ==, 4); /* stopped in cycle 3 */
+    note(6);                             /* before cycle 4, which notes its own */
+    g_assert_cmpuint(gsc_run_cycles(1), ==, 5);
+    note(7); /* after the last run: shown at cycle 5 when the file is closed (at exit) */
+}
+
 /* ---- dirty marking: tb.a's process changes tb.b's traced variable (a direct call into another
  * block, which has no process of its own) in every cycle: b_state = cycle + 1. With the call
  * declared (gsc_trace_calls) every change shows; undeclared, the check mode (gsc_trace_check) stops
@@ -240,7 +288,7 @@ static vcd *vcd_parse(const char *path)
     gchar **tok = g_strsplit_set(text, " \t\n", -1);
     GPtrArray *scope = g_ptr_array_new();
     guint64 t = 0;
-    bool defs = true, in_dump = false;
+    bool defs = true, in_dump = false, seen_time = false;
     for (gchar **p = tok; *p; p++) {
         const char *w = *p;
         if (!*w)
@@ -304,7 +352,12 @@ static vcd *vcd_parse(const char *path)
         } else if (!strcmp(w, "$end")) {
             in_dump = false;
         } else if (w[0] == '#') {
-            t = g_ascii_strtoull(w + 1, NULL, 10);
+            guint64 next = g_ascii_strtoull(w + 1, NULL, 10);
+            if (seen_time && next <= t)
+                g_error("%s: time #%" G_GUINT64_FORMAT " after #%" G_GUINT64_FORMAT " (each must be later)",
+                        path, next, t);
+            t = next;
+            seen_time = true;
         } else if (w[0] == 'b' || w[0] == 'r') {
             gchar **q = p + 1;
             while (!**q)
@@ -344,7 +397,8 @@ static guint64 value_at(vcd_var *v, guint64 t)
 
 static gchar *tmpdir;
 
-/* Run `system` ("main": run_traced, "idle": run_idle, "pulse": run_pulse) traced into tmpdir/name, in a
+/* Run `system` ("main": run_traced, "idle": run_idle, "pulse": run_pulse, "notes": run_notes, "marks":
+ * run_marks) traced into tmpdir/name, in a
  * subprocess that re-runs the calling test (g_test_trap_subprocess(NULL)): there, the first traced_run_system
  * call builds and runs the system the parent put in the environment, and ends the child. So the child's body
  * is no test of its own (no TAP result that could not fail). */
@@ -356,6 +410,8 @@ static gchar *traced_run_system(const char *system, const char *name, const char
             run_idle();
         else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "pulse"))
             run_pulse();
+        else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "notes"))
+            run_notes();
         else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "marks"))
             run_marks();
         else
@@ -542,6 +598,60 @@ static void test_pulse_between_runs(void)
     g_assert_cmpstr(c, ==, "0:0 2000:10 2500:0 3000:1 3500:0");
     g_free(c);
     vcd_free(d);
+    g_free(path);
+}
+
+/* Calls noted outside a run: each in the next cycle to execute, with that cycle's own calls, in a
+ * file whose time never goes backwards (vcd_parse checks it). */
+static void test_notes_outside_run(void)
+{
+    gchar *path = traced_run_system("notes", "notes.vcd", "*", 0, 0);
+    vcd *d = vcd_parse(path);
+    gchar *c = changes(var(d, "tb.calls"));
+    g_assert_cmpstr(c, ==, "0:0 0:10 500:0 2000:100 2500:0 3000:1 3500:0 4000:10 4500:0 5000:1 5500:0");
+    g_free(c);
+    c = changes(var(d, "tb.last"));
+    g_assert_cmpstr(c, ==, "0:0 0:10 2000:1100110 3000:1100111 4000:1101000 5000:111");
+    g_free(c);
+    vcd_free(d);
+    g_free(path);
+}
+
+/* gsc_pulse_will_trace answers, during elaboration, what gsc_elaborate then does; asked before the
+ * trace is open, it answered no, and a trace that selects the pulse is refused. */
+static void test_pulse_will_trace(void)
+{
+    if (g_test_subprocess()) {
+        const char *path = g_getenv("GSC_TEST_VCD");
+        gsc_init("test_vcd");
+        gsc_clock_new("clk", 1000);
+        gsc_module *tb = gsc_module_new(NULL, "tb");
+        gsc_pulse *a = gsc_pulse_new(tb, "a", 4), *b = gsc_pulse_new(tb, "b", 4);
+        if (g_getenv("GSC_TEST_EARLY")) {
+            g_assert_false(gsc_pulse_will_trace(a));
+            gsc_trace_open(path, "*", 0, 0);
+            gsc_elaborate(); /* fatal: tb.a would be traced */
+            return;
+        }
+        gsc_trace_open(path, "tb.a", 0, 0);
+        g_assert_true(gsc_pulse_will_trace(a));
+        g_assert_false(gsc_pulse_will_trace(b));
+        gsc_elaborate();
+        g_assert_true(gsc_pulse_traced(a));
+        g_assert_false(gsc_pulse_traced(b));
+        g_assert_true(gsc_pulse_will_trace(a));
+        g_assert_false(gsc_pulse_will_trace(b));
+        return;
+    }
+    gchar *path = g_build_filename(tmpdir, "will.vcd", NULL);
+    g_setenv("GSC_TEST_VCD", path, TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+    g_setenv("GSC_TEST_EARLY", "1", TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_unsetenv("GSC_TEST_EARLY");
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*tb.a is traced, but gsc_pulse_will_trace answered no before gsc_trace_open*");
     g_free(path);
 }
 
@@ -757,6 +867,8 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/vcd/fifo", test_fifo);
     g_test_add_func("/sc/vcd/fifo-idle", test_fifo_idle);
     g_test_add_func("/sc/vcd/pulse-between-runs", test_pulse_between_runs);
+    g_test_add_func("/sc/vcd/notes-outside-run", test_notes_outside_run);
+    g_test_add_func("/sc/vcd/pulse-will-trace", test_pulse_will_trace);
     g_test_add_func("/sc/vcd/window", test_window);
     g_test_add_func("/sc/vcd/marks-declared", test_marks_declared);
     g_test_add_func("/sc/vcd/marks-check", test_marks_check);

@@ -83,9 +83,9 @@ static inline vcd *block_vcd_load(char *path)
 }
 
 /* The value of traced signal `name` in cycle `cycle` as the block's clients see it: at the cycle's
- * start (time cycle x period). What the test's calls between two steps change is stamped just before
- * the next cycle starts (the kernel's time between runs) and belongs to that next cycle, as a latch
- * written between runs is read in the next cycle. */
+ * start (time cycle x period). What the test's calls between two steps change belongs to the next
+ * cycle (written at its time, with its changes), as a latch written between runs is read in the
+ * next cycle. */
 static inline uint64_t block_vcd_at(const vcd *v, const char *name, uint64_t cycle)
 {
     int s = vcd_find(v, name);

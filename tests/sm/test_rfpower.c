@@ -84,10 +84,10 @@ typedef struct {
     const ldst_regs_if *mem;
 } rig;
 
-static rig start(const char *const *set)
+static rig start_traced(const char *const *set, const char *vcd)
 {
     rig g;
-    g.h = harness_new(&rfpower_desc, make_rp, set, NULL);
+    g.h = harness_new(&rfpower_desc, make_rp, set, vcd);
     g.p = harness_block(g.h);
     g.i = harness_inst(g.h);
     g.check = harness_export(g.h, "check").methods;
@@ -98,6 +98,11 @@ static rig start(const char *const *set)
     g.mem = harness_export(g.h, "mem").methods;
     harness_step(g.h);
     return g;
+}
+
+static rig start(const char *const *set)
+{
+    return start_traced(set, NULL);
 }
 
 static void alloc(rig *g, unsigned warp, uint64_t cycle)
@@ -341,6 +346,32 @@ static void test_access_own_instr(void)
  * (decode_stalls counts each refusal); the first issuing keeps its entry until its last register
  * access (its bank read, then its write-back); then decode resumes. A flushed entry (an older epoch,
  * never issued) leaves at the next decode. lut_entries=0: no stall. */
+/* Traced, decode.calls counts every call of the decode gate, room (op 0) as well as decoded (op 1):
+ * rfpower exports the table that notes room's calls when the trace selects them. The calls are made
+ * between steps, so they count in the next cycle. */
+static void test_decode_calls_traced(void)
+{
+    const char *set[] = {"mode=greener", "alloc_state=on", NULL};
+    char *path = block_vcd_path();
+    rig g = start_traced(set, path);
+    alloc(&g, 0, 0);
+    uint64_t c0 = gsc_cycle();
+    g_assert_true(decode_at(&g, 1, 0, c0));
+    g_assert_true(decode_at(&g, 2, 0, c0));
+    g_assert_false(decode_at(&g, 4, 0, c0)); /* full: room says no, nothing decoded */
+    harness_run(g.h, 2);
+    g_assert_true(decode_at(&g, 0, 1, c0 + 2)); /* a redirect: room, then decoded */
+    harness_run(g.h, 1);
+    harness_free(g.h);
+    vcd *v = block_vcd_load(path);
+    g_assert_cmpuint(block_vcd_at(v, "dut.decode.calls", c0), ==, 5);
+    g_assert_cmpuint(block_vcd_at(v, "dut.decode.op", c0), ==, 0);
+    g_assert_cmpuint(block_vcd_at(v, "dut.decode.calls", c0 + 1), ==, 0);
+    g_assert_cmpuint(block_vcd_at(v, "dut.decode.calls", c0 + 2), ==, 2);
+    g_assert_cmpuint(block_vcd_at(v, "dut.decode.op", c0 + 2), ==, 1);
+    vcd_free(v);
+}
+
 static void test_lut_stall(void)
 {
     unsigned r1, r2, slot;
@@ -503,6 +534,7 @@ int main(int argc, char **argv)
     harness_test_add("/rfpower/lookup_table", test_lookup_table);
     harness_test_add("/rfpower/leakage", test_leakage);
     harness_test_add("/rfpower/lut_stall", test_lut_stall);
+    harness_test_add("/rfpower/decode-calls-traced", test_decode_calls_traced);
     harness_test_add("/rfpower/load_at_access", test_load_at_access);
     g_test_add_func("/rfpower/storage", test_storage);
     harness_test_add("/rfpower/access-own-instruction", test_access_own_instr);
