@@ -214,8 +214,9 @@ gsc_check_mode gsc_check(void);
  * asks prints one line on stderr: the memory in use, how much of it is in 2 MiB pages, any refusal. */
 typedef enum { GSC_HUGE_AUTO, GSC_HUGE_ON, GSC_HUGE_OFF } gsc_huge_mode;
 #define GSC_HUGE_AUTO_MIN (8u << 20)
-/* Unless the mode is off, gsc_init and gsc_reset set malloc's M_TOP_PAD to this, so that what a run
- * allocates falls in the advised part of the heap. */
+/* The first run start that asks sets malloc's M_MMAP_THRESHOLD (its largest) and M_TOP_PAD to these
+ * (and no trimming), so that what a run allocates falls in the part of the heap it advised. */
+#define GSC_HUGE_MMAP_THRESHOLD (32u << 20)
 #define GSC_HUGE_TOP_PAD (64u << 20)
 typedef struct {
     uint64_t eligible;  /* bytes malloc holds in use (what the auto mode compares) */

@@ -14,6 +14,7 @@
 #include "sc/gsc_impl.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -75,19 +76,15 @@ void gsc_huge_from_env(void)
             gsc_fatal("GPUSC_HUGEPAGES=%s: expected auto, on or off", v);
         gsc_g.huge = m;
     }
-    /* malloc grows its heap by GSC_HUGE_TOP_PAD more than it needs (address space only: a page costs
-     * memory when first touched), so that what a run allocates (a CTA's warps, their registers) lands
-     * in the part of the heap the run start advised, not in a new mapping after it. */
-    if (gsc_g.huge != GSC_HUGE_OFF)
-        mallopt(M_TOP_PAD, GSC_HUGE_TOP_PAD);
 }
 
 namespace {
 
 typedef gsc_huge_extent extent;
 
-/* The whole 2 MiB extents of the private anonymous read-write mappings: the heap ("[heap]") and
- * the unnamed ones. (At most `cap`; the rest ignored.) */
+/* The whole 2 MiB extents of the private anonymous read-write mappings: the heap ("[heap]", its
+ * top pad included) and the unnamed ones, blocks malloc mapped on their own before grow_heap (at
+ * most `cap`; the rest ignored). */
 size_t anonymous_extents(extent *out, size_t cap)
 {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -96,14 +93,14 @@ size_t anonymous_extents(extent *out, size_t cap)
     size_t n = 0;
     char line[512];
     while (n < cap && fgets(line, sizeof line, f)) {
-        unsigned long lo, hi, off, inode;
-        char perms[8], dev[16];
-        int name_at = 0;
-        if (sscanf(line, "%lx-%lx %7s %lx %15s %lu %n", &lo, &hi, perms, &off, dev, &inode, &name_at) < 6)
+        char *end;
+        uintptr_t lo = strtoul(line, &end, 16), hi = *end == '-' ? strtoul(end + 1, &end, 16) : 0;
+        /* "lo-hi rw-p 00000000 00:00 0", then "[heap]" or nothing: private and anonymous */
+        if (hi <= lo || strncmp(end, " rw-p 00000000 00:00 0", 22) != 0)
             continue;
-        const char *name = line + name_at;
-        bool unnamed = *name == '\n' || *name == '\0';
-        if (strcmp(perms, "rw-p") || inode != 0 || !(unnamed || !strncmp(name, "[heap]", 6)))
+        for (end += 22; *end == ' '; end++)
+            ;
+        if (*end != '\n' && *end != '\0' && strncmp(end, "[heap]", 6) != 0)
             continue;
         uintptr_t a = (lo + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), b = hi & ~(HUGE_PAGE - 1);
         if (a < b)
@@ -117,11 +114,11 @@ size_t anonymous_extents(extent *out, size_t cap)
  * to be faulted in as a 2 MiB page when it is). */
 bool touched(uintptr_t a)
 {
-    static unsigned char vec[HUGE_PAGE / 4096];
-    if (sysconf(_SC_PAGESIZE) != 4096 || mincore((void *)a, HUGE_PAGE, vec))
+    static uint64_t vec[HUGE_PAGE / 4096 / 8];
+    if (sysconf(_SC_PAGESIZE) != 4096 || mincore((void *)a, HUGE_PAGE, (unsigned char *)vec))
         return true;
-    for (unsigned char c : vec)
-        if (c & 1)
+    for (uint64_t v : vec)
+        if (v & UINT64_C(0x0101010101010101))
             return true;
     return false;
 }
@@ -152,6 +149,25 @@ uint64_t huge_bytes(const std::vector<extent> &e)
     return total;
 }
 
+/* From the first run start that asks on: malloc takes every block from its heap (not a mapping of
+ * its own for a large one), grows the heap by GSC_HUGE_TOP_PAD more than it needs and never gives
+ * its top back, and the heap is grown by that much now (address space only: a page costs memory
+ * when first touched). What a run allocates from then on (a CTA's warps, their registers) lands in
+ * the part of the heap the run start advises, not in a new mapping after it. A machine too small
+ * for the auto mode keeps malloc's own policy (its memory layout, and so its cache behaviour,
+ * unchanged). */
+void grow_heap()
+{
+    static bool grown;
+    if (grown)
+        return;
+    grown = true;
+    mallopt(M_MMAP_THRESHOLD, GSC_HUGE_MMAP_THRESHOLD);
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    mallopt(M_TOP_PAD, GSC_HUGE_TOP_PAD);
+    free(malloc(GSC_HUGE_TOP_PAD / 2));
+}
+
 } // namespace
 
 void gsc_huge_run_starts(void)
@@ -163,7 +179,8 @@ void gsc_huge_run_starts(void)
         r.eligible = mi.uordblks + mi.hblkhd;
         if (gsc_g.huge == GSC_HUGE_ON || r.eligible >= GSC_HUGE_AUTO_MIN) {
             r.done = true;
-            extent e[256];
+            grow_heap();
+            extent e[64];
             size_t n = anonymous_extents(e, sizeof e / sizeof e[0]);
             for (size_t i = 0; i < n; i++) {
                 /* the whole extent advised (later touches come as 2 MiB pages), its touched 2 MiB
