@@ -222,7 +222,8 @@ typedef struct {
     uint64_t eligible;  /* bytes malloc holds in use (what the auto mode compares) */
     uint64_t collapsed; /* bytes of the advised memory the host maps with 2 MiB pages (read when
                          * gsc_huge_last is called) */
-    int err;            /* 0, or the errno of the first madvise the host refused (EINVAL: none) */
+    int err;            /* 0, or the errno of the first madvise the host refused (EINVAL: no such
+                         * advice); ENOSYS: not asked, malloc is not the C library's (a sanitizer) */
     bool done;          /* the last run start asked the host (false: off, or auto below its size) */
 } gsc_huge_report;
 bool gsc_huge_parse(const char *text, gsc_huge_mode *mode);

@@ -29,6 +29,20 @@
 #endif
 
 static const uint64_t HUGE_PAGE = UINT64_C(2) << 20;
+static const uint64_t MAX_EXTENT = UINT64_C(16) << 30;
+
+/* Under AddressSanitizer malloc is the sanitizer's (its own mappings, its shadow memory): the host
+ * memory step does nothing there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define GSC_HOST_ALLOCATOR_OURS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GSC_HOST_ALLOCATOR_OURS 0
+#endif
+#endif
+#ifndef GSC_HOST_ALLOCATOR_OURS
+#define GSC_HOST_ALLOCATOR_OURS 1
+#endif
 
 namespace {
 uint64_t huge_bytes(const std::vector<gsc_huge_extent> &e);
@@ -103,7 +117,8 @@ size_t anonymous_extents(extent *out, size_t cap)
         if (*end != '\n' && *end != '\0' && strncmp(end, "[heap]", 6) != 0)
             continue;
         uintptr_t a = (lo + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), b = hi & ~(HUGE_PAGE - 1);
-        if (a < b)
+        /* (a reservation of address space larger than any simulator state is somebody else's) */
+        if (a < b && b - a <= MAX_EXTENT)
             out[n++] = extent{a, b};
     }
     fclose(f);
@@ -174,7 +189,9 @@ void gsc_huge_run_starts(void)
 {
     gsc_huge_report r = {};
     gsc_g.huge_extents.clear();
-    if (gsc_g.huge != GSC_HUGE_OFF) {
+    if (!GSC_HOST_ALLOCATOR_OURS && gsc_g.huge != GSC_HUGE_OFF)
+        r.err = ENOSYS;
+    else if (gsc_g.huge != GSC_HUGE_OFF) {
         struct mallinfo2 mi = mallinfo2();
         r.eligible = mi.uordblks + mi.hblkhd;
         if (gsc_g.huge == GSC_HUGE_ON || r.eligible >= GSC_HUGE_AUTO_MIN) {
