@@ -10,7 +10,10 @@
  * extents: madvise(MADV_HUGEPAGE), so that pages touched later come as 2 MiB pages too, then
  * madvise(MADV_COLLAPSE), which moves what is already there into 2 MiB pages now. Either may be
  * refused (a host without transparent huge pages, or one before Linux 6.1 for the collapse, or no
- * free 2 MiB page): the run goes on in 4 KiB pages. Nothing the model computes depends on it. */
+ * free 2 MiB page): the run goes on in 4 KiB pages. Nothing the model computes depends on it.
+ *
+ * Every function here is cold (the linker puts them with the other rarely run code), so that adding
+ * them does not move the hot code of the blocks and the kernel in the host's instruction cache. */
 #include "sc/gsc_impl.h"
 
 #include <cerrno>
@@ -18,7 +21,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -45,10 +47,10 @@ static const uint64_t MAX_EXTENT = UINT64_C(16) << 30;
 #endif
 
 namespace {
-uint64_t huge_bytes(const std::vector<gsc_huge_extent> &e);
+uint64_t huge_bytes(const gsc_huge_extent *e, size_t n);
 }
 
-extern "C" bool gsc_huge_parse(const char *text, gsc_huge_mode *mode)
+extern "C" [[gnu::cold]] bool gsc_huge_parse(const char *text, gsc_huge_mode *mode)
 {
     if (!text)
         return false;
@@ -63,25 +65,25 @@ extern "C" bool gsc_huge_parse(const char *text, gsc_huge_mode *mode)
     return true;
 }
 
-extern "C" void gsc_set_huge(gsc_huge_mode mode)
+extern "C" [[gnu::cold]] void gsc_set_huge(gsc_huge_mode mode)
 {
     gsc_g.huge = mode;
 }
 
-extern "C" gsc_huge_mode gsc_huge(void)
+extern "C" [[gnu::cold]] gsc_huge_mode gsc_huge(void)
 {
     return gsc_g.huge;
 }
 
-extern "C" gsc_huge_report gsc_huge_last(void)
+extern "C" [[gnu::cold]] gsc_huge_report gsc_huge_last(void)
 {
     gsc_huge_report r = gsc_g.huge_last;
     if (r.done)
-        r.collapsed = huge_bytes(gsc_g.huge_extents);
+        r.collapsed = huge_bytes(gsc_g.huge_extents, gsc_g.n_huge_extents);
     return r;
 }
 
-void gsc_huge_from_env(void)
+[[gnu::cold]] void gsc_huge_from_env(void)
 {
     const char *v = getenv("GPUSC_HUGEPAGES");
     gsc_huge_mode m;
@@ -99,7 +101,7 @@ typedef gsc_huge_extent extent;
 /* The whole 2 MiB extents of the private anonymous read-write mappings: the heap ("[heap]", its
  * top pad included) and the unnamed ones, blocks malloc mapped on their own before grow_heap (at
  * most `cap`; the rest ignored). */
-size_t anonymous_extents(extent *out, size_t cap)
+[[gnu::cold]] size_t anonymous_extents(extent *out, size_t cap)
 {
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)
@@ -127,7 +129,7 @@ size_t anonymous_extents(extent *out, size_t cap)
 
 /* Whether any 4 KiB page of the 2 MiB piece at `a` has been touched (a piece never touched is left
  * to be faulted in as a 2 MiB page when it is). */
-bool touched(uintptr_t a)
+[[gnu::cold]] bool touched(uintptr_t a)
 {
     static uint64_t vec[HUGE_PAGE / 4096 / 8];
     if (sysconf(_SC_PAGESIZE) != 4096 || mincore((void *)a, HUGE_PAGE, (unsigned char *)vec))
@@ -140,7 +142,7 @@ bool touched(uintptr_t a)
 
 /* Bytes of the extents the host maps with 2 MiB pages (/proc/self/smaps: AnonHugePages of the
  * mappings that overlap them). */
-uint64_t huge_bytes(const std::vector<extent> &e)
+[[gnu::cold]] uint64_t huge_bytes(const extent *e, size_t n)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
     if (!f)
@@ -153,8 +155,8 @@ uint64_t huge_bytes(const std::vector<extent> &e)
         const char *dash = strchr(line, '-'), *space = strchr(line, ' ');
         if (dash && space && dash < space && sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
             inside = false;
-            for (const extent &x : e)
-                if (lo < x.hi && x.lo < hi)
+            for (size_t i = 0; i < n; i++)
+                if (lo < e[i].hi && e[i].lo < hi)
                     inside = true;
         } else if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1) {
             total += (uint64_t)kb << 10;
@@ -171,7 +173,7 @@ uint64_t huge_bytes(const std::vector<extent> &e)
  * the part of the heap the run start advises, not in a new mapping after it. A machine too small
  * for the auto mode keeps malloc's own policy (its memory layout, and so its cache behaviour,
  * unchanged). */
-void grow_heap()
+[[gnu::cold]] void grow_heap()
 {
     static bool grown;
     if (grown)
@@ -185,10 +187,10 @@ void grow_heap()
 
 } // namespace
 
-void gsc_huge_run_starts(void)
+[[gnu::cold]] void gsc_huge_run_starts(void)
 {
     gsc_huge_report r = {};
-    gsc_g.huge_extents.clear();
+    gsc_g.n_huge_extents = 0;
     if (!GSC_HOST_ALLOCATOR_OURS && gsc_g.huge != GSC_HUGE_OFF)
         r.err = ENOSYS;
     else if (gsc_g.huge != GSC_HUGE_OFF) {
@@ -197,8 +199,8 @@ void gsc_huge_run_starts(void)
         if (gsc_g.huge == GSC_HUGE_ON || r.eligible >= GSC_HUGE_AUTO_MIN) {
             r.done = true;
             grow_heap();
-            extent e[64];
-            size_t n = anonymous_extents(e, sizeof e / sizeof e[0]);
+            extent *e = gsc_g.huge_extents;
+            size_t n = gsc_g.n_huge_extents = anonymous_extents(e, sizeof gsc_g.huge_extents / sizeof *e);
             for (size_t i = 0; i < n; i++) {
                 /* the whole extent advised (later touches come as 2 MiB pages), its touched 2 MiB
                  * pieces collapsed now */
@@ -207,10 +209,9 @@ void gsc_huge_run_starts(void)
                 for (uintptr_t a = e[i].lo; a < e[i].hi; a += HUGE_PAGE)
                     if (touched(a) && madvise((void *)a, HUGE_PAGE, MADV_COLLAPSE) && !r.err)
                         r.err = errno;
-                gsc_g.huge_extents.push_back(e[i]);
             }
             if (getenv("GPUSC_HUGEPAGES_REPORT")) {
-                uint64_t in_huge = huge_bytes(gsc_g.huge_extents);
+                uint64_t in_huge = huge_bytes(e, n);
                 fprintf(stderr, "gpusc: host memory: %.1f MiB in use, %.1f MiB in 2 MiB pages%s%s\n",
                         r.eligible / 1048576.0, in_huge / 1048576.0, r.err ? "; refused: " : "",
                         r.err ? strerror(r.err) : "");

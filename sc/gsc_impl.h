@@ -266,7 +266,8 @@ struct gsc_state {
     gsc_check_mode check = GSC_CHECK_OFF;
     gsc_huge_mode huge = GSC_HUGE_AUTO; /* host memory (gsc_host.cc) */
     gsc_huge_report huge_last = {};
-    std::vector<gsc_huge_extent> huge_extents; /* what the last run start advised */
+    gsc_huge_extent huge_extents[64]; /* what the last run start advised */
+    unsigned n_huge_extents = 0;
     uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
     uint64_t activations = 0;
     /* gsc_cycle cache: the time it was computed at and the result */
