@@ -169,6 +169,7 @@ extern "C" void gsc_init(const char *program_name)
     sc_set_time_resolution(1, SC_PS);
     gsc_g.simc = sc_get_curr_simcontext();
     check_from_env();
+    gsc_huge_from_env();
     atexit(at_exit);
 }
 
@@ -223,6 +224,7 @@ extern "C" void gsc_reset(void)
     sc_set_time_resolution(1, SC_PS);
     gsc_g.simc = sc_get_curr_simcontext();
     check_from_env();
+    gsc_huge_from_env();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1152,6 +1154,7 @@ static void begin_run(void)
 {
     need_init("gsc_run");
     gsc_elaborate();
+    gsc_huge_run_starts();
     gsc_g.stopped = false;
     gsc_g.starved = false;
     gsc_trace_run_starts();

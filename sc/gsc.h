@@ -202,6 +202,37 @@ bool gsc_check_parse(const char *text, gsc_check_mode *mode, uint64_t *seed);
 void gsc_set_check(gsc_check_mode mode, uint64_t seed);
 gsc_check_mode gsc_check(void);
 
+/* Host memory (docs/sc-api.md, "Host memory"): the simulator's state, not the model's. A machine of
+ * many SMs keeps tens of MiB of state that every cycle walks through; in the host's 4 KiB pages that
+ * is more pages than its TLB holds. At the start of every run the kernel asks the host to back its
+ * anonymous memory (the malloc heap and malloc's own mappings) with 2 MiB pages (Linux transparent
+ * huge pages: madvise MADV_HUGEPAGE, then MADV_COLLAPSE). Results never depend on it.
+ *   - GSC_HUGE_AUTO (default): only when that memory is at least GSC_HUGE_AUTO_MIN bytes;
+ *   - GSC_HUGE_ON: whatever its size; GSC_HUGE_OFF: never.
+ * The environment variable GPUSC_HUGEPAGES (read by gsc_init and gsc_reset) selects one: "auto",
+ * "on" or "off"; any other value is a fatal error. With GPUSC_HUGEPAGES_REPORT set, a run start that
+ * asks prints one line on stderr: the memory in use, how much of it is in 2 MiB pages, any refusal. */
+typedef enum { GSC_HUGE_AUTO, GSC_HUGE_ON, GSC_HUGE_OFF } gsc_huge_mode;
+#define GSC_HUGE_AUTO_MIN (8u << 20)
+/* The first run start that asks sets malloc's M_MMAP_THRESHOLD (its largest) and M_TOP_PAD to these
+ * (and no trimming), so that what a run allocates falls in the part of the heap it advised. */
+#define GSC_HUGE_MMAP_THRESHOLD (32u << 20)
+#define GSC_HUGE_TOP_PAD (64u << 20)
+typedef struct {
+    uint64_t eligible;  /* bytes malloc holds in use (what the auto mode compares) */
+    uint64_t collapsed; /* bytes of the advised memory the host maps with 2 MiB pages (read when
+                         * gsc_huge_last is called) */
+    int err;            /* 0, or the errno of the first madvise the host refused (EINVAL: no such
+                         * advice); ENOSYS: not asked, malloc is not the C library's (a sanitizer) */
+    bool done;          /* the last run start asked the host (false: off, or auto below its size) */
+} gsc_huge_report;
+bool gsc_huge_parse(const char *text, gsc_huge_mode *mode);
+/* Select the mode (any time; takes effect at the next run start). */
+void gsc_set_huge(gsc_huge_mode mode);
+gsc_huge_mode gsc_huge(void);
+/* What the last run start did (all zero before the first). */
+gsc_huge_report gsc_huge_last(void);
+
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

@@ -259,6 +259,11 @@ struct gsc_calendar {
     std::vector<sc_core::sc_event *> fire; /* GSC_CHECK_SHUFFLE: the cycle's events, to shuffle */
 };
 
+/* A 2 MiB-aligned range of anonymous memory (gsc_host.cc). */
+struct gsc_huge_extent {
+    uintptr_t lo, hi;
+};
+
 struct gsc_state {
     bool inited = false;
     bool elaborated = false;
@@ -275,6 +280,10 @@ struct gsc_state {
      * then sensitive to the edge event too). */
     bool tick_every = false;
     gsc_check_mode check = GSC_CHECK_OFF;
+    gsc_huge_mode huge = GSC_HUGE_AUTO; /* host memory (gsc_host.cc) */
+    gsc_huge_report huge_last = {};
+    gsc_huge_extent huge_extents[64]; /* what the last run start advised */
+    unsigned n_huge_extents = 0;
     uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
     uint64_t activations = 0;
     /* gsc_cycle cache: the time it was computed at and the result */
@@ -411,5 +420,10 @@ void gsc_trace_at_boundary(uint64_t next_cycle);
 void gsc_trace_atexit(void);
 /* gsc_reset: close the trace file if open and forget the trace state. */
 void gsc_trace_reset(void);
+
+/* Host memory (gsc_host.cc): read GPUSC_HUGEPAGES (gsc_init, gsc_reset); ask the host for 2 MiB pages
+ * as the mode says (every run start). */
+void gsc_huge_from_env(void);
+void gsc_huge_run_starts(void);
 
 #endif /* GPUSC_SC_GSC_IMPL_H */
