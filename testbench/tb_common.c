@@ -9,6 +9,7 @@
 #include "kernels/run/frun.h"
 #include "kernels/run/kload.h"
 #include "kernels/run/launch_cli.h"
+#include "kernels/frontend/hostfile.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "kernels/frontend/spu_isa.h"
@@ -156,9 +157,9 @@ const char *tb_kernel_extra_ptx;
 static ir_module *parse_with_extra(const char *path, GError **gerr)
 {
     gchar *a = NULL, *b = NULL;
-    if (!g_file_get_contents(path, &a, NULL, gerr))
+    if (!hostfile_read(path, HOSTFILE_TEXT, &a, NULL, gerr))
         return NULL;
-    if (!g_file_get_contents(tb_kernel_extra_ptx, &b, NULL, gerr)) {
+    if (!hostfile_read(tb_kernel_extra_ptx, HOSTFILE_TEXT, &b, NULL, gerr)) {
         g_free(a);
         return NULL;
     }
@@ -372,8 +373,8 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     fmem_set_check(k->mem, check);
     GString *err = g_string_new(NULL);
     k->k = kload_module_new(k->mod, k->mem, err);
-    if (!k->k)
-        die(TB_EXIT_USAGE, "%s: %s", k->path, err->str);
+    if (!k->k) /* its messages start with the file's name */
+        die(TB_EXIT_USAGE, "%s", err->str);
     g_string_free(err, TRUE);
     return k;
 }

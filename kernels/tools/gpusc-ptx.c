@@ -35,6 +35,7 @@
 #include "kernels/passes/greener.h"
 #include "kernels/passes/relssp.h"
 #include "kernels/passes/spvar_layout.h"
+#include "kernels/frontend/hostfile.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/occupancy.h"
@@ -394,7 +395,7 @@ static int reuse_hints(ir_module *m, const char *trace, unsigned rthld, unsigned
 {
     gchar *text = NULL;
     GError *err = NULL;
-    if (!g_file_get_contents(trace, &text, NULL, &err)) {
+    if (!hostfile_read(trace, HOSTFILE_TEXT, &text, NULL, &err)) {
         int rc = die(EXIT_INPUT, "%s", err->message);
         g_error_free(err);
         return rc;
