@@ -603,6 +603,8 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--warps must be 1..128 and --budget at least 0");
     if (rc == EXIT_OK && hints_trace && (rthld < 0 || profile_warps < 1 || profile_warps > 4096))
         rc = die(EXIT_USAGE, "--rthld must be at least 0 and --profile-warps 1..4096");
+    if (rc == EXIT_OK && markdown && !occupancy_threads) /* the table has the occupancy's columns */
+        rc = die(EXIT_USAGE, "--markdown goes with --occupancy THREADS");
     share_threshold t = {1, 10};
     if (rc == EXIT_OK && !smem_layout && (threshold || smem_per_cta >= 0))
         rc = die(EXIT_USAGE, "--threshold and --smem-per-cta go with --smem-layout");
