@@ -3,7 +3,8 @@
 # not a power of two are configuration errors naming the key; grid and block dimensions past 32 bits
 # name the option and its value; huge PTX declarations (registers, arrays, local memory), deep
 # nesting, a 1 MB line, binary garbage and an empty file are errors at their place, not a crash or an
-# allocation the host cannot make; an empty INI file is no configuration at all.
+# allocation the host cannot make; an empty INI file is no configuration at all; tb-spu's --size is
+# checked whole and bounded, its --watchdog is not negative.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 gpu="$top_builddir/testbench/tb-gpu"
@@ -12,7 +13,7 @@ ptx="$top_srcdir/tests/sm/ptx/l1_hit_miss.ptx"
 head='.version 7.0
 .target sm_75
 .address_size 64'
-echo "1..19"
+echo "1..22"
 expect "gpu.sms=100000" 1 "\[gpu\] sms: 100000 is out of range \[1, 256\]" "$gpu" --no-trace --workload vecadd \
     --set gpu.sms=100000
 expect "l2.sets=0" 1 "\[l2\] sets: 0 is out of range" "$gpu" --no-trace --workload vecadd --set l2.sets=0
@@ -62,4 +63,10 @@ expect "a 1 TB .global array" 2 "^gpusc: [^ ]*big.ptx: module .global data is 10
 { echo "$head"; printf '.visible .entry k()\n{\n.local .b8 a[1000000000000];\nret;\n}\n'; } >"$tmp/local.ptx"
 expect "a 1 TB .local array" 1 "1000000000000 bytes of local memory per thread" "$run" --functional \
     --ptx "$tmp/local.ptx" --entry k --grid 1 --block 1
+spu="$top_builddir/testbench/tb-spu"
+expect "tb-spu --size 100000x100000x100000" 2 "its arrays take 250160000000000 bytes on the device (at most 4294967296)" \
+    "$spu" --no-trace --size 100000x100000x100000
+expect "tb-spu --size with trailing text" 2 "--size '128x128x128abc': expected NxNxK" "$spu" --no-trace \
+    --size 128x128x128abc
+expect "tb-spu --watchdog -1" 2 "--watchdog -1: must not be negative" "$spu" --no-trace --watchdog -1 --max-cycles 1
 exit $fail
