@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -131,5 +132,38 @@ bool hostfile_check_writable(const char *path, GError **err)
         g_free(what);
     }
     g_free(dir);
+    return ok;
+}
+
+bool host_option_parse(GOptionContext *ctx, int *argc, char ***argv, GError **err)
+{
+    setlocale(LC_CTYPE, ""); /* the character set only: numbers keep the C locale's spelling */
+    char **args = g_new0(char *, (gsize)*argc + 1); /* GOption takes the options out of argv */
+    for (int i = 0; i < *argc; i++)
+        args[i] = g_strdup((*argv)[i]);
+    GError *e = NULL;
+    bool ok = g_option_context_parse(ctx, argc, argv, &e);
+    if (!ok && e->domain == G_CONVERT_ERROR) {
+        const char *charset = NULL;
+        g_get_charset(&charset);
+        for (char **a = args + 1; *a; a++) {
+            char *u = g_locale_to_utf8(*a, -1, NULL, NULL, NULL);
+            bool text = u != NULL;
+            g_free(u);
+            if (text)
+                continue;
+            char *shown = g_strescape(*a, NULL);
+            g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "argument '%.64s%s' is not text in the locale's character set (%s): %s", shown,
+                        strlen(shown) > 64 ? "..." : "", charset, e->message);
+            g_free(shown);
+            break;
+        }
+    }
+    if (!ok && err && !*err)
+        g_propagate_error(err, e);
+    else if (e)
+        g_error_free(e);
+    g_strfreev(args);
     return ok;
 }

@@ -1,4 +1,5 @@
-/* hostfile.h — the host files a run reads and writes, checked before they can hurt.
+/* hostfile.h — what a program takes from the host (its files, its command line), checked before it
+ * can hurt.
  *
  * Reading a whole input file (a PTX module, a configuration, an in: buffer, a trace) without
  * trusting it to end:
@@ -40,6 +41,12 @@ bool hostfile_read(const char *path, hostfile_kind kind, char **data, gsize *len
  * it is a directory, its directory does not exist or is not a directory, or the file or its directory
  * cannot be written. */
 bool hostfile_check_writable(const char *path, GError **err);
+
+/* g_option_context_parse in the user's character set (LC_CTYPE from the environment: GOption converts
+ * every string argument from it, and in the C locale a non-ASCII byte, `--set issue.log=café.log`,
+ * was refused). An argument that still does not convert is named in the error ("argument 'X' is
+ * not text in the locale's character set (UTF-8): ..."), which GOption's message does not do. */
+bool host_option_parse(GOptionContext *ctx, int *argc, char ***argv, GError **err);
 
 G_END_DECLS
 

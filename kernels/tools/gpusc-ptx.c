@@ -568,7 +568,7 @@ int main(int argc, char **argv)
     GOptionContext *ctx = g_option_context_new("FILE - print a PTX kernel as the toolchain sees it");
     g_option_context_add_main_entries(ctx, opts, NULL);
     GError *err = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+    if (!host_option_parse(ctx, &argc, &argv, &err)) {
         int rc = die(EXIT_USAGE, "%s", err->message);
         g_error_free(err);
         g_option_context_free(ctx);

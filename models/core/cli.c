@@ -406,7 +406,7 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
 {
     GError *err = NULL;
     g_option_context_set_help_enabled(run->options, TRUE);
-    if (!g_option_context_parse(run->options, argc, argv, &err))
+    if (!host_option_parse(run->options, argc, argv, &err))
         cli_die("%s (see --help)", err->message);
     if (*argc > 1)
         cli_die("unexpected argument '%s' (see --help)", (*argv)[1]);
