@@ -9,8 +9,8 @@
  *     validated when loaded) and comes from a line of the text.
  * Built with clang -fsanitize=fuzzer,address,undefined by models/core/local.mk (`make
  * models/core/fuzz/fuzz_config` where configure found clang); run by tests/core/fuzz_config_short.sh on
- * a copy of models/core/fuzz/corpus/. The configuration code is compiled in with its section-level
- * garbage collection: what the loader does not reach (the simulation kernel) is not linked.
+ * a copy of models/core/fuzz/corpus/. The loader and the registry (config.c, block.c) are compiled
+ * in, with clang's coverage; what else they refer to comes from the built libgpusc.
  */
 #include <stdio.h>
 #include <stdlib.h>
