@@ -9,8 +9,8 @@
 # Every test runs in the first pass. The sanitizer pass (build-san/, configured with --enable-sanitizers,
 # which builds at -O2 -g1 unless CFLAGS are given, and there leaves out the installed libraries and the
 # bench programs, which no test uses) leaves out what it would run exactly as the first pass
-# does (NOSAN_TESTS in Makefile.am: the PTX fuzzer, built by clang with its own sanitizers, and not built
-# there; the installed headers' syntax check; the tests of the Python tools gpusc-sweep, gpusc-plot and
+# does (NOSAN_TESTS in Makefile.am: the PTX and configuration fuzzers, built by clang with their own
+# sanitizers, and not built there; the installed headers' syntax check; the tests of the Python tools gpusc-sweep, gpusc-plot and
 # bench/run-bench), and runs the tests that loop over every workload on SAN_WORKLOADS only
 # (tests/workloads.sh): workloads chosen so that between them they have every kind of code the full set
 # has (streaming, shared memory and barriers, shuffles and atomics, divergence and host loops, calls,

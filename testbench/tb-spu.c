@@ -80,6 +80,25 @@ static GOptionEntry entries[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL},
 };
 
+#define SPU_MAX_ARRAY_BYTES 4294967296.0 /* --size: the device arrays' bytes */
+
+/* "NxNxK" of positive 32-bit numbers, nothing else. */
+static bool parse_size(const char *text, unsigned *n, unsigned *n2, unsigned *k)
+{
+    char **p = g_strsplit(text, "x", -1);
+    guint64 v[3];
+    bool ok = g_strv_length(p) == 3;
+    for (unsigned i = 0; ok && i < 3; i++)
+        ok = g_ascii_string_to_unsigned(p[i], 10, 1, G_MAXUINT32, &v[i], NULL);
+    g_strfreev(p);
+    if (ok) {
+        *n = (unsigned)v[0];
+        *n2 = (unsigned)v[1];
+        *k = (unsigned)v[2];
+    }
+    return ok && *n == *n2;
+}
+
 static G_GNUC_NORETURN G_GNUC_PRINTF(1, 2) void usage(const char *fmt, ...)
 {
     va_list ap;
@@ -404,8 +423,13 @@ int main(int argc, char **argv)
     cli_parse(run, &argc, &argv);
 
     unsigned N = 128, N2 = 128, K = 128;
-    if (opt_size && (sscanf(opt_size, "%ux%ux%u", &N, &N2, &K) != 3 || N != N2 || !N || !K))
+    if (opt_size && !parse_size(opt_size, &N, &N2, &K))
         usage("--size '%s': expected NxNxK (two equal sides), e.g. 128x128x128", opt_size);
+    if (opt_watchdog < 0)
+        usage("--watchdog %" G_GINT64_FORMAT ": must not be negative (0: off)", opt_watchdog);
+    guint64 seed = 1;
+    if (run->seed && !g_ascii_string_to_unsigned(run->seed, 10, 0, G_MAXUINT32, &seed, NULL))
+        usage("--seed '%s': not a number from 0 to 4294967295", run->seed);
     unsigned b = (unsigned)opt_tile;
     if (opt_tile < 4 || opt_tile > 64 || b % 4)
         usage("--tile %" G_GINT64_FORMAT
@@ -425,6 +449,12 @@ int main(int argc, char **argv)
     if (opt_machine && !gpu && strcmp(opt_machine, "spu") != 0)
         usage("--machine %s: spu or gpu", opt_machine);
     unsigned G = N / b, T = b / 4, KT = K / b;
+    /* the device's arrays (A, Hb, the G + 1 faces of X and Y) and about as much on the host: a run
+     * that large would not end, and the host could not hold it */
+    double array_bytes = 4.0 * ((double)N * N * 2 + 2.0 * (G + 1) * (double)N * K);
+    if (array_bytes > SPU_MAX_ARRAY_BYTES)
+        usage("--size %ux%ux%u: its arrays take %.0f bytes on the device (at most %.0f)", N, N, K, array_bytes,
+              SPU_MAX_ARRAY_BYTES);
 
     GError *gerr = NULL;
     spu_grid *sg = NULL;
@@ -501,7 +531,7 @@ int main(int argc, char **argv)
     /* inputs (seeded), device arrays */
     size_t nn = (size_t)N * N, nk = (size_t)N * K;
     float *A = g_new(float, nn), *Bf = g_new(float, nk), *Cf = g_new(float, nk);
-    GRand *rnd = g_rand_new_with_seed(run->seed ? (guint32)strtoul(run->seed, NULL, 10) : 1);
+    GRand *rnd = g_rand_new_with_seed((guint32)seed);
     for (size_t i = 0; i < nn; i++)
         A[i] = (float)g_rand_double(rnd);
     for (size_t i = 0; i < nk; i++) {

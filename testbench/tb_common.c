@@ -9,6 +9,7 @@
 #include "kernels/run/frun.h"
 #include "kernels/run/kload.h"
 #include "kernels/run/launch_cli.h"
+#include "kernels/frontend/hostfile.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "kernels/frontend/spu_isa.h"
@@ -156,9 +157,9 @@ const char *tb_kernel_extra_ptx;
 static ir_module *parse_with_extra(const char *path, GError **gerr)
 {
     gchar *a = NULL, *b = NULL;
-    if (!g_file_get_contents(path, &a, NULL, gerr))
+    if (!hostfile_read(path, HOSTFILE_TEXT, &a, NULL, gerr))
         return NULL;
-    if (!g_file_get_contents(tb_kernel_extra_ptx, &b, NULL, gerr)) {
+    if (!hostfile_read(tb_kernel_extra_ptx, HOSTFILE_TEXT, &b, NULL, gerr)) {
         g_free(a);
         return NULL;
     }
@@ -270,6 +271,27 @@ static int rec_launch(wl_device *dev, const wl_launch *l, GString *err)
     return r->inner->ops->launch(r->inner, l, err);
 }
 
+/* --grid and --block into l; false with the option and its value named in err. */
+static bool launch_dims(const tb_opts *o, wl_launch *l, GString *err)
+{
+    const char *opt[2] = {"--grid", "--block"}, *text[2] = {o->grid, o->block};
+    unsigned *dims[2] = {l->grid, l->block};
+    for (unsigned i = 0; i < 2; i++) {
+        if (!text[i]) {
+            g_string_append_printf(err, "%s X[,Y[,Z]] is missing", opt[i]);
+            return false;
+        }
+        if (!launch_cli_parse_dims(text[i], dims[i])) {
+            char *x = blk_excerpt(text[i]);
+            g_string_append_printf(err, "%s %s: expected X[,Y[,Z]], one to three integers from 1 to 4294967295",
+                                   opt[i], x);
+            g_free(x);
+            return false;
+        }
+    }
+    return true;
+}
+
 static const wl_device_ops rec_ops = {rec_alloc, rec_write, rec_read, rec_launch};
 
 int tb_kernel_launches(tb_kernel *k, const tb_opts *o, GArray *out, GString *err)
@@ -284,11 +306,8 @@ int tb_kernel_launches(tb_kernel *k, const tb_opts *o, GArray *out, GString *err
         return rc;
     }
     wl_launch l = {.entry = o->entry};
-    if (!o->grid || !o->block || !launch_cli_parse_dims(o->grid, l.grid) ||
-        !launch_cli_parse_dims(o->block, l.block)) {
-        g_string_append(err, "--grid and --block take X[,Y[,Z]] with positive integers");
+    if (!launch_dims(o, &l, err))
         return -1;
-    }
     fmem *mem = fmem_new();
     kload_module *km = kload_module_new(k->mod, mem, err);
     int rc = km ? 0 : -1;
@@ -372,8 +391,8 @@ tb_kernel *tb_kernel_load(const tb_opts *o, const char *def, const char *sm_path
     fmem_set_check(k->mem, check);
     GString *err = g_string_new(NULL);
     k->k = kload_module_new(k->mod, k->mem, err);
-    if (!k->k)
-        die(TB_EXIT_USAGE, "%s: %s", k->path, err->str);
+    if (!k->k) /* its messages start with the file's name */
+        die(TB_EXIT_USAGE, "%s", err->str);
     g_string_free(err, TRUE);
     return k;
 }
@@ -751,10 +770,8 @@ tb_machine *tb_machine_new(cli_run *run, sm_env *env, cta_dispatch *d, sm_topo *
 static int run_ptx(tb_machine *m, tb_kernel *k, const tb_opts *o, GString *err)
 {
     wl_launch l = {.entry = o->entry, .shared_bytes = (unsigned)o->shared};
-    if (!launch_cli_parse_dims(o->grid, l.grid) || !launch_cli_parse_dims(o->block, l.block)) {
-        g_string_append(err, "--grid and --block take X[,Y[,Z]] with positive integers");
+    if (!launch_dims(o, &l, err))
         return TB_EXIT_USAGE;
-    }
     uint32_t entry = kload_find_entry(k->k, o->entry);
     if (entry == IR_NONE) {
         g_string_append_printf(err, "no kernel (.entry) named '%s' in %s", o->entry, k->path);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernels/frontend/hostfile.h"
 #include "models/lib/occupancy.h"
 #include "models/lib/sharing.h"
 #include "models/machines/machine.h"
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
     occupancy_result r;
     share_mode mode = SHARE_NONE;
     share_threshold t = {1, 10};
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+    if (!host_option_parse(ctx, &argc, &argv, &err)) {
         rc = fail(EXIT_USAGE, "%s", err->message);
     } else if (argc > 1) {
         rc = fail(EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[1]);

@@ -7,6 +7,7 @@
  */
 #include "kernels/frontend/ptx_parse.h"
 
+#include "kernels/frontend/hostfile.h"
 #include "kernels/frontend/ptx_lex.h"
 #include "kernels/frontend/spu_isa.h"
 
@@ -2286,8 +2287,8 @@ ir_module *ptx_parse_file(const char *path, GError **err)
     char *text = NULL;
     gsize len = 0;
     GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, PTX_PARSE_ERROR, PTX_PARSE_ERROR_IO, "%s: %s", path, e->message);
+    if (!hostfile_read(path, HOSTFILE_TEXT, &text, &len, &e)) {
+        g_set_error(err, PTX_PARSE_ERROR, PTX_PARSE_ERROR_IO, "%s", e->message);
         g_error_free(e);
         return NULL;
     }

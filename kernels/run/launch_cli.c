@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernels/frontend/hostfile.h"
+
 bool launch_cli_parse_dims(const char *s, unsigned out[3])
 {
     out[0] = out[1] = out[2] = 1;
@@ -202,6 +204,17 @@ static int convert_bytes(launch_cli_args *aa, const char *s, const ir_param *pa,
     return 0;
 }
 
+/* An output file is written after the run: one that cannot be is refused before it. */
+static bool check_output(const char *path, unsigned pos, GString *e)
+{
+    GError *gerr = NULL;
+    if (hostfile_check_writable(path, &gerr))
+        return true;
+    g_string_append_printf(e, "--arg %u: cannot write %s", pos, gerr->message);
+    g_error_free(gerr);
+    return false;
+}
+
 /* in:/out:/inout: — a buffer on dev; out:/inout: are remembered for launch_cli_write_outputs. */
 static int convert_buffer(launch_cli_args *aa, const char *s, const ir_param *pa, unsigned pos,
                           wl_device *dev, wl_arg *a, GString *e)
@@ -222,21 +235,34 @@ static int convert_buffer(launch_cli_args *aa, const char *s, const ir_param *pa
             return arg_error(e, pos, pa, "'%s' is not out:PATH:BYTES with BYTES > 0", s);
         outpath = g_strndup(rest, (gsize)(colon - rest));
         bytes = v;
+        if (!check_output(outpath, pos, e)) {
+            g_free(outpath);
+            return 1;
+        }
     } else {
         const char *colon = inout ? strrchr(rest, ':') : NULL;
         if (inout && (!colon || colon == rest || colon[1] == '\0'))
             return arg_error(e, pos, pa, "'%s' is not inout:PATH:OUTPATH", s);
         char *path = inout ? g_strndup(rest, (gsize)(colon - rest)) : g_strdup(rest);
         GError *gerr = NULL;
-        if (!g_file_get_contents(path, &data, &len, &gerr)) {
-            g_string_append_printf(e, "--arg %u: cannot read '%s': %s", pos, path, gerr->message);
+        if (!hostfile_read(path, HOSTFILE_BINARY, &data, &len, &gerr)) {
+            const char *why = gerr->message; /* "PATH: reason" */
+            if (g_str_has_prefix(why, path) && g_str_has_prefix(why + strlen(path), ": "))
+                why += strlen(path) + 2;
+            g_string_append_printf(e, "--arg %u: cannot read '%s': %s", pos, path, why);
             g_error_free(gerr);
             g_free(path);
             return 1;
         }
         g_free(path);
-        if (inout)
+        if (inout) {
             outpath = g_strdup(colon + 1);
+            if (!check_output(outpath, pos, e)) {
+                g_free(outpath);
+                g_free(data);
+                return 1;
+            }
+        }
         bytes = len;
     }
     uint64_t addr = dev->ops->alloc(dev, bytes); /* fmem gives an empty in: file one byte */

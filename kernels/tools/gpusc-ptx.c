@@ -35,6 +35,7 @@
 #include "kernels/passes/greener.h"
 #include "kernels/passes/relssp.h"
 #include "kernels/passes/spvar_layout.h"
+#include "kernels/frontend/hostfile.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "models/lib/occupancy.h"
@@ -394,7 +395,7 @@ static int reuse_hints(ir_module *m, const char *trace, unsigned rthld, unsigned
 {
     gchar *text = NULL;
     GError *err = NULL;
-    if (!g_file_get_contents(trace, &text, NULL, &err)) {
+    if (!hostfile_read(trace, HOSTFILE_TEXT, &text, NULL, &err)) {
         int rc = die(EXIT_INPUT, "%s", err->message);
         g_error_free(err);
         return rc;
@@ -567,7 +568,7 @@ int main(int argc, char **argv)
     GOptionContext *ctx = g_option_context_new("FILE - print a PTX kernel as the toolchain sees it");
     g_option_context_add_main_entries(ctx, opts, NULL);
     GError *err = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+    if (!host_option_parse(ctx, &argc, &argv, &err)) {
         int rc = die(EXIT_USAGE, "%s", err->message);
         g_error_free(err);
         g_option_context_free(ctx);
@@ -602,6 +603,8 @@ int main(int argc, char **argv)
         rc = die(EXIT_USAGE, "--warps must be 1..128 and --budget at least 0");
     if (rc == EXIT_OK && hints_trace && (rthld < 0 || profile_warps < 1 || profile_warps > 4096))
         rc = die(EXIT_USAGE, "--rthld must be at least 0 and --profile-warps 1..4096");
+    if (rc == EXIT_OK && markdown && !occupancy_threads) /* the table has the occupancy's columns */
+        rc = die(EXIT_USAGE, "--markdown goes with --occupancy THREADS");
     share_threshold t = {1, 10};
     if (rc == EXIT_OK && !smem_layout && (threshold || smem_per_cta >= 0))
         rc = die(EXIT_USAGE, "--threshold and --smem-per-cta go with --smem-layout");

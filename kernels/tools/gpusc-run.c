@@ -11,6 +11,7 @@
  */
 #include "kernels/run/frun.h"
 #include "kernels/run/launch_cli.h"
+#include "kernels/frontend/hostfile.h"
 #include "kernels/frontend/ptx_parse.h"
 #include "kernels/analysis/regalloc.h"
 #include "kernels/workloads/workload.h"
@@ -278,7 +279,7 @@ int main(int argc, char **argv)
              "Relative paths are relative to the working directory.\n");
     GError *gerr = NULL;
     int rc = EXIT_OK;
-    if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
+    if (!host_option_parse(ctx, &argc, &argv, &gerr)) {
         rc = die(EXIT_USAGE, "%s", gerr->message);
         g_error_free(gerr);
     } else if (argc > 1) {

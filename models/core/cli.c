@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/frontend/hostfile.h"
 #include "models/core/gtkw.h"
 #include "models/core/outfile.h"
 #include "models/core/stats.h"
@@ -405,7 +406,7 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
 {
     GError *err = NULL;
     g_option_context_set_help_enabled(run->options, TRUE);
-    if (!g_option_context_parse(run->options, argc, argv, &err))
+    if (!host_option_parse(run->options, argc, argv, &err))
         cli_die("%s (see --help)", err->message);
     if (*argc > 1)
         cli_die("unexpected argument '%s' (see --help)", (*argv)[1]);
@@ -429,6 +430,8 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
         cli_die("--check=%s: expected awake, shuffle, shuffle:SEED or off", run->check);
     if (run->stats_json && !*run->stats_json)
         cli_die("--stats-json: empty file name");
+    if (run->stats_json && !hostfile_check_writable(run->stats_json, &err)) /* not at the end of the run */
+        cli_die("--stats-json %s", err->message);
     if (run->vcd_path && !*run->vcd_path)
         cli_die("--vcd: empty file name");
     if (run->trace_window) {

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "kernels/frontend/hostfile.h"
+
 G_DEFINE_QUARK(gpusc - config - error - quark, cfg_error)
 
 /* ---------------------------------------------------------------------------------------------
@@ -251,6 +253,41 @@ static GHashTable *scan_lines(const char *origin, const char *text, GError **err
     return lines;
 }
 
+/* The offset of the first backslash of a raw value that GKeyFile cannot unescape, or -1. */
+static long bad_escape(const char *raw)
+{
+    for (const char *p = raw; *p; p++) {
+        if (*p != '\\')
+            continue;
+        if (!p[1] || !strchr("\\sntr", p[1]))
+            return (long)(p - raw);
+        p++;
+    }
+    return -1;
+}
+
+/* The line at which GKeyFile (whose messages name no line) first refuses the text: the fewest
+ * leading lines it refuses, found by bisection (a text that fails keeps failing as lines are added). */
+static unsigned failing_line(const char *text)
+{
+    GPtrArray *starts = g_ptr_array_new(); /* starts->pdata[i]: where line i + 2 begins */
+    for (const char *p = strchr(text, '\n'); p; p = strchr(p + 1, '\n'))
+        g_ptr_array_add(starts, (gpointer)(p + 1));
+    unsigned lo = 1, hi = starts->len + 1; /* the first `hi` lines are refused; the first lo - 1 are not */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        gsize len = mid <= starts->len ? (gsize)((const char *)starts->pdata[mid - 1] - text) : strlen(text);
+        GKeyFile *kf = g_key_file_new();
+        if (g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, NULL))
+            lo = mid + 1;
+        else
+            hi = mid;
+        g_key_file_free(kf);
+    }
+    g_ptr_array_free(starts, TRUE);
+    return lo;
+}
+
 /* Load text whose entries are located as "<origin>:<line>" and sourced as `source` (NULL: the
  * location itself). Type sections are validated now; instance sections by cfg_check_instances. */
 static bool load_text(cfg *c, const char *origin, const char *source, const char *text, GError **err)
@@ -264,7 +301,8 @@ static bool load_text(cfg *c, const char *origin, const char *source, const char
     GError *kerr = NULL;
     bool ok = g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &kerr);
     if (!ok) {
-        g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s: %s", origin, kerr->message);
+        g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: %s", origin, failing_line(text),
+                    kerr->message);
         g_error_free(kerr);
     }
     gchar **groups = ok ? g_key_file_get_groups(kf, NULL) : NULL;
@@ -276,10 +314,23 @@ static bool load_text(cfg *c, const char *origin, const char *source, const char
             unsigned line = GPOINTER_TO_UINT(g_hash_table_lookup(lines, ek));
             g_free(ek);
             char *where = g_strdup_printf("%s:%u", origin, line);
-            char *value = g_key_file_get_string(kf, groups[g], keys[k], &kerr);
-            if (!value) {
-                g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s: [%s] %s: %s", where, groups[g], keys[k],
-                            kerr->message);
+            /* On a value it cannot unescape (a backslash at its end or before another letter than
+             * s, n, t, r) GKeyFile sets the error but still returns a value (the text without the
+             * backslash, or with it), and a second bad escape sets its error twice: the escapes are
+             * checked first, and the error decides. */
+            char *raw = g_key_file_get_value(kf, groups[g], keys[k], NULL);
+            long bad = raw ? bad_escape(raw) : -1;
+            g_free(raw);
+            char *value = bad < 0 ? g_key_file_get_string(kf, groups[g], keys[k], &kerr) : NULL;
+            if (!value || kerr) {
+                if (bad >= 0)
+                    g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX,
+                                "%s: [%s] %s: a backslash (character %ld of the value) that starts no escape "
+                                "(\\\\, \\s, \\n, \\t, \\r)",
+                                where, groups[g], keys[k], bad + 1);
+                else
+                    g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s: [%s] %s: %s", where, groups[g], keys[k],
+                                kerr ? kerr->message : "no value");
                 g_clear_error(&kerr);
                 ok = false;
             } else if (d && !check_entry(d, where, groups[g], keys[k], value, err)) {
@@ -322,22 +373,11 @@ bool cfg_load_preset(cfg *c, const char *name, GError **err)
 bool cfg_load_file(cfg *c, const char *path, GError **err)
 {
     char *text = NULL;
-    gsize len = 0;
     GError *ferr = NULL;
-    if (!g_file_get_contents(path, &text, &len, &ferr)) {
-        g_set_error(err, CFG_ERROR, CFG_ERROR_IO, "%s", ferr->message);
+    if (!hostfile_read(path, HOSTFILE_TEXT, &text, NULL, &ferr)) { /* a NUL byte: an error at its line */
+        g_set_error(err, CFG_ERROR, ferr->code == G_FILE_ERROR_INVAL ? CFG_ERROR_SYNTAX : CFG_ERROR_IO, "%s",
+                    ferr->message);
         g_error_free(ferr);
-        return false;
-    }
-    /* A NUL byte would end the text there: everything after it would be dropped unseen. */
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        unsigned line = 1;
-        for (const char *p = text; p < nul; p++)
-            line += *p == '\n';
-        g_set_error(err, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%u: syntax error: a NUL byte (not a text file?)",
-                    path, line);
-        g_free(text);
         return false;
     }
     bool ok = load_text(c, path, NULL, text, err);

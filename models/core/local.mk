@@ -35,3 +35,24 @@ tests_core_test_tb_pipeline_LDADD = $(GLIB_LIBS)
 # The demo blocks in the check modes of sc/ (tb-pipeline's statistics as in the normal run).
 TESTS += tests/core/test_tb_pipeline_modes.sh
 dist_check_SCRIPTS += tests/core/test_tb_pipeline_modes.sh
+
+# The configuration loader's libFuzzer target (models/core/fuzz/fuzz_config.c): clang only, like the
+# PTX fuzzer (kernels/frontend/local.mk). The loader and the registry (config.c, block.c, and the
+# file reader they use) are compiled in with clang's coverage; the rest they refer to comes from the
+# built libgpusc. Run by tests/core/fuzz_config_short.sh on a copy of models/core/fuzz/corpus/.
+FUZZ_CONFIG_SRCS = $(top_srcdir)/models/core/fuzz/fuzz_config.c $(top_srcdir)/models/core/config.c \
+	$(top_srcdir)/models/core/block.c $(top_srcdir)/kernels/frontend/hostfile.c
+if HAVE_CLANG
+if !SANITIZERS
+check_SCRIPTS += models/core/fuzz/fuzz_config
+endif
+endif
+CLEANFILES += models/core/fuzz/fuzz_config
+models/core/fuzz/fuzz_config: $(FUZZ_CONFIG_SRCS) libgpusc.la
+	@$(MKDIR_P) models/core/fuzz
+	$(AM_V_CC)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -I$(top_srcdir) -I$(top_builddir) $(GLIB_CFLAGS) $(FUZZ_CONFIG_SRCS) \
+	  -L$(top_builddir)/.libs -lgpusc -Wl,-rpath,$(abs_top_builddir)/.libs $(GLIB_LIBS) -lm -o $@
+NOSAN_TESTS += tests/core/fuzz_config_short.sh
+EXTRA_DIST += tests/core/fuzz_config_short.sh tests/fuzz_short.sh models/core/fuzz/fuzz_config.c \
+	models/core/fuzz/ini.dict models/core/fuzz/corpus

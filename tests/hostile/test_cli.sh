@@ -2,12 +2,14 @@
 # Command-line mistakes and output files (TAP): --seed is checked and is the workload's seed; the
 # statistics JSON is the same bytes on two runs; empty or colliding output paths; a --ptx-dir or
 # GPUSC_PTX_DIR that is not there; out:PATH writes through a symbolic link (to a device) instead of
-# replacing it; a write error on gpusc-run --trace and on the VCD; negative --watchdog and --shared, --quantum 0.
+# replacing it; a write error on gpusc-run --trace and on the VCD; negative --watchdog and --shared, --quantum 0;
+# gpusc-ptx --markdown without the --occupancy it formats; a non-ASCII argument is read in the locale's
+# character set, and one that is not text in it is named.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 run="$top_builddir/kernels/tools/gpusc-run"
 ptx="$top_srcdir/tests/sm/ptx"
-echo "1..18"
+echo "1..21"
 expect "--seed that is not a number" 2 "seed 'abc'" "$sm" --no-trace --workload vecadd --seed abc
 expect "--seed with a --ptx kernel" 2 "seed" "$sm" --no-trace --seed 3 --ptx "$ptx/l1_hit_miss.ptx" --entry l1 \
     --grid 1 --block 32 --arg out:"$tmp/o":64
@@ -41,4 +43,11 @@ expect "--watchdog -1" 2 "watchdog" "$sm" --no-trace --workload vecadd --watchdo
 expect "--shared -1" 2 "shared -1 is out of range" "$sm" --no-trace --ptx "$ptx/l1_hit_miss.ptx" --entry l1 \
     --grid 1 --block 32 --shared -1 --arg out:"$tmp/o":64
 expect "gpusc-run --quantum 0" 2 "quantum" "$run" --functional --workload vecadd --size tiny --quantum 0
+expect "gpusc-ptx --markdown without --occupancy" 2 "markdown goes with --occupancy" \
+    "$top_builddir/kernels/tools/gpusc-ptx" --markdown "$top_srcdir/kernels/ptx/vecadd.ptx"
+expect "a non-ASCII file name in a UTF-8 locale" 0 "" env LC_ALL=C.UTF-8 "$sm" --no-trace --workload vecadd \
+    --set issue.log="$tmp/é.log"
+expect "a non-ASCII argument in the C locale names the argument" 1 \
+    "argument 'issue.log=.*' is not text in the locale's character set" env LC_ALL=C "$sm" --no-trace \
+    --workload vecadd --set issue.log="$tmp/é.log"
 exit $fail

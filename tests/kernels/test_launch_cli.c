@@ -214,14 +214,24 @@ static void test_buffers(void)
     g_free(data);
     launch_cli_args_free(a);
 
-    /* An output that cannot be written. */
-    a = launch_cli_args_new();
+    /* An output that cannot be written is refused before the run ... */
     char *sbad = g_strdup_printf("out:%s/nodir/x.bin:4", r.dir);
-    g_assert_cmpint(convert1(&r, a, "k_u64", sbad), ==, 0);
+    char *want = g_strdup_printf("cannot write %s/nodir/x.bin: its directory %s/nodir does not exist", r.dir, r.dir);
+    expect_error(&r, "k_u64", sbad, want);
+    g_free(want);
+    /* ... and one that can no longer be written after it (its directory gone) is an error then. */
+    char *gone = g_build_filename(r.dir, "gone", NULL);
+    g_assert_cmpint(g_mkdir(gone, 0700), ==, 0);
+    a = launch_cli_args_new();
+    char *slate = g_strdup_printf("out:%s/x.bin:4", gone);
+    g_assert_cmpint(convert1(&r, a, "k_u64", slate), ==, 0);
+    g_assert_cmpint(g_rmdir(gone), ==, 0);
     g_string_truncate(r.err, 0);
     g_assert_cmpint(launch_cli_write_outputs(a, r.dev, r.err), ==, 1);
     g_assert_true(g_str_has_prefix(r.err->str, "cannot write '"));
     launch_cli_args_free(a);
+    g_free(slate);
+    g_free(gone);
 
     expect_error(&r, "k_u64", "out:x.bin", "'out:x.bin' is not out:PATH:BYTES with BYTES > 0");
     expect_error(&r, "k_u64", "out:x.bin:0", "is not out:PATH:BYTES with BYTES > 0");

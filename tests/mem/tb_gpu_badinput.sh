@@ -32,7 +32,7 @@ A="--arg in:$tmp/z.bin --arg in:$tmp/z.bin --arg out:$tmp/c.bin:4096"
 expect "shared memory too large for an SM" 1 "gpusc: kernel vecadd: a CTA needs 100000 bytes of shared memory" \
     --ptx "$V" --entry vecadd --grid 1 --block 32 --shared 100000 $A --arg 10
 expect "block too large" 1 "gpusc: kernel vecadd: 2048 threads per block" --ptx "$V" --entry vecadd --grid 1 --block 2048 $A --arg 10
-expect "empty grid" 2 "gpusc: --grid and --block take" --ptx "$V" --entry vecadd --grid 0 --block 32 $A --arg 10
+expect "empty grid" 2 "gpusc: --grid 0: expected X[,Y[,Z]]" --ptx "$V" --entry vecadd --grid 0 --block 32 $A --arg 10
 expect "kernel reading past its buffer" 1 "invalid global load: unmapped address" \
     --ptx "$V" --entry vecadd --grid 1000 --block 256 $A --arg 1000000
 printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\tfrobnicate.u32 %%r1;\n}\n' >"$tmp/bad.ptx"
