@@ -1,19 +1,21 @@
 /* gsc_host.cc — host memory: the simulator's anonymous memory backed by the host's 2 MiB pages.
  *
- * A machine of 80 SMs keeps about 30 MiB of state (blocks, FIFO rings, the warps' registers,
+ * A machine of 80 SMs keeps about 34 MiB of state (blocks, FIFO rings, the warps' registers,
  * SystemC's process and event records) and each cycle touches a few KiB of every SM's share of it.
  * In 4 KiB pages that is thousands of distinct pages per simulated cycle, more than the host's TLB
- * maps, so most of those accesses also walk the page tables; in 2 MiB pages the whole of it is a few
- * dozen TLB entries. At every run start (the state is built by then) the kernel reads
- * /proc/self/maps, and for each private anonymous read-write mapping (the malloc heap and the
- * mappings malloc makes for large blocks) asks the host to use 2 MiB pages for its whole 2 MiB
- * extents: madvise(MADV_HUGEPAGE), so that pages touched later come as 2 MiB pages too, then
- * madvise(MADV_COLLAPSE), which moves what is already there into 2 MiB pages now. Either may be
- * refused (a host without transparent huge pages, or one before Linux 6.1 for the collapse, or no
- * free 2 MiB page): the run goes on in 4 KiB pages. Nothing the model computes depends on it.
+ * maps, so many of those accesses also walk the page tables; in 2 MiB pages the whole of it is a few
+ * dozen TLB entries. At every run start (the state is built by then) of a machine whose malloc holds
+ * GSC_HUGE_AUTO_MIN bytes or more (any, with GPUSC_HUGEPAGES=on) the kernel sets malloc's policy once
+ * (grow_heap: what a run allocates later stays in the heap), reads /proc/self/maps, and for each
+ * private anonymous read-write mapping (the malloc heap and the mappings malloc made for large
+ * blocks) asks the host to use 2 MiB pages for its whole 2 MiB extents: madvise(MADV_HUGEPAGE), so
+ * that pages touched later come as 2 MiB pages too, then madvise(MADV_COLLAPSE) of the touched
+ * pieces, which moves what is already there into 2 MiB pages now. Either may be refused (a host
+ * without transparent huge pages, one before Linux 6.1 for the collapse, no free 2 MiB page): the
+ * run goes on in 4 KiB pages. Nothing the model computes depends on it.
  *
- * Every function here is cold (the linker puts them with the other rarely run code), so that adding
- * them does not move the hot code of the blocks and the kernel in the host's instruction cache. */
+ * Every function here is cold (the linker puts them with the other rarely run code, out of the way
+ * of the blocks' and the kernel's hot code). */
 #include "sc/gsc_impl.h"
 
 #include <cerrno>
