@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernels/frontend/hostfile.h"
 #include "kernels/passes/daws_pass.h"
 #include "models/ccws/ccws.h"
 #include "models/ccws/daws.h"
@@ -276,7 +277,7 @@ static void load_profile(tb_ccws *t)
         g_free(out);
         path = tmp;
     }
-    if (!g_file_get_contents(path, &text, NULL, &err))
+    if (!hostfile_read(path, HOSTFILE_TEXT, &text, NULL, &err))
         cli_die("--daws-profile: %s", err->message);
     GString *msg = g_string_new(NULL);
     if (!daws_profile_read(t->prof, text, msg))
