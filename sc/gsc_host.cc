@@ -193,32 +193,32 @@ typedef gsc_huge_extent extent;
 {
     gsc_huge_report r = {};
     gsc_g.n_huge_extents = 0;
-    if (!GSC_HOST_ALLOCATOR_OURS && gsc_g.huge != GSC_HUGE_OFF)
+    if (gsc_g.huge != GSC_HUGE_OFF && !GSC_HOST_ALLOCATOR_OURS) {
         r.err = ENOSYS;
-    else if (gsc_g.huge != GSC_HUGE_OFF) {
+    } else if (gsc_g.huge != GSC_HUGE_OFF) {
         struct mallinfo2 mi = mallinfo2();
         r.eligible = mi.uordblks + mi.hblkhd;
-        if (gsc_g.huge == GSC_HUGE_ON || r.eligible >= GSC_HUGE_AUTO_MIN) {
-            r.done = true;
-            grow_heap();
-            extent *e = gsc_g.huge_extents;
-            size_t n = gsc_g.n_huge_extents = anonymous_extents(e, sizeof gsc_g.huge_extents / sizeof *e);
-            for (size_t i = 0; i < n; i++) {
-                /* the whole extent advised (later touches come as 2 MiB pages), its touched 2 MiB
-                 * pieces collapsed now */
-                if (madvise((void *)e[i].lo, e[i].hi - e[i].lo, MADV_HUGEPAGE) && !r.err)
+        r.done = gsc_g.huge == GSC_HUGE_ON || r.eligible >= GSC_HUGE_AUTO_MIN;
+    }
+    if (r.done) {
+        grow_heap();
+        extent *e = gsc_g.huge_extents;
+        size_t n = gsc_g.n_huge_extents = anonymous_extents(e, sizeof gsc_g.huge_extents / sizeof *e);
+        for (size_t i = 0; i < n; i++) {
+            /* the whole extent advised (later touches come as 2 MiB pages), its touched 2 MiB pieces
+             * collapsed now */
+            if (madvise((void *)e[i].lo, e[i].hi - e[i].lo, MADV_HUGEPAGE) && !r.err)
+                r.err = errno;
+            for (uintptr_t a = e[i].lo; a < e[i].hi; a += HUGE_PAGE)
+                if (touched(a) && madvise((void *)a, HUGE_PAGE, MADV_COLLAPSE) && !r.err)
                     r.err = errno;
-                for (uintptr_t a = e[i].lo; a < e[i].hi; a += HUGE_PAGE)
-                    if (touched(a) && madvise((void *)a, HUGE_PAGE, MADV_COLLAPSE) && !r.err)
-                        r.err = errno;
-            }
-            if (getenv("GPUSC_HUGEPAGES_REPORT")) {
-                uint64_t in_huge = huge_bytes(e, n);
-                fprintf(stderr, "gpusc: host memory: %.1f MiB in use, %.1f MiB in 2 MiB pages%s%s\n",
-                        r.eligible / 1048576.0, in_huge / 1048576.0, r.err ? "; refused: " : "",
-                        r.err ? strerror(r.err) : "");
-            }
         }
     }
     gsc_g.huge_last = r;
+    if (r.done && getenv("GPUSC_HUGEPAGES_REPORT")) {
+        gsc_huge_report now = gsc_huge_last();
+        fprintf(stderr, "gpusc: host memory: %.1f MiB in use, %.1f MiB in 2 MiB pages%s%s\n",
+                now.eligible / 1048576.0, now.collapsed / 1048576.0, now.err ? "; refused: " : "",
+                now.err ? strerror(now.err) : "");
+    }
 }
