@@ -371,12 +371,13 @@ WS_INLINE void write_lanes(const ws_run_t *r, uint32_t reg, const uint64_t *v, u
 
 WS_INLINE uint32_t pred_mask(const ws_run_t *r, uint32_t reg, bool neg, uint32_t mask)
 {
-    uint32_t at = reg_at(r, reg);
+    uint64_t p[IR_WARP_SIZE];
+    kload_reg_read_all(r->w->regs, reg_at(r, reg), p);
     uint32_t out = 0;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        if ((kload_reg_get(r->w->regs, at, l) != 0) != neg)
+        if ((p[l] != 0) != neg)
             out |= UINT32_C(1) << l;
     }
     return out;
@@ -387,8 +388,8 @@ WS_INLINE uint32_t pred_mask(const ws_run_t *r, uint32_t reg, bool neg, uint32_t
  * and the shared segment the instruction reaches (the CTA's, or for ld.cb/st.cb the SPU's
  * communication buffer). */
 typedef struct {
-    const uint64_t *regs; /* the warp's registers, NULL: no base register */
-    uint32_t base_at;     /* the base register's row (kload.h) */
+    const uint64_t *base;   /* the base register's lanes in a wide row, or */
+    const uint32_t *base32; /* in a narrow one (kload.h); both NULL: no base register */
     uint64_t off;
     fmem_seg shared;
 } ws_mem;
@@ -401,12 +402,15 @@ static G_GNUC_NO_INLINE fmem_seg cb_seg(const ws_run_t *r)
 
 WS_INLINE void mem_of(const ws_run_t *r, const ir_operand *m, ws_mem *a)
 {
-    a->regs = NULL;
-    a->base_at = 0;
+    a->base = NULL;
+    a->base32 = NULL;
     a->off = (uint64_t)m->u.mem.offset;
     if (m->u.mem.base_reg != IR_NONE) {
-        a->regs = r->w->regs;
-        a->base_at = reg_at(r, m->u.mem.base_reg);
+        uint32_t at = reg_at(r, m->u.mem.base_reg);
+        if (at & 1)
+            a->base32 = (const uint32_t *)(r->w->regs + (at >> 1));
+        else
+            a->base = r->w->regs + (at >> 1);
     }
     else if (m->u.mem.base_sym != IR_NONE)
         a->off += kload_sym_address(r->L->k, r->L->entry, m->u.mem.base_sym);
@@ -514,7 +518,7 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_fail(const ws_run_t *r, const ws_me
 WS_INLINE uint8_t *lane_access(const ws_run_t *r, const ws_mem *a, uint32_t lane, uint64_t len, bool write,
                                const bool timed, ir_space *space_out)
 {
-    uint64_t addr = a->off + (a->regs ? kload_reg_get(a->regs, a->base_at, lane) : 0);
+    uint64_t addr = a->off + (a->base ? a->base[lane] : a->base32 ? a->base32[lane] : 0);
     ir_space space = (ir_space)r->in->space;
     uint64_t sa = addr;
     if (space == IR_SPACE_NONE)
@@ -600,12 +604,17 @@ WS_INLINE int exec_ld(const ws_run_t *r, uint32_t active, const bool timed)
 void ws_load_apply(const ws_load *pl, uint64_t *regs)
 {
     for (unsigned e = 0; e < pl->nv; e++) {
-        if (pl->at[e] == IR_NONE)
+        uint32_t at = pl->at[e];
+        if (at == IR_NONE)
             continue;
+        uint64_t *row = regs + (at >> 1);
         for (uint32_t m = pl->mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            kload_reg_set(regs, pl->at[e], l,
-                          ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e]);
+            uint64_t v = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+            if (at & 1)
+                ((uint32_t *)row)[l] = (uint32_t)v;
+            else
+                row[l] = v;
         }
     }
 }
@@ -1176,7 +1185,7 @@ uint32_t ws_head_shared(ws_launch *L, ws_warp *w, uint64_t off[IR_WARP_SIZE])
     uint32_t out = 0;
     for (uint32_t k = mask; k; k &= k - 1) {
         unsigned l = (unsigned)__builtin_ctz(k);
-        uint64_t addr = a.off + (a.regs ? kload_reg_get(a.regs, a.base_at, l) : 0), sa = addr;
+        uint64_t addr = a.off + (a.base ? a.base[l] : a.base32 ? a.base32[l] : 0), sa = addr;
         if (in->space == IR_SPACE_SHARED || kload_generic_resolve(addr, &sa) == IR_SPACE_SHARED) {
             off[l] = sa;
             out |= UINT32_C(1) << l;

@@ -521,11 +521,12 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
     unsigned i = 0;
     if (in->guard != IR_NONE) {
         value_access(x, REGVAL_READ, wid, src[0], func, pc, mask, clock);
-        uint32_t at = x->env->k->slot_at[src[0]];
+        uint64_t p[IR_WARP_SIZE];
+        kload_reg_read_all(w->regs, x->env->k->slot_at[src[0]], p);
         active = 0;
         for (uint32_t m = mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            if ((kload_reg_get(w->regs, at, l) != 0) != (in->guard_neg != 0))
+            if ((p[l] != 0) != (in->guard_neg != 0))
                 active |= UINT32_C(1) << l;
         }
         i = 1;
