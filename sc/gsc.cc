@@ -221,6 +221,7 @@ extern "C" void gsc_reset(void)
     std::string program = gsc_g.program;
     gsc_g = gsc_state();
     gsc_hot.pulses_traced = false;
+    gsc_hot.prefetch = false;
     gsc_g.inited = true;
     gsc_g.program = program;
     sc_set_time_resolution(1, SC_PS);
@@ -721,12 +722,23 @@ extern "C" uint64_t gsc_core_period_ps(void)
     if (const gsc_proc_rt *s = rt->succ[par]) {
         for (const void *h : s->hot)
             __builtin_prefetch(h);
+        for (unsigned i = 0; i < s->n_next; i++)
+            __builtin_prefetch(s->next[i]);
         if (const gsc_proc_rt *t = s->succ[par]) {
             __builtin_prefetch(t);
             __builtin_prefetch(&t->succ);
             __builtin_prefetch(&t->hot[GSC_HOT_LINES - 1]);
+            __builtin_prefetch(&t->next[GSC_NEXT_LINES - 1]);
         }
     }
+    rt->n_next = 0;
+}
+
+extern "C" void gsc_prefetch_next_slow(const void *addr)
+{
+    gsc_proc_rt *rt = gsc_g.cur;
+    if (gsc_hot.in_process && rt->n_next < GSC_NEXT_LINES)
+        rt->next[rt->n_next++] = addr;
 }
 
 namespace
@@ -738,7 +750,7 @@ struct trampoline {
     {
         gsc_g.activations++;
         uint64_t cycle = gsc_now_cycle();
-        if (gsc_g.prefetch)
+        if (gsc_hot.prefetch)
             prefetch_next(rt, cycle);
         gsc_g.cur = rt;
         gsc_hot.cycle = cycle;

@@ -172,6 +172,7 @@ typedef struct {
     /* Some pulse is traced (gsc_trace_elaborate selected one): until then gsc_pulse_traced answers
      * from here, without reading the pulse (a line per probe a block calls, in every cycle). */
     bool pulses_traced;
+    bool prefetch; /* prefetching the next activation is on (gsc_prefetch_active) */
     uint64_t cycle;
 } gsc_hot_state;
 extern gsc_hot_state gsc_hot;
@@ -259,6 +260,17 @@ bool gsc_prefetch_active(void);
 /* Activations, while prefetching was on, whose process was the one learned to come next: how often
  * the learned order was right (gsc_activations() counts them all). */
 uint64_t gsc_prefetch_hits(void);
+/* Inside an activation: the line at `addr` is among those the process's next activation will read
+ * early (a block's guess: the registers of the warp it expects to issue next, say); prefetched with
+ * its context's lines. At most GSC_NEXT_LINES per activation (those beyond are ignored); each
+ * activation starts with none. Costs one test when prefetching is off. */
+#define GSC_NEXT_LINES 8
+void gsc_prefetch_next_slow(const void *addr);
+static inline void gsc_prefetch_next(const void *addr)
+{
+    if (gsc_hot.prefetch)
+        gsc_prefetch_next_slow(addr);
+}
 
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

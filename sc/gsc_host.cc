@@ -254,7 +254,7 @@ extern "C" [[gnu::cold]] gsc_prefetch_mode gsc_prefetch(void)
 
 extern "C" bool gsc_prefetch_active(void)
 {
-    return gsc_g.prefetch;
+    return gsc_hot.prefetch;
 }
 
 extern "C" uint64_t gsc_prefetch_hits(void)
@@ -283,5 +283,5 @@ extern "C" uint64_t gsc_prefetch_hits(void)
         struct mallinfo2 mi = mallinfo2();
         on = mi.uordblks + mi.hblkhd >= GSC_PREFETCH_AUTO_MIN;
     }
-    gsc_g.prefetch = on;
+    gsc_hot.prefetch = on;
 }

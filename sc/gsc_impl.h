@@ -87,6 +87,8 @@ struct alignas(64) gsc_proc_rt {
      * cycle, and the lines this one's activation starts with (two lines of the record). */
     alignas(64) gsc_proc_rt *succ[2] = {nullptr, nullptr};
     const void *hot[GSC_HOT_LINES] = {};
+    unsigned n_next = 0; /* the lines its last activation named for its next (gsc_prefetch_next) */
+    const void *next[GSC_NEXT_LINES] = {};
 };
 
 /* The processes statically sensitive to a channel's put, get or change: the first in the channel
@@ -292,7 +294,6 @@ struct gsc_state {
     unsigned n_huge_extents = 0;
     uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
     uint64_t activations = 0;
-    bool prefetch = false;      /* the last run start turned prefetching on */
     uint64_t prefetch_hits = 0; /* gsc_prefetch_hits */
     /* gsc_cycle cache: the time it was computed at and the result */
     uint64_t cache_t = 0, cache_c = 0;

@@ -731,6 +731,18 @@ static bool sched_flip(const issue *s, issue_sched *sc, const wmask *asks, bool 
     return any;
 }
 
+/* Prefetching (gsc_prefetch_next): the arbiter's second choice this cycle is the likeliest warp to
+ * issue in the next (the first just issued, and in a dependent chain waits); its next instruction's
+ * source registers are named for the next activation. */
+static void prefetch_runner_up(const issue *s, unsigned wi)
+{
+    const decoded_t *h = ib_head(s, wi);
+    if (!h)
+        return;
+    for (unsigned k = 0; k < h->n_src && k < 3; k++)
+        wexec_prefetch_slot(s->wx, wi, h->src[k]);
+}
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
@@ -821,6 +833,8 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         }
         sc->arb->outcome(sc->arb_self, (int)wi, ISSUE_STALL_COUNT);
         sc->pw[i].last_issue = (int64_t)now; /* the warp stays listed until its completion */
+        if (gsc_hot.prefetch && n > 1)
+            prefetch_runner_up(s, sc->warps[sc->order[1]]);
         blk_stat_add(s->inst, ISSUE_STAT_ISSUE_CYCLES, 1);
         sc->last_stall = ISSUE_STALL_COUNT;
         if (si == 0)

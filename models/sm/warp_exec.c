@@ -625,6 +625,16 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
         value_access(x, REGVAL_WRITE, warp, slot, REGVAL_NONE, REGVAL_NONE, mask, cycle);
 }
 
+void wexec_prefetch_slot(const wexec *x, unsigned warp, unsigned slot)
+{
+    if (warp >= x->max_warps || slot >= x->env->k->total_regs)
+        return;
+    uint32_t at = x->env->k->slot_at[slot];
+    const uint64_t *row = x->warps[warp].w.regs + (at >> 1);
+    gsc_prefetch_next(row);
+    gsc_prefetch_next(row + 8); /* (a row is two lines, or four when wide: its first lanes) */
+}
+
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane)
 {
     g_assert(warp < x->max_warps && slot < x->env->k->total_regs && lane < IR_WARP_SIZE);

@@ -93,6 +93,9 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
 /* The value of register slot `slot` in `lane` of a warp's register file (whether or not a CTA owns
  * the warp slot: a freed register reads WX_POISON, cut to 32 bits in a narrow row). An inspection, not an access: no value hook runs. */
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane);
+/* Name the first lines of register slot `slot` of a warp as read early by the calling process's next
+ * activation (gsc_prefetch_next): issue's guess at the registers it will read next. */
+void wexec_prefetch_slot(const wexec *x, unsigned warp, unsigned slot);
 
 /* Add a hook to the register value path (see above and regval.h); returns its index. Add hooks
  * before the run. */
