@@ -720,8 +720,9 @@ extern "C" uint64_t gsc_core_period_ps(void)
         prev->succ[par] = rt;
     }
     if (const gsc_proc_rt *s = rt->succ[par]) {
-        for (const void *h : s->hot)
-            __builtin_prefetch(h);
+#pragma GCC unroll 12
+        for (unsigned i = 0; i < GSC_HOT_LINES; i++)
+            __builtin_prefetch(s->hot[i]);
         for (unsigned i = 0; i < s->n_next; i++)
             __builtin_prefetch(s->next[i]);
         if (const gsc_proc_rt *t = s->succ[par]) {
