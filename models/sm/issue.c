@@ -1029,9 +1029,29 @@ static void issue_run(void *self)
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
 
+/* The log and the pipeline view are opened at elaboration, not when the block is made: a run that
+ * only prints its configuration (--dump-config) creates no file. */
+static void open_outputs(issue *s)
+{
+    const char *log = blk_param_string(s->inst, "log");
+    if (log && *log) {
+        s->log = outfile_open(log); /* shared by every instance given this path */
+        if (!s->log)
+            gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
+    }
+    const char *pv = blk_param_string(s->inst, "pipeview");
+    if (pv && *pv) {
+        s->pv = outfile_open(pv);
+        if (!s->pv)
+            gsc_fatal("%s.pipeview: cannot open '%s' for writing: %s", s->inst->path, pv, g_strerror(errno));
+        s->pv_open = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    }
+}
+
 static void issue_elaborate(void *self)
 {
     issue *s = self;
+    open_outputs(s);
     blk_iref r = blk_import(s->inst, ISSUE_SB, 0);
     s->sb = r.methods, s->sb_self = r.self;
     r = blk_import(s->inst, ISSUE_IB, 0);
@@ -1142,19 +1162,6 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         sc->order = g_new0(unsigned, warps);
         sc->last_stall = ISSUE_STALL_IDLE;
         sc->veto_until = UINT64_MAX; /* (only schedulers whose vetoes hold lower it) */
-    }
-    const char *log = blk_param_string(s->inst, "log");
-    if (log && *log) {
-        s->log = outfile_open(log); /* shared by every instance given this path */
-        if (!s->log)
-            gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
-    }
-    const char *pv = blk_param_string(s->inst, "pipeview");
-    if (pv && *pv) {
-        s->pv = outfile_open(pv);
-        if (!s->pv)
-            gsc_fatal("%s.pipeview: cannot open '%s' for writing: %s", s->inst->path, pv, g_strerror(errno));
-        s->pv_open = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     }
     for (unsigned i = 0; i < SM_MAX_CTAS; i++)
         s->bs_release_at[i] = UINT64_MAX;
