@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
@@ -170,6 +171,7 @@ extern "C" void gsc_init(const char *program_name)
     gsc_g.simc = sc_get_curr_simcontext();
     check_from_env();
     gsc_huge_from_env();
+    gsc_prefetch_from_env();
     atexit(at_exit);
 }
 
@@ -219,12 +221,14 @@ extern "C" void gsc_reset(void)
     std::string program = gsc_g.program;
     gsc_g = gsc_state();
     gsc_hot.pulses_traced = false;
+    gsc_hot.prefetch = false;
     gsc_g.inited = true;
     gsc_g.program = program;
     sc_set_time_resolution(1, SC_PS);
     gsc_g.simc = sc_get_curr_simcontext();
     check_from_env();
     gsc_huge_from_env();
+    gsc_prefetch_from_env();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -705,6 +709,39 @@ extern "C" uint64_t gsc_core_period_ps(void)
  * Processes
  * ------------------------------------------------------------------------------------------- */
 
+/* Prefetching (gsc.h): rt starts in `cycle` after gsc_g.cur. The process that ran after gsc_g.cur
+ * in the last cycle of this parity is noted; the lines of the one learned to follow rt are
+ * prefetched (its record's two lines were, as this one started), and the record of the one after. */
+[[gnu::always_inline]] static inline void prefetch_next(gsc_proc_rt *rt, uint64_t cycle)
+{
+    unsigned par = cycle & 1;
+    if (gsc_proc_rt *prev = gsc_g.cur) {
+        gsc_g.prefetch_hits += prev->succ[par] == rt;
+        prev->succ[par] = rt;
+    }
+    if (const gsc_proc_rt *s = rt->succ[par]) {
+#pragma GCC unroll 12
+        for (unsigned i = 0; i < GSC_HOT_LINES; i++)
+            __builtin_prefetch(s->hot[i]);
+        for (unsigned i = 0; i < s->n_next; i++)
+            __builtin_prefetch(s->next[i]);
+        if (const gsc_proc_rt *t = s->succ[par]) {
+            __builtin_prefetch(t);
+            __builtin_prefetch(&t->succ);
+            __builtin_prefetch(&t->hot[GSC_HOT_LINES - 1]);
+            __builtin_prefetch(&t->next[GSC_NEXT_LINES - 1]);
+        }
+    }
+    rt->n_next = 0;
+}
+
+extern "C" void gsc_prefetch_next_slow(const void *addr)
+{
+    gsc_proc_rt *rt = gsc_g.cur;
+    if (gsc_hot.in_process && rt->n_next < GSC_NEXT_LINES)
+        rt->next[rt->n_next++] = addr;
+}
+
 namespace
 {
 /* The body of every C method process. */
@@ -713,8 +750,11 @@ struct trampoline {
     void operator()() const
     {
         gsc_g.activations++;
+        uint64_t cycle = gsc_now_cycle();
+        if (gsc_hot.prefetch)
+            prefetch_next(rt, cycle);
         gsc_g.cur = rt;
-        gsc_hot.cycle = gsc_now_cycle();
+        gsc_hot.cycle = cycle;
         if (__builtin_expect(gsc_g.cal.direct != nullptr, 0))
             direct_seen(rt, (int64_t)gsc_hot.cycle);
         rt->dynamic = false;
@@ -743,6 +783,32 @@ struct ticker {
     }
 };
 } // namespace
+
+/* The lines an activation of p starts with (prefetching, gsc.h): the first two of its context (the
+ * block) and of its kernel process object `kobj`, the records of up to four channels it listens to,
+ * then the next two of each; what is left over repeats the context's first line. */
+static void hot_lines(gsc_process *p, const void *kobj)
+{
+    const char *ctx = p->rt->ctx ? (const char *)p->rt->ctx : (const char *)kobj, *ko = (const char *)kobj;
+    const void **h = p->rt->hot;
+    unsigned n = 0;
+    auto add = [&](const void *a) {
+        if (n < GSC_HOT_LINES)
+            h[n++] = a;
+    };
+    add(ctx);
+    add(ctx + 64);
+    add(ko);
+    add(ko + 64);
+    for (size_t i = 0; i < p->chans.size() && i < 4; i++)
+        add(p->chans[i]);
+    add(ctx + 128);
+    add(ctx + 192);
+    add(ko + 128);
+    add(ko + 192);
+    while (n < GSC_HOT_LINES)
+        h[n++] = ctx;
+}
 
 extern "C" gsc_process *gsc_process_new(gsc_module *m, const char *name, gsc_process_fn fn, void *ctx)
 {
@@ -791,8 +857,10 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
 
 /* p listens to a channel through its swake event: the first listener in *first, the others in
  * *more. */
-static void listen(gsc_process *p, gsc_proc_rt **first, std::vector<gsc_proc_rt *> **more)
+static void listen(gsc_process *p, gsc_proc_rt **first, std::vector<gsc_proc_rt *> **more, const void *chan)
 {
+    if (chan && std::find(p->chans.begin(), p->chans.end(), chan) == p->chans.end())
+        p->chans.push_back(chan);
     if (*first == p->rt)
         return;
     if (*more)
@@ -815,27 +883,27 @@ static void listen(gsc_process *p, gsc_proc_rt **first, std::vector<gsc_proc_rt 
 extern "C" void gsc_sensitive_latch(gsc_process *p, gsc_latch *l)
 {
     need_elaboration("gsc_sensitive_latch");
-    listen(p, &l->on_change.first, &l->on_change.more);
+    listen(p, &l->on_change.first, &l->on_change.more, l);
 }
 
 extern "C" void gsc_sensitive_fifo_put(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_put");
-    listen(p, &f->put_first, &f->put_more);
+    listen(p, &f->put_first, &f->put_more, f);
     gsc_fifo_note_rare(f);
 }
 
 extern "C" void gsc_sensitive_fifo_get(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_get");
-    listen(p, &f->get_first, &f->get_more);
+    listen(p, &f->get_first, &f->get_more, f);
     gsc_fifo_note_rare(f);
 }
 
 extern "C" void gsc_sensitive_fifo_room(gsc_process *p, gsc_fifo *f)
 {
     need_elaboration("gsc_sensitive_fifo_room");
-    listen(p, &f->on_room.first, &f->on_room.more);
+    listen(p, &f->on_room.first, &f->on_room.more, nullptr);
 }
 
 /* (SystemC itself reports next_trigger outside a method process as an error.) Inside a run but
@@ -1058,10 +1126,9 @@ extern "C" void gsc_elaborate(void)
             o.dont_initialize();
         }
         in_module under(p->m);
-        if (gsc_trace_requested())
-            sc_spawn(trampoline_traced{p->rt}, p->name.c_str(), &o);
-        else
-            sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
+        sc_process_handle h = gsc_trace_requested() ? sc_spawn(trampoline_traced{p->rt}, p->name.c_str(), &o)
+                                                     : sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
+        hot_lines(p, h.get_process_object());
     }
     procs_free();
     {
@@ -1155,6 +1222,7 @@ static void begin_run(void)
     need_init("gsc_run");
     gsc_elaborate();
     gsc_huge_run_starts();
+    gsc_prefetch_run_starts();
     gsc_g.stopped = false;
     gsc_g.starved = false;
     gsc_trace_run_starts();

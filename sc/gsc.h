@@ -172,6 +172,7 @@ typedef struct {
     /* Some pulse is traced (gsc_trace_elaborate selected one): until then gsc_pulse_traced answers
      * from here, without reading the pulse (a line per probe a block calls, in every cycle). */
     bool pulses_traced;
+    bool prefetch; /* prefetching the next activation is on (gsc_prefetch_active) */
     uint64_t cycle;
 } gsc_hot_state;
 extern gsc_hot_state gsc_hot;
@@ -232,6 +233,44 @@ void gsc_set_huge(gsc_huge_mode mode);
 gsc_huge_mode gsc_huge(void);
 /* What the last run start did (all zero before the first). */
 gsc_huge_report gsc_huge_last(void);
+
+/* Prefetching the next activation (docs/sc-api.md, "Prefetching the next activation"): the
+ * simulator's speed, not the model's. In a machine whose state is larger than the host's caches an
+ * activation starts by missing the lines of its process's records, its block's first lines and the
+ * channels it listens to. The kernel learns which process ran after each one in the last cycle of the
+ * same parity (a cycle's order of activations repeats every other cycle) and, as an activation
+ * starts, asks the host to prefetch the lines the next one will start with (GSC_HOT_LINES of them:
+ * its kernel process object, its context's first lines, the channels it listens to) and the records
+ * of the one after it. Results never depend on it.
+ *   - GSC_PREFETCH_AUTO (default): on from a run start at which malloc holds GSC_PREFETCH_AUTO_MIN
+ *     bytes or more (a machine whose cycles stay in the host's caches pays nothing: the prefetches
+ *     cost about 20 instructions per activation);
+ *   - GSC_PREFETCH_ON, GSC_PREFETCH_OFF.
+ * GPUSC_PREFETCH (read by gsc_init and gsc_reset): "auto", "on" or "off"; any other value is a fatal
+ * error. */
+typedef enum { GSC_PREFETCH_AUTO, GSC_PREFETCH_ON, GSC_PREFETCH_OFF } gsc_prefetch_mode;
+#define GSC_HOT_LINES 12
+#define GSC_PREFETCH_AUTO_MIN (24u << 20)
+bool gsc_prefetch_parse(const char *text, gsc_prefetch_mode *mode);
+/* Select the mode (any time; takes effect at the next run start). */
+void gsc_set_prefetch(gsc_prefetch_mode mode);
+gsc_prefetch_mode gsc_prefetch(void);
+/* Whether the last run start turned prefetching on. */
+bool gsc_prefetch_active(void);
+/* Activations, while prefetching was on, whose process was the one learned to come next: how often
+ * the learned order was right (gsc_activations() counts them all). */
+uint64_t gsc_prefetch_hits(void);
+/* Inside an activation: the line at `addr` is among those the process's next activation will read
+ * early (a block's guess: the registers of the warp it expects to issue next, say); prefetched with
+ * its context's lines. At most GSC_NEXT_LINES per activation (those beyond are ignored); each
+ * activation starts with none. Costs one test when prefetching is off. */
+#define GSC_NEXT_LINES 8
+void gsc_prefetch_next_slow(const void *addr);
+static inline void gsc_prefetch_next(const void *addr)
+{
+    if (gsc_hot.prefetch)
+        gsc_prefetch_next_slow(addr);
+}
 
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -52,18 +52,25 @@ namespace {
 uint64_t huge_bytes(const gsc_huge_extent *e, size_t n);
 }
 
+/* "auto", "on" or "off" as 0, 1, 2 (the order of gsc_huge_mode and gsc_prefetch_mode). */
+[[gnu::cold]] static bool parse_auto_on_off(const char *text, int *mode)
+{
+    static const char *const names[] = {"auto", "on", "off"};
+    for (int i = 0; text && i < 3; i++)
+        if (!strcmp(text, names[i])) {
+            *mode = i;
+            return true;
+        }
+    return false;
+}
+
 extern "C" [[gnu::cold]] bool gsc_huge_parse(const char *text, gsc_huge_mode *mode)
 {
-    if (!text)
+    static_assert(GSC_HUGE_AUTO == 0 && GSC_HUGE_ON == 1 && GSC_HUGE_OFF == 2, "parse_auto_on_off");
+    int m;
+    if (!parse_auto_on_off(text, &m))
         return false;
-    if (!strcmp(text, "auto"))
-        *mode = GSC_HUGE_AUTO;
-    else if (!strcmp(text, "on"))
-        *mode = GSC_HUGE_ON;
-    else if (!strcmp(text, "off"))
-        *mode = GSC_HUGE_OFF;
-    else
-        return false;
+    *mode = (gsc_huge_mode)m;
     return true;
 }
 
@@ -221,4 +228,60 @@ typedef gsc_huge_extent extent;
                 now.eligible / 1048576.0, now.collapsed / 1048576.0, now.err ? "; refused: " : "",
                 now.err ? strerror(now.err) : "");
     }
+}
+
+/* ---- Prefetching the next activation (gsc.h) ---------------------------------------------------- */
+
+extern "C" [[gnu::cold]] bool gsc_prefetch_parse(const char *text, gsc_prefetch_mode *mode)
+{
+    static_assert(GSC_PREFETCH_AUTO == 0 && GSC_PREFETCH_ON == 1 && GSC_PREFETCH_OFF == 2, "parse_auto_on_off");
+    int m;
+    if (!parse_auto_on_off(text, &m))
+        return false;
+    *mode = (gsc_prefetch_mode)m;
+    return true;
+}
+
+extern "C" [[gnu::cold]] void gsc_set_prefetch(gsc_prefetch_mode mode)
+{
+    gsc_g.prefetch_mode = mode;
+}
+
+extern "C" [[gnu::cold]] gsc_prefetch_mode gsc_prefetch(void)
+{
+    return gsc_g.prefetch_mode;
+}
+
+extern "C" bool gsc_prefetch_active(void)
+{
+    return gsc_hot.prefetch;
+}
+
+extern "C" uint64_t gsc_prefetch_hits(void)
+{
+    return gsc_g.prefetch_hits;
+}
+
+[[gnu::cold]] void gsc_prefetch_from_env(void)
+{
+    const char *v = getenv("GPUSC_PREFETCH");
+    gsc_prefetch_mode m;
+    if (v && *v) {
+        if (!gsc_prefetch_parse(v, &m))
+            gsc_fatal("GPUSC_PREFETCH=%s: expected auto, on or off", v);
+        gsc_g.prefetch_mode = m;
+    }
+}
+
+/* The auto mode's measure is the host-memory step's, the bytes malloc holds in use (under a
+ * sanitizer's allocator, not known: off), against its own threshold: a 15-SM machine (10 MiB) runs
+ * its cycles in the host's caches, an 80-SM one (34 MiB) does not. */
+[[gnu::cold]] void gsc_prefetch_run_starts(void)
+{
+    bool on = gsc_g.prefetch_mode == GSC_PREFETCH_ON;
+    if (gsc_g.prefetch_mode == GSC_PREFETCH_AUTO && GSC_HOST_ALLOCATOR_OURS) {
+        struct mallinfo2 mi = mallinfo2();
+        on = mi.uordblks + mi.hblkhd >= GSC_PREFETCH_AUTO_MIN;
+    }
+    gsc_hot.prefetch = on;
 }

@@ -83,6 +83,12 @@ struct alignas(64) gsc_proc_rt {
     gsc_module *m = nullptr; /* the module it belongs to */
     /* Traced: the traced variables its activation may change (gsc_trace.cc), NULL: none. */
     const gsc_trace_marks *tmarks = nullptr;
+    /* Prefetching (gsc.h): the process that ran right after this one in the last even and odd
+     * cycle, and the lines this one's activation starts with (two lines of the record). */
+    alignas(64) gsc_proc_rt *succ[2] = {nullptr, nullptr};
+    const void *hot[GSC_HOT_LINES] = {};
+    unsigned n_next = 0; /* the lines its last activation named for its next (gsc_prefetch_next) */
+    const void *next[GSC_NEXT_LINES] = {};
 };
 
 /* The processes statically sensitive to a channel's put, get or change: the first in the channel
@@ -104,6 +110,7 @@ struct gsc_process {
     bool initialize;
     bool clocked;
     std::vector<const sc_core::sc_event *> events;
+    std::vector<const void *> chans; /* the latches and FIFOs it listens to (prefetching) */
 };
 
 struct gsc_latch {
@@ -282,10 +289,12 @@ struct gsc_state {
     gsc_check_mode check = GSC_CHECK_OFF;
     gsc_huge_mode huge = GSC_HUGE_AUTO; /* host memory (gsc_host.cc) */
     gsc_huge_report huge_last = {};
+    gsc_prefetch_mode prefetch_mode = GSC_PREFETCH_AUTO;
     gsc_huge_extent huge_extents[64]; /* what the last run start advised */
     unsigned n_huge_extents = 0;
     uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
     uint64_t activations = 0;
+    uint64_t prefetch_hits = 0; /* gsc_prefetch_hits */
     /* gsc_cycle cache: the time it was computed at and the result */
     uint64_t cache_t = 0, cache_c = 0;
     /* the kernel's context, cached: one simulation per process, it never changes */
@@ -425,5 +434,7 @@ void gsc_trace_reset(void);
  * as the mode says (every run start). */
 void gsc_huge_from_env(void);
 void gsc_huge_run_starts(void);
+void gsc_prefetch_from_env(void);
+void gsc_prefetch_run_starts(void);
 
 #endif /* GPUSC_SC_GSC_IMPL_H */

@@ -238,7 +238,7 @@ static void bar_release(flaunch *L, unsigned id)
             while (m) {
                 unsigned l = (unsigned)__builtin_ctz(m);
                 m &= m - 1;
-                w->w.regs[(uint64_t)L->d->k->slot_row[w->bar_dst] * IR_WARP_SIZE + l] = r;
+                kload_reg_set(w->w.regs, L->d->k->slot_at[w->bar_dst], l, r);
             }
             w->bar_dst = IR_NONE;
         }
@@ -330,7 +330,7 @@ static double thread_cpu_seconds(void)
 static int cta_run(flaunch *L)
 {
     const kload_module *k = L->d->k;
-    uint64_t regs_per_warp = (uint64_t)k->total_rows * IR_WARP_SIZE;
+    uint64_t regs_per_warp = k->warp_words;
     memset(L->warps[0].w.regs, 0, L->nwarps * regs_per_warp * sizeof(uint64_t));
     if (L->local_bytes)
         memset(L->warps[0].w.local, 0, L->nwarps * IR_WARP_SIZE * L->local_bytes);
@@ -432,7 +432,7 @@ int frun_launch(wl_device *dev, const wl_launch *l, GString *err)
     L.local_bytes = k->local_bytes;
     L.cparam_bytes = k->cparam_bytes;
     L.warps = g_new0(fwarp, L.nwarps);
-    uint64_t regs_per_warp = (uint64_t)k->total_rows * IR_WARP_SIZE;
+    uint64_t regs_per_warp = k->warp_words;
     /* The sizes are bounded (launch_cli_check, the shared limit above, at most 1024 threads) but may
      * still be more than the host can give: a clear error then, not an abort. */
     uint64_t *regs = NULL;

@@ -307,6 +307,32 @@ static void layout_rows(kload_module *k)
         }
     }
     k->total_rows = rows;
+    /* Each row's width: narrow unless a register kept in it is wider than 32 bits (or of no known
+     * width); then where each row, and so each slot, lives in a warp's array. */
+    bool *wide = g_new0(bool, rows + 1);
+    for (guint f = 0; f < nf; f++) {
+        const ir_func *fn = mod_func(m, f);
+        const kload_func *kf = &k->funcs[f];
+        for (uint32_t r = 0; r < kf->n_regs; r++) {
+            unsigned bits = ir_type_bits(g_array_index(fn->regs, ir_reg, r).type);
+            if (bits == 0 || bits > 32)
+                wide[kf->rows[r]] = true;
+        }
+    }
+    k->row_at = g_new0(uint32_t, rows + 1);
+    uint64_t words = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        g_assert(words < (UINT64_C(1) << 31));
+        k->row_at[r] = (uint32_t)(words << 1) | (wide[r] ? 0u : 1u);
+        words += wide[r] ? IR_WARP_SIZE : IR_WARP_SIZE / 2;
+    }
+    k->warp_words = words;
+    g_free(wide);
+    k->slot_at = g_new0(uint32_t, k->total_regs + 1);
+    for (uint32_t s = 0; s < k->total_regs; s++)
+        k->slot_at[s] = k->row_at[k->slot_row[s]];
+    for (guint f = 0; f < nf; f++)
+        k->funcs[f].at = k->slot_at + k->funcs[f].reg_base;
 }
 
 kload_module *kload_module_new(ir_module *m, fmem *mem, GString *err)
@@ -357,6 +383,8 @@ void kload_module_free(kload_module *k)
     g_free(k->funcs);
     g_free(k->syms);
     g_free(k->slot_row);
+    g_free(k->slot_at);
+    g_free(k->row_at);
     g_free(k);
 }
 

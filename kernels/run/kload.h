@@ -33,9 +33,18 @@
  * row for the registers it declares and never references — so virtual
  * registers that share a physical register share its row, and a warp keeps as many rows as the code
  * has physical registers, not virtual ones.
+ *
+ * A warp's register array holds each row's 32 lanes in turn. A row is narrow when every register
+ * kept in it is 32 bits wide or less (predicates too): its lanes are 32-bit words, 128 bytes, where a
+ * wide row's are 64-bit words, 256 bytes; a narrow lane reads back zero-extended (every write masks a
+ * value to its register's width, so nothing is lost). Where a row lives is `at` (kload_func.at,
+ * kload_module.slot_at): its first uint64_t word in the array times two, plus one when narrow; read and
+ * write lanes with kload_reg_get / kload_reg_set. kload_module.warp_words is the array's size.
  */
 #ifndef GPUSC_KERNELS_KLOAD_H
 #define GPUSC_KERNELS_KLOAD_H
+
+#include <string.h>
 
 #include "kernels/run/fmem.h"
 #include "kernels/frontend/ir.h"
@@ -160,6 +169,7 @@ typedef struct {
     uint32_t reg_base; /* first slot of this function's registers */
     uint32_t n_regs;
     const uint32_t *rows;       /* n_regs entries: the register-array row of each virtual register */
+    const uint32_t *at;         /* n_regs entries: where that row lives in a warp's array ("Registers") */
     uint64_t shared_static;     /* entries: static shared bytes a CTA of this kernel needs */
     uint64_t dyn_shared_offset; /* entries: where the .extern shared array starts */
     uint64_t kparam_bytes;      /* entries: parameter buffer size */
@@ -175,11 +185,67 @@ typedef struct {
     uint32_t total_regs;   /* register slots per thread, all functions */
     uint32_t total_rows;   /* register-array rows per thread (<= total_regs) */
     uint32_t *slot_row;    /* total_regs + 1 entries: the row of each slot */
+    uint32_t *slot_at;     /* total_regs + 1 entries: where each slot's row lives ("Registers") */
+    uint32_t *row_at;      /* total_rows + 1 entries: where each row lives */
+    uint64_t warp_words;   /* uint64_t words of a warp's register array (every row's 32 lanes) */
     uint64_t local_bytes;  /* local segment per thread, all functions */
     uint64_t cparam_bytes; /* call-parameter segment per thread */
     uint64_t module_shared_bytes;
     uint64_t global_bytes, const_bytes;
 } kload_module;
+
+/* A warp's register array seen a word at a time whatever the row's width (the array is uint64_t;
+ * a narrow row's lanes are uint32_t in it). A row is always read and written at its own width
+ * (zeroing and poisoning go through character copies), so the two never alias. */
+typedef uint32_t kload_word32;
+typedef uint64_t kload_word64;
+
+/* Lane `lane` of the row at `at` (kload_func.at) in warp register array `regs`, zero-extended. */
+static inline uint64_t kload_reg_get(const uint64_t *regs, uint32_t at, unsigned lane)
+{
+    const kload_word64 *p = (const kload_word64 *)regs + (at >> 1);
+    return (at & 1) ? ((const kload_word32 *)p)[lane] : p[lane];
+}
+
+/* Write lane `lane` of the row at `at`; a narrow row keeps the low 32 bits. */
+static inline void kload_reg_set(uint64_t *regs, uint32_t at, unsigned lane, uint64_t v)
+{
+    kload_word64 *p = (kload_word64 *)regs + (at >> 1);
+    if (at & 1)
+        ((kload_word32 *)p)[lane] = (uint32_t)v;
+    else
+        p[lane] = v;
+}
+
+/* Eight lanes at a time (the compiler's vector extension: widened or cut in a few instructions). */
+typedef uint32_t kload_v8w32 __attribute__((vector_size(32), aligned(4)));
+typedef uint64_t kload_v8w64 __attribute__((vector_size(64), aligned(8)));
+
+/* All 32 lanes of the row at `at`, zero-extended, into out. */
+static inline void kload_reg_read_all(const uint64_t *regs, uint32_t at, uint64_t *out)
+{
+    const kload_word64 *p = (const kload_word64 *)regs + (at >> 1);
+    if (at & 1) {
+        const kload_v8w32 *q = (const kload_v8w32 *)p;
+        for (unsigned i = 0; i < IR_WARP_SIZE / 8; i++)
+            ((kload_v8w64 *)out)[i] = __builtin_convertvector(q[i], kload_v8w64);
+    } else {
+        memcpy(out, (const void *)p, IR_WARP_SIZE * sizeof(uint64_t));
+    }
+}
+
+/* Write all 32 lanes of the row at `at` from v (a narrow row keeps the low 32 bits of each). */
+static inline void kload_reg_write_all(uint64_t *regs, uint32_t at, const uint64_t *v)
+{
+    kload_word64 *p = (kload_word64 *)regs + (at >> 1);
+    if (at & 1) {
+        kload_v8w32 *q = (kload_v8w32 *)p;
+        for (unsigned i = 0; i < IR_WARP_SIZE / 8; i++)
+            q[i] = __builtin_convertvector(((const kload_v8w64 *)v)[i], kload_v8w32);
+    } else {
+        memcpy((void *)p, v, IR_WARP_SIZE * sizeof(uint64_t));
+    }
+}
 
 /* Lay out `m` and map its .global/.const data (with initialisers; the addresses in them, ir_init_addr,
  * written once every variable has its place) into `mem`. Computes the CFG

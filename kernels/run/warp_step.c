@@ -284,9 +284,10 @@ typedef struct {
 
 #define FAIL(r, lane, ...) ws_fail((r)->L, (r)->w, (r)->func, (r)->pc, (lane), __VA_ARGS__)
 
-WS_INLINE uint64_t *reg_slot(const ws_run_t *r, uint32_t reg)
+/* Where register `reg`'s row lives in the warp's array (kload.h, "Registers"). */
+WS_INLINE uint32_t reg_at(const ws_run_t *r, uint32_t reg)
 {
-    return &r->w->regs[(uint64_t)r->L->k->funcs[r->func].rows[reg] * IR_WARP_SIZE];
+    return r->L->k->funcs[r->func].at[reg];
 }
 
 WS_INLINE uint64_t reg_mask(const ws_run_t *r, uint32_t reg)
@@ -317,7 +318,7 @@ WS_INLINE bool fetch(const ws_run_t *r, const ir_operand *o, ir_lanes *out)
     switch ((ir_opnd_kind)o->kind) {
     case IR_OPND_REG:
         /* Raw values: ir_exec applies a predicate operand's `!` itself. */
-        memcpy(out->v, reg_slot(r, o->u.reg), sizeof out->v);
+        kload_reg_read_all(r->w->regs, reg_at(r, o->u.reg), out->v);
         return true;
     case IR_OPND_IMM:
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
@@ -339,8 +340,24 @@ WS_INLINE bool fetch(const ws_run_t *r, const ir_operand *o, ir_lanes *out)
     }
 }
 
-WS_INLINE void write_lanes(uint64_t *slot, const uint64_t *v, uint32_t mask, uint64_t vmask)
+/* Write the lanes `mask` of register `reg` (each value masked to its width, vmask). */
+WS_INLINE void write_lanes(const ws_run_t *r, uint32_t reg, const uint64_t *v, uint32_t mask, uint64_t vmask)
 {
+    uint32_t at = reg_at(r, reg);
+    kload_word64 *slot = (kload_word64 *)r->w->regs + (at >> 1);
+    if (at & 1) { /* a narrow row: vmask keeps 32 bits or fewer */
+        kload_word32 *n = (kload_word32 *)slot;
+        if (mask == FULL_MASK && vmask == UINT32_MAX) {
+            kload_reg_write_all(r->w->regs, at, v);
+            return;
+        }
+        while (mask) {
+            unsigned l = (unsigned)__builtin_ctz(mask);
+            mask &= mask - 1;
+            n[l] = (uint32_t)(v[l] & vmask);
+        }
+        return;
+    }
     if (mask == FULL_MASK && vmask == UINT64_MAX) {
         memcpy(slot, v, IR_WARP_SIZE * sizeof *slot);
         return;
@@ -354,7 +371,8 @@ WS_INLINE void write_lanes(uint64_t *slot, const uint64_t *v, uint32_t mask, uin
 
 WS_INLINE uint32_t pred_mask(const ws_run_t *r, uint32_t reg, bool neg, uint32_t mask)
 {
-    const uint64_t *p = reg_slot(r, reg);
+    uint64_t p[IR_WARP_SIZE];
+    kload_reg_read_all(r->w->regs, reg_at(r, reg), p);
     uint32_t out = 0;
     while (mask) {
         unsigned l = (unsigned)__builtin_ctz(mask);
@@ -370,7 +388,8 @@ WS_INLINE uint32_t pred_mask(const ws_run_t *r, uint32_t reg, bool neg, uint32_t
  * and the shared segment the instruction reaches (the CTA's, or for ld.cb/st.cb the SPU's
  * communication buffer). */
 typedef struct {
-    const uint64_t *base;
+    const uint64_t *base;   /* the base register's lanes in a wide row, or */
+    const uint32_t *base32; /* in a narrow one (kload.h); both NULL: no base register */
     uint64_t off;
     fmem_seg shared;
 } ws_mem;
@@ -384,9 +403,15 @@ static G_GNUC_NO_INLINE fmem_seg cb_seg(const ws_run_t *r)
 WS_INLINE void mem_of(const ws_run_t *r, const ir_operand *m, ws_mem *a)
 {
     a->base = NULL;
+    a->base32 = NULL;
     a->off = (uint64_t)m->u.mem.offset;
-    if (m->u.mem.base_reg != IR_NONE)
-        a->base = reg_slot(r, m->u.mem.base_reg);
+    if (m->u.mem.base_reg != IR_NONE) {
+        uint32_t at = reg_at(r, m->u.mem.base_reg);
+        if (at & 1)
+            a->base32 = (const uint32_t *)(r->w->regs + (at >> 1));
+        else
+            a->base = r->w->regs + (at >> 1);
+    }
     else if (m->u.mem.base_sym != IR_NONE)
         a->off += kload_sym_address(r->L->k, r->L->entry, m->u.mem.base_sym);
     a->shared = G_UNLIKELY(r->in->cb) ? cb_seg(r) : r->w->cta->shared;
@@ -493,7 +518,7 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_fail(const ws_run_t *r, const ws_me
 WS_INLINE uint8_t *lane_access(const ws_run_t *r, const ws_mem *a, uint32_t lane, uint64_t len, bool write,
                                const bool timed, ir_space *space_out)
 {
-    uint64_t addr = a->off + (a->base ? a->base[lane] : 0);
+    uint64_t addr = a->off + (a->base ? a->base[lane] : a->base32 ? a->base32[lane] : 0);
     ir_space space = (ir_space)r->in->space;
     uint64_t sa = addr;
     if (space == IR_SPACE_NONE)
@@ -527,16 +552,16 @@ WS_INLINE int exec_ld(const ws_run_t *r, uint32_t active, const bool timed)
     uint64_t es = r->di->esize;
     if (es == 0 || es > 8)
         return FAIL(r, -1, "unsupported load type .%s", ir_type_name(in->type));
-    uint64_t *slots[4];
+    uint32_t ats[4];
     uint64_t vm[4];
     ws_load pl;
     for (unsigned e = 0; e < nv; e++) {
         uint32_t reg = d->kind == IR_OPND_VEC ? d->u.vec_regs[e] : d->u.reg;
-        slots[e] = reg == IR_NONE ? NULL : reg_slot(r, reg);
+        ats[e] = reg == IR_NONE ? IR_NONE : reg_at(r, reg);
         vm[e] = reg == IR_NONE ? 0 : reg_mask(r, reg);
         if (timed) {
             pl.slot[e] = reg == IR_NONE ? IR_NONE : r->L->k->funcs[r->func].reg_base + reg;
-            pl.row[e] = reg == IR_NONE ? IR_NONE : r->L->k->funcs[r->func].rows[reg];
+            pl.at[e] = ats[e];
         }
     }
     if (timed)
@@ -557,8 +582,8 @@ WS_INLINE int exec_ld(const ws_run_t *r, uint32_t active, const bool timed)
             continue;
         }
         for (unsigned e = 0; e < nv; e++)
-            if (slots[e])
-                slots[e][l] = ir_exec_load_elem((ir_type)in->type, p + e * es) & vm[e];
+            if (ats[e] != IR_NONE)
+                kload_reg_set(r->w->regs, ats[e], l, ir_exec_load_elem((ir_type)in->type, p + e * es) & vm[e]);
     }
     if (timed) {
         r->info->load_defer = defer;
@@ -579,12 +604,17 @@ WS_INLINE int exec_ld(const ws_run_t *r, uint32_t active, const bool timed)
 void ws_load_apply(const ws_load *pl, uint64_t *regs)
 {
     for (unsigned e = 0; e < pl->nv; e++) {
-        if (pl->row[e] == IR_NONE)
+        uint32_t at = pl->at[e];
+        if (at == IR_NONE)
             continue;
-        uint64_t *row = &regs[(uint64_t)pl->row[e] * IR_WARP_SIZE];
+        uint64_t *row = regs + (at >> 1);
         for (uint32_t m = pl->mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            row[l] = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+            uint64_t v = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+            if (at & 1)
+                ((uint32_t *)row)[l] = (uint32_t)v;
+            else
+                row[l] = v;
         }
     }
 }
@@ -593,9 +623,9 @@ void ws_load_apply(const ws_load *pl, uint64_t *regs)
 WS_INLINE uint64_t store_elem(const ws_run_t *r, const ir_operand *v, unsigned e, uint32_t lane)
 {
     if (v->kind == IR_OPND_VEC)
-        return v->u.vec_regs[e] == IR_NONE ? 0 : reg_slot(r, v->u.vec_regs[e])[lane];
+        return v->u.vec_regs[e] == IR_NONE ? 0 : kload_reg_get(r->w->regs, reg_at(r, v->u.vec_regs[e]), lane);
     if (v->kind == IR_OPND_REG)
-        return reg_slot(r, v->u.reg)[lane];
+        return kload_reg_get(r->w->regs, reg_at(r, v->u.reg), lane);
     if (v->kind == IR_OPND_IMM)
         return v->u.imm;
     return 0;
@@ -657,7 +687,7 @@ WS_INLINE int exec_atom(const ws_run_t *r, uint32_t active, const bool timed)
     ir_lanes bv, cv;
     if (!fetch(r, b, &bv) || (c && !fetch(r, c, &cv)))
         return FAIL(r, -1, "atomic operand is not a value");
-    uint64_t *dslot = NULL;
+    uint32_t dat = IR_NONE;
     uint64_t dm = UINT64_MAX;
     ws_info *info = r->info;
     if (timed) {
@@ -665,7 +695,7 @@ WS_INLINE int exec_atom(const ws_run_t *r, uint32_t active, const bool timed)
         info->atom_dst = WS_NO_REG;
     }
     if (!is_red && in->dst[0].kind == IR_OPND_REG) {
-        dslot = reg_slot(r, in->dst[0].u.reg);
+        dat = reg_at(r, in->dst[0].u.reg);
         dm = reg_mask(r, in->dst[0].u.reg);
         if (timed)
             info->atom_dst = (uint16_t)(r->L->k->funcs[r->func].reg_base + in->dst[0].u.reg);
@@ -694,8 +724,8 @@ WS_INLINE int exec_atom(const ws_run_t *r, uint32_t active, const bool timed)
         }
         uint64_t old = ir_exec_load_value((ir_type)in->type, p);
         ir_exec_store_value((ir_type)in->type, ir_exec_atom(in, old, bv.v[l], c ? cv.v[l] : 0), p);
-        if (dslot)
-            dslot[l] = old & dm;
+        if (dat != IR_NONE)
+            kload_reg_set(r->w->regs, dat, l, old & dm);
     }
     return 0;
 }
@@ -714,7 +744,7 @@ WS_INLINE int exec_cvta(const ws_run_t *r, uint32_t active)
     uint64_t tm = type_mask((ir_type)in->type);
     for (unsigned i = 0; i < IR_WARP_SIZE; i++)
         v.v[i] = (to ? v.v[i] - base : v.v[i] + base) & tm;
-    write_lanes(reg_slot(r, in->dst[0].u.reg), v.v, active, reg_mask(r, in->dst[0].u.reg));
+    write_lanes(r, in->dst[0].u.reg, v.v, active, reg_mask(r, in->dst[0].u.reg));
     return 0;
 }
 
@@ -742,7 +772,7 @@ static int exec_mov_vec(const ws_run_t *r, uint32_t active)
             ir_lanes part;
             for (unsigned i = 0; i < IR_WARP_SIZE; i++)
                 part.v[i] = (v.v[i] >> (e * eb)) & em;
-            write_lanes(reg_slot(r, d->u.vec_regs[e]), part.v, active, reg_mask(r, d->u.vec_regs[e]));
+            write_lanes(r, d->u.vec_regs[e], part.v, active, reg_mask(r, d->u.vec_regs[e]));
         }
         return 0;
     }
@@ -752,11 +782,11 @@ static int exec_mov_vec(const ws_run_t *r, uint32_t active)
     for (unsigned e = 0; e < n; e++) {
         if (s->u.vec_regs[e] == IR_NONE)
             continue;
-        const uint64_t *rs = reg_slot(r, s->u.vec_regs[e]);
+        uint32_t at = reg_at(r, s->u.vec_regs[e]);
         for (unsigned i = 0; i < IR_WARP_SIZE; i++)
-            v.v[i] |= (rs[i] & em) << (e * eb);
+            v.v[i] |= (kload_reg_get(r->w->regs, at, i) & em) << (e * eb);
     }
-    write_lanes(reg_slot(r, d->u.reg), v.v, active, reg_mask(r, d->u.reg));
+    write_lanes(r, d->u.reg, v.v, active, reg_mask(r, d->u.reg));
     return 0;
 }
 
@@ -779,7 +809,7 @@ WS_INLINE int exec_alu(const ws_run_t *r, uint32_t active)
         return FAIL(r, -1, "not an ALU instruction (internal error)");
     for (unsigned j = 0; j < in->n_dst; j++)
         if ((x.dst_written >> j & 1) && in->dst[j].kind == IR_OPND_REG)
-            write_lanes(reg_slot(r, in->dst[j].u.reg), x.dst[j].v, active, reg_mask(r, in->dst[j].u.reg));
+            write_lanes(r, in->dst[j].u.reg, x.dst[j].v, active, reg_mask(r, in->dst[j].u.reg));
     if (in->flags & IR_F_CC)
         r->w->cc = (r->w->cc & ~active) | (x.cc_out & active);
     return 0;
@@ -1155,7 +1185,7 @@ uint32_t ws_head_shared(ws_launch *L, ws_warp *w, uint64_t off[IR_WARP_SIZE])
     uint32_t out = 0;
     for (uint32_t k = mask; k; k &= k - 1) {
         unsigned l = (unsigned)__builtin_ctz(k);
-        uint64_t addr = a.off + (a.base ? a.base[l] : 0), sa = addr;
+        uint64_t addr = a.off + (a.base ? a.base[l] : a.base32 ? a.base32[l] : 0), sa = addr;
         if (in->space == IR_SPACE_SHARED || kload_generic_resolve(addr, &sa) == IR_SPACE_SHARED) {
             off[l] = sa;
             out |= UINT32_C(1) << l;

@@ -3,8 +3,9 @@
  * (models/sm/warp_exec.h).
  *
  * A warp (ws_warp) is its SIMT stack (simt.h), its registers (kload's per-thread register array:
- * a row of 32 lanes of 64 bits per physical register of register-allocated code, else per virtual
- * register; kload_func.rows maps a function's virtual register to its row), its carry flags, its local and
+ * a row of 32 lanes per physical register of register-allocated code, else per virtual register,
+ * lanes of 32 bits in a row of registers no wider, else 64; kload_func.rows maps a function's
+ * virtual register to its row, kload_func.at to where the row lives), its carry flags, its local and
  * call-parameter memory, and the CTA it belongs to (ws_cta: block index, shared memory). A launch
  * (ws_launch) is what every warp of a kernel reads: the decoded program (ws_prog), the memory image,
  * the parameter buffer, the grid and the special registers' values (frun_sreg_ctx).
@@ -100,7 +101,7 @@ typedef struct {
     uint32_t mask;
     uint8_t type, nv, es;
     uint32_t slot[4]; /* destination register slot per element, IR_NONE for a sink */
-    uint32_t row[4];  /* its row in the warp's register array (kload.h), IR_NONE for a sink */
+    uint32_t at[4];   /* where its row lives in the warp's register array (kload.h), IR_NONE for a sink */
     uint64_t vmask[4];
     const uint8_t *ptr[IR_WARP_SIZE];
 } ws_load;
@@ -113,7 +114,7 @@ typedef struct {
 
 typedef struct {
     simt_stack st;
-    uint64_t *regs;  /* kload total_rows x 32 lanes */
+    uint64_t *regs;  /* kload warp_words: every row's 32 lanes (kload.h, "Registers") */
     uint8_t *local;  /* 32 lanes x local_bytes */
     uint8_t *cparam; /* 32 lanes x cparam_bytes */
     uint32_t cc;     /* carry flag per lane */

@@ -93,7 +93,13 @@ static ptxas_info ptxas_lookup(const char *ptx_path, const char *entry)
     ptxas_info pi = { 0 };
     char *base = g_str_has_suffix(ptx_path, ".ptx") ? g_strndup(ptx_path, strlen(ptx_path) - 4) : g_strdup(ptx_path);
     char *path = g_strconcat(base, ".resources", NULL), *text = NULL;
-    if (g_file_get_contents(path, &text, NULL, NULL)) {
+    GError *err = NULL;
+    /* (an input like any other: bounded, a NUL byte an error; no sidecar is the common case) */
+    if (!hostfile_read(path, HOSTFILE_TEXT, &text, NULL, &err)) {
+        if (!g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            g_printerr("gpusc-ptx: warning: %s; ptxas's figures not shown\n", err->message);
+        g_clear_error(&err);
+    } else {
         char **lines = g_strsplit(text, "\n", -1);
         for (char **ln = lines; *ln && !pi.found; ln++) {
             char name[256];

@@ -441,7 +441,7 @@ void cli_parse(cli_run *run, int *argc, char ***argv)
     }
     if (!run->trace)
         run->trace = g_strdup("*");
-    if (!*run->trace)
+    if (!run->trace[strspn(run->trace, ", \t")]) /* (",,," holds no pattern either) */
         cli_die("--trace: empty pattern list (use --no-trace)");
     load_config(run);
     gsc_init(run->program);

@@ -731,6 +731,18 @@ static bool sched_flip(const issue *s, issue_sched *sc, const wmask *asks, bool 
     return any;
 }
 
+/* Prefetching (gsc_prefetch_next): the arbiter's second choice this cycle is the likeliest warp to
+ * issue in the next (the first just issued, and in a dependent chain waits); its next instruction's
+ * source registers are named for the next activation. */
+static void prefetch_runner_up(const issue *s, unsigned wi)
+{
+    const decoded_t *h = ib_head(s, wi);
+    if (!h)
+        return;
+    for (unsigned k = 0; k < h->n_src && k < 3; k++)
+        wexec_prefetch_slot(s->wx, wi, h->src[k]);
+}
+
 static void sched_cycle(issue *s, unsigned si, uint64_t now)
 {
     issue_sched *sc = &s->sched[si];
@@ -821,6 +833,8 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         }
         sc->arb->outcome(sc->arb_self, (int)wi, ISSUE_STALL_COUNT);
         sc->pw[i].last_issue = (int64_t)now; /* the warp stays listed until its completion */
+        if (gsc_hot.prefetch && n > 1)
+            prefetch_runner_up(s, sc->warps[sc->order[1]]);
         blk_stat_add(s->inst, ISSUE_STAT_ISSUE_CYCLES, 1);
         sc->last_stall = ISSUE_STALL_COUNT;
         if (si == 0)
@@ -1015,9 +1029,29 @@ static void issue_run(void *self)
      * a veto that refused a ready warp may allow it next cycle without any input: no sleep then */
 }
 
+/* The log and the pipeline view are opened at elaboration, not when the block is made: a run that
+ * only prints its configuration (--dump-config) creates no file. */
+static void open_outputs(issue *s)
+{
+    const char *log = blk_param_string(s->inst, "log");
+    if (log && *log) {
+        s->log = outfile_open(log); /* shared by every instance given this path */
+        if (!s->log)
+            gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
+    }
+    const char *pv = blk_param_string(s->inst, "pipeview");
+    if (pv && *pv) {
+        s->pv = outfile_open(pv);
+        if (!s->pv)
+            gsc_fatal("%s.pipeview: cannot open '%s' for writing: %s", s->inst->path, pv, g_strerror(errno));
+        s->pv_open = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    }
+}
+
 static void issue_elaborate(void *self)
 {
     issue *s = self;
+    open_outputs(s);
     blk_iref r = blk_import(s->inst, ISSUE_SB, 0);
     s->sb = r.methods, s->sb_self = r.self;
     r = blk_import(s->inst, ISSUE_IB, 0);
@@ -1128,19 +1162,6 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
         sc->order = g_new0(unsigned, warps);
         sc->last_stall = ISSUE_STALL_IDLE;
         sc->veto_until = UINT64_MAX; /* (only schedulers whose vetoes hold lower it) */
-    }
-    const char *log = blk_param_string(s->inst, "log");
-    if (log && *log) {
-        s->log = outfile_open(log); /* shared by every instance given this path */
-        if (!s->log)
-            gsc_fatal("%s.log: cannot open '%s' for writing: %s", s->inst->path, log, g_strerror(errno));
-    }
-    const char *pv = blk_param_string(s->inst, "pipeview");
-    if (pv && *pv) {
-        s->pv = outfile_open(pv);
-        if (!s->pv)
-            gsc_fatal("%s.pipeview: cannot open '%s' for writing: %s", s->inst->path, pv, g_strerror(errno));
-        s->pv_open = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     }
     for (unsigned i = 0; i < SM_MAX_CTAS; i++)
         s->bs_release_at[i] = UINT64_MAX;

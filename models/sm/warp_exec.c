@@ -50,7 +50,26 @@ struct wexec {
     char where[32];       /* "on SM 3", in error messages */
     regval_chain *values; /* the register value path's hooks */
     bool hooked;          /* values has a hook: the only test the baseline pays */
+    struct wx_view *view; /* the narrow row the running hooks see as 64-bit lanes, NULL: none */
 };
+
+/* A narrow row (kload.h, "Registers") shown to the value hooks as 64-bit lanes (regval_access.v):
+ * its lanes copied out, what the hooks change copied back; a hook's wexec_write_slot or
+ * wexec_read_slot of the same register meanwhile goes through the copy, as if it were the row. */
+typedef struct wx_view {
+    unsigned warp;
+    uint32_t at;
+    uint64_t v[IR_WARP_SIZE], orig[IR_WARP_SIZE];
+    struct wx_view *outer;
+} wx_view;
+
+static wx_view *view_of(const wexec *x, unsigned warp, uint32_t at)
+{
+    for (wx_view *v = x->view; v; v = v->outer)
+        if (v->warp == warp && v->at == at)
+            return v;
+    return NULL;
+}
 
 static unsigned warp_index(const wexec *x, const ws_warp *w)
 {
@@ -119,7 +138,7 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
     x->ctas = g_new0(wx_cta, max_ctas);
     const kload_module *k = env->k;
     for (unsigned i = 0; i < max_warps; i++) {
-        x->warps[i].w.regs = g_new0(uint64_t, (uint64_t)k->total_rows * IR_WARP_SIZE + 1);
+        x->warps[i].w.regs = g_new0(uint64_t, k->warp_words + 1);
         x->warps[i].w.local = g_malloc0(IR_WARP_SIZE * k->local_bytes + 1);
         x->warps[i].w.cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
         x->warps[i].ploads = g_array_new(FALSE, FALSE, sizeof(ws_load));
@@ -162,6 +181,22 @@ const regval_chain *wexec_value_hooks(const wexec *x)
 static void value_access(wexec *x, regval_kind kind, unsigned warp, uint32_t slot, uint32_t func, uint32_t pc,
                          uint32_t lanes, uint64_t cycle)
 {
+    uint64_t *regs = x->warps[warp].w.regs;
+    uint32_t at = slot == REGVAL_NONE ? 0 : x->env->k->slot_at[slot];
+    /* The hooks see (and may change) the register's lanes as 64-bit values: a narrow row through a
+     * view (wx_view), its changes kept to 32 bits. */
+    wx_view view, *seen = NULL;
+    if (slot != REGVAL_NONE && (at & 1)) {
+        seen = view_of(x, warp, at);
+        if (!seen) {
+            view.warp = warp;
+            view.at = at;
+            kload_reg_read_all(regs, at, view.v);
+            memcpy(view.orig, view.v, sizeof view.v);
+            view.outer = x->view;
+            x->view = &view;
+        }
+    }
     regval_access a = {.kind = kind,
                        .warp = warp,
                        .slot = slot,
@@ -169,10 +204,14 @@ static void value_access(wexec *x, regval_kind kind, unsigned warp, uint32_t slo
                        .pc = pc,
                        .lanes = lanes,
                        .cycle = cycle,
-                       .v = slot == REGVAL_NONE
-                                ? NULL
-                                : &x->warps[warp].w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE]};
+                       .v = slot == REGVAL_NONE ? NULL : (at & 1) ? (seen ? seen->v : view.v) : regs + (at >> 1)};
     regval_run(x->values, &a);
+    if (slot != REGVAL_NONE && (at & 1) && !seen) {
+        x->view = view.outer;
+        for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+            if (view.v[l] != view.orig[l])
+                kload_reg_set(regs, at, l, view.v[l]);
+    }
     if (kind == REGVAL_READ || kind == REGVAL_WRITE || kind == REGVAL_ALLOC)
         x->warps[warp].quiet = kind != REGVAL_ALLOC && a.quiet;
 }
@@ -270,7 +309,7 @@ void wexec_cta_start(wexec *x, const cta_launch_t *c, uint64_t cycle)
         w->w.cta = &ct->ws;
         w->w.cc = 0;
         g_array_set_size(w->ploads, 0);
-        memset(w->w.regs, 0, (uint64_t)k->total_rows * IR_WARP_SIZE * sizeof(uint64_t));
+        memset(w->w.regs, 0, k->warp_words * sizeof(uint64_t));
         memset(w->w.local, 0, IR_WARP_SIZE * k->local_bytes);
         memset(w->w.cparam, 0, IR_WARP_SIZE * k->cparam_bytes);
         unsigned ws = sm_env_warp_size(x->env);
@@ -289,13 +328,14 @@ void wexec_cta_end(wexec *x, unsigned slot, uint64_t cycle)
 {
     wx_cta *ct = &x->ctas[slot];
     g_assert(ct->live);
-    uint64_t n = (uint64_t)x->env->k->total_rows * IR_WARP_SIZE;
+    uint64_t n = x->env->k->warp_words;
     for (unsigned i = 0; i < ct->c.warps; i++) {
         wx_warp *w = &x->warps[ct->c.first_warp + i];
         w->present = w->live = false;
         x->next[ct->c.first_warp + i].func = WX_NO_NEXT;
-        for (uint64_t r = 0; r < n; r++) /* the registers are freed: poisoned (WX_POISON) */
-            w->w.regs[r] = WX_POISON;
+        const uint64_t poison = WX_POISON; /* the registers are freed: poisoned (WX_POISON) */
+        for (uint64_t r = 0; r < n; r++) /* (byte copies: a narrow row's lanes read 0xDEADBEEF) */
+            memcpy(&w->w.regs[r], &poison, sizeof poison);
         if (G_UNLIKELY(x->hooked))
             value_access(x, REGVAL_FREE, ct->c.first_warp + i, REGVAL_NONE, REGVAL_NONE, REGVAL_NONE,
                          FULL_MASK, cycle);
@@ -481,7 +521,8 @@ static void hooked_before(void *ctx, ws_warp *w, uint32_t func, uint32_t pc, con
     unsigned i = 0;
     if (in->guard != IR_NONE) {
         value_access(x, REGVAL_READ, wid, src[0], func, pc, mask, clock);
-        const uint64_t *p = &w->regs[(uint64_t)x->env->k->slot_row[src[0]] * IR_WARP_SIZE];
+        uint64_t p[IR_WARP_SIZE];
+        kload_reg_read_all(w->regs, x->env->k->slot_at[src[0]], p);
         active = 0;
         for (uint32_t m = mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
@@ -572,19 +613,34 @@ void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, con
 {
     wx_warp *w = &x->warps[warp];
     g_assert(slot < x->env->k->total_regs);
-    uint64_t *row = &w->w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE];
+    uint32_t at = x->env->k->slot_at[slot];
+    wx_view *v = G_UNLIKELY(x->view) ? view_of(x, warp, at) : NULL;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        row[l] = vals[l] & vmask;
+        kload_reg_set(w->w.regs, at, l, vals[l] & vmask);
+        if (v) /* a hook running on this register sees the write */
+            v->v[l] = v->orig[l] = kload_reg_get(w->w.regs, at, l);
     }
     if (G_UNLIKELY(x->hooked) && mask && !w->quiet)
         value_access(x, REGVAL_WRITE, warp, slot, REGVAL_NONE, REGVAL_NONE, mask, cycle);
 }
 
+void wexec_prefetch_slot(const wexec *x, unsigned warp, unsigned slot)
+{
+    if (warp >= x->max_warps || slot >= x->env->k->total_regs)
+        return;
+    uint32_t at = x->env->k->slot_at[slot];
+    const uint64_t *row = x->warps[warp].w.regs + (at >> 1);
+    gsc_prefetch_next(row);
+    gsc_prefetch_next(row + 8); /* (a row is two lines, or four when wide: its first lanes) */
+}
+
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane)
 {
     g_assert(warp < x->max_warps && slot < x->env->k->total_regs && lane < IR_WARP_SIZE);
-    return x->warps[warp].w.regs[(uint64_t)x->env->k->slot_row[slot] * IR_WARP_SIZE + lane];
+    uint32_t at = x->env->k->slot_at[slot];
+    const wx_view *v = G_UNLIKELY(x->view) ? view_of(x, warp, at) : NULL;
+    return v ? (uint32_t)v->v[lane] : kload_reg_get(x->warps[warp].w.regs, at, lane);
 }
 
 void wexec_dump_warp(const wexec *x, unsigned warp, GString *out)

@@ -45,7 +45,8 @@
 
 G_BEGIN_DECLS
 
-/* What a freed register holds: every 32-bit half of every lane is 0xDEADBEEF. Registers are zeroed
+/* What a freed register holds: every 32-bit half of every lane is 0xDEADBEEF (a register kept in a
+ * narrow row, 32 bits wide or less, reads 0xDEADBEEF: kload.h, "Registers"). Registers are zeroed
  * when a CTA is placed on the warp slots and poisoned when it ends, so a mechanism that reads a
  * register after its CTA freed it (or a register of slots no CTA owns) reads this garbage, and the
  * kernel's output check catches it. */
@@ -90,8 +91,11 @@ bool wexec_complete_load(wexec *x, unsigned warp, uint64_t seq, uint64_t cycle);
 void wexec_write_slot(wexec *x, unsigned warp, unsigned slot, uint32_t mask, const uint64_t *vals,
                       uint64_t vmask, uint64_t cycle);
 /* The value of register slot `slot` in `lane` of a warp's register file (whether or not a CTA owns
- * the warp slot: a freed register reads WX_POISON). An inspection, not an access: no value hook runs. */
+ * the warp slot: a freed register reads WX_POISON, cut to 32 bits in a narrow row). An inspection, not an access: no value hook runs. */
 uint64_t wexec_read_slot(const wexec *x, unsigned warp, unsigned slot, unsigned lane);
+/* Name the first lines of register slot `slot` of a warp as read early by the calling process's next
+ * activation (gsc_prefetch_next): issue's guess at the registers it will read next. */
+void wexec_prefetch_slot(const wexec *x, unsigned warp, unsigned slot);
 
 /* Add a hook to the register value path (see above and regval.h); returns its index. Add hooks
  * before the run. */

@@ -252,7 +252,7 @@ static spu_iu_code *code_new(spu_iu *u, const spu_iu_prog *p)
     c->alu_latency = (unsigned)blk_param_uint(u->inst, "code_alu_latency");
     c->err = g_string_new(NULL);
     g_snprintf(c->where, sizeof c->where, "on %s", u->inst->path);
-    c->w.regs = g_new0(uint64_t, (uint64_t)k->total_rows * IR_WARP_SIZE + 1);
+    c->w.regs = g_new0(uint64_t, k->warp_words + 1);
     c->w.local = g_malloc0(IR_WARP_SIZE * k->local_bytes + 1);
     c->w.cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
     c->w.cta = &c->cta;

@@ -4,7 +4,8 @@
 # name the option and its value; huge PTX declarations (registers, arrays, local memory), deep
 # nesting, a 1 MB line, binary garbage and an empty file are errors at their place, not a crash or an
 # allocation the host cannot make; an empty INI file is no configuration at all; tb-spu's --size is
-# checked whole and bounded, its --watchdog is not negative.
+# checked whole and bounded, its --watchdog is not negative; a --trace list of no pattern (empty, or
+# only commas) is refused as --no-trace's job; --dump-config writes no configured output file.
 . "$top_srcdir/tests/hostile/tap.sh"
 sm="$top_builddir/testbench/tb-sm"
 gpu="$top_builddir/testbench/tb-gpu"
@@ -13,7 +14,7 @@ ptx="$top_srcdir/tests/sm/ptx/l1_hit_miss.ptx"
 head='.version 7.0
 .target sm_75
 .address_size 64'
-echo "1..22"
+echo "1..26"
 expect "gpu.sms=100000" 1 "\[gpu\] sms: 100000 is out of range \[1, 256\]" "$gpu" --no-trace --workload vecadd \
     --set gpu.sms=100000
 expect "l2.sets=0" 1 "\[l2\] sets: 0 is out of range" "$gpu" --no-trace --workload vecadd --set l2.sets=0
@@ -69,4 +70,11 @@ expect "tb-spu --size 100000x100000x100000" 2 "its arrays take 250160000000000 b
 expect "tb-spu --size with trailing text" 2 "--size '128x128x128abc': expected NxNxK" "$spu" --no-trace \
     --size 128x128x128abc
 expect "tb-spu --watchdog -1" 2 "--watchdog -1: must not be negative" "$spu" --no-trace --watchdog -1 --max-cycles 1
+expect "--trace ''" 1 "--trace: empty pattern list (use --no-trace)" "$sm" --workload vecadd --max-cycles 1 \
+    --vcd "$tmp/t.vcd" --trace ''
+expect "--trace ',, ,' (commas, no pattern)" 1 "--trace: empty pattern list (use --no-trace)" "$sm" --workload vecadd \
+    --max-cycles 1 --vcd "$tmp/t.vcd" --trace ',, ,'
+printf '[issue]\nlog=%s\npipeview=%s\n' "$tmp/dc.log" "$tmp/dc.pv" >"$tmp/dc.ini"
+expect "--dump-config with an issue log and pipeline view configured" 0 "" "$sm" --config "$tmp/dc.ini" --dump-config
+check "... creates neither file" sh -c "[ ! -e '$tmp/dc.log' ] && [ ! -e '$tmp/dc.pv' ]"
 exit $fail

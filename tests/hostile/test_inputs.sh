@@ -1,6 +1,7 @@
 #!/bin/sh
 # Input files that are not what they claim (TAP): a device that never ends (/dev/zero) given as a
-# configuration, a PTX file, an in: buffer or a DAWS profile is an error, not a hang or host memory run out; a
+# configuration, a PTX file, an in: buffer or a DAWS profile is an error (beside a PTX file, as its
+# ptxas .resources, a warning), not a hang or host memory run out; a
 # directory or a NUL byte where a text file belongs; INI lines GKeyFile refuses are named by their
 # line; a value with a backslash that starts no escape is refused, not cut; output paths that cannot
 # be written (out:, inout:, --stats-json) are refused before the run, not after it.
@@ -9,7 +10,7 @@ sm="$top_builddir/testbench/tb-sm"
 run="$top_builddir/kernels/tools/gpusc-run"
 ptxtool="$top_builddir/kernels/tools/gpusc-ptx"
 ptx="$top_srcdir/tests/sm/ptx/l1_hit_miss.ptx"
-echo "1..23"
+echo "1..24"
 expect "--config /dev/zero" 1 "/dev/zero:1: a NUL byte" "$sm" --no-trace --config /dev/zero --dump-config
 expect "--config a directory" 1 "$tmp: is a directory" "$sm" --no-trace --config "$tmp" --dump-config
 expect "--ptx /dev/zero on tb-sm" 2 "/dev/zero:1: a NUL byte" "$sm" --no-trace --ptx /dev/zero --entry l1 \
@@ -18,6 +19,10 @@ expect "--ptx /dev/zero on gpusc-run" 2 "/dev/zero:1: a NUL byte" "$run" --funct
     --grid 1 --block 32 --arg out:"$tmp/o":64
 expect "gpusc-ptx /dev/zero" 1 "/dev/zero:1: a NUL byte" "$ptxtool" /dev/zero
 expect "gpusc-ptx --reuse-hints /dev/zero" 1 "/dev/zero:1: a NUL byte" "$ptxtool" --reuse-hints /dev/zero "$ptx"
+cp "$ptx" "$tmp/side.ptx" && ln -sf /dev/zero "$tmp/side.resources"
+expect "gpusc-ptx --resources with a .resources that never ends" 0 \
+    "warning: $tmp/side.resources:1: a NUL byte (not a text file?); ptxas's figures not shown" \
+    "$ptxtool" --resources "$tmp/side.ptx"
 expect "tb-ccws --daws-profile /dev/zero" 1 "--daws-profile: /dev/zero:1: a NUL byte" "$top_builddir/testbench/tb-ccws" \
     --workload spmv --size tiny --no-trace --sched daws --daws-profile /dev/zero
 { sed -n 1,11p "$ptx"; printf '\t// a comment with a NUL \000 in it\n'; sed -n '12,$p' "$ptx"; } >"$tmp/nul.ptx"

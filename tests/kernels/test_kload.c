@@ -281,6 +281,52 @@ static const char *const rows_ptx =
     "\tld.param.u64 %rd0, [out];\n\tcvta.to.global.u64 %rd1, %rd0;\n"
     "\tst.global.u32 [%rd1], %r4;\n\tret;\n}\n";
 
+/* Where each row lives (kload.h, "Registers"): rows in order, a narrow row (every register in it 32
+ * bits or less) 16 words, a wide one 32; each slot where its row is. Both kinds occur. */
+static void check_row_widths(const kload_module *k)
+{
+    bool *wide = g_new0(bool, k->total_rows + 1);
+    for (guint f = 0; f < k->mod->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(k->mod->funcs, f);
+        const kload_func *kf = &k->funcs[f];
+        g_assert_true(kf->at == k->slot_at + kf->reg_base);
+        for (uint32_t v = 0; v < kf->n_regs; v++)
+            if (ir_type_bits(g_array_index(fn->regs, ir_reg, v).type) > 32)
+                wide[kf->rows[v]] = true;
+    }
+    uint64_t words = 0;
+    unsigned n_narrow = 0;
+    for (uint32_t row = 0; row < k->total_rows; row++) {
+        g_assert_cmpuint(k->row_at[row] >> 1, ==, words);
+        g_assert_cmpuint(k->row_at[row] & 1, ==, wide[row] ? 0 : 1);
+        n_narrow += !wide[row];
+        words += wide[row] ? IR_WARP_SIZE : IR_WARP_SIZE / 2;
+    }
+    g_assert_cmpuint(k->warp_words, ==, words);
+    g_assert_cmpuint(n_narrow, >, 0);
+    g_assert_cmpuint(n_narrow, <, k->total_rows);
+    for (uint32_t s = 0; s < k->total_regs; s++)
+        g_assert_cmpuint(k->slot_at[s], ==, k->row_at[k->slot_row[s]]);
+    /* A lane written to a narrow row keeps 32 bits, a wide one 64; neighbours untouched. */
+    uint64_t *regs = g_new0(uint64_t, k->warp_words + 1);
+    for (uint32_t row = 0; row < k->total_rows; row++)
+        for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+            kload_reg_set(regs, k->row_at[row], l, UINT64_C(0x1234567800000000) + row * 64 + l);
+    for (uint32_t row = 0; row < k->total_rows; row++) {
+        uint64_t all[IR_WARP_SIZE];
+        kload_reg_read_all(regs, k->row_at[row], all);
+        for (unsigned l = 0; l < IR_WARP_SIZE; l++) {
+            uint64_t want = UINT64_C(0x1234567800000000) + row * 64 + l;
+            if (!wide[row])
+                want &= 0xffffffffu;
+            g_assert_cmphex(kload_reg_get(regs, k->row_at[row], l), ==, want);
+            g_assert_cmphex(all[l], ==, want);
+        }
+    }
+    g_free(regs);
+    g_free(wide);
+}
+
 static void test_register_rows(void)
 {
     /* Code as parsed: one row per virtual register (the slot itself). */
@@ -289,6 +335,7 @@ static void test_register_rows(void)
     g_assert_cmpuint(r.k->total_rows, ==, r.k->total_regs);
     for (uint32_t s = 0; s < r.k->total_regs; s++)
         g_assert_cmpuint(r.k->slot_row[s], ==, s);
+    check_row_widths(r.k);
     rig_free(&r);
 
     /* Register-allocated code: rows by physical register, 32-bit registers then predicates, per
@@ -325,6 +372,7 @@ static void test_register_rows(void)
     g_assert_cmpuint(shared, >, 0); /* the chain's values share registers */
     g_assert_cmpuint(r.k->total_rows, ==, want_rows);
     g_assert_cmpuint(r.k->total_rows, <, r.k->total_regs);
+    check_row_widths(r.k);
     rig_free(&r);
 }
 

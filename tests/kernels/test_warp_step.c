@@ -130,7 +130,7 @@ static uint64_t reg(const rig *r, const char *name, unsigned lane)
     const ir_func *f = g_ptr_array_index(r->m->funcs, r->L.entry);
     for (guint i = 0; i < f->regs->len; i++)
         if (strcmp(g_array_index(f->regs, ir_reg, i).name, name) == 0)
-            return r->regs[(uint64_t)r->k->funcs[r->L.entry].rows[i] * IR_WARP_SIZE + lane];
+            return kload_reg_get(r->regs, r->k->funcs[r->L.entry].at[i], lane);
     g_error("no register %s", name);
 }
 

@@ -408,6 +408,7 @@ static void in_subprocess_data(const void *data, void (*fn)(const void *))
  * write leaves alone hold what the last write of any slot sharing the row put there. */
 typedef struct {
     const uint32_t *row; /* kload slot_row */
+    const uint32_t *at;  /* kload row_at: bit 0, a narrow row (its lanes keep 32 bits) */
     unsigned regs;       /* rows */
     uint64_t *copy;      /* SM_MAX_WARPS x rows x 32 lanes */
     uint64_t calls[REGVAL_N_KINDS];
@@ -417,6 +418,7 @@ typedef struct {
 static void shadow_init(shadow *s, const rig *r)
 {
     s->row = r->env->k->slot_row;
+    s->at = r->env->k->row_at;
     s->regs = r->env->k->total_rows;
     s->copy = g_new0(uint64_t, (size_t)SM_MAX_WARPS * s->regs * IR_WARP_SIZE);
     memset(s->calls, 0, sizeof s->calls);
@@ -430,7 +432,9 @@ static void shadow_hook(void *ctx, regval_access *a)
     uint64_t *c = &s->copy[(size_t)a->warp * s->regs * IR_WARP_SIZE];
     if (a->kind == REGVAL_ALLOC || a->kind == REGVAL_FREE) {
         for (size_t i = 0; i < (size_t)s->regs * IR_WARP_SIZE; i++)
-            c[i] = a->kind == REGVAL_ALLOC ? 0 : REGVAL_POISON;
+            c[i] = a->kind == REGVAL_ALLOC ? 0
+                   : (s->at[i / IR_WARP_SIZE] & 1) ? (uint32_t)REGVAL_POISON
+                                                   : REGVAL_POISON;
         return;
     }
     g_assert_cmpuint(s->row[a->slot], <, s->regs);
