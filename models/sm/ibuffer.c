@@ -115,7 +115,7 @@ ibuffer *ibuffer_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     b->entries = (unsigned)blk_param_uint(b->inst, "entries");
     b->w = g_new0(ibuffer_warp, warps);
     for (unsigned i = 0; i < warps; i++)
-        b->w[i].e = g_aligned_alloc0(b->entries, sizeof(ibuffer_entry), 64);
+        b->w[i].e = g_aligned_alloc0(b->entries, sizeof(decoded_line_t), 64);
     blk_export(b->inst, IBUFFER_IB, 0, &ib_table, b);
     b->probe = blk_export_probe(b->inst, IBUFFER_IB, 0);
     blk_trace_state(b->inst, "valid", GSC_U64, &b->tr_valid);

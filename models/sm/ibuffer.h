@@ -28,14 +28,8 @@ extern const blk_iface ibuffer_iface;
 enum { IBUFFER_IB };
 enum { IBUFFER_STAT_PUSHED, IBUFFER_STAT_FLUSHED };
 
-/* An entry on whole cache lines of its own (decoded_t: 120 bytes, an entry 128): a push writes and
- * an issue reads two lines. */
 typedef struct {
-    _Alignas(64) decoded_t d;
-} ibuffer_entry;
-
-typedef struct {
-    ibuffer_entry *e; /* entries slots */
+    decoded_line_t *e; /* entries slots (a push writes two lines, an issue reads them) */
     unsigned head, count;
 } ibuffer_warp;
 

@@ -85,6 +85,11 @@ typedef struct {
     uint16_t bank_dst[SM_MAX_BANK_WRITES];
     uint16_t bank_src[SM_MAX_BANK_READS];
 } decoded_t;
+/* A decoded instruction on whole cache lines of its own (128 bytes, in 64-byte aligned storage:
+ * g_aligned_alloc): a store or a copy of it touches two lines (the I-buffer's entries, decode's cache). */
+typedef struct {
+    _Alignas(64) decoded_t d;
+} decoded_line_t;
 
 /* Fetch redirect: issue -> fetch. The warp continues at (func, pc) with a new epoch and a full set
  * of I-buffer credits; done = 1: the warp exited, stop fetching for it. */
