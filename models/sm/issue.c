@@ -619,7 +619,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     it.annot = h.annot;
     it.n_bank_src = h.n_bank_src;
     it.n_bank_dst = h.n_bank_dst;
-    memcpy(it.bank_src, h.bank_src, h.n_bank_src * sizeof it.bank_src[0]); /* (the rest stays zero) */
+    memcpy(it.bank_src, h.bank_src, sizeof it.bank_src);
     memcpy(it.bank_dst, h.bank_dst, sizeof it.bank_dst);
     if (x.kind == WS_MEM) {
         it.space = x.space;
