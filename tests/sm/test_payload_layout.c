@@ -8,9 +8,9 @@
 #include "sc/gsc.h"
 
 /* Fields a memory instruction alone carries: after the cut that a non-memory instruction's copy makes. */
-static const char *const mem_only[] = {"atom_lanes", "atom_flags", "atom_op",    "atom_type", "atom_dst",
-                                       "atom_vmask", "store_lanes", "lane_space", "addr",      "atom_b",
-                                       "atom_c"};
+static const char *const mem_only[] = {"atom_lanes", "atom_flags", "atom_op",     "atom_type",
+                                       "atom_dst",   "atom_vmask", "store_lanes", "lane_space",
+                                       "addr",       "atom_b",     "atom_c"};
 
 static bool is_mem_only(const char *name)
 {
@@ -63,7 +63,8 @@ static void test_lines(void)
     gsc_init("test_payload_layout");
     gsc_module *top = gsc_module_new(NULL, "tb");
     gsc_fifo *d = gsc_fifo_new(top, "d", &decoded_type, 2), *i = gsc_fifo_new(top, "i", &issued_type, 2);
-    const gsc_fifo_hdr *hd = (const gsc_fifo_hdr *)(const void *)d, *hi = (const gsc_fifo_hdr *)(const void *)i;
+    const gsc_fifo_hdr *hd = (const gsc_fifo_hdr *)(const void *)d,
+                       *hi = (const gsc_fifo_hdr *)(const void *)i;
     g_assert_cmpuint(hd->stride, ==, 128);
     g_assert_cmpuint(hi->stride % 64, ==, 0);
     g_assert_cmpuint((uintptr_t)hd->ring % 64, ==, 0);
