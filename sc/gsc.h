@@ -89,8 +89,8 @@ typedef struct {
     /* Optional (NULL: the whole item): the bytes of an item that carry information, a prefix of it.
      * A FIFO copies only those at put and at get, so a type whose large payload is used by some
      * kinds of items only (a request's write data) costs nothing for the others. The rest of an item
-     * got from a FIFO is left as it was in the destination: a consumer must not read it. Traced
-     * fields must lie in every item's prefix. */
+     * got from a FIFO is left as it was in the destination: a consumer must not read it. A traced
+     * field beyond an item's prefix shows 0 in the waveform for that item. */
     size_t (*used)(const void *item);
     /* Optional, instead of `used`: the prefix looked up by one byte of the item (its kind, say), at
      * offset used_key, in used_by_key[0 .. n_used_by_key - 1]; a key beyond the table: the whole

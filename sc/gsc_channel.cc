@@ -184,22 +184,6 @@ void gsc_fifo_note_rare(gsc_fifo *f)
                         (f->tr || f->get_more ? GSC_FIFO_RARE_GET : 0));
 }
 
-/* The bytes of item that a put or get copies (gsc_type.used, used_by_key): f->copy unless the type
- * has a used prefix (or is 64 KB or more), which only then is looked up. */
-static inline size_t item_used(const gsc_fifo *f, const void *item)
-{
-    if (__builtin_expect(f->copy != 0, 1))
-        return f->copy;
-    if (f->used)
-        return f->used(item);
-    const gsc_type *t = f->type;
-    if (t->used_by_key) {
-        unsigned k = ((const unsigned char *)item)[t->used_key];
-        return k < t->n_used_by_key ? t->used_by_key[k] : f->size;
-    }
-    return f->size;
-}
-
 static inline unsigned fifo_freed(const gsc_fifo *f, int64_t now)
 {
     return f->freed_at == now ? f->freed_n : 0;
@@ -267,7 +251,7 @@ extern "C" void gsc_fifo_put(gsc_fifo *f, const void *item)
 {
     int64_t now = gsc_write_cycle();
     unsigned tail = fifo_tail(f, now);
-    memcpy(gsc_fifo_item(f, tail), item, item_used(f, item));
+    memcpy(gsc_fifo_item(f, tail), item, gsc_fifo_used_bytes(f, item));
     fifo_push(f, tail, now);
 }
 
@@ -326,7 +310,7 @@ __attribute__((always_inline)) static inline const unsigned char *fifo_pop(gsc_f
     int64_t now = gsc_write_cycle();
     const unsigned char *slot = gsc_fifo_item(f, f->head);
     if (item_out)
-        memcpy(item_out, slot, item_used(f, slot));
+        memcpy(item_out, slot, gsc_fifo_used_bytes(f, slot));
     /* An emptied ring starts again at slot 0, so a FIFO that holds an item or two at a time reuses
      * its first slots instead of walking its whole ring (each slot touched once every depth puts,
      * its lines cold by then on a machine of many SMs). A slot freed in this cycle may then be

@@ -187,6 +187,22 @@ struct alignas(64) gsc_fifo : gsc_fifo_hdr {
  * set during elaboration only). */
 void gsc_fifo_note_rare(gsc_fifo *f);
 
+/* The bytes of item that a put or get copies (gsc_type.used, used_by_key): f->copy unless the type
+ * has a used prefix (or is 64 KB or more), which only then is looked up. */
+static inline size_t gsc_fifo_used_bytes(const gsc_fifo *f, const void *item)
+{
+    if (__builtin_expect(f->copy != 0, 1))
+        return f->copy;
+    if (f->used)
+        return f->used(item);
+    const gsc_type *t = f->type;
+    if (t->used_by_key) {
+        unsigned k = ((const unsigned char *)item)[t->used_key];
+        return k < t->n_used_by_key ? t->used_by_key[k] : f->size;
+    }
+    return f->size;
+}
+
 struct gsc_port {
     std::string name;
     gsc_module *m;

@@ -1132,7 +1132,11 @@ void gsc_trace_fifo_put(gsc_fifo *f)
     if (tr->n_slots && tr->hi > tr->lo) {
         unsigned slot = std::min(tr->puts, tr->n_slots - 1);
         const unsigned char *item = gsc_fifo_item(f, (f->head + f->n - 1) % f->depth);
-        memcpy(tr->slots + (size_t)slot * f->size + tr->lo, item + tr->lo, tr->hi - tr->lo);
+        /* a traced field beyond the item's used prefix shows 0: the ring holds an older item's bytes there */
+        unsigned char *to = tr->slots + (size_t)slot * f->size;
+        size_t used = std::max(tr->lo, std::min(tr->hi, gsc_fifo_used_bytes(f, item)));
+        memcpy(to + tr->lo, item + tr->lo, used - tr->lo);
+        memset(to + used, 0, tr->hi - used);
     }
     tr->puts++;
     fifo_dirty(f);

@@ -543,7 +543,8 @@ static inline void *blk_outq_push(blk_outq *q)
         q->inst->stats[q->peak_stat] = q->n;
     return slot;
 }
-/* Put the head items on the FIFO while it has room. */
+/* Put the head items on the FIFO while it has room. A queue it empties starts again at its first
+ * slot (as a ring.h ring does: pushes and flushes in the same activation stay on the same lines). */
 static inline void blk_outq_flush(blk_outq *q)
 {
     if (!q->n)
@@ -551,8 +552,7 @@ static inline void blk_outq_flush(blk_outq *q)
     gsc_fifo *f = blk_fifo(q->inst, q->port);
     while (q->n && gsc_fifo_can_put(f)) {
         gsc_fifo_put(f, q->buf + (size_t)q->head * q->elem);
-        q->head = (q->head + 1) % q->depth;
-        q->n--;
+        q->head = --q->n ? (q->head + 1) % q->depth : 0;
     }
 }
 

@@ -77,14 +77,15 @@ static inline void ring_push(ring *r, const void *rec)
     memcpy(ring_push_slot(r), rec, r->elem);
 }
 
-/* Drops the head record (copied to out first when out is not NULL). */
+/* Drops the head record (copied to out first when out is not NULL). A ring it empties starts again
+ * at its first record: a queue filled and drained in the same activation reuses the same cache lines
+ * instead of walking the whole buffer. */
 static inline void ring_pop(ring *r, void *out)
 {
     g_assert(r->n > 0);
     if (out)
         memcpy(out, ring_at(r, 0), r->elem);
-    r->head = (r->head + 1) & (r->cap - 1);
-    r->n--;
+    r->head = --r->n ? (r->head + 1) & (r->cap - 1) : 0;
 }
 
 #endif

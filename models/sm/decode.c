@@ -79,7 +79,7 @@ static void decode_instr(const decode *dc, uint32_t func, uint32_t pc, decoded_t
 static void cache_clear(decode *dc)
 {
     for (unsigned i = 0; i < dc->funcs; i++) {
-        g_free(dc->cache[i]);
+        g_aligned_free(dc->cache[i]);
         g_free(dc->valid[i]);
     }
     g_free(dc->cache);
@@ -95,7 +95,7 @@ static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
     if (dc->funcs == 0 || dc->kernel_no != dc->env->launch.kernel_no) { /* a new launch */
         cache_clear(dc);
         dc->funcs = dc->env->mod->funcs->len;
-        dc->cache = g_new0(decoded_t *, dc->funcs);
+        dc->cache = g_new0(decoded_line_t *, dc->funcs);
         dc->valid = g_new0(uint8_t *, dc->funcs);
         dc->kernel_no = dc->env->launch.kernel_no;
     }
@@ -103,11 +103,11 @@ static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
     const ir_func *fn = g_ptr_array_index(dc->env->mod->funcs, func);
     unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
     if (!dc->cache[func]) {
-        dc->cache[func] = g_new(decoded_t, n);
+        dc->cache[func] = g_aligned_alloc(n, sizeof(decoded_line_t), 64);
         dc->valid[func] = g_new0(uint8_t, n);
     }
     pc = MIN(pc, n - 1); /* any PC past the end is the implicit ret */
-    decoded_t *c = &dc->cache[func][pc];
+    decoded_t *c = &dc->cache[func][pc].d;
     if (!dc->valid[func][pc]) {
         decode_instr(dc, func, pc, c);
         dc->valid[func][pc] = 1;

@@ -31,10 +31,10 @@ enum { DECODE_STAT_DECODED, DECODE_STAT_FIRST };
 typedef struct {
     blk_inst *inst;
     sm_env *env;
-    decoded_t **cache;  /* per function: its instructions (NULL until one is decoded) */
-    uint8_t **valid;    /* per function and PC: the entry is filled */
-    unsigned funcs;     /* functions the cache has room for */
-    uint32_t kernel_no; /* the launch the cache belongs to */
+    decoded_line_t **cache; /* per function: its instructions (NULL until one is decoded) */
+    uint8_t **valid;        /* per function and PC: the entry is filled */
+    unsigned funcs;         /* functions the cache has room for */
+    uint32_t kernel_no;     /* the launch the cache belongs to */
     blk_call_probe *probe;
 } decode;
 

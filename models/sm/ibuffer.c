@@ -60,7 +60,7 @@ static const decoded_t *ib_head(void *self, unsigned warp)
 {
     ibuffer *b = self;
     const ibuffer_warp *w = &b->w[warp];
-    return w->count ? &w->e[w->head] : NULL;
+    return w->count ? &w->e[w->head].d : NULL;
 }
 
 static unsigned ib_count(void *self, unsigned warp)
@@ -74,7 +74,7 @@ static void ib_push(void *self, const decoded_t *d)
     ibuffer_warp *w = &b->w[d->warp];
     blk_call_note(b->probe, d->warp, OP_PUSH, 0);
     g_assert(w->count < b->entries);
-    decoded_t *e = &w->e[(w->head + w->count) % b->entries];
+    decoded_t *e = &w->e[(w->head + w->count) % b->entries].d;
     *e = *d;
     e->decode_cycle = gsc_cycle(); /* (the pipeline log's: the cycle it entered the I-buffer) */
     w->count++;
@@ -115,7 +115,7 @@ ibuffer *ibuffer_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     b->entries = (unsigned)blk_param_uint(b->inst, "entries");
     b->w = g_new0(ibuffer_warp, warps);
     for (unsigned i = 0; i < warps; i++)
-        b->w[i].e = g_new0(decoded_t, b->entries);
+        b->w[i].e = g_aligned_alloc0(b->entries, sizeof(decoded_line_t), 64);
     blk_export(b->inst, IBUFFER_IB, 0, &ib_table, b);
     b->probe = blk_export_probe(b->inst, IBUFFER_IB, 0);
     blk_trace_state(b->inst, "valid", GSC_U64, &b->tr_valid);
@@ -127,7 +127,7 @@ void ibuffer_free(ibuffer *b)
     if (!b)
         return;
     for (unsigned i = 0; i < b->warps; i++)
-        g_free(b->w[i].e);
+        g_aligned_free(b->w[i].e);
     g_free(b->w);
     g_free(b);
 }

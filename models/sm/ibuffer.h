@@ -29,7 +29,7 @@ enum { IBUFFER_IB };
 enum { IBUFFER_STAT_PUSHED, IBUFFER_STAT_FLUSHED };
 
 typedef struct {
-    decoded_t *e; /* entries slots */
+    decoded_line_t *e; /* entries slots (a push writes two lines, an issue reads them) */
     unsigned head, count;
 } ibuffer_warp;
 

@@ -248,14 +248,15 @@ static void release_instr(ldst *l, const issued_t *it, uint64_t exec_cycle, cons
     for (unsigned i = 0; i < l->n_regs; i++)
         ((const ldst_regs_if *)l->regs[i].methods)->written(l->regs[i].self, it, gsc_cycle());
     release_t *r = blk_outq_push(&l->releases);
-    *r = (release_t){.seq = it->seq,
-                     .func = it->func,
-                     .warp = it->warp,
-                     .n_dst = it->n_dst,
-                     .long_op = it->long_op,
-                     .unit = SM_UNIT_LDST,
-                     .val_reg = SM_NO_REG,
-                     .exec_cycle = exec_cycle};
+    release_clear(r); /* (the header: vals are written below only when there are any) */
+    r->seq = it->seq;
+    r->func = it->func;
+    r->warp = it->warp;
+    r->n_dst = it->n_dst;
+    r->long_op = it->long_op;
+    r->unit = SM_UNIT_LDST;
+    r->val_reg = SM_NO_REG;
+    r->exec_cycle = exec_cycle;
     memcpy(r->dst, it->dst, sizeof r->dst);
     if (it->atom_lanes) {
         r->atomic = 1;

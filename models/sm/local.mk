@@ -64,6 +64,11 @@ check_PROGRAMS += tests/sm/test_sm_blocks
 TESTS += tests/sm/test_sm_blocks
 tests_sm_test_sm_blocks_SOURCES = tests/sm/test_sm_blocks.c tests/sm/block_test.h
 tests_sm_test_sm_blocks_LDADD = $(GPUSC_LIBS)
+# What a FIFO copies of the SM's hot payloads, and their cache-line layout.
+check_PROGRAMS += tests/sm/test_payload_layout
+TESTS += tests/sm/test_payload_layout
+tests_sm_test_payload_layout_SOURCES = tests/sm/test_payload_layout.c
+tests_sm_test_payload_layout_LDADD = $(GPUSC_LIBS)
 # Harness tests of the execution side, one file per block: opcoll, regfile, units.
 check_PROGRAMS += tests/sm/test_opcoll tests/sm/test_regfile tests/sm/test_units
 TESTS += tests/sm/test_opcoll tests/sm/test_regfile tests/sm/test_units

@@ -99,18 +99,38 @@ void opcoll_set_ccu(opcoll *o, struct ccu_blk *c)
     o->ccu = c;
 }
 
-static void opcoll_writeback(opcoll *o, uint64_t now)
+/* The results complete by now: their bank writes; they go to issue in the order they were made
+ * (opcoll_flush_releases). When nothing waits before them and the FIFO has room for all of them,
+ * they are put from their units' slots without the copy into the queue: *direct holds them, for
+ * opcoll_put_direct before this activation's next accept (which may reuse a slot). */
+static unsigned opcoll_writeback(opcoll *o, uint64_t now, const release_t **direct)
 {
     const release_t *res[UNITS_MAX_WB];
     unsigned n = o->un->writeback(o->un_self, now, res);
+    if (n == 0)
+        return 0;
+    bool put = ring_empty(&o->releases) && gsc_fifo_room(blk_fifo(o->inst, OPCOLL_RELEASE)) >= n;
     for (unsigned i = 0; i < n; i++) {
-        release_t *r = ring_push_slot(&o->releases);
-        memcpy(r, res[i], release_bytes(res[i]));
+        const release_t *r = res[i];
+        if (put)
+            direct[i] = r;
+        else
+            memcpy(ring_push_slot(&o->releases), r, release_bytes(r));
         for (unsigned j = 0; j < r->n_bank_dst; j++)
             o->rf->write(o->rf_self, r->warp, r->bank_dst[j], r->func, r->seq, now);
         if (o->ccu)
             ccu_writeback(o->ccu, r, now);
     }
+    return put ? n : 0;
+}
+
+/* Puts the results opcoll_writeback left in their slots (after allocation's gets, where the queue's
+ * flush put them: a traced cycle lists the FIFOs' events in the same order). */
+static void opcoll_put_direct(opcoll *o, const release_t *const *direct, unsigned n)
+{
+    gsc_fifo *out = blk_fifo(o->inst, OPCOLL_RELEASE);
+    for (unsigned i = 0; i < n; i++)
+        gsc_fifo_put(out, direct[i]);
 }
 
 /* Completions and read reports go to issue in the order they were made (a FIFO may be full). */
@@ -260,9 +280,11 @@ static void opcoll_run(void *self)
 {
     opcoll *o = self;
     uint64_t now = gsc_cycle();
-    opcoll_writeback(o, now);
+    const release_t *direct[UNITS_MAX_WB];
+    unsigned n_direct = opcoll_writeback(o, now, direct);
     o->rf->retry(o->rf_self, now);
     opcoll_allocate(o, now);
+    opcoll_put_direct(o, direct, n_direct);
     opcoll_arbitrate(o);
     opcoll_dispatch(o, now);
     opcoll_flush_releases(o);

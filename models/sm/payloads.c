@@ -120,14 +120,10 @@ static const gsc_field issued_fields[] = {
     GSC_FIELD(issued_t, atom_b, GSC_OPAQUE, 0),
     GSC_FIELD(issued_t, atom_c, GSC_OPAQUE, 0),
 };
-/* What an issued instruction carries (gsc_type.used): the header, a memory instruction's lane spaces
- * and addresses, a store's data or an atomic's operands. */
+/* What an issued instruction carries (gsc_type.used): issued_bytes. */
 static size_t issued_used(const void *item)
 {
-    const issued_t *it = item;
-    if (it->cls != IR_CLASS_MEM)
-        return offsetof(issued_t, lane_space);
-    return it->kind == 0 ? offsetof(issued_t, atom_b) : sizeof(issued_t);
+    return issued_bytes(item);
 }
 const gsc_type issued_type = GSC_TYPE_USED(issued_t, issued_fields, issued_used);
 

@@ -61,7 +61,8 @@ typedef struct {
     uint8_t failed; /* 1: the CTA ended on a run-time error (the SM reported it) */
 } cta_done_t;
 
-/* One decoded instruction for a warp's I-buffer: fetch/decode -> issue. */
+/* One decoded instruction for a warp's I-buffer: fetch/decode -> issue. 120 bytes: with its put
+ * cycle, a FIFO's ring slot is two cache lines (tests/sm/test_payload_layout.c). */
 typedef struct {
     uint16_t warp;
     uint16_t epoch; /* the warp's fetch epoch: entries of an older epoch are stale (redirect) */
@@ -72,18 +73,23 @@ typedef struct {
     uint8_t ctrl;   /* 1: a control instruction (fetch stops behind it until redirected) */
     uint8_t pflags; /* memory instructions: the policy_warp.flags bits (POLICY_F_MEM, _LOAD, _STORE) */
     uint16_t n_src, n_dst;
+    uint8_t n_bank_src, n_bank_dst;
     uint16_t src[SM_MAX_OPERANDS]; /* register numbers read (per-thread register slots) */
     uint16_t dst[IR_MAX_DST + 2];  /* register numbers written (vector loads write up to 4) */
     uint64_t annot;                /* the instruction's compiler annotation bits (annot.h), decoded here */
-    /* The 32-bit physical registers (regalloc.h) the register banks see: a 64-bit value is its
-     * aligned pair, predicates are in their own file and take no bank access. */
-    uint8_t n_bank_src, n_bank_dst;
-    uint16_t bank_src[SM_MAX_BANK_READS];
-    uint16_t bank_dst[SM_MAX_BANK_WRITES];
     /* For the pipeline log (issue's `pipeview`): the cycle fetch read it, the cycle issue put it in
      * the warp's I-buffer. Not traced. */
     uint64_t fetch_cycle, decode_cycle;
+    /* The 32-bit physical registers (regalloc.h) the register banks see: a 64-bit value is its
+     * aligned pair, predicates are in their own file and take no bank access. */
+    uint16_t bank_dst[SM_MAX_BANK_WRITES];
+    uint16_t bank_src[SM_MAX_BANK_READS];
 } decoded_t;
+/* A decoded instruction on whole cache lines of its own (128 bytes, in 64-byte aligned storage:
+ * g_aligned_alloc): a store or a copy of it touches two lines (the I-buffer's entries, decode's cache). */
+typedef struct {
+    _Alignas(64) decoded_t d;
+} decoded_line_t;
 
 /* Fetch redirect: issue -> fetch. The warp continues at (func, pc) with a new epoch and a full set
  * of I-buffer credits; done = 1: the warp exited, stop fetching for it. */
@@ -102,10 +108,15 @@ typedef struct {
     uint16_t count;
 } credit_t;
 
-/* An issued instruction: issue -> exec (ALU/INT/SFU/DP/CTRL/WARP classes) or -> ldst (MEM). */
+/* An issued instruction: issue -> exec (ALU/INT/SFU/DP/CTRL/WARP classes) or -> ldst (MEM).
+ * The layout follows what a FIFO copies (issued_type's `used`, issued_bytes): a non-memory
+ * instruction's header ends with its bank_src[0 .. n_bank_src); a memory instruction adds the rest of
+ * bank_src, the atomic and store fields, its lane spaces and addresses, a store's or atomic's operands. */
 typedef struct {
     uint64_t seq; /* issue sequence number in the SM */
     uint64_t issue_cycle;
+    uint64_t annot; /* the instruction's compiler annotation bits (annot.h), as decoded: every block
+                       after issue sees them (power states, release flags, reuse bits ...) */
     uint16_t warp;
     uint16_t sched; /* the scheduler (sub-core) that issued it */
     uint32_t pc;
@@ -119,24 +130,22 @@ typedef struct {
     uint8_t long_op;      /* the destinations were reserved as long-latency */
     uint8_t report_reads; /* 1: the sources are reserved too (scoreboard.source_reservations): the unit
                              reports when it has read them (a release_t with `reads` set) */
+    uint8_t n_bank_src, n_bank_dst;
     uint16_t n_src, n_dst;
     uint16_t src[SM_MAX_OPERANDS];
     uint16_t dst[IR_MAX_DST + 2];
-    uint8_t n_bank_src, n_bank_dst;
-    uint16_t bank_src[SM_MAX_BANK_READS]; /* physical registers read (as decoded_t) */
-    uint16_t bank_dst[SM_MAX_BANK_WRITES];
+    uint16_t bank_dst[SM_MAX_BANK_WRITES]; /* physical registers written (as decoded_t) */
+    uint16_t bank_src[SM_MAX_BANK_READS];  /* physical registers read: last of the header, copied up
+                                              to n_bank_src for a non-memory instruction */
+    /* What follows is used by memory instructions only. */
     /* MEM atom/red whose global lanes are performed at the memory side (warp_exec.h) */
     uint32_t atom_lanes; /* lanes to perform below (0: none) */
     uint32_t atom_flags;
     uint8_t atom_op, atom_type;
     uint16_t atom_dst; /* register slot for the old values, SM_NO_REG for red */
-    uint64_t atom_vmask;
     uint32_t store_lanes; /* MEM st: global lanes whose bytes (store_data) the L1 writes when it performs
                              the store; the other lanes were written at issue */
-    uint64_t annot; /* the instruction's compiler annotation bits (annot.h), as decoded: every block
-                       after issue sees them (power states, release flags, reuse bits ...) */
-    /* What follows is used by memory instructions only (issued_type's `used`: a FIFO copies an ALU
-     * instruction's header, a load's header and addresses, a store's or atomic's operands too). */
+    uint64_t atom_vmask;
     uint8_t lane_space[IR_WARP_SIZE]; /* MEM: each lane's resolved space (generic addressing) */
     uint64_t addr[IR_WARP_SIZE];      /* MEM: each lane's address in its space */
     union {
@@ -198,6 +207,16 @@ static inline size_t release_bytes(const release_t *r)
 static inline void release_clear(release_t *r)
 {
     memset(r, 0, offsetof(release_t, vals));
+}
+
+/* The bytes of an issued instruction that carry meaning (issued_type's `used`): a non-memory
+ * instruction's header up to its last source bank register; a load's whole header, lane spaces and
+ * addresses; a store's or an atomic's operands too. */
+static inline size_t issued_bytes(const issued_t *it)
+{
+    if (it->cls != IR_CLASS_MEM)
+        return offsetof(issued_t, bank_src) + it->n_bank_src * sizeof it->bank_src[0];
+    return it->kind == 0 ? offsetof(issued_t, atom_b) : sizeof *it;
 }
 
 /* Fills *r with a read report for `it` from `unit` (release_t.reads = 1, its source slots). */

@@ -1,4 +1,4 @@
-/* ring.h: FIFO order, growth while wrapped around, peek/at, clear. */
+/* ring.h: FIFO order, growth while wrapped around, peek/at, clear, the restart of an emptied ring. */
 #include "models/lib/ring.h"
 
 #include <glib.h>
@@ -53,9 +53,36 @@ static void test_fifo_growth(void)
     ring_clear(&r);
 }
 
+/* A ring that empties starts again at its first record: pushes and pops in step stay on the same
+ * record instead of walking the buffer (and the order is kept when it does not empty). */
+static void test_restart_when_empty(void)
+{
+    ring r;
+    ring_init(&r, sizeof(rec));
+    for (uint64_t i = 0; i < 40; i++) {
+        rec *x = ring_push_slot(&r);
+        g_assert_true((unsigned char *)x == r.buf); /* the first record, every time */
+        x->seq = i;
+        rec y;
+        ring_pop(&r, &y);
+        g_assert_cmpuint(y.seq, ==, i);
+        g_assert_cmpuint(r.head, ==, 0);
+    }
+    /* two pushed, one popped: the head moves on while the ring holds a record */
+    ring_push(&r, &(rec){.seq = 1});
+    ring_push(&r, &(rec){.seq = 2});
+    ring_pop(&r, NULL);
+    g_assert_cmpuint(r.head, ==, 1);
+    g_assert_cmpuint(((rec *)ring_peek(&r))->seq, ==, 2);
+    ring_pop(&r, NULL);
+    g_assert_cmpuint(r.head, ==, 0);
+    ring_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ring/fifo-growth", test_fifo_growth);
+    g_test_add_func("/ring/restart-when-empty", test_restart_when_empty);
     return g_test_run();
 }

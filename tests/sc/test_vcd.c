@@ -137,6 +137,51 @@ static void run_idle(void)
     g_assert_cmpuint(gsc_run_cycles(4), ==, 8);
 }
 
+/* ---- a FIFO of a type with a used prefix (gsc_type.used), depth 1: a long item (its `tail` in its
+ * prefix) put in cycle 0 and got in 1, then a short one (`tail` beyond its prefix) put in cycle 2 in
+ * the same ring slot, which still holds the long item's tail. */
+
+typedef struct {
+    uint8_t kind; /* 1: long (tail used), 0: short */
+    uint32_t a;
+    uint32_t tail;
+} ppkt;
+static const gsc_field ppkt_fields[] = {
+    GSC_FIELD(ppkt, kind, GSC_U8, 1),
+    GSC_FIELD(ppkt, a, GSC_U32, 8),
+    GSC_FIELD(ppkt, tail, GSC_U32, 8),
+};
+static size_t ppkt_used(const void *item)
+{
+    return ((const ppkt *)item)->kind ? sizeof(ppkt) : offsetof(ppkt, tail);
+}
+static const gsc_type ppkt_type = GSC_TYPE_USED(ppkt, ppkt_fields, ppkt_used);
+
+static void prefix_step(void *ctx)
+{
+    gsc_fifo *f = ctx;
+    uint64_t c = gsc_cycle();
+    if (c == 0 || c == 2) {
+        ppkt p = {.kind = c == 0, .a = 10 + (uint32_t)c, .tail = c == 0 ? 7 : 9};
+        gsc_fifo_put(f, &p);
+    } else if (c == 1) {
+        gsc_fifo_get(f, NULL);
+    }
+}
+
+static void run_prefix(void)
+{
+    gsc_init("test_vcd");
+    gsc_clock *clk = gsc_clock_new("clk", 1000);
+    gsc_module *tb = gsc_module_new(NULL, "tb");
+    gsc_fifo *f = gsc_fifo_new(tb, "p", &ppkt_type, 1);
+    gsc_process *p = gsc_process_new(tb, "step", prefix_step, f);
+    gsc_sensitive_clock(p, clk);
+    gsc_trace_open(g_getenv("GSC_TEST_VCD"), g_getenv("GSC_TEST_PATTERNS"), 0, 0);
+    gsc_elaborate();
+    gsc_run_cycles(4);
+}
+
 /* ---- a pulse fired between runs (as a harness test calls a block between steps), twice before
  * cycle 2 and once before cycle 3: each shows its count in its cycle and falls back to 0 after. */
 
@@ -398,7 +443,7 @@ static guint64 value_at(vcd_var *v, guint64 t)
 static gchar *tmpdir;
 
 /* Run `system` ("main": run_traced, "idle": run_idle, "pulse": run_pulse, "notes": run_notes, "marks":
- * run_marks) traced into tmpdir/name, in a
+ * run_marks, "prefix": run_prefix) traced into tmpdir/name, in a
  * subprocess that re-runs the calling test (g_test_trap_subprocess(NULL)): there, the first traced_run_system
  * call builds and runs the system the parent put in the environment, and ends the child. So the child's body
  * is no test of its own (no TAP result that could not fail). */
@@ -414,6 +459,8 @@ static gchar *traced_run_system(const char *system, const char *name, const char
             run_notes();
         else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "marks"))
             run_marks();
+        else if (!g_strcmp0(g_getenv("GSC_TEST_SYSTEM"), "prefix"))
+            run_prefix();
         else
             run_traced();
         exit(0); /* the trace file is closed at exit (gsc_init's atexit) */
@@ -584,6 +631,30 @@ static void test_fifo_idle(void)
     c = changes(var(d, "tb.q.occupancy"));
     g_assert_cmpstr(c, ==, "0:0 0:1 3000:10");
     g_free(c);
+    vcd_free(d);
+    g_free(path);
+}
+
+/* A traced field beyond an item's used prefix shows 0 for that item, not the bytes an earlier item
+ * left in its ring slot (nor the producer's value, which the FIFO does not copy). */
+static void test_fifo_used_prefix(void)
+{
+    gchar *path = traced_run_system("prefix", "prefix.vcd", "*", 0, 0);
+    vcd *d = vcd_parse(path);
+    gchar *c = changes(var(d, "tb.p.put"));
+    g_assert_cmpstr(c, ==, "0:0 0:1 500:0 2000:1 2500:0");
+    g_free(c);
+    vcd_var *a = var(d, "tb.p.a"), *tail = var(d, "tb.p.tail"), *kind = var(d, "tb.p.kind");
+    /* the long item (cycle 0) shows its tail; the short one (cycle 2) its a and a tail of 0 */
+    c = changes(tail);
+    g_assert_cmpstr(c, ==, "0:0 0:111 2000:0");
+    g_free(c);
+    g_assert_cmpuint(value_at(a, 1000), ==, 10);
+    g_assert_cmpuint(value_at(kind, 1000), ==, 1);
+    g_assert_cmpuint(value_at(tail, 1000), ==, 7);
+    g_assert_cmpuint(value_at(a, 3000), ==, 12);
+    g_assert_cmpuint(value_at(kind, 3000), ==, 0);
+    g_assert_cmpuint(value_at(tail, 3000), ==, 0);
     vcd_free(d);
     g_free(path);
 }
@@ -866,6 +937,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sc/vcd/fields", test_fields);
     g_test_add_func("/sc/vcd/fifo", test_fifo);
     g_test_add_func("/sc/vcd/fifo-idle", test_fifo_idle);
+    g_test_add_func("/sc/vcd/fifo-used-prefix", test_fifo_used_prefix);
     g_test_add_func("/sc/vcd/pulse-between-runs", test_pulse_between_runs);
     g_test_add_func("/sc/vcd/notes-outside-run", test_notes_outside_run);
     g_test_add_func("/sc/vcd/pulse-will-trace", test_pulse_will_trace);

@@ -225,6 +225,42 @@ static void test_read_report(void)
     harness_free(h);
 }
 
+/* Completions and read reports reach issue in the order they were made, whether the release FIFO
+ * takes them at once (a completion put from its unit's slot) or they wait in the collector's queue
+ * (the FIFO full: issue stops getting until cycle `resume`, for every resume from 0 to 14). */
+static void test_release_order(void)
+{
+    for (unsigned resume = 0; resume <= 14; resume++) {
+        harness *h = cluster(two_banks);
+        harness_set_drain(h, "release", false);
+        uint16_t srcs[3][2] = {{2, 3}, {4, 5}, {6, 7}};
+        for (unsigned i = 0; i < 3; i++) {
+            issued_t it = alu(i, 2, srcs[i], (uint16_t)(10 + i));
+            it.report_reads = 1;
+            it.seq = i + 1;
+            harness_push(h, "in", &it);
+            harness_step(h);
+        }
+        while (harness_step(h) < resume)
+            ;
+        harness_set_drain(h, "release", true);
+        /* made in this order: the three reports (reads granted at 1..3), then the completions */
+        static const struct {
+            uint64_t seq;
+            bool reads;
+        } want[] = {{1, true}, {2, true}, {3, true}, {1, false}, {2, false}, {3, false}};
+        for (unsigned k = 0; k < G_N_ELEMENTS(want); k++) {
+            release_t r;
+            harness_pop_within(h, "release", &r, 50);
+            g_assert_cmpuint(r.seq, ==, want[k].seq);
+            g_assert_cmpuint(r.reads, ==, want[k].reads);
+            if (!r.reads)
+                g_assert_cmpuint(r.dst[0], ==, 9 + r.seq);
+        }
+        harness_free(h);
+    }
+}
+
 /* The register access path (regfile's `access` import) delays a read: a power-state wake-up. */
 static rfaccess_verdict wake_reg3(void *ctx, rfaccess_req *r, unsigned *delay)
 {
@@ -284,5 +320,6 @@ int main(int argc, char **argv)
     harness_test_add("/opcoll/read_report", test_read_report);
     harness_test_add("/opcoll/rfaccess_delay", test_rfaccess_delay);
     g_test_add_func("/opcoll/unbound_units", test_unbound);
+    harness_test_add("/opcoll/release_order", test_release_order);
     return g_test_run();
 }
