@@ -242,15 +242,15 @@ gsc_huge_report gsc_huge_last(void);
  * starts, asks the host to prefetch the lines the next one will start with (GSC_HOT_LINES of them:
  * its kernel process object, its context's first lines, the channels it listens to) and the records
  * of the one after it. Results never depend on it.
- *   - GSC_PREFETCH_AUTO (default): on from a run start at which malloc holds GSC_PREFETCH_AUTO_MIN
- *     bytes or more (a machine whose cycles stay in the host's caches pays nothing: the prefetches
- *     cost about 20 instructions per activation);
+ *   - GSC_PREFETCH_AUTO (default): on when the simulation has GSC_PREFETCH_AUTO_PROCESSES processes
+ *     or more (a machine whose cycles stay in the host's caches pays nothing: the prefetches cost
+ *     about 50 instructions per activation);
  *   - GSC_PREFETCH_ON, GSC_PREFETCH_OFF.
  * GPUSC_PREFETCH (read by gsc_init and gsc_reset): "auto", "on" or "off"; any other value is a fatal
  * error. */
 typedef enum { GSC_PREFETCH_AUTO, GSC_PREFETCH_ON, GSC_PREFETCH_OFF } gsc_prefetch_mode;
 #define GSC_HOT_LINES 12
-#define GSC_PREFETCH_AUTO_MIN (24u << 20)
+#define GSC_PREFETCH_AUTO_PROCESSES 200
 bool gsc_prefetch_parse(const char *text, gsc_prefetch_mode *mode);
 /* Select the mode (any time; takes effect at the next run start). */
 void gsc_set_prefetch(gsc_prefetch_mode mode);

@@ -273,15 +273,11 @@ extern "C" uint64_t gsc_prefetch_hits(void)
     }
 }
 
-/* The auto mode's measure is the host-memory step's, the bytes malloc holds in use (under a
- * sanitizer's allocator, not known: off), against its own threshold: a 15-SM machine (10 MiB) runs
- * its cycles in the host's caches, an 80-SM one (34 MiB) does not. */
+/* The auto mode counts processes, what each cycle walks through (the baseline SM has four, the
+ * 15-SM GTX480-like machine 81 and runs its cycles in the host's caches, the 80-SM one 341 and does
+ * not); not memory in use, which a kernel's data arrays dominate. */
 [[gnu::cold]] void gsc_prefetch_run_starts(void)
 {
-    bool on = gsc_g.prefetch_mode == GSC_PREFETCH_ON;
-    if (gsc_g.prefetch_mode == GSC_PREFETCH_AUTO && GSC_HOST_ALLOCATOR_OURS) {
-        struct mallinfo2 mi = mallinfo2();
-        on = mi.uordblks + mi.hblkhd >= GSC_PREFETCH_AUTO_MIN;
-    }
-    gsc_hot.prefetch = on;
+    gsc_hot.prefetch = gsc_g.prefetch_mode == GSC_PREFETCH_ON ||
+                       (gsc_g.prefetch_mode == GSC_PREFETCH_AUTO && gsc_g.rts.size() >= GSC_PREFETCH_AUTO_PROCESSES);
 }

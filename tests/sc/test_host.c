@@ -207,8 +207,8 @@ static uint64_t run_prefetch(gsc_prefetch_mode mode, size_t bytes, unsigned cycl
 }
 
 /* "on": every activation after the first two cycles runs after the process learned to come before
- * it (four processes in the same order every cycle); "off": nothing learned; "auto": on only above
- * GSC_PREFETCH_AUTO_MIN. */
+ * it (four processes in the same order every cycle); "off": nothing learned; "auto": on only from
+ * GSC_PREFETCH_AUTO_PROCESSES processes, whatever the memory. */
 static void test_prefetch_modes(void)
 {
     SC_TEST_IN_SUBPROCESS({
@@ -223,14 +223,21 @@ static void test_prefetch_modes(void)
         g_assert_cmpuint(gsc_prefetch_hits(), ==, 0);
     });
     SC_TEST_IN_SUBPROCESS({
-        run_prefetch(GSC_PREFETCH_AUTO, 64u << 10, 10);
+        run_prefetch(GSC_PREFETCH_AUTO, 32u << 20, 10); /* four processes, 32 MiB */
         g_assert_false(gsc_prefetch_active());
     });
     SC_TEST_IN_SUBPROCESS({
-        run_prefetch(GSC_PREFETCH_AUTO, 32u << 20, 10); /* (above GSC_PREFETCH_AUTO_MIN) */
-#ifndef __SANITIZE_ADDRESS__ /* (under the sanitizer's allocator the auto mode knows no size: off) */
-        g_assert_true(gsc_prefetch_active());
-#endif
+        gsc_init("test_host");
+        gsc_set_huge(GSC_HUGE_OFF);
+        sys *s = build(64u << 10);
+        for (unsigned i = 1; i < GSC_PREFETCH_AUTO_PROCESSES; i++) {
+            char name[32];
+            g_snprintf(name, sizeof name, "side%u", i);
+            gsc_sensitive_clock(gsc_process_new(s->top, name, side, s), s->clk);
+        }
+        g_assert_cmpuint(gsc_run_cycles(10), ==, 10);
+        g_assert_true(gsc_prefetch_active()); /* GSC_PREFETCH_AUTO_PROCESSES processes */
+        g_assert_cmpuint(gsc_prefetch_hits(), >, 0);
     });
 }
 
