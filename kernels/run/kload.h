@@ -234,17 +234,13 @@ static inline void kload_reg_read_all(const uint64_t *regs, uint32_t at, uint64_
     }
 }
 
-/* Write all 32 lanes of the row at `at` from v (a narrow row keeps the low 32 bits of each). */
-static inline void kload_reg_write_all(uint64_t *regs, uint32_t at, const uint64_t *v)
+/* Write all 32 lanes of the narrow row at `at` from v, each masked by vmask (a register's width: 32
+ * bits or fewer, a predicate's 1). */
+static inline void kload_reg_write_all_narrow(uint64_t *regs, uint32_t at, const uint64_t *v, uint32_t vmask)
 {
-    kload_word64 *p = (kload_word64 *)regs + (at >> 1);
-    if (at & 1) {
-        kload_v8w32 *q = (kload_v8w32 *)p;
-        for (unsigned i = 0; i < IR_WARP_SIZE / 8; i++)
-            q[i] = __builtin_convertvector(((const kload_v8w64 *)v)[i], kload_v8w32);
-    } else {
-        memcpy((void *)p, v, IR_WARP_SIZE * sizeof(uint64_t));
-    }
+    kload_v8w32 *q = (kload_v8w32 *)(regs + (at >> 1));
+    for (unsigned i = 0; i < IR_WARP_SIZE / 8; i++)
+        q[i] = __builtin_convertvector(((const kload_v8w64 *)v)[i], kload_v8w32) & vmask;
 }
 
 /* Lay out `m` and map its .global/.const data (with initialisers; the addresses in them, ir_init_addr,

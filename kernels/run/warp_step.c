@@ -347,8 +347,8 @@ WS_INLINE void write_lanes(const ws_run_t *r, uint32_t reg, const uint64_t *v, u
     kload_word64 *slot = (kload_word64 *)r->w->regs + (at >> 1);
     if (at & 1) { /* a narrow row: vmask keeps 32 bits or fewer */
         kload_word32 *n = (kload_word32 *)slot;
-        if (mask == FULL_MASK && vmask == UINT32_MAX) {
-            kload_reg_write_all(r->w->regs, at, v);
+        if (mask == FULL_MASK) {
+            kload_reg_write_all_narrow(r->w->regs, at, v, (uint32_t)vmask);
             return;
         }
         while (mask) {
@@ -608,14 +608,17 @@ void ws_load_apply(const ws_load *pl, uint64_t *regs)
         if (at == IR_NONE)
             continue;
         uint64_t *row = regs + (at >> 1);
-        for (uint32_t m = pl->mask; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            uint64_t v = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
-            if (at & 1)
-                ((uint32_t *)row)[l] = (uint32_t)v;
-            else
-                row[l] = v;
-        }
+        if (at & 1)
+            for (uint32_t m = pl->mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                ((uint32_t *)row)[l] =
+                    (uint32_t)(ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e]);
+            }
+        else
+            for (uint32_t m = pl->mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                row[l] = ir_exec_load_elem((ir_type)pl->type, pl->ptr[l] + e * pl->es) & pl->vmask[e];
+            }
     }
 }
 

@@ -323,6 +323,20 @@ static void check_row_widths(const kload_module *k)
             g_assert_cmphex(all[l], ==, want);
         }
     }
+    /* A whole narrow row written at once keeps each lane's masked low bits (a predicate's 1). */
+    uint64_t v[IR_WARP_SIZE];
+    for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+        v[l] = UINT64_C(0xabcdef0100000000) + 2 * l + (l & 1);
+    for (uint32_t row = 0; row < k->total_rows; row++) {
+        if (wide[row])
+            continue;
+        kload_reg_write_all_narrow(regs, k->row_at[row], v, 1);
+        for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+            g_assert_cmphex(kload_reg_get(regs, k->row_at[row], l), ==, l & 1);
+        kload_reg_write_all_narrow(regs, k->row_at[row], v, UINT32_MAX);
+        for (unsigned l = 0; l < IR_WARP_SIZE; l++)
+            g_assert_cmphex(kload_reg_get(regs, k->row_at[row], l), ==, 2 * l + (l & 1));
+    }
     g_free(regs);
     g_free(wide);
 }
