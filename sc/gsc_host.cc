@@ -64,6 +64,15 @@ uint64_t huge_bytes(const gsc_huge_extent *e, size_t n);
     return false;
 }
 
+/* The environment variable `var`, when set and not empty, as an auto/on/off mode into *mode; any
+ * other value is a fatal error naming it. */
+[[gnu::cold]] static void auto_on_off_from_env(const char *var, int *mode)
+{
+    const char *v = getenv(var);
+    if (v && *v && !parse_auto_on_off(v, mode))
+        gsc_fatal("%s=%s: expected auto, on or off", var, v);
+}
+
 extern "C" [[gnu::cold]] bool gsc_huge_parse(const char *text, gsc_huge_mode *mode)
 {
     static_assert(GSC_HUGE_AUTO == 0 && GSC_HUGE_ON == 1 && GSC_HUGE_OFF == 2, "parse_auto_on_off");
@@ -94,13 +103,9 @@ extern "C" [[gnu::cold]] gsc_huge_report gsc_huge_last(void)
 
 [[gnu::cold]] void gsc_huge_from_env(void)
 {
-    const char *v = getenv("GPUSC_HUGEPAGES");
-    gsc_huge_mode m;
-    if (v && *v) {
-        if (!gsc_huge_parse(v, &m))
-            gsc_fatal("GPUSC_HUGEPAGES=%s: expected auto, on or off", v);
-        gsc_g.huge = m;
-    }
+    int m = gsc_g.huge;
+    auto_on_off_from_env("GPUSC_HUGEPAGES", &m);
+    gsc_g.huge = (gsc_huge_mode)m;
 }
 
 namespace {
@@ -264,13 +269,9 @@ extern "C" uint64_t gsc_prefetch_hits(void)
 
 [[gnu::cold]] void gsc_prefetch_from_env(void)
 {
-    const char *v = getenv("GPUSC_PREFETCH");
-    gsc_prefetch_mode m;
-    if (v && *v) {
-        if (!gsc_prefetch_parse(v, &m))
-            gsc_fatal("GPUSC_PREFETCH=%s: expected auto, on or off", v);
-        gsc_g.prefetch_mode = m;
-    }
+    int m = gsc_g.prefetch_mode;
+    auto_on_off_from_env("GPUSC_PREFETCH", &m);
+    gsc_g.prefetch_mode = (gsc_prefetch_mode)m;
 }
 
 /* The auto mode counts processes, what each cycle walks through (the baseline SM has four, the
