@@ -711,7 +711,8 @@ extern "C" uint64_t gsc_core_period_ps(void)
 
 /* Prefetching (gsc.h): rt starts in `cycle` after gsc_g.cur. The process that ran after gsc_g.cur
  * in the last cycle of this parity is noted; the lines of the one learned to follow rt are
- * prefetched (its record's two lines were, as this one started), and the record of the one after. */
+ * prefetched (the lines of its record they are listed in were, as this one started), and the
+ * record of the one after. */
 [[gnu::always_inline]] static inline void prefetch_next(gsc_proc_rt *rt, uint64_t cycle)
 {
     unsigned par = cycle & 1;

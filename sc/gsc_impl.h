@@ -84,7 +84,8 @@ struct alignas(64) gsc_proc_rt {
     /* Traced: the traced variables its activation may change (gsc_trace.cc), NULL: none. */
     const gsc_trace_marks *tmarks = nullptr;
     /* Prefetching (gsc.h): the process that ran right after this one in the last even and odd
-     * cycle, and the lines this one's activation starts with (two lines of the record). */
+     * cycle, the lines this one's activation starts with and those its last activation named (three
+     * lines of the record, from `succ`). */
     alignas(64) gsc_proc_rt *succ[2] = {nullptr, nullptr};
     const void *hot[GSC_HOT_LINES] = {};
     unsigned n_next = 0; /* the lines its last activation named for its next (gsc_prefetch_next) */

@@ -194,25 +194,22 @@ typedef struct {
     uint64_t global_bytes, const_bytes;
 } kload_module;
 
-/* A warp's register array seen a word at a time whatever the row's width (the array is uint64_t;
- * a narrow row's lanes are uint32_t in it). A row is always read and written at its own width
- * (zeroing and poisoning go through character copies), so the two never alias. */
-typedef uint32_t kload_word32;
-typedef uint64_t kload_word64;
+/* The array is uint64_t; a narrow row's lanes are uint32_t in it. A row is always read and written
+ * at its own width (zeroing and poisoning go through character copies), so the two never alias. */
 
 /* Lane `lane` of the row at `at` (kload_func.at) in warp register array `regs`, zero-extended. */
 static inline uint64_t kload_reg_get(const uint64_t *regs, uint32_t at, unsigned lane)
 {
-    const kload_word64 *p = (const kload_word64 *)regs + (at >> 1);
-    return (at & 1) ? ((const kload_word32 *)p)[lane] : p[lane];
+    const uint64_t *p = regs + (at >> 1);
+    return (at & 1) ? ((const uint32_t *)p)[lane] : p[lane];
 }
 
 /* Write lane `lane` of the row at `at`; a narrow row keeps the low 32 bits. */
 static inline void kload_reg_set(uint64_t *regs, uint32_t at, unsigned lane, uint64_t v)
 {
-    kload_word64 *p = (kload_word64 *)regs + (at >> 1);
+    uint64_t *p = regs + (at >> 1);
     if (at & 1)
-        ((kload_word32 *)p)[lane] = (uint32_t)v;
+        ((uint32_t *)p)[lane] = (uint32_t)v;
     else
         p[lane] = v;
 }
@@ -224,7 +221,7 @@ typedef uint64_t kload_v8w64 __attribute__((vector_size(64), aligned(8)));
 /* All 32 lanes of the row at `at`, zero-extended, into out. */
 static inline void kload_reg_read_all(const uint64_t *regs, uint32_t at, uint64_t *out)
 {
-    const kload_word64 *p = (const kload_word64 *)regs + (at >> 1);
+    const uint64_t *p = regs + (at >> 1);
     if (at & 1) {
         const kload_v8w32 *q = (const kload_v8w32 *)p;
         for (unsigned i = 0; i < IR_WARP_SIZE / 8; i++)

@@ -344,9 +344,9 @@ WS_INLINE bool fetch(const ws_run_t *r, const ir_operand *o, ir_lanes *out)
 WS_INLINE void write_lanes(const ws_run_t *r, uint32_t reg, const uint64_t *v, uint32_t mask, uint64_t vmask)
 {
     uint32_t at = reg_at(r, reg);
-    kload_word64 *slot = (kload_word64 *)r->w->regs + (at >> 1);
+    uint64_t *slot = r->w->regs + (at >> 1);
     if (at & 1) { /* a narrow row: vmask keeps 32 bits or fewer */
-        kload_word32 *n = (kload_word32 *)slot;
+        uint32_t *n = (uint32_t *)slot;
         if (mask == FULL_MASK) {
             kload_reg_write_all_narrow(r->w->regs, at, v, (uint32_t)vmask);
             return;
@@ -411,10 +411,15 @@ WS_INLINE void mem_of(const ws_run_t *r, const ir_operand *m, ws_mem *a)
             a->base32 = (const uint32_t *)(r->w->regs + (at >> 1));
         else
             a->base = r->w->regs + (at >> 1);
-    }
-    else if (m->u.mem.base_sym != IR_NONE)
+    } else if (m->u.mem.base_sym != IR_NONE)
         a->off += kload_sym_address(r->L->k, r->L->entry, m->u.mem.base_sym);
     a->shared = G_UNLIKELY(r->in->cb) ? cb_seg(r) : r->w->cta->shared;
+}
+
+/* A memory operand's address in one lane (before its space is resolved). */
+WS_INLINE uint64_t mem_addr(const ws_mem *a, uint32_t lane)
+{
+    return a->off + (a->base ? a->base[lane] : a->base32 ? a->base32[lane] : 0);
 }
 
 static const char *space_label(ir_space s)
@@ -518,7 +523,7 @@ static G_GNUC_NO_INLINE uint8_t *lane_access_fail(const ws_run_t *r, const ws_me
 WS_INLINE uint8_t *lane_access(const ws_run_t *r, const ws_mem *a, uint32_t lane, uint64_t len, bool write,
                                const bool timed, ir_space *space_out)
 {
-    uint64_t addr = a->off + (a->base ? a->base[lane] : a->base32 ? a->base32[lane] : 0);
+    uint64_t addr = mem_addr(a, lane);
     ir_space space = (ir_space)r->in->space;
     uint64_t sa = addr;
     if (space == IR_SPACE_NONE)
@@ -1188,7 +1193,7 @@ uint32_t ws_head_shared(ws_launch *L, ws_warp *w, uint64_t off[IR_WARP_SIZE])
     uint32_t out = 0;
     for (uint32_t k = mask; k; k &= k - 1) {
         unsigned l = (unsigned)__builtin_ctz(k);
-        uint64_t addr = a.off + (a.base ? a.base[l] : a.base32 ? a.base32[l] : 0), sa = addr;
+        uint64_t addr = mem_addr(&a, l), sa = addr;
         if (in->space == IR_SPACE_SHARED || kload_generic_resolve(addr, &sa) == IR_SPACE_SHARED) {
             off[l] = sa;
             out |= UINT32_C(1) << l;
