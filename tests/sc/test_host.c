@@ -154,17 +154,24 @@ static void test_parse(void)
     g_assert_cmpint(m, ==, GSC_HUGE_OFF);
 }
 
-/* A wrong GPUSC_HUGEPAGES is a user error that names the variable. */
-static void test_env_error(void)
+/* A wrong auto/on/off variable is a user error at gsc_init that names the variable and the value. */
+static void env_error(const char *var, const char *value)
 {
     if (g_test_subprocess()) {
-        setenv("GPUSC_HUGEPAGES", "always", 1);
+        setenv(var, value, 1);
         gsc_init("test_host");
         return;
     }
     g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
     g_test_trap_assert_failed();
-    g_test_trap_assert_stderr("*GPUSC_HUGEPAGES=always: expected auto, on or off*");
+    char *want = g_strdup_printf("*%s=%s: expected auto, on or off*", var, value);
+    g_test_trap_assert_stderr(want);
+    g_free(want);
+}
+
+static void test_env_error(void)
+{
+    env_error("GPUSC_HUGEPAGES", "always");
 }
 
 /* Three more clocked processes beside build()'s, each adding the latch's value to its own sum. */
@@ -274,14 +281,7 @@ static void test_prefetch_parse(void)
 
 static void test_prefetch_env_error(void)
 {
-    if (g_test_subprocess()) {
-        setenv("GPUSC_PREFETCH", "yes", 1);
-        gsc_init("test_host");
-        return;
-    }
-    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-    g_test_trap_assert_failed();
-    g_test_trap_assert_stderr("*GPUSC_PREFETCH=yes: expected auto, on or off*");
+    env_error("GPUSC_PREFETCH", "yes");
 }
 
 int main(int argc, char **argv)
