@@ -172,6 +172,7 @@ extern "C" void gsc_init(const char *program_name)
     check_from_env();
     gsc_huge_from_env();
     gsc_prefetch_from_env();
+    gsc_lane_from_env();
     atexit(at_exit);
 }
 
@@ -229,6 +230,7 @@ extern "C" void gsc_reset(void)
     check_from_env();
     gsc_huge_from_env();
     gsc_prefetch_from_env();
+    gsc_lane_from_env();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -303,7 +305,7 @@ static void direct_undo(void)
     gsc_event *e = c.direct;
     int64_t d = c.direct_at;
     direct_clear();
-    e->ev.cancel();
+    (e->owner->laned ? *gsc_g.cal.lane_direct_ev : e->ev).cancel();
     if (e->due != d)
         return;
     wheel_put(e, d);
@@ -333,7 +335,7 @@ static bool try_direct(int64_t t)
     wheel_empty(b);
     c.direct = one;
     c.direct_at = t;
-    notify_at_cycle(one->ev, t);
+    notify_at_cycle(one->owner->laned ? *c.lane_direct_ev : one->ev, t);
     return true;
 }
 
@@ -468,6 +470,37 @@ static inline int64_t cal_next(int64_t after)
     return next;
 }
 
+/* Into the lane's batch of this evaluation phase (once). */
+static inline void lane_push(gsc_proc_rt *rt)
+{
+    uint64_t stamp = gsc_g.simc->change_stamp();
+    if (rt->lane_mark == stamp)
+        return;
+    rt->lane_mark = stamp;
+    gsc_g.cal.lane.push_back(rt);
+}
+
+/* A static event of the laned rt fired: it runs unless in a dynamic wait (the kernel's rule). */
+static inline void lane_static(gsc_proc_rt *rt)
+{
+    if (!rt->dynamic)
+        lane_push(rt);
+}
+
+/* Event e, which is not an arrival hook, fires now: its laned owner or listeners join the batch, the
+ * kernel's event is notified for everyone else. */
+static inline void fire_event(gsc_event *e)
+{
+    if (gsc_proc_rt *o = e->owner; o && o->laned) {
+        lane_static(o);
+        return;
+    }
+    e->ev.notify(); /* immediate: its processes run in this evaluation phase */
+    if (__builtin_expect(e->lane != nullptr, 0))
+        for (gsc_proc_rt *rt : *e->lane)
+            lane_static(rt);
+}
+
 /* GSC_CHECK_SHUFFLE's generator (xorshift64*): the same seed, the same orders. */
 static uint64_t check_random(void)
 {
@@ -575,7 +608,7 @@ static void cal_tick(void)
             if (e->hook)
                 c.hooks[n_hooks++] = e;
             else
-                e->ev.notify(); /* immediate: its processes run in this evaluation phase */
+                fire_event(e);
         }
         wheel_empty(b);
         /* Arrival hooks (gsc_fifo_on_arrival) run after every event of the cycle is marked fired:
@@ -588,8 +621,19 @@ static void cal_tick(void)
         c.edge_ev->notify();
     if (c.next_due == now) {
         c.next_due = GSC_NO_CYCLE;
-        c.next_ev->notify();
+        for (gsc_proc_rt *rt : c.next_lane)
+            if (rt->lane_next == now) { /* (else it chose another wait after asking) */
+                rt->lane_next = GSC_NO_CYCLE;
+                lane_push(rt);
+            }
+        c.next_lane.clear();
+        if (c.next_sc) {
+            c.next_sc = false;
+            c.next_ev->notify();
+        }
     }
+    if (!c.lane.empty())
+        c.lane_ev->notify(); /* the lane runner runs in this evaluation phase */
 arm:
     /* The next entry already known. If it is the next cycle, nothing can come earlier: arm now
      * (the processes' own requests for it then cost a comparison). Otherwise what the processes of
@@ -612,6 +656,16 @@ void gsc_notify_at_slow(gsc_event *e, int64_t target)
     if (past) {
         e->due = GSC_NO_CYCLE; /* a delta notification overrides a pending timed one, as in SystemC */
         e->ev.notify(SC_ZERO_TIME);
+        /* (before elaboration whether its listeners will be laned is not known yet: listed, and
+         * looked at by the delta runner if they are) */
+        if (!gsc_g.elaborated || (e->owner && e->owner->laned) || e->lane) {
+            if (!e->delta_pending) {
+                e->delta_pending = true;
+                gsc_g.cal.lane_deltas.push_back(e);
+            }
+            if (gsc_g.elaborated)
+                gsc_g.cal.lane_delta_ev->notify(SC_ZERO_TIME);
+        }
         return;
     }
     e->due = target;
@@ -743,6 +797,109 @@ extern "C" void gsc_prefetch_next_slow(const void *addr)
         rt->next[rt->n_next++] = addr;
 }
 
+/* An activation of rt in `cycle`, from the kernel (the trampoline) or the lane. */
+[[gnu::always_inline]] static inline void activate(gsc_proc_rt *rt, uint64_t cycle)
+{
+    gsc_g.activations++;
+    if (gsc_hot.prefetch)
+        prefetch_next(rt, cycle);
+    gsc_g.cur = rt;
+    gsc_hot.cycle = cycle;
+    if (__builtin_expect(gsc_g.cal.direct != nullptr, 0))
+        direct_seen(rt, (int64_t)gsc_hot.cycle);
+    rt->dynamic = false;
+    rt->sc_wait = false;          /* (the kernel's trigger of a wait ended it; a laned run had none) */
+    rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
+    /* (awake_at stays: a cycle before this one, or the next with its swake still pending) */
+    gsc_hot.in_process = true;
+    rt->fn(rt->ctx);
+    gsc_hot.in_process = false;
+}
+
+/* The lane runner's work: the batch, each process as the kernel would run it (traced variables
+ * marked first when a trace file is open). */
+static void lane_run(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (c.lane.empty())
+        return;
+    c.lane_run.swap(c.lane);
+    uint64_t cycle = gsc_now_cycle();
+    gsc_g.in_lane = true;
+    if (__builtin_expect(gsc_g.traced_procs, 0)) {
+        for (gsc_proc_rt *rt : c.lane_run) {
+            gsc_trace_mark(rt->tmarks);
+            activate(rt, cycle);
+        }
+    } else {
+        for (gsc_proc_rt *rt : c.lane_run)
+            activate(rt, cycle);
+    }
+    gsc_g.in_lane = false;
+    c.lane_run.clear();
+}
+
+/* The lane runner at the start of a cycle: the ticker's batch, or a direct cycle's owner (its event
+ * fires now, as the kernel's notification of it would). */
+static void lane_main(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    if (c.direct && c.direct_at == (int64_t)gsc_now_cycle()) {
+        gsc_proc_rt *o = c.direct->owner;
+        if (c.direct->due == c.direct_at && !o->dynamic)
+            lane_push(o); /* (its activation clears the direct cycle) */
+        else
+            direct_seen(o, c.direct_at);
+    }
+    lane_run();
+}
+
+/* The lane's delta runner: the events notified for the current time in the last delta cycle. */
+static void lane_delta(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    c.lane_deltas_run.swap(c.lane_deltas);
+    for (gsc_event *e : c.lane_deltas_run) {
+        if (!e->delta_pending)
+            continue; /* cancelled, or listed twice */
+        e->delta_pending = false;
+        if (e->owner && e->owner->laned)
+            lane_static(e->owner);
+        if (e->lane)
+            for (gsc_proc_rt *rt : *e->lane)
+                lane_static(rt);
+    }
+    c.lane_deltas_run.clear();
+    lane_run();
+}
+
+/* While a lane runner runs a laned process, the kernel takes the runner for the running process:
+ * a next_trigger of the process is made with the kernel's record of the current process pointing
+ * at the process's own method for its duration. */
+namespace
+{
+struct as_current {
+    sc_curr_proc_info *ci = nullptr;
+    sc_curr_proc_info saved;
+    explicit as_current(const gsc_proc_rt *rt)
+    {
+        if (!gsc_g.in_lane)
+            return;
+        ci = const_cast<sc_curr_proc_info *>(gsc_g.simc->get_curr_proc_info());
+        saved = *ci;
+        ci->process_handle = rt->kproc;
+        ci->kind = SC_METHOD_PROC_;
+    }
+    ~as_current()
+    {
+        if (ci)
+            *ci = saved;
+    }
+    as_current(const as_current &) = delete;
+    as_current &operator=(const as_current &) = delete;
+};
+} // namespace
+
 namespace
 {
 /* The body of every C method process. */
@@ -750,20 +907,7 @@ struct trampoline {
     gsc_proc_rt *rt;
     void operator()() const
     {
-        gsc_g.activations++;
-        uint64_t cycle = gsc_now_cycle();
-        if (gsc_hot.prefetch)
-            prefetch_next(rt, cycle);
-        gsc_g.cur = rt;
-        gsc_hot.cycle = cycle;
-        if (__builtin_expect(gsc_g.cal.direct != nullptr, 0))
-            direct_seen(rt, (int64_t)gsc_hot.cycle);
-        rt->dynamic = false;
-        rt->timer.due = GSC_NO_CYCLE; /* a pending gsc_run_within entry is stale: this is the run */
-        /* (awake_at stays: a cycle before this one, or the next with its swake still pending) */
-        gsc_hot.in_process = true;
-        rt->fn(rt->ctx);
-        gsc_hot.in_process = false;
+        activate(rt, gsc_now_cycle());
     }
 };
 /* The same, when a trace file is open: the traced variables the activation may change are marked
@@ -781,6 +925,19 @@ struct ticker {
     void operator()() const
     {
         cal_tick();
+    }
+};
+/* The lane's runners. */
+struct lane_runner {
+    void operator()() const
+    {
+        lane_main();
+    }
+};
+struct lane_delta_runner {
+    void operator()() const
+    {
+        lane_delta();
     }
 };
 } // namespace
@@ -854,6 +1011,7 @@ extern "C" void gsc_sensitive_event(gsc_process *p, gsc_event *e)
 {
     need_elaboration("gsc_sensitive_event");
     p->events.push_back(&e->ev);
+    p->uevents.push_back(e);
 }
 
 /* p listens to a channel through its swake event: the first listener in *first, the others in
@@ -919,6 +1077,10 @@ static void need_process(const char *what)
  * every cycle there). */
 static void wait_on(const sc_event &ev)
 {
+    gsc_proc_rt *rt = gsc_g.cur;
+    rt->lane_next = GSC_NO_CYCLE; /* (the last wait asked for is the one) */
+    rt->sc_wait = true;
+    as_current as(rt);
     if (__builtin_expect(gsc_g.check == GSC_CHECK_AWAKE, 0))
         next_trigger(ev | *gsc_g.cal.edge_ev);
     else
@@ -958,8 +1120,22 @@ extern "C" void gsc_next_trigger_cycles(uint64_t n)
         gsc_extend_horizon(target);
         c.next_due = target;
         cal_want(target);
-        gsc_g.cur->awake_at = target;
-        gsc_g.cur->dynamic = true;
+        gsc_proc_rt *rt = gsc_g.cur;
+        rt->awake_at = target;
+        rt->dynamic = true;
+        if (rt->laned) {
+            if (rt->lane_next != target) {
+                rt->lane_next = target;
+                c.next_lane.push_back(rt);
+            }
+            if (__builtin_expect(rt->sc_wait, 0)) { /* the last wait asked for is the one */
+                rt->sc_wait = false;
+                as_current as(rt);
+                next_trigger();
+            }
+            return;
+        }
+        c.next_sc = true;
         next_trigger(*c.next_ev);
         return;
     }
@@ -1014,8 +1190,12 @@ extern "C" uint64_t gsc_next_scheduled(void)
 extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
 {
     need_process("gsc_next_trigger_event_or_cycles");
-    gsc_g.cur->dynamic = true;
+    gsc_proc_rt *rt = gsc_g.cur;
+    rt->dynamic = true;
     gsc_event *w = wake_in(n, "gsc_next_trigger_event_or_cycles");
+    rt->lane_next = GSC_NO_CYCLE;
+    rt->sc_wait = true;
+    as_current as(rt);
     if (__builtin_expect(gsc_g.check == GSC_CHECK_AWAKE, 0))
         next_trigger(w->ev | e->ev | *gsc_g.cal.edge_ev);
     else
@@ -1043,6 +1223,7 @@ extern "C" void gsc_event_notify(gsc_event *e, uint64_t cycles)
 extern "C" void gsc_event_cancel(gsc_event *e)
 {
     e->due = GSC_NO_CYCLE; /* its calendar entry is stale */
+    e->delta_pending = false;
     e->ev.cancel();
 }
 
@@ -1112,14 +1293,35 @@ extern "C" void gsc_elaborate(void)
     if (gsc_g.check == GSC_CHECK_SHUFFLE) /* processes woken by one event run in spawn order */
         check_shuffle(gsc_g.procs.data(), gsc_g.procs.size());
     gsc_g.tick_every = gsc_g.n_clocked || gsc_g.check == GSC_CHECK_AWAKE;
+    /* The lane (gsc_impl.h): every process not clocked, unless a check mode is on (they check the
+     * model's sleep and order through the kernel's own scheduling) or GPUSC_LANE=off. */
+    gsc_g.lane_on = gsc_g.check == GSC_CHECK_OFF && !gsc_g.lane_off;
+    gsc_g.traced_procs = gsc_trace_requested();
+    gsc_g.cal.lane_ev = new sc_event();
+    gsc_g.cal.lane_direct_ev = new sc_event();
+    gsc_g.cal.lane_delta_ev = new sc_event();
+    /* A laned process is statically sensitive, for the kernel, to this event only, which is never
+     * notified (a method process without static sensitivity would be orphaned). */
+    sc_event *park = new sc_event();
 
     for (gsc_process *p : gsc_g.procs) {
         if (gsc_g.check == GSC_CHECK_AWAKE && !p->clocked)
             p->events.push_back(gsc_g.cal.edge_ev);
         sc_spawn_options o;
         o.spawn_method();
-        for (const sc_event *e : p->events)
-            o.set_sensitivity(e);
+        p->rt->laned = gsc_g.lane_on && !p->clocked;
+        if (p->rt->laned) { /* static sensitivity kept by the calendar and the events */
+            for (gsc_event *e : p->uevents) {
+                if (!e->lane)
+                    e->lane = new std::vector<gsc_proc_rt *>;
+                if (std::find(e->lane->begin(), e->lane->end(), p->rt) == e->lane->end())
+                    e->lane->push_back(p->rt);
+            }
+            o.set_sensitivity(park);
+        } else {
+            for (const sc_event *e : p->events)
+                o.set_sensitivity(e);
+        }
         if (p->initialize && !p->clocked) {
             gsc_extend_horizon(0);
         } else {
@@ -1127,8 +1329,9 @@ extern "C" void gsc_elaborate(void)
             o.dont_initialize();
         }
         in_module under(p->m);
-        sc_process_handle h = gsc_trace_requested() ? sc_spawn(trampoline_traced{p->rt}, p->name.c_str(), &o)
-                                                     : sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
+        sc_process_handle h = gsc_g.traced_procs ? sc_spawn(trampoline_traced{p->rt}, p->name.c_str(), &o)
+                                                  : sc_spawn(trampoline{p->rt}, p->name.c_str(), &o);
+        p->rt->kproc = (sc_process_b *)h;
         hot_lines(p, h.get_process_object());
     }
     procs_free();
@@ -1138,6 +1341,25 @@ extern "C" void gsc_elaborate(void)
         o.set_sensitivity(gsc_g.cal.tick_ev);
         o.dont_initialize();
         sc_spawn(ticker(), "gsc_ticker", &o);
+    }
+    if (gsc_g.lane_on) {
+        sc_spawn_options o;
+        o.spawn_method();
+        o.set_sensitivity(gsc_g.cal.lane_ev);
+        o.set_sensitivity(gsc_g.cal.lane_direct_ev);
+        o.dont_initialize();
+        sc_spawn(lane_runner(), "gsc_lane", &o);
+        sc_spawn_options d;
+        d.spawn_method();
+        d.set_sensitivity(gsc_g.cal.lane_delta_ev);
+        d.dont_initialize();
+        sc_spawn(lane_delta_runner(), "gsc_lane_delta", &d);
+        if (!gsc_g.cal.lane_deltas.empty()) /* delta notifications made during elaboration */
+            gsc_g.cal.lane_delta_ev->notify(SC_ZERO_TIME);
+    } else {
+        for (gsc_event *e : gsc_g.cal.lane_deltas)
+            e->delta_pending = false;
+        gsc_g.cal.lane_deltas.clear();
     }
     /* Clocked processes (in GSC_CHECK_AWAKE, every process) run at every rising edge from cycle 0 on. */
     if (gsc_g.tick_every)

@@ -272,6 +272,19 @@ static inline void gsc_prefetch_next(const void *addr)
         gsc_prefetch_next_slow(addr);
 }
 
+/* The lane (docs/sc-api.md, "The lane"): the simulator's speed, not the model's. Every process that
+ * is not clocked is run by the kernel layer's own runner when its wake-up (its channels' puts and
+ * gets, its events, gsc_run_within, the next cycle) fires, in the same evaluation phase the
+ * kernel's scheduler would have run it, one kernel activation per batch instead of per process.
+ * A dynamic wait on the kernel (gsc_next_trigger_event, gsc_next_trigger_cycles(n > 1), ..._or_cycles)
+ * still goes through the kernel. Off in the check modes (they check sleep and order through the
+ * kernel's scheduling). GPUSC_LANE (read by gsc_init and gsc_reset): "on" (or "auto", the default)
+ * or "off"; any other value is a fatal error. */
+/* On (true, the default) or off; elaboration only. */
+void gsc_set_lane(bool on);
+/* Whether the elaboration made laned processes. */
+bool gsc_lane_active(void);
+
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

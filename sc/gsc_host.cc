@@ -274,6 +274,26 @@ extern "C" uint64_t gsc_prefetch_hits(void)
     gsc_g.prefetch_mode = (gsc_prefetch_mode)m;
 }
 
+extern "C" [[gnu::cold]] void gsc_set_lane(bool on)
+{
+    if (gsc_g.elaborated)
+        gsc_fatal("gsc_set_lane: only allowed during elaboration (before gsc_elaborate / the first run)");
+    gsc_g.lane_off = !on;
+}
+
+extern "C" bool gsc_lane_active(void)
+{
+    return gsc_g.lane_on;
+}
+
+/* GPUSC_LANE: "on" (or "auto", the default) or "off". */
+[[gnu::cold]] void gsc_lane_from_env(void)
+{
+    int m = gsc_g.lane_off ? 2 : 0;
+    auto_on_off_from_env("GPUSC_LANE", &m);
+    gsc_g.lane_off = m == 2;
+}
+
 /* The auto mode counts processes, what each cycle walks through (the baseline SM has four, the
  * 15-SM GTX480-like machine 81 and runs its cycles in the host's caches, the 80-SM one 341 and does
  * not); not memory in use, which a kernel's data arrays dominate. */

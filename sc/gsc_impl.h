@@ -52,6 +52,11 @@ struct alignas(32) gsc_event {
     gsc_process_fn hook = nullptr;
     void *hook_ctx = nullptr;
     sc_core::sc_event ev;
+    /* The processes run on the lane (below) whose static sensitivity holds this event
+     * (gsc_sensitive_event), NULL: none; read only when the event fires. */
+    std::vector<gsc_proc_rt *> *lane = nullptr;
+    /* A delta notification of it waits for the lane's delta runner (gsc_calendar.lane_deltas). */
+    bool delta_pending = false;
     gsc_event() = default;
     explicit gsc_event(const char *name) : ev(name) {}
 };
@@ -77,6 +82,8 @@ struct alignas(64) gsc_proc_rt {
     int64_t awake_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
     bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
+    bool laned = false;   /* run by the lane, not by the kernel's scheduler (gsc_calendar, "lane") */
+    bool sc_wait = false; /* laned: this activation gave the kernel a dynamic wait (next_trigger) */
     gsc_event timer;      /* (at byte 32) gsc_run_within: statically sensitive; each activation cancels it */
     gsc_event swake;
     gsc_event wake;
@@ -87,6 +94,11 @@ struct alignas(64) gsc_proc_rt {
      * cycle, the lines this one's activation starts with and those its last activation named (three
      * lines of the record, from `succ`). */
     alignas(64) gsc_proc_rt *succ[2] = {nullptr, nullptr};
+    /* Laned: the kernel's evaluation phase (its change stamp) whose lane batch holds it, and the
+     * cycle it waits for on the lane's next-cycle list (GSC_NO_CYCLE: none). */
+    uint64_t lane_mark = UINT64_MAX;
+    int64_t lane_next = INT64_MAX;
+    sc_core::sc_process_b *kproc = nullptr; /* its kernel method process */
     const void *hot[GSC_HOT_LINES] = {};
     unsigned n_next = 0; /* the lines its last activation named for its next (gsc_prefetch_next) */
     const void *next[GSC_NEXT_LINES] = {};
@@ -111,6 +123,7 @@ struct gsc_process {
     bool initialize;
     bool clocked;
     std::vector<const sc_core::sc_event *> events;
+    std::vector<gsc_event *> uevents; /* the events of gsc_sensitive_event (a laned process's) */
     std::vector<const void *> chans; /* the latches and FIFOs it listens to (prefetching) */
 };
 
@@ -281,6 +294,23 @@ struct gsc_calendar {
     std::vector<gsc_event *> arriving;
     std::vector<gsc_event *> arrived; /* gsc_run_arrivals: those it runs in its cycle */
     std::vector<sc_core::sc_event *> fire; /* GSC_CHECK_SHUFFLE: the cycle's events, to shuffle */
+    /* The lane. The kernel's cost of an activation (its event's trigger of the process, the runnable
+     * queue, the dispatch, next_trigger's sensitivity lists: about 190 instructions and a dozen
+     * cache lines of kernel objects per activation) is paid once per batch instead: a laned
+     * process (every process that is not clocked, when no check mode is on) has no static
+     * sensitivity in the kernel; the ticker puts the laned processes its events wake, and those
+     * waiting for this cycle on `next_lane`, into the batch `lane` and notifies `lane_ev`, whose
+     * method process (the lane runner) runs them one after the other, as the kernel would have
+     * in the same evaluation phase. A direct cycle's laned owner is woken through `lane_direct_ev`,
+     * a delta notification of an event with laned listeners through `lane_deltas` and
+     * `lane_delta_ev` (the next delta cycle, as the kernel would). A laned process may still wait
+     * on the kernel (gsc_next_trigger_event, cycles > 1): the kernel then runs it (trampoline). */
+    std::vector<gsc_proc_rt *> next_lane;  /* laned processes waiting for next_due (lane_next) */
+    bool next_sc = false;                  /* a process not laned waits on next_ev */
+    std::vector<gsc_proc_rt *> lane;       /* the batch the lane runner will run */
+    std::vector<gsc_proc_rt *> lane_run;   /* the batch it is running */
+    std::vector<gsc_event *> lane_deltas, lane_deltas_run;
+    sc_core::sc_event *lane_ev = nullptr, *lane_direct_ev = nullptr, *lane_delta_ev = nullptr;
 };
 
 /* A 2 MiB-aligned range of anonymous memory (gsc_host.cc). */
@@ -307,6 +337,11 @@ struct gsc_state {
     gsc_huge_mode huge = GSC_HUGE_AUTO; /* host memory (gsc_host.cc) */
     gsc_huge_report huge_last = {};
     gsc_prefetch_mode prefetch_mode = GSC_PREFETCH_AUTO;
+    bool lane_off = false; /* GPUSC_LANE=off: every process on the kernel's scheduler */
+    bool lane_on = false;  /* this elaboration made laned processes */
+    bool in_lane = false;  /* a lane runner is running a laned process (the kernel's current
+                            * process is the runner) */
+    bool traced_procs = false; /* processes mark their traced variables (a trace file was asked for) */
     gsc_huge_extent huge_extents[64]; /* what the last run start advised */
     unsigned n_huge_extents = 0;
     uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
@@ -452,6 +487,7 @@ void gsc_trace_reset(void);
 void gsc_huge_from_env(void);
 void gsc_huge_run_starts(void);
 void gsc_prefetch_from_env(void);
+void gsc_lane_from_env(void);
 void gsc_prefetch_run_starts(void);
 
 #endif /* GPUSC_SC_GSC_IMPL_H */
