@@ -825,6 +825,7 @@ static void lane_run(void)
         return;
     c.lane_run.swap(c.lane);
     uint64_t cycle = gsc_now_cycle();
+    gsc_g.lane_activations += c.lane_run.size();
     gsc_g.in_lane = true;
     if (__builtin_expect(gsc_g.traced_procs, 0)) {
         for (gsc_proc_rt *rt : c.lane_run) {

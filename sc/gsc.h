@@ -284,6 +284,8 @@ static inline void gsc_prefetch_next(const void *addr)
 void gsc_set_lane(bool on);
 /* Whether the elaboration made laned processes. */
 bool gsc_lane_active(void);
+/* Activations run by the lane so far (gsc_activations() counts every activation). */
+uint64_t gsc_lane_activations(void);
 
 /* Print "gpusc: <message>" on stderr and exit(1). For user errors found during a run. */
 void gsc_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

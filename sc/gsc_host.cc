@@ -286,6 +286,11 @@ extern "C" bool gsc_lane_active(void)
     return gsc_g.lane_on;
 }
 
+extern "C" uint64_t gsc_lane_activations(void)
+{
+    return gsc_g.lane_activations;
+}
+
 /* GPUSC_LANE: "on" (or "auto", the default) or "off". */
 [[gnu::cold]] void gsc_lane_from_env(void)
 {

@@ -346,6 +346,7 @@ struct gsc_state {
     unsigned n_huge_extents = 0;
     uint64_t rng = 0; /* GSC_CHECK_SHUFFLE: the state of its generator */
     uint64_t activations = 0;
+    uint64_t lane_activations = 0; /* gsc_lane_activations */
     uint64_t prefetch_hits = 0; /* gsc_prefetch_hits */
     /* gsc_cycle cache: the time it was computed at and the result */
     uint64_t cache_t = 0, cache_c = 0;
