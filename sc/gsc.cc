@@ -944,11 +944,14 @@ struct lane_delta_runner {
 } // namespace
 
 /* The lines an activation of p starts with (prefetching, gsc.h): the first two of its context (the
- * block) and of its kernel process object `kobj`, the records of up to four channels it listens to,
- * then the next two of each; what is left over repeats the context's first line. */
+ * block) and of its kernel process object `kobj` (a laned process: the context's fifth to eighth lines),
+ * the records of up to four channels it listens to, then the next two of each; what is left over
+ * repeats the context's first line. */
 static void hot_lines(gsc_process *p, const void *kobj)
 {
     const char *ctx = p->rt->ctx ? (const char *)p->rt->ctx : (const char *)kobj, *ko = (const char *)kobj;
+    if (p->rt->laned) /* the lane never touches its kernel object: the context's next lines instead */
+        ko = ctx + 256;
     const void **h = p->rt->hot;
     unsigned n = 0;
     auto add = [&](const void *a) {

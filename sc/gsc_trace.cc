@@ -988,6 +988,30 @@ static void compare_marked(uint64_t cycle)
     }
 }
 
+/* One of a traced FIFO's, latch's or pulse's own signals: the order they are written in within a
+ * cycle, so that a cycle's VCD does not depend on the order its activations ran in. */
+static int64_t trace_key(const gsc_fifo *f)
+{
+    const gsc_fifo_trace *tr = f->tr;
+    for (int s : {tr->put_sig, tr->get_sig, tr->full_sig, tr->occ_sig})
+        if (s >= 0)
+            return s;
+    return tr->field_sigs.empty() ? -1 : (int64_t)tr->field_sigs[0];
+}
+static int64_t trace_key(const gsc_latch_trace *lt)
+{
+    return lt->sigs.empty() ? -1 : (int64_t)lt->sigs[0];
+}
+static int64_t trace_key(const gsc_pulse *p)
+{
+    return p->sig;
+}
+template <typename T> static void sort_by_signal(std::vector<T *> &v)
+{
+    if (v.size() > 1)
+        std::sort(v.begin(), v.end(), [](const T *a, const T *b) { return trace_key(a) < trace_key(b); });
+}
+
 static void write_cycle(uint64_t cycle)
 {
     if (!T.open) {
@@ -1008,6 +1032,9 @@ static void write_cycle(uint64_t cycle)
         mark_group(g);
     T.strobes_again.clear();
     T.strobes_seen.clear();
+    sort_by_signal(T.dirty_fifos);
+    sort_by_signal(T.dirty_latches);
+    sort_by_signal(T.dirty_pulses);
     for (gsc_fifo *f : T.dirty_fifos) {
         gsc_fifo_trace *tr = f->tr;
         if (tr->put_sig >= 0)

@@ -33,6 +33,8 @@ TESTS += tests/sm/test_idle_view.sh
 EXTRA_DIST += tests/sm/idle_view_check.py
 # Every testbench's waveform read back: lossless, no x, stall signals only without issue.
 dist_check_SCRIPTS += tests/sm/test_waveform_every_tb.sh
+dist_check_SCRIPTS += tests/sm/test_vcd_order.sh
+TESTS += tests/sm/test_vcd_order.sh
 SLOW_TESTS += tests/sm/test_waveform_every_tb.sh
 TESTS += tests/sm/test_warp_trace.sh
 EXTRA_DIST += tests/sm/warp_trace_check.py
