@@ -766,7 +766,7 @@ extern "C" uint64_t gsc_core_period_ps(void)
 /* Prefetching (gsc.h): rt starts in `cycle` after gsc_g.cur. The process that ran after gsc_g.cur
  * in the last cycle of this parity is noted; the lines of the one learned to follow rt are
  * prefetched (the lines of its record they are listed in were, as this one started), and the
- * record of the one after. */
+ * record of the one after (its first line, its second, and the three of its prefetch lists). */
 [[gnu::always_inline]] static inline void prefetch_next(gsc_proc_rt *rt, uint64_t cycle)
 {
     unsigned par = cycle & 1;
@@ -783,6 +783,7 @@ extern "C" uint64_t gsc_core_period_ps(void)
         if (const gsc_proc_rt *t = s->succ[par]) {
             __builtin_prefetch(t);
             __builtin_prefetch(&t->succ);
+            __builtin_prefetch(&t->hot[0]);
             __builtin_prefetch(&t->hot[GSC_HOT_LINES - 1]);
             __builtin_prefetch(&t->next[GSC_NEXT_LINES - 1]);
         }

@@ -8,6 +8,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <systemc>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -61,16 +62,17 @@ struct alignas(32) gsc_event {
     explicit gsc_event(const char *name) : ev(name) {}
 };
 
-/* What the kernel's method process calls: the C callback and the process's two wake-up events.
+/* What the kernel's method process (or the lane) calls: the C callback and the process's wake-up events.
  * Lives as long as the simulation.
  *   - wake: the target of gsc_next_trigger_cycles (dynamic sensitivity);
  *   - swake: what its latch and FIFO sensitivities notify (the process is statically sensitive to
  *     it): several puts, gets and changes in a cycle that concern it are one calendar entry and one
  *     kernel trigger, not one per channel. */
 struct alignas(64) gsc_proc_rt {
-    /* What every activation reads or writes comes first, on one cache line with the timer's
-     * calendar fields (each activation clears its `due`): the events' kernel parts are large and
-     * touched only when notified. */
+    /* What every activation and every wake-up reads or writes comes first, on one cache line with
+     * the swake event's calendar fields (a wake-up reads `awake_at` and swake's `due`; the ticker
+     * firing swake reads its owner's flags): the events' kernel parts are large and touched only when
+     * notified. */
     gsc_process_fn fn;
     void *ctx;
     /* The last cycle a wake-up of the process (gsc_wake_one) has nothing to do for: the cycle it
@@ -78,31 +80,35 @@ struct alignas(64) gsc_proc_rt {
      * wake it then, the kernel would ignore the trigger), or the cycle a wake-up notified its swake
      * for (the notification stays pending until that cycle, whatever the process does before it).
      * Either way a later wake-up for that cycle would change nothing; once the cycle has started it
-     * matches no wake-up (they are for later cycles). On this line, a wake-up reads no other. */
+     * matches no wake-up (they are for later cycles). */
     int64_t awake_at = GSC_NO_CYCLE;
     bool swake_sensitive; /* swake is in the process's static sensitivity */
     bool dynamic = false; /* its last activation called next_trigger: static events cannot wake it */
     bool laned = false;   /* run by the lane, not by the kernel's scheduler (gsc_calendar, "lane") */
     bool sc_wait = false; /* laned: this activation gave the kernel a dynamic wait (next_trigger) */
-    gsc_event timer;      /* (at byte 32) gsc_run_within: statically sensitive; each activation cancels it */
-    gsc_event swake;
-    gsc_event wake;
-    gsc_module *m = nullptr; /* the module it belongs to */
-    /* Traced: the traced variables its activation may change (gsc_trace.cc), NULL: none. */
-    const gsc_trace_marks *tmarks = nullptr;
-    /* Prefetching (gsc.h): the process that ran right after this one in the last even and odd
-     * cycle, the lines this one's activation starts with and those its last activation named (three
-     * lines of the record, from `succ`). */
+    gsc_event swake;      /* (at byte 32) what its latch and FIFO sensitivities notify */
+    /* The second line: the prefetching's successors (gsc.h: the process that ran right after this one
+     * in the last even and odd cycle), the lane's marks, and the timer's calendar fields (each
+     * activation clears its `due`). */
     alignas(64) gsc_proc_rt *succ[2] = {nullptr, nullptr};
     /* Laned: the kernel's evaluation phase (its change stamp) whose lane batch holds it, and the
      * cycle it waits for on the lane's next-cycle list (GSC_NO_CYCLE: none). */
     uint64_t lane_mark = UINT64_MAX;
     int64_t lane_next = INT64_MAX;
+    gsc_event timer; /* (at byte 96) gsc_run_within: statically sensitive; each activation cancels it */
+    gsc_event wake;
+    gsc_module *m = nullptr; /* the module it belongs to */
+    /* Traced: the traced variables its activation may change (gsc_trace.cc), NULL: none. */
+    const gsc_trace_marks *tmarks = nullptr;
     sc_core::sc_process_b *kproc = nullptr; /* its kernel method process */
-    const void *hot[GSC_HOT_LINES] = {};
+    /* Prefetching (gsc.h): the lines this one's activation starts with and those its last activation
+     * named (three lines of the record, from `hot`). */
+    alignas(64) const void *hot[GSC_HOT_LINES] = {};
     unsigned n_next = 0; /* the lines its last activation named for its next (gsc_prefetch_next) */
     const void *next[GSC_NEXT_LINES] = {};
 };
+static_assert(offsetof(gsc_proc_rt, swake) == 32 && offsetof(gsc_proc_rt, timer) % 64 == 32,
+              "the swake's and the timer's calendar fields share a line with what reads them");
 
 /* The processes statically sensitive to a channel's put, get or change: the first in the channel
  * itself (most channels have one listener, and a wake-up then reads no list), the others in `more`
