@@ -3,10 +3,12 @@
  * the same number of processes and cycles, measured in one invocation. Each side runs in its own
  * forked child (SystemC 2.3 has one kernel per process).
  *
- *   bench/activation [processes] [cycles] [c|native|both]
+ *   bench/activation [processes] [cycles] [c|native|lane|both]
  *
  * Only the run is timed (not the elaboration). Prints ns per activation for both and the ratio C API /
- * native. With "c" or "native" only that side runs in-process (for valgrind --tool=callgrind). See
+ * native; then the same C processes unclocked, each asking for the next cycle (gsc_run_within(1)),
+ * which the lane runs instead of the kernel's scheduler (docs/sc-api.md, "The lane"). With "c",
+ * "native" or "lane" only that side runs in-process (for valgrind --tool=callgrind). See
  * docs/sc-api.md for the figures. */
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <systemc>
@@ -22,7 +24,7 @@
 #include <string>
 #include <vector>
 
-extern "C" uint64_t bench_c_run(unsigned n, uint64_t cycles, uint64_t *check, double *run_ns);
+extern "C" uint64_t bench_c_run(unsigned n, uint64_t cycles, int unclocked, uint64_t *check, double *run_ns);
 
 using namespace sc_core;
 
@@ -75,17 +77,21 @@ struct result {
     uint64_t check;
 };
 
-result measure(bool c_api, unsigned n, uint64_t cycles)
+enum side { SIDE_C, SIDE_NATIVE, SIDE_LANE };
+const char *const side_name[] = {"C API", "native", "lane"};
+
+result measure(side s, unsigned n, uint64_t cycles)
 {
     result r{};
     double ns = 0;
-    r.activations = c_api ? bench_c_run(n, cycles, &r.check, &ns) : native_run(n, cycles, &r.check, &ns);
+    r.activations = s == SIDE_NATIVE ? native_run(n, cycles, &r.check, &ns)
+                                     : bench_c_run(n, cycles, s == SIDE_LANE, &r.check, &ns);
     r.ns_per_act = ns / (double)r.activations;
     return r;
 }
 
 /* Run one side in a forked child (a fresh kernel) and read its result through a pipe. */
-result measure_in_child(bool c_api, unsigned n, uint64_t cycles)
+result measure_in_child(side s, unsigned n, uint64_t cycles)
 {
     int fd[2];
     if (pipe(fd) != 0) {
@@ -97,7 +103,7 @@ result measure_in_child(bool c_api, unsigned n, uint64_t cycles)
     if (pid == 0) {
         close(fd[0]);
         setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-        result r = measure(c_api, n, cycles);
+        result r = measure(s, n, cycles);
         if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r)
             _exit(1);
         _exit(0);
@@ -109,7 +115,7 @@ result measure_in_child(bool c_api, unsigned n, uint64_t cycles)
     waitpid(pid, &status, 0);
     close(fd[0]);
     if (got != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "bench-activation: the %s child failed\n", c_api ? "C API" : "native");
+        fprintf(stderr, "bench-activation: the %s child failed\n", side_name[s]);
         exit(1);
     }
     return r;
@@ -121,27 +127,32 @@ int main(int argc, char **argv)
     unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], nullptr, 10) : 1000;
     uint64_t cycles = argc > 2 ? strtoull(argv[2], nullptr, 10) : 5000;
     std::string mode = argc > 3 ? argv[3] : "both";
-    if (mode == "c" || mode == "native") {
+    if (mode == "c" || mode == "native" || mode == "lane") {
         setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-        result r = measure(mode == "c", n, cycles);
+        result r = measure(mode == "c" ? SIDE_C : mode == "native" ? SIDE_NATIVE : SIDE_LANE, n, cycles);
         printf("%s: %u processes x %" PRIu64 " cycles: %.2f ns/activation (check %" PRIu64 ")\n",
                mode.c_str(), n, cycles, r.ns_per_act, r.check);
         return 0;
     }
     /* best of three for each side, interleaved */
-    result c{}, nat{};
+    result c{}, nat{}, lane{};
     for (int i = 0; i < 3; i++) {
-        result a = measure_in_child(true, n, cycles);
-        result b = measure_in_child(false, n, cycles);
+        result a = measure_in_child(SIDE_C, n, cycles);
+        result b = measure_in_child(SIDE_NATIVE, n, cycles);
+        result l = measure_in_child(SIDE_LANE, n, cycles);
         if (i == 0 || a.ns_per_act < c.ns_per_act)
             c = a;
         if (i == 0 || b.ns_per_act < nat.ns_per_act)
             nat = b;
+        if (i == 0 || l.ns_per_act < lane.ns_per_act)
+            lane = l;
     }
-    if (c.activations != nat.activations || c.check != nat.check) {
+    if (c.activations != nat.activations || c.check != nat.check || lane.activations != c.activations ||
+        lane.check != c.check) {
         fprintf(stderr,
-                "bench-activation: the two sides did different work (%" PRIu64 "/%" PRIu64 " activations)\n",
-                c.activations, nat.activations);
+                "bench-activation: the sides did different work (%" PRIu64 "/%" PRIu64 "/%" PRIu64
+                " activations)\n",
+                c.activations, nat.activations, lane.activations);
         return 1;
     }
     printf("processes %u, cycles %" PRIu64 ", activations %" PRIu64 " per side (best of 3)\n", n, cycles,
@@ -149,5 +160,7 @@ int main(int argc, char **argv)
     printf("C API (gsc_process + gsc_latch_read): %.2f ns/activation\n", c.ns_per_act);
     printf("native SC_METHOD (+ sc_signal read):  %.2f ns/activation\n", nat.ns_per_act);
     printf("ratio C API / native: %.2f\n", c.ns_per_act / nat.ns_per_act);
+    printf("unclocked, run by the lane (+ gsc_run_within(1)): %.2f ns/activation\n", lane.ns_per_act);
+    printf("ratio lane / native: %.2f\n", lane.ns_per_act / nat.ns_per_act);
     return 0;
 }

@@ -1,5 +1,7 @@
-/* bench/activation_c.c — the C side of bench/activation: N clocked method processes through the C
- * API, each doing a small fixed amount of work per activation (read a latch, add to a counter). */
+/* bench/activation_c.c — the C side of bench/activation: N method processes through the C API, each
+ * doing a small fixed amount of work per activation (read a latch, add to a counter): clocked (the
+ * kernel's scheduler runs them) or unclocked, asking for the next cycle each time (the lane runs
+ * them, docs/sc-api.md "The lane"). */
 #include "sc/gsc.h"
 
 #include <glib.h>
@@ -25,6 +27,12 @@ static void work(void *ctx)
     w->sum += ((const word *)gsc_latch_read(w->in))->v;
 }
 
+static void work_unclocked(void *ctx)
+{
+    work(ctx);
+    gsc_run_within(1);
+}
+
 static double now_ns(void)
 {
     struct timespec ts;
@@ -32,11 +40,12 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Build n processes, run `cycles` (the run alone is timed, into *run_ns), return the number of
- * activations; the total of the workers' counters goes to *check. */
-uint64_t bench_c_run(unsigned n, uint64_t cycles, uint64_t *check, double *run_ns);
+/* Build n processes (clocked, or unclocked ones that run at cycle 0 and ask for every next cycle), run
+ * `cycles` (the run alone is timed, into *run_ns), return the number of activations; the total of the
+ * workers' counters goes to *check. */
+uint64_t bench_c_run(unsigned n, uint64_t cycles, int unclocked, uint64_t *check, double *run_ns);
 
-uint64_t bench_c_run(unsigned n, uint64_t cycles, uint64_t *check, double *run_ns)
+uint64_t bench_c_run(unsigned n, uint64_t cycles, int unclocked, uint64_t *check, double *run_ns)
 {
     gsc_init("bench-activation");
     gsc_clock *clk = gsc_clock_new("clk", 1000);
@@ -49,8 +58,11 @@ uint64_t bench_c_run(unsigned n, uint64_t cycles, uint64_t *check, double *run_n
         char name[32];
         g_snprintf(name, sizeof name, "w%u", i);
         ws[i].in = in;
-        gsc_process *p = gsc_process_new(top, name, work, &ws[i]);
-        gsc_sensitive_clock(p, clk);
+        gsc_process *p = gsc_process_new(top, name, unclocked ? work_unclocked : work, &ws[i]);
+        if (unclocked)
+            gsc_process_initialize(p);
+        else
+            gsc_sensitive_clock(p, clk);
     }
     gsc_elaborate();
     double t0 = now_ns();
