@@ -1113,35 +1113,42 @@ static gsc_event *wake_in(uint64_t n, const char *what)
     return w;
 }
 
+/* The next cycle, on the shared next-cycle event (a laned process: the lane's next-cycle list), from a
+ * running process (the caller checked), not in GSC_CHECK_SHUFFLE. Every process calls this in the
+ * cycle before next_due (it runs after the ticker of its cycle; at cycle 0 an initialised process may
+ * run before it, and next_due is then 1 too). */
+[[gnu::always_inline]] static inline void wait_next_cycle(void)
+{
+    gsc_calendar &c = gsc_g.cal;
+    int64_t target = (int64_t)gsc_hot.cycle + 1; /* (the current cycle, inside a process) */
+    gsc_extend_horizon(target);
+    c.next_due = target;
+    cal_want(target);
+    gsc_proc_rt *rt = gsc_g.cur;
+    rt->awake_at = target;
+    rt->dynamic = true;
+    if (rt->laned) {
+        if (rt->lane_next != target) {
+            rt->lane_next = target;
+            c.next_lane.push_back(rt);
+        }
+        if (__builtin_expect(rt->sc_wait, 0)) { /* the last wait asked for is the one */
+            rt->sc_wait = false;
+            as_current as(rt);
+            next_trigger();
+        }
+        return;
+    }
+    c.next_sc = true;
+    next_trigger(*c.next_ev);
+}
+
 extern "C" void gsc_next_trigger_cycles(uint64_t n)
 {
     need_process("gsc_next_trigger_cycles");
     /* (GSC_CHECK_SHUFFLE: each process waits on its own event, which the ticker shuffles) */
     if (n == 1 && gsc_g.check != GSC_CHECK_SHUFFLE) {
-        /* Every process calls this in the cycle before next_due (it runs after the ticker of its
-         * cycle; at cycle 0 an initialised process may run before it, and next_due is then 1 too). */
-        gsc_calendar &c = gsc_g.cal;
-        int64_t target = (int64_t)gsc_now_cycle() + 1;
-        gsc_extend_horizon(target);
-        c.next_due = target;
-        cal_want(target);
-        gsc_proc_rt *rt = gsc_g.cur;
-        rt->awake_at = target;
-        rt->dynamic = true;
-        if (rt->laned) {
-            if (rt->lane_next != target) {
-                rt->lane_next = target;
-                c.next_lane.push_back(rt);
-            }
-            if (__builtin_expect(rt->sc_wait, 0)) { /* the last wait asked for is the one */
-                rt->sc_wait = false;
-                as_current as(rt);
-                next_trigger();
-            }
-            return;
-        }
-        c.next_sc = true;
-        next_trigger(*c.next_ev);
+        wait_next_cycle();
         return;
     }
     gsc_g.cur->dynamic = true;
@@ -1153,8 +1160,11 @@ extern "C" void gsc_run_within(uint64_t n)
     need_process("gsc_run_within");
     if (n == 0)
         gsc_fatal("gsc_run_within: n must be at least 1");
-    if (n == 1) {
-        gsc_next_trigger_cycles(1); /* the shared next-cycle event (see gsc.h) */
+    if (n == 1) { /* the shared next-cycle event (see gsc.h) */
+        if (gsc_g.check != GSC_CHECK_SHUFFLE)
+            wait_next_cycle();
+        else
+            gsc_next_trigger_cycles(1);
         return;
     }
     gsc_proc_rt *rt = gsc_g.cur;
