@@ -186,9 +186,9 @@ const gsc_enum issue_warp_stall_enum = {"warp_stall", ISSUE_WARP_STATES, warp_st
 _Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((ws_info *)0)->store_data),
                "a deferred store's bytes fit issued_t");
 /* The cache lines an activation reads (issue.h: issue, issue_sched, issue_warp). */
-_Static_assert(offsetof(issue, ib) == 64 && offsetof(issue, cta_launch) == 128 &&
-                   offsetof(issue, release) + sizeof(gsc_fifo *) <= 192,
-               "what every activation reads on the struct's first three lines");
+_Static_assert(offsetof(issue, ib) == 64 && offsetof(issue, cta_launch) == 128 && offsetof(issue, release) == 192 &&
+                   offsetof(issue, seq) == 256 && offsetof(issue, report_reads) < 320,
+               "what an activation reads on the struct's first five lines");
 _Static_assert(offsetof(issue_sched, n) + sizeof(unsigned) <= 64, "a repeated answer reads one line");
 _Static_assert(sizeof(issue_warp) == 32, "two warp slots to a line");
 
@@ -1168,8 +1168,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->sched = g_aligned_alloc0(s->n_sched, sizeof(issue_sched), 64);
     for (unsigned i = 0; i < s->n_sched; i++) {
         issue_sched *sc = &s->sched[i];
-        sc->pw = g_new0(policy_warp, warps);
-        sc->order = g_new0(unsigned, warps);
+        sc->pw = g_aligned_alloc0(warps, sizeof(policy_warp), 64);
         sc->last_stall = ISSUE_STALL_IDLE;
         sc->veto_until = UINT64_MAX; /* (only schedulers whose vetoes hold lower it) */
     }
@@ -1198,8 +1197,7 @@ void issue_free(issue *s)
     if (!s)
         return;
     for (unsigned i = 0; i < s->n_sched; i++) {
-        g_free(s->sched[i].pw);
-        g_free(s->sched[i].order);
+        g_aligned_free(s->sched[i].pw);
     }
     ring_clear(&s->redirects);
     ring_clear(&s->credits);

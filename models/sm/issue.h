@@ -187,7 +187,7 @@ typedef struct {
      * its own issue), `room` the units' room then (bit 0: ldst, bit 1: exec; a change re-checks
      * every warp). Only dirty warps are checked again; with none and the same room the scheduler
      * repeats its last stall. */
-    wmask dirty;
+    _Alignas(64) wmask dirty;
     /* Vetoes that hold (arbiter settles(), no checks): evaluated incrementally as a stable policy;
      * an answer that asked the arbiter and issued nothing (`asked`) is reused, its statistics
      * counted by the arbiter's repeat(), before cycle veto_until (holds_until(), lowered by a veto's
@@ -207,8 +207,8 @@ typedef struct {
     policy_warp *pw; /* the listed warps (pw[i].id: the warp slot), in list order */
     const arbiter_if *arb; /* its arbiter */
     void *arb_self;
-    unsigned *order;
     unsigned n_stall[ISSUE_STALL_COUNT + 1];
+    unsigned order[SM_MAX_WARPS]; /* the arbiter's answer (order[0] beside n_stall) */
 } issue_sched;
 
 /* The traced state of one warp slot (<issue>.warp<N>.*; issue_new): what the slot holds at the end
@@ -225,9 +225,10 @@ typedef struct {
 } issue_warp_trace;
 
 typedef struct {
-    /* First, on two cache lines (issue_new aligns the struct), what every activation reads: a cycle
-     * of a many-SM machine evicts the SM's state between two activations, so each line the
-     * activation touches is a miss. */
+    /* First, on five cache lines (issue_new aligns the struct), what an activation reads: a cycle of
+     * a many-SM machine evicts the SM's state between two activations, so each line the activation
+     * touches is a miss. The first three lines: every activation; the fourth: the release FIFOs; the
+     * fifth: an issue. */
     sm_env *env;
     blk_inst *inst;
     issue_sched *sched;
@@ -254,21 +255,26 @@ typedef struct {
     gsc_fifo *cta_launch;
     uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
     wmask pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
-    gsc_fifo *release[SM_MAX_PARTS]; /* release_%u */
-    uint64_t seq, age;
-    unsigned sm_id, warps, ctas;
-    unsigned warp_size; /* threads per warp (the env's, fixed when the SM is built) */
-    const barrier_if *bar;
-    void *bar_self;
-    blk_iref *checks, *listeners, *events; /* the MULTI imports' bindings */
-    unsigned n_checks, n_listeners, n_events;
-    bool report_reads; /* the scoreboard reserves sources */
-    unsigned n_tw_issued, tw_issued[ISSUE_MAX_SCHED]; /* the warps that issued this cycle */
-    ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
     FILE *log;    /* the `log` parameter's file, or NULL */
     /* the `pipeview` parameter's file, or NULL; its issued instructions not yet complete (seq ->
      * issue_pv) */
     FILE *pv;
+    gsc_fifo *release[SM_MAX_PARTS]; /* release_%u */
+    uint64_t seq;
+    blk_iref *checks, *listeners; /* the MULTI imports' bindings */
+    unsigned n_checks, n_listeners;
+    uint32_t tr_warp, tr_pc; /* traced */
+    unsigned n_tw_issued;
+    bool report_reads; /* the scoreboard reserves sources */
+    unsigned tw_issued[ISSUE_MAX_SCHED]; /* the warps that issued this cycle */
+    uint64_t age;
+    unsigned sm_id, warps, ctas;
+    unsigned warp_size; /* threads per warp (the env's, fixed when the SM is built) */
+    const barrier_if *bar;
+    void *bar_self;
+    blk_iref *events;
+    unsigned n_events;
+    ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
     GHashTable *pv_open;
     /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot
      * (bs_dir, bs_held, bs_release_at, at the end), the direction of its pending blocksync, the warps
@@ -278,9 +284,7 @@ typedef struct {
     void *bs_self;
     gsc_event *bs_event;
     gsc_event *veto_event; /* a veto's answers changed (its changed() call) */
-    /* traced */
-    uint32_t tr_warp, tr_pc;
-    issue_warp_trace *tw; /* per warp slot */
+    issue_warp_trace *tw; /* per warp slot (traced) */
     /* Last, the per-CTA-slot arrays (about 2.5 KB), read and written when a CTA starts or ends, at a
      * barrier or a blocksync release: the fields above, which every activation reads, stay on a few
      * cache lines of their own (a cycle of a many-SM machine evicts them between activations). */
