@@ -59,6 +59,9 @@ const blk_desc scoreboard_desc = {
 
 enum { OP_CHECK, OP_RESERVE, OP_RELEASE, OP_RELEASE_READ, OP_CLEAR };
 
+_Static_assert(offsetof(scoreboard_block, tr_pending) + sizeof(uint32_t) <= 64,
+               "what a check, a reservation or a release reads of the block on its first line");
+
 /* Scoreboard registers of an instruction: at most a quad per slot. */
 #define SB_SRC_MAX (SM_MAX_OPERANDS * 4)
 #define SB_DST_MAX ((IR_MAX_DST + 2) * 4)
@@ -219,7 +222,7 @@ static const scoreboard_if sb_table = {
 static scoreboard_block *sb_build(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
                                   unsigned regs, const uint32_t *map, unsigned n_slots)
 {
-    scoreboard_block *b = g_new0(scoreboard_block, 1);
+    scoreboard_block *b = g_aligned_alloc0(1, sizeof(scoreboard_block), 64); /* (its first line: above) */
     b->inst = blk_inst_new(ctx, parent, name, &scoreboard_desc);
     b->sb = scoreboard_new(warps, regs, blk_param_bool(b->inst, "source_reservations"));
     b->regs = regs;
@@ -356,5 +359,5 @@ void scoreboard_block_free(scoreboard_block *b)
             b->env->sb_tables = NULL;
         tables_free(b->tables);
     }
-    g_free(b);
+    g_aligned_free(b);
 }

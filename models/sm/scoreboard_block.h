@@ -93,9 +93,10 @@ typedef struct {
     const scoreboard_func *funcs;
     const scoreboard_static *ins;
     const unsigned *pool;
+    unsigned n_funcs;
     uint32_t tr_pending; /* traced: pending register writes, all warps */
     unsigned regs;       /* scoreboard registers per warp */
-    unsigned n_slots, n_funcs;
+    unsigned n_slots;
     unsigned n_gen, n_pred; /* the general and predicate files' sizes (new_phys) */
     scoreboard_tables *tables; /* new_phys: the tables (shared or its own), else NULL */
     uint32_t *own_map;         /* the block alone: its identity map */
