@@ -186,8 +186,9 @@ const gsc_enum issue_warp_stall_enum = {"warp_stall", ISSUE_WARP_STATES, warp_st
 _Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((ws_info *)0)->store_data),
                "a deferred store's bytes fit issued_t");
 /* The cache lines an activation reads (issue.h: issue, issue_sched, issue_warp). */
-_Static_assert(offsetof(issue, ib) == 64 && offsetof(issue, cta_launch) == 128 && offsetof(issue, release) == 192 &&
-                   offsetof(issue, seq) == 256 && offsetof(issue, report_reads) < 320,
+_Static_assert(offsetof(issue, ib) == 64 && offsetof(issue, cta_launch) == 128 && offsetof(issue, release0) < 192 &&
+                   offsetof(issue, release) == 192 && offsetof(issue, seq) == 256 &&
+                   offsetof(issue, report_reads) < 320,
                "what an activation reads on the struct's first five lines");
 _Static_assert(offsetof(issue_sched, n) + sizeof(unsigned) <= 64, "a repeated answer reads one line");
 _Static_assert(sizeof(issue_warp) == 32, "two warp slots to a line");
@@ -491,7 +492,8 @@ static void take_release(issue *s, gsc_fifo *f)
 
 static void take_inputs(issue *s)
 {
-    for (unsigned p = 0; p < s->parts; p++)
+    take_release(s, s->release0);
+    for (unsigned p = 1; p < s->parts; p++)
         take_release(s, s->release[p]);
     take_release(s, s->release_ldst);
     gsc_fifo *cl = s->cta_launch;
@@ -573,7 +575,7 @@ static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigne
     issue_stall r = warp_check_own(s, wi, h, room);
     if (r != ISSUE_STALL_COUNT)
         return r;
-    for (unsigned i = 0; i < s->n_checks; i++)
+    for (unsigned i = 0; s->any_checks && i < s->n_checks; i++)
         if (!((const issue_check_if *)s->checks[i].methods)->allow(s->checks[i].self, wi, h, now))
             return ISSUE_STALL_CHECK;
     return ISSUE_STALL_COUNT; /* ready */
@@ -1069,6 +1071,7 @@ static void issue_elaborate(void *self)
     s->bs = r.methods, s->bs_self = r.self;
     s->report_reads = s->sb->source_reservations(s->sb_self);
     s->checks = blk_import_all(s->inst, ISSUE_CHECK, 0, &s->n_checks);
+    s->any_checks = s->n_checks > 0;
     s->listeners = blk_import_all(s->inst, ISSUE_ISSUED, 0, &s->n_listeners);
     s->events = blk_import_all(s->inst, ISSUE_WARP_EVENTS, 0, &s->n_events);
     for (unsigned i = 0; i < blk_import_n(s->inst, ISSUE_VALUE, 0); i++) {
@@ -1086,6 +1089,7 @@ static void issue_elaborate(void *self)
     s->ldst_fifo = port_fifo(s, ISSUE_TO_LDST);
     for (unsigned q = 0; q < s->parts; q++)
         s->release[q] = blk_fifo_at(s->inst, ISSUE_RELEASE, q);
+    s->release0 = s->release[0];
     s->release_ldst = port_fifo(s, ISSUE_RELEASE_LDST);
     s->decoded = port_fifo(s, ISSUE_DECODED);
     s->cta_launch = port_fifo(s, ISSUE_CTA_LAUNCH);

@@ -227,8 +227,8 @@ typedef struct {
 typedef struct {
     /* First, on five cache lines (issue_new aligns the struct), what an activation reads: a cycle of
      * a many-SM machine evicts the SM's state between two activations, so each line the activation
-     * touches is a miss. The first three lines: every activation; the fourth: the release FIFOs; the
-     * fifth: an issue. */
+     * touches is a miss. The first three lines: every activation; the fourth: the release FIFOs of
+     * partitions 1..; the fifth: an issue. */
     sm_env *env;
     blk_inst *inst;
     issue_sched *sched;
@@ -244,6 +244,7 @@ typedef struct {
     bool tw_on;   /* the per-warp state is traced (its stall stands for all of it) */
     bool queued;  /* redirects, credits or CTA ends may wait in their rings */
     uint8_t tr_stall; /* traced */
+    bool any_checks;  /* checks are bound to `check` (n_checks > 0) */
     /* the blocks it calls (imports, looked up at elaboration) and its FIFOs */
     const ibuffer_if *ib;
     void *ib_self;
@@ -255,12 +256,13 @@ typedef struct {
     gsc_fifo *cta_launch;
     uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
     wmask pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
-    FILE *log;    /* the `log` parameter's file, or NULL */
     /* the `pipeview` parameter's file, or NULL; its issued instructions not yet complete (seq ->
      * issue_pv) */
     FILE *pv;
+    gsc_fifo *release0; /* release_0 (release[0]) */
     gsc_fifo *release[SM_MAX_PARTS]; /* release_%u */
     uint64_t seq;
+    FILE *log; /* the `log` parameter's file, or NULL */
     blk_iref *checks, *listeners; /* the MULTI imports' bindings */
     unsigned n_checks, n_listeners;
     uint32_t tr_warp, tr_pc; /* traced */
