@@ -380,8 +380,12 @@ typedef struct {
 } veto;
 
 struct policy {
-    const policy_class *cls;
+    /* policy_first's call, read first: the class's `first` while no veto is added, else NULL (the
+     * whole order, then the vetoes); with self on the record's first line, a cycle's choice reads no
+     * other line of the policy (the class and the vetoes' array are elsewhere). */
+    unsigned (*first)(void *self, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *best);
     void *self;
+    const policy_class *cls;
     GArray *vetoes; /* veto */
     bool holding;   /* some veto records what it was asked (policy_add_veto_holding) */
 };
@@ -406,6 +410,7 @@ policy *policy_new(const char *spec, GError **err)
     policy *p = g_new0(policy, 1);
     p->cls = c;
     p->self = self;
+    p->first = c->first;
     p->vetoes = g_array_new(FALSE, FALSE, sizeof(veto));
     return p;
 }
@@ -432,6 +437,7 @@ void policy_add_veto(policy *p, policy_veto_fn fn, void *ctx)
 {
     veto v = {fn, ctx, NULL, NULL, NULL};
     g_array_append_val(p->vetoes, v);
+    p->first = NULL;
 }
 
 void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn until,
@@ -441,6 +447,7 @@ void policy_add_veto_holding(policy *p, policy_veto_fn fn, policy_veto_until_fn 
     veto v = {fn, ctx, until, repeat, g_array_new(FALSE, FALSE, sizeof(unsigned))};
     g_array_append_val(p->vetoes, v);
     p->holding = true;
+    p->first = NULL;
 }
 
 /* SWL: only the `limit` oldest warps of the list may issue. */
@@ -547,9 +554,9 @@ unsigned policy_order(policy *p, policy_warp *warps, unsigned n, uint64_t cycle,
 
 unsigned policy_first(policy *p, policy_warp *warps, unsigned n, uint64_t cycle, unsigned *out)
 {
-    if (!p->cls->first || p->vetoes->len)
+    if (!p->first) /* (no `first`, or vetoes) */
         return policy_order(p, warps, n, cycle, out);
-    unsigned k = p->cls->first(p->self, warps, n, cycle, out);
+    unsigned k = p->first(p->self, warps, n, cycle, out);
     g_assert(k == 0 || (out[0] < n && warps[out[0]].ready));
     return k;
 }

@@ -5,32 +5,33 @@ typedef struct {
     uint16_t writes, reads, long_writes;
 } sb_entry;
 
+/* One allocation, aligned to a cache line: the header, each warp's count of reservations, then the
+ * warps' entries (warp by warp). A check, reservation or release reads the header and the warp's
+ * count from the same line (the first 8 warps' counts share the header's line). */
 struct scoreboard {
+    sb_entry *e; /* warps * regs, after reserved[] */
     unsigned warps, regs;
     bool source_reservations;
-    sb_entry *e;        /* warps * regs */
-    unsigned *reserved; /* per warp: total pending reservations */
+    unsigned reserved[]; /* per warp: total pending reservations */
 };
 
 scoreboard *scoreboard_new(unsigned warps, unsigned regs, bool source_reservations)
 {
     g_return_val_if_fail(warps > 0 && regs > 0, NULL);
-    scoreboard *sb = g_new0(scoreboard, 1);
+    gsize head = sizeof(scoreboard) + warps * sizeof(unsigned);
+    head = (head + G_ALIGNOF(sb_entry) - 1) / G_ALIGNOF(sb_entry) * G_ALIGNOF(sb_entry);
+    gsize bytes = head + (gsize)warps * regs * sizeof(sb_entry);
+    scoreboard *sb = g_aligned_alloc0(1, (bytes + 63) / 64 * 64, 64);
     sb->warps = warps;
     sb->regs = regs;
     sb->source_reservations = source_reservations;
-    sb->e = g_new0(sb_entry, (gsize)warps * regs);
-    sb->reserved = g_new0(unsigned, warps);
+    sb->e = (sb_entry *)(void *)((char *)sb + head);
     return sb;
 }
 
 void scoreboard_free(scoreboard *sb)
 {
-    if (!sb)
-        return;
-    g_free(sb->e);
-    g_free(sb->reserved);
-    g_free(sb);
+    g_aligned_free(sb);
 }
 
 bool scoreboard_source_reservations(const scoreboard *sb)

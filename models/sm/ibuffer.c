@@ -56,6 +56,8 @@ const blk_desc ibuffer_desc = {
 
 enum { OP_PUSH, OP_POP, OP_FLUSH };
 
+_Static_assert(sizeof(ibuffer) <= 64, "the I-buffers' record on one line");
+
 static const decoded_t *ib_head(void *self, unsigned warp)
 {
     ibuffer *b = self;
@@ -109,7 +111,7 @@ static const ibuffer_if ib_table = {ib_head, ib_count, ib_push, ib_pop, ib_flush
 ibuffer *ibuffer_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps)
 {
     g_assert(warps <= SM_MAX_WARPS);
-    ibuffer *b = g_new0(ibuffer, 1);
+    ibuffer *b = g_aligned_alloc0(1, sizeof(ibuffer), 64); /* (one line) */
     b->inst = blk_inst_new(ctx, parent, name, &ibuffer_desc);
     b->warps = warps;
     b->entries = (unsigned)blk_param_uint(b->inst, "entries");
@@ -129,5 +131,5 @@ void ibuffer_free(ibuffer *b)
     for (unsigned i = 0; i < b->warps; i++)
         g_aligned_free(b->w[i].e);
     g_free(b->w);
-    g_free(b);
+    g_aligned_free(b);
 }

@@ -185,6 +185,13 @@ const gsc_enum issue_warp_stall_enum = {"warp_stall", ISSUE_WARP_STATES, warp_st
 
 _Static_assert(sizeof(((issued_t *)0)->store_data) == sizeof(((ws_info *)0)->store_data),
                "a deferred store's bytes fit issued_t");
+/* The cache lines an activation reads (issue.h: issue, issue_sched, issue_warp). */
+_Static_assert(offsetof(issue, ib) == 64 && offsetof(issue, cta_launch) == 128 && offsetof(issue, release0) < 192 &&
+                   offsetof(issue, release) == 192 && offsetof(issue, seq) == 256 &&
+                   offsetof(issue, report_reads) < 320,
+               "what an activation reads on the struct's first five lines");
+_Static_assert(offsetof(issue_sched, n) + sizeof(unsigned) <= 64, "a repeated answer reads one line");
+_Static_assert(sizeof(issue_warp) == 32, "two warp slots to a line");
 
 static gsc_fifo *port_fifo(const issue *s, unsigned p)
 {
@@ -220,6 +227,7 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
     s->ib->flush(s->ib_self, wi);
     warp_head_changed(s, wi);
     redirect_t *r = ring_push_slot(&s->redirects);
+    s->queued = true;
     memset(r, 0, sizeof *r);
     r->warp = (uint16_t)wi;
     r->epoch = w->epoch;
@@ -233,7 +241,7 @@ static void queue_redirect(issue *s, unsigned wi, bool done)
 
 static void flush_outputs(issue *s)
 {
-    if (ring_empty(&s->redirects) && ring_empty(&s->credits) && ring_empty(&s->done))
+    if (!s->queued)
         return;
     gsc_fifo *rd = port_fifo(s, ISSUE_REDIRECT), *cr = port_fifo(s, ISSUE_CREDIT),
              *dn = port_fifo(s, ISSUE_CTA_DONE);
@@ -244,6 +252,7 @@ static void flush_outputs(issue *s)
             gsc_fifo_put(f[i], ring_peek(q[i]));
             ring_pop(q[i], NULL);
         }
+    s->queued = !ring_empty(&s->redirects) || !ring_empty(&s->credits) || !ring_empty(&s->done);
 }
 
 /* ---- CTAs and warps -------------------------------------------------------------------------- */
@@ -265,16 +274,15 @@ static void cta_start(issue *s, const cta_launch_t *c)
         w->resident = true;
         w->at_barrier = w->exited = false;
         w->inflight = w->atomics_pending = w->loads_pending = 0;
-        w->age = s->age++;
+        uint64_t age = s->age++;
         warp_head_changed(s, wi);
         s->sb->clear_warp(s->sb_self, wi);
         for (unsigned e = 0; e < s->n_events; e++)
             ((const warp_events_if *)s->events[e].methods)
                 ->warp_start(s->events[e].self, wi, c->slot, gsc_cycle());
         issue_sched *sc = &s->sched[wi % s->n_sched];
-        s->pos[wi] = sc->n;
-        sc->warps[sc->n] = wi;
-        sc->pw[sc->n] = (policy_warp){.id = wi, .age = w->age, .last_issue = POLICY_NEVER_ISSUED};
+        w->pos = sc->n;
+        sc->pw[sc->n] = (policy_warp){.id = wi, .age = age, .last_issue = POLICY_NEVER_ISSUED};
         sc->n++;
         wmask_set(&sc->members, wi);
         sc->n_stall[ISSUE_STALL_COUNT]++; /* (stall 0; it is dirty: checked before it counts) */
@@ -292,17 +300,16 @@ static inline issue_stall pw_stall(const policy_warp *pw)
 static void sched_remove(issue *s, unsigned wi)
 {
     issue_sched *sc = &s->sched[wi % s->n_sched];
-    unsigned i = s->pos[wi];
-    g_assert(i < sc->n && sc->warps[i] == wi);
+    unsigned i = s->w[wi].pos;
+    g_assert(i < sc->n && sc->pw[i].id == wi);
     wmask_clear(&sc->members, wi);
     wmask_clear(&sc->asks_mem, wi);
     wmask_clear(&sc->asks_alu, wi);
     sc->n_stall[pw_stall(&sc->pw[i])]--;
-    memmove(&sc->warps[i], &sc->warps[i + 1], (sc->n - i - 1) * sizeof *sc->warps);
     memmove(&sc->pw[i], &sc->pw[i + 1], (sc->n - i - 1) * sizeof *sc->pw);
     sc->n--;
     for (; i < sc->n; i++)
-        s->pos[sc->warps[i]] = i;
+        s->w[sc->pw[i].id].pos = i;
     if (sc->settles)
         sc->veto_until = 0; /* (a veto may answer differently for the shorter list: SWL's oldest N) */
 }
@@ -322,6 +329,7 @@ static void warp_try_finish(issue *s, unsigned wi)
         return;
     const cta_launch_t *c = &s->cta[slot];
     cta_done_t *d = ring_push_slot(&s->done);
+    s->queued = true;
     memset(d, 0, sizeof *d);
     d->cta = c->cta;
     d->slot = c->slot;
@@ -484,16 +492,17 @@ static void take_release(issue *s, gsc_fifo *f)
 
 static void take_inputs(issue *s)
 {
-    for (unsigned p = 0; p < s->parts; p++)
-        take_release(s, blk_fifo_at(s->inst, ISSUE_RELEASE, p));
-    take_release(s, port_fifo(s, ISSUE_RELEASE_LDST));
-    gsc_fifo *cl = port_fifo(s, ISSUE_CTA_LAUNCH);
+    take_release(s, s->release0);
+    for (unsigned p = 1; p < s->parts; p++)
+        take_release(s, s->release[p]);
+    take_release(s, s->release_ldst);
+    gsc_fifo *cl = s->cta_launch;
     cta_launch_t c;
     while (gsc_fifo_can_get(cl)) {
         gsc_fifo_get(cl, &c);
         cta_start(s, &c);
     }
-    gsc_fifo *dec = port_fifo(s, ISSUE_DECODED);
+    gsc_fifo *dec = s->decoded;
     while (gsc_fifo_can_get(dec)) {
         const decoded_t *d = gsc_fifo_take(dec); /* (in its slot, copied by the I-buffer) */
         issue_warp *w = &s->w[d->warp];
@@ -566,7 +575,7 @@ static issue_stall warp_check(issue *s, unsigned wi, const decoded_t *h, unsigne
     issue_stall r = warp_check_own(s, wi, h, room);
     if (r != ISSUE_STALL_COUNT)
         return r;
-    for (unsigned i = 0; i < s->n_checks; i++)
+    for (unsigned i = 0; s->any_checks && i < s->n_checks; i++)
         if (!((const issue_check_if *)s->checks[i].methods)->allow(s->checks[i].self, wi, h, now))
             return ISSUE_STALL_CHECK;
     return ISSUE_STALL_COUNT; /* ready */
@@ -592,6 +601,7 @@ static bool warp_issue(issue *s, unsigned sched, unsigned wi, uint64_t now)
     s->ib->pop(s->ib_self, wi);
     warp_head_changed(s, wi);
     credit_t *cr = ring_push_slot(&s->credits);
+    s->queued = true;
     memset(cr, 0, sizeof *cr);
     cr->warp = (uint16_t)wi;
     cr->epoch = w->epoch;
@@ -695,8 +705,8 @@ _Static_assert(G_N_ELEMENTS(by_rank) == ISSUE_STALL_COUNT, "every stall reason r
  * for it. */
 static inline void sched_check(issue *s, issue_sched *sc, unsigned i, unsigned room, uint64_t now)
 {
-    unsigned wi = sc->warps[i];
     policy_warp *pw = &sc->pw[i];
+    unsigned wi = pw->id;
     const decoded_t *h = ib_head(s, wi);
     issue_stall r = warp_check(s, wi, h, room, now);
     sc->n_stall[pw_stall(pw)]--;
@@ -721,7 +731,7 @@ static bool sched_flip(const issue *s, issue_sched *sc, const wmask *asks, bool 
     bool any = false;
     for (unsigned k = 0; k < s->words; k++)
         for (uint64_t m = asks->w[k] & ~sc->dirty.w[k]; m; m &= m - 1) {
-            policy_warp *pw = &sc->pw[s->pos[64 * k + (unsigned)__builtin_ctzll(m)]];
+            policy_warp *pw = &sc->pw[s->w[64 * k + (unsigned)__builtin_ctzll(m)].pos];
             sc->n_stall[pw_stall(pw)]--;
             sc->n_stall[r]++;
             pw->ready = room;
@@ -779,7 +789,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
             todo = sc->n >= 64 ? UINT64_MAX : (UINT64_C(1) << sc->n) - 1;
         else
             for (uint64_t m = sc->dirty.w[0] & sc->members.w[0]; m; m &= m - 1)
-                todo |= UINT64_C(1) << s->pos[__builtin_ctzll(m)];
+                todo |= UINT64_C(1) << s->w[__builtin_ctzll(m)].pos;
         wmask_zero(&sc->dirty); /* a warp that changes during the evaluation is marked again */
         sc->room = room;
         for (; todo; todo &= todo - 1)
@@ -792,7 +802,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
             wmask_zero(&todo);
             for (unsigned k = 0; k < s->words; k++)
                 for (uint64_t m = sc->dirty.w[k] & sc->members.w[k]; m; m &= m - 1)
-                    wmask_set(&todo, s->pos[64 * k + (unsigned)__builtin_ctzll(m)]);
+                    wmask_set(&todo, s->w[64 * k + (unsigned)__builtin_ctzll(m)].pos);
         }
         wmask_zero(&sc->dirty);
         sc->room = room;
@@ -826,7 +836,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
     }
     if (n > 0) {
         unsigned i = sc->order[0];
-        unsigned wi = sc->warps[i];
+        unsigned wi = sc->pw[i].id;
         if (!warp_issue(s, si, wi, now)) {
             gsc_stop();
             return;
@@ -834,7 +844,7 @@ static void sched_cycle(issue *s, unsigned si, uint64_t now)
         sc->arb->outcome(sc->arb_self, (int)wi, ISSUE_STALL_COUNT);
         sc->pw[i].last_issue = (int64_t)now; /* the warp stays listed until its completion */
         if (gsc_hot.prefetch && n > 1)
-            prefetch_runner_up(s, sc->warps[sc->order[1]]);
+            prefetch_runner_up(s, sc->pw[sc->order[1]].id);
         blk_stat_add(s->inst, ISSUE_STAT_ISSUE_CYCLES, 1);
         sc->last_stall = ISSUE_STALL_COUNT;
         if (si == 0)
@@ -960,7 +970,7 @@ static void trace_warps(issue *s)
         t->ibuf = (uint8_t)MIN(s->ib->count(s->ib_self, wi), UINT8_MAX);
         t->at_barrier = w->at_barrier;
         const issue_sched *sc = &s->sched[wi % s->n_sched];
-        t->stall = (uint8_t)pw_stall(&sc->pw[s->pos[wi]]); /* ISSUE_STALL_COUNT: ready */
+        t->stall = (uint8_t)pw_stall(&sc->pw[w->pos]); /* ISSUE_STALL_COUNT: ready */
     }
     for (unsigned i = 0; i < s->n_tw_issued; i++)
         s->tw[s->tw_issued[i]].stall = ISSUE_WARP_ISSUED;
@@ -1016,8 +1026,7 @@ static void issue_run(void *self)
         trace_warps(s);
     blk_stat_add(s->inst, ISSUE_STAT_CTA_CYCLES, MAX(ctas_before, s->n_ctas));
     bool issued = blk_stat_get(s->inst, ISSUE_STAT_WARP_INSTRS) != issued_before;
-    bool pending = wmask_any(&s->pending_release) || !ring_empty(&s->redirects) || !ring_empty(&s->credits) ||
-                   !ring_empty(&s->done);
+    bool pending = wmask_any(&s->pending_release) || s->queued;
     if (issued || pending || s->refused) {
         gsc_run_within(1);
     } else {
@@ -1062,6 +1071,7 @@ static void issue_elaborate(void *self)
     s->bs = r.methods, s->bs_self = r.self;
     s->report_reads = s->sb->source_reservations(s->sb_self);
     s->checks = blk_import_all(s->inst, ISSUE_CHECK, 0, &s->n_checks);
+    s->any_checks = s->n_checks > 0;
     s->listeners = blk_import_all(s->inst, ISSUE_ISSUED, 0, &s->n_listeners);
     s->events = blk_import_all(s->inst, ISSUE_WARP_EVENTS, 0, &s->n_events);
     for (unsigned i = 0; i < blk_import_n(s->inst, ISSUE_VALUE, 0); i++) {
@@ -1077,6 +1087,12 @@ static void issue_elaborate(void *self)
         s->sched[i].exec = blk_fifo_at(s->inst, ISSUE_TO_EXEC, s->parts > 1 ? i % s->parts : 0);
     }
     s->ldst_fifo = port_fifo(s, ISSUE_TO_LDST);
+    for (unsigned q = 0; q < s->parts; q++)
+        s->release[q] = blk_fifo_at(s->inst, ISSUE_RELEASE, q);
+    s->release0 = s->release[0];
+    s->release_ldst = port_fifo(s, ISSUE_RELEASE_LDST);
+    s->decoded = port_fifo(s, ISSUE_DECODED);
+    s->cta_launch = port_fifo(s, ISSUE_CTA_LAUNCH);
     gsc_process *p = gsc_process_new(s->inst->mod, "run", issue_run, s);
     /* Its outputs wake it only when it waits for room (a put it was refused: a unit's FIFO full
      * for a warp that asks for it, a redirect, credit or CTA end still queued): a get it was not
@@ -1138,7 +1154,7 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
                  unsigned warps, unsigned ctas, unsigned parts)
 {
     g_assert(parts >= 1 && parts <= SM_MAX_PARTS && warps <= SM_MAX_WARPS && SM_MAX_WARPS <= WMASK_BITS);
-    issue *s = g_new0(issue, 1);
+    issue *s = g_aligned_alloc0(1, sizeof(issue), 64);
     unsigned counts[ISSUE_N_PORTS] = {[ISSUE_TO_EXEC] = parts, [ISSUE_RELEASE] = parts};
     s->inst = blk_inst_new_arrays(ctx, parent, name, &issue_desc, counts);
     s->env = env;
@@ -1150,16 +1166,13 @@ issue *issue_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *env
     s->parts = parts;
     s->n_sched = (unsigned)blk_param_uint(s->inst, "schedulers");
     s->wx = wexec_new(env, sm_id, warps, ctas);
-    s->w = g_new0(issue_warp, warps);
+    s->w = g_aligned_alloc0(warps, sizeof(issue_warp), 64);
     for (unsigned i = 0; i < warps; i++)
         s->w[i].sb_stall = ISSUE_STALL_COUNT;
-    s->pos = g_new0(unsigned, warps);
-    s->sched = g_new0(issue_sched, s->n_sched);
+    s->sched = g_aligned_alloc0(s->n_sched, sizeof(issue_sched), 64);
     for (unsigned i = 0; i < s->n_sched; i++) {
         issue_sched *sc = &s->sched[i];
-        sc->warps = g_new0(unsigned, warps);
-        sc->pw = g_new0(policy_warp, warps);
-        sc->order = g_new0(unsigned, warps);
+        sc->pw = g_aligned_alloc0(warps, sizeof(policy_warp), 64);
         sc->last_stall = ISSUE_STALL_IDLE;
         sc->veto_until = UINT64_MAX; /* (only schedulers whose vetoes hold lower it) */
     }
@@ -1188,9 +1201,7 @@ void issue_free(issue *s)
     if (!s)
         return;
     for (unsigned i = 0; i < s->n_sched; i++) {
-        g_free(s->sched[i].warps);
-        g_free(s->sched[i].pw);
-        g_free(s->sched[i].order);
+        g_aligned_free(s->sched[i].pw);
     }
     ring_clear(&s->redirects);
     ring_clear(&s->credits);
@@ -1201,12 +1212,11 @@ void issue_free(issue *s)
     s->log = s->pv = NULL; /* closed by outfile_close_all */
     if (s->pv_open)
         g_hash_table_destroy(s->pv_open);
-    g_free(s->sched);
-    g_free(s->pos);
-    g_free(s->w);
+    g_aligned_free(s->sched);
+    g_aligned_free(s->w);
     g_free(s->tw);
     wexec_free(s->wx);
-    g_free(s);
+    g_aligned_free(s);
 }
 
 const decoded_t *issue_ready_head(issue *s, unsigned wi)

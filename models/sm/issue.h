@@ -152,60 +152,63 @@ enum {
  * those scheduler-cycles count as stall_check (stall_vetoed). */
 typedef bool (*issue_check_fn)(void *ctx, unsigned warp, const decoded_t *head, uint64_t cycle);
 
+/* One warp slot's state: 32 bytes, two to a cache line (issue_new aligns the array), the fields the
+ * readiness checks and the releases read first. */
 typedef struct {
     uint16_t epoch;
     bool resident; /* belongs to a resident CTA and has not finished (completion included) */
     bool at_barrier;
-    uint8_t bar_id;    /* the barrier it waits at */
-    uint8_t bar_kind;  /* bar.red: which reduction (ir_bar_kind) */
-    uint16_t bar_dst;  /* bar.red: the result's register slot, SM_NO_REG if none */
-    uint32_t bar_mask; /* bar.red: the lanes that receive the result */
-    bool exited;       /* functionally finished; waits for its in-flight instructions */
-    unsigned inflight;
-    unsigned atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
-    unsigned loads_pending;   /* loads whose global/local/const lanes read the image on return */
-    uint64_t age;
-    /* The stall the scoreboard gave the I-buffer head (ISSUE_STALL_MEMORY or _SCOREBOARD), or
-     * ISSUE_STALL_COUNT: none known. It holds until the head changes (issue, redirect) or the warp's
-     * scoreboard does (a completion, a read report, its own issue, a CTA start), so a warp waiting
-     * on a load is not checked again every cycle. */
-    issue_stall sb_stall;
+    bool exited; /* functionally finished; waits for its in-flight instructions */
     /* The head passed the SIMT-stack and scoreboard checks. A release only removes hazards and only
      * the warp's own issue adds them, so this holds until the head changes (issue, redirect, CTA
      * start) and only the unit, the checks and the policy remain to be asked. */
     bool sb_clear;
+    /* The stall the scoreboard gave the I-buffer head (ISSUE_STALL_MEMORY or _SCOREBOARD), or
+     * ISSUE_STALL_COUNT: none known (an issue_stall). It holds until the head changes (issue,
+     * redirect) or the warp's scoreboard does (a completion, a read report, its own issue, a CTA
+     * start), so a warp waiting on a load is not checked again every cycle. */
+    uint8_t sb_stall;
+    uint8_t bar_id; /* the barrier it waits at */
+    uint32_t inflight;
+    uint32_t atomics_pending; /* atomics with lanes performed at the memory side, not yet returned */
+    uint32_t loads_pending;   /* loads whose global/local/const lanes read the image on return */
+    uint32_t pos;             /* its position in its scheduler's list (while listed) */
+    uint8_t bar_kind;  /* bar.red: which reduction (ir_bar_kind) */
+    uint16_t bar_dst;  /* bar.red: the result's register slot, SM_NO_REG if none */
+    uint32_t bar_mask; /* bar.red: the lanes that receive the result */
 } issue_warp;
 
+/* A scheduler's state. The first cache line (issue_new aligns the array) holds what a cycle that
+ * repeats its last answer reads: the dirty warps, the units' room, the last stall, veto_until. */
 typedef struct {
-    unsigned *warps; /* warp slots of this scheduler */
-    unsigned n;
-    const arbiter_if *arb; /* its arbiter */
-    void *arb_self;
-    bool stable; /* the arbiter is stable and there are no checks (looked up at elaboration) */
-    policy_warp *pw;
-    unsigned *order;
-    issue_stall last_stall;
     /* Incremental evaluation (with a stable policy and no checks): pw[] keeps each warp's readiness
      * from the last time it was checked; `dirty` (bit = warp slot) marks the warps that changed since
      * (a release or read report, a decoded instruction, a redirect, a CTA start, a barrier release,
      * its own issue), `room` the units' room then (bit 0: ldst, bit 1: exec; a change re-checks
      * every warp). Only dirty warps are checked again; with none and the same room the scheduler
      * repeats its last stall. */
-    wmask dirty;
-    unsigned room;
-    /* What the last checks found, kept so that only dirty warps are visited: the warps listed (bit =
-     * warp slot), how many have each stall (ISSUE_STALL_COUNT: ready), and the warps a unit's room
-     * decides for (ready or stalled on PIPELINE, head bound for ldst / for exec). */
-    wmask members, asks_mem, asks_alu;
-    gsc_fifo *exec; /* its partition's to_exec FIFO (looked up at elaboration) */
-    unsigned n_stall[ISSUE_STALL_COUNT + 1];
+    _Alignas(64) wmask dirty;
     /* Vetoes that hold (arbiter settles(), no checks): evaluated incrementally as a stable policy;
      * an answer that asked the arbiter and issued nothing (`asked`) is reused, its statistics
      * counted by the arbiter's repeat(), before cycle veto_until (holds_until(), lowered by a veto's
      * changed() call), and the issue stage may sleep until then. */
+    uint64_t veto_until;
+    gsc_fifo *exec; /* its partition's to_exec FIFO (looked up at elaboration) */
+    unsigned room;
+    uint8_t last_stall; /* an issue_stall */
+    bool stable; /* the arbiter is stable and there are no checks (looked up at elaboration) */
     bool settles, asked;
     bool incremental; /* stable or settles */
-    uint64_t veto_until;
+    unsigned n;
+    /* What the last checks found, kept so that only dirty warps are visited: the warps listed (bit =
+     * warp slot), how many have each stall (ISSUE_STALL_COUNT: ready), and the warps a unit's room
+     * decides for (ready or stalled on PIPELINE, head bound for ldst / for exec). */
+    wmask members, asks_mem, asks_alu;
+    policy_warp *pw; /* the listed warps (pw[i].id: the warp slot), in list order */
+    const arbiter_if *arb; /* its arbiter */
+    void *arb_self;
+    unsigned n_stall[ISSUE_STALL_COUNT + 1];
+    unsigned order[SM_MAX_WARPS]; /* the arbiter's answer (order[0] beside n_stall) */
 } issue_sched;
 
 /* The traced state of one warp slot (<issue>.warp<N>.*; issue_new): what the slot holds at the end
@@ -222,36 +225,58 @@ typedef struct {
 } issue_warp_trace;
 
 typedef struct {
-    blk_inst *inst;
+    /* First, on five cache lines (issue_new aligns the struct), what an activation reads: a cycle of
+     * a many-SM machine evicts the SM's state between two activations, so each line the activation
+     * touches is a miss. The first three lines: every activation; the fourth: the release FIFOs of
+     * partitions 1..; the fifth: an issue. */
     sm_env *env;
-    unsigned sm_id, warps, ctas, n_sched, parts;
-    unsigned warp_size; /* threads per warp (the env's, fixed when the SM is built) */
+    blk_inst *inst;
+    issue_sched *sched;
+    issue_warp *w;
+    unsigned n_sched, parts;
     unsigned words; /* the words of a warp set that hold its warps (wmask_words(warps)) */
-    wexec *wx;
-    /* the blocks it calls (imports, looked up at elaboration) */
-    const scoreboard_if *sb;
-    void *sb_self;
+    unsigned n_ctas;
+    unsigned bs_releases; /* blocksync releases not yet applied */
+    uint32_t tr_issued;   /* traced */
+    bool started;      /* the first activation has looked up what depends on every block's elaboration */
+    bool any_settles;  /* some scheduler's vetoes hold (issue_sched.settles) */
+    bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
+    bool tw_on;   /* the per-warp state is traced (its stall stands for all of it) */
+    bool queued;  /* redirects, credits or CTA ends may wait in their rings */
+    uint8_t tr_stall; /* traced */
+    bool any_checks;  /* checks are bound to `check` (n_checks > 0) */
+    /* the blocks it calls (imports, looked up at elaboration) and its FIFOs */
     const ibuffer_if *ib;
     void *ib_self;
-    const barrier_if *bar;
-    void *bar_self;
-    blk_iref *checks, *listeners, *events; /* the MULTI imports' bindings */
-    unsigned n_checks, n_listeners, n_events;
-    bool report_reads; /* the scoreboard reserves sources */
-    gsc_fifo *ldst_fifo; /* to_ldst (looked up at elaboration) */
-    bool started;      /* the first activation has looked up what depends on every block's elaboration */
-    issue_warp *w;
-    unsigned *pos; /* each listed warp's position in its scheduler's list */
-    issue_sched *sched;
-    unsigned n_ctas;
+    const scoreboard_if *sb;
+    void *sb_self;
+    wexec *wx;
+    gsc_fifo *ldst_fifo; /* to_ldst */
+    gsc_fifo *release_ldst, *decoded;
+    gsc_fifo *cta_launch;
+    uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
     wmask pending_release; /* warps released by a barrier this cycle (slot-wide masks applied next cycle) */
-    ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
-    uint64_t seq, age;
-    bool refused; /* a check or a veto refused a ready warp this cycle: run again next cycle */
-    FILE *log;    /* the `log` parameter's file, or NULL */
     /* the `pipeview` parameter's file, or NULL; its issued instructions not yet complete (seq ->
      * issue_pv) */
     FILE *pv;
+    gsc_fifo *release0; /* release_0 (release[0]) */
+    gsc_fifo *release[SM_MAX_PARTS]; /* release_%u */
+    uint64_t seq;
+    FILE *log; /* the `log` parameter's file, or NULL */
+    blk_iref *checks, *listeners; /* the MULTI imports' bindings */
+    unsigned n_checks, n_listeners;
+    uint32_t tr_warp, tr_pc; /* traced */
+    unsigned n_tw_issued;
+    bool report_reads; /* the scoreboard reserves sources */
+    unsigned tw_issued[ISSUE_MAX_SCHED]; /* the warps that issued this cycle */
+    uint64_t age;
+    unsigned sm_id, warps, ctas;
+    unsigned warp_size; /* threads per warp (the env's, fixed when the SM is built) */
+    const barrier_if *bar;
+    void *bar_self;
+    blk_iref *events;
+    unsigned n_events;
+    ring redirects, credits, done; /* outputs waiting for FIFO room (redirect_t, credit_t, cta_done_t) */
     GHashTable *pv_open;
     /* bar.blocksync (the SPU grid; blocksync.h): the grid's barrier, NULL when unbound; per CTA slot
      * (bs_dir, bs_held, bs_release_at, at the end), the direction of its pending blocksync, the warps
@@ -260,16 +285,8 @@ typedef struct {
     const blocksync_if *bs;
     void *bs_self;
     gsc_event *bs_event;
-    unsigned bs_releases; /* releases not yet applied */
-    bool any_settles;     /* some scheduler's vetoes hold (issue_sched.settles) */
-    uint64_t charged_to;  /* the first cycle not yet run nor counted by repeat_slept */
     gsc_event *veto_event; /* a veto's answers changed (its changed() call) */
-    /* traced */
-    uint32_t tr_issued, tr_warp, tr_pc;
-    uint8_t tr_stall;
-    issue_warp_trace *tw; /* per warp slot */
-    bool tw_on;           /* the per-warp state is traced (its stall stands for all of it) */
-    unsigned tw_issued[ISSUE_MAX_SCHED], n_tw_issued; /* the warps that issued this cycle */
+    issue_warp_trace *tw; /* per warp slot (traced) */
     /* Last, the per-CTA-slot arrays (about 2.5 KB), read and written when a CTA starts or ends, at a
      * barrier or a blocksync release: the fields above, which every activation reads, stay on a few
      * cache lines of their own (a cycle of a many-SM machine evicts them between activations). */

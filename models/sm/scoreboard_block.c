@@ -59,6 +59,9 @@ const blk_desc scoreboard_desc = {
 
 enum { OP_CHECK, OP_RESERVE, OP_RELEASE, OP_RELEASE_READ, OP_CLEAR };
 
+_Static_assert(offsetof(scoreboard_block, tr_pending) + sizeof(uint32_t) <= 64,
+               "what a check, a reservation or a release reads of the block on its first line");
+
 /* Scoreboard registers of an instruction: at most a quad per slot. */
 #define SB_SRC_MAX (SM_MAX_OPERANDS * 4)
 #define SB_DST_MAX ((IR_MAX_DST + 2) * 4)
@@ -70,11 +73,11 @@ static inline unsigned slot_regs(const scoreboard_block *b, unsigned slot, unsig
     return e & 7;
 }
 
-static unsigned expand(const scoreboard_block *b, const uint16_t *slots, unsigned n, unsigned *out)
+static unsigned expand(const uint32_t *map, const uint16_t *slots, unsigned n, unsigned *out)
 {
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++) {
-        uint32_t e = b->map[slots[i]], first = e >> 3;
+        uint32_t e = map[slots[i]], first = e >> 3;
         out[k++] = first;
         for (unsigned u = 1; u < (e & 7); u++)
             out[k++] = first + u;
@@ -86,8 +89,8 @@ static unsigned expand(const scoreboard_block *b, const uint16_t *slots, unsigne
 static const unsigned *G_GNUC_NO_INLINE expand_instr(const scoreboard_block *b, const decoded_t *h,
                                                      unsigned *tmp, unsigned *ns, unsigned *nd)
 {
-    *ns = expand(b, h->src, h->n_src, tmp);
-    *nd = expand(b, h->dst, h->n_dst, tmp + *ns);
+    *ns = expand(b->map, h->src, h->n_src, tmp);
+    *nd = expand(b->map, h->dst, h->n_dst, tmp + *ns);
     return tmp;
 }
 
@@ -97,7 +100,8 @@ static inline const unsigned *regs_of(const scoreboard_block *b, const decoded_t
                                       unsigned *nd)
 {
     g_assert(h->func < b->n_funcs);
-    const scoreboard_static *x = &b->ins[b->fbase[h->func] + MIN(h->pc, b->n_instrs[h->func])];
+    const scoreboard_func *f = &b->funcs[h->func];
+    const scoreboard_static *x = &b->ins[f->base + MIN(h->pc, f->n_instrs)];
     *ns = x->n_src;
     *nd = x->n_dst;
     return b->pool + x->off;
@@ -216,9 +220,9 @@ static const scoreboard_if sb_table = {
     sb_pending_writes, sb_pending_reads, sb_source_reservations, sb_reserved};
 
 static scoreboard_block *sb_build(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
-                                  unsigned regs, uint32_t *map, unsigned n_slots)
+                                  unsigned regs, const uint32_t *map, unsigned n_slots)
 {
-    scoreboard_block *b = g_new0(scoreboard_block, 1);
+    scoreboard_block *b = g_aligned_alloc0(1, sizeof(scoreboard_block), 64); /* (its first line: above) */
     b->inst = blk_inst_new(ctx, parent, name, &scoreboard_desc);
     b->sb = scoreboard_new(warps, regs, blk_param_bool(b->inst, "source_reservations"));
     b->regs = regs;
@@ -236,44 +240,44 @@ scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const c
     uint32_t *map = g_new(uint32_t, regs); /* the identity */
     for (unsigned s = 0; s < regs; s++)
         map[s] = s << 3 | 1;
-    return sb_build(ctx, parent, name, warps, regs, map, regs);
+    scoreboard_block *b = sb_build(ctx, parent, name, warps, regs, map, regs);
+    b->own_map = map;
+    return b;
 }
 
 /* Maps the register slots decode gives every instruction of m (wexec_instr_regs) once. */
-static void static_regs(scoreboard_block *b, const ir_module *m, const kload_module *k)
+static void static_regs(scoreboard_tables *t, const ir_module *m, const kload_module *k)
 {
-    b->n_funcs = m->funcs->len;
-    b->fbase = g_new(uint32_t, b->n_funcs);
-    b->n_instrs = g_new(uint32_t, b->n_funcs);
+    t->n_funcs = m->funcs->len;
+    t->funcs = g_new(scoreboard_func, t->n_funcs);
     unsigned total = 0;
-    for (unsigned f = 0; f < b->n_funcs; f++) {
-        b->fbase[f] = total;
-        b->n_instrs[f] = ir_func_n_instrs(g_ptr_array_index(m->funcs, f));
-        total += b->n_instrs[f] + 1; /* + the implicit ret: no registers */
+    for (unsigned f = 0; f < t->n_funcs; f++) {
+        t->funcs[f].base = total;
+        t->funcs[f].n_instrs = ir_func_n_instrs(g_ptr_array_index(m->funcs, f));
+        total += t->funcs[f].n_instrs + 1; /* + the implicit ret: no registers */
     }
-    b->ins = g_new0(scoreboard_static, total);
+    t->ins = g_new0(scoreboard_static, total);
     GArray *pool = g_array_sized_new(FALSE, FALSE, sizeof(unsigned), 64); /* never a NULL pool */
-    for (unsigned f = 0; f < b->n_funcs; f++) {
+    for (unsigned f = 0; f < t->n_funcs; f++) {
         const ir_func *fn = g_ptr_array_index(m->funcs, f);
-        for (uint32_t pc = 0; pc < b->n_instrs[f]; pc++) {
+        for (uint32_t pc = 0; pc < t->funcs[f].n_instrs; pc++) {
             uint16_t src[SM_MAX_OPERANDS], dst[IR_MAX_DST + 2], n_src, n_dst;
             unsigned r[SB_SRC_MAX + SB_DST_MAX];
             wexec_instr_regs(k, f, ir_func_instr(fn, pc), src, &n_src, dst, &n_dst);
-            scoreboard_static *x = &b->ins[b->fbase[f] + pc];
+            scoreboard_static *x = &t->ins[t->funcs[f].base + pc];
             x->off = pool->len;
-            x->n_src = (uint16_t)expand(b, src, n_src, r);
-            x->n_dst = (uint16_t)expand(b, dst, n_dst, r + x->n_src);
+            x->n_src = (uint16_t)expand(t->map, src, n_src, r);
+            x->n_dst = (uint16_t)expand(t->map, dst, n_dst, r + x->n_src);
             g_array_append_vals(pool, r, x->n_src + x->n_dst);
         }
     }
-    b->pool = (unsigned *)(void *)g_array_free(pool, FALSE);
+    t->pool = (unsigned *)(void *)g_array_free(pool, FALSE);
 }
 
 /* Three files, one after the other: general registers R0.. (physical, 32-bit units), the predicate
  * file P0.., and the slots of registers without an allocation. Every function's frame numbers its
  * physical registers from R0 and P0, as the register banks do. */
-scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
-                                            unsigned warps, const ir_module *m, const kload_module *k)
+static scoreboard_tables *tables_new(const ir_module *m, const kload_module *k)
 {
     unsigned n_slots = k->total_regs + 1, n_gen = 0, n_pred = 0;
     for (unsigned f = 0; f < m->funcs->len; f++) {
@@ -302,10 +306,45 @@ scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, co
             map[slot] = units == 0 ? (n_gen + reg->phys) << 3 | 1 : reg->phys << 3 | units;
         }
     }
-    scoreboard_block *b = sb_build(ctx, parent, name, warps, n_gen + n_pred + n_slots, map, n_slots);
-    b->n_gen = n_gen;
-    b->n_pred = n_pred;
-    static_regs(b, m, k);
+    scoreboard_tables *t = g_new0(scoreboard_tables, 1);
+    t->map = map;
+    t->n_slots = n_slots;
+    t->regs = n_gen + n_pred + n_slots;
+    t->n_gen = n_gen;
+    t->n_pred = n_pred;
+    t->mod = m;
+    static_regs(t, m, k);
+    return t;
+}
+
+static void tables_free(scoreboard_tables *t)
+{
+    g_free(t->map);
+    g_free(t->funcs);
+    g_free(t->ins);
+    g_free(t->pool);
+    g_free(t);
+}
+
+scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
+                                            unsigned warps, sm_env *env)
+{
+    scoreboard_tables *t = env->sb_tables;
+    if (!t || t->mod != env->mod) { /* the first, or another module than the shared tables' */
+        t = tables_new(env->mod, env->k);
+        if (!env->sb_tables)
+            env->sb_tables = t;
+    }
+    t->users++;
+    scoreboard_block *b = sb_build(ctx, parent, name, warps, t->regs, t->map, t->n_slots);
+    b->tables = t;
+    b->env = env;
+    b->n_gen = t->n_gen;
+    b->n_pred = t->n_pred;
+    b->funcs = t->funcs;
+    b->n_funcs = t->n_funcs;
+    b->ins = t->ins;
+    b->pool = t->pool;
     return b;
 }
 
@@ -314,10 +353,11 @@ void scoreboard_block_free(scoreboard_block *b)
     if (!b)
         return;
     scoreboard_free(b->sb);
-    g_free(b->map);
-    g_free(b->ins);
-    g_free(b->fbase);
-    g_free(b->n_instrs);
-    g_free(b->pool);
-    g_free(b);
+    g_free(b->own_map);
+    if (b->tables && !--b->tables->users) {
+        if (b->env->sb_tables == b->tables)
+            b->env->sb_tables = NULL;
+        tables_free(b->tables);
+    }
+    g_aligned_free(b);
 }

@@ -23,6 +23,7 @@
 #include "models/core/block.h"
 #include "models/lib/scoreboard.h"
 #include "models/sm/payloads.h"
+#include "models/sm/sm_env.h"
 
 G_BEGIN_DECLS
 
@@ -58,34 +59,58 @@ typedef struct {
     uint16_t n_src, n_dst;
 } scoreboard_static;
 
+/* A function's static instructions: instruction pc is ins[base + pc], pc = n_instrs the implicit
+ * ret past the end. */
 typedef struct {
-    blk_inst *inst;
+    uint32_t base, n_instrs;
+} scoreboard_func;
+
+/* What new_phys maps once for a module: the slot map, the three files' sizes and every static
+ * instruction's registers (the checks and reservations of every cycle look them up). Read-only once
+ * made, so the SMs of a machine share one (sm_env.sb_tables): their lines stay in the host's caches
+ * from one SM's cycle to the next. */
+typedef struct scoreboard_tables {
+    uint32_t *map; /* slot -> scoreboard registers: map[slot] = first << 3 | count (count 1, 2 or 4) */
+    unsigned n_slots, regs;
+    unsigned n_gen, n_pred; /* the general and predicate files' sizes */
+    scoreboard_func *funcs;
+    unsigned n_funcs;
+    scoreboard_static *ins;
+    unsigned *pool;
+    const ir_module *mod; /* the module they map */
+    unsigned users;       /* the scoreboards sharing them (freed by the last) */
+} scoreboard_tables;
+
+typedef struct {
+    /* what a check, a reservation or a release reads, on the record's first line */
     scoreboard *sb;
-    unsigned regs; /* scoreboard registers per warp */
-    /* slot -> scoreboard registers: map[slot] = first << 3 | count (count 1, 2 or 4) */
-    uint32_t *map;
+    blk_inst *inst;
+    blk_call_probe *probe;
+    /* slot -> scoreboard registers (the tables' map, or the block alone's identity) */
+    const uint32_t *map;
+    /* new_phys: the tables' funcs, ins and pool; NULL (the block alone): the slots are mapped at
+     * each call */
+    const scoreboard_func *funcs;
+    const scoreboard_static *ins;
+    const unsigned *pool;
+    unsigned n_funcs;
+    uint32_t tr_pending; /* traced: pending register writes, all warps */
+    unsigned regs;       /* scoreboard registers per warp */
     unsigned n_slots;
     unsigned n_gen, n_pred; /* the general and predicate files' sizes (new_phys) */
-    /* new_phys: every static instruction's registers, mapped once when the block is built (the
-     * checks and reservations of every cycle look them up): instruction pc of function f is
-     * ins[fbase[f] + pc], pc = n_instrs[f] the implicit ret past the end. NULL (the block alone):
-     * the slots are mapped at each call. */
-    scoreboard_static *ins;
-    uint32_t *fbase, *n_instrs;
-    unsigned n_funcs;
-    unsigned *pool;
-    blk_call_probe *probe;
-    uint32_t tr_pending; /* traced: pending register writes, all warps */
+    scoreboard_tables *tables; /* new_phys: the tables (shared or its own), else NULL */
+    uint32_t *own_map;         /* the block alone: its identity map */
+    sm_env *env;               /* new_phys: the environment whose tables it may share */
 } scoreboard_block;
 
 extern const blk_desc scoreboard_desc;
 /* warps: warp slots; regs: registers per warp, the slots naming them directly (the block alone). */
 scoreboard_block *scoreboard_block_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigned warps,
                                        unsigned regs);
-/* The SM's scoreboard: the slots of loaded module k (of m) name the physical registers they are
- * allocated to (see above). */
+/* The SM's scoreboard: the slots of the env's loaded module (env->k of env->mod) name the physical
+ * registers they are allocated to (see above); the tables are the env's (made by the first). */
 scoreboard_block *scoreboard_block_new_phys(blk_ctx *ctx, gsc_module *parent, const char *name,
-                                            unsigned warps, const ir_module *m, const kload_module *k);
+                                            unsigned warps, sm_env *env);
 void scoreboard_block_free(scoreboard_block *b);
 
 G_END_DECLS

@@ -60,6 +60,9 @@ typedef struct {
     struct ws_prog *prog;
     const ir_module *prog_mod; /* the module prog decodes */
     unsigned prog_users;
+    /* The scoreboards' static tables of `mod` (scoreboard_block.h), shared the same way: made by the
+     * first scoreboard_block_new_phys, freed by the last scoreboard_block_free. */
+    struct scoreboard_tables *sb_tables;
 } sm_env;
 
 static inline unsigned sm_env_warp_size(const sm_env *e)

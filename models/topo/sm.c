@@ -173,7 +173,7 @@ sm_topo *sm_topo_new(blk_ctx *ctx, gsc_module *parent, const char *name, unsigne
     s->dec = decode_new(ctx, m, "decode", env);
     blk_bind(s->fe->inst, "dec", s->dec->inst, "dec");
     s->ib = ibuffer_new(ctx, m, "ibuffer", warps);
-    s->sb = scoreboard_block_new_phys(ctx, m, "scoreboard", warps, env->mod, env->k);
+    s->sb = scoreboard_block_new_phys(ctx, m, "scoreboard", warps, env);
     s->bar = barrier_new(ctx, m, "barrier", ctas);
     s->is = issue_new(ctx, m, "issue", env, sm_id, warps, ctas, s->parts);
     if (s->fe->entries != s->ib->entries)

@@ -280,6 +280,35 @@ static void test_first(void)
     g_rand_free(r);
 }
 
+/* A veto added after the policy was made (policy_add_veto, policy_add_swl) is asked by policy_first
+ * as by policy_order: the class's shortcut is not taken any more. */
+static bool veto_warp0(void *ctx, const policy_warp *w, unsigned n, unsigned i, uint64_t cycle)
+{
+    (void)ctx, (void)n, (void)cycle;
+    return w[i].id == 0;
+}
+
+static void test_first_veto(void)
+{
+    for (unsigned k = 0; k < 2; k++) {
+        policy *p = must_new("gto");
+        policy_warp w[3];
+        for (unsigned i = 0; i < 3; i++)
+            w[i] = (policy_warp){.id = i, .age = i, .ready = true, .last_issue = POLICY_NEVER_ISSUED};
+        unsigned out[3];
+        g_assert_cmpuint(policy_first(p, w, 3, 0, out), ==, 3);
+        g_assert_cmpuint(out[0], ==, 0); /* the oldest */
+        if (k == 0)
+            policy_add_veto(p, veto_warp0, NULL);
+        else
+            policy_add_swl(p, 1); /* only the oldest may issue */
+        unsigned n = policy_first(p, w, 3, 1, out);
+        g_assert_cmpuint(n, ==, k == 0 ? 2 : 1);
+        g_assert_cmpuint(out[0], ==, k == 0 ? 1 : 0);
+        policy_free(p);
+    }
+}
+
 static void *create_key(const char *args, GError **err)
 {
     (void)args, (void)err;
@@ -344,6 +373,7 @@ int main(int argc, char **argv)
     g_test_add_func("/policy/gto", test_gto);
     g_test_add_func("/policy/candidate-lists", test_candidate_lists);
     g_test_add_func("/policy/first", test_first);
+    g_test_add_func("/policy/first-veto", test_first_veto);
     g_test_add_func("/policy/two-level", test_two_level);
     g_test_add_func("/policy/two-level-sets", test_two_level_sets);
     g_test_add_func("/policy/swl-veto", test_swl_veto);

@@ -732,6 +732,49 @@ static void test_dispatch(void)
     harness_free(h);
 }
 
+/* The SMs of a machine share the scoreboard's static tables (sm_env.sb_tables): the first
+ * scoreboard made for the env's module makes them, the others use them and the last one freed frees
+ * them; each keeps its own reservations. */
+static scoreboard_block *second_sb;
+static void *make_sb_pair(blk_ctx *c, gsc_module *p, const char *n)
+{
+    scoreboard_block *a = scoreboard_block_new_phys(c, p, n, 4, env_get());
+    second_sb = scoreboard_block_new_phys(c, p, "scoreboard_b", 4, env_get());
+    return a;
+}
+
+static void test_scoreboard_shared_tables(void)
+{
+    sm_env *env = env_get();
+    g_assert_null(env->sb_tables);
+    harness *h = harness_new(&scoreboard_desc, make_sb_pair, NULL, NULL);
+    scoreboard_block *a = harness_block(h), *b = second_sb;
+    g_assert_nonnull(a->tables);
+    g_assert_true(b->tables == a->tables && env->sb_tables == a->tables);
+    g_assert_cmpuint(a->tables->users, ==, 2);
+    g_assert_true(a->map == b->map && a->ins == b->ins && a->pool == b->pool && a->funcs == b->funcs);
+    /* an instruction with a destination, reserved through a's interface: a hazard in a only */
+    decoded_t d;
+    memset(&d, 0, sizeof d);
+    while (d.pc < a->funcs[0].n_instrs && a->ins[a->funcs[0].base + d.pc].n_dst == 0)
+        d.pc++;
+    g_assert_cmpuint(d.pc, <, a->funcs[0].n_instrs);
+    blk_iref e = harness_export(h, "sb");
+    const scoreboard_if *sb = e.methods;
+    g_assert_cmpuint(sb->check(e.self, 1, &d), ==, SCOREBOARD_CLEAR);
+    sb->reserve(e.self, 1, &d, false);
+    g_assert_cmpuint(sb->check(e.self, 1, &d) & SCOREBOARD_WAW, !=, 0);
+    g_assert_cmpuint(scoreboard_reserved(a->sb, 1), >, 0);
+    g_assert_cmpuint(scoreboard_reserved(b->sb, 1), ==, 0);
+    scoreboard_block_free(b);
+    g_assert_true(env->sb_tables == a->tables);
+    g_assert_cmpuint(a->tables->users, ==, 1);
+    g_assert_cmpuint(sb->check(e.self, 1, &d) & SCOREBOARD_WAW, !=, 0); /* (the tables still a's) */
+    scoreboard_block_free(a);
+    g_assert_null(env->sb_tables);
+    harness_free(h);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -754,5 +797,6 @@ int main(int argc, char **argv)
     harness_test_add("/sm/cta_dispatch/occupancy", test_dispatch);
     g_test_add_func("/sm/warp_exec/regs_poisoned_at_cta_end", test_regs_poisoned_at_cta_end);
     g_test_add_func("/sm/warp_exec/value_hooks", test_value_hooks);
+    harness_test_add("/sm/scoreboard/shared_tables", test_scoreboard_shared_tables);
     return g_test_run();
 }
