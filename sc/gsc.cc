@@ -291,6 +291,13 @@ struct gsc_cal_chan : public sc_prim_channel {
     }
 };
 
+/* The kernel event a direct cycle of e is notified on: its own, or for a laned owner the lane
+ * runner's (the owner has no kernel sensitivity). */
+static inline sc_event &direct_kernel_event(gsc_event *e)
+{
+    return e->owner->laned ? *gsc_g.cal.lane_direct_ev : e->ev;
+}
+
 static inline void direct_clear(void)
 {
     gsc_g.cal.direct = nullptr;
@@ -305,7 +312,7 @@ static void direct_undo(void)
     gsc_event *e = c.direct;
     int64_t d = c.direct_at;
     direct_clear();
-    (e->owner->laned ? *gsc_g.cal.lane_direct_ev : e->ev).cancel();
+    direct_kernel_event(e).cancel();
     if (e->due != d)
         return;
     wheel_put(e, d);
@@ -335,7 +342,7 @@ static bool try_direct(int64_t t)
     wheel_empty(b);
     c.direct = one;
     c.direct_at = t;
-    notify_at_cycle(one->owner->laned ? *c.lane_direct_ev : one->ev, t);
+    notify_at_cycle(direct_kernel_event(one), t);
     return true;
 }
 
@@ -487,18 +494,29 @@ static inline void lane_static(gsc_proc_rt *rt)
         lane_push(rt);
 }
 
-/* Event e, which is not an arrival hook, fires now: its laned owner or listeners join the batch, the
- * kernel's event is notified for everyone else. */
-static inline void fire_event(gsc_event *e)
+/* e's owner is laned (its swake or timer: nothing else listens to it). */
+static inline bool laned_owner(const gsc_event *e)
 {
-    if (gsc_proc_rt *o = e->owner; o && o->laned) {
-        lane_static(o);
-        return;
-    }
-    e->ev.notify(); /* immediate: its processes run in this evaluation phase */
-    if (__builtin_expect(e->lane != nullptr, 0))
+    return e->owner && e->owner->laned;
+}
+
+/* e fired for the lane: its laned owner or its laned listeners join the batch. */
+static inline void lane_fire(const gsc_event *e)
+{
+    if (laned_owner(e))
+        lane_static(e->owner);
+    else if (__builtin_expect(e->lane != nullptr, 0))
         for (gsc_proc_rt *rt : *e->lane)
             lane_static(rt);
+}
+
+/* Event e, which is not an arrival hook, fires now: the kernel's event is notified for the processes
+ * the lane does not run, and the lane's listeners join the batch. */
+static inline void fire_event(gsc_event *e)
+{
+    if (!laned_owner(e))
+        e->ev.notify(); /* immediate: its processes run in this evaluation phase */
+    lane_fire(e);
 }
 
 /* GSC_CHECK_SHUFFLE's generator (xorshift64*): the same seed, the same orders. */
@@ -658,7 +676,7 @@ void gsc_notify_at_slow(gsc_event *e, int64_t target)
         e->ev.notify(SC_ZERO_TIME);
         /* (before elaboration whether its listeners will be laned is not known yet: listed, and
          * looked at by the delta runner if they are) */
-        if (!gsc_g.elaborated || (e->owner && e->owner->laned) || e->lane) {
+        if (!gsc_g.elaborated || laned_owner(e) || e->lane) {
             if (!e->delta_pending) {
                 e->delta_pending = true;
                 gsc_g.cal.lane_deltas.push_back(e);
@@ -865,11 +883,7 @@ static void lane_delta(void)
         if (!e->delta_pending)
             continue; /* cancelled, or listed twice */
         e->delta_pending = false;
-        if (e->owner && e->owner->laned)
-            lane_static(e->owner);
-        if (e->lane)
-            for (gsc_proc_rt *rt : *e->lane)
-                lane_static(rt);
+        lane_fire(e);
     }
     c.lane_deltas_run.clear();
     lane_run();
@@ -1208,6 +1222,7 @@ extern "C" void gsc_next_trigger_event_or_cycles(gsc_event *e, uint64_t n)
     gsc_proc_rt *rt = gsc_g.cur;
     rt->dynamic = true;
     gsc_event *w = wake_in(n, "gsc_next_trigger_event_or_cycles");
+    /* (as wait_on, with the or-list made in the call: the kernel keeps the list it is given) */
     rt->lane_next = GSC_NO_CYCLE;
     rt->sc_wait = true;
     as_current as(rt);
