@@ -51,6 +51,7 @@ struct wexec {
     regval_chain *values; /* the register value path's hooks */
     bool hooked;          /* values has a hook: the only test the baseline pays */
     struct wx_view *view; /* the narrow row the running hooks see as 64-bit lanes, NULL: none */
+    uint64_t *regs;       /* every warp's register array, one block (wexec_new) */
 };
 
 /* A narrow row (kload.h, "Registers") shown to the value hooks as 64-bit lanes (regval_access.v):
@@ -137,8 +138,14 @@ wexec *wexec_new(sm_env *env, unsigned sm_id, unsigned max_warps, unsigned max_c
         x->next[i].func = WX_NO_NEXT;
     x->ctas = g_new0(wx_cta, max_ctas);
     const kload_module *k = env->k;
+    /* The warps' register arrays in one block, each a whole number of cache lines from a line
+     * boundary: a row (128 or 256 bytes, at a multiple of 128 in its array) is then two or four
+     * lines, not three or five, and the lines an SM's warps use are together. */
+    size_t line_words = 64 / sizeof(uint64_t);
+    size_t warp_words = MAX((k->warp_words + line_words - 1) / line_words, 1) * line_words;
+    x->regs = g_aligned_alloc0(max_warps, warp_words * sizeof(uint64_t), 64);
     for (unsigned i = 0; i < max_warps; i++) {
-        x->warps[i].w.regs = g_new0(uint64_t, k->warp_words + 1);
+        x->warps[i].w.regs = x->regs + i * warp_words;
         x->warps[i].w.local = g_malloc0(IR_WARP_SIZE * k->local_bytes + 1);
         x->warps[i].w.cparam = g_malloc0(IR_WARP_SIZE * k->cparam_bytes + 1);
         x->warps[i].ploads = g_array_new(FALSE, FALSE, sizeof(ws_load));
@@ -222,11 +229,11 @@ void wexec_free(wexec *x)
         return;
     for (unsigned i = 0; i < x->max_warps; i++) {
         simt_release(&x->warps[i].w.st);
-        g_free(x->warps[i].w.regs);
         g_free(x->warps[i].w.local);
         g_free(x->warps[i].w.cparam);
         g_array_free(x->warps[i].ploads, TRUE);
     }
+    g_aligned_free(x->regs);
     for (unsigned c = 0; c < x->max_ctas; c++)
         g_free(x->ctas[c].ws.shared.data);
     if (x->prog != x->env->prog) {
