@@ -1,8 +1,8 @@
 #!/bin/sh
 # Smoke test (TAP) of bench/scale-wall, the interleaved CPU-time measurement of the GPU-scale
 # targets: two small repetitions on 1 and 2 SMs of both kernels must run (outputs checked by the
-# script), and its JSON must hold a median per SM count, the warp instructions, the ratio of pairs and
-# the ratio of the minima.
+# script), and its JSON must hold a median per SM count, the warp instructions, the ratio of pairs, the
+# ratio of the minima and that of the least-disturbed costs.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 if ! command -v python3 >/dev/null 2>&1; then
@@ -33,14 +33,24 @@ for k in ("ffmaloop", "addloop"):
     assert math.isfinite(d["ratio"]["median"]), d["ratio"]
     want = min(d["runs"]["2"]) / min(d["runs"]["1"])
     assert abs(d["ratio"]["of_minima"] - want) <= 1e-9 * abs(want), d["ratio"]
+    # the least-disturbed cost: each SM count's least full run less its least setup run
+    least = {}
+    for n in ("1", "2"):
+        assert len(d["full_cpu_s"][n]) == 2 and len(d["setup_cpu_s"][n]) == 2, d
+        assert d["warp_instrs"][n] > d["setup_warp_instrs"][n] > 0, d
+        least[n] = 1e6 * (min(d["full_cpu_s"][n]) - min(d["setup_cpu_s"][n])) / (
+            d["warp_instrs"][n] - d["setup_warp_instrs"][n])
+        assert abs(d[n]["least_disturbed"] - least[n]) <= 1e-9 * abs(least[n]) + 1e-12, (n, d[n], least[n])
+    want = least["2"] / least["1"]
+    assert abs(d["ratio"]["least_disturbed"] - want) <= 1e-9 * abs(want), d["ratio"]
 PY
     echo "ok 2 - the JSON holds medians and ratios for both kernels"
 else
     echo "not ok 2 - bad JSON"
     fail=1
 fi
-if grep -q "^ffmaloop 2 SMs / 1 SM: median .*; of the minima" "$tmp/log" &&
-    grep -q "^addloop 2 SMs / 1 SM: median .*; of the minima" "$tmp/log"; then
+if grep -q "^ffmaloop 2 SMs / 1 SM: median .*; of the minima .*; least-disturbed" "$tmp/log" &&
+    grep -q "^addloop 2 SMs / 1 SM: median .*; of the minima .*; least-disturbed" "$tmp/log"; then
     echo "ok 3 - the ratio lines are printed"
 else
     echo "not ok 3 - no ratio lines"
