@@ -270,6 +270,13 @@ static int relocate_data(kload_module *k, GString *err)
     return 0;
 }
 
+/* A register of this type needs 64-bit lanes: wider than 32 bits, or of no known width. */
+static bool type_wide(uint8_t type)
+{
+    unsigned bits = ir_type_bits(type);
+    return bits == 0 || bits > 32;
+}
+
 /* The register-array row of every slot (kload.h, "Registers"): by physical register when the whole
  * module is register-allocated, else one row per slot. The registers the allocation left without a
  * physical register (declared, never referenced) share one spare row after the function's own. */
@@ -293,18 +300,34 @@ static void layout_rows(kload_module *k)
             rows = kf->reg_base + kf->n_regs;
             continue;
         }
-        uint32_t base = rows, preds = base + fn->n_phys_regs, spare = preds + fn->n_phys_preds;
+        /* A physical register's values of 32 bits or less and the wider values that start at it
+         * are kept in two rows (each only when the function has such a value), so a 32-bit value
+         * never sits in a row of 64-bit lanes: R0's rows, R1's, ..., then P0.., then the spare. */
+        uint32_t n_phys = fn->n_phys_regs;
+        uint32_t *phys_row = g_new(uint32_t, 2 * (size_t)n_phys + 1); /* [2R + wide] */
+        for (uint32_t i = 0; i < 2 * n_phys; i++)
+            phys_row[i] = IR_NONE;
+        for (uint32_t r = 0; r < kf->n_regs; r++) {
+            const ir_reg *g = &g_array_index(fn->regs, ir_reg, r);
+            if (g->type != IR_T_PRED && g->phys != IR_NONE && g->phys < n_phys)
+                phys_row[2 * g->phys + type_wide(g->type)] = 0;
+        }
+        for (uint32_t i = 0; i < 2 * n_phys; i++)
+            if (phys_row[i] != IR_NONE)
+                phys_row[i] = rows++;
+        uint32_t preds = rows, spare = preds + fn->n_phys_preds;
         rows = spare;
         for (uint32_t r = 0; r < kf->n_regs; r++) {
             const ir_reg *g = &g_array_index(fn->regs, ir_reg, r);
             bool pred = g->type == IR_T_PRED;
-            if (g->phys != IR_NONE && g->phys < (pred ? fn->n_phys_preds : fn->n_phys_regs)) {
-                row[r] = (pred ? preds : base) + g->phys;
+            if (g->phys != IR_NONE && g->phys < (pred ? fn->n_phys_preds : n_phys)) {
+                row[r] = pred ? preds + g->phys : phys_row[2 * g->phys + type_wide(g->type)];
             } else {
                 row[r] = spare;
                 rows = spare + 1;
             }
         }
+        g_free(phys_row);
     }
     k->total_rows = rows;
     /* Each row's width: narrow unless a register kept in it is wider than 32 bits (or of no known
@@ -314,8 +337,7 @@ static void layout_rows(kload_module *k)
         const ir_func *fn = mod_func(m, f);
         const kload_func *kf = &k->funcs[f];
         for (uint32_t r = 0; r < kf->n_regs; r++) {
-            unsigned bits = ir_type_bits(g_array_index(fn->regs, ir_reg, r).type);
-            if (bits == 0 || bits > 32)
+            if (type_wide(g_array_index(fn->regs, ir_reg, r).type))
                 wide[kf->rows[r]] = true;
         }
     }

@@ -28,11 +28,12 @@
  * static, as there is no recursion): the register numbers every runner and timing block names. A
  * slot's value is kept in a row of one per-thread register array (kload_func.rows, total_rows rows):
  * the slot's own row for code as parsed; for register-allocated code (regalloc.h: every function's
- * ir_reg.phys set), the row of its physical register — the function's 32-bit registers R0.. first (a
- * 64- or 128-bit value in the row of its first register), then its predicates P0.., then one spare
- * row for the registers it declares and never references — so virtual
- * registers that share a physical register share its row, and a warp keeps as many rows as the code
- * has physical registers, not virtual ones.
+ * ir_reg.phys set), a row of its physical register: each of the function's registers R0.. has a row
+ * for the values of 32 bits or less it holds and one for the 64- or 128-bit values that start at it
+ * (each only when there is such a value: a 32-bit value is never read from a row of 64-bit lanes),
+ * R0's first, then the predicates P0.., then one spare row for the registers it declares and never
+ * references — so virtual registers of one width that share a physical register share its row, and
+ * a warp keeps about as many rows as the code has physical registers, not virtual ones.
  *
  * A warp's register array holds each row's 32 lanes in turn. A row is narrow when every register
  * kept in it is 32 bits wide or less (predicates too): its lanes are 32-bit words, 128 bytes, where a

@@ -3,7 +3,8 @@
  * (models/sm/warp_exec.h).
  *
  * A warp (ws_warp) is its SIMT stack (simt.h), its registers (kload's per-thread register array:
- * a row of 32 lanes per physical register of register-allocated code, else per virtual register,
+ * a row of 32 lanes per physical register of register-allocated code (two when it holds values of
+ * both 32 bits or less and wider), else per virtual register,
  * lanes of 32 bits in a row of registers no wider, else 64; kload_func.rows maps a function's
  * virtual register to its row, kload_func.at to where the row lives), its carry flags, its local and
  * call-parameter memory, and the CTA it belongs to (ws_cta: block index, shared memory). A launch

@@ -294,6 +294,18 @@ static void check_row_widths(const kload_module *k)
             if (ir_type_bits(g_array_index(fn->regs, ir_reg, v).type) > 32)
                 wide[kf->rows[v]] = true;
     }
+    /* No register of 32 bits or less is kept in a wide row (but the spare, whose registers are
+     * never read). */
+    for (guint f = 0; f < k->mod->funcs->len; f++) {
+        const ir_func *fn = g_ptr_array_index(k->mod->funcs, f);
+        const kload_func *kf = &k->funcs[f];
+        for (uint32_t v = 0; v < kf->n_regs; v++) {
+            const ir_reg *g = &g_array_index(fn->regs, ir_reg, v);
+            unsigned bits = ir_type_bits(g->type);
+            if (bits && bits <= 32 && !(fn->n_phys_regs != IR_NONE && g->phys == IR_NONE))
+                g_assert_false(wide[kf->rows[v]]);
+        }
+    }
     uint64_t words = 0;
     unsigned n_narrow = 0;
     for (uint32_t row = 0; row < k->total_rows; row++) {
@@ -352,8 +364,9 @@ static void test_register_rows(void)
     check_row_widths(r.k);
     rig_free(&r);
 
-    /* Register-allocated code: rows by physical register, 32-bit registers then predicates, per
-     * function; virtual registers sharing a physical register share its row. */
+    /* Register-allocated code: rows by physical register and width (R0's row of 32-bit values, its
+     * row of wider ones, R1's, ...; each only when used), then predicates, per function; virtual
+     * registers of one width sharing a physical register share its row. */
     GError *gerr = NULL;
     r.m = ptx_parse_string(rows_ptx, -1, "test.ptx", &gerr);
     g_assert_no_error(gerr);
@@ -362,28 +375,46 @@ static void test_register_rows(void)
     r.err = g_string_new(NULL);
     r.k = kload_module_new(r.m, r.mem, r.err);
     g_assert_nonnull(r.k);
-    uint32_t want_rows = 0, shared = 0;
+    uint32_t want_rows = 0, shared = 0, both = 0;
     for (guint f = 0; f < r.m->funcs->len; f++) {
         const ir_func *fn = g_ptr_array_index(r.m->funcs, f);
         const kload_func *kf = &r.k->funcs[f];
         g_assert_true(kf->rows == r.k->slot_row + kf->reg_base);
-        uint32_t base = want_rows, unallocated = 0;
+        /* (physical register, wide) pairs in use, in order, numbered from the function's first row */
+        uint32_t *pair_row = g_new(uint32_t, 2 * (size_t)fn->n_phys_regs + 1);
+        for (uint32_t i = 0; i < 2 * fn->n_phys_regs; i++)
+            pair_row[i] = IR_NONE;
+        for (uint32_t v = 0; v < kf->n_regs; v++) {
+            const ir_reg *g = &g_array_index(fn->regs, ir_reg, v);
+            unsigned bits = ir_type_bits(g->type);
+            if (g->phys != IR_NONE && g->type != IR_T_PRED)
+                pair_row[2 * g->phys + (bits == 0 || bits > 32)] = 0;
+        }
+        uint32_t next = want_rows, unallocated = 0;
+        for (uint32_t i = 0; i < 2 * fn->n_phys_regs; i++)
+            if (pair_row[i] != IR_NONE)
+                pair_row[i] = next++;
+        for (uint32_t i = 0; i < fn->n_phys_regs; i++)
+            both += pair_row[2 * i] != IR_NONE && pair_row[2 * i + 1] != IR_NONE;
+        uint32_t preds = next;
         for (uint32_t v = 0; v < kf->n_regs; v++) {
             const ir_reg *g = &g_array_index(fn->regs, ir_reg, v);
             if (g->phys == IR_NONE) { /* never referenced: the function's spare row */
-                g_assert_cmpuint(kf->rows[v], ==, base + fn->n_phys_regs + fn->n_phys_preds);
+                g_assert_cmpuint(kf->rows[v], ==, preds + fn->n_phys_preds);
                 unallocated = 1;
                 continue;
             }
-            uint32_t want = g->type == IR_T_PRED ? base + fn->n_phys_regs + g->phys : base + g->phys;
+            unsigned bits = ir_type_bits(g->type);
+            uint32_t want = g->type == IR_T_PRED ? preds + g->phys : pair_row[2 * g->phys + (bits == 0 || bits > 32)];
             g_assert_cmpuint(kf->rows[v], ==, want);
             for (uint32_t u = 0; u < v; u++)
-                shared += g_array_index(fn->regs, ir_reg, u).phys == g->phys &&
-                          (g_array_index(fn->regs, ir_reg, u).type == IR_T_PRED) == (g->type == IR_T_PRED);
+                shared += kf->rows[u] == kf->rows[v];
         }
-        want_rows += fn->n_phys_regs + fn->n_phys_preds + unallocated;
+        want_rows = preds + fn->n_phys_preds + unallocated;
+        g_free(pair_row);
     }
     g_assert_cmpuint(shared, >, 0); /* the chain's values share registers */
+    g_assert_cmpuint(both, >, 0);   /* and a physical register holds values of both widths */
     g_assert_cmpuint(r.k->total_rows, ==, want_rows);
     g_assert_cmpuint(r.k->total_rows, <, r.k->total_regs);
     check_row_widths(r.k);
