@@ -76,41 +76,74 @@ static void decode_instr(const decode *dc, uint32_t func, uint32_t pc, decoded_t
                           &d->n_bank_dst);
 }
 
-static void cache_clear(decode *dc)
+/* Per function, its decoded instructions and whether each is filled: for one module and launch. */
+struct decode_lines {
+    const ir_module *mod;
+    uint32_t kernel_no;
+    unsigned funcs;
+    decoded_line_t **line; /* per function (NULL until one of its instructions is decoded) */
+    uint8_t **filled;      /* per function and PC */
+    unsigned users;
+};
+
+static void lines_clear(decode_lines *l)
 {
-    for (unsigned i = 0; i < dc->funcs; i++) {
-        g_aligned_free(dc->cache[i]);
-        g_free(dc->valid[i]);
+    for (unsigned i = 0; i < l->funcs; i++) {
+        g_aligned_free(l->line[i]);
+        g_free(l->filled[i]);
     }
-    g_free(dc->cache);
-    g_free(dc->valid);
-    dc->cache = NULL;
-    dc->valid = NULL;
+    g_free(l->line);
+    g_free(l->filled);
+    l->line = NULL;
+    l->filled = NULL;
+    l->funcs = 0;
+}
+
+static void seen_clear(decode *dc)
+{
+    for (unsigned i = 0; i < dc->funcs; i++)
+        g_free(dc->seen[i]);
+    g_free(dc->seen);
+    dc->seen = NULL;
     dc->funcs = 0;
 }
 
 static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
 {
     decode *dc = self;
-    if (dc->funcs == 0 || dc->kernel_no != dc->env->launch.kernel_no) { /* a new launch */
-        cache_clear(dc);
-        dc->funcs = dc->env->mod->funcs->len;
-        dc->cache = g_new0(decoded_line_t *, dc->funcs);
-        dc->valid = g_new0(uint8_t *, dc->funcs);
-        dc->kernel_no = dc->env->launch.kernel_no;
+    const sm_env *env = dc->env;
+    decode_lines *l = dc->lines;
+    if (l->funcs == 0 || l->kernel_no != env->launch.kernel_no || l->mod != env->mod) { /* a new launch */
+        lines_clear(l);
+        l->mod = env->mod;
+        l->funcs = env->mod->funcs->len;
+        l->line = g_new0(decoded_line_t *, l->funcs);
+        l->filled = g_new0(uint8_t *, l->funcs);
+        l->kernel_no = env->launch.kernel_no;
     }
-    g_assert(func < dc->funcs);
-    const ir_func *fn = g_ptr_array_index(dc->env->mod->funcs, func);
+    if (dc->funcs == 0 || dc->kernel_no != env->launch.kernel_no) { /* this block's first call in it */
+        seen_clear(dc);
+        dc->funcs = l->funcs;
+        dc->seen = g_new0(uint8_t *, dc->funcs);
+        dc->kernel_no = env->launch.kernel_no;
+    }
+    g_assert(func < l->funcs && func < dc->funcs);
+    const ir_func *fn = g_ptr_array_index(env->mod->funcs, func);
     unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
-    if (!dc->cache[func]) {
-        dc->cache[func] = g_aligned_alloc(n, sizeof(decoded_line_t), 64);
-        dc->valid[func] = g_new0(uint8_t, n);
+    if (!l->line[func]) {
+        l->line[func] = g_aligned_alloc(n, sizeof(decoded_line_t), 64);
+        l->filled[func] = g_new0(uint8_t, n);
     }
+    if (!dc->seen[func])
+        dc->seen[func] = g_new0(uint8_t, n);
     pc = MIN(pc, n - 1); /* any PC past the end is the implicit ret */
-    decoded_t *c = &dc->cache[func][pc].d;
-    if (!dc->valid[func][pc]) {
+    decoded_t *c = &l->line[func][pc].d;
+    if (!l->filled[func][pc]) {
         decode_instr(dc, func, pc, c);
-        dc->valid[func][pc] = 1;
+        l->filled[func][pc] = 1;
+    }
+    if (!dc->seen[func][pc]) {
+        dc->seen[func][pc] = 1;
         blk_stat_add(dc->inst, DECODE_STAT_FIRST, 1);
     }
     blk_stat_add(dc->inst, DECODE_STAT_DECODED, 1);
@@ -125,6 +158,10 @@ decode *decode_new(blk_ctx *ctx, gsc_module *parent, const char *name, sm_env *e
     decode *dc = g_new0(decode, 1);
     dc->inst = blk_inst_new(ctx, parent, name, &decode_desc);
     dc->env = env;
+    if (!env->dec_lines)
+        env->dec_lines = g_new0(decode_lines, 1);
+    dc->lines = env->dec_lines;
+    dc->lines->users++;
     blk_export(dc->inst, DECODE_DEC, 0, &dec_table, dc);
     dc->probe = blk_export_probe(dc->inst, DECODE_DEC, 0);
     return dc;
@@ -134,6 +171,12 @@ void decode_free(decode *dc)
 {
     if (!dc)
         return;
-    cache_clear(dc);
+    seen_clear(dc);
+    if (!--dc->lines->users) {
+        if (dc->env->dec_lines == dc->lines)
+            dc->env->dec_lines = NULL;
+        lines_clear(dc->lines);
+        g_free(dc->lines);
+    }
     g_free(dc);
 }

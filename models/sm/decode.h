@@ -7,7 +7,9 @@
  * A passive block with one client, fetch, which asks for each instruction it sends to the I-buffer
  * through the exported `decode` interface, in the cycle it fetches it (fetch and decode are one
  * pipeline stage, as GPGPU-Sim's). Decoding depends only on the instruction and the loaded kernel,
- * so each instruction is decoded once per launch and kept. Traced: each call (function, PC, opcode).
+ * so each instruction is decoded once per launch and kept, in lines the decode blocks of a machine
+ * share (sm_env.dec_lines: one copy in the host's caches, not one per SM); each block still counts
+ * the instructions it decoded first itself. Traced: each call (function, PC, opcode).
  */
 #ifndef GPUSC_MODELS_SM_DECODE_H
 #define GPUSC_MODELS_SM_DECODE_H
@@ -28,13 +30,16 @@ extern const blk_iface decode_iface;
 enum { DECODE_DEC };
 enum { DECODE_STAT_DECODED, DECODE_STAT_FIRST };
 
+/* A launch's decoded instructions (decode.c), shared by the decode blocks of one sm_env. */
+typedef struct decode_lines decode_lines;
+
 typedef struct {
     blk_inst *inst;
     sm_env *env;
-    decoded_line_t **cache; /* per function: its instructions (NULL until one is decoded) */
-    uint8_t **valid;        /* per function and PC: the entry is filled */
-    unsigned funcs;         /* functions the cache has room for */
-    uint32_t kernel_no;     /* the launch the cache belongs to */
+    decode_lines *lines; /* the shared decoded instructions */
+    uint8_t **seen;      /* per function and PC: this block has decoded it in this launch */
+    unsigned funcs;      /* functions `seen` has room for */
+    uint32_t kernel_no;  /* the launch `seen` belongs to */
     blk_call_probe *probe;
 } decode;
 

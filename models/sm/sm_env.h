@@ -63,6 +63,9 @@ typedef struct {
     /* The scoreboards' static tables of `mod` (scoreboard_block.h), shared the same way: made by the
      * first scoreboard_block_new_phys, freed by the last scoreboard_block_free. */
     struct scoreboard_tables *sb_tables;
+    /* The decoded instructions of the running launch (decode.h), shared the same way: made by the
+     * first decode_new, freed by the last decode_free. */
+    struct decode_lines *dec_lines;
 } sm_env;
 
 static inline unsigned sm_env_warp_size(const sm_env *e)
