@@ -108,12 +108,13 @@ static void seen_clear(decode *dc)
     dc->funcs = 0;
 }
 
-static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
+/* This block's first call in a launch: its record of what it decoded starts again, and so do the
+ * shared lines when they hold an earlier launch's (or another module's) instructions. */
+static void new_launch(decode *dc)
 {
-    decode *dc = self;
     const sm_env *env = dc->env;
     decode_lines *l = dc->lines;
-    if (l->funcs == 0 || l->kernel_no != env->launch.kernel_no || l->mod != env->mod) { /* a new launch */
+    if (l->funcs == 0 || l->kernel_no != env->launch.kernel_no || l->mod != env->mod) {
         lines_clear(l);
         l->mod = env->mod;
         l->funcs = env->mod->funcs->len;
@@ -121,31 +122,45 @@ static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
         l->filled = g_new0(uint8_t *, l->funcs);
         l->kernel_no = env->launch.kernel_no;
     }
-    if (dc->funcs == 0 || dc->kernel_no != env->launch.kernel_no) { /* this block's first call in it */
-        seen_clear(dc);
-        dc->funcs = l->funcs;
-        dc->seen = g_new0(uint8_t *, dc->funcs);
-        dc->kernel_no = env->launch.kernel_no;
-    }
-    g_assert(func < l->funcs && func < dc->funcs);
-    const ir_func *fn = g_ptr_array_index(env->mod->funcs, func);
-    unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
+    seen_clear(dc);
+    dc->funcs = l->funcs;
+    dc->seen = g_new0(uint8_t *, dc->funcs);
+    dc->kernel_no = env->launch.kernel_no;
+}
+
+/* The first time this block decodes instruction pc (of n) of func in the launch: the shared line,
+ * decoded now if no block has, and the block's count of first decodes. */
+static G_GNUC_NO_INLINE const decoded_t *first_decode(decode *dc, uint32_t func, uint32_t pc, unsigned n)
+{
+    decode_lines *l = dc->lines;
     if (!l->line[func]) {
         l->line[func] = g_aligned_alloc(n, sizeof(decoded_line_t), 64);
         l->filled[func] = g_new0(uint8_t, n);
     }
     if (!dc->seen[func])
         dc->seen[func] = g_new0(uint8_t, n);
-    pc = MIN(pc, n - 1); /* any PC past the end is the implicit ret */
     decoded_t *c = &l->line[func][pc].d;
     if (!l->filled[func][pc]) {
         decode_instr(dc, func, pc, c);
         l->filled[func][pc] = 1;
     }
-    if (!dc->seen[func][pc]) {
-        dc->seen[func][pc] = 1;
-        blk_stat_add(dc->inst, DECODE_STAT_FIRST, 1);
-    }
+    dc->seen[func][pc] = 1;
+    blk_stat_add(dc->inst, DECODE_STAT_FIRST, 1);
+    return c;
+}
+
+static const decoded_t *dec_decode(void *self, uint32_t func, uint32_t pc)
+{
+    decode *dc = self;
+    const sm_env *env = dc->env;
+    if (G_UNLIKELY(dc->funcs == 0 || dc->kernel_no != env->launch.kernel_no))
+        new_launch(dc);
+    g_assert(func < dc->funcs);
+    const ir_func *fn = g_ptr_array_index(env->mod->funcs, func);
+    unsigned n = ir_func_n_instrs(fn) + 1; /* + the implicit ret past the end */
+    pc = MIN(pc, n - 1);                   /* any PC past the end is the implicit ret */
+    const uint8_t *seen = dc->seen[func];
+    const decoded_t *c = G_LIKELY(seen && seen[pc]) ? &dc->lines->line[func][pc].d : first_decode(dc, func, pc, n);
     blk_stat_add(dc->inst, DECODE_STAT_DECODED, 1);
     blk_call_note(dc->probe, func, pc, c->op);
     return c;

@@ -3,7 +3,8 @@
  * class, opcode, control bit, register slots (the function's virtual registers from its reg_base,
  * kernels/run/kload.h) and bank registers (the physical registers, a 64-bit value its aligned pair,
  * predicates none); the implicit ret past the end; the statistics (decoded per call, first_decodes
- * once per instruction and launch); the traced calls. */
+ * once per instruction and launch); the traced calls; two blocks of one machine sharing the decoded
+ * lines, each with its own counts. */
 #include <glib.h>
 #include <string.h>
 
@@ -183,6 +184,43 @@ static void test_stats(void)
     harness_free(d.h);
 }
 
+/* Two decode blocks of one machine (one sm_env): the same line for an instruction, decoded once,
+ * each block counting its own first decodes; a new launch starts both counts and the lines again. */
+static decode *second;
+
+static void *make_two(blk_ctx *c, gsc_module *p, const char *n)
+{
+    second = decode_new(c, p, "dec2", env_get());
+    return decode_new(c, p, n, env_get());
+}
+
+static void test_shared_lines(void)
+{
+    block_dut d = block_dut_new(&decode_desc, make_two, "dec", NULL, NULL, true);
+    decode *a = d.self, *b = second;
+    g_assert_true(a->lines == b->lines && a->lines == env_get()->dec_lines);
+    const decoded_t *pa[8], *pb[8];
+    for (uint32_t pc = 0; pc < 4; pc++)
+        pa[pc] = DEC(d)->decode(a, FUNC, pc);
+    for (uint32_t pc = 2; pc < 6; pc++)
+        pb[pc] = DEC(d)->decode(b, FUNC, pc);
+    g_assert_true(pa[2] == pb[2] && pa[3] == pb[3]); /* one line per instruction */
+    g_assert_cmpuint(pb[4]->op, ==, IR_OP_ADD);
+    g_assert_true(DEC(d)->decode(a, FUNC, 4) == pb[4]);
+    g_assert_cmpuint(blk_stat_get(a->inst, DECODE_STAT_FIRST), ==, 5);
+    g_assert_cmpuint(blk_stat_get(b->inst, DECODE_STAT_FIRST), ==, 4);
+    g_assert_cmpuint(blk_stat_get(a->inst, DECODE_STAT_DECODED), ==, 5);
+    env_get()->launch.kernel_no++;
+    DEC(d)->decode(b, FUNC, 5);
+    g_assert_cmpuint(DEC(d)->decode(a, FUNC, 5)->op, ==, IR_OP_MUL);
+    g_assert_cmpuint(blk_stat_get(a->inst, DECODE_STAT_FIRST), ==, 6);
+    g_assert_cmpuint(blk_stat_get(b->inst, DECODE_STAT_FIRST), ==, 5);
+    env_get()->launch.kernel_no--;
+    harness_free(d.h);
+    decode_free(b);
+    second = NULL;
+}
+
 /* `dec.calls` shows the calls of each cycle, `dec.pc` and `dec.op` the last one's. */
 static void test_traced(void)
 {
@@ -216,5 +254,6 @@ int main(int argc, char **argv)
     harness_test_add("/sm/decode/implicit_ret", test_implicit_ret);
     harness_test_add("/sm/decode/stats", test_stats);
     harness_test_add("/sm/decode/traced", test_traced);
+    harness_test_add("/sm/decode/shared_lines", test_shared_lines);
     return g_test_run();
 }
