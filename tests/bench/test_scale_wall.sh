@@ -31,6 +31,9 @@ for k in ("ffmaloop", "addloop"):
         assert math.isfinite(d[n]["median"]) and d[n]["min"] <= d[n]["median"] <= d[n]["max"], (k, n, d[n])
         assert len(d["runs"][n]) == 2 and d["warp_instrs"][n] > 0, d
     assert math.isfinite(d["ratio"]["median"]), d["ratio"]
+    lo_ci, hi_ci = d["ratio"]["median_ci95"]
+    pairs = [y / x for x, y in zip(d["runs"]["1"], d["runs"]["2"])]
+    assert min(pairs) <= lo_ci <= hi_ci <= max(pairs), (d["ratio"], pairs)
     want = min(d["runs"]["2"]) / min(d["runs"]["1"])
     assert abs(d["ratio"]["of_minima"] - want) <= 1e-9 * abs(want), d["ratio"]
     # the least-disturbed cost: each SM count's least full run less its least setup run
@@ -49,8 +52,8 @@ else
     echo "not ok 2 - bad JSON"
     fail=1
 fi
-if grep -q "^ffmaloop 2 SMs / 1 SM: median .*; of the minima .*; least-disturbed" "$tmp/log" &&
-    grep -q "^addloop 2 SMs / 1 SM: median .*; of the minima .*; least-disturbed" "$tmp/log"; then
+if grep -q "^ffmaloop 2 SMs / 1 SM: median .* (95% interval .*; of the minima .*; least-disturbed" "$tmp/log" &&
+    grep -q "^addloop 2 SMs / 1 SM: median .* (95% interval .*; of the minima .*; least-disturbed" "$tmp/log"; then
     echo "ok 3 - the ratio lines are printed"
 else
     echo "not ok 3 - no ratio lines"
