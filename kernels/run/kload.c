@@ -277,8 +277,8 @@ static bool type_wide(uint8_t type)
     return bits == 0 || bits > 32;
 }
 
-/* The register-array row of every slot (kload.h, "Registers"): by physical register when the whole
- * module is register-allocated, else one row per slot. The registers the allocation left without a
+/* The register-array row of every slot (kload.h, "Registers"): by physical register and width when
+ * the whole module is register-allocated, else one row per slot. The registers the allocation left without a
  * physical register (declared, never referenced) share one spare row after the function's own. */
 static void layout_rows(kload_module *k)
 {
